@@ -1,0 +1,55 @@
+extension MathNode {
+    /// A row of `children` spanning their ranges; a single child is returned unwrapped.
+    public static func row(_ children: [MathNode], range: SourceRange? = nil) -> MathNode {
+        if children.count == 1, range == nil || children[0].range == range { return children[0] }
+        return MathNode(.row, children, range: range ?? children.reduce(nil) { SourceRange.union($0, $1.range) })
+    }
+
+    /// The same tree with every source range removed, for comparing shapes.
+    public func strippingRanges() -> MathNode {
+        MathNode(kind, children.map { $0.strippingRanges() }, range: nil, attributes: attributes)
+    }
+
+    /// The same node with another range.
+    public func withRange(_ range: SourceRange?) -> MathNode {
+        MathNode(kind, children, range: range, attributes: attributes)
+    }
+
+    /// The same node with other children.
+    public func withChildren(_ children: [MathNode]) -> MathNode {
+        MathNode(kind, children, range: range, attributes: attributes)
+    }
+
+    /// Whether this is an empty row.
+    public var isEmptyRow: Bool {
+        if case .row = kind { return children.isEmpty }
+        return false
+    }
+
+    /// The text of a leaf (identifier, number, operator, text), nil for other kinds.
+    public var leafText: String? {
+        switch kind {
+        case .identifier(let s, _), .number(let s), .operator(let s, _), .text(let s, _): return s
+        default: return nil
+        }
+    }
+
+    /// Calls `body` on this node and every descendant, parents before children.
+    public func walk(_ body: (MathNode) -> Void) {
+        body(self)
+        for child in children { child.walk(body) }
+    }
+
+    /// The number of nodes in the tree.
+    public var nodeCount: Int {
+        var count = 0
+        walk { _ in count += 1 }
+        return count
+    }
+
+    /// Whether any node of the tree is an ``Kind/error`` node.
+    public var containsError: Bool {
+        if case .error = kind { return true }
+        return children.contains { $0.containsError }
+    }
+}

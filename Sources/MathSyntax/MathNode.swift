@@ -1,0 +1,290 @@
+/// One node of the presentation tree: the shape of the formula, modelled on presentation MathML.
+///
+/// The tree is immutable: every stage that needs a different tree builds a new one. Each node
+/// built from input carries the ``SourceRange`` it came from (nil for nodes built in code).
+/// The children's meaning depends on ``kind``; each case documents its children.
+public struct MathNode: Hashable, Sendable {
+    /// What the node is, with the properties that belong to that kind.
+    public let kind: Kind
+    /// The node's children, in the order its ``Kind`` documents.
+    public let children: [MathNode]
+    /// Where in the source this node came from.
+    public let range: SourceRange?
+    /// Attributes kept from MathML input that the tree has no field for (`intent`, `arg`, `id`, …).
+    /// Nil for nodes built from TeX.
+    public let attributes: [String: String]?
+
+    /// Creates a node.
+    public init(_ kind: Kind, _ children: [MathNode] = [], range: SourceRange? = nil,
+                attributes: [String: String]? = nil) {
+        self.kind = kind
+        self.children = children
+        self.range = range
+        self.attributes = attributes
+    }
+
+    /// The kinds of node.
+    public enum Kind: Hashable, Sendable {
+        /// A horizontal group (`mrow`). Children: the items.
+        case row
+        /// An identifier (`mi`): a letter, a name like `sin`, a symbol of identifier class.
+        /// The variant is nil when the MathML default applies (italic for one letter, upright otherwise).
+        case identifier(String, variant: MathVariant?)
+        /// A number (`mn`), digits kept as written (`3.14`, `1{,}000` → `1,000`).
+        case number(String)
+        /// An operator, relation, fence or separator (`mo`). The text is the Unicode character(s).
+        case `operator`(String, OperatorProperties)
+        /// Text (`mtext`).
+        case text(String, variant: MathVariant?)
+        /// Horizontal space (`mspace`), width in em (negative for `\!`).
+        case space(width: Double)
+        /// A fraction (`mfrac`). Children: numerator, denominator.
+        case fraction(FractionProperties)
+        /// A square root (`msqrt`). Children: the radicand.
+        case squareRoot
+        /// A root with an index (`mroot`). Children: radicand, index.
+        case root
+        /// Subscript (`msub`). Children: base, subscript.
+        case `subscript`
+        /// Superscript (`msup`). Children: base, superscript.
+        case superscript
+        /// Both (`msubsup`). Children: base, subscript, superscript.
+        case subSuperscript
+        /// Under script (`munder`). Children: base, under script.
+        case under(UnderOverProperties)
+        /// Over script (`mover`). Children: base, over script.
+        case over(UnderOverProperties)
+        /// Both (`munderover`). Children: base, under script, over script.
+        case underOver(UnderOverProperties)
+        /// Pre- and post-scripts (`mmultiscripts`). Children: base, then post-script pairs
+        /// (subscript, superscript)…, then pre-script pairs; `prescriptPairs` counts the latter.
+        /// An absent script is a ``Kind/none`` node.
+        case multiscripts(prescriptPairs: Int)
+        /// An empty script position (`none` in `mmultiscripts`).
+        case none
+        /// Content between matching delimiters that stretch (`\left…\right`, matrix delimiters).
+        /// Children: the content items; a `\middle` delimiter appears as an operator child whose
+        /// properties have `fence == true`. An empty string means no delimiter (`\left.`).
+        case fenced(open: String, close: String)
+        /// A table (`mtable`). Children: ``Kind/tableRow`` nodes.
+        case table(TableProperties)
+        /// A table row (`mtr`/`mlabeledtr`). Children: ``Kind/tableCell`` nodes; when `labeled`, the
+        /// first child is the label cell (`\tag`).
+        case tableRow(labeled: Bool)
+        /// A table cell (`mtd`). Children: the cell content items.
+        case tableCell
+        /// A notation around its content (`menclose`): `box`, `updiagonalstrike`, `downdiagonalstrike`,
+        /// `horizontalstrike`, `roundedbox`, `circle`, …; several separated by spaces. Children: content.
+        case enclose(notation: String)
+        /// Style applied to the children (`mstyle`): colour, background, display/script level, size.
+        case style(StyleProperties)
+        /// Invisible content that takes up its space (`mphantom`). Children: content.
+        case phantom
+        /// Content whose box is adjusted (`mpadded`): `\smash`, `\hphantom`, `\vphantom`, `\llap`…
+        /// Children: content.
+        case padded(PaddedProperties)
+        /// Input that could not be parsed (`merror`); the text is the raw source. A diagnostic says why.
+        case error(String)
+        /// MathML `semantics`: child 0 is the presentation; annotations are kept as (encoding, text).
+        case semantics(annotations: [Annotation])
+    }
+}
+
+/// An annotation kept from MathML `semantics` (e.g. `application/x-tex`).
+public struct Annotation: Hashable, Sendable {
+    /// The `encoding` attribute.
+    public var encoding: String
+    /// The annotation text.
+    public var text: String
+    /// Creates an annotation.
+    public init(encoding: String, text: String) {
+        self.encoding = encoding
+        self.text = text
+    }
+}
+
+/// The TeX atom classes (TeXbook ch. 17), which decide spacing and meaning of an operator.
+public enum AtomClass: String, Hashable, Sendable, Codable {
+    case ord, op, bin, rel, open, close, punct, inner
+}
+
+/// Properties of an operator node (`mo` attributes plus the TeX atom class).
+public struct OperatorProperties: Hashable, Sendable {
+    /// The TeX class: binary, relation, large operator, fence…
+    public var atomClass: AtomClass
+    /// Grows to fit its content (`\left(`, extensible arrows, stretchy accents).
+    public var stretchy: Bool
+    /// A large operator (`\sum`, `\int`).
+    public var largeOperator: Bool
+    /// Limits move to scripts in text style (`\sum`, `\lim`).
+    public var movableLimits: Bool
+    /// A fence (parenthesis, bracket, bar used as delimiter).
+    public var fence: Bool
+    /// A separator (comma, semicolon).
+    public var separator: Bool
+    /// Explicit size in em from `\big`, `\Big`, `\bigg`, `\Bigg` (1.2, 1.8, 2.4, 3.0); nil otherwise.
+    public var size: Double?
+
+    /// Creates operator properties.
+    public init(atomClass: AtomClass, stretchy: Bool = false, largeOperator: Bool = false,
+                movableLimits: Bool = false, fence: Bool = false, separator: Bool = false,
+                size: Double? = nil) {
+        self.atomClass = atomClass
+        self.stretchy = stretchy
+        self.largeOperator = largeOperator
+        self.movableLimits = movableLimits
+        self.fence = fence
+        self.separator = separator
+        self.size = size
+    }
+
+    /// A binary operator (`+`, `\times`).
+    public static let binary = OperatorProperties(atomClass: .bin)
+    /// A relation (`=`, `\leq`, arrows).
+    public static let relation = OperatorProperties(atomClass: .rel)
+    /// Punctuation (`,`, `;`).
+    public static let punctuation = OperatorProperties(atomClass: .punct, separator: true)
+    /// An opening delimiter that does not stretch.
+    public static let open = OperatorProperties(atomClass: .open, fence: true)
+    /// A closing delimiter that does not stretch.
+    public static let close = OperatorProperties(atomClass: .close, fence: true)
+    /// An ordinary symbol written as an operator (`/`, `|` outside fences, `'`).
+    public static let ordinary = OperatorProperties(atomClass: .ord)
+}
+
+/// Properties of a fraction.
+public struct FractionProperties: Hashable, Sendable {
+    /// Rule thickness: nil = default, 0 = none (`\binom`, `\atop`), otherwise em.
+    public var lineThickness: Double?
+    /// Display style forced (`\dfrac` true, `\tfrac` false) or inherited (nil).
+    public var displayStyle: Bool?
+    /// A continued fraction (`\cfrac`).
+    public var continued: Bool
+    /// Numerator alignment for `\cfrac[l]`/`[r]`: "left", "right", or nil (centre).
+    public var numeratorAlign: String?
+
+    /// Creates fraction properties.
+    public init(lineThickness: Double? = nil, displayStyle: Bool? = nil, continued: Bool = false,
+                numeratorAlign: String? = nil) {
+        self.lineThickness = lineThickness
+        self.displayStyle = displayStyle
+        self.continued = continued
+        self.numeratorAlign = numeratorAlign
+    }
+}
+
+/// Properties of under/over scripts.
+public struct UnderOverProperties: Hashable, Sendable {
+    /// The over script is an accent (`\hat`, `\overline`): `accent="true"`.
+    public var accent: Bool
+    /// The under script is an accent (`\underline`, `\utilde`): `accentunder="true"`.
+    public var accentUnder: Bool
+    /// Creates under/over properties.
+    public init(accent: Bool = false, accentUnder: Bool = false) {
+        self.accent = accent
+        self.accentUnder = accentUnder
+    }
+}
+
+/// Column alignment in a table.
+public enum ColumnAlignment: String, Hashable, Sendable, Codable {
+    case left, center, right
+}
+
+/// A rule between rows or columns of a table.
+public enum TableLine: String, Hashable, Sendable, Codable {
+    case none, solid, dashed
+}
+
+/// Properties of a table.
+public struct TableProperties: Hashable, Sendable {
+    /// The TeX environment it came from (`pmatrix`, `cases`, `align`, `array`…) or `mtable` for MathML.
+    public var environment: String
+    /// Per-column alignment (repeats the last for extra columns).
+    public var columnAlignments: [ColumnAlignment]
+    /// Rules between columns (count = columns − 1 when set).
+    public var columnLines: [TableLine]
+    /// Rules between rows (count = rows − 1 when set).
+    public var rowLines: [TableLine]
+    /// Rules around the table (`\hline` first/last).
+    public var frame: TableLine
+    /// Display style in cells (`align`, `dcases`, `gathered`).
+    public var displayStyle: Bool
+    /// Equation numbering is on (`align`, `gather`, `equation` without star).
+    public var numbered: Bool
+
+    /// Creates table properties.
+    public init(environment: String, columnAlignments: [ColumnAlignment] = [], columnLines: [TableLine] = [],
+                rowLines: [TableLine] = [], frame: TableLine = .none, displayStyle: Bool = false,
+                numbered: Bool = false) {
+        self.environment = environment
+        self.columnAlignments = columnAlignments
+        self.columnLines = columnLines
+        self.rowLines = rowLines
+        self.frame = frame
+        self.displayStyle = displayStyle
+        self.numbered = numbered
+    }
+}
+
+/// Properties of a style node. Nil fields are inherited.
+public struct StyleProperties: Hashable, Sendable {
+    /// Text colour (`\color`, `\textcolor`): a name or `#rrggbb`.
+    public var color: String?
+    /// Background colour (`\colorbox`).
+    public var background: String?
+    /// Display style on/off (`\displaystyle`, `\textstyle`…).
+    public var displayStyle: Bool?
+    /// Script level (0 text, 1 script, 2 scriptscript).
+    public var scriptLevel: Int?
+    /// Size scale relative to normal (`\Large` = 1.44…).
+    public var mathSize: Double?
+
+    /// Creates style properties.
+    public init(color: String? = nil, background: String? = nil, displayStyle: Bool? = nil,
+                scriptLevel: Int? = nil, mathSize: Double? = nil) {
+        self.color = color
+        self.background = background
+        self.displayStyle = displayStyle
+        self.scriptLevel = scriptLevel
+        self.mathSize = mathSize
+    }
+}
+
+/// Adjustments of an `mpadded` box, in em; nil keeps the content's own dimension.
+public struct PaddedProperties: Hashable, Sendable {
+    /// Width (0 for `\vphantom`, `\llap`, `\rlap`, `\clap`).
+    public var width: Double?
+    /// Height above the baseline (0 for `\smash`, `\hphantom`).
+    public var height: Double?
+    /// Depth below the baseline (0 for `\smash`, `\hphantom`).
+    public var depth: Double?
+    /// Horizontal offset of the content (`\llap` shifts it left).
+    public var leftShift: Double?
+
+    /// Creates padding properties.
+    public init(width: Double? = nil, height: Double? = nil, depth: Double? = nil, leftShift: Double? = nil) {
+        self.width = width
+        self.height = height
+        self.depth = depth
+        self.leftShift = leftShift
+    }
+}
+
+/// MathML `mathvariant` values: the alphabet a letter is drawn from.
+public enum MathVariant: String, Hashable, Sendable, Codable, CaseIterable {
+    case normal
+    case bold
+    case italic
+    case boldItalic = "bold-italic"
+    case doubleStruck = "double-struck"
+    case boldFraktur = "bold-fraktur"
+    case script
+    case boldScript = "bold-script"
+    case fraktur
+    case sansSerif = "sans-serif"
+    case boldSansSerif = "bold-sans-serif"
+    case sansSerifItalic = "sans-serif-italic"
+    case sansSerifBoldItalic = "sans-serif-bold-italic"
+    case monospace
+}

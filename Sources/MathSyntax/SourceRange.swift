@@ -1,0 +1,107 @@
+/// A half-open range of UTF-8 byte offsets into the source text a node or diagnostic came from.
+///
+/// Offsets are bytes, not characters, so ranges are cheap to compute on the hot path; use
+/// ``SourceText/location(of:)`` to turn an offset into a line and column for people.
+public struct SourceRange: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The offset of the first byte.
+    public var lowerBound: Int
+    /// The offset one past the last byte.
+    public var upperBound: Int
+
+    /// Creates a range from `lowerBound` up to (not including) `upperBound`.
+    public init(_ lowerBound: Int, _ upperBound: Int) {
+        self.lowerBound = lowerBound
+        self.upperBound = max(lowerBound, upperBound)
+    }
+
+    /// The number of bytes covered.
+    public var count: Int { upperBound - lowerBound }
+
+    /// The smallest range covering both `self` and `other`.
+    public func union(_ other: SourceRange) -> SourceRange {
+        SourceRange(min(lowerBound, other.lowerBound), max(upperBound, other.upperBound))
+    }
+
+    /// The smallest range covering both, where either may be absent.
+    public static func union(_ a: SourceRange?, _ b: SourceRange?) -> SourceRange? {
+        switch (a, b) {
+        case let (a?, b?): return a.union(b)
+        case let (a?, nil): return a
+        case let (nil, b?): return b
+        default: return nil
+        }
+    }
+
+    public var description: String { "\(lowerBound)..<\(upperBound)" }
+}
+
+/// A line and column (both 1-based; the column counts Unicode scalars) in a source text.
+public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column, counted in Unicode scalars from the start of the line.
+    public var column: Int
+
+    /// Creates a location.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// Source text with a line index, for turning byte offsets into lines and columns.
+public struct SourceText: Sendable {
+    /// The UTF-8 bytes of the source.
+    public let bytes: [UInt8]
+    private let lineStarts: [Int]
+
+    /// Indexes `text` for location look-ups.
+    public init(_ text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    /// Indexes raw UTF-8 bytes (invalid sequences are tolerated) for location look-ups.
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    /// The line and column of a byte offset (clamped to the text).
+    public func location(of offset: Int) -> SourceLocation {
+        let offset = min(max(0, offset), bytes.count)
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        var column = 1
+        var i = lineStarts[lo]
+        while i < offset {
+            // Count scalars: skip UTF-8 continuation bytes.
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        // A continuation byte at the offset itself means we are mid-scalar; count it as the scalar.
+        return SourceLocation(line: lo + 1, column: column)
+    }
+
+    /// The text of the line (1-based) without its line terminator.
+    public func lineText(_ line: Int) -> String {
+        guard line >= 1, line <= lineStarts.count else { return "" }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, end <= bytes.count, end - 1 >= start, bytes[end - 1] == 0x0D { end -= 1 }
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+
+    /// The source text covered by `range` (clamped), decoded leniently.
+    public subscript(range: SourceRange) -> String {
+        let lo = min(max(0, range.lowerBound), bytes.count)
+        let hi = min(max(lo, range.upperBound), bytes.count)
+        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+    }
+}

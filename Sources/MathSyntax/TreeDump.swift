@@ -1,0 +1,131 @@
+import Foundation
+
+extension MathNode {
+    /// An indented, one-node-per-line dump of the tree, stable for golden tests:
+    /// `kind "text" [properties] @start..<end`.
+    public func treeDump(ranges: Bool = true) -> String {
+        var out = ""
+        dump(into: &out, depth: 0, ranges: ranges)
+        return out
+    }
+
+    private func dump(into out: inout String, depth: Int, ranges: Bool) {
+        out += String(repeating: "  ", count: depth)
+        out += kindDescription
+        if let attributes, !attributes.isEmpty {
+            out += " {" + attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "}"
+        }
+        if ranges, let range { out += " @\(range)" }
+        out += "\n"
+        for child in children { child.dump(into: &out, depth: depth + 1, ranges: ranges) }
+    }
+
+    /// A short description of the node's kind and properties (no children), as in ``treeDump(ranges:)``.
+    public var kindDescription: String {
+        switch kind {
+        case .row: return "row"
+        case let .identifier(s, v): return "mi \(quoted(s))" + (v.map { " \($0.rawValue)" } ?? "")
+        case let .number(s): return "mn \(quoted(s))"
+        case let .operator(s, p):
+            var parts = ["mo \(quoted(s))", p.atomClass.rawValue]
+            if p.stretchy { parts.append("stretchy") }
+            if p.largeOperator { parts.append("largeop") }
+            if p.movableLimits { parts.append("movablelimits") }
+            if p.fence { parts.append("fence") }
+            if p.separator { parts.append("separator") }
+            if let size = p.size { parts.append("size=\(format(size))") }
+            return parts.joined(separator: " ")
+        case let .text(s, v): return "mtext \(quoted(s))" + (v.map { " \($0.rawValue)" } ?? "")
+        case let .space(w): return "mspace \(format(w))em"
+        case let .fraction(p):
+            var parts = ["mfrac"]
+            if let t = p.lineThickness { parts.append("linethickness=\(format(t))") }
+            if let d = p.displayStyle { parts.append(d ? "display" : "text") }
+            if p.continued { parts.append("continued") }
+            if let a = p.numeratorAlign { parts.append("numalign=\(a)") }
+            return parts.joined(separator: " ")
+        case .squareRoot: return "msqrt"
+        case .root: return "mroot"
+        case .subscript: return "msub"
+        case .superscript: return "msup"
+        case .subSuperscript: return "msubsup"
+        case let .under(p): return "munder" + underOver(p)
+        case let .over(p): return "mover" + underOver(p)
+        case let .underOver(p): return "munderover" + underOver(p)
+        case let .multiscripts(n): return "mmultiscripts prescripts=\(n)"
+        case .none: return "none"
+        case let .fenced(o, c): return "fenced \(quoted(o)) \(quoted(c))"
+        case let .table(p):
+            var parts = ["mtable \(p.environment)"]
+            if !p.columnAlignments.isEmpty { parts.append("align=" + p.columnAlignments.map { String($0.rawValue.prefix(1)) }.joined()) }
+            if !p.columnLines.isEmpty { parts.append("collines=" + p.columnLines.map(\.rawValue).joined(separator: ",")) }
+            if !p.rowLines.isEmpty { parts.append("rowlines=" + p.rowLines.map(\.rawValue).joined(separator: ",")) }
+            if p.frame != .none { parts.append("frame=\(p.frame.rawValue)") }
+            if p.displayStyle { parts.append("display") }
+            if p.numbered { parts.append("numbered") }
+            return parts.joined(separator: " ")
+        case let .tableRow(labeled): return labeled ? "mlabeledtr" : "mtr"
+        case .tableCell: return "mtd"
+        case let .enclose(n): return "menclose \(quoted(n))"
+        case let .style(p):
+            var parts = ["mstyle"]
+            if let c = p.color { parts.append("color=\(c)") }
+            if let b = p.background { parts.append("background=\(b)") }
+            if let d = p.displayStyle { parts.append(d ? "display" : "nodisplay") }
+            if let s = p.scriptLevel { parts.append("scriptlevel=\(s)") }
+            if let m = p.mathSize { parts.append("size=\(format(m))") }
+            return parts.joined(separator: " ")
+        case .phantom: return "mphantom"
+        case let .padded(p):
+            var parts = ["mpadded"]
+            if let w = p.width { parts.append("width=\(format(w))") }
+            if let h = p.height { parts.append("height=\(format(h))") }
+            if let d = p.depth { parts.append("depth=\(format(d))") }
+            if let l = p.leftShift { parts.append("lspace=\(format(l))") }
+            return parts.joined(separator: " ")
+        case let .error(s): return "merror \(quoted(s))"
+        case let .semantics(a): return "semantics " + a.map { "\($0.encoding)=\(quoted($0.text))" }.joined(separator: " ")
+        }
+    }
+
+    private func underOver(_ p: UnderOverProperties) -> String {
+        (p.accent ? " accent" : "") + (p.accentUnder ? " accentunder" : "")
+    }
+}
+
+func quoted(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        default:
+            if scalar.value < 0x20 { out += String(format: "\\u{%X}", scalar.value) } else { out.unicodeScalars.append(scalar) }
+        }
+    }
+    return out + "\""
+}
+
+func format(_ d: Double) -> String {
+    if d == d.rounded() && abs(d) < 1e9 { return String(Int(d)) }
+    return String(format: "%.4g", d)
+}
+
+extension MathNode {
+    /// A JSON-ready representation: `{"kind", "text"?, "props"?, "range"?: [start, end], "children"?}`.
+    public func jsonObject(ranges: Bool = true) -> [String: Any] {
+        var object: [String: Any] = [:]
+        let description = kindDescription
+        let name = description.split(separator: " ", maxSplits: 1).first.map(String.init) ?? description
+        object["kind"] = name
+        if let text = leafText { object["text"] = text }
+        let rest = description.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+        let props = leafText.map { rest.replacingOccurrences(of: quoted($0), with: "").trimmingCharacters(in: .whitespaces) } ?? rest
+        if !props.isEmpty { object["props"] = props }
+        if let attributes, !attributes.isEmpty { object["attributes"] = attributes }
+        if ranges, let range { object["range"] = [range.lowerBound, range.upperBound] }
+        if !children.isEmpty { object["children"] = children.map { $0.jsonObject(ranges: ranges) } }
+        return object
+    }
+}

@@ -1,0 +1,138 @@
+import MathSyntax
+
+/// The modes a command is allowed in.
+struct Modes: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let math = Modes(rawValue: 1)
+    static let text = Modes(rawValue: 2)
+    static let both: Modes = [.math, .text]
+}
+
+/// How a command argument is read.
+enum ArgumentKind: Sendable {
+    /// A math group or a single symbol/command.
+    case math
+    /// An optional `[…]` math argument.
+    case optionalMath
+    /// A text-mode group (`\text{…}`), which may contain `$…$`.
+    case text
+    /// Text in text mode, math in math mode (`\underline`, `\sout`, `\phantom`).
+    case content
+    /// A group read as raw source (colours, dimensions, names).
+    case raw
+    /// An optional `[…]` read as raw source.
+    case optionalRaw
+}
+
+/// A command argument as read.
+enum Argument: Sendable {
+    case node(MathNode)
+    case raw(String, SourceRange)
+    case absent
+
+    var node: MathNode? { if case .node(let n) = self { return n } else { return nil } }
+    var raw: String? { if case .raw(let s, _) = self { return s } else { return nil } }
+    var range: SourceRange? {
+        switch self {
+        case .node(let n): return n.range
+        case .raw(_, let r): return r
+        case .absent: return nil
+        }
+    }
+}
+
+/// One use of a command: its name, the arguments read, and the range from the command to its last argument.
+struct Invocation: Sendable {
+    let name: String
+    let token: Token
+    var range: SourceRange
+    var arguments: [Argument] = []
+
+    init(name: String, token: Token, range: SourceRange) {
+        self.name = name
+        self.token = token
+        self.range = range
+    }
+
+    /// The node of argument `i` (an empty row if absent or raw).
+    func node(_ i: Int) -> MathNode {
+        guard i < arguments.count, let n = arguments[i].node else { return MathNode(.row, [], range: nil) }
+        return n
+    }
+}
+
+/// One command: its names, arguments, modes and how it builds its node (DESIGN.md §3: one definition
+/// per command; a command family lives in one file under `Commands/`).
+struct CommandDefinition: Sendable {
+    /// The names (without backslash) this definition answers to.
+    let names: [String]
+    /// The arguments read before `build` is called.
+    let arguments: [ArgumentKind]
+    /// Where the command may be used.
+    let modes: Modes
+    /// Scripts after the result go under/over (`\lim`, `\max`, `\overbrace`).
+    let takesLimits: Bool
+    /// Builds the node; may read further tokens through the parser. Nil produces nothing.
+    let build: @Sendable (inout ParserCore, Invocation) -> MathNode?
+
+    init(_ names: [String], _ arguments: [ArgumentKind] = [], modes: Modes = .math, takesLimits: Bool = false,
+         build: @escaping @Sendable (inout ParserCore, Invocation) -> MathNode?) {
+        self.names = names
+        self.arguments = arguments
+        self.modes = modes
+        self.takesLimits = takesLimits
+        self.build = build
+    }
+}
+
+/// All commands, gathered from the family files.
+enum CommandRegistry {
+    static let families: [[CommandDefinition]] = [
+        FractionCommands.all, RootCommands.all, AccentCommands.all, ArrowCommands.all, FontCommands.all,
+        TextCommands.all, DelimiterCommands.all, OperatorCommands.all, StyleCommands.all, SpacingCommands.all,
+        EnclosureCommands.all, EnvironmentCommands.all, MiscCommands.all,
+    ]
+
+    /// Name → definition.
+    static let table: [String: CommandDefinition] = {
+        var table: [String: CommandDefinition] = [:]
+        for family in families {
+            for definition in family {
+                for name in definition.names {
+                    precondition(table[name] == nil, "command \\\(name) defined twice")
+                    table[name] = definition
+                }
+            }
+        }
+        return table
+    }()
+
+    /// The closest known command name to an unknown one (edit distance ≤ 2), for fix-its.
+    static func suggestion(for name: String) -> String? {
+        guard name.count >= 2, name.count <= 30 else { return nil }
+        var best: (String, Int)? = nil
+        let target = Array(name.utf8)
+        for candidate in TeXParser.knownCommands where abs(candidate.utf8.count - target.count) <= 2 {
+            let d = editDistance(target, Array(candidate.utf8), limit: 2)
+            if d <= 2, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) { best = (candidate, d) }
+        }
+        return best?.0
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            current[0] = i
+            var rowMin = current[0]
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                rowMin = min(rowMin, current[j])
+            }
+            if rowMin > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

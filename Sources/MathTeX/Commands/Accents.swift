@@ -1,0 +1,89 @@
+import MathSyntax
+
+/// Accents over and under a base (`\hat`, `\widehat`, `\overline`, `\underline`, `\vec`…), the braces
+/// `\overbrace`/`\underbrace` (a following `^`/`_` becomes their label), and stacking with
+/// `\overset`, `\underset`, `\stackrel`.
+enum AccentCommands {
+    /// name → (accent character, stretchy, under)
+    private static let accents: [(String, String, Bool, Bool)] = [
+        ("hat", "^", false, false), ("widehat", "^", true, false),
+        ("check", "ˇ", false, false), ("widecheck", "ˇ", true, false),
+        ("tilde", "~", false, false), ("widetilde", "~", true, false),
+        ("acute", "´", false, false), ("grave", "`", false, false),
+        ("dot", "˙", false, false), ("ddot", "¨", false, false),
+        ("dddot", "\u{20DB}", false, false), ("ddddot", "\u{20DC}", false, false),
+        ("breve", "˘", false, false), ("bar", "¯", false, false), ("mathring", "˚", false, false),
+        ("vec", "→", false, false),
+        ("overline", "‾", true, false), ("underline", "‾", true, true),
+        ("overrightarrow", "→", true, false), ("overleftarrow", "←", true, false),
+        ("overleftrightarrow", "↔", true, false), ("Overrightarrow", "⇒", true, false),
+        ("overleftharpoon", "↼", true, false), ("overrightharpoon", "⇀", true, false),
+        ("overgroup", "⏠", true, false), ("undergroup", "⏡", true, true),
+        ("overlinesegment", "⟷", true, false), ("underlinesegment", "⟷", true, true),
+        ("underleftarrow", "←", true, true), ("underrightarrow", "→", true, true),
+        ("underleftrightarrow", "↔", true, true), ("utilde", "~", true, true),
+        ("underbar", "‾", true, true),
+    ]
+
+    static let all: [CommandDefinition] = accents.map { entry in
+        let (name, character, stretchy, under) = entry
+        return CommandDefinition([name], [.content], modes: ["underline", "overline"].contains(name) ? .both : .math) { _, call in
+            let mark = MathNode(.operator(character, OperatorProperties(atomClass: .ord, stretchy: stretchy)), range: call.token.range)
+            if under {
+                return MathNode(.under(UnderOverProperties(accentUnder: true)), [call.node(0), mark], range: call.range)
+            }
+            return MathNode(.over(UnderOverProperties(accent: true)), [call.node(0), mark], range: call.range)
+        }
+    } + [
+        CommandDefinition(["overbrace", "overbracket"], [.math], takesLimits: true) { _, call in
+            let mark = MathNode(.operator(call.name == "overbrace" ? "⏞" : "⎴", OperatorProperties(atomClass: .ord, stretchy: true)),
+                                range: call.token.range)
+            return MathNode(.over(UnderOverProperties()), [call.node(0), mark], range: call.range)
+        },
+        CommandDefinition(["underbrace", "underbracket"], [.math], takesLimits: true) { _, call in
+            let mark = MathNode(.operator(call.name == "underbrace" ? "⏟" : "⎵", OperatorProperties(atomClass: .ord, stretchy: true)),
+                                range: call.token.range)
+            return MathNode(.under(UnderOverProperties()), [call.node(0), mark], range: call.range)
+        },
+        CommandDefinition(["overset", "stackrel"], [.math, .math]) { _, call in
+            MathNode(.over(UnderOverProperties()), [asRelation(call.node(1), stack: call.name == "stackrel"), call.node(0)], range: call.range)
+        },
+        CommandDefinition(["underset"], [.math, .math]) { _, call in
+            MathNode(.under(UnderOverProperties()), [call.node(1), call.node(0)], range: call.range)
+        },
+        CommandDefinition(["stackbin"], [.math, .math]) { _, call in
+            MathNode(.over(UnderOverProperties()), [call.node(1), call.node(0)], range: call.range)
+        },
+    ]
+
+    /// `\stackrel` makes its base a relation.
+    private static func asRelation(_ node: MathNode, stack: Bool) -> MathNode {
+        guard stack, case .operator(let text, var p) = node.kind else { return node }
+        p.atomClass = .rel
+        return MathNode(.operator(text, p), range: node.range)
+    }
+}
+
+/// Extensible arrows with text above and below: `\xrightarrow[below]{above}` and its relatives.
+enum ArrowCommands {
+    private static let arrows: [(String, String)] = [
+        ("xleftarrow", "←"), ("xrightarrow", "→"), ("xLeftarrow", "⇐"), ("xRightarrow", "⇒"),
+        ("xleftrightarrow", "↔"), ("xLeftrightarrow", "⇔"), ("xhookleftarrow", "↩"), ("xhookrightarrow", "↪"),
+        ("xmapsto", "↦"), ("xrightharpoondown", "⇁"), ("xrightharpoonup", "⇀"), ("xleftharpoondown", "↽"),
+        ("xleftharpoonup", "↼"), ("xrightleftharpoons", "⇌"), ("xleftrightharpoons", "⇋"), ("xlongequal", "="),
+        ("xtwoheadrightarrow", "↠"), ("xtwoheadleftarrow", "↞"), ("xtofrom", "⇄"), ("xrightleftarrows", "⇄"),
+        ("xrightequilibrium", "⇌"), ("xleftequilibrium", "⇋"),
+    ]
+
+    static let all: [CommandDefinition] = arrows.map { entry in
+        let (name, arrow) = entry
+        return CommandDefinition([name], [.optionalMath, .math]) { _, call in
+            let op = MathNode(.operator(arrow, OperatorProperties(atomClass: .rel, stretchy: true)), range: call.token.range)
+            let above = call.node(1)
+            if let below = call.arguments[0].node {
+                return MathNode(.underOver(UnderOverProperties()), [op, below, above], range: call.range)
+            }
+            return MathNode(.over(UnderOverProperties()), [op, above], range: call.range)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import MathSyntax
+
+/// Everything else with math meaning: `\tag`, `\substack`, `\mathchoice`, `\TextOrMath`, `\char`,
+/// `\rule`, `\raisebox`, `\href \url`, `\htmlClass \htmlId \htmlStyle \htmlData`, `\TeX \LaTeX \KaTeX`,
+/// `\label` (kept silent).
+enum MiscCommands {
+    static let all: [CommandDefinition] = [
+        CommandDefinition(["tag"], [], modes: .math) { core, call in
+            let star = core.next()
+            let starred = star.isCharacter("*")
+            if !starred { core.pushBack(star) }
+            var invocation = call
+            core.readArguments([.text], into: &invocation)
+            let content = invocation.node(0)
+            var items = [content]
+            if !starred {
+                items = [MathNode(.text("(", variant: nil)), content, MathNode(.text(")", variant: nil))]
+            }
+            if core.pendingTag != nil {
+                core.error("tex.multiple-tags", "more than one \\tag in one row", at: invocation.range)
+            }
+            core.pendingTag = MathNode(.row, items, range: invocation.range)
+            return nil
+        },
+        CommandDefinition(["eqno", "leqno"], [], modes: .math) { core, call in
+            // Plain TeX: the rest of the formula is the equation number.
+            let rest = core.parseRestOfGroup()
+            core.pendingTag = MathNode(.row, rest, range: SourceRange.union(call.range, rest.last?.range))
+            return nil
+        },
+        CommandDefinition(["label"], [.raw]) { _, _ in nil },
+        CommandDefinition(["ref", "eqref"], [.raw], modes: .both) { _, call in
+            let label = call.arguments[0].raw ?? ""
+            return MathNode(.text(call.name == "eqref" ? "(\(label))" : label, variant: nil), range: call.range)
+        },
+        CommandDefinition(["ensuremath"], [.math], modes: .both) { _, call in call.node(0).withRange(call.range) },
+        CommandDefinition(["smallskip", "medskip", "bigskip", "par", "noindent", "indent", "centering", "hfil",
+                           "vfill", "vfil", "break", "linebreak", "pagebreak", "newpage", "displaybreak"], modes: .both) { _, _ in nil },
+        CommandDefinition(["hfill"], modes: .both) { _, call in MathNode(.space(width: 1), range: call.range) },
+        CommandDefinition(["substack"], []) { core, call in
+            let open = core.nextNonSpace()
+            guard open.kind == .beginGroup else {
+                core.pushBack(open)
+                core.error("tex.missing-argument", "\\substack needs {rows separated by \\\\}", at: call.range)
+                return nil
+            }
+            guard core.enterNesting(at: open.range) else { core.skipToGroupEnd(); return nil }
+            defer { core.depth -= 1 }
+            var rows: [MathNode] = []
+            var end = open.range.upperBound
+            while true {
+                let items = core.parseExpression(until: [.newline, .endGroup])
+                let range = items.reduce(nil) { SourceRange.union($0, $1.range) }
+                if !(items.isEmpty && !rows.isEmpty) {
+                    rows.append(MathNode(.tableRow(labeled: false), [MathNode(.tableCell, items, range: range)], range: range))
+                }
+                let t = core.next()
+                if t.kind == .controlSequence && (t.name == "\\" || t.name == "cr") { continue }
+                if t.kind == .endGroup { end = t.range.upperBound; break }
+                core.pushBack(t)
+                core.error("tex.missing-brace", "missing } for this {", at: open.range)
+                break
+            }
+            return MathNode(.table(TableProperties(environment: "substack", columnAlignments: [.center])), rows,
+                            range: SourceRange(call.range.lowerBound, end))
+        },
+        CommandDefinition(["mathchoice"], [.math, .math, .math, .math]) { core, call in
+            core.options.displayMode ? call.node(0) : call.node(1)
+        },
+        CommandDefinition(["TextOrMath"], [.text, .math], modes: .both) { core, call in
+            core.mode == .text ? call.node(0) : call.node(1)
+        },
+        CommandDefinition(["char"], [], modes: .both) { core, call in
+            // \char"41, \char'101, \char65 or \char`A
+            var digits = ""
+            var radix = 10
+            let first = core.nextNonSpace()
+            var end = first.range.upperBound
+            if first.isCharacter("\"") { radix = 16 } else if first.isCharacter("'") { radix = 8 }
+            else if first.kind == .character, ("0"..."9").contains(first.scalar) { digits.unicodeScalars.append(first.scalar) }
+            else {
+                core.pushBack(first)
+                core.error("tex.bad-argument", "\\char needs a character code such as \\char\"41", at: call.range)
+                return nil
+            }
+            while true {
+                let t = core.next()
+                if t.kind == .character, t.scalar.properties.isASCIIHexDigit, Int(String(t.scalar), radix: radix) != nil {
+                    digits.unicodeScalars.append(t.scalar)
+                    end = t.range.upperBound
+                    if digits.count > 8 { break }
+                } else {
+                    core.pushBack(t)
+                    break
+                }
+            }
+            guard let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value), value >= 0x20 else {
+                core.error("tex.bad-argument", "\\char code '\(digits)' is not a character", at: call.range)
+                return nil
+            }
+            let range = SourceRange(call.range.lowerBound, end)
+            if core.mode == .text { return MathNode(.text(String(Character(scalar)), variant: nil), range: range) }
+            return core.unicodeLeaf(scalar, range: range)
+        },
+        CommandDefinition(["rule"], [.optionalRaw, .raw, .raw], modes: .both) { core, call in
+            guard let width = Dimension.parse(call.arguments[1].raw ?? "") else {
+                core.error("tex.bad-dimension", "\\rule width must be a dimension", at: call.arguments[1].range)
+                return nil
+            }
+            return MathNode(.space(width: width), range: call.range, attributes: ["rule": call.arguments[2].raw ?? ""])
+        },
+        CommandDefinition(["raisebox"], [.raw, .text], modes: .both) { _, call in
+            call.node(1).withRange(call.range)
+        },
+        CommandDefinition(["vcenter"], [.math]) { _, call in call.node(0).withRange(call.range) },
+        CommandDefinition(["href"], [.raw, .math], modes: .both) { _, call in
+            let content = call.node(1)
+            return MathNode(.row, content.kind == .row ? content.children : [content], range: call.range,
+                            attributes: ["href": call.arguments[0].raw ?? ""])
+        },
+        CommandDefinition(["url"], [.raw], modes: .both) { _, call in
+            MathNode(.text(call.arguments[0].raw ?? "", variant: .monospace), range: call.range,
+                     attributes: ["href": call.arguments[0].raw ?? ""])
+        },
+        CommandDefinition(["htmlClass", "htmlId", "htmlStyle", "htmlData"], [.raw, .math], modes: .both) { _, call in
+            let key = ["htmlClass": "class", "htmlId": "id", "htmlStyle": "style", "htmlData": "data"][call.name]!
+            let content = call.node(1)
+            return MathNode(.row, content.kind == .row ? content.children : [content], range: call.range,
+                            attributes: [key: call.arguments[0].raw ?? ""])
+        },
+        CommandDefinition(["TeX", "LaTeX", "KaTeX"], modes: .both) { _, call in
+            MathNode(.text(call.name, variant: nil), range: call.range)
+        },
+        CommandDefinition(["verb"], [], modes: .both) { core, call in
+            // The lexer reads a well-formed \verb|…| as one token; reaching here means it was not closed.
+            core.error("tex.unclosed-verb", "\\verb needs a delimiter and text closed on the same line, e.g. \\verb|x|",
+                       at: call.range)
+            return nil
+        },
+        CommandDefinition(["includegraphics"], [.optionalRaw, .raw], modes: .both) { _, call in
+            // An image inside math has no math meaning; keep its source and alt text for the reader.
+            var attributes = ["src": call.arguments[1].raw ?? ""]
+            if let options = call.arguments[0].raw,
+               let alt = options.split(separator: ",").first(where: { String($0).trimmingCharacters().hasPrefix("alt") }) {
+                attributes["alt"] = alt.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters() }
+            }
+            return MathNode(.row, [], range: call.range, attributes: attributes)
+        },
+    ]
+}
+
+/// Commands defined as TeX macros (DESIGN.md §3: a command that is only shorthand is one line of TeX).
+enum BuiltinMacros {
+    static let source = #"""
+    bra         \mathinner{\langle{#1}|}
+    ket         \mathinner{|{#1}\rangle}
+    braket      \mathinner{\langle{#1}\rangle}
+    Bra         \left\langle#1\right|
+    Ket         \left|#1\right\rangle
+    set         \{#1\}
+    Set         \left\{#1\right\}
+    mathstrut   \vphantom{(}
+    strut       \vphantom{(}
+    iff         \;\Longleftrightarrow\;
+    implies     \;\Longrightarrow\;
+    impliedby   \;\Longleftarrow\;
+    dfracslash  \frac
+    plim        \mathop{\operatorname{plim}}
+    lparen      (
+    rparen      )
+    lbrack      [
+    rbrack      ]
+    textdegree  \degree
+    underbar    \underline{#1}
+    colonapprox \vcentcolon\approx
+    Colonapprox \dblcolon\approx
+    colonsim    \vcentcolon\sim
+    Colonsim    \dblcolon\sim
+    ordinarycolon :
+    pounds      \mathsterling
+    angln       \angl{n}
+    Braket      \left\langle{#1}\right\rangle
+    red         \textcolor{red}{#1}
+    blue        \textcolor{blue}{#1}
+    green       \textcolor{green}{#1}
+    gray        \textcolor{gray}{#1}
+    purple      \textcolor{purple}{#1}
+    orange      \textcolor{orange}{#1}
+    pink        \textcolor{pink}{#1}
+    teal        \textcolor{teal}{#1}
+    gold        \textcolor{gold}{#1}
+    maroon      \textcolor{maroon}{#1}
+    hdots       \ldots
+    """#
+
+    static let table: [String: Macro] = {
+        var table: [String: Macro] = [:]
+        for line in source.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " }
+            guard let space = trimmed.firstIndex(of: " ") else { continue }
+            let name = String(trimmed[..<space])
+            let body = String(trimmed[space...].drop { $0 == " " })
+            // Keep a symbol-table or registry definition where one exists.
+            if CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil { continue }
+            table[name] = Macro.fromSource(body)
+        }
+        return table
+    }()
+}

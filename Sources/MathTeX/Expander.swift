@@ -1,0 +1,470 @@
+import MathSyntax
+
+/// A macro: its parameter text (TeXbook ch. 20: undelimited `#1`, or delimited by the tokens after it),
+/// and its replacement text.
+struct Macro: Sendable {
+    /// The parameter text: parameter tokens (`#1`…) and literal delimiter tokens.
+    var parameterText: [Token]
+    /// How many parameters.
+    var parameterCount: Int
+    /// The replacement text, with `#n` parameter tokens to substitute.
+    var body: [Token]
+    /// `\newcommand{\x}[2][default]{…}`: the first argument is optional with this default.
+    var optionalDefault: [Token]?
+
+    init(parameterCount: Int, body: [Token], optionalDefault: [Token]? = nil) {
+        self.parameterCount = parameterCount
+        self.parameterText = (0..<parameterCount).map {
+            Token(.parameter, scalar: Unicode.Scalar(UInt8(0x31 + $0)), range: SourceRange(0, 0))
+        }
+        self.body = body
+        self.optionalDefault = optionalDefault
+    }
+
+    init(parameterText: [Token], body: [Token]) {
+        self.parameterText = parameterText
+        self.parameterCount = parameterText.filter { $0.kind == .parameter }.count
+        self.body = body
+        self.optionalDefault = nil
+    }
+
+    /// Lexes `text` into a macro whose parameter count is the highest `#n` in it.
+    static func fromSource(_ text: String) -> Macro {
+        var lexer = Lexer(bytes: Array(text.utf8))
+        var body: [Token] = []
+        var count = 0
+        while true {
+            let t = lexer.next()
+            if t.kind == .eof { break }
+            if t.kind == .parameter, let d = Int(String(t.scalar)) { count = max(count, d) }
+            body.append(t)
+        }
+        return Macro(parameterCount: count, body: body)
+    }
+}
+
+/// The macro expander ("TeX's mouth", TeXbook ch. 20): delivers tokens to the parser with macros
+/// replaced by their expansions, handles the definition commands (`\def`, `\newcommand`, `\let`,
+/// `\DeclareMathOperator`…) and enforces the expansion limits.
+struct Expander {
+    private var lexer: Lexer
+    /// Tokens pushed back or produced by expansion; the next token is the last element.
+    private var pending: [Token] = []
+    private(set) var macros: [String: Macro]
+    private let limits: TeXLimits
+    private var expansions = 0
+    private var expandedTokens = 0
+    private var limitReported = false
+    /// Diagnostics found while expanding; the parser collects them.
+    var diagnostics: [Diagnostic] = []
+    /// Names that are defined commands of the registry (for `\newcommand` vs `\renewcommand` checks).
+    private let isBuiltin: (String) -> Bool
+
+    init(bytes: [UInt8], macros: [String: Macro], limits: TeXLimits, isBuiltin: @escaping (String) -> Bool) {
+        self.lexer = Lexer(bytes: bytes)
+        self.macros = macros
+        self.limits = limits
+        self.isBuiltin = isBuiltin
+    }
+
+    // MARK: Raw tokens
+
+    /// The next token without expansion.
+    mutating func nextRaw() -> Token {
+        if let t = pending.popLast() { return t }
+        return lexer.next()
+    }
+
+    /// Puts a token back; it is the next one delivered.
+    mutating func pushBack(_ token: Token) { pending.append(token) }
+
+    /// Puts tokens back so that `tokens[0]` is delivered first.
+    mutating func pushBack(_ tokens: [Token]) { pending.append(contentsOf: tokens.reversed()) }
+
+    // MARK: Expanded tokens
+
+    /// The next token after macro expansion and definitions.
+    mutating func next() -> Token {
+        while true {
+            let t = nextRaw()
+            guard t.kind == .controlSequence else { return t }
+            if let macro = macros[t.name] {
+                expand(macro, call: t)
+                continue
+            }
+            switch t.name {
+            case "def", "gdef", "edef", "xdef": define(t); continue
+            case "newcommand", "renewcommand", "providecommand": newCommand(t); continue
+            case "let": letCommand(t); continue
+            case "DeclareMathOperator": declareOperator(t); continue
+            case "global", "long", "relax", "/": continue
+            case "uppercase", "lowercase": changeCase(t); continue
+            case "bgroup": return Token(.beginGroup, scalar: "{", range: t.range)
+            case "egroup": return Token(.endGroup, scalar: "}", range: t.range)
+            default: return t
+            }
+        }
+    }
+
+    /// The next expanded token, left in place.
+    mutating func peek() -> Token {
+        let t = next()
+        pushBack(t)
+        return t
+    }
+
+    // MARK: Expansion
+
+    private mutating func expand(_ macro: Macro, call: Token) {
+        expansions += 1
+        guard expansions <= limits.maxExpansions, expandedTokens <= limits.maxExpandedTokens else {
+            if !limitReported {
+                limitReported = true
+                diagnostics.append(.error("tex.expansion-limit",
+                    "too many macro expansions (limit \(limits.maxExpansions) expansions, \(limits.maxExpandedTokens) tokens); is a macro recursive?",
+                    at: call.range))
+            }
+            return  // the call is dropped
+        }
+        var args: [[Token]] = []
+        args.reserveCapacity(macro.parameterCount)
+        var patternIndex = 0
+        if let def = macro.optionalDefault {
+            args.append(readOptionalArgument() ?? def)
+            patternIndex = 1
+        }
+        let pattern = macro.parameterText
+        // Literal tokens before the first parameter must match the input.
+        while patternIndex < pattern.count {
+            let p = pattern[patternIndex]
+            if p.kind == .parameter {
+                // Delimited if the next pattern item is a literal token.
+                var delimiter: [Token] = []
+                var k = patternIndex + 1
+                while k < pattern.count, pattern[k].kind != .parameter { delimiter.append(pattern[k]); k += 1 }
+                if delimiter.isEmpty {
+                    guard let arg = readArgument() else {
+                        diagnostics.append(.error("tex.missing-argument",
+                            "macro \\\(call.name) expects \(macro.parameterCount) argument(s)", at: call.range))
+                        args.append([])
+                        patternIndex += 1
+                        continue
+                    }
+                    args.append(arg)
+                } else {
+                    guard let arg = readDelimitedArgument(until: delimiter) else {
+                        diagnostics.append(.error("tex.macro-pattern",
+                            "use of \\\(call.name) does not match its definition (delimiter \(delimiter.sourceText) not found)",
+                            at: call.range))
+                        return
+                    }
+                    args.append(arg)
+                    patternIndex = k
+                    continue
+                }
+                patternIndex += 1
+            } else {
+                // A literal token that must come next.
+                let t = nextRaw()
+                if !sameToken(t, p) {
+                    pushBack(t)
+                    diagnostics.append(.error("tex.macro-pattern",
+                        "use of \\\(call.name) does not match its definition (expected \(p.sourceText))", at: call.range))
+                    return
+                }
+                patternIndex += 1
+            }
+        }
+        // Substitute, from the end so pending stays in order.
+        var produced = 0
+        for t in macro.body.reversed() {
+            if t.kind == .parameter {
+                if t.scalar == "#" {
+                    pending.append(Token(.parameter, scalar: "#", range: call.range))
+                    produced += 1
+                } else if let n = Int(String(t.scalar)), n >= 1, n <= args.count {
+                    pending.append(contentsOf: args[n - 1].reversed())
+                    produced += args[n - 1].count
+                }
+                continue
+            }
+            var copy = t
+            copy.range = call.range
+            pending.append(copy)
+            produced += 1
+        }
+        expandedTokens += produced
+    }
+
+    private func sameToken(_ a: Token, _ b: Token) -> Bool {
+        if a.kind != b.kind { return false }
+        switch a.kind {
+        case .controlSequence: return a.name == b.name
+        case .character, .parameter: return a.scalar == b.scalar
+        default: return true
+        }
+    }
+
+    /// An undelimited argument: the next non-space token, or a balanced group without its braces.
+    mutating func readArgument() -> [Token]? {
+        var t = nextRaw()
+        while t.kind == .space { t = nextRaw() }
+        switch t.kind {
+        case .eof:
+            pushBack(t)
+            return nil
+        case .endGroup:
+            pushBack(t)
+            return nil
+        case .beginGroup:
+            return readBalanced(opening: t)
+        default:
+            return [t]
+        }
+    }
+
+    /// The tokens up to the `}` matching an already-read `{` (the braces not included).
+    /// At end of input, reports a missing brace and returns what was read.
+    mutating func readBalanced(opening: Token) -> [Token] {
+        var depth = 1
+        var tokens: [Token] = []
+        while true {
+            let t = nextRaw()
+            switch t.kind {
+            case .beginGroup: depth += 1
+            case .endGroup:
+                depth -= 1
+                if depth == 0 { return tokens }
+            case .eof:
+                pushBack(t)
+                diagnostics.append(.error("tex.missing-brace", "missing } for this {", at: opening.range,
+                                          fixIts: [.init(range: SourceRange(t.range.lowerBound, t.range.lowerBound), replacement: "}")]))
+                return tokens
+            default: break
+            }
+            tokens.append(t)
+            if tokens.count > limits.maxExpandedTokens { return tokens }
+        }
+    }
+
+    /// An optional `[…]` argument (brackets balanced with braces), or nil if none follows.
+    mutating func readOptionalArgument() -> [Token]? {
+        var t = nextRaw()
+        var skipped: [Token] = []
+        while t.kind == .space { skipped.append(t); t = nextRaw() }
+        guard t.isCharacter("[") else {
+            pushBack(t)
+            pushBack(skipped)
+            return nil
+        }
+        var depth = 0
+        var tokens: [Token] = []
+        while true {
+            let u = nextRaw()
+            switch u.kind {
+            case .beginGroup: depth += 1
+            case .endGroup: depth -= 1
+            case .character where u.scalar == "]" && depth == 0: return tokens
+            case .eof:
+                pushBack(u)
+                diagnostics.append(.error("tex.missing-bracket", "missing ] for this [", at: t.range))
+                return tokens
+            default: break
+            }
+            tokens.append(u)
+        }
+    }
+
+    private mutating func readDelimitedArgument(until delimiter: [Token]) -> [Token]? {
+        var tokens: [Token] = []
+        var depth = 0
+        while true {
+            let t = nextRaw()
+            if t.kind == .eof { pushBack(t); return nil }
+            if t.kind == .beginGroup { depth += 1 }
+            if t.kind == .endGroup {
+                depth -= 1
+                if depth < 0 { pushBack(t); return nil }
+            }
+            tokens.append(t)
+            if depth == 0, tokens.count >= delimiter.count {
+                let tail = tokens[(tokens.count - delimiter.count)...]
+                if zip(tail, delimiter).allSatisfy({ sameToken($0, $1) }) {
+                    tokens.removeLast(delimiter.count)
+                    // A single group argument loses its braces.
+                    if tokens.first?.kind == .beginGroup, tokens.last?.kind == .endGroup, isSingleGroup(tokens) {
+                        tokens.removeFirst(); tokens.removeLast()
+                    }
+                    return tokens
+                }
+            }
+            if tokens.count > limits.maxExpandedTokens { return nil }
+        }
+    }
+
+    private func isSingleGroup(_ tokens: [Token]) -> Bool {
+        var depth = 0
+        for (i, t) in tokens.enumerated() {
+            if t.kind == .beginGroup { depth += 1 }
+            if t.kind == .endGroup { depth -= 1; if depth == 0 && i != tokens.count - 1 { return false } }
+        }
+        return true
+    }
+
+    // MARK: Definitions
+
+    /// Reads the name of the command being defined: `\name` or `{\name}`.
+    private mutating func readDefinedName(for command: Token) -> Token? {
+        var t = nextRaw()
+        while t.kind == .space { t = nextRaw() }
+        if t.kind == .beginGroup {
+            var inner = readBalanced(opening: t)
+            inner.removeAll { $0.kind == .space }
+            if inner.count == 1, inner[0].kind == .controlSequence || inner[0].kind == .active { return inner[0] }
+            diagnostics.append(.error("tex.bad-definition", "\\\(command.name) expects a command name such as \\foo",
+                                      at: t.range))
+            return nil
+        }
+        if t.kind == .controlSequence || t.kind == .active { return t }
+        pushBack(t)
+        diagnostics.append(.error("tex.bad-definition", "\\\(command.name) expects a command name such as \\foo",
+                                  at: command.range))
+        return nil
+    }
+
+    private mutating func define(_ command: Token) {
+        guard let name = readDefinedName(for: command) else { return }
+        // Parameter text up to the body's `{`.
+        var parameterText: [Token] = []
+        while true {
+            let t = nextRaw()
+            if t.kind == .beginGroup {
+                var body = readBalanced(opening: t)
+                if command.name == "edef" || command.name == "xdef" {
+                    // Expansion at definition time is approximated by storing the body unexpanded.
+                    body = body.map { $0 }
+                }
+                store(name, Macro(parameterText: parameterText, body: body))
+                return
+            }
+            if t.kind == .eof {
+                pushBack(t)
+                diagnostics.append(.error("tex.bad-definition", "\\\(command.name)\\\(name.name) has no body", at: command.range))
+                return
+            }
+            if t.kind == .parameter, t.scalar == "0" || t.scalar == "#" {
+                diagnostics.append(.error("tex.bad-definition", "parameters must be numbered #1, #2, …", at: t.range))
+                continue
+            }
+            parameterText.append(t)
+            if parameterText.count > 1000 { return }
+        }
+    }
+
+    private mutating func newCommand(_ command: Token) {
+        let starred = peekStar()
+        _ = starred
+        guard let name = readDefinedName(for: command) else { return }
+        var count = 0
+        if let countTokens = readOptionalArgument() {
+            let text = countTokens.sourceText.trimmingCharacters()
+            if let n = Int(text), (0...9).contains(n) {
+                count = n
+            } else {
+                diagnostics.append(.error("tex.bad-definition", "the number of arguments must be 0 to 9, not '\(text)'",
+                                          at: countTokens.first?.range ?? command.range))
+            }
+        }
+        let optionalDefault = count > 0 ? readOptionalArgument() : nil
+        guard let body = readArgument() else {
+            diagnostics.append(.error("tex.bad-definition", "\\\(command.name)\\\(name.name) has no body", at: command.range))
+            return
+        }
+        let exists = macros[name.name] != nil || isBuiltin(name.name)
+        switch command.name {
+        case "newcommand" where exists:
+            diagnostics.append(.warning("tex.redefinition",
+                "\\newcommand: \\\(name.name) is already defined; use \\renewcommand to redefine it", at: name.range))
+        case "renewcommand" where !exists:
+            diagnostics.append(.warning("tex.redefinition",
+                "\\renewcommand: \\\(name.name) was not defined; use \\newcommand", at: name.range))
+        case "providecommand" where exists:
+            return
+        default: break
+        }
+        store(name, Macro(parameterCount: count, body: body, optionalDefault: optionalDefault))
+    }
+
+    private mutating func letCommand(_ command: Token) {
+        guard let name = readDefinedName(for: command) else { return }
+        var t = nextRaw()
+        while t.kind == .space { t = nextRaw() }
+        if t.isCharacter("=") {
+            t = nextRaw()
+            if t.kind == .space { t = nextRaw() }
+        }
+        if t.kind == .eof {
+            pushBack(t)
+            diagnostics.append(.error("tex.bad-definition", "\\let\\\(name.name) needs a token to copy", at: command.range))
+            return
+        }
+        if t.kind == .controlSequence, let existing = macros[t.name] {
+            store(name, existing)
+        } else {
+            store(name, Macro(parameterCount: 0, body: [t]))
+        }
+    }
+
+    private mutating func declareOperator(_ command: Token) {
+        let starred = peekStar()
+        guard let name = readDefinedName(for: command) else { return }
+        guard let body = readArgument() else {
+            diagnostics.append(.error("tex.bad-definition", "\\DeclareMathOperator\\\(name.name) has no text", at: command.range))
+            return
+        }
+        let r = SourceRange(0, 0)
+        var expansion = [Token(.controlSequence, name: "operatorname", range: r)]
+        if starred { expansion.append(Token(.character, scalar: "*", range: r)) }
+        expansion.append(Token(.beginGroup, scalar: "{", range: r))
+        expansion.append(contentsOf: body)
+        expansion.append(Token(.endGroup, scalar: "}", range: r))
+        store(name, Macro(parameterCount: 0, body: expansion))
+    }
+
+    /// `\uppercase{…}` / `\lowercase{…}`: the argument's letters with their case changed (TeXbook ch. 20).
+    private mutating func changeCase(_ command: Token) {
+        guard let tokens = readArgument() else {
+            diagnostics.append(.error("tex.missing-argument", "\\\(command.name) needs an argument", at: command.range))
+            return
+        }
+        let upper = command.name == "uppercase"
+        pushBack(tokens.map { t in
+            guard t.kind == .character, t.scalar.isASCII else { return t }
+            var copy = t
+            let s = String(Character(t.scalar))
+            copy.scalar = (upper ? s.uppercased() : s.lowercased()).unicodeScalars.first!
+            return copy
+        })
+    }
+
+    private mutating func peekStar() -> Bool {
+        let t = nextRaw()
+        if t.isCharacter("*") { return true }
+        pushBack(t)
+        return false
+    }
+
+    private mutating func store(_ name: Token, _ macro: Macro) {
+        let key = name.kind == .active ? "~" : name.name
+        macros[key] = macro
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

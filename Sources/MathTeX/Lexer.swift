@@ -1,0 +1,137 @@
+import MathSyntax
+
+/// Turns TeX source bytes into tokens (TeXbook ch. 7–8): control words swallow the spaces after
+/// them, runs of white space become one space token, `%` comments are dropped.
+/// Works on UTF-8 bytes; input decoded from a Swift `String` is always valid UTF-8.
+struct Lexer {
+    private let bytes: [UInt8]
+    private(set) var position: Int
+    /// Offset added to every range (when lexing a fragment of a larger text).
+    private let base: Int
+
+    init(bytes: [UInt8], base: Int = 0) {
+        self.bytes = bytes
+        self.position = 0
+        self.base = base
+    }
+
+    var isAtEnd: Bool { position >= bytes.count }
+
+    @inline(__always)
+    private static func isLetter(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x40  // a-z A-Z @
+    }
+
+    @inline(__always)
+    private static func isSpace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
+    }
+
+    /// Decodes the scalar starting at `i`; returns it and its byte length. Invalid bytes decode to U+FFFD.
+    private func decodeScalar(at i: Int) -> (Unicode.Scalar, Int) {
+        let b0 = bytes[i]
+        if b0 < 0x80 { return (Unicode.Scalar(b0), 1) }
+        var length = 0
+        var value: UInt32 = 0
+        if b0 & 0xE0 == 0xC0 { length = 2; value = UInt32(b0 & 0x1F) }
+        else if b0 & 0xF0 == 0xE0 { length = 3; value = UInt32(b0 & 0x0F) }
+        else if b0 & 0xF8 == 0xF0 { length = 4; value = UInt32(b0 & 0x07) }
+        else { return ("\u{FFFD}", 1) }
+        guard i + length <= bytes.count else { return ("\u{FFFD}", 1) }
+        for k in 1..<length {
+            let b = bytes[i + k]
+            guard b & 0xC0 == 0x80 else { return ("\u{FFFD}", 1) }
+            value = (value << 6) | UInt32(b & 0x3F)
+        }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// The next token, or an `eof` token at the end.
+    mutating func next() -> Token {
+        while position < bytes.count {
+            let start = position
+            let b = bytes[position]
+            switch b {
+            case 0x5C:  // backslash
+                position += 1
+                guard position < bytes.count else {
+                    return Token(.controlSequence, name: "", range: range(start, position))
+                }
+                if Lexer.isLetter(bytes[position]) {
+                    var end = position
+                    while end < bytes.count, Lexer.isLetter(bytes[end]) { end += 1 }
+                    let name = String(decoding: bytes[position..<end], as: UTF8.self)
+                    position = end
+                    if name == "verb", let verbatim = lexVerbatim(start: start) { return verbatim }
+                    let tokenEnd = position
+                    // TeX skips spaces after a control word (and one end of line).
+                    while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
+                    return Token(.controlSequence, name: name, range: range(start, tokenEnd))
+                }
+                let (scalar, length) = decodeScalar(at: position)
+                position += length
+                let name = String(Character(scalar))
+                let tokenEnd = position
+                if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" {
+                    // "\ " is a control space; swallow nothing further.
+                    return Token(.controlSequence, name: " ", range: range(start, tokenEnd))
+                }
+                return Token(.controlSequence, name: name, range: range(start, tokenEnd))
+            case 0x25:  // % comment to end of line, plus the leading spaces of the next line
+                while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+                if position < bytes.count { position += 1 }
+                while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+                continue
+            case 0x20, 0x09, 0x0A, 0x0D:
+                while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
+                return Token(.space, scalar: " ", range: range(start, position))
+            case 0x7B: position += 1; return Token(.beginGroup, scalar: "{", range: range(start, position))
+            case 0x7D: position += 1; return Token(.endGroup, scalar: "}", range: range(start, position))
+            case 0x24: position += 1; return Token(.mathShift, scalar: "$", range: range(start, position))
+            case 0x26: position += 1; return Token(.alignment, scalar: "&", range: range(start, position))
+            case 0x5E: position += 1; return Token(.superscript, scalar: "^", range: range(start, position))
+            case 0x5F: position += 1; return Token(.subscript, scalar: "_", range: range(start, position))
+            case 0x7E: position += 1; return Token(.active, scalar: "~", range: range(start, position))
+            case 0x23:  // # parameter
+                position += 1
+                if position < bytes.count, (bytes[position] >= 0x31 && bytes[position] <= 0x39) || bytes[position] == 0x23 {
+                    let digit = Unicode.Scalar(bytes[position])
+                    position += 1
+                    return Token(.parameter, scalar: digit, range: range(start, position))
+                }
+                return Token(.parameter, scalar: "0", range: range(start, position))
+            default:
+                let (scalar, length) = decodeScalar(at: position)
+                position += length
+                return Token(.character, scalar: scalar, range: range(start, position))
+            }
+        }
+        return Token(.eof, range: range(bytes.count, bytes.count))
+    }
+
+    /// After `\verb`: an optional `*`, a delimiter character, and raw text up to the same character
+    /// on the same line. Nil (nothing consumed) when the text is not closed.
+    private mutating func lexVerbatim(start: Int) -> Token? {
+        var i = position
+        var starred = false
+        if i < bytes.count, bytes[i] == 0x2A { starred = true; i += 1 }
+        guard i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D else { return nil }
+        let (delimiter, length) = decodeScalar(at: i)
+        i += length
+        let contentStart = i
+        while i < bytes.count {
+            if bytes[i] == 0x0A { return nil }
+            let (scalar, n) = decodeScalar(at: i)
+            if scalar == delimiter {
+                let text = String(decoding: bytes[contentStart..<i], as: UTF8.self)
+                position = i + n
+                return Token(.verbatim, name: text, scalar: starred ? "*" : " ", range: range(start, position))
+            }
+            i += n
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func range(_ a: Int, _ b: Int) -> SourceRange { SourceRange(base + a, base + b) }
+}

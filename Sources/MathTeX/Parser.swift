@@ -1,0 +1,893 @@
+import Foundation
+import MathSyntax
+
+/// Parses TeX math into a ``MathNode`` tree.
+///
+/// Stages (DESIGN.md §3): ``Lexer`` → ``Expander`` (macros, definitions, limits) → parser (this file
+/// and the command registry in `Commands/`). The parser recovers from errors: a bad part becomes an
+/// error node with a diagnostic and parsing goes on. `TeXParser` is immutable and `Sendable`; each
+/// `parse` call has its own state.
+public struct TeXParser: Sendable {
+    /// The options every parse uses.
+    public let options: TeXParserOptions
+    private let userMacros: [String: Macro]
+
+    /// Creates a parser. User macros in `options` are lexed once here.
+    public init(options: TeXParserOptions = TeXParserOptions()) {
+        self.options = options
+        var macros = BuiltinMacros.table
+        for (name, body) in options.macros {
+            let key = name.hasPrefix("\\") ? String(name.dropFirst()) : name
+            macros[key] = Macro.fromSource(body)
+        }
+        self.userMacros = macros
+    }
+
+    /// Parses one formula (math mode, without `$` delimiters).
+    public func parse(_ tex: String) -> TeXParseResult {
+        parse(utf8: Array(tex.utf8))
+    }
+
+    /// Parses one formula given as UTF-8 bytes (invalid sequences read as U+FFFD).
+    public func parse(utf8 bytes: [UInt8]) -> TeXParseResult {
+        if bytes.count > options.limits.maxInputBytes {
+            let range = SourceRange(0, bytes.count)
+            let d = Diagnostic.error("tex.input-too-large",
+                "the formula is \(bytes.count) bytes; the limit is \(options.limits.maxInputBytes)", at: range)
+            return TeXParseResult(root: MathNode(.error(String(decoding: bytes.prefix(200), as: UTF8.self) + "…"), range: range),
+                                  diagnostics: [d])
+        }
+        var core = ParserCore(bytes: bytes, macros: userMacros, options: options)
+        let root = core.parseTop()
+        var diagnostics = core.diagnostics + core.expander.diagnostics
+        diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+        return TeXParseResult(root: root, diagnostics: diagnostics)
+    }
+
+    /// Whether `name` (without backslash) is a command, environment-free symbol or built-in macro
+    /// this parser understands.
+    public static func isKnownCommand(_ name: String) -> Bool {
+        CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil || BuiltinMacros.table[name] != nil
+            || ParserCore.structuralCommands.contains(name)
+    }
+
+    /// Every command name the parser knows (registry, symbols and built-in macros), sorted.
+    public static var knownCommands: [String] {
+        Set(CommandRegistry.table.keys).union(SymbolTable.allMathNames).union(BuiltinMacros.table.keys)
+            .union(ParserCore.structuralCommands).sorted()
+    }
+
+    /// Every environment name the parser knows, sorted.
+    public static var knownEnvironments: [String] { EnvironmentRegistry.table.keys.sorted() }
+}
+
+/// Which tokens end an expression being parsed.
+struct StopSet: OptionSet, Sendable {
+    let rawValue: UInt16
+    static let endGroup = StopSet(rawValue: 1)
+    static let right = StopSet(rawValue: 2)
+    static let middle = StopSet(rawValue: 4)
+    static let end = StopSet(rawValue: 8)
+    static let alignment = StopSet(rawValue: 16)
+    static let newline = StopSet(rawValue: 32)
+    static let closeBracket = StopSet(rawValue: 64)
+    static let mathShift = StopSet(rawValue: 128)
+    static let closeParen = StopSet(rawValue: 256)   // \) for \text{\(…\)}
+}
+
+/// Parsing mode: math or text (inside `\text{…}`).
+enum Mode: Sendable { case math, text }
+
+/// How a large operator places its limits.
+enum LimitsMode: Sendable { case auto, limits, noLimits }
+
+/// An item of an expression before its scripts are attached.
+struct Atom {
+    var node: MathNode
+    var sub: MathNode?
+    var sup: MathNode?
+    var primes: [MathNode] = []
+    var limits: LimitsMode = .auto
+    var range: SourceRange?
+    /// Scripts go under/over by default (large operators with limits, `\overbrace`, `\lim`).
+    var takesLimits: Bool = false
+    /// Under/over scripts for `\underbrace`/`\overbrace` labels: the script goes to this side.
+    var bracePosition: BracePosition = .none
+
+    enum BracePosition { case none, over, under }
+}
+
+/// The parser's state for one parse. Command builders receive it `inout`.
+struct ParserCore {
+    var expander: Expander
+    var diagnostics: [Diagnostic] = []
+    let options: TeXParserOptions
+    let bytes: [UInt8]
+    var mode: Mode = .math
+    var depth = 0
+    /// The math alphabet in force (`\mathbf{…}`), applied to letters as they are read.
+    var font: MathVariant?
+    /// Letters are merged into one identifier (upright text fonts and `\operatorname`).
+    var mergeLetters = false
+    /// The text font in force (`\textbf{…}`).
+    var textFont: MathVariant?
+    /// `\tag{…}` seen in the current row or formula.
+    var pendingTag: MathNode?
+    var tableCellCount = 0
+    /// The stop tokens of the innermost expression being parsed (so a switch such as `\small` inside
+    /// `\sqrt[…]` stops at the `]`).
+    var activeStops: StopSet = []
+
+    /// Commands the parser itself handles (not in the registry).
+    static let structuralCommands: Set<String> = [
+        "over", "atop", "choose", "brace", "brack", "above", "limits", "nolimits", "displaylimits",
+        "right", "middle", "end", "\\", "cr", "newline", "nonumber", "notag",
+        // Handled by the expander:
+        "def", "gdef", "edef", "xdef", "newcommand", "renewcommand", "providecommand", "let", "DeclareMathOperator",
+        "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup", "egroup", "verb",
+    ]
+
+    init(bytes: [UInt8], macros: [String: Macro], options: TeXParserOptions) {
+        self.bytes = bytes
+        self.options = options
+        self.expander = Expander(bytes: bytes, macros: macros, limits: options.limits,
+                                 isBuiltin: { CommandRegistry.table[$0] != nil || SymbolTable.math($0) != nil })
+    }
+
+    // MARK: Diagnostics
+
+    mutating func error(_ id: String, _ message: String, at range: SourceRange?, fixIts: [Diagnostic.FixIt] = []) {
+        // Bound the number of diagnostics so hostile input cannot allocate without limit.
+        guard diagnostics.count < 1000 else { return }
+        diagnostics.append(.error(id, message, at: range, fixIts: fixIts))
+    }
+
+    mutating func warning(_ id: String, _ message: String, at range: SourceRange?) {
+        guard diagnostics.count < 1000 else { return }
+        diagnostics.append(.warning(id, message, at: range))
+    }
+
+    func sourceText(_ range: SourceRange?) -> String {
+        guard let range else { return "" }
+        let lo = min(max(0, range.lowerBound), bytes.count), hi = min(max(lo, range.upperBound), bytes.count)
+        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+    }
+
+    // MARK: Tokens
+
+    mutating func next() -> Token { expander.next() }
+    mutating func peek() -> Token { expander.peek() }
+    mutating func pushBack(_ t: Token) { expander.pushBack(t) }
+
+    /// The next token that is not a space (math mode ignores spaces).
+    mutating func nextNonSpace() -> Token {
+        var t = next()
+        while t.kind == .space { t = next() }
+        return t
+    }
+
+    mutating func peekNonSpace() -> Token {
+        let t = nextNonSpace()
+        pushBack(t)
+        return t
+    }
+
+    // MARK: Top level
+
+    mutating func parseTop() -> MathNode {
+        var items = parseExpression(until: [])
+        // Anything left (a stray `}` etc.) was reported inside; drain to the end.
+        while true {
+            let t = nextNonSpace()
+            if t.kind == .eof { break }
+            pushBack(t)
+            items.append(contentsOf: parseExpression(until: []))
+        }
+        let range = SourceRange(0, bytes.count)
+        if let tag = pendingTag {
+            pendingTag = nil
+            let row = MathNode(.tableRow(labeled: true), [
+                MathNode(.tableCell, [tag], range: tag.range),
+                MathNode(.tableCell, items, range: range),
+            ], range: range)
+            return MathNode(.table(TableProperties(environment: "equation", columnAlignments: [.center],
+                                                   displayStyle: options.displayMode, numbered: true)), [row], range: range)
+        }
+        return MathNode(.row, items, range: range)
+    }
+
+    // MARK: Expressions
+
+    /// Parses items until a token in `stop` (not consumed) or the end of input.
+    mutating func parseExpression(until stop: StopSet) -> [MathNode] {
+        let savedStops = activeStops
+        activeStops = stop
+        defer { activeStops = savedStops }
+        var atoms: [Atom] = []
+        var infix: (index: Int, token: Token, thickness: Double?)? = nil
+        var infixAtoms: [Atom] = []
+        loop: while true {
+            let t = next()
+            switch t.kind {
+            case .eof:
+                pushBack(t)
+                break loop
+            case .space:
+                continue
+            case .endGroup:
+                if stop.contains(.endGroup) { pushBack(t); break loop }
+                error("tex.unmatched-brace", "unmatched }", at: t.range,
+                      fixIts: [.init(range: t.range, replacement: "")])
+                continue
+            case .alignment:
+                if stop.contains(.alignment) { pushBack(t); break loop }
+                error("tex.misplaced-alignment", "& is only allowed inside an environment such as aligned or matrix", at: t.range)
+                continue
+            case .mathShift:
+                if stop.contains(.mathShift) { pushBack(t); break loop }
+                error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
+                continue
+            case .superscript, .subscript:
+                attachScript(t, to: &atoms)
+                continue
+            case .parameter:
+                error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
+                continue
+            case .character where t.scalar == "'":
+                attachPrime(t, to: &atoms)
+                continue
+            case .character where t.scalar == "]" && stop.contains(.closeBracket):
+                pushBack(t)
+                break loop
+            case .controlSequence:
+                switch t.name {
+                case "right":
+                    if stop.contains(.right) { pushBack(t); break loop }
+                    error("tex.unmatched-right", "\\right without a matching \\left", at: t.range)
+                    _ = parseDelimiter(after: t)
+                    continue
+                case "middle":
+                    if stop.contains(.middle) { pushBack(t); break loop }
+                    error("tex.misplaced-middle", "\\middle is only allowed between \\left and \\right", at: t.range)
+                    _ = parseDelimiter(after: t)
+                    continue
+                case "end":
+                    if stop.contains(.end) { pushBack(t); break loop }
+                    let name = readEnvironmentName(after: t)
+                    error("tex.unmatched-end", "\\end{\(name)} without a matching \\begin", at: t.range)
+                    continue
+                case "\\", "cr", "newline":
+                    if stop.contains(.newline) { pushBack(t); break loop }
+                    if t.name == "\\" { _ = readRowSpacing() }
+                    continue  // a line break outside a table is ignored (as KaTeX does in inline math)
+                case ")":
+                    if stop.contains(.closeParen) { pushBack(t); break loop }
+                case "over", "atop", "choose", "brace", "brack", "above":
+                    if infix != nil {
+                        error("tex.ambiguous-infix", "only one \\\(t.name) (or \\over, \\atop, \\choose) per group", at: t.range)
+                        continue
+                    }
+                    var thickness: Double? = nil
+                    if t.name == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
+                    infix = (atoms.count, t, thickness)
+                    infixAtoms = atoms
+                    atoms = []
+                    continue
+                case "limits", "nolimits", "displaylimits":
+                    if atoms.isEmpty {
+                        error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
+                    } else {
+                        atoms[atoms.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
+                    }
+                    continue
+                case "nonumber", "notag":
+                    continue
+                default:
+                    break
+                }
+            default:
+                break
+            }
+            if let atom = parseAtom(t) { atoms.append(atom) }
+        }
+        let items = atoms.map(finish)
+        if let infix {
+            let numerator = infixAtoms.map(finish)
+            return [buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items)]
+        }
+        return items
+    }
+
+    private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
+        let num = MathNode.row(numerator), den = MathNode.row(denominator)
+        let range = SourceRange.union(SourceRange.union(num.range, den.range), token.range)
+        switch token.name {
+        case "over": return MathNode(.fraction(FractionProperties()), [num, den], range: range)
+        case "above": return MathNode(.fraction(FractionProperties(lineThickness: thickness)), [num, den], range: range)
+        case "atop": return MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
+        default:
+            let (open, close) = token.name == "choose" ? ("(", ")") : token.name == "brace" ? ("{", "}") : ("[", "]")
+            let frac = MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
+            return MathNode(.fenced(open: open, close: close), [frac], range: range)
+        }
+    }
+
+    /// Turns an atom and its scripts into a node.
+    func finish(_ atom: Atom) -> MathNode {
+        var sup = atom.sup
+        if !atom.primes.isEmpty {
+            let primes = MathNode.row(atom.primes)
+            if let s = sup {
+                sup = MathNode(.row, atom.primes + (s.kind == .row ? s.children : [s]),
+                               range: SourceRange.union(primes.range, s.range))
+            } else {
+                sup = primes
+            }
+        }
+        guard atom.sub != nil || sup != nil else { return atom.node }
+        let range = [atom.sub?.range, sup?.range].reduce(atom.range ?? atom.node.range) { SourceRange.union($0, $1) }
+        var underOver: Bool
+        switch atom.limits {
+        case .limits: underOver = true
+        case .noLimits: underOver = false
+        case .auto: underOver = atom.takesLimits
+        }
+        if atom.bracePosition != .none { underOver = true }
+        if !atom.primes.isEmpty && atom.sub == nil && !atom.takesLimits { underOver = false }
+        if underOver {
+            switch (atom.sub, sup) {
+            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [atom.node, s, p], range: range)
+            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [atom.node, s], range: range)
+            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [atom.node, p], range: range)
+            default: return atom.node
+            }
+        }
+        switch (atom.sub, sup) {
+        case let (s?, p?): return MathNode(.subSuperscript, [atom.node, s, p], range: range)
+        case let (s?, nil): return MathNode(.subscript, [atom.node, s], range: range)
+        case let (nil, p?): return MathNode(.superscript, [atom.node, p], range: range)
+        default: return atom.node
+        }
+    }
+
+    private mutating func attachScript(_ t: Token, to atoms: inout [Atom]) {
+        if atoms.isEmpty {
+            // A script with no base (`^2`, `{}_a`) attaches to an empty base.
+            atoms.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
+                              range: t.range))
+        }
+        guard let script = parseScriptArgument(after: t) else { return }
+        var atom = atoms[atoms.count - 1]
+        if t.kind == .superscript {
+            if atom.sup != nil {
+                error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
+                atoms.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
+                return
+            }
+            atom.sup = script
+        } else {
+            if atom.sub != nil {
+                error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
+                atoms.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
+                return
+            }
+            atom.sub = script
+        }
+        atom.range = SourceRange.union(atom.range, script.range)
+        atoms[atoms.count - 1] = atom
+    }
+
+    private mutating func attachPrime(_ t: Token, to atoms: inout [Atom]) {
+        if atoms.isEmpty {
+            atoms.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
+        }
+        if atoms[atoms.count - 1].sup != nil {
+            error("tex.double-superscript", "a prime after a superscript; write x'^2 rather than x^2'", at: t.range)
+            return
+        }
+        atoms[atoms.count - 1].primes.append(MathNode(.operator("′", .ordinary), range: t.range))
+        atoms[atoms.count - 1].range = SourceRange.union(atoms[atoms.count - 1].range, t.range)
+    }
+
+    /// The argument of `^` or `_`: a group, a symbol, or a command with its arguments.
+    private mutating func parseScriptArgument(after scriptToken: Token) -> MathNode? {
+        let t = nextNonSpace()
+        switch t.kind {
+        case .eof, .endGroup, .alignment, .superscript, .subscript:
+            pushBack(t)
+            error("tex.missing-script", "\(scriptToken.kind == .superscript ? "superscript" : "subscript") has nothing after it",
+                  at: scriptToken.range)
+            return MathNode(.error(""), range: scriptToken.range)
+        case .character where t.scalar == "'":
+            return MathNode(.operator("′", .ordinary), range: t.range)
+        case .controlSequence where ["right", "middle", "end", "\\"].contains(t.name):
+            pushBack(t)
+            error("tex.missing-script", "\(scriptToken.kind == .superscript ? "superscript" : "subscript") has nothing after it",
+                  at: scriptToken.range)
+            return MathNode(.error(""), range: scriptToken.range)
+        default:
+            guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
+            return finish(atom)
+        }
+    }
+
+    // MARK: Atoms
+
+    /// Parses one item starting with `t` (already read).
+    mutating func parseAtom(_ t: Token) -> Atom? {
+        switch t.kind {
+        case .beginGroup:
+            let node = parseGroupContent(opening: t)
+            return Atom(node: node, range: node.range)
+        case .character:
+            return parseCharacter(t)
+        case .active:
+            return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
+        case .verbatim:
+            let text = t.scalar == "*" ? t.name.replacingOccurrences(of: " ", with: "␣") : t.name
+            return Atom(node: MathNode(.text(text, variant: .monospace), range: t.range), range: t.range)
+        case .controlSequence:
+            return parseCommand(t)
+        default:
+            return nil
+        }
+    }
+
+    /// After an opening `{`: the group's content up to the matching `}` as one node.
+    mutating func parseGroupContent(opening: Token) -> MathNode {
+        guard enterNesting(at: opening.range) else {
+            skipToGroupEnd()
+            return MathNode(.error("{…}"), range: opening.range)
+        }
+        defer { depth -= 1 }
+        let savedFont = font, savedMerge = mergeLetters
+        let items = parseExpression(until: .endGroup)
+        font = savedFont
+        mergeLetters = savedMerge
+        let close = next()
+        var end = close.range.upperBound
+        if close.kind != .endGroup {
+            pushBack(close)
+            error("tex.missing-brace", "missing } for this {", at: opening.range,
+                  fixIts: [.init(range: SourceRange(close.range.lowerBound, close.range.lowerBound), replacement: "}")])
+            end = items.last?.range?.upperBound ?? opening.range.upperBound
+        }
+        // A group of one item is that item (as KaTeX and MathML's inferred rows treat it).
+        if items.count == 1 { return items[0] }
+        return MathNode(.row, items, range: SourceRange(opening.range.lowerBound, end))
+    }
+
+    /// Enters one level of nesting, reporting when the limit is exceeded.
+    mutating func enterNesting(at range: SourceRange) -> Bool {
+        depth += 1
+        if depth > options.limits.maxDepth {
+            depth -= 1
+            error("tex.too-deep", "groups nested more than \(options.limits.maxDepth) deep", at: range)
+            return false
+        }
+        return true
+    }
+
+    /// Skips raw tokens up to and including the `}` that closes the current group (iteratively).
+    mutating func skipToGroupEnd() {
+        var level = 1
+        while level > 0 {
+            let t = expander.nextRaw()
+            switch t.kind {
+            case .beginGroup: level += 1
+            case .endGroup: level -= 1
+            case .eof: pushBack(t); return
+            default: break
+            }
+        }
+    }
+
+    private mutating func parseCharacter(_ t: Token) -> Atom? {
+        let c = t.scalar
+        if c.properties.numericType != nil, ("0"..."9").contains(c) {
+            return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
+        }
+        if c == "." {
+            let after = peekNonSpace()
+            if after.kind == .character, ("0"..."9").contains(after.scalar) {
+                return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
+            }
+        }
+        if isASCIILetter(c) {
+            if mergeLetters {
+                var text = String(Character(c))
+                var end = t.range.upperBound
+                while true {
+                    let n = next()
+                    if n.kind == .character, isASCIILetter(n.scalar) {
+                        text.unicodeScalars.append(n.scalar)
+                        end = n.range.upperBound
+                    } else {
+                        pushBack(n)
+                        break
+                    }
+                }
+                let node = MathNode(.identifier(text, variant: text.unicodeScalars.count == 1 ? font : (font == .normal ? nil : font)),
+                                    range: SourceRange(t.range.lowerBound, end))
+                return Atom(node: node, range: node.range)
+            }
+            return Atom(node: MathNode(.identifier(String(Character(c)), variant: font), range: t.range), range: t.range)
+        }
+        if c.value < 0x20 || c.value == 0x7F || c == "\u{FFFD}" {
+            if c == "\t" || c == "\n" || c == "\r" { return nil }
+            error("tex.invalid-character",
+                  c == "\u{FFFD}" ? "invalid UTF-8 or replacement character" : "invalid character U+\(String(c.value, radix: 16, uppercase: true))",
+                  at: t.range)
+            return nil
+        }
+        if let symbol = SymbolTable.character(c) {
+            return Atom(node: leaf(symbol, range: t.range), range: t.range)
+        }
+        let node = unicodeLeaf(c, range: t.range)
+        var atom = Atom(node: node, range: t.range)
+        if case .operator(_, let p) = node.kind, p.movableLimits { atom.takesLimits = true }
+        return atom
+    }
+
+    /// A node for a Unicode character typed directly: the same node its TeX command makes.
+    mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
+        if let (base, variant) = UnicodeMath.decompose(c) {
+            if ("0"..."9").contains(base) { return MathNode(.number(String(Character(base))), range: range) }
+            return MathNode(.identifier(String(Character(base)), variant: variant == .italic ? nil : variant), range: range)
+        }
+        if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
+            return leaf(symbol, range: range)
+        }
+        if let atomClass = OperatorDictionary.atomClass(for: c) {
+            var props = OperatorDictionary.properties(for: String(Character(c)))
+            props.atomClass = atomClass
+            return MathNode(.operator(String(Character(c)), props), range: range)
+        }
+        if c.properties.numericType != nil, c.properties.generalCategory == .decimalNumber {
+            return MathNode(.number(String(Character(c))), range: range)
+        }
+        return MathNode(.identifier(String(Character(c)), variant: font), range: range)
+    }
+
+    /// Digits (and one decimal point, and `{,}` digit groups) read as one number.
+    private mutating func parseNumber(first: Token) -> MathNode {
+        var text = String(Character(first.scalar))
+        var end = first.range.upperBound
+        var seenPoint = first.scalar == "."
+        while true {
+            let t = nextNonSpace()
+            if t.kind == .character {
+                if ("0"..."9").contains(t.scalar) {
+                    text.unicodeScalars.append(t.scalar)
+                    end = t.range.upperBound
+                    continue
+                }
+                if t.scalar == ".", !seenPoint {
+                    let after = peekNonSpace()
+                    if after.kind == .character, ("0"..."9").contains(after.scalar) {
+                        seenPoint = true
+                        text += "."
+                        end = t.range.upperBound
+                        continue
+                    }
+                }
+            }
+            if t.kind == .beginGroup, !seenPoint, readDigitGroupSeparator(brace: t) {
+                text += ","
+                continue
+            }
+            pushBack(t)
+            break
+        }
+        return MathNode(.number(text), range: SourceRange(first.range.lowerBound, end))
+    }
+
+    /// After `{` (given, and put back by the caller on failure): if the group is `{,}` followed by a
+    /// digit, consumes the group and returns true; otherwise restores everything after the brace.
+    private mutating func readDigitGroupSeparator(brace: Token) -> Bool {
+        var taken: [Token] = []
+        func nextSignificant(_ core: inout ParserCore) -> Token {
+            var u = core.expander.nextRaw()
+            taken.append(u)
+            while u.kind == .space { u = core.expander.nextRaw(); taken.append(u) }
+            return u
+        }
+        let comma = nextSignificant(&self)
+        if comma.isCharacter(",") {
+            let close = nextSignificant(&self)
+            if close.kind == .endGroup {
+                let digit = nextSignificant(&self)
+                if digit.kind == .character, ("0"..."9").contains(digit.scalar) {
+                    expander.pushBack(digit)
+                    return true
+                }
+            }
+        }
+        expander.pushBack(taken)
+        return false
+    }
+
+    /// A leaf for a symbol-table entry.
+    func leaf(_ symbol: TeXSymbol, range: SourceRange?) -> MathNode {
+        switch symbol.symbolClass {
+        case .ord:
+            var variant = font
+            if variant == .italic, symbol.text.unicodeScalars.count == 1, !isASCIILetter(symbol.text.unicodeScalars.first!) {
+                variant = nil
+            }
+            return MathNode(.identifier(symbol.text, variant: variant), range: range)
+        case .ordOperator: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .ord)), range: range)
+        case .bin: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .bin)), range: range)
+        case .rel: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .rel)), range: range)
+        case .open: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .open)), range: range)
+        case .close: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .close)), range: range)
+        case .punct: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .punct)), range: range)
+        case .inner: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .inner)), range: range)
+        case .largeOperator(let limits):
+            return MathNode(.operator(symbol.text, OperatorProperties(atomClass: .op, largeOperator: true, movableLimits: limits)),
+                            range: range)
+        }
+    }
+
+    private func withDictionary(_ text: String, _ atomClass: AtomClass) -> OperatorProperties {
+        var p = OperatorDictionary.properties(for: text)
+        p.atomClass = atomClass
+        // Fences written plainly do not stretch; \left…\right makes them stretch.
+        if atomClass == .open || atomClass == .close { p.stretchy = false; p.fence = true }
+        if atomClass != .open && atomClass != .close && atomClass != .ord { p.fence = false }
+        if atomClass == .ord { p.stretchy = false }
+        p.largeOperator = false
+        p.movableLimits = false
+        return p
+    }
+
+    // MARK: Commands
+
+    private mutating func parseCommand(_ t: Token) -> Atom? {
+        if let definition = CommandRegistry.table[t.name] {
+            if !definition.modes.contains(mode == .math ? .math : .text) {
+                error("tex.wrong-mode", "\\\(t.name) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
+            }
+            var invocation = Invocation(name: t.name, token: t, range: t.range)
+            readArguments(definition.arguments, into: &invocation)
+            guard let node = definition.build(&self, invocation) else { return nil }
+            var atom = Atom(node: node, range: node.range ?? invocation.range)
+            atom.takesLimits = definition.takesLimits
+            if case .operator(_, let p) = node.kind, p.movableLimits { atom.takesLimits = true }
+            if definition.names.contains("overbrace") || definition.names.contains("overbracket") { atom.bracePosition = .over }
+            if definition.names.contains("underbrace") || definition.names.contains("underbracket") { atom.bracePosition = .under }
+            return atom
+        }
+        if let symbol = SymbolTable.math(t.name) {
+            var atom = Atom(node: leaf(symbol, range: t.range), range: t.range)
+            if case .largeOperator(let limits) = symbol.symbolClass { atom.takesLimits = limits }
+            return atom
+        }
+        if t.name.isEmpty {
+            warning("tex.trailing-backslash", "a backslash at the end of the formula is ignored", at: t.range)
+            return nil
+        }
+        if t.name == " " {
+            return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
+        }
+        let suggestion = CommandRegistry.suggestion(for: t.name)
+        error("tex.unknown-command", "unknown command \\\(t.name)" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
+              at: t.range, fixIts: suggestion.map { [.init(range: t.range, replacement: "\\" + $0)] } ?? [])
+        return Atom(node: MathNode(.error("\\" + t.name), range: t.range), range: t.range)
+    }
+
+    /// Reads a command's declared arguments.
+    mutating func readArguments(_ kinds: [ArgumentKind], into invocation: inout Invocation) {
+        for kind in kinds {
+            let argument = readArgument(kind, for: invocation)
+            if let r = argument.range { invocation.range = invocation.range.union(r) }
+            invocation.arguments.append(argument)
+        }
+    }
+
+    mutating func readArgument(_ kind: ArgumentKind, for invocation: Invocation) -> Argument {
+        switch kind {
+        case .math:
+            return .node(parseMathArgument(for: invocation))
+        case .optionalMath:
+            let t = peekNonSpace()
+            guard t.isCharacter("[") else { return .absent }
+            _ = nextNonSpace()
+            guard enterNesting(at: t.range) else { return .absent }
+            defer { depth -= 1 }
+            let items = parseExpression(until: [.closeBracket, .endGroup])
+            let close = next()
+            if !close.isCharacter("]") {
+                pushBack(close)
+                error("tex.missing-bracket", "missing ] for this [", at: t.range)
+            }
+            return .node(MathNode(.row, items, range: SourceRange(t.range.lowerBound, close.range.upperBound)))
+        case .text:
+            return .node(parseTextArgument(for: invocation))
+        case .content:
+            return .node(mode == .text ? parseTextArgument(for: invocation) : parseMathArgument(for: invocation))
+        case .raw:
+            let t = peekNonSpace()
+            guard let tokens = expander.readArgument() else {
+                error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range)
+                return .raw("", t.range)
+            }
+            return .raw(tokens.sourceText, rangeOf(tokens, fallback: t.range))
+        case .optionalRaw:
+            let t = peekNonSpace()
+            guard t.isCharacter("[") else { return .absent }
+            guard let tokens = expander.readOptionalArgument() else { return .absent }
+            return .raw(tokens.sourceText, rangeOf(tokens, fallback: t.range))
+        }
+    }
+
+    func rangeOf(_ tokens: [Token], fallback: SourceRange) -> SourceRange {
+        guard let first = tokens.first, let last = tokens.last else { return fallback }
+        return first.range.union(last.range)
+    }
+
+    /// A math argument: a group, or a single symbol or command.
+    mutating func parseMathArgument(for invocation: Invocation) -> MathNode {
+        let t = nextNonSpace()
+        switch t.kind {
+        case .eof, .endGroup, .alignment:
+            pushBack(t)
+            error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range,
+                  fixIts: [.init(range: SourceRange(invocation.range.upperBound, invocation.range.upperBound), replacement: "{}")])
+            return MathNode(.error(""), range: SourceRange(invocation.range.upperBound, invocation.range.upperBound))
+        case .beginGroup:
+            return parseGroupContent(opening: t)
+        case .superscript, .subscript:
+            pushBack(t)
+            error("tex.missing-argument", "\\\(invocation.name) needs an argument before \(t.sourceText)", at: invocation.range)
+            return MathNode(.error(""), range: t.range)
+        default:
+            if t.kind == .controlSequence, ["right", "middle", "end", "\\"].contains(t.name) {
+                pushBack(t)
+                error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range)
+                return MathNode(.error(""), range: t.range)
+            }
+            if t.kind == .character, ("0"..."9").contains(t.scalar) {
+                // A single-token argument takes one digit: \frac12 is 1/2.
+                return MathNode(.number(String(Character(t.scalar))), range: t.range)
+            }
+            guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
+            return finish(atom)
+        }
+    }
+
+    // MARK: Delimiters
+
+    /// Reads a delimiter after `\left`, `\right`, `\middle`, `\big…`: a character, a symbol command, or `.`.
+    mutating func parseDelimiter(after command: Token) -> (text: String, range: SourceRange)? {
+        let t = nextNonSpace()
+        switch t.kind {
+        case .character:
+            if t.scalar == "." { return ("", t.range) }
+            if t.scalar == "<" { return ("⟨", t.range) }
+            if t.scalar == ">" { return ("⟩", t.range) }
+            if let symbol = SymbolTable.character(t.scalar) { return (symbol.text, t.range) }
+            return (String(Character(t.scalar)), t.range)
+        case .controlSequence:
+            if let symbol = SymbolTable.math(t.name) { return (symbol.text, t.range) }
+            if t.name == "{" || t.name == "lbrace" { return ("{", t.range) }
+            if t.name == "}" || t.name == "rbrace" { return ("}", t.range) }
+            if t.name == "|" { return ("‖", t.range) }
+            pushBack(t)
+        default:
+            pushBack(t)
+        }
+        error("tex.missing-delimiter", "\\\(command.name) needs a delimiter such as ( [ \\{ | or .", at: command.range)
+        return nil
+    }
+
+    // MARK: Environments and text helpers
+
+    /// Reads `{name}` after `\begin` or `\end`.
+    mutating func readEnvironmentName(after token: Token) -> String {
+        let t = nextNonSpace()
+        guard t.kind == .beginGroup else {
+            pushBack(t)
+            error("tex.missing-environment-name", "\\\(token.name) needs an environment name in braces", at: token.range)
+            return ""
+        }
+        var name = ""
+        while true {
+            let u = expander.nextRaw()
+            if u.kind == .endGroup { break }
+            if u.kind == .eof { pushBack(u); error("tex.missing-brace", "missing } for this {", at: t.range); break }
+            if u.kind == .character { name.unicodeScalars.append(u.scalar) }
+            if name.utf8.count > 100 { break }
+        }
+        return name
+    }
+
+    /// An optional `[dimen]` after `\\`.
+    mutating func readRowSpacing() -> Double? {
+        let t = next()
+        guard t.isCharacter("[") else { pushBack(t); return nil }
+        var text = ""
+        while true {
+            let u = expander.nextRaw()
+            if u.isCharacter("]") || u.kind == .eof { if u.kind == .eof { pushBack(u) }; break }
+            text += u.sourceText
+            if text.utf8.count > 100 { break }
+        }
+        return Dimension.parse(text)
+    }
+
+    /// A dimension written as tokens (`\above 2pt`, `\kern1em`): digits, a point and a unit.
+    mutating func readDimensionTokens() -> Double? {
+        var text = ""
+        var t = nextNonSpace()
+        if t.isCharacter("=") { t = nextNonSpace() }
+        while t.kind == .character && (t.scalar == "-" || t.scalar == "+" || t.scalar == "." || t.scalar == ","
+                                       || ("0"..."9").contains(t.scalar)) {
+            text.unicodeScalars.append(t.scalar)
+            t = next()
+        }
+        while t.kind == .space { t = next() }
+        var unit = ""
+        while t.kind == .character, isASCIILetter(t.scalar), unit.count < 2 {
+            unit.unicodeScalars.append(t.scalar)
+            if unit.count == 2 { break }
+            t = next()
+        }
+        if unit.count < 2 { pushBack(t) }
+        if t.kind == .controlSequence && unit.isEmpty {
+            // \kern\fontdimen… style registers are not supported; treat as zero.
+            pushBack(t)
+        }
+        return Dimension.parse(text + unit)
+    }
+}
+
+extension Atom {
+    func withNodeRange() -> Atom {
+        var a = self
+        a.range = node.range
+        return a
+    }
+}
+
+extension MathNode {
+    func withFallbackRange(_ range: SourceRange) -> MathNode {
+        self.range == nil ? withRange(range) : self
+    }
+}
+
+@inline(__always)
+func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
+    ("a"..."z").contains(c) || ("A"..."Z").contains(c)
+}
+
+/// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
+enum Dimension {
+    /// Parses `1.5em`, `-3mu`, `2pt`, `0.5ex`, `1cm`; nil if malformed.
+    static func parse(_ text: String) -> Double? {
+        let s = text.filter { $0 != " " }
+        var numberPart = ""
+        var unit = ""
+        for ch in s {
+            if unit.isEmpty, ch.isNumber || ch == "." || ch == "-" || ch == "+" || ch == "," { numberPart.append(ch == "," ? "." : ch) }
+            else { unit.append(ch) }
+        }
+        guard let value = Double(numberPart.isEmpty ? "1" : numberPart) else { return nil }
+        switch unit.lowercased() {
+        case "em", "": return value
+        case "ex": return value * 0.431
+        case "mu": return value / 18
+        case "pt": return value / 10
+        case "bp": return value * 1.00375 / 10
+        case "pc": return value * 12 / 10
+        case "mm": return value * 2.84528 / 10
+        case "cm": return value * 28.4528 / 10
+        case "in": return value * 72.27 / 10
+        case "px": return value / 16
+        case "dd": return value * 1.07 / 10
+        case "cc": return value * 12.84 / 10
+        case "sp": return value / 65536 / 10
+        default: return nil
+        }
+    }
+}

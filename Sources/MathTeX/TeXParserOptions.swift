@@ -1,0 +1,49 @@
+import MathSyntax
+
+/// Limits that keep hostile or broken input bounded in time and memory. Exceeding one produces a
+/// diagnostic (never a crash, a hang or an unbounded allocation).
+public struct TeXLimits: Sendable, Hashable {
+    /// Largest accepted input in UTF-8 bytes (default 256 KiB; real formulas are a few hundred bytes).
+    public var maxInputBytes: Int = 256 * 1024
+    /// Deepest nesting of groups, arguments and environments (default 200).
+    public var maxDepth: Int = 200
+    /// Most macro expansions in one parse (default 10,000), which stops `\def\a{\a\a}\a`.
+    public var maxExpansions: Int = 10_000
+    /// Most tokens that macro expansion may produce in one parse (default 1,000,000).
+    public var maxExpandedTokens: Int = 1_000_000
+    /// Most cells in one table (default 5,000).
+    public var maxTableCells: Int = 5_000
+
+    /// The documented defaults.
+    public init() {}
+}
+
+/// Options for parsing TeX.
+public struct TeXParserOptions: Sendable, Hashable {
+    /// Parse as display math (`$$…$$`): large operators take limits above and below.
+    public var displayMode: Bool = false
+    /// User macros, as TeX: `["\\RR": "\\mathbb{R}", "\\norm": "\\left\\|#1\\right\\|"]`. The number of
+    /// parameters is the highest `#n` in the body. Names may be given with or without the backslash.
+    public var macros: [String: String] = [:]
+    /// The resource limits.
+    public var limits = TeXLimits()
+
+    /// Default options: inline math, no user macros, default limits.
+    public init(displayMode: Bool = false, macros: [String: String] = [:], limits: TeXLimits = TeXLimits()) {
+        self.displayMode = displayMode
+        self.macros = macros
+        self.limits = limits
+    }
+}
+
+/// The result of parsing: a tree (always present, with error nodes where input was bad) and the
+/// diagnostics, in source order.
+public struct TeXParseResult: Sendable {
+    /// The tree. A formula with errors still has a tree: each bad part is an ``MathNode/Kind/error`` node.
+    public let root: MathNode
+    /// Everything worth telling, errors first by position.
+    public let diagnostics: [Diagnostic]
+
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.containsError }
+}

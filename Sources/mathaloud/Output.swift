@@ -1,0 +1,40 @@
+import Foundation
+
+/// Buffered writing to standard output and standard error.
+struct Output {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func line(_ s: String) { write(s); write("\n") }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    static func error(_ s: String) {
+        FileHandle.standardError.write(Data(s.utf8))
+    }
+}
+
+/// Exit codes of `mathaloud` (documented in the README).
+enum ExitCode: Int32 {
+    /// Success.
+    case success = 0
+    /// The input had errors (error diagnostics); output was still written where possible.
+    case inputErrors = 1
+    /// The command line was wrong.
+    case usage = 2
+    /// A file could not be read or written.
+    case io = 3
+}
+
+/// Reads all of standard input as text (invalid UTF-8 decoded as U+FFFD).
+func readStandardInput() -> String {
+    String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+// mathaloud: argument parsing and printing only; the work is done by the MathAloud library.
+let usage = """
+usage: mathaloud <command> [options]
+commands:
+  parse    TeX or MathML to a tree, MathML or JSON (mathaloud parse --help)
+  help     this text
+"""
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.isEmpty ? "help" : arguments.removeFirst()
+var exitCode: ExitCode = .success
+do {
+    switch command {
+    case "parse":
+        exitCode = try ParseCommand.run(arguments)
+    case "help", "--help", "-h":
+        print(usage)
+    default:
+        throw UsageError("unknown command '\(command)'")
+    }
+} catch {
+    Output.error("mathaloud: \(error)\n\(usage)\n")
+    exitCode = .usage
+}
+exit(exitCode.rawValue)

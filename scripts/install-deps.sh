@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs the Debian packages MathAloud needs, idempotently: packages already installed are left
+# alone, and apt is only run (update + install) when something is missing. Safe to run repeatedly.
+#
+# Usage: scripts/install-deps.sh        (as root, or as a user with sudo)
+#
+# The core library needs only the Swift toolchain. The list below is for the C-backed modules:
+#   libespeak-ng-dev espeak-ng   MathAloudVoice (speech -> WAV)
+#   libmicrohttpd-dev            MathAloudServer (HTTP service)
+#   libharfbuzz-dev libcairo2-dev zlib1g-dev fonts-lmodern
+#                                MathAloudRender (OpenType MATH typesetting, SVG/PNG/PDF, Latin Modern Math)
+#   sox                          inspecting/checking generated audio in tests and demos
+set -euo pipefail
+
+PACKAGES=(
+  libespeak-ng-dev
+  espeak-ng
+  libmicrohttpd-dev
+  libharfbuzz-dev
+  libcairo2-dev
+  zlib1g-dev
+  fonts-lmodern
+  sox
+)
+
+log() { printf 'install-deps: %s\n' "$*"; }
+die() { printf 'install-deps: error: %s\n' "$*" >&2; exit 1; }
+
+# 1. The Swift toolchain is not an apt package: check it is there.
+if ! command -v swift >/dev/null 2>&1; then
+  die "'swift' is not on PATH. Install the Swift 6.3 toolchain for Debian 12 (https://www.swift.org/install/linux/ — e.g. with swiftly), then make sure 'swift --version' works in this shell."
+fi
+if ! swift_version="$(swift --version 2>&1)"; then
+  die "'swift --version' failed:
+${swift_version}"
+fi
+log "toolchain: $(printf '%s\n' "$swift_version" | grep -m1 -i 'swift version' || printf '%s\n' "$swift_version" | head -n1)"
+
+# 2. Which packages are missing?
+command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script supports Debian/Ubuntu only. Install these packages yourself: ${PACKAGES[*]}"
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+  if [[ "$status" != "install ok installed" ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  log "all ${#PACKAGES[@]} packages already installed (${PACKAGES[*]}); nothing to do"
+  exit 0
+fi
+
+# 3. Install them, with sudo only when we are not root.
+if [[ "$(id -u)" -eq 0 ]]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  die "missing packages (${missing[*]}) and not root, and sudo is not available. Run as root: apt-get install -y --no-install-recommends ${missing[*]}"
+fi
+
+log "missing: ${missing[*]}"
+log "running: ${SUDO[*]:+${SUDO[*]} }apt-get update"
+if ! "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update; then
+  die "'apt-get update' failed (network or apt sources?); nothing was installed"
+fi
+log "running: ${SUDO[*]:+${SUDO[*]} }apt-get install -y --no-install-recommends ${missing[*]}"
+if ! "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; then
+  die "'apt-get install' failed for: ${missing[*]}"
+fi
+
+# 4. Verify.
+still=()
+for pkg in "${missing[@]}"; do
+  status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+  [[ "$status" == "install ok installed" ]] || still+=("$pkg")
+done
+if [[ ${#still[@]} -gt 0 ]]; then
+  die "apt reported success but these are still not installed: ${still[*]}"
+fi
+log "installed: ${missing[*]}"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds MathAloud and its tests and runs the whole test suite (Swift Testing and XCTest).
+# The exit status is the test result. Run from anywhere: scripts/test.sh [extra `swift test` args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/install-deps.sh
+
+echo "test.sh: swift build --build-tests"
+swift build --build-tests
+
+# Plain `swift test` (no --parallel): Swift Testing already runs its tests in parallel in-process,
+# and it reports both Swift Testing and XCTest results in one run with a correct exit status.
+echo "test.sh: swift test --skip-build"
+status=0
+swift test --skip-build "$@" || status=$?
+if [[ $status -ne 0 ]]; then
+  echo "test.sh: tests FAILED (exit $status)" >&2
+else
+  echo "test.sh: tests passed"
+fi
+exit "$status"
