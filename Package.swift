@@ -2,7 +2,8 @@
 import PackageDescription
 
 // MathAloud: TeX/MathML → speech, labels, audio, images, audits.
-// The core (`MathAloud` and the stage targets it re-exports) is pure Swift + Foundation.
+// The core (`MathAloud` and the stage targets it re-exports) is pure Swift + Foundation; C libraries
+// (eSpeak-NG, HarfBuzz/cairo, libmicrohttpd) live only in their own optional targets.
 let package = Package(
     name: "MathAloud",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -11,18 +12,26 @@ let package = Package(
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
+        // Pipeline stages (DESIGN.md §2); arrows point toward MathSyntax.
         .target(name: "MathSyntax"),
         .target(name: "MathTeX", dependencies: ["MathSyntax"]),
         .target(name: "MathMarkup", dependencies: ["MathSyntax"]),
-        .target(name: "MathAloud", dependencies: ["MathSyntax", "MathTeX", "MathMarkup"]),
+        .target(name: "MathSemantics", dependencies: ["MathSyntax"]),
+        .target(name: "MathSpeech", dependencies: ["MathSemantics", "MathSyntax"]),
+        // The public façade, with the built-in Rules/ and Locales/ embedded at build time.
+        .target(name: "MathAloud", dependencies: ["MathSyntax", "MathTeX", "MathMarkup", "MathSemantics", "MathSpeech"],
+                plugins: ["EmbedSpeechResources"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud"]),
-        .executableTarget(
-            name: "MathAloudBench", dependencies: ["MathAloud"],
-            path: "Sources/MathAloudBench"),
+        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud"], path: "Sources/MathAloudBench"),
+        // Build tooling.
+        .executableTarget(name: "EmbedResourcesTool"),
+        .plugin(name: "EmbedSpeechResources", capability: .buildTool(), dependencies: ["EmbedResourcesTool"]),
+        // Tests mirror Sources/.
         .testTarget(name: "MathSyntaxTests", dependencies: ["MathSyntax"]),
         .testTarget(name: "MathTeXTests", dependencies: ["MathTeX", "MathSyntax", "MathMarkup"],
                     exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "MathMarkupTests", dependencies: ["MathMarkup", "MathTeX", "MathSyntax"]),
+        .testTarget(name: "MathAloudTests", dependencies: ["MathAloud"]),
     ],
     swiftLanguageModes: [.v6]
 )

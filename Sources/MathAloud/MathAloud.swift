@@ -2,3 +2,5 @@
 @_exported import MathSyntax
 @_exported import MathTeX
 @_exported import MathMarkup
+@_exported import MathSemantics
+@_exported import MathSpeech

@@ -14,7 +14,11 @@ enum MiscCommands {
             let content = invocation.node(0)
             var items = [content]
             if !starred {
-                items = [MathNode(.text("(", variant: nil)), content, MathNode(.text(")", variant: nil))]
+                if case .text(let label, let variant) = content.kind {
+                    items = [MathNode(.text("(" + label + ")", variant: variant), range: content.range)]
+                } else {
+                    items = [MathNode(.text("(", variant: nil)), content, MathNode(.text(")", variant: nil))]
+                }
             }
             if core.pendingTag != nil {
                 core.error("tex.multiple-tags", "more than one \\tag in one row", at: invocation.range)

@@ -1,0 +1,170 @@
+import Foundation
+
+/// A formula spoken: the speech, its plain text, everything worth reporting, and (on request) which
+/// rule spoke each node.
+public struct SpokenFormula: Sendable {
+    /// The structured speech.
+    public let speech: SpeechDescription
+    /// The speech as plain text (pauses as commas).
+    public var text: String { speech.plainText }
+    /// Parse problems and missing words, sorted by position.
+    public let diagnostics: [Diagnostic]
+    /// Per node, the rule that fired (empty unless `explain` was asked for).
+    public let trace: [RuleTrace]
+    /// The semantic tree that was spoken.
+    public let semantics: SemanticNode
+    /// The source text.
+    public let source: SourceText
+}
+
+/// Speaks formulas in one locale, style and set of preferences (DESIGN.md §5–§7).
+///
+/// A `Speaker` is immutable and `Sendable`: build it once and share it between threads. Loading
+/// reads the built-in rules (embedded in the binary) and, when given, an override directory.
+///
+/// ```swift
+/// let speaker = try Speaker(locale: "en", style: "clearspeak")
+/// speaker.speak(tex: #"\frac{3}{4}"#).text          // "three fourths"
+/// speaker.label(tex: "x^2", template: "Math: {speech}") // "Math: x squared"
+/// ```
+public struct Speaker: Sendable {
+    /// The locale tag.
+    public let locale: String
+    /// The style (`clearspeak`, `mathspeak`).
+    public let style: String
+    /// The preference values in force (every declared preference, defaults filled in).
+    public let preferences: [String: String]
+    /// Problems with the requested preferences (unknown names or values), which were ignored.
+    public let preferenceProblems: [String]
+    /// Parses TeX and MathML.
+    public let parser: FormulaParser
+    private let analyzer: SemanticAnalyzer
+    private let engine: SpeechEngine
+    private let cache: SpeechCache
+
+    /// Loads a speaker.
+    /// - Parameters:
+    ///   - locale: a locale with rules (`en`).
+    ///   - style: `clearspeak` (default) or `mathspeak` (set `Verbosity` to `Verbose`, `Brief` or `Superbrief`).
+    ///   - preferences: style preferences by name (case-insensitive; aliases such as `Fraction`, `Caps` accepted).
+    ///   - rulesDirectory: an override directory for rules and words (also `MATHALOUD_RULES`).
+    ///   - texOptions: TeX parsing options (display mode, user macros, limits).
+    ///   - cacheCapacity: how many spoken formulas to keep (0 turns the cache off).
+    public init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
+                rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions(),
+                cacheCapacity: Int = 1024) throws(SpeechLoadError) {
+        let directory = rulesDirectory ?? ProcessInfo.processInfo.environment["MATHALOUD_RULES"].flatMap {
+            $0.isEmpty ? nil : URL(fileURLWithPath: $0)
+        }
+        let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: directory)
+        let compiled = try resources.style(style, locale: locale)
+        let chain = try resources.lexiconChain(for: locale)
+        let resolved = compiled.resolve(preferences)
+        self.locale = locale
+        self.style = compiled.name.isEmpty ? style : compiled.name
+        self.preferences = resolved.values
+        self.preferenceProblems = resolved.problems
+        self.parser = FormulaParser(texOptions: texOptions)
+        self.analyzer = SemanticAnalyzer()
+        self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words))
+        self.cache = SpeechCache(capacity: cacheCapacity)
+    }
+
+    /// Speaks TeX math (without `$` delimiters). `explain` records which rule spoke each node.
+    public func speak(tex: String, explain: Bool = false) -> SpokenFormula {
+        speak(tex, notation: .tex, explain: explain)
+    }
+
+    /// Speaks MathML.
+    public func speak(mathML: String, explain: Bool = false) -> SpokenFormula {
+        speak(mathML, notation: .mathml, explain: explain)
+    }
+
+    /// Speaks a formula in either notation.
+    public func speak(_ source: String, notation: FormulaNotation, explain: Bool = false) -> SpokenFormula {
+        let key = SpeechCache.Key(source: source, notation: notation)
+        if !explain, let cached = cache.value(for: key) { return cached }
+        let parsed = parser.parse(source, notation: notation)
+        let semantics = analyzer.analyze(parsed.root)
+        let output = engine.speak(semantics, preferences: preferences, trace: explain)
+        var diagnostics = parsed.diagnostics + output.diagnostics
+        diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+        let spoken = SpokenFormula(speech: output.description, diagnostics: diagnostics, trace: output.trace,
+                                   semantics: semantics, source: parsed.source)
+        if !explain { cache.store(spoken, for: key) }
+        return spoken
+    }
+
+    /// A label for TeX from a template (`{speech}`, `{latex}`; default `{speech}`).
+    public func label(tex: String, template: LabelTemplate = .speechOnly) -> String {
+        template.fill(speech: speak(tex: tex).text, latex: tex)
+    }
+
+    /// A label for TeX from a template string such as `Math: {speech}`.
+    public func label(tex: String, template: String) -> String {
+        label(tex: tex, template: LabelTemplate(template))
+    }
+
+    /// A label made by your own converter instead of the speech engine (e.g. a cloud service, or a
+    /// fixed text); the closure receives the TeX.
+    public func label(tex: String, converter: @Sendable (String) -> String) -> String {
+        converter(tex)
+    }
+
+    /// The preferences the style declares, with their allowed values (the first is the default).
+    public var availablePreferences: [PreferenceDeclaration] { engine.style.preferences }
+}
+
+/// One-call conveniences for the common case.
+public enum MathAloud {
+    private static let defaultSpeaker = Result { () throws(SpeechLoadError) -> Speaker in try Speaker() }
+
+    /// English ClearSpeak for TeX with default preferences.
+    public static func speech(forTeX tex: String) -> String {
+        switch defaultSpeaker {
+        case .success(let speaker): return speaker.speak(tex: tex).text
+        case .failure: return tex
+        }
+    }
+
+    /// A label for TeX: `Math: {speech}` style templates; default `{speech}`.
+    public static func label(forTeX tex: String, template: String = "{speech}") -> String {
+        LabelTemplate(template).fill(speech: speech(forTeX: tex), latex: tex)
+    }
+}
+
+/// A bounded, thread-safe cache of spoken formulas (least recently stored entries are dropped first).
+final class SpeechCache: @unchecked Sendable {
+    struct Key: Hashable {
+        let source: String
+        let notation: FormulaNotation
+    }
+
+    private let capacity: Int
+    private let lock = NSLock()
+    private var entries: [Key: SpokenFormula] = [:]
+    private var order: [Key] = []
+    private var head = 0
+
+    init(capacity: Int) { self.capacity = max(0, capacity) }
+
+    func value(for key: Key) -> SpokenFormula? {
+        guard capacity > 0 else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        return entries[key]
+    }
+
+    func store(_ value: SpokenFormula, for key: Key) {
+        guard capacity > 0, key.source.utf8.count <= 4096 else { return }
+        lock.lock(); defer { lock.unlock() }
+        if entries[key] != nil { return }
+        if order.count < capacity {
+            order.append(key)
+        } else {
+            entries[order[head]] = nil
+            order[head] = key
+            head = (head + 1) % capacity
+        }
+        entries[key] = value
+    }
+}

@@ -1,0 +1,463 @@
+import Foundation
+import MathSyntax
+
+/// The attributes of one element, consumed as the element is mapped: what is left over is kept
+/// in ``MathNode/attributes``.
+struct MathMLAttributes {
+    private(set) var remaining: [String: String]
+    private let element: String
+    private let range: SourceRange?
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(_ attributes: [String: String], element: String, range: SourceRange?) {
+        remaining = attributes.filter { $0.key != "xmlns" && !$0.key.hasPrefix("xmlns:") }
+        self.element = element
+        self.range = range
+    }
+
+    /// The raw value, without consuming it.
+    func peek(_ name: String) -> String? { remaining[name] }
+
+    /// Consumes and returns the raw value.
+    mutating func take(_ name: String) -> String? { remaining.removeValue(forKey: name) }
+
+    /// Consumes the attribute when `parse` accepts its value; otherwise keeps it (so it is
+    /// written back unchanged) and reports `mathml.invalid-attribute` when `warn` is set.
+    mutating func take<T>(_ name: String, warn: Bool = true, _ parse: (String) -> T?) -> T? {
+        guard let raw = remaining[name] else { return nil }
+        if let value = parse(raw) {
+            remaining[name] = nil
+            return value
+        }
+        if warn {
+            diagnostics.append(.warning(
+                "mathml.invalid-attribute",
+                "<\(element)> attribute \(name)=\"\(raw)\" is not understood; kept as is",
+                at: range))
+        }
+        return nil
+    }
+
+    /// Consumes a `true`/`false` attribute.
+    mutating func bool(_ name: String) -> Bool? {
+        take(name) { value -> Bool? in
+            switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true": return true
+            case "false": return false
+            default: return nil
+            }
+        }
+    }
+
+    /// The attributes left over, nil when none.
+    var leftover: [String: String]? { remaining.isEmpty ? nil : remaining }
+}
+
+/// Attribute names of the conventions described in ``MathMLWriter``.
+enum MathMLConvention {
+    /// `data-env` on `mtable`: the TeX environment (``TableProperties/environment``) when it is
+    /// not `mtable`.
+    static let environment = "data-env"
+    /// `data-numbered="true"` on `mtable`: ``TableProperties/numbered``.
+    static let numbered = "data-numbered"
+    /// `data-continued="true"` on `mfrac`: ``FractionProperties/continued`` (`\cfrac`).
+    static let continued = "data-continued"
+    /// `data-class` on `mo`: the TeX atom class when it differs from the operator dictionary's and
+    /// `form` cannot say it.
+    static let atomClass = "data-class"
+    /// MathJax's attribute for the TeX class, understood on input.
+    static let mathJaxClass = "data-mjx-texclass"
+}
+
+extension MathMLTreeBuilder {
+    // MARK: - Element mapping
+
+    /// Maps a closed element to what its parent receives.
+    func build(_ frame: Frame) -> Item? {
+        var attrs = MathMLAttributes(frame.attributes, element: frame.name, range: frame.startTagRange)
+        defer { diagnostics += attrs.diagnostics }
+        let range = frame.range
+
+        func node(_ kind: MathNode.Kind, _ children: [MathNode] = []) -> Item {
+            .node(MathNode(kind, children, range: range, attributes: attrs.leftover), marker: nil)
+        }
+
+        switch frame.name {
+        case "mi":
+            let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+            var variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            // A multi-letter mi is upright by default: `normal` is the default, kept as nil.
+            if variant == .normal, text.count > 1 { variant = nil }
+            return node(.identifier(text, variant: variant))
+        case "mn":
+            return node(.number(Self.collapse(frame.text, preserve: frame.preserveSpace)))
+        case "mo":
+            return buildOperator(frame, &attrs)
+        case "mtext":
+            let variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            return node(.text(Self.collapse(frame.text, preserve: frame.preserveSpace), variant: variant))
+        case "ms":
+            // A string literal: shown between its quotes (default `"`).
+            let open = attrs.take("lquote") ?? "\"", close = attrs.take("rquote") ?? "\""
+            let variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            return node(.text(open + Self.collapse(frame.text, preserve: frame.preserveSpace) + close, variant: variant))
+        case "mspace":
+            let width = attrs.take("width", warn: false) { MathMLLength.em($0) } ?? 0
+            discardChildren(frame)
+            return node(.space(width: width))
+        case "mrow":
+            return buildRow(frame, &attrs)
+        case "mfrac":
+            var props = FractionProperties()
+            props.lineThickness = attrs.take("linethickness", warn: false) { MathMLLength.em($0) }
+            props.numeratorAlign = attrs.take("numalign", warn: false) { value -> String?? in
+                switch value.trimmingCharacters(in: .whitespaces) {
+                case "left": return .some("left")
+                case "right": return .some("right")
+                case "center": return .some(nil)
+                default: return nil
+                }
+            } ?? nil
+            props.displayStyle = attrs.bool("displaystyle")
+            props.continued = attrs.bool(MathMLConvention.continued) ?? false
+            return node(.fraction(props), fixArity(frame, 2))
+        case "msqrt":
+            return node(.squareRoot, [inferredRow(frame)])
+        case "mroot":
+            return node(.root, fixArity(frame, 2))
+        case "msub":
+            return node(.subscript, fixArity(frame, 2))
+        case "msup":
+            return node(.superscript, fixArity(frame, 2))
+        case "msubsup":
+            return node(.subSuperscript, fixArity(frame, 3))
+        case "munder", "mover", "munderover":
+            let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
+                                            accentUnder: attrs.bool("accentunder") ?? false)
+            switch frame.name {
+            case "munder": return node(.under(props), fixArity(frame, 2))
+            case "mover": return node(.over(props), fixArity(frame, 2))
+            default: return node(.underOver(props), fixArity(frame, 3))
+            }
+        case "mmultiscripts":
+            return buildMultiscripts(frame, &attrs)
+        case "mprescripts":
+            discardChildren(frame)
+            return .prescripts(range: range)
+        case "none":
+            discardChildren(frame)
+            return node(.none)
+        case "mtable":
+            return buildTable(frame, &attrs)
+        case "mtr", "mlabeledtr":
+            let cells = collectNodes(frame).map { child -> MathNode in
+                if case .tableCell = child.kind { return child }
+                warn("mathml.misplaced-element", "content of a table row outside <mtd> is put in a cell", at: child.range)
+                return MathNode(.tableCell, [child], range: child.range)
+            }
+            return node(.tableRow(labeled: frame.name == "mlabeledtr"), cells)
+        case "mtd":
+            return node(.tableCell, collectNodes(frame))
+        case "menclose":
+            let notation = attrs.take("notation").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ") } ?? "longdiv"
+            return node(.enclose(notation: notation), collectNodes(frame))
+        case "mstyle":
+            return buildStyle(frame, &attrs)
+        case "mphantom":
+            return node(.phantom, collectNodes(frame))
+        case "mpadded":
+            var props = PaddedProperties()
+            props.width = attrs.take("width", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
+            props.height = attrs.take("height", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
+            props.depth = attrs.take("depth", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
+            props.leftShift = attrs.take("lspace", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
+            return node(.padded(props), collectNodes(frame))
+        case "merror":
+            var text = ""
+            for child in collectNodes(frame) {
+                child.walk { if let leaf = $0.leafText { text += leaf } else if case let .error(inner) = $0.kind { text += inner } }
+            }
+            return node(.error(text))
+        case "mfenced":
+            return buildFenced(frame, &attrs)
+        case "semantics":
+            var children: [MathNode] = []
+            var annotations: [Annotation] = []
+            for item in frame.items {
+                switch item {
+                case let .node(child, _): children.append(child)
+                case let .annotation(annotation, _): annotations.append(annotation)
+                case let .prescripts(r):
+                    warn("mathml.misplaced-element", "<mprescripts/> outside <mmultiscripts> is ignored", at: r)
+                }
+            }
+            return node(.semantics(annotations: annotations), children)
+        case "annotation":
+            let encoding = attrs.take("encoding") ?? ""
+            return .annotation(Annotation(encoding: encoding, text: Self.collapse(frame.text, preserve: true)),
+                               range: range)
+        case "annotation-xml":
+            let encoding = attrs.take("encoding") ?? ""
+            var text = frame.text
+            if let content = frame.contentRange, content.upperBound <= source.count {
+                text = String(decoding: source[content.lowerBound..<content.upperBound], as: UTF8.self)
+            }
+            return .annotation(Annotation(encoding: encoding, text: Self.collapse(text, preserve: true)),
+                               range: range)
+        case "maction":
+            let nodes = collectNodes(frame)
+            let selection = attrs.take("selection", warn: false) { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
+            guard !nodes.isEmpty else { return .node(MathNode(.row, [], range: range), marker: nil) }
+            return .node(nodes.indices.contains(selection - 1) ? nodes[selection - 1] : nodes[0], marker: nil)
+        case "math":
+            let isDisplay = attrs.take("display").map { $0.trimmingCharacters(in: .whitespaces) == "block" }
+                ?? (attrs.take("mode").map { $0.trimmingCharacters(in: .whitespaces) == "display" } ?? false)
+            noteMath(display: isDisplay, attributes: attrs.remaining)
+            let nodes = collectNodes(frame)
+            if nodes.count == 1 { return .node(nodes[0], marker: nil) }
+            return .node(MathNode(.row, nodes, range: range), marker: nil)
+        case "malignmark", "maligngroup":
+            return nil
+        case "mglyph":
+            let alt = attrs.take("alt") ?? ""
+            return node(.identifier(alt, variant: nil))
+        default:
+            warn("mathml.unknown-element", "unknown element <\(frame.name)>; its children are kept as a row",
+                 at: frame.startTagRange)
+            return node(.row, collectNodes(frame))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Children of an element that takes none are dropped.
+    private func discardChildren(_ frame: Frame) {
+        if !frame.items.isEmpty {
+            warn("mathml.unexpected-children", "the children of <\(frame.name)> are ignored", at: frame.startTagRange)
+        }
+    }
+
+    /// The content of an element with an inferred `mrow` (`msqrt`): one child as is, otherwise a row.
+    private func inferredRow(_ frame: Frame) -> MathNode {
+        let nodes = collectNodes(frame)
+        if nodes.count == 1 { return nodes[0] }
+        let range = nodes.reduce(nil) { SourceRange.union($0, $1.range) } ?? frame.contentRange
+        return MathNode(.row, nodes, range: range)
+    }
+
+    /// Exactly `count` children: missing ones become empty rows, extra ones join the last.
+    private func fixArity(_ frame: Frame, _ count: Int) -> [MathNode] {
+        var nodes = collectNodes(frame)
+        if nodes.count == count { return nodes }
+        error("mathml.wrong-child-count",
+              "<\(frame.name)> needs \(count) children but has \(nodes.count)", at: frame.startTagRange)
+        if nodes.count < count {
+            let at = frame.contentRange.map { SourceRange($0.upperBound, $0.upperBound) }
+            while nodes.count < count { nodes.append(MathNode(.row, [], range: at)) }
+            return nodes
+        }
+        let extra = Array(nodes[(count - 1)...])
+        return Array(nodes[..<(count - 1)])
+            + [MathNode(.row, extra, range: extra.reduce(nil) { SourceRange.union($0, $1.range) })]
+    }
+
+    // MARK: - mo
+
+    private func buildOperator(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
+        let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+        let raw = attrs.remaining
+        var marker: FenceMarker?
+        if raw["fence"]?.trimmingCharacters(in: .whitespaces) == "true",
+           raw["stretchy"]?.trimmingCharacters(in: .whitespaces) != "false",
+           raw.keys.allSatisfy({ $0 == "fence" || $0 == "stretchy" || $0 == "form" }) {
+            marker = .explicit
+        } else if raw[MathMLConvention.mathJaxClass] == "OPEN" {
+            marker = .mathJaxOpen
+        } else if raw[MathMLConvention.mathJaxClass] == "CLOSE" {
+            marker = .mathJaxClose
+        }
+
+        var props = OperatorDictionary.properties(for: text)
+        if let v = attrs.bool("stretchy") { props.stretchy = v }
+        if let v = attrs.bool("largeop") { props.largeOperator = v }
+        if let v = attrs.bool("movablelimits") { props.movableLimits = v }
+        if let v = attrs.bool("fence") { props.fence = v }
+        if let v = attrs.bool("separator") { props.separator = v }
+        // form="prefix"/"postfix" on a fence says opening/closing; other uses of form are kept.
+        switch attrs.peek("form")?.trimmingCharacters(in: .whitespaces) {
+        case "prefix" where props.fence: props.atomClass = .open; _ = attrs.take("form")
+        case "postfix" where props.fence: props.atomClass = .close; _ = attrs.take("form")
+        default: break
+        }
+        if let atomClass = attrs.take(MathMLConvention.atomClass, { AtomClass(rawValue: $0.trimmingCharacters(in: .whitespaces)) }) {
+            props.atomClass = atomClass
+        } else if let atomClass = attrs.take(MathMLConvention.mathJaxClass, warn: false, {
+            AtomClass(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased())
+        }) {
+            props.atomClass = atomClass
+        }
+        // \big-style sizes are written as minsize = maxsize.
+        let minSize = attrs.peek("minsize").flatMap { MathMLLength.em($0) }
+        let maxSize = attrs.peek("maxsize").flatMap { MathMLLength.em($0) }
+        switch (minSize, maxSize) {
+        case let (lo?, hi?) where lo == hi:
+            props.size = lo; _ = attrs.take("minsize"); _ = attrs.take("maxsize")
+        case let (lo?, nil):
+            props.size = lo; _ = attrs.take("minsize")
+        case let (_, hi?):
+            props.size = hi; _ = attrs.take("maxsize")
+        default: break
+        }
+        return .node(MathNode(.operator(text, props), range: frame.range, attributes: attrs.leftover), marker: marker)
+    }
+
+    // MARK: - mrow and fences
+
+    /// An `mrow`; one whose first and last children are fence-marked `mo`s is a fenced group
+    /// (the convention documented in ``MathMLWriter``).
+    private func buildRow(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
+        var nodes: [MathNode] = []
+        var markers: [FenceMarker?] = []
+        for item in frame.items {
+            if case let .node(child, marker) = item {
+                nodes.append(child)
+                markers.append(marker)
+            }
+        }
+        if nodes.count >= 2, let first = markers.first ?? nil, let last = markers.last ?? nil {
+            var isFenced = false
+            if first == .explicit, last == .explicit {
+                isFenced = true
+            } else if first == .mathJaxOpen, last == .mathJaxClose, attrs.peek(MathMLConvention.mathJaxClass) == "INNER" {
+                _ = attrs.take(MathMLConvention.mathJaxClass)
+                isFenced = true
+            }
+            if isFenced {
+                _ = collectNodes(frame) // warnings for misplaced items
+                let open = nodes[0].leafText ?? "", close = nodes[nodes.count - 1].leafText ?? ""
+                return .node(MathNode(.fenced(open: open, close: close), Array(nodes[1..<(nodes.count - 1)]),
+                                      range: frame.range, attributes: attrs.leftover), marker: nil)
+            }
+        }
+        return .node(MathNode(.row, collectNodes(frame), range: frame.range, attributes: attrs.leftover), marker: nil)
+    }
+
+    /// `mfenced` (deprecated): a fenced group with the separators as operators between items.
+    private func buildFenced(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
+        let open = (attrs.take("open") ?? "(").trimmingCharacters(in: .whitespacesAndNewlines)
+        let close = (attrs.take("close") ?? ")").trimmingCharacters(in: .whitespacesAndNewlines)
+        let separators = (attrs.take("separators") ?? ",").unicodeScalars
+            .filter { !($0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r") }.map { String($0) }
+        let items = collectNodes(frame)
+        var children: [MathNode] = []
+        for (index, item) in items.enumerated() {
+            if index > 0, !separators.isEmpty {
+                let separator = separators[min(index - 1, separators.count - 1)]
+                var props = OperatorDictionary.properties(for: separator)
+                props.separator = true
+                children.append(MathNode(.operator(separator, props)))
+            }
+            children.append(item)
+        }
+        return .node(MathNode(.fenced(open: open, close: close), children, range: frame.range,
+                              attributes: attrs.leftover), marker: nil)
+    }
+
+    // MARK: - mmultiscripts
+
+    private func buildMultiscripts(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
+        var base: MathNode?
+        var post: [MathNode] = [], pre: [MathNode] = []
+        var inPre = false
+        for item in frame.items {
+            switch item {
+            case let .node(child, _):
+                if base == nil, !inPre { base = child } else if inPre { pre.append(child) } else { post.append(child) }
+            case .prescripts:
+                if base == nil {
+                    base = MathNode(.row, [], range: nil)
+                    error("mathml.wrong-child-count", "<mmultiscripts> has no base", at: frame.startTagRange)
+                }
+                inPre = true
+            case let .annotation(_, r):
+                warn("mathml.misplaced-element", "an annotation outside <semantics> is ignored", at: r)
+            }
+        }
+        if base == nil {
+            error("mathml.wrong-child-count", "<mmultiscripts> has no base", at: frame.startTagRange)
+        }
+        if post.count % 2 == 1 || pre.count % 2 == 1 {
+            warn("mathml.wrong-child-count", "<mmultiscripts> scripts come in pairs; <none/> added",
+                 at: frame.startTagRange)
+            if post.count % 2 == 1 { post.append(MathNode(.none)) }
+            if pre.count % 2 == 1 { pre.append(MathNode(.none)) }
+        }
+        return .node(MathNode(.multiscripts(prescriptPairs: pre.count / 2),
+                              [base ?? MathNode(.row, [])] + post + pre,
+                              range: frame.range, attributes: attrs.leftover), marker: nil)
+    }
+
+    // MARK: - mtable
+
+    private func buildTable(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
+        var props = TableProperties(environment: attrs.take(MathMLConvention.environment) ?? "mtable")
+        props.columnAlignments = attrs.take("columnalign", warn: false) { Self.list($0, ColumnAlignment.init(rawValue:)) } ?? []
+        props.columnLines = attrs.take("columnlines", warn: false) { Self.list($0, TableLine.init(rawValue:)) } ?? []
+        props.rowLines = attrs.take("rowlines", warn: false) { Self.list($0, TableLine.init(rawValue:)) } ?? []
+        props.frame = attrs.take("frame", warn: false) { TableLine(rawValue: $0.trimmingCharacters(in: .whitespaces)) } ?? .none
+        props.displayStyle = attrs.bool("displaystyle") ?? false
+        props.numbered = attrs.bool(MathMLConvention.numbered) ?? false
+        let rows = collectNodes(frame).map { child -> MathNode in
+            switch child.kind {
+            case .tableRow: return child
+            case .tableCell:
+                warn("mathml.misplaced-element", "<mtd> directly in <mtable> is put in a row", at: child.range)
+                return MathNode(.tableRow(labeled: false), [child], range: child.range)
+            default:
+                warn("mathml.misplaced-element", "content of a table outside <mtr> is put in a row", at: child.range)
+                return MathNode(.tableRow(labeled: false), [MathNode(.tableCell, [child], range: child.range)],
+                                range: child.range)
+            }
+        }
+        return .node(MathNode(.table(props), rows, range: frame.range, attributes: attrs.leftover), marker: nil)
+    }
+
+    /// A whitespace-separated list of keywords, nil if any is not understood.
+    static func list<T>(_ text: String, _ parse: (String) -> T?) -> [T]? {
+        var result: [T] = []
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
+            guard let value = parse(String(word)) else { return nil }
+            result.append(value)
+        }
+        return result
+    }
+
+    // MARK: - mstyle
+
+    private func buildStyle(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
+        let nodes = collectNodes(frame)
+        // `<mstyle displaystyle="…" scriptlevel="0"><mfrac>` is how \dfrac and \tfrac are written
+        // (by this writer, KaTeX and MathJax): read it as a fraction with forced display style.
+        let raw = attrs.remaining
+        if raw.count == 2, raw["scriptlevel"]?.trimmingCharacters(in: .whitespaces) == "0",
+           let display = attrs.peek("displaystyle").flatMap({ v -> Bool? in
+               switch v.trimmingCharacters(in: .whitespaces) { case "true": true; case "false": false; default: nil }
+           }),
+           nodes.count == 1, case var .fraction(props) = nodes[0].kind, props.displayStyle == nil {
+            props.displayStyle = display
+            return .node(MathNode(.fraction(props), nodes[0].children, range: frame.range,
+                                  attributes: nodes[0].attributes), marker: nil)
+        }
+        var props = StyleProperties()
+        props.color = attrs.take("mathcolor") ?? attrs.take("color")
+        props.background = attrs.take("mathbackground") ?? attrs.take("background")
+        props.displayStyle = attrs.bool("displaystyle")
+        props.scriptLevel = attrs.take("scriptlevel", warn: false) { value -> Int? in
+            let v = value.trimmingCharacters(in: .whitespaces)
+            guard let first = v.first, first.isNumber else { return nil } // "+1"/"-1" are relative
+            return Int(v)
+        }
+        props.mathSize = attrs.take("mathsize", warn: false) { MathMLLength.scale($0) }
+        return .node(MathNode(.style(props), nodes, range: frame.range, attributes: attrs.leftover), marker: nil)
+    }
+}

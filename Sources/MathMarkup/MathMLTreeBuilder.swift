@@ -1,0 +1,331 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import MathSyntax
+
+/// Builds the ``MathNode`` tree from `XMLParser` SAX events with an explicit stack of open
+/// elements (no recursion, so nesting depth costs no native stack). Positions come from the
+/// tags recorded by ``MathMLSourceScanner``, matched to the events in document order.
+final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
+    /// A built child, as its parent sees it.
+    enum Item {
+        /// A node; `marker` tells whether an `mo` marks a fenced group's open/close delimiter.
+        case node(MathNode, marker: FenceMarker?)
+        /// An `annotation` or `annotation-xml` child (meaningful inside `semantics`).
+        case annotation(Annotation, range: SourceRange?)
+        /// `mprescripts` (meaningful inside `mmultiscripts`).
+        case prescripts(range: SourceRange?)
+    }
+
+    /// How an `mo` can mark the delimiters of a fenced group.
+    enum FenceMarker {
+        /// `fence="true"` (with `stretchy` not false) and no other attributes but `stretchy`/`form`.
+        case explicit
+        /// MathJax's `data-mjx-texclass="OPEN"` / `"CLOSE"`.
+        case mathJaxOpen, mathJaxClose
+    }
+
+    enum Role {
+        /// Children are elements; stray text becomes a text node.
+        case container
+        /// A token element: collects its text, including that of child elements.
+        case token
+        /// An element inside a token or `annotation-xml`: contributes text only.
+        case absorbed
+        /// `annotation-xml`: its content is kept as raw source text.
+        case annotationXML
+    }
+
+    struct Frame {
+        var name: String
+        var attributes: [String: String]
+        var role: Role
+        var preserveSpace: Bool
+        var start: Int?
+        var startTagEnd: Int?
+        var endTagStart: Int?
+        var end: Int?
+        var isEmpty = false
+        var items: [Item] = []
+        var text = ""
+        var textStart: Int?
+
+        var range: SourceRange? {
+            guard let start else { return nil }
+            return SourceRange(start, end ?? startTagEnd ?? start)
+        }
+        var startTagRange: SourceRange? {
+            guard let start else { return nil }
+            return SourceRange(start, startTagEnd ?? start)
+        }
+        var contentRange: SourceRange? {
+            guard let startTagEnd, let endTagStart else { return nil }
+            return SourceRange(startTagEnd, endTagStart)
+        }
+    }
+
+    static let tokenElements: Set<String> = ["mi", "mn", "mo", "mtext", "ms", "annotation"]
+
+    // Inputs
+    let source: [UInt8]
+    private let tags: [MathMLTag]
+    private let options: MathMLReader.Options
+
+    // Outputs
+    var diagnostics: [Diagnostic] = []
+    private(set) var limitDiagnostic: Diagnostic?
+    private(set) var parseError: (code: Int, line: Int, column: Int)?
+    private(set) var root: MathNode?
+    private(set) var display = false
+    private(set) var mathAttributes: [String: String] = [:]
+
+    // State
+    private var stack: [Frame] = []
+    private var textSink: Int?
+    private var tagCursor = 0
+    private var positionsValid = true
+    private var lastTagEnd: Int?
+    private var elementCount = 0
+    private var stopped = false
+    private var sawMath = false
+
+    init(source: [UInt8], tags: [MathMLTag], options: MathMLReader.Options) {
+        self.source = source
+        self.tags = tags
+        self.options = options
+    }
+
+    // MARK: - SAX events
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard !stopped else { return }
+        if stack.isEmpty {
+            // The synthetic wrapper added by the scanner.
+            stack.append(Frame(name: "#fragment", attributes: [:], role: .container, preserveSpace: false))
+            return
+        }
+        var tag: MathMLTag?
+        if positionsValid, tagCursor < tags.count, tags[tagCursor].kind != .end, tags[tagCursor].name == elementName {
+            tag = tags[tagCursor]
+            tagCursor += 1
+        } else {
+            positionsValid = false
+        }
+        flushText(before: tag?.start)
+
+        elementCount += 1
+        if stack.count > options.maxDepth {
+            stop(parser, .error("mathml.too-deep",
+                                "elements are nested more than \(options.maxDepth) deep",
+                                at: tag.map { SourceRange($0.start, $0.end) }))
+            return
+        }
+        if elementCount > options.maxNodes {
+            stop(parser, .error("mathml.too-many-nodes",
+                                "the input has more than \(options.maxNodes) elements",
+                                at: tag.map { SourceRange($0.start, $0.end) }))
+            return
+        }
+
+        let name = Self.localName(elementName)
+        let parent = stack[stack.count - 1]
+        let role: Role
+        switch parent.role {
+        case .token, .absorbed, .annotationXML: role = .absorbed
+        case .container:
+            if name == "annotation-xml" { role = .annotationXML }
+            else if Self.tokenElements.contains(name) { role = .token }
+            else { role = .container }
+        }
+        var frame = Frame(name: name, attributes: attributeDict, role: role,
+                          preserveSpace: parent.preserveSpace || name == "merror" || name == "annotation")
+        if let tag {
+            frame.start = tag.start
+            frame.startTagEnd = tag.end
+            frame.isEmpty = tag.kind == .empty
+            if frame.isEmpty { frame.endTagStart = tag.end; frame.end = tag.end }
+            lastTagEnd = tag.end
+        }
+        if role == .absorbed, name == "mglyph", let sink = textSink, let alt = attributeDict["alt"] {
+            stack[sink].text += alt
+        }
+        stack.append(frame)
+        if role == .token || role == .annotationXML { textSink = stack.count - 1 }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?) {
+        guard !stopped, !stack.isEmpty else { return }
+        if stack.count == 1 {
+            flushText(before: nil)
+            let frame = stack.removeLast()
+            finishFragment(frame)
+            return
+        }
+        var frame = stack[stack.count - 1]
+        if !frame.isEmpty {
+            if positionsValid, tagCursor < tags.count, tags[tagCursor].kind == .end, tags[tagCursor].name == elementName {
+                let tag = tags[tagCursor]
+                tagCursor += 1
+                flushText(before: tag.start)
+                frame = stack[stack.count - 1]
+                frame.endTagStart = tag.start
+                frame.end = tag.end
+                lastTagEnd = tag.end
+            } else {
+                positionsValid = false
+                flushText(before: nil)
+                frame = stack[stack.count - 1]
+            }
+        }
+        stack.removeLast()
+        if textSink == stack.count { textSink = nil }
+        if frame.role == .absorbed { return }
+        if let item = build(frame) {
+            stack[stack.count - 1].items.append(item)
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard !stopped, !stack.isEmpty else { return }
+        if let sink = textSink {
+            stack[sink].text += string
+        } else {
+            let top = stack.count - 1
+            if stack[top].textStart == nil { stack[top].textStart = lastTagEnd }
+            stack[top].text += string
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        self.parser(parser, foundCharacters: String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        guard !stopped else { return }
+        let code = (parseError as NSError).code
+        if (200..<300).contains(code) {
+            // Namespace errors (an undeclared prefix): the element is still read.
+            var range = lastTagEnd.map { SourceRange($0, $0) }
+            if positionsValid, tagCursor < tags.count { range = SourceRange(tags[tagCursor].start, tags[tagCursor].end) }
+            diagnostics.append(.warning("mathml.undeclared-prefix", "a namespace prefix is not declared", at: range))
+            return
+        }
+        self.parseError = (code, parser.lineNumber, parser.columnNumber)
+        stopped = true
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, validationErrorOccurred validationError: Error) {}
+
+    private func stop(_ parser: XMLParser, _ diagnostic: Diagnostic) {
+        limitDiagnostic = diagnostic
+        stopped = true
+        parser.abortParsing()
+    }
+
+    // MARK: - Text
+
+    /// Turns pending character data of the top (container) frame into a text node; whitespace
+    /// alone is dropped, as MathML ignores whitespace between elements.
+    private func flushText(before tagStart: Int?) {
+        guard textSink == nil, let top = stack.indices.last else { return }
+        let text = stack[top].text
+        let textStart = stack[top].textStart
+        stack[top].text = ""
+        stack[top].textStart = nil
+        let content = Self.collapse(text, preserve: stack[top].preserveSpace)
+        guard !content.isEmpty else { return }
+        var range: SourceRange?
+        if positionsValid, let textStart, let tagStart, textStart <= tagStart {
+            range = trimmedRange(textStart, tagStart)
+        }
+        if stack[top].name != "merror" {
+            diagnostics.append(.warning(
+                "mathml.unexpected-text",
+                "text directly inside <\(stack[top].name == "#fragment" ? "math" : stack[top].name)> is read as <mtext>",
+                at: range))
+        }
+        stack[top].items.append(.node(MathNode(.text(content, variant: nil), range: range), marker: nil))
+    }
+
+    private func trimmedRange(_ start: Int, _ end: Int) -> SourceRange {
+        var lo = start, hi = min(end, source.count)
+        while lo < hi, Self.isXMLSpace(source[lo]) { lo += 1 }
+        while hi > lo, Self.isXMLSpace(source[hi - 1]) { hi -= 1 }
+        return SourceRange(lo, hi)
+    }
+
+    static func isXMLSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    /// MathML token content: leading and trailing XML whitespace removed and inner runs collapsed
+    /// to one space (MathML 3 §2.1.7); with `preserve`, only the ends are trimmed.
+    static func collapse(_ text: String, preserve: Bool = false) -> String {
+        var scalars = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
+            if isSpace && !preserve {
+                pendingSpace = !scalars.isEmpty
+                continue
+            }
+            if pendingSpace { scalars.append(" "); pendingSpace = false }
+            scalars.append(scalar)
+        }
+        var result = String(scalars)
+        if preserve {
+            result = result.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r"))
+        }
+        return result
+    }
+
+    static func localName(_ qualified: String) -> String {
+        guard let colon = qualified.lastIndex(of: ":") else { return qualified }
+        return String(qualified[qualified.index(after: colon)...])
+    }
+
+    // MARK: - The fragment and <math>
+
+    private func finishFragment(_ frame: Frame) {
+        let nodes = collectNodes(frame)
+        if nodes.count == 1 {
+            root = nodes[0]
+        } else {
+            root = MathNode(.row, nodes, range: nodes.reduce(nil) { SourceRange.union($0, $1.range) })
+        }
+    }
+
+    func warn(_ id: String, _ message: String, at range: SourceRange?) {
+        diagnostics.append(.warning(id, message, at: range))
+    }
+
+    func error(_ id: String, _ message: String, at range: SourceRange?) {
+        diagnostics.append(.error(id, message, at: range))
+    }
+
+    /// The node children of `frame`, with a warning for annotations and `mprescripts` out of place.
+    func collectNodes(_ frame: Frame) -> [MathNode] {
+        var nodes: [MathNode] = []
+        nodes.reserveCapacity(frame.items.count)
+        for item in frame.items {
+            switch item {
+            case let .node(node, _): nodes.append(node)
+            case let .annotation(_, range):
+                warn("mathml.misplaced-element", "an annotation outside <semantics> is ignored", at: range)
+            case let .prescripts(range):
+                warn("mathml.misplaced-element", "<mprescripts/> outside <mmultiscripts> is ignored", at: range)
+            }
+        }
+        return nodes
+    }
+
+    /// Records the top-level `<math>` element's display mode and attributes.
+    func noteMath(display: Bool, attributes: [String: String]) {
+        guard stack.count == 1, !sawMath else { return }
+        sawMath = true
+        self.display = display
+        self.mathAttributes = attributes
+    }
+}

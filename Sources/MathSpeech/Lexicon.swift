@@ -1,0 +1,141 @@
+import Foundation
+
+/// The words of one locale (DESIGN.md §5): symbols, function names, units and number words, with a
+/// parent to fall back to (`en-GB` → `en`).
+public struct LocaleWords: Sendable {
+    /// The locale tag (`en`).
+    public let tag: String
+    /// `locale.txt` settings (`name`, `parent`, `espeak-voice`, `number-words`).
+    public let settings: WordTable
+    /// Symbol words (`Locales/<tag>/symbols.txt`).
+    public let symbols: WordTable
+    /// Function and operator names (`functions.txt`).
+    public let functions: WordTable
+    /// Unit names (`units.txt`), with `plural` variants.
+    public let units: WordTable
+    /// Number words (`numbers.txt`): `cardinal.N`, `ordinal.N`, `denominator.N`, `root.N`, phrases.
+    public let numbers: WordTable
+
+    /// The parent locale's tag, if any.
+    public var parent: String? { settings.words("parent").flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Creates a locale from its tables.
+    public init(tag: String, settings: WordTable, symbols: WordTable, functions: WordTable, units: WordTable, numbers: WordTable) {
+        self.tag = tag
+        self.settings = settings
+        self.symbols = symbols
+        self.functions = functions
+        self.units = units
+        self.numbers = numbers
+    }
+}
+
+/// Looks words up through a chain: the style's own words, then the locale, then its parents.
+/// Every miss that falls back to a readable name is reported once per key.
+public struct Lexicon: Sendable {
+    /// Most specific first.
+    public let chain: [LocaleWords]
+    /// The style's word overrides (e.g. MathSpeak's symbol names), looked up before the locale.
+    public let styleWords: WordTable
+
+    /// Creates a lexicon.
+    public init(chain: [LocaleWords], styleWords: WordTable = WordTable()) {
+        self.chain = chain
+        self.styleWords = styleWords
+    }
+
+    /// Words for a symbol: style words (variant), then each locale's symbols.
+    public func symbol(_ key: String, variant: String?) -> String? {
+        if let w = styleWords.words(key, variant: variant) { return w }
+        for locale in chain { if let w = locale.symbols.words(key, variant: variant) { return w } }
+        return nil
+    }
+
+    /// Words for a function name.
+    public func function(_ key: String, variant: String?) -> String? {
+        if let w = styleWords.words("fn." + key, variant: variant) { return w }
+        for locale in chain { if let w = locale.functions.words(key, variant: variant) { return w } }
+        return nil
+    }
+
+    /// Words for a unit key, singular or plural.
+    public func unit(_ key: String, plural: Bool) -> String? {
+        for locale in chain {
+            if let entry = locale.units.entries[key] {
+                return plural ? (entry.variants["plural"] ?? entry.words) : entry.words
+            }
+        }
+        return nil
+    }
+
+    /// A number-words entry (`cardinal.3`, `denominator.4`).
+    public func number(_ key: String, variant: String? = nil) -> String? {
+        for locale in chain { if let w = locale.numbers.words(key, variant: variant) { return w } }
+        return nil
+    }
+
+    /// A readable fallback for a character without words: its Unicode name in lower case.
+    public static func readableName(_ text: String) -> String {
+        text.unicodeScalars.map { scalar -> String in
+            if let name = scalar.properties.name { return name.lowercased() }
+            return "character \(String(scalar.value, radix: 16))"
+        }.joined(separator: " ")
+    }
+}
+
+/// Number-to-words for a locale: the only Swift code per locale (DESIGN.md §5), kept in one table.
+/// Words come from the locale's `numbers.txt`; the algorithm (how to combine them) is registered here.
+public enum NumberWording {
+    /// Algorithms by name (`number-words` in `locale.txt`; default `english`).
+    public static let algorithms: [String: @Sendable (Int, Lexicon) -> String?] = [
+        "english": englishCardinal,
+    ]
+
+    /// Cardinal words for `n` (nil when the locale lacks the words).
+    public static func cardinal(_ n: Int, lexicon: Lexicon) -> String? {
+        let algorithm = lexicon.chain.first?.settings.words("number-words") ?? "english"
+        return (algorithms[algorithm] ?? englishCardinal)(n, lexicon)
+    }
+
+    /// Ordinal words for `n`: `ordinal.N` entries, else the cardinal with the last word made ordinal.
+    public static func ordinal(_ n: Int, lexicon: Lexicon) -> String? {
+        if let w = lexicon.number("ordinal.\(n)") { return w }
+        guard n > 0, let cardinal = cardinal(n, lexicon: lexicon) else { return nil }
+        // English-like: replace the last word by its ordinal (twenty-one → twenty-first).
+        var words = cardinal.split(separator: " ").map(String.init)
+        guard let last = words.last else { return nil }
+        let lastParts = last.split(separator: "-").map(String.init)
+        let lastWord = lastParts.last ?? last
+        // Find the ordinal of the last word through the tables.
+        for k in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000, 1_000_000, 1_000_000_000] {
+            if lexicon.number("cardinal.\(k)") == lastWord, let o = lexicon.number("ordinal.\(k)") {
+                var parts = lastParts
+                parts[parts.count - 1] = o
+                words[words.count - 1] = parts.joined(separator: "-")
+                return words.joined(separator: " ")
+            }
+        }
+        return nil
+    }
+
+    static func englishCardinal(_ n: Int, _ lexicon: Lexicon) -> String? {
+        if n < 0 { return englishCardinal(-n, lexicon).map { (lexicon.number("negative") ?? "negative") + " " + $0 } }
+        if let w = lexicon.number("cardinal.\(n)"), n < 100 || n % 100 != 0 || n == 100 && false { return w }
+        if n < 20 { return lexicon.number("cardinal.\(n)") }
+        if n < 100 {
+            guard let tens = lexicon.number("cardinal.\(n / 10 * 10)") else { return nil }
+            if n % 10 == 0 { return tens }
+            guard let ones = lexicon.number("cardinal.\(n % 10)") else { return nil }
+            return tens + "-" + ones
+        }
+        let scales = [(1_000_000_000, "1000000000"), (1_000_000, "1000000"), (1000, "1000"), (100, "100")]
+        for (value, key) in scales where n >= value {
+            guard let head = englishCardinal(n / value, lexicon), let scale = lexicon.number("cardinal.\(key)") else { return nil }
+            let rest = n % value
+            if rest == 0 { return head + " " + scale }
+            guard let tail = englishCardinal(rest, lexicon) else { return nil }
+            return head + " " + scale + " " + tail
+        }
+        return nil
+    }
+}

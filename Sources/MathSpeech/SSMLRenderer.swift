@@ -1,0 +1,90 @@
+/// Renders a ``SpeechDescription`` as SSML 1.1: `<speak>` with `<break time="…ms"/>` for pauses and,
+/// optionally, `<prosody pitch>` around superscripts (+) and subscripts (−).
+public struct SSMLRenderer: Sendable {
+    /// Wrap words from scripts in prosody (off by default).
+    public var scriptProsody: Bool
+    /// Multiplier applied to every pause length.
+    public var pauseScale: Double
+    /// The `xml:lang` of the `<speak>` element.
+    public var language: String
+
+    /// Creates a renderer.
+    public init(scriptProsody: Bool = false, pauseScale: Double = 1, language: String = "en") {
+        self.scriptProsody = scriptProsody
+        self.pauseScale = pauseScale
+        self.language = language
+    }
+
+    /// The SSML document.
+    public func render(_ speech: SpeechDescription) -> String {
+        var out = "<speak version=\"1.1\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"\(escape(language))\">"
+        var openProsody: SpeechDescription.Prosody? = nil
+        for item in speech.trimmed.items {
+            switch item {
+            case let .words(w, _, prosody):
+                let wanted = scriptProsody ? prosody : nil
+                if wanted != openProsody {
+                    if openProsody != nil { out += "</prosody>" }
+                    if let wanted { out += wanted == .superscript ? "<prosody pitch=\"+15%\">" : "<prosody pitch=\"-15%\">" }
+                    openProsody = wanted
+                }
+                if !out.hasSuffix(">") { out += " " }
+                out += escape(w)
+            case let .pause(p):
+                if openProsody != nil { out += "</prosody>"; openProsody = nil }
+                out += "<break time=\"\(Int((Double(p.milliseconds) * pauseScale).rounded()))ms\"/>"
+            }
+        }
+        if openProsody != nil { out += "</prosody>" }
+        return out + "</speak>"
+    }
+
+    private func escape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// Fills a label template: `{speech}` and `{latex}` (also `<speech>` and `<latex>`) are replaced;
+/// everything else is kept. Nothing is escaped: writers escape for their format.
+public struct LabelTemplate: Hashable, Sendable {
+    /// The template text, e.g. `Math: {speech}`.
+    public let template: String
+
+    /// The default template, `{speech}`.
+    public static let speechOnly = LabelTemplate("{speech}")
+
+    /// Creates a template.
+    public init(_ template: String) { self.template = template }
+
+    /// The label for a formula's speech and source.
+    public func fill(speech: String, latex: String) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let i = rest.firstIndex(where: { $0 == "{" || $0 == "<" }) {
+            out += rest[..<i]
+            let tail = rest[i...]
+            if tail.hasPrefix("{speech}") || tail.hasPrefix("<speech>") {
+                out += speech
+                rest = tail.dropFirst(8)
+            } else if tail.hasPrefix("{latex}") || tail.hasPrefix("<latex>") {
+                out += latex
+                rest = tail.dropFirst(7)
+            } else {
+                out.append(tail.first!)
+                rest = tail.dropFirst()
+            }
+        }
+        return out + rest
+    }
+}

@@ -1,0 +1,95 @@
+import MathSyntax
+
+/// Structured speech: words with the source range and node they come from, and graded pauses
+/// (DESIGN.md §5). Plain text, SSML, label templates and the voice all render from it.
+public struct SpeechDescription: Hashable, Sendable {
+    /// A graded pause.
+    public enum Pause: Int, Hashable, Sendable, Comparable {
+        /// A short pause (written as a comma in plain text).
+        case short = 1
+        /// A medium pause (a semicolon).
+        case medium = 2
+        /// A long pause (between lines or sentences).
+        case long = 3
+        public static func < (a: Pause, b: Pause) -> Bool { a.rawValue < b.rawValue }
+
+        /// The pause length in milliseconds used for SSML breaks.
+        public var milliseconds: Int {
+            switch self { case .short: 250; case .medium: 400; case .long: 700 }
+        }
+    }
+
+    /// A hint to a voice about how to say some words.
+    public enum Prosody: String, Hashable, Sendable {
+        /// Inside a superscript (a voice may raise pitch).
+        case superscript
+        /// Inside a subscript (a voice may lower pitch).
+        case `subscript`
+    }
+
+    /// One item: words or a pause.
+    public enum Item: Hashable, Sendable {
+        /// Words, with where they come from.
+        case words(String, range: SourceRange?, prosody: Prosody?)
+        /// A pause.
+        case pause(Pause)
+    }
+
+    /// The items in speaking order.
+    public private(set) var items: [Item]
+
+    /// An empty description.
+    public init(items: [Item] = []) { self.items = items }
+
+    /// Appends words (empty words are ignored).
+    public mutating func append(words: String, range: SourceRange? = nil, prosody: Prosody? = nil) {
+        guard !words.isEmpty else { return }
+        items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Appends a pause; adjacent pauses merge into the longer one, and a leading pause is dropped.
+    public mutating func append(pause: Pause) {
+        guard let last = items.last else { return }
+        if case .pause(let p) = last {
+            items[items.count - 1] = .pause(max(p, pause))
+        } else {
+            items.append(.pause(pause))
+        }
+    }
+
+    /// Appends another description.
+    public mutating func append(_ other: SpeechDescription) {
+        for item in other.items {
+            switch item {
+            case let .words(w, r, p): append(words: w, range: r, prosody: p)
+            case let .pause(p): append(pause: p)
+            }
+        }
+    }
+
+    /// The description without trailing pauses.
+    public var trimmed: SpeechDescription {
+        var copy = self
+        while let last = copy.items.last, case .pause = last { copy.items.removeLast() }
+        return copy
+    }
+
+    /// Whether nothing is said.
+    public var isEmpty: Bool { !items.contains { if case .words = $0 { return true } else { return false } } }
+
+    /// Plain text: words separated by spaces; short pauses as commas, medium as semicolons, long as
+    /// periods.
+    public var plainText: String {
+        var out = ""
+        for item in trimmed.items {
+            switch item {
+            case .words(let w, _, _):
+                if !out.isEmpty && !out.hasSuffix(" ") { out += " " }
+                out += w
+            case .pause(let p):
+                out += p == .short ? "," : p == .medium ? ";" : "."
+            }
+        }
+        return out
+    }
+}

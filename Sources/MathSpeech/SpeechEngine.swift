@@ -1,0 +1,398 @@
+import Foundation
+import MathSyntax
+import MathSemantics
+
+/// Which rule spoke a node and why (for `--explain`).
+public struct RuleTrace: Hashable, Sendable {
+    /// Depth in the semantic tree (0 = root).
+    public let depth: Int
+    /// The node's kind and text.
+    public let kind: String
+    public let text: String
+    /// The node's source range.
+    public let range: SourceRange?
+    /// The rule that fired (nil when the built-in default spoke the node).
+    public let rule: String?
+    /// `file:line` of the rule.
+    public let location: String?
+    /// The conditions that held, as written.
+    public let conditions: [String]
+    /// What the node said.
+    public var speech: String
+}
+
+/// The result of speaking a semantic tree.
+public struct SpeechOutput: Sendable {
+    /// The structured speech.
+    public let description: SpeechDescription
+    /// Missing words and other problems (warnings).
+    public let diagnostics: [Diagnostic]
+    /// Per node, the rule that fired (only when tracing was asked for).
+    public let trace: [RuleTrace]
+}
+
+/// Applies a style's rules to a semantic tree (DESIGN.md §5). Immutable and `Sendable`; each call
+/// has its own state.
+public struct SpeechEngine: Sendable {
+    /// The compiled style.
+    public let style: SpeechStyle
+    /// The locale's words.
+    public let lexicon: Lexicon
+
+    /// Creates an engine.
+    public init(style: SpeechStyle, lexicon: Lexicon) {
+        self.style = style
+        self.lexicon = lexicon
+    }
+
+    /// Speaks `root` with resolved preference values (see ``SpeechStyle/resolve(_:)``).
+    public func speak(_ root: SemanticNode, preferences: [String: String], trace: Bool = false) -> SpeechOutput {
+        var run = SpeechRun(engine: self, preferences: preferences, tracing: trace)
+        var description = SpeechDescription()
+        run.speak(root, parent: nil, index: 0, depth: 0, prosody: nil, into: &description)
+        return SpeechOutput(description: description.trimmed, diagnostics: run.diagnostics, trace: run.trace)
+    }
+}
+
+/// The state of one speech run.
+struct SpeechRun {
+    let engine: SpeechEngine
+    let preferences: [String: String]
+    let tracing: Bool
+    let variant: String?
+    var diagnostics: [Diagnostic] = []
+    var trace: [RuleTrace] = []
+    /// The nodes above the one being spoken (root first).
+    var ancestors: [SemanticNode] = []
+    private var reported: Set<String> = []
+    private var steps = 0
+
+    init(engine: SpeechEngine, preferences: [String: String], tracing: Bool) {
+        self.engine = engine
+        self.preferences = preferences
+        self.tracing = tracing
+        let verbosity = preferences.first { $0.key.lowercased() == "verbosity" }?.value.lowercased()
+        self.variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
+    }
+
+    // MARK: Nodes
+
+    mutating func speak(_ node: SemanticNode, parent: SemanticNode?, index: Int, depth: Int,
+                        prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
+        steps += 1
+        let context = Context(node: node, parent: parent, index: index)
+        var traceIndex: Int? = nil
+        if tracing {
+            traceIndex = trace.count
+            trace.append(RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
+                                   rule: nil, location: nil, conditions: [], speech: ""))
+        }
+        var local = SpeechDescription()
+        if let parent { ancestors.append(parent) }
+        defer { if parent != nil { ancestors.removeLast() } }
+        if let rule = matchingRule(context) {
+            if let t = traceIndex {
+                trace[t] = RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
+                                     rule: rule.name, location: "\(rule.file):\(rule.line)",
+                                     conditions: rule.conditions.map(describe), speech: "")
+            }
+            render(rule.template, context: context, depth: depth, prosody: prosody, into: &local)
+        } else {
+            speakDefault(context, depth: depth, prosody: prosody, into: &local)
+        }
+        if let t = traceIndex { trace[t].speech = local.plainText }
+        out.append(local)
+    }
+
+    /// The first rule whose conditions hold.
+    private func matchingRule(_ context: Context) -> SpeechRule? {
+        for i in engine.style.candidates(for: context.node.kind.rawValue) {
+            let rule = engine.style.rules[i]
+            if rule.conditions.allSatisfy({ holds($0, context) }) { return rule }
+        }
+        return nil
+    }
+
+    /// What is said when no rule matches: a leaf's words, or the children in order.
+    private mutating func speakDefault(_ context: Context, depth: Int, prosody: SpeechDescription.Prosody?,
+                                       into out: inout SpeechDescription) {
+        let node = context.node
+        if node.children.isEmpty {
+            out.append(words: leafWords(node), range: node.range, prosody: prosody)
+            return
+        }
+        for (i, child) in node.children.enumerated() {
+            speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+        }
+    }
+
+    private func childProsody(_ child: SemanticNode, _ inherited: SpeechDescription.Prosody?) -> SpeechDescription.Prosody? {
+        switch child.role {
+        case .exponent: return .superscript
+        case .subscript: return .subscript
+        default: return inherited
+        }
+    }
+
+    // MARK: Words
+
+    /// The words of a leaf: numbers as written, letters as themselves, symbols and names through the
+    /// lexicon, with a readable fallback (reported once per character).
+    mutating func leafWords(_ node: SemanticNode) -> String {
+        let text = node.text
+        switch node.kind {
+        case .number, .text: return text
+        case .empty: return ""
+        case .unknown:
+            if let command = node.properties["command"] { return command.hasPrefix("\\") ? String(command.dropFirst()) : command }
+            return text.isEmpty ? "" : symbolWords(text, node: node)
+        case .functionName:
+            if let w = engine.lexicon.function(text, variant: variant) { return w }
+            return symbolWords(text, node: node)
+        default:
+            return symbolWords(text, node: node)
+        }
+    }
+
+    /// Words for symbol text: the whole text, else character by character; ASCII letters and digits
+    /// stand for themselves.
+    mutating func symbolWords(_ text: String, node: SemanticNode?) -> String {
+        if text.isEmpty { return "" }
+        if let w = engine.lexicon.symbol(text, variant: variant) { return w }
+        if let w = engine.lexicon.function(text, variant: variant) { return w }
+        if text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) {
+            return text
+        }
+        var words: [String] = []
+        for scalar in text.unicodeScalars {
+            let s = String(Character(scalar))
+            if let w = engine.lexicon.symbol(s, variant: variant) {
+                if !w.isEmpty { words.append(w) }
+            } else if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
+                words.append(s)
+            } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.isWhitespace {
+                continue
+            } else {
+                let name = Lexicon.readableName(s)
+                words.append(name)
+                if !reported.contains(s) {
+                    reported.insert(s)
+                    diagnostics.append(.warning("speech.missing-word",
+                        "no \(engine.style.locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
+                        at: node?.range))
+                }
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    // MARK: Templates
+
+    private mutating func render(_ template: [TemplatePart], context: Context, depth: Int,
+                                 prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
+        let node = context.node
+        for part in template {
+            switch part {
+            case .words(let w):
+                out.append(words: w, range: node.range, prosody: prosody)
+            case .pause(let p):
+                out.append(pause: p)
+            case .children:
+                for (i, child) in node.children.enumerated() {
+                    speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+                }
+            case let .child(role, format) where role.contains("."):
+                // A path of roles: speak the node it leads to.
+                let path = role.split(separator: ".").map(String.init)
+                if let target = resolve(Array(path.dropLast()), from: node),
+                   let index = target.children.firstIndex(where: { $0.role.rawValue == path.last! }) {
+                    let child = target.children[index]
+                    if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
+                        out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
+                    } else {
+                        speak(child, parent: target, index: index, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+                    }
+                }
+            case let .child(role, format):
+                for (i, child) in node.children.enumerated() where child.role.rawValue == role {
+                    if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
+                        out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
+                    } else {
+                        speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+                    }
+                }
+            case .text(let format):
+                if let format, let words = formatted(node.text, format: format, node: node) {
+                    out.append(words: words, range: node.range, prosody: prosody)
+                } else {
+                    out.append(words: leafWords(node), range: node.range, prosody: prosody)
+                }
+            case let .property(name, format):
+                let value = propertyValue(name, of: node, context: context) ?? ""
+                if let format, let words = formatted(value, format: format, node: nil) {
+                    out.append(words: words, range: node.range, prosody: prosody)
+                } else {
+                    out.append(words: value, range: node.range, prosody: prosody)
+                }
+            case .lookup(let key):
+                let words = engine.lexicon.symbol(key, variant: variant) ?? engine.lexicon.number(key, variant: variant)
+                    ?? symbolWords(key, node: node)
+                out.append(words: words, range: node.range, prosody: prosody)
+            }
+        }
+    }
+
+    /// Formats a value: `raw`, `cardinal`, `ordinal`, `denominator`, `denominator-plural`,
+    /// `root-index`, `word`, `function`, `unit`, `unit-plural`, `spell`. Nil when it does not apply.
+    mutating func formatted(_ value: String, format: String, node: SemanticNode?) -> String? {
+        let lexicon = engine.lexicon
+        let integer = Int(value)
+        switch format {
+        case "raw": return value
+        case "cardinal": return integer.flatMap { NumberWording.cardinal($0, lexicon: lexicon) }
+        case "ordinal":
+            if let n = integer { return NumberWording.ordinal(n, lexicon: lexicon) }
+            if let node, node.kind == .identifier, node.children.isEmpty {
+                return symbolWords(value, node: node) + (lexicon.number("ordinal-suffix") ?? "-th")
+            }
+            return nil
+        case "ordinal-plural":
+            guard let n = integer, let o = NumberWording.ordinal(n, lexicon: lexicon) else { return nil }
+            return lexicon.number("ordinal.\(n)", variant: "plural") ?? (o + "s")
+        case "denominator":
+            guard let n = integer else { return nil }
+            return lexicon.number("denominator.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
+        case "denominator-plural":
+            guard let n = integer else { return nil }
+            return lexicon.number("denominator.\(n)", variant: "plural")
+                ?? NumberWording.ordinal(n, lexicon: lexicon).map { $0 + "s" }
+        case "root-index":
+            if let n = integer { return lexicon.number("root.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon) }
+            if let node, node.kind == .identifier, node.children.isEmpty {
+                return symbolWords(value, node: node) + (lexicon.number("ordinal-suffix") ?? "-th")
+            }
+            return nil
+        case "word": return lexicon.symbol(value, variant: variant) ?? symbolWords(value, node: node)
+        case "function": return lexicon.function(value, variant: variant)
+        case "unit": return lexicon.unit(value, plural: false)
+        case "unit-plural": return lexicon.unit(value, plural: true)
+        case "spell": return value.map { String($0) }.joined(separator: " ")
+        default: return nil
+        }
+    }
+
+    // MARK: Conditions
+
+    struct Context {
+        let node: SemanticNode
+        let parent: SemanticNode?
+        let index: Int
+    }
+
+    /// Follows a path of roles from the node; the first step may be `next`, `previous` (siblings)
+    /// or `parent`.
+    private func resolve(_ path: [String], from node: SemanticNode, context: Context? = nil) -> SemanticNode? {
+        var current = node
+        var steps = path[...]
+        if let first = steps.first, let context, ["next", "previous", "parent"].contains(first) {
+            guard let parent = context.parent else { return nil }
+            switch first {
+            case "parent":
+                // `parent.parent…` walks up the ancestors.
+                var level = 0
+                while steps.first == "parent" { level += 1; steps = steps.dropFirst() }
+                guard level <= ancestors.count else { return nil }
+                current = ancestors[ancestors.count - level]
+            case "next":
+                guard context.index + 1 < parent.children.count else { return nil }
+                current = parent.children[context.index + 1]
+                steps = steps.dropFirst()
+            default:
+                guard context.index > 0 else { return nil }
+                current = parent.children[context.index - 1]
+                steps = steps.dropFirst()
+            }
+        }
+        for role in steps {
+            guard let next = current.children.first(where: { $0.role.rawValue == role }) else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    /// A property, or one of the pseudo-properties `text`, `kind`, `role`, `count`, `position`.
+    private func propertyValue(_ name: String, of node: SemanticNode, context: Context?) -> String? {
+        if let v = node.properties[name] { return v }
+        switch name {
+        case "text": return node.text
+        case "kind": return node.kind.rawValue
+        case "role": return node.role.rawValue
+        case "count": return String(node.children.count)
+        case "position":
+            guard let context, let parent = context.parent, context.node == node else { return nil }
+            let same = parent.children[..<context.index].filter { $0.role == node.role }.count
+            return String(same + 1)
+        default: return nil
+        }
+    }
+
+    private func test(_ value: String?, _ t: ValueTest) -> Bool {
+        switch t {
+        case .present: return value != nil && value != "false" && value != ""
+        case .oneOf(let options):
+            guard let value else { return false }
+            return options.contains { $0.caseInsensitiveCompare(value) == .orderedSame }
+        case .less(let n): return value.flatMap(Double.init).map { $0 < n } ?? false
+        case .greater(let n): return value.flatMap(Double.init).map { $0 > n } ?? false
+        }
+    }
+
+    func holds(_ condition: RuleCondition, _ context: Context) -> Bool {
+        switch condition {
+        case let .property(path, name, t, negated):
+            guard let target = resolve(path, from: context.node, context: context) else { return negated }
+            return test(propertyValue(name, of: target, context: path.isEmpty ? context : nil), t) != negated
+        case let .preference(name, t, negated):
+            let value = preferences[name] ?? preferences.first { $0.key.lowercased() == name.lowercased() }?.value
+            return test(value, t) != negated
+        case let .kind(path, kinds, negated):
+            guard let target = resolve(path, from: context.node, context: context) else { return negated }
+            return (kinds.contains(target.kind.rawValue) || kinds.contains("*")) != negated
+        case let .parentKind(kinds, negated):
+            guard let parent = context.parent else { return negated }
+            return kinds.contains(parent.kind.rawValue) != negated
+        case let .role(roles, negated):
+            return roles.contains(context.node.role.rawValue) != negated
+        case let .followed(negated):
+            guard let parent = context.parent else { return negated }
+            return (context.index < parent.children.count - 1) != negated
+        case let .first(negated):
+            return (context.index == 0) != negated
+        case let .within(kinds, negated):
+            return ancestors.contains { kinds.contains($0.kind.rawValue) } != negated
+        }
+    }
+
+    func describe(_ condition: RuleCondition) -> String {
+        func t(_ t: ValueTest) -> String {
+            switch t {
+            case .present: return ""
+            case .oneOf(let v): return v.count == 1 ? " = \(v[0])" : " in \(v.joined(separator: ", "))"
+            case .less(let n): return " < \(n)"
+            case .greater(let n): return " > \(n)"
+            }
+        }
+        switch condition {
+        case let .property(path, name, test, negated):
+            return (negated ? "not " : "") + (path + [name]).joined(separator: ".") + t(test)
+        case let .preference(name, test, negated): return (negated ? "not " : "") + "pref \(name)" + t(test)
+        case let .kind(path, kinds, negated):
+            return (path.isEmpty ? "self" : path.joined(separator: ".")) + (negated ? " is not " : " is ") + kinds.joined(separator: ", ")
+        case let .parentKind(kinds, negated): return "parent" + (negated ? " is not " : " is ") + kinds.joined(separator: ", ")
+        case let .role(roles, negated): return "role" + (negated ? " is not " : " is ") + roles.joined(separator: ", ")
+        case let .followed(negated): return negated ? "not followed" : "followed"
+        case let .first(negated): return negated ? "not first" : "first"
+        case let .within(kinds, negated): return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ")
+        }
+    }
+}

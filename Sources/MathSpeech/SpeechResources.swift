@@ -1,0 +1,147 @@
+import Foundation
+
+/// The rule and word files speech is made from: built-in files (embedded in the binary at build
+/// time) overlaid by an optional override directory, so a locale author can change a word or a rule
+/// without rebuilding (`--rules-dir DIR` or `MATHALOUD_RULES`). Paths are relative to the package
+/// root: `Rules/en/clearspeak.rules`, `Locales/en/symbols.txt`.
+public struct SpeechResources: Sendable {
+    /// Relative path → file text.
+    public let files: [String: String]
+
+    /// Built-in files overlaid by `overrideDirectory` (which may hold `Rules/` and `Locales/`
+    /// sub-folders, or be a `Rules`-like folder holding `<locale>/…` directly).
+    public init(builtIn: [String: String], overrideDirectory: URL? = nil) throws(SpeechLoadError) {
+        var files = builtIn
+        if let dir = overrideDirectory {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw SpeechLoadError.missingOverrideDirectory(dir.path)
+            }
+            let base = dir.standardizedFileURL.path
+            guard let enumerator = FileManager.default.enumerator(atPath: base) else {
+                throw SpeechLoadError.missingOverrideDirectory(dir.path)
+            }
+            let hasTopFolders = FileManager.default.fileExists(atPath: base + "/Rules") || FileManager.default.fileExists(atPath: base + "/Locales")
+            while let relative = enumerator.nextObject() as? String {
+                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt") else { continue }
+                guard let text = try? String(contentsOfFile: base + "/" + relative, encoding: .utf8) else { continue }
+                var key = relative
+                if !hasTopFolders {
+                    // A bare folder: `.rules`/`.words` files are rules, `.txt` files are locale words.
+                    key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
+                }
+                files[key] = text
+            }
+        }
+        self.files = files
+    }
+
+    /// Files given directly (for tests).
+    public init(files: [String: String]) { self.files = files }
+
+    /// The locales that have a `locale.txt`.
+    public var locales: [String] {
+        files.keys.compactMap { path -> String? in
+            let parts = path.split(separator: "/")
+            guard parts.count == 3, parts[0] == "Locales", parts[2] == "locale.txt", !parts[1].hasPrefix("_") else { return nil }
+            return String(parts[1])
+        }.sorted()
+    }
+
+    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`).
+    public func styles(for locale: String) -> [String] {
+        files.keys.compactMap { path -> String? in
+            let parts = path.split(separator: "/")
+            guard parts.count == 3, parts[0] == "Rules", parts[1] == locale, parts[2].hasSuffix(".rules") else { return nil }
+            return String(parts[2].dropLast(6))
+        }.sorted()
+    }
+
+    // MARK: Loading
+
+    /// Loads a locale and its parents' words.
+    public func lexiconChain(for locale: String) throws(SpeechLoadError) -> [LocaleWords] {
+        var chain: [LocaleWords] = []
+        var tag: String? = locale
+        var visited: Set<String> = []
+        while let t = tag {
+            guard !visited.contains(t) else { throw .inheritanceCycle(t) }
+            visited.insert(t)
+            guard files["Locales/\(t)/locale.txt"] != nil else {
+                if t == locale { throw .unknownLocale(t, available: locales) }
+                break
+            }
+            let words = try loadLocale(t)
+            chain.append(words)
+            tag = words.parent
+        }
+        return chain
+    }
+
+    private func loadLocale(_ tag: String) throws(SpeechLoadError) -> LocaleWords {
+        func table(_ name: String) throws(SpeechLoadError) -> WordTable {
+            let path = "Locales/\(tag)/\(name)"
+            guard let text = files[path] else { return WordTable() }
+            do { return try WordTable(parsing: text, file: path) } catch { throw .invalidFiles(error.errors) }
+        }
+        return LocaleWords(tag: tag, settings: try table("locale.txt"), symbols: try table("symbols.txt"),
+                           functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"))
+    }
+
+    /// Loads a style's rule file and what it inherits, and its word files.
+    public func style(_ style: String, locale: String) throws(SpeechLoadError) -> SpeechStyle {
+        let lowered = style.lowercased()
+        let path = "Rules/\(locale)/\(lowered).rules"
+        guard files[path] != nil else {
+            throw .unknownStyle(style, locale: locale, available: styles(for: locale))
+        }
+        var ruleFiles: [RuleFile] = []
+        var queue = [path]
+        var visited: Set<String> = []
+        var words = WordTable()
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            guard !visited.contains(next) else { continue }
+            visited.insert(next)
+            guard let text = files[next] else { throw .missingFile(next) }
+            let file: RuleFile
+            do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6))) } catch { throw .invalidFiles(error.errors) }
+            ruleFiles.append(file)
+            for name in file.wordFiles {
+                let wordPath = "Rules/\(file.locale.isEmpty ? locale : file.locale)/\(name).words"
+                guard let wordText = files[wordPath] else { throw .missingFile(wordPath) }
+                do {
+                    let table = try WordTable(parsing: wordText, file: String(wordPath.dropFirst(6)))
+                    // Earlier (more specific) files win.
+                    var merged = table
+                    merged.merge(words)
+                    words = merged
+                } catch { throw .invalidFiles(error.errors) }
+            }
+            for parent in file.inherits { queue.append("Rules/\(parent).rules") }
+        }
+        return SpeechStyle(files: ruleFiles, words: words)
+    }
+}
+
+/// Why speech resources could not be loaded.
+public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
+    case unknownLocale(String, available: [String])
+    case unknownStyle(String, locale: String, available: [String])
+    case missingFile(String)
+    case missingOverrideDirectory(String)
+    case inheritanceCycle(String)
+    case invalidFiles([RuleFileError])
+
+    public var description: String {
+        switch self {
+        case let .unknownLocale(l, available): return "unknown locale '\(l)'; available: \(available.joined(separator: ", "))"
+        case let .unknownStyle(s, locale, available):
+            return "no style '\(s)' for locale '\(locale)'; available: \(available.joined(separator: ", "))"
+        case let .missingFile(f): return "missing file \(f)"
+        case let .missingOverrideDirectory(d): return "rules directory '\(d)' does not exist"
+        case let .inheritanceCycle(t): return "locale '\(t)' inherits from itself"
+        case let .invalidFiles(errors): return errors.map(\.description).joined(separator: "\n")
+        }
+    }
+}

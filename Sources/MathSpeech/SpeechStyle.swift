@@ -1,0 +1,70 @@
+import Foundation
+
+/// A compiled speech style: the rules of a style file and everything it inherits, its preferences
+/// and its word overrides. Immutable and `Sendable`.
+public struct SpeechStyle: Sendable {
+    /// The style name (`clearspeak`, `mathspeak`).
+    public let name: String
+    /// The locale tag of its rule file.
+    public let locale: String
+    /// Declared preferences (own first, then inherited).
+    public let preferences: [PreferenceDeclaration]
+    /// All rules in priority order (own file first, then inherited files).
+    public let rules: [SpeechRule]
+    /// Word overrides of the style.
+    public let words: WordTable
+    private let byKind: [String: [Int]]
+
+    /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
+    public init(files: [RuleFile], words: WordTable) {
+        name = files.first?.style ?? ""
+        locale = files.first?.locale ?? ""
+        var preferences: [PreferenceDeclaration] = []
+        var seen: Set<String> = []
+        for file in files {
+            for p in file.preferences where !seen.contains(p.name.lowercased()) {
+                seen.insert(p.name.lowercased())
+                preferences.append(p)
+            }
+        }
+        self.preferences = preferences
+        rules = files.flatMap(\.rules)
+        self.words = words
+        var byKind: [String: [Int]] = [:]
+        for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
+        self.byKind = byKind
+    }
+
+    /// The rules that may apply to a kind, in priority order (kind-specific rules, then `*` rules).
+    func candidates(for kind: String) -> [Int] {
+        let specific = byKind[kind] ?? []
+        let any = byKind["*"] ?? []
+        if any.isEmpty { return specific }
+        return (specific + any).sorted()
+    }
+
+    /// Resolves user preferences (case-insensitive names, aliases and values) against the
+    /// declarations; unknown names or values are reported and ignored. Undeclared preferences get
+    /// their default (first) value.
+    public func resolve(_ requested: [String: String]) -> (values: [String: String], problems: [String]) {
+        var values: [String: String] = [:]
+        for p in preferences { values[p.name] = p.values.first ?? "" }
+        var problems: [String] = []
+        for (rawName, rawValue) in requested {
+            let key = rawName.lowercased()
+            guard let declaration = preferences.first(where: { d in
+                d.name.lowercased() == key || d.aliases.contains { $0.lowercased() == key }
+                    || d.name.lowercased() == key + "s" || (key.hasSuffix("s") && d.name.lowercased() + "s" == key)
+            }) else {
+                problems.append("unknown preference '\(rawName)' for style \(name); known: \(preferences.map(\.name).joined(separator: ", "))")
+                continue
+            }
+            guard let value = declaration.values.first(where: { $0.lowercased() == rawValue.lowercased() }) else {
+                problems.append("unknown value '\(rawValue)' for preference \(declaration.name); allowed: \(declaration.values.joined(separator: ", "))")
+                continue
+            }
+            values[declaration.name] = value
+        }
+        return (values, problems)
+    }
+}

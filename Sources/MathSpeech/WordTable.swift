@@ -1,0 +1,154 @@
+import MathSyntax
+
+/// A problem in a rule or word file, with its location and (for rules) the rule name.
+public struct RuleFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file (as named in the rules directory, e.g. `en/clearspeak.rules`).
+    public let file: String
+    /// 1-based line.
+    public let line: Int
+    /// 1-based column.
+    public let column: Int
+    /// The rule the line belongs to, if any.
+    public let rule: String?
+    /// What is wrong.
+    public let message: String
+
+    /// Creates an error.
+    public init(file: String, line: Int, column: Int, rule: String? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.rule = rule
+        self.message = message
+    }
+
+    public var description: String {
+        "\(file):\(line):\(column): error: \(message)" + (rule.map { " (in rule '\($0)')" } ?? "")
+    }
+}
+
+/// Words for keys (symbols, function names, units, numbers), with variants such as `brief` and
+/// `superbrief` or `plural`. Read from the word-file format documented in `Locales/README.md`:
+/// `KEY  words | variant: words`, `#` comments, escapes `\#`, `\|`, `\s`, `\u{XXXX}` in keys.
+public struct WordTable: Hashable, Sendable {
+    /// An entry's default words and its variants.
+    public struct Entry: Hashable, Sendable {
+        /// The default words.
+        public var words: String
+        /// Variant name → words.
+        public var variants: [String: String]
+        /// Where it was defined (`file:line`), for `--explain` and diagnostics.
+        public var origin: String
+    }
+
+    /// Key → entry.
+    public private(set) var entries: [String: Entry] = [:]
+
+    /// An empty table.
+    public init() {}
+
+    /// Parses a word file. Errors are collected; good lines are kept.
+    public init(parsing text: String, file: String) throws(RuleFileErrors) {
+        var errors: [RuleFileError] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            // The key runs to the first unescaped white space.
+            var keyRaw = ""
+            var rest = trimmed
+            var escaped = false
+            while let c = rest.first {
+                if !escaped && (c == " " || c == "\t") { break }
+                if !escaped && c == "\\" { escaped = true; keyRaw.append(c); rest = rest.dropFirst(); continue }
+                escaped = false
+                keyRaw.append(c)
+                rest = rest.dropFirst()
+            }
+            let column = trimmed.startIndex.utf16Offset(in: line) + 1
+            guard let key = WordTable.unescapeKey(keyRaw) else {
+                errors.append(RuleFileError(file: file, line: lineNumber, column: column, message: "bad escape in key '\(keyRaw)'"))
+                continue
+            }
+            let parts = rest.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+            let words = parts.first ?? ""
+            var variants: [String: String] = [:]
+            var bad = false
+            for part in parts.dropFirst() {
+                guard let colon = part.firstIndex(of: ":") else {
+                    errors.append(RuleFileError(file: file, line: lineNumber, column: column,
+                                                message: "variant '\(part)' needs a name, e.g. 'brief: words'"))
+                    bad = true
+                    continue
+                }
+                variants[String(part[..<colon]).trimmingSpaces] = String(part[part.index(after: colon)...]).trimmingSpaces
+            }
+            if bad { continue }
+            if entries[key] != nil {
+                errors.append(RuleFileError(file: file, line: lineNumber, column: column,
+                                            message: "'\(keyRaw)' is defined twice (first at \(entries[key]!.origin))"))
+                continue
+            }
+            entries[key] = Entry(words: words, variants: variants, origin: "\(file):\(lineNumber)")
+        }
+        if !errors.isEmpty {
+            throw RuleFileErrors(errors: errors, partial: self)
+        }
+    }
+
+    /// The words for `key` in `variant` (falling back to the default words), or nil.
+    public func words(_ key: String, variant: String? = nil) -> String? {
+        guard let entry = entries[key] else { return nil }
+        if let variant, let w = entry.variants[variant] { return w }
+        return entry.words
+    }
+
+    /// Adds or replaces entries from another table (used for overrides and inheritance).
+    public mutating func merge(_ other: WordTable) {
+        for (k, v) in other.entries { entries[k] = v }
+    }
+
+    /// Unescapes a key: `\#`, `\|`, `\s` (space), `\\`, `\u{XXXX}`.
+    static func unescapeKey(_ raw: String) -> String? {
+        var out = ""
+        var it = Array(raw.unicodeScalars)[...]
+        while let c = it.first {
+            it = it.dropFirst()
+            guard c == "\\", let n = it.first else { out.unicodeScalars.append(c); continue }
+            it = it.dropFirst()
+            switch n {
+            case "s": out += " "
+            case "u":
+                guard it.first == "{", let close = it.firstIndex(of: "}") else { return nil }
+                let hex = String(String.UnicodeScalarView(it[it.index(after: it.startIndex)..<close]))
+                guard let v = UInt32(hex, radix: 16), let s = Unicode.Scalar(v) else { return nil }
+                out.unicodeScalars.append(s)
+                it = it[it.index(after: close)...]
+            default: out.unicodeScalars.append(n)
+            }
+        }
+        return out
+    }
+}
+
+/// Several errors from one file, with what could be read (`partial`) when that is useful.
+public struct RuleFileErrors: Error, Sendable, CustomStringConvertible {
+    /// The errors, in line order.
+    public let errors: [RuleFileError]
+    /// Anything that could be read despite the errors.
+    public let partial: WordTable?
+
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,777 @@
+import MathSyntax
+
+// The math-in-text scanner: finds the TeX mathematics in running text (Markdown, HTML-ish text, chat
+// output, LaTeX-flavoured prose) and splits the text into text and math segments, so each formula can
+// be handed to the TeX parser on its own. The rules are documented on `MathTextScanner` below.
+//
+// How it stays fast on any input: one pre-pass over the UTF-8 bytes records every delimiter candidate
+// with its brace depth counted from the start of the input (`DelimiterIndex`); the closer of every
+// possible opener is then found for all openers at once, right to left, with a monotonic stack (a
+// binary search only when the nearest candidate is too deep). The text walk then meets openers left to
+// right and looks their closers up, so nothing is ever rescanned: unclosed or adversarial input (`$`
+// repeated, `${${${…`) costs O(n log n) at worst and O(n) in practice. Extra memory is proportional to
+// the number of delimiter characters (about 30 bytes per `$` at worst), plus the segments.
+
+/// Splits running text into plain-text and TeX-math segments.
+///
+/// ```swift
+/// let scan = MathTextScanner().scan("Solve $x^2 = 2$ for \\(x\\).")
+/// // scan.segments: .text("Solve "), .math(tex: "x^2 = 2"), .text(" for "), .math(tex: "x"), .text(".")
+/// ```
+///
+/// A scanner is a value with no state of its own; one instance can scan any number of texts
+/// concurrently.
+///
+/// ## Delimiters
+/// Outside Markdown code:
+/// - `$…$` inline and `$$…$$` display (unless ``Options/dollarDelimiters`` is off);
+/// - `\(…\)` inline and `\[…\]` display;
+/// - `\begin{env}…\end{env}` for any environment name made of ASCII letters and `*`, with nested
+///   environments of the same name counted. Display, except `math`. The fragment's TeX is the whole
+///   environment, `\begin` and `\end` included (so the TeX parser sees the environment), except for
+///   `math` and `displaymath`, which give their content only.
+///
+/// ## Rules
+/// In the spirit of pandoc's `tex_math_dollars` and KaTeX's auto-render:
+/// - A backslash always pairs with the byte after it: `\$` is a literal dollar, and `\\(` is an
+///   escaped backslash followed by a plain parenthesis. Text segments keep such escapes as written.
+/// - Inside math, braces are counted: a closing delimiter only counts at brace depth ≤ 0 relative to the
+///   opener, so `$\text{a $b$ c}$` is one formula. Escaped braces `\{` `\}` do not count.
+/// - `$` opens inline math only when the next byte is not whitespace. The first `$` at depth ≤ 0 after
+///   it decides: if that `$` is preceded by whitespace or followed by an ASCII digit, the opener is a
+///   literal dollar (so "costs $5 and $10" stays text); otherwise it closes the formula.
+/// - Inline math (`$`, `\(`, the `math` environment) never spans a blank line (a line holding nothing
+///   but spaces, tabs or CR). Display math may span lines, blank ones included.
+/// - An opener with no closer stays text and the scan goes on right after it, so it never swallows what
+///   follows; the warning `text.unclosed-math` points at the opener. A `$` followed by a digit gets no
+///   warning (it is most likely money), nor does a `$` rejected by the rules above.
+/// - Math whose content is empty or only whitespace (`$$$$`, `\(\)`, `\[ \]`, an empty `math` or
+///   `displaymath` environment) stays text, without a diagnostic: there is nothing to read aloud.
+///   Other environments are always math, even when empty, since the environment itself is the content.
+/// - Markdown code is not scanned (``Options/markdownCode``): a code span (a run of n backticks up to
+///   the next run of exactly n backticks, not across a blank line) and a fenced code block (three or
+///   more backticks or tildes at the start of a line, indented at most three spaces, up to a closing
+///   fence at least as long or the end of the input) stay text. An unmatched backtick run is literal
+///   text. Indented code blocks are not recognised. Math that opens before a code span runs through it.
+/// - Delimiters are found in the raw input. HTML character references are decoded (when asked) only in
+///   the segments' strings, so `&#36;` is never a delimiter.
+public struct MathTextScanner: Sendable {
+    /// What the scanner recognises, and its limits.
+    public struct Options: Sendable {
+        /// Decode HTML character references in the segment texts (text and math): `&lt;` `&gt;` `&amp;`
+        /// `&quot;` `&apos;` `&nbsp;`, decimal `&#39;` and hexadecimal `&#x2212;` (a reference must end in
+        /// `;` and name a valid Unicode scalar; anything else stays as written). In math, a no-break space
+        /// (U+00A0, `&nbsp;` or `&#160;`) becomes a plain space, which TeX ignores. Delimiters are still
+        /// found in the raw input, and every range still refers to the raw input: use
+        /// ``MathFragment/sourceOffset(forTeXOffset:)`` to map offsets in the decoded TeX back.
+        /// Default `false`.
+        public var decodeHTMLEntities = false
+        /// Recognise `$…$` and `$$…$$`. When `false`, dollars are plain text and only `\(…\)`, `\[…\]`
+        /// and environments are math. Default `true`.
+        public var dollarDelimiters = true
+        /// Leave Markdown code spans and fenced code blocks unscanned (their content stays text).
+        /// Turn this off for LaTeX sources, where backticks are opening quotes (` ``like this'' `).
+        /// Default `true`.
+        public var markdownCode = true
+        /// The largest input scanned, in UTF-8 bytes. A larger input comes back as one text segment with
+        /// the error `text.input-too-large`. Default 16 MiB. (Inputs of 2 GiB or more are always too
+        /// large: offsets are stored in 32 bits.)
+        public var maxInputBytes = 16 << 20
+        /// The most `text.unclosed-math` warnings reported for one input. Past it, one note
+        /// `text.too-many-diagnostics` (range = the first unreported opener) counts the rest, so hostile
+        /// input cannot make the diagnostics grow without bound. Default 1000.
+        public var maxDiagnostics = 1000
+        /// The default options.
+        public init() {}
+    }
+
+    /// The options this scanner uses.
+    public var options: Options
+
+    /// Creates a scanner.
+    public init(options: Options = .init()) {
+        self.options = options
+    }
+
+    /// Splits `text` into text and math segments.
+    ///
+    /// The segments cover the input exactly, in order: each range starts where the previous one ends,
+    /// the first starts at 0 and the last ends at `text.utf8.count`. Adjacent text is merged into one
+    /// segment, and text segments are never empty (an empty input gives no segments). Without entity
+    /// decoding a text segment's string is the input in its range, byte for byte.
+    ///
+    /// Diagnostics, in input order: the warning `text.unclosed-math` for each opener left unclosed
+    /// (range = the opening delimiter; at most ``Options/maxDiagnostics`` of them, then one note
+    /// `text.too-many-diagnostics`), and the error `text.input-too-large` (range = the whole input)
+    /// when the input exceeds ``Options/maxInputBytes``.
+    public func scan(_ text: String) -> MathTextScan {
+        let count = text.utf8.count
+        if count > options.maxInputBytes || count >= Int(Int32.max) {
+            let whole = SourceRange(0, count)
+            let limit = min(options.maxInputBytes, Int(Int32.max) - 1)
+            return MathTextScan(
+                segments: [.text(text, range: whole)],
+                diagnostics: [.error("text.input-too-large",
+                                     "the input is \(count) bytes, more than the limit of \(limit); it was not scanned for math",
+                                     at: whole)])
+        }
+        if count == 0 { return MathTextScan(segments: [], diagnostics: []) }
+        var scanner = TextScan(bytes: Array(text.utf8), options: options)
+        scanner.run()
+        return MathTextScan(segments: scanner.segments, diagnostics: scanner.diagnostics)
+    }
+}
+
+/// The result of ``MathTextScanner/scan(_:)``: the segments, covering the input in order, and what was
+/// noticed on the way.
+public struct MathTextScan: Sendable {
+    /// Text and math, in input order, covering the whole input.
+    public let segments: [MathTextSegment]
+    /// Warnings (`text.unclosed-math`), errors (`text.input-too-large`) and the note
+    /// `text.too-many-diagnostics`, in input order.
+    public let diagnostics: [Diagnostic]
+
+    /// Creates a scan result.
+    public init(segments: [MathTextSegment], diagnostics: [Diagnostic]) {
+        self.segments = segments
+        self.diagnostics = diagnostics
+    }
+
+    /// The math segments only, in input order.
+    public var fragments: [MathFragment] {
+        segments.compactMap { if case .math(let fragment) = $0 { fragment } else { nil } }
+    }
+}
+
+/// One piece of a scanned text.
+public enum MathTextSegment: Sendable, Hashable {
+    /// Plain text (entity-decoded if asked) and the input bytes it came from.
+    case text(String, range: SourceRange)
+    /// A formula.
+    case math(MathFragment)
+
+    /// The input bytes the segment covers (for math: delimiters included).
+    public var range: SourceRange {
+        switch self {
+        case .text(_, let range): range
+        case .math(let fragment): fragment.range
+        }
+    }
+}
+
+/// A formula found in text: the TeX to parse and where it came from.
+///
+/// **Mapping positions back.** Ranges are UTF-8 byte offsets into the scanned input. Without entity
+/// decoding, `tex` is exactly the input in ``contentRange``, so an offset `t` into `tex` (for example a
+/// parser diagnostic's range) is the input offset `contentRange.lowerBound + t`. With entity decoding,
+/// use ``sourceOffset(forTeXOffset:)`` / ``sourceRange(forTeXRange:)``, which account for every decoded
+/// reference; they also work without decoding.
+public struct MathFragment: Sendable, Hashable {
+    /// The TeX to parse: the content between the delimiters; for an environment other than `math` and
+    /// `displaymath`, the whole `\begin{env}…\end{env}` text.
+    public let tex: String
+    /// Whether the formula is display math (`$$`, `\[`, environments other than `math`) rather than
+    /// inline (`$`, `\(`, `math`).
+    public let display: Bool
+    /// What delimited it: `"$"`, `"$$"`, `"\\("`, `"\\["`, or the environment name (`"equation"`,
+    /// `"align*"`, `"math"`…).
+    public let delimiter: String
+    /// The input bytes of the whole formula, delimiters included.
+    public let range: SourceRange
+    /// The input bytes `tex` was taken from (for a whole environment, equal to ``range``).
+    public let contentRange: SourceRange
+    /// Decoded character references in `tex`, in order (empty without decoding).
+    let replacements: [EntityReplacement]
+
+    /// Creates a fragment whose `tex` is the input in `contentRange`, byte for byte.
+    public init(tex: String, display: Bool, delimiter: String, range: SourceRange, contentRange: SourceRange) {
+        self.init(tex: tex, display: display, delimiter: delimiter, range: range, contentRange: contentRange,
+                  replacements: [])
+    }
+
+    init(tex: String, display: Bool, delimiter: String, range: SourceRange, contentRange: SourceRange,
+         replacements: [EntityReplacement]) {
+        self.tex = tex
+        self.display = display
+        self.delimiter = delimiter
+        self.range = range
+        self.contentRange = contentRange
+        self.replacements = replacements
+    }
+
+    /// The input offset of UTF-8 offset `offset` into ``tex``.
+    ///
+    /// Without decoded references this is `contentRange.lowerBound + offset`. Text after a decoded
+    /// reference is shifted by the difference in length (`&lt;` is 4 bytes in the input, 1 in `tex`); an
+    /// offset at or inside a reference's replacement maps to the start of the reference, and the offset
+    /// just after it maps to just after the reference. `offset` is clamped to `0...tex.utf8.count`.
+    public func sourceOffset(forTeXOffset offset: Int) -> Int {
+        sourceOffset(forTeXOffset: offset, roundingUp: false)
+    }
+
+    /// The input range of a range of UTF-8 offsets into ``tex`` (see ``sourceOffset(forTeXOffset:)``).
+    /// A range that starts or ends inside a decoded reference's replacement covers the whole reference.
+    public func sourceRange(forTeXRange texRange: SourceRange) -> SourceRange {
+        let lower = sourceOffset(forTeXOffset: texRange.lowerBound)
+        let upper = sourceOffset(forTeXOffset: texRange.upperBound, roundingUp: true)
+        return SourceRange(lower, max(lower, upper))
+    }
+
+    /// ``sourceOffset(forTeXOffset:)``, mapping an offset strictly inside a replacement to the end of the
+    /// reference instead of its start when `roundingUp`.
+    func sourceOffset(forTeXOffset offset: Int, roundingUp: Bool) -> Int {
+        let t = min(max(0, offset), tex.utf8.count)
+        // The last replacement starting at or before t.
+        var lo = 0, hi = replacements.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if replacements[mid].texOffset <= t { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { return min(contentRange.upperBound, contentRange.lowerBound + t) }
+        let r = replacements[lo - 1]
+        if t == r.texOffset { return r.sourceOffset }
+        if t < r.texOffset + r.texLength { return roundingUp ? r.sourceOffset + r.sourceLength : r.sourceOffset }
+        return min(contentRange.upperBound, r.sourceOffset + r.sourceLength + (t - r.texOffset - r.texLength))
+    }
+}
+
+/// One decoded character reference: `sourceLength` input bytes at `sourceOffset` became `texLength`
+/// bytes at `texOffset` of the decoded string.
+struct EntityReplacement: Hashable, Sendable {
+    var texOffset: Int
+    var sourceOffset: Int
+    var texLength: Int
+    var sourceLength: Int
+}
+
+// MARK: - Bytes
+
+private enum Byte {
+    static let tab: UInt8 = 0x09
+    static let newline: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let hash: UInt8 = 0x23
+    static let dollar: UInt8 = 0x24
+    static let ampersand: UInt8 = 0x26
+    static let leftParen: UInt8 = 0x28
+    static let rightParen: UInt8 = 0x29
+    static let star: UInt8 = 0x2A
+    static let semicolon: UInt8 = 0x3B
+    static let leftBracket: UInt8 = 0x5B
+    static let backslash: UInt8 = 0x5C
+    static let rightBracket: UInt8 = 0x5D
+    static let backtick: UInt8 = 0x60
+    static let letterB: UInt8 = 0x62
+    static let letterE: UInt8 = 0x65
+    static let letterX: UInt8 = 0x78
+    static let leftBrace: UInt8 = 0x7B
+    static let rightBrace: UInt8 = 0x7D
+    static let tilde: UInt8 = 0x7E
+
+    /// ASCII whitespace: space, tab, LF, VT, FF, CR.
+    static func isWhitespace(_ b: UInt8) -> Bool { b == space || (b >= 0x09 && b <= 0x0D) }
+    /// Whitespace allowed on a blank line besides its newlines.
+    static func isLineSpace(_ b: UInt8) -> Bool { b == space || b == tab || b == carriageReturn }
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    static func hexValue(_ b: UInt8) -> UInt32? {
+        switch b {
+        case 0x30...0x39: UInt32(b - 0x30)
+        case 0x41...0x46: UInt32(b - 0x41 + 10)
+        case 0x61...0x66: UInt32(b - 0x61 + 10)
+        default: nil
+        }
+    }
+}
+
+// MARK: - Delimiter index (the pre-pass)
+
+/// A delimiter candidate: its byte offset and the brace depth there, counted from the start of the input
+/// with TeX's lexing (a backslash pairs with the next byte; `{` +1, `}` −1).
+private struct DelimiterEvent {
+    var position: Int32
+    var depth: Int32
+}
+
+/// Every delimiter candidate of an input, and for every possible opener its closer.
+///
+/// Backslash pairs are formed from the start of each run of backslashes, which is where the text scan
+/// meets them too (it never resumes inside a run), so "escaped" means the same thing here and there; and
+/// a closer at global depth ≤ the opener's is exactly a closer at relative depth ≤ 0.
+private struct DelimiterIndex {
+    var dollars: [DelimiterEvent] = []
+    var doubleDollars: [DelimiterEvent] = []
+    var parenOpens: [DelimiterEvent] = []
+    var parenCloses: [DelimiterEvent] = []
+    var bracketOpens: [DelimiterEvent] = []
+    var bracketCloses: [DelimiterEvent] = []
+    /// Blank lines: offsets of the newline that starts each and of the newline that ends it.
+    var blankLineStarts: [Int32] = []
+    var blankLineEnds: [Int32] = []
+    /// `\begin{name}` offset → the matching `\end{name}` (same name, nesting counted).
+    var environmentEnds: [Int32: (start: Int32, end: Int32)] = [:]
+
+    /// Closer offsets (or −1) parallel to `dollars`, `doubleDollars`, `parenOpens`, `bracketOpens`.
+    var dollarClosers: [Int32] = []
+    var doubleDollarClosers: [Int32] = []
+    var parenClosers: [Int32] = []
+    var bracketClosers: [Int32] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, dollars recordDollars: Bool) {
+        let n = bytes.count
+        var depth: Int32 = 0
+        var openEnvironments: [String: [Int32]] = [:]
+        var i = 0
+        while i < n {
+            let b = bytes[i]
+            switch b {
+            case Byte.backslash:
+                guard i + 1 < n else { i += 1; continue }
+                let event = DelimiterEvent(position: Int32(i), depth: depth)
+                switch bytes[i + 1] {
+                case Byte.newline: recordBlankLine(startingAt: i + 1, in: bytes)  // `\` + newline ends no paragraph
+                case Byte.leftParen: parenOpens.append(event)
+                case Byte.rightParen: parenCloses.append(event)
+                case Byte.leftBracket: bracketOpens.append(event)
+                case Byte.rightBracket: bracketCloses.append(event)
+                case Byte.letterB:
+                    if let token = environmentToken(in: bytes, at: i, begin: true) {
+                        openEnvironments[token.name, default: []].append(Int32(i))
+                        i = token.end  // the token's braces balance: depth is unchanged
+                        continue
+                    }
+                case Byte.letterE:
+                    if let token = environmentToken(in: bytes, at: i, begin: false) {
+                        if let begin = openEnvironments[token.name]?.popLast() {
+                            environmentEnds[begin] = (Int32(i), Int32(token.end))
+                        }
+                        i = token.end
+                        continue
+                    }
+                default: break
+                }
+                i += 2
+            case Byte.leftBrace:
+                depth += 1
+                i += 1
+            case Byte.rightBrace:
+                depth -= 1
+                i += 1
+            case Byte.dollar:
+                if recordDollars {
+                    let event = DelimiterEvent(position: Int32(i), depth: depth)
+                    dollars.append(event)
+                    if i + 1 < n, bytes[i + 1] == Byte.dollar { doubleDollars.append(event) }
+                }
+                i += 1
+            case Byte.newline:
+                recordBlankLine(startingAt: i, in: bytes)
+                i += 1
+            default:
+                i += 1
+            }
+        }
+        dollarClosers = Self.firstClosers(for: dollars, among: dollars, gap: 1)
+        doubleDollarClosers = Self.firstClosers(for: doubleDollars, among: doubleDollars, gap: 2)
+        parenClosers = Self.firstClosers(for: parenOpens, among: parenCloses, gap: 2)
+        bracketClosers = Self.firstClosers(for: bracketOpens, among: bracketCloses, gap: 2)
+    }
+
+    /// Records the blank line that the newline at `i` starts, if any. Blank lines are found whatever
+    /// precedes them (a backslash before the first newline does not hide the paragraph break).
+    mutating func recordBlankLine(startingAt i: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        var j = i + 1
+        while j < bytes.count, Byte.isLineSpace(bytes[j]) { j += 1 }
+        if j < bytes.count, bytes[j] == Byte.newline {
+            blankLineStarts.append(Int32(i))
+            blankLineEnds.append(Int32(j))
+        }
+    }
+
+    /// For each opener, the offset of the first closer at least `gap` bytes after it whose depth is at
+    /// most the opener's, or −1. Both lists are sorted by offset.
+    ///
+    /// Right to left, the candidate closers are kept on a stack whose depths never decrease from bottom
+    /// to top (a closer hides every farther one that is deeper: whoever could use the farther one can use
+    /// it first). The answer for an opener is the topmost entry not deeper than it: a binary search.
+    static func firstClosers(for openers: [DelimiterEvent], among closers: [DelimiterEvent], gap: Int32) -> [Int32] {
+        var answers = [Int32](repeating: -1, count: openers.count)
+        guard !closers.isEmpty else { return answers }
+        var stack: [Int32] = []
+        var c = closers.count - 1
+        var o = openers.count - 1
+        while o >= 0 {
+            let opener = openers[o]
+            while c >= 0, closers[c].position >= opener.position + gap {
+                let d = closers[c].depth
+                while let top = stack.last, closers[Int(top)].depth > d { stack.removeLast() }
+                stack.append(Int32(c))
+                c -= 1
+            }
+            guard let top = stack.last else { o -= 1; continue }
+            if closers[Int(top)].depth <= opener.depth {
+                answers[o] = closers[Int(top)].position  // the usual case: the nearest closer
+            } else {
+                var lo = 0, hi = stack.count - 1
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if closers[Int(stack[mid])].depth <= opener.depth { lo = mid + 1 } else { hi = mid }
+                }
+                if lo > 0 { answers[o] = closers[Int(stack[lo - 1])].position }
+            }
+            o -= 1
+        }
+        return answers
+    }
+
+    /// The closer recorded for the opener at `position` in `openers`. `cursor` remembers where the
+    /// previous look-up in the same list ended: the scan asks in increasing order of position.
+    static func closer(at position: Int, openers: [DelimiterEvent], closers: [Int32], cursor: inout Int) -> Int? {
+        let p = Int32(position)
+        while cursor < openers.count, openers[cursor].position < p { cursor += 1 }
+        guard cursor < openers.count, openers[cursor].position == p, closers[cursor] >= 0 else { return nil }
+        return Int(closers[cursor])
+    }
+
+    /// Whether a blank line lies wholly between `start` and `end`.
+    func blankLine(between start: Int, and end: Int) -> Bool {
+        let s = Int32(start)
+        var lo = 0, hi = blankLineStarts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if blankLineStarts[mid] <= s { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < blankLineEnds.count && Int(blankLineEnds[lo]) < end
+    }
+}
+
+/// `\begin{name}` or `\end{name}` at `i` (name: ASCII letters and `*`): the name and the offset after `}`.
+private func environmentToken(in bytes: UnsafeBufferPointer<UInt8>, at i: Int, begin: Bool)
+    -> (name: String, nameStart: Int, end: Int)?
+{
+    let keyword: StaticString = begin ? "begin{" : "end{"
+    var j = i + 1
+    let count = keyword.utf8CodeUnitCount
+    guard j + count <= bytes.count else { return nil }
+    let matches = keyword.withUTF8Buffer { word in
+        for k in 0..<count where bytes[j + k] != word[k] { return false }
+        return true
+    }
+    guard matches else { return nil }
+    j += count
+    let nameStart = j
+    while j < bytes.count, Byte.isLetter(bytes[j]) || bytes[j] == Byte.star { j += 1 }
+    guard j > nameStart, j < bytes.count, bytes[j] == Byte.rightBrace else { return nil }
+    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<j]), as: UTF8.self)
+    return (name, nameStart, j + 1)
+}
+
+// MARK: - The scan
+
+/// One scan of one input: the text-mode walk that meets openers in order and consults the index.
+private struct TextScan {
+    let bytes: [UInt8]
+    let options: MathTextScanner.Options
+    let index: DelimiterIndex
+    var segments: [MathTextSegment] = []
+    var diagnostics: [Diagnostic] = []
+    /// Where the pending text segment starts.
+    var textStart = 0
+    /// Maximal backtick runs: length → start offsets (built on first use).
+    var backtickRuns: [Int: [Int32]]?
+    /// Positions in the index's opener lists reached so far (see ``DelimiterIndex/closer(at:openers:closers:cursor:)``).
+    var dollarCursor = 0, doubleDollarCursor = 0, parenCursor = 0, bracketCursor = 0
+    /// Unclosed openers past `Options.maxDiagnostics`, and the first of them.
+    var unreported = 0
+    var firstUnreported: SourceRange?
+
+    init(bytes: [UInt8], options: MathTextScanner.Options) {
+        self.bytes = bytes
+        self.options = options
+        index = bytes.withUnsafeBufferPointer { DelimiterIndex(bytes: $0, dollars: options.dollarDelimiters) }
+    }
+
+    mutating func run() {
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            switch bytes[i] {
+            case Byte.backslash:
+                guard i + 1 < n else { i += 1; continue }
+                switch bytes[i + 1] {
+                case Byte.leftParen: i = delimited(at: i, display: false)
+                case Byte.leftBracket: i = delimited(at: i, display: true)
+                case Byte.letterB: i = environment(at: i)
+                default: i += 2
+                }
+            case Byte.dollar where options.dollarDelimiters:
+                i = i + 1 < n && bytes[i + 1] == Byte.dollar ? displayDollars(at: i) : inlineDollar(at: i)
+            case Byte.backtick where options.markdownCode:
+                i = backticks(at: i)
+            case Byte.tilde where options.markdownCode:
+                i = tildes(at: i)
+            default:
+                i += 1
+            }
+        }
+        flushText(upTo: n)
+        if unreported > 0 {
+            diagnostics.append(Diagnostic(
+                id: "text.too-many-diagnostics", severity: .note,
+                message: "\(unreported) more unclosed math delimiters were not reported", range: firstUnreported))
+        }
+    }
+
+    // MARK: Openers (each returns where the scan goes on)
+
+    mutating func inlineDollar(at q: Int) -> Int {
+        let n = bytes.count
+        guard q + 1 < n, !Byte.isWhitespace(bytes[q + 1]) else { return q + 1 }
+        let closer = DelimiterIndex.closer(at: q, openers: index.dollars, closers: index.dollarClosers, cursor: &dollarCursor)
+        guard let c = closer, !index.blankLine(between: q, and: c) else {
+            if !Byte.isDigit(bytes[q + 1]) {
+                warnUnclosed(q, q + 1, opener: "$", closer: "$", atBlankLine: closer != nil)
+            }
+            return q + 1
+        }
+        if Byte.isWhitespace(bytes[c - 1]) { return q + 1 }            // "$5 and $10": a closer after a space
+        if c + 1 < n, Byte.isDigit(bytes[c + 1]) { return q + 1 }      // "$x$5": a closer before a digit
+        emitMath(q, c + 1, tex: q + 1, c, display: false, delimiter: "$")
+        return c + 1
+    }
+
+    mutating func displayDollars(at q: Int) -> Int {
+        guard let c = DelimiterIndex.closer(at: q, openers: index.doubleDollars, closers: index.doubleDollarClosers,
+                                             cursor: &doubleDollarCursor) else {
+            warnUnclosed(q, q + 2, opener: "$$", closer: "$$", atBlankLine: false)
+            return q + 2
+        }
+        if isBlank(q + 2, c) { return c + 2 }
+        emitMath(q, c + 2, tex: q + 2, c, display: true, delimiter: "$$")
+        return c + 2
+    }
+
+    /// `\(…\)` or `\[…\]`.
+    mutating func delimited(at q: Int, display: Bool) -> Int {
+        let closer = display
+            ? DelimiterIndex.closer(at: q, openers: index.bracketOpens, closers: index.bracketClosers, cursor: &bracketCursor)
+            : DelimiterIndex.closer(at: q, openers: index.parenOpens, closers: index.parenClosers, cursor: &parenCursor)
+        let opener = display ? "\\[" : "\\("
+        guard let c = closer, display || !index.blankLine(between: q, and: c) else {
+            warnUnclosed(q, q + 2, opener: opener, closer: display ? "\\]" : "\\)", atBlankLine: closer != nil)
+            return q + 2
+        }
+        if isBlank(q + 2, c) { return c + 2 }
+        emitMath(q, c + 2, tex: q + 2, c, display: display, delimiter: opener)
+        return c + 2
+    }
+
+    mutating func environment(at q: Int) -> Int {
+        guard let token = bytes.withUnsafeBufferPointer({ environmentToken(in: $0, at: q, begin: true) }) else {
+            return q + 2
+        }
+        let name = token.name
+        let inline = name == "math"
+        guard let end = index.environmentEnds[Int32(q)],
+              !inline || !index.blankLine(between: q, and: Int(end.start)) else {
+            warnUnclosed(q, token.end, opener: "\\begin{\(name)}", closer: "\\end{\(name)}",
+                         atBlankLine: index.environmentEnds[Int32(q)] != nil)
+            return token.end
+        }
+        let endStart = Int(end.start), endEnd = Int(end.end)
+        if inline || name == "displaymath" {
+            if isBlank(token.end, endStart) { return endEnd }
+            emitMath(q, endEnd, tex: token.end, endStart, display: !inline, delimiter: name)
+        } else {
+            emitMath(q, endEnd, tex: q, endEnd, display: true, delimiter: name)
+        }
+        return endEnd
+    }
+
+    // MARK: Markdown code
+
+    /// A run of backticks at `p`: a fence opener, a code span, or literal backticks.
+    mutating func backticks(at p: Int) -> Int {
+        let n = bytes.count
+        var e = p
+        while e < n, bytes[e] == Byte.backtick { e += 1 }
+        let length = e - p
+        if length >= 3, isAtLineStart(p) {
+            // A backtick fence's info string may not contain a backtick (then it is a code span).
+            var j = e
+            while j < n, bytes[j] != Byte.newline, bytes[j] != Byte.backtick { j += 1 }
+            if j == n || bytes[j] == Byte.newline { return fencedBlockEnd(from: e, fence: Byte.backtick, length: length) }
+        }
+        if let closer = backtickRun(length: length, from: e), !index.blankLine(between: p, and: closer) {
+            return closer + length
+        }
+        return e
+    }
+
+    mutating func tildes(at p: Int) -> Int {
+        let n = bytes.count
+        var e = p
+        while e < n, bytes[e] == Byte.tilde { e += 1 }
+        if e - p >= 3, isAtLineStart(p) { return fencedBlockEnd(from: e, fence: Byte.tilde, length: e - p) }
+        return e
+    }
+
+    /// Whether only up to three spaces stand between `p` and the start of its line.
+    func isAtLineStart(_ p: Int) -> Bool {
+        var j = p, spaces = 0
+        while j > 0, bytes[j - 1] == Byte.space, spaces < 3 { j -= 1; spaces += 1 }
+        return j == 0 || bytes[j - 1] == Byte.newline
+    }
+
+    /// The end of a fenced block whose opening fence ends at `e`: the end of the closing fence's line
+    /// (a line of at least `length` fence characters, indented at most three spaces, nothing but spaces
+    /// after), or the end of the input.
+    func fencedBlockEnd(from e: Int, fence: UInt8, length: Int) -> Int {
+        let n = bytes.count
+        var j = lineEnd(from: e)
+        while j < n {
+            var k = j + 1, spaces = 0
+            while k < n, bytes[k] == Byte.space, spaces < 3 { k += 1; spaces += 1 }
+            var m = k
+            while m < n, bytes[m] == fence { m += 1 }
+            let end = lineEnd(from: m)
+            if m - k >= length, (m..<end).allSatisfy({ Byte.isLineSpace(bytes[$0]) }) { return end }
+            j = end
+        }
+        return n
+    }
+
+    func lineEnd(from i: Int) -> Int {
+        var j = i
+        while j < bytes.count, bytes[j] != Byte.newline { j += 1 }
+        return j
+    }
+
+    /// The start of the first maximal run of exactly `length` backticks at or after `from`.
+    mutating func backtickRun(length: Int, from: Int) -> Int? {
+        if backtickRuns == nil {
+            var runs: [Int: [Int32]] = [:]
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                guard bytes[i] == Byte.backtick else { i += 1; continue }
+                var e = i
+                while e < n, bytes[e] == Byte.backtick { e += 1 }
+                runs[e - i, default: []].append(Int32(i))
+                i = e
+            }
+            backtickRuns = runs
+        }
+        guard let starts = backtickRuns?[length] else { return nil }
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(starts[mid]) < from { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < starts.count ? Int(starts[lo]) : nil
+    }
+
+    // MARK: Output
+
+    func isBlank(_ lo: Int, _ hi: Int) -> Bool {
+        (lo..<hi).allSatisfy { Byte.isWhitespace(bytes[$0]) }
+    }
+
+    mutating func flushText(upTo end: Int) {
+        guard end > textStart else { return }
+        let (text, _) = decode(textStart, end, math: false)
+        segments.append(.text(text, range: SourceRange(textStart, end)))
+        textStart = end
+    }
+
+    mutating func emitMath(_ lo: Int, _ hi: Int, tex texLo: Int, _ texHi: Int, display: Bool, delimiter: String) {
+        flushText(upTo: lo)
+        let (tex, replacements) = decode(texLo, texHi, math: true)
+        segments.append(.math(MathFragment(
+            tex: tex, display: display, delimiter: delimiter, range: SourceRange(lo, hi),
+            contentRange: SourceRange(texLo, texHi), replacements: replacements)))
+        textStart = hi
+    }
+
+    mutating func warnUnclosed(_ lo: Int, _ hi: Int, opener: String, closer: String, atBlankLine: Bool) {
+        guard diagnostics.count < options.maxDiagnostics else {
+            if unreported == 0 { firstUnreported = SourceRange(lo, hi) }
+            unreported += 1
+            return
+        }
+        let before = atBlankLine ? "a blank line" : "the end of the input"
+        diagnostics.append(.warning(
+            "text.unclosed-math",
+            "math opened by `\(opener)` is not closed by `\(closer)` before \(before); it is kept as text",
+            at: SourceRange(lo, hi)))
+    }
+
+    // MARK: Character references
+
+    /// The bytes `lo..<hi` as a string, with character references decoded if the options ask for it.
+    func decode(_ lo: Int, _ hi: Int, math: Bool) -> (String, [EntityReplacement]) {
+        guard options.decodeHTMLEntities, bytes[lo..<hi].contains(Byte.ampersand) else {
+            return (String(decoding: bytes[lo..<hi], as: UTF8.self), [])
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(hi - lo)
+        var replacements: [EntityReplacement] = []
+        var i = lo, runStart = lo
+        while i < hi {
+            if bytes[i] == Byte.ampersand, let (replacement, length) = reference(at: i, limit: hi, math: math) {
+                out.append(contentsOf: bytes[runStart..<i])
+                replacements.append(EntityReplacement(texOffset: out.count, sourceOffset: i,
+                                                      texLength: replacement.count, sourceLength: length))
+                out.append(contentsOf: replacement)
+                i += length
+                runStart = i
+            } else {
+                i += 1
+            }
+        }
+        out.append(contentsOf: bytes[runStart..<hi])
+        return (String(decoding: out, as: UTF8.self), replacements)
+    }
+
+    /// The UTF-8 replacement and source length of the character reference at `i` (which holds `&`).
+    func reference(at i: Int, limit: Int, math: Bool) -> ([UInt8], Int)? {
+        var j = i + 1
+        let end = min(limit, i + 12)
+        while j < end, bytes[j] != Byte.semicolon { j += 1 }
+        guard j < end, j > i + 1 else { return nil }
+        let name = bytes[(i + 1)..<j]
+        let length = j + 1 - i
+        let noBreakSpace: [UInt8] = math ? [Byte.space] : [0xC2, 0xA0]
+        if name.first == Byte.hash {
+            var digits = name.dropFirst()
+            let hex = digits.first.map { $0 | 0x20 } == Byte.letterX
+            if hex { digits = digits.dropFirst() }
+            guard !digits.isEmpty, digits.count <= (hex ? 6 : 7) else { return nil }
+            var value: UInt32 = 0
+            for d in digits {
+                if hex {
+                    guard let v = Byte.hexValue(d) else { return nil }
+                    value = value * 16 + v
+                } else {
+                    guard Byte.isDigit(d) else { return nil }
+                    value = value * 10 + UInt32(d - 0x30)
+                }
+            }
+            guard value != 0, let scalar = Unicode.Scalar(value) else { return nil }
+            if value == 0xA0 { return (noBreakSpace, length) }
+            var utf8: [UInt8] = []
+            UTF8.encode(scalar) { utf8.append($0) }
+            return (utf8, length)
+        }
+        let replacement: [UInt8]
+        if name.elementsEqual("lt".utf8) { replacement = [0x3C] }
+        else if name.elementsEqual("gt".utf8) { replacement = [0x3E] }
+        else if name.elementsEqual("amp".utf8) { replacement = [Byte.ampersand] }
+        else if name.elementsEqual("quot".utf8) { replacement = [0x22] }
+        else if name.elementsEqual("apos".utf8) { replacement = [0x27] }
+        else if name.elementsEqual("nbsp".utf8) { replacement = noBreakSpace }
+        else { return nil }
+        return (replacement, length)
+    }
+}

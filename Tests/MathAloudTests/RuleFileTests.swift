@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import MathAloud
+
+/// Every shipped rule file loads, and every inline example in it produces its speech.
+@Suite struct RuleFileTests {
+    static var resources: SpeechResources { SpeechResources(files: EmbeddedSpeechResources.files) }
+
+    struct Style: Sendable, CustomStringConvertible {
+        let locale: String
+        let style: String
+        var description: String { "\(locale)/\(style)" }
+    }
+
+    static var styles: [Style] {
+        resources.locales.flatMap { locale in resources.styles(for: locale).map { Style(locale: locale, style: $0) } }
+    }
+
+    @Test func shippedFilesExist() {
+        #expect(Self.resources.locales.contains("en"))
+        #expect(Self.resources.styles(for: "en").contains("clearspeak"))
+    }
+
+    @Test(arguments: styles)
+    func styleLoads(_ s: Style) throws {
+        let speaker = try Speaker(locale: s.locale, style: s.style)
+        #expect(!speaker.availablePreferences.isEmpty || s.style != "clearspeak")
+    }
+
+    struct Example: Sendable, CustomStringConvertible {
+        let style: Style
+        let rule: String
+        let example: RuleExample
+        var description: String { "\(example.file):\(example.line) \(rule): \(example.tex)" }
+    }
+
+    static var examples: [Example] {
+        var all: [Example] = []
+        for s in styles {
+            guard let style = try? resources.style(s.style, locale: s.locale) else { continue }
+            // Only the style's own file: inherited examples are run with their own style.
+            for rule in style.rules where rule.file == "\(s.locale)/\(s.style).rules" {
+                for e in rule.examples { all.append(Example(style: s, rule: rule.name, example: e)) }
+            }
+        }
+        return all
+    }
+
+    @Test func everyStyleHasExamples() {
+        #expect(Self.examples.count > 100)
+    }
+
+    @Test(arguments: examples)
+    func example(_ e: Example) throws {
+        let speaker = try SpeakerCache.shared.speaker(locale: e.style.locale, style: e.style.style, preferences: e.example.preferences)
+        #expect(speaker.preferenceProblems.isEmpty, "\(speaker.preferenceProblems)")
+        let spoken = speaker.speak(tex: e.example.tex)
+        let dropSpaces = e.style.style == "mathspeak"
+        #expect(normalizedSpeech(spoken.text, dropSpaces: dropSpaces) == normalizedSpeech(e.example.speech, dropSpaces: dropSpaces),
+                "\(e.example.file):\(e.example.line) (\(e.rule)): \(e.example.tex)\n  got:      \(spoken.text)\n  expected: \(e.example.speech)")
+    }
+
+    @Test func ruleFileErrorsHaveLocations() {
+        let text = """
+        style Broken
+        locale en
+        rule a for fraction
+          when numerator.simple and pref Fractions oops
+          say {numerator over {denominator}
+        rule a for power
+          say x
+        nonsense here
+        """
+        do {
+            _ = try RuleFile(parsing: text, file: "en/broken.rules")
+            Issue.record("expected errors")
+        } catch {
+            let lines = error.errors.map { "\($0.line):\($0.column) \($0.rule ?? "-")" }
+            #expect(lines.contains("4:3 a") || lines.contains { $0.hasPrefix("4:") && $0.hasSuffix(" a") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("5:") && $0.hasSuffix(" a") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("6:") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("8:1") }, "\(lines)")
+            #expect(error.errors.allSatisfy { $0.file == "en/broken.rules" })
+        }
+    }
+}
