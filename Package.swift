@@ -31,7 +31,8 @@ let package = Package(
         .testTarget(name: "MathTeXTests", dependencies: ["MathTeX", "MathSyntax", "MathMarkup"],
                     exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "MathMarkupTests", dependencies: ["MathMarkup", "MathTeX", "MathSyntax"]),
-        .testTarget(name: "MathAloudTests", dependencies: ["MathAloud"]),
+        .testTarget(name: "MathAloudTests", dependencies: ["MathAloud"], exclude: ["Fixtures"]),
+        .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),
     ],
     swiftLanguageModes: [.v6]
 )

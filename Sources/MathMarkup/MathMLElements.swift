@@ -265,8 +265,8 @@ extension MathMLTreeBuilder {
 
     private func buildOperator(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
         let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
-        let raw = attrs.remaining
         var marker: FenceMarker?
+        let raw = attrs.remaining
         if raw["fence"]?.trimmingCharacters(in: .whitespaces) == "true",
            raw["stretchy"]?.trimmingCharacters(in: .whitespaces) != "false",
            raw.keys.allSatisfy({ $0 == "fence" || $0 == "stretchy" || $0 == "form" }) {
@@ -436,18 +436,8 @@ extension MathMLTreeBuilder {
 
     private func buildStyle(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
         let nodes = collectNodes(frame)
-        // `<mstyle displaystyle="…" scriptlevel="0"><mfrac>` is how \dfrac and \tfrac are written
-        // (by this writer, KaTeX and MathJax): read it as a fraction with forced display style.
-        let raw = attrs.remaining
-        if raw.count == 2, raw["scriptlevel"]?.trimmingCharacters(in: .whitespaces) == "0",
-           let display = attrs.peek("displaystyle").flatMap({ v -> Bool? in
-               switch v.trimmingCharacters(in: .whitespaces) { case "true": true; case "false": false; default: nil }
-           }),
-           nodes.count == 1, case var .fraction(props) = nodes[0].kind, props.displayStyle == nil {
-            props.displayStyle = display
-            return .node(MathNode(.fraction(props), nodes[0].children, range: frame.range,
-                                  attributes: nodes[0].attributes), marker: nil)
-        }
+        // KaTeX and MathJax write \dfrac as `<mstyle displaystyle="true" scriptlevel="0"><mfrac>`; that
+        // stays a style around a fraction (same meaning). This writer puts `displaystyle` on the mfrac.
         var props = StyleProperties()
         props.color = attrs.take("mathcolor") ?? attrs.take("color")
         props.background = attrs.take("mathbackground") ?? attrs.take("background")

@@ -27,12 +27,11 @@ import MathSyntax
 ///   (`\big`) is `minsize` = `maxsize` in em. A TeX atom class other than the dictionary's is
 ///   `form="prefix"` / `form="postfix"` for opening / closing fences, and otherwise
 ///   `data-class` (`ord`, `op`, `bin`, `rel`, `open`, `close`, `punct`, `inner`).
-/// - **Forced fraction style** (`\dfrac`, `\tfrac`): `<mstyle displaystyle="…" scriptlevel="0">`
-///   around the `mfrac`, as KaTeX and MathJax write it; such an `mstyle` with exactly those two
-///   attributes around a single `mfrac` reads back as a fraction with ``FractionProperties/displayStyle``
-///   set (so a ``MathNode/Kind/style(_:)`` node of exactly that shape does not round-trip: it
-///   becomes the fraction). `linethickness`, and `numalign` for ``FractionProperties/numeratorAlign``,
-///   are standard; `data-continued="true"` marks `\cfrac`.
+/// - **Forced fraction style** (`\dfrac`, `\tfrac`): `displaystyle` on the `mfrac` itself (a global
+///   attribute in MathML Core), so a `\displaystyle` style around a `\frac` stays distinct. The
+///   `<mstyle displaystyle="…" scriptlevel="0"><mfrac>` form KaTeX and MathJax write reads as a
+///   style around a fraction. `linethickness`, and `numalign` for
+///   ``FractionProperties/numeratorAlign``, are standard; `data-continued="true"` marks `\cfrac`.
 /// - **Tables**: `columnalign`, `columnlines`, `rowlines`, `frame` and `displaystyle` are standard;
 ///   `data-env="pmatrix"` keeps the TeX environment (omitted for `mtable`) and
 ///   `data-numbered="true"` the equation numbering.
@@ -136,13 +135,8 @@ public struct MathMLWriter: Sendable {
             if let t = props.lineThickness { attrs.append(("linethickness", t == 0 ? "0" : MathMLLength.formatEm(t))) }
             if let align = props.numeratorAlign { attrs.append(("numalign", align)) }
             if props.continued { attrs.append((MathMLConvention.continued, "true")) }
-            if let display = props.displayStyle {
-                e.open("mstyle", [("displaystyle", display ? "true" : "false"), ("scriptlevel", "0")])
-                container("mfrac", merged(attrs, a), node.children, &e)
-                e.close("mstyle")
-            } else {
-                container("mfrac", merged(attrs, a), node.children, &e)
-            }
+            if let display = props.displayStyle { attrs.append(("displaystyle", display ? "true" : "false")) }
+            container("mfrac", merged(attrs, a), node.children, &e)
         case .squareRoot:
             e.open("msqrt", merged([], a))
             if node.children.count == 1, isPlainRow(node.children[0]), node.children[0].children.count != 1 {

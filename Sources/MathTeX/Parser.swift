@@ -498,7 +498,8 @@ struct ParserCore {
                 var text = String(Character(c))
                 var end = t.range.upperBound
                 while true {
-                    let n = next()
+                    // Spaces are insignificant in math: \mathrm{k g} is "kg".
+                    let n = nextNonSpace()
                     if n.kind == .character, isASCIILetter(n.scalar) {
                         text.unicodeScalars.append(n.scalar)
                         end = n.range.upperBound
@@ -701,6 +702,7 @@ struct ParserCore {
                 pushBack(close)
                 error("tex.missing-bracket", "missing ] for this [", at: t.range)
             }
+            if items.count == 1 { return .node(items[0]) }
             return .node(MathNode(.row, items, range: SourceRange(t.range.lowerBound, close.range.upperBound)))
         case .text:
             return .node(parseTextArgument(for: invocation))

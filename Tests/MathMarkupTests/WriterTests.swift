@@ -30,7 +30,7 @@ struct WriterTests {
 
     @Test func fractionForms() {
         #expect(write(node(.fraction(.init(displayStyle: true)), mn("1"), mn("2")))
-            == head + "<mstyle displaystyle=\"true\" scriptlevel=\"0\"><mfrac><mn>1</mn><mn>2</mn></mfrac></mstyle></math>")
+            == head + "<mfrac displaystyle=\"true\"><mn>1</mn><mn>2</mn></mfrac></math>")
         #expect(write(node(.fraction(.init(lineThickness: 0, continued: true, numeratorAlign: "left")), mi("n"), mi("k")))
             == head + "<mfrac linethickness=\"0\" numalign=\"left\" data-continued=\"true\"><mi>n</mi><mi>k</mi></mfrac></math>")
     }

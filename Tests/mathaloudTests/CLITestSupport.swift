@@ -1,0 +1,54 @@
+import Foundation
+
+/// Runs the built `mathaloud` binary (next to the test bundle) with arguments and standard input.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+func mathaloudURL() -> URL {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    // On Apple platforms the test bundle is nested: …/X.xctest/Contents/MacOS/X.
+    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("mathaloud").path), dir.path != "/" {
+        dir = dir.deletingLastPathComponent()
+    }
+    return dir.appendingPathComponent("mathaloud")
+}
+
+func runCLI(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = mathaloudURL()
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let input = Pipe(), output = Pipe(), error = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    // Write and read concurrently so large outputs cannot dead-lock on full pipes.
+    let writer = Thread {
+        input.fileHandleForWriting.write(stdin)
+        try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let errData = ErrorCollector(error.fileHandleForReading)
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CLIResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                     stderr: String(decoding: errData.wait(), as: UTF8.self))
+}
+
+final class ErrorCollector: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+    init(_ handle: FileHandle) {
+        Thread {
+            self.data = handle.readDataToEndOfFile()
+            self.done.signal()
+        }.start()
+    }
+    func wait() -> Data { done.wait(); return data }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs MathAloud's benchmarks (release build) with their peers side by side in the same invocation.
+# Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI). Installs them if missing.
+# Usage: scripts/bench.sh [parse] [--repeat N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v node >/dev/null 2>&1 || [[ ! -d /usr/share/nodejs/katex ]]; then
+  echo "bench.sh: installing the KaTeX peer (Debian packages nodejs, katex)"
+  ${SUDO:-$( [[ $(id -u) -eq 0 ]] || echo sudo )} apt-get update -qq
+  ${SUDO:-$( [[ $(id -u) -eq 0 ]] || echo sudo )} apt-get install -y -qq nodejs katex
+fi
+if ! python3 -c 'import mathra' >/dev/null 2>&1; then
+  echo "bench.sh: installing the mathra peer (PyPI)"
+  python3 -m pip install -q mathra || echo "bench.sh: mathra not installed; its peer column will be skipped"
+fi
+peers="../shared/bench"
+[[ -d "$peers" ]] || { echo "bench.sh: peer scripts not found at $peers (the team's shared folder beside the repo)" >&2; exit 3; }
+
+swift build -c release --product MathAloudBench
+bin="$(swift build -c release --show-bin-path)"
+what="${1:-parse}"
+[[ $# -gt 0 ]] && shift
+"$bin/MathAloudBench" "$what" --peers "$peers" "$@"
