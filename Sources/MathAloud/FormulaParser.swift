@@ -73,7 +73,7 @@ public struct FormulaParser: Sendable {
             if formula.notation == .tex { options.includeAnnotation = String(decoding: formula.source.bytes, as: UTF8.self) }
             return MathMLWriter(options: options).write(formula.root)
         case .json:
-            return JSONText.encode(formula.root.jsonObject())
+            return formula.root.jsonText()
         }
     }
 
@@ -99,13 +99,15 @@ public struct FormulaParser: Sendable {
         }
         let formula = parse(source, notation: notation)
         let renderer = DiagnosticRenderer(source: formula.source)
-        var out: [String: Any] = ["id": id, "diagnostics": formula.diagnostics.map(renderer.jsonObject)]
+        // Keys in sorted order, as JSONText writes them.
+        var out = "{\"diagnostics\":" + JSONText.encode(formula.diagnostics.map(renderer.jsonObject))
+        out += ",\"id\":" + JSONText.encode(id)
         switch format {
-        case .tree: out["tree"] = formula.root.treeDump()
-        case .mathml: out["mathml"] = write(formula, as: .mathml)
-        case .json: out["tree"] = formula.root.jsonObject()
+        case .tree: out += ",\"tree\":" + JSONString.quote(formula.root.treeDump())
+        case .mathml: out += ",\"mathml\":" + JSONString.quote(write(formula, as: .mathml))
+        case .json: out += ",\"tree\":" + formula.root.jsonText()
         }
-        return JSONText.encode(out)
+        return out + "}"
     }
 }
 

@@ -113,19 +113,99 @@ func format(_ d: Double) -> String {
 }
 
 extension MathNode {
-    /// A JSON-ready representation: `{"kind", "text"?, "props"?, "range"?: [start, end], "children"?}`.
-    public func jsonObject(ranges: Bool = true) -> [String: Any] {
-        var object: [String: Any] = [:]
+    /// The node's JSON fields: `kind` (the MathML-like element name), `text` for leaves, `props` (the
+    /// remaining properties as in ``treeDump(ranges:)``), `attributes`, `range` ([start, end]).
+    private func jsonFields() -> (kind: String, text: String?, props: String?) {
         let description = kindDescription
         let name = description.split(separator: " ", maxSplits: 1).first.map(String.init) ?? description
-        object["kind"] = name
-        if let text = leafText { object["text"] = text }
-        let rest = description.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
-        let props = leafText.map { rest.replacingOccurrences(of: quoted($0), with: "").trimmingCharacters(in: .whitespaces) } ?? rest
-        if !props.isEmpty { object["props"] = props }
+        var rest = Substring(description.dropFirst(name.count))
+        while rest.first == " " { rest = rest.dropFirst() }
+        if let text = leafText {
+            let q = quoted(text)
+            if rest.hasPrefix(q) { rest = rest.dropFirst(q.count) }
+            while rest.first == " " { rest = rest.dropFirst() }
+        }
+        return (name, leafText, rest.isEmpty ? nil : String(rest))
+    }
+
+    /// A JSON-ready representation: `{"kind", "text"?, "props"?, "attributes"?, "range"?: [start, end],
+    /// "children"?}`.
+    public func jsonObject(ranges: Bool = true) -> [String: Any] {
+        var object: [String: Any] = [:]
+        let fields = jsonFields()
+        object["kind"] = fields.kind
+        if let text = fields.text { object["text"] = text }
+        if let props = fields.props { object["props"] = props }
         if let attributes, !attributes.isEmpty { object["attributes"] = attributes }
         if ranges, let range { object["range"] = [range.lowerBound, range.upperBound] }
         if !children.isEmpty { object["children"] = children.map { $0.jsonObject(ranges: ranges) } }
         return object
+    }
+
+    /// The same representation as ``jsonObject(ranges:)`` written directly as compact JSON text with
+    /// sorted keys (fast for large trees).
+    public func jsonText(ranges: Bool = true) -> String {
+        var out = ""
+        writeJSON(into: &out, ranges: ranges)
+        return out
+    }
+
+    private func writeJSON(into out: inout String, ranges: Bool) {
+        let fields = jsonFields()
+        out += "{"
+        if let attributes, !attributes.isEmpty {
+            out += "\"attributes\":{"
+            for (i, (k, v)) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {
+                if i > 0 { out += "," }
+                JSONString.append(k, to: &out); out += ":"; JSONString.append(v, to: &out)
+            }
+            out += "},"
+        }
+        if !children.isEmpty {
+            out += "\"children\":["
+            for (i, child) in children.enumerated() {
+                if i > 0 { out += "," }
+                child.writeJSON(into: &out, ranges: ranges)
+            }
+            out += "],"
+        }
+        out += "\"kind\":"
+        JSONString.append(fields.kind, to: &out)
+        if let props = fields.props { out += ",\"props\":"; JSONString.append(props, to: &out) }
+        if ranges, let range { out += ",\"range\":[\(range.lowerBound),\(range.upperBound)]" }
+        if let text = fields.text { out += ",\"text\":"; JSONString.append(text, to: &out) }
+        out += "}"
+    }
+}
+
+/// JSON string escaping (RFC 8259), shared by the JSON writers.
+public enum JSONString {
+    /// Appends `s` as a quoted JSON string.
+    public static func append(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    /// `s` as a quoted JSON string.
+    public static func quote(_ s: String) -> String {
+        var out = ""
+        append(s, to: &out)
+        return out
     }
 }

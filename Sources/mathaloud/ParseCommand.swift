@@ -91,7 +91,8 @@ enum ParseCommand {
         let renderer = DiagnosticRenderer(source: formula.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
         for d in formula.diagnostics { Output.error(renderer.terminal(d)) }
         if format == .json {
-            out.line(JSONText.encode(["tree": formula.root.jsonObject(), "diagnostics": formula.diagnostics.map(renderer.jsonObject)]))
+            out.line("{\"diagnostics\":" + JSONText.encode(formula.diagnostics.map(renderer.jsonObject))
+                     + ",\"tree\":" + formula.root.jsonText() + "}")
         } else {
             out.write(parser.write(formula, as: format, display: args.flag("--display")))
             if format == .mathml { out.write("\n") }
