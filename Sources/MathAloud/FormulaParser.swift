@@ -115,7 +115,8 @@ public struct FormulaParser: Sendable {
 public enum JSONText {
     /// Encodes a JSON-ready value (dictionaries, arrays, strings, numbers, NSNull) on one line.
     public static func encode(_ value: Any) -> String {
-        guard JSONSerialization.isValidJSONObject(value) || value is String,
+        if let s = value as? String { return JSONString.quote(s) }
+        guard JSONSerialization.isValidJSONObject([value]),
               let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) else {
             return "null"
         }
