@@ -31,6 +31,8 @@ let package = Package(
         .testTarget(name: "MathTeXTests", dependencies: ["MathTeX", "MathSyntax", "MathMarkup"],
                     exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "MathMarkupTests", dependencies: ["MathMarkup", "MathTeX", "MathSyntax"]),
+        .testTarget(name: "MathSemanticsTests", dependencies: ["MathSemantics", "MathTeX", "MathSyntax"],
+                    exclude: ["Golden"]),
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),
     ],

@@ -18,6 +18,7 @@ peers="../shared/bench"
 [[ -d "$peers" ]] || { echo "bench.sh: peer scripts not found at $peers (the team's shared folder beside the repo)" >&2; exit 3; }
 
 swift build -c release --product MathAloudBench
+swift build -c release --product mathaloud
 bin="$(swift build -c release --show-bin-path)"
 what="${1:-parse}"
 [[ $# -gt 0 ]] && shift

@@ -57,8 +57,8 @@ public struct Speaker: Sendable {
             $0.isEmpty ? nil : URL(fileURLWithPath: $0)
         }
         let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: directory)
-        let compiled = try resources.style(style, locale: locale)
         let chain = try resources.lexiconChain(for: locale)
+        let compiled = try resources.style(style, locale: locale)
         let resolved = compiled.resolve(preferences)
         self.locale = locale
         self.style = compiled.name.isEmpty ? style : compiled.name

@@ -4,12 +4,14 @@ import MathAloud
 // MathAloud benchmarks (build with -c release). Each benchmark runs its peer in the same invocation
 // and prints the ratio, because absolute times on shared machines drift between runs.
 //
-//   swift run -c release MathAloudBench parse [--corpus FILE] [--repeat N] [--peers DIR]
+//   swift run -c release MathAloudBench parse  [--corpus FILE] [--repeat N] [--peers DIR]
+//   swift run -c release MathAloudBench speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
     var repeatCount = 5
     var peers = "../shared/bench"
+    var bigBatch = 0
 }
 
 func parseOptions(_ args: ArraySlice<String>) -> Options {
@@ -22,6 +24,7 @@ func parseOptions(_ args: ArraySlice<String>) -> Options {
         case "--corpus": o.corpus = v; i += 1
         case "--repeat": o.repeatCount = max(1, Int(v) ?? 5); i += 1
         case "--peers": o.peers = v; i += 1
+        case "--big-batch": o.bigBatch = Int(v) ?? 0; i += 1
         default: FileHandle.standardError.write(Data("unknown option \(a)\n".utf8)); exit(2)
         }
         i += 1
@@ -110,11 +113,108 @@ func benchParse(_ o: Options) {
     if sink == 42 { print("") }
 }
 
+/// Parses the JSON a peer script prints (`{"name": {"perSecond": …, "accepted": …}}`).
+func peerResults(_ output: String?) -> [String: [String: Any]] {
+    guard let output, let line = output.split(separator: "\n").last,
+          let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String: Any]] else { return [:] }
+    return object
+}
+
+/// Peak resident memory (KB) and wall time of a command, measured by /usr/bin/time.
+func measureProcess(_ arguments: [String], stdinFile: String) -> (seconds: Double, maxRSSKB: Int)? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    process.arguments = ["-f", "%e %M"] + arguments
+    process.standardInput = FileHandle(forReadingAtPath: stdinFile)
+    process.standardOutput = FileHandle.nullDevice
+    let err = Pipe()
+    process.standardError = err
+    do { try process.run() } catch { return nil }
+    let data = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+    guard fields.count >= 2, let s = Double(fields[fields.count - 2]), let kb = Int(fields[fields.count - 1]) else { return nil }
+    return (s, kb)
+}
+
+func benchSpeech(_ o: Options) {
+    let lines = loadLines(o.corpus)
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { print("cannot load the speaker"); exit(4) }
+    var fallbacks = 0
+    for line in lines where speaker.speak(tex: line).diagnostics.contains(where: { $0.id == "speech.missing-word" || $0.id == "tex.unknown-command" }) {
+        fallbacks += 1
+    }
+    var sink = 0
+    let seconds = bestOf(o.repeatCount) {
+        for line in lines { sink &+= speaker.speak(tex: line).speech.items.count }
+    }
+    let ours = Double(lines.count) / seconds
+    print("corpus: \(o.corpus) (\(lines.count) formulas)")
+    print(String(format: "mathaloud TeX → speech (ClearSpeak), in process: best of %d: %.3f s, %.0f formulas/s", o.repeatCount, seconds, ours))
+    print("formulas with a read-by-name fallback or unknown command: \(fallbacks) (\(String(format: "%.2f", 100 * Double(fallbacks) / Double(lines.count))) %)")
+
+    let env = ["NODE_PATH": "/usr/share/nodejs"]
+    let katex = peerResults(run("node", ["\(o.peers)/katex-peer.js", o.corpus, "--json", "--repeat", String(o.repeatCount)], environment: env))
+    if let a11y = katex["katex-a11y-string"], let perSecond = a11y["perSecond"] as? Double {
+        print(String(format: "katex-a11y-string (peer): %d accepted, %.0f formulas/s → ratio %.2f×", a11y["accepted"] as? Int ?? 0, perSecond, ours / perSecond))
+    } else {
+        print("katex-a11y-string (peer): not run (needs node and Debian package katex)")
+    }
+    let mathra = peerResults(run("python3", ["\(o.peers)/mathra-peer.py", o.corpus, "--json", "--repeat", String(o.repeatCount)]))
+    if let m = mathra["mathra"], let perSecond = m["perSecond"] as? Double {
+        print(String(format: "mathra (peer): %d accepted, %.0f formulas/s → ratio %.2f×", m["accepted"] as? Int ?? 0, perSecond, ours / perSecond))
+    } else {
+        print("mathra (peer): not run (python3 -m pip install mathra)")
+    }
+
+    // The command line: batch throughput, cold start, and peak memory of a large batch.
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mathaloud").path
+    guard FileManager.default.fileExists(atPath: binary) else {
+        print("mathaloud binary not found beside the benchmark (build it: swift build -c release --product mathaloud)")
+        return
+    }
+    let batchFile = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-batch.jsonl").path
+    func writeBatch(_ count: Int) {
+        FileManager.default.createFile(atPath: batchFile, contents: nil)
+        guard let handle = FileHandle(forWritingAtPath: batchFile) else { return }
+        var chunk = ""
+        for i in 0..<count {
+            chunk += "{\"id\":\(i),\"tex\":" + JSONString.quote(lines[i % lines.count]) + "}\n"
+            if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
+        }
+        handle.write(Data(chunk.utf8))
+        try? handle.close()
+    }
+    writeBatch(lines.count)
+    if let m = measureProcess([binary, "speak", "--batch"], stdinFile: batchFile) {
+        print(String(format: "mathaloud speak --batch (%d lines): %.2f s, %.0f formulas/s, peak RSS %.1f MB", lines.count, m.seconds,
+                     Double(lines.count) / max(m.seconds, 0.001), Double(m.maxRSSKB) / 1024))
+    }
+    var starts: [Double] = []
+    for _ in 0..<21 {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        _ = run(binary, ["speak", "x^2"])
+        starts.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+    }
+    starts.sort()
+    print(String(format: "cold start of `mathaloud speak 'x^2'`: median %.1f ms (min %.1f, max %.1f, 21 runs)", starts[10], starts[0], starts[20]))
+    if o.bigBatch > 0 {
+        writeBatch(o.bigBatch)
+        if let m = measureProcess([binary, "speak", "--batch"], stdinFile: batchFile) {
+            print(String(format: "mathaloud speak --batch (%d lines): %.1f s, peak RSS %.1f MB", o.bigBatch, m.seconds, Double(m.maxRSSKB) / 1024))
+        }
+    }
+    try? FileManager.default.removeItem(atPath: batchFile)
+    if sink == 42 { print("") }
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
+case "speech":
+    benchSpeech(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse [--corpus FILE] [--repeat N] [--peers DIR]")
+    print("usage: MathAloudBench parse|speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

@@ -44,26 +44,40 @@ public struct SemanticNode: Hashable, Sendable {
 
     /// The role a child plays in its parent. Rules name children by these raw values.
     public struct Role: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The name rule files use.
         public let rawValue: String
+        /// A role named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// A role written as a string literal.
         public init(stringLiteral value: String) { self.rawValue = value }
+        /// The role's name.
         public var description: String { rawValue }
 
+        /// No role: the root, or a node not yet placed in a parent.
         public static let none: Role = ""
         /// An item of a row, list, sum or product (in order).
         public static let item: Role = "item"
         /// An operator between operands (`+`, `=`), kept as a leaf child so rules can speak it.
         public static let `operator`: Role = "operator"
+        /// The numerator of a fraction.
         public static let numerator: Role = "numerator"
+        /// The denominator of a fraction.
         public static let denominator: Role = "denominator"
+        /// The base of a power, subscript, primes, accent, stacked node or pre-scripts.
         public static let base: Role = "base"
+        /// The exponent of a power (and of `d^3` in a differential, the post-superscript of pre-scripts).
         public static let exponent: Role = "exponent"
+        /// The subscript of a subscript node or pre-scripts.
         public static let `subscript`: Role = "subscript"
+        /// The radicand of a root.
         public static let radicand: Role = "radicand"
+        /// The index of a root.
         public static let index: Role = "index"
         /// The content inside fences, an absolute value, a norm…
         public static let content: Role = "content"
+        /// An opening delimiter kept as a child (reserved; delimiters are properties today).
         public static let open: Role = "open"
+        /// A closing delimiter kept as a child (reserved; delimiters are properties today).
         public static let close: Role = "close"
         /// The function of a function application (`f`, `sin`, `log`).
         public static let function: Role = "function"
@@ -71,6 +85,7 @@ public struct SemanticNode: Hashable, Sendable {
         public static let argument: Role = "argument"
         /// Lower and upper limits of a big operator, an integral, an interval, a limit.
         public static let lower: Role = "lower"
+        /// See ``lower``.
         public static let upper: Role = "upper"
         /// The summand of a big operator, the integrand of an integral, the expression of a limit.
         public static let body: Role = "body"
@@ -82,16 +97,22 @@ public struct SemanticNode: Hashable, Sendable {
         public static let condition: Role = "condition"
         /// The mark of an accent, the label of a brace.
         public static let accent: Role = "accent"
+        /// The label of a brace (kept as `upper`/`lower` today) or of a numbered row (`\tag`).
         public static let label: Role = "label"
         /// Rows and cells of matrices, cases and multi-line layouts.
         public static let row: Role = "row"
+        /// See ``row``.
         public static let cell: Role = "cell"
-        /// The whole number of a mixed number; the quantity and unit of a measurement.
+        /// The whole number of a mixed number (and the digits before the bar of a repeating decimal);
+        /// the quantity and unit of a measurement (and the scale of degrees, `25°C`).
         public static let whole: Role = "whole"
+        /// See ``whole``.
         public static let quantity: Role = "quantity"
+        /// See ``whole``.
         public static let unit: Role = "unit"
         /// Pre-subscript and pre-superscript (`{}_n C_k`).
         public static let presubscript: Role = "presubscript"
+        /// See ``presubscript``.
         public static let presuperscript: Role = "presuperscript"
     }
 }
@@ -100,11 +121,16 @@ public struct SemanticNode: Hashable, Sendable {
 public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     // Leaves
     /// A number as written (`42`, `3.14`, `1,000`). Properties: `integer`, `decimal`, `value` (integers
-    /// below 10^9), `digits`.
+    /// below 10^9, without group separators), `digits` (how many digits are written).
+    /// A repeating decimal (`0.\overline{3}`, ClearSpeak "repeating decimal") is one number whose text
+    /// is all its digits (`0.3`), with `repeating-decimal`, `repeating-digits` (`3`) and
+    /// `repeating-count` (how many digits repeat), and children `whole` (the part before the bar, `0.`)
+    /// and `item` (the digits under the bar).
     case number
     /// A letter or named identifier (`x`, `α`, `ℝ` with `variant`, `\mathrm{kg}`). Properties:
     /// `letter` (one letter), `greek`, `capital`, `variant` (MathML mathvariant), `set-name`
-    /// (`naturals`, `integers`, `rationals`, `reals`, `complexes`) for double-struck N Z Q R C.
+    /// (`naturals`, `integers`, `rationals`, `reals`, `complexes`) for double-struck N Z Q R C;
+    /// `word` for a name of several letters that is not applied as a function (`T_{\mathrm{eff}}`).
     case identifier
     /// A function name read as a word (`sin`, `log`, `ln`, `lim`, `\operatorname{rank}`). Properties:
     /// `function-class` = `trig` | `hyperbolic` | `log` | `ln` | `exp` | `limit` | `named`.
@@ -112,69 +138,132 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// An operator or relation symbol on its own (a child with role `operator`, or stray). Properties:
     /// `class` (`bin`, `rel`, `punct`, …).
     case `operator`
-    /// Text (`\text{if }`), trimmed; `unit-name` when it names a unit.
+    /// Text (`\text{if }`), trimmed; `unit-name` when it spells out a unit (`meters` → `m`), or names one
+    /// as the unit of a measurement.
     case text
-    /// An ellipsis: `…` `⋯` `⋮` `⋱`. Property `direction`.
+    /// An ellipsis: `…` `⋯` `⋮` `⋱` `⋰`. Property `direction` = `horizontal` | `vertical` | `diagonal` |
+    /// `anti-diagonal`; `centered` for `⋯`.
     case ellipsis
     /// Something the analysis could not understand (an unknown command, an error node). Property
-    /// `command` for an unknown command's name.
+    /// `command` for an unknown command's name (without the backslash); text: the source.
     case unknown
     /// Nothing to say (an empty group, a phantom).
     case empty
 
     // Operations
     /// Operands joined by binary operators: children alternate `item` and `operator`
-    /// (`a + b - c`). Property `operators` lists the distinct operator texts.
+    /// (`a + b - c`). Property `operators` lists the distinct operator texts, space-separated, in order
+    /// of appearance. All binary operators of one level share one node: the additive level holds
+    /// `+ − ± ∓` and every other binary operator (`∪ ∩ ∖ ⊕ ∘ ∧ …`); the multiplicative level
+    /// `× ÷ ⋅ * /` is a nested `infix`. An operand may be missing at either end (`x +`).
     case infix
-    /// Terms joined by relations: children alternate `item` and `operator` (`a = b < c`).
+    /// Terms joined by relations: children alternate `item` and `operator` (`a = b < c`). Property
+    /// `operators` as on ``infix``; `has-modulo` when an operand is a ``modulo`` (`a \equiv b \pmod{m}`:
+    /// ≡ reads "is congruent to"). An operator child may be a ``stacked`` relation
+    /// (`\stackrel{def}{=}`, `\xrightarrow{f}`). An operand may be missing (a cell `&= b`).
     case relation
-    /// Juxtaposed factors with no written operator (`3x`, `2(x+1)`, `ab`): children are `item`s.
+    /// Juxtaposed factors with no written operator (`3x`, `2(x+1)`, `ab`): children are `item`s,
+    /// with an `operator` leaf U+2062 INVISIBLE TIMES (class `bin`) between each two, so rules can say
+    /// "times" where ClearSpeak ImpliedTimes wants it (before a spoken fence…). Property
+    /// `possible-function` on a letter followed by parentheses that ClearSpeak may read as a function
+    /// (`k(5)`, `P(A)`, `E[X]`: exactly the letter, the operator and the ``fenced`` group; rules choose
+    /// "k of 5" or "a times (b + c)" from the group's properties). An invisible times written in MathML
+    /// is this same operator.
     case impliedTimes = "implied-times"
-    /// A unary prefix operator: `negative` (−), `positive` (+), `plus-minus` (±), `not` (¬), `nabla`.
-    /// Child: `argument`. Property `operator` holds the text.
+    /// A unary prefix operator. Children: `operator` (the symbol leaf, first) and `argument`. Property
+    /// `operator` names it: `negative` (−),
+    /// `positive` (+), `plus-minus` (±), `minus-plus` (∓), `not` (¬), `nabla` (∇ before an operand),
+    /// `for-all` (∀), `exists` (∃), `not-exists` (∄), `angle` (∠), `measured-angle` (∡), `triangle`
+    /// (△), `right-angle` (⊾). −, +, ±, ∓ take the following product (`-\frac12 t^2`); ¬ ∀ ∃ one
+    /// factor; ∠ △ the letters after them.
     case prefix
     /// A sequence separated by commas or semicolons (`1, 2, 3`): children alternate `item` and
-    /// `operator` (punctuation).
+    /// `operator` (punctuation; U+2063 INVISIBLE SEPARATOR too). Between relations a text word is the
+    /// separator (`x = 2 \text{ or } x = -2`: its `operator` child is the ``text``), and a wide space
+    /// (`\quad`) separates without an operator child. Precedence: a row whose comma-separated parts
+    /// hold two or more relations is a list of relations (`x = 1, y = 2`); otherwise relations bind
+    /// loosest and their operands may be lists (`f(x) = 1, 2`, `x_1, x_2 \in A`).
     case list
-    /// A row the analysis did not structure further: children are `item`s.
+    /// A row the analysis did not structure further: children are `item`s. Also words around one
+    /// relation (`\text{if } x < 0` → text, relation).
     case row
 
     // Fractions and scripts
-    /// A fraction. Children: `numerator`, `denominator`. Properties: `common` (integer numerator and
-    /// denominator, denominator 2…10 or numerator < denominator ≤ 100 — see analysis), `derivative`
-    /// (`\frac{dy}{dx}`), `partial-derivative`, `order` (for `d^2y/dx^2`), `linethickness-zero`.
+    /// A fraction. Children: `numerator`, `denominator`. Properties (ClearSpeak Fractions_Auto):
+    /// `common` when the numerator is an integer 1…19 and the denominator an integer 2…10 ("three
+    /// fourths", "thirteen tenths"; `21/4`, `5/12`, `0/7` are not); `numerator-value` and
+    /// `denominator-value` when they are integers (for Fractions_Ordinal); `simple-numerator`,
+    /// `simple-denominator` when the part is one of ClearSpeak's simple expressions (a number, a letter,
+    /// a negative number or letter, numbers and letters multiplied `3x`, a subscripted or primed
+    /// letter, a text word, a function of a simple argument), where a common or simple fraction may
+    /// be a factor; `contains-fraction` when a part holds a fraction and `fraction-depth` (1 when the
+    /// parts hold fractions, 2 when those hold fractions… — MathSpeak's StartStartFraction; absent for
+    /// 0); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
+    /// `contains-fraction`: "the fraction one half over three fourths"); `derivative` (`\frac{dy}{dx}`,
+    /// `\frac{d}{dx}`), `partial-derivative`, `order` (for `d^2y/dx^2`); `linethickness-zero`;
+    /// `continued` (`\cfrac`).
     case fraction
     /// A whole number and a common fraction (`3\frac{1}{4}`). Children: `whole`, `item` (the fraction).
+    /// Made for an integer followed directly by a fraction of two integers (`2\frac{x}{3}` and
+    /// `2.5\frac{1}{2}` stay implied times).
     case mixedNumber = "mixed-number"
-    /// A power. Children: `base`, `exponent`. Properties: `exponent-kind` = `squared` | `cubed` |
-    /// `ordinal` (an integer ≥ 4 or 0/1… see analysis) | `letter` (one letter) | `negative-integer` |
-    /// `simple` | `complex`; `exponent-value` for integers; `nested` when the exponent contains a power.
+    /// A power. Children: `base`, `exponent`. Properties (ClearSpeak Exponents_Auto): `exponent-kind` =
+    /// `squared` (2) | `cubed` (3) | `ordinal` (any other non-negative integer: "to the fourth power",
+    /// "to the 0 power") | `negative-integer` ("to the negative 1 power") | `letter` (one Latin or Greek
+    /// letter: "to the n-th power") | `symbol` (an operator or symbol alone: `\mathbb{Z}^+`, `A^*`,
+    /// `x^\infty`) | `simple` ("raised to the … power": a decimal, a negative letter, a fraction with
+    /// simple parts, a linear expression such as `n - 1`, something squared or cubed such as `x^2` or
+    /// `-\frac12 t^2`) | `complex` ("raised to the exponent, …, end exponent": nested powers other
+    /// than squared/cubed, a sum holding a power, roots, big operators, relations); `exponent-value` for
+    /// integers (`-1` for negative ones); `nested` when the exponent contains a power.
     case power
     /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number.
+    /// (`x_i^2` is a power whose base is the subscript.)
     case `subscript`
-    /// Pre-scripts (`{}_n C_k`, `{}_{10}P_2`). Children: `presubscript`/`presuperscript`, `base`,
+    /// Pre-scripts (`{}_n C_k`, `{}_{10}P_2`, MathML `mmultiscripts`). Children: `presubscript`/`presuperscript`, `base`,
     /// `subscript`/`exponent`. Property `combination` or `permutation` when the base is C or P.
     case prescripts
-    /// A square root (child `radicand`) or a root with `index`. Properties: `square`, `index-value`.
+    /// A square root (child `radicand`) or a root with `index`. Properties: `square` (also `\sqrt[2]`),
+    /// `index-value` for an integer index, `nested` and `root-depth` (levels of roots inside the
+    /// radicand, absent for 0 — MathSpeak's NestedStartRoot) when the radicand holds another root.
     case root
-    /// Primes after a base: child `base`; property `count` (1, 2, 3, 4).
+    /// Primes after a base: child `base`; property `count` (1, 2, 3, 4). A letter with primes before
+    /// parentheses is a function (`f'(x)`: an ``application`` whose function is the primes node).
     case primes
-    /// A factorial: child `argument`.
+    /// A factorial: child `argument` (the preceding factor: `n!`, `(n+1)!`). Property `count` = 2 for
+    /// a double factorial `n!!`.
     case factorial
-    /// Degrees (`30^\circ`): child `quantity`.
+    /// Degrees (`30^\circ`): child `quantity`. On a temperature scale (`25^\circ\mathrm{C}`) also a
+    /// `unit` child and property `scale` = `celsius` | `fahrenheit`.
     case degrees
     /// Percent (`15\%`): child `quantity`.
     case percent
-    /// A measurement: children `quantity`, `unit` (a text or identifier node with `unit-name`).
-    /// Properties `unit-name` (normalised unit, e.g. `centimeter`), `singular` when the quantity is 1.
+    /// A measurement: children `quantity` (a number, a power of a number, a fraction of numbers), `unit`
+    /// (a text node with `unit-name`, or the prime operator). Properties `unit-name` (a normalised unit
+    /// *symbol* key for the lexicon: `cm`, `kg`, `m/s`, `km/h`, `min`, `µm`, with powers as
+    /// superscripts `cm²`, `m/s²`; spelled-out units map to their symbol, `meters` → `m`),
+    /// `unit-power` / `unit-power-denominator` (the 2 of `cm^2`, `m/s^2`),
+    /// `singular` when the quantity is exactly 1. A number with primes (`6'`, `5' 4''`) is a measurement
+    /// with `prime-unit` = `1` | `2` and `unit-name` `ft` / `in`; after degrees (`30^\circ 15'`) it has
+    /// `after-degrees` and `unit-name` `arcmin` / `arcsec` (ClearSpeak Prime preference: rules may
+    /// choose the other reading from `prime-unit`).
     case measurement
 
     // Fences
-    /// Parentheses, brackets or braces around content. Children: `content`. Properties: `open`,
-    /// `close` (the delimiter characters), `stretchy`, `nesting` (1 outermost… for nested parens),
-    /// `items` (number of comma-separated items inside), `simple-content`.
+    /// Parentheses, brackets or other delimiters around content. Children: `content` (absent when
+    /// empty). Properties: `open`, `close` (the delimiter characters; `""` for none), `stretchy`
+    /// (`\left…\right`, `\big`), `nesting` (parentheses and brackets only: 1 outermost, 2 inside one,
+    /// … — ClearSpeak Paren_SpeakNestingLevel), `items` (number of comma-separated items inside; 0 and
+    /// `empty` when empty), `simple-content` (ClearSpeak simple expression inside), `content-kind` =
+    /// `number` | `negative-number` | `letter` | `negative-letter` | `symbol` | `common-fraction` |
+    /// `simple-fraction` | `simple-product` | `simple` | `other` (ClearSpeak Paren_Auto: silent around
+    /// simple content; with an exponent only around a positive number or a common fraction:
+    /// `silent-as-base` marks those two).
     case fenced
-    /// `|x|` — children `content`. (Cardinality/determinant readings are a rule's choice.)
+    /// `|x|` — children `content`. (Cardinality/determinant readings are a rule's choice.) Bars pair by
+    /// position: a bar after an operand closes the innermost open bar (`|a||b|`, `2|y|`); bars left
+    /// unpaired are relations (`a | b`, `P(A | B)`). Properties `open`, `close`, `stretchy` as on
+    /// ``fenced`` (also on ``norm``, ``floor``, ``ceiling``, ``angleBrackets``).
     case absoluteValue = "absolute-value"
     /// `‖x‖`.
     case norm
@@ -185,12 +274,15 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// An interval-shaped pair `(a, b]` etc.: children `lower`, `upper`; properties `open`, `close`,
     /// `lower-closed`, `upper-closed`, `lower-infinite`, `upper-infinite`. Whether it is read as an
     /// interval, a point or parenthesised list is the rules' choice (ClearSpeak Paren preference).
+    /// Made for two comma-separated items, neither a relation, between `(`/`[` and `)`/`]`; after a
+    /// function (`f(a, b)`) the same group is a plain ``fenced`` argument. Also `nesting`, `stretchy`.
     case interval
-    /// A set written by listing: `\{1, 2, 3\}`; child `content` (a list or single item or empty).
-    /// Property `empty` for `\{\}`.
+    /// A set written by listing: `\{1, 2, 3\}`; child `content` (a list or single item; absent when
+    /// empty). Properties `empty` for `\{\}`, `items`, `open`, `close`.
     case set
     /// Set-builder notation `\{x \mid x > 0\}`: children `variable`, `condition`. Property
-    /// `separator` (`|` or `:`).
+    /// `separator` (`|`, `∣` for `\mid`, or `:`), `open`, `close`. The first separator at the top level
+    /// of the braces splits (so `\{n \in \mathbb{N} \mid n < 10\}` has the relation `n ∈ ℕ` as variable).
     case setBuilder = "set-builder"
     /// `⟨a, b⟩`: child `content`.
     case angleBrackets = "angle-brackets"
@@ -200,53 +292,100 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// power/subscript of one such as `\sin^2`, `\log_b`, `f^{-1}`) and `argument`. Properties:
     /// `function-class` (as on function-name, `generic` for letters like f, g, h),
     /// `argument-fenced` when the argument is in parentheses, `inverse` for `^{-1}`, `power` for
-    /// `\sin^2` (exponent in property `power-value`), `log-base` present when `\log_b`.
+    /// `\sin^2` (integer exponent in property `power-value`, its exponent-kind in `power-kind`),
+    /// `log-base` present when `\log_b`. Named functions take a parenthesised group right after them,
+    /// otherwise the factors up to the next operator or function name (`\sin 2x`; `\sin x + 1` takes
+    /// `x`). Single letters: f g h F G H (also subscripted), letters with primes and letters with `^{-1}`
+    /// before parentheses are applications (`function-class` = `generic`); any other letter before
+    /// parentheses makes an ``impliedTimes`` marked `possible-function` (ClearSpeak Functions_Auto).
+    /// U+2061 FUNCTION APPLICATION makes an application of whatever precedes it. Also
+    /// `function-name` (the text of the function name or letter under any scripts: `sin`, `log`, `f`)
+    /// and `simple-argument` when the argument (inside its parentheses) is a simple expression with no
+    /// fraction ("sine x", "sine 2 x" but "the sine of pi over 4").
     case application
     /// A large operator with optional limits and a body: children `operator` (the symbol leaf),
     /// `lower`, `upper`, `body`. Properties: `operator-name` = `sum` | `product` | `coproduct` |
     /// `union` | `intersection` | `integral` | `double-integral` | `triple-integral` |
     /// `contour-integral` | `direct-sum`…; for integrals the body is split and a `differential` child
     /// holds `d x` (property `differential`).
+    ///
+    /// Also `tensor-product`, `circled-dot`, `join` (⋁), `meet` (⋀), `multiset-union`, `square-union`,
+    /// `quadruple-integral`, `surface-integral`, `volume-integral`, `clockwise-integral`,
+    /// `counterclockwise-integral`, and `large-operator` for others. The body of a sum is the following
+    /// product (up to `+ −` or a relation; `×` and `⋅` stay inside); an integral's body runs to its
+    /// differential (`\int x^2 + 1\,dx`), one `differential` child per `d x` it binds (up to 2 for ∬, 3
+    /// for ∭); property `differential` lists their variables, space-separated. `limits-placement` =
+    /// `under-over` (`munderover`, display limits) | `scripts` (sub/superscripts). Flags `lower` and
+    /// `upper` say which limit children exist (also on ``limit`` and ``evaluatedAt``).
     case bigOperator = "big-operator"
     /// A limit: children `function` (lim / lim sup / …), `lower` (the `x → 0` part), `body`.
+    /// Also `\max_x`, `\sup_{t}`, `\operatorname*{argmax}_x` (function-name `function-class` =
+    /// `named`) and `upper` when written. Properties `function-class`, `limits-placement`.
     case limit
-    /// An evaluation bar `\left. f \right|_{a}^{b}`: children `body`, `lower`, `upper`.
+    /// An evaluation bar `\left. f \right|_{a}^{b}`: children `body`, `lower`, `upper`. Property `bar`
+    /// for a bare `\big|_a^b` after an expression (the body is the sum before it), `fence` = `brackets`
+    /// for `[F(x)]_a^b`.
     case evaluatedAt = "evaluated-at"
-    /// A differential `d x` (`\mathrm{d}x`, `dx` inside an integral): child `variable`.
+    /// A differential `d x` (`\mathrm{d}x`, `dx` inside an integral): child `variable`; text `d`.
+    /// Properties `mark` (`d`), `upright` for `\mathrm{d}` and ⅆ (a differential anywhere; an italic
+    /// `d` only after an integral sign), `order` with an `exponent` child for `d^3 x`.
     case differential
 
     // Accents and decorations
     /// An accent over or under a base: children `base`, `accent`. Property `accent-name` = `bar` |
     /// `overline` | `hat` | `vector` | `dot` | `double-dot` | `tilde` | `check` | `breve` |
     /// `acute` | `grave` | `ring` | `underline` | `overbrace` | `underbrace` | `arrow` …
+    ///
+    /// Exact names: over — `bar` (¯ and non-stretchy ‾), `overline` (stretchy ‾, `\overline`), `hat`,
+    /// `vector` (→, `\vec` and `\overrightarrow`), `left-arrow`, `left-right-arrow`, `right-harpoon`,
+    /// `left-harpoon`, `dot`, `double-dot`, `triple-dot`, `tilde`, `check`, `breve`, `acute`, `grave`,
+    /// `ring`, `overbrace`, `overbracket`, `overparen`, `overgroup`; under (property `position` =
+    /// `under`) — `underline`, `under-tilde`, `under-left-arrow`, `under-right-arrow`,
+    /// `under-left-right-arrow`, `underbrace`, `underbracket`, `underparen`, `undergroup`, `under-dot`.
+    /// `base-letters` when the base is two or more letters, possibly primed (`\overline{AB}`: ClearSpeak
+    /// reads a line segment).
     case accent
     /// Something stacked over/under another (`\overset{?}{=}`, `\stackrel{def}{=}`, braces with labels):
-    /// children `base`, `upper` and/or `lower`.
+    /// children `base`, `upper` and/or `lower`. Properties `base-class` (`rel`, `bin`) when the base is
+    /// an operator — a stacked relation is an `operator` child of the enclosing ``relation`` — and
+    /// `accent-name` (`overbrace`, `underbrace`, …) for a labelled brace, whose `base` is the braced
+    /// expression.
     case stacked
     /// Boxed, cancelled, struck: child `content`; property `notation`.
     case enclosed
-    /// Colour or size: child `content`; the speech is the content's (a rule may mention colour).
+    /// Colour: child `content`; properties `color`, `background`. Styles that only change display
+    /// style, script level or size are passed through (their content joins the enclosing row).
     case styled
 
     // Tables
     /// A matrix or vector: children `row`s of `cell`s. Properties: `rows`, `columns`, `fence` =
-    /// `parentheses` | `brackets` | `braces` | `bars` (a determinant) | `double-bars` | `none`.
+    /// `parentheses` | `brackets` | `braces` | `bars` (a determinant) | `double-bars` | `none` | `other`
+    /// (with `open`, `close`); `simple-cells` when every cell is a ClearSpeak simple expression
+    /// (Matrix_Auto reads column numbers only otherwise). Matrix environments, and `array`/MathML
+    /// tables between fences.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).
     case binomial
-    /// `cases`: children `row`s, each with `cell`s (value, condition). Property `rows`.
+    /// `cases`: children `row`s, each with `cell`s (value, condition). Properties `rows`, `columns`,
+    /// `side` = `right` for `rcases`. Also a table after a lone `\left\{`.
     case cases
     /// Multi-line alignments (`aligned`, `align`, `gather`…): children `row`s of `cell`s; property
     /// `rows`, `environment`; a labelled row has a `label` child.
+    ///
+    /// Also `columns`. The label of `\tag{A}` is a ``text`` `A` with `parenthesised` when shown in
+    /// parentheses. An unnumbered one-line `equation` is just its content.
     case lines
-    /// Any other table (`array`): `row`s of `cell`s.
+    /// Any other table (`array`): `row`s of `cell`s. Properties `rows`, `columns`, `environment`,
+    /// `simple-cells`.
     case table
-    /// A table row; children `cell`s (and optional `label`).
+    /// A table row; children `cell`s (and optional `label`, first).
     case tableRow = "table-row"
-    /// A table cell; children are the cell's content as `item`s.
+    /// A table cell; its child is the cell's analysed content with role `item` (no child when empty).
     case tableCell = "table-cell"
 
     // Other
     /// `a \pmod{n}` / `\bmod`: children `item` (left operand when present) and `argument` (modulus).
+    /// Property `form` = `bmod` | `mod` | `pmod`; `parenthesised` for `\pmod`. Binds like
+    /// multiplication (`23 \bmod 7 = 2`); `x \equiv 1 \pmod{5}` is `x ≡ modulo(1, 5)`.
     case modulo
 }

@@ -118,6 +118,14 @@ public enum NumberWording {
         return nil
     }
 
+    /// An ordinal written with digits: `ordinal-suffix.N` entries for the last digits (English: 1st,
+    /// 2nd, 3rd, 11th…), else `ordinal-suffix.other`, else "th".
+    public static func ordinalNumeral(_ n: Int, lexicon: Lexicon) -> String? {
+        let suffix = lexicon.number("ordinal-suffix.\(n % 100)") ?? lexicon.number("ordinal-suffix.\(n % 10)")
+            ?? lexicon.number("ordinal-suffix.other") ?? "th"
+        return "\(n)\(suffix)"
+    }
+
     static func englishCardinal(_ n: Int, _ lexicon: Lexicon) -> String? {
         if n < 0 { return englishCardinal(-n, lexicon).map { (lexicon.number("negative") ?? "negative") + " " + $0 } }
         if let w = lexicon.number("cardinal.\(n)"), n < 100 || n % 100 != 0 || n == 100 && false { return w }

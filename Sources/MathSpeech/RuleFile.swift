@@ -47,6 +47,9 @@ public enum TemplatePart: Hashable, Sendable {
     case property(name: String, format: String?)
     /// Words from the word tables by key (`{@open-paren}`).
     case lookup(key: String)
+    /// Joins the words before and after without a space, with this text between (`}-{` in a template:
+    /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
+    case joiner(String)
 }
 
 /// An inline example: TeX, preferences, and the speech the rule must produce.
@@ -250,7 +253,7 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
     func valueTest(_ words: [String]) throws(RuleSyntaxError) -> (ValueTest, Bool) {
         guard let op = words.first else { return (.present, false) }
         let rest = words.dropFirst().joined(separator: " ")
-        let values = rest.split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        let values = splitValues(rest)
         switch op {
         case "=", "in":
             guard !values.isEmpty else { throw RuleSyntaxError(message: "'\(op)' needs a value") }
@@ -267,7 +270,7 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
     }
 
     func kinds(_ words: [String]) -> [String] {
-        words.joined(separator: " ").split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        splitValues(words.joined(separator: " "))
     }
 
     switch subject {
@@ -287,7 +290,7 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
         if rest.first == "not" { neg.toggle(); rest.removeFirst() }
         return .parentKind(kinds: kinds(rest), negated: neg)
     case "role":
-        guard words.first == "is" else { throw RuleSyntaxError(message: "write 'role is ROLE'") }
+        guard ["is", "=", "in"].contains(words.first) else { throw RuleSyntaxError(message: "write 'role is ROLE'") }
         var rest = Array(words.dropFirst())
         var neg = negated
         if rest.first == "not" { neg.toggle(); rest.removeFirst() }
@@ -304,6 +307,23 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
         let (test, flip) = try valueTest(words)
         return .property(path: Array(path.dropLast()), name: path.last!, test: test, negated: negated != flip)
     }
+}
+
+/// Values separated by commas; `\,` is a literal comma and the escapes of word-file keys apply
+/// (`\u{2062}`, `\#`, `\|`, `\s`).
+func splitValues(_ text: String) -> [String] {
+    var values: [String] = []
+    var current = ""
+    var escaped = false
+    for c in text {
+        if escaped { current.append("\\"); current.append(c); escaped = false; continue }
+        if c == "\\" { escaped = true; continue }
+        if c == "," { values.append(current); current = ""; continue }
+        current.append(c)
+    }
+    if escaped { current.append("\\") }
+    values.append(current)
+    return values.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.map { WordTable.unescapeKey($0) ?? $0 }
 }
 
 /// Words, `,` `;` `.` pauses, and `{…}` references.
@@ -325,8 +345,13 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
     while let c = chars.first {
         chars = chars.dropFirst()
         switch c {
+        case "-" where word.isEmpty && chars.first == "{" && parts.last.map({ if case .words = $0 { return false } else { return true } }) == true:
+            parts.append(.joiner("-"))
         case "{":
+            // A word written right before a reference is glued to it: arc{…} → "arctangent".
+            let glued = !word.isEmpty && !word.hasSuffix(" ")
             flushWord()
+            if glued { parts.append(.joiner("")) }
             guard let close = chars.firstIndex(of: "}") else { throw RuleSyntaxError(message: "'{' is not closed") }
             let inner = String(chars[..<close]).trimmingSpaces
             chars = chars[chars.index(after: close)...]
@@ -346,6 +371,9 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
 
 private func parseReference(_ inner: String) throws(RuleSyntaxError) -> TemplatePart {
     guard !inner.isEmpty else { throw RuleSyntaxError(message: "empty {}") }
+    if inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
+        throw RuleSyntaxError(message: "'{\(inner)}' is not a reference; write {role}, {role:format}, {=property}, {@key} or {text}")
+    }
     var name = inner
     var format: String? = nil
     if let colon = inner.firstIndex(of: ":") {

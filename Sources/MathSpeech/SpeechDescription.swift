@@ -43,8 +43,17 @@ public struct SpeechDescription: Hashable, Sendable {
 
     /// Appends words (empty words are ignored).
     public mutating func append(words: String, range: SourceRange? = nil, prosody: Prosody? = nil) {
-        guard !words.isEmpty else { return }
+        guard !words.isEmpty, words.contains(where: { !$0.isWhitespace }) else { return }
         items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Appends `text` and then `words` to the last words without spaces ("one" + "-" + "third").
+    public mutating func join(_ text: String, words: String, range: SourceRange? = nil) {
+        guard let last = items.last, case let .words(w, r, p) = last else {
+            append(words: words, range: range)
+            return
+        }
+        items[items.count - 1] = .words(w + text + words, range: SourceRange.union(r, range), prosody: p)
     }
 
     /// Appends a pause; adjacent pauses merge into the longer one, and a leading pause is dropped.

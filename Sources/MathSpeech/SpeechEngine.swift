@@ -11,6 +11,9 @@ public struct RuleTrace: Hashable, Sendable {
     public let text: String
     /// The node's source range.
     public let range: SourceRange?
+    /// The node's role in its parent and its properties (what rule conditions can test).
+    public let role: String
+    public let properties: [String: String]
     /// The rule that fired (nil when the built-in default spoke the node).
     public let rule: String?
     /// `file:line` of the rule.
@@ -85,6 +88,7 @@ struct SpeechRun {
         if tracing {
             traceIndex = trace.count
             trace.append(RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
+                                   role: node.role.rawValue, properties: node.properties,
                                    rule: nil, location: nil, conditions: [], speech: ""))
         }
         var local = SpeechDescription()
@@ -93,7 +97,7 @@ struct SpeechRun {
         if let rule = matchingRule(context) {
             if let t = traceIndex {
                 trace[t] = RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
-                                     rule: rule.name, location: "\(rule.file):\(rule.line)",
+                                     role: node.role.rawValue, properties: node.properties, rule: rule.name, location: "\(rule.file):\(rule.line)",
                                      conditions: rule.conditions.map(describe), speech: "")
             }
             render(rule.template, context: context, depth: depth, prosody: prosody, into: &local)
@@ -191,8 +195,21 @@ struct SpeechRun {
     private mutating func render(_ template: [TemplatePart], context: Context, depth: Int,
                                  prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
         let node = context.node
+        var pendingJoin: String? = nil
         for part in template {
+            if let joiner = pendingJoin {
+                // Render the next part alone, then glue its words onto what came before.
+                pendingJoin = nil
+                var piece = SpeechDescription()
+                render([part], context: context, depth: depth, prosody: prosody, into: &piece)
+                let words = piece.plainText
+                if words.isEmpty { continue }
+                out.join(joiner, words: words, range: node.range)
+                continue
+            }
             switch part {
+            case .joiner(let text):
+                pendingJoin = text
             case .words(let w):
                 out.append(words: w, range: node.range, prosody: prosody)
             case .pause(let p):
@@ -237,7 +254,7 @@ struct SpeechRun {
             case .lookup(let key):
                 let words = engine.lexicon.symbol(key, variant: variant) ?? engine.lexicon.number(key, variant: variant)
                     ?? symbolWords(key, node: node)
-                out.append(words: words, range: node.range, prosody: prosody)
+                out.append(words: words.trimmingCharacters(in: .whitespaces), range: node.range, prosody: prosody)
             }
         }
     }
@@ -277,6 +294,8 @@ struct SpeechRun {
         case "unit": return lexicon.unit(value, plural: false)
         case "unit-plural": return lexicon.unit(value, plural: true)
         case "spell": return value.map { String($0) }.joined(separator: " ")
+        case "ordinal-numeral": return integer.flatMap { NumberWording.ordinalNumeral($0, lexicon: lexicon) }
+        case "power": return integer.flatMap { lexicon.number("power.\($0)") }
         default: return nil
         }
     }
@@ -328,6 +347,14 @@ struct SpeechRun {
         case "kind": return node.kind.rawValue
         case "role": return node.role.rawValue
         case "count": return String(node.children.count)
+        case "script-path":
+            // The scripts this node sits in, outermost first: "super", "sub", "super.sub"…
+            guard let context, context.node == node else { return nil }
+            let chain = Array(ancestors.dropFirst()) + [node]
+            let roles = chain.compactMap { n -> String? in
+                n.role == .exponent ? "super" : n.role == .subscript ? "sub" : nil
+            }
+            return roles.joined(separator: ".")
         case "position":
             guard let context, let parent = context.parent, context.node == node else { return nil }
             let same = parent.children[..<context.index].filter { $0.role == node.role }.count

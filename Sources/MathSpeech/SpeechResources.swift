@@ -5,13 +5,17 @@ import Foundation
 /// without rebuilding (`--rules-dir DIR` or `MATHALOUD_RULES`). Paths are relative to the package
 /// root: `Rules/en/clearspeak.rules`, `Locales/en/symbols.txt`.
 public struct SpeechResources: Sendable {
-    /// Relative path → file text.
+    /// Relative path → file text (built-in files with rule files replaced by the override directory's).
     public let files: [String: String]
+    /// Word files (`.txt`, `.words`) from the override directory: their entries are merged over the
+    /// built-in file of the same path, so an author can change one word without copying the file.
+    public let wordOverrides: [String: String]
 
     /// Built-in files overlaid by `overrideDirectory` (which may hold `Rules/` and `Locales/`
     /// sub-folders, or be a `Rules`-like folder holding `<locale>/…` directly).
     public init(builtIn: [String: String], overrideDirectory: URL? = nil) throws(SpeechLoadError) {
         var files = builtIn
+        var wordOverrides: [String: String] = [:]
         if let dir = overrideDirectory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -30,14 +34,35 @@ public struct SpeechResources: Sendable {
                     // A bare folder: `.rules`/`.words` files are rules, `.txt` files are locale words.
                     key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
                 }
-                files[key] = text
+                if key.hasSuffix(".rules") || files[key] == nil {
+                    files[key] = text
+                } else {
+                    wordOverrides[key] = text
+                }
             }
         }
         self.files = files
+        self.wordOverrides = wordOverrides
     }
 
     /// Files given directly (for tests).
-    public init(files: [String: String]) { self.files = files }
+    public init(files: [String: String], wordOverrides: [String: String] = [:]) {
+        self.files = files
+        self.wordOverrides = wordOverrides
+    }
+
+    /// A word table: the file's entries with the override's merged over them.
+    private func wordTable(_ path: String) throws(SpeechLoadError) -> WordTable? {
+        guard let text = files[path] else { return nil }
+        var table: WordTable
+        do { table = try WordTable(parsing: text, file: String(path.drop { $0 != "/" }.dropFirst())) } catch {
+            throw .invalidFiles(error.errors)
+        }
+        if let override = wordOverrides[path] {
+            do { table.merge(try WordTable(parsing: override, file: "override:" + path)) } catch { throw .invalidFiles(error.errors) }
+        }
+        return table
+    }
 
     /// The locales that have a `locale.txt`.
     public var locales: [String] {
@@ -80,9 +105,7 @@ public struct SpeechResources: Sendable {
 
     private func loadLocale(_ tag: String) throws(SpeechLoadError) -> LocaleWords {
         func table(_ name: String) throws(SpeechLoadError) -> WordTable {
-            let path = "Locales/\(tag)/\(name)"
-            guard let text = files[path] else { return WordTable() }
-            do { return try WordTable(parsing: text, file: path) } catch { throw .invalidFiles(error.errors) }
+            try wordTable("Locales/\(tag)/\(name)") ?? WordTable()
         }
         return LocaleWords(tag: tag, settings: try table("locale.txt"), symbols: try table("symbols.txt"),
                            functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"))
@@ -109,14 +132,11 @@ public struct SpeechResources: Sendable {
             ruleFiles.append(file)
             for name in file.wordFiles {
                 let wordPath = "Rules/\(file.locale.isEmpty ? locale : file.locale)/\(name).words"
-                guard let wordText = files[wordPath] else { throw .missingFile(wordPath) }
-                do {
-                    let table = try WordTable(parsing: wordText, file: String(wordPath.dropFirst(6)))
-                    // Earlier (more specific) files win.
-                    var merged = table
-                    merged.merge(words)
-                    words = merged
-                } catch { throw .invalidFiles(error.errors) }
+                guard let table = try wordTable(wordPath) else { throw .missingFile(wordPath) }
+                // Earlier (more specific) files win.
+                var merged = table
+                merged.merge(words)
+                words = merged
             }
             for parent in file.inherits { queue.append("Rules/\(parent).rules") }
         }

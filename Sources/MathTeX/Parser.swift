@@ -405,6 +405,9 @@ struct ParserCore {
             error("tex.missing-script", "\(scriptToken.kind == .superscript ? "superscript" : "subscript") has nothing after it",
                   at: scriptToken.range)
             return MathNode(.error(""), range: scriptToken.range)
+        case .character where ("0"..."9").contains(t.scalar):
+            // A script without braces takes one token: x^23 is x² followed by 3.
+            return MathNode(.number(String(Character(t.scalar))), range: t.range)
         default:
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return finish(atom)

@@ -32,6 +32,8 @@ enum ExitCode: Int32 {
     case usage = 2
     /// A file could not be read or written.
     case io = 3
+    /// Speech rules or words could not be loaded (bad rule file, unknown locale or style).
+    case rules = 4
 }
 
 /// Reads all of standard input as text (invalid UTF-8 decoded as U+FFFD).

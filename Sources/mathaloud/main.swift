@@ -5,6 +5,7 @@ let usage = """
 usage: mathaloud <command> [options]
 commands:
   parse    TeX or MathML to a tree, MathML or JSON (mathaloud parse --help)
+  speak    TeX or MathML to speech, SSML or a label (mathaloud speak --help)
   help     this text
 """
 
@@ -15,6 +16,8 @@ do {
     switch command {
     case "parse":
         exitCode = try ParseCommand.run(arguments)
+    case "speak":
+        exitCode = try SpeakCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

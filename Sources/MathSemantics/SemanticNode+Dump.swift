@@ -1,0 +1,56 @@
+import MathSyntax
+
+extension SemanticNode {
+    /// An indented, one-node-per-line dump of the tree for golden tests and `--explain`:
+    /// `kind "text" role=… {key=value flag …}` with properties sorted by key; flags whose value is
+    /// `true` print as the bare key. With `ranges`, each line ends with `@start..<end`.
+    public func dump(ranges: Bool = false) -> String {
+        var out = ""
+        dump(into: &out, depth: 0, ranges: ranges)
+        return out
+    }
+
+    private func dump(into out: inout String, depth: Int, ranges: Bool) {
+        out += String(repeating: "  ", count: depth)
+        out += kind.rawValue
+        if !text.isEmpty { out += " " + SemanticNode.quote(text) }
+        if role != .none { out += " role=" + role.rawValue }
+        if !properties.isEmpty {
+            out += " {"
+            var first = true
+            for key in properties.keys.sorted() {
+                if !first { out += " " }
+                first = false
+                let value = properties[key]!
+                out += value == "true" ? key : key + "=" + (SemanticNode.needsQuotes(value) ? SemanticNode.quote(value) : value)
+            }
+            out += "}"
+        }
+        if ranges, let range { out += " @\(range)" }
+        out += "\n"
+        for child in children { child.dump(into: &out, depth: depth + 1, ranges: ranges) }
+    }
+
+    /// Values with spaces, `=`, braces or quotes (or empty ones) are quoted so the line stays parseable.
+    private static func needsQuotes(_ v: String) -> Bool {
+        v.isEmpty || v.unicodeScalars.contains { $0 == " " || $0 == "=" || $0 == "{" || $0 == "}" || $0 == "\"" || $0.value < 0x20 }
+    }
+
+    private static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 0x20 || (0x2061...0x2064).contains(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

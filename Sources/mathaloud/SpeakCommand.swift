@@ -1,0 +1,94 @@
+import Foundation
+import MathAloud
+
+/// `mathaloud speak`: TeX or MathML to speech text, SSML or a label.
+enum SpeakCommand {
+    static let usage = """
+    usage: mathaloud speak [TEX] [--mathml] [--locale L] [--style clearspeak|mathspeak] [--verbosity V]
+                           [--pref NAME=VALUE]… [--ssml] [--template T] [--explain] [--text] [--batch]
+                           [--rules-dir DIR] [--display] [--macro '\\name=body']…
+      TEX              the formula; read from standard input when absent
+      --mathml         the input is MathML
+      --locale L       the language (default en)
+      --style S        clearspeak (default) or mathspeak
+      --verbosity V    MathSpeak verbosity: verbose (default), brief, superbrief
+      --pref N=V       a style preference, e.g. --pref Fractions=Over (repeatable; names case-insensitive)
+      --ssml           print SSML 1.1 instead of plain text
+      --template T     print a label from a template: {speech} and {latex} are replaced (e.g. 'Math: {speech}')
+      --explain        after the speech, list every node with the rule that spoke it and why
+      --text           the input is prose with inline math; prose is kept and each formula spoken
+      --batch          JSON Lines: {"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?} per line →
+                       {"id", "speech", "diagnostics"} or {"id", "error"} per line, same order
+      --rules-dir DIR  override rule and word files (also MATHALOUD_RULES); no rebuild needed
+    exit codes: 0 ok, 1 the input had errors, 2 usage error, 3 I/O error, 4 rules could not be loaded
+    """
+
+    static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        let args = try CommandLineArguments(arguments, valued: ["--locale", "--style", "--verbosity", "--pref", "--template",
+                                                                "--rules-dir", "--macro"],
+                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--batch", "--display", "--help", "-h"])
+        if args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        var preferences: [String: String] = [:]
+        for p in args.values("--pref") {
+            guard let eq = p.firstIndex(of: "=") else { throw UsageError("--pref needs NAME=VALUE") }
+            preferences[String(p[..<eq])] = String(p[p.index(after: eq)...])
+        }
+        if let v = args.value("--verbosity") { preferences["Verbosity"] = v }
+        var texOptions = TeXParserOptions(displayMode: args.flag("--display"))
+        for definition in args.values("--macro") {
+            guard let eq = definition.firstIndex(of: "=") else { throw UsageError("--macro needs NAME=BODY") }
+            texOptions.macros[String(definition[..<eq])] = String(definition[definition.index(after: eq)...])
+        }
+        let locale = args.value("--locale") ?? "en"
+        let style = args.value("--style") ?? "clearspeak"
+        let rulesDirectory = args.value("--rules-dir").map { URL(fileURLWithPath: $0) }
+        var out = Output()
+        defer { out.flush() }
+
+        if args.flag("--batch") {
+            let processor = SpeechBatchProcessor(locale: locale, style: style, preferences: preferences,
+                                                 rulesDirectory: rulesDirectory, texOptions: texOptions)
+            while let line = readLine(strippingNewline: true) {
+                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+                out.line(processor.process(line: line))
+            }
+            return .success
+        }
+
+        let speaker: Speaker
+        do {
+            speaker = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
+                                  texOptions: texOptions, cacheCapacity: 0)
+        } catch {
+            Output.error("mathaloud: \(error)\n")
+            return .rules
+        }
+        if !speaker.preferenceProblems.isEmpty {
+            throw UsageError(speaker.preferenceProblems.joined(separator: "\n"))
+        }
+        if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
+        let input = args.positionals.first ?? readStandardInput()
+
+        if args.flag("--text") {
+            let result = speaker.speak(text: input)
+            let renderer = DiagnosticRenderer(source: SourceText(input), inputName: "<text>")
+            for d in result.diagnostics { Output.error(renderer.terminal(d)) }
+            out.write(result.text)
+            if !result.text.hasSuffix("\n") { out.write("\n") }
+            return result.diagnostics.containsError ? .inputErrors : .success
+        }
+
+        let spoken = speaker.speak(input, notation: args.flag("--mathml") ? .mathml : .tex, explain: args.flag("--explain"))
+        let renderer = DiagnosticRenderer(source: spoken.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
+        for d in spoken.diagnostics { Output.error(renderer.terminal(d)) }
+        if args.flag("--ssml") {
+            out.line(SSMLRenderer(language: locale).render(spoken.speech))
+        } else if let template = args.value("--template") {
+            out.line(LabelTemplate(template).fill(speech: spoken.text, latex: input))
+        } else {
+            out.line(spoken.text)
+        }
+        if args.flag("--explain") { out.write(speaker.explanation(of: spoken)) }
+        return spoken.diagnostics.containsError ? .inputErrors : .success
+    }
+}

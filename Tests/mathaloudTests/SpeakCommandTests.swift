@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `mathaloud speak`: formats, explain, override directory, batch contract.
+@Suite(.serialized) struct SpeakCommandTests {
+    @Test func plainSpeech() throws {
+        let r = try runCLI(["speak", #"\frac{3}{4}"#])
+        #expect(r.status == 0)
+        #expect(r.stdout == "three fourths\n")
+    }
+
+    @Test func labelTemplate() throws {
+        let r = try runCLI(["speak", "x^2", "--template", "Math: {speech} ({latex}) <speech>"])
+        #expect(r.stdout == "Math: x squared (x^2) x squared\n")
+    }
+
+    @Test func ssml() throws {
+        let r = try runCLI(["speak", "--ssml", #"\frac{x+1}{2}"#])
+        #expect(r.stdout.hasPrefix("<speak version=\"1.1\""))
+        #expect(r.stdout.contains("<break time=\"250ms\"/>"))
+    }
+
+    @Test func unknownPreferenceIsAUsageError() throws {
+        let r = try runCLI(["speak", "x", "--pref", "Fractoins=Over"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("unknown preference"))
+    }
+
+    @Test func preferenceAliasesAreCaseInsensitive() throws {
+        let r = try runCLI(["speak", #"\frac{2}{3}"#, "--pref", "fraction=over"])
+        #expect(r.stdout == "2 over 3\n")
+    }
+
+    @Test func mathSpeakVerbosity() throws {
+        let r = try runCLI(["speak", "--style", "mathspeak", "--verbosity", "brief", #"\frac{p}{q}"#])
+        #expect(r.stdout == "StartFrac p Over q EndFrac\n")
+    }
+
+    @Test func textMode() throws {
+        let r = try runCLI(["speak", "--text"], stdin: Data("The area is $\\pi r^2$ square units.".utf8))
+        #expect(r.stdout == "The area is pi r squared square units.\n")
+    }
+
+    /// An author changes a word and a rule in an override directory and sees the effect, with the rule
+    /// that fired, without rebuilding.
+    @Test func overrideDirectoryWithExplain() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-override-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Rules/en"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Locales/en"), withIntermediateDirectories: true)
+        // A word: merged over the built-in symbols.
+        try "≈  is about equal to\n".write(to: dir.appendingPathComponent("Locales/en/symbols.txt"), atomically: true, encoding: .utf8)
+        // A rule: the built-in ClearSpeak file with "divides" changed.
+        let builtIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Rules/en/clearspeak.rules")
+        var rules = try String(contentsOf: builtIn, encoding: .utf8)
+        rules = rules.replacingOccurrences(of: "  say divides\n  example 3 \\mid 12 => 3 divides 12",
+                                           with: "  say is a factor of\n  example 3 \\mid 12 => 3 is a factor of 12")
+        try rules.write(to: dir.appendingPathComponent("Rules/en/clearspeak.rules"), atomically: true, encoding: .utf8)
+
+        let before = try runCLI(["speak", #"3 \mid 12 \approx 4"#])
+        #expect(before.stdout.hasPrefix("3 divides 12 is approximately equal to 4"))
+        let after = try runCLI(["speak", "--rules-dir", dir.path, "--explain", #"3 \mid 12 \approx 4"#])
+        #expect(after.status == 0)
+        let lines = after.stdout.split(separator: "\n")
+        #expect(lines.first == "3 is a factor of 12 is about equal to 4")
+        #expect(lines.contains { $0.contains("rule bar-divides (en/clearspeak.rules:") && $0.hasSuffix(": \"is a factor of\"") })
+        // The same through the environment variable.
+        let env = try runCLI(["speak", #"3 \mid 12"#], environment: ["MATHALOUD_RULES": dir.path])
+        #expect(env.stdout == "3 is a factor of 12\n")
+    }
+
+    @Test func brokenOverrideReportsLocation() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-broken-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("en"), withIntermediateDirectories: true)
+        try "style ClearSpeak\nlocale en\nrule x for fraction\n  when pref Fractions oops\n  say y\n"
+            .write(to: dir.appendingPathComponent("en/clearspeak.rules"), atomically: true, encoding: .utf8)
+        let r = try runCLI(["speak", "--rules-dir", dir.path, "x"])
+        #expect(r.status == 4)
+        #expect(r.stderr.contains("en/clearspeak.rules:4:8: error:"))
+        #expect(r.stderr.contains("(in rule 'x')"))
+    }
+
+    @Test func batchContract() throws {
+        let input = """
+        {"id": "a", "tex": "\\\\frac{1}{2}"}
+        {"id": "b", "tex": "x^2", "style": "mathspeak", "preferences": {"Verbosity": "Brief"}}
+        not json
+        {"id": "d", "tex": "x", "locale": "xx"}
+        {"id": "e", "mathml": "<mi>y</mi>"}
+        {"id": "f", "tex": "\\\\foo"}
+        """
+        let r = try runCLI(["speak", "--batch"], stdin: Data(input.utf8))
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 6)
+        #expect(lines[0]?["speech"] as? String == "one half")
+        #expect(lines[1]?["speech"] as? String == "x squared")
+        #expect(lines[2]?["error"] != nil)
+        #expect((lines[3]?["error"] as? String)?.contains("unknown locale") == true)
+        #expect(lines[4]?["speech"] as? String == "y")
+        let diagnostics = lines[5]?["diagnostics"] as? [[String: Any]]
+        #expect(diagnostics?.first?["id"] as? String == "tex.unknown-command")
+        let keys = Set(diagnostics?.first?.keys.map { $0 } ?? [])
+        #expect(keys.isSuperset(of: ["id", "severity", "message", "range"]))
+    }
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Builds and runs MathAloud's libFuzzer targets (DESIGN.md §8: fuzz targets for every parser, run on
+# demand). Nothing here is part of `swift build` or `swift test`; see Fuzz/README.md.
+#
+# Usage (from anywhere):
+#   scripts/fuzz.sh TARGET [SECONDS] [-- LIBFUZZER_ARGS...]  fuzz for SECONDS (default 60)
+#   scripts/fuzz.sh TARGET --build                           only build; prints the binary's path
+#   scripts/fuzz.sh TARGET --run FILE...                     run inputs once (reproduce a crash)
+#   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
+#   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
+# TARGET is one of: tex, mathml, textscanner, rulefile, or all (each target in turn).
+#
+# How it builds: each package module the harness needs is compiled with plain `swiftc`
+# (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
+# dependency order into .build/fuzz/modules/, and the harness Fuzz/Fuzz<Name>.swift is linked against
+# those objects with `-sanitize=fuzzer,address` (libFuzzer supplies `main`). Modules are rebuilt only
+# when a source file is newer than their object. If MathSemantics or the full MathSpeech module does
+# not compile (work in progress), the rulefile target falls back to a MathSpeech module made of the
+# three files the rule/word-file parsers need (RuleFile, WordTable, SpeechDescription) and says so.
+#
+# Where things go (never into the repository's tracked folders):
+#   .build/fuzz/modules/     module objects;  .build/fuzz/bin/fuzz-TARGET  the fuzzer binaries
+#   .build/fuzz/corpus/TARGET   the working corpus: seeds from Fuzz/corpus/TARGET plus what the
+#                               fuzzer finds (kept between runs; delete it to start over)
+#   .build/fuzz/artifacts/TARGET/  crash-*, timeout-*, oom-* and minimized-* inputs
+# Fuzzer settings: -max_len=4096 -timeout=5 -rss_limit_mb=2048; tex and textscanner also get
+# -dict=Fuzz/tex.dict. Environment: FUZZ_JOBS (libFuzzer -jobs/-workers, default 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out="$root/.build/fuzz"
+sources="$root/Sources"
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+log() { echo "fuzz.sh: $*" >&2; }
+
+[[ $# -ge 1 ]] || usage
+target=$1; shift
+
+all_targets=(tex mathml textscanner rulefile)
+if [[ $target == all ]]; then
+  for t in "${all_targets[@]}"; do "$0" "$t" "$@"; done
+  exit 0
+fi
+
+case $target in
+  tex)         harness=FuzzTeX;         modules=(MathSyntax MathTeX MathMarkup); dict=Fuzz/tex.dict ;;
+  mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict= ;;
+  textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
+  rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict= ;;
+  -h|--help)   usage ;;
+  *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
+esac
+
+swiftc_flags=(-parse-as-library -O -g -swift-version 6 -package-name mathaloud -sanitize=fuzzer,address)
+
+# What each module imports (Package.swift); a module is rebuilt when one of these is.
+deps_of() {
+  case $1 in
+    MathSyntax) ;;
+    MathSpeech) echo "MathSyntax MathSemantics" ;;
+    *) echo MathSyntax ;;
+  esac
+}
+
+# compile_module NAME OUTDIR FILE... — one module, whole-module, into OUTDIR/NAME.{o,swiftmodule}.
+# Rebuilt when its object is missing or older than one of FILE... or a dependency's module.
+compile_module() {
+  local name=$1 dir=$2; shift 2
+  mkdir -p "$dir"
+  local obj="$dir/$name.o" inputs=("$@") d
+  for d in $(deps_of "$name"); do
+    if [[ -f $out/modules/$d.swiftmodule ]]; then inputs+=("$out/modules/$d.swiftmodule"); fi
+  done
+  if [[ -f $obj && -z $(find "${inputs[@]}" -newer "$obj" | head -1) ]]; then return 0; fi
+  log "compiling $name ($# files)"
+  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$out/modules" \
+      -emit-module -emit-module-path "$dir/$name.swiftmodule" -emit-object -o "$obj.tmp" "$@" \
+      >"$dir/$name.log" 2>&1; then
+    rm -f "$obj.tmp"
+    grep -E 'error:' "$dir/$name.log" | head -20 >&2 || true
+    log "$name did not compile (full log: ${dir#"$root"/}/$name.log)"
+    return 1
+  fi
+  mv "$obj.tmp" "$obj"
+  touch "$obj"
+}
+
+module_sources() { find "$sources/$1" -name '*.swift' | sort; }
+
+build() {
+  local objects=() m dir="$out/modules"
+  for m in "${modules[@]}"; do
+    if [[ $target == rulefile && ( $m == MathSemantics || $m == MathSpeech ) ]]; then continue; fi
+    # shellcheck disable=SC2046
+    compile_module "$m" "$dir" $(module_sources "$m") || exit 1
+    objects+=("$dir/$m.o")
+  done
+  local include=(-I "$dir")
+  if [[ $target == rulefile ]]; then
+    # The full MathSpeech module needs MathSemantics; fall back to the parsers' own files.
+    # shellcheck disable=SC2046
+    if compile_module MathSemantics "$dir" $(module_sources MathSemantics) \
+        && compile_module MathSpeech "$out/speech-full" $(module_sources MathSpeech); then
+      objects+=("$dir/MathSemantics.o" "$out/speech-full/MathSpeech.o")
+      include+=(-I "$out/speech-full")
+    else
+      log "rulefile: falling back to MathSpeech = RuleFile.swift + WordTable.swift + SpeechDescription.swift"
+      compile_module MathSpeech "$out/speech-subset" "$sources/MathSpeech/RuleFile.swift" \
+        "$sources/MathSpeech/WordTable.swift" "$sources/MathSpeech/SpeechDescription.swift" || exit 1
+      objects+=("$out/speech-subset/MathSpeech.o")
+      include+=(-I "$out/speech-subset")
+    fi
+  fi
+  binary="$out/bin/fuzz-$target"
+  mkdir -p "$out/bin"
+  local stale=1
+  if [[ -x $binary ]] && [[ -z $(find "Fuzz/$harness.swift" "${objects[@]}" -newer "$binary" | head -1) ]]; then stale=0; fi
+  if [[ $stale == 1 ]]; then
+    log "linking $(basename "$binary")"
+    swiftc "${swiftc_flags[@]}" "${include[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
+      >"$out/bin/fuzz-$target.log" 2>&1 || { cat "$out/bin/fuzz-$target.log" >&2; exit 1; }
+  fi
+}
+
+build
+
+symbolizer=$(dirname "$(command -v swiftc)")/llvm-symbolizer
+[[ -x $symbolizer ]] && export ASAN_SYMBOLIZER_PATH=$symbolizer
+# Swift's runtime keeps metadata caches alive in ways LeakSanitizer reports as leaks; leaks are not
+# what these targets look for.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
+artifacts="$out/artifacts/$target"
+mkdir -p "$artifacts"
+fuzz_flags=(-max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1)
+[[ -n $dict ]] && fuzz_flags+=(-dict="$dict")
+
+mode=${1:-}
+case $mode in
+  --build)
+    echo "$binary" ;;
+  --run)
+    shift; [[ $# -ge 1 ]] || usage
+    "$binary" "${fuzz_flags[@]}" -runs=1 "$@" ;;
+  --regressions)
+    dir="Fuzz/regressions/$target"
+    if [[ ! -d $dir ]] || [[ -z $(ls -A "$dir") ]]; then log "no regression inputs in $dir"; exit 0; fi
+    "$binary" "${fuzz_flags[@]}" -runs=1 "$dir"/*
+    log "$target: every input in $dir ran without a crash" ;;
+  --minimize)
+    shift; [[ $# -ge 1 ]] || usage
+    input=$1; seconds=${2:-60}
+    result="$artifacts/minimized-$(basename "$input")"
+    "$binary" "${fuzz_flags[@]}" -minimize_crash=1 -max_total_time="$seconds" \
+      -exact_artifact_path="$result" "$input" || true
+    if [[ -f $result ]]; then log "minimised input: ${result#"$root"/} ($(wc -c <"$result") bytes)"; fi ;;
+  ''|[0-9]*)
+    seconds=${mode:-60}
+    if [[ $# -gt 0 ]]; then shift; fi
+    if [[ ${1:-} == -- ]]; then shift; fi
+    corpus="$out/corpus/$target"
+    mkdir -p "$corpus"
+    if compgen -G "Fuzz/corpus/$target/*" >/dev/null; then
+      cp -n "Fuzz/corpus/$target"/* "$corpus"/
+    else
+      log "warning: no seed inputs in Fuzz/corpus/$target"
+    fi
+    jobs=${FUZZ_JOBS:-1}
+    extra=()
+    [[ $jobs -gt 1 ]] && extra+=(-jobs="$jobs" -workers="$jobs")
+    log "fuzzing $target for ${seconds}s (corpus ${corpus#"$root"/}, artifacts ${artifacts#"$root"/})"
+    "$binary" "${fuzz_flags[@]}" "${extra[@]}" -max_total_time="$seconds" "$@" "$corpus" ;;
+  *) usage ;;
+esac
