@@ -57,6 +57,9 @@ public struct TeXParser: Sendable {
             .union(ParserCore.structuralCommands).sorted()
     }
 
+    /// Whether `name` (without backslash) is a plain symbol of the symbol table.
+    public static func isSymbol(_ name: String) -> Bool { SymbolTable.math(name) != nil }
+
     /// Every environment name the parser knows, sorted.
     public static var knownEnvironments: [String] { EnvironmentRegistry.table.keys.sorted() }
 }

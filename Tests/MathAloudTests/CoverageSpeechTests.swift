@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import MathAloud
+@testable import MathTeX
+
+/// Every formula of arxiv-public.txt is spoken, and every command the TeX parser knows has words.
+@Suite struct CoverageSpeechTests {
+    /// Whether speech fell back to reading something by name (a missing word or an unknown command).
+    static func fellBack(_ spoken: SpokenFormula) -> Bool {
+        spoken.diagnostics.contains { $0.id == "speech.missing-word" || $0.id == "tex.unknown-command" }
+    }
+
+    @Test func arxivFormulasAreAllSpoken() throws {
+        let text = try String(contentsOf: fixtureURL("arxiv-public.txt"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4148)
+        for style in ["clearspeak", "mathspeak"] {
+            let speaker = try SpeakerCache.shared.speaker(style: style)
+            var fallbacks: [String] = []
+            var empty = 0
+            for line in lines {
+                let spoken = speaker.speak(tex: line)
+                if spoken.text.isEmpty { empty += 1 }
+                if Self.fellBack(spoken) { fallbacks.append(line) }
+            }
+            let rate = Double(fallbacks.count) / Double(lines.count)
+            print("\(style): \(lines.count) arXiv formulas spoken, \(empty) empty, \(fallbacks.count) with a read-by-name fallback (\(String(format: "%.2f", rate * 100)) %)")
+            for f in fallbacks.prefix(10) { print("  fallback: \(f)") }
+            #expect(empty == 0)
+            #expect(rate <= 0.005)
+        }
+    }
+
+    /// A sample use of each command: its name with enough braced arguments.
+    static func sample(_ name: String) -> String {
+        switch name {
+        case "begin": return #"\begin{matrix} a \end{matrix}"#
+        case "end", "right", "middle", "\\", "cr", "newline", "nonumber", "notag", "hline", "hdashline",
+             "over", "atop", "choose", "brace", "brack", "above", "limits", "nolimits", "displaylimits",
+             "def", "gdef", "edef", "xdef", "newcommand", "renewcommand", "providecommand", "let",
+             "DeclareMathOperator", "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup",
+             "egroup", "verb", "label", "tag", "eqno", "leqno":
+            return ""
+        case "left": return #"\left( a \right)"#
+        case "genfrac": return #"\genfrac(){0pt}{}{a}{b}"#
+        case "fcolorbox": return #"\fcolorbox{red}{blue}{a}"#
+        case "colorbox", "textcolor", "color": return "\\\(name){red}{a}"
+        case "char": return #"\char"41"#
+        case "rule": return #"\rule{1em}{1em}"#
+        case "hspace", "kern", "mkern", "hskip", "mskip", "mspace": return "a\\\(name){1em}b"
+        case "href": return #"\href{https://example.org}{a}"#
+        case "url": return #"\url{https://example.org}"#
+        case "htmlClass", "htmlId", "htmlStyle", "htmlData": return "\\\(name){x}{a}"
+        case "includegraphics": return #"\includegraphics{a.png}"#
+        case "raisebox": return #"\raisebox{1em}{a}"#
+        case "mathchoice": return #"\mathchoice{a}{b}{c}{d}"#
+        case "substack": return #"\sum_{\substack{a \\ b}} c"#
+        case "not": return #"a \not= b"#
+        case "ref", "eqref": return "\\\(name){a}"
+        case _ where name.hasPrefix("big") || name.hasPrefix("Big"): return "\\\(name)( a \\\(name))"
+        default:
+            if name.count == 1 || TeXParser.isSymbol(name) { return "a \\\(name) b" }
+            return "\\\(name){a}{b}"
+        }
+    }
+
+    @Test func everyCommandHasWords() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        var missing: [String] = []
+        for name in TeXParser.knownCommands {
+            let tex = Self.sample(name)
+            if tex.isEmpty { continue }
+            let spoken = speaker.speak(tex: tex)
+            if spoken.diagnostics.contains(where: { $0.id == "speech.missing-word" || $0.severity == .error }) {
+                missing.append("\\\(name): \(tex) → \(spoken.text) \(spoken.diagnostics.map(\.message))")
+            }
+        }
+        for m in missing { Issue.record("\(m)") }
+        #expect(TeXParser.knownCommands.count > 900)
+    }
+}
