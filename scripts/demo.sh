@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the release `mathaloud` command-line tool and shows it turning the quadratic formula into MathML.
-# Usage: scripts/demo.sh
+# The main job: builds the release `mathaloud` tool and reads the quadratic formula aloud (as text,
+# ClearSpeak and MathSpeak), then shows its MathML.
+# Usage: scripts/demo.sh ['TEX']
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,5 +11,10 @@ echo "demo.sh: swift build -c release --product mathaloud"
 swift build -c release --product mathaloud
 
 bin_dir="$(swift build -c release --show-bin-path)"
-echo "demo.sh: mathaloud parse '\\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}' --to mathml"
-"$bin_dir/mathaloud" parse '\frac{-b \pm \sqrt{b^2-4ac}}{2a}' --to mathml
+tex="${1:-\\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}}"
+echo "demo.sh: mathaloud speak '$tex'"
+"$bin_dir/mathaloud" speak "$tex"
+echo "demo.sh: mathaloud speak --style mathspeak '$tex'"
+"$bin_dir/mathaloud" speak --style mathspeak "$tex"
+echo "demo.sh: mathaloud parse --to mathml '$tex'"
+"$bin_dir/mathaloud" parse --to mathml "$tex"
