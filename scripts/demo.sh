@@ -11,7 +11,8 @@ echo "demo.sh: swift build -c release --product mathaloud"
 swift build -c release --product mathaloud
 
 bin_dir="$(swift build -c release --show-bin-path)"
-tex="${1:-\\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}}"
+default_tex='\frac{-b \pm \sqrt{b^2-4ac}}{2a}'
+tex="${1:-$default_tex}"
 echo "demo.sh: mathaloud speak '$tex'"
 "$bin_dir/mathaloud" speak "$tex"
 echo "demo.sh: mathaloud speak --style mathspeak '$tex'"
