@@ -110,7 +110,9 @@ public struct RuleFile: Hashable, Sendable {
     public var rules: [SpeechRule] = []
 
     /// Parses rule-file text. All errors are reported together, each with file:line:column and rule.
-    public init(parsing text: String, file: String) throws(RuleFileErrors) {
+    /// `examples: false` skips the inline examples (they are only needed by tests), which makes
+    /// loading at start-up faster.
+    public init(parsing text: String, file: String, examples includeExamples: Bool = true) throws(RuleFileErrors) {
         self.file = file
         var errors: [RuleFileError] = []
         var current: (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample], said: Bool)? = nil
@@ -126,13 +128,16 @@ public struct RuleFile: Hashable, Sendable {
             current = nil
         }
 
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Lines are split on bytes: rule files are read at every start-up.
+        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
         for (index, rawLine) in lines.enumerated() {
             let lineNumber = index + 1
-            var line = String(rawLine)
-            if line.hasSuffix("\r") { line.removeLast() }
-            let indent = line.prefix { $0 == " " || $0 == "\t" }.count
-            let body = stripComment(String(line.dropFirst(indent))).trimmingSpaces
+            var bytes = rawLine[...]
+            if bytes.last == 0x0D { bytes = bytes.dropLast() }
+            let indent = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            let content = bytes.dropFirst(indent)
+            if content.isEmpty || content.first == 0x23 { continue }  // blank line or comment
+            let body = stripComment(String(decoding: content, as: UTF8.self)).trimmingSpaces
             if body.isEmpty { continue }
             let column = indent + 1
             func fail(_ message: String, column c: Int? = nil) {
@@ -194,6 +199,7 @@ public struct RuleFile: Hashable, Sendable {
                     current!.said = true
                 } catch { fail(error.message) }
             case "example":
+                guard includeExamples else { continue }
                 do { current!.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
             default:
                 fail("unknown rule line '\(keyword)'; expected when, say or example")
@@ -208,7 +214,7 @@ struct RuleSyntaxError: Error { let message: String }
 
 private func stripComment(_ s: String) -> String {
     // '#' starts a comment unless escaped as '\#' or inside an example's TeX (after 'example').
-    if s.hasPrefix("example") { return s }
+    if !s.utf8.contains(0x23) || s.hasPrefix("example") { return s }
     var out = ""
     var previous: Character = " "
     for c in s {
@@ -224,15 +230,20 @@ private func splitKeyword(_ s: String) -> (String, String) {
     return (String(s[..<space]), String(s[space...]).trimmingSpaces)
 }
 
+/// Splits a condition line on the word `and` (no Foundation search: this runs at every start-up).
 private func splitAnd(_ s: String) -> [Substring] {
     var parts: [Substring] = []
-    var rest = Substring(s)
-    while let r = rest.range(of: " and ") {
-        parts.append(rest[..<r.lowerBound])
-        rest = rest[r.upperBound...]
+    var current: [Substring] = []
+    for word in s.split(separator: " ") {
+        if word == "and" {
+            parts.append(Substring(current.joined(separator: " ")))
+            current = []
+        } else {
+            current.append(word)
+        }
     }
-    parts.append(rest)
-    return parts.map { Substring($0.trimmingSpaces) }
+    parts.append(Substring(current.joined(separator: " ")))
+    return parts
 }
 
 private extension String {
@@ -323,7 +334,7 @@ func splitValues(_ text: String) -> [String] {
     }
     if escaped { current.append("\\") }
     values.append(current)
-    return values.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.map { WordTable.unescapeKey($0) ?? $0 }
+    return values.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.map { $0.contains("\\") ? (WordTable.unescapeKey($0) ?? $0) : $0 }
 }
 
 /// Words, `,` `;` `.` pauses, and `{…}` references.
@@ -401,9 +412,16 @@ private func parseExample(_ text: String, file: String, line: Int) throws(RuleSy
         }
         rest = rest[rest.index(after: close)...]
     }
-    guard let arrow = rest.range(of: "=>") else { throw RuleSyntaxError(message: "write 'example TEX => speech'") }
-    let tex = rest[..<arrow.lowerBound].trimmingSpaces
-    let speech = rest[arrow.upperBound...].trimmingSpaces
+    var arrowIndex: Substring.Index? = nil
+    var i = rest.startIndex
+    while i < rest.endIndex {
+        let next = rest.index(after: i)
+        if rest[i] == "=", next < rest.endIndex, rest[next] == ">" { arrowIndex = i; break }
+        i = next
+    }
+    guard let arrow = arrowIndex else { throw RuleSyntaxError(message: "write 'example TEX => speech'") }
+    let tex = rest[..<arrow].trimmingSpaces
+    let speech = rest[rest.index(arrow, offsetBy: 2)...].trimmingSpaces
     guard !tex.isEmpty else { throw RuleSyntaxError(message: "example has no TeX") }
     return RuleExample(tex: tex, preferences: preferences, speech: speech, file: file, line: line)
 }

@@ -43,7 +43,7 @@ public struct SpeechDescription: Hashable, Sendable {
 
     /// Appends words (empty words are ignored).
     public mutating func append(words: String, range: SourceRange? = nil, prosody: Prosody? = nil) {
-        guard !words.isEmpty, words.contains(where: { !$0.isWhitespace }) else { return }
+        guard !words.isEmpty, words.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A }) else { return }
         items.append(.words(words, range: range, prosody: prosody))
     }
 

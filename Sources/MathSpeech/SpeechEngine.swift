@@ -91,9 +91,17 @@ struct SpeechRun {
                                    role: node.role.rawValue, properties: node.properties,
                                    rule: nil, location: nil, conditions: [], speech: ""))
         }
-        var local = SpeechDescription()
         if let parent { ancestors.append(parent) }
         defer { if parent != nil { ancestors.removeLast() } }
+        guard tracing else {
+            if let rule = matchingRule(context) {
+                render(rule.template, context: context, depth: depth, prosody: prosody, into: &out)
+            } else {
+                speakDefault(context, depth: depth, prosody: prosody, into: &out)
+            }
+            return
+        }
+        var local = SpeechDescription()
         if let rule = matchingRule(context) {
             if let t = traceIndex {
                 trace[t] = RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
@@ -108,11 +116,17 @@ struct SpeechRun {
         out.append(local)
     }
 
-    /// The first rule whose conditions hold.
+    /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
+    /// node's text are skipped without evaluating anything.
     private func matchingRule(_ context: Context) -> SpeechRule? {
-        for i in engine.style.candidates(for: context.node.kind.rawValue) {
-            let rule = engine.style.rules[i]
-            if rule.conditions.allSatisfy({ holds($0, context) }) { return rule }
+        let style = engine.style
+        let text = context.node.text
+        for i in style.candidates(for: context.node.kind.rawValue) {
+            if let filter = style.textFilters[i], !filter.contains(text) { continue }
+            let rule = style.rules[i]
+            var ok = true
+            for condition in rule.conditions where !holds(condition, context) { ok = false; break }
+            if ok { return rule }
         }
         return nil
     }
@@ -368,7 +382,8 @@ struct SpeechRun {
         case .present: return value != nil && value != "false" && value != ""
         case .oneOf(let options):
             guard let value else { return false }
-            return options.contains { $0.caseInsensitiveCompare(value) == .orderedSame }
+            for option in options where option == value || equalIgnoringASCIICase(option, value) { return true }
+            return false
         case .less(let n): return value.flatMap(Double.init).map { $0 < n } ?? false
         case .greater(let n): return value.flatMap(Double.init).map { $0 > n } ?? false
         }
@@ -380,7 +395,7 @@ struct SpeechRun {
             guard let target = resolve(path, from: context.node, context: context) else { return negated }
             return test(propertyValue(name, of: target, context: path.isEmpty ? context : nil), t) != negated
         case let .preference(name, t, negated):
-            let value = preferences[name] ?? preferences.first { $0.key.lowercased() == name.lowercased() }?.value
+            let value = preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
             return test(value, t) != negated
         case let .kind(path, kinds, negated):
             guard let target = resolve(path, from: context.node, context: context) else { return negated }
@@ -421,5 +436,19 @@ struct SpeechRun {
         case let .first(negated): return negated ? "not first" : "first"
         case let .within(kinds, negated): return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ")
         }
+    }
+}
+
+/// ASCII case-insensitive equality (preference names and values, rule values) without allocating.
+@inline(__always)
+func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+    var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
+    while true {
+        let x = i.next(), y = j.next()
+        guard let x, let y else { return x == nil && y == nil }
+        if x == y { continue }
+        let lx = (x >= 65 && x <= 90) ? x + 32 : x
+        let ly = (y >= 65 && y <= 90) ? y + 32 : y
+        if lx != ly { return false }
     }
 }

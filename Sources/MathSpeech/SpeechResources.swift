@@ -111,8 +111,9 @@ public struct SpeechResources: Sendable {
                            functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"))
     }
 
-    /// Loads a style's rule file and what it inherits, and its word files.
-    public func style(_ style: String, locale: String) throws(SpeechLoadError) -> SpeechStyle {
+    /// Loads a style's rule file and what it inherits, and its word files. `examples` keeps the rules'
+    /// inline examples (for tests); a speaker does not need them.
+    public func style(_ style: String, locale: String, examples: Bool = false) throws(SpeechLoadError) -> SpeechStyle {
         let lowered = style.lowercased()
         let path = "Rules/\(locale)/\(lowered).rules"
         guard files[path] != nil else {
@@ -128,7 +129,7 @@ public struct SpeechResources: Sendable {
             visited.insert(next)
             guard let text = files[next] else { throw .missingFile(next) }
             let file: RuleFile
-            do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6))) } catch { throw .invalidFiles(error.errors) }
+            do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
             for name in file.wordFiles {
                 let wordPath = "Rules/\(file.locale.isEmpty ? locale : file.locale)/\(name).words"

@@ -14,6 +14,9 @@ public struct SpeechStyle: Sendable {
     /// Word overrides of the style.
     public let words: WordTable
     private let byKind: [String: [Int]]
+    private let anyKind: [Int]
+    /// Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
+    let textFilters: [Set<String>?]
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
     public init(files: [RuleFile], words: WordTable) {
@@ -32,15 +35,24 @@ public struct SpeechStyle: Sendable {
         self.words = words
         var byKind: [String: [Int]] = [:]
         for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
+        let any = byKind["*"] ?? []
+        // Merge the `*` rules into every kind's list once, keeping file order.
+        for (kind, list) in byKind where kind != "*" { byKind[kind] = (list + any).sorted() }
         self.byKind = byKind
+        self.anyKind = any
+        textFilters = rules.map { rule in
+            for condition in rule.conditions {
+                if case let .property(path, name, .oneOf(values), negated) = condition, path.isEmpty, name == "text", !negated {
+                    return Set(values)
+                }
+            }
+            return nil
+        }
     }
 
-    /// The rules that may apply to a kind, in priority order (kind-specific rules, then `*` rules).
+    /// The rules that may apply to a kind, in priority order (kind-specific and `*` rules).
     func candidates(for kind: String) -> [Int] {
-        let specific = byKind[kind] ?? []
-        let any = byKind["*"] ?? []
-        if any.isEmpty { return specific }
-        return (specific + any).sorted()
+        byKind[kind] ?? anyKind
     }
 
     /// Resolves user preferences (case-insensitive names, aliases and values) against the

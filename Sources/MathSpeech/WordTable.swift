@@ -47,51 +47,72 @@ public struct WordTable: Hashable, Sendable {
     /// An empty table.
     public init() {}
 
-    /// Parses a word file. Errors are collected; good lines are kept.
+    /// Parses a word file. Errors are collected; good lines are kept. Works on UTF-8 bytes: word files
+    /// are read at every start-up, so this is on the cold-start path.
     public init(parsing text: String, file: String) throws(RuleFileErrors) {
         var errors: [RuleFileError] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let lineNumber = index + 1
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            // The key runs to the first unescaped white space.
-            var keyRaw = ""
-            var rest = trimmed
-            var escaped = false
-            while let c = rest.first {
-                if !escaped && (c == " " || c == "\t") { break }
-                if !escaped && c == "\\" { escaped = true; keyRaw.append(c); rest = rest.dropFirst(); continue }
-                escaped = false
-                keyRaw.append(c)
-                rest = rest.dropFirst()
-            }
-            let column = trimmed.startIndex.utf16Offset(in: line) + 1
-            guard let key = WordTable.unescapeKey(keyRaw) else {
-                errors.append(RuleFileError(file: file, line: lineNumber, column: column, message: "bad escape in key '\(keyRaw)'"))
-                continue
-            }
-            let parts = rest.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
-            let words = parts.first ?? ""
-            var variants: [String: String] = [:]
-            var bad = false
-            for part in parts.dropFirst() {
-                guard let colon = part.firstIndex(of: ":") else {
-                    errors.append(RuleFileError(file: file, line: lineNumber, column: column,
-                                                message: "variant '\(part)' needs a name, e.g. 'brief: words'"))
-                    bad = true
+        var text = text
+        text.withUTF8 { bytes in
+            var lineStart = 0
+            var lineNumber = 0
+            let count = bytes.count
+            while lineStart <= count {
+                lineNumber += 1
+                var lineEnd = lineStart
+                while lineEnd < count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                defer { lineStart = lineEnd + 1 }
+                var end = lineEnd
+                if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
+                var i = lineStart
+                while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+                if i >= end || bytes[i] == 0x23 { continue }  // blank or # comment
+                let column = i - lineStart + 1
+                // The key runs to the first unescaped space or tab.
+                let keyStart = i
+                var hasEscape = false
+                while i < end, bytes[i] != 0x20, bytes[i] != 0x09 {
+                    if bytes[i] == 0x5C { hasEscape = true; i += 1 }
+                    i += 1
+                }
+                let keyEnd = min(i, end)
+                let keyRaw = String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
+                guard let key = hasEscape ? WordTable.unescapeKey(keyRaw) : keyRaw else {
+                    errors.append(RuleFileError(file: file, line: lineNumber, column: column, message: "bad escape in key '\(keyRaw)'"))
                     continue
                 }
-                variants[String(part[..<colon]).trimmingSpaces] = String(part[part.index(after: colon)...]).trimmingSpaces
+                // Words, then `| variant: words` parts.
+                var parts: [String] = []
+                var partStart = keyEnd
+                var j = keyEnd
+                while j <= end {
+                    if j == end || bytes[j] == 0x7C {
+                        var a = partStart, b = j
+                        while a < b, bytes[a] == 0x20 || bytes[a] == 0x09 { a += 1 }
+                        while b > a, bytes[b - 1] == 0x20 || bytes[b - 1] == 0x09 { b -= 1 }
+                        parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self))
+                        partStart = j + 1
+                    }
+                    j += 1
+                }
+                var variants: [String: String] = [:]
+                var bad = false
+                for part in parts.dropFirst() {
+                    guard let colon = part.firstIndex(of: ":") else {
+                        errors.append(RuleFileError(file: file, line: lineNumber, column: column,
+                                                    message: "variant '\(part)' needs a name, e.g. 'brief: words'"))
+                        bad = true
+                        continue
+                    }
+                    variants[String(part[..<colon]).trimmingSpaces] = String(part[part.index(after: colon)...]).trimmingSpaces
+                }
+                if bad { continue }
+                if let existing = entries[key] {
+                    errors.append(RuleFileError(file: file, line: lineNumber, column: column,
+                                                message: "'\(keyRaw)' is defined twice (first at \(existing.origin))"))
+                    continue
+                }
+                entries[key] = Entry(words: parts.first ?? "", variants: variants, origin: "\(file):\(lineNumber)")
             }
-            if bad { continue }
-            if entries[key] != nil {
-                errors.append(RuleFileError(file: file, line: lineNumber, column: column,
-                                            message: "'\(keyRaw)' is defined twice (first at \(entries[key]!.origin))"))
-                continue
-            }
-            entries[key] = Entry(words: words, variants: variants, origin: "\(file):\(lineNumber)")
         }
         if !errors.isEmpty {
             throw RuleFileErrors(errors: errors, partial: self)

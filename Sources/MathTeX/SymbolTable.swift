@@ -134,12 +134,12 @@ package enum SymbolTable {
 
         init(parsing table: String) {
             var section = ""
-            for (index, rawLine) in table.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let fields = rawLine.unicodeScalars
-                    .split(whereSeparator: { $0 == " " || $0 == "\t" })
-                    .map { String(String.UnicodeScalarView($0)) }
+            // Split on bytes (this runs at every start-up); a field never contains a space or tab.
+            for (index, rawLine) in table.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+                let fields = rawLine.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+                    .map { String(decoding: $0, as: UTF8.self) }
                 guard let first = fields.first, !first.hasPrefix("#") else { continue }
-                let location = "line \(index + 1): \(fields.joined(separator: " "))"
+                var location: String { "line \(index + 1): \(fields.joined(separator: " "))" }
                 if fields.count == 1, first.count > 2, first.hasPrefix("["), first.hasSuffix("]") {
                     section = first
                     continue

@@ -37,7 +37,7 @@ import Testing
     static var examples: [Example] {
         var all: [Example] = []
         for s in styles {
-            guard let style = try? resources.style(s.style, locale: s.locale) else { continue }
+            guard let style = try? resources.style(s.style, locale: s.locale, examples: true) else { continue }
             // Only the style's own file: inherited examples are run with their own style.
             for rule in style.rules where rule.file == "\(s.locale)/\(s.style).rules" {
                 for e in rule.examples { all.append(Example(style: s, rule: rule.name, example: e)) }
