@@ -26,12 +26,13 @@ let package = Package(
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
         .plugin(name: "EmbedSpeechResources", capability: .buildTool(), dependencies: ["EmbedResourcesTool"]),
-        // Tests mirror Sources/.
+        // Tests mirror Sources/; TestSupport holds what several test targets share (golden files).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MathSyntaxTests", dependencies: ["MathSyntax"]),
-        .testTarget(name: "MathTeXTests", dependencies: ["MathTeX", "MathSyntax", "MathMarkup"],
+        .testTarget(name: "MathTeXTests", dependencies: ["MathTeX", "MathSyntax", "MathMarkup", "TestSupport"],
                     exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "MathMarkupTests", dependencies: ["MathMarkup", "MathTeX", "MathSyntax"]),
-        .testTarget(name: "MathSemanticsTests", dependencies: ["MathSemantics", "MathTeX", "MathSyntax"],
+        .testTarget(name: "MathSemanticsTests", dependencies: ["MathSemantics", "MathTeX", "MathSyntax", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),

@@ -368,10 +368,5 @@ struct MathMLSourceScanner {
     private func isEntityNameChar(_ b: UInt8) -> Bool { isASCIILetter(b) || (b >= 0x30 && b <= 0x39) }
 
     /// Whether `value` is a character XML 1.0 allows (production `Char`).
-    static func isXMLChar(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-        default: return false
-        }
-    }
+    static func isXMLChar(_ value: UInt32) -> Bool { XMLEscaping.isXMLCharacter(value) }
 }

@@ -400,7 +400,7 @@ struct MathMLEmitter {
     private mutating func startTag(_ name: String, _ attributes: [(String, String)], close: String) {
         output += "<" + name
         for (key, value) in attributes {
-            output += " " + key + "=\"" + Self.escapeAttribute(value) + "\""
+            output += " " + key + "=\"" + XMLEscaping.attribute(value) + "\""
         }
         output += close
     }
@@ -426,7 +426,7 @@ struct MathMLEmitter {
                        protectedSpaces: Bool = false) {
         newline()
         startTag(name, attributes, close: ">")
-        output += Self.escapeText(text, nbspAsReference: protectedSpaces)
+        output += XMLEscaping.text(text, nbspAsReference: protectedSpaces)
         output += "</" + name + ">"
     }
 
@@ -438,38 +438,4 @@ struct MathMLEmitter {
         output += "</" + name + ">"
     }
 
-    static func escapeText(_ text: String, nbspAsReference: Bool = false) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\u{A0}" where nbspAsReference: out += "&#xA0;"
-            default:
-                if MathMLSourceScanner.isXMLChar(scalar.value) { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
-            }
-        }
-        return out
-    }
-
-    static func escapeAttribute(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#xA;"
-            case "\r": out += "&#xD;"
-            case "\t": out += "&#x9;"
-            default:
-                if MathMLSourceScanner.isXMLChar(scalar.value) { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
-            }
-        }
-        return out
-    }
 }

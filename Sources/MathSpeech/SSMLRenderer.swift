@@ -1,3 +1,5 @@
+import MathSyntax
+
 /// Renders a ``SpeechDescription`` as SSML 1.1: `<speak>` with `<break time="…ms"/>` for pauses and,
 /// optionally, `<prosody pitch>` around superscripts (+) and subscripts (−).
 public struct SSMLRenderer: Sendable {
@@ -17,7 +19,7 @@ public struct SSMLRenderer: Sendable {
 
     /// The SSML document.
     public func render(_ speech: SpeechDescription) -> String {
-        var out = "<speak version=\"1.1\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"\(escape(language))\">"
+        var out = "<speak version=\"1.1\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"\(XMLEscaping.attribute(language))\">"
         var openProsody: SpeechDescription.Prosody? = nil
         for item in speech.trimmed.items {
             switch item {
@@ -29,7 +31,7 @@ public struct SSMLRenderer: Sendable {
                     openProsody = wanted
                 }
                 if !out.hasSuffix(">") { out += " " }
-                out += escape(w)
+                out += XMLEscaping.text(w)
             case let .pause(p):
                 if openProsody != nil { out += "</prosody>"; openProsody = nil }
                 out += "<break time=\"\(Int((Double(p.milliseconds) * pauseScale).rounded()))ms\"/>"
@@ -37,21 +39,6 @@ public struct SSMLRenderer: Sendable {
         }
         if openProsody != nil { out += "</prosody>" }
         return out + "</speak>"
-    }
-
-    private func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }
 

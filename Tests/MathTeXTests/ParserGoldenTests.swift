@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import MathSyntax
 @testable import MathTeX
 
