@@ -23,8 +23,11 @@
 #   .build/fuzz/corpus/TARGET   the working corpus: seeds from Fuzz/corpus/TARGET plus what the
 #                               fuzzer finds (kept between runs; delete it to start over)
 #   .build/fuzz/artifacts/TARGET/  crash-*, timeout-*, oom-* and minimized-* inputs
-# Fuzzer settings: -max_len=4096 -timeout=5 -rss_limit_mb=2048; tex and textscanner also get
-# -dict=Fuzz/tex.dict. Environment: FUZZ_JOBS (libFuzzer -jobs/-workers, default 1).
+# Fuzzer settings: -max_len=4096 -timeout=5 -rss_limit_mb=2048, and a dictionary: Fuzz/tex.dict (tex,
+# textscanner), Fuzz/mathml.dict, Fuzz/rulefile.dict. Environment: FUZZ_JOBS (libFuzzer -jobs and
+# -workers, default 1). To keep fuzzing past known crashes: -- -fork=1 -ignore_crashes=1
+# -ignore_timeouts=1 -ignore_ooms=1. --regressions runs each input on its own and fails on a crash
+# or when one takes longer than the -timeout (libFuzzer does not time single inputs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -45,9 +48,9 @@ fi
 
 case $target in
   tex)         harness=FuzzTeX;         modules=(MathSyntax MathTeX MathMarkup); dict=Fuzz/tex.dict ;;
-  mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict= ;;
+  mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict=Fuzz/mathml.dict ;;
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
-  rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict= ;;
+  rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
   -h|--help)   usage ;;
   *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
 esac
@@ -74,6 +77,8 @@ compile_module() {
   done
   if [[ -f $obj && -z $(find "${inputs[@]}" -newer "$obj" | head -1) ]]; then return 0; fi
   log "compiling $name ($# files)"
+  # The object gets the time the compile started, so a source edited meanwhile rebuilds next time.
+  touch "$dir/$name.start"
   if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$out/modules" \
       -emit-module -emit-module-path "$dir/$name.swiftmodule" -emit-object -o "$obj.tmp" "$@" \
       >"$dir/$name.log" 2>&1; then
@@ -83,7 +88,7 @@ compile_module() {
     return 1
   fi
   mv "$obj.tmp" "$obj"
-  touch "$obj"
+  touch -r "$dir/$name.start" "$obj" "$dir/$name.swiftmodule"
 }
 
 module_sources() { find "$sources/$1" -name '*.swift' | sort; }
@@ -118,8 +123,10 @@ build() {
   if [[ -x $binary ]] && [[ -z $(find "Fuzz/$harness.swift" "${objects[@]}" -newer "$binary" | head -1) ]]; then stale=0; fi
   if [[ $stale == 1 ]]; then
     log "linking $(basename "$binary")"
+    touch "$binary.start"
     swiftc "${swiftc_flags[@]}" "${include[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
       >"$out/bin/fuzz-$target.log" 2>&1 || { cat "$out/bin/fuzz-$target.log" >&2; exit 1; }
+    touch -r "$binary.start" "$binary"
   fi
 }
 
@@ -130,6 +137,9 @@ symbolizer=$(dirname "$(command -v swiftc)")/llvm-symbolizer
 # Swift's runtime keeps metadata caches alive in ways LeakSanitizer reports as leaks; leaks are not
 # what these targets look for.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
+# Swift's own crash backtracer (swift-backtrace) crashes under ASan and then hangs the run; libFuzzer
+# prints the stack trace instead.
+export SWIFT_BACKTRACE=enable=no
 artifacts="$out/artifacts/$target"
 mkdir -p "$artifacts"
 fuzz_flags=(-max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1)
@@ -144,9 +154,22 @@ case $mode in
     "$binary" "${fuzz_flags[@]}" -runs=1 "$@" ;;
   --regressions)
     dir="Fuzz/regressions/$target"
-    if [[ ! -d $dir ]] || [[ -z $(ls -A "$dir") ]]; then log "no regression inputs in $dir"; exit 0; fi
-    "$binary" "${fuzz_flags[@]}" -runs=1 "$dir"/*
-    log "$target: every input in $dir ran without a crash" ;;
+    if ! compgen -G "$dir/*" >/dev/null; then log "no regression inputs in $dir"; exit 0; fi
+    failed=0
+    for input in "$dir"/*; do
+      status=0
+      output=$(timeout 120 "$binary" "${fuzz_flags[@]}" -runs=1 "$input" 2>&1) || status=$?
+      ms=$(grep -o 'in [0-9]* ms' <<<"$output" | grep -o '[0-9]*' | tail -1 || true)
+      if [[ $status -ne 0 ]]; then
+        why=$(grep -m1 -E '^SUMMARY|ERROR: libFuzzer' <<<"$output" || echo "exit $status")
+        log "FAIL $input: $why"; failed=1
+      elif [[ -n $ms && $ms -gt 5000 ]]; then
+        log "FAIL $input: took $ms ms (limit 5000 ms)"; failed=1
+      else
+        log "ok   $input (${ms:-?} ms)"
+      fi
+    done
+    exit "$failed" ;;
   --minimize)
     shift; [[ $# -ge 1 ]] || usage
     input=$1; seconds=${2:-60}

@@ -208,7 +208,9 @@ extension MathMLTreeBuilder {
             let nodes = collectNodes(frame)
             let selection = attrs.take("selection", warn: false) { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
             guard !nodes.isEmpty else { return .node(MathNode(.row, [], range: range), marker: nil) }
-            return .node(nodes.indices.contains(selection - 1) ? nodes[selection - 1] : nodes[0], marker: nil)
+            // `selection` is 1-based; out-of-range values (even Int.min) fall back to the first child.
+            let index = selection > 0 && selection <= nodes.count ? selection - 1 : 0
+            return .node(nodes[index], marker: nil)
         case "math":
             let isDisplay = attrs.take("display").map { $0.trimmingCharacters(in: .whitespaces) == "block" }
                 ?? (attrs.take("mode").map { $0.trimmingCharacters(in: .whitespaces) == "display" } ?? false)

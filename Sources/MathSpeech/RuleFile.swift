@@ -308,6 +308,9 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
         return .role(roles: kinds(rest), negated: neg)
     default:
         let path = subject.split(separator: ".").map(String.init)
+        guard !path.isEmpty, !subject.hasPrefix("."), !subject.hasSuffix(".") else {
+            throw RuleSyntaxError(message: "'\(subject)' is not a property or a path of roles such as numerator.simple")
+        }
         if words.first == "is" {
             var rest = Array(words.dropFirst())
             var neg = negated

@@ -175,6 +175,21 @@ struct Expander {
                 patternIndex += 1
             }
         }
+        // Check the size of the result before building it: an argument doubled at every expansion
+        // must stop at the limit, not after allocating it.
+        var size = 0
+        for t in macro.body {
+            if t.kind == .parameter, let n = Int(String(t.scalar)), n >= 1, n <= args.count { size += args[n - 1].count } else { size += 1 }
+        }
+        guard expandedTokens + size <= limits.maxExpandedTokens else {
+            expandedTokens = limits.maxExpandedTokens + 1
+            if !limitReported {
+                limitReported = true
+                diagnostics.append(.error("tex.expansion-limit",
+                    "macro \\\(call.name) would expand to more than \(limits.maxExpandedTokens) tokens", at: call.range))
+            }
+            return
+        }
         // Substitute, from the end so pending stays in order.
         var produced = 0
         for t in macro.body.reversed() {

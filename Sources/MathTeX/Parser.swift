@@ -52,10 +52,11 @@ public struct TeXParser: Sendable {
     }
 
     /// Every command name the parser knows (registry, symbols and built-in macros), sorted.
-    public static var knownCommands: [String] {
+    public static var knownCommands: [String] { allKnownCommands }
+
+    private static let allKnownCommands: [String] =
         Set(CommandRegistry.table.keys).union(SymbolTable.allMathNames).union(BuiltinMacros.table.keys)
             .union(ParserCore.structuralCommands).sorted()
-    }
 
     /// Whether `name` (without backslash) is a plain symbol of the symbol table.
     public static func isSymbol(_ name: String) -> Bool { SymbolTable.math(name) != nil }
@@ -120,6 +121,8 @@ struct ParserCore {
     /// The stop tokens of the innermost expression being parsed (so a switch such as `\small` inside
     /// `\sqrt[…]` stops at the `]`).
     var activeStops: StopSet = []
+    /// Fix-it suggestions already computed for unknown command names.
+    var suggestions: [String: String?] = [:]
 
     /// Commands the parser itself handles (not in the registry).
     static let structuralCommands: Set<String> = [
@@ -677,7 +680,16 @@ struct ParserCore {
         if t.name == " " {
             return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
         }
-        let suggestion = CommandRegistry.suggestion(for: t.name)
+        // Suggestions cost a scan of all names: compute each once, and for at most 20 names per parse.
+        let suggestion: String?
+        if let cached = suggestions[t.name] {
+            suggestion = cached
+        } else if suggestions.count < 20 {
+            suggestion = CommandRegistry.suggestion(for: t.name)
+            suggestions[t.name] = .some(suggestion)
+        } else {
+            suggestion = nil
+        }
         error("tex.unknown-command", "unknown command \\\(t.name)" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
               at: t.range, fixIts: suggestion.map { [.init(range: t.range, replacement: "\\" + $0)] } ?? [])
         return Atom(node: MathNode(.error("\\" + t.name), range: t.range), range: t.range)
@@ -841,11 +853,10 @@ struct ParserCore {
             if unit.count == 2 { break }
             t = next()
         }
+        // The token after the dimension goes back once (a register such as \kern\fontdimen is not
+        // supported and reads as a missing dimension).
         if unit.count < 2 { pushBack(t) }
-        if t.kind == .controlSequence && unit.isEmpty {
-            // \kern\fontdimen… style registers are not supported; treat as zero.
-            pushBack(t)
-        }
+        if text.isEmpty && unit.isEmpty { return nil }
         return Dimension.parse(text + unit)
     }
 }
