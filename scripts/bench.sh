@@ -5,10 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v node >/dev/null 2>&1 || [[ ! -d /usr/share/nodejs/katex ]]; then
+if ! command -v node >/dev/null 2>&1 || [[ ! -d /usr/share/nodejs/katex ]] || ! command -v hyperfine >/dev/null 2>&1; then
   echo "bench.sh: installing the KaTeX peer (Debian packages nodejs, katex)"
   ${SUDO:-$( [[ $(id -u) -eq 0 ]] || echo sudo )} apt-get update -qq
-  ${SUDO:-$( [[ $(id -u) -eq 0 ]] || echo sudo )} apt-get install -y -qq nodejs katex
+  ${SUDO:-$( [[ $(id -u) -eq 0 ]] || echo sudo )} apt-get install -y -qq nodejs katex hyperfine
 fi
 if ! python3 -c 'import mathra' >/dev/null 2>&1; then
   echo "bench.sh: installing the mathra peer (PyPI)"
