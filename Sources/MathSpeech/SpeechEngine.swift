@@ -105,7 +105,8 @@ struct SpeechRun {
         if let rule = matchingRule(context) {
             if let t = traceIndex {
                 trace[t] = RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
-                                     role: node.role.rawValue, properties: node.properties, rule: rule.name, location: "\(rule.file):\(rule.line)",
+                                     role: node.role.rawValue, properties: node.properties, rule: rule.rule.name,
+                                     location: "\(rule.rule.file):\(rule.rule.line)",
                                      conditions: rule.conditions.map(describe), speech: "")
             }
             render(rule.template, context: context, depth: depth, prosody: prosody, into: &local)
@@ -118,14 +119,14 @@ struct SpeechRun {
 
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
     /// node's text are skipped without evaluating anything.
-    private func matchingRule(_ context: Context) -> SpeechRule? {
+    private func matchingRule(_ context: Context) -> CompiledRule? {
         let style = engine.style
         let text = context.node.text
         for i in style.candidates(for: context.node.kind.rawValue) {
             if let filter = style.textFilters[i], !filter.contains(text) { continue }
-            let rule = style.rules[i]
+            let rule = style.compiled[i]
             var ok = true
-            for condition in rule.conditions where !holds(condition, context) { ok = false; break }
+            for index in rule.conditions.indices where !holds(rule.conditions[index], context) { ok = false; break }
             if ok { return rule }
         }
         return nil

@@ -17,6 +17,8 @@ public struct SpeechStyle: Sendable {
     private let anyKind: [Int]
     /// Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
     let textFilters: [Set<String>?]
+    /// The rules as shared references, so matching does not copy them (hot path).
+    let compiled: [CompiledRule]
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
     public init(files: [RuleFile], words: WordTable) {
@@ -40,6 +42,7 @@ public struct SpeechStyle: Sendable {
         for (kind, list) in byKind where kind != "*" { byKind[kind] = (list + any).sorted() }
         self.byKind = byKind
         self.anyKind = any
+        compiled = rules.map(CompiledRule.init)
         textFilters = rules.map { rule in
             for condition in rule.conditions {
                 if case let .property(path, name, .oneOf(values), negated) = condition, path.isEmpty, name == "text", !negated {
@@ -78,5 +81,18 @@ public struct SpeechStyle: Sendable {
             values[declaration.name] = value
         }
         return (values, problems)
+    }
+}
+
+/// A rule held by reference for matching: conditions and template are read in place.
+final class CompiledRule: Sendable {
+    let rule: SpeechRule
+    let conditions: [RuleCondition]
+    let template: [TemplatePart]
+
+    init(_ rule: SpeechRule) {
+        self.rule = rule
+        self.conditions = rule.conditions
+        self.template = rule.template
     }
 }
