@@ -8,6 +8,7 @@
 #   scripts/fuzz.sh TARGET --run FILE...                     run inputs once (reproduce a crash)
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
+#   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
 # TARGET is one of: tex, mathml, textscanner, rulefile, or all (each target in turn).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
@@ -23,6 +24,7 @@
 #   .build/fuzz/corpus/TARGET   the working corpus: seeds from Fuzz/corpus/TARGET plus what the
 #                               fuzzer finds (kept between runs; delete it to start over)
 #   .build/fuzz/artifacts/TARGET/  crash-*, timeout-*, oom-* and minimized-* inputs
+#   .build/fuzz/coverage/      the --coverage build (profile instrumentation, no ASan)
 # Fuzzer settings: -max_len=4096 -timeout=5 -rss_limit_mb=2048, and a dictionary: Fuzz/tex.dict (tex,
 # textscanner), Fuzz/mathml.dict, Fuzz/rulefile.dict. Environment: FUZZ_JOBS (libFuzzer -jobs and
 # -workers, default 1). To keep fuzzing past known crashes: -- -fork=1 -ignore_crashes=1
@@ -55,7 +57,17 @@ case $target in
   *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
 esac
 
-swiftc_flags=(-parse-as-library -O -g -swift-version 6 -package-name mathaloud -sanitize=fuzzer,address)
+mode=${1:-}
+# --coverage builds a second, separate set of objects with source-based coverage instead of ASan.
+if [[ $mode == --coverage ]]; then
+  build_dir="$out/coverage"
+  swiftc_flags=(-parse-as-library -O -g -swift-version 6 -package-name mathaloud -profile-generate -profile-coverage-mapping)
+  link_flags=(-sanitize=fuzzer "${swiftc_flags[@]}")
+else
+  build_dir="$out"
+  swiftc_flags=(-parse-as-library -O -g -swift-version 6 -package-name mathaloud -sanitize=fuzzer,address)
+  link_flags=("${swiftc_flags[@]}")
+fi
 
 # What each module imports (Package.swift); a module is rebuilt when one of these is.
 deps_of() {
@@ -73,13 +85,13 @@ compile_module() {
   mkdir -p "$dir"
   local obj="$dir/$name.o" inputs=("$@") d
   for d in $(deps_of "$name"); do
-    if [[ -f $out/modules/$d.swiftmodule ]]; then inputs+=("$out/modules/$d.swiftmodule"); fi
+    if [[ -f $build_dir/modules/$d.swiftmodule ]]; then inputs+=("$build_dir/modules/$d.swiftmodule"); fi
   done
   if [[ -f $obj && -z $(find "${inputs[@]}" -newer "$obj" | head -1) ]]; then return 0; fi
   log "compiling $name ($# files)"
   # The object gets the time the compile started, so a source edited meanwhile rebuilds next time.
   touch "$dir/$name.start"
-  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$out/modules" \
+  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$build_dir/modules" \
       -emit-module -emit-module-path "$dir/$name.swiftmodule" -emit-object -o "$obj.tmp" "$@" \
       >"$dir/$name.log" 2>&1; then
     rm -f "$obj.tmp"
@@ -94,7 +106,7 @@ compile_module() {
 module_sources() { find "$sources/$1" -name '*.swift' | sort; }
 
 build() {
-  local objects=() m dir="$out/modules"
+  local objects=() m dir="$build_dir/modules"
   for m in "${modules[@]}"; do
     if [[ $target == rulefile && ( $m == MathSemantics || $m == MathSpeech ) ]]; then continue; fi
     # shellcheck disable=SC2046
@@ -106,26 +118,26 @@ build() {
     # The full MathSpeech module needs MathSemantics; fall back to the parsers' own files.
     # shellcheck disable=SC2046
     if compile_module MathSemantics "$dir" $(module_sources MathSemantics) \
-        && compile_module MathSpeech "$out/speech-full" $(module_sources MathSpeech); then
-      objects+=("$dir/MathSemantics.o" "$out/speech-full/MathSpeech.o")
-      include+=(-I "$out/speech-full")
+        && compile_module MathSpeech "$build_dir/speech-full" $(module_sources MathSpeech); then
+      objects+=("$dir/MathSemantics.o" "$build_dir/speech-full/MathSpeech.o")
+      include+=(-I "$build_dir/speech-full")
     else
       log "rulefile: falling back to MathSpeech = RuleFile.swift + WordTable.swift + SpeechDescription.swift"
-      compile_module MathSpeech "$out/speech-subset" "$sources/MathSpeech/RuleFile.swift" \
+      compile_module MathSpeech "$build_dir/speech-subset" "$sources/MathSpeech/RuleFile.swift" \
         "$sources/MathSpeech/WordTable.swift" "$sources/MathSpeech/SpeechDescription.swift" || exit 1
-      objects+=("$out/speech-subset/MathSpeech.o")
-      include+=(-I "$out/speech-subset")
+      objects+=("$build_dir/speech-subset/MathSpeech.o")
+      include+=(-I "$build_dir/speech-subset")
     fi
   fi
-  binary="$out/bin/fuzz-$target"
-  mkdir -p "$out/bin"
+  binary="$build_dir/bin/fuzz-$target"
+  mkdir -p "$build_dir/bin"
   local stale=1
   if [[ -x $binary ]] && [[ -z $(find "Fuzz/$harness.swift" "${objects[@]}" -newer "$binary" | head -1) ]]; then stale=0; fi
   if [[ $stale == 1 ]]; then
     log "linking $(basename "$binary")"
     touch "$binary.start"
-    swiftc "${swiftc_flags[@]}" "${include[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
-      >"$out/bin/fuzz-$target.log" 2>&1 || { cat "$out/bin/fuzz-$target.log" >&2; exit 1; }
+    swiftc "${link_flags[@]}" "${include[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
+      >"$binary.log" 2>&1 || { cat "$binary.log" >&2; exit 1; }
     touch -r "$binary.start" "$binary"
   fi
 }
@@ -145,10 +157,24 @@ mkdir -p "$artifacts"
 fuzz_flags=(-max_len=4096 -timeout=5 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1)
 [[ -n $dict ]] && fuzz_flags+=(-dict="$dict")
 
-mode=${1:-}
 case $mode in
   --build)
     echo "$binary" ;;
+  --coverage)
+    # Line coverage of the package sources reached by the seeds plus the working corpus.
+    corpus="$out/corpus/$target"
+    mkdir -p "$corpus"
+    profile="$build_dir/$target"
+    rm -f "$profile".profraw*
+    LLVM_PROFILE_FILE="$profile.profraw" "$binary" -runs=0 -max_len=4096 -timeout=30 \
+      -rss_limit_mb=2048 "$corpus" "Fuzz/corpus/$target" >"$profile.log" 2>&1 || true
+    grep -E '^#[0-9]+ +(INITED|DONE)' "$profile.log" | tail -1 >&2 || true
+    tools=$(dirname "$(command -v swiftc)")
+    "$tools/llvm-profdata" merge -sparse "$profile.profraw" -o "$profile.profdata"
+    paths=()
+    for m in "${modules[@]}"; do paths+=("$sources/$m"); done
+    "$tools/llvm-cov" report "$binary" -instr-profile="$profile.profdata" "${paths[@]}" \
+      | sed "s|$sources/||" ;;
   --run)
     shift; [[ $# -ge 1 ]] || usage
     "$binary" "${fuzz_flags[@]}" -runs=1 "$@" ;;

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import MathAloud
+
+/// The public speech API: speaker, labels, SSML, one-call conveniences, concurrency.
+@Suite struct SpeakerAPITests {
+    @Test func oneCallConveniences() {
+        #expect(MathAloud.speech(forTeX: #"\sqrt{x}"#) == "the square root of x")
+        #expect(MathAloud.label(forTeX: "x^2", template: "Math: {speech}") == "Math: x squared")
+    }
+
+    @Test func labelTemplates() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.label(tex: "x^2") == "x squared")
+        #expect(speaker.label(tex: "x^2", template: "<speech> = <latex>") == "x squared = x^2")
+        #expect(speaker.label(tex: "x^2", template: "{latex} {unknown} {speech") == "x^2 {unknown} {speech")
+        #expect(speaker.label(tex: "x^2") { "formula " + $0 } == "formula x^2")
+        // Nothing is escaped: writers escape for their format.
+        #expect(speaker.label(tex: "a < b", template: "{latex}") == "a < b")
+    }
+
+    @Test func speechDescriptionCarriesRangesAndPauses() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let spoken = speaker.speak(tex: #"\frac{x+1}{2} + y"#)
+        let pauses = spoken.speech.items.filter { if case .pause = $0 { return true } else { return false } }
+        #expect(!pauses.isEmpty)
+        let yWord = spoken.speech.items.compactMap { item -> SourceRange? in
+            if case let .words("y", range, _) = item { return range } else { return nil }
+        }
+        #expect(yWord == [SourceRange(16, 17)])
+    }
+
+    @Test func ssmlBreaksAndProsody() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let spoken = speaker.speak(tex: "x^{n+1} + y_i")
+        let plain = SSMLRenderer().render(spoken.speech)
+        #expect(plain.hasPrefix("<speak version=\"1.1\""))
+        #expect(!plain.contains("<prosody"))
+        let prosody = SSMLRenderer(scriptProsody: true).render(spoken.speech)
+        #expect(prosody.contains("<prosody pitch=\"+15%\">"))
+        #expect(prosody.contains("<prosody pitch=\"-15%\">"))
+        let slow = SSMLRenderer(pauseScale: 2).render(speaker.speak(tex: #"\frac{x+1}{2}"#).speech)
+        #expect(slow.contains("<break time=\"500ms\"/>"))
+    }
+
+    @Test func mathMLInputSpeaksLikeTeX() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let mathml = "<math><mfrac><mn>3</mn><mn>4</mn></mfrac><mo>+</mo><msup><mi>x</mi><mn>2</mn></msup></math>"
+        #expect(speaker.speak(mathML: mathml).text == speaker.speak(tex: #"\frac{3}{4} + x^2"#).text)
+    }
+
+    @Test func unknownCommandIsReadByNameAndReported() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let spoken = speaker.speak(tex: #"\foo + 1"#)
+        #expect(spoken.text == "foo plus 1")
+        #expect(spoken.diagnostics.contains { $0.id == "tex.unknown-command" })
+    }
+
+    @Test func preferenceAliases() throws {
+        let speaker = try Speaker(preferences: ["fraction": "over", "CAPS": "saycaps", "multsymbolx": "BY"])
+        #expect(speaker.preferenceProblems.isEmpty)
+        #expect(speaker.preferences["Fractions"] == "Over")
+        #expect(speaker.preferences["CapitalLetters"] == "SayCaps")
+        #expect(speaker.preferences["MultSymbolX"] == "By")
+        let bad = try Speaker(preferences: ["Fractions": "Sideways", "Colour": "Red"])
+        #expect(bad.preferenceProblems.count == 2)
+    }
+
+    @Test func concurrentCallersShareOneSpeaker() throws {
+        let speaker = try Speaker(cacheCapacity: 64)
+        let formulas = [#"\frac{3}{4}"#, "x^2", #"\sqrt{2}"#, #"\sum_{i=1}^n i"#, "|x|", #"\int_0^1 x\,dx"#]
+        let expected = formulas.map { speaker.speak(tex: $0).text }
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: 16) { worker in
+            for round in 0..<200 {
+                let i = (worker + round) % formulas.count
+                if speaker.speak(tex: formulas[i]).text != expected[i] { failures.increment() }
+            }
+        }
+        #expect(failures.value == 0)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var value = 0
+        func increment() { lock.lock(); value += 1; lock.unlock() }
+    }
+
+    @Test func speaksProseWithInlineMath() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let result = speaker.speak(text: "Let $x^2$ be \\(\\frac{1}{2}\\) and $\\foo$.")
+        #expect(result.text == "Let x squared be one half and foo.")
+        // The diagnostic points into the prose, not into the formula.
+        let d = result.diagnostics.first { $0.id == "tex.unknown-command" }
+        #expect(d?.range == SourceRange(34, 38))
+    }
+}
