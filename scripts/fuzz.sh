@@ -44,8 +44,9 @@ target=$1; shift
 
 all_targets=(tex mathml textscanner rulefile)
 if [[ $target == all ]]; then
-  for t in "${all_targets[@]}"; do "$0" "$t" "$@"; done
-  exit 0
+  status=0
+  for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
+  exit "$status"
 fi
 
 case $target in

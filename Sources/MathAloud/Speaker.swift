@@ -53,9 +53,7 @@ public struct Speaker: Sendable {
     public init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
                 rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions(),
                 cacheCapacity: Int = 1024) throws(SpeechLoadError) {
-        let directory = rulesDirectory ?? ProcessInfo.processInfo.environment["MATHALOUD_RULES"].flatMap {
-            $0.isEmpty ? nil : URL(fileURLWithPath: $0)
-        }
+        let directory = rulesDirectory ?? Speaker.environmentRulesDirectory
         let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: directory)
         let chain = try resources.lexiconChain(for: locale)
         let compiled = try resources.style(style, locale: locale)
@@ -93,6 +91,11 @@ public struct Speaker: Sendable {
                                    semantics: semantics, source: parsed.source)
         if !explain { cache.store(spoken, for: key) }
         return spoken
+    }
+
+    /// `MATHALOUD_RULES`, read once per process (the environment is not re-read on every load).
+    static let environmentRulesDirectory: URL? = ProcessInfo.processInfo.environment["MATHALOUD_RULES"].flatMap {
+        $0.isEmpty ? nil : URL(fileURLWithPath: $0)
     }
 
     /// A label for TeX from a template (`{speech}`, `{latex}`; default `{speech}`).

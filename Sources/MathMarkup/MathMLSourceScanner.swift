@@ -137,6 +137,10 @@ struct MathMLSourceScanner {
             scanTag(end: false)
         } else {
             copyChar() // the parser reports the error
+            // An empty comment keeps this stray '<' from joining whatever comes after a part we drop
+            // (`<<?a?>?b?>` or a DOCTYPE would otherwise become the processing instruction `<?b?>`,
+            // which crashes swift-corelibs XMLParser).
+            output.append(contentsOf: Array("<!---->".utf8))
         }
     }
 

@@ -27,7 +27,7 @@ func runCLI(_ arguments: [String], stdin: Data = Data(), environment: [String: S
     process.standardInput = input
     process.standardOutput = output
     process.standardError = error
-    try process.run()
+    try launch(process)
     // Write and read concurrently so large outputs cannot dead-lock on full pipes.
     let writer = Thread {
         input.fileHandleForWriting.write(stdin)
@@ -51,4 +51,14 @@ final class ErrorCollector: @unchecked Sendable {
         }.start()
     }
     func wait() -> Data { done.wait(); return data }
+}
+
+/// Foundation's `Process` on Linux is not safe to launch from several threads at once (seen as a
+/// crash in `strlen` while building the child's environment): every test launches through this lock.
+let processLaunchLock = NSLock()
+
+func launch(_ process: Process) throws {
+    processLaunchLock.lock()
+    defer { processLaunchLock.unlock() }
+    try process.run()
 }

@@ -47,7 +47,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let got = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
