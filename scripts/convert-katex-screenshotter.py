@@ -5,7 +5,7 @@ Re-run from the package root after updating the YAML:
 
     python3 -m pip install pyyaml          # once, if `import yaml` fails
     python3 scripts/convert-katex-screenshotter.py \
-        /work/shared/corpus/katex-screenshotter.yaml \
+        ../shared/corpus/katex-screenshotter.yaml \
         Tests/MathTeXTests/Fixtures/katex-screenshotter.json
 
 (both arguments are optional; those paths are the defaults, the output path relative to the package root).
@@ -36,7 +36,7 @@ except ImportError:
     sys.exit("PyYAML is missing: run `python3 -m pip install pyyaml`")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_IN = "/work/shared/corpus/katex-screenshotter.yaml"
+DEFAULT_IN = os.path.join(os.path.dirname(ROOT), "shared/corpus/katex-screenshotter.yaml")
 DEFAULT_OUT = os.path.join(ROOT, "Tests/MathTeXTests/Fixtures/katex-screenshotter.json")
 
 DROPPED = {"pre", "post", "styles", "errorColor"}
