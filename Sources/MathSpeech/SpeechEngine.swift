@@ -118,12 +118,10 @@ struct SpeechRun {
     }
 
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
-    /// node's text are skipped without evaluating anything.
+    /// node's text are not candidates at all (see ``SpeechStyle/candidates(for:text:)``).
     private func matchingRule(_ context: Context) -> CompiledRule? {
         let style = engine.style
-        let text = context.node.text
-        for i in style.candidates(for: context.node.kind.rawValue) {
-            if let filter = style.textFilters[i], !filter.contains(text) { continue }
+        for i in style.candidates(for: context.node.kind.rawValue, text: context.node.text) {
             let rule = style.compiled[i]
             var ok = true
             for index in rule.conditions.indices where !holds(rule.conditions[index], context) { ok = false; break }

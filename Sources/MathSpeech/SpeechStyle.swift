@@ -15,10 +15,10 @@ public struct SpeechStyle: Sendable {
     public let words: WordTable
     private let byKind: [String: [Int]]
     private let anyKind: [Int]
-    /// Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
-    let textFilters: [Set<String>?]
     /// The rules as shared references, so matching does not copy them (hot path).
     let compiled: [CompiledRule]
+    /// Per kind (raw value), the candidate lists split by node text.
+    private let candidatesByKind: [String: KindCandidates]
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
     public init(files: [RuleFile], words: WordTable) {
@@ -43,7 +43,8 @@ public struct SpeechStyle: Sendable {
         self.byKind = byKind
         self.anyKind = any
         compiled = rules.map(CompiledRule.init)
-        textFilters = rules.map { rule in
+        // Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
+        let filters: [Set<String>?] = rules.map { rule in
             for condition in rule.conditions {
                 if case let .property(path, name, .oneOf(values), negated) = condition, path.isEmpty, name == "text", !negated {
                     return Set(values)
@@ -51,11 +52,33 @@ public struct SpeechStyle: Sendable {
             }
             return nil
         }
+        var split: [String: KindCandidates] = [:]
+        for (kind, list) in byKind {
+            let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
+            var byText: [String: [Int]] = [:]
+            for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
+            split[kind] = KindCandidates(byText: byText, other: list.filter { filters[$0] == nil })
+        }
+        candidatesByKind = split
     }
 
     /// The rules that may apply to a kind, in priority order (kind-specific and `*` rules).
     func candidates(for kind: String) -> [Int] {
         byKind[kind] ?? anyKind
+    }
+
+    /// Candidate lists of one kind: per node text, the rules whose `text = …` condition allows that
+    /// text plus the rules without one; `other` for any other text. One look-up per node instead of a
+    /// set test per rule (the hot path of speaking).
+    struct KindCandidates: Sendable {
+        let byText: [String: [Int]]
+        let other: [Int]
+    }
+
+    /// The rules that may apply to a node of `kind` with `text`, in priority order.
+    func candidates(for kind: String, text: String) -> [Int] {
+        guard let split = candidatesByKind[kind] else { return anyKind }
+        return split.byText[text] ?? split.other
     }
 
     /// Resolves user preferences (case-insensitive names, aliases and values) against the
