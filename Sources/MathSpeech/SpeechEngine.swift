@@ -231,7 +231,7 @@ struct SpeechRun {
                 for (i, child) in node.children.enumerated() {
                     speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
                 }
-            case let .child(role, format) where role.contains("."):
+            case let .child(role, format) where role.utf8.contains(0x2E):  // a path: "function.subscript"
                 // A path of roles: speak the node it leads to.
                 let path = role.split(separator: ".").map(String.init)
                 if let target = resolve(Array(path.dropLast()), from: node),
@@ -267,7 +267,7 @@ struct SpeechRun {
             case .lookup(let key):
                 let words = engine.lexicon.symbol(key, variant: variant) ?? engine.lexicon.number(key, variant: variant)
                     ?? symbolWords(key, node: node)
-                out.append(words: words.trimmingCharacters(in: .whitespaces), range: node.range, prosody: prosody)
+                out.append(words: words.trimmingSpaces, range: node.range, prosody: prosody)
             }
         }
     }
