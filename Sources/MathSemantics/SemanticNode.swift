@@ -5,7 +5,11 @@ import MathSyntax
 ///
 /// Children are addressed by role (``SemanticNode/Role``), so a rule can say `{numerator}` or
 /// `{base}`. Properties carry the facts rules test (`common`, `simple`, `exponent-kind`…).
-public struct SemanticNode: Hashable, Sendable {
+///
+/// A node is an immutable reference (a final class): speaking and analysing pass nodes around a
+/// great deal, and sharing them costs one reference count instead of copying every field.
+/// Equality and hashing are structural.
+public final class SemanticNode: Hashable, Sendable {
     /// What the node means.
     public let kind: SemanticKind
     /// The text of a leaf (a number's digits, an identifier, an operator's character, a function name);
@@ -29,6 +33,21 @@ public struct SemanticNode: Hashable, Sendable {
         self.role = role
         self.properties = properties
         self.range = range
+    }
+
+    public static func == (a: SemanticNode, b: SemanticNode) -> Bool {
+        if a === b { return true }
+        return a.kind == b.kind && a.text == b.text && a.role == b.role && a.range == b.range
+            && a.properties == b.properties && a.children == b.children
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(text)
+        hasher.combine(role)
+        hasher.combine(range)
+        hasher.combine(properties)
+        hasher.combine(children)
     }
 
     /// The same node playing another role.
