@@ -31,10 +31,10 @@ let package = Package(
         .testTarget(name: "MathSyntaxTests", dependencies: ["MathSyntax"]),
         .testTarget(name: "MathTeXTests", dependencies: ["MathTeX", "MathSyntax", "MathMarkup", "TestSupport"],
                     exclude: ["Fixtures", "Golden"]),
-        .testTarget(name: "MathMarkupTests", dependencies: ["MathMarkup", "MathTeX", "MathSyntax"]),
+        .testTarget(name: "MathMarkupTests", dependencies: ["MathMarkup", "MathTeX", "MathSyntax", "TestSupport"]),
         .testTarget(name: "MathSemanticsTests", dependencies: ["MathSemantics", "MathTeX", "MathSyntax", "TestSupport"],
                     exclude: ["Golden"]),
-        .testTarget(name: "MathAloudTests", dependencies: ["MathAloud"], exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudTests", dependencies: ["MathAloud", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),
     ],
     swiftLanguageModes: [.v6]

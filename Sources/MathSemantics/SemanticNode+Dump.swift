@@ -13,7 +13,7 @@ extension SemanticNode {
     private func dump(into out: inout String, depth: Int, ranges: Bool) {
         out += String(repeating: "  ", count: depth)
         out += kind.rawValue
-        if !text.isEmpty { out += " " + SemanticNode.quote(text) }
+        if !text.isEmpty { out += " " + DumpText.quote(text) }
         if role != .none { out += " role=" + role.rawValue }
         if !properties.isEmpty {
             out += " {"
@@ -22,7 +22,7 @@ extension SemanticNode {
                 if !first { out += " " }
                 first = false
                 let value = properties[key]!
-                out += value == "true" ? key : key + "=" + (SemanticNode.needsQuotes(value) ? SemanticNode.quote(value) : value)
+                out += value == "true" ? key : key + "=" + (SemanticNode.needsQuotes(value) ? DumpText.quote(value) : value)
             }
             out += "}"
         }
@@ -34,23 +34,5 @@ extension SemanticNode {
     /// Values with spaces, `=`, braces or quotes (or empty ones) are quoted so the line stays parseable.
     private static func needsQuotes(_ v: String) -> Bool {
         v.isEmpty || v.unicodeScalars.contains { $0 == " " || $0 == "=" || $0 == "{" || $0 == "}" || $0 == "\"" || $0.value < 0x20 }
-    }
-
-    private static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if scalar.value < 0x20 || (0x2061...0x2064).contains(scalar.value) {
-                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

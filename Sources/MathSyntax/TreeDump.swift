@@ -93,18 +93,30 @@ extension MathNode {
     }
 }
 
-func quoted(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default:
-            if scalar.value < 0x20 { out += String(format: "\\u{%X}", scalar.value) } else { out.unicodeScalars.append(scalar) }
+func quoted(_ s: String) -> String { DumpText.quote(s) }
+
+/// Quoting for the one-line-per-node dumps (tree dumps, semantic dumps, `--explain`): quotes,
+/// backslashes and newlines escaped; control characters and the invisible operators U+2061–2064 as
+/// `\u{…}` so a dump line shows every character.
+public enum DumpText {
+    /// `s` in double quotes with the escapes above.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 0x20 || (0x2061...0x2064).contains(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
         }
+        return out + "\""
     }
-    return out + "\""
 }
 
 func format(_ d: Double) -> String {

@@ -12,23 +12,15 @@ public enum XMLEscaping {
     /// Escapes element content: `&`, `<`, `>`; characters XML forbids become U+FFFD; with
     /// `nbspAsReference`, U+00A0 is written `&#xA0;`.
     public static func text(_ text: String, nbspAsReference: Bool = false) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\u{A0}" where nbspAsReference: out += "&#xA0;"
-            default:
-                if isXMLCharacter(scalar.value) { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
-            }
-        }
-        return out
+        escape(text, attribute: false, nbspAsReference: nbspAsReference)
     }
 
     /// Escapes a double-quoted attribute value (also `"` and white-space characters as references).
     public static func attribute(_ text: String) -> String {
+        escape(text, attribute: true, nbspAsReference: false)
+    }
+
+    private static func escape(_ text: String, attribute: Bool, nbspAsReference: Bool) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -36,10 +28,11 @@ public enum XMLEscaping {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#xA;"
-            case "\r": out += "&#xD;"
-            case "\t": out += "&#x9;"
+            case "\"" where attribute: out += "&quot;"
+            case "\n" where attribute: out += "&#xA;"
+            case "\r" where attribute: out += "&#xD;"
+            case "\t" where attribute: out += "&#x9;"
+            case "\u{A0}" where nbspAsReference: out += "&#xA0;"
             default:
                 if isXMLCharacter(scalar.value) { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
             }

@@ -51,3 +51,15 @@ public struct GoldenFile {
     }
 }
 
+
+/// The inputs kept under `Fuzz/regressions/<target>/` (found by the fuzzers), as file paths, sorted.
+/// The repository root is found from the calling test file.
+public func fuzzRegressionInputs(_ target: String, file: String = #filePath) -> [String] {
+    var dir = URL(fileURLWithPath: file).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path), dir.path != "/" {
+        dir = dir.deletingLastPathComponent()
+    }
+    let folder = dir.appendingPathComponent("Fuzz/regressions/\(target)")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().map { folder.appendingPathComponent($0).path }
+}
