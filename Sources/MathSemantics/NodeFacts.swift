@@ -115,23 +115,16 @@ enum Facts {
                 if isGreek(u) { p["greek"] = "true" }
                 if u.properties.isUppercase { p["capital"] = "true" }
             }
-            switch u {
-            case "ℕ": p["set-name"] = "naturals"
-            case "ℤ": p["set-name"] = "integers"
-            case "ℚ": p["set-name"] = "rationals"
-            case "ℝ": p["set-name"] = "reals"
-            case "ℂ": p["set-name"] = "complexes"
+            // Double-struck N Z Q R C name number sets, whether written ℝ or \mathbb{R}.
+            let doubleStruck: Unicode.Scalar? = variant == .doubleStruck ? u
+                : UnicodeMath.decompose(u).flatMap { $0.variant == .doubleStruck ? $0.base : nil }
+            switch doubleStruck {
+            case "N": p["set-name"] = "naturals"
+            case "Z": p["set-name"] = "integers"
+            case "Q": p["set-name"] = "rationals"
+            case "R": p["set-name"] = "reals"
+            case "C": p["set-name"] = "complexes"
             default: break
-            }
-            if variant == .doubleStruck {
-                switch u {
-                case "N": p["set-name"] = "naturals"
-                case "Z": p["set-name"] = "integers"
-                case "Q": p["set-name"] = "rationals"
-                case "R": p["set-name"] = "reals"
-                case "C": p["set-name"] = "complexes"
-                default: break
-                }
             }
         }
         return p
