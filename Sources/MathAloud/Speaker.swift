@@ -82,15 +82,20 @@ public struct Speaker: Sendable {
     public func speak(_ source: String, notation: FormulaNotation, explain: Bool = false) -> SpokenFormula {
         let key = SpeechCache.Key(source: source, notation: notation)
         if !explain, let cached = cache.value(for: key) { return cached }
-        let parsed = parser.parse(source, notation: notation)
+        let spoken = speak(parsed: parser.parse(source, notation: notation), explain: explain)
+        if !explain { cache.store(spoken, for: key) }
+        return spoken
+    }
+
+    /// Speaks a formula that is already parsed (e.g. one a renderer also lays out), so the TeX is read
+    /// once. Not cached: the caller holds the tree.
+    public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
         let semantics = analyzer.analyze(parsed.root)
         let output = engine.speak(semantics, preferences: preferences, trace: explain)
         var diagnostics = parsed.diagnostics + output.diagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
-        let spoken = SpokenFormula(speech: output.description, diagnostics: diagnostics, trace: output.trace,
-                                   semantics: semantics, source: parsed.source)
-        if !explain { cache.store(spoken, for: key) }
-        return spoken
+        return SpokenFormula(speech: output.description, diagnostics: diagnostics, trace: output.trace,
+                             semantics: semantics, source: parsed.source)
     }
 
     /// `MATHALOUD_RULES`, read once per process (the environment is not re-read on every load).
