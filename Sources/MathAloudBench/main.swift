@@ -1,5 +1,6 @@
 import Foundation
 import MathAloud
+import MathSpeech
 
 // MathAloud benchmarks (build with -c release). Each benchmark runs its peer in the same invocation
 // and prints the ratio, because absolute times on shared machines drift between runs.
@@ -224,13 +225,42 @@ func benchSpeech(_ o: Options) {
     if sink == 42 { print("") }
 }
 
+/// Where a speaker's start-up time goes: each loading step timed once cold (first in the process),
+/// then the whole `Speaker()` construction averaged warm.
+func benchStartup() {
+    func time<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let value = try body()
+        print(String(format: "%-42@ %7.3f ms", label as NSString, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6))
+        return value
+    }
+    do {
+        let files = time("embedded files dictionary") { EmbeddedSpeechResources.files }
+        let resources = try time("SpeechResources(builtIn:)") { try SpeechResources(builtIn: files) }
+        let chain = try time("lexicon chain (Locales/en/*.txt)") { try resources.lexiconChain(for: "en") }
+        let style = try time("style clearspeak (rules + words)") { try resources.style("clearspeak", locale: "en") }
+        _ = time("Lexicon(chain:styleWords:)") { Lexicon(chain: chain, styleWords: style.words) }
+        let speaker = try time("Speaker() (all of the above again)") { try Speaker() }
+        _ = time("first speak(tex: x^2)") { speaker.speak(tex: "x^2").text }
+        _ = time("second speak(tex: y^2)") { speaker.speak(tex: "y^2").text }
+        let n = Int(ProcessInfo.processInfo.environment["STARTUP_REPEAT"] ?? "50") ?? 50
+        let warm = bestOf(1) { for _ in 0..<n { _ = try? Speaker() } }
+        print(String(format: "%-42@ %7.3f ms", "Speaker() warm, mean of \(n)" as NSString, warm / Double(n) * 1000))
+    } catch {
+        print("cannot load: \(error)")
+        exit(4)
+    }
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":
     benchSpeech(parseOptions(args.dropFirst()))
+case "startup":
+    benchStartup()
 default:
-    print("usage: MathAloudBench parse|speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

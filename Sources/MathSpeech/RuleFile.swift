@@ -129,15 +129,21 @@ public struct RuleFile: Hashable, Sendable {
         }
 
         // Lines are split on bytes: rule files are read at every start-up.
-        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
-        for (index, rawLine) in lines.enumerated() {
-            let lineNumber = index + 1
-            var bytes = rawLine[...]
-            if bytes.last == 0x0D { bytes = bytes.dropLast() }
-            let indent = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
-            let content = bytes.dropFirst(indent)
-            if content.isEmpty || content.first == 0x23 { continue }  // blank line or comment
-            let body = stripComment(String(decoding: content, as: UTF8.self)).trimmingSpaces
+        let all = Array(text.utf8)
+        var lineStart = 0
+        var lineNumber = 0
+        while lineStart <= all.count {
+            lineNumber += 1
+            var lineEnd = lineStart
+            while lineEnd < all.count, all[lineEnd] != 0x0A { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            var end = lineEnd
+            if end > lineStart, all[end - 1] == 0x0D { end -= 1 }
+            var contentStart = lineStart
+            while contentStart < end, all[contentStart] == 0x20 || all[contentStart] == 0x09 { contentStart += 1 }
+            let indent = contentStart - lineStart
+            if contentStart == end || all[contentStart] == 0x23 { continue }  // blank line or comment
+            let body = stripComment(String(decoding: all[contentStart..<end], as: UTF8.self)).trimmingSpaces
             if body.isEmpty { continue }
             let column = indent + 1
             func fail(_ message: String, column c: Int? = nil) {
@@ -169,7 +175,7 @@ public struct RuleFile: Hashable, Sendable {
                     preferences.append(PreferenceDeclaration(name: namePart, values: values, aliases: aliases))
                 case "rule":
                     // rule NAME for KIND
-                    let parts = rest.split(separator: " ").map(String.init)
+                    let parts = spaceSeparatedWords(Substring(rest)).map(String.init)
                     guard parts.count == 3, parts[1] == "for" else {
                         fail("write 'rule NAME for KIND', e.g. 'rule common-fraction for fraction'")
                         continue
@@ -214,35 +220,49 @@ struct RuleSyntaxError: Error { let message: String }
 
 private func stripComment(_ s: String) -> String {
     // '#' starts a comment unless escaped as '\#' or inside an example's TeX (after 'example').
-    if !s.utf8.contains(0x23) || s.hasPrefix("example") { return s }
-    var out = ""
-    var previous: Character = " "
-    for c in s {
-        if c == "#" && previous != "\\" { break }
-        out.append(c)
-        previous = c
+    if s.hasPrefix("example") { return s }
+    var s = s
+    let cut: Int? = s.withUTF8 { bytes in
+        var previous: UInt8 = 0x20
+        for (offset, b) in bytes.enumerated() {
+            if b == 0x23 && previous != 0x5C { return offset }
+            previous = b
+        }
+        return nil
     }
-    return out
+    guard let cut else { return s }
+    return String(decoding: s.utf8.prefix(cut), as: UTF8.self)
 }
 
 private func splitKeyword(_ s: String) -> (String, String) {
-    guard let space = s.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (s, "") }
-    return (String(s[..<space]), String(s[space...]).trimmingSpaces)
+    guard let space = s.utf8.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else { return (s, "") }
+    return (String(s[..<space]), s[space...].trimmingSpaces)
+}
+
+/// Space-separated words as slices (on UTF-8 bytes: rule files are read at every start-up).
+func spaceSeparatedWords(_ s: Substring) -> [Substring] {
+    s.utf8.split(separator: 0x20).map { Substring($0) }
 }
 
 /// Splits a condition line on the word `and` (no Foundation search: this runs at every start-up).
 private func splitAnd(_ s: String) -> [Substring] {
+    // Word boundaries on UTF-8 bytes; each part is a slice of `s` between the `and`s.
     var parts: [Substring] = []
-    var current: [Substring] = []
-    for word in s.split(separator: " ") {
-        if word == "and" {
-            parts.append(Substring(current.joined(separator: " ")))
-            current = []
-        } else {
-            current.append(word)
+    let bytes = s.utf8
+    var partStart = bytes.startIndex
+    var i = bytes.startIndex
+    while i < bytes.endIndex {
+        if bytes[i] == 0x20 { i = bytes.index(after: i); continue }
+        var end = i
+        while end < bytes.endIndex, bytes[end] != 0x20 { end = bytes.index(after: end) }
+        if bytes.distance(from: i, to: end) == 3, bytes[i] == 0x61, bytes[bytes.index(after: i)] == 0x6E,
+           bytes[bytes.index(i, offsetBy: 2)] == 0x64 {
+            parts.append(Substring(s[partStart..<i].trimmingSpaces))
+            partStart = end
         }
+        i = end
     }
-    parts.append(Substring(current.joined(separator: " ")))
+    parts.append(Substring(s[partStart...].trimmingSpaces))
     return parts
 }
 
@@ -255,15 +275,21 @@ private extension String {
 
 /// `not? (pref NAME | parent | role | followed | first | PATH) (is KINDS | = V | != V | in A, B | < N | > N)?`
 func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition {
-    var words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    var words = spaceSeparatedWords(text)[...]
     var negated = false
     if words.first == "not" { negated = true; words.removeFirst() }
-    guard let subject = words.first else { throw RuleSyntaxError(message: "empty condition") }
+    guard let subject = words.first.map(String.init) else { throw RuleSyntaxError(message: "empty condition") }
     words.removeFirst()
 
-    func valueTest(_ words: [String]) throws(RuleSyntaxError) -> (ValueTest, Bool) {
+    /// The text after the first `n` words (slices of the condition, spacing kept).
+    func after(_ words: ArraySlice<Substring>) -> Substring {
+        guard let first = words.first else { return "" }
+        return text[first.startIndex...]
+    }
+
+    func valueTest(_ words: ArraySlice<Substring>) throws(RuleSyntaxError) -> (ValueTest, Bool) {
         guard let op = words.first else { return (.present, false) }
-        let rest = words.dropFirst().joined(separator: " ")
+        let rest = String(after(words.dropFirst()))
         let values = splitValues(rest)
         switch op {
         case "=", "in":
@@ -280,14 +306,14 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
         }
     }
 
-    func kinds(_ words: [String]) -> [String] {
-        splitValues(words.joined(separator: " "))
+    func kinds(_ words: ArraySlice<Substring>) -> [String] {
+        splitValues(after(words))
     }
 
     switch subject {
     case "pref":
-        guard let name = words.first else { throw RuleSyntaxError(message: "'pref' needs a preference name") }
-        let (test, flip) = try valueTest(Array(words.dropFirst()))
+        guard let name = words.first.map(String.init) else { throw RuleSyntaxError(message: "'pref' needs a preference name") }
+        let (test, flip) = try valueTest(words.dropFirst())
         return .preference(name: name, test: test, negated: negated != flip)
     case "followed": return .followed(negated: negated)
     case "within":
@@ -296,13 +322,13 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
     case "first": return .first(negated: negated)
     case "parent":
         guard words.first == "is" else { throw RuleSyntaxError(message: "write 'parent is KIND'") }
-        var rest = Array(words.dropFirst())
+        var rest = words.dropFirst()
         var neg = negated
         if rest.first == "not" { neg.toggle(); rest.removeFirst() }
         return .parentKind(kinds: kinds(rest), negated: neg)
     case "role":
         guard ["is", "=", "in"].contains(words.first) else { throw RuleSyntaxError(message: "write 'role is ROLE'") }
-        var rest = Array(words.dropFirst())
+        var rest = words.dropFirst()
         var neg = negated
         if rest.first == "not" { neg.toggle(); rest.removeFirst() }
         return .role(roles: kinds(rest), negated: neg)
@@ -312,7 +338,7 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
             throw RuleSyntaxError(message: "'\(subject)' is not a property or a path of roles such as numerator.simple")
         }
         if words.first == "is" {
-            var rest = Array(words.dropFirst())
+            var rest = words.dropFirst()
             var neg = negated
             if rest.first == "not" { neg.toggle(); rest.removeFirst() }
             guard !rest.isEmpty else { throw RuleSyntaxError(message: "'is' needs a kind") }
@@ -325,56 +351,69 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
 
 /// Values separated by commas; `\,` is a literal comma and the escapes of word-file keys apply
 /// (`\u{2062}`, `\#`, `\|`, `\s`).
-func splitValues(_ text: String) -> [String] {
+func splitValues<S: StringProtocol>(_ text: S) -> [String] {
     var values: [String] = []
-    var current = ""
+    var current = String.UnicodeScalarView()
     var escaped = false
-    for c in text {
+    for c in text.unicodeScalars {
         if escaped { current.append("\\"); current.append(c); escaped = false; continue }
         if c == "\\" { escaped = true; continue }
-        if c == "," { values.append(current); current = ""; continue }
+        if c == "," { values.append(String(current)); current = String.UnicodeScalarView(); continue }
         current.append(c)
     }
     if escaped { current.append("\\") }
-    values.append(current)
-    return values.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.map { $0.contains("\\") ? (WordTable.unescapeKey($0) ?? $0) : $0 }
+    values.append(String(current))
+    return values.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.map { $0.utf8.contains(0x5C) ? (WordTable.unescapeKey($0) ?? $0) : $0 }
 }
 
-/// Words, `,` `;` `.` pauses, and `{…}` references.
+/// Words, `,` `;` `.` pauses, and `{…}` references. Works on UTF-8 bytes (rule files are read at
+/// every start-up); every byte the syntax looks at is ASCII.
 func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
     var parts: [TemplatePart] = []
-    var word = ""
+    var word: [UInt8] = []
+    func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
     func flushWord() {
-        let w = word.trimmingSpaces
-        if !w.isEmpty {
+        var a = 0, b = word.count
+        while a < b, isSpace(word[a]) { a += 1 }
+        while b > a, isSpace(word[b - 1]) { b -= 1 }
+        if a < b {
+            let w = String(decoding: word[a..<b], as: UTF8.self)
             if case .words(let previous) = parts.last {
                 parts[parts.count - 1] = .words(previous + " " + w)
             } else {
                 parts.append(.words(w))
             }
         }
-        word = ""
+        word.removeAll(keepingCapacity: true)
     }
-    var chars = Array(text)[...]
-    while let c = chars.first {
-        chars = chars.dropFirst()
+    let bytes = Array(text.utf8)
+    var i = 0
+    while i < bytes.count {
+        let c = bytes[i]
+        i += 1
         switch c {
-        case "-" where word.isEmpty && chars.first == "{" && parts.last.map({ if case .words = $0 { return false } else { return true } }) == true:
+        case 0x2D where word.isEmpty && i < bytes.count && bytes[i] == 0x7B
+            && parts.last.map({ if case .words = $0 { return false } else { return true } }) == true:
             parts.append(.joiner("-"))
-        case "{":
+        case 0x7B:
             // A word written right before a reference is glued to it: arc{…} → "arctangent".
-            let glued = !word.isEmpty && !word.hasSuffix(" ")
+            let glued = !word.isEmpty && word.last != 0x20
             flushWord()
             if glued { parts.append(.joiner("")) }
-            guard let close = chars.firstIndex(of: "}") else { throw RuleSyntaxError(message: "'{' is not closed") }
-            let inner = String(chars[..<close]).trimmingSpaces
-            chars = chars[chars.index(after: close)...]
+            guard let close = bytes[i...].firstIndex(of: 0x7D) else { throw RuleSyntaxError(message: "'{' is not closed") }
+            let inner = String(decoding: bytes[i..<close], as: UTF8.self).trimmingSpaces
+            i = close + 1
             parts.append(try parseReference(inner))
-        case ",", ";":
+        case 0x2C, 0x3B:
             flushWord()
-            parts.append(.pause(c == "," ? .short : .medium))
-        case "\\":
-            if let n = chars.first { word.append(n); chars = chars.dropFirst() }
+            parts.append(.pause(c == 0x2C ? .short : .medium))
+        case 0x5C:
+            // An escaped character: the whole UTF-8 sequence after the backslash.
+            if i < bytes.count {
+                word.append(bytes[i])
+                i += 1
+                while i < bytes.count, bytes[i] & 0xC0 == 0x80 { word.append(bytes[i]); i += 1 }
+            }
         default:
             word.append(c)
         }

@@ -37,8 +37,12 @@ public struct WordTable: Hashable, Sendable {
         public var words: String
         /// Variant name → words.
         public var variants: [String: String]
+        /// The file it was defined in.
+        public var file: String
+        /// The 1-based line it was defined on.
+        public var line: Int
         /// Where it was defined (`file:line`), for `--explain` and diagnostics.
-        public var origin: String
+        public var origin: String { "\(file):\(line)" }
     }
 
     /// Key → entry.
@@ -53,6 +57,7 @@ public struct WordTable: Hashable, Sendable {
         var errors: [RuleFileError] = []
         var text = text
         text.withUTF8 { bytes in
+            entries.reserveCapacity(bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
             var lineStart = 0
             var lineNumber = 0
             let count = bytes.count
@@ -111,7 +116,7 @@ public struct WordTable: Hashable, Sendable {
                                                 message: "'\(keyRaw)' is defined twice (first at \(existing.origin))"))
                     continue
                 }
-                entries[key] = Entry(words: parts.first ?? "", variants: variants, origin: "\(file):\(lineNumber)")
+                entries[key] = Entry(words: parts.first ?? "", variants: variants, file: file, line: lineNumber)
             }
         }
         if !errors.isEmpty {
@@ -167,9 +172,14 @@ public struct RuleFileErrors: Error, Sendable, CustomStringConvertible {
 extension StringProtocol {
     /// The string without leading and trailing spaces and tabs.
     var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-        return String(s)
+        // On UTF-8 bytes (rule and word files are read at every start-up): space, tab and CR are
+        // single bytes that never occur inside a multi-byte sequence.
+        let whole = Substring(self)
+        let bytes = whole.utf8
+        var start = bytes.startIndex, end = bytes.endIndex
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        return String(whole[start..<end])
     }
 }

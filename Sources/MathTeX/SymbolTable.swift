@@ -135,9 +135,24 @@ package enum SymbolTable {
         init(parsing table: String) {
             var section = ""
             // Split on bytes (this runs at every start-up); a field never contains a space or tab.
-            for (index, rawLine) in table.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-                let fields = rawLine.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
-                    .map { String(decoding: $0, as: UTF8.self) }
+            let all = Array(table.utf8)
+            var lineStart = 0
+            var index = -1
+            var fields: [String] = []
+            while lineStart <= all.count {
+                index += 1
+                var lineEnd = lineStart
+                while lineEnd < all.count, all[lineEnd] != 0x0A { lineEnd += 1 }
+                defer { lineStart = lineEnd + 1 }
+                if lineStart == lineEnd || all[lineStart] == 0x23 { continue }  // blank or comment
+                fields.removeAll(keepingCapacity: true)
+                var i = lineStart
+                while i < lineEnd {
+                    while i < lineEnd, all[i] == 0x20 || all[i] == 0x09 { i += 1 }
+                    let start = i
+                    while i < lineEnd, all[i] != 0x20, all[i] != 0x09 { i += 1 }
+                    if start < i { fields.append(String(decoding: all[start..<i], as: UTF8.self)) }
+                }
                 guard let first = fields.first, !first.hasPrefix("#") else { continue }
                 var location: String { "line \(index + 1): \(fields.joined(separator: " "))" }
                 if fields.count == 1, first.count > 2, first.hasPrefix("["), first.hasSuffix("]") {
