@@ -17,9 +17,9 @@ fi
 peers="../shared/bench"
 [[ -d "$peers" ]] || { echo "bench.sh: peer scripts not found at $peers (the team's shared folder beside the repo)" >&2; exit 3; }
 
-swift build -c release --product MathAloudBench
-swift build -c release --product mathaloud
-bin="$(swift build -c release --show-bin-path)"
+swift build -c release --static-swift-stdlib --product MathAloudBench
+swift build -c release --static-swift-stdlib --product mathaloud
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 what="${1:-parse}"
 [[ $# -gt 0 ]] && shift
 "$bin/MathAloudBench" "$what" --peers "$peers" "$@"

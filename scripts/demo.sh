@@ -7,10 +7,10 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 
-echo "demo.sh: swift build -c release --product mathaloud"
-swift build -c release --product mathaloud
+echo "demo.sh: swift build -c release --static-swift-stdlib --product mathaloud"
+swift build -c release --static-swift-stdlib --product mathaloud
 
-bin_dir="$(swift build -c release --show-bin-path)"
+bin_dir="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 default_tex='\frac{-b \pm \sqrt{b^2-4ac}}{2a}'
 tex="${1:-$default_tex}"
 echo "demo.sh: mathaloud speak '$tex'"

@@ -150,8 +150,19 @@ func benchSpeech(_ o: Options) {
         for line in lines { sink &+= speaker.speak(tex: line).speech.items.count }
     }
     let ours = Double(lines.count) / seconds
+    // The same work spread over all cores (one shared, immutable Speaker), as a batch or a service does it.
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let parallelSeconds = bestOf(o.repeatCount) {
+        let stride = (lines.count + cores - 1) / cores
+        DispatchQueue.concurrentPerform(iterations: cores) { worker in
+            var local = 0
+            for i in (worker * stride)..<min(lines.count, (worker + 1) * stride) { local &+= speaker.speak(tex: lines[i]).speech.items.count }
+            if local == -1 { print(local) }
+        }
+    }
     print("corpus: \(o.corpus) (\(lines.count) formulas)")
     print(String(format: "mathaloud TeX → speech (ClearSpeak), in process: best of %d: %.3f s, %.0f formulas/s", o.repeatCount, seconds, ours))
+    print(String(format: "mathaloud TeX → speech on %d cores (one shared Speaker): best of %d: %.3f s, %.0f formulas/s", cores, o.repeatCount, parallelSeconds, Double(lines.count) / parallelSeconds))
     print("formulas with a read-by-name fallback or unknown command: \(fallbacks) (\(String(format: "%.2f", 100 * Double(fallbacks) / Double(lines.count))) %)")
 
     let env = ["NODE_PATH": "/usr/share/nodejs"]

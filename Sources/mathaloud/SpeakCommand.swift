@@ -48,10 +48,19 @@ enum SpeakCommand {
         if args.flag("--batch") {
             let processor = SpeechBatchProcessor(locale: locale, style: style, preferences: preferences,
                                                  rulesDirectory: rulesDirectory, texOptions: texOptions)
+            // Chunks of lines are spoken on all cores; output keeps input order and memory stays flat.
+            var chunk: [String] = []
+            chunk.reserveCapacity(512)
+            func flushChunk() {
+                for result in processor.process(lines: chunk) { out.line(result) }
+                chunk.removeAll(keepingCapacity: true)
+            }
             while let line = readLine(strippingNewline: true) {
                 if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-                out.line(processor.process(line: line))
+                chunk.append(line)
+                if chunk.count == 512 { flushChunk() }
             }
+            flushChunk()
             return .success
         }
 

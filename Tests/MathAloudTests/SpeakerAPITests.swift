@@ -95,3 +95,21 @@ import Testing
         #expect(d?.range == SourceRange(34, 38))
     }
 }
+
+/// `SpeechBatchProcessor.process(lines:)`: all cores, input order, one answer per line.
+@Suite struct SpeechBatchProcessorTests {
+    @Test func parallelLinesKeepOrderAndMatchOneByOne() {
+        let processor = SpeechBatchProcessor()
+        var lines = (0..<300).map { #"{"id":\#($0),"tex":"x^{\#($0)}+\\frac{1}{\#($0 + 1)}"}"# }
+        lines[17] = "not json"
+        lines[42] = #"{"id":42}"#
+        lines[99] = #"{"id":99,"tex":"\\frac{1}{","style":"mathspeak"}"#
+        let parallel = processor.process(lines: lines)
+        #expect(parallel.count == lines.count)
+        #expect(parallel == lines.map { processor.process(line: $0) })
+        #expect(parallel[17] == #"{"error":"line is not a JSON object","id":null}"#)
+        #expect(parallel[42].contains(#""error":"#))
+        #expect(parallel[99].contains(#""id":99"#) && parallel[99].contains(#""diagnostics":[{"#))
+        #expect(parallel[3].contains(#""id":3,"speech":"x cubed plus one fourth""#))
+    }
+}
