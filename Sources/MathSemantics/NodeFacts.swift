@@ -106,6 +106,11 @@ enum Facts {
 
     /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name`.
     static func identifierProps(_ text: String, variant: MathVariant?) -> [String: String] {
+        // Fast path for the commonest identifiers, plain ASCII letters (shared dictionaries).
+        if variant == nil, text.utf8.count == 1, let b = text.utf8.first {
+            if b >= 0x61 && b <= 0x7A { return asciiLowercaseProps }
+            if b >= 0x41 && b <= 0x5A { return asciiUppercaseProps }
+        }
         var p: [String: String] = [:]
         let scalars = text.unicodeScalars
         if let v = variant { p["variant"] = v.rawValue }
@@ -129,6 +134,9 @@ enum Facts {
         }
         return p
     }
+
+    private static let asciiLowercaseProps: [String: String] = ["letter": "true"]
+    private static let asciiUppercaseProps: [String: String] = ["letter": "true", "capital": "true"]
 
     static func isGreek(_ u: Unicode.Scalar) -> Bool {
         (0x0391...0x03FF).contains(u.value) || (0x1D6A8...0x1D7CB).contains(u.value)

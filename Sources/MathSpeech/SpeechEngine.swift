@@ -74,7 +74,7 @@ struct SpeechRun {
         self.engine = engine
         self.preferences = preferences
         self.tracing = tracing
-        let verbosity = preferences.first { $0.key.lowercased() == "verbosity" }?.value.lowercased()
+        let verbosity = (preferences["Verbosity"] ?? preferences.first { equalIgnoringASCIICase($0.key, "verbosity") }?.value)?.lowercased()
         self.variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
     }
 
@@ -124,7 +124,7 @@ struct SpeechRun {
         for i in style.candidates(for: context.node.kind.rawValue, text: context.node.text) {
             let rule = style.compiled[i]
             var ok = true
-            for index in rule.conditions.indices where !holds(rule.conditions[index], context) { ok = false; break }
+            for test in rule.tests where !holds(test, context) { ok = false; break }
             if ok { return rule }
         }
         return nil
@@ -234,7 +234,9 @@ struct SpeechRun {
             case let .child(role, format) where role.utf8.contains(0x2E):  // a path: "function.subscript"
                 // A path of roles: speak the node it leads to.
                 let path = role.split(separator: ".").map(String.init)
-                if let target = resolve(Array(path.dropLast()), from: node),
+                var target: SemanticNode? = node
+                for step in path.dropLast() { target = target?.children.first { $0.role.rawValue == step } }
+                if let target,
                    let index = target.children.firstIndex(where: { $0.role.rawValue == path.last! }) {
                     let child = target.children[index]
                     if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
@@ -258,7 +260,7 @@ struct SpeechRun {
                     out.append(words: leafWords(node), range: node.range, prosody: prosody)
                 }
             case let .property(name, format):
-                let value = propertyValue(name, of: node, context: context) ?? ""
+                let value = propertyValue(name, CompiledCondition.Property(name: name), of: node, isSelf: true, context: context) ?? ""
                 if let format, let words = formatted(value, format: format, node: nil) {
                     out.append(words: words, range: node.range, prosody: prosody)
                 } else {
@@ -322,57 +324,51 @@ struct SpeechRun {
     }
 
     /// Follows a path of roles from the node; the first step may be `next`, `previous` (siblings)
-    /// or `parent`.
-    private func resolve(_ path: [String], from node: SemanticNode, context: Context? = nil) -> SemanticNode? {
-        var current = node
-        var steps = path[...]
-        if let first = steps.first, let context, ["next", "previous", "parent"].contains(first) {
-            guard let parent = context.parent else { return nil }
-            switch first {
-            case "parent":
-                // `parent.parent…` walks up the ancestors.
-                var level = 0
-                while steps.first == "parent" { level += 1; steps = steps.dropFirst() }
-                guard level <= ancestors.count else { return nil }
-                current = ancestors[ancestors.count - level]
-            case "next":
-                guard context.index + 1 < parent.children.count else { return nil }
+    /// or `parent` (repeated: ancestors).
+    private func resolve(_ path: [CompiledCondition.Step], context: Context) -> SemanticNode? {
+        var current = context.node
+        for step in path {
+            switch step {
+            case .child(let role):
+                guard let next = current.children.first(where: { $0.role == role }) else { return nil }
+                current = next
+            case .parent(let levels):
+                guard context.parent != nil, levels <= ancestors.count else { return nil }
+                current = ancestors[ancestors.count - levels]
+            case .next:
+                guard let parent = context.parent, context.index + 1 < parent.children.count else { return nil }
                 current = parent.children[context.index + 1]
-                steps = steps.dropFirst()
-            default:
-                guard context.index > 0 else { return nil }
+            case .previous:
+                guard let parent = context.parent, context.index > 0 else { return nil }
                 current = parent.children[context.index - 1]
-                steps = steps.dropFirst()
             }
-        }
-        for role in steps {
-            guard let next = current.children.first(where: { $0.role.rawValue == role }) else { return nil }
-            current = next
         }
         return current
     }
 
-    /// A property, or one of the pseudo-properties `text`, `kind`, `role`, `count`, `position`.
-    private func propertyValue(_ name: String, of node: SemanticNode, context: Context?) -> String? {
-        if let v = node.properties[name] { return v }
-        switch name {
-        case "text": return node.text
-        case "kind": return node.kind.rawValue
-        case "role": return node.role.rawValue
-        case "count": return String(node.children.count)
-        case "script-path":
+    /// A property, or one of the pseudo-properties `text`, `kind`, `role`, `count`, `script-path`,
+    /// `position` (the last two only of the node being spoken, `isSelf`).
+    private func propertyValue(_ name: String, _ property: CompiledCondition.Property, of node: SemanticNode,
+                               isSelf: Bool, context: Context) -> String? {
+        if !node.properties.isEmpty, let v = node.properties[name] { return v }
+        switch property {
+        case .other: return nil
+        case .text: return node.text
+        case .kind: return node.kind.rawValue
+        case .role: return node.role.rawValue
+        case .count: return String(node.children.count)
+        case .scriptPath:
             // The scripts this node sits in, outermost first: "super", "sub", "super.sub"…
-            guard let context, context.node == node else { return nil }
+            guard isSelf else { return nil }
             let chain = Array(ancestors.dropFirst()) + [node]
             let roles = chain.compactMap { n -> String? in
                 n.role == .exponent ? "super" : n.role == .subscript ? "sub" : nil
             }
             return roles.joined(separator: ".")
-        case "position":
-            guard let context, let parent = context.parent, context.node == node else { return nil }
+        case .position:
+            guard isSelf, let parent = context.parent else { return nil }
             let same = parent.children[..<context.index].filter { $0.role == node.role }.count
             return String(same + 1)
-        default: return nil
         }
     }
 
@@ -388,29 +384,30 @@ struct SpeechRun {
         }
     }
 
-    func holds(_ condition: RuleCondition, _ context: Context) -> Bool {
-        switch condition {
-        case let .property(path, name, t, negated):
-            guard let target = resolve(path, from: context.node, context: context) else { return negated }
-            return test(propertyValue(name, of: target, context: path.isEmpty ? context : nil), t) != negated
-        case let .preference(name, t, negated):
+    func holds(_ condition: CompiledCondition, _ context: Context) -> Bool {
+        let negated = condition.negated
+        switch condition.test {
+        case let .property(steps, name, property, t):
+            guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
+            return test(propertyValue(name, property, of: target, isSelf: steps.isEmpty, context: context), t) != negated
+        case let .preference(name, t):
             let value = preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
             return test(value, t) != negated
-        case let .kind(path, kinds, negated):
-            guard let target = resolve(path, from: context.node, context: context) else { return negated }
-            return (kinds.contains(target.kind.rawValue) || kinds.contains("*")) != negated
-        case let .parentKind(kinds, negated):
+        case let .kind(steps, kinds):
+            guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
+            return kinds.contains(target.kind) != negated
+        case let .parentKind(kinds):
             guard let parent = context.parent else { return negated }
-            return kinds.contains(parent.kind.rawValue) != negated
-        case let .role(roles, negated):
-            return roles.contains(context.node.role.rawValue) != negated
-        case let .followed(negated):
+            return kinds.contains(parent.kind) != negated
+        case let .role(roles):
+            return roles.contains(context.node.role) != negated
+        case .followed:
             guard let parent = context.parent else { return negated }
             return (context.index < parent.children.count - 1) != negated
-        case let .first(negated):
+        case .first:
             return (context.index == 0) != negated
-        case let .within(kinds, negated):
-            return ancestors.contains { kinds.contains($0.kind.rawValue) } != negated
+        case let .within(kinds):
+            return ancestors.contains { kinds.contains($0.kind) } != negated
         }
     }
 

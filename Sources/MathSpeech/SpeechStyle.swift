@@ -1,4 +1,5 @@
 import Foundation
+import MathSemantics
 
 /// A compiled speech style: the rules of a style file and everything it inherits, its preferences
 /// and its word overrides. Immutable and `Sendable`.
@@ -107,15 +108,117 @@ public struct SpeechStyle: Sendable {
     }
 }
 
-/// A rule held by reference for matching: conditions and template are read in place.
+/// A rule held by reference for matching: conditions compiled, template read in place.
 final class CompiledRule: Sendable {
     let rule: SpeechRule
+    /// The conditions as written (for `--explain`).
     let conditions: [RuleCondition]
+    /// The same conditions in the form the matcher tests (same order).
+    let tests: [CompiledCondition]
     let template: [TemplatePart]
 
     init(_ rule: SpeechRule) {
         self.rule = rule
         self.conditions = rule.conditions
+        self.tests = rule.conditions.map(CompiledCondition.init)
         self.template = rule.template
+    }
+}
+
+/// A condition prepared for matching (the hot path of speaking): role paths split into steps once,
+/// kind names turned into kinds, property names into pseudo-property cases.
+final class CompiledCondition: Sendable {
+    /// One step of a path: a sibling, an ancestor, or the child with a role.
+    enum Step: Sendable {
+        case next, previous
+        case parent(levels: Int)
+        case child(SemanticNode.Role)
+    }
+
+    /// A property or one of the pseudo-properties computed from the node.
+    enum Property: Sendable {
+        case text, kind, role, count, scriptPath, position
+        case other
+
+        init(name: String) {
+            switch name {
+            case "text": self = .text
+            case "kind": self = .kind
+            case "role": self = .role
+            case "count": self = .count
+            case "script-path": self = .scriptPath
+            case "position": self = .position
+            default: self = .other
+            }
+        }
+    }
+
+    /// A set of kinds (`*` matches every kind).
+    struct Kinds: Sendable {
+        let kinds: [SemanticKind]
+        let any: Bool
+        init(_ names: [String]) {
+            kinds = names.compactMap(SemanticKind.init(rawValue:))
+            any = names.contains("*")
+        }
+        func contains(_ kind: SemanticKind) -> Bool { any || kinds.contains(kind) }
+    }
+
+    enum Test: Sendable {
+        case property(steps: [Step], name: String, property: Property, test: ValueTest)
+        case preference(name: String, test: ValueTest)
+        case kind(steps: [Step], kinds: Kinds)
+        case parentKind(Kinds)
+        case role([SemanticNode.Role])
+        case followed
+        case first
+        case within(Kinds)
+    }
+
+    let test: Test
+    let negated: Bool
+
+    init(_ condition: RuleCondition) {
+        func steps(_ path: [String]) -> [Step] {
+            var out: [Step] = []
+            var rest = path[...]
+            switch rest.first {
+            case "parent":
+                var levels = 0
+                while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
+                out.append(.parent(levels: levels))
+            case "next": out.append(.next); rest = rest.dropFirst()
+            case "previous": out.append(.previous); rest = rest.dropFirst()
+            default: break
+            }
+            out += rest.map { .child(SemanticNode.Role(rawValue: $0)) }
+            return out
+        }
+        switch condition {
+        case let .property(path, name, t, negated):
+            test = .property(steps: steps(path), name: name, property: Property(name: name), test: t)
+            self.negated = negated
+        case let .preference(name, t, negated):
+            test = .preference(name: name, test: t)
+            self.negated = negated
+        case let .kind(path, kinds, negated):
+            test = .kind(steps: steps(path), kinds: Kinds(kinds))
+            self.negated = negated
+        case let .parentKind(kinds, negated):
+            test = .parentKind(Kinds(kinds))
+            self.negated = negated
+        case let .role(roles, negated):
+            test = .role(roles.map { SemanticNode.Role(rawValue: $0) })
+            self.negated = negated
+        case let .followed(negated):
+            test = .followed
+            self.negated = negated
+        case let .first(negated):
+            test = .first
+            self.negated = negated
+        case let .within(kinds, negated):
+            test = .within(Kinds(kinds))
+            self.negated = negated
+        }
     }
 }
