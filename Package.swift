@@ -41,7 +41,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
-        .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),
+        .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],
     swiftLanguageModes: [.v6]
 )
