@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
 # Runs MathAloud's benchmarks (release build) with their peers side by side in the same invocation.
-# Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI). Installs them if missing.
-# Usage: scripts/bench.sh [parse] [--repeat N]
+# Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI) for parse and speech; the
+# espeak-ng command (Debian package `espeak-ng`, from scripts/install-deps.sh) for voice. Installs them if missing.
+# Usage: scripts/bench.sh [parse|speech|voice] [--repeat N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+what="${1:-parse}"
+[[ $# -gt 0 ]] && shift
+if [[ $what == voice ]]; then
+  ./scripts/install-deps.sh
+  swift build -c release --product MathAloudBench
+  swift build -c release --product mathaloud
+  bin="$(swift build -c release --show-bin-path)"
+  exec "$bin/MathAloudBench" voice "$@"
+fi
 
 if ! command -v node >/dev/null 2>&1 || [[ ! -d /usr/share/nodejs/katex ]] || ! command -v hyperfine >/dev/null 2>&1; then
   echo "bench.sh: installing the KaTeX peer (Debian packages nodejs, katex)"
@@ -20,6 +31,4 @@ peers="../shared/bench"
 swift build -c release --product MathAloudBench
 swift build -c release --product mathaloud
 bin="$(swift build -c release --show-bin-path)"
-what="${1:-parse}"
-[[ $# -gt 0 ]] && shift
 "$bin/MathAloudBench" "$what" --peers "$peers" "$@"

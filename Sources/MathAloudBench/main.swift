@@ -1,11 +1,13 @@
 import Foundation
 import MathAloud
+import MathAloudVoice
 
 // MathAloud benchmarks (build with -c release). Each benchmark runs its peer in the same invocation
 // and prints the ratio, because absolute times on shared machines drift between runs.
 //
 //   swift run -c release MathAloudBench parse  [--corpus FILE] [--repeat N] [--peers DIR]
 //   swift run -c release MathAloudBench speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]
+//   swift run -c release MathAloudBench voice  [--repeat N]   (N timed runs per figure, default 5 × 100)
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -224,13 +226,88 @@ func benchSpeech(_ o: Options) {
     if sink == 42 { print("") }
 }
 
+/// Median and 95th percentile (milliseconds) of timings in nanoseconds.
+func percentiles(_ ns: [UInt64]) -> (median: Double, p95: Double) {
+    let sorted = ns.sorted()
+    let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
+    return (Double(sorted[sorted.count / 2]) / 1e6, Double(p95) / 1e6)
+}
+
+/// Times `body` `runs` times (after 10 warm-up calls), in nanoseconds.
+func timings(_ runs: Int, _ body: () -> Void) -> [UInt64] {
+    for _ in 0..<10 { body() }
+    return (0..<runs).map { _ in
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        body()
+        return DispatchTime.now().uptimeNanoseconds - t0
+    }
+}
+
+/// TeX → WAV latency in process for a 20-word utterance (median, p95, real-time factor) beside
+/// `espeak-ng -w` on the same text in the same run.
+func benchVoice(_ o: Options) {
+    let tex = #"\int_0^1 x^2\,dx = \frac{1}{3} + \sqrt{2}"#
+    let runs = 100 * o.repeatCount
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { print("cannot load the speaker"); exit(4) }
+    let voice: Voice
+    do { voice = try Voice(locale: "en") } catch { print("\(error)"); exit(5) }
+    let spoken = speaker.speak(tex: tex)
+    let text = spoken.text
+    let words = text.split(whereSeparator: { $0 == " " }).count
+    guard let sample = try? voice.synthesize(.speech(spoken.speech)) else { print("synthesis failed"); exit(5) }
+    print("utterance: \(tex)")
+    print("speech (\(words) words): \(text)")
+    print(String(format: "audio: %.2f s at %d Hz, voice %@", sample.audio.duration, sample.audio.sampleRate, sample.voice))
+
+    var bytes = 0
+    let full = percentiles(timings(runs) {
+        // The whole path: parse, semantics, rules, SSML, eSpeak-NG, RIFF encoding (speech cache off).
+        if let r = try? voice.synthesize(.speech(speaker.speak(tex: tex).speech)) { bytes &+= r.audio.wavData().count }
+    })
+    let speechOnly = percentiles(timings(runs) { bytes &+= speaker.speak(tex: tex).speech.items.count })
+    let synthOnly = percentiles(timings(runs) {
+        if let r = try? voice.synthesize(.text(text)) { bytes &+= r.audio.samples.count }
+    })
+    let rtf = full.median / 1000 / sample.audio.duration
+    print(String(format: "mathaloud TeX → WAV in process (%d runs): median %.2f ms, p95 %.2f ms; real-time factor %.4f (%.0f× faster than real time)",
+                 runs, full.median, full.p95, rtf, 1 / rtf))
+    print(String(format: "  of which TeX → speech: median %.3f ms; eSpeak-NG on the plain text in process: median %.2f ms, p95 %.2f ms",
+                 speechOnly.median, synthOnly.median, synthOnly.p95))
+
+    // Peers in the same run: the espeak-ng command on the same text, and `mathaloud say`, both as whole
+    // processes (start, initialise, synthesise, write the file).
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-voice-\(getpid()).wav").path
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let processRuns = max(20, 6 * o.repeatCount)
+    func processTimings(_ executable: String, _ arguments: [String]) -> [UInt64]? {
+        guard run(executable, arguments) != nil else { return nil }
+        return timings(processRuns) { _ = run(executable, arguments) }
+    }
+    if let t = processTimings("espeak-ng", ["-w", out, text]) {
+        let p = percentiles(t)
+        print(String(format: "espeak-ng -w (peer, same text, %d process runs): median %.2f ms, p95 %.2f ms", processRuns, p.median, p.p95))
+    } else {
+        print("espeak-ng -w (peer): not run (install the Debian package espeak-ng)")
+    }
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mathaloud").path
+    if FileManager.default.fileExists(atPath: binary), let t = processTimings(binary, ["say", tex, "-o", out]) {
+        let p = percentiles(t)
+        print(String(format: "mathaloud say -o (%d process runs): median %.2f ms, p95 %.2f ms", processRuns, p.median, p.p95))
+    } else {
+        print("mathaloud say: not run (build it: swift build -c release --product mathaloud)")
+    }
+    if bytes == 42 { print("") }
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":
     benchSpeech(parseOptions(args.dropFirst()))
+case "voice":
+    benchVoice(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|voice [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }
