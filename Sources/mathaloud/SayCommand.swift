@@ -219,7 +219,7 @@ enum SayCommand {
             if chunk.count == 32, !flush() { return .io }
         }
         guard flush() else { return .io }
-        Output.error("mathaloud: \(voiced) WAV files and index.jsonl in \(directory.path)" + (failed > 0 ? "; \(failed) lines failed\n" : "\n"))
+        Output.error("mathaloud: \(voiced) WAV files and index.jsonl in \(directory.path)" + (failed > 0 ? "; \(failed) \(failed == 1 ? "line" : "lines") failed\n" : "\n"))
         return failed > 0 ? .inputErrors : .success
     }
 }
