@@ -260,41 +260,63 @@ func benchVoice(_ o: Options) {
     print(String(format: "audio: %.2f s at %d Hz, voice %@", sample.audio.duration, sample.audio.sampleRate, sample.voice))
 
     var bytes = 0
+    // The whole path: parse, semantics, rules, SSML, eSpeak-NG, RIFF encoding (speech cache off).
     let full = percentiles(timings(runs) {
-        // The whole path: parse, semantics, rules, SSML, eSpeak-NG, RIFF encoding (speech cache off).
         if let r = try? voice.synthesize(.speech(speaker.speak(tex: tex).speech)) { bytes &+= r.audio.wavData().count }
     })
     let speechOnly = percentiles(timings(runs) { bytes &+= speaker.speak(tex: tex).speech.items.count })
     let synthOnly = percentiles(timings(runs) {
         if let r = try? voice.synthesize(.text(text)) { bytes &+= r.audio.samples.count }
     })
+    let ssml = voice.ssml(for: spoken.speech)
+    let ssmlOnly = percentiles(timings(runs) {
+        if let r = try? voice.synthesize(.ssml(ssml)) { bytes &+= r.audio.samples.count }
+    })
+    let wavOnly = percentiles(timings(runs) { bytes &+= sample.audio.wavData().count })
     let rtf = full.median / 1000 / sample.audio.duration
     print(String(format: "mathaloud TeX → WAV in process (%d runs): median %.2f ms, p95 %.2f ms; real-time factor %.4f (%.0f× faster than real time)",
                  runs, full.median, full.p95, rtf, 1 / rtf))
-    print(String(format: "  of which TeX → speech: median %.3f ms; eSpeak-NG on the plain text in process: median %.2f ms, p95 %.2f ms",
-                 speechOnly.median, synthOnly.median, synthOnly.p95))
+    print(String(format: "  parts: TeX → speech median %.3f ms; eSpeak-NG on the SSML (checked) median %.2f ms; RIFF encoding median %.3f ms",
+                 speechOnly.median, ssmlOnly.median, wavOnly.median))
+    print(String(format: "  eSpeak-NG on the plain text in process (no break): median %.2f ms, p95 %.2f ms", synthOnly.median, synthOnly.p95))
 
     // Peers in the same run: the espeak-ng command on the same text, and `mathaloud say`, both as whole
     // processes (start, initialise, synthesise, write the file).
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-voice-\(getpid()).wav").path
     defer { try? FileManager.default.removeItem(atPath: out) }
     let processRuns = max(20, 6 * o.repeatCount)
-    func processTimings(_ executable: String, _ arguments: [String]) -> [UInt64]? {
-        guard run(executable, arguments) != nil else { return nil }
-        return timings(processRuns) { _ = run(executable, arguments) }
-    }
-    if let t = processTimings("espeak-ng", ["-w", out, text]) {
-        let p = percentiles(t)
-        print(String(format: "espeak-ng -w (peer, same text, %d process runs): median %.2f ms, p95 %.2f ms", processRuns, p.median, p.p95))
-    } else {
-        print("espeak-ng -w (peer): not run (install the Debian package espeak-ng)")
-    }
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mathaloud").path
-    if FileManager.default.fileExists(atPath: binary), let t = processTimings(binary, ["say", tex, "-o", out]) {
-        let p = percentiles(t)
-        print(String(format: "mathaloud say -o (%d process runs): median %.2f ms, p95 %.2f ms", processRuns, p.median, p.p95))
-    } else {
+    guard run("espeak-ng", ["-w", out, text]) != nil else {
+        print("espeak-ng -w (peer): not run (install the Debian package espeak-ng)")
+        return
+    }
+    guard run(binary, ["say", tex, "-o", out]) != nil else {
         print("mathaloud say: not run (build it: swift build -c release --product mathaloud)")
+        return
+    }
+    // hyperfine (Debian package) times whole runs without a shell; Foundation's Process adds its own
+    // spawning cost, so it is only the fallback.
+    func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    let commands = [("espeak-ng -w (peer, same text)", "espeak-ng -w \(out) \(quoted(text))"),
+                    ("mathaloud say -o", "\(binary) say \(quoted(tex)) -o \(out)")]
+    let json = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-voice.json").path
+    if run("hyperfine", ["-N", "--warmup", "5", "--runs", String(processRuns), "--export-json", json] + commands.map { $0.1 }) != nil,
+       let data = FileManager.default.contents(atPath: json),
+       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+       let results = object["results"] as? [[String: Any]], results.count == commands.count {
+        for ((name, _), r) in zip(commands, results) {
+            let times = (r["times"] as? [Double] ?? []).map { UInt64($0 * 1e9) }
+            guard !times.isEmpty else { continue }
+            let p = percentiles(times)
+            print(String(format: "%@ (hyperfine, %d process runs): median %.2f ms, p95 %.2f ms", name, times.count, p.median, p.p95))
+        }
+        try? FileManager.default.removeItem(atPath: json)
+    } else {
+        for (name, arguments) in [("espeak-ng -w (peer, same text)", ["espeak-ng", "-w", out, text]),
+                                  ("mathaloud say -o", [binary, "say", tex, "-o", out])] {
+            let p = percentiles(timings(processRuns) { _ = run(arguments[0], Array(arguments.dropFirst())) })
+            print(String(format: "%@ (Process, %d runs): median %.2f ms, p95 %.2f ms", name, processRuns, p.median, p.p95))
+        }
     }
     if bytes == 42 { print("") }
 }

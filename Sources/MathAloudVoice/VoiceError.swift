@@ -23,6 +23,7 @@ public enum VoiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Bytes that are not a 16-bit PCM mono WAV file (``WAVAudio/init(wavData:)``).
     case invalidWAV(String)
 
+    /// A one-line message for people (what went wrong and, where it helps, what to do).
     public var description: String {
         switch self {
         case .engineUnavailable(let why):

@@ -32,7 +32,12 @@ public struct WAVAudio: Sendable, Hashable {
         tag("RIFF"); u32(36 + dataSize); tag("WAVE")
         tag("fmt "); u32(16); u16(1); u16(1); u32(sampleRate); u32(sampleRate * 2); u16(2); u16(16)
         tag("data"); u32(dataSize)
-        for s in samples { u16(Int(UInt16(bitPattern: s))) }
+        if UInt16(1).littleEndian == 1 {
+            // Little-endian host: the samples' memory is already the file's byte order.
+            samples.withUnsafeBytes { out.append(contentsOf: $0) }
+        } else {
+            for s in samples { u16(Int(UInt16(bitPattern: s))) }
+        }
         return Data(out)
     }
 
