@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "MathAloud", targets: ["MathAloud"]),
+        .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -21,8 +22,12 @@ let package = Package(
         // The public façade, with the built-in Rules/ and Locales/ embedded at build time.
         .target(name: "MathAloud", dependencies: ["MathSyntax", "MathTeX", "MathMarkup", "MathSemantics", "MathSpeech"],
                 plugins: ["EmbedSpeechResources"]),
-        .executableTarget(name: "mathaloud", dependencies: ["MathAloud"]),
-        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud"], path: "Sources/MathAloudBench"),
+        // Voice: speech → WAV through eSpeak-NG (the only targets that link it).
+        .systemLibrary(name: "CESpeakNG", path: "Sources/CESpeakNG", pkgConfig: "espeak-ng",
+                       providers: [.apt(["libespeak-ng-dev", "espeak-ng"])]),
+        .target(name: "MathAloudVoice", dependencies: ["MathAloud", "CESpeakNG"]),
+        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice"]),
+        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice"], path: "Sources/MathAloudBench"),
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
         .plugin(name: "EmbedSpeechResources", capability: .buildTool(), dependencies: ["EmbedResourcesTool"]),
@@ -35,7 +40,8 @@ let package = Package(
         .testTarget(name: "MathSemanticsTests", dependencies: ["MathSemantics", "MathTeX", "MathSyntax", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),
+        .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
+        .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
 # Runs MathAloud's benchmarks (release build) with their peers side by side in the same invocation.
-# Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI). Installs them if missing.
-# Usage: scripts/bench.sh [parse] [--repeat N]
+# Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI) for parse and speech; the
+# espeak-ng command (Debian package `espeak-ng`, from scripts/install-deps.sh) for voice. Installs them if missing.
+# Usage: scripts/bench.sh [parse|speech|voice] [--repeat N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+what="${1:-parse}"
+[[ $# -gt 0 ]] && shift
+# Release builds with the Swift runtime linked statically, as shipped (scripts/demo.sh builds the same).
+build() {
+  swift build -c release --static-swift-stdlib --product MathAloudBench
+  swift build -c release --static-swift-stdlib --product mathaloud
+  bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+}
+if [[ $what == voice ]]; then
+  ./scripts/install-deps.sh
+  command -v hyperfine >/dev/null 2>&1 || ${SUDO:-$( [[ $(id -u) -eq 0 ]] || echo sudo )} apt-get install -y -qq hyperfine
+  build
+  exec "$bin/MathAloudBench" voice "$@"
+fi
 
 if ! command -v node >/dev/null 2>&1 || [[ ! -d /usr/share/nodejs/katex ]] || ! command -v hyperfine >/dev/null 2>&1; then
   echo "bench.sh: installing the KaTeX peer (Debian packages nodejs, katex)"
@@ -17,9 +33,5 @@ fi
 peers="../shared/bench"
 [[ -d "$peers" ]] || { echo "bench.sh: peer scripts not found at $peers (the team's shared folder beside the repo)" >&2; exit 3; }
 
-swift build -c release --static-swift-stdlib --product MathAloudBench
-swift build -c release --static-swift-stdlib --product mathaloud
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
-what="${1:-parse}"
-[[ $# -gt 0 ]] && shift
+build
 "$bin/MathAloudBench" "$what" --peers "$peers" "$@"

@@ -1,12 +1,14 @@
 import Foundation
 import MathAloud
 import MathSpeech
+import MathAloudVoice
 
 // MathAloud benchmarks (build with -c release). Each benchmark runs its peer in the same invocation
 // and prints the ratio, because absolute times on shared machines drift between runs.
 //
 //   swift run -c release MathAloudBench parse  [--corpus FILE] [--repeat N] [--peers DIR]
 //   swift run -c release MathAloudBench speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]
+//   swift run -c release MathAloudBench voice  [--repeat N]   (N timed runs per figure, default 5 × 100)
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -263,6 +265,101 @@ func benchStartup() {
     }
 }
 
+/// Median and 95th percentile (milliseconds) of timings in nanoseconds.
+func percentiles(_ ns: [UInt64]) -> (median: Double, p95: Double) {
+    let sorted = ns.sorted()
+    let p95 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)]
+    return (Double(sorted[sorted.count / 2]) / 1e6, Double(p95) / 1e6)
+}
+
+/// Times `body` `runs` times (after 10 warm-up calls), in nanoseconds.
+func timings(_ runs: Int, _ body: () -> Void) -> [UInt64] {
+    for _ in 0..<10 { body() }
+    return (0..<runs).map { _ in
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        body()
+        return DispatchTime.now().uptimeNanoseconds - t0
+    }
+}
+
+/// TeX → WAV latency in process for a 20-word utterance (median, p95, real-time factor) beside
+/// `espeak-ng -w` on the same text in the same run.
+func benchVoice(_ o: Options) {
+    let tex = #"\int_0^1 x^2\,dx = \frac{1}{3} + \sqrt{2}"#
+    let runs = 100 * o.repeatCount
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { print("cannot load the speaker"); exit(4) }
+    let voice: Voice
+    do { voice = try Voice(locale: "en") } catch { print("\(error)"); exit(5) }
+    let spoken = speaker.speak(tex: tex)
+    let text = spoken.text
+    let words = text.split(whereSeparator: { $0 == " " }).count
+    guard let sample = try? voice.synthesize(.speech(spoken.speech)) else { print("synthesis failed"); exit(5) }
+    print("utterance: \(tex)")
+    print("speech (\(words) words): \(text)")
+    print(String(format: "audio: %.2f s at %d Hz, voice %@", sample.audio.duration, sample.audio.sampleRate, sample.voice))
+
+    var bytes = 0
+    // The whole path: parse, semantics, rules, SSML, eSpeak-NG, RIFF encoding (speech cache off).
+    let full = percentiles(timings(runs) {
+        if let r = try? voice.synthesize(.speech(speaker.speak(tex: tex).speech)) { bytes &+= r.audio.wavData().count }
+    })
+    let speechOnly = percentiles(timings(runs) { bytes &+= speaker.speak(tex: tex).speech.items.count })
+    let synthOnly = percentiles(timings(runs) {
+        if let r = try? voice.synthesize(.text(text)) { bytes &+= r.audio.samples.count }
+    })
+    let ssml = voice.ssml(for: spoken.speech)
+    let ssmlOnly = percentiles(timings(runs) {
+        if let r = try? voice.synthesize(.ssml(ssml)) { bytes &+= r.audio.samples.count }
+    })
+    let wavOnly = percentiles(timings(runs) { bytes &+= sample.audio.wavData().count })
+    let rtf = full.median / 1000 / sample.audio.duration
+    print(String(format: "mathaloud TeX → WAV in process (%d runs): median %.2f ms, p95 %.2f ms; real-time factor %.4f (%.0f× faster than real time)",
+                 runs, full.median, full.p95, rtf, 1 / rtf))
+    print(String(format: "  parts: TeX → speech median %.3f ms; eSpeak-NG on the SSML (checked) median %.2f ms; RIFF encoding median %.3f ms",
+                 speechOnly.median, ssmlOnly.median, wavOnly.median))
+    print(String(format: "  eSpeak-NG on the plain text in process (no break): median %.2f ms, p95 %.2f ms", synthOnly.median, synthOnly.p95))
+
+    // Peers in the same run: the espeak-ng command on the same text, and `mathaloud say`, both as whole
+    // processes (start, initialise, synthesise, write the file).
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-voice-\(getpid()).wav").path
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let processRuns = max(20, 6 * o.repeatCount)
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mathaloud").path
+    guard run("espeak-ng", ["-w", out, text]) != nil else {
+        print("espeak-ng -w (peer): not run (install the Debian package espeak-ng)")
+        return
+    }
+    guard run(binary, ["say", tex, "-o", out]) != nil else {
+        print("mathaloud say: not run (build it: swift build -c release --product mathaloud)")
+        return
+    }
+    // hyperfine (Debian package) times whole runs without a shell; Foundation's Process adds its own
+    // spawning cost, so it is only the fallback.
+    func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    let commands = [("espeak-ng -w (peer, same text)", "espeak-ng -w \(out) \(quoted(text))"),
+                    ("mathaloud say -o", "\(binary) say \(quoted(tex)) -o \(out)")]
+    let json = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-voice.json").path
+    if run("hyperfine", ["-N", "--warmup", "5", "--runs", String(processRuns), "--export-json", json] + commands.map { $0.1 }) != nil,
+       let data = FileManager.default.contents(atPath: json),
+       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+       let results = object["results"] as? [[String: Any]], results.count == commands.count {
+        for ((name, _), r) in zip(commands, results) {
+            let times = (r["times"] as? [Double] ?? []).map { UInt64($0 * 1e9) }
+            guard !times.isEmpty else { continue }
+            let p = percentiles(times)
+            print(String(format: "%@ (hyperfine, %d process runs): median %.2f ms, p95 %.2f ms", name, times.count, p.median, p.p95))
+        }
+        try? FileManager.default.removeItem(atPath: json)
+    } else {
+        for (name, arguments) in [("espeak-ng -w (peer, same text)", ["espeak-ng", "-w", out, text]),
+                                  ("mathaloud say -o", [binary, "say", tex, "-o", out])] {
+            let p = percentiles(timings(processRuns) { _ = run(arguments[0], Array(arguments.dropFirst())) })
+            print(String(format: "%@ (Process, %d runs): median %.2f ms, p95 %.2f ms", name, processRuns, p.median, p.p95))
+        }
+    }
+    if bytes == 42 { print("") }
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "parse":
@@ -271,7 +368,9 @@ case "speech":
     benchSpeech(parseOptions(args.dropFirst()))
 case "startup":
     benchStartup()
+case "voice":
+    benchVoice(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }
