@@ -22,8 +22,10 @@ let package = Package(
         // The public façade, with the built-in Rules/ and Locales/ embedded at build time.
         .target(name: "MathAloud", dependencies: ["MathSyntax", "MathTeX", "MathMarkup", "MathSemantics", "MathSpeech"],
                 plugins: ["EmbedSpeechResources"]),
-        // Voice: speech → WAV through eSpeak-NG (the only targets that link it).
-        .systemLibrary(name: "CESpeakNG", path: "Sources/CESpeakNG", pkgConfig: "espeak-ng",
+        // Voice: speech → WAV through eSpeak-NG. Only the header is used at build time (Debian
+        // libespeak-ng-dev puts it in /usr/include); the library is opened with dlopen when the voice is
+        // first used, so programs start without it (see Sources/CESpeakNG/shim.h).
+        .systemLibrary(name: "CESpeakNG", path: "Sources/CESpeakNG",
                        providers: [.apt(["libespeak-ng-dev", "espeak-ng"])]),
         .target(name: "MathAloudVoice", dependencies: ["MathAloud", "CESpeakNG"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice"]),

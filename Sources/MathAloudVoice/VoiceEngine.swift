@@ -22,6 +22,8 @@ public final class VoiceEngine: @unchecked Sendable {
 
     // Guarded by `lock`: what eSpeak-NG is currently set to, so unchanged settings are not re-sent.
     private let lock = NSLock()
+    /// eSpeak-NG's functions, from the library opened at initialisation.
+    private let api: mathaloud_espeak_api
     private var currentVoice: String?
     private var currentParameters: (rate: Int, pitch: Int, volume: Int)?
 
@@ -48,12 +50,22 @@ public final class VoiceEngine: @unchecked Sendable {
             && !FileManager.default.fileExists(atPath: dataPath + "/phontab") {
             throw .engineUnavailable("no eSpeak-NG data in ESPEAK_DATA_PATH=\(dataPath)")
         }
-        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        // The library is opened here, on first use, not when the program starts (see CESpeakNG/shim.h).
+        // MATHALOUD_ESPEAK_LIBRARY names the library file when it is not where the loader looks.
+        var api = mathaloud_espeak_api()
+        let libraryPath = ProcessInfo.processInfo.environment["MATHALOUD_ESPEAK_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
+        let loadProblem = libraryPath.map { path in path.withCString { mathaloud_espeak_load(&api, $0) } }
+            ?? mathaloud_espeak_load(&api, nil)
+        if let problem = loadProblem {
+            throw .engineUnavailable("cannot load the eSpeak-NG library (\(String(cString: problem))); install espeak-ng (Debian: libespeak-ng1)")
+        }
+        self.api = api
+        let rate = api.initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
-        espeak_SetSynthCallback(voiceEngineSynthCallback)
+        api.setSynthCallback(voiceEngineSynthCallback)
         sampleRate = Int(rate)
         var list: [InstalledVoice] = []
-        if var p = espeak_ListVoices(nil) {
+        if var p = api.listVoices(nil) {
             while let v = p.pointee {
                 let identifier = v.pointee.identifier.map { String(cString: $0) } ?? ""
                 if !identifier.hasPrefix("mb/") {
@@ -132,7 +144,7 @@ public final class VoiceEngine: @unchecked Sendable {
 
     private func synthesizeLocked(_ r: Request) throws(VoiceError) -> WAVAudio {
         if currentVoice != r.voice {
-            let status = r.voice.withCString { espeak_SetVoiceByName($0) }
+            let status = r.voice.withCString { api.setVoiceByName($0) }
             guard status == EE_OK else {
                 currentVoice = nil
                 throw .unknownVoice(r.voice, suggestions: [])
@@ -141,16 +153,16 @@ public final class VoiceEngine: @unchecked Sendable {
             currentParameters = nil  // a new voice resets rate, pitch and volume
         }
         if currentParameters == nil || currentParameters! != (r.rate, r.pitch, r.volume) {
-            espeak_SetParameter(espeakRATE, Int32(r.rate), 0)
-            espeak_SetParameter(espeakPITCH, Int32(r.pitch), 0)
-            espeak_SetParameter(espeakVOLUME, Int32(r.volume), 0)
+            _ = api.setParameter(espeakRATE, Int32(r.rate), 0)
+            _ = api.setParameter(espeakPITCH, Int32(r.pitch), 0)
+            _ = api.setParameter(espeakVOLUME, Int32(r.volume), 0)
             currentParameters = (r.rate, r.pitch, r.volume)
         }
         let sink = SampleSink(limit: r.maximumSamples)
         let flags = UInt32(espeakCHARS_UTF8) | (r.isSSML ? UInt32(espeakSSML) : 0)
         let status = r.text.withCString { text in
-            espeak_Synth(text, r.text.utf8.count + 1, 0, POS_CHARACTER, 0, flags, nil,
-                         Unmanaged.passUnretained(sink).toOpaque())
+            api.synth(text, r.text.utf8.count + 1, 0, POS_CHARACTER, 0, flags, nil,
+                      Unmanaged.passUnretained(sink).toOpaque())
         }
         if r.isSSML {
             // SSML can change the voice (<voice>, xml:lang) and prosody: send everything again next time.

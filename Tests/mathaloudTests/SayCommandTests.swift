@@ -118,6 +118,11 @@ import MathAloudVoice
         let library = try runCLI(["say", "x", "-o", out], environment: ["ESPEAK_DATA_PATH": dir.appendingPathComponent("none").path])
         #expect(library.status == 5 && library.stderr.contains("eSpeak-NG is not available"))
         #expect(try runCLI(["say", "--batch", dir.path], environment: ["ESPEAK_DATA_PATH": "/nonexistent"]).status == 5)
+        // A missing eSpeak-NG library (loaded on first use): exit 5 from `say`; `speak` does not need it.
+        let noLibrary = ["MATHALOUD_ESPEAK_LIBRARY": "/nonexistent/libespeak-ng.so.1"]
+        let missing = try runCLI(["say", "x", "-o", out], environment: noLibrary)
+        #expect(missing.status == 5 && missing.stderr.contains("cannot load the eSpeak-NG library"))
+        #expect(try runCLI(["speak", "x^2"], environment: noLibrary).stdout == "x squared\n")
         // Input with errors still speaks (exit 1), huge input is refused cleanly.
         let bad = try runCLI(["say", #"\frac{1}{2"#, "-o", out])
         #expect(bad.status == 1 && FileManager.default.fileExists(atPath: out))
