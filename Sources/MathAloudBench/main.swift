@@ -165,6 +165,16 @@ func benchSpeech(_ o: Options) {
     print("corpus: \(o.corpus) (\(lines.count) formulas)")
     print(String(format: "mathaloud TeX → speech (ClearSpeak), in process: best of %d: %.3f s, %.0f formulas/s", o.repeatCount, seconds, ours))
     print(String(format: "mathaloud TeX → speech on %d cores (one shared Speaker): best of %d: %.3f s, %.0f formulas/s", cores, o.repeatCount, parallelSeconds, Double(lines.count) / parallelSeconds))
+    let speakers = (0..<cores).compactMap { _ in try? Speaker(cacheCapacity: 0) }
+    let ownSeconds = bestOf(o.repeatCount) {
+        let stride = (lines.count + cores - 1) / cores
+        DispatchQueue.concurrentPerform(iterations: cores) { worker in
+            var local = 0
+            for i in (worker * stride)..<min(lines.count, (worker + 1) * stride) { local &+= speakers[worker].speak(tex: lines[i]).speech.items.count }
+            if local == -1 { print(local) }
+        }
+    }
+    print(String(format: "mathaloud TeX → speech on %d cores (a Speaker per core): best of %d: %.3f s, %.0f formulas/s", cores, o.repeatCount, ownSeconds, Double(lines.count) / ownSeconds))
     print("formulas with a read-by-name fallback or unknown command: \(fallbacks) (\(String(format: "%.2f", 100 * Double(fallbacks) / Double(lines.count))) %)")
 
     let env = ["NODE_PATH": "/usr/share/nodejs"]
