@@ -92,10 +92,20 @@ public struct Speaker: Sendable {
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
         let semantics = analyzer.analyze(parsed.root)
         let output = engine.speak(semantics, preferences: preferences, trace: explain)
-        var diagnostics = parsed.diagnostics + output.diagnostics
+        var diagnostics = parsed.diagnostics.map(Speaker.asSpoken) + output.diagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
         return SpokenFormula(speech: output.description, diagnostics: diagnostics, trace: output.trace,
                              semantics: semantics, source: parsed.source)
+    }
+
+    /// How a parse problem reads in speech: an unknown command is spoken by its name, so for speech it is
+    /// a warning (the parser, which cannot know what it means, reports an error).
+    static func asSpoken(_ d: Diagnostic) -> Diagnostic {
+        guard d.id == "tex.unknown-command", d.severity == .error else { return d }
+        var spoken = d
+        spoken.severity = .warning
+        spoken.message += "; read by name"
+        return spoken
     }
 
     /// `MATHALOUD_RULES`, read once per process (the environment is not re-read on every load).

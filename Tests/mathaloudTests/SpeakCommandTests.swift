@@ -102,7 +102,18 @@ import Testing
         #expect(lines[4]?["speech"] as? String == "y")
         let diagnostics = lines[5]?["diagnostics"] as? [[String: Any]]
         #expect(diagnostics?.first?["id"] as? String == "tex.unknown-command")
+        #expect(diagnostics?.first?["severity"] as? String == "warning")
         let keys = Set(diagnostics?.first?.keys.map { $0 } ?? [])
         #expect(keys.isSuperset(of: ["id", "severity", "message", "range"]))
+    }
+
+    @Test func unknownCommandIsAWarningForSpeech() throws {
+        let r = try runCLI(["speak", #"\foo x + 1"#])
+        #expect(r.status == 0)
+        #expect(r.stdout == "foo x plus 1\n")
+        #expect(r.stderr.contains("warning: unknown command \\foo"))
+        #expect(r.stderr.contains("read by name"))
+        // `parse` still reports it as an error: the tree cannot say what \foo means.
+        #expect(try runCLI(["parse", #"\foo x"#]).status == 1)
     }
 }
