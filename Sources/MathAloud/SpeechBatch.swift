@@ -50,44 +50,119 @@ extension Speaker {
     }
 }
 
-/// Processes JSON Lines batches of formulas to speech with this contract: each input line
-/// `{"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?: {name: value}}`; each output line
-/// `{"id", "speech", "diagnostics": [{"id", "severity", "message", "range"}]}`, or `{"id", "error"}` when the
-/// line cannot be used. Speakers for other locales, styles and preferences are loaded on demand and
-/// kept in a small bounded pool, so memory stays flat over millions of lines.
-public final class SpeechBatchProcessor: @unchecked Sendable {
-    private let defaults: (locale: String, style: String, preferences: [String: String])
+/// Speakers for the settings batch lines ask for, loaded on demand and kept in a small bounded pool
+/// (least recently added dropped first), so memory stays flat over millions of lines. Thread-safe.
+public final class SpeakerPool: @unchecked Sendable {
+    /// The settings a line gets when it names none.
+    public let defaults: (locale: String, style: String, preferences: [String: String])
     private let rulesDirectory: URL?
     private let texOptions: TeXParserOptions
+    private let cacheCapacity: Int
     private var pool: [String: Speaker] = [:]
     private var poolOrder: [String] = []
-    private let poolLimit = 16
+    private let limit = 16
     private let lock = NSLock()
 
-    /// Creates a processor whose lines default to these settings.
+    /// A pool whose speakers read rules from `rulesDirectory` (when given) and TeX with `texOptions`.
     public init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
-                rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions()) {
+                rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions(), cacheCapacity: Int = 256) {
         self.defaults = (locale, style, preferences)
         self.rulesDirectory = rulesDirectory
         self.texOptions = texOptions
+        self.cacheCapacity = cacheCapacity
     }
 
-    private func speaker(locale: String, style: String, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {
+    /// The speaker for these settings (loaded once, then shared).
+    public func speaker(locale: String, style: String, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {
         let key = "\(locale)|\(style)|" + preferences.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "|")
         lock.lock()
         if let s = pool[key] { lock.unlock(); return s }
         lock.unlock()
         let s = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                            texOptions: texOptions, cacheCapacity: 256)
+                            texOptions: texOptions, cacheCapacity: cacheCapacity)
         lock.lock()
         defer { lock.unlock() }
-        if pool.count >= poolLimit, let oldest = poolOrder.first {
+        if pool.count >= limit, let oldest = poolOrder.first {
             pool[oldest] = nil
             poolOrder.removeFirst()
         }
         pool[key] = s
         poolOrder.append(key)
         return s
+    }
+}
+
+/// One JSON Lines batch line, read the same way by every batch (speech, voice, render): an object with
+/// an `id` (any JSON value), optional `locale`, `style` and `preferences` ({name: value}), and the
+/// formula fields the batch knows.
+public struct BatchLine {
+    /// The `id` as JSON text (`null` when absent), ready to be written back.
+    public let id: String
+    /// The whole object, for the batch's own fields (`tex`, `mathml`, `voice`…).
+    public let object: [String: Any]
+    /// The speaker for the line's settings.
+    public let speaker: Speaker
+
+    /// The formula the line carries: `tex` or `mathml` (nil when it has neither string).
+    public var formula: (source: String, notation: FormulaNotation)? {
+        if let t = object["tex"] as? String { return (t, .tex) }
+        if let m = object["mathml"] as? String { return (m, .mathml) }
+        return nil
+    }
+
+    /// Reads a line; a line that cannot be used gives its error line (`{"error", "id"}`) instead.
+    public static func read(_ line: String, speakers: SpeakerPool) -> Result<BatchLine, BatchLineError> {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            return .failure(BatchLineError(id: "null", message: "line is not a JSON object"))
+        }
+        let id = JSONText.encode(object["id"] ?? NSNull())
+        func fail(_ message: String) -> Result<BatchLine, BatchLineError> { .failure(BatchLineError(id: id, message: message)) }
+        let locale = object["locale"] as? String ?? speakers.defaults.locale
+        let style = object["style"] as? String ?? speakers.defaults.style
+        var preferences = speakers.defaults.preferences
+        if let p = object["preferences"] {
+            guard let dictionary = p as? [String: Any] else { return fail("\"preferences\" must be an object of strings") }
+            for (k, v) in dictionary { preferences[k] = "\(v)" }
+        }
+        let speaker: Speaker
+        do { speaker = try speakers.speaker(locale: locale, style: style, preferences: preferences) } catch {
+            return fail(error.description)
+        }
+        if !speaker.preferenceProblems.isEmpty { return fail(speaker.preferenceProblems.joined(separator: "; ")) }
+        return .success(BatchLine(id: id, object: object, speaker: speaker))
+    }
+}
+
+/// Why a batch line could not be used, with the line's id (JSON text).
+public struct BatchLineError: Error, Sendable {
+    /// The line's `id` as JSON text (`null` when it has none or is not an object).
+    public let id: String
+    /// What is wrong.
+    public let message: String
+
+    /// Creates an error for a line.
+    public init(id: String, message: String) {
+        self.id = id
+        self.message = message
+    }
+
+    /// The output line `{"error", "id"}`.
+    public var jsonLine: String { "{\"error\":" + JSONString.quote(message) + ",\"id\":" + id + "}" }
+}
+
+/// Processes JSON Lines batches of formulas to speech with this contract: each input line
+/// `{"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?: {name: value}}`; each output line
+/// `{"id", "speech", "diagnostics": [{"id", "severity", "message", "range"}]}`, or `{"id", "error"}` when the
+/// line cannot be used. Speakers for other locales, styles and preferences are loaded on demand and
+/// kept in a small bounded pool, so memory stays flat over millions of lines.
+public final class SpeechBatchProcessor: Sendable {
+    private let speakers: SpeakerPool
+
+    /// Creates a processor whose lines default to these settings.
+    public init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
+                rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions()) {
+        speakers = SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
+                               texOptions: texOptions)
     }
 
     /// Output lines for many input lines, in input order, spoken on all cores (the processor is
@@ -111,31 +186,17 @@ public final class SpeechBatchProcessor: @unchecked Sendable {
 
     /// One output line (without a newline) for one input line. Never throws.
     public func process(line: String) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            return "{\"error\":\"line is not a JSON object\",\"id\":null}"
+        let batchLine: BatchLine
+        switch BatchLine.read(line, speakers: speakers) {
+        case .success(let l): batchLine = l
+        case .failure(let e): return e.jsonLine
         }
-        let id = JSONText.encode(object["id"] ?? NSNull())
-        func failure(_ message: String) -> String { "{\"error\":" + JSONString.quote(message) + ",\"id\":" + id + "}" }
-        let source: String
-        let notation: FormulaNotation
-        if let t = object["tex"] as? String { source = t; notation = .tex }
-        else if let m = object["mathml"] as? String { source = m; notation = .mathml }
-        else { return failure("the object needs a \"tex\" or \"mathml\" string") }
-        let locale = object["locale"] as? String ?? defaults.locale
-        let style = object["style"] as? String ?? defaults.style
-        var preferences = defaults.preferences
-        if let p = object["preferences"] {
-            guard let dictionary = p as? [String: Any] else { return failure("\"preferences\" must be an object of strings") }
-            for (k, v) in dictionary { preferences[k] = "\(v)" }
+        guard let (source, notation) = batchLine.formula else {
+            return BatchLineError(id: batchLine.id, message: "the object needs a \"tex\" or \"mathml\" string").jsonLine
         }
-        let speaker: Speaker
-        do { speaker = try self.speaker(locale: locale, style: style, preferences: preferences) } catch {
-            return failure(error.description)
-        }
-        if !speaker.preferenceProblems.isEmpty { return failure(speaker.preferenceProblems.joined(separator: "; ")) }
-        let spoken = speaker.speak(source, notation: notation)
+        let spoken = batchLine.speaker.speak(source, notation: notation)
         let renderer = DiagnosticRenderer(source: spoken.source)
         return "{\"diagnostics\":" + JSONText.encode(spoken.diagnostics.map(renderer.jsonObject))
-            + ",\"id\":" + id + ",\"speech\":" + JSONString.quote(spoken.text) + "}"
+            + ",\"id\":" + batchLine.id + ",\"speech\":" + JSONString.quote(spoken.text) + "}"
     }
 }

@@ -15,10 +15,8 @@ import MathAloud
 public final class VoiceBatchProcessor: @unchecked Sendable {
     /// Where WAV files and the manifest go.
     public let directory: URL
-    private let defaults: (locale: String, style: String, preferences: [String: String], options: VoiceOptions)
-    private let rulesDirectory: URL?
-    private let texOptions: TeXParserOptions
-    private var speakers: [String: Speaker] = [:]
+    private let options: VoiceOptions
+    private let speakers: SpeakerPool
     private var voices: [String: Voice] = [:]
     private var usedNames: Set<String> = []
     private var lineNumber = 0
@@ -29,9 +27,9 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
                 options: VoiceOptions = VoiceOptions(), rulesDirectory: URL? = nil,
                 texOptions: TeXParserOptions = TeXParserOptions()) {
         self.directory = directory
-        self.defaults = (locale, style, preferences, options)
-        self.rulesDirectory = rulesDirectory
-        self.texOptions = texOptions
+        self.options = options
+        self.speakers = SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
+                                    texOptions: texOptions)
     }
 
     /// The manifest's URL, `index.jsonl` in the directory.
@@ -96,54 +94,34 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
     }
 
     private func failure(_ id: String, _ message: String) -> String {
-        "{\"error\":" + JSONString.quote(message) + ",\"id\":" + id + "}"
+        BatchLineError(id: id, message: message).jsonLine
     }
 
     private func prepare(_ line: String) -> Job {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            return Job(id: "null", outcome: nil, error: "line is not a JSON object")
+        let batchLine: BatchLine
+        switch BatchLine.read(line, speakers: speakers) {
+        case .success(let l): batchLine = l
+        case .failure(let e): return Job(id: e.id, outcome: nil, error: e.message)
         }
-        let id = JSONText.encode(object["id"] ?? NSNull())
+        let id = batchLine.id
         func fail(_ message: String) -> Job { Job(id: id, outcome: nil, error: message) }
-        let locale = object["locale"] as? String ?? defaults.locale
-        let style = object["style"] as? String ?? defaults.style
-        var preferences = defaults.preferences
-        if let p = object["preferences"] {
-            guard let dictionary = p as? [String: Any] else { return fail("\"preferences\" must be an object of strings") }
-            for (k, v) in dictionary { preferences[k] = "\(v)" }
-        }
-        var options = defaults.options
-        if let v = object["voice"] {
+        var options = self.options
+        if let v = batchLine.object["voice"] {
             guard let name = v as? String else { return fail("\"voice\" must be a string") }
             options.voice = name
         }
-        let speaker: Speaker
-        do { speaker = try self.speaker(locale: locale, style: style, preferences: preferences) } catch {
-            return fail(error.description)
-        }
-        if !speaker.preferenceProblems.isEmpty { return fail(speaker.preferenceProblems.joined(separator: "; ")) }
+        let speaker = batchLine.speaker
         let speech: SpeechDescription
-        if let t = object["tex"] as? String { speech = speaker.speak(tex: t).speech }
-        else if let m = object["mathml"] as? String { speech = speaker.speak(mathML: m).speech }
-        else if let t = object["text"] as? String { speech = speaker.speech(forText: t).speech }
+        if let (source, notation) = batchLine.formula { speech = speaker.speak(source, notation: notation).speech }
+        else if let t = batchLine.object["text"] as? String { speech = speaker.speech(forText: t).speech }
         else { return fail("the object needs a \"tex\", \"mathml\" or \"text\" string") }
         do {
-            let voice = try self.voice(locale: locale, options: options)
+            let voice = try self.voice(locale: speaker.locale, options: options)
             let request = try voice.request(for: .speech(speech))
             return Job(id: id, outcome: .success((speech.plainText, request)))
         } catch {
             return Job(id: id, outcome: .failure(error))
         }
-    }
-
-    private func speaker(locale: String, style: String, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {
-        let key = "\(locale)|\(style)|" + preferences.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "|")
-        if let s = speakers[key] { return s }
-        let s = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                            texOptions: texOptions, cacheCapacity: 256)
-        if speakers.count >= 16 { speakers.removeAll() }
-        speakers[key] = s
-        return s
     }
 
     private func voice(locale: String, options: VoiceOptions) throws(VoiceError) -> Voice {

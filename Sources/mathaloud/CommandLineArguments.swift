@@ -1,3 +1,6 @@
+import Foundation
+import MathAloud
+
 /// A minimal command-line option reader: `--flag`, `--name value`, `--name=value`, positionals.
 struct CommandLineArguments {
     private(set) var positionals: [String] = []
@@ -47,4 +50,48 @@ struct CommandLineArguments {
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Options several commands share.
+extension CommandLineArguments {
+    /// `--pref NAME=VALUE` (repeatable) and `--verbosity V` (MathSpeak's `Verbosity`).
+    func speechPreferences() throws(UsageError) -> [String: String] {
+        var preferences: [String: String] = [:]
+        for p in values("--pref") {
+            guard let eq = p.firstIndex(of: "=") else { throw UsageError("--pref needs NAME=VALUE") }
+            preferences[String(p[..<eq])] = String(p[p.index(after: eq)...])
+        }
+        if let v = value("--verbosity") { preferences["Verbosity"] = v }
+        return preferences
+    }
+
+    /// `--display` and `--macro NAME=BODY` (repeatable).
+    func texParserOptions() throws(UsageError) -> TeXParserOptions {
+        var texOptions = TeXParserOptions(displayMode: flag("--display"))
+        for definition in values("--macro") {
+            guard let eq = definition.firstIndex(of: "=") else { throw UsageError("--macro needs NAME=BODY") }
+            texOptions.macros[String(definition[..<eq])] = String(definition[definition.index(after: eq)...])
+        }
+        return texOptions
+    }
+}
+
+extension CommandLineArguments {
+    /// The speaker the speech options ask for (`--locale --style --pref --verbosity --rules-dir`), or nil
+    /// after printing why its rules could not be loaded (the command then exits with `.rules`). Unknown
+    /// preferences are a usage error.
+    func loadSpeaker(texOptions: TeXParserOptions) throws(UsageError) -> Speaker? {
+        let preferences = try speechPreferences()
+        let speaker: Speaker
+        do {
+            speaker = try Speaker(locale: value("--locale") ?? "en", style: value("--style") ?? "clearspeak",
+                                  preferences: preferences, rulesDirectory: value("--rules-dir").map { URL(fileURLWithPath: $0) },
+                                  texOptions: texOptions, cacheCapacity: 0)
+        } catch {
+            Output.error("mathaloud: \(error)\n")
+            return nil
+        }
+        if !speaker.preferenceProblems.isEmpty { throw UsageError(speaker.preferenceProblems.joined(separator: "\n")) }
+        return speaker
+    }
 }

@@ -27,11 +27,7 @@ enum ParseCommand {
         guard let format = TreeFormat(rawValue: args.value("--to") ?? "tree") else {
             throw UsageError("--to must be tree, mathml or json")
         }
-        var texOptions = TeXParserOptions(displayMode: args.flag("--display"))
-        for definition in args.values("--macro") {
-            guard let eq = definition.firstIndex(of: "=") else { throw UsageError("--macro needs NAME=BODY") }
-            texOptions.macros[String(definition[..<eq])] = String(definition[definition.index(after: eq)...])
-        }
+        let texOptions = try args.texParserOptions()
         let parser = FormulaParser(texOptions: texOptions)
         let notation: FormulaNotation = args.flag("--mathml") ? .mathml : .tex
         var out = Output()

@@ -42,17 +42,8 @@ enum SayCommand {
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
         if args.flag("--list-voices") { return listVoices() }
 
-        var preferences: [String: String] = [:]
-        for p in args.values("--pref") {
-            guard let eq = p.firstIndex(of: "=") else { throw UsageError("--pref needs NAME=VALUE") }
-            preferences[String(p[..<eq])] = String(p[p.index(after: eq)...])
-        }
-        if let v = args.value("--verbosity") { preferences["Verbosity"] = v }
-        var texOptions = TeXParserOptions(displayMode: args.flag("--display"))
-        for definition in args.values("--macro") {
-            guard let eq = definition.firstIndex(of: "=") else { throw UsageError("--macro needs NAME=BODY") }
-            texOptions.macros[String(definition[..<eq])] = String(definition[definition.index(after: eq)...])
-        }
+        let preferences = try args.speechPreferences()
+        let texOptions = try args.texParserOptions()
         func integer(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
             guard let v = args.value(name) else { return fallback }
             guard let n = Int(v) else { throw UsageError("\(name) needs a whole number, not '\(v)'") }
@@ -82,15 +73,7 @@ enum SayCommand {
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         if args.value("--text") != nil && !args.positionals.isEmpty { throw UsageError("give either TEX or --text FILE") }
 
-        let speaker: Speaker
-        do {
-            speaker = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                                  texOptions: texOptions, cacheCapacity: 0)
-        } catch {
-            Output.error("mathaloud: \(error)\n")
-            return .rules
-        }
-        if !speaker.preferenceProblems.isEmpty { throw UsageError(speaker.preferenceProblems.joined(separator: "\n")) }
+        guard let speaker = try args.loadSpeaker(texOptions: texOptions) else { return .rules }
         let voice: Voice
         do { voice = try Voice(locale: locale, options: options) } catch {
             Output.error("mathaloud: \(error)\n")

@@ -28,17 +28,8 @@ enum SpeakCommand {
                                                                 "--rules-dir", "--macro"],
                                             flags: ["--mathml", "--ssml", "--explain", "--text", "--batch", "--display", "--help", "-h"])
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
-        var preferences: [String: String] = [:]
-        for p in args.values("--pref") {
-            guard let eq = p.firstIndex(of: "=") else { throw UsageError("--pref needs NAME=VALUE") }
-            preferences[String(p[..<eq])] = String(p[p.index(after: eq)...])
-        }
-        if let v = args.value("--verbosity") { preferences["Verbosity"] = v }
-        var texOptions = TeXParserOptions(displayMode: args.flag("--display"))
-        for definition in args.values("--macro") {
-            guard let eq = definition.firstIndex(of: "=") else { throw UsageError("--macro needs NAME=BODY") }
-            texOptions.macros[String(definition[..<eq])] = String(definition[definition.index(after: eq)...])
-        }
+        let preferences = try args.speechPreferences()
+        let texOptions = try args.texParserOptions()
         let locale = args.value("--locale") ?? "en"
         let style = args.value("--style") ?? "clearspeak"
         let rulesDirectory = args.value("--rules-dir").map { URL(fileURLWithPath: $0) }
@@ -64,17 +55,7 @@ enum SpeakCommand {
             return .success
         }
 
-        let speaker: Speaker
-        do {
-            speaker = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                                  texOptions: texOptions, cacheCapacity: 0)
-        } catch {
-            Output.error("mathaloud: \(error)\n")
-            return .rules
-        }
-        if !speaker.preferenceProblems.isEmpty {
-            throw UsageError(speaker.preferenceProblems.joined(separator: "\n"))
-        }
+        guard let speaker = try args.loadSpeaker(texOptions: texOptions) else { return .rules }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()
 
