@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "MathAloud", targets: ["MathAloud"]),
+        .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -21,8 +22,13 @@ let package = Package(
         // The public façade, with the built-in Rules/ and Locales/ embedded at build time.
         .target(name: "MathAloud", dependencies: ["MathSyntax", "MathTeX", "MathMarkup", "MathSemantics", "MathSpeech"],
                 plugins: ["EmbedSpeechResources"]),
-        .executableTarget(name: "mathaloud", dependencies: ["MathAloud"]),
-        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud"], path: "Sources/MathAloudBench"),
+        // Typesetting (DESIGN.md §2): HarfBuzz for OpenType MATH and outlines, cairo for PNG and PDF.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
+                       providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo"]),
+        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudRender"]),
+        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudRender"], path: "Sources/MathAloudBench"),
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
         .plugin(name: "EmbedSpeechResources", capability: .buildTool(), dependencies: ["EmbedResourcesTool"]),
@@ -35,6 +41,8 @@ let package = Package(
         .testTarget(name: "MathSemanticsTests", dependencies: ["MathSemantics", "MathTeX", "MathSyntax", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
+                    exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),
     ],
     swiftLanguageModes: [.v6]

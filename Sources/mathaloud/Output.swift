@@ -34,6 +34,8 @@ enum ExitCode: Int32 {
     case io = 3
     /// Speech rules or words could not be loaded (bad rule file, unknown locale or style).
     case rules = 4
+    /// A font could not be loaded (render).
+    case font = 5
 }
 
 /// Reads all of standard input as text (invalid UTF-8 decoded as U+FFFD).

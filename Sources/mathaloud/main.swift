@@ -6,6 +6,7 @@ usage: mathaloud <command> [options]
 commands:
   parse    TeX or MathML to a tree, MathML or JSON (mathaloud parse --help)
   speak    TeX or MathML to speech, SSML or a label (mathaloud speak --help)
+  render   TeX or MathML to SVG, PNG or PDF with the spoken label inside (mathaloud render --help)
   help     this text
 """
 
@@ -18,6 +19,8 @@ do {
         exitCode = try ParseCommand.run(arguments)
     case "speak":
         exitCode = try SpeakCommand.run(arguments)
+    case "render":
+        exitCode = try RenderCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

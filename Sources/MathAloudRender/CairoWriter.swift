@@ -1,0 +1,190 @@
+import CCairo
+import Foundation
+
+/// Collects bytes written by cairo's stream functions.
+private final class ByteSink {
+    var data = Data()
+}
+
+private func appendBytes(_ closure: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: UInt32) -> cairo_status_t {
+    guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+    Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+    return CAIRO_STATUS_SUCCESS
+}
+
+extension Renderer {
+    /// The formula as a PNG image (ARGB, transparent unless a background is set), `scale` pixels per
+    /// CSS pixel. The label is stored in an `iTXt` chunk with keyword `Description` and the source in
+    /// an `iTXt` chunk with keyword `Source` (PNG 1.2 §11.3.4, UTF-8, uncompressed), placed right after
+    /// `IHDR` so readers that stop early still find them.
+    public func png(_ formula: RenderedFormula) -> Data {
+        let px = formula.fontSize * options.scale
+        let width = Int32(max(1, min(20_000, (formula.width * options.scale).rounded(.up))))
+        let height = Int32(max(1, min(20_000, (formula.height * options.scale).rounded(.up))))
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return Data() }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return Data() }
+        draw(formula, cr, unit: px)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        let sink = ByteSink()
+        let unmanaged = Unmanaged.passRetained(sink)
+        _ = cairo_surface_write_to_png_stream(surface, { c, b, l in appendBytes(c, b, l) }, unmanaged.toOpaque())
+        unmanaged.release()
+        return PNGText.insert([("Description", formula.label), ("Source", formula.source)], into: sink.data)
+    }
+
+    /// The formula as a one-page PDF (page size = image size, `size` points per em). The label is the
+    /// document title (`/Title` in the info dictionary), the source its subject (`/Subject`); cairo
+    /// 1.16 cannot attach alternate text (`/Alt`) to content, so screen readers use the title.
+    public func pdf(_ formula: RenderedFormula) -> Data {
+        let sink = ByteSink()
+        let unmanaged = Unmanaged.passRetained(sink)
+        defer { unmanaged.release() }
+        guard let surface = cairo_pdf_surface_create_for_stream({ c, b, l in appendBytes(c, b, l) }, unmanaged.toOpaque(),
+                                                                max(1, formula.width), max(1, formula.height)) else { return Data() }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, formula.label)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, formula.source)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "MathAloud")
+        if let cr = cairo_create(surface) {
+            draw(formula, cr, unit: formula.fontSize)
+            cairo_show_page(cr)
+            cairo_destroy(cr)
+        }
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+        return sink.data
+    }
+
+    /// Paints the formula with cairo: `unit` device units per em.
+    func draw(_ formula: RenderedFormula, _ cr: OpaquePointer, unit: Double) {
+        let pad = formula.padding
+        if let bg = options.background {
+            cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
+            cairo_paint(cr)
+        }
+        // User space: em, y up, origin on the baseline at the left of the box.
+        cairo_translate(cr, pad * unit, (formula.box.height + pad) * unit)
+        cairo_scale(cr, unit, -unit)
+        for item in formula.box.drawList(color: options.color) {
+            switch item {
+            case let .glyph(g, x, y, color):
+                let face = fonts.face(g.font)
+                let s = g.size / face.unitsPerEm
+                cairo_save(cr)
+                cairo_translate(cr, x, y)
+                cairo_scale(cr, s, s)
+                cairo_new_path(cr)
+                for c in face.outline(g.glyph) {
+                    switch c {
+                    case let .move(px, py): cairo_move_to(cr, Double(px), Double(py))
+                    case let .line(px, py): cairo_line_to(cr, Double(px), Double(py))
+                    case let .cubic(a, b, c2, d, px, py):
+                        cairo_curve_to(cr, Double(a), Double(b), Double(c2), Double(d), Double(px), Double(py))
+                    case .close: cairo_close_path(cr)
+                    }
+                }
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_fill(cr)
+                cairo_restore(cr)
+            case let .rect(x, y, w, h, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_rectangle(cr, x, y, w, h)
+                cairo_fill(cr)
+            case let .line(x1, y1, x2, y2, t, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_set_line_width(cr, t)
+                cairo_move_to(cr, x1, y1)
+                cairo_line_to(cr, x2, y2)
+                cairo_stroke(cr)
+            case let .frame(x, y, w, h, t, dashed, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_set_line_width(cr, t)
+                if dashed {
+                    var dash = [3 * t]
+                    cairo_set_dash(cr, &dash, 1, 0)
+                }
+                cairo_rectangle(cr, x + t / 2, y + t / 2, w - t, h - t)
+                cairo_stroke(cr)
+                cairo_set_dash(cr, nil, 0, 0)
+            }
+        }
+    }
+}
+
+/// PNG text chunks (PNG 1.2 §11.3.4): cairo writes none, so they are inserted after `IHDR`.
+public enum PNGText {
+    /// `data` with one uncompressed `iTXt` chunk per (keyword, text) inserted after `IHDR`.
+    public static func insert(_ entries: [(keyword: String, text: String)], into data: Data) -> Data {
+        let bytes = [UInt8](data)
+        // Signature (8) + IHDR chunk (4 length + 4 type + 13 data + 4 CRC).
+        guard bytes.count >= 33, bytes[12...15].elementsEqual("IHDR".utf8) else { return data }
+        var out = Array(bytes[0..<33])
+        for (keyword, text) in entries {
+            // Keyword: 1–79 Latin-1 characters; compression flag 0, method 0, empty language and
+            // translated keyword, then UTF-8 text.
+            var body = Array(keyword.utf8.prefix(79))
+            body += [0, 0, 0, 0, 0]
+            body += Array(text.utf8)
+            out += chunk("iTXt", body)
+        }
+        out += bytes[33...]
+        return Data(out)
+    }
+
+    /// A PNG chunk: length, type, data, CRC-32 over type and data.
+    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typeBytes = Array(type.utf8)
+        let length = UInt32(body.count)
+        var out: [UInt8] = [UInt8(length >> 24), UInt8(length >> 16 & 255), UInt8(length >> 8 & 255), UInt8(length & 255)]
+        out += typeBytes
+        out += body
+        let crc = crc32(typeBytes + body)
+        out += [UInt8(crc >> 24), UInt8(crc >> 16 & 255), UInt8(crc >> 8 & 255), UInt8(crc & 255)]
+        return out
+    }
+
+    /// The text chunks (`tEXt` and uncompressed `iTXt`) of a PNG, keyword → text; chunks whose CRC
+    /// does not match are skipped.
+    public static func read(_ data: Data) -> [String: String] {
+        let b = [UInt8](data)
+        var result: [String: String] = [:]
+        var i = 8
+        while i + 12 <= b.count {
+            let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 0, i + 12 + length <= b.count else { break }
+            let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
+            let body = Array(b[(i + 8)..<(i + 8 + length)])
+            let stored = UInt32(b[i + 8 + length]) << 24 | UInt32(b[i + 9 + length]) << 16 | UInt32(b[i + 10 + length]) << 8 | UInt32(b[i + 11 + length])
+            if stored == crc32(Array(b[(i + 4)..<(i + 8 + length)])) {
+                if type == "iTXt" || type == "tEXt", let nul = body.firstIndex(of: 0) {
+                    let keyword = String(decoding: body[..<nul], as: UTF8.self)
+                    if type == "tEXt" {
+                        result[keyword] = String(decoding: body[(nul + 1)...], as: UTF8.self)
+                    } else if body.count > nul + 2, body[nul + 1] == 0 {
+                        // Skip flag, method, language tag and translated keyword.
+                        var j = nul + 3
+                        for _ in 0..<2 { while j < body.count, body[j] != 0 { j += 1 }; j += 1 }
+                        if j <= body.count { result[keyword] = String(decoding: body[min(j, body.count)...], as: UTF8.self) }
+                    }
+                }
+            }
+            if type == "IEND" { break }
+            i += 12 + length
+        }
+        return result
+    }
+
+    private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    /// CRC-32 as PNG computes it (ISO 3309 / ITU-T V.42 polynomial).
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+        return c ^ 0xFFFF_FFFF
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import MathAloud
+
+/// How formulas are drawn and labelled.
+public struct RenderOptions: Sendable {
+    /// The math font: a ``MathFontFamily`` name (`latin-modern`, `pagella`, `termes`, `bonum`, `schola`,
+    /// `dejavu`) or a path to an OpenType math font.
+    public var font: String = MathFontFamily.latinModern.rawValue
+    /// The font size: CSS pixels per em in SVG and PNG (before ``scale``), points per em in PDF.
+    public var size: Double = 20
+    /// The colour of the formula.
+    public var color: RGBAColor = .black
+    /// A background fill; nil leaves the image transparent.
+    public var background: RGBAColor? = nil
+    /// Display style (`\[…\]`) instead of text style (`$…$`).
+    public var display: Bool = false
+    /// Pixel density of PNG output (2 for a 2× image of the same CSS size).
+    public var scale: Double = 1
+    /// Space around the formula in em (glyph ink may reach past the TeX box, e.g. a slanted `f`).
+    public var padding: Double = 0.1
+    /// The label template: `{speech}` and `{latex}` are replaced (default `{speech}`).
+    public var labelTemplate: String = "{speech}"
+
+    /// Default options: Latin Modern Math, 20 px, black on transparent, text style.
+    public init() {}
+}
+
+/// A laid-out formula with its label: what every writer (SVG, PNG, PDF) draws.
+public struct RenderedFormula: Sendable {
+    /// The source (TeX or MathML).
+    public let source: String
+    /// The box tree, in em.
+    public let box: Box
+    /// The label from the speech engine through the label template.
+    public let label: String
+    /// The speech text alone.
+    public let speech: String
+    /// Parse and speech diagnostics (the box shows what parsed; error nodes are drawn in red).
+    public let diagnostics: [Diagnostic]
+    /// The font size the formula is drawn at (px per em for SVG/PNG, pt per em for PDF).
+    public let fontSize: Double
+    /// Padding around the box, em.
+    public let padding: Double
+
+    /// Image width in CSS pixels (box width plus padding).
+    public var width: Double { (box.width + 2 * padding) * fontSize }
+    /// Image height in CSS pixels.
+    public var height: Double { (box.height + box.depth + 2 * padding) * fontSize }
+    /// Distance from the image's bottom edge up to the formula's baseline, CSS pixels: the value for
+    /// `vertical-align: -…px` that puts the image on the surrounding text's baseline.
+    public var baselineFromBottom: Double { (box.depth + padding) * fontSize }
+    /// The box's height above the baseline in ex-independent em.
+    public var heightEm: Double { box.height }
+    /// The box's depth below the baseline in em.
+    public var depthEm: Double { box.depth }
+    /// The box's width in em.
+    public var widthEm: Double { box.width }
+}
+
+/// Typesets TeX or MathML with OpenType MATH fonts and writes SVG, PNG and PDF, each carrying the
+/// spoken label. Immutable and `Sendable`: create one and share it; fonts are loaded once per process.
+///
+/// ```swift
+/// let renderer = try Renderer()
+/// let formula = renderer.render(tex: #"\frac{1}{2}"#)
+/// let svg = renderer.svg(formula)     // <svg role="img" …><title>one half</title>…
+/// ```
+public final class Renderer: Sendable {
+    /// The options in force.
+    public let options: RenderOptions
+    /// The fonts.
+    public let fonts: FontSet
+    /// The speech engine that makes labels (its parser parses the TeX once for layout and label).
+    public let speaker: Speaker
+    private let template: LabelTemplate
+
+    /// Creates a renderer; throws when the font cannot be loaded.
+    /// - Parameters:
+    ///   - options: font, size, colours, style and label template.
+    ///   - speaker: the speech engine for labels (default: English ClearSpeak; its TeX options decide
+    ///     macros and limits).
+    public init(options: RenderOptions = RenderOptions(), speaker: Speaker? = nil) throws {
+        self.options = options
+        self.fonts = try FontSet.named(options.font)
+        if let speaker {
+            self.speaker = speaker
+        } else {
+            self.speaker = try Speaker(texOptions: TeXParserOptions(displayMode: options.display), cacheCapacity: 0)
+        }
+        self.template = LabelTemplate(options.labelTemplate)
+    }
+
+    /// Parses, speaks and lays out TeX (without `$` delimiters).
+    public func render(tex: String) -> RenderedFormula {
+        render(speaker.parser.parse(tex, notation: .tex))
+    }
+
+    /// Parses, speaks and lays out MathML.
+    public func render(mathML: String) -> RenderedFormula {
+        render(speaker.parser.parse(mathML, notation: .mathml))
+    }
+
+    /// Speaks and lays out a parsed formula (the tree is read once for both); `display` overrides the
+    /// renderer's style.
+    public func render(_ parsed: ParsedFormula, display: Bool? = nil) -> RenderedFormula {
+        let source = String(decoding: parsed.source.bytes, as: UTF8.self)
+        let spoken = speaker.speak(parsed: parsed)
+        let label = template.fill(speech: spoken.text, latex: source)
+        let box = layout(parsed.root, display: display)
+        return RenderedFormula(source: source, box: box, label: label, speech: spoken.text, diagnostics: spoken.diagnostics,
+                               fontSize: options.size, padding: options.padding)
+    }
+
+    /// Lays out a presentation tree into a box tree (em units) in this renderer's style and font.
+    public func layout(_ root: MathNode, display: Bool? = nil) -> Box {
+        let engine = MathLayout(fonts: fonts)
+        let d = display ?? (options.display || speaker.parser.tex.options.displayMode)
+        var box = engine.layout(root, LayoutStyle(display: d, level: 0, cramped: false, sizeFactor: 1)).box
+        if options.color != .black { box = box.wrapped(.color(options.color)) }
+        return box
+    }
+}
+
+/// One formula found in prose and rendered.
+public struct RenderedTextFormula: Sendable {
+    /// The formula, label and metrics.
+    public let formula: RenderedFormula
+    /// Whether it was display math (`\[…\]`, `$$…$$`).
+    public let display: Bool
+    /// Where it sits in the text (bytes, delimiters included).
+    public let range: SourceRange
+}
+
+extension Renderer {
+    /// Renders every formula the ``MathTextScanner`` finds in prose: one image each, with its own
+    /// label and the baseline metrics that put an inline image on the text's baseline.
+    public func renderText(_ text: String, scanner: MathTextScanner = MathTextScanner()) -> [RenderedTextFormula] {
+        scanner.scan(text).fragments.map { fragment in
+            RenderedTextFormula(formula: render(speaker.parser.parse(fragment.tex, notation: .tex), display: fragment.display),
+                                display: fragment.display, range: fragment.range)
+        }
+    }
+}
