@@ -42,7 +42,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
-                    exclude: ["Fixtures", "Golden"]),
+                    exclude: ["Golden"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud"]),
     ],
     swiftLanguageModes: [.v6]

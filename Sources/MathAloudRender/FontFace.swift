@@ -144,7 +144,8 @@ public final class FontFace: @unchecked Sendable {
     }
 
     /// Shapes a run of text (kerning, ligatures, features such as `ssty=1`) into glyphs and advances in em.
-    public func shape(_ text: String, features: String? = nil) -> [(glyph: UInt32, xOffset: Double, yOffset: Double, advance: Double)] {
+    /// With `mathScript`, the run is shaped as script `Zmth`, where math fonts register `ssty`.
+    public func shape(_ text: String, features: String? = nil, mathScript: Bool = false) -> [(glyph: UInt32, xOffset: Double, yOffset: Double, advance: Double)] {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
         let utf8 = Array(text.utf8)
@@ -155,6 +156,7 @@ public final class FontFace: @unchecked Sendable {
         }
         hb_buffer_guess_segment_properties(buffer)
         hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+        if mathScript { hb_buffer_set_script(buffer, HB_SCRIPT_MATH) }
         var feature = hb_feature_t()
         if let features, hb_feature_from_string(features, -1, &feature) != 0 {
             hb_shape(font, buffer, &feature, 1)

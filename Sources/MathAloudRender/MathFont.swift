@@ -213,7 +213,7 @@ public final class MathFont: @unchecked Sendable {
         lock.unlock()
         var text = ""
         text.unicodeScalars.append(Unicode.Scalar(scalar) ?? " ")
-        let shaped = face.shape(text, features: "ssty=\(level)")
+        let shaped = face.shape(text, features: "ssty=\(level)", mathScript: true)
         let g = shaped.count == 1 && shaped[0].glyph != 0 ? shaped[0].glyph : nominal
         lock.lock()
         scriptCache[key] = g

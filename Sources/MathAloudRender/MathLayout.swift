@@ -92,6 +92,10 @@ struct MathLayout {
         case let .text(text, variant):
             return textRun(text, variant: variant, s)
         case let .space(width):
+            if let rule = node.attributes?["rule"], let h = MathLayout.length(rule) {
+                // \rule{width}{height}: a filled box on the baseline.
+                return Atom(box: Box(width: max(0, width) * s.sizeFactor, height: max(0, h) * s.sizeFactor, depth: 0, content: .rule), atomClass: .ord)
+            }
             let mu = [0.1667, 0.2222, 0.2778, -0.1667].contains(where: { abs($0 - width) < 0.001 })
             let w = width * s.sizeFactor * (mu ? scale(s) / s.sizeFactor : 1)
             return Atom(box: .empty(width: w), atomClass: .ord, isSpace: true)
@@ -624,8 +628,33 @@ struct MathLayout {
 
     func scripts(_ baseNode: MathNode?, sub subNode: MathNode?, sup supNode: MathNode?, _ s: LayoutStyle) -> Atom {
         let base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
+        if let supNode, MathLayout.isPrimes(supNode) {
+            // The font's primes (U+2032…) are drawn raised already: set them at the base's size on its
+            // baseline, after the italic correction, as unicode-math does.
+            var withSub = base
+            if let subNode { withSub = attachScripts(base, sub: layout(subNode, s.subscript).box, sup: nil, s) }
+            let primes = layout(supNode, s).box
+            let x = subNode == nil ? base.box.width + base.italic : max(base.box.width + base.italic, 0)
+            var children = [Box.Placed(x: 0, y: 0, box: withSub.box), Box.Placed(x: x, y: 0, box: primes)]
+            if subNode != nil { children[1].x = base.box.width + base.italic }
+            let width = max(withSub.box.width, children[1].x + primes.width)
+            _ = children
+            return finish(base, children, width: width)
+        }
         return attachScripts(base, sub: subNode.map { layout($0, s.subscript).box },
                              sup: supNode.map { layout($0, s.superscript).box }, s)
+    }
+
+    /// Whether a superscript is only prime marks (`'`, `''`, `\prime`).
+    static func isPrimes(_ node: MathNode) -> Bool {
+        switch node.kind {
+        case let .operator(text, _), let .identifier(text, _):
+            return !text.isEmpty && text.unicodeScalars.allSatisfy { (0x2032...0x2037).contains($0.value) || $0.value == 0x2057 }
+        case .row:
+            return !node.children.isEmpty && node.children.allSatisfy(isPrimes)
+        default:
+            return false
+        }
     }
 
     func attachScripts(_ base: Atom, sub: Box?, sup: Box?, _ s: LayoutStyle) -> Atom {
@@ -946,7 +975,12 @@ struct MathLayout {
                 if cellCount > cellLimit { break }
                 let children: [MathNode]
                 if case .tableCell = cell.kind { children = cell.children } else { children = [cell] }
-                cells.append(row(children, cellStyle).box)
+                if isAlign && cells.count % 2 == 1 {
+                    // amsmath starts each right-hand column with an empty group, so `&=` spaces its relation.
+                    cells.append(assemble([Atom(box: .empty(), atomClass: .ord)] + children.map { layout($0, cellStyle) }, cellStyle).box)
+                } else {
+                    cells.append(row(children, cellStyle).box)
+                }
             }
             if label == nil, p.numbered {
                 counter.equation += 1
@@ -1049,7 +1083,8 @@ struct MathLayout {
 
     func enclose(_ nodes: [MathNode], notation: String, _ s: LayoutStyle) -> Atom {
         let inner = row(nodes, s).box
-        let notations = Set(notation.split(separator: " ").map(String.init))
+        var notations: [String] = []
+        for n in notation.split(separator: " ").map(String.init) where !notations.contains(n) { notations.append(n) }
         let t = 0.04 * s.sizeFactor
         if notations.contains("box") || notations.contains("roundedbox") || notations.contains("circle") {
             // \boxed / \fbox: \fboxsep 3pt and \fboxrule 0.4pt around the content.
@@ -1088,7 +1123,7 @@ struct MathLayout {
         var s = s0
         if let d = p.displayStyle { s.display = d; s.level = d ? 0 : s.level; if !d && s.level == 0 { s.display = false } }
         if let level = p.scriptLevel { s.level = max(0, min(2, level)); if level > 0 { s.display = false } }
-        if let m = p.mathSize, m > 0 { s.sizeFactor *= min(max(m, 0.1), 10) }
+        if let m = p.mathSize, m > 0 { s.sizeFactor = min(max(m, 0.1), 10) }  // size commands are absolute (relative to normal)
         var a = row(nodes, s)
         if let color = p.color, let rgba = RGBAColor(color) {
             a.box = a.box.wrapped(.color(rgba))
@@ -1114,6 +1149,20 @@ struct MathLayout {
         a.box = box
         a.glyph = nil
         return a
+    }
+}
+
+extension MathLayout {
+    /// A TeX length in em at 10pt: `em`, `ex` (0.431em), `pt`, `bp`, `mm`, `cm`, `in`, `mu`, `px`; nil when unreadable.
+    static func length(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let units: [(String, Double)] = [("em", 1), ("ex", 0.431), ("pt", 0.1), ("bp", 0.1004), ("mm", 0.2845), ("cm", 2.845),
+                                         ("in", 7.227), ("mu", 1.0 / 18), ("px", 0.1), ("pc", 1.2)]
+        for (unit, factor) in units where t.hasSuffix(unit) {
+            guard let v = Double(t.dropLast(unit.count).trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
+            return max(-100, min(100, v * factor))
+        }
+        return Double(t).map { max(-100, min(100, $0)) }
     }
 }
 

@@ -105,9 +105,12 @@ public final class Renderer: Sendable {
     public func render(_ parsed: ParsedFormula, display: Bool? = nil) -> RenderedFormula {
         let source = String(decoding: parsed.source.bytes, as: UTF8.self)
         let spoken = speaker.speak(parsed: parsed)
-        let label = template.fill(speech: spoken.text, latex: source)
+        // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
+        // left unlabelled.
+        let speech = spoken.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? source : spoken.text
+        let label = template.fill(speech: speech, latex: source)
         let box = layout(parsed.root, display: display)
-        return RenderedFormula(source: source, box: box, label: label, speech: spoken.text, diagnostics: spoken.diagnostics,
+        return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: spoken.diagnostics,
                                fontSize: options.size, padding: options.padding)
     }
 
@@ -139,5 +142,88 @@ extension Renderer {
             RenderedTextFormula(formula: render(speaker.parser.parse(fragment.tex, notation: .tex), display: fragment.display),
                                 display: fragment.display, range: fragment.range)
         }
+    }
+}
+
+extension Renderer {
+    /// A contact sheet: formulas in a grid, each in display style above its label (wrapped, in the
+    /// text font), as one formula-like result that ``png(_:)``, ``svg(_:idPrefix:)`` and ``pdf(_:)`` can
+    /// write. The sheet's own label lists every formula's label.
+    /// - Parameters:
+    ///   - sources: TeX formulas.
+    ///   - columns: cells per row.
+    ///   - cellWidth: width of a cell in em.
+    public func contactSheet(_ sources: [String], columns: Int = 3, cellWidth: Double = 15) -> RenderedFormula {
+        let engine = MathLayout(fonts: fonts)
+        let labelStyle = LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: 0.5)
+        let gray = RGBAColor(red: 0.3, green: 0.3, blue: 0.35)
+        var cells: [Box] = []
+        var labels: [String] = []
+        var diagnostics: [Diagnostic] = []
+        for source in sources {
+            let formula = render(speaker.parser.parse(source, notation: .tex), display: true)
+            labels.append(formula.label)
+            diagnostics += formula.diagnostics
+            var f = formula.box
+            let maxWidth = cellWidth - 1
+            if f.width > maxWidth {
+                // Too wide for the cell: shrink the whole formula.
+                f = f.scaled(maxWidth / f.width)
+            }
+            // The label, wrapped greedily at the cell width.
+            var lines: [Box] = []
+            var line: [String] = []
+            func flush() {
+                if !line.isEmpty { lines.append(engine.textRun(line.joined(separator: " "), variant: nil, labelStyle).box) }
+                line = []
+            }
+            for word in formula.label.split(separator: " ") {
+                let trial = (line + [String(word)]).joined(separator: " ")
+                if !line.isEmpty, engine.textRun(trial, variant: nil, labelStyle).box.width > maxWidth { flush() }
+                line.append(String(word))
+            }
+            flush()
+            var children = [Box.Placed(x: (cellWidth - f.width) / 2, y: 0, box: f)]
+            var y = -f.depth - 0.5
+            for l in lines {
+                y -= l.height
+                children.append(Box.Placed(x: (cellWidth - l.width) / 2, y: y, box: l.wrapped(.color(gray))))
+                y -= l.depth + 0.12
+            }
+            cells.append(Box(width: cellWidth, height: f.height, depth: -y, content: .list("cell"), children: children))
+        }
+        var rows: [Box.Placed] = []
+        var top = 0.0
+        var index = 0
+        while index < cells.count {
+            let rowCells = Array(cells[index..<min(cells.count, index + columns)])
+            let h = rowCells.map(\.height).max() ?? 0
+            let d = rowCells.map(\.depth).max() ?? 0
+            for (k, cell) in rowCells.enumerated() {
+                rows.append(Box.Placed(x: Double(k) * cellWidth, y: top - h, box: cell))
+            }
+            top -= h + d + 0.8
+            index += columns
+        }
+        let sheet = Box(width: Double(columns) * cellWidth, height: 0, depth: -top, content: .list("sheet"), children: rows)
+        return RenderedFormula(source: sources.joined(separator: "\n"), box: sheet, label: labels.joined(separator: "; "),
+                               speech: labels.joined(separator: "; "), diagnostics: diagnostics,
+                               fontSize: options.size, padding: 0.5)
+    }
+}
+
+extension Box {
+    /// The box scaled uniformly (glyph sizes, positions and rule sizes).
+    func scaled(_ f: Double) -> Box {
+        var b = self
+        b.width *= f; b.height *= f; b.depth *= f
+        switch content {
+        case .glyph(var g): g.size *= f; b.content = .glyph(g)
+        case let .line(x1, y1, x2, y2, t): b.content = .line(x1: x1 * f, y1: y1 * f, x2: x2 * f, y2: y2 * f, thickness: t * f)
+        case let .frame(t, d): b.content = .frame(thickness: t * f, dashed: d)
+        default: break
+        }
+        b.children = children.map { Box.Placed(x: $0.x * f, y: $0.y * f, box: $0.box.scaled(f)) }
+        return b
     }
 }

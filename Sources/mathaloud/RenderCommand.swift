@@ -21,6 +21,8 @@ enum RenderCommand {
       --dump           print the box tree (em units) instead of writing an image
       --text           the input is prose with inline math: one image per formula into the directory
                        given by -o, plus manifest.jsonl with label, baseline and size of each
+      --sheet          a contact sheet: standard input (or TEX) holds one formula per line ('%' lines skipped);
+                       all are drawn in a grid, each above its label, into the -o file
       --batch DIR      JSON Lines on standard input ({"id", "tex"|"mathml", "display"?}), one image per line
                        into DIR (named by id, format from --format, default svg), and DIR/manifest.jsonl
     exit codes: 0 ok, 1 the input had errors (the image shows what parsed), 2 usage error, 3 I/O error,
@@ -33,7 +35,7 @@ enum RenderCommand {
         let args = try CommandLineArguments(arguments, valued: ["-o", "--output", "--font", "--size", "--color", "--background",
                                                                 "--scale", "--locale", "--style", "--template", "--format",
                                                                 "--batch", "--macro"],
-                                            flags: ["--display", "--mathml", "--dump", "--text", "--help", "-h"])
+                                            flags: ["--display", "--mathml", "--dump", "--text", "--sheet", "--help", "-h"])
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
         var options = RenderOptions()
         if let f = args.value("--font") { options.font = f }
@@ -89,6 +91,14 @@ enum RenderCommand {
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()
 
+        if args.flag("--sheet") {
+            guard let output else { throw UsageError("--sheet needs -o FILE") }
+            let sources = input.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("%") }
+            let sheet = renderer.contactSheet(sources)
+            do { try encode(renderer, sheet, format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .png)
+                    .write(to: URL(fileURLWithPath: output)) } catch { return .io }
+            return .success
+        }
         if args.flag("--text") {
             guard let dir = output else { throw UsageError("--text needs -o DIRECTORY") }
             return text(renderer, input: input, directory: dir, format: format ?? .svg)
