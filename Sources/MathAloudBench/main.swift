@@ -1,11 +1,13 @@
 import Foundation
 import MathAloud
+import MathAloudRender
 
 // MathAloud benchmarks (build with -c release). Each benchmark runs its peer in the same invocation
 // and prints the ratio, because absolute times on shared machines drift between runs.
 //
 //   swift run -c release MathAloudBench parse  [--corpus FILE] [--repeat N] [--peers DIR]
 //   swift run -c release MathAloudBench speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]
+//   swift run -c release MathAloudBench render [--corpus FILE] [--repeat N] [--peers DIR]
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -224,13 +226,49 @@ func benchSpeech(_ o: Options) {
     if sink == 42 { print("") }
 }
 
+/// TeX → SVG + label (parse once, speak, lay out, write SVG with title/desc) and TeX → PNG + label,
+/// beside mathra (TeX → speech + SVG + braille) in the same run.
+func benchRender(_ o: Options) {
+    let lines = loadLines(o.corpus)
+    guard let renderer = try? Renderer() else { print("cannot load the renderer (fonts or rules)"); exit(4) }
+    var errors = 0
+    for line in lines where renderer.render(tex: line).diagnostics.containsError { errors += 1 }
+    var sink = 0
+    let svgSeconds = bestOf(o.repeatCount) {
+        for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count }
+    }
+    let layoutSeconds = bestOf(o.repeatCount) {
+        for line in lines { sink &+= Int(renderer.layout(renderer.speaker.parser.parse(line).root).width) }
+    }
+    let pngSeconds = bestOf(max(1, o.repeatCount / 2)) {
+        for line in lines { sink &+= renderer.png(renderer.render(tex: line)).count }
+    }
+    let svg = Double(lines.count) / svgSeconds
+    print("corpus: \(o.corpus) (\(lines.count) formulas)")
+    print(String(format: "mathaloud TeX → SVG + label: %d rendered without error, best of %d: %.3f s, %.0f formulas/s",
+                 lines.count - errors, o.repeatCount, svgSeconds, svg))
+    print(String(format: "mathaloud TeX → box tree only (parse + layout, no speech): %.0f formulas/s", Double(lines.count) / layoutSeconds))
+    print(String(format: "mathaloud TeX → PNG + label (20 px): best of %d: %.3f s, %.0f formulas/s", max(1, o.repeatCount / 2), pngSeconds,
+                 Double(lines.count) / pngSeconds))
+    let mathra = peerResults(run("python3", ["\(o.peers)/mathra-peer.py", o.corpus, "--json", "--repeat", String(o.repeatCount)]))
+    if let m = mathra["mathra"], let perSecond = m["perSecond"] as? Double {
+        print(String(format: "mathra (peer, TeX → speech + SVG + braille): %d accepted, %.0f formulas/s → ratio SVG+label %.2f×",
+                     m["accepted"] as? Int ?? 0, perSecond, svg / perSecond))
+    } else {
+        print("mathra (peer): not run (python3 -m pip install mathra)")
+    }
+    if sink == 42 { print("") }
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
+case "render":
+    benchRender(parseOptions(args.dropFirst()))
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":
     benchSpeech(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|render [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

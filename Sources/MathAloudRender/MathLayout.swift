@@ -276,7 +276,8 @@ struct MathLayout {
         let scalar = MathLayout.operatorScalar(scalars[0])
         if let size = p.size {
             // \big… : the first size variant at least this tall, centred on the axis.
-            var a = delimiter(scalar, targetTotal: size * s.sizeFactor, s)
+            // (LaTeX's \big sizes are nominal: Latin Modern's variants are a hair smaller, 1.196 for 1.2.)
+            var a = delimiter(scalar, targetTotal: 0.95 * size * s.sizeFactor, s)
             a.atomClass = p.atomClass
             return a
         }
@@ -411,34 +412,32 @@ struct MathLayout {
         return Box(width: pos * size, height: inkH, depth: inkD, content: .list("assembly"), children: children)
     }
 
-    /// A horizontally stretched glyph at least `width` wide (em at the current size): a size variant or
-    /// an assembly; nil when the glyph cannot stretch.
-    func horizontalStretch(_ scalar: UInt32, width: Double, _ s: LayoutStyle) -> Atom? {
+    /// A horizontally stretched glyph for a width (em at the current size). With `cover` (extensible
+    /// arrows) the first size variant at least that wide, else the assembly. Without (wide accents and
+    /// braces, TeXbook rule 12) the widest variant that does not exceed the width, and the assembly
+    /// only when even the widest variant is narrower. Nil when the glyph is missing.
+    func horizontalStretch(_ scalar: UInt32, width: Double, _ s: LayoutStyle, cover: Bool = false) -> Atom? {
         let size = scale(s)
         guard let base = math.glyph(for: scalar, scriptLevel: 0) else { return nil }
         let target = width / size
-        let variants = math.variants(base, vertical: false)
-        let baseMetrics = math.face.metrics(base)
-        if baseMetrics.advance >= target || (variants.isEmpty && math.assembly(base, vertical: false).isEmpty) {
-            let g = glyphBox(scalar, LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: size))
-            return Atom(box: g.box, atomClass: .ord, glyph: g.glyph, topAccent: g.metrics.topAccentAttachment * size)
-        }
-        if let v = variants.first(where: { $0.advance >= target }) {
-            let m = math.face.metrics(v.glyph)
+        var variants = math.variants(base, vertical: false)
+        if variants.isEmpty { variants = [GlyphVariant(glyph: base, advance: math.face.metrics(base).advance)] }
+        func single(_ glyph: UInt32) -> Atom {
+            let m = math.face.metrics(glyph)
             let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
-                          content: .glyph(GlyphRef(font: .math, glyph: v.glyph, size: size, character: scalar)))
-            return Atom(box: box, atomClass: .ord, glyph: v.glyph, topAccent: m.topAccentAttachment * size)
+                          content: .glyph(GlyphRef(font: .math, glyph: glyph, size: size, character: scalar)))
+            return Atom(box: box, atomClass: .ord, glyph: glyph, topAccent: m.topAccentAttachment * size)
+        }
+        if cover {
+            if math.face.metrics(base).advance >= target { return single(base) }
+            if let v = variants.first(where: { $0.advance >= target }) { return single(v.glyph) }
+        } else if let widest = variants.last, widest.advance >= target || math.assembly(base, vertical: false).isEmpty {
+            return single((variants.last(where: { $0.advance <= target }) ?? variants[0]).glyph)
         }
         if let a = assembly(base, vertical: false, target: target, size: size, scalar: scalar) {
             return Atom(box: a, atomClass: .ord)
         }
-        if let last = variants.last {
-            let m = math.face.metrics(last.glyph)
-            let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
-                          content: .glyph(GlyphRef(font: .math, glyph: last.glyph, size: size, character: scalar)))
-            return Atom(box: box, atomClass: .ord, glyph: last.glyph, topAccent: m.topAccentAttachment * size)
-        }
-        return nil
+        return single(variants.last!.glyph)
     }
 
     // MARK: - Rows and spacing
@@ -511,6 +510,11 @@ struct MathLayout {
                 }
             }
             if !a.isSpace { prev = i }
+            // A slanted character followed by anything gets its italic correction (TeXbook §755; as
+            // LuaTeX does with OpenType fonts, not at the end of a list).
+            if i > 0, let g = atoms[i - 1].glyph, g != 0, !atoms[i - 1].largeOperator, atoms[i - 1].italic > 0, atoms[i - 1].atomClass == .ord {
+                kern += atoms[i - 1].italic
+            }
             items.append((a.box, 0))
             kerns.append(kern)
         }
@@ -773,7 +777,7 @@ struct MathLayout {
         // A stretchy base (extensible arrow) grows to cover its scripts.
         if base.stretchyHorizontal, case let .operator(text, _)? = baseNode?.kind, text.unicodeScalars.count == 1 {
             let want = max(overAtom?.box.width ?? 0, underAtom?.box.width ?? 0) + 0.5 * size
-            if let stretched = horizontalStretch(MathLayout.operatorScalar(text.unicodeScalars.first!), width: max(want, base.box.width), s) {
+            if let stretched = horizontalStretch(MathLayout.operatorScalar(text.unicodeScalars.first!), width: max(want, base.box.width), s, cover: true) {
                 var b = stretched
                 b.atomClass = base.atomClass
                 b.stretchyHorizontal = true
@@ -816,7 +820,9 @@ struct MathLayout {
             var y: Double
             let x = (width - un.box.width) / 2 - italic / 2
             if underIsAccent {
-                y = -(base.box.depth + c.underbarVerticalGap * size + un.box.height)
+                // A stretched mark (brace, arrow, tilde) hangs right under the base, as LuaTeX sets it.
+                let gap = un.glyph != nil && !(under.map { n -> Bool in if case let .operator(_, op) = n.kind { return op.stretchy }; return false } ?? false) ? c.underbarVerticalGap * size : 0
+                y = -(base.box.depth + gap + un.box.height)
             } else if base.largeOperator || base.movableLimits {
                 y = -(base.box.depth + max(c.lowerLimitGapMin * size + un.box.height, c.lowerLimitBaselineDropMin * size))
             } else if base.stretchyHorizontal {
