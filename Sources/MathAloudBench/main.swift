@@ -240,6 +240,21 @@ func benchRender(_ o: Options) {
     let layoutSeconds = bestOf(o.repeatCount) {
         for line in lines { sink &+= Int(renderer.layout(renderer.speaker.parser.parse(line).root).width) }
     }
+    let speechSeconds = bestOf(o.repeatCount) {
+        for line in lines { sink &+= renderer.speaker.speak(parsed: renderer.speaker.parser.parse(line)).speech.items.count }
+    }
+    // Both cores: formulas split over threads (the CLI's batch mode could do the same).
+    let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let parallelSeconds = bestOf(o.repeatCount) {
+        let chunk = (lines.count + threads - 1) / threads
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var local = 0
+            for line in lines[min(lines.count, t * chunk)..<min(lines.count, (t + 1) * chunk)] {
+                local &+= renderer.svg(renderer.render(tex: line)).utf8.count
+            }
+            if local == 42 { print("") }
+        }
+    }
     let pngSeconds = bestOf(max(1, o.repeatCount / 2)) {
         for line in lines { sink &+= renderer.png(renderer.render(tex: line)).count }
     }
@@ -247,13 +262,15 @@ func benchRender(_ o: Options) {
     print("corpus: \(o.corpus) (\(lines.count) formulas)")
     print(String(format: "mathaloud TeX → SVG + label: %d rendered without error, best of %d: %.3f s, %.0f formulas/s",
                  lines.count - errors, o.repeatCount, svgSeconds, svg))
-    print(String(format: "mathaloud TeX → box tree only (parse + layout, no speech): %.0f formulas/s", Double(lines.count) / layoutSeconds))
+    print(String(format: "  of which: TeX → speech only (parse + semantics + rules): %.0f formulas/s", Double(lines.count) / speechSeconds))
+    print(String(format: "  of which: TeX → box tree only (parse + layout, no speech): %.0f formulas/s", Double(lines.count) / layoutSeconds))
+    print(String(format: "mathaloud TeX → SVG + label on %d threads: %.0f formulas/s", threads, Double(lines.count) / parallelSeconds))
     print(String(format: "mathaloud TeX → PNG + label (20 px): best of %d: %.3f s, %.0f formulas/s", max(1, o.repeatCount / 2), pngSeconds,
                  Double(lines.count) / pngSeconds))
     let mathra = peerResults(run("python3", ["\(o.peers)/mathra-peer.py", o.corpus, "--json", "--repeat", String(o.repeatCount)]))
     if let m = mathra["mathra"], let perSecond = m["perSecond"] as? Double {
-        print(String(format: "mathra (peer, TeX → speech + SVG + braille): %d accepted, %.0f formulas/s → ratio SVG+label %.2f×",
-                     m["accepted"] as? Int ?? 0, perSecond, svg / perSecond))
+        print(String(format: "mathra (peer, TeX → speech + SVG + braille, one thread): %d accepted, %.0f formulas/s → ratio SVG+label %.2f× (one thread), %.2f× (%d threads)",
+                     m["accepted"] as? Int ?? 0, perSecond, svg / perSecond, Double(lines.count) / parallelSeconds / perSecond, threads))
     } else {
         print("mathra (peer): not run (python3 -m pip install mathra)")
     }

@@ -40,8 +40,10 @@ public final class FontFace: @unchecked Sendable {
     let face: OpaquePointer
     let font: OpaquePointer
     private let lock = NSLock()
-    private var glyphForScalar: [UInt32: UInt32] = [:]
-    private var metricsCache: [UInt32: GlyphMetrics] = [:]
+    /// The character map, read once at load (immutable: no lock on the hot path).
+    private let glyphForScalar: [UInt32: UInt32]
+    /// Metrics of every glyph, read once at load (immutable: no lock on the hot path).
+    private let metricsTable: [GlyphMetrics]
     private var outlineCache: [UInt32: [OutlineCommand]] = [:]
     private var svgPathCache: [UInt32: String] = [:]
 
@@ -60,6 +62,40 @@ public final class FontFace: @unchecked Sendable {
         self.face = face
         self.font = font
         self.unitsPerEm = Double(upem)
+        // cmap: every character the font maps.
+        var map: [UInt32: UInt32] = [:]
+        if let set = hb_set_create() {
+            hb_face_collect_unicodes(face, set)
+            var cp: hb_codepoint_t = UInt32.max // HB_SET_VALUE_INVALID
+            while hb_set_next(set, &cp) != 0 {
+                var g: hb_codepoint_t = 0
+                if hb_font_get_nominal_glyph(font, cp, &g) != 0, g != 0 { map[cp] = g }
+            }
+            hb_set_destroy(set)
+        }
+        self.glyphForScalar = map
+        let count = Int(hb_face_get_glyph_count(face))
+        var table: [GlyphMetrics] = []
+        table.reserveCapacity(count)
+        let scale = Double(upem)
+        for g in 0..<UInt32(count) {
+            table.append(FontFace.readMetrics(font, g, unitsPerEm: scale))
+        }
+        self.metricsTable = table
+    }
+
+    private static func readMetrics(_ font: OpaquePointer, _ glyph: UInt32, unitsPerEm: Double) -> GlyphMetrics {
+        func em(_ v: Int32) -> Double { Double(v) / unitsPerEm }
+        var extents = hb_glyph_extents_t()
+        let hasExtents = hb_font_get_glyph_extents(font, glyph, &extents) != 0
+        let top = hasExtents ? em(extents.y_bearing) : 0
+        let bottom = hasExtents ? em(extents.y_bearing + extents.height) : 0
+        // HarfBuzz gives half the advance when the font has no top accent attachment: kept as the default.
+        return GlyphMetrics(advance: em(hb_font_get_glyph_h_advance(font, glyph)), height: max(0, top), depth: max(0, -bottom),
+                            inkLeft: hasExtents ? em(extents.x_bearing) : 0,
+                            inkRight: hasExtents ? em(extents.x_bearing + extents.width) : 0,
+                            italicCorrection: em(hb_ot_math_get_glyph_italics_correction(font, glyph)),
+                            topAccentAttachment: em(hb_ot_math_get_glyph_top_accent_attachment(font, glyph)))
     }
 
     deinit {
@@ -71,39 +107,14 @@ public final class FontFace: @unchecked Sendable {
     @inline(__always) func em(_ units: Int32) -> Double { Double(units) / unitsPerEm }
 
     /// The nominal glyph for a character (cmap), nil when the font has none.
-    public func glyph(for scalar: UInt32) -> UInt32? {
-        lock.lock()
-        if let g = glyphForScalar[scalar] { lock.unlock(); return g == 0 ? nil : g }
-        lock.unlock()
-        var g: hb_codepoint_t = 0
-        let found = hb_font_get_nominal_glyph(font, scalar, &g) != 0
-        lock.lock()
-        glyphForScalar[scalar] = found ? g : 0
-        lock.unlock()
-        return found && g != 0 ? g : nil
+    @inline(__always) public func glyph(for scalar: UInt32) -> UInt32? {
+        glyphForScalar[scalar]
     }
 
-    /// Metrics of a glyph (cached).
-    public func metrics(_ glyph: UInt32) -> GlyphMetrics {
-        lock.lock()
-        if let m = metricsCache[glyph] { lock.unlock(); return m }
-        lock.unlock()
-        var extents = hb_glyph_extents_t()
-        let hasExtents = hb_font_get_glyph_extents(font, glyph, &extents) != 0
-        let advance = em(hb_font_get_glyph_h_advance(font, glyph))
-        let top = hasExtents ? em(extents.y_bearing) : 0
-        let bottom = hasExtents ? em(extents.y_bearing + extents.height) : 0
-        let left = hasExtents ? em(extents.x_bearing) : 0
-        let right = hasExtents ? em(extents.x_bearing + extents.width) : 0
-        let attachment = hb_ot_math_get_glyph_top_accent_attachment(font, glyph)
-        // HarfBuzz returns half the advance when the font has no attachment; keep it as the default.
-        let m = GlyphMetrics(advance: advance, height: max(0, top), depth: max(0, -bottom), inkLeft: left, inkRight: right,
-                             italicCorrection: em(hb_ot_math_get_glyph_italics_correction(font, glyph)),
-                             topAccentAttachment: em(attachment))
-        lock.lock()
-        metricsCache[glyph] = m
-        lock.unlock()
-        return m
+    /// Metrics of a glyph (read at load; glyph ids past the end give empty metrics).
+    @inline(__always) public func metrics(_ glyph: UInt32) -> GlyphMetrics {
+        Int(glyph) < metricsTable.count ? metricsTable[Int(glyph)]
+            : GlyphMetrics(advance: 0, height: 0, depth: 0, inkLeft: 0, inkRight: 0, italicCorrection: 0, topAccentAttachment: 0)
     }
 
     /// The outline of a glyph in font units, y up (cached).
