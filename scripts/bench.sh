@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs MathAloud's benchmarks (release build) with their peers side by side in the same invocation.
 # Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI). Installs them if missing.
-# Usage: scripts/bench.sh [parse] [--repeat N]
+# Usage: scripts/bench.sh [parse|speech|render] [--repeat N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
