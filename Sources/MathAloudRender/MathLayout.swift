@@ -988,7 +988,7 @@ struct MathLayout {
                     cells.append(row(children, cellStyle).box)
                 }
             }
-            if label == nil, p.numbered {
+            if label == nil, p.numbered, env != "multline" || rowNode == node.children.last {
                 counter.equation += 1
                 label = textRun("(\(counter.equation))", variant: nil, LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: s.sizeFactor)).box
             }
@@ -1040,7 +1040,8 @@ struct MathLayout {
             if i > 0 {
                 y -= jot
                 if i - 1 < p.rowLines.count, p.rowLines[i - 1] != .none {
-                    children.append(Box.Placed(x: 0, y: y - rule, box: Box(width: tableWidth, height: rule, depth: 0, content: .rule)))
+                    children.append(contentsOf: MathLayout.ruleLine(x: 0, y: y - rule, length: tableWidth, thickness: rule,
+                                                                     horizontal: true, dashed: p.rowLines[i - 1] == .dashed))
                     y -= rule
                 }
             }
@@ -1048,7 +1049,10 @@ struct MathLayout {
             baselines.append(baseline)
             for (j, b) in rows[i].enumerated() {
                 let cx: Double
-                switch alignment(j) {
+                // multline: the first line flush left, the last flush right, the others centred.
+                let align: ColumnAlignment = env.hasPrefix("multline") && rows.count > 1
+                    ? (i == 0 ? .left : (i == rows.count - 1 ? .right : .center)) : alignment(j)
+                switch align {
                 case .left: cx = colX[j]
                 case .right: cx = colX[j] + colWidth[j] - b.width
                 case .center: cx = colX[j] + (colWidth[j] - b.width) / 2
@@ -1062,10 +1066,14 @@ struct MathLayout {
         // Column rules.
         for j in 0..<max(0, columns - 1) where j < p.columnLines.count && p.columnLines[j] != .none {
             let lx = colX[j] + colWidth[j] + gap(after: j) / 2 - rule / 2
-            children.append(Box.Placed(x: lx, y: y, box: Box(width: rule, height: total, depth: 0, content: .rule)))
+            children.append(contentsOf: MathLayout.ruleLine(x: lx, y: y, length: total, thickness: rule, horizontal: false,
+                                                             dashed: p.columnLines[j] == .dashed))
         }
         if p.frame != .none {
-            children.append(Box.Placed(x: 0, y: y, box: Box(width: tableWidth, height: total, depth: 0, content: .frame(thickness: rule, dashed: p.frame == .dashed))))
+            // `\hline` first and last: rules above and below the table (vertical edges come from `|` in
+            // the column specification, which the parser keeps only between columns).
+            children.append(contentsOf: MathLayout.ruleLine(x: 0, y: -rule, length: tableWidth, thickness: rule, horizontal: true, dashed: p.frame == .dashed))
+            children.append(contentsOf: MathLayout.ruleLine(x: 0, y: y, length: tableWidth, thickness: rule, horizontal: true, dashed: p.frame == .dashed))
         }
         // Centre on the axis.
         let axis = c.axisHeight * scale(s)
@@ -1083,6 +1091,23 @@ struct MathLayout {
             box = Box(width: tableWidth + labelGap + labelWidth, height: box.height, depth: box.depth, content: .list("tagged"), children: placed)
         }
         return Atom(box: box, atomClass: .ord)
+    }
+
+    /// A table rule as boxes: one filled rule, or dashes (`\hdashline`, `:` columns) of 4 × 4 thicknesses.
+    static func ruleLine(x: Double, y: Double, length: Double, thickness: Double, horizontal: Bool, dashed: Bool) -> [Box.Placed] {
+        func piece(_ at: Double, _ l: Double) -> Box.Placed {
+            horizontal ? Box.Placed(x: x + at, y: y, box: Box(width: l, height: thickness, depth: 0, content: .rule))
+                : Box.Placed(x: x, y: y + at, box: Box(width: thickness, height: l, depth: 0, content: .rule))
+        }
+        guard dashed, length > 0 else { return [piece(0, max(0, length))] }
+        let dash = 4 * thickness
+        var out: [Box.Placed] = []
+        var at = 0.0
+        while at < length, out.count < 2000 {
+            out.append(piece(at, min(dash, length - at)))
+            at += 2 * dash
+        }
+        return out
     }
 
     // MARK: - Enclosures, styles, padding
