@@ -35,7 +35,7 @@ for line in open(listing, encoding="utf-8"):
         continue
     style, tex = line.rstrip("\n").split("\t", 1)
     cases.append((style == "d", tex))
-doc = [r"\documentclass[10pt]{article}", r"\usepackage{amsmath}", r"\usepackage{unicode-math}",
+doc = [r"\documentclass[10pt]{article}", r"\usepackage{amsmath}", r"\usepackage{xcolor}", r"\usepackage{unicode-math}",
        r"\setmathfont{Latin Modern Math}", r"\begin{document}"]
 for i, (display, tex) in enumerate(cases):
     body = (r"\displaystyle " if display else "") + tex

@@ -54,6 +54,8 @@ public struct RGBAColor: Hashable, Sendable {
 /// Which font a glyph comes from: the math font, or one of the text fonts used for `\text`.
 public enum FontRole: UInt8, Hashable, Sendable, CaseIterable {
     case math, text, textBold, textItalic, textBoldItalic
+    /// Optical sizes of the text font for scripts (Latin Modern Roman 7 pt and 5 pt), as LaTeX uses.
+    case textScript, textScriptBold, textScriptItalic, textScriptScript, textScriptScriptBold
 }
 
 /// A glyph to draw: font, glyph id, size in em of the base size, and the character it shows (0 for

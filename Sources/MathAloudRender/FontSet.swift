@@ -55,7 +55,10 @@ public enum MathFontFamily: String, Sendable, CaseIterable {
         switch self {
         case .latinModern:
             return [.text: [lm + "lmroman10-regular.otf"], .textBold: [lm + "lmroman10-bold.otf"],
-                    .textItalic: [lm + "lmroman10-italic.otf"], .textBoldItalic: [lm + "lmroman10-bolditalic.otf"]]
+                    .textItalic: [lm + "lmroman10-italic.otf"], .textBoldItalic: [lm + "lmroman10-bolditalic.otf"],
+                    .textScript: [lm + "lmroman7-regular.otf"], .textScriptBold: [lm + "lmroman7-bold.otf"],
+                    .textScriptItalic: [lm + "lmroman7-italic.otf"], .textScriptScript: [lm + "lmroman5-regular.otf"],
+                    .textScriptScriptBold: [lm + "lmroman5-bold.otf"]]
         case .pagella: stem = "texgyrepagella"
         case .termes: stem = "texgyretermes"
         case .bonum: stem = "texgyrebonum"
@@ -101,6 +104,21 @@ public final class FontSet: Sendable {
     /// The face that draws glyphs of a role.
     public func face(_ role: FontRole) -> FontFace {
         role == .math ? math.face : (text[role] ?? text[.text] ?? math.face)
+    }
+
+    /// The text role for a style at a script level: the optical size when the family has one.
+    func textRole(_ role: FontRole, scriptLevel: Int) -> FontRole {
+        let sized: FontRole?
+        switch (role, min(scriptLevel, 2)) {
+        case (.text, 1): sized = .textScript
+        case (.textBold, 1): sized = .textScriptBold
+        case (.textItalic, 1): sized = .textScriptItalic
+        case (.text, 2): sized = .textScriptScript
+        case (.textBold, 2): sized = .textScriptScriptBold
+        default: sized = nil
+        }
+        if let sized, text[sized] != nil { return sized }
+        return role
     }
 
     /// Whether a dedicated face exists for a text role.

@@ -225,14 +225,15 @@ struct MathLayout {
 
     /// Text (`\text`, `\mathrm` words in `mtext`) shaped in the text font.
     func textRun(_ text: String, variant: MathVariant?, _ s: LayoutStyle) -> Atom {
-        let role: FontRole
+        let baseRole: FontRole
         switch variant {
-        case .bold?: role = .textBold
-        case .italic?: role = .textItalic
-        case .boldItalic?: role = .textBoldItalic
-        default: role = .text
+        case .bold?: baseRole = .textBold
+        case .italic?: baseRole = .textItalic
+        case .boldItalic?: baseRole = .textBoldItalic
+        default: baseRole = .text
         }
-        let usesMath = !fonts.hasTextFace(role) && !fonts.hasTextFace(.text)
+        let usesMath = !fonts.hasTextFace(baseRole) && !fonts.hasTextFace(.text)
+        let role = fonts.textRole(baseRole, scriptLevel: s.level)
         let face = fonts.face(role)
         let size = scale(s)
         var items: [Box.Placed] = []
@@ -276,8 +277,14 @@ struct MathLayout {
         let scalar = MathLayout.operatorScalar(scalars[0])
         if let size = p.size {
             // \big… : the first size variant at least this tall, centred on the axis.
-            // (LaTeX's \big sizes are nominal: Latin Modern's variants are a hair smaller, 1.196 for 1.2.)
-            var a = delimiter(scalar, targetTotal: 0.95 * size * s.sizeFactor, s)
+            // amsmath's \big… is `\left( \vcenter to S{} \right.`: an empty box S tall on the axis
+            // (S = 1.195, 1.793, 2.391, 2.989 em for \big, \Big, \bigg, \Bigg) and a delimiter sized by
+            // rule 19 for it; the box is as tall as the larger of the two.
+            let strut = size * 0.99625 * s.sizeFactor
+            var a = delimiter(scalar, targetTotal: max(strut * 0.901, strut - 0.5 * s.sizeFactor), s)
+            let axis = c.axisHeight * scale(s)
+            a.box.height = max(a.box.height, strut / 2 + axis)
+            a.box.depth = max(a.box.depth, strut / 2 - axis)
             a.atomClass = p.atomClass
             return a
         }
@@ -559,6 +566,8 @@ struct MathLayout {
         }
         let inner = max(num.width, den.width)
         let pad = nullDelimiters ? 0.12 * s.sizeFactor : 0
+        // amsmath's \cfrac takes back the right-hand null delimiter space.
+        let rightPad = p.continued ? 0 : pad
         func x(_ b: Box) -> Double {
             switch p.numeratorAlign {
             case "left"?: return pad
@@ -570,7 +579,7 @@ struct MathLayout {
         if theta > 0 {
             children.append(Box.Placed(x: pad, y: axis - theta / 2, box: Box(width: inner, height: theta, depth: 0, content: .rule)))
         }
-        let box = Box(width: inner + 2 * pad, height: max(u + num.height, axis + theta / 2), depth: max(v + den.depth, 0),
+        let box = Box(width: inner + pad + rightPad, height: max(u + num.height, axis + theta / 2), depth: max(v + den.depth, 0),
                       content: .list("frac"), children: children)
         return Atom(box: box, atomClass: .inner)
     }
@@ -917,7 +926,8 @@ struct MathLayout {
         for n in nodes {
             if case let .operator(text, p) = n.kind, p.fence, p.stretchy, p.size == nil, text.unicodeScalars.count == 1 {
                 middles.append(atoms.count)
-                var a = Atom(box: .empty(), atomClass: p.atomClass)
+                // \middle takes no inter-atom space of its own (it closes and reopens the fence).
+                var a = Atom(box: .empty(), atomClass: p.atomClass, isSpace: true)
                 a.pendingDelimiter = text
                 atoms.append(a)
             } else if nodes.count == 1, case let .fraction(fp) = n.kind, fp.lineThickness == 0 {
@@ -937,6 +947,7 @@ struct MathLayout {
             let text = atoms[i].pendingDelimiter!
             var m = delimiter(MathLayout.operatorScalar(text.unicodeScalars.first!), targetTotal: target, s)
             m.atomClass = atoms[i].atomClass
+            m.isSpace = true
             atoms[i] = m
         }
         var items: [Atom] = []

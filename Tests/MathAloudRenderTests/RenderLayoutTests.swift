@@ -147,6 +147,11 @@ import MathAloud
         #expect(r.render(tex: deep).box.isFinite)
         let wide = String(repeating: "x+", count: 20_000) + "x"
         #expect(r.render(tex: wide).box.isFinite)
+        // Nesting near the parser's depth limit (200) lays out on a test thread's stack.
+        let fractions = String(repeating: #"\frac{"#, count: 190) + "x" + String(repeating: "}{y}", count: 190)
+        #expect(r.render(tex: fractions).box.isFinite)
+        let fences = String(repeating: #"\left("#, count: 190) + "x" + String(repeating: #"\right)"#, count: 190)
+        #expect(r.render(tex: fences).box.isFinite)
         let tall = #"\left("# + String(repeating: #"\frac{1}{"#, count: 100) + "x" + String(repeating: "}", count: 100) + #"\right)"#
         #expect(r.render(tex: tall).box.isFinite)
     }
