@@ -238,17 +238,37 @@ struct MathLayout {
         let size = scale(s)
         var items: [Box.Placed] = []
         var x = 0.0, h = 0.0, d = 0.0
-        let bounded = text.unicodeScalars.count > 4096 ? String(String.UnicodeScalarView(text.unicodeScalars.prefix(4096))) : text
-        for g in face.shape(bounded) {
-            let m = face.metrics(g.glyph)
-            if g.glyph != 0 || !bounded.isEmpty {
-                let box = Box(width: g.advance * size, height: m.height * size, depth: m.depth * size,
-                              content: .glyph(GlyphRef(font: usesMath ? .math : role, glyph: g.glyph, size: size, character: 0)))
-                items.append(Box.Placed(x: x + g.xOffset * size, y: g.yOffset * size, box: box))
-                h = max(h, box.height + g.yOffset * size)
-                d = max(d, box.depth - g.yOffset * size)
+        let scalars = Array(text.unicodeScalars.prefix(4096))
+        // Runs the text font can draw are shaped with it (kerning, ligatures); characters it lacks
+        // (math alphanumerics, symbols) come from the math font one by one.
+        var i = 0
+        while i < scalars.count {
+            let drawable = { (u: Unicode.Scalar) -> Bool in usesMath || face.glyph(for: u.value) != nil || u.properties.isWhitespace }
+            var j = i
+            let inText = drawable(scalars[i])
+            while j < scalars.count, drawable(scalars[j]) == inText { j += 1 }
+            if inText {
+                var run = ""
+                run.unicodeScalars.append(contentsOf: scalars[i..<j])
+                for g in face.shape(run) {
+                    let m = face.metrics(g.glyph)
+                    let box = Box(width: g.advance * size, height: m.height * size, depth: m.depth * size,
+                                  content: .glyph(GlyphRef(font: usesMath ? .math : role, glyph: g.glyph, size: size, character: 0)))
+                    items.append(Box.Placed(x: x + g.xOffset * size, y: g.yOffset * size, box: box))
+                    h = max(h, box.height + g.yOffset * size)
+                    d = max(d, box.depth - g.yOffset * size)
+                    x += g.advance * size
+                }
+            } else {
+                for u in scalars[i..<j] {
+                    let g = glyphBox(u.value, s)
+                    items.append(Box.Placed(x: x, y: 0, box: g.box))
+                    h = max(h, g.box.height)
+                    d = max(d, g.box.depth)
+                    x += g.box.width
+                }
             }
-            x += g.advance * size
+            i = j
         }
         return Atom(box: Box(width: x, height: h, depth: d, content: .list("text"), children: items), atomClass: .ord)
     }
