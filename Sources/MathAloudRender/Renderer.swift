@@ -227,3 +227,43 @@ extension Box {
         return b
     }
 }
+
+extension Renderer {
+    /// Renders many formulas on all cores, results in input order. Each element is (source, notation,
+    /// display style or nil for the renderer's).
+    public func render(many sources: [(source: String, notation: FormulaNotation, display: Bool?)],
+                       threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [RenderedFormula] {
+        let workers = max(1, min(threads, sources.count))
+        guard workers > 1 else { return sources.map { render(speaker.parser.parse($0.source, notation: $0.notation), display: $0.display) } }
+        let results = ResultSlots(count: sources.count)
+        let chunk = (sources.count + workers - 1) / workers
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            let range = min(sources.count, w * chunk)..<min(sources.count, (w + 1) * chunk)
+            var local: [RenderedFormula] = []
+            local.reserveCapacity(range.count)
+            for i in range {
+                local.append(render(speaker.parser.parse(sources[i].source, notation: sources[i].notation), display: sources[i].display))
+            }
+            results.store(local, at: range.lowerBound)
+        }
+        return results.values()
+    }
+}
+
+/// Per-worker results gathered under a lock.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [(Int, [RenderedFormula])] = []
+    private let count: Int
+    init(count: Int) { self.count = count }
+    func store(_ values: [RenderedFormula], at start: Int) {
+        lock.lock(); chunks.append((start, values)); lock.unlock()
+    }
+    func values() -> [RenderedFormula] {
+        lock.lock(); defer { lock.unlock() }
+        var out: [RenderedFormula] = []
+        out.reserveCapacity(count)
+        for (_, values) in chunks.sorted(by: { $0.0 < $1.0 }) { out.append(contentsOf: values) }
+        return out
+    }
+}

@@ -20,7 +20,8 @@ enum RenderCommand {
       --locale, --style, --template   the label: speech locale, style and template ({speech}, {latex})
       --dump           print the box tree (em units) instead of writing an image
       --text           the input is prose with inline math: one image per formula into the directory
-                       given by -o, plus manifest.jsonl with label, baseline and size of each
+                       given by -o, manifest.jsonl with label, baseline and size of each, and index.html
+                       with the prose and every formula in place on the text's baseline
       --sheet          a contact sheet: standard input (or TEX) holds one formula per line ('%' lines skipped);
                        all are drawn in a grid, each above its label, into the -o file
       --batch DIR      JSON Lines on standard input ({"id", "tex"|"mathml", "display"?}), one image per line
@@ -164,33 +165,48 @@ enum RenderCommand {
         var status: ExitCode = .success
         var out = Output()
         defer { out.flush() }
-        while let line = readLine(strippingNewline: true) {
-            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-            number += 1
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                let message = JSONText.encode(["line": number, "error": "line is not a JSON object"])
-                manifest += message + "\n"; out.line(message); status = .inputErrors
-                continue
+        // Lines are read in chunks; each chunk is rendered on all cores, then written in input order.
+        enum Item { case formula(id: Any, name: String, source: String, notation: FormulaNotation, display: Bool?); case bad(String) }
+        var finished = false
+        while !finished {
+            var items: [Item] = []
+            while items.count < 512 {
+                guard let line = readLine(strippingNewline: true) else { finished = true; break }
+                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+                number += 1
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    items.append(.bad(JSONText.encode(["line": number, "error": "line is not a JSON object"])))
+                    continue
+                }
+                let id: Any = object["id"] ?? number
+                let name = safeName((object["id"].map { "\($0)" }) ?? String(number)) + "." + format.rawValue
+                let display = object["display"] as? Bool
+                if let tex = object["tex"] as? String {
+                    items.append(.formula(id: id, name: name, source: tex, notation: .tex, display: display))
+                } else if let m = object["mathml"] as? String {
+                    items.append(.formula(id: id, name: name, source: m, notation: .mathml, display: display))
+                } else {
+                    items.append(.bad(JSONText.encode(["id": id, "error": "the object needs a \"tex\" or \"mathml\" string"])))
+                }
             }
-            let id: Any = object["id"] ?? number
-            let name = safeName((object["id"].map { "\($0)" }) ?? String(number)) + "." + format.rawValue
-            let formula: RenderedFormula
-            if let tex = object["tex"] as? String {
-                formula = renderer.render(tex: tex)
-            } else if let m = object["mathml"] as? String {
-                formula = renderer.render(mathML: m)
-            } else {
-                let message = JSONText.encode(["id": id, "error": "the object needs a \"tex\" or \"mathml\" string"])
-                manifest += message + "\n"; out.line(message); status = .inputErrors
-                continue
+            var sources: [(source: String, notation: FormulaNotation, display: Bool?)] = []
+            for case let .formula(_, _, source, notation, display) in items { sources.append((source, notation, display)) }
+            var rendered = renderer.render(many: sources).makeIterator()
+            for item in items {
+                switch item {
+                case .bad(let message):
+                    manifest += message + "\n"; out.line(message); status = .inputErrors
+                case let .formula(id, name, _, _, _):
+                    guard let formula = rendered.next() else { continue }
+                    do { try encode(renderer, formula, format).write(to: dir.appendingPathComponent(name)) } catch {
+                        Output.error("mathaloud: cannot write \(name): \(error.localizedDescription)\n")
+                        return .io
+                    }
+                    let entry = JSONText.encode(manifestObject(id: id, file: name, formula: formula))
+                    manifest += entry + "\n"
+                    out.line(entry)
+                }
             }
-            do { try encode(renderer, formula, format).write(to: dir.appendingPathComponent(name)) } catch {
-                Output.error("mathaloud: cannot write \(name): \(error.localizedDescription)\n")
-                return .io
-            }
-            let entry = JSONText.encode(manifestObject(id: id, file: name, formula: formula))
-            manifest += entry + "\n"
-            out.line(entry)
         }
         do { try Data(manifest.utf8).write(to: dir.appendingPathComponent("manifest.jsonl")) } catch { return .io }
         return status
@@ -210,6 +226,26 @@ enum RenderCommand {
             manifest += JSONText.encode(object) + "\n"
         }
         do { try Data(manifest.utf8).write(to: dir.appendingPathComponent("manifest.jsonl")) } catch { return .io }
+        // index.html: the prose with each formula in place, sitting on the text's baseline.
+        let bytes = Array(input.utf8)
+        var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>MathAloud</title></head><body><p>"
+        var at = 0
+        for (i, image) in images.enumerated() {
+            let lower = max(at, min(bytes.count, image.range.lowerBound)), upper = max(lower, min(bytes.count, image.range.upperBound))
+            html += XMLEscaping.text(String(decoding: bytes[at..<lower], as: UTF8.self)).replacingOccurrences(of: "\n\n", with: "</p>\n<p>")
+            let f = image.formula
+            if image.display { html += "</p>\n<p style=\"text-align:center\">" }
+            switch format {
+            case .svg: html += renderer.svg(f, idPrefix: "eq\(i + 1)")
+            case .png, .pdf:
+                html += "<img src=\"eq\(i + 1).\(format == .png ? "png" : "pdf")\" alt=\"\(XMLEscaping.attribute(f.label))\" width=\"\(rounded(f.width))\" "
+                html += "height=\"\(rounded(f.height))\" style=\"vertical-align:-\(rounded(f.baselineFromBottom))px\">"
+            }
+            if image.display { html += "</p>\n<p>" }
+            at = upper
+        }
+        html += XMLEscaping.text(String(decoding: bytes[min(at, bytes.count)...], as: UTF8.self)) + "</p></body></html>\n"
+        do { try Data(html.utf8).write(to: dir.appendingPathComponent("index.html")) } catch { return .io }
         print(manifest, terminator: "")
         return images.contains { $0.formula.diagnostics.containsError } ? .inputErrors : .success
     }

@@ -57,16 +57,20 @@ import Testing
     @Test func batchWritesImagesAndManifest() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = #"{"id": "a", "tex": "\\frac{1}{2}"}"# + "\n" + #"{"id": 2, "tex": "x^2"}"# + "\nnot json\n"
+        var input = #"{"id": "a", "tex": "\\frac{1}{2}"}"# + "\n" + #"{"id": 2, "tex": "x^2", "display": true}"# + "\nnot json\n"
+        // More lines than one chunk, to check the order across the parallel chunks.
+        for i in 0..<600 { input += #"{"id": "n\#(i)", "tex": "x_{\#(i)}"}"# + "\n" }
         let r = try runCLI(["render", "--batch", dir.path], stdin: Data(input.utf8))
         #expect(r.status == 1)   // one bad line
         let lines = r.stdout.split(separator: "\n")
-        #expect(lines.count == 3)
+        #expect(lines.count == 603)
         #expect(lines[0].contains(#""label":"one half""#))
+        #expect(lines[2].contains("not a JSON object"))
+        for i in 0..<600 { #expect(lines[3 + i].contains(#""id":"n\#(i)""#)) }
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.svg").path))
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("2.svg").path))
         let manifest = try String(contentsOf: dir.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
-        #expect(manifest.split(separator: "\n").count == 3)
+        #expect(manifest.split(separator: "\n").count == 603)
     }
 
     @Test func textModeOneImagePerFormula() throws {
@@ -77,6 +81,9 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout.split(separator: "\n").count == 3)
         for i in 1...3 { #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("eq\(i).png").path)) }
+        let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains(#"<img src="eq1.png" alt="a plus b""#))
+        #expect(html.contains("Take "))
     }
 
     @Test func contactSheet() throws {
