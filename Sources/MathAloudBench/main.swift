@@ -267,6 +267,24 @@ func benchRender(_ o: Options) {
     print(String(format: "mathaloud TeX → SVG + label on %d threads: %.0f formulas/s", threads, Double(lines.count) / parallelSeconds))
     print(String(format: "mathaloud TeX → PNG + label (20 px): best of %d: %.3f s, %.0f formulas/s", max(1, o.repeatCount / 2), pngSeconds,
                  Double(lines.count) / pngSeconds))
+    // The command line: `mathaloud render --batch` writing one SVG file per formula.
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mathaloud").path
+    if FileManager.default.fileExists(atPath: binary) {
+        let tmp = FileManager.default.temporaryDirectory
+        let batchFile = tmp.appendingPathComponent("mathaloud-bench-render.jsonl").path
+        // Into memory (/dev/shm) when there is one: the figure is about rendering, not the disk.
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let outDir = (FileManager.default.fileExists(atPath: shm.path) ? shm : tmp).appendingPathComponent("mathaloud-bench-render-out").path
+        var text = ""
+        for (i, line) in lines.enumerated() { text += "{\"id\":\(i),\"tex\":" + JSONString.quote(line) + "}\n" }
+        FileManager.default.createFile(atPath: batchFile, contents: Data(text.utf8))
+        if let m = measureProcess([binary, "render", "--batch", outDir], stdinFile: batchFile) {
+            print(String(format: "mathaloud render --batch (%d lines → %d SVG files + manifest): %.2f s, %.0f formulas/s, peak RSS %.1f MB",
+                         lines.count, lines.count, m.seconds, Double(lines.count) / max(m.seconds, 0.001), Double(m.maxRSSKB) / 1024))
+        }
+        try? FileManager.default.removeItem(atPath: batchFile)
+        try? FileManager.default.removeItem(atPath: outDir)
+    }
     let mathra = peerResults(run("python3", ["\(o.peers)/mathra-peer.py", o.corpus, "--json", "--repeat", String(o.repeatCount)]))
     if let m = mathra["mathra"], let perSecond = m["perSecond"] as? Double {
         print(String(format: "mathra (peer, TeX → speech + SVG + braille, one thread): %d accepted, %.0f formulas/s → ratio SVG+label %.2f× (one thread), %.2f× (%d threads)",
