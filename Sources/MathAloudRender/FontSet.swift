@@ -93,17 +93,38 @@ public struct FontLoadError: Error, CustomStringConvertible, Sendable {
 public final class FontSet: Sendable {
     /// The math font.
     public let math: MathFont
-    private let text: [FontRole: FontFace]
+    /// Text font files by role; each is opened on first use (most formulas have no `\text`).
+    private let textPaths: [FontRole: String]
+    private let textLock = NSLock()
+    nonisolated(unsafe) private var textFaces: [FontRole: FontFace]
 
-    /// A font set from explicit files.
+    /// A font set from explicit faces.
     public init(math: MathFont, text: [FontRole: FontFace] = [:]) {
         self.math = math
-        self.text = text
+        self.textFaces = text
+        self.textPaths = text.mapValues(\.path)
+    }
+
+    /// A font set whose text faces are opened when first used.
+    init(math: MathFont, textPaths: [FontRole: String]) {
+        self.math = math
+        self.textFaces = [:]
+        self.textPaths = textPaths
+    }
+
+    private func textFace(_ role: FontRole) -> FontFace? {
+        guard let path = textPaths[role] else { return nil }
+        textLock.lock()
+        defer { textLock.unlock() }
+        if let f = textFaces[role] { return f }
+        guard let f = FontFace(path: path) else { return nil }
+        textFaces[role] = f
+        return f
     }
 
     /// The face that draws glyphs of a role.
     public func face(_ role: FontRole) -> FontFace {
-        role == .math ? math.face : (text[role] ?? text[.text] ?? math.face)
+        role == .math ? math.face : (textFace(role) ?? textFace(.text) ?? math.face)
     }
 
     /// The text role for a style at a script level: the optical size when the family has one.
@@ -117,12 +138,12 @@ public final class FontSet: Sendable {
         case (.textBold, 2): sized = .textScriptScriptBold
         default: sized = nil
         }
-        if let sized, text[sized] != nil { return sized }
+        if let sized, textPaths[sized] != nil { return sized }
         return role
     }
 
     /// Whether a dedicated face exists for a text role.
-    func hasTextFace(_ role: FontRole) -> Bool { text[role] != nil }
+    func hasTextFace(_ role: FontRole) -> Bool { textPaths[role] != nil }
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var loaded: [String: FontSet] = [:]
@@ -139,13 +160,11 @@ public final class FontSet: Sendable {
                   let math = MathFont(path: path) else {
                 throw FontLoadError(description: "math font '\(name)' not found: install the Debian package \(family.debianPackage) (scripts/install-deps.sh does)")
             }
-            var text: [FontRole: FontFace] = [:]
+            var text: [FontRole: String] = [:]
             for (role, files) in family.textFontFiles {
-                if let p = files.first(where: { FileManager.default.fileExists(atPath: $0) }), let face = FontFace(path: p) {
-                    text[role] = face
-                }
+                if let p = files.first(where: { FileManager.default.fileExists(atPath: $0) }) { text[role] = p }
             }
-            set = FontSet(math: math, text: text)
+            set = FontSet(math: math, textPaths: text)
         } else if FileManager.default.fileExists(atPath: name) {
             guard let math = MathFont(path: name) else {
                 throw FontLoadError(description: "'\(name)' is not an OpenType font with a MATH table")
