@@ -539,7 +539,7 @@ struct MathLayout {
             if !a.isSpace { prev = i }
             // A slanted character followed by anything gets its italic correction (TeXbook §755; as
             // LuaTeX does with OpenType fonts, not at the end of a list).
-            if i > 0, let g = atoms[i - 1].glyph, g != 0, !atoms[i - 1].largeOperator, atoms[i - 1].italic > 0, atoms[i - 1].atomClass == .ord {
+            if i > 0, !a.isSpace, let g = atoms[i - 1].glyph, g != 0, !atoms[i - 1].largeOperator, atoms[i - 1].italic > 0, atoms[i - 1].atomClass == .ord {
                 kern += atoms[i - 1].italic
             }
             items.append((a.box, 0))
@@ -663,13 +663,12 @@ struct MathLayout {
         let base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
         if let supNode, MathLayout.isPrimes(supNode) {
             // The font's primes (U+2032…) are drawn raised already: set them at the base's size on its
-            // baseline, after the italic correction, as unicode-math does.
+            // baseline, as unicode-math does.
             var withSub = base
             if let subNode { withSub = attachScripts(base, sub: layout(subNode, s.subscript).box, sup: nil, s) }
             let primes = layout(supNode, s).box
-            let x = subNode == nil ? base.box.width + base.italic : max(base.box.width + base.italic, 0)
-            var children = [Box.Placed(x: 0, y: 0, box: withSub.box), Box.Placed(x: x, y: 0, box: primes)]
-            if subNode != nil { children[1].x = base.box.width + base.italic }
+            // (No italic correction before the primes: LuaTeX sets f′ without it.)
+            let children = [Box.Placed(x: 0, y: 0, box: withSub.box), Box.Placed(x: base.box.width, y: 0, box: primes)]
             let width = max(withSub.box.width, children[1].x + primes.width)
             _ = children
             return finish(base, children, width: width)
@@ -834,11 +833,9 @@ struct MathLayout {
                 if o.glyph == nil || o.box.depth > 0.05 * size {
                     y = base.box.height + c.overbarVerticalGap * size + o.box.depth
                 }
-            } else if base.largeOperator || base.movableLimits {
-                y = base.box.height + max(c.upperLimitGapMin * size + o.box.depth, c.upperLimitBaselineRiseMin * size)
-            } else if base.stretchyHorizontal {
-                y = base.box.height + max(c.stretchStackGapBelowMin * size + o.box.depth, c.stretchStackTopShiftUp * size - base.box.height)
             } else {
+                // Limits (TeXbook rule 13a); labels of extensible arrows and \overset too, which amsmath
+                // sets as \mathop limits.
                 y = base.box.height + max(c.upperLimitGapMin * size + o.box.depth, c.upperLimitBaselineRiseMin * size)
             }
             children.append(Box.Placed(x: x, y: y, box: o.box))
@@ -852,10 +849,6 @@ struct MathLayout {
                 // A stretched mark (brace, arrow, tilde) hangs right under the base, as LuaTeX sets it.
                 let gap = un.glyph != nil && !(under.map { n -> Bool in if case let .operator(_, op) = n.kind { return op.stretchy }; return false } ?? false) ? c.underbarVerticalGap * size : 0
                 y = -(base.box.depth + gap + un.box.height)
-            } else if base.largeOperator || base.movableLimits {
-                y = -(base.box.depth + max(c.lowerLimitGapMin * size + un.box.height, c.lowerLimitBaselineDropMin * size))
-            } else if base.stretchyHorizontal {
-                y = -(base.box.depth + max(c.stretchStackGapAboveMin * size + un.box.height, c.stretchStackBottomShiftDown * size - base.box.depth))
             } else {
                 y = -(base.box.depth + max(c.lowerLimitGapMin * size + un.box.height, c.lowerLimitBaselineDropMin * size))
             }
