@@ -2,6 +2,7 @@ import Foundation
 
 /// A colour with alpha, components 0…1.
 public struct RGBAColor: Hashable, Sendable {
+    /// Components, 0…1.
     public var red: Double, green: Double, blue: Double, alpha: Double
 
     /// Creates a colour.
@@ -61,9 +62,13 @@ public enum FontRole: UInt8, Hashable, Sendable, CaseIterable {
 /// A glyph to draw: font, glyph id, size in em of the base size, and the character it shows (0 for
 /// parts of an assembly) for dumps.
 public struct GlyphRef: Hashable, Sendable {
+    /// The font the glyph comes from.
     public var font: FontRole
+    /// The glyph id in that font.
     public var glyph: UInt32
+    /// The size in em of the base size (0.7 in scripts, 0.5 in scriptscripts, times size commands).
     public var size: Double
+    /// The character shown (0 for assembly parts and shaped text), for dumps.
     public var character: UInt32
 }
 
@@ -104,8 +109,11 @@ public struct Box: Sendable {
 
     /// A child box and its position.
     public struct Placed: Sendable {
+        /// Offset of the child's reference point to the right, em.
         public var x: Double
+        /// Offset of the child's baseline upwards, em.
         public var y: Double
+        /// The child.
         public var box: Box
         /// Creates a placement.
         public init(x: Double, y: Double, box: Box) { self.x = x; self.y = y; self.box = box }

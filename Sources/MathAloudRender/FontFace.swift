@@ -3,11 +3,14 @@ import Foundation
 
 /// One drawing command of a glyph outline, in font units, y up (as the font stores it).
 public enum OutlineCommand: Hashable, Sendable {
+    /// Start a contour at (x, y).
     case move(Float, Float)
+    /// A straight segment to (x, y).
     case line(Float, Float)
     /// A cubic Bézier: two control points, then the end point. Quadratic curves (TrueType) are
     /// converted to cubic when read, because cairo draws only cubics.
     case cubic(Float, Float, Float, Float, Float, Float)
+    /// Close the contour.
     case close
 }
 
@@ -15,11 +18,13 @@ public enum OutlineCommand: Hashable, Sendable {
 public struct GlyphMetrics: Sendable {
     /// The horizontal advance.
     public var advance: Double
-    /// Ink extents: height above and depth below the baseline (both ≥ 0 where ink exists).
+    /// Ink height above the baseline (0 when the ink lies below).
     public var height: Double
+    /// Ink depth below the baseline (0 when the ink lies above).
     public var depth: Double
-    /// Ink left and right edges.
+    /// Ink left edge.
     public var inkLeft: Double
+    /// Ink right edge.
     public var inkRight: Double
     /// The MATH italic correction (0 when the font gives none).
     public var italicCorrection: Double

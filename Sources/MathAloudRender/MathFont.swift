@@ -4,59 +4,113 @@ import Foundation
 /// The OpenType MATH constants the layout uses, in em (percentages as fractions). Names follow the
 /// OpenType MATH table specification (`MathConstants`).
 public struct MathConstants: Sendable {
+    /// OpenType MATH `scriptPercentScaleDown`, as a fraction (70 % → 0.7).
     public var scriptPercentScaleDown = 0.7
+    /// OpenType MATH `scriptScriptPercentScaleDown`, as a fraction (70 % → 0.7).
     public var scriptScriptPercentScaleDown = 0.5
+    /// OpenType MATH `delimitedSubFormulaMinHeight`, em.
     public var delimitedSubFormulaMinHeight = 0.0
+    /// OpenType MATH `displayOperatorMinHeight`, em.
     public var displayOperatorMinHeight = 0.0
+    /// OpenType MATH `mathLeading`, em.
     public var mathLeading = 0.0
+    /// OpenType MATH `axisHeight`, em.
     public var axisHeight = 0.25
+    /// OpenType MATH `accentBaseHeight`, em.
     public var accentBaseHeight = 0.45
+    /// OpenType MATH `flattenedAccentBaseHeight`, em.
     public var flattenedAccentBaseHeight = 0.65
+    /// OpenType MATH `subscriptShiftDown`, em.
     public var subscriptShiftDown = 0.0
+    /// OpenType MATH `subscriptTopMax`, em.
     public var subscriptTopMax = 0.0
+    /// OpenType MATH `subscriptBaselineDropMin`, em.
     public var subscriptBaselineDropMin = 0.0
+    /// OpenType MATH `superscriptShiftUp`, em.
     public var superscriptShiftUp = 0.0
+    /// OpenType MATH `superscriptShiftUpCramped`, em.
     public var superscriptShiftUpCramped = 0.0
+    /// OpenType MATH `superscriptBottomMin`, em.
     public var superscriptBottomMin = 0.0
+    /// OpenType MATH `superscriptBaselineDropMax`, em.
     public var superscriptBaselineDropMax = 0.0
+    /// OpenType MATH `subSuperscriptGapMin`, em.
     public var subSuperscriptGapMin = 0.0
+    /// OpenType MATH `superscriptBottomMaxWithSubscript`, em.
     public var superscriptBottomMaxWithSubscript = 0.0
+    /// OpenType MATH `spaceAfterScript`, em.
     public var spaceAfterScript = 0.0
+    /// OpenType MATH `upperLimitGapMin`, em.
     public var upperLimitGapMin = 0.0
+    /// OpenType MATH `upperLimitBaselineRiseMin`, em.
     public var upperLimitBaselineRiseMin = 0.0
+    /// OpenType MATH `lowerLimitGapMin`, em.
     public var lowerLimitGapMin = 0.0
+    /// OpenType MATH `lowerLimitBaselineDropMin`, em.
     public var lowerLimitBaselineDropMin = 0.0
+    /// OpenType MATH `stackTopShiftUp`, em.
     public var stackTopShiftUp = 0.0
+    /// OpenType MATH `stackTopDisplayStyleShiftUp`, em.
     public var stackTopDisplayStyleShiftUp = 0.0
+    /// OpenType MATH `stackBottomShiftDown`, em.
     public var stackBottomShiftDown = 0.0
+    /// OpenType MATH `stackBottomDisplayStyleShiftDown`, em.
     public var stackBottomDisplayStyleShiftDown = 0.0
+    /// OpenType MATH `stackGapMin`, em.
     public var stackGapMin = 0.0
+    /// OpenType MATH `stackDisplayStyleGapMin`, em.
     public var stackDisplayStyleGapMin = 0.0
+    /// OpenType MATH `stretchStackTopShiftUp`, em.
     public var stretchStackTopShiftUp = 0.0
+    /// OpenType MATH `stretchStackBottomShiftDown`, em.
     public var stretchStackBottomShiftDown = 0.0
+    /// OpenType MATH `stretchStackGapAboveMin`, em.
     public var stretchStackGapAboveMin = 0.0
+    /// OpenType MATH `stretchStackGapBelowMin`, em.
     public var stretchStackGapBelowMin = 0.0
+    /// OpenType MATH `fractionNumeratorShiftUp`, em.
     public var fractionNumeratorShiftUp = 0.0
+    /// OpenType MATH `fractionNumeratorDisplayStyleShiftUp`, em.
     public var fractionNumeratorDisplayStyleShiftUp = 0.0
+    /// OpenType MATH `fractionDenominatorShiftDown`, em.
     public var fractionDenominatorShiftDown = 0.0
+    /// OpenType MATH `fractionDenominatorDisplayStyleShiftDown`, em.
     public var fractionDenominatorDisplayStyleShiftDown = 0.0
+    /// OpenType MATH `fractionNumeratorGapMin`, em.
     public var fractionNumeratorGapMin = 0.0
+    /// OpenType MATH `fractionNumDisplayStyleGapMin`, em.
     public var fractionNumDisplayStyleGapMin = 0.0
+    /// OpenType MATH `fractionRuleThickness`, em.
     public var fractionRuleThickness = 0.04
+    /// OpenType MATH `fractionDenominatorGapMin`, em.
     public var fractionDenominatorGapMin = 0.0
+    /// OpenType MATH `fractionDenomDisplayStyleGapMin`, em.
     public var fractionDenomDisplayStyleGapMin = 0.0
+    /// OpenType MATH `overbarVerticalGap`, em.
     public var overbarVerticalGap = 0.0
+    /// OpenType MATH `overbarRuleThickness`, em.
     public var overbarRuleThickness = 0.04
+    /// OpenType MATH `overbarExtraAscender`, em.
     public var overbarExtraAscender = 0.0
+    /// OpenType MATH `underbarVerticalGap`, em.
     public var underbarVerticalGap = 0.0
+    /// OpenType MATH `underbarRuleThickness`, em.
     public var underbarRuleThickness = 0.04
+    /// OpenType MATH `underbarExtraDescender`, em.
     public var underbarExtraDescender = 0.0
+    /// OpenType MATH `radicalVerticalGap`, em.
     public var radicalVerticalGap = 0.0
+    /// OpenType MATH `radicalDisplayStyleVerticalGap`, em.
     public var radicalDisplayStyleVerticalGap = 0.0
+    /// OpenType MATH `radicalRuleThickness`, em.
     public var radicalRuleThickness = 0.04
+    /// OpenType MATH `radicalExtraAscender`, em.
     public var radicalExtraAscender = 0.0
+    /// OpenType MATH `radicalKernBeforeDegree`, em.
     public var radicalKernBeforeDegree = 0.0
+    /// OpenType MATH `radicalKernAfterDegree`, em.
     public var radicalKernAfterDegree = 0.0
+    /// OpenType MATH `radicalDegreeBottomRaisePercent`, as a fraction (70 % → 0.7).
     public var radicalDegreeBottomRaisePercent = 0.6
     /// `MinConnectorOverlap` of the MathVariants table.
     public var minConnectorOverlap = 0.0
@@ -64,6 +118,7 @@ public struct MathConstants: Sendable {
 
 /// One size variant of a stretchy glyph.
 public struct GlyphVariant: Sendable {
+    /// The glyph id.
     public var glyph: UInt32
     /// Advance in the stretch direction, em.
     public var advance: Double
@@ -71,10 +126,15 @@ public struct GlyphVariant: Sendable {
 
 /// One part of a glyph assembly (OpenType `GlyphPartRecord`), lengths in em.
 public struct GlyphPart: Sendable {
+    /// The glyph id.
     public var glyph: UInt32
+    /// Length of the connector at the start (bottom or left), em.
     public var startConnector: Double
+    /// Length of the connector at the end (top or right), em.
     public var endConnector: Double
+    /// The part's full advance in the stretch direction, em.
     public var fullAdvance: Double
+    /// An extender, repeated as often as needed.
     public var isExtender: Bool
 }
 
