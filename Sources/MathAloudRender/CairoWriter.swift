@@ -34,9 +34,9 @@ extension Renderer {
         return PNGText.insert([("Description", formula.label), ("Source", formula.source)], into: sink.data)
     }
 
-    /// The formula as a one-page PDF (page size = image size, `size` points per em). The label is the
-    /// document title (`/Title` in the info dictionary), the source its subject (`/Subject`); cairo
-    /// 1.16 cannot attach alternate text (`/Alt`) to content, so screen readers use the title.
+    /// The formula as a one-page tagged PDF (page size = image size, `size` points per em). The label is
+    /// the document title (`/Title` in the info dictionary) and the alternate text (`/Alt`) of the
+    /// `Figure` structure element that holds the drawing; the source is the subject (`/Subject`).
     public func pdf(_ formula: RenderedFormula) -> Data {
         let sink = ByteSink()
         let unmanaged = Unmanaged.passRetained(sink)
@@ -47,13 +47,17 @@ extension Renderer {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, formula.source)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "MathAloud")
         if let cr = cairo_create(surface) {
+            // One Figure structure element around the drawing (a tagged PDF); cairo 1.16 has no
+            // attribute for alternate text, so the label is added to that element afterwards.
+            cairo_tag_begin(cr, "Figure", "")
             draw(formula, cr, unit: formula.fontSize)
+            cairo_tag_end(cr, "Figure")
             cairo_show_page(cr)
             cairo_destroy(cr)
         }
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
-        return sink.data
+        return PDFAlternateText.insert(formula.label, into: sink.data)
     }
 
     /// Paints the formula with cairo: `unit` device units per em.
@@ -186,5 +190,69 @@ public enum PNGText {
         var c: UInt32 = 0xFFFF_FFFF
         for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF
+    }
+}
+
+/// Adds alternate text to the `Figure` structure element of a PDF written by cairo (which has no way
+/// to set `/Alt` itself): the entry is inserted into the element's dictionary and the cross-reference
+/// table's offsets are moved by its length. Returns the PDF unchanged when its layout is not the one
+/// expected (a classic `xref` table after the element).
+public enum PDFAlternateText {
+    /// `pdf` with `/Alt` (UTF-16BE hex string) on its first `/S /Figure` element.
+    public static func insert(_ text: String, into pdf: Data) -> Data {
+        let bytes = [UInt8](pdf)
+        guard let figure = find(Array("/S /Figure".utf8), in: bytes, from: 0) else { return pdf }
+        let at = figure + 10
+        var entry = Array("\n   /Alt <FEFF".utf8)
+        for unit in text.utf16 {
+            for shift in [12, 8, 4, 0] { entry.append(Array("0123456789ABCDEF".utf8)[Int(unit >> UInt16(shift)) & 15]) }
+        }
+        entry += Array(">".utf8)
+        guard let xref = findLast(Array("\nxref\n".utf8), in: bytes), xref > at,
+              let startxref = findLast(Array("startxref\n".utf8), in: bytes), startxref > xref else { return pdf }
+        var out = Array(bytes[..<at]) + entry + Array(bytes[at..<(xref + 6)])
+        // Rewrite the table: "first count" headers, then 20-byte entries "oooooooooo ggggg n\r\n".
+        var i = xref + 6
+        while i < startxref {
+            guard let lineEnd = bytes[i..<startxref].firstIndex(of: 0x0A) else { return pdf }
+            let line = Array(bytes[i..<lineEnd])
+            if line.count >= 18, line[10] == 0x20, line[16] == 0x20, let offset = Int(String(decoding: line[0..<10], as: UTF8.self)) {
+                let moved = offset > at ? offset + entry.count : offset
+                let digits = String(moved)
+                guard digits.count <= 10 else { return pdf }
+                out += Array((String(repeating: "0", count: 10 - digits.count) + digits).utf8) + Array(line[10...]) + [0x0A]
+            } else {
+                out += line + [0x0A]
+            }
+            i = lineEnd + 1
+        }
+        // startxref and its number.
+        out += Array("startxref\n".utf8)
+        var j = startxref + 10
+        var number = 0
+        while j < bytes.count, (0x30...0x39).contains(bytes[j]) { number = number * 10 + Int(bytes[j] - 0x30); j += 1 }
+        out += Array(String(number > at ? number + entry.count : number).utf8)
+        out += bytes[j...]
+        return Data(out)
+    }
+
+    private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = from
+        while i + needle.count <= hay.count {
+            if hay[i] == needle[0], hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func findLast(_ needle: [UInt8], in hay: [UInt8]) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = hay.count - needle.count
+        while i >= 0 {
+            if hay[i] == needle[0], hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i -= 1
+        }
+        return nil
     }
 }

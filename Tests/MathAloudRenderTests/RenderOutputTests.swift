@@ -88,6 +88,8 @@ import MathAloud
         #expect(text.contains("/Title"))
         #expect(text.contains("/Type /Page"))
         #expect(pdfTitle(pdf) == f.label)
+        #expect(pdfHexString(after: "/Alt ", in: pdf) == f.label)
+        #expect(pdfCrossReferenceProblems(pdf) == [])
     }
 
     @Test func mixedTextGivesOneImagePerFormula() {
@@ -110,6 +112,44 @@ import MathAloud
         #expect(sheet.label.contains("one half"))
         #expect(PNGText.read(r.png(sheet))["Description"] == sheet.label)
     }
+}
+
+/// A UTF-16BE hex string (`<FEFF…>`) following `key`, decoded.
+func pdfHexString(after key: String, in pdf: Data) -> String? {
+    let text = String(decoding: pdf, as: UTF8.self)
+    guard let range = text.range(of: key + "<FEFF") else { return nil }
+    let hex = Array(text[range.upperBound...].prefix { $0 != ">" })
+    var units: [UInt16] = []
+    var i = 0
+    while i + 4 <= hex.count, let u = UInt16(String(hex[i..<(i + 4)]), radix: 16) { units.append(u); i += 4 }
+    return String(decoding: units, as: UTF16.self)
+}
+
+/// Checks a PDF's classic cross-reference table: `startxref` points at `xref`, and every in-use entry
+/// points at `N 0 obj` of its own number. Returns the problems.
+func pdfCrossReferenceProblems(_ pdf: Data) -> [String] {
+    let bytes = [UInt8](pdf)
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let sx = text.range(of: "startxref\n", options: .backwards) else { return ["no startxref"] }
+    let number = Int(text[sx.upperBound...].prefix { $0.isNumber }) ?? -1
+    guard number >= 0, number + 4 <= bytes.count, String(decoding: bytes[number..<(number + 4)], as: UTF8.self) == "xref" else {
+        return ["startxref does not point at xref"]
+    }
+    let lines = String(decoding: bytes[(number + 5)...], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let header = lines[0].split(separator: " ")
+    guard header.count == 2, let first = Int(header[0]), let count = Int(header[1]) else { return ["bad xref header"] }
+    var problems: [String] = []
+    for k in 0..<count {
+        let entry = Array(lines[1 + k].utf8)
+        guard entry.count >= 18, entry[17] == UInt8(ascii: "n") else { continue }
+        let offset = Int(String(decoding: entry[0..<10], as: UTF8.self)) ?? -1
+        let expected = "\(first + k) 0 obj"
+        if offset < 0 || offset + expected.utf8.count > bytes.count
+            || String(decoding: bytes[offset..<(offset + expected.utf8.count)], as: UTF8.self) != expected {
+            problems.append("object \(first + k) not at its offset")
+        }
+    }
+    return problems
 }
 
 /// The title of a cairo PDF (literal or UTF-16BE hex string), nil when absent.
