@@ -99,6 +99,8 @@ public struct Box: Sendable {
         case line(x1: Double, y1: Double, x2: Double, y2: Double, thickness: Double)
         /// A stroked rectangle around the box (inset by half the thickness), optionally dashed.
         case frame(thickness: Double, dashed: Bool)
+        /// A stroked ellipse inscribed in the box (`menclose` `circle`).
+        case ellipse(thickness: Double)
         /// Children drawn in this colour.
         case color(RGBAColor)
         /// A filled background behind the children.
@@ -171,6 +173,7 @@ public struct Box: Sendable {
         case .rule: out += "rule"
         case let .line(x1, y1, x2, y2, t): out += "line (\(f(x1)),\(f(y1)))-(\(f(x2)),\(f(y2))) t=\(f(t))"
         case let .frame(t, dashed): out += "frame t=\(f(t))" + (dashed ? " dashed" : "")
+        case let .ellipse(t): out += "ellipse t=\(f(t))"
         case .color(let c): out += "color \(c.hex)"
         case .background(let c): out += "background \(c.hex)"
         case .phantom: out += "phantom"

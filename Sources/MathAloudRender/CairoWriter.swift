@@ -111,6 +111,16 @@ extension Renderer {
                 cairo_rectangle(cr, x + t / 2, y + t / 2, w - t, h - t)
                 cairo_stroke(cr)
                 cairo_set_dash(cr, nil, 0, 0)
+            case let .ellipse(x, y, w, h, t, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_set_line_width(cr, t)
+                cairo_save(cr)
+                cairo_translate(cr, x + w / 2, y + h / 2)
+                cairo_scale(cr, max((w - t) / 2, 0.001), max((h - t) / 2, 0.001))
+                cairo_new_path(cr)
+                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+                cairo_restore(cr)
+                cairo_stroke(cr)
             }
         }
     }

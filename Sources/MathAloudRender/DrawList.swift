@@ -4,6 +4,7 @@ enum DrawItem {
     case rect(x: Double, y: Double, width: Double, height: Double, color: RGBAColor)
     case line(x1: Double, y1: Double, x2: Double, y2: Double, thickness: Double, color: RGBAColor)
     case frame(x: Double, y: Double, width: Double, height: Double, thickness: Double, dashed: Bool, color: RGBAColor)
+    case ellipse(x: Double, y: Double, width: Double, height: Double, thickness: Double, color: RGBAColor)
 }
 
 extension Box {
@@ -23,6 +24,7 @@ extension Box {
         case .rule: out.append(.rect(x: x, y: y - depth, width: width, height: height + depth, color: color))
         case let .line(x1, y1, x2, y2, t): out.append(.line(x1: x + x1, y1: y + y1, x2: x + x2, y2: y + y2, thickness: t, color: color))
         case let .frame(t, dashed): out.append(.frame(x: x, y: y - depth, width: width, height: height + depth, thickness: t, dashed: dashed, color: color))
+        case let .ellipse(t): out.append(.ellipse(x: x, y: y - depth, width: width, height: height + depth, thickness: t, color: color))
         case .color(let c): color = c
         case .background(let c): out.append(.rect(x: x, y: y - depth, width: width, height: height + depth, color: c))
         case .list: break

@@ -1142,13 +1142,17 @@ struct MathLayout {
         for n in notation.split(separator: " ").map(String.init) where !notations.contains(n) { notations.append(n) }
         let t = 0.04 * s.sizeFactor
         if notations.contains("box") || notations.contains("roundedbox") || notations.contains("circle") {
-            // \boxed / \fbox: \fboxsep 3pt and \fboxrule 0.4pt around the content.
+            // \boxed / \fbox: \fboxsep 3pt and \fboxrule 0.4pt around the content; a circle needs more
+            // room (the content's corners on an ellipse √2 times its half-sizes).
+            let circle = notations.contains("circle") && !notations.contains("box")
             let pad = 0.3 * s.sizeFactor
-            let w = inner.width + 2 * pad + 2 * t
-            let h = inner.height + pad + t, d = inner.depth + pad + t
-            let frame = Box(width: w, height: h, depth: d, content: .frame(thickness: t, dashed: false))
+            let extraX = circle ? (inner.width + 2 * pad) * (2.0.squareRoot() - 1) / 2 : 0
+            let extraY = circle ? (inner.height + inner.depth + 2 * pad) * (2.0.squareRoot() - 1) / 2 : 0
+            let w = inner.width + 2 * pad + 2 * t + 2 * extraX
+            let h = inner.height + pad + t + extraY, d = inner.depth + pad + t + extraY
+            let frame = Box(width: w, height: h, depth: d, content: circle ? .ellipse(thickness: t) : .frame(thickness: t, dashed: false))
             let box = Box(width: w, height: h, depth: d, content: .list("box"),
-                          children: [Box.Placed(x: 0, y: 0, box: frame), Box.Placed(x: pad + t, y: 0, box: inner)])
+                          children: [Box.Placed(x: 0, y: 0, box: frame), Box.Placed(x: pad + t + extraX, y: 0, box: inner)])
             return Atom(box: box, atomClass: .ord)
         }
         var children = [Box.Placed(x: 0, y: 0, box: inner)]

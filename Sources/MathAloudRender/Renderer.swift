@@ -95,9 +95,17 @@ public final class Renderer: Sendable {
         render(speaker.parser.parse(tex, notation: .tex))
     }
 
-    /// Parses, speaks and lays out MathML.
+    /// Parses, speaks and lays out MathML; `<math display="block">` (or `mode="display"`) sets display style.
     public func render(mathML: String) -> RenderedFormula {
-        render(speaker.parser.parse(mathML, notation: .mathml))
+        render(speaker.parser.parse(mathML, notation: .mathml), display: Renderer.mathMLAsksForDisplay(mathML) ? true : nil)
+    }
+
+    /// Whether the `<math>` start tag asks for display layout.
+    static func mathMLAsksForDisplay(_ source: String) -> Bool {
+        guard let start = source.range(of: "<math") ?? source.range(of: ":math") else { return false }
+        let tag = source[start.upperBound...].prefix { $0 != ">" }.replacingOccurrences(of: "'", with: "\"")
+            .replacingOccurrences(of: " ", with: "")
+        return tag.contains("display=\"block\"") || tag.contains("mode=\"display\"")
     }
 
     /// Speaks and lays out a parsed formula (the tree is read once for both); `display` overrides the
@@ -221,6 +229,7 @@ extension Box {
         case .glyph(var g): g.size *= f; b.content = .glyph(g)
         case let .line(x1, y1, x2, y2, t): b.content = .line(x1: x1 * f, y1: y1 * f, x2: x2 * f, y2: y2 * f, thickness: t * f)
         case let .frame(t, d): b.content = .frame(thickness: t * f, dashed: d)
+        case let .ellipse(t): b.content = .ellipse(thickness: t * f)
         default: break
         }
         b.children = children.map { Box.Placed(x: $0.x * f, y: $0.y * f, box: $0.box.scaled(f)) }

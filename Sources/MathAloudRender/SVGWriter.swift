@@ -69,6 +69,10 @@ extension Renderer {
                 out += "\" fill=\"none\" stroke=\""; out += color.hex; out += "\" stroke-width=\""; out.number(t * fs); out += "\""
                 if dashed { out += " stroke-dasharray=\""; out.number(3 * t * fs); out += "\"" }
                 out += "/>"
+            case let .ellipse(x, y, width, height, t, color):
+                out += "<ellipse cx=\""; out.number((x + width / 2) * fs); out += "\" cy=\""; out.number(-(y + height / 2) * fs)
+                out += "\" rx=\""; out.number((width - t) / 2 * fs); out += "\" ry=\""; out.number((height - t) / 2 * fs)
+                out += "\" fill=\"none\" stroke=\""; out += color.hex; out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
             }
         }
         out += "</g></svg>"

@@ -106,6 +106,14 @@ import MathAloud
         }
     }
 
+    @Test func mathMLInputWithDisplayBlock() {
+        let inline = r.render(mathML: "<math><mfrac><mi>a</mi><mi>b</mi></mfrac></math>")
+        let block = r.render(mathML: #"<math display='block'><mfrac><mi>a</mi><mi>b</mi></mfrac></math>"#)
+        #expect(inline.label == "a over b")
+        #expect(block.box.height > inline.box.height)
+        #expect(svgLabelProblems(r.svg(block), label: block.label, source: block.source) == [])
+    }
+
     @Test func contactSheetRenders() {
         let sheet = r.contactSheet([#"\frac{1}{2}"#, "x^2", #"\sqrt{y}"#, "a+b"], columns: 2)
         #expect(sheet.box.width == 30)
