@@ -17,10 +17,16 @@ extension Renderer {
     /// CSS pixel. The label is stored in an `iTXt` chunk with keyword `Description` and the source in
     /// an `iTXt` chunk with keyword `Source` (PNG 1.2 §11.3.4, UTF-8, uncompressed), placed right after
     /// `IHDR` so readers that stop early still find them.
+    ///
+    /// Huge formulas are bounded: the image is scaled down to at most 40 megapixels (16,000 px a side).
     public func png(_ formula: RenderedFormula) -> Data {
-        let px = formula.fontSize * options.scale
-        let width = Int32(max(1, min(20_000, (formula.width * options.scale).rounded(.up))))
-        let height = Int32(max(1, min(20_000, (formula.height * options.scale).rounded(.up))))
+        var scale = options.scale
+        let area = max(1, formula.width * formula.height) * scale * scale
+        if area > 40_000_000 { scale *= (40_000_000 / area).squareRoot() }
+        scale = min(scale, 16_000 / max(1, formula.width), 16_000 / max(1, formula.height))
+        let px = formula.fontSize * scale
+        let width = Int32(max(1, min(16_000, (formula.width * scale).rounded(.up))))
+        let height = Int32(max(1, min(16_000, (formula.height * scale).rounded(.up))))
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return Data() }
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { return Data() }
