@@ -384,7 +384,6 @@ struct MathLayout {
         let parts = math.assembly(glyph, vertical: vertical)
         guard !parts.isEmpty else { return nil }
         let overlap = c.minConnectorOverlap
-        let fixed = parts.filter { !$0.isExtender }
         let extenders = parts.filter(\.isExtender)
         var repeats = 0
         func expand(_ n: Int) -> [GlyphPart] {
@@ -400,7 +399,6 @@ struct MathLayout {
         if !extenders.isEmpty {
             while maxLength(expand(repeats)) < target, repeats < 256 { repeats += 1 }
         }
-        _ = fixed
         let list = expand(repeats)
         guard !list.isEmpty else { return nil }
         // Spread the overlap so the assembly is exactly as long as asked (bounded by the connectors).
@@ -413,7 +411,7 @@ struct MathLayout {
         }
         var children: [Box.Placed] = []
         var pos = 0.0
-        var crossMax = 0.0, crossMin = 0.0, inkH = 0.0, inkD = 0.0
+        var crossMax = 0.0, inkH = 0.0, inkD = 0.0
         for (i, p) in list.enumerated() {
             if i > 0 { pos -= o }
             let m = math.face.metrics(p.glyph)
@@ -432,7 +430,6 @@ struct MathLayout {
             }
             pos += p.fullAdvance
         }
-        _ = crossMin
         if vertical {
             return Box(width: crossMax, height: pos * size, depth: 0, content: .list("assembly"), children: children)
         }
@@ -670,7 +667,6 @@ struct MathLayout {
             // (No italic correction before the primes: LuaTeX sets f′ without it.)
             let children = [Box.Placed(x: 0, y: 0, box: withSub.box), Box.Placed(x: base.box.width, y: 0, box: primes)]
             let width = max(withSub.box.width, children[1].x + primes.width)
-            _ = children
             return finish(base, children, width: width)
         }
         return attachScripts(base, sub: subNode.map { layout($0, s.subscript).box },
@@ -823,7 +819,6 @@ struct MathLayout {
             if overIsAccent {
                 // TeXbook rule 12: the accent sits AccentBaseHeight lower than the base's top.
                 y = max(0, base.box.height - c.accentBaseHeight * size)
-                if o.box.height + o.box.depth > 0, y + o.box.depth * 0 < 0 { y = 0 }
                 if let ba = base.topAccent, let oa = o.topAccent, base.glyph != nil {
                     x = baseX + ba - oa
                 } else if let oa = o.topAccent, o.glyph != nil {
@@ -840,7 +835,6 @@ struct MathLayout {
             }
             children.append(Box.Placed(x: x, y: y, box: o.box))
             height = max(height, y + o.box.height)
-            if base.largeOperator && !overIsAccent { height += 0 }
         }
         if let un = underAtom {
             var y: Double
@@ -861,9 +855,13 @@ struct MathLayout {
         result.largeOperator = false
         result.movableLimits = false
         result.italic = 0
-        if base.atomClass == .op || base.largeOperator { result.atomClass = .op }
-        if !(base.largeOperator || base.movableLimits || base.stretchyHorizontal) && !(base.atomClass == .rel) { result.atomClass = base.atomClass }
-        if overIsAccent || underIsAccent { result.atomClass = base.atomClass == .op ? .op : .ord; if case .rel = base.atomClass { result.atomClass = .rel } }
+        // Spacing class: an accented atom is an Ord (TeXbook rule 12) unless its base is an operator or a
+        // relation; limits keep their operator's class, stacked relations (`\overset{!}{=}`) theirs.
+        if overIsAccent || underIsAccent {
+            result.atomClass = [.op, .rel].contains(base.atomClass) ? base.atomClass : .ord
+        } else {
+            result.atomClass = base.largeOperator ? .op : base.atomClass
+        }
         return result
     }
 
