@@ -22,11 +22,13 @@ let package = Package(
         // The public façade, with the built-in Rules/ and Locales/ embedded at build time.
         .target(name: "MathAloud", dependencies: ["MathSyntax", "MathTeX", "MathMarkup", "MathSemantics", "MathSpeech"],
                 plugins: ["EmbedSpeechResources"]),
-        // Typesetting (DESIGN.md §2): HarfBuzz for OpenType MATH and outlines, cairo for PNG and PDF.
+        // Typesetting (DESIGN.md §2): HarfBuzz for OpenType MATH and outlines, cairo for drawing PNG and
+        // PDF, zlib for writing PNG (with the label's text chunks).
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
                        providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo"]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo", "CZlib"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudRender"]),
         .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudRender"], path: "Sources/MathAloudBench"),
         // Build tooling.

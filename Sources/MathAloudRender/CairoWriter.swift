@@ -1,4 +1,5 @@
 import CCairo
+import CZlib
 import Foundation
 
 /// Collects bytes written by cairo's stream functions.
@@ -13,10 +14,10 @@ private func appendBytes(_ closure: UnsafeMutableRawPointer?, _ bytes: UnsafePoi
 }
 
 extension Renderer {
-    /// The formula as a PNG image (ARGB, transparent unless a background is set), `scale` pixels per
-    /// CSS pixel. The label is stored in an `iTXt` chunk with keyword `Description` and the source in
-    /// an `iTXt` chunk with keyword `Source` (PNG 1.2 §11.3.4, UTF-8, uncompressed), placed right after
-    /// `IHDR` so readers that stop early still find them.
+    /// The formula as a PNG image (RGBA, transparent unless a background is set), `scale` pixels per
+    /// CSS pixel, drawn by cairo and encoded by ``PNGEncoder``. The label is stored in an `iTXt` chunk
+    /// with keyword `Description` and the source in an `iTXt` chunk with keyword `Source` (PNG 1.2
+    /// §11.3.4, UTF-8, uncompressed), placed right after `IHDR` so readers that stop early find them.
     ///
     /// Huge formulas are bounded: the image is scaled down to at most 40 megapixels (16,000 px a side).
     public func png(_ formula: RenderedFormula) -> Data {
@@ -33,11 +34,10 @@ extension Renderer {
         draw(formula, cr, unit: px)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
-        let sink = ByteSink()
-        let unmanaged = Unmanaged.passRetained(sink)
-        _ = cairo_surface_write_to_png_stream(surface, { c, b, l in appendBytes(c, b, l) }, unmanaged.toOpaque())
-        unmanaged.release()
-        return PNGText.insert([("Description", formula.label), ("Source", formula.source)], into: sink.data)
+        guard let pixels = cairo_image_surface_get_data(surface) else { return Data() }
+        return PNGEncoder.encode(argb: pixels, width: Int(width), height: Int(height),
+                                 stride: Int(cairo_image_surface_get_stride(surface)),
+                                 text: [("Description", formula.label), ("Source", formula.source)])
     }
 
     /// The formula as a one-page tagged PDF (page size = image size, `size` points per em). The label is
@@ -270,5 +270,49 @@ public enum PDFAlternateText {
             i -= 1
         }
         return nil
+    }
+}
+
+/// A small PNG writer for cairo's ARGB32 surfaces: RGBA 8-bit, filter "Up" on every row, deflate at a
+/// fast level; text chunks go right after `IHDR`. (cairo's own writer tries every filter on every row
+/// with the default compression level, which took most of the PNG time.)
+public enum PNGEncoder {
+    /// Encodes premultiplied native-endian ARGB32 pixels.
+    public static func encode(argb: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
+                              text: [(keyword: String, text: String)]) -> Data {
+        // Filtered scanlines: one filter byte (2 = Up) and RGBA, un-premultiplied.
+        let rowBytes = width * 4
+        var raw = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        var previous = [UInt8](repeating: 0, count: rowBytes)
+        var current = [UInt8](repeating: 0, count: rowBytes)
+        argb.withMemoryRebound(to: UInt32.self, capacity: height * stride / 4) { pixels in
+            for y in 0..<height {
+                let row = pixels + y * stride / 4
+                for x in 0..<width {
+                    let p = row[x]
+                    let a = UInt32(p >> 24)
+                    var r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255
+                    if a != 0 && a != 255 { r = min(255, (r * 255 + a / 2) / a); g = min(255, (g * 255 + a / 2) / a); b = min(255, (b * 255 + a / 2) / a) }
+                    current[4 * x] = UInt8(r); current[4 * x + 1] = UInt8(g); current[4 * x + 2] = UInt8(b); current[4 * x + 3] = UInt8(a)
+                }
+                let base = y * (rowBytes + 1)
+                raw[base] = 2
+                for i in 0..<rowBytes { raw[base + 1 + i] = current[i] &- previous[i] }
+                swap(&previous, &current)
+            }
+        }
+        var compressedLength = compressBound(uLong(raw.count))
+        var compressed = [UInt8](repeating: 0, count: Int(compressedLength))
+        let status = compress2(&compressed, &compressedLength, raw, uLong(raw.count), 3)
+        guard status == Z_OK else { return Data() }
+        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        out += PNGText.chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
+        for (keyword, value) in text {
+            out += PNGText.chunk("iTXt", Array(keyword.utf8.prefix(79)) + [0, 0, 0, 0, 0] + Array(value.utf8))
+        }
+        out += PNGText.chunk("IDAT", Array(compressed[0..<Int(compressedLength)]))
+        out += PNGText.chunk("IEND", [])
+        return Data(out)
     }
 }
