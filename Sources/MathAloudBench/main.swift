@@ -299,6 +299,14 @@ let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "render":
     benchRender(parseOptions(args.dropFirst()))
+case "render-svg-profile":
+    // Only the TeX → SVG + label loop, for profiling (perf record … MathAloudBench render-svg-profile).
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    guard let renderer = try? Renderer() else { exit(4) }
+    var sink = 0
+    for _ in 0..<o.repeatCount { for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count } }
+    print(sink)
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":

@@ -115,7 +115,8 @@ public final class Renderer: Sendable {
         let spoken = speaker.speak(parsed: parsed)
         // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
         // left unlabelled.
-        let speech = spoken.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? source : spoken.text
+        let text = spoken.text
+        let speech = text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) ? source : text
         let label = template.fill(speech: speech, latex: source)
         let box = layout(parsed.root, display: display)
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: spoken.diagnostics,

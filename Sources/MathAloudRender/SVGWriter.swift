@@ -25,8 +25,8 @@ extension Renderer {
         out += " style=\"vertical-align:-"; out.number(formula.baselineFromBottom); out += "px\""
         out += " data-baseline=\""; out.number(top); out += "\" data-depth=\""; out.number(formula.baselineFromBottom)
         out += "\" data-height=\""; out.number(top); out += "\">"
-        out += "<title id=\""; out += prefix; out += "-title\">"; out += XMLEscaping.text(formula.label); out += "</title>"
-        out += "<desc id=\""; out += prefix; out += "-desc\">"; out += XMLEscaping.text(formula.source); out += "</desc>"
+        out += "<title id=\""; out += prefix; out += "-title\">"; out.escaped(formula.label); out += "</title>"
+        out += "<desc id=\""; out += prefix; out += "-desc\">"; out.escaped(formula.source); out += "</desc>"
         let items = box.drawList(color: options.color)
         if let bg = options.background {
             out += "<rect width=\"100%\" height=\"100%\" fill=\""; out += bg.hex; out += "\""; out.opacity(bg); out += "/>"
@@ -118,6 +118,31 @@ struct SVGBytes {
         withUnsafeMutableBytes(of: &digits) { buffer in
             while n > 0, count < 20 { buffer[count] = UInt8(0x30 + n % 10); n /= 10; count += 1 }
             for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
+        }
+    }
+
+    /// Element content escaped as XML (`&`, `<`, `>`; characters XML forbids become U+FFFD), byte by
+    /// byte on the UTF-8 (the same result as `XMLEscaping.text`).
+    mutating func escaped(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            var i = 0
+            let n = utf8.count
+            while i < n {
+                let b = utf8[i]
+                switch b {
+                case 0x26: self += "&amp;"
+                case 0x3C: self += "&lt;"
+                case 0x3E: self += "&gt;"
+                case 0x09, 0x0A, 0x0D: bytes.append(b)
+                case 0..<0x20: bytes += [0xEF, 0xBF, 0xBD]
+                case 0xEF where i + 2 < n && utf8[i + 1] == 0xBF && (utf8[i + 2] == 0xBE || utf8[i + 2] == 0xBF):
+                    bytes += [0xEF, 0xBF, 0xBD]   // U+FFFE, U+FFFF
+                    i += 2
+                default: bytes.append(b)
+                }
+                i += 1
+            }
         }
     }
 

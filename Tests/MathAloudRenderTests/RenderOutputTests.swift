@@ -19,6 +19,14 @@ import MathAloud
         #expect(svg.contains("vertical-align:-"))
     }
 
+    @Test func svgEscapingMatchesXMLEscaping() {
+        for text in ["a < b & c > d", "tab\tnew\nline", "bell\u{7}", "\u{FFFE}\u{FFFF}ok", "é ∑ 𝑥 \"q\" 'a'"] {
+            var bytes = SVGBytes()
+            bytes.escaped(text)
+            #expect(String(decoding: bytes.bytes, as: UTF8.self) == XMLEscaping.text(text))
+        }
+    }
+
     @Test func svgLabelFollowsTemplate() throws {
         var o = RenderOptions()
         o.labelTemplate = "Math: {speech} ({latex})"
