@@ -953,7 +953,14 @@ struct MathLayout {
         let axis = c.axisHeight * size
         // Rule 19: δ = max(h − axis, d + axis); size ≥ max(2δ·901/1000, 2δ − 5pt).
         let delta = max(h - axis, d + axis)
-        let target = max(2 * delta * 0.901, 2 * delta - 0.5 * s.sizeFactor)
+        var target = max(2 * delta * 0.901, 2 * delta - 0.5 * s.sizeFactor)
+        // \binom and \genfrac{(}{)}{0pt}: the delimiters of a generalized fraction are at least
+        // TeX's \delim1 / \delim2 (LuaTeX's FractionDelimiterDisplayStyleSize 2.4 em, FractionDelimiterSize
+        // 1.01 em).
+        if nodes.count == 1, case let .fraction(fp) = nodes[0].kind, fp.lineThickness == 0 {
+            let isDisplay = fp.displayStyle ?? s.isDisplay
+            target = max(target, (isDisplay ? 2.4 : 1.01) * scale(s))
+        }
         for i in middles {
             let text = atoms[i].pendingDelimiter!
             var m = delimiter(MathLayout.operatorScalar(text.unicodeScalars.first!), targetTotal: target, s)
