@@ -146,6 +146,13 @@ public struct Box: Sendable {
         return Box(width: x, height: h, depth: d, content: .list(name), children: placed)
     }
 
+    /// The box with extra width on the right.
+    func padded(right: Double) -> Box {
+        var b = self
+        b.width += right
+        return b
+    }
+
     /// The box wrapped in a container with the same metrics.
     func wrapped(_ content: Content) -> Box {
         Box(width: width, height: height, depth: depth, content: content, children: [Placed(x: 0, y: 0, box: self)])

@@ -287,7 +287,19 @@ struct MathLayout {
     func operatorAtom(_ text: String, _ p: OperatorProperties, _ s: LayoutStyle) -> Atom {
         let scalars = Array(text.unicodeScalars)
         if scalars.count != 1 {
-            // A named operator (`lim`, `max`): upright letters.
+            // A named operator (`lim`, `max`): upright letters; a space inside (`arg\,min`) is a thin space.
+            if text.contains(" ") {
+                var items: [Atom] = []
+                for (k, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+                    if k > 0 { items.append(Atom(box: .empty(width: 3 * scale(s) / 18), atomClass: .ord, isSpace: true)) }
+                    if !word.isEmpty { items.append(glyphRun(String(word), variant: .normal, italicLetters: false, s, cls: .ord)) }
+                }
+                var a = assemble(items, s, name: "chars")
+                a.atomClass = p.atomClass
+                a.glyph = nil
+                a.movableLimits = p.movableLimits
+                return a
+            }
             var a = glyphRun(text, variant: .normal, italicLetters: false, s, cls: p.atomClass)
             a.glyph = nil
             a.movableLimits = p.movableLimits
@@ -295,6 +307,12 @@ struct MathLayout {
             return a
         }
         let scalar = MathLayout.operatorScalar(scalars[0])
+        if scalar == 0x3A, p.atomClass == .punct, p.size == nil {
+            // amsmath's \colon: 2mu, the colon, 6mu (its punctuation spacing cancelled by a kern).
+            let mu = scale(s) / 18
+            let g = glyphBox(scalar, s)
+            return Atom(box: .hlist("colon", [(g.box, 0)], kerns: [2 * mu]).padded(right: 6 * mu), atomClass: .ord)
+        }
         if let size = p.size {
             // \big… : the first size variant at least this tall, centred on the axis.
             // amsmath's \big… is `\left( \vcenter to S{} \right.`: an empty box S tall on the axis
@@ -692,8 +710,10 @@ struct MathLayout {
         var u = isChar ? 0 : b.height - c.superscriptBaselineDropMax * size
         var v = isChar ? 0 : b.depth + c.subscriptBaselineDropMin * size
         var children = [Box.Placed(x: 0, y: 0, box: b)]
-        var width = b.width
         let italic = base.italic
+        // A big operator's italic correction belongs to its superscript: with scripts, the nucleus
+        // counts only up to where the subscript starts (as LuaTeX sets OpenType operators).
+        var width = base.largeOperator ? b.width - italic : b.width
         // Italic correction: a superscript moves right of a slanted letter; a big operator's
         // subscript moves left under it (OpenType MATH convention).
         let supX = b.width + (base.largeOperator ? 0 : italic)
@@ -985,10 +1005,63 @@ struct MathLayout {
 
     // MARK: - Tables
 
+    /// amsmath's `smallmatrix`: `\,\vcenter{…}\,`, script-style cells centred, a \thickspace (0.2777 em)
+    /// between columns, rows 6 pt apart unless closer than 1.5 pt (`\baselineskip`, `\lineskip`).
+    /// (The parser wraps the table in `scriptlevel=1`: `s` is already the cells' style; the spaces and
+    /// the axis belong to the text style outside.)
+    /// `\substack` and `subarray` use the same rows without the outer thin spaces, aligned per column.
+    /// (Their rows: \baselineskip 0.5523 em and \lineskip 0.084 em, measured from LuaLaTeX.)
+    func smallMatrix(_ node: MathNode, _ s: LayoutStyle, outerSpaces: Bool = true, alignments: [ColumnAlignment] = [],
+                     baselineSkip: Double = 0.6, lineSkip: Double = 0.15) -> Atom {
+        let cellStyle = LayoutStyle(display: false, level: max(1, s.level), cramped: false, sizeFactor: s.sizeFactor)
+        let rows: [[Box]] = node.children.prefix(1000).map { rowNode in
+            rowNode.children.prefix(100).map { cell in
+                if case .tableCell = cell.kind { return row(cell.children, cellStyle).box }
+                return layout(cell, cellStyle).box
+            }
+        }
+        let columns = rows.map(\.count).max() ?? 0
+        var colWidth = [Double](repeating: 0, count: columns)
+        for r in rows { for (j, b) in r.enumerated() { colWidth[j] = max(colWidth[j], b.width) } }
+        let thin = outerSpaces ? 3 * s.sizeFactor / 18 : 0
+        let gap = 0.2777 * s.sizeFactor
+        var children: [Box.Placed] = []
+        var baseline = 0.0
+        var previousDepth = 0.0
+        for (i, r) in rows.enumerated() {
+            let h = r.map(\.height).max() ?? 0, d = r.map(\.depth).max() ?? 0
+            if i == 0 {
+                baseline = -h
+            } else {
+                let skip = baselineSkip * s.sizeFactor, lineskip = lineSkip * s.sizeFactor
+                baseline -= skip - previousDepth - h >= lineskip ? skip : previousDepth + h + lineskip
+            }
+            var x = thin
+            for (j, b) in r.enumerated() {
+                let align = alignments.isEmpty ? .center : alignments[min(j, alignments.count - 1)]
+                let dx = align == .left ? 0 : (align == .right ? colWidth[j] - b.width : (colWidth[j] - b.width) / 2)
+                children.append(Box.Placed(x: x + dx, y: baseline, box: b))
+                x += colWidth[j] + gap
+            }
+            previousDepth = d
+        }
+        let total = -(baseline - previousDepth)
+        let axis = c.axisHeight * s.sizeFactor
+        let shift = total / 2 + axis
+        for k in children.indices { children[k].y += shift }
+        let width = colWidth.reduce(0, +) + gap * Double(max(0, columns - 1)) + 2 * thin
+        return Atom(box: Box(width: width, height: shift, depth: total - shift, content: .list("table"), children: children), atomClass: .ord)
+    }
+
     func table(_ node: MathNode, _ p: TableProperties, _ s: LayoutStyle) -> Atom {
         let env = p.environment
+        if env == "smallmatrix" { return smallMatrix(node, s) }
+        if env == "substack" || env == "subarray" {
+            return smallMatrix(node, s, outerSpaces: false, alignments: p.columnAlignments, baselineSkip: 0.5523, lineSkip: 0.084)
+        }
         let small = env == "smallmatrix" || env == "substack" || env == "subarray"
-        var cellStyle = LayoutStyle(display: p.displayStyle, level: small ? min(s.level + 1, 2) : s.level, cramped: false, sizeFactor: s.sizeFactor)
+        // \substack and subarray set their cells in \scriptstyle (they usually sit in a script already).
+        var cellStyle = LayoutStyle(display: p.displayStyle, level: small ? max(1, s.level) : s.level, cramped: false, sizeFactor: s.sizeFactor)
         if s.level == 0 && !small { cellStyle.level = 0 }
         let size = scale(cellStyle)
         let isAlign = ["align", "align*", "aligned", "alignat", "alignat*", "alignedat", "split", "flalign", "flalign*", "eqnarray", "eqnarray*"].contains(env)
