@@ -30,6 +30,10 @@ public struct GlyphMetrics: Sendable {
     public var italicCorrection: Double
     /// The MATH top accent attachment (HarfBuzz gives half the advance when the font has none).
     public var topAccentAttachment: Double
+    /// Ink top, signed (y up).
+    public var inkTop: Double = 0
+    /// Ink bottom, signed (y up): positive when the ink lies wholly above the baseline.
+    public var inkBottom: Double = 0
 }
 
 /// A font file opened with HarfBuzz: glyph look-up, metrics and outlines, each read once and cached.
@@ -100,7 +104,8 @@ public final class FontFace: @unchecked Sendable {
                             inkLeft: hasExtents ? em(extents.x_bearing) : 0,
                             inkRight: hasExtents ? em(extents.x_bearing + extents.width) : 0,
                             italicCorrection: em(hb_ot_math_get_glyph_italics_correction(font, glyph)),
-                            topAccentAttachment: em(hb_ot_math_get_glyph_top_accent_attachment(font, glyph)))
+                            topAccentAttachment: em(hb_ot_math_get_glyph_top_accent_attachment(font, glyph)),
+                            inkTop: top, inkBottom: bottom)
     }
 
     deinit {

@@ -286,6 +286,12 @@ struct MathLayout {
 
     func operatorAtom(_ text: String, _ p: OperatorProperties, _ s: LayoutStyle) -> Atom {
         let scalars = Array(text.unicodeScalars)
+        if text == "mod", p.atomClass == .bin {
+            // amsmath's \bmod: 5mu on each side in every style (its own glue cancels the Bin spacing).
+            let mu = scale(s) / 18
+            let word = glyphRun(text, variant: .normal, italicLetters: false, s, cls: .ord).box
+            return Atom(box: Box.hlist("bmod", [(word, 0)], kerns: [5 * mu]).padded(right: 5 * mu), atomClass: .ord)
+        }
         if scalars.count != 1 {
             // A named operator (`lim`, `max`): upright letters; a space inside (`arg\,min`) is a thin space.
             if text.contains(" ") {
@@ -441,10 +447,10 @@ struct MathLayout {
                 children.append(Box.Placed(x: 0, y: y, box: box))
                 crossMax = max(crossMax, m.advance * size)
             } else {
-                let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size, content: .glyph(ref))
+                let box = Box(width: m.advance * size, height: m.inkTop * size, depth: -m.inkBottom * size, content: .glyph(ref))
                 children.append(Box.Placed(x: pos * size, y: 0, box: box))
-                inkH = max(inkH, m.height * size)
-                inkD = max(inkD, m.depth * size)
+                inkH = i == 0 ? m.inkTop * size : max(inkH, m.inkTop * size)
+                inkD = i == 0 ? -m.inkBottom * size : max(inkD, -m.inkBottom * size)
             }
             pos += p.fullAdvance
         }
@@ -465,8 +471,10 @@ struct MathLayout {
         var variants = math.variants(base, vertical: false)
         if variants.isEmpty { variants = [GlyphVariant(glyph: base, advance: math.face.metrics(base).advance)] }
         func single(_ glyph: UInt32) -> Atom {
+            // Signed ink extents: a brace drawn above its baseline has a negative depth, so it can be
+            // placed by its ink.
             let m = math.face.metrics(glyph)
-            let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
+            let box = Box(width: m.advance * size, height: m.inkTop * size, depth: -m.inkBottom * size,
                           content: .glyph(GlyphRef(font: .math, glyph: glyph, size: size, character: scalar)))
             return Atom(box: box, atomClass: .ord, glyph: glyph, topAccent: m.topAccentAttachment * size)
         }
@@ -517,6 +525,15 @@ struct MathLayout {
             if case .row = nodes[0].kind {} else { return a }
             a.atomClass = a.atomClass == .op && a.largeOperator ? .op : a.atomClass
             return a
+        }
+        // amsmath's \pmod{n} (the parser writes it as `\quad(mod\,\,n)`): 18mu before the parenthesis in
+        // display style, 8mu otherwise, and "mod" is upright letters, not an operator.
+        if nodes.count >= 4, case let .space(w) = nodes[0].kind, abs(w - 1) < 0.001,
+           case let .operator(open, _) = nodes[1].kind, open == "(", case let .identifier(word, _) = nodes[2].kind, word == "mod" {
+            var atoms = nodes.map { layout($0, s) }
+            atoms[0] = Atom(box: .empty(width: (s.isDisplay ? 18 : 8) * scale(s) / 18), atomClass: .ord, isSpace: true)
+            atoms[2].atomClass = .ord
+            return assemble(atoms, s)
         }
         return assemble(nodes.map { layout($0, s) }, s)
     }
@@ -676,31 +693,18 @@ struct MathLayout {
 
     func scripts(_ baseNode: MathNode?, sub subNode: MathNode?, sup supNode: MathNode?, _ s: LayoutStyle) -> Atom {
         let base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
-        if let supNode, MathLayout.isPrimes(supNode) {
-            // The font's primes (U+2032…) are drawn raised already: set them at the base's size on its
-            // baseline, as unicode-math does.
-            var withSub = base
-            if let subNode { withSub = attachScripts(base, sub: layout(subNode, s.subscript).box, sup: nil, s) }
-            let primes = layout(supNode, s).box
-            // (No italic correction before the primes: LuaTeX sets f′ without it.)
-            let children = [Box.Placed(x: 0, y: 0, box: withSub.box), Box.Placed(x: base.box.width, y: 0, box: primes)]
-            let width = max(withSub.box.width, children[1].x + primes.width)
-            return finish(base, children, width: width)
+        // Two, three or four primes are the double, triple and quadruple prime characters (as
+        // unicode-math sets them), narrower than primes side by side.
+        if let supNode, case .row = supNode.kind, (2...4).contains(supNode.children.count),
+           supNode.children.allSatisfy({ if case let .operator(t, _) = $0.kind { return t == "\u{2032}" }; return false }) {
+            let combined: UInt32 = [0x2033, 0x2034, 0x2057][supNode.children.count - 2]
+            if math.face.glyph(for: combined) != nil {
+                let g = glyphBox(combined, s.superscript)
+                return attachScripts(base, sub: subNode.map { layout($0, s.subscript).box }, sup: g.box, s)
+            }
         }
         return attachScripts(base, sub: subNode.map { layout($0, s.subscript).box },
                              sup: supNode.map { layout($0, s.superscript).box }, s)
-    }
-
-    /// Whether a superscript is only prime marks (`'`, `''`, `\prime`).
-    static func isPrimes(_ node: MathNode) -> Bool {
-        switch node.kind {
-        case let .operator(text, _), let .identifier(text, _):
-            return !text.isEmpty && text.unicodeScalars.allSatisfy { (0x2032...0x2037).contains($0.value) || $0.value == 0x2057 }
-        case .row:
-            return !node.children.isEmpty && node.children.allSatisfy(isPrimes)
-        default:
-            return false
-        }
     }
 
     func attachScripts(_ base: Atom, sub: Box?, sup: Box?, _ s: LayoutStyle) -> Atom {
@@ -844,10 +848,8 @@ struct MathLayout {
                 } else if let oa = o.topAccent, o.glyph != nil {
                     x = baseX + base.box.width / 2 - oa
                 }
-                // Wide marks that are not true accents (braces) sit above the base with a gap.
-                if o.glyph == nil || o.box.depth > 0.05 * size {
-                    y = base.box.height + c.overbarVerticalGap * size + o.box.depth
-                }
+                // Braces and brackets are set the same way (as LuaTeX sets \Uoverdelimiter): their glyphs
+                // are drawn above the x-height already.
             } else {
                 // Limits (TeXbook rule 13a); labels of extensible arrows and \overset too, which amsmath
                 // sets as \mathop limits.
@@ -860,9 +862,11 @@ struct MathLayout {
             var y: Double
             let x = (width - un.box.width) / 2 - italic / 2
             if underIsAccent {
-                // A stretched mark (brace, arrow, tilde) hangs right under the base, as LuaTeX sets it.
-                let gap = un.glyph != nil && !(under.map { n -> Bool in if case let .operator(_, op) = n.kind { return op.stretchy }; return false } ?? false) ? c.underbarVerticalGap * size : 0
-                y = -(base.box.depth + gap + un.box.height)
+                // A stretched mark (brace, arrow, tilde) hangs from the base's bottom by its own baseline
+                // (its glyphs are drawn below it), as LuaTeX sets \Uunderdelimiter; a plain under accent
+                // keeps the underbar gap below the base.
+                let stretchy = under.map { n -> Bool in if case let .operator(_, op) = n.kind { return op.stretchy }; return false } ?? false
+                y = stretchy ? -base.box.depth : -(base.box.depth + c.underbarVerticalGap * size + max(0, un.box.height))
             } else {
                 y = -(base.box.depth + max(c.lowerLimitGapMin * size + un.box.height, c.lowerLimitBaselineDropMin * size))
             }
@@ -877,12 +881,21 @@ struct MathLayout {
         result.italic = 0
         // Spacing class: an accented atom is an Ord (TeXbook rule 12) unless its base is an operator or a
         // relation; limits keep their operator's class, stacked relations (`\overset{!}{=}`) theirs.
-        if overIsAccent || underIsAccent {
+        if isBraceMark(over) || isBraceMark(under) {
+            // \overbrace and friends are \mathop{…}\limits in LaTeX.
+            result.atomClass = .op
+        } else if overIsAccent || underIsAccent {
             result.atomClass = [.op, .rel].contains(base.atomClass) ? base.atomClass : .ord
         } else {
             result.atomClass = base.largeOperator ? .op : base.atomClass
         }
         return result
+    }
+
+    /// Whether a node is a brace or bracket mark (`\overbrace`, `\underbracket`, `\overgroup`…).
+    func isBraceMark(_ node: MathNode?) -> Bool {
+        guard let node, case let .operator(text, op) = node.kind, op.stretchy, let u = text.unicodeScalars.first?.value else { return false }
+        return (0x23DC...0x23E1).contains(u) || u == 0x23B4 || u == 0x23B5
     }
 
     /// An accent mark: the combining form of the accent character, stretched to the base when wide.
@@ -1106,10 +1119,10 @@ struct MathLayout {
             return p.columnAlignments[min(j, p.columnAlignments.count - 1)]
         }
         // Column gaps: \arraycolsep on each side for arrays, a quad in matrices and cases, none inside
-        // an align pair and 2em between pairs.
+        // an align pair and \minalignsep (1 em) between pairs.
         let isArray = env == "array" || env == "darray" || env == "subarray"
         func gap(after j: Int) -> Double {
-            if isAlign { return j % 2 == 0 ? 0 : 2 * s.sizeFactor }
+            if isAlign { return j % 2 == 0 ? 0 : 1 * s.sizeFactor }   // amsmath's \minalignsep (10 pt)
             if small { return 0.5 * size }
             return 1.0 * s.sizeFactor
         }
