@@ -801,7 +801,7 @@ struct MathLayout {
             if u == 0x203E || u == 0xAF || u == 0x5F {
                 return underbar(base, s)
             }
-            underAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, s)
+            underAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, below: true, s)
         }
         // Stretchy marks that are not accents (braces) stretch to the base.
         if overAtom == nil, let over {
@@ -849,7 +849,13 @@ struct MathLayout {
                     x = baseX + base.box.width / 2 - oa
                 }
                 // Braces and brackets are set the same way (as LuaTeX sets \Uoverdelimiter): their glyphs
-                // are drawn above the x-height already.
+                // are drawn above the x-height already. Other marks (⇒, ⟷ over a base) are not drawn at
+                // accent height: their ink goes above the base with the overbar gap.
+                if case let .operator(text, _)? = over?.kind, let u = text.unicodeScalars.first?.value, !isHorizontalBracket(over),
+                   MathLayout.accentScalars[u] == nil, MathLayout.arrowAccentsAbove[u] == nil || o.glyph == nil && o.box.depth > 0,
+                   !(0x300...0x36F).contains(u), !(0x20D0...0x20FF).contains(u) {
+                    y = base.box.height + c.overbarVerticalGap * size + o.box.depth
+                }
             } else {
                 // Limits (TeXbook rule 13a); labels of extensible arrows and \overset too, which amsmath
                 // sets as \mathop limits.
@@ -866,7 +872,13 @@ struct MathLayout {
                 // (its glyphs are drawn below it), as LuaTeX sets \Uunderdelimiter; a plain under accent
                 // keeps the underbar gap below the base.
                 let stretchy = under.map { n -> Bool in if case let .operator(_, op) = n.kind { return op.stretchy }; return false } ?? false
-                y = stretchy ? -base.box.depth : -(base.box.depth + c.underbarVerticalGap * size + max(0, un.box.height))
+                if stretchy && un.box.height <= 0.05 * size {
+                    y = -base.box.depth
+                } else {
+                    // A mark drawn above its baseline (no below form in the font): its ink top goes under the
+                    // base with the underbar gap.
+                    y = -(base.box.depth + c.underbarVerticalGap * size + un.box.height)
+                }
             } else {
                 y = -(base.box.depth + max(c.lowerLimitGapMin * size + un.box.height, c.lowerLimitBaselineDropMin * size))
             }
@@ -892,21 +904,44 @@ struct MathLayout {
         return result
     }
 
-    /// Whether a node is a brace or bracket mark (`\overbrace`, `\underbracket`, `\overgroup`…).
+    /// Whether a node is a brace or bracket mark (`\overbrace`, `\underbracket`): LaTeX makes those \mathop.
     func isBraceMark(_ node: MathNode?) -> Bool {
+        guard let node, case let .operator(text, op) = node.kind, op.stretchy, let u = text.unicodeScalars.first?.value else { return false }
+        return u == 0x23DE || u == 0x23DF || u == 0x23B4 || u == 0x23B5
+    }
+
+    /// Whether a node is a horizontal bracket drawn above the x-height like an accent (braces,
+    /// brackets, parentheses and groups of the Miscellaneous Technical block).
+    func isHorizontalBracket(_ node: MathNode?) -> Bool {
         guard let node, case let .operator(text, op) = node.kind, op.stretchy, let u = text.unicodeScalars.first?.value else { return false }
         return (0x23DC...0x23E1).contains(u) || u == 0x23B4 || u == 0x23B5
     }
 
     /// An accent mark: the combining form of the accent character, stretched to the base when wide.
-    func accentMark(_ u: UInt32, stretchy: Bool, width: Double, _ s: LayoutStyle) -> Atom {
-        let scalar: UInt32
+    /// Wide arrows over and under a base are the combining arrows (as unicode-math sets \overrightarrow…),
+    /// which the math fonts stretch and draw at accent height.
+    static let arrowAccentsAbove: [UInt32: UInt32] = [0x2192: 0x20D7, 0x2190: 0x20D6, 0x2194: 0x20E1, 0x21BC: 0x20D0, 0x21C0: 0x20D1]
+    static let arrowAccentsBelow: [UInt32: UInt32] = [0x2192: 0x20EF, 0x2190: 0x20EE, 0x2194: 0x034D]
+    /// Combining accents above → their forms below.
+    static let accentsBelow: [UInt32: UInt32] = [0x303: 0x330, 0x302: 0x32D, 0x30C: 0x32C, 0x304: 0x331, 0x306: 0x32E,
+                                                 0x307: 0x323, 0x308: 0x324]
+
+    func accentMark(_ u: UInt32, stretchy: Bool, width: Double, below: Bool = false, _ s: LayoutStyle) -> Atom {
+        var scalar: UInt32
         if let combining = MathLayout.accentScalars[u] {
             scalar = combining
         } else if u == 0x2192 && !stretchy {
             scalar = 0x20D7 // \vec: combining right arrow above
         } else {
             scalar = u
+        }
+        if stretchy, let arrow = (below ? MathLayout.arrowAccentsBelow : MathLayout.arrowAccentsAbove)[u],
+           math.face.glyph(for: arrow) != nil {
+            scalar = arrow
+        }
+        // Under a base, the combining-below form of an accent (\utilde → U+0330) when the font has it.
+        if below, let under = MathLayout.accentsBelow[scalar], math.face.glyph(for: under) != nil {
+            scalar = under
         }
         if stretchy || scalar == 0x302 || scalar == 0x303 || scalar == 0x30C {
             if stretchy, let a = horizontalStretch(scalar, width: width, s) { return a }
