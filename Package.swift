@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "MathAloud", targets: ["MathAloud"]),
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
+        .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -28,8 +29,16 @@ let package = Package(
         .systemLibrary(name: "CESpeakNG", path: "Sources/CESpeakNG",
                        providers: [.apt(["libespeak-ng-dev", "espeak-ng"])]),
         .target(name: "MathAloudVoice", dependencies: ["MathAloud", "CESpeakNG"]),
-        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice"]),
-        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice"], path: "Sources/MathAloudBench"),
+        // Typesetting (DESIGN.md §2): HarfBuzz for OpenType MATH and outlines, cairo for drawing PNG and
+        // PDF, zlib for writing PNG (with the label's text chunks).
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
+                       providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo", "CZlib"]),
+        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"]),
+        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
+                          path: "Sources/MathAloudBench"),
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
         .plugin(name: "EmbedSpeechResources", capability: .buildTool(), dependencies: ["EmbedResourcesTool"]),
@@ -43,6 +52,8 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
+        .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
+                    exclude: ["Golden"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs MathAloud's benchmarks (release build) with their peers side by side in the same invocation.
-# Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI) for parse and speech; the
-# espeak-ng command (Debian package `espeak-ng`, from scripts/install-deps.sh) for voice. Installs them if missing.
-# Usage: scripts/bench.sh [parse|speech|voice] [--repeat N]
+# Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI) for parse, speech and render;
+# the espeak-ng command (Debian package `espeak-ng`, from scripts/install-deps.sh) for voice. Installs them if missing.
+# Usage: scripts/bench.sh [parse|speech|startup|voice|render] [--repeat N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

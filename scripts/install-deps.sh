@@ -9,6 +9,9 @@
 #   libmicrohttpd-dev            MathAloudServer (HTTP service)
 #   libharfbuzz-dev libcairo2-dev zlib1g-dev fonts-lmodern
 #                                MathAloudRender (OpenType MATH typesetting, SVG/PNG/PDF, Latin Modern Math)
+#   fonts-texgyre-math fonts-dejavu-extra
+#                                the other selectable math fonts (TeX Gyre Pagella/Termes/Bonum/Schola Math,
+#                                DejaVu Math TeX Gyre); optional fonts-texgyre gives \text their own text faces
 #   sox                          inspecting/checking generated audio in tests and demos
 set -euo pipefail
 
@@ -20,6 +23,8 @@ PACKAGES=(
   libcairo2-dev
   zlib1g-dev
   fonts-lmodern
+  fonts-texgyre-math
+  fonts-dejavu-extra
   sox
 )
 

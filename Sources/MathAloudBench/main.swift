@@ -2,6 +2,7 @@ import Foundation
 import MathAloud
 import MathSpeech
 import MathAloudVoice
+import MathAloudRender
 
 // MathAloud benchmarks (build with -c release). Each benchmark runs its peer in the same invocation
 // and prints the ratio, because absolute times on shared machines drift between runs.
@@ -9,6 +10,7 @@ import MathAloudVoice
 //   swift run -c release MathAloudBench parse  [--corpus FILE] [--repeat N] [--peers DIR]
 //   swift run -c release MathAloudBench speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]
 //   swift run -c release MathAloudBench voice  [--repeat N]   (N timed runs per figure, default 5 × 100)
+//   swift run -c release MathAloudBench render [--corpus FILE] [--repeat N] [--peers DIR]
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -370,8 +372,87 @@ func benchVoice(_ o: Options) {
     if bytes == 42 { print("") }
 }
 
+/// TeX → SVG + label (parse once, speak, lay out, write SVG with title/desc) and TeX → PNG + label,
+/// beside mathra (TeX → speech + SVG + braille) in the same run.
+func benchRender(_ o: Options) {
+    let lines = loadLines(o.corpus)
+    guard let renderer = try? Renderer() else { print("cannot load the renderer (fonts or rules)"); exit(4) }
+    var errors = 0
+    for line in lines where renderer.render(tex: line).diagnostics.containsError { errors += 1 }
+    var sink = 0
+    let svgSeconds = bestOf(o.repeatCount) {
+        for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count }
+    }
+    let layoutSeconds = bestOf(o.repeatCount) {
+        for line in lines { sink &+= Int(renderer.layout(renderer.speaker.parser.parse(line).root).width) }
+    }
+    let speechSeconds = bestOf(o.repeatCount) {
+        for line in lines { sink &+= renderer.speaker.speak(parsed: renderer.speaker.parser.parse(line)).speech.items.count }
+    }
+    // Both cores: formulas split over threads (the CLI's batch mode could do the same).
+    let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let parallelSeconds = bestOf(o.repeatCount) {
+        let chunk = (lines.count + threads - 1) / threads
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var local = 0
+            for line in lines[min(lines.count, t * chunk)..<min(lines.count, (t + 1) * chunk)] {
+                local &+= renderer.svg(renderer.render(tex: line)).utf8.count
+            }
+            if local == 42 { print("") }
+        }
+    }
+    let pngSeconds = bestOf(max(1, o.repeatCount / 2)) {
+        for line in lines { sink &+= renderer.png(renderer.render(tex: line)).count }
+    }
+    let svg = Double(lines.count) / svgSeconds
+    print("corpus: \(o.corpus) (\(lines.count) formulas)")
+    print(String(format: "mathaloud TeX → SVG + label: %d rendered without error, best of %d: %.3f s, %.0f formulas/s",
+                 lines.count - errors, o.repeatCount, svgSeconds, svg))
+    print(String(format: "  of which: TeX → speech only (parse + semantics + rules): %.0f formulas/s", Double(lines.count) / speechSeconds))
+    print(String(format: "  of which: TeX → box tree only (parse + layout, no speech): %.0f formulas/s", Double(lines.count) / layoutSeconds))
+    print(String(format: "mathaloud TeX → SVG + label on %d threads: %.0f formulas/s", threads, Double(lines.count) / parallelSeconds))
+    print(String(format: "mathaloud TeX → PNG + label (20 px): best of %d: %.3f s, %.0f formulas/s", max(1, o.repeatCount / 2), pngSeconds,
+                 Double(lines.count) / pngSeconds))
+    // The command line: `mathaloud render --batch` writing one SVG file per formula.
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mathaloud").path
+    if FileManager.default.fileExists(atPath: binary) {
+        let tmp = FileManager.default.temporaryDirectory
+        let batchFile = tmp.appendingPathComponent("mathaloud-bench-render.jsonl").path
+        // Into memory (/dev/shm) when there is one: the figure is about rendering, not the disk.
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        let outDir = (FileManager.default.fileExists(atPath: shm.path) ? shm : tmp).appendingPathComponent("mathaloud-bench-render-out").path
+        var text = ""
+        for (i, line) in lines.enumerated() { text += "{\"id\":\(i),\"tex\":" + JSONString.quote(line) + "}\n" }
+        FileManager.default.createFile(atPath: batchFile, contents: Data(text.utf8))
+        if let m = measureProcess([binary, "render", "--batch", outDir], stdinFile: batchFile) {
+            print(String(format: "mathaloud render --batch (%d lines → %d SVG files + manifest): %.2f s, %.0f formulas/s, peak RSS %.1f MB",
+                         lines.count, lines.count, m.seconds, Double(lines.count) / max(m.seconds, 0.001), Double(m.maxRSSKB) / 1024))
+        }
+        try? FileManager.default.removeItem(atPath: batchFile)
+        try? FileManager.default.removeItem(atPath: outDir)
+    }
+    let mathra = peerResults(run("python3", ["\(o.peers)/mathra-peer.py", o.corpus, "--json", "--repeat", String(o.repeatCount)]))
+    if let m = mathra["mathra"], let perSecond = m["perSecond"] as? Double {
+        print(String(format: "mathra (peer, TeX → speech + SVG + braille, one thread): %d accepted, %.0f formulas/s → ratio SVG+label %.2f× (one thread), %.2f× (%d threads)",
+                     m["accepted"] as? Int ?? 0, perSecond, svg / perSecond, Double(lines.count) / parallelSeconds / perSecond, threads))
+    } else {
+        print("mathra (peer): not run (python3 -m pip install mathra)")
+    }
+    if sink == 42 { print("") }
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
+case "render":
+    benchRender(parseOptions(args.dropFirst()))
+case "render-svg-profile":
+    // Only the TeX → SVG + label loop, for profiling (perf record … MathAloudBench render-svg-profile).
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    guard let renderer = try? Renderer() else { exit(4) }
+    var sink = 0
+    for _ in 0..<o.repeatCount { for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count } }
+    print(sink)
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":
@@ -381,6 +462,6 @@ case "startup":
 case "voice":
     benchVoice(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup|voice [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice|render [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

@@ -36,6 +36,8 @@ enum ExitCode: Int32 {
     case rules = 4
     /// eSpeak-NG (its library data) or the requested voice is not available (`say`).
     case voice = 5
+    /// A font could not be loaded (render).
+    case font = 6
 }
 
 /// Reads all of standard input as text (invalid UTF-8 decoded as U+FFFD).

@@ -7,6 +7,7 @@ commands:
   parse    TeX or MathML to a tree, MathML or JSON (mathaloud parse --help)
   speak    TeX or MathML to speech, SSML or a label (mathaloud speak --help)
   say      TeX or MathML to a WAV file through eSpeak-NG (mathaloud say --help)
+  render   TeX or MathML to SVG, PNG or PDF with the spoken label inside (mathaloud render --help)
   help     this text
 """
 
@@ -21,6 +22,8 @@ do {
         exitCode = try SpeakCommand.run(arguments)
     case "say":
         exitCode = try SayCommand.run(arguments)
+    case "render":
+        exitCode = try RenderCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

@@ -1,0 +1,198 @@
+import Foundation
+
+/// A colour with alpha, components 0…1.
+public struct RGBAColor: Hashable, Sendable {
+    /// Components, 0…1.
+    public var red: Double, green: Double, blue: Double, alpha: Double
+
+    /// Creates a colour.
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+
+    /// Black.
+    public static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    /// White.
+    public static let white = RGBAColor(red: 1, green: 1, blue: 1)
+
+    /// Parses `#rgb`, `#rrggbb`, `#rrggbbaa`, `rrggbb` (as `\color[HTML]` writes it), `transparent` and
+    /// the CSS/xcolor base names (`red`, `blue`, `darkgreen`…); nil when unknown.
+    public init?(_ text: String) {
+        var s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let named = RGBAColor.names[s] { s = named }
+        if s == "transparent" || s == "none" { self.init(red: 0, green: 0, blue: 0, alpha: 0); return }
+        if s.hasPrefix("#") { s.removeFirst() }
+        guard s.allSatisfy(\.isHexDigit), [3, 6, 8].contains(s.count) else { return nil }
+        if s.count == 3 { s = s.map { "\($0)\($0)" }.joined() }
+        let v = UInt64(s, radix: 16) ?? 0
+        if s.count == 8 {
+            self.init(red: Double(v >> 24 & 255) / 255, green: Double(v >> 16 & 255) / 255,
+                      blue: Double(v >> 8 & 255) / 255, alpha: Double(v & 255) / 255)
+        } else {
+            self.init(red: Double(v >> 16 & 255) / 255, green: Double(v >> 8 & 255) / 255, blue: Double(v & 255) / 255)
+        }
+    }
+
+    /// `#rrggbb` (alpha not included).
+    public var hex: String {
+        func h(_ c: Double) -> String {
+            let v = Int((max(0, min(1, c)) * 255).rounded())
+            return (v < 16 ? "0" : "") + String(v, radix: 16)
+        }
+        return "#" + h(red) + h(green) + h(blue)
+    }
+
+    private static let names: [String: String] = [
+        "black": "000000", "white": "ffffff", "red": "ff0000", "green": "00ff00", "blue": "0000ff",
+        "cyan": "00ffff", "magenta": "ff00ff", "yellow": "ffff00", "gray": "808080", "grey": "808080",
+        "lightgray": "bfbfbf", "darkgray": "404040", "orange": "ff8000", "purple": "bf0040", "violet": "800080",
+        "brown": "bf8040", "olive": "808000", "teal": "008080", "lime": "bfff00", "pink": "ffbfbf",
+        "darkgreen": "006400", "darkblue": "00008b", "darkred": "8b0000", "navy": "000080", "maroon": "800000",
+        "gold": "ffd700", "silver": "c0c0c0", "aqua": "00ffff", "fuchsia": "ff00ff", "indigo": "4b0082",
+    ]
+}
+
+/// Which font a glyph comes from: the math font, or one of the text fonts used for `\text`.
+public enum FontRole: UInt8, Hashable, Sendable, CaseIterable {
+    case math, text, textBold, textItalic, textBoldItalic
+    /// Optical sizes of the text font for scripts (Latin Modern Roman 7 pt and 5 pt), as LaTeX uses.
+    case textScript, textScriptBold, textScriptItalic, textScriptScript, textScriptScriptBold
+}
+
+/// A glyph to draw: font, glyph id, size in em of the base size, and the character it shows (0 for
+/// parts of an assembly) for dumps.
+public struct GlyphRef: Hashable, Sendable {
+    /// The font the glyph comes from.
+    public var font: FontRole
+    /// The glyph id in that font.
+    public var glyph: UInt32
+    /// The size in em of the base size (0.7 in scripts, 0.5 in scriptscripts, times size commands).
+    public var size: Double
+    /// The character shown (0 for assembly parts and shaped text), for dumps.
+    public var character: UInt32
+}
+
+/// A node of the box tree (TeX's boxes, glue already fixed): every box has a width, a height above
+/// and a depth below its baseline, in em of the base font size, and children placed relative to its
+/// reference point (left end of the baseline), y upwards.
+public struct Box: Sendable {
+    /// Horizontal extent.
+    public var width: Double
+    /// Extent above the baseline.
+    public var height: Double
+    /// Extent below the baseline.
+    public var depth: Double
+    /// What the box draws itself (children are drawn on top).
+    public var content: Content
+    /// Children and where their reference points sit (x right, y up).
+    public var children: [Placed]
+
+    /// What a box draws.
+    public enum Content: Sendable {
+        /// Nothing: a container, named for dumps (`row`, `frac`, `sqrt`, `scripts`…).
+        case list(String)
+        /// One glyph at the reference point.
+        case glyph(GlyphRef)
+        /// A filled rectangle covering the box.
+        case rule
+        /// A stroked line from (x1, y1) to (x2, y2), relative to the reference point.
+        case line(x1: Double, y1: Double, x2: Double, y2: Double, thickness: Double)
+        /// A stroked rectangle around the box (inset by half the thickness), optionally dashed.
+        case frame(thickness: Double, dashed: Bool)
+        /// A stroked ellipse inscribed in the box (`menclose` `circle`).
+        case ellipse(thickness: Double)
+        /// Children drawn in this colour.
+        case color(RGBAColor)
+        /// A filled background behind the children.
+        case background(RGBAColor)
+        /// Children laid out but not drawn (`\phantom`).
+        case phantom
+    }
+
+    /// A child box and its position.
+    public struct Placed: Sendable {
+        /// Offset of the child's reference point to the right, em.
+        public var x: Double
+        /// Offset of the child's baseline upwards, em.
+        public var y: Double
+        /// The child.
+        public var box: Box
+        /// Creates a placement.
+        public init(x: Double, y: Double, box: Box) { self.x = x; self.y = y; self.box = box }
+    }
+
+    /// Creates a box.
+    public init(width: Double, height: Double, depth: Double, content: Content = .list("box"), children: [Placed] = []) {
+        self.width = width; self.height = height; self.depth = depth; self.content = content; self.children = children
+    }
+
+    /// An empty box of a given size (kerns, struts, spaces).
+    public static func empty(width: Double = 0, height: Double = 0, depth: Double = 0) -> Box {
+        Box(width: width, height: height, depth: depth, content: .list("space"))
+    }
+
+    /// A horizontal list of boxes, each after the other on a shared baseline (with vertical shifts).
+    static func hlist(_ name: String, _ items: [(box: Box, shift: Double)], kerns: [Double]? = nil) -> Box {
+        var x = 0.0, h = 0.0, d = 0.0
+        var placed: [Placed] = []
+        placed.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            if let kerns, i < kerns.count { x += kerns[i] }
+            placed.append(Placed(x: x, y: item.shift, box: item.box))
+            x += item.box.width
+            h = max(h, item.box.height + item.shift)
+            d = max(d, item.box.depth - item.shift)
+        }
+        return Box(width: x, height: h, depth: d, content: .list(name), children: placed)
+    }
+
+    /// The box with extra width on the right.
+    func padded(right: Double) -> Box {
+        var b = self
+        b.width += right
+        return b
+    }
+
+    /// The box wrapped in a container with the same metrics.
+    func wrapped(_ content: Content) -> Box {
+        Box(width: width, height: height, depth: depth, content: content, children: [Placed(x: 0, y: 0, box: self)])
+    }
+
+    /// An indented, one-box-per-line dump with metrics to three decimals, stable for golden tests.
+    public func dump() -> String {
+        var out = ""
+        dump(into: &out, depth: 0, x: 0, y: 0)
+        return out
+    }
+
+    private func dump(into out: inout String, depth level: Int, x: Double, y: Double) {
+        out += String(repeating: "  ", count: level)
+        switch content {
+        case .list(let name): out += name
+        case .glyph(let g):
+            out += "glyph"
+            if g.character != 0, let u = Unicode.Scalar(g.character) {
+                out += " '" + (u.properties.generalCategory == .control ? "?" : String(Character(u))) + "'"
+            }
+            out += " #\(g.glyph)"
+            if g.font != .math { out += " \(g.font)" }
+            if g.size != 1 { out += " size=\(f(g.size))" }
+        case .rule: out += "rule"
+        case let .line(x1, y1, x2, y2, t): out += "line (\(f(x1)),\(f(y1)))-(\(f(x2)),\(f(y2))) t=\(f(t))"
+        case let .frame(t, dashed): out += "frame t=\(f(t))" + (dashed ? " dashed" : "")
+        case let .ellipse(t): out += "ellipse t=\(f(t))"
+        case .color(let c): out += "color \(c.hex)"
+        case .background(let c): out += "background \(c.hex)"
+        case .phantom: out += "phantom"
+        }
+        out += " w=\(f(width)) h=\(f(height)) d=\(f(depth))"
+        if x != 0 || y != 0 { out += " at (\(f(x)),\(f(y)))" }
+        out += "\n"
+        for c in children { c.box.dump(into: &out, depth: level + 1, x: c.x, y: c.y) }
+    }
+
+    private func f(_ v: Double) -> String {
+        let r = (v * 1000).rounded() / 1000
+        return String(format: "%.3f", r == 0 ? 0 : r)
+    }
+}

@@ -1,0 +1,318 @@
+import CCairo
+import CZlib
+import Foundation
+
+/// Collects bytes written by cairo's stream functions.
+private final class ByteSink {
+    var data = Data()
+}
+
+private func appendBytes(_ closure: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ length: UInt32) -> cairo_status_t {
+    guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+    Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+    return CAIRO_STATUS_SUCCESS
+}
+
+extension Renderer {
+    /// The formula as a PNG image (RGBA, transparent unless a background is set), `scale` pixels per
+    /// CSS pixel, drawn by cairo and encoded by ``PNGEncoder``. The label is stored in an `iTXt` chunk
+    /// with keyword `Description` and the source in an `iTXt` chunk with keyword `Source` (PNG 1.2
+    /// §11.3.4, UTF-8, uncompressed), placed right after `IHDR` so readers that stop early find them.
+    ///
+    /// Huge formulas are bounded: the image is scaled down to at most 40 megapixels (16,000 px a side).
+    public func png(_ formula: RenderedFormula) -> Data {
+        var scale = options.scale
+        let area = max(1, formula.width * formula.height) * scale * scale
+        if area > 40_000_000 { scale *= (40_000_000 / area).squareRoot() }
+        scale = min(scale, 16_000 / max(1, formula.width), 16_000 / max(1, formula.height))
+        let px = formula.fontSize * scale
+        let width = Int32(max(1, min(16_000, (formula.width * scale).rounded(.up))))
+        let height = Int32(max(1, min(16_000, (formula.height * scale).rounded(.up))))
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return Data() }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return Data() }
+        draw(formula, cr, unit: px)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        guard let pixels = cairo_image_surface_get_data(surface) else { return Data() }
+        return PNGEncoder.encode(argb: pixels, width: Int(width), height: Int(height),
+                                 stride: Int(cairo_image_surface_get_stride(surface)),
+                                 text: [("Description", formula.label), ("Source", formula.source)])
+    }
+
+    /// The formula as a one-page tagged PDF (page size = image size, `size` points per em). The label is
+    /// the document title (`/Title` in the info dictionary) and the alternate text (`/Alt`) of the
+    /// `Figure` structure element that holds the drawing; the source is the subject (`/Subject`).
+    public func pdf(_ formula: RenderedFormula) -> Data {
+        let sink = ByteSink()
+        let unmanaged = Unmanaged.passRetained(sink)
+        defer { unmanaged.release() }
+        guard let surface = cairo_pdf_surface_create_for_stream({ c, b, l in appendBytes(c, b, l) }, unmanaged.toOpaque(),
+                                                                max(1, formula.width), max(1, formula.height)) else { return Data() }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, formula.label)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, formula.source)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "MathAloud")
+        if let cr = cairo_create(surface) {
+            // One Figure structure element around the drawing (a tagged PDF); cairo 1.16 has no
+            // attribute for alternate text, so the label is added to that element afterwards.
+            cairo_tag_begin(cr, "Figure", "")
+            draw(formula, cr, unit: formula.fontSize)
+            cairo_tag_end(cr, "Figure")
+            cairo_show_page(cr)
+            cairo_destroy(cr)
+        }
+        cairo_surface_finish(surface)
+        cairo_surface_destroy(surface)
+        return PDFAlternateText.insert(formula.label, into: sink.data)
+    }
+
+    /// Paints the formula with cairo: `unit` device units per em.
+    func draw(_ formula: RenderedFormula, _ cr: OpaquePointer, unit: Double) {
+        let pad = formula.padding
+        if let bg = options.background {
+            cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
+            cairo_paint(cr)
+        }
+        // User space: em, y up, origin on the baseline at the left of the box.
+        cairo_translate(cr, pad * unit, (formula.box.height + pad) * unit)
+        cairo_scale(cr, unit, -unit)
+        for item in formula.box.drawList(color: options.color) {
+            switch item {
+            case let .glyph(g, x, y, color):
+                let face = fonts.face(g.font)
+                let s = g.size / face.unitsPerEm
+                cairo_save(cr)
+                cairo_translate(cr, x, y)
+                cairo_scale(cr, s, s)
+                cairo_new_path(cr)
+                for c in face.outline(g.glyph) {
+                    switch c {
+                    case let .move(px, py): cairo_move_to(cr, Double(px), Double(py))
+                    case let .line(px, py): cairo_line_to(cr, Double(px), Double(py))
+                    case let .cubic(a, b, c2, d, px, py):
+                        cairo_curve_to(cr, Double(a), Double(b), Double(c2), Double(d), Double(px), Double(py))
+                    case .close: cairo_close_path(cr)
+                    }
+                }
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_fill(cr)
+                cairo_restore(cr)
+            case let .rect(x, y, w, h, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_rectangle(cr, x, y, w, h)
+                cairo_fill(cr)
+            case let .line(x1, y1, x2, y2, t, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_set_line_width(cr, t)
+                cairo_move_to(cr, x1, y1)
+                cairo_line_to(cr, x2, y2)
+                cairo_stroke(cr)
+            case let .frame(x, y, w, h, t, dashed, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_set_line_width(cr, t)
+                if dashed {
+                    var dash = [3 * t]
+                    cairo_set_dash(cr, &dash, 1, 0)
+                }
+                cairo_rectangle(cr, x + t / 2, y + t / 2, w - t, h - t)
+                cairo_stroke(cr)
+                cairo_set_dash(cr, nil, 0, 0)
+            case let .ellipse(x, y, w, h, t, color):
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo_set_line_width(cr, t)
+                cairo_save(cr)
+                cairo_translate(cr, x + w / 2, y + h / 2)
+                cairo_scale(cr, max((w - t) / 2, 0.001), max((h - t) / 2, 0.001))
+                cairo_new_path(cr)
+                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+                cairo_restore(cr)
+                cairo_stroke(cr)
+            }
+        }
+    }
+}
+
+/// PNG text chunks (PNG 1.2 §11.3.4): cairo writes none, so they are inserted after `IHDR`.
+public enum PNGText {
+    /// `data` with one uncompressed `iTXt` chunk per (keyword, text) inserted after `IHDR`.
+    public static func insert(_ entries: [(keyword: String, text: String)], into data: Data) -> Data {
+        let bytes = [UInt8](data)
+        // Signature (8) + IHDR chunk (4 length + 4 type + 13 data + 4 CRC).
+        guard bytes.count >= 33, bytes[12...15].elementsEqual("IHDR".utf8) else { return data }
+        var out = Array(bytes[0..<33])
+        for (keyword, text) in entries {
+            // Keyword: 1–79 Latin-1 characters; compression flag 0, method 0, empty language and
+            // translated keyword, then UTF-8 text.
+            var body = Array(keyword.utf8.prefix(79))
+            body += [0, 0, 0, 0, 0]
+            body += Array(text.utf8)
+            out += chunk("iTXt", body)
+        }
+        out += bytes[33...]
+        return Data(out)
+    }
+
+    /// A PNG chunk: length, type, data, CRC-32 over type and data.
+    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typeBytes = Array(type.utf8)
+        let length = UInt32(body.count)
+        var out: [UInt8] = [UInt8(length >> 24), UInt8(length >> 16 & 255), UInt8(length >> 8 & 255), UInt8(length & 255)]
+        out += typeBytes
+        out += body
+        let crc = crc32(typeBytes + body)
+        out += [UInt8(crc >> 24), UInt8(crc >> 16 & 255), UInt8(crc >> 8 & 255), UInt8(crc & 255)]
+        return out
+    }
+
+    /// The text chunks (`tEXt` and uncompressed `iTXt`) of a PNG, keyword → text; chunks whose CRC
+    /// does not match are skipped.
+    public static func read(_ data: Data) -> [String: String] {
+        let b = [UInt8](data)
+        var result: [String: String] = [:]
+        var i = 8
+        while i + 12 <= b.count {
+            let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 0, i + 12 + length <= b.count else { break }
+            let type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
+            let body = Array(b[(i + 8)..<(i + 8 + length)])
+            let stored = UInt32(b[i + 8 + length]) << 24 | UInt32(b[i + 9 + length]) << 16 | UInt32(b[i + 10 + length]) << 8 | UInt32(b[i + 11 + length])
+            if stored == crc32(Array(b[(i + 4)..<(i + 8 + length)])) {
+                if type == "iTXt" || type == "tEXt", let nul = body.firstIndex(of: 0) {
+                    let keyword = String(decoding: body[..<nul], as: UTF8.self)
+                    if type == "tEXt" {
+                        result[keyword] = String(decoding: body[(nul + 1)...], as: UTF8.self)
+                    } else if body.count > nul + 2, body[nul + 1] == 0 {
+                        // Skip flag, method, language tag and translated keyword.
+                        var j = nul + 3
+                        for _ in 0..<2 { while j < body.count, body[j] != 0 { j += 1 }; j += 1 }
+                        if j <= body.count { result[keyword] = String(decoding: body[min(j, body.count)...], as: UTF8.self) }
+                    }
+                }
+            }
+            if type == "IEND" { break }
+            i += 12 + length
+        }
+        return result
+    }
+
+    private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    /// CRC-32 as PNG computes it (ISO 3309 / ITU-T V.42 polynomial).
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+        return c ^ 0xFFFF_FFFF
+    }
+}
+
+/// Adds alternate text to the `Figure` structure element of a PDF written by cairo (which has no way
+/// to set `/Alt` itself): the entry is inserted into the element's dictionary and the cross-reference
+/// table's offsets are moved by its length. Returns the PDF unchanged when its layout is not the one
+/// expected (a classic `xref` table after the element).
+public enum PDFAlternateText {
+    /// `pdf` with `/Alt` (UTF-16BE hex string) on its first `/S /Figure` element.
+    public static func insert(_ text: String, into pdf: Data) -> Data {
+        let bytes = [UInt8](pdf)
+        guard let figure = find(Array("/S /Figure".utf8), in: bytes, from: 0) else { return pdf }
+        let at = figure + 10
+        var entry = Array("\n   /Alt <FEFF".utf8)
+        for unit in text.utf16 {
+            for shift in [12, 8, 4, 0] { entry.append(Array("0123456789ABCDEF".utf8)[Int(unit >> UInt16(shift)) & 15]) }
+        }
+        entry += Array(">".utf8)
+        guard let xref = findLast(Array("\nxref\n".utf8), in: bytes), xref > at,
+              let startxref = findLast(Array("startxref\n".utf8), in: bytes), startxref > xref else { return pdf }
+        var out = Array(bytes[..<at]) + entry + Array(bytes[at..<(xref + 6)])
+        // Rewrite the table: "first count" headers, then 20-byte entries "oooooooooo ggggg n\r\n".
+        var i = xref + 6
+        while i < startxref {
+            guard let lineEnd = bytes[i..<startxref].firstIndex(of: 0x0A) else { return pdf }
+            let line = Array(bytes[i..<lineEnd])
+            if line.count >= 18, line[10] == 0x20, line[16] == 0x20, let offset = Int(String(decoding: line[0..<10], as: UTF8.self)) {
+                let moved = offset > at ? offset + entry.count : offset
+                let digits = String(moved)
+                guard digits.count <= 10 else { return pdf }
+                out += Array((String(repeating: "0", count: 10 - digits.count) + digits).utf8) + Array(line[10...]) + [0x0A]
+            } else {
+                out += line + [0x0A]
+            }
+            i = lineEnd + 1
+        }
+        // startxref and its number.
+        out += Array("startxref\n".utf8)
+        var j = startxref + 10
+        var number = 0
+        while j < bytes.count, (0x30...0x39).contains(bytes[j]) { number = number * 10 + Int(bytes[j] - 0x30); j += 1 }
+        out += Array(String(number > at ? number + entry.count : number).utf8)
+        out += bytes[j...]
+        return Data(out)
+    }
+
+    private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = from
+        while i + needle.count <= hay.count {
+            if hay[i] == needle[0], hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func findLast(_ needle: [UInt8], in hay: [UInt8]) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = hay.count - needle.count
+        while i >= 0 {
+            if hay[i] == needle[0], hay[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i -= 1
+        }
+        return nil
+    }
+}
+
+/// A small PNG writer for cairo's ARGB32 surfaces: RGBA 8-bit, filter "Up" on every row, deflate at a
+/// fast level; text chunks go right after `IHDR`. (cairo's own writer tries every filter on every row
+/// with the default compression level, which took most of the PNG time.)
+public enum PNGEncoder {
+    /// Encodes premultiplied native-endian ARGB32 pixels.
+    public static func encode(argb: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
+                              text: [(keyword: String, text: String)]) -> Data {
+        // Filtered scanlines: one filter byte (2 = Up) and RGBA, un-premultiplied.
+        let rowBytes = width * 4
+        var raw = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        var previous = [UInt8](repeating: 0, count: rowBytes)
+        var current = [UInt8](repeating: 0, count: rowBytes)
+        argb.withMemoryRebound(to: UInt32.self, capacity: height * stride / 4) { pixels in
+            for y in 0..<height {
+                let row = pixels + y * stride / 4
+                for x in 0..<width {
+                    let p = row[x]
+                    let a = UInt32(p >> 24)
+                    var r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255
+                    if a != 0 && a != 255 { r = min(255, (r * 255 + a / 2) / a); g = min(255, (g * 255 + a / 2) / a); b = min(255, (b * 255 + a / 2) / a) }
+                    current[4 * x] = UInt8(r); current[4 * x + 1] = UInt8(g); current[4 * x + 2] = UInt8(b); current[4 * x + 3] = UInt8(a)
+                }
+                let base = y * (rowBytes + 1)
+                raw[base] = 2
+                for i in 0..<rowBytes { raw[base + 1 + i] = current[i] &- previous[i] }
+                swap(&previous, &current)
+            }
+        }
+        var compressedLength = compressBound(uLong(raw.count))
+        var compressed = [UInt8](repeating: 0, count: Int(compressedLength))
+        let status = compress2(&compressed, &compressedLength, raw, uLong(raw.count), 3)
+        guard status == Z_OK else { return Data() }
+        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        out += PNGText.chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
+        for (keyword, value) in text {
+            out += PNGText.chunk("iTXt", Array(keyword.utf8.prefix(79)) + [0, 0, 0, 0, 0] + Array(value.utf8))
+        }
+        out += PNGText.chunk("IDAT", Array(compressed[0..<Int(compressedLength)]))
+        out += PNGText.chunk("IEND", [])
+        return Data(out)
+    }
+}

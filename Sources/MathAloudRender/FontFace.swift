@@ -1,0 +1,233 @@
+import CHarfBuzz
+import Foundation
+
+/// One drawing command of a glyph outline, in font units, y up (as the font stores it).
+public enum OutlineCommand: Hashable, Sendable {
+    /// Start a contour at (x, y).
+    case move(Float, Float)
+    /// A straight segment to (x, y).
+    case line(Float, Float)
+    /// A cubic Bézier: two control points, then the end point. Quadratic curves (TrueType) are
+    /// converted to cubic when read, because cairo draws only cubics.
+    case cubic(Float, Float, Float, Float, Float, Float)
+    /// Close the contour.
+    case close
+}
+
+/// What the layout needs to know about one glyph, in em (font units ÷ units per em).
+public struct GlyphMetrics: Sendable {
+    /// The horizontal advance.
+    public var advance: Double
+    /// Ink height above the baseline (0 when the ink lies below).
+    public var height: Double
+    /// Ink depth below the baseline (0 when the ink lies above).
+    public var depth: Double
+    /// Ink left edge.
+    public var inkLeft: Double
+    /// Ink right edge.
+    public var inkRight: Double
+    /// The MATH italic correction (0 when the font gives none).
+    public var italicCorrection: Double
+    /// The MATH top accent attachment (HarfBuzz gives half the advance when the font has none).
+    public var topAccentAttachment: Double
+    /// Ink top, signed (y up).
+    public var inkTop: Double = 0
+    /// Ink bottom, signed (y up): positive when the ink lies wholly above the baseline.
+    public var inkBottom: Double = 0
+}
+
+/// A font file opened with HarfBuzz: glyph look-up, metrics and outlines, each read once and cached.
+///
+/// Immutable from the outside and safe to share between threads: the HarfBuzz font is made
+/// immutable after loading (HarfBuzz allows concurrent reads of an immutable font), and the caches
+/// are guarded by a lock.
+public final class FontFace: @unchecked Sendable {
+    /// The file the font was read from.
+    public let path: String
+    /// Units per em of the font.
+    public let unitsPerEm: Double
+    let face: OpaquePointer
+    let font: OpaquePointer
+    private let lock = NSLock()
+    /// The character map, read once at load (immutable: no lock on the hot path).
+    private let glyphForScalar: [UInt32: UInt32]
+    /// Metrics of every glyph, read once at load (immutable: no lock on the hot path).
+    private let metricsTable: [GlyphMetrics]
+    private var outlineCache: [UInt32: [OutlineCommand]] = [:]
+    private var svgPathCache: [UInt32: String] = [:]
+
+    /// Opens a font file; nil when it cannot be read or is not a font.
+    public init?(path: String) {
+        guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
+        defer { hb_blob_destroy(blob) }
+        guard hb_face_count(blob) > 0, let face = hb_face_create(blob, 0) else { return nil }
+        let upem = hb_face_get_upem(face)
+        guard upem > 0, let font = hb_font_create(face) else { hb_face_destroy(face); return nil }
+        hb_ot_font_set_funcs(font)
+        hb_font_set_scale(font, Int32(upem), Int32(upem))
+        hb_face_make_immutable(face)
+        hb_font_make_immutable(font)
+        self.path = path
+        self.face = face
+        self.font = font
+        self.unitsPerEm = Double(upem)
+        // cmap: every character the font maps.
+        var map: [UInt32: UInt32] = [:]
+        if let set = hb_set_create() {
+            hb_face_collect_unicodes(face, set)
+            var cp: hb_codepoint_t = UInt32.max // HB_SET_VALUE_INVALID
+            while hb_set_next(set, &cp) != 0 {
+                var g: hb_codepoint_t = 0
+                if hb_font_get_nominal_glyph(font, cp, &g) != 0, g != 0 { map[cp] = g }
+            }
+            hb_set_destroy(set)
+        }
+        self.glyphForScalar = map
+        let count = Int(hb_face_get_glyph_count(face))
+        var table: [GlyphMetrics] = []
+        table.reserveCapacity(count)
+        let scale = Double(upem)
+        for g in 0..<UInt32(count) {
+            table.append(FontFace.readMetrics(font, g, unitsPerEm: scale))
+        }
+        self.metricsTable = table
+    }
+
+    private static func readMetrics(_ font: OpaquePointer, _ glyph: UInt32, unitsPerEm: Double) -> GlyphMetrics {
+        func em(_ v: Int32) -> Double { Double(v) / unitsPerEm }
+        var extents = hb_glyph_extents_t()
+        let hasExtents = hb_font_get_glyph_extents(font, glyph, &extents) != 0
+        let top = hasExtents ? em(extents.y_bearing) : 0
+        let bottom = hasExtents ? em(extents.y_bearing + extents.height) : 0
+        // HarfBuzz gives half the advance when the font has no top accent attachment: kept as the default.
+        return GlyphMetrics(advance: em(hb_font_get_glyph_h_advance(font, glyph)), height: max(0, top), depth: max(0, -bottom),
+                            inkLeft: hasExtents ? em(extents.x_bearing) : 0,
+                            inkRight: hasExtents ? em(extents.x_bearing + extents.width) : 0,
+                            italicCorrection: em(hb_ot_math_get_glyph_italics_correction(font, glyph)),
+                            topAccentAttachment: em(hb_ot_math_get_glyph_top_accent_attachment(font, glyph)),
+                            inkTop: top, inkBottom: bottom)
+    }
+
+    deinit {
+        hb_font_destroy(font)
+        hb_face_destroy(face)
+    }
+
+    /// Converts font units to em.
+    @inline(__always) func em(_ units: Int32) -> Double { Double(units) / unitsPerEm }
+
+    /// The nominal glyph for a character (cmap), nil when the font has none.
+    @inline(__always) public func glyph(for scalar: UInt32) -> UInt32? {
+        glyphForScalar[scalar]
+    }
+
+    /// Metrics of a glyph (read at load; glyph ids past the end give empty metrics).
+    @inline(__always) public func metrics(_ glyph: UInt32) -> GlyphMetrics {
+        Int(glyph) < metricsTable.count ? metricsTable[Int(glyph)]
+            : GlyphMetrics(advance: 0, height: 0, depth: 0, inkLeft: 0, inkRight: 0, italicCorrection: 0, topAccentAttachment: 0)
+    }
+
+    /// The outline of a glyph in font units, y up (cached).
+    public func outline(_ glyph: UInt32) -> [OutlineCommand] {
+        lock.lock()
+        if let o = outlineCache[glyph] { lock.unlock(); return o }
+        lock.unlock()
+        let sink = OutlineSink()
+        let unmanaged = Unmanaged.passRetained(sink)
+        mathaloud_hb_draw_glyph(font, glyph, OutlineSink.funcs, unmanaged.toOpaque())
+        unmanaged.release()
+        let commands = sink.commands
+        lock.lock()
+        outlineCache[glyph] = commands
+        lock.unlock()
+        return commands
+    }
+
+    /// The outline as an SVG path `d` attribute in font units with y pointing down (cached).
+    public func svgPath(_ glyph: UInt32) -> String {
+        lock.lock()
+        if let p = svgPathCache[glyph] { lock.unlock(); return p }
+        lock.unlock()
+        var d = ""
+        d.reserveCapacity(256)
+        for c in outline(glyph) {
+            switch c {
+            case let .move(x, y): d += "M\(n(x)) \(n(-y))"
+            case let .line(x, y): d += "L\(n(x)) \(n(-y))"
+            case let .cubic(a, b, c2, d2, x, y): d += "C\(n(a)) \(n(-b)) \(n(c2)) \(n(-d2)) \(n(x)) \(n(-y))"
+            case .close: d += "Z"
+            }
+        }
+        lock.lock()
+        svgPathCache[glyph] = d
+        lock.unlock()
+        return d
+    }
+
+    /// Shapes a run of text (kerning, ligatures, features such as `ssty=1`) into glyphs and advances in em.
+    /// With `mathScript`, the run is shaped as script `Zmth`, where math fonts register `ssty`.
+    public func shape(_ text: String, features: String? = nil, mathScript: Bool = false) -> [(glyph: UInt32, xOffset: Double, yOffset: Double, advance: Double)] {
+        guard let buffer = hb_buffer_create() else { return [] }
+        defer { hb_buffer_destroy(buffer) }
+        let utf8 = Array(text.utf8)
+        utf8.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { c in
+                hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
+            }
+        }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+        if mathScript { hb_buffer_set_script(buffer, HB_SCRIPT_MATH) }
+        var feature = hb_feature_t()
+        if let features, hb_feature_from_string(features, -1, &feature) != 0 {
+            hb_shape(font, buffer, &feature, 1)
+        } else {
+            hb_shape(font, buffer, nil, 0)
+        }
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        var out: [(glyph: UInt32, xOffset: Double, yOffset: Double, advance: Double)] = []
+        out.reserveCapacity(Int(count))
+        for i in 0..<Int(count) {
+            out.append((infos[i].codepoint, em(positions[i].x_offset), em(positions[i].y_offset), em(positions[i].x_advance)))
+        }
+        return out
+    }
+
+    @inline(__always) private func n(_ v: Float) -> String {
+        let r = v.rounded()
+        if r == v, abs(r) < 1e7 { return String(Int(r)) }
+        return String(Double((v * 10).rounded() / 10))
+    }
+}
+
+/// Collects HarfBuzz draw callbacks into ``OutlineCommand``s.
+final class OutlineSink {
+    var commands: [OutlineCommand] = []
+
+    nonisolated(unsafe) static let funcs: OpaquePointer = {
+        let f = hb_draw_funcs_create()!
+        hb_draw_funcs_set_move_to_func(f, { _, data, _, x, y, _ in
+            Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.move(x, y))
+        }, nil, nil)
+        hb_draw_funcs_set_line_to_func(f, { _, data, _, x, y, _ in
+            Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.line(x, y))
+        }, nil, nil)
+        hb_draw_funcs_set_quadratic_to_func(f, { _, data, st, cx, cy, x, y, _ in
+            // Quadratic → cubic: each control point is 2/3 of the way from an end point to the quadratic one.
+            let x0 = st!.pointee.current_x, y0 = st!.pointee.current_y
+            let c1x = x0 + 2 / 3 * (cx - x0), c1y = y0 + 2 / 3 * (cy - y0)
+            let c2x = x + 2 / 3 * (cx - x), c2y = y + 2 / 3 * (cy - y)
+            Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.cubic(c1x, c1y, c2x, c2y, x, y))
+        }, nil, nil)
+        hb_draw_funcs_set_cubic_to_func(f, { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in
+            Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.cubic(c1x, c1y, c2x, c2y, x, y))
+        }, nil, nil)
+        hb_draw_funcs_set_close_path_func(f, { _, data, _, _ in
+            Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.close)
+        }, nil, nil)
+        hb_draw_funcs_make_immutable(f)
+        return f
+    }()
+}

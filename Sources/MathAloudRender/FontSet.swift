@@ -1,0 +1,180 @@
+import Foundation
+
+/// The math fonts MathAloud knows by name, with the Debian packages that install them.
+public enum MathFontFamily: String, Sendable, CaseIterable {
+    /// Latin Modern Math (Debian `fonts-lmodern`), the default: Computer Modern as TeX users know it.
+    case latinModern = "latin-modern"
+    /// TeX Gyre Pagella Math (Palatino-like, `fonts-texgyre-math`).
+    case pagella
+    /// TeX Gyre Termes Math (Times-like, `fonts-texgyre-math`).
+    case termes
+    /// TeX Gyre Bonum Math (Bookman-like, `fonts-texgyre-math`).
+    case bonum
+    /// TeX Gyre Schola Math (Century Schoolbook-like, `fonts-texgyre-math`).
+    case schola
+    /// DejaVu Math TeX Gyre (`fonts-dejavu-extra` or `fonts-texgyre-math`).
+    case dejavu
+
+    /// Accepted spellings: the raw value, or the family name without spaces (`lmodern`, `texgyrepagella`…).
+    public init?(name: String) {
+        let n = name.lowercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "-", with: "")
+        switch n {
+        case "latinmodern", "lm", "lmodern", "latinmodernmath", "default": self = .latinModern
+        case "pagella", "texgyrepagella", "texgyrepagellamath": self = .pagella
+        case "termes", "texgyretermes", "texgyretermesmath": self = .termes
+        case "bonum", "texgyrebonum", "texgyrebonummath": self = .bonum
+        case "schola", "texgyreschola", "texgyrescholamath": self = .schola
+        case "dejavu", "dejavumath", "dejavumathtexgyre", "texgyredejavu", "texgyredejavumath": self = .dejavu
+        default: return nil
+        }
+    }
+
+    /// Candidate files for the math font, first found wins.
+    var mathFontFiles: [String] {
+        let gyre = "/usr/share/texmf/fonts/opentype/public/tex-gyre-math/"
+        switch self {
+        case .latinModern:
+            return ["/usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf",
+                    "/usr/share/fonts/opentype/lmodern/latinmodern-math.otf",
+                    "/usr/local/share/fonts/latinmodern-math.otf",
+                    "/Library/Fonts/latinmodern-math.otf"]
+        case .pagella: return [gyre + "texgyrepagella-math.otf"]
+        case .termes: return [gyre + "texgyretermes-math.otf"]
+        case .bonum: return [gyre + "texgyrebonum-math.otf"]
+        case .schola: return [gyre + "texgyreschola-math.otf"]
+        case .dejavu: return ["/usr/share/fonts/truetype/dejavu/DejaVuMathTeXGyre.ttf", gyre + "texgyredejavu-math.otf"]
+        }
+    }
+
+    /// Candidate text fonts (regular, bold, italic, bold italic) for `\text`; nil entries fall back
+    /// to the math font.
+    var textFontFiles: [FontRole: [String]] {
+        let lm = "/usr/share/texmf/fonts/opentype/public/lm/"
+        let gyre = "/usr/share/texmf/fonts/opentype/public/tex-gyre/"
+        let stem: String
+        switch self {
+        case .latinModern:
+            return [.text: [lm + "lmroman10-regular.otf"], .textBold: [lm + "lmroman10-bold.otf"],
+                    .textItalic: [lm + "lmroman10-italic.otf"], .textBoldItalic: [lm + "lmroman10-bolditalic.otf"],
+                    .textScript: [lm + "lmroman7-regular.otf"], .textScriptBold: [lm + "lmroman7-bold.otf"],
+                    .textScriptItalic: [lm + "lmroman7-italic.otf"], .textScriptScript: [lm + "lmroman5-regular.otf"],
+                    .textScriptScriptBold: [lm + "lmroman5-bold.otf"]]
+        case .pagella: stem = "texgyrepagella"
+        case .termes: stem = "texgyretermes"
+        case .bonum: stem = "texgyrebonum"
+        case .schola: stem = "texgyreschola"
+        case .dejavu:
+            let d = "/usr/share/fonts/truetype/dejavu/"
+            return [.text: [d + "DejaVuSerif.ttf"], .textBold: [d + "DejaVuSerif-Bold.ttf"],
+                    .textItalic: [d + "DejaVuSerif-Italic.ttf"], .textBoldItalic: [d + "DejaVuSerif-BoldItalic.ttf"]]
+        }
+        return [.text: [gyre + stem + "-regular.otf"], .textBold: [gyre + stem + "-bold.otf"],
+                .textItalic: [gyre + stem + "-italic.otf"], .textBoldItalic: [gyre + stem + "-bolditalic.otf"]]
+    }
+
+    /// The Debian package that provides the font.
+    public var debianPackage: String {
+        switch self {
+        case .latinModern: return "fonts-lmodern"
+        case .dejavu: return "fonts-dejavu-extra"
+        default: return "fonts-texgyre-math"
+        }
+    }
+}
+
+/// Why fonts could not be loaded.
+public struct FontLoadError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, with the fix.
+    public let description: String
+}
+
+/// The fonts one rendering uses: a math font and text fonts for `\text` (regular, bold, italic,
+/// bold italic; missing ones fall back to the math font). Loaded once per process and shared.
+public final class FontSet: Sendable {
+    /// The math font.
+    public let math: MathFont
+    /// Text font files by role; each is opened on first use (most formulas have no `\text`).
+    private let textPaths: [FontRole: String]
+    private let textLock = NSLock()
+    nonisolated(unsafe) private var textFaces: [FontRole: FontFace]
+
+    /// A font set from explicit faces.
+    public init(math: MathFont, text: [FontRole: FontFace] = [:]) {
+        self.math = math
+        self.textFaces = text
+        self.textPaths = text.mapValues(\.path)
+    }
+
+    /// A font set whose text faces are opened when first used.
+    init(math: MathFont, textPaths: [FontRole: String]) {
+        self.math = math
+        self.textFaces = [:]
+        self.textPaths = textPaths
+    }
+
+    private func textFace(_ role: FontRole) -> FontFace? {
+        guard let path = textPaths[role] else { return nil }
+        textLock.lock()
+        defer { textLock.unlock() }
+        if let f = textFaces[role] { return f }
+        guard let f = FontFace(path: path) else { return nil }
+        textFaces[role] = f
+        return f
+    }
+
+    /// The face that draws glyphs of a role.
+    public func face(_ role: FontRole) -> FontFace {
+        role == .math ? math.face : (textFace(role) ?? textFace(.text) ?? math.face)
+    }
+
+    /// The text role for a style at a script level: the optical size when the family has one.
+    func textRole(_ role: FontRole, scriptLevel: Int) -> FontRole {
+        let sized: FontRole?
+        switch (role, min(scriptLevel, 2)) {
+        case (.text, 1): sized = .textScript
+        case (.textBold, 1): sized = .textScriptBold
+        case (.textItalic, 1): sized = .textScriptItalic
+        case (.text, 2): sized = .textScriptScript
+        case (.textBold, 2): sized = .textScriptScriptBold
+        default: sized = nil
+        }
+        if let sized, textPaths[sized] != nil { return sized }
+        return role
+    }
+
+    /// Whether a dedicated face exists for a text role.
+    func hasTextFace(_ role: FontRole) -> Bool { textPaths[role] != nil }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var loaded: [String: FontSet] = [:]
+
+    /// The font set of a named family, or of a font file path (an OpenType font with a MATH table),
+    /// loaded once per process and shared by every caller.
+    public static func named(_ name: String) throws(FontLoadError) -> FontSet {
+        lock.lock()
+        defer { lock.unlock() }
+        if let set = loaded[name] { return set }
+        let set: FontSet
+        if let family = MathFontFamily(name: name) {
+            guard let path = family.mathFontFiles.first(where: { FileManager.default.fileExists(atPath: $0) }),
+                  let math = MathFont(path: path) else {
+                throw FontLoadError(description: "math font '\(name)' not found: install the Debian package \(family.debianPackage) (scripts/install-deps.sh does)")
+            }
+            var text: [FontRole: String] = [:]
+            for (role, files) in family.textFontFiles {
+                if let p = files.first(where: { FileManager.default.fileExists(atPath: $0) }) { text[role] = p }
+            }
+            set = FontSet(math: math, textPaths: text)
+        } else if FileManager.default.fileExists(atPath: name) {
+            guard let math = MathFont(path: name) else {
+                throw FontLoadError(description: "'\(name)' is not an OpenType font with a MATH table")
+            }
+            set = FontSet(math: math)
+        } else {
+            throw FontLoadError(description: "unknown math font '\(name)': use one of "
+                + MathFontFamily.allCases.map(\.rawValue).joined(separator: ", ") + ", or a path to an OpenType math font")
+        }
+        loaded[name] = set
+        return set
+    }
+}

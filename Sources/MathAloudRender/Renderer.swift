@@ -1,0 +1,283 @@
+import Foundation
+import MathAloud
+
+/// How formulas are drawn and labelled.
+public struct RenderOptions: Sendable {
+    /// The math font: a ``MathFontFamily`` name (`latin-modern`, `pagella`, `termes`, `bonum`, `schola`,
+    /// `dejavu`) or a path to an OpenType math font.
+    public var font: String = MathFontFamily.latinModern.rawValue
+    /// The font size: CSS pixels per em in SVG and PNG (before ``scale``), points per em in PDF.
+    public var size: Double = 20
+    /// The colour of the formula.
+    public var color: RGBAColor = .black
+    /// A background fill; nil leaves the image transparent.
+    public var background: RGBAColor? = nil
+    /// Display style (`\[…\]`) instead of text style (`$…$`).
+    public var display: Bool = false
+    /// Pixel density of PNG output (2 for a 2× image of the same CSS size).
+    public var scale: Double = 1
+    /// Space around the formula in em (glyph ink may reach past the TeX box, e.g. a slanted `f`).
+    public var padding: Double = 0.1
+    /// The label template: `{speech}` and `{latex}` are replaced (default `{speech}`).
+    public var labelTemplate: String = "{speech}"
+
+    /// Default options: Latin Modern Math, 20 px, black on transparent, text style.
+    public init() {}
+}
+
+/// A laid-out formula with its label: what every writer (SVG, PNG, PDF) draws.
+public struct RenderedFormula: Sendable {
+    /// The source (TeX or MathML).
+    public let source: String
+    /// The box tree, in em.
+    public let box: Box
+    /// The label from the speech engine through the label template.
+    public let label: String
+    /// The speech text alone.
+    public let speech: String
+    /// Parse and speech diagnostics (the box shows what parsed; error nodes are drawn in red).
+    public let diagnostics: [Diagnostic]
+    /// The font size the formula is drawn at (px per em for SVG/PNG, pt per em for PDF).
+    public let fontSize: Double
+    /// Padding around the box, em.
+    public let padding: Double
+
+    /// Image width in CSS pixels (box width plus padding).
+    public var width: Double { (box.width + 2 * padding) * fontSize }
+    /// Image height in CSS pixels.
+    public var height: Double { (box.height + box.depth + 2 * padding) * fontSize }
+    /// Distance from the image's bottom edge up to the formula's baseline, CSS pixels: the value for
+    /// `vertical-align: -…px` that puts the image on the surrounding text's baseline.
+    public var baselineFromBottom: Double { (box.depth + padding) * fontSize }
+    /// The box's height above the baseline in ex-independent em.
+    public var heightEm: Double { box.height }
+    /// The box's depth below the baseline in em.
+    public var depthEm: Double { box.depth }
+    /// The box's width in em.
+    public var widthEm: Double { box.width }
+}
+
+/// Typesets TeX or MathML with OpenType MATH fonts and writes SVG, PNG and PDF, each carrying the
+/// spoken label. Immutable and `Sendable`: create one and share it; fonts are loaded once per process.
+///
+/// ```swift
+/// let renderer = try Renderer()
+/// let formula = renderer.render(tex: #"\frac{1}{2}"#)
+/// let svg = renderer.svg(formula)     // <svg role="img" …><title>one half</title>…
+/// ```
+public final class Renderer: Sendable {
+    /// The options in force.
+    public let options: RenderOptions
+    /// The fonts.
+    public let fonts: FontSet
+    /// The speech engine that makes labels (its parser parses the TeX once for layout and label).
+    public let speaker: Speaker
+    private let template: LabelTemplate
+
+    /// Creates a renderer; throws when the font cannot be loaded.
+    /// - Parameters:
+    ///   - options: font, size, colours, style and label template.
+    ///   - speaker: the speech engine for labels (default: English ClearSpeak; its TeX options decide
+    ///     macros and limits).
+    public init(options: RenderOptions = RenderOptions(), speaker: Speaker? = nil) throws {
+        self.options = options
+        self.fonts = try FontSet.named(options.font)
+        if let speaker {
+            self.speaker = speaker
+        } else {
+            self.speaker = try Speaker(texOptions: TeXParserOptions(displayMode: options.display), cacheCapacity: 0)
+        }
+        self.template = LabelTemplate(options.labelTemplate)
+    }
+
+    /// Parses, speaks and lays out TeX (without `$` delimiters).
+    public func render(tex: String) -> RenderedFormula {
+        render(speaker.parser.parse(tex, notation: .tex))
+    }
+
+    /// Parses, speaks and lays out MathML; `<math display="block">` (or `mode="display"`) sets display style.
+    public func render(mathML: String) -> RenderedFormula {
+        render(speaker.parser.parse(mathML, notation: .mathml), display: Renderer.mathMLAsksForDisplay(mathML) ? true : nil)
+    }
+
+    /// Whether the `<math>` start tag asks for display layout.
+    static func mathMLAsksForDisplay(_ source: String) -> Bool {
+        guard let start = source.range(of: "<math") ?? source.range(of: ":math") else { return false }
+        let tag = source[start.upperBound...].prefix { $0 != ">" }.replacingOccurrences(of: "'", with: "\"")
+            .replacingOccurrences(of: " ", with: "")
+        return tag.contains("display=\"block\"") || tag.contains("mode=\"display\"")
+    }
+
+    /// Speaks and lays out a parsed formula (the tree is read once for both); `display` overrides the
+    /// renderer's style.
+    public func render(_ parsed: ParsedFormula, display: Bool? = nil) -> RenderedFormula {
+        let source = String(decoding: parsed.source.bytes, as: UTF8.self)
+        let spoken = speaker.speak(parsed: parsed)
+        // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
+        // left unlabelled.
+        let text = spoken.text
+        let speech = text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) ? source : text
+        let label = template.fill(speech: speech, latex: source)
+        let box = layout(parsed.root, display: display)
+        // The parser's diagnostics as they are (an unknown command, a warning for speech because it is
+        // read by name, is drawn in red: an error in the image), then what the speech engine adds.
+        var diagnostics = parsed.diagnostics + spoken.diagnostics.filter { $0.id.hasPrefix("speech.") }
+        diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+        return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
+                               fontSize: options.size, padding: options.padding)
+    }
+
+    /// Lays out a presentation tree into a box tree (em units) in this renderer's style and font.
+    public func layout(_ root: MathNode, display: Bool? = nil) -> Box {
+        let engine = MathLayout(fonts: fonts)
+        let d = display ?? (options.display || speaker.parser.tex.options.displayMode)
+        var box = engine.layout(root, LayoutStyle(display: d, level: 0, cramped: false, sizeFactor: 1)).box
+        if options.color != .black { box = box.wrapped(.color(options.color)) }
+        return box
+    }
+}
+
+/// One formula found in prose and rendered.
+public struct RenderedTextFormula: Sendable {
+    /// The formula, label and metrics.
+    public let formula: RenderedFormula
+    /// Whether it was display math (`\[…\]`, `$$…$$`).
+    public let display: Bool
+    /// Where it sits in the text (bytes, delimiters included).
+    public let range: SourceRange
+}
+
+extension Renderer {
+    /// Renders every formula the ``MathTextScanner`` finds in prose: one image each, with its own
+    /// label and the baseline metrics that put an inline image on the text's baseline.
+    public func renderText(_ text: String, scanner: MathTextScanner = MathTextScanner()) -> [RenderedTextFormula] {
+        scanner.scan(text).fragments.map { fragment in
+            RenderedTextFormula(formula: render(speaker.parser.parse(fragment.tex, notation: .tex), display: fragment.display),
+                                display: fragment.display, range: fragment.range)
+        }
+    }
+}
+
+extension Renderer {
+    /// A contact sheet: formulas in a grid, each in display style above its label (wrapped, in the
+    /// text font), as one formula-like result that ``png(_:)``, ``svg(_:idPrefix:)`` and ``pdf(_:)`` can
+    /// write. The sheet's own label lists every formula's label.
+    /// - Parameters:
+    ///   - sources: TeX formulas.
+    ///   - columns: cells per row.
+    ///   - cellWidth: width of a cell in em.
+    public func contactSheet(_ sources: [String], columns: Int = 3, cellWidth: Double = 15) -> RenderedFormula {
+        let engine = MathLayout(fonts: fonts)
+        let labelStyle = LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: 0.5)
+        let gray = RGBAColor(red: 0.3, green: 0.3, blue: 0.35)
+        var cells: [Box] = []
+        var labels: [String] = []
+        var diagnostics: [Diagnostic] = []
+        for source in sources {
+            let formula = render(speaker.parser.parse(source, notation: .tex), display: true)
+            labels.append(formula.label)
+            diagnostics += formula.diagnostics
+            var f = formula.box
+            let maxWidth = cellWidth - 1
+            if f.width > maxWidth {
+                // Too wide for the cell: shrink the whole formula.
+                f = f.scaled(maxWidth / f.width)
+            }
+            // The label, wrapped greedily at the cell width.
+            var lines: [Box] = []
+            var line: [String] = []
+            func flush() {
+                if !line.isEmpty { lines.append(engine.textRun(line.joined(separator: " "), variant: nil, labelStyle).box) }
+                line = []
+            }
+            for word in formula.label.split(separator: " ") {
+                let trial = (line + [String(word)]).joined(separator: " ")
+                if !line.isEmpty, engine.textRun(trial, variant: nil, labelStyle).box.width > maxWidth { flush() }
+                line.append(String(word))
+            }
+            flush()
+            var children = [Box.Placed(x: (cellWidth - f.width) / 2, y: 0, box: f)]
+            var y = -f.depth - 0.5
+            for l in lines {
+                y -= l.height
+                children.append(Box.Placed(x: (cellWidth - l.width) / 2, y: y, box: l.wrapped(.color(gray))))
+                y -= l.depth + 0.12
+            }
+            cells.append(Box(width: cellWidth, height: f.height, depth: -y, content: .list("cell"), children: children))
+        }
+        var rows: [Box.Placed] = []
+        var top = 0.0
+        var index = 0
+        while index < cells.count {
+            let rowCells = Array(cells[index..<min(cells.count, index + columns)])
+            let h = rowCells.map(\.height).max() ?? 0
+            let d = rowCells.map(\.depth).max() ?? 0
+            for (k, cell) in rowCells.enumerated() {
+                rows.append(Box.Placed(x: Double(k) * cellWidth, y: top - h, box: cell))
+            }
+            top -= h + d + 0.8
+            index += columns
+        }
+        let sheet = Box(width: Double(columns) * cellWidth, height: 0, depth: -top, content: .list("sheet"), children: rows)
+        return RenderedFormula(source: sources.joined(separator: "\n"), box: sheet, label: labels.joined(separator: "; "),
+                               speech: labels.joined(separator: "; "), diagnostics: diagnostics,
+                               fontSize: options.size, padding: 0.5)
+    }
+}
+
+extension Box {
+    /// The box scaled uniformly (glyph sizes, positions and rule sizes).
+    func scaled(_ f: Double) -> Box {
+        var b = self
+        b.width *= f; b.height *= f; b.depth *= f
+        switch content {
+        case .glyph(var g): g.size *= f; b.content = .glyph(g)
+        case let .line(x1, y1, x2, y2, t): b.content = .line(x1: x1 * f, y1: y1 * f, x2: x2 * f, y2: y2 * f, thickness: t * f)
+        case let .frame(t, d): b.content = .frame(thickness: t * f, dashed: d)
+        case let .ellipse(t): b.content = .ellipse(thickness: t * f)
+        default: break
+        }
+        b.children = children.map { Box.Placed(x: $0.x * f, y: $0.y * f, box: $0.box.scaled(f)) }
+        return b
+    }
+}
+
+extension Renderer {
+    /// Renders many formulas on all cores, results in input order. Each element is (source, notation,
+    /// display style or nil for the renderer's).
+    public func render(many sources: [(source: String, notation: FormulaNotation, display: Bool?)],
+                       threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [RenderedFormula] {
+        let workers = max(1, min(threads, sources.count))
+        guard workers > 1 else { return sources.map { render(speaker.parser.parse($0.source, notation: $0.notation), display: $0.display) } }
+        let results = ResultSlots(count: sources.count)
+        let chunk = (sources.count + workers - 1) / workers
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            let range = min(sources.count, w * chunk)..<min(sources.count, (w + 1) * chunk)
+            var local: [RenderedFormula] = []
+            local.reserveCapacity(range.count)
+            for i in range {
+                local.append(render(speaker.parser.parse(sources[i].source, notation: sources[i].notation), display: sources[i].display))
+            }
+            results.store(local, at: range.lowerBound)
+        }
+        return results.values()
+    }
+}
+
+/// Per-worker results gathered under a lock.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [(Int, [RenderedFormula])] = []
+    private let count: Int
+    init(count: Int) { self.count = count }
+    func store(_ values: [RenderedFormula], at start: Int) {
+        lock.lock(); chunks.append((start, values)); lock.unlock()
+    }
+    func values() -> [RenderedFormula] {
+        lock.lock(); defer { lock.unlock() }
+        var out: [RenderedFormula] = []
+        out.reserveCapacity(count)
+        for (_, values) in chunks.sorted(by: { $0.0 < $1.0 }) { out.append(contentsOf: values) }
+        return out
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import MathAloud
+import MathAloudRender
+
+/// `mathaloud render`: TeX or MathML to SVG, PNG or PDF with the spoken label inside the file.
+enum RenderCommand {
+    static let usage = """
+    usage: mathaloud render [TEX] -o FILE.svg|FILE.png|FILE.pdf [--mathml] [--font F] [--size PX] [--color C]
+                            [--background C] [--display] [--scale N] [--locale L] [--style S] [--template T]
+                            [--format svg|png|pdf] [--dump] [--text] [--batch DIR]
+      TEX              the formula; read from standard input when absent
+      -o FILE          output file; the extension picks the format ('-' writes SVG to standard output)
+      --format F       svg, png or pdf (overrides the extension)
+      --font F         latin-modern (default), pagella, termes, bonum, schola, dejavu, or a font file path
+      --size PX        font size in px per em (pt per em in PDF); default 20
+      --color C        formula colour: a name (red), #rgb or #rrggbb; default black
+      --background C   background fill; default transparent
+      --display        display style (\\[…\\]) instead of text style
+      --scale N        PNG pixel density (2 = twice the pixels at the same CSS size); default 1
+      --locale, --style, --template   the label: speech locale, style and template ({speech}, {latex})
+      --pref N=V, --verbosity V, --rules-dir DIR   speech preferences and rules for the label, as for `speak`
+      --dump           print the box tree (em units) instead of writing an image
+      --text           the input is prose with inline math: one image per formula into the directory
+                       given by -o, manifest.jsonl with label, baseline and size of each, and index.html
+                       with the prose and every formula in place on the text's baseline
+      --sheet          a contact sheet: standard input (or TEX) holds one formula per line ('%' lines skipped);
+                       all are drawn in a grid, each above its label, into the -o file
+      --batch DIR      JSON Lines on standard input ({"id", "tex"|"mathml", "display"?}), one image per line
+                       into DIR (named by id, format from --format, default svg), and DIR/manifest.jsonl
+    exit codes: 0 ok, 1 the input had errors (the image shows what parsed), 2 usage error, 3 I/O error,
+                4 rules could not be loaded, 6 the font could not be loaded
+    """
+
+    enum Format: String { case svg, png, pdf }
+
+    static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        let args = try CommandLineArguments(arguments, valued: ["-o", "--output", "--font", "--size", "--color", "--background",
+                                                                "--scale", "--locale", "--style", "--template", "--format",
+                                                                "--batch", "--macro", "--pref", "--verbosity", "--rules-dir"],
+                                            flags: ["--display", "--mathml", "--dump", "--text", "--sheet", "--help", "-h"])
+        if args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        var options = RenderOptions()
+        if let f = args.value("--font") { options.font = f }
+        if let s = args.value("--size") {
+            guard let v = Double(s), v > 0, v <= 10_000 else { throw UsageError("--size needs a positive number of px") }
+            options.size = v
+        }
+        if let s = args.value("--scale") {
+            guard let v = Double(s), v > 0, v <= 16 else { throw UsageError("--scale needs a number between 0 and 16") }
+            options.scale = v
+        }
+        if let c = args.value("--color") {
+            guard let rgba = RGBAColor(c) else { throw UsageError("unknown colour '\(c)'") }
+            options.color = rgba
+        }
+        if let c = args.value("--background") {
+            guard let rgba = RGBAColor(c) else { throw UsageError("unknown colour '\(c)'") }
+            options.background = rgba
+        }
+        options.display = args.flag("--display")
+        if let t = args.value("--template") { options.labelTemplate = t }
+        let texOptions = try args.texParserOptions()
+        var format: Format? = nil
+        if let f = args.value("--format") {
+            guard let v = Format(rawValue: f.lowercased()) else { throw UsageError("--format must be svg, png or pdf") }
+            format = v
+        }
+        let output = args.value("-o") ?? args.value("--output")
+
+        guard let speaker = try args.loadSpeaker(texOptions: texOptions) else { return .rules }
+        let renderer: Renderer
+        do {
+            renderer = try Renderer(options: options, speaker: speaker)
+        } catch {
+            Output.error("mathaloud: \(error)\n")
+            return .font
+        }
+
+        if let dir = args.value("--batch") {
+            return batch(renderer, directory: dir, format: format ?? .svg)
+        }
+        if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
+        let input = args.positionals.first ?? readStandardInput()
+
+        if args.flag("--sheet") {
+            guard let output else { throw UsageError("--sheet needs -o FILE") }
+            let sources = input.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("%") }
+            let sheet = renderer.contactSheet(sources)
+            do { try encode(renderer, sheet, format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .png)
+                    .write(to: URL(fileURLWithPath: output)) } catch { return .io }
+            return .success
+        }
+        if args.flag("--text") {
+            guard let dir = output else { throw UsageError("--text needs -o DIRECTORY") }
+            return text(renderer, input: input, directory: dir, format: format ?? .svg)
+        }
+
+        let formula = args.flag("--mathml") ? renderer.render(mathML: input) : renderer.render(tex: input)
+        let diagnostics = DiagnosticRenderer(source: SourceText(input), inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
+        for d in formula.diagnostics where d.severity != .note { Output.error(diagnostics.terminal(d)) }
+        if args.flag("--dump") {
+            var out = Output()
+            out.write(formula.box.dump())
+            out.flush()
+            return formula.diagnostics.containsError ? .inputErrors : .success
+        }
+        guard let output else { throw UsageError("give an output file with -o (e.g. -o eq.svg), or --dump") }
+        let chosen = format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .svg
+        let data = encode(renderer, formula, chosen)
+        if output == "-" {
+            FileHandle.standardOutput.write(data)
+        } else {
+            do { try data.write(to: URL(fileURLWithPath: output)) } catch {
+                Output.error("mathaloud: cannot write \(output): \(error.localizedDescription)\n")
+                return .io
+            }
+        }
+        return formula.diagnostics.containsError ? .inputErrors : .success
+    }
+
+    static func encode(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format) -> Data {
+        switch format {
+        case .svg: return Data(renderer.svg(formula).utf8)
+        case .png: return renderer.png(formula)
+        case .pdf: return renderer.pdf(formula)
+        }
+    }
+
+    /// A manifest line: file, label, source and the metrics an inline image needs.
+    static func manifestObject(id: Any, file: String, formula: RenderedFormula) -> [String: Any] {
+        ["id": id, "file": file, "label": formula.label, "tex": formula.source,
+         "width": rounded(formula.width), "height": rounded(formula.height),
+         "baseline": rounded(formula.baselineFromBottom), "verticalAlign": "-\(rounded(formula.baselineFromBottom))px",
+         "errors": formula.diagnostics.filter { $0.severity == .error }.map(\.message)]
+    }
+
+    static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+
+    /// File names from ids: letters, digits, `-` and `_` kept, anything else replaced.
+    static func safeName(_ id: String) -> String {
+        let s = String(id.unicodeScalars.prefix(80).map { c -> Character in
+            (c.properties.isAlphabetic && c.isASCII) || ("0"..."9").contains(c) || c == "-" || c == "_" ? Character(c) : "_"
+        })
+        return s.isEmpty ? "_" : s
+    }
+
+    static func batch(_ renderer: Renderer, directory: String, format: Format) -> ExitCode {
+        let dir = URL(fileURLWithPath: directory)
+        do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
+            Output.error("mathaloud: cannot create \(directory): \(error.localizedDescription)\n")
+            return .io
+        }
+        var manifest = ""
+        var number = 0
+        var status: ExitCode = .success
+        var out = Output()
+        defer { out.flush() }
+        // Lines are read in chunks; each chunk is rendered on all cores, then written in input order.
+        enum Item { case formula(id: Any, name: String, source: String, notation: FormulaNotation, display: Bool?); case bad(String) }
+        var finished = false
+        while !finished {
+            var items: [Item] = []
+            while items.count < 512 {
+                guard let line = readLine(strippingNewline: true) else { finished = true; break }
+                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+                number += 1
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    items.append(.bad(JSONText.encode(["line": number, "error": "line is not a JSON object"])))
+                    continue
+                }
+                let id: Any = object["id"] ?? number
+                let name = safeName((object["id"].map { "\($0)" }) ?? String(number)) + "." + format.rawValue
+                let display = object["display"] as? Bool
+                if let tex = object["tex"] as? String {
+                    items.append(.formula(id: id, name: name, source: tex, notation: .tex, display: display))
+                } else if let m = object["mathml"] as? String {
+                    items.append(.formula(id: id, name: name, source: m, notation: .mathml, display: display))
+                } else {
+                    items.append(.bad(JSONText.encode(["id": id, "error": "the object needs a \"tex\" or \"mathml\" string"])))
+                }
+            }
+            var sources: [(source: String, notation: FormulaNotation, display: Bool?)] = []
+            for case let .formula(_, _, source, notation, display) in items { sources.append((source, notation, display)) }
+            var rendered = renderer.render(many: sources).makeIterator()
+            for item in items {
+                switch item {
+                case .bad(let message):
+                    manifest += message + "\n"; out.line(message); status = .inputErrors
+                case let .formula(id, name, _, _, _):
+                    guard let formula = rendered.next() else { continue }
+                    do { try encode(renderer, formula, format).write(to: dir.appendingPathComponent(name)) } catch {
+                        Output.error("mathaloud: cannot write \(name): \(error.localizedDescription)\n")
+                        return .io
+                    }
+                    let entry = JSONText.encode(manifestObject(id: id, file: name, formula: formula))
+                    manifest += entry + "\n"
+                    out.line(entry)
+                }
+            }
+        }
+        do { try Data(manifest.utf8).write(to: dir.appendingPathComponent("manifest.jsonl")) } catch { return .io }
+        return status
+    }
+
+    static func text(_ renderer: Renderer, input: String, directory: String, format: Format) -> ExitCode {
+        let dir = URL(fileURLWithPath: directory)
+        do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch { return .io }
+        let images = renderer.renderText(input)
+        var manifest = ""
+        for (i, image) in images.enumerated() {
+            let name = "eq\(i + 1).\(format.rawValue)"
+            do { try encode(renderer, image.formula, format).write(to: dir.appendingPathComponent(name)) } catch { return .io }
+            var object = manifestObject(id: i + 1, file: name, formula: image.formula)
+            object["display"] = image.display
+            object["range"] = [image.range.lowerBound, image.range.upperBound]
+            manifest += JSONText.encode(object) + "\n"
+        }
+        do { try Data(manifest.utf8).write(to: dir.appendingPathComponent("manifest.jsonl")) } catch { return .io }
+        // index.html: the prose with each formula in place, sitting on the text's baseline.
+        let bytes = Array(input.utf8)
+        var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>MathAloud</title></head><body><p>"
+        var at = 0
+        for (i, image) in images.enumerated() {
+            let lower = max(at, min(bytes.count, image.range.lowerBound)), upper = max(lower, min(bytes.count, image.range.upperBound))
+            html += XMLEscaping.text(String(decoding: bytes[at..<lower], as: UTF8.self)).replacingOccurrences(of: "\n\n", with: "</p>\n<p>")
+            let f = image.formula
+            if image.display { html += "</p>\n<p style=\"text-align:center\">" }
+            switch format {
+            case .svg: html += renderer.svg(f, idPrefix: "eq\(i + 1)")
+            case .png, .pdf:
+                html += "<img src=\"eq\(i + 1).\(format == .png ? "png" : "pdf")\" alt=\"\(XMLEscaping.attribute(f.label))\" width=\"\(rounded(f.width))\" "
+                html += "height=\"\(rounded(f.height))\" style=\"vertical-align:-\(rounded(f.baselineFromBottom))px\">"
+            }
+            if image.display { html += "</p>\n<p>" }
+            at = upper
+        }
+        html += XMLEscaping.text(String(decoding: bytes[min(at, bytes.count)...], as: UTF8.self)) + "</p></body></html>\n"
+        do { try Data(html.utf8).write(to: dir.appendingPathComponent("index.html")) } catch { return .io }
+        print(manifest, terminator: "")
+        return images.contains { $0.formula.diagnostics.containsError } ? .inputErrors : .success
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `mathaloud render`: formats by extension, labels inside the files, options, batch and text modes.
+@Suite(.serialized) struct RenderCommandTests {
+    func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-render-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func svgByExtensionWithLabel() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("eq.svg")
+        let r = try runCLI(["render", #"\frac{3}{4}"#, "-o", file.path, "--template", "Math: {speech}"])
+        #expect(r.status == 0)
+        let svg = try String(contentsOf: file, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg "))
+        #expect(svg.contains("role=\"img\""))
+        #expect(svg.contains(">Math: three fourths</title>"))
+        #expect(svg.contains(#"<desc id="#))
+    }
+
+    @Test func pngAndPdfByExtension() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("eq.png"), pdf = dir.appendingPathComponent("eq.pdf")
+        #expect(try runCLI(["render", "x^2", "-o", png.path, "--scale", "2", "--color", "red"]).status == 0)
+        #expect(try runCLI(["render", "x^2", "-o", pdf.path, "--font", "latin-modern", "--display"]).status == 0)
+        let pngData = try Data(contentsOf: png)
+        #expect(pngData.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(String(decoding: pngData, as: UTF8.self).contains("Description"))
+        #expect(String(decoding: try Data(contentsOf: pdf), as: UTF8.self).hasPrefix("%PDF-"))
+    }
+
+    @Test func dumpPrintsTheBoxTree() throws {
+        let r = try runCLI(["render", #"\sqrt{x}"#, "--dump"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("sqrt w="))
+    }
+
+    @Test func badInputStillRendersAndExitsOne() throws {
+        let r = try runCLI(["render", #"\frac{1}{"#, "-o", "-"])
+        #expect(r.status == 1)
+        #expect(r.stdout.hasPrefix("<svg "))
+        #expect(r.stderr.contains("missing }"))
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try runCLI(["render", "x"]).status == 2)                            // no -o
+        #expect(try runCLI(["render", "x", "-o", "-", "--size", "zero"]).status == 2)
+        #expect(try runCLI(["render", "x", "-o", "-", "--color", "nocolour"]).status == 2)
+        #expect(try runCLI(["render", "x", "-o", "-", "--font", "no-such-font"]).status == 6)
+    }
+
+    @Test func batchWritesImagesAndManifest() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var input = #"{"id": "a", "tex": "\\frac{1}{2}"}"# + "\n" + #"{"id": 2, "tex": "x^2", "display": true}"# + "\nnot json\n"
+        // More lines than one chunk, to check the order across the parallel chunks.
+        for i in 0..<600 { input += #"{"id": "n\#(i)", "tex": "x_{\#(i)}"}"# + "\n" }
+        let r = try runCLI(["render", "--batch", dir.path], stdin: Data(input.utf8))
+        #expect(r.status == 1)   // one bad line
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 603)
+        #expect(lines[0].contains(#""label":"one half""#))
+        #expect(lines[2].contains("not a JSON object"))
+        for i in 0..<600 { #expect(lines[3 + i].contains(#""id":"n\#(i)""#)) }
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.svg").path))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("2.svg").path))
+        let manifest = try String(contentsOf: dir.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        #expect(manifest.split(separator: "\n").count == 603)
+    }
+
+    @Test func textModeOneImagePerFormula() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["render", "--text", "-o", dir.path, "--format", "png"],
+                           stdin: Data(#"Take $a+b$ and $$\sum_i x_i$$ then \(y\)."#.utf8))
+        #expect(r.status == 0)
+        #expect(r.stdout.split(separator: "\n").count == 3)
+        for i in 1...3 { #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("eq\(i).png").path)) }
+        let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains(#"<img src="eq1.png" alt="a plus b""#))
+        #expect(html.contains("Take "))
+    }
+
+    @Test func contactSheet() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("sheet.png")
+        let r = try runCLI(["render", "--sheet", "-o", file.path], stdin: Data("% comment\nx^2\n\\frac{1}{2}\n".utf8))
+        #expect(r.status == 0)
+        #expect(try Data(contentsOf: file).count > 100)
+    }
+}
