@@ -201,7 +201,7 @@ func benchSpeech(_ o: Options) {
     }
     let batchFile = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-batch.jsonl").path
     func writeBatch(_ count: Int) {
-        FileManager.default.createFile(atPath: batchFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: batchFile, contents: nil)
         guard let handle = FileHandle(forWritingAtPath: batchFile) else { return }
         var chunk = ""
         for i in 0..<count {
@@ -423,7 +423,7 @@ func benchRender(_ o: Options) {
         let outDir = (FileManager.default.fileExists(atPath: shm.path) ? shm : tmp).appendingPathComponent("mathaloud-bench-render-out").path
         var text = ""
         for (i, line) in lines.enumerated() { text += "{\"id\":\(i),\"tex\":" + JSONString.quote(line) + "}\n" }
-        FileManager.default.createFile(atPath: batchFile, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: batchFile, contents: Data(text.utf8))
         if let m = measureProcess([binary, "render", "--batch", outDir], stdinFile: batchFile) {
             print(String(format: "mathaloud render --batch (%d lines → %d SVG files + manifest): %.2f s, %.0f formulas/s, peak RSS %.1f MB",
                          lines.count, lines.count, m.seconds, Double(lines.count) / max(m.seconds, 0.001), Double(m.maxRSSKB) / 1024))
