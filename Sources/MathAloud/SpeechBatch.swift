@@ -4,16 +4,42 @@ extension Speaker {
     /// Speaks prose with inline math: the prose is kept, each formula found by the
     /// ``MathTextScanner`` is replaced by its speech. Diagnostics point into `text`.
     public func speak(text: String, scanner: MathTextScanner = MathTextScanner()) -> (text: String, diagnostics: [Diagnostic]) {
-        let scan = scanner.scan(text)
         var out = ""
+        let diagnostics = walk(text, scanner: scanner, prose: { out += $0 }, formula: { out += $0.text })
+        return (out, diagnostics)
+    }
+
+    /// Prose with inline math as one ``SpeechDescription`` (for a voice or SSML): prose words as they
+    /// are, each formula's structured speech with its pauses. Diagnostics point into `text`.
+    public func speech(forText text: String, scanner: MathTextScanner = MathTextScanner())
+        -> (speech: SpeechDescription, diagnostics: [Diagnostic]) {
+        var speech = SpeechDescription()
+        let diagnostics = walk(text, scanner: scanner, prose: { prose in
+            let words = prose.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Punctuation right after a formula ("$x$.") joins its last word, as in the plain text.
+            if let first = prose.unicodeScalars.first, !first.properties.isWhitespace,
+               let last = speech.items.last, case .words = last {
+                speech.join("", words: words)
+            } else {
+                speech.append(words: words)
+            }
+        }, formula: { speech.append($0.speech) })
+        return (speech, diagnostics)
+    }
+
+    /// Walks prose with inline math in order: prose segments as written, each formula spoken; returns the
+    /// scanner's and the formulas' diagnostics, moved into the text's coordinates.
+    private func walk(_ text: String, scanner: MathTextScanner, prose: (String) -> Void,
+                      formula: (SpokenFormula) -> Void) -> [Diagnostic] {
+        let scan = scanner.scan(text)
         var diagnostics = scan.diagnostics
         for segment in scan.segments {
             switch segment {
             case .text(let s, _):
-                out += s
+                prose(s)
             case .math(let fragment):
                 let spoken = speak(tex: fragment.tex)
-                out += spoken.text
+                formula(spoken)
                 diagnostics += spoken.diagnostics.map { d in
                     var moved = d
                     moved.range = d.range.map { fragment.sourceRange(forTeXRange: $0) }
@@ -21,7 +47,7 @@ extension Speaker {
                 }
             }
         }
-        return (out, diagnostics)
+        return diagnostics
     }
 
     /// The `--explain` listing: one line per spoken node, indented by depth, with the rule that fired,

@@ -150,37 +150,3 @@ public struct Voice: Sendable {
         VoiceRecording(audio: audio, engineInput: request.text, isSSML: request.isSSML, voice: request.voice)
     }
 }
-
-extension Speaker {
-    /// Structured speech for prose with inline math (`$…$`, `\(…\)`, `\[…\]`, environments; found by
-    /// ``MathTextScanner``): the prose is kept as words and each formula is replaced by its speech, with
-    /// its pauses. Diagnostics point into `text`.
-    public func speech(forText text: String, scanner: MathTextScanner = MathTextScanner())
-        -> (speech: SpeechDescription, diagnostics: [Diagnostic]) {
-        let scan = scanner.scan(text)
-        var speech = SpeechDescription()
-        var diagnostics = scan.diagnostics
-        for segment in scan.segments {
-            switch segment {
-            case .text(let prose, _):
-                let words = prose.trimmingCharacters(in: .whitespacesAndNewlines)
-                // Punctuation right after a formula ("$x$.") joins its last word, as in the plain text.
-                if let first = prose.unicodeScalars.first, !first.properties.isWhitespace,
-                   let last = speech.items.last, case .words = last {
-                    speech.join("", words: words)
-                } else {
-                    speech.append(words: words)
-                }
-            case .math(let fragment):
-                let spoken = speak(tex: fragment.tex)
-                speech.append(spoken.speech)
-                diagnostics += spoken.diagnostics.map { d in
-                    var moved = d
-                    moved.range = d.range.map { fragment.sourceRange(forTeXRange: $0) }
-                    return moved
-                }
-            }
-        }
-        return (speech, diagnostics)
-    }
-}
