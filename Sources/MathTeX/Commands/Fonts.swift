@@ -208,8 +208,6 @@ extension ParserCore {
                     error("tex.unknown-command", "unknown command \\\(name) in text", at: t.range)
                 }
                 append("\\" + name, t.range)
-            case .eof:
-                break loop
             }
         }
         flush(&nodes, textFont)
