@@ -333,8 +333,16 @@ struct ParserCore {
         guard atom.sub != nil || sup != nil else { return atom.node }
         let range = [atom.sub?.range, sup?.range].reduce(atom.range ?? atom.node.range) { SourceRange.union($0, $1) }
         var underOver: Bool
+        var base = atom.node
         switch atom.limits {
-        case .limits: underOver = true
+        case .limits:
+            underOver = true
+            // Explicit \limits: above and below in every style, so the limits no longer move to
+            // script positions in text style.
+            if case .operator(let text, var properties) = base.kind, properties.movableLimits {
+                properties.movableLimits = false
+                base = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
+            }
         case .noLimits: underOver = false
         case .auto: underOver = atom.takesLimits
         }
@@ -342,10 +350,10 @@ struct ParserCore {
         if !atom.primes.isEmpty && atom.sub == nil && !atom.takesLimits { underOver = false }
         if underOver {
             switch (atom.sub, sup) {
-            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [atom.node, s, p], range: range)
-            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [atom.node, s], range: range)
-            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [atom.node, p], range: range)
-            default: return atom.node
+            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [base, s, p], range: range)
+            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [base, s], range: range)
+            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [base, p], range: range)
+            default: return base
             }
         }
         switch (atom.sub, sup) {
