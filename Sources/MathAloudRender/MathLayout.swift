@@ -1219,9 +1219,19 @@ struct MathLayout {
             children.append(contentsOf: MathLayout.ruleLine(x: lx, y: y, length: total, thickness: rule, horizontal: false,
                                                              dashed: p.columnLines[j] == .dashed))
         }
+        // A `|` before the first column or after the last: a rule on that edge, taking no width (as
+        // LaTeX's array package sets it; checked against LuaLaTeX).
+        if p.leftLine != .none {
+            children.append(contentsOf: MathLayout.ruleLine(x: 0, y: y, length: total, thickness: rule, horizontal: false,
+                                                             dashed: p.leftLine == .dashed))
+        }
+        if p.rightLine != .none {
+            children.append(contentsOf: MathLayout.ruleLine(x: tableWidth - rule, y: y, length: total, thickness: rule,
+                                                             horizontal: false, dashed: p.rightLine == .dashed))
+        }
         if p.frame != .none {
-            // `\hline` first and last: rules above and below the table (vertical edges come from `|` in
-            // the column specification, which the parser keeps only between columns).
+            // `\hline` first and last: rules above and below the table (vertical edges come from `|`
+            // first and last in the column specification, drawn above).
             children.append(contentsOf: MathLayout.ruleLine(x: 0, y: -rule, length: tableWidth, thickness: rule, horizontal: true, dashed: p.frame == .dashed))
             children.append(contentsOf: MathLayout.ruleLine(x: 0, y: y, length: tableWidth, thickness: rule, horizontal: true, dashed: p.frame == .dashed))
         }

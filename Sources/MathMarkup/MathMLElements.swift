@@ -58,6 +58,10 @@ enum MathMLConvention {
     /// `data-env` on `mtable`: the TeX environment (``TableProperties/environment``) when it is
     /// not `mtable`.
     static let environment = "data-env"
+    /// `data-leftline`, `data-rightline` on `mtable` (`solid`, `dashed`): ``TableProperties/leftLine``,
+    /// ``TableProperties/rightLine``, rules on the table's edges (MathML's `frame` draws all four sides).
+    static let leftLine = "data-leftline"
+    static let rightLine = "data-rightline"
     /// `data-numbered="true"` on `mtable`: ``TableProperties/numbered``.
     static let numbered = "data-numbered"
     /// `data-continued="true"` on `mfrac`: ``FractionProperties/continued`` (`\cfrac`).
@@ -407,6 +411,8 @@ extension MathMLTreeBuilder {
         props.columnLines = attrs.take("columnlines", warn: false) { Self.list($0, TableLine.init(rawValue:)) } ?? []
         props.rowLines = attrs.take("rowlines", warn: false) { Self.list($0, TableLine.init(rawValue:)) } ?? []
         props.frame = attrs.take("frame", warn: false) { TableLine(rawValue: $0.trimmingCharacters(in: .whitespaces)) } ?? .none
+        props.leftLine = attrs.take(MathMLConvention.leftLine) { TableLine(rawValue: $0.trimmingCharacters(in: .whitespaces)) } ?? .none
+        props.rightLine = attrs.take(MathMLConvention.rightLine) { TableLine(rawValue: $0.trimmingCharacters(in: .whitespaces)) } ?? .none
         props.displayStyle = attrs.bool("displaystyle") ?? false
         props.numbered = attrs.bool(MathMLConvention.numbered) ?? false
         let rows = collectNodes(frame).map { child -> MathNode in

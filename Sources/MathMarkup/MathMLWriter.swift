@@ -34,7 +34,8 @@ import MathSyntax
 ///   ``FractionProperties/numeratorAlign``, are standard; `data-continued="true"` marks `\cfrac`.
 /// - **Tables**: `columnalign`, `columnlines`, `rowlines`, `frame` and `displaystyle` are standard;
 ///   `data-env="pmatrix"` keeps the TeX environment (omitted for `mtable`) and
-///   `data-numbered="true"` the equation numbering.
+///   `data-numbered="true"` the equation numbering; `data-leftline`/`data-rightline` a rule on one
+///   edge (`{|c|c|}`), which MathML's all-sides `frame` cannot say.
 /// - Lengths are written in em with the shortest decimal that reads back exactly.
 /// - `mtext` content: whitespace that MathML would trim or collapse (at the ends, runs, tabs,
 ///   newlines) is written as U+00A0 so that it still shows; a single inner space stays a space.
@@ -337,6 +338,8 @@ public struct MathMLWriter: Sendable {
             attrs.append(("rowlines", props.rowLines.map(\.rawValue).joined(separator: " ")))
         }
         if props.frame != .none { attrs.append(("frame", props.frame.rawValue)) }
+        if props.leftLine != .none { attrs.append((MathMLConvention.leftLine, props.leftLine.rawValue)) }
+        if props.rightLine != .none { attrs.append((MathMLConvention.rightLine, props.rightLine.rawValue)) }
         if props.displayStyle { attrs.append(("displaystyle", "true")) }
         if props.environment != "mtable" { attrs.append((MathMLConvention.environment, props.environment)) }
         if props.numbered { attrs.append((MathMLConvention.numbered, "true")) }

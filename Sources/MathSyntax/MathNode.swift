@@ -208,6 +208,10 @@ public struct TableProperties: Hashable, Sendable {
     public var rowLines: [TableLine]
     /// Rules around the table (`\hline` first/last).
     public var frame: TableLine
+    /// A rule on the table's left edge (`|` first in an `array` column specification).
+    public var leftLine: TableLine
+    /// A rule on the table's right edge (`|` last in an `array` column specification).
+    public var rightLine: TableLine
     /// Display style in cells (`align`, `dcases`, `gathered`).
     public var displayStyle: Bool
     /// Equation numbering is on (`align`, `gather`, `equation` without star).
@@ -215,13 +219,15 @@ public struct TableProperties: Hashable, Sendable {
 
     /// Creates table properties.
     public init(environment: String, columnAlignments: [ColumnAlignment] = [], columnLines: [TableLine] = [],
-                rowLines: [TableLine] = [], frame: TableLine = .none, displayStyle: Bool = false,
-                numbered: Bool = false) {
+                rowLines: [TableLine] = [], frame: TableLine = .none, leftLine: TableLine = .none,
+                rightLine: TableLine = .none, displayStyle: Bool = false, numbered: Bool = false) {
         self.environment = environment
         self.columnAlignments = columnAlignments
         self.columnLines = columnLines
         self.rowLines = rowLines
         self.frame = frame
+        self.leftLine = leftLine
+        self.rightLine = rightLine
         self.displayStyle = displayStyle
         self.numbered = numbered
     }

@@ -61,6 +61,8 @@ extension MathNode {
             if !p.columnLines.isEmpty { parts.append("collines=" + p.columnLines.map(\.rawValue).joined(separator: ",")) }
             if !p.rowLines.isEmpty { parts.append("rowlines=" + p.rowLines.map(\.rawValue).joined(separator: ",")) }
             if p.frame != .none { parts.append("frame=\(p.frame.rawValue)") }
+            if p.leftLine != .none { parts.append("leftline=\(p.leftLine.rawValue)") }
+            if p.rightLine != .none { parts.append("rightline=\(p.rightLine.rawValue)") }
             if p.displayStyle { parts.append("display") }
             if p.numbered { parts.append("numbered") }
             return parts.joined(separator: " ")

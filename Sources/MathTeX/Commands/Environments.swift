@@ -48,7 +48,8 @@ enum EnvironmentRegistry {
         EnvironmentDefinition(names: ["array", "darray", "subarray"]) { core, call in
             let spec = core.readColumnSpec(call)
             let properties = TableProperties(environment: call.name, columnAlignments: spec.alignments,
-                                             columnLines: spec.lines, displayStyle: call.name == "darray")
+                                             columnLines: spec.lines, leftLine: spec.left, rightLine: spec.right,
+                                             displayStyle: call.name == "darray")
             return core.parseTable(call, properties: properties)
         },
         EnvironmentDefinition(names: ["cases", "dcases", "rcases", "drcases"]) { core, call in
@@ -117,17 +118,19 @@ extension ParserCore {
     }
 
     /// The `{lc|r}` column specification of `array`.
-    mutating func readColumnSpec(_ call: EnvironmentCall) -> (alignments: [ColumnAlignment], lines: [TableLine]) {
+    mutating func readColumnSpec(_ call: EnvironmentCall)
+        -> (alignments: [ColumnAlignment], lines: [TableLine], left: TableLine, right: TableLine) {
         let t = nextNonSpace()
         guard t.kind == .beginGroup else {
             pushBack(t)
             error("tex.missing-argument", "\\begin{\(call.name)} needs a column specification such as {lcr}", at: call.range)
-            return ([.center], [])
+            return ([.center], [], .none, .none)
         }
         let tokens = expander.readBalanced(opening: t)
         var alignments: [ColumnAlignment] = []
         var lines: [TableLine] = []
         var pendingLine = TableLine.none
+        var left = TableLine.none
         var i = 0
         while i < tokens.count {
             let u = tokens[i]
@@ -138,7 +141,7 @@ extension ParserCore {
             }
             switch u.scalar {
             case "l", "c", "r", "p", "m", "b":
-                if !alignments.isEmpty { lines.append(pendingLine) }
+                if alignments.isEmpty { left = pendingLine } else { lines.append(pendingLine) }
                 pendingLine = .none
                 alignments.append(u.scalar == "c" ? .center : u.scalar == "r" ? .right : .left)
                 if "pmb".unicodeScalars.contains(u.scalar), i < tokens.count, tokens[i].kind == .beginGroup {
@@ -158,7 +161,8 @@ extension ParserCore {
             }
         }
         if lines.allSatisfy({ $0 == .none }) { lines = [] }
-        return (alignments.isEmpty ? [.center] : alignments, lines)
+        // A rule before the first column or after the last is an edge of the table.
+        return (alignments.isEmpty ? [.center] : alignments, lines, left, alignments.isEmpty ? .none : pendingLine)
     }
 
     /// Reads rows and cells up to `\end{name}`: `&` separates cells, `\\` rows; `\hline`/`\hdashline`
