@@ -30,10 +30,11 @@ let package = Package(
                        providers: [.apt(["libespeak-ng-dev", "espeak-ng"])]),
         .target(name: "MathAloudVoice", dependencies: ["MathAloud", "CESpeakNG"]),
         // Typesetting (DESIGN.md §2): HarfBuzz for OpenType MATH and outlines, cairo for drawing PNG and
-        // PDF, zlib for writing PNG (with the label's text chunks).
-        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
-                       providers: [.apt(["libharfbuzz-dev"])]),
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // PDF, zlib for writing PNG (with the label's text chunks). HarfBuzz and cairo: only the headers
+        // are used at build time (<harfbuzz/hb.h>, <cairo/cairo.h> in /usr/include); the libraries are
+        // opened with dlopen on first use, so programs start without them and their dependencies.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo", "CZlib"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"]),

@@ -28,15 +28,15 @@ extension Renderer {
         let px = formula.fontSize * scale
         let width = Int32(max(1, min(16_000, (formula.width * scale).rounded(.up))))
         let height = Int32(max(1, min(16_000, (formula.height * scale).rounded(.up))))
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return Data() }
-        defer { cairo_surface_destroy(surface) }
-        guard let cr = cairo_create(surface) else { return Data() }
+        guard let surface = cairo.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return Data() }
+        defer { cairo.cairo_surface_destroy(surface) }
+        guard let cr = cairo.cairo_create(surface) else { return Data() }
         draw(formula, cr, unit: px)
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
-        guard let pixels = cairo_image_surface_get_data(surface) else { return Data() }
+        cairo.cairo_destroy(cr)
+        cairo.cairo_surface_flush(surface)
+        guard let pixels = cairo.cairo_image_surface_get_data(surface) else { return Data() }
         return PNGEncoder.encode(argb: pixels, width: Int(width), height: Int(height),
-                                 stride: Int(cairo_image_surface_get_stride(surface)),
+                                 stride: Int(cairo.cairo_image_surface_get_stride(surface)),
                                  text: [("Description", formula.label), ("Source", formula.source)])
     }
 
@@ -47,22 +47,22 @@ extension Renderer {
         let sink = ByteSink()
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }
-        guard let surface = cairo_pdf_surface_create_for_stream({ c, b, l in appendBytes(c, b, l) }, unmanaged.toOpaque(),
+        guard let surface = cairo.cairo_pdf_surface_create_for_stream({ c, b, l in appendBytes(c, b, l) }, unmanaged.toOpaque(),
                                                                 max(1, formula.width), max(1, formula.height)) else { return Data() }
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, formula.label)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, formula.source)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "MathAloud")
-        if let cr = cairo_create(surface) {
+        cairo.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, formula.label)
+        cairo.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, formula.source)
+        cairo.cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "MathAloud")
+        if let cr = cairo.cairo_create(surface) {
             // One Figure structure element around the drawing (a tagged PDF); cairo 1.16 has no
             // attribute for alternate text, so the label is added to that element afterwards.
-            cairo_tag_begin(cr, "Figure", "")
+            cairo.cairo_tag_begin(cr, "Figure", "")
             draw(formula, cr, unit: formula.fontSize)
-            cairo_tag_end(cr, "Figure")
-            cairo_show_page(cr)
-            cairo_destroy(cr)
+            cairo.cairo_tag_end(cr, "Figure")
+            cairo.cairo_show_page(cr)
+            cairo.cairo_destroy(cr)
         }
-        cairo_surface_finish(surface)
-        cairo_surface_destroy(surface)
+        cairo.cairo_surface_finish(surface)
+        cairo.cairo_surface_destroy(surface)
         return PDFAlternateText.insert(formula.label, into: sink.data)
     }
 
@@ -70,63 +70,63 @@ extension Renderer {
     func draw(_ formula: RenderedFormula, _ cr: OpaquePointer, unit: Double) {
         let pad = formula.padding
         if let bg = options.background {
-            cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
-            cairo_paint(cr)
+            cairo.cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
+            cairo.cairo_paint(cr)
         }
         // User space: em, y up, origin on the baseline at the left of the box.
-        cairo_translate(cr, pad * unit, (formula.box.height + pad) * unit)
-        cairo_scale(cr, unit, -unit)
+        cairo.cairo_translate(cr, pad * unit, (formula.box.height + pad) * unit)
+        cairo.cairo_scale(cr, unit, -unit)
         for item in formula.box.drawList(color: options.color) {
             switch item {
             case let .glyph(g, x, y, color):
                 let face = fonts.face(g.font)
                 let s = g.size / face.unitsPerEm
-                cairo_save(cr)
-                cairo_translate(cr, x, y)
-                cairo_scale(cr, s, s)
-                cairo_new_path(cr)
+                cairo.cairo_save(cr)
+                cairo.cairo_translate(cr, x, y)
+                cairo.cairo_scale(cr, s, s)
+                cairo.cairo_new_path(cr)
                 for c in face.outline(g.glyph) {
                     switch c {
-                    case let .move(px, py): cairo_move_to(cr, Double(px), Double(py))
-                    case let .line(px, py): cairo_line_to(cr, Double(px), Double(py))
+                    case let .move(px, py): cairo.cairo_move_to(cr, Double(px), Double(py))
+                    case let .line(px, py): cairo.cairo_line_to(cr, Double(px), Double(py))
                     case let .cubic(a, b, c2, d, px, py):
-                        cairo_curve_to(cr, Double(a), Double(b), Double(c2), Double(d), Double(px), Double(py))
-                    case .close: cairo_close_path(cr)
+                        cairo.cairo_curve_to(cr, Double(a), Double(b), Double(c2), Double(d), Double(px), Double(py))
+                    case .close: cairo.cairo_close_path(cr)
                     }
                 }
-                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-                cairo_fill(cr)
-                cairo_restore(cr)
+                cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo.cairo_fill(cr)
+                cairo.cairo_restore(cr)
             case let .rect(x, y, w, h, color):
-                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-                cairo_rectangle(cr, x, y, w, h)
-                cairo_fill(cr)
+                cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo.cairo_rectangle(cr, x, y, w, h)
+                cairo.cairo_fill(cr)
             case let .line(x1, y1, x2, y2, t, color):
-                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-                cairo_set_line_width(cr, t)
-                cairo_move_to(cr, x1, y1)
-                cairo_line_to(cr, x2, y2)
-                cairo_stroke(cr)
+                cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo.cairo_set_line_width(cr, t)
+                cairo.cairo_move_to(cr, x1, y1)
+                cairo.cairo_line_to(cr, x2, y2)
+                cairo.cairo_stroke(cr)
             case let .frame(x, y, w, h, t, dashed, color):
-                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-                cairo_set_line_width(cr, t)
+                cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo.cairo_set_line_width(cr, t)
                 if dashed {
                     var dash = [3 * t]
-                    cairo_set_dash(cr, &dash, 1, 0)
+                    cairo.cairo_set_dash(cr, &dash, 1, 0)
                 }
-                cairo_rectangle(cr, x + t / 2, y + t / 2, w - t, h - t)
-                cairo_stroke(cr)
-                cairo_set_dash(cr, nil, 0, 0)
+                cairo.cairo_rectangle(cr, x + t / 2, y + t / 2, w - t, h - t)
+                cairo.cairo_stroke(cr)
+                cairo.cairo_set_dash(cr, nil, 0, 0)
             case let .ellipse(x, y, w, h, t, color):
-                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-                cairo_set_line_width(cr, t)
-                cairo_save(cr)
-                cairo_translate(cr, x + w / 2, y + h / 2)
-                cairo_scale(cr, max((w - t) / 2, 0.001), max((h - t) / 2, 0.001))
-                cairo_new_path(cr)
-                cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
-                cairo_restore(cr)
-                cairo_stroke(cr)
+                cairo.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+                cairo.cairo_set_line_width(cr, t)
+                cairo.cairo_save(cr)
+                cairo.cairo_translate(cr, x + w / 2, y + h / 2)
+                cairo.cairo_scale(cr, max((w - t) / 2, 0.001), max((h - t) / 2, 0.001))
+                cairo.cairo_new_path(cr)
+                cairo.cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+                cairo.cairo_restore(cr)
+                cairo.cairo_stroke(cr)
             }
         }
     }

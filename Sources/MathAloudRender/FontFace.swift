@@ -58,32 +58,32 @@ public final class FontFace: @unchecked Sendable {
 
     /// Opens a font file; nil when it cannot be read or is not a font.
     public init?(path: String) {
-        guard let blob = hb_blob_create_from_file_or_fail(path) else { return nil }
-        defer { hb_blob_destroy(blob) }
-        guard hb_face_count(blob) > 0, let face = hb_face_create(blob, 0) else { return nil }
-        let upem = hb_face_get_upem(face)
-        guard upem > 0, let font = hb_font_create(face) else { hb_face_destroy(face); return nil }
-        hb_ot_font_set_funcs(font)
-        hb_font_set_scale(font, Int32(upem), Int32(upem))
-        hb_face_make_immutable(face)
-        hb_font_make_immutable(font)
+        guard CLibraries.harfBuzz.problem == nil, let blob = hb.hb_blob_create_from_file_or_fail(path) else { return nil }
+        defer { hb.hb_blob_destroy(blob) }
+        guard hb.hb_face_count(blob) > 0, let face = hb.hb_face_create(blob, 0) else { return nil }
+        let upem = hb.hb_face_get_upem(face)
+        guard upem > 0, let font = hb.hb_font_create(face) else { hb.hb_face_destroy(face); return nil }
+        hb.hb_ot_font_set_funcs(font)
+        hb.hb_font_set_scale(font, Int32(upem), Int32(upem))
+        hb.hb_face_make_immutable(face)
+        hb.hb_font_make_immutable(font)
         self.path = path
         self.face = face
         self.font = font
         self.unitsPerEm = Double(upem)
         // cmap: every character the font maps.
         var map: [UInt32: UInt32] = [:]
-        if let set = hb_set_create() {
-            hb_face_collect_unicodes(face, set)
+        if let set = hb.hb_set_create() {
+            hb.hb_face_collect_unicodes(face, set)
             var cp: hb_codepoint_t = UInt32.max // HB_SET_VALUE_INVALID
-            while hb_set_next(set, &cp) != 0 {
+            while hb.hb_set_next(set, &cp) != 0 {
                 var g: hb_codepoint_t = 0
-                if hb_font_get_nominal_glyph(font, cp, &g) != 0, g != 0 { map[cp] = g }
+                if hb.hb_font_get_nominal_glyph(font, cp, &g) != 0, g != 0 { map[cp] = g }
             }
-            hb_set_destroy(set)
+            hb.hb_set_destroy(set)
         }
         self.glyphForScalar = map
-        let count = Int(hb_face_get_glyph_count(face))
+        let count = Int(hb.hb_face_get_glyph_count(face))
         var table: [GlyphMetrics] = []
         table.reserveCapacity(count)
         let scale = Double(upem)
@@ -96,21 +96,21 @@ public final class FontFace: @unchecked Sendable {
     private static func readMetrics(_ font: OpaquePointer, _ glyph: UInt32, unitsPerEm: Double) -> GlyphMetrics {
         func em(_ v: Int32) -> Double { Double(v) / unitsPerEm }
         var extents = hb_glyph_extents_t()
-        let hasExtents = hb_font_get_glyph_extents(font, glyph, &extents) != 0
+        let hasExtents = hb.hb_font_get_glyph_extents(font, glyph, &extents) != 0
         let top = hasExtents ? em(extents.y_bearing) : 0
         let bottom = hasExtents ? em(extents.y_bearing + extents.height) : 0
         // HarfBuzz gives half the advance when the font has no top accent attachment: kept as the default.
-        return GlyphMetrics(advance: em(hb_font_get_glyph_h_advance(font, glyph)), height: max(0, top), depth: max(0, -bottom),
+        return GlyphMetrics(advance: em(hb.hb_font_get_glyph_h_advance(font, glyph)), height: max(0, top), depth: max(0, -bottom),
                             inkLeft: hasExtents ? em(extents.x_bearing) : 0,
                             inkRight: hasExtents ? em(extents.x_bearing + extents.width) : 0,
-                            italicCorrection: em(hb_ot_math_get_glyph_italics_correction(font, glyph)),
-                            topAccentAttachment: em(hb_ot_math_get_glyph_top_accent_attachment(font, glyph)),
+                            italicCorrection: em(hb.hb_ot_math_get_glyph_italics_correction(font, glyph)),
+                            topAccentAttachment: em(hb.hb_ot_math_get_glyph_top_accent_attachment(font, glyph)),
                             inkTop: top, inkBottom: bottom)
     }
 
     deinit {
-        hb_font_destroy(font)
-        hb_face_destroy(face)
+        hb.hb_font_destroy(font)
+        hb.hb_face_destroy(face)
     }
 
     /// Converts font units to em.
@@ -134,7 +134,7 @@ public final class FontFace: @unchecked Sendable {
         lock.unlock()
         let sink = OutlineSink()
         let unmanaged = Unmanaged.passRetained(sink)
-        mathaloud_hb_draw_glyph(font, glyph, OutlineSink.funcs, unmanaged.toOpaque())
+        hb.draw_glyph(font, glyph, OutlineSink.funcs, unmanaged.toOpaque())
         unmanaged.release()
         let commands = sink.commands
         lock.lock()
@@ -167,26 +167,26 @@ public final class FontFace: @unchecked Sendable {
     /// Shapes a run of text (kerning, ligatures, features such as `ssty=1`) into glyphs and advances in em.
     /// With `mathScript`, the run is shaped as script `Zmth`, where math fonts register `ssty`.
     public func shape(_ text: String, features: String? = nil, mathScript: Bool = false) -> [(glyph: UInt32, xOffset: Double, yOffset: Double, advance: Double)] {
-        guard let buffer = hb_buffer_create() else { return [] }
-        defer { hb_buffer_destroy(buffer) }
+        guard let buffer = hb.hb_buffer_create() else { return [] }
+        defer { hb.hb_buffer_destroy(buffer) }
         let utf8 = Array(text.utf8)
         utf8.withUnsafeBufferPointer { p in
             p.withMemoryRebound(to: CChar.self) { c in
-                hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
+                hb.hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
             }
         }
-        hb_buffer_guess_segment_properties(buffer)
-        hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
-        if mathScript { hb_buffer_set_script(buffer, HB_SCRIPT_MATH) }
+        hb.hb_buffer_guess_segment_properties(buffer)
+        hb.hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+        if mathScript { hb.hb_buffer_set_script(buffer, HB_SCRIPT_MATH) }
         var feature = hb_feature_t()
-        if let features, hb_feature_from_string(features, -1, &feature) != 0 {
-            hb_shape(font, buffer, &feature, 1)
+        if let features, hb.hb_feature_from_string(features, -1, &feature) != 0 {
+            hb.hb_shape(font, buffer, &feature, 1)
         } else {
-            hb_shape(font, buffer, nil, 0)
+            hb.hb_shape(font, buffer, nil, 0)
         }
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        guard let infos = hb.hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb.hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
         var out: [(glyph: UInt32, xOffset: Double, yOffset: Double, advance: Double)] = []
         out.reserveCapacity(Int(count))
         for i in 0..<Int(count) {
@@ -207,27 +207,27 @@ final class OutlineSink {
     var commands: [OutlineCommand] = []
 
     nonisolated(unsafe) static let funcs: OpaquePointer = {
-        let f = hb_draw_funcs_create()!
-        hb_draw_funcs_set_move_to_func(f, { _, data, _, x, y, _ in
+        let f = hb.hb_draw_funcs_create()!
+        hb.hb_draw_funcs_set_move_to_func(f, { _, data, _, x, y, _ in
             Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.move(x, y))
         }, nil, nil)
-        hb_draw_funcs_set_line_to_func(f, { _, data, _, x, y, _ in
+        hb.hb_draw_funcs_set_line_to_func(f, { _, data, _, x, y, _ in
             Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.line(x, y))
         }, nil, nil)
-        hb_draw_funcs_set_quadratic_to_func(f, { _, data, st, cx, cy, x, y, _ in
+        hb.hb_draw_funcs_set_quadratic_to_func(f, { _, data, st, cx, cy, x, y, _ in
             // Quadratic → cubic: each control point is 2/3 of the way from an end point to the quadratic one.
             let x0 = st!.pointee.current_x, y0 = st!.pointee.current_y
             let c1x = x0 + 2 / 3 * (cx - x0), c1y = y0 + 2 / 3 * (cy - y0)
             let c2x = x + 2 / 3 * (cx - x), c2y = y + 2 / 3 * (cy - y)
             Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.cubic(c1x, c1y, c2x, c2y, x, y))
         }, nil, nil)
-        hb_draw_funcs_set_cubic_to_func(f, { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in
+        hb.hb_draw_funcs_set_cubic_to_func(f, { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in
             Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.cubic(c1x, c1y, c2x, c2y, x, y))
         }, nil, nil)
-        hb_draw_funcs_set_close_path_func(f, { _, data, _, _ in
+        hb.hb_draw_funcs_set_close_path_func(f, { _, data, _, _ in
             Unmanaged<OutlineSink>.fromOpaque(data!).takeUnretainedValue().commands.append(.close)
         }, nil, nil)
-        hb_draw_funcs_make_immutable(f)
+        hb.hb_draw_funcs_make_immutable(f)
         return f
     }()
 }

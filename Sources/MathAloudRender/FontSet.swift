@@ -151,6 +151,7 @@ public final class FontSet: Sendable {
     /// The font set of a named family, or of a font file path (an OpenType font with a MATH table),
     /// loaded once per process and shared by every caller.
     public static func named(_ name: String) throws(FontLoadError) -> FontSet {
+        if let problem = CLibraries.problem { throw FontLoadError(description: problem) }
         lock.lock()
         defer { lock.unlock() }
         if let set = loaded[name] { return set }

@@ -155,12 +155,12 @@ public final class MathFont: @unchecked Sendable {
 
     /// Opens a math font; nil when the file is missing or has no MATH table.
     public init?(path: String, name: String? = nil) {
-        guard let face = FontFace(path: path), hb_ot_math_has_data(face.face) != 0 else { return nil }
+        guard let face = FontFace(path: path), hb.hb_ot_math_has_data(face.face) != 0 else { return nil }
         self.face = face
         self.name = name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let font = face.font
-        func c(_ k: hb_ot_math_constant_t) -> Double { face.em(hb_ot_math_get_constant(font, k)) }
-        func pct(_ k: hb_ot_math_constant_t) -> Double { Double(hb_ot_math_get_constant(font, k)) / 100 }
+        func c(_ k: hb_ot_math_constant_t) -> Double { face.em(hb.hb_ot_math_get_constant(font, k)) }
+        func pct(_ k: hb_ot_math_constant_t) -> Double { Double(hb.hb_ot_math_get_constant(font, k)) / 100 }
         var m = MathConstants()
         m.scriptPercentScaleDown = pct(HB_OT_MATH_CONSTANT_SCRIPT_PERCENT_SCALE_DOWN)
         m.scriptScriptPercentScaleDown = pct(HB_OT_MATH_CONSTANT_SCRIPT_SCRIPT_PERCENT_SCALE_DOWN)
@@ -218,7 +218,7 @@ public final class MathFont: @unchecked Sendable {
         m.radicalKernBeforeDegree = c(HB_OT_MATH_CONSTANT_RADICAL_KERN_BEFORE_DEGREE)
         m.radicalKernAfterDegree = c(HB_OT_MATH_CONSTANT_RADICAL_KERN_AFTER_DEGREE)
         m.radicalDegreeBottomRaisePercent = pct(HB_OT_MATH_CONSTANT_RADICAL_DEGREE_BOTTOM_RAISE_PERCENT)
-        m.minConnectorOverlap = face.em(hb_ot_math_get_min_connector_overlap(font, HB_DIRECTION_TTB))
+        m.minConnectorOverlap = face.em(hb.hb_ot_math_get_min_connector_overlap(font, HB_DIRECTION_TTB))
         self.constants = m
     }
 
@@ -231,7 +231,7 @@ public final class MathFont: @unchecked Sendable {
         let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
         var buffer = [hb_ot_math_glyph_variant_t](repeating: .init(), count: 32)
         var count: UInt32 = 32
-        _ = hb_ot_math_get_glyph_variants(face.font, glyph, dir, 0, &count, &buffer)
+        _ = hb.hb_ot_math_get_glyph_variants(face.font, glyph, dir, 0, &count, &buffer)
         let result = buffer.prefix(Int(count)).map { GlyphVariant(glyph: $0.glyph, advance: face.em($0.advance)) }
         lock.lock()
         variantCache[key] = result
@@ -249,7 +249,7 @@ public final class MathFont: @unchecked Sendable {
         var buffer = [hb_ot_math_glyph_part_t](repeating: .init(), count: 16)
         var count: UInt32 = 16
         var italic: hb_position_t = 0
-        _ = hb_ot_math_get_glyph_assembly(face.font, glyph, dir, 0, &count, &buffer, &italic)
+        _ = hb.hb_ot_math_get_glyph_assembly(face.font, glyph, dir, 0, &count, &buffer, &italic)
         let result = buffer.prefix(Int(count)).map {
             GlyphPart(glyph: $0.glyph, startConnector: face.em($0.start_connector_length),
                       endConnector: face.em($0.end_connector_length), fullAdvance: face.em($0.full_advance),
@@ -283,6 +283,6 @@ public final class MathFont: @unchecked Sendable {
 
     /// The math kern (cut-in) of a glyph at one corner for a height, in em.
     public func kern(_ glyph: UInt32, corner: hb_ot_math_kern_t, height: Double) -> Double {
-        face.em(hb_ot_math_get_glyph_kerning(face.font, glyph, corner, Int32((height * face.unitsPerEm).rounded())))
+        face.em(hb.hb_ot_math_get_glyph_kerning(face.font, glyph, corner, Int32((height * face.unitsPerEm).rounded())))
     }
 }

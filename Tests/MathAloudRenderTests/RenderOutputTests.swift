@@ -212,7 +212,7 @@ private func decodeSurface(_ png: Data) throws -> OpaquePointer {
     let source = PNGSource(png)
     let unmanaged = Unmanaged.passRetained(source)
     defer { unmanaged.release() }
-    let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
+    let surface = cairo.cairo_image_surface_create_from_png_stream({ closure, data, length in
         let s = Unmanaged<PNGSource>.fromOpaque(closure!).takeUnretainedValue()
         let n = Int(length)
         guard s.offset + n <= s.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
@@ -220,7 +220,7 @@ private func decodeSurface(_ png: Data) throws -> OpaquePointer {
         s.offset += n
         return CAIRO_STATUS_SUCCESS
     }, unmanaged.toOpaque())
-    guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+    guard let surface, cairo.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
         struct DecodeError: Error {}
         throw DecodeError()
     }
@@ -230,17 +230,17 @@ private func decodeSurface(_ png: Data) throws -> OpaquePointer {
 /// Width and height of a PNG decoded by cairo (throws when cairo cannot decode it).
 func decodePNGSize(_ png: Data) throws -> (Int, Int) {
     let surface = try decodeSurface(png)
-    defer { cairo_surface_destroy(surface) }
-    return (Int(cairo_image_surface_get_width(surface)), Int(cairo_image_surface_get_height(surface)))
+    defer { cairo.cairo_surface_destroy(surface) }
+    return (Int(cairo.cairo_image_surface_get_width(surface)), Int(cairo.cairo_image_surface_get_height(surface)))
 }
 
 /// How many pixels of a decoded PNG have any alpha.
 func decodePNGInk(_ png: Data) throws -> Int {
     let surface = try decodeSurface(png)
-    defer { cairo_surface_destroy(surface) }
-    let w = Int(cairo_image_surface_get_width(surface)), h = Int(cairo_image_surface_get_height(surface))
-    let stride = Int(cairo_image_surface_get_stride(surface))
-    guard let data = cairo_image_surface_get_data(surface) else { return 0 }
+    defer { cairo.cairo_surface_destroy(surface) }
+    let w = Int(cairo.cairo_image_surface_get_width(surface)), h = Int(cairo.cairo_image_surface_get_height(surface))
+    let stride = Int(cairo.cairo_image_surface_get_stride(surface))
+    guard let data = cairo.cairo_image_surface_get_data(surface) else { return 0 }
     var count = 0
     for y in 0..<h { for x in 0..<w where data[y * stride + x * 4 + 3] != 0 { count += 1 } }
     return count

@@ -1,0 +1,35 @@
+import CCairo
+import CHarfBuzz
+
+// HarfBuzz and cairo are opened with dlopen on first use instead of being linked (see
+// Sources/CHarfBuzz/shim.h and Sources/CCairo/shim.h): a program that links MathAloudRender — the
+// `mathaloud` command among them — starts without loading them and the ~20 libraries they pull in
+// (glib, fontconfig, X11…, which Debian builds with immediate binding), and its other commands run
+// where they are absent. The tables are filled once, before any use, and only read afterwards.
+
+/// HarfBuzz's functions (`hb.hb_shape(…)`); check ``CLibraries/problem`` before the first call.
+nonisolated(unsafe) let hb: mathaloud_hb_api = CLibraries.harfBuzz.api
+
+/// cairo's functions (`cairo.cairo_fill(…)`); check ``CLibraries/problem`` before the first call.
+nonisolated(unsafe) let cairo: mathaloud_cairo_api = CLibraries.cairo.api
+
+enum CLibraries {
+    nonisolated(unsafe) static let harfBuzz: (api: mathaloud_hb_api, problem: String?) = {
+        var api = mathaloud_hb_api()
+        let problem = mathaloud_hb_load(&api).map { String(cString: $0) }
+        return (api, problem)
+    }()
+
+    nonisolated(unsafe) static let cairo: (api: mathaloud_cairo_api, problem: String?) = {
+        var api = mathaloud_cairo_api()
+        let problem = mathaloud_cairo_load(&api).map { String(cString: $0) }
+        return (api, problem)
+    }()
+
+    /// Why HarfBuzz or cairo cannot be used, or nil when both loaded.
+    static var problem: String? {
+        if let p = harfBuzz.problem { return "cannot load HarfBuzz (\(p)); install libharfbuzz0b (scripts/install-deps.sh does)" }
+        if let p = cairo.problem { return "cannot load cairo (\(p)); install libcairo2 (scripts/install-deps.sh does)" }
+        return nil
+    }
+}
