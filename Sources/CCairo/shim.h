@@ -2,13 +2,12 @@
 //
 // The library is not linked: it is opened with dlopen on first use (mathaloud_cairo_load), so programs
 // that link MathAloudRender start without loading cairo and its dependencies (fontconfig, X11…).
-// Swift calls the functions through the loaded table (`Cairo.api.cairo_fill(…)`).
+// Swift calls the functions through the loaded table (`cairo.cairo_fill(…)` in CLibraries.swift).
 #ifndef MATHALOUD_CCAIRO_SHIM_H
 #define MATHALOUD_CCAIRO_SHIM_H
 #include <cairo/cairo.h>
 #include <cairo/cairo-pdf.h>
-#include <dlfcn.h>
-#include <stddef.h>
+#include "../CDynamicLoading/dynamic_loading.h"
 
 #define MATHALOUD_CAIRO_FUNCTIONS(X) \
     X(cairo_arc) \
@@ -48,9 +47,7 @@
 
 /// The cairo functions MathAloudRender (and its tests) call, each with its declared type.
 typedef struct {
-#define MATHALOUD_CAIRO_FIELD(name) __typeof__(&name) name;
-    MATHALOUD_CAIRO_FUNCTIONS(MATHALOUD_CAIRO_FIELD)
-#undef MATHALOUD_CAIRO_FIELD
+    MATHALOUD_CAIRO_FUNCTIONS(MATHALOUD_FUNCTION_FIELD)
 } mathaloud_cairo_api;
 
 /// Opens libcairo and fills `api`. Returns NULL on success, or a message saying what is missing.
@@ -61,19 +58,10 @@ static inline const char *mathaloud_cairo_load(mathaloud_cairo_api *api) {
 #else
     static const char *const names[] = { "libcairo.so.2", "libcairo.so" };
 #endif
-    void *handle = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && handle == NULL; i++) {
-        handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (handle == NULL) {
-        const char *error = dlerror();
-        return error != NULL ? error : "cannot open libcairo";
-    }
-#define MATHALOUD_CAIRO_LOAD(name) \
-    api->name = (__typeof__(&name))dlsym(handle, #name); \
-    if (api->name == NULL) return "libcairo lacks " #name;
-    MATHALOUD_CAIRO_FUNCTIONS(MATHALOUD_CAIRO_LOAD)
-#undef MATHALOUD_CAIRO_LOAD
+    const char *error = NULL;
+    void *handle = mathaloud_open_library(NULL, names, sizeof names / sizeof names[0], &error);
+    if (handle == NULL) return error;
+    MATHALOUD_CAIRO_FUNCTIONS(MATHALOUD_LOAD_FUNCTION)
     return NULL;
 }
 #endif

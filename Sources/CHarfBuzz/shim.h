@@ -3,13 +3,12 @@
 // The library is not linked: it is opened with dlopen when the first font is loaded
 // (mathaloud_hb_load), so programs that link MathAloudRender start without loading HarfBuzz and its
 // dependencies, and run their other commands where it is absent. Swift calls the functions through
-// the loaded table (`HarfBuzz.api.hb_shape(…)`); the list below names every function it uses.
+// the loaded table (`hb.hb_shape(…)` in CLibraries.swift); the list below names every function it uses.
 #ifndef MATHALOUD_CHARFBUZZ_SHIM_H
 #define MATHALOUD_CHARFBUZZ_SHIM_H
 #include <harfbuzz/hb.h>
 #include <harfbuzz/hb-ot.h>
-#include <dlfcn.h>
-#include <stddef.h>
+#include "../CDynamicLoading/dynamic_loading.h"
 
 #define MATHALOUD_HB_FUNCTIONS(X) \
     X(hb_blob_create_from_file_or_fail) \
@@ -60,9 +59,7 @@
 
 /// The HarfBuzz functions MathAloudRender calls, each with its declared type.
 typedef struct {
-#define MATHALOUD_HB_FIELD(name) __typeof__(&name) name;
-    MATHALOUD_HB_FUNCTIONS(MATHALOUD_HB_FIELD)
-#undef MATHALOUD_HB_FIELD
+    MATHALOUD_HB_FUNCTIONS(MATHALOUD_FUNCTION_FIELD)
     /// `hb_font_draw_glyph` on HarfBuzz 7 and later, its predecessor `hb_font_get_glyph_shape` (same
     /// signature) on HarfBuzz 6 (Debian 12).
     void (*draw_glyph)(hb_font_t *font, hb_codepoint_t glyph, hb_draw_funcs_t *funcs, void *data);
@@ -76,19 +73,10 @@ static inline const char *mathaloud_hb_load(mathaloud_hb_api *api) {
 #else
     static const char *const names[] = { "libharfbuzz.so.0", "libharfbuzz.so" };
 #endif
-    void *handle = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && handle == NULL; i++) {
-        handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (handle == NULL) {
-        const char *error = dlerror();
-        return error != NULL ? error : "cannot open libharfbuzz";
-    }
-#define MATHALOUD_HB_LOAD(name) \
-    api->name = (__typeof__(&name))dlsym(handle, #name); \
-    if (api->name == NULL) return "libharfbuzz lacks " #name;
-    MATHALOUD_HB_FUNCTIONS(MATHALOUD_HB_LOAD)
-#undef MATHALOUD_HB_LOAD
+    const char *error = NULL;
+    void *handle = mathaloud_open_library(NULL, names, sizeof names / sizeof names[0], &error);
+    if (handle == NULL) return error;
+    MATHALOUD_HB_FUNCTIONS(MATHALOUD_LOAD_FUNCTION)
     api->draw_glyph = (void (*)(hb_font_t *, hb_codepoint_t, hb_draw_funcs_t *, void *))dlsym(handle, "hb_font_draw_glyph");
     if (api->draw_glyph == NULL) {
         api->draw_glyph = (void (*)(hb_font_t *, hb_codepoint_t, hb_draw_funcs_t *, void *))dlsym(handle, "hb_font_get_glyph_shape");

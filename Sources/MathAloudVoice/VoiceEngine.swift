@@ -60,12 +60,12 @@ public final class VoiceEngine: @unchecked Sendable {
             throw .engineUnavailable("cannot load the eSpeak-NG library (\(String(cString: problem))); install espeak-ng (Debian: libespeak-ng1)")
         }
         self.api = api
-        let rate = api.initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        let rate = api.espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
-        api.setSynthCallback(voiceEngineSynthCallback)
+        api.espeak_SetSynthCallback(voiceEngineSynthCallback)
         sampleRate = Int(rate)
         var list: [InstalledVoice] = []
-        if var p = api.listVoices(nil) {
+        if var p = api.espeak_ListVoices(nil) {
             while let v = p.pointee {
                 let identifier = v.pointee.identifier.map { String(cString: $0) } ?? ""
                 if !identifier.hasPrefix("mb/") {
@@ -144,7 +144,7 @@ public final class VoiceEngine: @unchecked Sendable {
 
     private func synthesizeLocked(_ r: Request) throws(VoiceError) -> WAVAudio {
         if currentVoice != r.voice {
-            let status = r.voice.withCString { api.setVoiceByName($0) }
+            let status = r.voice.withCString { api.espeak_SetVoiceByName($0) }
             guard status == EE_OK else {
                 currentVoice = nil
                 throw .unknownVoice(r.voice, suggestions: [])
@@ -153,15 +153,15 @@ public final class VoiceEngine: @unchecked Sendable {
             currentParameters = nil  // a new voice resets rate, pitch and volume
         }
         if currentParameters == nil || currentParameters! != (r.rate, r.pitch, r.volume) {
-            _ = api.setParameter(espeakRATE, Int32(r.rate), 0)
-            _ = api.setParameter(espeakPITCH, Int32(r.pitch), 0)
-            _ = api.setParameter(espeakVOLUME, Int32(r.volume), 0)
+            _ = api.espeak_SetParameter(espeakRATE, Int32(r.rate), 0)
+            _ = api.espeak_SetParameter(espeakPITCH, Int32(r.pitch), 0)
+            _ = api.espeak_SetParameter(espeakVOLUME, Int32(r.volume), 0)
             currentParameters = (r.rate, r.pitch, r.volume)
         }
         let sink = SampleSink(limit: r.maximumSamples)
         let flags = UInt32(espeakCHARS_UTF8) | (r.isSSML ? UInt32(espeakSSML) : 0)
         let status = r.text.withCString { text in
-            api.synth(text, r.text.utf8.count + 1, 0, POS_CHARACTER, 0, flags, nil,
+            api.espeak_Synth(text, r.text.utf8.count + 1, 0, POS_CHARACTER, 0, flags, nil,
                       Unmanaged.passUnretained(sink).toOpaque())
         }
         if r.isSSML {
