@@ -21,6 +21,18 @@ public struct ParsedFormula: Sendable {
     public let source: SourceText
     /// The notation it was parsed from.
     public let notation: FormulaNotation
+    /// Display (block) layout: the TeX options' display mode, or MathML's `<math display="block">`.
+    public let display: Bool
+
+    /// A parsed formula.
+    public init(root: MathNode, diagnostics: [Diagnostic], source: SourceText, notation: FormulaNotation,
+                display: Bool = false) {
+        self.root = root
+        self.diagnostics = diagnostics
+        self.source = source
+        self.notation = notation
+        self.display = display
+    }
 
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.containsError }
@@ -54,10 +66,12 @@ public struct FormulaParser: Sendable {
         switch notation {
         case .tex:
             let result = tex.parse(source)
-            return ParsedFormula(root: result.root, diagnostics: result.diagnostics, source: SourceText(source), notation: .tex)
+            return ParsedFormula(root: result.root, diagnostics: result.diagnostics, source: SourceText(source), notation: .tex,
+                                 display: tex.options.displayMode)
         case .mathml:
             let result = mathML.read(source)
-            return ParsedFormula(root: result.root, diagnostics: result.diagnostics, source: SourceText(source), notation: .mathml)
+            return ParsedFormula(root: result.root, diagnostics: result.diagnostics, source: SourceText(source), notation: .mathml,
+                                 display: result.display)
         }
     }
 

@@ -194,20 +194,7 @@ public final class SpeechBatchProcessor: Sendable {
     /// Output lines for many input lines, in input order, spoken on all cores (the processor is
     /// thread-safe). Give it a bounded chunk at a time (the CLI uses 512 lines) so memory stays flat.
     public func process(lines: [String]) -> [String] {
-        guard lines.count > 1 else { return lines.map { process(line: $0) } }
-        var results = [String](repeating: "", count: lines.count)
-        let workers = min(lines.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let stride = (lines.count + workers - 1) / workers
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                // Each worker writes only its own slots.
-                for i in (worker * stride)..<min(lines.count, (worker + 1) * stride) {
-                    out[i] = process(line: lines[i])
-                }
-            }
-        }
-        return results
+        lines.concurrentMap { process(line: $0) }
     }
 
     /// One output line (without a newline) for one input line. Never throws.

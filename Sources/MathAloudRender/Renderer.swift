@@ -97,15 +97,8 @@ public final class Renderer: Sendable {
 
     /// Parses, speaks and lays out MathML; `<math display="block">` (or `mode="display"`) sets display style.
     public func render(mathML: String) -> RenderedFormula {
-        render(speaker.parser.parse(mathML, notation: .mathml), display: Renderer.mathMLAsksForDisplay(mathML) ? true : nil)
-    }
-
-    /// Whether the `<math>` start tag asks for display layout.
-    static func mathMLAsksForDisplay(_ source: String) -> Bool {
-        guard let start = source.range(of: "<math") ?? source.range(of: ":math") else { return false }
-        let tag = source[start.upperBound...].prefix { $0 != ">" }.replacingOccurrences(of: "'", with: "\"")
-            .replacingOccurrences(of: " ", with: "")
-        return tag.contains("display=\"block\"") || tag.contains("mode=\"display\"")
+        let parsed = speaker.parser.parse(mathML, notation: .mathml)
+        return render(parsed, display: parsed.display ? true : nil)
     }
 
     /// Speaks and lays out a parsed formula (the tree is read once for both); `display` overrides the
@@ -247,37 +240,9 @@ extension Renderer {
     /// display style or nil for the renderer's).
     public func render(many sources: [(source: String, notation: FormulaNotation, display: Bool?)],
                        threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [RenderedFormula] {
-        let workers = max(1, min(threads, sources.count))
-        guard workers > 1 else { return sources.map { render(speaker.parser.parse($0.source, notation: $0.notation), display: $0.display) } }
-        let results = ResultSlots(count: sources.count)
-        let chunk = (sources.count + workers - 1) / workers
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            let range = min(sources.count, w * chunk)..<min(sources.count, (w + 1) * chunk)
-            var local: [RenderedFormula] = []
-            local.reserveCapacity(range.count)
-            for i in range {
-                local.append(render(speaker.parser.parse(sources[i].source, notation: sources[i].notation), display: sources[i].display))
-            }
-            results.store(local, at: range.lowerBound)
+        sources.concurrentMap(threads: threads) { item in
+            let parsed = speaker.parser.parse(item.source, notation: item.notation)
+            return render(parsed, display: item.display ?? (parsed.display ? true : nil))
         }
-        return results.values()
-    }
-}
-
-/// Per-worker results gathered under a lock.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var chunks: [(Int, [RenderedFormula])] = []
-    private let count: Int
-    init(count: Int) { self.count = count }
-    func store(_ values: [RenderedFormula], at start: Int) {
-        lock.lock(); chunks.append((start, values)); lock.unlock()
-    }
-    func values() -> [RenderedFormula] {
-        lock.lock(); defer { lock.unlock() }
-        var out: [RenderedFormula] = []
-        out.reserveCapacity(count)
-        for (_, values) in chunks.sorted(by: { $0.0 < $1.0 }) { out.append(contentsOf: values) }
-        return out
     }
 }
