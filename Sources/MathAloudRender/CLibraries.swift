@@ -8,19 +8,19 @@ import CHarfBuzz
 // where they are absent. The tables are filled once, before any use, and only read afterwards.
 
 /// HarfBuzz's functions (`hb.hb_shape(…)`); check ``CLibraries/problem`` before the first call.
-nonisolated(unsafe) let hb: mathaloud_hb_api = CLibraries.harfBuzz.api
+let hb: mathaloud_hb_api = CLibraries.harfBuzz.api
 
 /// cairo's functions (`cairo.cairo_fill(…)`); check ``CLibraries/problem`` before the first call.
-nonisolated(unsafe) let cairo: mathaloud_cairo_api = CLibraries.cairo.api
+let cairo: mathaloud_cairo_api = CLibraries.cairo.api
 
 enum CLibraries {
-    nonisolated(unsafe) static let harfBuzz: (api: mathaloud_hb_api, problem: String?) = {
+    static let harfBuzz: (api: mathaloud_hb_api, problem: String?) = {
         var api = mathaloud_hb_api()
         let problem = mathaloud_hb_load(&api).map { String(cString: $0) }
         return (api, problem)
     }()
 
-    nonisolated(unsafe) static let cairo: (api: mathaloud_cairo_api, problem: String?) = {
+    static let cairo: (api: mathaloud_cairo_api, problem: String?) = {
         var api = mathaloud_cairo_api()
         let problem = mathaloud_cairo_load(&api).map { String(cString: $0) }
         return (api, problem)

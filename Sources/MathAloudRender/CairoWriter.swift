@@ -134,34 +134,16 @@ extension Renderer {
 
 /// PNG text chunks (PNG 1.2 §11.3.4): cairo writes none, so they are inserted after `IHDR`.
 public enum PNGText {
-    /// `data` with one uncompressed `iTXt` chunk per (keyword, text) inserted after `IHDR`.
-    public static func insert(_ entries: [(keyword: String, text: String)], into data: Data) -> Data {
-        let bytes = [UInt8](data)
-        // Signature (8) + IHDR chunk (4 length + 4 type + 13 data + 4 CRC).
-        guard bytes.count >= 33, bytes[12...15].elementsEqual("IHDR".utf8) else { return data }
-        var out = Array(bytes[0..<33])
-        for (keyword, text) in entries {
-            // Keyword: 1–79 Latin-1 characters; compression flag 0, method 0, empty language and
-            // translated keyword, then UTF-8 text.
-            var body = Array(keyword.utf8.prefix(79))
-            body += [0, 0, 0, 0, 0]
-            body += Array(text.utf8)
-            out += chunk("iTXt", body)
-        }
-        out += bytes[33...]
-        return Data(out)
-    }
-
-    /// A PNG chunk: length, type, data, CRC-32 over type and data.
-    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
+    /// Appends a PNG chunk to `out`: length, type, data, CRC-32 (zlib's) over type and data.
+    static func appendChunk(_ type: String, _ body: ArraySlice<UInt8>, to out: inout [UInt8]) {
         let length = UInt32(body.count)
-        var out: [UInt8] = [UInt8(length >> 24), UInt8(length >> 16 & 255), UInt8(length >> 8 & 255), UInt8(length & 255)]
+        out += [UInt8(length >> 24), UInt8(length >> 16 & 255), UInt8(length >> 8 & 255), UInt8(length & 255)]
+        let typeBytes = Array(type.utf8)
         out += typeBytes
         out += body
-        let crc = crc32(typeBytes + body)
-        out += [UInt8(crc >> 24), UInt8(crc >> 16 & 255), UInt8(crc >> 8 & 255), UInt8(crc & 255)]
-        return out
+        var crc = typeBytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, uInt($0.count)) }
+        crc = body.withUnsafeBufferPointer { CZlib.crc32(crc, $0.baseAddress, uInt($0.count)) }
+        out += [UInt8(crc >> 24 & 255), UInt8(crc >> 16 & 255), UInt8(crc >> 8 & 255), UInt8(crc & 255)]
     }
 
     /// The text chunks (`tEXt` and uncompressed `iTXt`) of a PNG, keyword → text; chunks whose CRC
@@ -195,17 +177,9 @@ public enum PNGText {
         return result
     }
 
-    private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    /// CRC-32 as PNG computes it (ISO 3309 / ITU-T V.42 polynomial).
+    /// CRC-32 as PNG computes it (ISO 3309 / ITU-T V.42 polynomial), through zlib.
     public static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
+        UInt32(bytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, uInt($0.count)) })
     }
 }
 
@@ -306,13 +280,16 @@ public enum PNGEncoder {
         let status = compress2(&compressed, &compressedLength, raw, uLong(raw.count), 3)
         guard status == Z_OK else { return Data() }
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        out.reserveCapacity(Int(compressedLength) + 256 + text.reduce(0) { $0 + $1.keyword.utf8.count + $1.text.utf8.count + 17 })
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
-        out += PNGText.chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
+        PNGText.appendChunk("IHDR", (be32(width) + be32(height) + [8, 6, 0, 0, 0])[...], to: &out)
         for (keyword, value) in text {
-            out += PNGText.chunk("iTXt", Array(keyword.utf8.prefix(79)) + [0, 0, 0, 0, 0] + Array(value.utf8))
+            // Keyword (1–79 Latin-1 characters), compression flag and method 0, empty language and
+            // translated keyword, then the UTF-8 text.
+            PNGText.appendChunk("iTXt", (Array(keyword.utf8.prefix(79)) + [0, 0, 0, 0, 0] + Array(value.utf8))[...], to: &out)
         }
-        out += PNGText.chunk("IDAT", Array(compressed[0..<Int(compressedLength)]))
-        out += PNGText.chunk("IEND", [])
+        PNGText.appendChunk("IDAT", compressed[0..<Int(compressedLength)], to: &out)
+        PNGText.appendChunk("IEND", [], to: &out)
         return Data(out)
     }
 }

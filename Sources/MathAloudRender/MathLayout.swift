@@ -1101,19 +1101,19 @@ struct MathLayout {
         return Atom(box: Box(width: width, height: shift, depth: total - shift, content: .list("table"), children: children), atomClass: .ord)
     }
 
+    /// The AMS environments set as right–left column pairs.
+    static let alignEnvironments: Set<String> = ["align", "align*", "aligned", "alignat", "alignat*", "alignedat", "split",
+                                                 "flalign", "flalign*", "eqnarray", "eqnarray*"]
+
     func table(_ node: MathNode, _ p: TableProperties, _ s: LayoutStyle) -> Atom {
         let env = p.environment
         if env == "smallmatrix" { return smallMatrix(node, s) }
         if env == "substack" || env == "subarray" {
             return smallMatrix(node, s, outerSpaces: false, alignments: p.columnAlignments, baselineSkip: 0.5523, lineSkip: 0.084)
         }
-        let small = env == "smallmatrix" || env == "substack" || env == "subarray"
-        // \substack and subarray set their cells in \scriptstyle (they usually sit in a script already).
-        var cellStyle = LayoutStyle(display: p.displayStyle, level: small ? max(1, s.level) : s.level, cramped: false, sizeFactor: s.sizeFactor)
-        if s.level == 0 && !small { cellStyle.level = 0 }
-        let size = scale(cellStyle)
-        let isAlign = ["align", "align*", "aligned", "alignat", "alignat*", "alignedat", "split", "flalign", "flalign*", "eqnarray", "eqnarray*"].contains(env)
-        let stretch: Double = env.hasPrefix("cases") || env.hasPrefix("dcases") || env.hasPrefix("rcases") ? 1.2 : (small ? 0.5 : 1)
+        let cellStyle = LayoutStyle(display: p.displayStyle, level: s.level, cramped: false, sizeFactor: s.sizeFactor)
+        let isAlign = MathLayout.alignEnvironments.contains(env)
+        let stretch: Double = env.hasPrefix("cases") || env.hasPrefix("dcases") || env.hasPrefix("rcases") ? 1.2 : 1
         var rows: [[Box]] = []
         var labels: [Box?] = []
         let cellLimit = 10_000
@@ -1158,7 +1158,6 @@ struct MathLayout {
         let isArray = env == "array" || env == "darray" || env == "subarray"
         func gap(after j: Int) -> Double {
             if isAlign { return j % 2 == 0 ? 0 : 1 * s.sizeFactor }   // amsmath's \minalignsep (10 pt)
-            if small { return 0.5 * size }
             return 1.0 * s.sizeFactor
         }
         let outer = isArray ? 0.5 * s.sizeFactor : 0
@@ -1171,8 +1170,8 @@ struct MathLayout {
         let tableWidth = x + outer
         // Rows: at least a strut (0.7 and 0.3 of a 1.2em baseline skip, times \arraystretch); display
         // environments add \jot (3pt) between rows.
-        let strutH = 0.84 * stretch * s.sizeFactor * (small ? size / s.sizeFactor * 2 : 1)
-        let strutD = 0.36 * stretch * s.sizeFactor * (small ? size / s.sizeFactor * 2 : 1)
+        let strutH = 0.84 * stretch * s.sizeFactor
+        let strutD = 0.36 * stretch * s.sizeFactor
         let jot = p.displayStyle && !env.hasPrefix("cases") ? 0.3 * s.sizeFactor : 0
         let rule = 0.04 * s.sizeFactor
         var rowH: [Double] = [], rowD: [Double] = []

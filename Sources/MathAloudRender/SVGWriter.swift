@@ -121,29 +121,9 @@ struct SVGBytes {
         }
     }
 
-    /// Element content escaped as XML (`&`, `<`, `>`; characters XML forbids become U+FFFD), byte by
-    /// byte on the UTF-8 (the same result as `XMLEscaping.text`).
+    /// Element content escaped as XML (``XMLEscaping/text(_:)``).
     mutating func escaped(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            var i = 0
-            let n = utf8.count
-            while i < n {
-                let b = utf8[i]
-                switch b {
-                case 0x26: self += "&amp;"
-                case 0x3C: self += "&lt;"
-                case 0x3E: self += "&gt;"
-                case 0x09, 0x0A, 0x0D: bytes.append(b)
-                case 0..<0x20: bytes += [0xEF, 0xBF, 0xBD]
-                case 0xEF where i + 2 < n && utf8[i + 1] == 0xBF && (utf8[i + 2] == 0xBE || utf8[i + 2] == 0xBF):
-                    bytes += [0xEF, 0xBF, 0xBD]   // U+FFFE, U+FFFF
-                    i += 2
-                default: bytes.append(b)
-                }
-                i += 1
-            }
-        }
+        self += XMLEscaping.text(s)
     }
 
     mutating func glyphID(_ g: GlyphRef) {
@@ -172,23 +152,6 @@ struct SVGBytes {
     if frac != 0 {
         s += frac < 10 ? ".0" : "."
         s += frac % 10 == 0 ? String(frac / 10) : String(frac)
-    }
-    return s
-}
-
-/// A number with at most four decimals (scale factors).
-@inline(__always) func n4(_ v: Double) -> String {
-    let scaled = (v * 10000).rounded()
-    let i = Int(scaled)
-    var s = i < 0 ? "-" : ""
-    let a = abs(i)
-    s += String(a / 10000)
-    var frac = a % 10000
-    if frac != 0 {
-        var digits = 4
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        let f = String(frac)
-        s += "." + String(repeating: "0", count: digits - f.count) + f
     }
     return s
 }
