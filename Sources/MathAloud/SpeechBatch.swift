@@ -159,6 +159,31 @@ public struct BatchLine {
     }
 }
 
+/// File names for the files a batch writes, one per line, from the line's `id` (its JSON text):
+/// characters other than letters, digits, `.`, `-`, `_` become `_` (at most 64); lines without a usable
+/// id are `line-N`; a name already given gets `-2`, `-3`…, so no file overwrites another.
+package struct BatchFileNamer {
+    private var used: Set<String> = []
+
+    package init() {}
+
+    /// A unique name for line `line` (1-based) with id `id` (JSON text), ending in `.ext`.
+    package mutating func name(forID id: String, line: Int, extension ext: String) -> String {
+        var stem = id
+        if stem.hasPrefix("\"") && stem.hasSuffix("\"") && stem.count >= 2 { stem = String(stem.dropFirst().dropLast()) }
+        stem = String(stem.unicodeScalars.map { s -> Character in
+            let ok = (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_" || s == "."
+            return ok ? Character(s) : "_"
+        }.prefix(64))
+        if stem.isEmpty || stem == "null" || stem.hasPrefix(".") { stem = "line-\(line)" }
+        var name = stem + "." + ext
+        var n = 2
+        while used.contains(name) { name = "\(stem)-\(n).\(ext)"; n += 1 }
+        used.insert(name)
+        return name
+    }
+}
+
 /// Why a batch line could not be used, with the line's id (JSON text).
 public struct BatchLineError: Error, Sendable {
     /// The line's `id` as JSON text (`null` when it has none or is not an object).

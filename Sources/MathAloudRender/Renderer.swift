@@ -102,10 +102,11 @@ public final class Renderer: Sendable {
     }
 
     /// Speaks and lays out a parsed formula (the tree is read once for both); `display` overrides the
-    /// renderer's style.
-    public func render(_ parsed: ParsedFormula, display: Bool? = nil) -> RenderedFormula {
+    /// renderer's style, `speaker` the renderer's speaker for the label (a batch line's own locale,
+    /// style and preferences).
+    public func render(_ parsed: ParsedFormula, display: Bool? = nil, speaker: Speaker? = nil) -> RenderedFormula {
         let source = String(decoding: parsed.source.bytes, as: UTF8.self)
-        let spoken = speaker.speak(parsed: parsed)
+        let spoken = (speaker ?? self.speaker).speak(parsed: parsed)
         // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
         // left unlabelled.
         let text = spoken.text

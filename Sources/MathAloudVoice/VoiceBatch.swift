@@ -18,7 +18,7 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
     private let options: VoiceOptions
     private let speakers: SpeakerPool
     private var voices: [String: Voice] = [:]
-    private var usedNames: Set<String> = []
+    private var fileNames = BatchFileNamer()
     private var lineNumber = 0
     private let lock = NSLock()
 
@@ -82,7 +82,7 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
                 case .failure(let e):
                     results.append(LineResult(manifestLine: failure(job.id, e.description), succeeded: false))
                 case .success(let wav):
-                    let file = fileName(for: job.id, number: job.number)
+                    let file = fileNames.name(forID: job.id, line: job.number, extension: "wav")
                     try wav.wavData().write(to: directory.appendingPathComponent(file))
                     let manifest = "{\"duration\":" + String(format: "%.3f", wav.duration) + ",\"file\":" + JSONString.quote(file)
                         + ",\"id\":" + job.id + ",\"label\":" + JSONString.quote(s.label) + "}"
@@ -131,21 +131,5 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
         if voices.count >= 16 { voices.removeAll() }
         voices[key] = v
         return v
-    }
-
-    /// A unique file name for a line's id.
-    private func fileName(for id: String, number: Int) -> String {
-        var stem = id
-        if stem.hasPrefix("\"") && stem.hasSuffix("\"") && stem.count >= 2 { stem = String(stem.dropFirst().dropLast()) }
-        stem = String(stem.unicodeScalars.map { s -> Character in
-            let ok = (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_" || s == "."
-            return ok ? Character(s) : "_"
-        }.prefix(64))
-        if stem.isEmpty || stem == "null" || stem.hasPrefix(".") { stem = "line-\(number)" }
-        var name = stem + ".wav"
-        var n = 2
-        while usedNames.contains(name) { name = "\(stem)-\(n).wav"; n += 1 }
-        usedNames.insert(name)
-        return name
     }
 }

@@ -25,8 +25,9 @@ enum RenderCommand {
                        with the prose and every formula in place on the text's baseline
       --sheet          a contact sheet: standard input (or TEX) holds one formula per line ('%' lines skipped);
                        all are drawn in a grid, each above its label, into the -o file
-      --batch DIR      JSON Lines on standard input ({"id", "tex"|"mathml", "display"?}), one image per line
-                       into DIR (named by id, format from --format, default svg), and DIR/manifest.jsonl
+      --batch DIR      JSON Lines on standard input ({"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?,
+                       "display"?}), one image per line into DIR (named by id, repeated ids get -2, -3…;
+                       format from --format, default svg), and DIR/manifest.jsonl
     exit codes: 0 ok, 1 the input had errors (the image shows what parsed), 2 usage error, 3 I/O error,
                 4 rules could not be loaded, 6 the font could not be loaded
     """
@@ -77,7 +78,10 @@ enum RenderCommand {
         }
 
         if let dir = args.value("--batch") {
-            return batch(renderer, directory: dir, format: format ?? .svg)
+            let speakers = SpeakerPool(locale: speaker.locale, style: speaker.style, preferences: try args.speechPreferences(),
+                                       rulesDirectory: args.value("--rules-dir").map { URL(fileURLWithPath: $0) },
+                                       texOptions: texOptions)
+            return batch(renderer, speakers: speakers, directory: dir, format: format ?? .svg)
         }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()
@@ -136,27 +140,29 @@ enum RenderCommand {
 
     static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
-    /// File names from ids: letters, digits, `-` and `_` kept, anything else replaced.
-    static func safeName(_ id: String) -> String {
-        let s = String(id.unicodeScalars.prefix(80).map { c -> Character in
-            (c.properties.isAlphabetic && c.isASCII) || ("0"..."9").contains(c) || c == "-" || c == "_" ? Character(c) : "_"
-        })
-        return s.isEmpty ? "_" : s
-    }
-
-    static func batch(_ renderer: Renderer, directory: String, format: Format) -> ExitCode {
+    /// `--batch`: JSON Lines read as every batch reads them (``BatchLine``: `id`, `tex`|`mathml`,
+    /// `locale`, `style`, `preferences`, plus `display` here), one image per line named by
+    /// ``BatchFileNamer``; chunks of 512 lines are rendered on all cores and written in input order, the
+    /// manifest as they finish.
+    static func batch(_ renderer: Renderer, speakers: SpeakerPool, directory: String, format: Format) -> ExitCode {
         let dir = URL(fileURLWithPath: directory)
-        do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
-            Output.error("mathaloud: cannot create \(directory): \(error.localizedDescription)\n")
+        let manifestURL = dir.appendingPathComponent("manifest.jsonl")
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try Data().write(to: manifestURL)
+        } catch {
+            Output.error("mathaloud: cannot write in \(directory): \(error.localizedDescription)\n")
             return .io
         }
-        var manifest = ""
+        guard let manifest = try? FileHandle(forWritingTo: manifestURL) else { return .io }
+        defer { try? manifest.close() }
+        var names = BatchFileNamer()
         var number = 0
         var status: ExitCode = .success
         var out = Output()
         defer { out.flush() }
-        // Lines are read in chunks; each chunk is rendered on all cores, then written in input order.
-        enum Item { case formula(id: Any, name: String, source: String, notation: FormulaNotation, display: Bool?); case bad(String) }
+        struct Job: Sendable { let source: String, notation: FormulaNotation, display: Bool?, speaker: Speaker }
+        enum Item { case formula(id: Any, name: String, job: Job); case bad(String) }
         var finished = false
         while !finished {
             var items: [Item] = []
@@ -164,41 +170,43 @@ enum RenderCommand {
                 guard let line = readLine(strippingNewline: true) else { finished = true; break }
                 if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
                 number += 1
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                    items.append(.bad(JSONText.encode(["line": number, "error": "line is not a JSON object"])))
-                    continue
-                }
-                let id: Any = object["id"] ?? number
-                let name = safeName((object["id"].map { "\($0)" }) ?? String(number)) + "." + format.rawValue
-                let display = object["display"] as? Bool
-                if let tex = object["tex"] as? String {
-                    items.append(.formula(id: id, name: name, source: tex, notation: .tex, display: display))
-                } else if let m = object["mathml"] as? String {
-                    items.append(.formula(id: id, name: name, source: m, notation: .mathml, display: display))
-                } else {
-                    items.append(.bad(JSONText.encode(["id": id, "error": "the object needs a \"tex\" or \"mathml\" string"])))
+                switch BatchLine.read(line, speakers: speakers) {
+                case .failure(let e):
+                    items.append(.bad(e.jsonLine))
+                case .success(let l):
+                    guard let (source, notation) = l.formula else {
+                        items.append(.bad(BatchLineError(id: l.id, message: "the object needs a \"tex\" or \"mathml\" string").jsonLine))
+                        continue
+                    }
+                    let name = names.name(forID: l.id, line: number, extension: format.rawValue)
+                    items.append(.formula(id: l.object["id"] ?? number, name: name,
+                                          job: Job(source: source, notation: notation, display: l.object["display"] as? Bool, speaker: l.speaker)))
                 }
             }
-            var sources: [(source: String, notation: FormulaNotation, display: Bool?)] = []
-            for case let .formula(_, _, source, notation, display) in items { sources.append((source, notation, display)) }
-            var rendered = renderer.render(many: sources).makeIterator()
+            var jobs: [Job] = []
+            for case let .formula(_, _, job) in items { jobs.append(job) }
+            var rendered = jobs.concurrentMap { job in
+                let parsed = job.speaker.parser.parse(job.source, notation: job.notation)
+                return renderer.render(parsed, display: job.display ?? (parsed.display ? true : nil), speaker: job.speaker)
+            }.makeIterator()
+            var chunk = ""
             for item in items {
                 switch item {
                 case .bad(let message):
-                    manifest += message + "\n"; out.line(message); status = .inputErrors
-                case let .formula(id, name, _, _, _):
+                    chunk += message + "\n"; out.line(message); status = .inputErrors
+                case let .formula(id, name, _):
                     guard let formula = rendered.next() else { continue }
                     do { try encode(renderer, formula, format).write(to: dir.appendingPathComponent(name)) } catch {
                         Output.error("mathaloud: cannot write \(name): \(error.localizedDescription)\n")
                         return .io
                     }
                     let entry = JSONText.encode(manifestObject(id: id, file: name, formula: formula))
-                    manifest += entry + "\n"
+                    chunk += entry + "\n"
                     out.line(entry)
                 }
             }
+            manifest.write(Data(chunk.utf8))
         }
-        do { try Data(manifest.utf8).write(to: dir.appendingPathComponent("manifest.jsonl")) } catch { return .io }
         return status
     }
 
