@@ -210,10 +210,15 @@ public final class SpeechBatchProcessor: Sendable {
     private let speakers: SpeakerPool
 
     /// Creates a processor whose lines default to these settings.
-    public init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
+    public convenience init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
                 rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions()) {
-        speakers = SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                               texOptions: texOptions)
+        self.init(speakers: SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
+                                        texOptions: texOptions))
+    }
+
+    /// Creates a processor whose lines get their speakers from `speakers`.
+    public init(speakers: SpeakerPool) {
+        self.speakers = speakers
     }
 
     /// Output lines for many input lines, in input order, spoken on all cores (the processor is

@@ -23,13 +23,19 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Creates a processor writing into `directory` (created if missing).
-    public init(directory: URL, locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
+    public convenience init(directory: URL, locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
                 options: VoiceOptions = VoiceOptions(), rulesDirectory: URL? = nil,
                 texOptions: TeXParserOptions = TeXParserOptions()) {
+        self.init(directory: directory, speakers: SpeakerPool(locale: locale, style: style, preferences: preferences,
+                                                              rulesDirectory: rulesDirectory, texOptions: texOptions),
+                  options: options)
+    }
+
+    /// Creates a processor writing into `directory` whose lines get their speakers from `speakers`.
+    public init(directory: URL, speakers: SpeakerPool, options: VoiceOptions = VoiceOptions()) {
         self.directory = directory
         self.options = options
-        self.speakers = SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                                    texOptions: texOptions)
+        self.speakers = speakers
     }
 
     /// The manifest's URL, `index.jsonl` in the directory.

@@ -76,16 +76,21 @@ extension CommandLineArguments {
     }
 }
 
-extension CommandLineArguments {
-    /// The speaker the speech options ask for (`--locale --style --pref --verbosity --rules-dir`), or nil
-    /// after printing why its rules could not be loaded (the command then exits with `.rules`). Unknown
-    /// preferences are a usage error.
-    func loadSpeaker(texOptions: TeXParserOptions) throws(UsageError) -> Speaker? {
-        let preferences = try speechPreferences()
+/// What the speech options ask for (`--locale --style --pref --verbosity --rules-dir`, and the TeX
+/// options), read once per command.
+struct SpeechSettings {
+    let locale: String
+    let style: String
+    let preferences: [String: String]
+    let rulesDirectory: URL?
+    let texOptions: TeXParserOptions
+
+    /// The speaker, or nil after printing why its rules could not be loaded (the command then exits
+    /// with `.rules`). Unknown preferences are a usage error.
+    func loadSpeaker() throws(UsageError) -> Speaker? {
         let speaker: Speaker
         do {
-            speaker = try Speaker(locale: value("--locale") ?? "en", style: value("--style") ?? "clearspeak",
-                                  preferences: preferences, rulesDirectory: value("--rules-dir").map { URL(fileURLWithPath: $0) },
+            speaker = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
                                   texOptions: texOptions, cacheCapacity: 0)
         } catch {
             Output.error("mathaloud: \(error)\n")
@@ -93,5 +98,19 @@ extension CommandLineArguments {
         }
         if !speaker.preferenceProblems.isEmpty { throw UsageError(speaker.preferenceProblems.joined(separator: "\n")) }
         return speaker
+    }
+
+    /// Speakers for batch lines, defaulting to these settings.
+    var speakerPool: SpeakerPool {
+        SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory, texOptions: texOptions)
+    }
+}
+
+extension CommandLineArguments {
+    /// The speech options and the TeX options (`--display`, `--macro`).
+    func speechSettings() throws(UsageError) -> SpeechSettings {
+        SpeechSettings(locale: value("--locale") ?? "en", style: value("--style") ?? "clearspeak",
+                       preferences: try speechPreferences(), rulesDirectory: value("--rules-dir").map { URL(fileURLWithPath: $0) },
+                       texOptions: try texParserOptions())
     }
 }

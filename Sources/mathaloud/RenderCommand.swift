@@ -60,7 +60,7 @@ enum RenderCommand {
         }
         options.display = args.flag("--display")
         if let t = args.value("--template") { options.labelTemplate = t }
-        let texOptions = try args.texParserOptions()
+        let settings = try args.speechSettings()
         var format: Format? = nil
         if let f = args.value("--format") {
             guard let v = Format(rawValue: f.lowercased()) else { throw UsageError("--format must be svg, png or pdf") }
@@ -68,7 +68,7 @@ enum RenderCommand {
         }
         let output = args.value("-o") ?? args.value("--output")
 
-        guard let speaker = try args.loadSpeaker(texOptions: texOptions) else { return .rules }
+        guard let speaker = try settings.loadSpeaker() else { return .rules }
         let renderer: Renderer
         do {
             renderer = try Renderer(options: options, speaker: speaker)
@@ -78,10 +78,7 @@ enum RenderCommand {
         }
 
         if let dir = args.value("--batch") {
-            let speakers = SpeakerPool(locale: speaker.locale, style: speaker.style, preferences: try args.speechPreferences(),
-                                       rulesDirectory: args.value("--rules-dir").map { URL(fileURLWithPath: $0) },
-                                       texOptions: texOptions)
-            return batch(renderer, speakers: speakers, directory: dir, format: format ?? .svg)
+            return batch(renderer, speakers: settings.speakerPool, directory: dir, format: format ?? .svg)
         }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()

@@ -42,8 +42,7 @@ enum SayCommand {
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
         if args.flag("--list-voices") { return listVoices() }
 
-        let preferences = try args.speechPreferences()
-        let texOptions = try args.texParserOptions()
+        let settings = try args.speechSettings()
         func integer(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
             guard let v = args.value(name) else { return fallback }
             guard let n = Int(v) else { throw UsageError("\(name) needs a whole number, not '\(v)'") }
@@ -57,25 +56,21 @@ enum SayCommand {
             options.pauseScale = x
         }
         do throws(VoiceError) { try options.validate() } catch { throw UsageError(error.description) }
-        let locale = args.value("--locale") ?? "en"
-        let style = args.value("--style") ?? "clearspeak"
-        let rulesDirectory = args.value("--rules-dir").map { URL(fileURLWithPath: $0) }
         let output = args.value("-o") ?? args.value("--output")
 
         if let directory = args.value("--batch") {
             if output != nil || !args.positionals.isEmpty || args.value("--text") != nil {
                 throw UsageError("--batch reads JSON Lines from standard input and writes into DIR: no -o, --text or TEX")
             }
-            return batch(into: URL(fileURLWithPath: directory), locale: locale, style: style, preferences: preferences,
-                         options: options, rulesDirectory: rulesDirectory, texOptions: texOptions)
+            return batch(into: URL(fileURLWithPath: directory), settings: settings, options: options)
         }
         guard let output else { throw UsageError("say needs -o FILE (or -o - for standard output)") }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         if args.value("--text") != nil && !args.positionals.isEmpty { throw UsageError("give either TEX or --text FILE") }
 
-        guard let speaker = try args.loadSpeaker(texOptions: texOptions) else { return .rules }
+        guard let speaker = try settings.loadSpeaker() else { return .rules }
         let voice: Voice
-        do { voice = try Voice(locale: locale, options: options) } catch {
+        do { voice = try Voice(locale: settings.locale, options: options) } catch {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }
@@ -159,8 +154,7 @@ enum SayCommand {
         return .success
     }
 
-    static func batch(into directory: URL, locale: String, style: String, preferences: [String: String], options: VoiceOptions,
-                      rulesDirectory: URL?, texOptions: TeXParserOptions) -> ExitCode {
+    static func batch(into directory: URL, settings: SpeechSettings, options: VoiceOptions) -> ExitCode {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -168,12 +162,11 @@ enum SayCommand {
             return .io
         }
         // Fail early, with the exit code, when eSpeak-NG or the default voice is missing.
-        do { _ = try Voice(locale: locale, options: options) } catch {
+        do { _ = try Voice(locale: settings.locale, options: options) } catch {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }
-        let processor = VoiceBatchProcessor(directory: directory, locale: locale, style: style, preferences: preferences,
-                                            options: options, rulesDirectory: rulesDirectory, texOptions: texOptions)
+        let processor = VoiceBatchProcessor(directory: directory, speakers: settings.speakerPool, options: options)
         _ = FileManager.default.createFile(atPath: processor.manifestURL.path, contents: nil)
         guard let manifest = FileHandle(forWritingAtPath: processor.manifestURL.path) else {
             Output.error("mathaloud: cannot write \(processor.manifestURL.path)\n")

@@ -28,17 +28,12 @@ enum SpeakCommand {
                                                                 "--rules-dir", "--macro"],
                                             flags: ["--mathml", "--ssml", "--explain", "--text", "--batch", "--display", "--help", "-h"])
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
-        let preferences = try args.speechPreferences()
-        let texOptions = try args.texParserOptions()
-        let locale = args.value("--locale") ?? "en"
-        let style = args.value("--style") ?? "clearspeak"
-        let rulesDirectory = args.value("--rules-dir").map { URL(fileURLWithPath: $0) }
+        let settings = try args.speechSettings()
         var out = Output()
         defer { out.flush() }
 
         if args.flag("--batch") {
-            let processor = SpeechBatchProcessor(locale: locale, style: style, preferences: preferences,
-                                                 rulesDirectory: rulesDirectory, texOptions: texOptions)
+            let processor = SpeechBatchProcessor(speakers: settings.speakerPool)
             // Chunks of lines are spoken on all cores; output keeps input order and memory stays flat.
             var chunk: [String] = []
             chunk.reserveCapacity(512)
@@ -55,7 +50,7 @@ enum SpeakCommand {
             return .success
         }
 
-        guard let speaker = try args.loadSpeaker(texOptions: texOptions) else { return .rules }
+        guard let speaker = try settings.loadSpeaker() else { return .rules }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()
 
@@ -72,7 +67,7 @@ enum SpeakCommand {
         let renderer = DiagnosticRenderer(source: spoken.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
         for d in spoken.diagnostics { Output.error(renderer.terminal(d)) }
         if args.flag("--ssml") {
-            out.line(SSMLRenderer(language: locale).render(spoken.speech))
+            out.line(SSMLRenderer(language: settings.locale).render(spoken.speech))
         } else if let template = args.value("--template") {
             out.line(LabelTemplate(template).fill(speech: spoken.text, latex: input))
         } else {
