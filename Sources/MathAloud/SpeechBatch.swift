@@ -86,6 +86,7 @@ public final class SpeakerPool: @unchecked Sendable {
     private let cacheCapacity: Int
     private var pool: [String: Speaker] = [:]
     private var poolOrder: [String] = []
+    private var defaultSpeakerCache: Speaker?
     private let limit = 16
     private let lock = NSLock()
 
@@ -98,16 +99,28 @@ public final class SpeakerPool: @unchecked Sendable {
         self.cacheCapacity = cacheCapacity
     }
 
-    /// The speaker for these settings (loaded once, then shared).
+    /// The speaker for the default settings (most lines name none): no key to build per line.
+    public func defaultSpeaker() throws(SpeechLoadError) -> Speaker {
+        lock.lock()
+        let cached = defaultSpeakerCache
+        lock.unlock()
+        if let cached { return cached }
+        let s = try speaker(locale: defaults.locale, style: defaults.style, preferences: defaults.preferences)
+        lock.lock()
+        defaultSpeakerCache = s
+        lock.unlock()
+        return s
+    }
+
+    /// The speaker for these settings (loaded once, then shared). Loading happens under the pool's lock,
+    /// so threads that ask for the same new settings at once load it once.
     public func speaker(locale: String, style: String, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {
         let key = "\(locale)|\(style)|" + preferences.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "|")
         lock.lock()
-        if let s = pool[key] { lock.unlock(); return s }
-        lock.unlock()
+        defer { lock.unlock() }
+        if let s = pool[key] { return s }
         let s = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
                             texOptions: texOptions, cacheCapacity: cacheCapacity)
-        lock.lock()
-        defer { lock.unlock() }
         if pool.count >= limit, let oldest = poolOrder.first {
             pool[oldest] = nil
             poolOrder.removeFirst()
@@ -143,15 +156,21 @@ public struct BatchLine {
         }
         let id = JSONText.encode(object["id"] ?? NSNull())
         func fail(_ message: String) -> Result<BatchLine, BatchLineError> { .failure(BatchLineError(id: id, message: message)) }
-        let locale = object["locale"] as? String ?? speakers.defaults.locale
-        let style = object["style"] as? String ?? speakers.defaults.style
-        var preferences = speakers.defaults.preferences
-        if let p = object["preferences"] {
-            guard let dictionary = p as? [String: Any] else { return fail("\"preferences\" must be an object of strings") }
-            for (k, v) in dictionary { preferences[k] = "\(v)" }
-        }
         let speaker: Speaker
-        do { speaker = try speakers.speaker(locale: locale, style: style, preferences: preferences) } catch {
+        do {
+            if object["locale"] == nil && object["style"] == nil && object["preferences"] == nil {
+                speaker = try speakers.defaultSpeaker()
+            } else {
+                let locale = object["locale"] as? String ?? speakers.defaults.locale
+                let style = object["style"] as? String ?? speakers.defaults.style
+                var preferences = speakers.defaults.preferences
+                if let p = object["preferences"] {
+                    guard let dictionary = p as? [String: Any] else { return fail("\"preferences\" must be an object of strings") }
+                    for (k, v) in dictionary { preferences[k] = "\(v)" }
+                }
+                speaker = try speakers.speaker(locale: locale, style: style, preferences: preferences)
+            }
+        } catch {
             return fail(error.description)
         }
         if !speaker.preferenceProblems.isEmpty { return fail(speaker.preferenceProblems.joined(separator: "; ")) }
