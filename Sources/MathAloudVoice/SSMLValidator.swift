@@ -1,3 +1,5 @@
+import MathAloud
+
 /// Checks SSML before it reaches eSpeak-NG: well-formed XML (balanced elements, quoted attributes,
 /// known entities), one `<speak>` root, and only the SSML 1.1 elements eSpeak-NG voices.
 /// `<audio>` is refused (eSpeak-NG would try to fetch it) and so are DTDs and CDATA sections.
@@ -23,13 +25,13 @@ enum SSMLValidator {
         }
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
         func starts(_ s: String) -> Bool {
-            let p = Array(s.utf8)
-            return i + p.count <= b.count && Array(b[i..<i + p.count]) == p
+            let n = s.utf8.count
+            return i + n <= b.count && b[i..<i + n].elementsEqual(s.utf8)
         }
         func skip(past end: String) -> Bool {
-            let p = Array(end.utf8)
-            while i + p.count <= b.count {
-                if Array(b[i..<i + p.count]) == p { i += p.count; return true }
+            let n = end.utf8.count
+            while i + n <= b.count {
+                if b[i..<i + n].elementsEqual(end.utf8) { i += n; return true }
                 i += 1
             }
             return false
@@ -48,8 +50,9 @@ enum SSMLValidator {
             let body = String(decoding: b[s + 1..<i], as: UTF8.self)
             i += 1
             if ["amp", "lt", "gt", "quot", "apos"].contains(body) { return }
-            if body.hasPrefix("#x"), let v = UInt32(body.dropFirst(2), radix: 16), Unicode.Scalar(v) != nil, v != 0 { return }
-            if body.hasPrefix("#"), let v = UInt32(body.dropFirst()), Unicode.Scalar(v) != nil, v != 0 { return }
+            // A character reference must name a character XML allows (the writers' rule, XMLEscaping).
+            if body.hasPrefix("#x"), let v = UInt32(body.dropFirst(2), radix: 16), XMLEscaping.isXMLCharacter(v) { return }
+            if body.hasPrefix("#"), let v = UInt32(body.dropFirst()), XMLEscaping.isXMLCharacter(v) { return }
             i = s
             throw fail("unknown entity &\(body);")
         }
