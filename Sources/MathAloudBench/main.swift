@@ -157,26 +157,11 @@ func benchSpeech(_ o: Options) {
     // The same work spread over all cores (one shared, immutable Speaker), as a batch or a service does it.
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let parallelSeconds = bestOf(o.repeatCount) {
-        let stride = (lines.count + cores - 1) / cores
-        DispatchQueue.concurrentPerform(iterations: cores) { worker in
-            var local = 0
-            for i in (worker * stride)..<min(lines.count, (worker + 1) * stride) { local &+= speaker.speak(tex: lines[i]).speech.items.count }
-            if local == -1 { print(local) }
-        }
+        sink &+= lines.concurrentMap { speaker.speak(tex: $0).speech.items.count }.reduce(0, &+)
     }
     print("corpus: \(o.corpus) (\(lines.count) formulas)")
     print(String(format: "mathaloud TeX → speech (ClearSpeak), in process: best of %d: %.3f s, %.0f formulas/s", o.repeatCount, seconds, ours))
     print(String(format: "mathaloud TeX → speech on %d cores (one shared Speaker): best of %d: %.3f s, %.0f formulas/s", cores, o.repeatCount, parallelSeconds, Double(lines.count) / parallelSeconds))
-    let speakers = (0..<cores).compactMap { _ in try? Speaker(cacheCapacity: 0) }
-    let ownSeconds = bestOf(o.repeatCount) {
-        let stride = (lines.count + cores - 1) / cores
-        DispatchQueue.concurrentPerform(iterations: cores) { worker in
-            var local = 0
-            for i in (worker * stride)..<min(lines.count, (worker + 1) * stride) { local &+= speakers[worker].speak(tex: lines[i]).speech.items.count }
-            if local == -1 { print(local) }
-        }
-    }
-    print(String(format: "mathaloud TeX → speech on %d cores (a Speaker per core): best of %d: %.3f s, %.0f formulas/s", cores, o.repeatCount, ownSeconds, Double(lines.count) / ownSeconds))
     print("formulas with a read-by-name fallback or unknown command: \(fallbacks) (\(String(format: "%.2f", 100 * Double(fallbacks) / Double(lines.count))) %)")
 
     let env = ["NODE_PATH": "/usr/share/nodejs"]
@@ -216,29 +201,11 @@ func benchSpeech(_ o: Options) {
         print(String(format: "mathaloud speak --batch (%d lines): %.2f s, %.0f formulas/s, peak RSS %.1f MB", lines.count, m.seconds,
                      Double(lines.count) / max(m.seconds, 0.001), Double(m.maxRSSKB) / 1024))
     }
-    // Cold start: hyperfine (Debian package) times whole runs without a shell; Foundation's Process
-    // adds its own spawning cost, so it is only the fallback.
-    let hyperfineJSON = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-hyperfine.json").path
-    if run("hyperfine", ["-N", "--warmup", "5", "--runs", "40", "--export-json", hyperfineJSON,
-                         "\(binary) speak x^2", "\(binary) parse x^2"]) != nil,
-       let data = FileManager.default.contents(atPath: hyperfineJSON),
-       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-       let results = object["results"] as? [[String: Any]], results.count == 2 {
-        for (name, r) in zip(["speak", "parse"], results) {
-            let median = (r["median"] as? Double ?? 0) * 1000
-            let min = (r["min"] as? Double ?? 0) * 1000
-            print(String(format: "cold start of `mathaloud %@ 'x^2'` (hyperfine, 40 runs): median %.1f ms, min %.1f ms", name, median, min))
-        }
-        try? FileManager.default.removeItem(atPath: hyperfineJSON)
-    } else {
-        var starts: [Double] = []
-        for _ in 0..<21 {
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            _ = run(binary, ["speak", "x^2"])
-            starts.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-        }
-        starts.sort()
-        print(String(format: "cold start of `mathaloud speak 'x^2'` (Process, 21 runs): median %.1f ms (min %.1f)", starts[10], starts[0]))
+    // Cold start of whole processes.
+    let (how, starts) = processTimes([[binary, "speak", "x^2"], [binary, "parse", "x^2"]], runs: 40)
+    for (name, times) in zip(["speak", "parse"], starts) where !times.isEmpty {
+        print(String(format: "cold start of `mathaloud %@ 'x^2'` (%@, %d runs): median %.1f ms, min %.1f ms", name, how, times.count,
+                     percentiles(times).median, Double(times.min()!) / 1e6))
     }
     if o.bigBatch > 0 {
         writeBatch(o.bigBatch)
@@ -275,6 +242,23 @@ func benchStartup() {
         print("cannot load: \(error)")
         exit(4)
     }
+}
+
+/// Whole-process times (nanoseconds) of each command, `runs` each after 5 warm-up runs: hyperfine
+/// (Debian package) when it is installed, since it starts processes without a shell; Foundation's
+/// `Process`, which adds its own spawning cost, otherwise. Returns which was used.
+func processTimes(_ commands: [[String]], runs: Int) -> (how: String, times: [[UInt64]]) {
+    func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    let json = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-\(getpid()).json").path
+    defer { try? FileManager.default.removeItem(atPath: json) }
+    if run("hyperfine", ["-N", "--warmup", "5", "--runs", String(runs), "--export-json", json]
+                        + commands.map { $0.map(quoted).joined(separator: " ") }) != nil,
+       let data = FileManager.default.contents(atPath: json),
+       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+       let results = object["results"] as? [[String: Any]], results.count == commands.count {
+        return ("hyperfine", results.map { ($0["times"] as? [Double] ?? []).map { UInt64($0 * 1e9) } })
+    }
+    return ("Process", commands.map { c in timings(runs) { _ = run(c[0], Array(c.dropFirst())) } })
 }
 
 /// Median and 95th percentile (milliseconds) of timings in nanoseconds.
@@ -345,29 +329,10 @@ func benchVoice(_ o: Options) {
         print("mathaloud say: not run (build it: swift build -c release --product mathaloud)")
         return
     }
-    // hyperfine (Debian package) times whole runs without a shell; Foundation's Process adds its own
-    // spawning cost, so it is only the fallback.
-    func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-    let commands = [("espeak-ng -w (peer, same text)", "espeak-ng -w \(out) \(quoted(text))"),
-                    ("mathaloud say -o", "\(binary) say \(quoted(tex)) -o \(out)")]
-    let json = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-voice.json").path
-    if run("hyperfine", ["-N", "--warmup", "5", "--runs", String(processRuns), "--export-json", json] + commands.map { $0.1 }) != nil,
-       let data = FileManager.default.contents(atPath: json),
-       let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-       let results = object["results"] as? [[String: Any]], results.count == commands.count {
-        for ((name, _), r) in zip(commands, results) {
-            let times = (r["times"] as? [Double] ?? []).map { UInt64($0 * 1e9) }
-            guard !times.isEmpty else { continue }
-            let p = percentiles(times)
-            print(String(format: "%@ (hyperfine, %d process runs): median %.2f ms, p95 %.2f ms", name, times.count, p.median, p.p95))
-        }
-        try? FileManager.default.removeItem(atPath: json)
-    } else {
-        for (name, arguments) in [("espeak-ng -w (peer, same text)", ["espeak-ng", "-w", out, text]),
-                                  ("mathaloud say -o", [binary, "say", tex, "-o", out])] {
-            let p = percentiles(timings(processRuns) { _ = run(arguments[0], Array(arguments.dropFirst())) })
-            print(String(format: "%@ (Process, %d runs): median %.2f ms, p95 %.2f ms", name, processRuns, p.median, p.p95))
-        }
+    let (how, times) = processTimes([["espeak-ng", "-w", out, text], [binary, "say", tex, "-o", out]], runs: processRuns)
+    for (name, t) in zip(["espeak-ng -w (peer, same text)", "mathaloud say -o"], times) where !t.isEmpty {
+        let p = percentiles(t)
+        print(String(format: "%@ (%@, %d process runs): median %.2f ms, p95 %.2f ms", name, how, t.count, p.median, p.p95))
     }
     if bytes == 42 { print("") }
 }
@@ -392,14 +357,7 @@ func benchRender(_ o: Options) {
     // Both cores: formulas split over threads (the CLI's batch mode could do the same).
     let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
     let parallelSeconds = bestOf(o.repeatCount) {
-        let chunk = (lines.count + threads - 1) / threads
-        DispatchQueue.concurrentPerform(iterations: threads) { t in
-            var local = 0
-            for line in lines[min(lines.count, t * chunk)..<min(lines.count, (t + 1) * chunk)] {
-                local &+= renderer.svg(renderer.render(tex: line)).utf8.count
-            }
-            if local == 42 { print("") }
-        }
+        sink &+= lines.concurrentMap(threads: threads) { renderer.svg(renderer.render(tex: $0)).utf8.count }.reduce(0, &+)
     }
     let pngSeconds = bestOf(max(1, o.repeatCount / 2)) {
         for line in lines { sink &+= renderer.png(renderer.render(tex: line)).count }
