@@ -1347,16 +1347,9 @@ struct MathLayout {
 }
 
 extension MathLayout {
-    /// A TeX length in em at 10pt: `em`, `ex` (0.431em), `pt`, `bp`, `mm`, `cm`, `in`, `mu`, `px`; nil when unreadable.
+    /// A TeX length in em at 10pt (the parser's ``Dimension``), kept within ±100 em; nil when unreadable.
     static func length(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let units: [(String, Double)] = [("em", 1), ("ex", 0.431), ("pt", 0.1), ("bp", 0.1004), ("mm", 0.2845), ("cm", 2.845),
-                                         ("in", 7.227), ("mu", 1.0 / 18), ("px", 0.1), ("pc", 1.2)]
-        for (unit, factor) in units where t.hasSuffix(unit) {
-            guard let v = Double(t.dropLast(unit.count).trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
-            return max(-100, min(100, v * factor))
-        }
-        return Double(t).map { max(-100, min(100, $0)) }
+        Dimension.parse(text).map { max(-100, min(100, $0)) }
     }
 }
 

@@ -889,9 +889,9 @@ func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
 }
 
 /// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
-enum Dimension {
-    /// Parses `1.5em`, `-3mu`, `2pt`, `0.5ex`, `1cm`; nil if malformed.
-    static func parse(_ text: String) -> Double? {
+package enum Dimension {
+    /// Parses `1.5em`, `-3mu`, `2pt`, `0.5ex`, `1cm` to em (at 10 pt); nil if malformed.
+    package static func parse(_ text: String) -> Double? {
         let s = text.filter { $0 != " " }
         var numberPart = ""
         var unit = ""
