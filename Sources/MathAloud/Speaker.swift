@@ -7,8 +7,11 @@ public struct SpokenFormula: Sendable {
     public let speech: SpeechDescription
     /// The speech as plain text (pauses as commas).
     public var text: String { speech.plainText }
-    /// Parse problems and missing words, sorted by position.
+    /// Parse problems and missing words, sorted by position (an unknown command, read by name, is a
+    /// warning here).
     public let diagnostics: [Diagnostic]
+    /// What the speech engine itself reported (missing words), without the parser's diagnostics.
+    public let speechDiagnostics: [Diagnostic]
     /// Per node, the rule that fired (empty unless `explain` was asked for).
     public let trace: [RuleTrace]
     /// The semantic tree that was spoken.
@@ -94,7 +97,8 @@ public struct Speaker: Sendable {
         let output = engine.speak(semantics, preferences: preferences, trace: explain)
         var diagnostics = parsed.diagnostics.map(Speaker.asSpoken) + output.diagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
-        return SpokenFormula(speech: output.description, diagnostics: diagnostics, trace: output.trace,
+        return SpokenFormula(speech: output.description, diagnostics: diagnostics, speechDiagnostics: output.diagnostics,
+                             trace: output.trace,
                              semantics: semantics, source: parsed.source)
     }
 

@@ -115,7 +115,7 @@ public final class Renderer: Sendable {
         let box = layout(parsed.root, display: display)
         // The parser's diagnostics as they are (an unknown command, a warning for speech because it is
         // read by name, is drawn in red: an error in the image), then what the speech engine adds.
-        var diagnostics = parsed.diagnostics + spoken.diagnostics.filter { $0.id.hasPrefix("speech.") }
+        var diagnostics = parsed.diagnostics + spoken.speechDiagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
                                fontSize: options.size, padding: options.padding)
