@@ -130,15 +130,8 @@ public struct RuleFile: Hashable, Sendable {
 
         // Lines are split on bytes: rule files are read at every start-up.
         let all = Array(text.utf8)
-        var lineStart = 0
-        var lineNumber = 0
-        while lineStart <= all.count {
-            lineNumber += 1
-            var lineEnd = lineStart
-            while lineEnd < all.count, all[lineEnd] != 0x0A { lineEnd += 1 }
-            defer { lineStart = lineEnd + 1 }
-            var end = lineEnd
-            if end > lineStart, all[end - 1] == 0x0D { end -= 1 }
+        for (lineNumber, line) in ByteLines(all) {
+            let lineStart = line.lowerBound, end = line.upperBound
             var contentStart = lineStart
             while contentStart < end, all[contentStart] == 0x20 || all[contentStart] == 0x09 { contentStart += 1 }
             let indent = contentStart - lineStart

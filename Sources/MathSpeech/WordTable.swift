@@ -58,16 +58,8 @@ public struct WordTable: Hashable, Sendable {
         var text = text
         text.withUTF8 { bytes in
             entries.reserveCapacity(bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
-            var lineStart = 0
-            var lineNumber = 0
-            let count = bytes.count
-            while lineStart <= count {
-                lineNumber += 1
-                var lineEnd = lineStart
-                while lineEnd < count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
-                defer { lineStart = lineEnd + 1 }
-                var end = lineEnd
-                if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
+            for (lineNumber, line) in ByteLines(bytes) {
+                let lineStart = line.lowerBound, end = line.upperBound
                 var i = lineStart
                 while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
                 if i >= end || bytes[i] == 0x23 { continue }  // blank or # comment

@@ -136,14 +136,9 @@ package enum SymbolTable {
             var section = ""
             // Split on bytes (this runs at every start-up); a field never contains a space or tab.
             let all = Array(table.utf8)
-            var lineStart = 0
-            var index = -1
             var fields: [String] = []
-            while lineStart <= all.count {
-                index += 1
-                var lineEnd = lineStart
-                while lineEnd < all.count, all[lineEnd] != 0x0A { lineEnd += 1 }
-                defer { lineStart = lineEnd + 1 }
+            for (lineNumber, line) in ByteLines(all) {
+                let lineStart = line.lowerBound, lineEnd = line.upperBound
                 if lineStart == lineEnd || all[lineStart] == 0x23 { continue }  // blank or comment
                 fields.removeAll(keepingCapacity: true)
                 var i = lineStart
@@ -154,7 +149,7 @@ package enum SymbolTable {
                     if start < i { fields.append(String(decoding: all[start..<i], as: UTF8.self)) }
                 }
                 guard let first = fields.first, !first.hasPrefix("#") else { continue }
-                var location: String { "line \(index + 1): \(fields.joined(separator: " "))" }
+                var location: String { "line \(lineNumber): \(fields.joined(separator: " "))" }
                 if fields.count == 1, first.count > 2, first.hasPrefix("["), first.hasSuffix("]") {
                     section = first
                     continue
