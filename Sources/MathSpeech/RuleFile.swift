@@ -129,79 +129,82 @@ public struct RuleFile: Hashable, Sendable {
         }
 
         // Lines are split on bytes: rule files are read at every start-up.
-        let all = Array(text.utf8)
-        for (lineNumber, line) in ByteLines(all) {
-            let lineStart = line.lowerBound, end = line.upperBound
-            var contentStart = lineStart
-            while contentStart < end, all[contentStart] == 0x20 || all[contentStart] == 0x09 { contentStart += 1 }
-            let indent = contentStart - lineStart
-            if contentStart == end || all[contentStart] == 0x23 { continue }  // blank line or comment
-            let body = stripComment(String(decoding: all[contentStart..<end], as: UTF8.self)).trimmingSpaces
-            if body.isEmpty { continue }
-            let column = indent + 1
-            func fail(_ message: String, column c: Int? = nil) {
-                errors.append(RuleFileError(file: file, line: lineNumber, column: c ?? column, rule: current?.name, message: message))
-            }
-            let (keyword, rest) = splitKeyword(body)
-            if indent == 0 {
-                finish()
+        var text = text
+        text.withUTF8 { (all: UnsafeBufferPointer<UInt8>) -> Void in
+            for (lineNumber, line) in ByteLines(all) {
+                let lineStart = line.lowerBound, end = line.upperBound
+                var contentStart = lineStart
+                while contentStart < end, all[contentStart] == 0x20 || all[contentStart] == 0x09 { contentStart += 1 }
+                let indent = contentStart - lineStart
+                if contentStart == end || all[contentStart] == 0x23 { continue }  // blank line or comment
+                let body = stripComment(String(decoding: all[contentStart..<end], as: UTF8.self)).trimmingSpaces
+                if body.isEmpty { continue }
+                let column = indent + 1
+                func fail(_ message: String, column c: Int? = nil) {
+                    errors.append(RuleFileError(file: file, line: lineNumber, column: c ?? column, rule: current?.name, message: message))
+                }
+                let (keyword, rest) = splitKeyword(body)
+                if indent == 0 {
+                    finish()
+                    switch keyword {
+                    case "style": style = rest
+                    case "locale": locale = rest
+                    case "inherit": inherits.append(rest)
+                    case "words": wordFiles.append(rest)
+                    case "preference":
+                        guard let colon = rest.firstIndex(of: ":") else {
+                            fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
+                            continue
+                        }
+                        var namePart = String(rest[..<colon]).trimmingSpaces
+                        var aliases: [String] = []
+                        if let open = namePart.firstIndex(of: "("), namePart.hasSuffix(")") {
+                            aliases = namePart[namePart.index(after: open)..<namePart.index(before: namePart.endIndex)]
+                                .split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+                            namePart = String(namePart[..<open]).trimmingSpaces
+                        }
+                        let valueText: Substring = rest[rest.index(after: colon)...]
+                        let pieces: [Substring] = valueText.split(whereSeparator: { (c: Character) -> Bool in c == " " || c == "," })
+                        let values: [String] = pieces.map { String($0) }.filter { !$0.isEmpty }
+                        if values.isEmpty { fail("preference \(namePart) has no values") }
+                        preferences.append(PreferenceDeclaration(name: namePart, values: values, aliases: aliases))
+                    case "rule":
+                        // rule NAME for KIND
+                        let parts = spaceSeparatedWords(Substring(rest)).map(String.init)
+                        guard parts.count == 3, parts[1] == "for" else {
+                            fail("write 'rule NAME for KIND', e.g. 'rule common-fraction for fraction'")
+                            continue
+                        }
+                        if names.contains(parts[0]) { fail("rule '\(parts[0])' is defined twice in this file") }
+                        names.insert(parts[0])
+                        current = (parts[0], parts[2], lineNumber, [], [], [], false)
+                    default:
+                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, preference or rule")
+                    }
+                    continue
+                }
+                guard current != nil else {
+                    fail("an indented line must belong to a rule")
+                    continue
+                }
                 switch keyword {
-                case "style": style = rest
-                case "locale": locale = rest
-                case "inherit": inherits.append(rest)
-                case "words": wordFiles.append(rest)
-                case "preference":
-                    guard let colon = rest.firstIndex(of: ":") else {
-                        fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
-                        continue
+                case "when":
+                    for part in splitAnd(rest) {
+                        do throws(RuleSyntaxError) { current!.conditions.append(try parseCondition(part)) } catch {
+                            fail(error.message, column: column + body.distance(to: part))
+                        }
                     }
-                    var namePart = String(rest[..<colon]).trimmingSpaces
-                    var aliases: [String] = []
-                    if let open = namePart.firstIndex(of: "("), namePart.hasSuffix(")") {
-                        aliases = namePart[namePart.index(after: open)..<namePart.index(before: namePart.endIndex)]
-                            .split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
-                        namePart = String(namePart[..<open]).trimmingSpaces
-                    }
-                    let values = rest[rest.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "," })
-                        .map(String.init).filter { !$0.isEmpty }
-                    if values.isEmpty { fail("preference \(namePart) has no values") }
-                    preferences.append(PreferenceDeclaration(name: namePart, values: values, aliases: aliases))
-                case "rule":
-                    // rule NAME for KIND
-                    let parts = spaceSeparatedWords(Substring(rest)).map(String.init)
-                    guard parts.count == 3, parts[1] == "for" else {
-                        fail("write 'rule NAME for KIND', e.g. 'rule common-fraction for fraction'")
-                        continue
-                    }
-                    if names.contains(parts[0]) { fail("rule '\(parts[0])' is defined twice in this file") }
-                    names.insert(parts[0])
-                    current = (parts[0], parts[2], lineNumber, [], [], [], false)
+                case "say":
+                    do throws(RuleSyntaxError) {
+                        current!.template += try parseTemplate(rest)
+                        current!.said = true
+                    } catch { fail(error.message) }
+                case "example":
+                    guard includeExamples else { continue }
+                    do throws(RuleSyntaxError) { current!.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
                 default:
-                    fail("unknown line '\(keyword)'; expected style, locale, inherit, words, preference or rule")
+                    fail("unknown rule line '\(keyword)'; expected when, say or example")
                 }
-                continue
-            }
-            guard current != nil else {
-                fail("an indented line must belong to a rule")
-                continue
-            }
-            switch keyword {
-            case "when":
-                for part in splitAnd(rest) {
-                    do { current!.conditions.append(try parseCondition(part)) } catch {
-                        fail(error.message, column: column + body.distance(to: part))
-                    }
-                }
-            case "say":
-                do {
-                    current!.template += try parseTemplate(rest)
-                    current!.said = true
-                } catch { fail(error.message) }
-            case "example":
-                guard includeExamples else { continue }
-                do { current!.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
-            default:
-                fail("unknown rule line '\(keyword)'; expected when, say or example")
             }
         }
         finish()

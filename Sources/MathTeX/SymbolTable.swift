@@ -135,65 +135,67 @@ package enum SymbolTable {
         init(parsing table: String) {
             var section = ""
             // Split on bytes (this runs at every start-up); a field never contains a space or tab.
-            let all = Array(table.utf8)
+            var table = table
             var fields: [String] = []
-            for (lineNumber, line) in ByteLines(all) {
-                let lineStart = line.lowerBound, lineEnd = line.upperBound
-                if lineStart == lineEnd || all[lineStart] == 0x23 { continue }  // blank or comment
-                fields.removeAll(keepingCapacity: true)
-                var i = lineStart
-                while i < lineEnd {
-                    while i < lineEnd, all[i] == 0x20 || all[i] == 0x09 { i += 1 }
-                    let start = i
-                    while i < lineEnd, all[i] != 0x20, all[i] != 0x09 { i += 1 }
-                    if start < i { fields.append(String(decoding: all[start..<i], as: UTF8.self)) }
-                }
-                guard let first = fields.first, !first.hasPrefix("#") else { continue }
-                var location: String { "line \(lineNumber): \(fields.joined(separator: " "))" }
-                if fields.count == 1, first.count > 2, first.hasPrefix("["), first.hasSuffix("]") {
-                    section = first
-                    continue
-                }
-                let arity = section == "[math]" || section == "[char]" ? 3 : 2
-                guard fields.count >= arity, fields.dropFirst(arity).first.map({ $0.hasPrefix("#") }) ?? true,
-                      let value = Self.decodeText(fields[1]) else {
-                    problems.append("malformed \(location)")
-                    continue
-                }
-                let key = Self.decodeName(first)
-                switch section {
-                case "[math]", "[char]":
-                    guard let symbolClass = Self.symbolClass(fields[2]) else {
-                        problems.append("unknown class \(location)")
+            table.withUTF8 { (all: UnsafeBufferPointer<UInt8>) -> Void in
+                for (lineNumber, line) in ByteLines(all) {
+                    let lineStart = line.lowerBound, lineEnd = line.upperBound
+                    if lineStart == lineEnd || all[lineStart] == 0x23 { continue }  // blank or comment
+                    fields.removeAll(keepingCapacity: true)
+                    var i = lineStart
+                    while i < lineEnd {
+                        while i < lineEnd, all[i] == 0x20 || all[i] == 0x09 { i += 1 }
+                        let start = i
+                        while i < lineEnd, all[i] != 0x20, all[i] != 0x09 { i += 1 }
+                        if start < i { fields.append(String(decoding: all[start..<i], as: UTF8.self)) }
+                    }
+                    guard let first = fields.first, !first.hasPrefix("#") else { continue }
+                    var location: String { "line \(lineNumber): \(fields.joined(separator: " "))" }
+                    if fields.count == 1, first.count > 2, first.hasPrefix("["), first.hasSuffix("]") {
+                        section = first
                         continue
                     }
-                    let symbol = TeXSymbol(text: value, symbolClass: symbolClass)
-                    if section == "[math]" {
-                        if math[key] != nil { problems.append("duplicate \(location)") }
-                        math[key] = symbol
-                    } else {
-                        guard key.unicodeScalars.count == 1, let scalar = key.unicodeScalars.first else {
-                            problems.append("not one character \(location)")
+                    let arity = section == "[math]" || section == "[char]" ? 3 : 2
+                    guard fields.count >= arity, fields.dropFirst(arity).first.map({ $0.hasPrefix("#") }) ?? true,
+                          let value = Self.decodeText(fields[1]) else {
+                        problems.append("malformed \(location)")
+                        continue
+                    }
+                    let key = Self.decodeName(first)
+                    switch section {
+                    case "[math]", "[char]":
+                        guard let symbolClass = Self.symbolClass(fields[2]) else {
+                            problems.append("unknown class \(location)")
                             continue
                         }
-                        if characters[scalar] != nil { problems.append("duplicate \(location)") }
-                        characters[scalar] = symbol
+                        let symbol = TeXSymbol(text: value, symbolClass: symbolClass)
+                        if section == "[math]" {
+                            if math[key] != nil { problems.append("duplicate \(location)") }
+                            math[key] = symbol
+                        } else {
+                            guard key.unicodeScalars.count == 1, let scalar = key.unicodeScalars.first else {
+                                problems.append("not one character \(location)")
+                                continue
+                            }
+                            if characters[scalar] != nil { problems.append("duplicate \(location)") }
+                            characters[scalar] = symbol
+                        }
+                    case "[text]":
+                        if text[key] != nil { problems.append("duplicate \(location)") }
+                        text[key] = value
+                    case "[accent]":
+                        guard value.unicodeScalars.count == 1, let mark = value.unicodeScalars.first else {
+                            problems.append("accent is not one mark \(location)")
+                            continue
+                        }
+                        if accents[key] != nil { problems.append("duplicate \(location)") }
+                        accents[key] = mark
+                    case "[not]":
+                        if negations[key] != nil { problems.append("duplicate \(location)") }
+                        negations[key] = value
+                    default:
+                        problems.append("outside a section \(location)")
                     }
-                case "[text]":
-                    if text[key] != nil { problems.append("duplicate \(location)") }
-                    text[key] = value
-                case "[accent]":
-                    guard value.unicodeScalars.count == 1, let mark = value.unicodeScalars.first else {
-                        problems.append("accent is not one mark \(location)")
-                        continue
-                    }
-                    if accents[key] != nil { problems.append("duplicate \(location)") }
-                    accents[key] = mark
-                case "[not]":
-                    if negations[key] != nil { problems.append("duplicate \(location)") }
-                    negations[key] = value
-                default:
-                    problems.append("outside a section \(location)")
                 }
             }
             mathNames = math.keys.sorted()
