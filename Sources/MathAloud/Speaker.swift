@@ -102,6 +102,14 @@ public struct Speaker: Sendable {
                              semantics: semantics, source: parsed.source)
     }
 
+    /// The semantic tree of a parsed formula (for benchmarks that time each stage).
+    package func analyze(_ parsed: ParsedFormula) -> SemanticNode { analyzer.analyze(parsed.root) }
+
+    /// Speech for a semantic tree (for benchmarks that time each stage).
+    package func speak(semantics: SemanticNode) -> SpeechOutput {
+        engine.speak(semantics, preferences: preferences, trace: false)
+    }
+
     /// How a parse problem reads in speech: an unknown command is spoken by its name, so for speech it is
     /// a warning (the parser, which cannot know what it means, reports an error).
     static func asSpoken(_ d: Diagnostic) -> Diagnostic {

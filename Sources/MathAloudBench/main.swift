@@ -219,6 +219,26 @@ func benchSpeech(_ o: Options) {
 
 /// Where a speaker's start-up time goes: each loading step timed once cold (first in the process),
 /// then the whole `Speaker()` construction averaged warm.
+/// Each stage of TeX → speech alone, on inputs prepared by the stage before: parse, semantics, rules.
+/// No peers; for finding where the time goes (`MathAloudBench stages --repeat 10`).
+func benchStages(_ o: Options) {
+    let lines = loadLines(o.corpus)
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { print("cannot load the speaker"); exit(4) }
+    let parsed = lines.map { speaker.parser.parse($0, notation: .tex) }
+    let trees = parsed.map { speaker.analyze($0) }
+    var sink = 0
+    let parse = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.parser.parse(line, notation: .tex).diagnostics.count } }
+    let analyze = bestOf(o.repeatCount) { for p in parsed { sink &+= speaker.analyze(p).children.count } }
+    let rules = bestOf(o.repeatCount) { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
+    let whole = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.speak(tex: line).speech.items.count } }
+    let n = Double(lines.count)
+    print("corpus: \(o.corpus) (\(lines.count) formulas), best of \(o.repeatCount), one thread")
+    for (name, s) in [("parse (TeX → tree)", parse), ("semantics (tree → meaning)", analyze), ("rules (meaning → speech)", rules), ("whole speak(tex:)", whole)] {
+        print(name.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: "%8.2f µs/formula %9.0f formulas/s", s / n * 1e6, n / s))
+    }
+    if sink == 42 { print("") }
+}
+
 func benchStartup() {
     func time<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -411,6 +431,8 @@ case "render-svg-profile":
     var sink = 0
     for _ in 0..<o.repeatCount { for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count } }
     print(sink)
+case "stages":
+    benchStages(parseOptions(args.dropFirst()))
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":
