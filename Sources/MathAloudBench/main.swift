@@ -431,6 +431,14 @@ case "render-svg-profile":
     var sink = 0
     for _ in 0..<o.repeatCount { for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count } }
     print(sink)
+case "semantics-profile":
+    // Only the semantics stage, on trees parsed beforehand, for profiling.
+    let o = parseOptions(args.dropFirst())
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
+    let parsed = loadLines(o.corpus).map { speaker.parser.parse($0, notation: .tex) }
+    var sink = 0
+    for _ in 0..<o.repeatCount { for p in parsed { sink &+= speaker.analyze(p).children.count } }
+    print(sink)
 case "stages":
     benchStages(parseOptions(args.dropFirst()))
 case "parse":

@@ -7,14 +7,14 @@ extension SemanticNode {
     /// A node whose children already carry their roles; the range defaults to the union of the
     /// children's ranges.
     static func make(_ kind: SemanticKind, _ children: [SemanticNode], text: String = "",
-                     props: [String: String] = [:], range: SourceRange? = nil) -> SemanticNode {
+                     props: SemanticProperties = [:], range: SourceRange? = nil) -> SemanticNode {
         var r = range
         if r == nil { for c in children { r = SourceRange.union(r, c.range) } }
         return SemanticNode(kind, text: text, children: children, properties: props, range: r)
     }
 
     /// A copy with other properties (merged over the existing ones).
-    func adding(_ extra: [String: String]) -> SemanticNode {
+    func adding(_ extra: SemanticProperties) -> SemanticNode {
         if extra.isEmpty { return self }
         var p = properties
         for (k, v) in extra { p[k] = v }
@@ -22,7 +22,7 @@ extension SemanticNode {
     }
 
     /// A copy with another kind and properties, the same children, text and range.
-    func rebuilt(_ kind: SemanticKind, props: [String: String]) -> SemanticNode {
+    func rebuilt(_ kind: SemanticKind, props: SemanticProperties) -> SemanticNode {
         SemanticNode(kind, text: text, children: children, role: role, properties: props, range: range)
     }
 
@@ -75,7 +75,7 @@ enum Facts {
 
     /// Properties of a number: `integer`, `decimal`, `value` (integers below 10^9), `digits` (how
     /// many digits are written).
-    static func numberProps(_ text: String) -> [String: String] {
+    static func numberProps(_ text: String) -> SemanticProperties {
         var digits = 0, points = 0, other = 0
         var value = 0, overflow = false
         for u in text.unicodeScalars {
@@ -91,7 +91,7 @@ enum Facts {
             default: other += 1
             }
         }
-        var p: [String: String] = [:]
+        var p: SemanticProperties = [:]
         if digits > 0 { p["digits"] = String(digits) }
         if other == 0 && digits > 0 {
             if points == 0 {
@@ -105,13 +105,13 @@ enum Facts {
     }
 
     /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name`.
-    static func identifierProps(_ text: String, variant: MathVariant?) -> [String: String] {
+    static func identifierProps(_ text: String, variant: MathVariant?) -> SemanticProperties {
         // Fast path for the commonest identifiers, plain ASCII letters (shared dictionaries).
         if variant == nil, text.utf8.count == 1, let b = text.utf8.first {
             if b >= 0x61 && b <= 0x7A { return asciiLowercaseProps }
             if b >= 0x41 && b <= 0x5A { return asciiUppercaseProps }
         }
-        var p: [String: String] = [:]
+        var p: SemanticProperties = [:]
         let scalars = text.unicodeScalars
         if let v = variant { p["variant"] = v.rawValue }
         if scalars.count == 1, let u = scalars.first {
@@ -135,8 +135,8 @@ enum Facts {
         return p
     }
 
-    private static let asciiLowercaseProps: [String: String] = ["letter": "true"]
-    private static let asciiUppercaseProps: [String: String] = ["letter": "true", "capital": "true"]
+    private static let asciiLowercaseProps: SemanticProperties = ["letter": "true"]
+    private static let asciiUppercaseProps: SemanticProperties = ["letter": "true", "capital": "true"]
 
     static func isGreek(_ u: Unicode.Scalar) -> Bool {
         (0x0391...0x03FF).contains(u.value) || (0x1D6A8...0x1D7CB).contains(u.value)
@@ -223,8 +223,8 @@ enum Facts {
     /// letter, a fraction, a linear expression such as `n - 1`, something squared or cubed) →
     /// `simple` ("raised to the … power"), anything else → `complex` ("raised to the exponent, …, end
     /// exponent"). `nested` marks an exponent that contains a power.
-    static func exponentProps(_ e: SemanticNode) -> [String: String] {
-        var p: [String: String] = [:]
+    static func exponentProps(_ e: SemanticNode) -> SemanticProperties {
+        var p: SemanticProperties = [:]
         if e.contains([.power]) || e.kind == .power { p["nested"] = "true" }
         if let v = e.integerValue {
             p["exponent-value"] = String(v)
@@ -295,8 +295,8 @@ enum Facts {
     /// part holds a fraction; `simple` when both parts are simple and hold no fraction ("3 x over 4 y";
     /// with fractions: "the fraction one half over three fourths"); `fraction-depth` (fractions nested
     /// inside, for MathSpeak's StartStartFraction); `derivative`/`partial-derivative` with `order`.
-    static func fractionProps(_ num: SemanticNode, _ den: SemanticNode, props f: FractionProperties) -> [String: String] {
-        var p: [String: String] = [:]
+    static func fractionProps(_ num: SemanticNode, _ den: SemanticNode, props f: FractionProperties) -> SemanticProperties {
+        var p: SemanticProperties = [:]
         let nv = num.integerValue, dv = den.integerValue
         if let nv { p["numerator-value"] = String(nv) }
         if let dv { p["denominator-value"] = String(dv) }

@@ -93,7 +93,7 @@ extension Analyzer {
             start = i + 1
         }
         if start < tokens.count { children.append(listSpan(Array(tokens[start...]), ctx).withRole(.item)) }
-        var props = ["operators": operators.joined(separator: " ")]
+        var props: SemanticProperties = ["operators": operators.joined(separator: " ")]
         // `17 \equiv 2 \pmod{5}`: rules read ≡ as "is congruent to" next to a modulus.
         if children.contains(where: { $0.kind == .modulo }) { props["has-modulo"] = "true" }
         return .make(.relation, children, props: props)
@@ -186,7 +186,7 @@ struct ExpressionParser {
 
     func evaluated(_ body: SemanticNode, _ bar: Token) -> SemanticNode {
         var children = [body.withRole(.body)]
-        var props = ["bar": "true"]
+        var props: SemanticProperties = ["bar": "true"]
         if let l = bar.big?.lower { children.append(l.withRole(.lower)); props["lower"] = "true" }
         if let u = bar.big?.upper { children.append(u.withRole(.upper)); props["upper"] = "true" }
         return .make(.evaluatedAt, children, props: props, range: SourceRange.union(body.range, bar.big?.range))
@@ -352,7 +352,7 @@ struct ExpressionParser {
             let next = tokens[pos]
             if next.kind == .operand {
                 pos += 1
-                var props = ["function-class": n.kind == .functionName ? (n.properties["function-class"] ?? "named") : "generic"]
+                var props: SemanticProperties = ["function-class": n.kind == .functionName ? (n.properties["function-class"] ?? "named") : "generic"]
                 let arg: SemanticNode
                 if let g = next.fence, g.isArgumentLike {
                     props["argument-fenced"] = "true"
@@ -494,7 +494,7 @@ struct ExpressionParser {
         if let l = big.lower { children.append(l.withRole(.lower)) }
         if let u = big.upper { children.append(u.withRole(.upper)) }
         if let body { children.append(body.withRole(.body)) }
-        var props = ["operator-name": big.name]
+        var props: SemanticProperties = ["operator-name": big.name]
         if let p = big.placement { props["limits-placement"] = p }
         if big.lower != nil { props["lower"] = "true" }
         if big.upper != nil { props["upper"] = "true" }
@@ -534,7 +534,7 @@ struct ExpressionParser {
         if let l = big.lower { children.append(l.withRole(.lower)) }
         if let u = big.upper { children.append(u.withRole(.upper)) }
         if let body { children.append(body.withRole(.body)) }
-        var props: [String: String] = ["function-class": big.head.properties["function-class"] ?? "limit"]
+        var props: SemanticProperties = ["function-class": big.head.properties["function-class"] ?? "limit"]
         if let p = big.placement { props["limits-placement"] = p }
         if big.lower != nil { props["lower"] = "true" }
         if big.upper != nil { props["upper"] = "true" }
@@ -549,7 +549,7 @@ extension Analyzer {
     enum FunctionLikeness {
         /// f, g, h, F, G, H (also subscripted), a letter with primes (`f'`), a letter with `^{-1}`:
         /// an application, with `function-class` = `generic` and power facts.
-        case generic([String: String])
+        case generic(SemanticProperties)
         /// Another letter: implied times marked `possible-function` (rules choose "k of 5" or
         /// "a times (b + c)" from the argument).
         case possible
@@ -566,7 +566,7 @@ extension Analyzer {
     }
 
     func functionLikeness(_ n: SemanticNode) -> FunctionLikeness {
-        var props: [String: String] = ["function-class": "generic"]
+        var props: SemanticProperties = ["function-class": "generic"]
         switch n.kind {
         case .identifier:
             guard let l = n.letter else { return .none }
@@ -599,7 +599,7 @@ extension Analyzer {
     /// An ``SemanticKind/application``, with `function-name` (the name or letter of the function, for
     /// rules that speak it apart from its scripts) and `simple-argument` (ClearSpeak "Trigonometric
     /// functions", "Logarithms": "sine x" but "the sine of pi over 4").
-    func application(_ function: SemanticNode, _ argument: SemanticNode, _ props: [String: String]) -> SemanticNode {
+    func application(_ function: SemanticNode, _ argument: SemanticNode, _ props: SemanticProperties) -> SemanticNode {
         var p = props
         var core: SemanticNode? = function
         var steps = 0
@@ -619,7 +619,7 @@ extension Analyzer {
         guard let s = g.scripts, !s.isEmpty else { return n }
         if g.open == "[" && g.close == "]" && s.sub != nil && n.kind != .application {
             var children = [(g.node.child(.content) ?? n).withRole(.body)]
-            var props = ["fence": "brackets"]
+            var props: SemanticProperties = ["fence": "brackets"]
             if let l = s.sub { children.append(l.withRole(.lower)); props["lower"] = "true" }
             if let u = s.sup { children.append(u.withRole(.upper)); props["upper"] = "true" }
             return .make(.evaluatedAt, children, props: props, range: SourceRange.union(n.range, g.scriptsRange))
@@ -676,7 +676,7 @@ extension Analyzer {
 
     /// ``SemanticKind/impliedTimes`` over `factors`, with an invisible-times operator leaf (U+2062,
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
-    func impliedTimes(_ factors: [SemanticNode], props: [String: String] = [:]) -> SemanticNode {
+    func impliedTimes(_ factors: [SemanticNode], props: SemanticProperties = [:]) -> SemanticNode {
         var children: [SemanticNode] = []
         children.reserveCapacity(factors.count * 2)
         for (i, f) in factors.enumerated() {

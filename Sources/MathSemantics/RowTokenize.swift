@@ -13,7 +13,7 @@ extension Analyzer {
         var sawIntegral = false
         var sawDifferentialMark = false
         while i < range.upperBound {
-            let partner = match.partner[i]
+            let partner = match.partner(i)
             if partner > i, partner < range.upperBound {
                 tokens.append(groupToken(items, i, partner, match, ctx))
                 i = partner + 1
@@ -25,9 +25,9 @@ extension Analyzer {
             case .token(let t):
                 tokens.append(t)
             case .raw(let m):
-                if match.looseBar[i] {
+                if match.isLooseBar(i) {
                     tokens.append(looseBarToken(m, ctx))
-                } else if match.looseFence[i] {
+                } else if match.isLooseFence(i) {
                     tokens.append(looseFenceToken(m, ctx))
                 } else if let t = classify(m, ctx) {
                     if t.kind == .apply {
@@ -132,7 +132,7 @@ extension Analyzer {
         ctx.groupDepth = 0
         let items = premerge(flatten(m.children), ctx)
         let match = matchFences(items, ctx)
-        if match.partner.first == items.count - 1 {
+        if !items.isEmpty && match.partner(0) == items.count - 1 {
             let t = groupToken(items, 0, items.count - 1, match, ctx)
             if t.fence != nil { return t }
         }
@@ -180,7 +180,7 @@ extension Analyzer {
             if [.matrix, .table, .cases].contains(content.kind) {
                 return group(fencedTable(content, open: open, close: close, range: range))
             }
-            var props = ["open": open, "close": close]
+            var props: SemanticProperties = ["open": open, "close": close]
             props["items"] = String(Analyzer.itemCount(content))
             return group(.make(.set, [content.withRole(.content)], props: props, range: range))
         }
@@ -189,7 +189,7 @@ extension Analyzer {
             return group(fencedTable(content, open: open, close: close, range: range))
         }
         // Plain fenced reading (also the reading of a function argument).
-        var props: [String: String] = ["open": open, "close": close]
+        var props: SemanticProperties = ["open": open, "close": close]
         if stretchy { props["stretchy"] = "true" }
         if paren { props["nesting"] = String(inner.parenDepth) }
         if let content {
@@ -206,7 +206,7 @@ extension Analyzer {
         }
         let plain = SemanticNode.make(.fenced, content.map { [$0.withRole(.content)] } ?? [], props: props, range: range)
         guard let content else { return group(plain) }
-        var p: [String: String] = ["open": open, "close": close]
+        var p: SemanticProperties = ["open": open, "close": close]
         if stretchy { p["stretchy"] = "true" }
         switch (open, close) {
         case ("|", "|"):
@@ -443,7 +443,7 @@ extension Analyzer {
                     let g = fencedGroup(base, open: open, close: close, ctx)
                     let body = g.node.child(.content) ?? SemanticNode(.empty, range: base.range)
                     var children = [body.withRole(.body)]
-                    var props: [String: String] = [:]
+                    var props: SemanticProperties = [:]
                     if let sub { children.append(node(sub, ctx).withRole(.lower)); props["lower"] = "true" }
                     if let sup { children.append(node(sup, ctx).withRole(.upper)); props["upper"] = "true" }
                     return Token(kind: .operand, node: .make(.evaluatedAt, children, props: props, range: m.range))
@@ -477,7 +477,7 @@ extension Analyzer {
     /// application gets (ClearSpeak "Trigonometric functions", "Logarithms"; Trig_TrigInverse).
     func functionToken(_ name: SemanticNode, sub: MathNode?, sup: MathNode?, range: SourceRange?, _ ctx: Context) -> Token {
         let s = scripts(sub: sub, sup: sup, ctx)
-        var props: [String: String] = ["function-class": name.properties["function-class"] ?? "named"]
+        var props: SemanticProperties = ["function-class": name.properties["function-class"] ?? "named"]
         if s.sub != nil && props["function-class"] == "log" { props["log-base"] = "true" }
         if let e = s.sup { props.merge(Analyzer.powerProps(e)) { a, _ in a } }
         let n = apply(s, to: name, range: range)
@@ -485,9 +485,9 @@ extension Analyzer {
     }
 
     /// `inverse` for an exponent −1, otherwise `power` with `power-value` (integers) and `power-kind`.
-    static func powerProps(_ e: SemanticNode) -> [String: String] {
+    static func powerProps(_ e: SemanticNode) -> SemanticProperties {
         if e.negativeIntegerValue == -1 { return ["inverse": "true"] }
-        var p: [String: String] = ["power": "true"]
+        var p: SemanticProperties = ["power": "true"]
         if let v = e.integerValue { p["power-value"] = String(v) }
         if let k = Facts.exponentProps(e)["exponent-kind"] { p["power-kind"] = k }
         return p
@@ -514,7 +514,7 @@ extension Analyzer {
         children.append(base.withRole(.base))
         if let s = postSub, !Analyzer.isNone(s) { children.append(node(s, ctx).withRole(.subscript)) }
         if let s = postSup, !Analyzer.isNone(s) { children.append(node(s, ctx).withRole(.exponent)) }
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         if base.kind == .identifier && base.text == "C" { props["combination"] = "true" }
         if base.kind == .identifier && base.text == "P" { props["permutation"] = "true" }
         return .make(.prescripts, children, props: props, range: m.range)
@@ -557,7 +557,7 @@ extension Analyzer {
                 let upright = markNode.properties["variant"] == "normal" || markNode.text == "ⅆ"
                 if integralSeen || upright {
                     let v = tokens[i + 1].node
-                    var props: [String: String] = ["mark": "d"]
+                    var props: SemanticProperties = ["mark": "d"]
                     if upright { props["upright"] = "true" }
                     var children = [v.withRole(.variable)]
                     if t.node.kind == .power, let e = t.node.child(.exponent) {

@@ -48,7 +48,7 @@ struct Token {
     /// An operand that came from a fence group.
     var fence: FenceGroup? = nil
     /// Properties a function head gives its application.
-    var applicationProps: [String: String] = [:]
+    var applicationProps: SemanticProperties = [:]
     /// Big operator or limit parts.
     var big: BigParts? = nil
     /// Postfix kind.
@@ -109,14 +109,30 @@ enum RowItem {
     indirect case token(Token)
 }
 
-/// Result of fence matching over a row's items.
+/// Result of fence matching over a row's items: per item, its partner or whether it is a loose bar or
+/// fence. One array, allocated only when the row has a fence at all (most rows have none).
 struct FenceMatch {
+    private var state: [Int] = []
+    private let count: Int
+    private static let none = -1, looseBarMark = -2, looseFenceMark = -3
+
+    init(count: Int) { self.count = count }
+
+    private mutating func set(_ i: Int, _ value: Int) {
+        if state.isEmpty { state = Array(repeating: FenceMatch.none, count: count) }
+        state[i] = value
+    }
+
     /// For an opening item, the index of its closing item; -1 otherwise.
-    var partner: [Int]
-    /// Bars that did not pair: relations (`a | b`), or evaluation bars when they carry scripts.
-    var looseBar: [Bool]
-    /// Fence characters that did not pair: plain symbols.
-    var looseFence: [Bool]
+    func partner(_ i: Int) -> Int { state.isEmpty ? -1 : max(state[i], -1) }
+    /// A bar that did not pair: a relation (`a | b`), or an evaluation bar when it carries scripts.
+    func isLooseBar(_ i: Int) -> Bool { !state.isEmpty && state[i] == FenceMatch.looseBarMark }
+    /// A fence character that did not pair: a plain symbol.
+    func isLooseFence(_ i: Int) -> Bool { !state.isEmpty && state[i] == FenceMatch.looseFenceMark }
+
+    mutating func pair(_ open: Int, _ close: Int) { set(open, close) }
+    mutating func markLooseBar(_ i: Int) { set(i, FenceMatch.looseBarMark) }
+    mutating func markLooseFence(_ i: Int) { set(i, FenceMatch.looseFenceMark) }
 }
 
 extension Analyzer {
@@ -252,7 +268,7 @@ extension Analyzer {
         children.append(base.withRole(.base))
         if let s = post.0 { children.append(node(s, ctx).withRole(.subscript)) }
         if let s = post.1 { children.append(node(s, ctx).withRole(.exponent)) }
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         if base.kind == .identifier {
             if base.text == "C" { props["combination"] = "true" }
             if base.text == "P" { props["permutation"] = "true" }
@@ -339,7 +355,7 @@ extension Analyzer {
         guard let first = single(start) else { return nil }
         var text = first.text, key = first.key, range = first.range
         var used = 1
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         if let p = first.power { props["unit-power"] = p }
         if start + 2 < items.count, case .raw(let slash) = items[start + 1], case .operator(let s, _) = slash.kind,
            s == "/" || s == "∕", let second = single(start + 2) {
@@ -357,7 +373,7 @@ extension Analyzer {
     func measurement(_ m: MathNode, _ items: [RowItem], _ i: Int, _ ctx: Context) -> (SemanticNode, Int)? {
         guard let (unit, used) = unitAt(items, i + 1) else { return nil }
         let q = node(m, ctx)
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         for k in ["unit-name", "unit-power", "unit-power-denominator"] { if let v = unit.properties[k] { props[k] = v } }
         if q.kind == .number && q.text == "1" { props["singular"] = "true" }
         let n = SemanticNode.make(.measurement, [q.withRole(.quantity), unit.withRole(.unit)], props: props)
@@ -426,14 +442,13 @@ extension Analyzer {
     func matchFences(_ items: [RowItem], _ ctx: Context) -> FenceMatch {
         let n = items.count
         let maxNesting = max(0, min(Analyzer.maxGroupDepth - ctx.groupDepth, Analyzer.maxLevel - ctx.level))
-        var match = FenceMatch(partner: Array(repeating: -1, count: n), looseBar: Array(repeating: false, count: n),
-                               looseFence: Array(repeating: false, count: n))
+        var match = FenceMatch(count: n)
         var stack: [(index: Int, text: String, bar: Bool)] = []
         var previousEnds = false
         func drop(above k: Int) {
             while stack.count > k {
                 let e = stack.removeLast()
-                if e.bar { match.looseBar[e.index] = true } else { match.looseFence[e.index] = true }
+                if e.bar { match.markLooseBar(e.index) } else { match.markLooseFence(e.index) }
             }
         }
         for i in 0..<n {
@@ -441,7 +456,7 @@ extension Analyzer {
             case .none:
                 previousEnds = endsOperand(items[i])
             case .open(let t):
-                if stack.count < maxNesting { stack.append((i, t, false)) } else { match.looseFence[i] = true }
+                if stack.count < maxNesting { stack.append((i, t, false)) } else { match.markLooseFence(i) }
                 previousEnds = false
             case .close(let text):
                 let t: Unicode.Scalar = text.soleScalar ?? " "
@@ -463,24 +478,24 @@ extension Analyzer {
                     let opener = stack[found].index
                     drop(above: found + 1)
                     stack.removeLast()
-                    match.partner[opener] = i
+                    match.pair(opener, i)
                 } else {
-                    match.looseFence[i] = true
+                    match.markLooseFence(i)
                 }
                 previousEnds = true
             case .bar(let t, let scripted):
                 if let top = stack.last, top.bar, top.text == t, previousEnds {
                     stack.removeLast()
-                    match.partner[top.index] = i
+                    match.pair(top.index, i)
                     previousEnds = true
                 } else if scripted {
-                    match.looseBar[i] = true
+                    match.markLooseBar(i)
                     previousEnds = true
                 } else if stack.count < maxNesting {
                     stack.append((i, t, true))
                     previousEnds = false
                 } else {
-                    match.looseBar[i] = true
+                    match.markLooseBar(i)
                     previousEnds = false
                 }
             }
@@ -488,7 +503,7 @@ extension Analyzer {
         // A bra ⟨ψ| at the end of the row: an angle bracket closed by a bar.
         if stack.count >= 2, let top = stack.last, top.bar, top.index == n - 1, !stack[stack.count - 2].bar,
            Vocabulary.isAngleOpen(stack[stack.count - 2].text) {
-            match.partner[stack[stack.count - 2].index] = top.index
+            match.pair(stack[stack.count - 2].index, top.index)
             stack.removeLast(2)
         }
         drop(above: 0)

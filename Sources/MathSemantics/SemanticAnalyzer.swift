@@ -74,13 +74,14 @@ enum LargeStack {
 }
 
 extension MathNode {
-    /// The depth of the tree, counted up to `limit` (iterative, so any depth is safe to measure).
+    /// The depth of the tree, counted up to `limit` (recursion stops there, so any depth is safe to measure).
     func nestingDepth(upTo limit: Int) -> Int {
-        var deepest = 0
-        var stack: [(MathNode, Int)] = [(self, 1)]
-        while let (n, d) = stack.popLast() {
-            if d > deepest { deepest = d; if deepest >= limit { return deepest } }
-            for c in n.children { stack.append((c, d + 1)) }
+        // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth.
+        guard limit > 1, !children.isEmpty else { return 1 }
+        var deepest = 1
+        for c in children {
+            deepest = max(deepest, 1 + c.nestingDepth(upTo: limit - 1))
+            if deepest >= limit { break }
         }
         return deepest
     }
@@ -125,7 +126,7 @@ struct Analyzer {
             return .make(.enclosed, [content.withRole(.content)], props: ["notation": notation], range: m.range)
         case .style(let p) where p.color != nil || p.background != nil:
             let content = sequence(m.children, range: m.range, ctx)
-            var props: [String: String] = [:]
+            var props: SemanticProperties = [:]
             if let c = p.color { props["color"] = c }
             if let b = p.background { props["background"] = b }
             return .make(.styled, [content.withRole(.content)], props: props, range: m.range)
@@ -145,7 +146,7 @@ struct Analyzer {
 
     /// An ``SemanticKind/unknown`` node for an error node's source; `command` names an unknown command.
     func unknown(_ source: String, range: SourceRange?) -> SemanticNode {
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         if source.hasPrefix("\\") {
             var name = ""
             for u in source.unicodeScalars.dropFirst() {
@@ -184,7 +185,7 @@ struct Analyzer {
     func text(_ raw: String, range: SourceRange?) -> SemanticNode {
         let t = raw.trimmingSpaces
         if t.isEmpty { return SemanticNode(.empty, range: range) }
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         if let key = Vocabulary.unitKey(t, spelledOnly: true) { props["unit-name"] = key }
         return SemanticNode(.text, text: t, properties: props, range: range)
     }
@@ -198,7 +199,7 @@ struct Analyzer {
         case "⋰": direction = "anti-diagonal"
         default: direction = "horizontal"
         }
-        var props = ["direction": direction]
+        var props: SemanticProperties = ["direction": direction]
         if text == "⋯" { props["centered"] = "true" }
         return SemanticNode(.ellipsis, text: text, properties: props, range: range)
     }
@@ -222,7 +223,7 @@ struct Analyzer {
     /// `nested` when the radicand holds another root (MathSpeak "NestedStartRoot").
     func root(_ m: MathNode, _ ctx: Context) -> SemanticNode {
         var children: [SemanticNode] = []
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         let radicand: SemanticNode
         if case .squareRoot = m.kind {
             radicand = sequence(m.children, range: m.range, ctx)
@@ -314,7 +315,7 @@ struct Analyzer {
         var b = base
         let whole = SourceRange.union(base.range, range ?? s.range)
         if let sub = s.sub {
-            var props: [String: String] = [:]
+            var props: SemanticProperties = [:]
             if sub.kind == .number { props["numeric"] = "true" }
             b = .make(.subscript, [b.withRole(.base), sub.withRole(.subscript)], props: props,
                       range: SourceRange.union(b.range, sub.range))
@@ -323,7 +324,7 @@ struct Analyzer {
             if b.kind == .number && s.sup == nil {
                 let mark = String(repeating: "′", count: s.primes)
                 let unit = SemanticNode(.operator, text: mark, properties: ["class": "ord"], range: s.range)
-                var props = ["prime-unit": String(s.primes), "unit-name": s.primes == 1 ? "ft" : "in"]
+                var props: SemanticProperties = ["prime-unit": String(s.primes), "unit-name": s.primes == 1 ? "ft" : "in"]
                 if b.text == "1" { props["singular"] = "true" }
                 b = .make(.measurement, [b.withRole(.quantity), unit.withRole(.unit)], props: props, range: whole)
             } else {
@@ -361,7 +362,7 @@ struct Analyzer {
         if lower == nil, let upper, let (text, stretchy) = Analyzer.accentLeaf(upper),
            let name = Vocabulary.accentName(text, over: true, stretchy: stretchy), baseClass != .rel, props.accent || baseClass == nil {
             let mark = SemanticNode(.operator, text: text, properties: ["class": "ord"], range: upper.range)
-            var p = ["accent-name": name]
+            var p: SemanticProperties = ["accent-name": name]
             if Analyzer.isLetterSequence(base) { p["base-letters"] = "true" }
             return .make(.accent, [base.withRole(.base), mark.withRole(.accent)], props: p, range: m.range)
         }
@@ -373,7 +374,7 @@ struct Analyzer {
         }
         // A brace with a label: the base is itself a brace accent.
         var children: [SemanticNode] = []
-        var p: [String: String] = [:]
+        var p: SemanticProperties = [:]
         var core = base
         if base.kind == .accent, let name = base.properties["accent-name"],
            ["overbrace", "underbrace", "overbracket", "underbracket", "overparen", "underparen"].contains(name),
@@ -441,7 +442,7 @@ struct Analyzer {
             if let label { cells.insert(label, at: 0) }
             rows.append(SemanticNode(.tableRow, children: cells, role: .row, range: r.range))
         }
-        var props = ["rows": String(rows.count), "columns": String(columns)]
+        var props: SemanticProperties = ["rows": String(rows.count), "columns": String(columns)]
         let kind: SemanticKind
         switch env {
         case "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix":
@@ -480,7 +481,7 @@ struct Analyzer {
             }
         }
         guard allText else { return sequence(cell.children, range: cell.range, ctx) }
-        var props: [String: String] = [:]
+        var props: SemanticProperties = [:]
         let scalars = text.unicodeScalars
         if scalars.count >= 2, scalars.first == "(", scalars.last == ")" {
             text = String(String.UnicodeScalarView(scalars.dropFirst().dropLast()))

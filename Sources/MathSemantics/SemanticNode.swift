@@ -20,13 +20,13 @@ public final class SemanticNode: Hashable, Sendable {
     /// The role this node plays in its parent (set by the parent's constructor).
     public let role: Role
     /// Facts about the node for rules to test: flags (`true`), names and numbers as strings.
-    public let properties: [String: String]
+    public let properties: SemanticProperties
     /// Where the node came from in the source (nil for nodes without one).
     public let range: SourceRange?
 
     /// Creates a node.
     public init(_ kind: SemanticKind, text: String = "", children: [SemanticNode] = [], role: Role = .none,
-                properties: [String: String] = [:], range: SourceRange? = nil) {
+                properties: SemanticProperties = [:], range: SourceRange? = nil) {
         self.kind = kind
         self.text = text
         self.children = children

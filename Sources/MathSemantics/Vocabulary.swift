@@ -184,8 +184,8 @@ enum Vocabulary {
     }
 
     /// Unit symbols, mapped to their keys (the symbol itself, µ spellings folded).
-    static let unitSymbols: [String: String] = {
-        var table: [String: String] = [:]
+    static let unitSymbols: SemanticProperties = {
+        var table: SemanticProperties = [:]
         for symbol in [
             "m", "cm", "mm", "km", "nm", "pm", "dm", "in", "ft", "yd", "mi",
             "g", "kg", "mg", "t", "lb", "oz",
@@ -207,7 +207,7 @@ enum Vocabulary {
     }()
 
     /// Spelled-out unit names (singular, lower case) and their keys.
-    static let spelledUnits: [String: String] = [
+    static let spelledUnits: SemanticProperties = [
         "meter": "m", "metre": "m", "centimeter": "cm", "centimetre": "cm", "millimeter": "mm", "millimetre": "mm",
         "kilometer": "km", "kilometre": "km", "nanometer": "nm", "inch": "in", "inche": "in", "foot": "ft", "feet": "ft",
         "yard": "yd", "mile": "mi", "gram": "g", "kilogram": "kg", "milligram": "mg", "tonne": "t", "pound": "lb",

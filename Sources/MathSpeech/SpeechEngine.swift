@@ -88,7 +88,7 @@ struct SpeechRun {
         if tracing {
             traceIndex = trace.count
             trace.append(RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
-                                   role: node.role.rawValue, properties: node.properties,
+                                   role: node.role.rawValue, properties: node.properties.dictionary,
                                    rule: nil, location: nil, conditions: [], speech: ""))
         }
         if let parent { ancestors.append(parent) }
@@ -105,7 +105,7 @@ struct SpeechRun {
         if let rule = matchingRule(context) {
             if let t = traceIndex {
                 trace[t] = RuleTrace(depth: depth, kind: node.kind.rawValue, text: node.text, range: node.range,
-                                     role: node.role.rawValue, properties: node.properties, rule: rule.rule.name,
+                                     role: node.role.rawValue, properties: node.properties.dictionary, rule: rule.rule.name,
                                      location: "\(rule.rule.file):\(rule.rule.line)",
                                      conditions: rule.conditions.map(describe), speech: "")
             }
