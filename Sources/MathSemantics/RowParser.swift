@@ -32,7 +32,7 @@ extension Analyzer {
                 var children: [SemanticNode] = []
                 for (r, sep) in segments {
                     if !r.isEmpty {
-                        children.append(relationSpan(Array(tokens[r]), ctx).withRole(.item))
+                        children.append(relationSpan(tokens[r], ctx).withRole(.item))
                     }
                     if let sep, sep.kind != .wideSpace { children.append(sep.node.withRole(.operator)) }
                 }
@@ -48,16 +48,16 @@ extension Analyzer {
             var start = 0
             for (i, t) in rest.enumerated() where isWord(t) && i < rest.count - 1 && rest[i + 1].fence == nil
                 && rest[i + 1].kind != .relation && (i == 0 || rest[i - 1].kind != .relation) {
-                if i > start { pieces.append(relationSpan(Array(rest[start..<i]), ctx).withRole(.item)) }
+                if i > start { pieces.append(relationSpan(rest[start..<i], ctx).withRole(.item)) }
                 pieces.append(t.node.withRole(.item))
                 start = i + 1
             }
             if !pieces.isEmpty {
-                if start < rest.count { pieces.append(relationSpan(Array(rest[start...]), ctx).withRole(.item)) }
+                if start < rest.count { pieces.append(relationSpan(rest[start...], ctx).withRole(.item)) }
                 return .make(.row, pieces, range: range)
             }
         }
-        return relationSpan(rest, ctx)
+        return relationSpan(rest[...], ctx)
     }
 
     /// A text of two or more letters that is not a unit: a word such as "if", "or", "for all".
@@ -80,19 +80,20 @@ extension Analyzer {
     }
 
     /// Relations over operands that may be comma lists.
-    func relationSpan(_ tokens: [Token], _ ctx: Context) -> SemanticNode {
+    func relationSpan(_ tokens: ArraySlice<Token>, _ ctx: Context) -> SemanticNode {
         if tokens.isEmpty { return SemanticNode(.empty) }
         guard tokens.contains(where: { $0.kind == .relation }) else { return listSpan(tokens, ctx) }
         var children: [SemanticNode] = []
         var operators: [String] = []
-        var start = 0
-        for (i, t) in tokens.enumerated() where t.kind == .relation {
-            if i > start { children.append(listSpan(Array(tokens[start..<i]), ctx).withRole(.item)) }
+        var start = tokens.startIndex
+        for i in tokens.indices where tokens[i].kind == .relation {
+            let t = tokens[i]
+            if i > start { children.append(listSpan(tokens[start..<i], ctx).withRole(.item)) }
             children.append(t.node.withRole(.operator))
             if !operators.contains(t.text) { operators.append(t.text) }
             start = i + 1
         }
-        if start < tokens.count { children.append(listSpan(Array(tokens[start...]), ctx).withRole(.item)) }
+        if start < tokens.endIndex { children.append(listSpan(tokens[start...], ctx).withRole(.item)) }
         var props: SemanticProperties = ["operators": operators.joined(separator: " ")]
         // `17 \equiv 2 \pmod{5}`: rules read ≡ as "is congruent to" next to a modulus.
         if children.contains(where: { $0.kind == .modulo }) { props["has-modulo"] = "true" }
@@ -100,25 +101,25 @@ extension Analyzer {
     }
 
     /// Items separated by `,` `;` (and words), each an expression.
-    func listSpan(_ tokens: [Token], _ ctx: Context) -> SemanticNode {
+    func listSpan(_ tokens: ArraySlice<Token>, _ ctx: Context) -> SemanticNode {
         guard tokens.contains(where: { $0.kind == .punctuation }) else { return expression(tokens, ctx) }
         var children: [SemanticNode] = []
-        var start = 0
-        for (i, t) in tokens.enumerated() where t.kind == .punctuation {
-            if i > start { children.append(expression(Array(tokens[start..<i]), ctx).withRole(.item)) }
-            children.append(t.node.withRole(.operator))
+        var start = tokens.startIndex
+        for i in tokens.indices where tokens[i].kind == .punctuation {
+            if i > start { children.append(expression(tokens[start..<i], ctx).withRole(.item)) }
+            children.append(tokens[i].node.withRole(.operator))
             start = i + 1
         }
-        if start < tokens.count { children.append(expression(Array(tokens[start...]), ctx).withRole(.item)) }
+        if start < tokens.endIndex { children.append(expression(tokens[start...], ctx).withRole(.item)) }
         return .make(.list, children)
     }
 
     /// An expression without relations or separators. Tokens the grammar cannot place (a stray
     /// relation inside a body, an orphan apply) are kept in a ``SemanticKind/row``.
-    func expression(_ tokens: [Token], _ ctx: Context) -> SemanticNode {
+    func expression(_ tokens: ArraySlice<Token>, _ ctx: Context) -> SemanticNode {
         var parser = ExpressionParser(tokens: tokens, analyzer: self)
         var pieces: [SemanticNode] = []
-        while parser.pos < tokens.count {
+        while parser.pos < tokens.endIndex {
             let before = parser.pos
             if let n = parser.additive() { pieces.append(n) }
             if parser.pos == before {
@@ -135,20 +136,22 @@ extension Analyzer {
 
 /// The precedence parser over the tokens of one expression.
 struct ExpressionParser {
-    let tokens: [Token]
+    /// The tokens (a slice of the row's: indices start at `tokens.startIndex`).
+    let tokens: ArraySlice<Token>
     let analyzer: Analyzer
-    var pos = 0
+    var pos: Int
     /// Integrals whose differential has not been read yet: a differential ends their body.
     var openIntegrals = 0
     /// Nesting of big-operator, limit and function bodies.
     var bodyDepth = 0
 
-    init(tokens: [Token], analyzer: Analyzer) {
+    init(tokens: ArraySlice<Token>, analyzer: Analyzer) {
         self.tokens = tokens
         self.analyzer = analyzer
+        self.pos = tokens.startIndex
     }
 
-    var atEnd: Bool { pos >= tokens.count }
+    var atEnd: Bool { pos >= tokens.endIndex }
 
     // MARK: Levels
 
@@ -510,7 +513,7 @@ struct ExpressionParser {
     /// Whether a differential follows before the end of this expression.
     func differentialAhead() -> Bool {
         var i = pos
-        while i < tokens.count {
+        while i < tokens.endIndex {
             if tokens[i].kind == .differential { return true }
             i += 1
         }
