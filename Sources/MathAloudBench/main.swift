@@ -431,6 +431,14 @@ case "render-svg-profile":
     var sink = 0
     for _ in 0..<o.repeatCount { for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count } }
     print(sink)
+case "parse-profile":
+    // Only TeX parsing, for profiling.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    let parser = FormulaParser()
+    var sink = 0
+    for _ in 0..<o.repeatCount { for line in lines { sink &+= parser.parse(line, notation: .tex).diagnostics.count } }
+    print(sink)
 case "semantics-profile":
     // Only the semantics stage, on trees parsed beforehand, for profiling.
     let o = parseOptions(args.dropFirst())
