@@ -3,7 +3,12 @@
 /// The tree is immutable: every stage that needs a different tree builds a new one. Each node
 /// built from input carries the ``SourceRange`` it came from (nil for nodes built in code).
 /// The children's meaning depends on ``kind``; each case documents its children.
-public struct MathNode: Hashable, Sendable {
+///
+/// A node is a reference (a final class with constant fields): the parser, the semantic analysis
+/// and the layout pass nodes around and pattern-match them constantly, and sharing one costs a
+/// reference count where copying a value would copy and retain every field. Equality and hashing
+/// are structural, as for a value.
+public final class MathNode: Hashable, Sendable {
     /// What the node is, with the properties that belong to that kind.
     public let kind: Kind
     /// The node's children, in the order its ``Kind`` documents.
@@ -21,6 +26,18 @@ public struct MathNode: Hashable, Sendable {
         self.children = children
         self.range = range
         self.attributes = attributes
+    }
+
+    public static func == (a: MathNode, b: MathNode) -> Bool {
+        if a === b { return true }
+        return a.kind == b.kind && a.range == b.range && a.attributes == b.attributes && a.children == b.children
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(children)
+        hasher.combine(range)
+        hasher.combine(attributes)
     }
 
     /// The kinds of node.
