@@ -158,9 +158,15 @@ struct ExpressionParser {
     /// Binary operators other than the multiplicative ones, all in one ``SemanticKind/infix``; an
     /// evaluation bar wraps what precedes it.
     mutating func additive() -> SemanticNode? {
+        let first = term()
+        // Most calls find one operand and no operator: no lists to build.
+        if atEnd || (tokens[pos].kind != .evaluationBar && tokens[pos].kind != .additive
+                     && !(tokens[pos].kind == .multiplicative && first == nil)) {
+            return first?.withRole(.none)
+        }
         var children: [SemanticNode] = []
         var operators: [String] = []
-        if let t = term() { children.append(t.withRole(.item)) }
+        if let t = first { children.append(t.withRole(.item)) }
         while !atEnd {
             let t = tokens[pos]
             if t.kind == .evaluationBar {
@@ -197,9 +203,11 @@ struct ExpressionParser {
 
     /// `× ÷ ⋅ * /` in one ``SemanticKind/infix``; `mod` makes a ``SemanticKind/modulo``.
     mutating func term() -> SemanticNode? {
+        let first = unary()
+        if atEnd || (tokens[pos].kind != .modulo && tokens[pos].kind != .multiplicative) { return first?.withRole(.none) }
         var children: [SemanticNode] = []
         var operators: [String] = []
-        if let u = unary() { children.append(u.withRole(.item)) }
+        if let u = first { children.append(u.withRole(.item)) }
         while !atEnd {
             let t = tokens[pos]
             if t.kind == .modulo {

@@ -50,9 +50,10 @@ public final class SemanticNode: Hashable, Sendable {
         hasher.combine(children)
     }
 
-    /// The same node playing another role.
+    /// The same node playing another role (the node itself when it already plays it).
     public func withRole(_ role: Role) -> SemanticNode {
-        SemanticNode(kind, text: text, children: children, role: role, properties: properties, range: range)
+        if role == self.role { return self }
+        return SemanticNode(kind, text: text, children: children, role: role, properties: properties, range: range)
     }
 
     /// The first child with `role`.

@@ -128,8 +128,11 @@ enum Vocabulary {
     /// The `accent-name` of an accent character over (`over == true`) or under a base. `stretchy`
     /// tells `\overline` (wide, stretchy ‾) from `\bar` (¯).
     static func accentName(_ text: String, over: Bool, stretchy: Bool) -> String? {
+        // Every accent is one character: compare scalars, not strings (a string switch compares
+        // each case by canonical equivalence, slowly for combining marks).
+        guard let u = text.soleScalar else { return nil }
         if over {
-            switch text {
+            switch u {
             case "¯", "ˉ", "\u{0304}": return "bar"
             case "‾", "\u{0305}": return stretchy ? "overline" : "bar"
             case "^", "ˆ", "\u{0302}": return "hat"
@@ -154,7 +157,7 @@ enum Vocabulary {
             default: return nil
             }
         } else {
-            switch text {
+            switch u {
             case "‾", "¯", "_", "\u{0332}": return "underline"
             case "~", "˜", "∼": return "under-tilde"
             case "←", "⟵": return "under-left-arrow"
