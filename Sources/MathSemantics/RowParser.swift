@@ -381,7 +381,7 @@ struct ExpressionParser {
             }
         }
         // ∇ before an operand.
-        if n.kind == .identifier, n.text == "∇", !atEnd, tokens[pos].kind == .operand, tokens[pos].fence == nil {
+        if n.kind == .identifier, n.text.soleScalar == "∇", !atEnd, tokens[pos].kind == .operand, tokens[pos].fence == nil {
             let a = tokens[pos].node
             pos += 1
             return .make(.prefix, [n.withRole(.operator), postfixes(a).withRole(.argument)], props: ["operator": "nabla"],

@@ -208,7 +208,9 @@ extension Analyzer {
         guard let content else { return group(plain) }
         var p: SemanticProperties = ["open": open, "close": close]
         if stretchy { p["stretchy"] = "true" }
-        switch (open, close) {
+        // Fences are one character each: compare scalars (a string switch compares by canonical
+        // equivalence, slowly for anything but ASCII).
+        switch (open.soleScalar, close.soleScalar) {
         case ("|", "|"):
             return group(.make(.absoluteValue, [content.withRole(.content)], props: p, range: range), plain: plain)
         case ("‖", "‖"):
@@ -264,8 +266,8 @@ extension Analyzer {
 
     /// `∞` or `−∞` (and `+∞`).
     static func isInfinite(_ n: SemanticNode) -> Bool {
-        if n.kind == .identifier && n.text == "∞" { return true }
-        if n.kind == .prefix, let a = n.child(.argument) { return a.kind == .identifier && a.text == "∞" }
+        if n.kind == .identifier && n.text.soleScalar == "∞" { return true }
+        if n.kind == .prefix, let a = n.child(.argument) { return a.kind == .identifier && a.text.soleScalar == "∞" }
         return false
     }
 
@@ -525,8 +527,8 @@ extension Analyzer {
     /// `d` (italic, upright or ⅆ) or `d^n`, the mark of a differential.
     func isDifferentialMark(_ n: SemanticNode) -> Bool {
         switch n.kind {
-        case .identifier: return n.text == "d" || n.text == "ⅆ"
-        case .power: return n.child(.base).map { $0.kind == .identifier && ($0.text == "d" || $0.text == "ⅆ") } ?? false
+        case .identifier: return n.text.soleScalar == "d" || n.text.soleScalar == "ⅆ"
+        case .power: return n.child(.base).map { $0.kind == .identifier && ($0.text.soleScalar == "d" || $0.text.soleScalar == "ⅆ") } ?? false
         default: return false
         }
     }
