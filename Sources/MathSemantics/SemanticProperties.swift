@@ -27,6 +27,10 @@ public struct SemanticProperties: Hashable, Sendable, Sequence, ExpressibleByDic
         for (k, v) in elements { self[k] = v }
     }
 
+    /// Room for this many entries is made at the first one: analysis often adds a few properties to
+    /// a node one by one, and growing 1 → 2 → 4 would allocate three times.
+    @usableFromInline static let initialCapacity = 4
+
     /// The value of `key`; setting nil removes it.
     @inlinable public subscript(key: String) -> String? {
         get {
@@ -37,6 +41,7 @@ public struct SemanticProperties: Hashable, Sendable, Sequence, ExpressibleByDic
             if let i = entries.firstIndex(where: { $0.key == key }) {
                 if let newValue { entries[i].value = newValue } else { entries.remove(at: i) }
             } else if let newValue {
+                if entries.capacity == 0 { entries.reserveCapacity(SemanticProperties.initialCapacity) }
                 entries.append(Entry(key: key, value: newValue))
             }
         }
