@@ -40,7 +40,7 @@ extension Analyzer {
                 return .make(.list, children, range: range)
             }
         }
-        let rest = tokens.filter { $0.kind != .wideSpace }
+        let rest = tokens.contains { $0.kind == .wideSpace } ? tokens.filter { $0.kind != .wideSpace } : tokens
         // Words around one relation (`\text{if } x < 0`, `x > 0 \text{ for all } y`): a row of the
         // pieces and the words.
         if rest.count > 1, rest.contains(where: { $0.kind == .relation }) {

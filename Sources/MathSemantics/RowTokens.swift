@@ -162,7 +162,10 @@ extension Analyzer {
     /// `semantics` into one list; drops thin spaces and blank text; keeps wide spaces (≥ 1 em) as
     /// separators. Iterative, so deep rows cost no stack.
     func flatten(_ nodes: [MathNode]) -> [RowItem] {
+        // Most rows hold nothing to splice or drop: their items are the nodes.
+        if nodes.allSatisfy(Analyzer.staysAsItem) { return nodes.map { .raw($0) } }
         var out: [RowItem] = []
+        out.reserveCapacity(nodes.count)
         var stack: [(nodes: [MathNode], index: Int)] = [(nodes, 0)]
         while !stack.isEmpty {
             let top = stack.count - 1
@@ -195,6 +198,17 @@ extension Analyzer {
         return out
     }
 
+    /// Whether ``flatten(_:)`` keeps a node as one item as it is (nothing to splice, drop or turn
+    /// into a separator).
+    static func staysAsItem(_ m: MathNode) -> Bool {
+        switch m.kind {
+        case .row, .padded, .semantics, .space: return false
+        case .style(let p): return p.color != nil || p.background != nil
+        case .text(let t, _): return !t.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+        default: return true
+        }
+    }
+
     /// A row of three or more items whose first item opens a bracket and whose last closes one.
     static func isSelfContainedGroup(_ m: MathNode) -> Bool {
         guard m.children.count >= 3, case .operator(let o, let op) = m.children[0].kind,
@@ -210,34 +224,42 @@ extension Analyzer {
     /// (`{}_{n}C_{k}`), repeating decimals (`0.\overline{3}`) and measurements (`5\,\text{cm}`,
     /// `3\,\mathrm{m/s}`).
     func premerge(_ items: [RowItem], _ ctx: Context) -> [RowItem] {
-        var out: [RowItem] = []
-        out.reserveCapacity(items.count)
+        // Built only when a pattern merges (most rows have none): until then the items stand.
+        var out: [RowItem]? = nil
+        func emit(_ item: RowItem, _ i: Int) {
+            if out == nil {
+                out = []
+                out!.reserveCapacity(items.count)
+                out!.append(contentsOf: items[..<i])
+            }
+            out!.append(item)
+        }
         var i = 0
         while i < items.count {
-            guard case .raw(let m) = items[i] else { out.append(items[i]); i += 1; continue }
+            guard case .raw(let m) = items[i] else { out?.append(items[i]); i += 1; continue }
             // Pre-scripts: scripts on an empty base followed by the base.
             if let pre = prescriptParts(m), i + 1 < items.count, case .raw(let next) = items[i + 1], !next.isOperatorLeaf {
-                out.append(.token(Token(kind: .operand, node: prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx))))
+                emit(.token(Token(kind: .operand, node: prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx))), i)
                 i += 2
                 continue
             }
             if case .number(let digits) = m.kind {
                 // Repeating decimal: 0.\overline{3}, 0.1\overline{6}.
                 if let (node, used) = repeatingDecimal(digits, m, items, i) {
-                    out.append(.token(Token(kind: .operand, node: node)))
+                    emit(.token(Token(kind: .operand, node: node)), i)
                     i += used
                     continue
                 }
             }
             if isQuantity(m), let (node, used) = measurement(m, items, i, ctx) {
-                out.append(.token(Token(kind: .operand, node: node)))
+                emit(.token(Token(kind: .operand, node: node)), i)
                 i += used
                 continue
             }
-            out.append(items[i])
+            out?.append(items[i])
             i += 1
         }
-        return out
+        return out ?? items
     }
 
     /// Sub/superscripts on an empty base (`{}_{m}`), as (sub, sup).
