@@ -433,6 +433,43 @@ case "render-svg-profile":
     print(sink)
 case "stages":
     benchStages(parseOptions(args.dropFirst()))
+case "rules-profile":
+    // Only the rules stage (meaning → speech) on trees prepared beforehand, for `perf stat` / `perf record`.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
+    let trees = lines.map { speaker.analyze(speaker.parser.parse($0, notation: .tex)) }
+    var sink = 0
+    for _ in 0..<o.repeatCount { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
+    print(sink)
+case "rules-dump":
+    // Everything the rules stage produces for the corpus, in several styles and preferences, with
+    // `--explain` traces: diff two builds' dumps to check that an optimisation changes no output.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    let configurations: [(String, [String: String])] = [
+        ("clearspeak", [:]),
+        ("clearspeak", ["Fractions": "Over", "Paren": "Speak", "Exponents": "OrdinalPower", "ImpliedTimes": "MoreImpliedTimes",
+                        "Matrix": "SpeakColNum", "Roots": "RootEnd", "Trig": "ArcTrig", "Caps": "SayCaps", "AbsoluteValue": "AbsEnd"]),
+        ("clearspeak", ["Fractions": "GeneralEndFrac", "Paren": "SpeakNestingLevel", "Functions": "None", "Sets": "woAll",
+                        "VerticalLine": "SuchThat", "MultSymbolX": "Cross", "Log": "LnAsNaturalLog", "Enclosed": "EndEnclose"]),
+        ("mathspeak", ["Verbosity": "Verbose"]),
+        ("mathspeak", ["Verbosity": "Brief"]),
+        ("mathspeak", ["Verbosity": "Superbrief"]),
+    ]
+    for (style, preferences) in configurations {
+        guard let speaker = try? Speaker(style: style, preferences: preferences, cacheCapacity: 0) else { exit(4) }
+        print("== \(style) \(preferences.sorted { $0.key < $1.key })")
+        for (i, line) in lines.enumerated() {
+            let spoken = speaker.speak(tex: line, explain: i % 7 == 0)
+            print("\(i): \(spoken.text)")
+            print("  items: \(spoken.speech.items)")
+            if !spoken.speechDiagnostics.isEmpty { print("  diagnostics: \(spoken.speechDiagnostics)") }
+            for t in spoken.trace {
+                print("  trace: \(t.depth) \(t.role) \(t.kind) \(t.text) \(t.properties.sorted { $0.key < $1.key }) \(t.rule ?? "-") \(t.location ?? "-") \(t.conditions) \(t.speech)")
+            }
+        }
+    }
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":
