@@ -46,14 +46,14 @@ public struct Lexicon: Sendable {
 
     /// Words for a symbol: style words (variant), then each locale's symbols.
     public func symbol(_ key: String, variant: String?) -> String? {
-        if let w = styleWords.words(key, variant: variant) { return w }
+        if !styleWords.entries.isEmpty, let w = styleWords.words(key, variant: variant) { return w }
         for locale in chain { if let w = locale.symbols.words(key, variant: variant) { return w } }
         return nil
     }
 
     /// Words for a function name.
     public func function(_ key: String, variant: String?) -> String? {
-        if let w = styleWords.words("fn." + key, variant: variant) { return w }
+        if !styleWords.entries.isEmpty, let w = styleWords.words("fn." + key, variant: variant) { return w }
         for locale in chain { if let w = locale.functions.words(key, variant: variant) { return w } }
         return nil
     }

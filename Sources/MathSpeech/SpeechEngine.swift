@@ -68,21 +68,29 @@ struct SpeechRun {
     /// The nodes above the one being spoken (root first).
     var ancestors: [SemanticNode] = []
     private var reported: Set<String> = []
-    private var steps = 0
+    /// Per preference test of the style (``SpeechStyle/preferenceTests``): 0 not tested yet in this
+    /// run, 1 fails, 2 holds. Preferences are fixed for the run, so each is looked up once.
+    private var preferenceResults: [UInt8]
 
     init(engine: SpeechEngine, preferences: [String: String], tracing: Bool) {
         self.engine = engine
         self.preferences = preferences
         self.tracing = tracing
-        let verbosity = (preferences["Verbosity"] ?? preferences.first { equalIgnoringASCIICase($0.key, "verbosity") }?.value)?.lowercased()
+        let verbosity = SpeechRun.preference("Verbosity", in: preferences)?.lowercased()
         self.variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
+        self.preferenceResults = Array(repeating: 0, count: engine.style.preferenceTests.count)
+        ancestors.reserveCapacity(16)
+    }
+
+    /// A preference's value: by its exact name, else by a name that differs in ASCII case.
+    static func preference(_ name: String, in preferences: [String: String]) -> String? {
+        preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
     }
 
     // MARK: Nodes
 
     mutating func speak(_ node: SemanticNode, parent: SemanticNode?, index: Int, depth: Int,
                         prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
-        steps += 1
         let context = Context(node: node, parent: parent, index: index)
         var traceIndex: Int? = nil
         if tracing {
@@ -119,13 +127,12 @@ struct SpeechRun {
 
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
     /// node's text are not candidates at all (see ``SpeechStyle/candidates(for:text:)``).
-    private func matchingRule(_ context: Context) -> CompiledRule? {
+    private mutating func matchingRule(_ context: Context) -> CompiledRule? {
         let style = engine.style
-        for i in style.candidates(for: context.node.kind.rawValue, text: context.node.text) {
+        rules: for i in style.candidates(for: context.node.kind, text: context.node.text) {
             let rule = style.compiled[i]
-            var ok = true
-            for test in rule.tests where !holds(test, context) { ok = false; break }
-            if ok { return rule }
+            for test in rule.tests where !holds(test, context) { continue rules }
+            return rule
         }
         return nil
     }
@@ -177,7 +184,7 @@ struct SpeechRun {
         if text.isEmpty { return "" }
         if let w = engine.lexicon.symbol(text, variant: variant) { return w }
         if let w = engine.lexicon.function(text, variant: variant) { return w }
-        if text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) {
+        if text.utf8.allSatisfy(isASCIILetterOrDigit) {
             return text
         }
         var words: [String] = []
@@ -185,7 +192,7 @@ struct SpeechRun {
             let s = String(Character(scalar))
             if let w = engine.lexicon.symbol(s, variant: variant) {
                 if !w.isEmpty { words.append(w) }
-            } else if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
+            } else if scalar.isASCII && isASCIILetterOrDigit(UInt8(scalar.value)) {
                 words.append(s)
             } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.isWhitespace {
                 continue
@@ -205,113 +212,123 @@ struct SpeechRun {
 
     // MARK: Templates
 
-    private mutating func render(_ template: [TemplatePart], context: Context, depth: Int,
+    private mutating func render(_ template: [CompiledPart], context: Context, depth: Int,
                                  prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
-        let node = context.node
         var pendingJoin: String? = nil
         for part in template {
             if let joiner = pendingJoin {
                 // Render the next part alone, then glue its words onto what came before.
                 pendingJoin = nil
                 var piece = SpeechDescription()
-                render([part], context: context, depth: depth, prosody: prosody, into: &piece)
+                render(part, context: context, depth: depth, prosody: prosody, into: &piece)
                 let words = piece.plainText
                 if words.isEmpty { continue }
-                out.join(joiner, words: words, range: node.range)
+                out.join(joiner, words: words, range: context.node.range)
                 continue
             }
-            switch part {
-            case .joiner(let text):
+            if case .joiner(let text) = part {
                 pendingJoin = text
-            case .words(let w):
-                out.append(words: w, range: node.range, prosody: prosody)
-            case .pause(let p):
-                out.append(pause: p)
-            case .children:
-                for (i, child) in node.children.enumerated() {
-                    speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
-                }
-            case let .child(role, format) where role.utf8.contains(0x2E):  // a path: "function.subscript"
-                // A path of roles: speak the node it leads to.
-                let path = role.split(separator: ".").map(String.init)
-                var target: SemanticNode? = node
-                for step in path.dropLast() { target = target?.children.first { $0.role.rawValue == step } }
-                if let target,
-                   let index = target.children.firstIndex(where: { $0.role.rawValue == path.last! }) {
-                    let child = target.children[index]
-                    if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
-                        out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
-                    } else {
-                        speak(child, parent: target, index: index, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
-                    }
-                }
-            case let .child(role, format):
-                for (i, child) in node.children.enumerated() where child.role.rawValue == role {
-                    if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
-                        out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
-                    } else {
-                        speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
-                    }
-                }
-            case .text(let format):
-                if let format, let words = formatted(node.text, format: format, node: node) {
-                    out.append(words: words, range: node.range, prosody: prosody)
-                } else {
-                    out.append(words: leafWords(node), range: node.range, prosody: prosody)
-                }
-            case let .property(name, format):
-                let value = propertyValue(name, CompiledCondition.Property(name: name), of: node, isSelf: true, context: context) ?? ""
-                if let format, let words = formatted(value, format: format, node: nil) {
-                    out.append(words: words, range: node.range, prosody: prosody)
-                } else {
-                    out.append(words: value, range: node.range, prosody: prosody)
-                }
-            case .lookup(let key):
-                let words = engine.lexicon.symbol(key, variant: variant) ?? engine.lexicon.number(key, variant: variant)
-                    ?? symbolWords(key, node: node)
-                out.append(words: words.trimmingSpaces, range: node.range, prosody: prosody)
+            } else {
+                render(part, context: context, depth: depth, prosody: prosody, into: &out)
             }
         }
     }
 
-    /// Formats a value: `raw`, `cardinal`, `ordinal`, `denominator`, `denominator-plural`,
-    /// `root-index`, `word`, `function`, `unit`, `unit-plural`, `spell`. Nil when it does not apply.
-    mutating func formatted(_ value: String, format: String, node: SemanticNode?) -> String? {
+    /// One part of a template (a joiner is handled by the template loop).
+    private mutating func render(_ part: CompiledPart, context: Context, depth: Int,
+                                 prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
+        let node = context.node
+        switch part {
+        case .joiner:
+            break
+        case .words(let w):
+            out.append(words: w, range: node.range, prosody: prosody)
+        case .pause(let p):
+            out.append(pause: p)
+        case .children:
+            for (i, child) in node.children.enumerated() {
+                speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+            }
+        case let .path(roles, format):
+            // A path of roles: speak the node it leads to.
+            guard let last = roles.last else { return }
+            var target: SemanticNode? = node
+            for role in roles.dropLast() { target = target?.children.first { $0.role == role } }
+            if let target, let index = target.children.firstIndex(where: { $0.role == last }) {
+                speak(target.children[index], parent: target, index: index, format: format, depth: depth, prosody: prosody, into: &out)
+            }
+        case let .child(role, format):
+            for (i, child) in node.children.enumerated() where child.role == role {
+                speak(child, parent: node, index: i, format: format, depth: depth, prosody: prosody, into: &out)
+            }
+        case .text(let format):
+            if let format, let words = formatted(node.text, format: format, node: node) {
+                out.append(words: words, range: node.range, prosody: prosody)
+            } else {
+                out.append(words: leafWords(node), range: node.range, prosody: prosody)
+            }
+        case let .property(name, property, format):
+            let value = propertyValue(name, property, of: node, isSelf: true, context: context) ?? ""
+            if let format, let words = formatted(value, format: format, node: nil) {
+                out.append(words: words, range: node.range, prosody: prosody)
+            } else {
+                out.append(words: value, range: node.range, prosody: prosody)
+            }
+        case .lookup(let key):
+            let words = engine.lexicon.symbol(key, variant: variant) ?? engine.lexicon.number(key, variant: variant)
+                ?? symbolWords(key, node: node)
+            out.append(words: words.trimmingSpaces, range: node.range, prosody: prosody)
+        }
+    }
+
+    /// A child named in a template (`{numerator}`, `{denominator:ordinal}`): a leaf with a format
+    /// that applies says the formatted words, anything else is spoken.
+    private mutating func speak(_ child: SemanticNode, parent: SemanticNode, index: Int, format: ValueFormat?, depth: Int,
+                                prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
+        if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
+            out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
+        } else {
+            speak(child, parent: parent, index: index, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+        }
+    }
+
+    /// Formats a value (see ``ValueFormat``). Nil when the format does not apply.
+    mutating func formatted(_ value: String, format: ValueFormat, node: SemanticNode?) -> String? {
         let lexicon = engine.lexicon
         let integer = Int(value)
         switch format {
-        case "raw": return value
-        case "cardinal": return integer.flatMap { NumberWording.cardinal($0, lexicon: lexicon) }
-        case "ordinal":
+        case .raw: return value
+        case .cardinal: return integer.flatMap { NumberWording.cardinal($0, lexicon: lexicon) }
+        case .ordinal:
             if let n = integer { return NumberWording.ordinal(n, lexicon: lexicon) }
             if let node, node.kind == .identifier, node.children.isEmpty {
                 return symbolWords(value, node: node) + (lexicon.number("ordinal-suffix") ?? "-th")
             }
             return nil
-        case "ordinal-plural":
+        case .ordinalPlural:
             guard let n = integer, let o = NumberWording.ordinal(n, lexicon: lexicon) else { return nil }
             return lexicon.number("ordinal.\(n)", variant: "plural") ?? (o + "s")
-        case "denominator":
+        case .denominator:
             guard let n = integer else { return nil }
             return lexicon.number("denominator.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
-        case "denominator-plural":
+        case .denominatorPlural:
             guard let n = integer else { return nil }
             return lexicon.number("denominator.\(n)", variant: "plural")
                 ?? NumberWording.ordinal(n, lexicon: lexicon).map { $0 + "s" }
-        case "root-index":
+        case .rootIndex:
             if let n = integer { return lexicon.number("root.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon) }
             if let node, node.kind == .identifier, node.children.isEmpty {
                 return symbolWords(value, node: node) + (lexicon.number("ordinal-suffix") ?? "-th")
             }
             return nil
-        case "word": return lexicon.symbol(value, variant: variant) ?? symbolWords(value, node: node)
-        case "function": return lexicon.function(value, variant: variant)
-        case "unit": return lexicon.unit(value, plural: false)
-        case "unit-plural": return lexicon.unit(value, plural: true)
-        case "spell": return value.map { String($0) }.joined(separator: " ")
-        case "ordinal-numeral": return integer.flatMap { NumberWording.ordinalNumeral($0, lexicon: lexicon) }
-        case "power": return integer.flatMap { lexicon.number("power.\($0)") }
-        default: return nil
+        case .word: return lexicon.symbol(value, variant: variant) ?? symbolWords(value, node: node)
+        case .function: return lexicon.function(value, variant: variant)
+        case .unit: return lexicon.unit(value, plural: false)
+        case .unitPlural: return lexicon.unit(value, plural: true)
+        case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .ordinalNumeral: return integer.flatMap { NumberWording.ordinalNumeral($0, lexicon: lexicon) }
+        case .power: return integer.flatMap { lexicon.number("power.\($0)") }
+        case .unknown: return nil
         }
     }
 
@@ -360,39 +377,37 @@ struct SpeechRun {
         case .scriptPath:
             // The scripts this node sits in, outermost first: "super", "sub", "super.sub"…
             guard isSelf else { return nil }
-            let chain = Array(ancestors.dropFirst()) + [node]
-            let roles = chain.compactMap { n -> String? in
-                n.role == .exponent ? "super" : n.role == .subscript ? "sub" : nil
-            }
-            return roles.joined(separator: ".")
+            var path = ""
+            for n in ancestors.dropFirst() { appendScript(n.role, to: &path) }
+            appendScript(node.role, to: &path)
+            return path
         case .position:
             guard isSelf, let parent = context.parent else { return nil }
-            let same = parent.children[..<context.index].filter { $0.role == node.role }.count
+            var same = 0
+            for sibling in parent.children[..<context.index] where sibling.role == node.role { same += 1 }
             return String(same + 1)
         }
     }
 
-    private func test(_ value: String?, _ t: ValueTest) -> Bool {
-        switch t {
-        case .present: return value != nil && value != "false" && value != ""
-        case .oneOf(let options):
-            guard let value else { return false }
-            for option in options where option == value || equalIgnoringASCIICase(option, value) { return true }
-            return false
-        case .less(let n): return value.flatMap(Double.init).map { $0 < n } ?? false
-        case .greater(let n): return value.flatMap(Double.init).map { $0 > n } ?? false
-        }
+    private func appendScript(_ role: SemanticNode.Role, to path: inout String) {
+        let script = role == .exponent ? "super" : role == .subscript ? "sub" : nil
+        guard let script else { return }
+        if !path.isEmpty { path += "." }
+        path += script
     }
 
-    func holds(_ condition: CompiledCondition, _ context: Context) -> Bool {
+    mutating func holds(_ condition: CompiledCondition, _ context: Context) -> Bool {
         let negated = condition.negated
         switch condition.test {
         case let .property(steps, name, property, t):
             guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
-            return test(propertyValue(name, property, of: target, isSelf: steps.isEmpty, context: context), t) != negated
-        case let .preference(name, t):
-            let value = preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
-            return test(value, t) != negated
+            return t.passes(propertyValue(name, property, of: target, isSelf: steps.isEmpty, context: context)) != negated
+        case let .preference(slot):
+            if preferenceResults[slot] == 0 {
+                let p = engine.style.preferenceTests[slot]
+                preferenceResults[slot] = CompiledValueTest(p.test).passes(SpeechRun.preference(p.name, in: preferences)) ? 2 : 1
+            }
+            return (preferenceResults[slot] == 2) != negated
         case let .kind(steps, kinds):
             guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
             return kinds.contains(target.kind) != negated
@@ -438,6 +453,7 @@ struct SpeechRun {
 /// ASCII case-insensitive equality (preference names and values, rule values) without allocating.
 @inline(__always)
 func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
     var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
     while true {
         let x = i.next(), y = j.next()
@@ -448,3 +464,10 @@ func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
         if lx != ly { return false }
     }
 }
+
+/// An ASCII letter or digit (the letters are the ASCII characters with the Unicode Alphabetic property).
+@inline(__always)
+func isASCIILetterOrDigit(_ b: UInt8) -> Bool {
+    (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+}
+

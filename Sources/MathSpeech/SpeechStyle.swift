@@ -14,12 +14,19 @@ public struct SpeechStyle: Sendable {
     public let rules: [SpeechRule]
     /// Word overrides of the style.
     public let words: WordTable
-    private let byKind: [String: [Int]]
-    private let anyKind: [Int]
     /// The rules as shared references, so matching does not copy them (hot path).
     let compiled: [CompiledRule]
-    /// Per kind (raw value), the candidate lists split by node text.
-    private let candidatesByKind: [String: KindCandidates]
+    /// Per kind (indexed by ``SemanticKind/number``), the candidate lists split by node text.
+    private let candidatesByKind: [KindCandidates]
+    /// The distinct preference tests of all rules (`pref Fractions = Over`), numbered: preferences are
+    /// fixed for a whole run, so a run evaluates each at most once (``CompiledCondition/Test/preference(slot:)``).
+    let preferenceTests: [PreferenceTest]
+
+    /// A preference condition without its negation.
+    struct PreferenceTest: Hashable, Sendable {
+        let name: String
+        let test: ValueTest
+    }
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
     public init(files: [RuleFile], words: WordTable) {
@@ -36,14 +43,20 @@ public struct SpeechStyle: Sendable {
         self.preferences = preferences
         rules = files.flatMap(\.rules)
         self.words = words
+        var slots: [PreferenceTest: Int] = [:]
+        var preferenceTests: [PreferenceTest] = []
+        compiled = rules.map { rule in
+            CompiledRule(rule) { test in
+                if let slot = slots[test] { return slot }
+                slots[test] = preferenceTests.count
+                preferenceTests.append(test)
+                return preferenceTests.count - 1
+            }
+        }
+        self.preferenceTests = preferenceTests
         var byKind: [String: [Int]] = [:]
         for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
         let any = byKind["*"] ?? []
-        // Merge the `*` rules into every kind's list once, keeping file order.
-        for (kind, list) in byKind where kind != "*" { byKind[kind] = (list + any).sorted() }
-        self.byKind = byKind
-        self.anyKind = any
-        compiled = rules.map(CompiledRule.init)
         // Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
         let filters: [Set<String>?] = rules.map { rule in
             for condition in rule.conditions {
@@ -53,19 +66,17 @@ public struct SpeechStyle: Sendable {
             }
             return nil
         }
-        var split: [String: KindCandidates] = [:]
-        for (kind, list) in byKind {
+        // Per kind: its rules with the `*` rules merged in (file order), split by node text. A kind
+        // without rules of its own gets the `*` rules, unsplit.
+        SemanticKind.checkNumbering()
+        candidatesByKind = SemanticKind.allCases.map { kind in
+            guard let own = byKind[kind.rawValue] else { return KindCandidates(byText: [:], other: any) }
+            let list = (own + any).sorted()
             let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
             var byText: [String: [Int]] = [:]
             for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
-            split[kind] = KindCandidates(byText: byText, other: list.filter { filters[$0] == nil })
+            return KindCandidates(byText: byText, other: list.filter { filters[$0] == nil })
         }
-        candidatesByKind = split
-    }
-
-    /// The rules that may apply to a kind, in priority order (kind-specific and `*` rules).
-    func candidates(for kind: String) -> [Int] {
-        byKind[kind] ?? anyKind
     }
 
     /// Candidate lists of one kind: per node text, the rules whose `text = …` condition allows that
@@ -76,9 +87,12 @@ public struct SpeechStyle: Sendable {
         let other: [Int]
     }
 
-    /// The rules that may apply to a node of `kind` with `text`, in priority order.
-    func candidates(for kind: String, text: String) -> [Int] {
-        guard let split = candidatesByKind[kind] else { return anyKind }
+    /// The rules that may apply to a node of `kind` with `text`, in priority order (indices into
+    /// ``compiled``). A rule's own conditions still decide; this only leaves out rules that cannot match.
+    @inline(__always)
+    func candidates(for kind: SemanticKind, text: String) -> [Int] {
+        let split = candidatesByKind[kind.number]
+        if split.byText.isEmpty { return split.other }
         return split.byText[text] ?? split.other
     }
 
@@ -108,26 +122,30 @@ public struct SpeechStyle: Sendable {
     }
 }
 
-/// A rule held by reference for matching: conditions compiled, template read in place.
+/// A rule held by reference for matching: conditions and template compiled.
 final class CompiledRule: Sendable {
     let rule: SpeechRule
     /// The conditions as written (for `--explain`).
     let conditions: [RuleCondition]
-    /// The same conditions in the form the matcher tests (same order).
+    /// The same conditions in the form the matcher tests, cheapest first: all must hold and none has
+    /// side effects, so the order changes only how soon a rule that fails is left.
     let tests: [CompiledCondition]
-    let template: [TemplatePart]
+    let template: [CompiledPart]
 
-    init(_ rule: SpeechRule) {
+    /// `preferenceSlot` numbers a preference test (the style's ``SpeechStyle/preferenceTests``).
+    init(_ rule: SpeechRule, preferenceSlot: (SpeechStyle.PreferenceTest) -> Int) {
         self.rule = rule
         self.conditions = rule.conditions
-        self.tests = rule.conditions.map(CompiledCondition.init)
-        self.template = rule.template
+        let tests = rule.conditions.map { CompiledCondition($0, preferenceSlot: preferenceSlot) }
+        self.tests = tests.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+        self.template = rule.template.map(CompiledPart.init)
     }
 }
 
 /// A condition prepared for matching (the hot path of speaking): role paths split into steps once,
-/// kind names turned into kinds, property names into pseudo-property cases.
-final class CompiledCondition: Sendable {
+/// kind names turned into kinds, property names into pseudo-property cases, preference tests into
+/// slots a run evaluates once.
+struct CompiledCondition: Sendable {
     /// One step of a path: a sibling, an ancestor, or the child with a role.
     enum Step: Sendable {
         case next, previous
@@ -165,8 +183,9 @@ final class CompiledCondition: Sendable {
     }
 
     enum Test: Sendable {
-        case property(steps: [Step], name: String, property: Property, test: ValueTest)
-        case preference(name: String, test: ValueTest)
+        case property(steps: [Step], name: String, property: Property, test: CompiledValueTest)
+        /// A preference test, by its number in ``SpeechStyle/preferenceTests``.
+        case preference(slot: Int)
         case kind(steps: [Step], kinds: Kinds)
         case parentKind(Kinds)
         case role([SemanticNode.Role])
@@ -178,7 +197,20 @@ final class CompiledCondition: Sendable {
     let test: Test
     let negated: Bool
 
-    init(_ condition: RuleCondition) {
+    /// How much testing costs, roughly: preferences are known after their first test in a run; a
+    /// node's kind, role and position are at hand; properties need a look-up; `within` walks the
+    /// ancestors.
+    var cost: Int {
+        switch test {
+        case .preference: return 0
+        case .first, .followed, .role, .parentKind: return 1
+        case .kind(let steps, _): return steps.isEmpty ? 1 : 2
+        case .property(let steps, _, _, _): return steps.isEmpty ? 3 : 4
+        case .within: return 5
+        }
+    }
+
+    init(_ condition: RuleCondition, preferenceSlot: (SpeechStyle.PreferenceTest) -> Int) {
         func steps(_ path: [String]) -> [Step] {
             var out: [Step] = []
             var rest = path[...]
@@ -196,10 +228,10 @@ final class CompiledCondition: Sendable {
         }
         switch condition {
         case let .property(path, name, t, negated):
-            test = .property(steps: steps(path), name: name, property: Property(name: name), test: t)
+            test = .property(steps: steps(path), name: name, property: Property(name: name), test: CompiledValueTest(t))
             self.negated = negated
         case let .preference(name, t, negated):
-            test = .preference(name: name, test: t)
+            test = .preference(slot: preferenceSlot(SpeechStyle.PreferenceTest(name: name, test: t)))
             self.negated = negated
         case let .kind(path, kinds, negated):
             test = .kind(steps: steps(path), kinds: Kinds(kinds))
@@ -220,5 +252,117 @@ final class CompiledCondition: Sendable {
             test = .within(Kinds(kinds))
             self.negated = negated
         }
+    }
+}
+
+/// A ``ValueTest`` prepared for matching: the values of `= a, b` know whether they are all ASCII, so
+/// the usual test is a byte comparison.
+enum CompiledValueTest: Sendable {
+    case present
+    case oneOf(values: [String], allASCII: Bool)
+    case less(Double)
+    case greater(Double)
+
+    init(_ test: ValueTest) {
+        switch test {
+        case .present: self = .present
+        case .oneOf(let values): self = .oneOf(values: values, allASCII: values.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
+        case .less(let n): self = .less(n)
+        case .greater(let n): self = .greater(n)
+        }
+    }
+
+    /// Whether `value` passes: present and not `false` or empty; one of the values (ASCII
+    /// case-insensitive, or equal as strings); a number below / above.
+    func passes(_ value: String?) -> Bool {
+        switch self {
+        case .present: return value != nil && value != "false" && value != ""
+        case let .oneOf(values, allASCII):
+            guard let value else { return false }
+            for v in values where equalIgnoringASCIICase(v, value) { return true }
+            // Strings that differ in bytes can still be equal as Swift strings (canonical
+            // equivalence), but only when one of them is not ASCII.
+            if allASCII && value.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+            return values.contains(value)
+        case .less(let n): return value.flatMap(Double.init).map { $0 < n } ?? false
+        case .greater(let n): return value.flatMap(Double.init).map { $0 > n } ?? false
+        }
+    }
+}
+
+/// A template part prepared for speaking: role paths split into roles, formats and property names
+/// into cases, once when the style loads.
+enum CompiledPart: Sendable {
+    case words(String)
+    case pause(SpeechDescription.Pause)
+    /// All children in order.
+    case children
+    /// The children with a role (all of them, in order).
+    case child(SemanticNode.Role, format: ValueFormat?)
+    /// The first node reached through a path of roles (`function.subscript`).
+    case path([SemanticNode.Role], format: ValueFormat?)
+    case text(format: ValueFormat?)
+    case property(name: String, CompiledCondition.Property, format: ValueFormat?)
+    case lookup(key: String)
+    case joiner(String)
+
+    init(_ part: TemplatePart) {
+        switch part {
+        case .words(let w): self = .words(w)
+        case .pause(let p): self = .pause(p)
+        case .children: self = .children
+        case let .child(role, format) where role.utf8.contains(0x2E):  // a path: "function.subscript"
+            self = .path(role.split(separator: ".").map { SemanticNode.Role(rawValue: String($0)) }, format: format.map(ValueFormat.init))
+        case let .child(role, format): self = .child(SemanticNode.Role(rawValue: role), format: format.map(ValueFormat.init))
+        case .text(let format): self = .text(format: format.map(ValueFormat.init))
+        case let .property(name, format):
+            self = .property(name: name, CompiledCondition.Property(name: name), format: format.map(ValueFormat.init))
+        case .lookup(let key): self = .lookup(key: key)
+        case .joiner(let text): self = .joiner(text)
+        }
+    }
+}
+
+/// The formats after a colon in a template reference (`{denominator:ordinal}`, see `Rules/README.md`).
+/// An unknown name formats nothing (the part is spoken as if it had no format).
+enum ValueFormat: Sendable {
+    case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
+    case word, function, unit, unitPlural, spell, power
+    case unknown
+
+    init(_ name: String) {
+        switch name {
+        case "raw": self = .raw
+        case "cardinal": self = .cardinal
+        case "ordinal": self = .ordinal
+        case "ordinal-plural": self = .ordinalPlural
+        case "ordinal-numeral": self = .ordinalNumeral
+        case "denominator": self = .denominator
+        case "denominator-plural": self = .denominatorPlural
+        case "root-index": self = .rootIndex
+        case "word": self = .word
+        case "function": self = .function
+        case "unit": self = .unit
+        case "unit-plural": self = .unitPlural
+        case "spell": self = .spell
+        case "power": self = .power
+        default: self = .unknown
+        }
+    }
+}
+
+extension SemanticKind {
+    /// The kind's number, `0 ..< allCases.count` in declaration order, for indexing tables by kind
+    /// without hashing: an enum without payloads is stored as its case number (checked by
+    /// ``checkNumbering()`` when a style is compiled).
+    @inline(__always)
+    var number: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+
+    /// Stops with a clear message if ``number`` does not give the case numbers (the enum grew past
+    /// 256 cases or got payloads).
+    static func checkNumbering() {
+        precondition(MemoryLayout<SemanticKind>.size == 1
+                     && allCases.enumerated().allSatisfy { $0.offset == $0.element.number },
+                     "SemanticKind is no longer stored as its case number; change SemanticKind.number")
     }
 }
