@@ -41,15 +41,37 @@ public struct SpeechEngine: Sendable {
     public let style: SpeechStyle
     /// The locale's words.
     public let lexicon: Lexicon
+    /// The preferences given when the engine was made, with every preference condition of the style
+    /// already tested for them (empty when none were given).
+    private let preferences: RunPreferences
 
     /// Creates an engine.
     public init(style: SpeechStyle, lexicon: Lexicon) {
         self.style = style
         self.lexicon = lexicon
+        self.preferences = RunPreferences([:], table: style.table, testAll: false)
+    }
+
+    /// Creates an engine for resolved preference values (see ``SpeechStyle/resolve(_:)``), spoken
+    /// with by ``speak(_:trace:)``: the style's preference conditions are tested here, once, instead
+    /// of in every call.
+    public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String]) {
+        self.style = style
+        self.lexicon = lexicon
+        self.preferences = RunPreferences(preferences, table: style.table, testAll: true)
     }
 
     /// Speaks `root` with resolved preference values (see ``SpeechStyle/resolve(_:)``).
     public func speak(_ root: SemanticNode, preferences: [String: String], trace: Bool = false) -> SpeechOutput {
+        speak(root, RunPreferences(preferences, table: style.table, testAll: false), trace: trace)
+    }
+
+    /// Speaks `root` with the preferences the engine was made with.
+    public func speak(_ root: SemanticNode, trace: Bool = false) -> SpeechOutput {
+        speak(root, preferences, trace: trace)
+    }
+
+    private func speak(_ root: SemanticNode, _ preferences: RunPreferences, trace: Bool) -> SpeechOutput {
         var run = SpeechRun(engine: self, preferences: preferences, tracing: trace)
         var description = SpeechDescription()
         run.speak(root, parent: nil, index: 0, depth: 0, prosody: nil, into: &description)
@@ -57,10 +79,43 @@ public struct SpeechEngine: Sendable {
     }
 }
 
+/// Preference values for speaking, with the results of the style's preference conditions
+/// (``RuleTable/preferenceTests``): preferences are fixed for a whole run, so each condition is
+/// tested at most once — when the engine is made, or on first use in a run.
+struct RunPreferences: Sendable {
+    let values: [String: String]
+    /// The word variant for the verbosity (`brief`, `superbrief`; nil for verbose or none).
+    let variant: String?
+    /// Per preference test: 0 not tested yet, 1 fails, 2 holds.
+    private var results: [UInt8]
+
+    init(_ values: [String: String], table: RuleTable, testAll: Bool) {
+        self.values = values
+        let verbosity = RunPreferences.value("Verbosity", in: values)?.lowercased()
+        variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
+        results = Array(repeating: 0, count: table.preferenceTests.count)
+        if testAll { for slot in results.indices { _ = holds(slot, table) } }
+    }
+
+    /// Whether preference test `slot` holds.
+    mutating func holds(_ slot: Int, _ table: RuleTable) -> Bool {
+        if results[slot] == 0 {
+            let p = table.preferenceTests[slot]
+            results[slot] = p.test.passes(RunPreferences.value(p.name, in: values)) ? 2 : 1
+        }
+        return results[slot] == 2
+    }
+
+    /// A preference's value: by its exact name, else by a name that differs in ASCII case.
+    static func value(_ name: String, in preferences: [String: String]) -> String? {
+        preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
+    }
+}
+
 /// The state of one speech run.
 struct SpeechRun {
     let engine: SpeechEngine
-    let preferences: [String: String]
+    var preferences: RunPreferences
     let tracing: Bool
     let variant: String?
     var diagnostics: [Diagnostic] = []
@@ -68,23 +123,22 @@ struct SpeechRun {
     /// The nodes above the one being spoken (root first).
     var ancestors: [SemanticNode] = []
     private var reported: Set<String> = []
-    /// Per preference test of the style (``SpeechStyle/preferenceTests``): 0 not tested yet in this
-    /// run, 1 fails, 2 holds. Preferences are fixed for the run, so each is looked up once.
-    private var preferenceResults: [UInt8]
+    /// The node being matched, numbered, and per property name (``RuleTable/propertyNames``) its
+    /// value for that node when `propertyNode` holds the node's number: rules for one kind test the
+    /// same properties again and again (`set-name = naturals`, `set-name = integers`…).
+    private var node = 0
+    private var propertyNode: [Int]
+    private var propertyValues: [String?]
 
-    init(engine: SpeechEngine, preferences: [String: String], tracing: Bool) {
+    init(engine: SpeechEngine, preferences: RunPreferences, tracing: Bool) {
         self.engine = engine
         self.preferences = preferences
         self.tracing = tracing
-        let verbosity = SpeechRun.preference("Verbosity", in: preferences)?.lowercased()
-        self.variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
-        self.preferenceResults = Array(repeating: 0, count: engine.style.preferenceTests.count)
+        self.variant = preferences.variant
+        let table = engine.style.table
+        self.propertyNode = Array(repeating: 0, count: table.propertyNames.count)
+        self.propertyValues = Array(repeating: nil, count: table.propertyNames.count)
         ancestors.reserveCapacity(16)
-    }
-
-    /// A preference's value: by its exact name, else by a name that differs in ASCII case.
-    static func preference(_ name: String, in preferences: [String: String]) -> String? {
-        preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
     }
 
     // MARK: Nodes
@@ -128,11 +182,11 @@ struct SpeechRun {
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
     /// node's text are not candidates at all (see ``SpeechStyle/candidates(for:text:)``).
     private mutating func matchingRule(_ context: Context) -> CompiledRule? {
-        let style = engine.style
-        rules: for i in style.candidates(for: context.node.kind, text: context.node.text) {
-            let rule = style.compiled[i]
-            for test in rule.tests where !holds(test, context) { continue rules }
-            return rule
+        let table = engine.style.table
+        node += 1
+        rules: for r in table.candidates(for: context.node.kind, text: context.node.text) {
+            for t in table.testStart[r] ..< table.testStart[r + 1] where !holds(table.tests[t], context, table) { continue rules }
+            return engine.style.compiled[r]
         }
         return nil
     }
@@ -396,26 +450,37 @@ struct SpeechRun {
         path += script
     }
 
-    mutating func holds(_ condition: CompiledCondition, _ context: Context) -> Bool {
+    /// A property of the node being matched, looked up once per node and name.
+    private mutating func ownProperty(_ name: Int, _ context: Context, _ table: RuleTable) -> String? {
+        if propertyNode[name] == node { return propertyValues[name] }
+        let value = propertyValue(table.propertyNames[name], table.properties[name], of: context.node, isSelf: true, context: context)
+        propertyNode[name] = node
+        propertyValues[name] = value
+        return value
+    }
+
+    mutating func holds(_ condition: CompiledCondition, _ context: Context, _ table: RuleTable) -> Bool {
         let negated = condition.negated
         switch condition.test {
-        case let .property(steps, name, property, t):
-            guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
-            return t.passes(propertyValue(name, property, of: target, isSelf: steps.isEmpty, context: context)) != negated
-        case let .preference(slot):
-            if preferenceResults[slot] == 0 {
-                let p = engine.style.preferenceTests[slot]
-                preferenceResults[slot] = CompiledValueTest(p.test).passes(SpeechRun.preference(p.name, in: preferences)) ? 2 : 1
+        case let .property(path, name, test):
+            let value: String?
+            if path < 0 {
+                value = ownProperty(name, context, table)
+            } else {
+                guard let target = resolve(table.paths[path], context: context) else { return negated }
+                value = propertyValue(table.propertyNames[name], table.properties[name], of: target, isSelf: false, context: context)
             }
-            return (preferenceResults[slot] == 2) != negated
-        case let .kind(steps, kinds):
-            guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
+            return table.valueTests[test].passes(value) != negated
+        case let .preference(slot):
+            return preferences.holds(slot, table) != negated
+        case let .kind(path, kinds):
+            guard let target = path < 0 ? context.node : resolve(table.paths[path], context: context) else { return negated }
             return kinds.contains(target.kind) != negated
         case let .parentKind(kinds):
             guard let parent = context.parent else { return negated }
             return kinds.contains(parent.kind) != negated
-        case let .role(roles):
-            return roles.contains(context.node.role) != negated
+        case let .role(list):
+            return table.roleLists[list].contains(context.node.role) != negated
         case .followed:
             guard let parent = context.parent else { return negated }
             return (context.index < parent.children.count - 1) != negated

@@ -14,19 +14,10 @@ public struct SpeechStyle: Sendable {
     public let rules: [SpeechRule]
     /// Word overrides of the style.
     public let words: WordTable
-    /// The rules as shared references, so matching does not copy them (hot path).
+    /// The rules as shared references (templates, and the conditions as written for `--explain`).
     let compiled: [CompiledRule]
-    /// Per kind (indexed by ``SemanticKind/number``), the candidate lists split by node text.
-    private let candidatesByKind: [KindCandidates]
-    /// The distinct preference tests of all rules (`pref Fractions = Over`), numbered: preferences are
-    /// fixed for a whole run, so a run evaluates each at most once (``CompiledCondition/Test/preference(slot:)``).
-    let preferenceTests: [PreferenceTest]
-
-    /// A preference condition without its negation.
-    struct PreferenceTest: Hashable, Sendable {
-        let name: String
-        let test: ValueTest
-    }
+    /// Every rule's conditions as plain values, with the candidate lists: what matching reads.
+    let table: RuleTable
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
     public init(files: [RuleFile], words: WordTable) {
@@ -43,57 +34,8 @@ public struct SpeechStyle: Sendable {
         self.preferences = preferences
         rules = files.flatMap(\.rules)
         self.words = words
-        var slots: [PreferenceTest: Int] = [:]
-        var preferenceTests: [PreferenceTest] = []
-        compiled = rules.map { rule in
-            CompiledRule(rule) { test in
-                if let slot = slots[test] { return slot }
-                slots[test] = preferenceTests.count
-                preferenceTests.append(test)
-                return preferenceTests.count - 1
-            }
-        }
-        self.preferenceTests = preferenceTests
-        var byKind: [String: [Int]] = [:]
-        for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
-        let any = byKind["*"] ?? []
-        // Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
-        let filters: [Set<String>?] = rules.map { rule in
-            for condition in rule.conditions {
-                if case let .property(path, name, .oneOf(values), negated) = condition, path.isEmpty, name == "text", !negated {
-                    return Set(values)
-                }
-            }
-            return nil
-        }
-        // Per kind: its rules with the `*` rules merged in (file order), split by node text. A kind
-        // without rules of its own gets the `*` rules, unsplit.
-        SemanticKind.checkNumbering()
-        candidatesByKind = SemanticKind.allCases.map { kind in
-            guard let own = byKind[kind.rawValue] else { return KindCandidates(byText: [:], other: any) }
-            let list = (own + any).sorted()
-            let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
-            var byText: [String: [Int]] = [:]
-            for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
-            return KindCandidates(byText: byText, other: list.filter { filters[$0] == nil })
-        }
-    }
-
-    /// Candidate lists of one kind: per node text, the rules whose `text = …` condition allows that
-    /// text plus the rules without one; `other` for any other text. One look-up per node instead of a
-    /// set test per rule (the hot path of speaking).
-    struct KindCandidates: Sendable {
-        let byText: [String: [Int]]
-        let other: [Int]
-    }
-
-    /// The rules that may apply to a node of `kind` with `text`, in priority order (indices into
-    /// ``compiled``). A rule's own conditions still decide; this only leaves out rules that cannot match.
-    @inline(__always)
-    func candidates(for kind: SemanticKind, text: String) -> [Int] {
-        let split = candidatesByKind[kind.number]
-        if split.byText.isEmpty { return split.other }
-        return split.byText[text] ?? split.other
+        compiled = rules.map(CompiledRule.init)
+        table = RuleTable(rules)
     }
 
     /// Resolves user preferences (case-insensitive names, aliases and values) against the
@@ -122,29 +64,186 @@ public struct SpeechStyle: Sendable {
     }
 }
 
-/// A rule held by reference for matching: conditions and template compiled.
+/// A rule held by reference: its template compiled, its conditions as written (for `--explain`).
 final class CompiledRule: Sendable {
     let rule: SpeechRule
-    /// The conditions as written (for `--explain`).
     let conditions: [RuleCondition]
-    /// The same conditions in the form the matcher tests, cheapest first: all must hold and none has
-    /// side effects, so the order changes only how soon a rule that fails is left.
-    let tests: [CompiledCondition]
     let template: [CompiledPart]
 
-    /// `preferenceSlot` numbers a preference test (the style's ``SpeechStyle/preferenceTests``).
-    init(_ rule: SpeechRule, preferenceSlot: (SpeechStyle.PreferenceTest) -> Int) {
+    init(_ rule: SpeechRule) {
         self.rule = rule
         self.conditions = rule.conditions
-        let tests = rule.conditions.map { CompiledCondition($0, preferenceSlot: preferenceSlot) }
-        self.tests = tests.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
         self.template = rule.template.map(CompiledPart.init)
     }
 }
 
-/// A condition prepared for matching (the hot path of speaking): role paths split into steps once,
-/// kind names turned into kinds, property names into pseudo-property cases, preference tests into
-/// slots a run evaluates once.
+/// What matching reads (the hot path of speaking), built when the style loads: every rule's
+/// conditions as ``CompiledCondition`` values in one array — plain numbers, so testing them is
+/// integer comparisons and array indexing without reference counting — and per kind the candidate
+/// rules. Names, paths, roles and value tests that conditions refer to are numbered here.
+final class RuleTable: Sendable {
+    /// Rule `r`'s conditions are `tests[testStart[r] ..< testStart[r + 1]]`, cheapest first: all must
+    /// hold and none has side effects, so the order only changes how soon a failing rule is left.
+    let testStart: [Int]
+    let tests: [CompiledCondition]
+    /// Paths of roles (`numerator` in `numerator.simple`, `parent.parent`), by number.
+    let paths: [[CompiledCondition.Step]]
+    /// Property names tested, by number, with the pseudo-property each one is.
+    let propertyNames: [String]
+    let properties: [CompiledCondition.Property]
+    /// Value tests (`= squared`, `< 3`), by number.
+    let valueTests: [CompiledValueTest]
+    /// Role lists (`role is exponent, subscript`), by number.
+    let roleLists: [[SemanticNode.Role]]
+    /// The distinct preference tests (`pref Fractions = Over`), by number: preferences are fixed for a
+    /// whole run, so a run evaluates each at most once.
+    let preferenceTests: [PreferenceTest]
+    /// Per kind (indexed by ``SemanticKind/number``), the candidate lists split by node text.
+    private let candidatesByKind: [KindCandidates]
+
+    /// A preference condition without its negation.
+    struct PreferenceTest: Sendable {
+        let name: String
+        let test: CompiledValueTest
+    }
+
+    /// Candidate lists of one kind: per node text, the rules whose `text = …` condition allows that
+    /// text plus the rules without one; `other` for any other text. One look-up per node instead of a
+    /// set test per rule.
+    struct KindCandidates: Sendable {
+        let byText: [String: [Int]]
+        let other: [Int]
+    }
+
+    init(_ rules: [SpeechRule]) {
+        var builder = Builder()
+        var testStart = [0]
+        var tests: [CompiledCondition] = []
+        for rule in rules {
+            let compiled = rule.conditions.map { builder.compile($0) }
+            tests += compiled.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+            testStart.append(tests.count)
+        }
+        self.testStart = testStart
+        self.tests = tests
+        paths = builder.paths
+        propertyNames = builder.propertyNames
+        properties = builder.propertyNames.map(CompiledCondition.Property.init(name:))
+        valueTests = builder.valueTests
+        roleLists = builder.roleLists
+        preferenceTests = builder.preferenceTests
+
+        var byKind: [String: [Int]] = [:]
+        for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
+        let any = byKind["*"] ?? []
+        // Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
+        let filters: [Set<String>?] = rules.map { rule in
+            for condition in rule.conditions {
+                if case let .property(path, name, .oneOf(values), negated) = condition, path.isEmpty, name == "text", !negated {
+                    return Set(values)
+                }
+            }
+            return nil
+        }
+        // Per kind: its rules with the `*` rules merged in (file order), split by node text. A kind
+        // without rules of its own gets the `*` rules, unsplit.
+        SemanticKind.checkNumbering()
+        candidatesByKind = SemanticKind.allCases.map { kind in
+            guard let own = byKind[kind.rawValue] else { return KindCandidates(byText: [:], other: any) }
+            let list = (own + any).sorted()
+            let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
+            var byText: [String: [Int]] = [:]
+            for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
+            return KindCandidates(byText: byText, other: list.filter { filters[$0] == nil })
+        }
+    }
+
+    /// The rules that may apply to a node of `kind` with `text`, in priority order. A rule's own
+    /// conditions still decide; this only leaves out rules that cannot match.
+    @inline(__always)
+    func candidates(for kind: SemanticKind, text: String) -> [Int] {
+        let split = candidatesByKind[kind.number]
+        if split.byText.isEmpty { return split.other }
+        return split.byText[text] ?? split.other
+    }
+
+    /// Numbers what conditions refer to while they are compiled.
+    private struct Builder {
+        var paths: [[CompiledCondition.Step]] = []
+        var propertyNames: [String] = []
+        var valueTests: [CompiledValueTest] = []
+        var roleLists: [[SemanticNode.Role]] = []
+        var preferenceTests: [PreferenceTest] = []
+        var pathNumbers: [[String]: Int] = [:]
+        var propertyNumbers: [String: Int] = [:]
+        var valueTestNumbers: [ValueTest: Int] = [:]
+        var roleListNumbers: [[String]: Int] = [:]
+        var preferenceNumbers: [PreferenceKey: Int] = [:]
+
+        struct PreferenceKey: Hashable {
+            let name: String
+            let test: ValueTest
+        }
+
+        static func number<Key: Hashable, Value>(_ key: Key, _ numbers: inout [Key: Int], _ values: inout [Value],
+                                                 _ make: () -> Value) -> Int {
+            if let n = numbers[key] { return n }
+            numbers[key] = values.count
+            values.append(make())
+            return values.count - 1
+        }
+
+        /// The path's number; -1 for the node itself (an empty path).
+        mutating func path(_ path: [String]) -> Int {
+            if path.isEmpty { return -1 }
+            return Builder.number(path, &pathNumbers, &paths) {
+                var out: [CompiledCondition.Step] = []
+                var rest = path[...]
+                switch rest.first {
+                case "parent":
+                    var levels = 0
+                    while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
+                    out.append(.parent(levels: levels))
+                case "next": out.append(.next); rest = rest.dropFirst()
+                case "previous": out.append(.previous); rest = rest.dropFirst()
+                default: break
+                }
+                out += rest.map { .child(SemanticNode.Role(rawValue: $0)) }
+                return out
+            }
+        }
+
+        mutating func compile(_ condition: RuleCondition) -> CompiledCondition {
+            switch condition {
+            case let .property(path, name, t, negated):
+                let name = Builder.number(name, &propertyNumbers, &propertyNames) { name }
+                let test = Builder.number(t, &valueTestNumbers, &valueTests) { CompiledValueTest(t) }
+                return CompiledCondition(.property(path: self.path(path), name: name, test: test), negated: negated)
+            case let .preference(name, t, negated):
+                let slot = Builder.number(PreferenceKey(name: name, test: t), &preferenceNumbers, &preferenceTests) {
+                    PreferenceTest(name: name, test: CompiledValueTest(t))
+                }
+                return CompiledCondition(.preference(slot: slot), negated: negated)
+            case let .kind(path, kinds, negated):
+                return CompiledCondition(.kind(path: self.path(path), KindSet(kinds)), negated: negated)
+            case let .parentKind(kinds, negated):
+                return CompiledCondition(.parentKind(KindSet(kinds)), negated: negated)
+            case let .role(roles, negated):
+                let list = Builder.number(roles, &roleListNumbers, &roleLists) { roles.map { SemanticNode.Role(rawValue: $0) } }
+                return CompiledCondition(.role(list), negated: negated)
+            case let .followed(negated):
+                return CompiledCondition(.followed, negated: negated)
+            case let .first(negated):
+                return CompiledCondition(.first, negated: negated)
+            case let .within(kinds, negated):
+                return CompiledCondition(.within(KindSet(kinds)), negated: negated)
+            }
+        }
+    }
+}
+
+/// A condition prepared for matching: plain values only (numbers into the ``RuleTable``, kinds as a
+/// bit set), so copying and testing one costs no reference counting.
 struct CompiledCondition: Sendable {
     /// One step of a path: a sibling, an ancestor, or the child with a role.
     enum Step: Sendable {
@@ -171,31 +270,25 @@ struct CompiledCondition: Sendable {
         }
     }
 
-    /// A set of kinds (`*` matches every kind).
-    struct Kinds: Sendable {
-        let kinds: [SemanticKind]
-        let any: Bool
-        init(_ names: [String]) {
-            kinds = names.compactMap(SemanticKind.init(rawValue:))
-            any = names.contains("*")
-        }
-        func contains(_ kind: SemanticKind) -> Bool { any || kinds.contains(kind) }
-    }
-
+    /// The tests; numbers refer to the ``RuleTable``'s lists, `path` -1 to the node itself.
     enum Test: Sendable {
-        case property(steps: [Step], name: String, property: Property, test: CompiledValueTest)
-        /// A preference test, by its number in ``SpeechStyle/preferenceTests``.
+        case property(path: Int, name: Int, test: Int)
         case preference(slot: Int)
-        case kind(steps: [Step], kinds: Kinds)
-        case parentKind(Kinds)
-        case role([SemanticNode.Role])
+        case kind(path: Int, KindSet)
+        case parentKind(KindSet)
+        case role(Int)
         case followed
         case first
-        case within(Kinds)
+        case within(KindSet)
     }
 
     let test: Test
     let negated: Bool
+
+    init(_ test: Test, negated: Bool) {
+        self.test = test
+        self.negated = negated
+    }
 
     /// How much testing costs, roughly: preferences are known after their first test in a run; a
     /// node's kind, role and position are at hand; properties need a look-up; `within` walks the
@@ -204,54 +297,33 @@ struct CompiledCondition: Sendable {
         switch test {
         case .preference: return 0
         case .first, .followed, .role, .parentKind: return 1
-        case .kind(let steps, _): return steps.isEmpty ? 1 : 2
-        case .property(let steps, _, _, _): return steps.isEmpty ? 3 : 4
+        case .kind(let path, _): return path < 0 ? 1 : 2
+        case .property(let path, _, _): return path < 0 ? 3 : 4
         case .within: return 5
         }
     }
+}
 
-    init(_ condition: RuleCondition, preferenceSlot: (SpeechStyle.PreferenceTest) -> Int) {
-        func steps(_ path: [String]) -> [Step] {
-            var out: [Step] = []
-            var rest = path[...]
-            switch rest.first {
-            case "parent":
-                var levels = 0
-                while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
-                out.append(.parent(levels: levels))
-            case "next": out.append(.next); rest = rest.dropFirst()
-            case "previous": out.append(.previous); rest = rest.dropFirst()
-            default: break
-            }
-            out += rest.map { .child(SemanticNode.Role(rawValue: $0)) }
-            return out
+/// A set of kinds as bits by ``SemanticKind/number`` (`*` is every kind).
+struct KindSet: Sendable {
+    private var low: UInt64 = 0, high: UInt64 = 0
+
+    init(_ names: [String]) {
+        if names.contains("*") {
+            low = ~0
+            high = ~0
+            return
         }
-        switch condition {
-        case let .property(path, name, t, negated):
-            test = .property(steps: steps(path), name: name, property: Property(name: name), test: CompiledValueTest(t))
-            self.negated = negated
-        case let .preference(name, t, negated):
-            test = .preference(slot: preferenceSlot(SpeechStyle.PreferenceTest(name: name, test: t)))
-            self.negated = negated
-        case let .kind(path, kinds, negated):
-            test = .kind(steps: steps(path), kinds: Kinds(kinds))
-            self.negated = negated
-        case let .parentKind(kinds, negated):
-            test = .parentKind(Kinds(kinds))
-            self.negated = negated
-        case let .role(roles, negated):
-            test = .role(roles.map { SemanticNode.Role(rawValue: $0) })
-            self.negated = negated
-        case let .followed(negated):
-            test = .followed
-            self.negated = negated
-        case let .first(negated):
-            test = .first
-            self.negated = negated
-        case let .within(kinds, negated):
-            test = .within(Kinds(kinds))
-            self.negated = negated
+        for kind in names.compactMap(SemanticKind.init(rawValue:)) {
+            let n = kind.number
+            if n < 64 { low |= 1 << UInt64(n) } else { high |= 1 << UInt64(n - 64) }
         }
+    }
+
+    @inline(__always)
+    func contains(_ kind: SemanticKind) -> Bool {
+        let n = kind.number
+        return (n < 64 ? low >> UInt64(n) : high >> UInt64(n - 64)) & 1 != 0
     }
 }
 
@@ -358,10 +430,10 @@ extension SemanticKind {
     @inline(__always)
     var number: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
-    /// Stops with a clear message if ``number`` does not give the case numbers (the enum grew past
-    /// 256 cases or got payloads).
+    /// Stops with a clear message if ``number`` does not give the case numbers (the enum got
+    /// payloads), or if there are more kinds than a ``KindSet`` holds.
     static func checkNumbering() {
-        precondition(MemoryLayout<SemanticKind>.size == 1
+        precondition(MemoryLayout<SemanticKind>.size == 1 && allCases.count <= 128
                      && allCases.enumerated().allSatisfy { $0.offset == $0.element.number },
                      "SemanticKind is no longer stored as its case number; change SemanticKind.number")
     }
