@@ -114,7 +114,11 @@ struct RunPreferences: Sendable {
 
 /// The state of one speech run.
 struct SpeechRun {
-    let engine: SpeechEngine
+    /// What the run reads of the engine (not the whole engine: copying it would retain every part).
+    let table: RuleTable
+    let rules: [CompiledRule]
+    let lexicon: Lexicon
+    let locale: String
     var preferences: RunPreferences
     let tracing: Bool
     let variant: String?
@@ -123,21 +127,25 @@ struct SpeechRun {
     /// The nodes above the one being spoken (root first).
     var ancestors: [SemanticNode] = []
     private var reported: Set<String> = []
-    /// The node being matched, numbered, and per property name (``RuleTable/propertyNames``) its
-    /// value for that node when `propertyNode` holds the node's number: rules for one kind test the
-    /// same properties again and again (`set-name = naturals`, `set-name = integers`…).
-    private var node = 0
-    private var propertyNode: [Int]
-    private var propertyValues: [String?]
+    /// Properties looked up in this run, by number (``RuleTable/propertyNames``); those of the node
+    /// being matched start at `lookedUpStart`: rules for one kind test the same properties again and
+    /// again (`set-name = naturals`, `set-name = integers`…).
+    private var lookedUp: [LookedUp] = []
+    private var lookedUpStart = 0
+
+    private struct LookedUp {
+        let name: Int
+        let value: String?
+    }
 
     init(engine: SpeechEngine, preferences: RunPreferences, tracing: Bool) {
-        self.engine = engine
+        table = engine.style.table
+        rules = engine.style.compiled
+        lexicon = engine.lexicon
+        locale = engine.style.locale
         self.preferences = preferences
         self.tracing = tracing
         self.variant = preferences.variant
-        let table = engine.style.table
-        self.propertyNode = Array(repeating: 0, count: table.propertyNames.count)
-        self.propertyValues = Array(repeating: nil, count: table.propertyNames.count)
         ancestors.reserveCapacity(16)
     }
 
@@ -182,11 +190,10 @@ struct SpeechRun {
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
     /// node's text are not candidates at all (see ``SpeechStyle/candidates(for:text:)``).
     private mutating func matchingRule(_ context: Context) -> CompiledRule? {
-        let table = engine.style.table
-        node += 1
+        lookedUpStart = lookedUp.count
         rules: for r in table.candidates(for: context.node.kind, text: context.node.text) {
             for t in table.testStart[r] ..< table.testStart[r + 1] where !holds(table.tests[t], context, table) { continue rules }
-            return engine.style.compiled[r]
+            return rules[r]
         }
         return nil
     }
@@ -225,7 +232,7 @@ struct SpeechRun {
             if let command = node.properties["command"] { return command.hasPrefix("\\") ? String(command.dropFirst()) : command }
             return text.isEmpty ? "" : symbolWords(text, node: node)
         case .functionName:
-            if let w = engine.lexicon.function(text, variant: variant) { return w }
+            if let w = lexicon.function(text, variant: variant) { return w }
             return symbolWords(text, node: node)
         default:
             return symbolWords(text, node: node)
@@ -236,15 +243,15 @@ struct SpeechRun {
     /// stand for themselves.
     mutating func symbolWords(_ text: String, node: SemanticNode?) -> String {
         if text.isEmpty { return "" }
-        if let w = engine.lexicon.symbol(text, variant: variant) { return w }
-        if let w = engine.lexicon.function(text, variant: variant) { return w }
+        if let w = lexicon.symbol(text, variant: variant) { return w }
+        if let w = lexicon.function(text, variant: variant) { return w }
         if text.utf8.allSatisfy(isASCIILetterOrDigit) {
             return text
         }
         var words: [String] = []
         for scalar in text.unicodeScalars {
             let s = String(Character(scalar))
-            if let w = engine.lexicon.symbol(s, variant: variant) {
+            if let w = lexicon.symbol(s, variant: variant) {
                 if !w.isEmpty { words.append(w) }
             } else if scalar.isASCII && isASCIILetterOrDigit(UInt8(scalar.value)) {
                 words.append(s)
@@ -256,7 +263,7 @@ struct SpeechRun {
                 if !reported.contains(s) {
                     reported.insert(s)
                     diagnostics.append(.warning("speech.missing-word",
-                        "no \(engine.style.locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
+                        "no \(locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
                         at: node?.range))
                 }
             }
@@ -329,7 +336,7 @@ struct SpeechRun {
                 out.append(words: value, range: node.range, prosody: prosody)
             }
         case .lookup(let key):
-            let words = engine.lexicon.symbol(key, variant: variant) ?? engine.lexicon.number(key, variant: variant)
+            let words = lexicon.symbol(key, variant: variant) ?? lexicon.number(key, variant: variant)
                 ?? symbolWords(key, node: node)
             out.append(words: words.trimmingSpaces, range: node.range, prosody: prosody)
         }
@@ -348,7 +355,6 @@ struct SpeechRun {
 
     /// Formats a value (see ``ValueFormat``). Nil when the format does not apply.
     mutating func formatted(_ value: String, format: ValueFormat, node: SemanticNode?) -> String? {
-        let lexicon = engine.lexicon
         let integer = Int(value)
         switch format {
         case .raw: return value
@@ -452,10 +458,13 @@ struct SpeechRun {
 
     /// A property of the node being matched, looked up once per node and name.
     private mutating func ownProperty(_ name: Int, _ context: Context, _ table: RuleTable) -> String? {
-        if propertyNode[name] == node { return propertyValues[name] }
+        var i = lookedUpStart
+        while i < lookedUp.count {
+            if lookedUp[i].name == name { return lookedUp[i].value }
+            i += 1
+        }
         let value = propertyValue(table.propertyNames[name], table.properties[name], of: context.node, isSelf: true, context: context)
-        propertyNode[name] = node
-        propertyValues[name] = value
+        lookedUp.append(LookedUp(name: name, value: value))
         return value
     }
 
@@ -470,7 +479,7 @@ struct SpeechRun {
                 guard let target = resolve(table.paths[path], context: context) else { return negated }
                 value = propertyValue(table.propertyNames[name], table.properties[name], of: target, isSelf: false, context: context)
             }
-            return table.valueTests[test].passes(value) != negated
+            return table.valueTest(test, passes: value) != negated
         case let .preference(slot):
             return preferences.holds(slot, table) != negated
         case let .kind(path, kinds):

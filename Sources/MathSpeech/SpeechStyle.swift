@@ -158,6 +158,12 @@ final class RuleTable: Sendable {
         }
     }
 
+    /// Whether value test `n` passes for `value` (the test is read in place, not copied).
+    @inline(__always)
+    func valueTest(_ n: Int, passes value: String?) -> Bool {
+        valueTests.withUnsafeBufferPointer { $0[n].passes(value) }
+    }
+
     /// The rules that may apply to a node of `kind` with `text`, in priority order. A rule's own
     /// conditions still decide; this only leaves out rules that cannot match.
     @inline(__always)
