@@ -77,10 +77,13 @@ public struct Lexicon: Sendable {
     /// A word table with its ASCII keys apart. Most look-ups that miss are of ASCII text (a letter
     /// `x` in the symbols), and in a table of mostly non-ASCII keys every probe of a miss compares
     /// the text with a non-ASCII key, the slow path of string comparison; the ASCII keys alone
-    /// answer such a miss quickly.
+    /// answer such a miss quickly (a one-byte text by a bit). (``TextTable`` does more, but building
+    /// one for the thousands of symbols costs more start-up time than it saves.)
     private struct SearchTable: Sendable {
         let table: WordTable
         let asciiKeys: Set<String>
+        /// The one-byte ASCII keys as bits (a letter `x` is answered without hashing).
+        let oneByteKeys: (UInt64, UInt64)
         /// False when a key is equal as a string to an ASCII text without being ASCII: the three
         /// characters whose canonical decomposition is ASCII (U+037E ;, U+1FEF `, U+212A K) make
         /// such keys. Then ASCII keys alone do not decide.
@@ -89,6 +92,12 @@ public struct Lexicon: Sendable {
         init(_ table: WordTable) {
             self.table = table
             asciiKeys = Set(table.entries.keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } })
+            var bits: (UInt64, UInt64) = (0, 0)
+            for key in asciiKeys where key.utf8.count == 1 {
+                let b = key.utf8.first!
+                if b < 64 { bits.0 |= 1 << UInt64(b) } else { bits.1 |= 1 << UInt64(b - 64) }
+            }
+            oneByteKeys = bits
             asciiKeysDecide = !table.entries.keys.contains { key in
                 key.unicodeScalars.contains { $0 == "\u{037E}" || $0 == "\u{1FEF}" || $0 == "\u{212A}" }
             }
@@ -96,7 +105,15 @@ public struct Lexicon: Sendable {
 
         @inline(__always)
         func words(_ key: String, variant: String?) -> String? {
-            if asciiKeysDecide && key.utf8.allSatisfy({ $0 < 0x80 }) && !asciiKeys.contains(key) { return nil }
+            if asciiKeysDecide {
+                let utf8 = key.utf8
+                if utf8.count == 1, let b = utf8.first, b < 0x80 {
+                    let bit = b < 64 ? oneByteKeys.0 >> UInt64(b) : oneByteKeys.1 >> UInt64(b - 64)
+                    if bit & 1 == 0 { return nil }
+                } else if utf8.allSatisfy({ $0 < 0x80 }) && !asciiKeys.contains(key) {
+                    return nil
+                }
+            }
             return table.words(key, variant: variant)
         }
     }

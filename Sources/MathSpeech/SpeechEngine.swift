@@ -191,11 +191,17 @@ struct SpeechRun {
     /// node's text are not candidates at all (see ``SpeechStyle/candidates(for:text:)``).
     private mutating func matchingRule(_ context: Context) -> CompiledRule? {
         lookedUpStart = lookedUp.count
-        rules: for r in table.candidates(for: context.node.kind, text: context.node.text) {
-            for t in table.testStart[r] ..< table.testStart[r + 1] where !holds(table.tests[t], context, table) { continue rules }
-            return rules[r]
+        // Read the tables in place (no reference counting per test).
+        let match: Int? = table.testStart.withUnsafeBufferPointer { testStart in
+            table.tests.withUnsafeBufferPointer { tests in
+                rules: for r in table.candidates(for: context.node.kind, text: context.node.text) {
+                    for t in testStart[r] ..< testStart[r + 1] where !holds(tests[t], context, table) { continue rules }
+                    return r
+                }
+                return nil
+            }
         }
-        return nil
+        return match.map { rules[$0] }
     }
 
     /// What is said when no rule matches: a leaf's words, or the children in order.

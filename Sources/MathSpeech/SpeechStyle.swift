@@ -111,7 +111,7 @@ final class RuleTable: Sendable {
     /// text plus the rules without one; `other` for any other text. One look-up per node instead of a
     /// set test per rule.
     struct KindCandidates: Sendable {
-        let byText: [String: [Int]]
+        let byText: TextTable<[Int]>
         let other: [Int]
     }
 
@@ -149,12 +149,12 @@ final class RuleTable: Sendable {
         // without rules of its own gets the `*` rules, unsplit.
         SemanticKind.checkNumbering()
         candidatesByKind = SemanticKind.allCases.map { kind in
-            guard let own = byKind[kind.rawValue] else { return KindCandidates(byText: [:], other: any) }
+            guard let own = byKind[kind.rawValue] else { return KindCandidates(byText: TextTable([:]), other: any) }
             let list = (own + any).sorted()
             let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
             var byText: [String: [Int]] = [:]
             for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
-            return KindCandidates(byText: byText, other: list.filter { filters[$0] == nil })
+            return KindCandidates(byText: TextTable(byText), other: list.filter { filters[$0] == nil })
         }
     }
 
