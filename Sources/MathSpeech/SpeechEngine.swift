@@ -147,6 +147,7 @@ struct SpeechRun {
         self.tracing = tracing
         self.variant = preferences.variant
         ancestors.reserveCapacity(16)
+        lookedUp.reserveCapacity(32)
     }
 
     // MARK: Nodes
@@ -462,29 +463,29 @@ struct SpeechRun {
         path += script
     }
 
-    /// A property of the node being matched, looked up once per node and name.
-    private mutating func ownProperty(_ name: Int, _ context: Context, _ table: RuleTable) -> String? {
-        var i = lookedUpStart
-        while i < lookedUp.count {
-            if lookedUp[i].name == name { return lookedUp[i].value }
-            i += 1
+    /// Whether a property of the node being matched passes value test `test`; the property is looked
+    /// up once per node and name.
+    private mutating func ownProperty(_ name: Int, passes test: Int, _ context: Context, _ table: RuleTable) -> Bool {
+        let start = lookedUpStart
+        let found: Bool? = lookedUp.withUnsafeBufferPointer { lookedUp in
+            for i in start ..< lookedUp.count where lookedUp[i].name == name {
+                return table.valueTest(test, passes: lookedUp[i].value)
+            }
+            return nil
         }
+        if let found { return found }
         let value = propertyValue(table.propertyNames[name], table.properties[name], of: context.node, isSelf: true, context: context)
         lookedUp.append(LookedUp(name: name, value: value))
-        return value
+        return table.valueTest(test, passes: value)
     }
 
     mutating func holds(_ condition: CompiledCondition, _ context: Context, _ table: RuleTable) -> Bool {
         let negated = condition.negated
         switch condition.test {
         case let .property(path, name, test):
-            let value: String?
-            if path < 0 {
-                value = ownProperty(name, context, table)
-            } else {
-                guard let target = resolve(table.paths[path], context: context) else { return negated }
-                value = propertyValue(table.propertyNames[name], table.properties[name], of: target, isSelf: false, context: context)
-            }
+            if path < 0 { return ownProperty(name, passes: test, context, table) != negated }
+            guard let target = resolve(table.paths[path], context: context) else { return negated }
+            let value = propertyValue(table.propertyNames[name], table.properties[name], of: target, isSelf: false, context: context)
             return table.valueTest(test, passes: value) != negated
         case let .preference(slot):
             return preferences.holds(slot, table) != negated

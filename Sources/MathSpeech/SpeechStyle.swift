@@ -334,36 +334,47 @@ struct KindSet: Sendable {
 }
 
 /// A ``ValueTest`` prepared for matching: the values of `= a, b` know whether they are all ASCII, so
-/// the usual test is a byte comparison.
-enum CompiledValueTest: Sendable {
-    case present
-    case oneOf(values: [String], allASCII: Bool)
-    case less(Double)
-    case greater(Double)
+/// the usual test is a byte comparison. A struct read in place (an enum with an array payload is
+/// copied, with reference counting, each time it is switched on).
+struct CompiledValueTest: Sendable {
+    enum Operation: Sendable { case present, oneOf, less, greater }
+    let operation: Operation
+    /// For `oneOf`.
+    let values: [String]
+    let allASCII: Bool
+    /// For `less` and `greater`.
+    let number: Double
 
     init(_ test: ValueTest) {
+        var values: [String] = []
+        var number = 0.0
         switch test {
-        case .present: self = .present
-        case .oneOf(let values): self = .oneOf(values: values, allASCII: values.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
-        case .less(let n): self = .less(n)
-        case .greater(let n): self = .greater(n)
+        case .present: operation = .present
+        case .oneOf(let v): operation = .oneOf; values = v
+        case .less(let n): operation = .less; number = n
+        case .greater(let n): operation = .greater; number = n
         }
+        self.values = values
+        self.number = number
+        allASCII = values.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
     }
 
     /// Whether `value` passes: present and not `false` or empty; one of the values (ASCII
     /// case-insensitive, or equal as strings); a number below / above.
     func passes(_ value: String?) -> Bool {
-        switch self {
+        switch operation {
         case .present: return value != nil && value != "false" && value != ""
-        case let .oneOf(values, allASCII):
+        case .oneOf:
             guard let value else { return false }
-            for v in values where equalIgnoringASCIICase(v, value) { return true }
-            // Strings that differ in bytes can still be equal as Swift strings (canonical
-            // equivalence), but only when one of them is not ASCII.
-            if allASCII && value.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-            return values.contains(value)
-        case .less(let n): return value.flatMap(Double.init).map { $0 < n } ?? false
-        case .greater(let n): return value.flatMap(Double.init).map { $0 > n } ?? false
+            return values.withUnsafeBufferPointer { values in
+                for v in values where equalIgnoringASCIICase(v, value) { return true }
+                // Strings that differ in bytes can still be equal as Swift strings (canonical
+                // equivalence), but only when one of them is not ASCII.
+                if allASCII && value.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+                return values.contains(value)
+            }
+        case .less: return value.flatMap(Double.init).map { $0 < number } ?? false
+        case .greater: return value.flatMap(Double.init).map { $0 > number } ?? false
         }
     }
 }
