@@ -458,10 +458,18 @@ case "rules-dump":
         ("mathspeak", ["Verbosity": "Superbrief"]),
     ]
     for (style, preferences) in configurations {
-        guard let speaker = try? Speaker(style: style, preferences: preferences, cacheCapacity: 0) else { exit(4) }
+        guard let speaker = try? Speaker(style: style, preferences: preferences, cacheCapacity: 0),
+              let resources = try? SpeechResources(builtIn: EmbeddedSpeechResources.files),
+              let compiled = try? resources.style(style, locale: "en"), let chain = try? resources.lexiconChain(for: "en") else { exit(4) }
+        // The engine without fixed preferences (preferences passed per call) must say the same.
+        let engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words))
         print("== \(style) \(preferences.sorted { $0.key < $1.key })")
         for (i, line) in lines.enumerated() {
             let spoken = speaker.speak(tex: line, explain: i % 7 == 0)
+            let perCall = engine.speak(spoken.semantics, preferences: speaker.preferences, trace: i % 7 == 0)
+            if perCall.description != spoken.speech || perCall.trace != spoken.trace || perCall.diagnostics != spoken.speechDiagnostics {
+                print("\(i): MISMATCH speak(_:preferences:): \(perCall.description.plainText)")
+            }
             print("\(i): \(spoken.text)")
             print("  items: \(spoken.speech.items)")
             if !spoken.speechDiagnostics.isEmpty { print("  diagnostics: \(spoken.speechDiagnostics)") }
