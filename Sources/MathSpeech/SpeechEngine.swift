@@ -88,13 +88,29 @@ struct RunPreferences: Sendable {
     let variant: String?
     /// Per preference test: 0 not tested yet, 1 fails, 2 holds.
     private var results: [UInt8]
+    /// The candidate rules; when every preference test was tested up front, without the rules whose
+    /// preference tests fail (and the others' preference tests need no testing).
+    let candidates: RuleTable.Candidates
 
     init(_ values: [String: String], table: RuleTable, testAll: Bool) {
         self.values = values
         let verbosity = RunPreferences.value("Verbosity", in: values)?.lowercased()
         variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
-        results = Array(repeating: 0, count: table.preferenceTests.count)
-        if testAll { for slot in results.indices { _ = holds(slot, table) } }
+        guard testAll else {
+            results = Array(repeating: 0, count: table.preferenceTests.count)
+            candidates = table.candidates
+            return
+        }
+        let results = table.preferenceTests.map { p in
+            p.test.passes(RunPreferences.value(p.name, in: values)) ? UInt8(2) : 1
+        }
+        self.results = results
+        candidates = table.candidates.keeping { r in
+            table.tests[table.testStart[r] ..< table.testsAfterPreferences[r]].allSatisfy { test in
+                guard case let .preference(slot) = test.test else { return true }
+                return (results[slot] == 2) != test.negated
+            }
+        }
     }
 
     /// Whether preference test `slot` holds.
@@ -189,14 +205,16 @@ struct SpeechRun {
     }
 
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
-    /// node's text are not candidates at all (see ``SpeechStyle/candidates(for:text:)``).
+    /// node's text are not candidates at all (see ``RuleTable/Candidates``).
     private mutating func matchingRule(_ context: Context) -> CompiledRule? {
         lookedUpStart = lookedUp.count
         // Read the tables in place (no reference counting per test).
         let match: Int? = table.testStart.withUnsafeBufferPointer { testStart in
             table.tests.withUnsafeBufferPointer { tests in
-                rules: for r in table.candidates(for: context.node.kind, text: context.node.text) {
-                    for t in testStart[r] ..< testStart[r + 1] where !holds(tests[t], context, table) { continue rules }
+                let candidates = preferences.candidates
+                let after = candidates.preferencesTested ? table.testsAfterPreferences : table.testStart
+                rules: for r in candidates.rules(for: context.node.kind, text: context.node.text) {
+                    for t in after[r] ..< testStart[r + 1] where !holds(tests[t], context, table) { continue rules }
                     return r
                 }
                 return nil

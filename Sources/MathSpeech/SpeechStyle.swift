@@ -98,8 +98,10 @@ final class RuleTable: Sendable {
     /// The distinct preference tests (`pref Fractions = Over`), by number: preferences are fixed for a
     /// whole run, so a run evaluates each at most once.
     let preferenceTests: [PreferenceTest]
-    /// Per kind (indexed by ``SemanticKind/number``), the candidate lists split by node text.
-    private let candidatesByKind: [KindCandidates]
+    /// Per rule, where its tests after the preference tests start (those come first).
+    let testsAfterPreferences: [Int]
+    /// The candidate rules per kind and node text.
+    let candidates: Candidates
 
     /// A preference condition without its negation.
     struct PreferenceTest: Sendable {
@@ -115,16 +117,42 @@ final class RuleTable: Sendable {
         let other: [Int]
     }
 
+    /// Per kind (indexed by ``SemanticKind/number``), the candidate lists split by node text.
+    struct Candidates: Sendable {
+        let byKind: [KindCandidates]
+        /// Whether the rules whose preference tests fail are left out (and the others' hold).
+        let preferencesTested: Bool
+
+        /// The rules that may apply to a node of `kind` with `text`, in priority order. A rule's own
+        /// conditions still decide; this only leaves out rules that cannot match.
+        @inline(__always)
+        func rules(for kind: SemanticKind, text: String) -> [Int] {
+            let split = byKind[kind.number]
+            if split.byText.isEmpty { return split.other }
+            return split.byText[text] ?? split.other
+        }
+
+        /// The lists without the rules `keep` rejects, for fixed preferences.
+        func keeping(_ keep: (Int) -> Bool) -> Candidates {
+            Candidates(byKind: byKind.map { k in
+                KindCandidates(byText: k.byText.mapValues { $0.filter(keep) }, other: k.other.filter(keep))
+            }, preferencesTested: true)
+        }
+    }
+
     init(_ rules: [SpeechRule]) {
         var builder = Builder()
         var testStart = [0]
+        var testsAfterPreferences: [Int] = []
         var tests: [CompiledCondition] = []
         for rule in rules {
             let compiled = rule.conditions.map { builder.compile($0) }
             tests += compiled.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+            testsAfterPreferences.append(testStart.last! + compiled.filter { if case .preference = $0.test { true } else { false } }.count)
             testStart.append(tests.count)
         }
         self.testStart = testStart
+        self.testsAfterPreferences = testsAfterPreferences
         self.tests = tests
         paths = builder.paths
         propertyNames = builder.propertyNames
@@ -148,29 +176,20 @@ final class RuleTable: Sendable {
         // Per kind: its rules with the `*` rules merged in (file order), split by node text. A kind
         // without rules of its own gets the `*` rules, unsplit.
         SemanticKind.checkNumbering()
-        candidatesByKind = SemanticKind.allCases.map { kind in
+        candidates = Candidates(byKind: SemanticKind.allCases.map { kind in
             guard let own = byKind[kind.rawValue] else { return KindCandidates(byText: TextTable([:]), other: any) }
             let list = (own + any).sorted()
             let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
             var byText: [String: [Int]] = [:]
             for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
             return KindCandidates(byText: TextTable(byText), other: list.filter { filters[$0] == nil })
-        }
+        }, preferencesTested: false)
     }
 
     /// Whether value test `n` passes for `value` (the test is read in place, not copied).
     @inline(__always)
     func valueTest(_ n: Int, passes value: String?) -> Bool {
         valueTests.withUnsafeBufferPointer { $0[n].passes(value) }
-    }
-
-    /// The rules that may apply to a node of `kind` with `text`, in priority order. A rule's own
-    /// conditions still decide; this only leaves out rules that cannot match.
-    @inline(__always)
-    func candidates(for kind: SemanticKind, text: String) -> [Int] {
-        let split = candidatesByKind[kind.number]
-        if split.byText.isEmpty { return split.other }
-        return split.byText[text] ?? split.other
     }
 
     /// Numbers what conditions refer to while they are compiled.

@@ -43,6 +43,9 @@ struct TextTable<Value: Sendable>: Sendable {
 
     var isEmpty: Bool { all.isEmpty }
 
+    /// The same keys with transformed values.
+    func mapValues<T>(_ transform: (Value) -> T) -> TextTable<T> { TextTable<T>(all.mapValues(transform)) }
+
     @inline(__always)
     subscript(_ text: String) -> Value? {
         let utf8 = text.utf8
