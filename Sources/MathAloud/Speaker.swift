@@ -67,7 +67,8 @@ public struct Speaker: Sendable {
         self.preferenceProblems = resolved.problems
         self.parser = FormulaParser(texOptions: texOptions)
         self.analyzer = SemanticAnalyzer()
-        self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words))
+        self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words),
+                                   preferences: resolved.values)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
 
@@ -94,7 +95,7 @@ public struct Speaker: Sendable {
     /// once. Not cached: the caller holds the tree.
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
         let semantics = analyzer.analyze(parsed.root)
-        let output = engine.speak(semantics, preferences: preferences, trace: explain)
+        let output = engine.speak(semantics, trace: explain)
         var diagnostics = parsed.diagnostics.map(Speaker.asSpoken) + output.diagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
         return SpokenFormula(speech: output.description, diagnostics: diagnostics, speechDiagnostics: output.diagnostics,
@@ -107,7 +108,7 @@ public struct Speaker: Sendable {
 
     /// Speech for a semantic tree (for benchmarks that time each stage).
     package func speak(semantics: SemanticNode) -> SpeechOutput {
-        engine.speak(semantics, preferences: preferences, trace: false)
+        engine.speak(semantics, trace: false)
     }
 
     /// How a parse problem reads in speech: an unknown command is spoken by its name, so for speech it is

@@ -449,6 +449,51 @@ case "semantics-profile":
     print(sink)
 case "stages":
     benchStages(parseOptions(args.dropFirst()))
+case "rules-profile":
+    // Only the rules stage (meaning → speech) on trees prepared beforehand, for `perf stat` / `perf record`.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
+    let trees = lines.map { speaker.analyze(speaker.parser.parse($0, notation: .tex)) }
+    var sink = 0
+    for _ in 0..<o.repeatCount { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
+    print(sink)
+case "rules-dump":
+    // Everything the rules stage produces for the corpus, in several styles and preferences, with
+    // `--explain` traces: diff two builds' dumps to check that an optimisation changes no output.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    let configurations: [(String, [String: String])] = [
+        ("clearspeak", [:]),
+        ("clearspeak", ["Fractions": "Over", "Paren": "Speak", "Exponents": "OrdinalPower", "ImpliedTimes": "MoreImpliedTimes",
+                        "Matrix": "SpeakColNum", "Roots": "RootEnd", "Trig": "ArcTrig", "Caps": "SayCaps", "AbsoluteValue": "AbsEnd"]),
+        ("clearspeak", ["Fractions": "GeneralEndFrac", "Paren": "SpeakNestingLevel", "Functions": "None", "Sets": "woAll",
+                        "VerticalLine": "SuchThat", "MultSymbolX": "Cross", "Log": "LnAsNaturalLog", "Enclosed": "EndEnclose"]),
+        ("mathspeak", ["Verbosity": "Verbose"]),
+        ("mathspeak", ["Verbosity": "Brief"]),
+        ("mathspeak", ["Verbosity": "Superbrief"]),
+    ]
+    for (style, preferences) in configurations {
+        guard let speaker = try? Speaker(style: style, preferences: preferences, cacheCapacity: 0),
+              let resources = try? SpeechResources(builtIn: EmbeddedSpeechResources.files),
+              let compiled = try? resources.style(style, locale: "en"), let chain = try? resources.lexiconChain(for: "en") else { exit(4) }
+        // The engine without fixed preferences (preferences passed per call) must say the same.
+        let engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words))
+        print("== \(style) \(preferences.sorted { $0.key < $1.key })")
+        for (i, line) in lines.enumerated() {
+            let spoken = speaker.speak(tex: line, explain: i % 7 == 0)
+            let perCall = engine.speak(spoken.semantics, preferences: speaker.preferences, trace: i % 7 == 0)
+            if perCall.description != spoken.speech || perCall.trace != spoken.trace || perCall.diagnostics != spoken.speechDiagnostics {
+                print("\(i): MISMATCH speak(_:preferences:): \(perCall.description.plainText)")
+            }
+            print("\(i): \(spoken.text)")
+            print("  items: \(spoken.speech.items)")
+            if !spoken.speechDiagnostics.isEmpty { print("  diagnostics: \(spoken.speechDiagnostics)") }
+            for t in spoken.trace {
+                print("  trace: \(t.depth) \(t.role) \(t.kind) \(t.text) \(t.properties.sorted { $0.key < $1.key }) \(t.rule ?? "-") \(t.location ?? "-") \(t.conditions) \(t.speech)")
+            }
+        }
+    }
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":

@@ -38,24 +38,95 @@ public struct Lexicon: Sendable {
     /// The style's word overrides (e.g. MathSpeak's symbol names), looked up before the locale.
     public let styleWords: WordTable
 
+    /// The tables `symbol`, `function` and `number` search, prepared for quick look-ups and held by
+    /// reference, so a look-up does not copy the lexicon's tables.
+    private let search: Search
+
     /// Creates a lexicon.
     public init(chain: [LocaleWords], styleWords: WordTable = WordTable()) {
         self.chain = chain
         self.styleWords = styleWords
+        search = Search(chain: chain, styleWords: styleWords)
+    }
+
+    /// The tables in search order (empty ones left out).
+    private final class Search: Sendable {
+        let symbols: [SearchTable]
+        let functions: [SearchTable]
+        let numbers: [SearchTable]
+        let styleFunctions: SearchTable?
+
+        init(chain: [LocaleWords], styleWords: WordTable) {
+            func tables(_ tables: [WordTable]) -> [SearchTable] { tables.filter { !$0.entries.isEmpty }.map(SearchTable.init) }
+            symbols = tables([styleWords] + chain.map(\.symbols))
+            functions = tables(chain.map(\.functions))
+            numbers = tables(chain.map(\.numbers))
+            styleFunctions = styleWords.entries.isEmpty ? nil : SearchTable(styleWords)
+        }
+
+        /// The words of the first table that has `key`.
+        @inline(__always)
+        static func words(_ key: String, variant: String?, in tables: [SearchTable]) -> String? {
+            tables.withUnsafeBufferPointer { tables in
+                for i in tables.indices { if let w = tables[i].words(key, variant: variant) { return w } }
+                return nil
+            }
+        }
+    }
+
+    /// A word table with its ASCII keys apart. Most look-ups that miss are of ASCII text (a letter
+    /// `x` in the symbols), and in a table of mostly non-ASCII keys every probe of a miss compares
+    /// the text with a non-ASCII key, the slow path of string comparison; the ASCII keys alone
+    /// answer such a miss quickly (a one-byte text by a bit). (``TextTable`` does more, but building
+    /// one for the thousands of symbols costs more start-up time than it saves.)
+    private struct SearchTable: Sendable {
+        let table: WordTable
+        let asciiKeys: Set<String>
+        /// The one-byte ASCII keys as bits (a letter `x` is answered without hashing).
+        let oneByteKeys: (UInt64, UInt64)
+        /// False when a key is equal as a string to an ASCII text without being ASCII: the three
+        /// characters whose canonical decomposition is ASCII (U+037E ;, U+1FEF `, U+212A K) make
+        /// such keys. Then ASCII keys alone do not decide.
+        let asciiKeysDecide: Bool
+
+        init(_ table: WordTable) {
+            self.table = table
+            asciiKeys = Set(table.entries.keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } })
+            var bits: (UInt64, UInt64) = (0, 0)
+            for key in asciiKeys where key.utf8.count == 1 {
+                let b = key.utf8.first!
+                if b < 64 { bits.0 |= 1 << UInt64(b) } else { bits.1 |= 1 << UInt64(b - 64) }
+            }
+            oneByteKeys = bits
+            asciiKeysDecide = !table.entries.keys.contains { key in
+                key.unicodeScalars.contains { $0 == "\u{037E}" || $0 == "\u{1FEF}" || $0 == "\u{212A}" }
+            }
+        }
+
+        @inline(__always)
+        func words(_ key: String, variant: String?) -> String? {
+            if asciiKeysDecide {
+                let utf8 = key.utf8
+                if utf8.count == 1, let b = utf8.first, b < 0x80 {
+                    let bit = b < 64 ? oneByteKeys.0 >> UInt64(b) : oneByteKeys.1 >> UInt64(b - 64)
+                    if bit & 1 == 0 { return nil }
+                } else if utf8.allSatisfy({ $0 < 0x80 }) && !asciiKeys.contains(key) {
+                    return nil
+                }
+            }
+            return table.words(key, variant: variant)
+        }
     }
 
     /// Words for a symbol: style words (variant), then each locale's symbols.
     public func symbol(_ key: String, variant: String?) -> String? {
-        if let w = styleWords.words(key, variant: variant) { return w }
-        for locale in chain { if let w = locale.symbols.words(key, variant: variant) { return w } }
-        return nil
+        Search.words(key, variant: variant, in: search.symbols)
     }
 
     /// Words for a function name.
     public func function(_ key: String, variant: String?) -> String? {
-        if let w = styleWords.words("fn." + key, variant: variant) { return w }
-        for locale in chain { if let w = locale.functions.words(key, variant: variant) { return w } }
-        return nil
+        if let styleFunctions = search.styleFunctions, let w = styleFunctions.words("fn." + key, variant: variant) { return w }
+        return Search.words(key, variant: variant, in: search.functions)
     }
 
     /// Words for a unit key, singular or plural.
@@ -70,8 +141,7 @@ public struct Lexicon: Sendable {
 
     /// A number-words entry (`cardinal.3`, `denominator.4`).
     public func number(_ key: String, variant: String? = nil) -> String? {
-        for locale in chain { if let w = locale.numbers.words(key, variant: variant) { return w } }
-        return nil
+        Search.words(key, variant: variant, in: search.numbers)
     }
 
     /// A readable fallback for a character without words: its Unicode name in lower case.

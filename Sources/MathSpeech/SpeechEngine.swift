@@ -41,15 +41,37 @@ public struct SpeechEngine: Sendable {
     public let style: SpeechStyle
     /// The locale's words.
     public let lexicon: Lexicon
+    /// The preferences given when the engine was made, with every preference condition of the style
+    /// already tested for them (empty when none were given).
+    private let preferences: RunPreferences
 
     /// Creates an engine.
     public init(style: SpeechStyle, lexicon: Lexicon) {
         self.style = style
         self.lexicon = lexicon
+        self.preferences = RunPreferences([:], table: style.table, testAll: false)
+    }
+
+    /// Creates an engine for resolved preference values (see ``SpeechStyle/resolve(_:)``), spoken
+    /// with by ``speak(_:trace:)``: the style's preference conditions are tested here, once, instead
+    /// of in every call.
+    public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String]) {
+        self.style = style
+        self.lexicon = lexicon
+        self.preferences = RunPreferences(preferences, table: style.table, testAll: true)
     }
 
     /// Speaks `root` with resolved preference values (see ``SpeechStyle/resolve(_:)``).
     public func speak(_ root: SemanticNode, preferences: [String: String], trace: Bool = false) -> SpeechOutput {
+        speak(root, RunPreferences(preferences, table: style.table, testAll: false), trace: trace)
+    }
+
+    /// Speaks `root` with the preferences the engine was made with.
+    public func speak(_ root: SemanticNode, trace: Bool = false) -> SpeechOutput {
+        speak(root, preferences, trace: trace)
+    }
+
+    private func speak(_ root: SemanticNode, _ preferences: RunPreferences, trace: Bool) -> SpeechOutput {
         var run = SpeechRun(engine: self, preferences: preferences, tracing: trace)
         var description = SpeechDescription()
         run.speak(root, parent: nil, index: 0, depth: 0, prosody: nil, into: &description)
@@ -57,10 +79,63 @@ public struct SpeechEngine: Sendable {
     }
 }
 
+/// Preference values for speaking, with the results of the style's preference conditions
+/// (``RuleTable/preferenceTests``): preferences are fixed for a whole run, so each condition is
+/// tested at most once — when the engine is made, or on first use in a run.
+struct RunPreferences: Sendable {
+    let values: [String: String]
+    /// The word variant for the verbosity (`brief`, `superbrief`; nil for verbose or none).
+    let variant: String?
+    /// Per preference test: 0 not tested yet, 1 fails, 2 holds.
+    private var results: [UInt8]
+    /// The candidate rules; when every preference test was tested up front, without the rules whose
+    /// preference tests fail (and the others' preference tests need no testing).
+    let candidates: RuleTable.Candidates
+
+    init(_ values: [String: String], table: RuleTable, testAll: Bool) {
+        self.values = values
+        let verbosity = RunPreferences.value("Verbosity", in: values)?.lowercased()
+        variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
+        guard testAll else {
+            results = Array(repeating: 0, count: table.preferenceTests.count)
+            candidates = table.candidates
+            return
+        }
+        let results = table.preferenceTests.map { p in
+            p.test.passes(RunPreferences.value(p.name, in: values)) ? UInt8(2) : 1
+        }
+        self.results = results
+        candidates = table.candidates.keeping { r in
+            table.tests[table.testStart[r] ..< table.testsAfterPreferences[r]].allSatisfy { test in
+                guard case let .preference(slot) = test.test else { return true }
+                return (results[slot] == 2) != test.negated
+            }
+        }
+    }
+
+    /// Whether preference test `slot` holds.
+    mutating func holds(_ slot: Int, _ table: RuleTable) -> Bool {
+        if results[slot] == 0 {
+            let p = table.preferenceTests[slot]
+            results[slot] = p.test.passes(RunPreferences.value(p.name, in: values)) ? 2 : 1
+        }
+        return results[slot] == 2
+    }
+
+    /// A preference's value: by its exact name, else by a name that differs in ASCII case.
+    static func value(_ name: String, in preferences: [String: String]) -> String? {
+        preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
+    }
+}
+
 /// The state of one speech run.
 struct SpeechRun {
-    let engine: SpeechEngine
-    let preferences: [String: String]
+    /// What the run reads of the engine (not the whole engine: copying it would retain every part).
+    let table: RuleTable
+    let rules: [CompiledRule]
+    let lexicon: Lexicon
+    let locale: String
+    var preferences: RunPreferences
     let tracing: Bool
     let variant: String?
     var diagnostics: [Diagnostic] = []
@@ -68,21 +143,33 @@ struct SpeechRun {
     /// The nodes above the one being spoken (root first).
     var ancestors: [SemanticNode] = []
     private var reported: Set<String> = []
-    private var steps = 0
+    /// Properties looked up in this run, by number (``RuleTable/propertyNames``); those of the node
+    /// being matched start at `lookedUpStart`: rules for one kind test the same properties again and
+    /// again (`set-name = naturals`, `set-name = integers`…).
+    private var lookedUp: [LookedUp] = []
+    private var lookedUpStart = 0
 
-    init(engine: SpeechEngine, preferences: [String: String], tracing: Bool) {
-        self.engine = engine
+    private struct LookedUp {
+        let name: Int
+        let value: String?
+    }
+
+    init(engine: SpeechEngine, preferences: RunPreferences, tracing: Bool) {
+        table = engine.style.table
+        rules = engine.style.compiled
+        lexicon = engine.lexicon
+        locale = engine.style.locale
         self.preferences = preferences
         self.tracing = tracing
-        let verbosity = (preferences["Verbosity"] ?? preferences.first { equalIgnoringASCIICase($0.key, "verbosity") }?.value)?.lowercased()
-        self.variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
+        self.variant = preferences.variant
+        ancestors.reserveCapacity(16)
+        lookedUp.reserveCapacity(32)
     }
 
     // MARK: Nodes
 
     mutating func speak(_ node: SemanticNode, parent: SemanticNode?, index: Int, depth: Int,
                         prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
-        steps += 1
         let context = Context(node: node, parent: parent, index: index)
         var traceIndex: Int? = nil
         if tracing {
@@ -118,16 +205,22 @@ struct SpeechRun {
     }
 
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
-    /// node's text are not candidates at all (see ``SpeechStyle/candidates(for:text:)``).
-    private func matchingRule(_ context: Context) -> CompiledRule? {
-        let style = engine.style
-        for i in style.candidates(for: context.node.kind.rawValue, text: context.node.text) {
-            let rule = style.compiled[i]
-            var ok = true
-            for test in rule.tests where !holds(test, context) { ok = false; break }
-            if ok { return rule }
+    /// node's text are not candidates at all (see ``RuleTable/Candidates``).
+    private mutating func matchingRule(_ context: Context) -> CompiledRule? {
+        lookedUpStart = lookedUp.count
+        // Read the tables in place (no reference counting per test).
+        let match: Int? = table.testStart.withUnsafeBufferPointer { testStart in
+            table.tests.withUnsafeBufferPointer { tests in
+                let candidates = preferences.candidates
+                let after = candidates.preferencesTested ? table.testsAfterPreferences : table.testStart
+                rules: for r in candidates.rules(for: context.node.kind, text: context.node.text) {
+                    for t in after[r] ..< testStart[r + 1] where !holds(tests[t], context, table) { continue rules }
+                    return r
+                }
+                return nil
+            }
         }
-        return nil
+        return match.map { rules[$0] }
     }
 
     /// What is said when no rule matches: a leaf's words, or the children in order.
@@ -164,7 +257,7 @@ struct SpeechRun {
             if let command = node.properties["command"] { return command.hasPrefix("\\") ? String(command.dropFirst()) : command }
             return text.isEmpty ? "" : symbolWords(text, node: node)
         case .functionName:
-            if let w = engine.lexicon.function(text, variant: variant) { return w }
+            if let w = lexicon.function(text, variant: variant) { return w }
             return symbolWords(text, node: node)
         default:
             return symbolWords(text, node: node)
@@ -175,17 +268,17 @@ struct SpeechRun {
     /// stand for themselves.
     mutating func symbolWords(_ text: String, node: SemanticNode?) -> String {
         if text.isEmpty { return "" }
-        if let w = engine.lexicon.symbol(text, variant: variant) { return w }
-        if let w = engine.lexicon.function(text, variant: variant) { return w }
-        if text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) {
+        if let w = lexicon.symbol(text, variant: variant) { return w }
+        if let w = lexicon.function(text, variant: variant) { return w }
+        if text.utf8.allSatisfy(isASCIILetterOrDigit) {
             return text
         }
         var words: [String] = []
         for scalar in text.unicodeScalars {
             let s = String(Character(scalar))
-            if let w = engine.lexicon.symbol(s, variant: variant) {
+            if let w = lexicon.symbol(s, variant: variant) {
                 if !w.isEmpty { words.append(w) }
-            } else if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
+            } else if scalar.isASCII && isASCIILetterOrDigit(UInt8(scalar.value)) {
                 words.append(s)
             } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.isWhitespace {
                 continue
@@ -195,7 +288,7 @@ struct SpeechRun {
                 if !reported.contains(s) {
                     reported.insert(s)
                     diagnostics.append(.warning("speech.missing-word",
-                        "no \(engine.style.locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
+                        "no \(locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
                         at: node?.range))
                 }
             }
@@ -205,113 +298,122 @@ struct SpeechRun {
 
     // MARK: Templates
 
-    private mutating func render(_ template: [TemplatePart], context: Context, depth: Int,
+    private mutating func render(_ template: [CompiledPart], context: Context, depth: Int,
                                  prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
-        let node = context.node
         var pendingJoin: String? = nil
         for part in template {
             if let joiner = pendingJoin {
                 // Render the next part alone, then glue its words onto what came before.
                 pendingJoin = nil
                 var piece = SpeechDescription()
-                render([part], context: context, depth: depth, prosody: prosody, into: &piece)
+                render(part, context: context, depth: depth, prosody: prosody, into: &piece)
                 let words = piece.plainText
                 if words.isEmpty { continue }
-                out.join(joiner, words: words, range: node.range)
+                out.join(joiner, words: words, range: context.node.range)
                 continue
             }
-            switch part {
-            case .joiner(let text):
+            if case .joiner(let text) = part {
                 pendingJoin = text
-            case .words(let w):
-                out.append(words: w, range: node.range, prosody: prosody)
-            case .pause(let p):
-                out.append(pause: p)
-            case .children:
-                for (i, child) in node.children.enumerated() {
-                    speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
-                }
-            case let .child(role, format) where role.utf8.contains(0x2E):  // a path: "function.subscript"
-                // A path of roles: speak the node it leads to.
-                let path = role.split(separator: ".").map(String.init)
-                var target: SemanticNode? = node
-                for step in path.dropLast() { target = target?.children.first { $0.role.rawValue == step } }
-                if let target,
-                   let index = target.children.firstIndex(where: { $0.role.rawValue == path.last! }) {
-                    let child = target.children[index]
-                    if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
-                        out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
-                    } else {
-                        speak(child, parent: target, index: index, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
-                    }
-                }
-            case let .child(role, format):
-                for (i, child) in node.children.enumerated() where child.role.rawValue == role {
-                    if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
-                        out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
-                    } else {
-                        speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
-                    }
-                }
-            case .text(let format):
-                if let format, let words = formatted(node.text, format: format, node: node) {
-                    out.append(words: words, range: node.range, prosody: prosody)
-                } else {
-                    out.append(words: leafWords(node), range: node.range, prosody: prosody)
-                }
-            case let .property(name, format):
-                let value = propertyValue(name, CompiledCondition.Property(name: name), of: node, isSelf: true, context: context) ?? ""
-                if let format, let words = formatted(value, format: format, node: nil) {
-                    out.append(words: words, range: node.range, prosody: prosody)
-                } else {
-                    out.append(words: value, range: node.range, prosody: prosody)
-                }
-            case .lookup(let key):
-                let words = engine.lexicon.symbol(key, variant: variant) ?? engine.lexicon.number(key, variant: variant)
-                    ?? symbolWords(key, node: node)
-                out.append(words: words.trimmingSpaces, range: node.range, prosody: prosody)
+            } else {
+                render(part, context: context, depth: depth, prosody: prosody, into: &out)
             }
         }
     }
 
-    /// Formats a value: `raw`, `cardinal`, `ordinal`, `denominator`, `denominator-plural`,
-    /// `root-index`, `word`, `function`, `unit`, `unit-plural`, `spell`. Nil when it does not apply.
-    mutating func formatted(_ value: String, format: String, node: SemanticNode?) -> String? {
-        let lexicon = engine.lexicon
+    /// One part of a template (a joiner is handled by the template loop).
+    private mutating func render(_ part: CompiledPart, context: Context, depth: Int,
+                                 prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
+        let node = context.node
+        switch part {
+        case .joiner:
+            break
+        case .words(let w):
+            out.append(words: w, range: node.range, prosody: prosody)
+        case .pause(let p):
+            out.append(pause: p)
+        case .children:
+            for (i, child) in node.children.enumerated() {
+                speak(child, parent: node, index: i, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+            }
+        case let .path(roles, format):
+            // A path of roles: speak the node it leads to.
+            guard let last = roles.last else { return }
+            var target: SemanticNode? = node
+            for role in roles.dropLast() { target = target?.children.first { $0.role == role } }
+            if let target, let index = target.children.firstIndex(where: { $0.role == last }) {
+                speak(target.children[index], parent: target, index: index, format: format, depth: depth, prosody: prosody, into: &out)
+            }
+        case let .child(role, format):
+            for (i, child) in node.children.enumerated() where child.role == role {
+                speak(child, parent: node, index: i, format: format, depth: depth, prosody: prosody, into: &out)
+            }
+        case .text(let format):
+            if let format, let words = formatted(node.text, format: format, node: node) {
+                out.append(words: words, range: node.range, prosody: prosody)
+            } else {
+                out.append(words: leafWords(node), range: node.range, prosody: prosody)
+            }
+        case let .property(name, property, format):
+            let value = propertyValue(name, property, of: node, isSelf: true, context: context) ?? ""
+            if let format, let words = formatted(value, format: format, node: nil) {
+                out.append(words: words, range: node.range, prosody: prosody)
+            } else {
+                out.append(words: value, range: node.range, prosody: prosody)
+            }
+        case .lookup(let key):
+            let words = lexicon.symbol(key, variant: variant) ?? lexicon.number(key, variant: variant)
+                ?? symbolWords(key, node: node)
+            out.append(words: words.trimmingSpaces, range: node.range, prosody: prosody)
+        }
+    }
+
+    /// A child named in a template (`{numerator}`, `{denominator:ordinal}`): a leaf with a format
+    /// that applies says the formatted words, anything else is spoken.
+    private mutating func speak(_ child: SemanticNode, parent: SemanticNode, index: Int, format: ValueFormat?, depth: Int,
+                                prosody: SpeechDescription.Prosody?, into out: inout SpeechDescription) {
+        if let format, child.children.isEmpty, let words = formatted(child.text, format: format, node: child) {
+            out.append(words: words, range: child.range, prosody: childProsody(child, prosody))
+        } else {
+            speak(child, parent: parent, index: index, depth: depth + 1, prosody: childProsody(child, prosody), into: &out)
+        }
+    }
+
+    /// Formats a value (see ``ValueFormat``). Nil when the format does not apply.
+    mutating func formatted(_ value: String, format: ValueFormat, node: SemanticNode?) -> String? {
         let integer = Int(value)
         switch format {
-        case "raw": return value
-        case "cardinal": return integer.flatMap { NumberWording.cardinal($0, lexicon: lexicon) }
-        case "ordinal":
+        case .raw: return value
+        case .cardinal: return integer.flatMap { NumberWording.cardinal($0, lexicon: lexicon) }
+        case .ordinal:
             if let n = integer { return NumberWording.ordinal(n, lexicon: lexicon) }
             if let node, node.kind == .identifier, node.children.isEmpty {
                 return symbolWords(value, node: node) + (lexicon.number("ordinal-suffix") ?? "-th")
             }
             return nil
-        case "ordinal-plural":
+        case .ordinalPlural:
             guard let n = integer, let o = NumberWording.ordinal(n, lexicon: lexicon) else { return nil }
             return lexicon.number("ordinal.\(n)", variant: "plural") ?? (o + "s")
-        case "denominator":
+        case .denominator:
             guard let n = integer else { return nil }
             return lexicon.number("denominator.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
-        case "denominator-plural":
+        case .denominatorPlural:
             guard let n = integer else { return nil }
             return lexicon.number("denominator.\(n)", variant: "plural")
                 ?? NumberWording.ordinal(n, lexicon: lexicon).map { $0 + "s" }
-        case "root-index":
+        case .rootIndex:
             if let n = integer { return lexicon.number("root.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon) }
             if let node, node.kind == .identifier, node.children.isEmpty {
                 return symbolWords(value, node: node) + (lexicon.number("ordinal-suffix") ?? "-th")
             }
             return nil
-        case "word": return lexicon.symbol(value, variant: variant) ?? symbolWords(value, node: node)
-        case "function": return lexicon.function(value, variant: variant)
-        case "unit": return lexicon.unit(value, plural: false)
-        case "unit-plural": return lexicon.unit(value, plural: true)
-        case "spell": return value.map { String($0) }.joined(separator: " ")
-        case "ordinal-numeral": return integer.flatMap { NumberWording.ordinalNumeral($0, lexicon: lexicon) }
-        case "power": return integer.flatMap { lexicon.number("power.\($0)") }
-        default: return nil
+        case .word: return lexicon.symbol(value, variant: variant) ?? symbolWords(value, node: node)
+        case .function: return lexicon.function(value, variant: variant)
+        case .unit: return lexicon.unit(value, plural: false)
+        case .unitPlural: return lexicon.unit(value, plural: true)
+        case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .ordinalNumeral: return integer.flatMap { NumberWording.ordinalNumeral($0, lexicon: lexicon) }
+        case .power: return integer.flatMap { lexicon.number("power.\($0)") }
+        case .unknown: return nil
         }
     }
 
@@ -360,47 +462,59 @@ struct SpeechRun {
         case .scriptPath:
             // The scripts this node sits in, outermost first: "super", "sub", "super.sub"…
             guard isSelf else { return nil }
-            let chain = Array(ancestors.dropFirst()) + [node]
-            let roles = chain.compactMap { n -> String? in
-                n.role == .exponent ? "super" : n.role == .subscript ? "sub" : nil
-            }
-            return roles.joined(separator: ".")
+            var path = ""
+            for n in ancestors.dropFirst() { appendScript(n.role, to: &path) }
+            appendScript(node.role, to: &path)
+            return path
         case .position:
             guard isSelf, let parent = context.parent else { return nil }
-            let same = parent.children[..<context.index].filter { $0.role == node.role }.count
+            var same = 0
+            for sibling in parent.children[..<context.index] where sibling.role == node.role { same += 1 }
             return String(same + 1)
         }
     }
 
-    private func test(_ value: String?, _ t: ValueTest) -> Bool {
-        switch t {
-        case .present: return value != nil && value != "false" && value != ""
-        case .oneOf(let options):
-            guard let value else { return false }
-            for option in options where option == value || equalIgnoringASCIICase(option, value) { return true }
-            return false
-        case .less(let n): return value.flatMap(Double.init).map { $0 < n } ?? false
-        case .greater(let n): return value.flatMap(Double.init).map { $0 > n } ?? false
-        }
+    private func appendScript(_ role: SemanticNode.Role, to path: inout String) {
+        let script = role == .exponent ? "super" : role == .subscript ? "sub" : nil
+        guard let script else { return }
+        if !path.isEmpty { path += "." }
+        path += script
     }
 
-    func holds(_ condition: CompiledCondition, _ context: Context) -> Bool {
+    /// Whether a property of the node being matched passes value test `test`; the property is looked
+    /// up once per node and name.
+    private mutating func ownProperty(_ name: Int, passes test: Int, _ context: Context, _ table: RuleTable) -> Bool {
+        let start = lookedUpStart
+        let found: Bool? = lookedUp.withUnsafeBufferPointer { lookedUp in
+            for i in start ..< lookedUp.count where lookedUp[i].name == name {
+                return table.valueTest(test, passes: lookedUp[i].value)
+            }
+            return nil
+        }
+        if let found { return found }
+        let value = propertyValue(table.propertyNames[name], table.properties[name], of: context.node, isSelf: true, context: context)
+        lookedUp.append(LookedUp(name: name, value: value))
+        return table.valueTest(test, passes: value)
+    }
+
+    mutating func holds(_ condition: CompiledCondition, _ context: Context, _ table: RuleTable) -> Bool {
         let negated = condition.negated
         switch condition.test {
-        case let .property(steps, name, property, t):
-            guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
-            return test(propertyValue(name, property, of: target, isSelf: steps.isEmpty, context: context), t) != negated
-        case let .preference(name, t):
-            let value = preferences[name] ?? preferences.first { equalIgnoringASCIICase($0.key, name) }?.value
-            return test(value, t) != negated
-        case let .kind(steps, kinds):
-            guard let target = steps.isEmpty ? context.node : resolve(steps, context: context) else { return negated }
+        case let .property(path, name, test):
+            if path < 0 { return ownProperty(name, passes: test, context, table) != negated }
+            guard let target = resolve(table.paths[path], context: context) else { return negated }
+            let value = propertyValue(table.propertyNames[name], table.properties[name], of: target, isSelf: false, context: context)
+            return table.valueTest(test, passes: value) != negated
+        case let .preference(slot):
+            return preferences.holds(slot, table) != negated
+        case let .kind(path, kinds):
+            guard let target = path < 0 ? context.node : resolve(table.paths[path], context: context) else { return negated }
             return kinds.contains(target.kind) != negated
         case let .parentKind(kinds):
             guard let parent = context.parent else { return negated }
             return kinds.contains(parent.kind) != negated
-        case let .role(roles):
-            return roles.contains(context.node.role) != negated
+        case let .role(list):
+            return table.roleLists[list].contains(context.node.role) != negated
         case .followed:
             guard let parent = context.parent else { return negated }
             return (context.index < parent.children.count - 1) != negated
@@ -438,6 +552,7 @@ struct SpeechRun {
 /// ASCII case-insensitive equality (preference names and values, rule values) without allocating.
 @inline(__always)
 func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
     var i = a.utf8.makeIterator(), j = b.utf8.makeIterator()
     while true {
         let x = i.next(), y = j.next()
@@ -448,3 +563,10 @@ func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
         if lx != ly { return false }
     }
 }
+
+/// An ASCII letter or digit (the letters are the ASCII characters with the Unicode Alphabetic property).
+@inline(__always)
+func isASCIILetterOrDigit(_ b: UInt8) -> Bool {
+    (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+}
+
