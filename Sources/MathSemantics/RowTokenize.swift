@@ -177,7 +177,7 @@ extension Analyzer {
                 return group(SemanticNode(.set, properties: ["empty": "true", "open": open, "close": close], range: range))
             }
             let content = parse(tokens, range: nil, inner)
-            if [.matrix, .table, .cases].contains(content.kind) {
+            if content.kind == .matrix || content.kind == .table || content.kind == .cases {
                 return group(fencedTable(content, open: open, close: close, range: range))
             }
             var props: SemanticProperties = ["open": open, "close": close]
@@ -185,7 +185,7 @@ extension Analyzer {
             return group(.make(.set, [content.withRole(.content)], props: props, range: range))
         }
         let content = tokens.isEmpty ? nil : parse(tokens, range: nil, inner)
-        if let content, [.matrix, .table, .cases].contains(content.kind) {
+        if let content, content.kind == .matrix || content.kind == .table || content.kind == .cases {
             return group(fencedTable(content, open: open, close: close, range: range))
         }
         // Plain fenced reading (also the reading of a function argument).
