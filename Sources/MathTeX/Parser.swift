@@ -296,9 +296,9 @@ struct ParserCore {
             }
             if let atom = parseAtom(t) { atoms.append(atom) }
         }
-        let items = atoms.map(finish)
+        let items = finishAll(atoms)
         if let infix {
-            let numerator = infixAtoms.map(finish)
+            let numerator = finishAll(infixAtoms)
             return [buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items)]
         }
         return items
@@ -316,6 +316,15 @@ struct ParserCore {
             let frac = MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
             return MathNode(.fenced(open: open, close: close), [frac], range: range)
         }
+    }
+
+    /// The nodes of `atoms`, in order (a loop rather than `atoms.map(finish)`, whose closure would
+    /// copy the whole parser state).
+    func finishAll(_ atoms: [Atom]) -> [MathNode] {
+        var nodes: [MathNode] = []
+        nodes.reserveCapacity(atoms.count)
+        for atom in atoms { nodes.append(finish(atom)) }
+        return nodes
     }
 
     /// Turns an atom and its scripts into a node.
@@ -419,7 +428,7 @@ struct ParserCore {
             error("tex.missing-script", "\(scriptToken.kind == .superscript ? "superscript" : "subscript") has nothing after it",
                   at: scriptToken.range)
             return MathNode(.error(""), range: scriptToken.range)
-        case .character where ("0"..."9").contains(t.scalar):
+        case .character where isASCIIDigit(t.scalar):
             // A script without braces takes one token: x^23 is x² followed by 3.
             return MathNode(.number(String(Character(t.scalar))), range: t.range)
         default:
@@ -501,12 +510,12 @@ struct ParserCore {
 
     private mutating func parseCharacter(_ t: Token) -> Atom? {
         let c = t.scalar
-        if c.properties.numericType != nil, ("0"..."9").contains(c) {
+        if isASCIIDigit(c) {
             return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
         }
         if c == "." {
             let after = peekNonSpace()
-            if after.kind == .character, ("0"..."9").contains(after.scalar) {
+            if after.kind == .character, isASCIIDigit(after.scalar) {
                 return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
             }
         }
@@ -550,7 +559,7 @@ struct ParserCore {
     /// A node for a Unicode character typed directly: the same node its TeX command makes.
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
         if let (base, variant) = UnicodeMath.decompose(c) {
-            if ("0"..."9").contains(base) { return MathNode(.number(String(Character(base))), range: range) }
+            if isASCIIDigit(base) { return MathNode(.number(String(Character(base))), range: range) }
             return MathNode(.identifier(String(Character(base)), variant: variant == .italic ? nil : variant), range: range)
         }
         if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
@@ -575,14 +584,14 @@ struct ParserCore {
         while true {
             let t = nextNonSpace()
             if t.kind == .character {
-                if ("0"..."9").contains(t.scalar) {
+                if isASCIIDigit(t.scalar) {
                     text.unicodeScalars.append(t.scalar)
                     end = t.range.upperBound
                     continue
                 }
                 if t.scalar == ".", !seenPoint {
                     let after = peekNonSpace()
-                    if after.kind == .character, ("0"..."9").contains(after.scalar) {
+                    if after.kind == .character, isASCIIDigit(after.scalar) {
                         seenPoint = true
                         text += "."
                         end = t.range.upperBound
@@ -615,7 +624,7 @@ struct ParserCore {
             let close = nextSignificant(&self)
             if close.kind == .endGroup {
                 let digit = nextSignificant(&self)
-                if digit.kind == .character, ("0"..."9").contains(digit.scalar) {
+                if digit.kind == .character, isASCIIDigit(digit.scalar) {
                     expander.pushBack(digit)
                     return true
                 }
@@ -775,7 +784,7 @@ struct ParserCore {
                 error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range)
                 return MathNode(.error(""), range: t.range)
             }
-            if t.kind == .character, ("0"..."9").contains(t.scalar) {
+            if t.kind == .character, isASCIIDigit(t.scalar) {
                 // A single-token argument takes one digit: \frac12 is 1/2.
                 return MathNode(.number(String(Character(t.scalar))), range: t.range)
             }
@@ -850,7 +859,7 @@ struct ParserCore {
         var t = nextNonSpace()
         if t.isCharacter("=") { t = nextNonSpace() }
         while t.kind == .character && (t.scalar == "-" || t.scalar == "+" || t.scalar == "." || t.scalar == ","
-                                       || ("0"..."9").contains(t.scalar)) {
+                                       || isASCIIDigit(t.scalar)) {
             text.unicodeScalars.append(t.scalar)
             t = next()
         }
@@ -885,7 +894,12 @@ extension MathNode {
 
 @inline(__always)
 func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
-    ("a"..."z").contains(c) || ("A"..."Z").contains(c)
+    (c.value >= 0x61 && c.value <= 0x7A) || (c.value >= 0x41 && c.value <= 0x5A)  // a-z A-Z
+}
+
+@inline(__always)
+func isASCIIDigit(_ c: Unicode.Scalar) -> Bool {
+    c.value >= 0x30 && c.value <= 0x39  // 0-9
 }
 
 /// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
