@@ -74,6 +74,8 @@ struct CommandDefinition: Sendable {
     let takesLimits: Bool
     /// Builds the node; may read further tokens through the parser. Nil produces nothing.
     let build: @Sendable (inout ParserCore, Invocation) -> MathNode?
+    /// Scripts after `\overbrace`/`\overbracket` go over, after `\underbrace`/`\underbracket` under.
+    let bracePosition: Atom.BracePosition
 
     init(_ names: [String], _ arguments: [ArgumentKind] = [], modes: Modes = .math, takesLimits: Bool = false,
          build: @escaping @Sendable (inout ParserCore, Invocation) -> MathNode?) {
@@ -82,6 +84,13 @@ struct CommandDefinition: Sendable {
         self.modes = modes
         self.takesLimits = takesLimits
         self.build = build
+        if names.contains("underbrace") || names.contains("underbracket") {
+            bracePosition = .under
+        } else if names.contains("overbrace") || names.contains("overbracket") {
+            bracePosition = .over
+        } else {
+            bracePosition = .none
+        }
     }
 }
 

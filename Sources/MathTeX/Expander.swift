@@ -59,10 +59,16 @@ struct Expander {
     var diagnostics: [Diagnostic] = []
     /// Names that are defined commands of the registry (for `\newcommand` vs `\renewcommand` checks).
     private let isBuiltin: (String) -> Bool
+    /// Whether `macros` may hold names other than the built-in macros (user macros from the options,
+    /// or a definition in the formula). While false, only names whose role is
+    /// ``ControlSequenceRole/builtinMacro`` need a look-up.
+    private var hasOtherMacros: Bool
 
-    init(bytes: [UInt8], macros: [String: Macro], limits: TeXLimits, isBuiltin: @escaping (String) -> Bool) {
+    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, limits: TeXLimits,
+         isBuiltin: @escaping (String) -> Bool) {
         self.lexer = Lexer(bytes: bytes)
         self.macros = macros
+        self.hasOtherMacros = hasUserMacros
         self.limits = limits
         self.isBuiltin = isBuiltin
     }
@@ -88,19 +94,19 @@ struct Expander {
         while true {
             let t = nextRaw()
             guard t.kind == .controlSequence else { return t }
-            if let macro = macros[t.name] {
+            if t.role == .builtinMacro || hasOtherMacros, let macro = macros[t.name] {
                 expand(macro, call: t)
                 continue
             }
-            switch t.name {
-            case "def", "gdef", "edef", "xdef": define(t); continue
-            case "newcommand", "renewcommand", "providecommand": newCommand(t); continue
-            case "let": letCommand(t); continue
-            case "DeclareMathOperator": declareOperator(t); continue
-            case "global", "long", "relax", "/": continue
-            case "uppercase", "lowercase": changeCase(t); continue
-            case "bgroup": return Token(.beginGroup, scalar: "{", range: t.range)
-            case "egroup": return Token(.endGroup, scalar: "}", range: t.range)
+            switch t.role {
+            case .def: define(t); continue
+            case .newCommand: newCommand(t); continue
+            case .let: letCommand(t); continue
+            case .declareOperator: declareOperator(t); continue
+            case .ignored: continue
+            case .changeCase: changeCase(t); continue
+            case .bgroup: return Token(.beginGroup, scalar: "{", range: t.range)
+            case .egroup: return Token(.endGroup, scalar: "}", range: t.range)
             default: return t
             }
         }
@@ -472,6 +478,7 @@ struct Expander {
     private mutating func store(_ name: Token, _ macro: Macro) {
         let key = name.kind == .active ? "~" : name.name
         macros[key] = macro
+        hasOtherMacros = true
     }
 }
 

@@ -11,6 +11,8 @@ public struct TeXParser: Sendable {
     /// The options every parse uses.
     public let options: TeXParserOptions
     private let userMacros: [String: Macro]
+    /// Whether the options define macros (beyond the built-in ones).
+    private let hasUserMacros: Bool
 
     /// Creates a parser. User macros in `options` are lexed once here.
     public init(options: TeXParserOptions = TeXParserOptions()) {
@@ -21,6 +23,7 @@ public struct TeXParser: Sendable {
             macros[key] = Macro.fromSource(body)
         }
         self.userMacros = macros
+        self.hasUserMacros = !options.macros.isEmpty
     }
 
     /// Parses one formula (math mode, without `$` delimiters).
@@ -37,7 +40,7 @@ public struct TeXParser: Sendable {
             return TeXParseResult(root: MathNode(.error(String(decoding: bytes.prefix(200), as: UTF8.self) + "…"), range: range),
                                   diagnostics: [d])
         }
-        var core = ParserCore(bytes: bytes, macros: userMacros, options: options)
+        var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options)
         let root = core.parseTop()
         var diagnostics = core.diagnostics + core.expander.diagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
@@ -133,10 +136,10 @@ struct ParserCore {
         "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup", "egroup", "verb",
     ]
 
-    init(bytes: [UInt8], macros: [String: Macro], options: TeXParserOptions) {
+    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions) {
         self.bytes = bytes
         self.options = options
-        self.expander = Expander(bytes: bytes, macros: macros, limits: options.limits,
+        self.expander = Expander(bytes: bytes, macros: macros, hasUserMacros: hasUserMacros, limits: options.limits,
                                  isBuiltin: { CommandRegistry.table[$0] != nil || SymbolTable.math($0) != nil })
     }
 
@@ -246,29 +249,29 @@ struct ParserCore {
                 pushBack(t)
                 break loop
             case .controlSequence:
-                switch t.name {
-                case "right":
+                switch t.role {
+                case .right:
                     if stop.contains(.right) { pushBack(t); break loop }
                     error("tex.unmatched-right", "\\right without a matching \\left", at: t.range)
                     _ = parseDelimiter(after: t)
                     continue
-                case "middle":
+                case .middle:
                     if stop.contains(.middle) { pushBack(t); break loop }
                     error("tex.misplaced-middle", "\\middle is only allowed between \\left and \\right", at: t.range)
                     _ = parseDelimiter(after: t)
                     continue
-                case "end":
+                case .end:
                     if stop.contains(.end) { pushBack(t); break loop }
                     let name = readEnvironmentName(after: t)
                     error("tex.unmatched-end", "\\end{\(name)} without a matching \\begin", at: t.range)
                     continue
-                case "\\", "cr", "newline":
+                case .lineBreak, .crOrNewline:
                     if stop.contains(.newline) { pushBack(t); break loop }
-                    if t.name == "\\" { _ = readRowSpacing() }
+                    if t.role == .lineBreak { _ = readRowSpacing() }
                     continue  // a line break outside a table is ignored (as KaTeX does in inline math)
-                case ")":
+                case .closeParen:
                     if stop.contains(.closeParen) { pushBack(t); break loop }
-                case "over", "atop", "choose", "brace", "brack", "above":
+                case .infix:
                     if infix != nil {
                         error("tex.ambiguous-infix", "only one \\\(t.name) (or \\over, \\atop, \\choose) per group", at: t.range)
                         continue
@@ -279,14 +282,14 @@ struct ParserCore {
                     infixAtoms = atoms
                     atoms = []
                     continue
-                case "limits", "nolimits", "displaylimits":
+                case .limits:
                     if atoms.isEmpty {
                         error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
                     } else {
                         atoms[atoms.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
                     }
                     continue
-                case "nonumber", "notag":
+                case .noNumber:
                     continue
                 default:
                     break
@@ -423,7 +426,7 @@ struct ParserCore {
             return MathNode(.error(""), range: scriptToken.range)
         case .character where t.scalar == "'":
             return MathNode(.operator("′", .ordinary), range: t.range)
-        case .controlSequence where ["right", "middle", "end", "\\"].contains(t.name):
+        case .controlSequence where t.role.endsArgument:
             pushBack(t)
             error("tex.missing-script", "\(scriptToken.kind == .superscript ? "superscript" : "subscript") has nothing after it",
                   at: scriptToken.range)
@@ -681,8 +684,7 @@ struct ParserCore {
             var atom = Atom(node: node, range: node.range ?? invocation.range)
             atom.takesLimits = definition.takesLimits
             if case .operator(_, let p) = node.kind, p.movableLimits { atom.takesLimits = true }
-            if definition.names.contains("overbrace") || definition.names.contains("overbracket") { atom.bracePosition = .over }
-            if definition.names.contains("underbrace") || definition.names.contains("underbracket") { atom.bracePosition = .under }
+            atom.bracePosition = definition.bracePosition
             return atom
         }
         if let symbol = SymbolTable.math(t.name) {
@@ -779,7 +781,7 @@ struct ParserCore {
             error("tex.missing-argument", "\\\(invocation.name) needs an argument before \(t.sourceText)", at: invocation.range)
             return MathNode(.error(""), range: t.range)
         default:
-            if t.kind == .controlSequence, ["right", "middle", "end", "\\"].contains(t.name) {
+            if t.kind == .controlSequence, t.role.endsArgument {
                 pushBack(t)
                 error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range)
                 return MathNode(.error(""), range: t.range)
@@ -875,6 +877,17 @@ struct ParserCore {
         if unit.count < 2 { pushBack(t) }
         if text.isEmpty && unit.isEmpty { return nil }
         return Dimension.parse(text + unit)
+    }
+}
+
+extension ControlSequenceRole {
+    /// `\right`, `\middle`, `\end` and `\\` end the construct around them, so they cannot be
+    /// an argument or a script.
+    var endsArgument: Bool {
+        switch self {
+        case .right, .middle, .end, .lineBreak: return true
+        default: return false
+        }
     }
 }
 
