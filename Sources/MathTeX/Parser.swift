@@ -326,7 +326,7 @@ struct ParserCore {
     func finishAll(_ atoms: [Atom]) -> [MathNode] {
         var nodes: [MathNode] = []
         nodes.reserveCapacity(atoms.count)
-        for atom in atoms { nodes.append(finish(atom)) }
+        for i in atoms.indices { nodes.append(finish(atoms[i])) }
         return nodes
     }
 
@@ -383,24 +383,23 @@ struct ParserCore {
                               range: t.range))
         }
         guard let script = parseScriptArgument(after: t) else { return }
-        var atom = atoms[atoms.count - 1]
+        let last = atoms.count - 1
         if t.kind == .superscript {
-            if atom.sup != nil {
+            if atoms[last].sup != nil {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
                 atoms.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
                 return
             }
-            atom.sup = script
+            atoms[last].sup = script
         } else {
-            if atom.sub != nil {
+            if atoms[last].sub != nil {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
                 atoms.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
                 return
             }
-            atom.sub = script
+            atoms[last].sub = script
         }
-        atom.range = SourceRange.union(atom.range, script.range)
-        atoms[atoms.count - 1] = atom
+        atoms[last].range = SourceRange.union(atoms[last].range, script.range)
     }
 
     private mutating func attachPrime(_ t: Token, to atoms: inout [Atom]) {
@@ -646,29 +645,9 @@ struct ParserCore {
                 variant = nil
             }
             return MathNode(.identifier(symbol.text, variant: variant), range: range)
-        case .ordOperator: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .ord)), range: range)
-        case .bin: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .bin)), range: range)
-        case .rel: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .rel)), range: range)
-        case .open: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .open)), range: range)
-        case .close: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .close)), range: range)
-        case .punct: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .punct)), range: range)
-        case .inner: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .inner)), range: range)
-        case .largeOperator(let limits):
-            return MathNode(.operator(symbol.text, OperatorProperties(atomClass: .op, largeOperator: true, movableLimits: limits)),
-                            range: range)
+        case .ordOperator, .bin, .rel, .open, .close, .punct, .inner, .largeOperator:
+            return MathNode(.operator(symbol.text, symbol.leafProperties), range: range)
         }
-    }
-
-    private func withDictionary(_ text: String, _ atomClass: AtomClass) -> OperatorProperties {
-        var p = OperatorDictionary.properties(for: text)
-        p.atomClass = atomClass
-        // Fences written plainly do not stretch; \left…\right makes them stretch.
-        if atomClass == .open || atomClass == .close { p.stretchy = false; p.fence = true }
-        if atomClass != .open && atomClass != .close && atomClass != .ord { p.fence = false }
-        if atomClass == .ord { p.stretchy = false }
-        p.largeOperator = false
-        p.movableLimits = false
-        return p
     }
 
     // MARK: Commands

@@ -31,11 +31,42 @@ package struct TeXSymbol: Sendable, Hashable {
     package let text: String
     /// The symbol's class.
     package let symbolClass: SymbolClass
+    /// The properties of the operator node the parser makes for this symbol (unused for
+    /// ``SymbolClass/ord``, which makes an identifier); computed once here rather than at every use.
+    let leafProperties: OperatorProperties
 
     /// Creates a symbol.
     package init(text: String, symbolClass: SymbolClass) {
         self.text = text
         self.symbolClass = symbolClass
+        self.leafProperties = Self.leafProperties(text, symbolClass)
+    }
+
+    /// The operator dictionary's properties for `text` with the TeX class deciding the atom class,
+    /// fences and stretchiness.
+    private static func leafProperties(_ text: String, _ symbolClass: SymbolClass) -> OperatorProperties {
+        let atomClass: AtomClass
+        switch symbolClass {
+        case .ord: return .ordinary
+        case .largeOperator(let limits):
+            return OperatorProperties(atomClass: .op, largeOperator: true, movableLimits: limits)
+        case .ordOperator: atomClass = .ord
+        case .bin: atomClass = .bin
+        case .rel: atomClass = .rel
+        case .open: atomClass = .open
+        case .close: atomClass = .close
+        case .punct: atomClass = .punct
+        case .inner: atomClass = .inner
+        }
+        var p = OperatorDictionary.properties(for: text)
+        p.atomClass = atomClass
+        // Fences written plainly do not stretch; \left…\right makes them stretch.
+        if atomClass == .open || atomClass == .close { p.stretchy = false; p.fence = true }
+        if atomClass != .open && atomClass != .close && atomClass != .ord { p.fence = false }
+        if atomClass == .ord { p.stretchy = false }
+        p.largeOperator = false
+        p.movableLimits = false
+        return p
     }
 
     /// The operator properties of this symbol, or nil for an identifier (``SymbolClass/ord``).
