@@ -126,6 +126,10 @@ struct ParserCore {
     var activeStops: StopSet = []
     /// Fix-it suggestions already computed for unknown command names.
     var suggestions: [String: String?] = [:]
+    /// The atoms of the expressions being parsed, innermost last: each `parseExpression` call works
+    /// on the part above the count it started at and removes it when done, so one array serves the
+    /// whole parse instead of a new, growing array per group.
+    var atomStack: [Atom] = []
 
     /// Commands the parser itself handles (not in the registry).
     static let structuralCommands: Set<String> = [
@@ -212,9 +216,9 @@ struct ParserCore {
         let savedStops = activeStops
         activeStops = stop
         defer { activeStops = savedStops }
-        var atoms: [Atom] = []
-        var infix: (index: Int, token: Token, thickness: Double?)? = nil
-        var infixAtoms: [Atom] = []
+        let base = atomStack.count
+        var infix: (token: Token, thickness: Double?)? = nil
+        var numerator: [MathNode] = []
         loop: while true {
             let t = next()
             switch t.kind {
@@ -237,13 +241,13 @@ struct ParserCore {
                 error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
                 continue
             case .superscript, .subscript:
-                attachScript(t, to: &atoms)
+                attachScript(t, base: base)
                 continue
             case .parameter:
                 error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
                 continue
             case .character where t.scalar == "'":
-                attachPrime(t, to: &atoms)
+                attachPrime(t, base: base)
                 continue
             case .character where t.scalar == "]" && stop.contains(.closeBracket):
                 pushBack(t)
@@ -278,15 +282,14 @@ struct ParserCore {
                     }
                     var thickness: Double? = nil
                     if t.name == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
-                    infix = (atoms.count, t, thickness)
-                    infixAtoms = atoms
-                    atoms = []
+                    infix = (t, thickness)
+                    numerator = finishAtoms(from: base)
                     continue
                 case .limits:
-                    if atoms.isEmpty {
+                    if atomStack.count == base {
                         error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
                     } else {
-                        atoms[atoms.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
+                        atomStack[atomStack.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
                     }
                     continue
                 case .noNumber:
@@ -297,11 +300,10 @@ struct ParserCore {
             default:
                 break
             }
-            if let atom = parseAtom(t) { atoms.append(atom) }
+            if let atom = parseAtom(t) { atomStack.append(atom) }
         }
-        let items = finishAll(atoms)
+        let items = finishAtoms(from: base)
         if let infix {
-            let numerator = finishAll(infixAtoms)
             return [buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items)]
         }
         return items
@@ -321,17 +323,24 @@ struct ParserCore {
         }
     }
 
-    /// The nodes of `atoms`, in order (a loop rather than `atoms.map(finish)`, whose closure would
-    /// copy the whole parser state).
-    func finishAll(_ atoms: [Atom]) -> [MathNode] {
+    /// The nodes of the atoms above `base` on the atom stack, in order; removes those atoms.
+    mutating func finishAtoms(from base: Int) -> [MathNode] {
         var nodes: [MathNode] = []
-        nodes.reserveCapacity(atoms.count)
-        for i in atoms.indices { nodes.append(finish(atoms[i])) }
+        nodes.reserveCapacity(atomStack.count - base)
+        for i in base..<atomStack.count { nodes.append(Self.finish(&atomStack[i])) }
+        atomStack.removeSubrange(base...)
         return nodes
     }
 
     /// Turns an atom and its scripts into a node.
     func finish(_ atom: Atom) -> MathNode {
+        var atom = atom
+        return Self.finish(&atom)
+    }
+
+    /// Turns an atom and its scripts into a node; takes the atom `inout` only so that atoms on the
+    /// stack are read in place, not copied (it is left as it was).
+    static func finish(_ atom: inout Atom) -> MathNode {
         var sup = atom.sup
         if !atom.primes.isEmpty {
             let primes = MathNode.row(atom.primes)
@@ -376,42 +385,46 @@ struct ParserCore {
         }
     }
 
-    private mutating func attachScript(_ t: Token, to atoms: inout [Atom]) {
-        if atoms.isEmpty {
+    /// Attaches a script to the last atom of the expression whose atoms start at `base` on the stack.
+    private mutating func attachScript(_ t: Token, base: Int) {
+        if atomStack.count == base {
             // A script with no base (`^2`, `{}_a`) attaches to an empty base.
-            atoms.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
+            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
                               range: t.range))
         }
+        // The script's own atoms are pushed and removed above ours, so the last atom is ours again.
         guard let script = parseScriptArgument(after: t) else { return }
-        let last = atoms.count - 1
+        let last = atomStack.count - 1
         if t.kind == .superscript {
-            if atoms[last].sup != nil {
+            if atomStack[last].sup != nil {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
-                atoms.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
+                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
                 return
             }
-            atoms[last].sup = script
+            atomStack[last].sup = script
         } else {
-            if atoms[last].sub != nil {
+            if atomStack[last].sub != nil {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
-                atoms.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
+                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
                 return
             }
-            atoms[last].sub = script
+            atomStack[last].sub = script
         }
-        atoms[last].range = SourceRange.union(atoms[last].range, script.range)
+        atomStack[last].range = SourceRange.union(atomStack[last].range, script.range)
     }
 
-    private mutating func attachPrime(_ t: Token, to atoms: inout [Atom]) {
-        if atoms.isEmpty {
-            atoms.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
+    /// Attaches a prime to the last atom of the expression whose atoms start at `base` on the stack.
+    private mutating func attachPrime(_ t: Token, base: Int) {
+        if atomStack.count == base {
+            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
         }
-        if atoms[atoms.count - 1].sup != nil {
+        let last = atomStack.count - 1
+        if atomStack[last].sup != nil {
             error("tex.double-superscript", "a prime after a superscript; write x'^2 rather than x^2'", at: t.range)
             return
         }
-        atoms[atoms.count - 1].primes.append(MathNode(.operator("′", .ordinary), range: t.range))
-        atoms[atoms.count - 1].range = SourceRange.union(atoms[atoms.count - 1].range, t.range)
+        atomStack[last].primes.append(MathNode(.operator("′", .ordinary), range: t.range))
+        atomStack[last].range = SourceRange.union(atomStack[last].range, t.range)
     }
 
     /// The argument of `^` or `_`: a group, a symbol, or a command with its arguments.
