@@ -67,6 +67,7 @@ struct Expander {
     init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, limits: TeXLimits,
          isBuiltin: @escaping (String) -> Bool) {
         self.lexer = Lexer(bytes: bytes)
+        self.pending.reserveCapacity(16)
         self.macros = macros
         self.hasOtherMacros = hasUserMacros
         self.limits = limits

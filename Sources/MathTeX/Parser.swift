@@ -145,6 +145,8 @@ struct ParserCore {
         self.options = options
         self.expander = Expander(bytes: bytes, macros: macros, hasUserMacros: hasUserMacros, limits: options.limits,
                                  isBuiltin: { CommandRegistry.table[$0] != nil || SymbolTable.math($0) != nil })
+        // Room for a typical formula's nesting, so the stack is allocated once rather than grown.
+        atomStack.reserveCapacity(32)
     }
 
     // MARK: Diagnostics
@@ -328,7 +330,7 @@ struct ParserCore {
         var nodes: [MathNode] = []
         nodes.reserveCapacity(atomStack.count - base)
         for i in base..<atomStack.count { nodes.append(Self.finish(&atomStack[i])) }
-        atomStack.removeSubrange(base...)
+        atomStack.removeLast(atomStack.count - base)
         return nodes
     }
 
@@ -708,6 +710,7 @@ struct ParserCore {
 
     /// Reads a command's declared arguments.
     mutating func readArguments(_ kinds: [ArgumentKind], into invocation: inout Invocation) {
+        invocation.arguments.reserveCapacity(kinds.count)
         for kind in kinds {
             let argument = readArgument(kind, for: invocation)
             if let r = argument.range { invocation.range = invocation.range.union(r) }

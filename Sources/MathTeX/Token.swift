@@ -92,7 +92,24 @@ enum ControlSequenceRole: UInt8, Sendable {
     case limits          // \limits \nolimits \displaylimits
     case noNumber        // \nonumber \notag
 
-    static func of(_ name: String) -> ControlSequenceRole { table[name] ?? .other }
+    static func of(_ name: String) -> ControlSequenceRole {
+        // Most names have no role: skip hashing those whose first byte and length no role name has.
+        let utf8 = name.utf8
+        guard let first = utf8.first else { return .other }
+        if first < 0x80, filter[Int(first)] & (1 << UInt32(min(utf8.count, 31))) == 0 { return .other }
+        return table[name] ?? .other
+    }
+
+    /// For each ASCII first byte, bit `n` is set when a name with a role starts with that byte and
+    /// has `n` bytes (31 for 31 or more).
+    private static let filter: [UInt32] = {
+        var filter = [UInt32](repeating: 0, count: 128)
+        for name in table.keys {
+            guard let first = name.utf8.first, first < 0x80 else { continue }
+            filter[Int(first)] |= 1 << UInt32(min(name.utf8.count, 31))
+        }
+        return filter
+    }()
 
     private static let table: [String: ControlSequenceRole] = {
         var table: [String: ControlSequenceRole] = [:]
