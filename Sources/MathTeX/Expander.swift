@@ -90,11 +90,15 @@ struct Expander {
 
     // MARK: Expanded tokens
 
-    /// The next token after macro expansion and definitions.
-    mutating func next() -> Token {
+    /// The next token after macro expansion and definitions; with `skippingSpaces`, the next one
+    /// that is not a space (the lexer then makes no space tokens at all).
+    mutating func next(skippingSpaces: Bool = false) -> Token {
         while true {
-            let t = nextRaw()
-            guard t.kind == .controlSequence else { return t }
+            let t = pending.popLast() ?? lexer.next(skippingSpaces: skippingSpaces)
+            guard t.kind == .controlSequence else {
+                if skippingSpaces && t.kind == .space { continue }
+                return t
+            }
             if t.role == .builtinMacro || hasOtherMacros, let macro = macros[t.name] {
                 expand(macro, call: t)
                 continue

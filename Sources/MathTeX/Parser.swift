@@ -176,9 +176,7 @@ struct ParserCore {
 
     /// The next token that is not a space (math mode ignores spaces).
     mutating func nextNonSpace() -> Token {
-        var t = next()
-        while t.kind == .space { t = next() }
-        return t
+        expander.next(skippingSpaces: true)
     }
 
     mutating func peekNonSpace() -> Token {
@@ -222,7 +220,8 @@ struct ParserCore {
         var infix: (token: Token, thickness: Double?)? = nil
         var numerator: [MathNode] = []
         loop: while true {
-            let t = next()
+            // Math mode ignores spaces: they are skipped before they become tokens.
+            let t = nextNonSpace()
             switch t.kind {
             case .eof:
                 pushBack(t)
