@@ -213,6 +213,28 @@ struct ParserCore {
 
     /// Parses items until a token in `stop` (not consumed) or the end of input.
     mutating func parseExpression(until stop: StopSet) -> [MathNode] {
+        switch parseItems(until: stop) {
+        case .one(let node): return [node]
+        case .many(let nodes): return nodes
+        }
+    }
+
+    /// The items of an expression: one node is kept apart, so that a group of one item (`x_{1}`)
+    /// needs no array.
+    enum Items {
+        case one(MathNode)
+        case many([MathNode])
+
+        var last: MathNode? {
+            switch self {
+            case .one(let node): return node
+            case .many(let nodes): return nodes.last
+            }
+        }
+    }
+
+    /// ``parseExpression(until:)`` returning ``Items``.
+    mutating func parseItems(until stop: StopSet) -> Items {
         let savedStops = activeStops
         activeStops = stop
         defer { activeStops = savedStops }
@@ -303,11 +325,16 @@ struct ParserCore {
             }
             if let atom = parseAtom(t) { atomStack.append(atom) }
         }
+        if infix == nil, atomStack.count - base == 1 {
+            let node = Self.finish(&atomStack[base])
+            atomStack.removeLast()
+            return .one(node)
+        }
         let items = finishAtoms(from: base)
         if let infix {
-            return [buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items)]
+            return .one(buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items))
         }
-        return items
+        return .many(items)
     }
 
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
@@ -483,7 +510,7 @@ struct ParserCore {
         }
         defer { depth -= 1 }
         let savedFont = font, savedMerge = mergeLetters
-        let items = parseExpression(until: .endGroup)
+        let items = parseItems(until: .endGroup)
         font = savedFont
         mergeLetters = savedMerge
         let close = next()
@@ -494,9 +521,13 @@ struct ParserCore {
                   fixIts: [.init(range: SourceRange(close.range.lowerBound, close.range.lowerBound), replacement: "}")])
             end = items.last?.range?.upperBound ?? opening.range.upperBound
         }
-        // A group of one item is that item (as KaTeX and MathML's inferred rows treat it).
-        if items.count == 1 { return items[0] }
-        return MathNode(.row, items, range: SourceRange(opening.range.lowerBound, end))
+        switch items {
+        case .one(let node):
+            // A group of one item is that item (as KaTeX and MathML's inferred rows treat it).
+            return node
+        case .many(let nodes):
+            return MathNode(.row, nodes, range: SourceRange(opening.range.lowerBound, end))
+        }
     }
 
     /// Enters one level of nesting, reporting when the limit is exceeded.
