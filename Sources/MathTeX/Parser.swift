@@ -356,7 +356,7 @@ struct ParserCore {
         var nodes: [MathNode] = []
         nodes.reserveCapacity(atomStack.count - base)
         for i in base..<atomStack.count { nodes.append(Self.finish(&atomStack[i])) }
-        atomStack.removeLast(atomStack.count - base)
+        while atomStack.count > base { atomStack.removeLast() }
         return nodes
     }
 

@@ -132,7 +132,9 @@ package enum SymbolTable {
     /// `*` → `∗` bin, `'` → `′` ordinary operator, `:` rel, `!` close. Nil for letters, digits and
     /// characters the parser treats specially (`\`, `{`, `}`, `$`, `&`, `#`, `^`, `_`, `~`, `%`).
     package static func character(_ scalar: Unicode.Scalar) -> TeXSymbol? {
-        Tables.shared.characters[scalar]
+        let tables = Tables.shared
+        if scalar.value < 0x80 { return tables.asciiCharacters[Int(scalar.value)] }
+        return tables.characters[scalar]
     }
 
     /// Every math symbol name, sorted: for coverage tests.
@@ -159,6 +161,8 @@ package enum SymbolTable {
         var accents: [String: Unicode.Scalar] = [:]
         var negations: [String: String] = [:]
         var characters: [Unicode.Scalar: TeXSymbol] = [:]
+        /// `characters` for ASCII, indexed by code (the characters of nearly every formula).
+        var asciiCharacters: [TeXSymbol?] = []
         var problems: [String] = []
 
         static let shared = Tables(parsing: SymbolTable.table)
@@ -230,6 +234,7 @@ package enum SymbolTable {
                 }
             }
             mathNames = math.keys.sorted()
+            asciiCharacters = (0..<0x80).map { characters[Unicode.Scalar(UInt8($0))] }
         }
 
         /// A name as written in the table: the leading backslash is dropped (`\alpha` → `alpha`,
