@@ -366,10 +366,13 @@ struct ParserCore {
         return Self.finish(&atom)
     }
 
-    /// Turns an atom and its scripts into a node; takes the atom `inout` only so that atoms on the
-    /// stack are read in place, not copied (it is left as it was).
+    /// Turns an atom and its scripts into a node. The atom is used up: it is read in place (`inout`,
+    /// not copied) and its scripts are moved into the result, not copied and released.
     static func finish(_ atom: inout Atom) -> MathNode {
+        let sub = atom.sub
+        atom.sub = nil
         var sup = atom.sup
+        atom.sup = nil
         if !atom.primes.isEmpty {
             let primes = MathNode.row(atom.primes)
             if let s = sup {
@@ -379,8 +382,8 @@ struct ParserCore {
                 sup = primes
             }
         }
-        guard atom.sub != nil || sup != nil else { return atom.node }
-        let range = [atom.sub?.range, sup?.range].reduce(atom.range ?? atom.node.range) { SourceRange.union($0, $1) }
+        guard sub != nil || sup != nil else { return atom.node }
+        let range = SourceRange.union(SourceRange.union(atom.range ?? atom.node.range, sub?.range), sup?.range)
         var underOver: Bool
         var base = atom.node
         switch atom.limits {
@@ -396,16 +399,16 @@ struct ParserCore {
         case .auto: underOver = atom.takesLimits
         }
         if atom.bracePosition != .none { underOver = true }
-        if !atom.primes.isEmpty && atom.sub == nil && !atom.takesLimits { underOver = false }
+        if !atom.primes.isEmpty && sub == nil && !atom.takesLimits { underOver = false }
         if underOver {
-            switch (atom.sub, sup) {
+            switch (sub, sup) {
             case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [base, s, p], range: range)
             case let (s?, nil): return MathNode(.under(UnderOverProperties()), [base, s], range: range)
             case let (nil, p?): return MathNode(.over(UnderOverProperties()), [base, p], range: range)
             default: return base
             }
         }
-        switch (atom.sub, sup) {
+        switch (sub, sup) {
         case let (s?, p?): return MathNode(.subSuperscript, [atom.node, s, p], range: range)
         case let (s?, nil): return MathNode(.subscript, [atom.node, s], range: range)
         case let (nil, p?): return MathNode(.superscript, [atom.node, p], range: range)
