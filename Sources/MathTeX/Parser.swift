@@ -476,7 +476,7 @@ struct ParserCore {
             return MathNode(.error(""), range: scriptToken.range)
         case .character where isASCIIDigit(t.scalar):
             // A script without braces takes one token: x^23 is x² followed by 3.
-            return MathNode(.number(String(Character(t.scalar))), range: t.range)
+            return MathNode(.number(scalarString(t.scalar)), range: t.range)
         default:
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return finish(atom)
@@ -571,7 +571,7 @@ struct ParserCore {
         }
         if isASCIILetter(c) {
             if mergeLetters {
-                var text = String(Character(c))
+                var text = scalarString(c)
                 var end = t.range.upperBound
                 while true {
                     // Spaces are insignificant in math: \mathrm{k g} is "kg".
@@ -588,7 +588,7 @@ struct ParserCore {
                                     range: SourceRange(t.range.lowerBound, end))
                 return Atom(node: node, range: node.range)
             }
-            return Atom(node: MathNode(.identifier(String(Character(c)), variant: font), range: t.range), range: t.range)
+            return Atom(node: MathNode(.identifier(scalarString(c), variant: font), range: t.range), range: t.range)
         }
         if c.value < 0x20 || c.value == 0x7F || c == "\u{FFFD}" {
             if c == "\t" || c == "\n" || c == "\r" { return nil }
@@ -609,8 +609,8 @@ struct ParserCore {
     /// A node for a Unicode character typed directly: the same node its TeX command makes.
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
         if let (base, variant) = UnicodeMath.decompose(c) {
-            if isASCIIDigit(base) { return MathNode(.number(String(Character(base))), range: range) }
-            return MathNode(.identifier(String(Character(base)), variant: variant == .italic ? nil : variant), range: range)
+            if isASCIIDigit(base) { return MathNode(.number(scalarString(base)), range: range) }
+            return MathNode(.identifier(scalarString(base), variant: variant == .italic ? nil : variant), range: range)
         }
         if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
             return leaf(symbol, range: range)
@@ -628,7 +628,7 @@ struct ParserCore {
 
     /// Digits (and one decimal point, and `{,}` digit groups) read as one number.
     private mutating func parseNumber(first: Token) -> MathNode {
-        var text = String(Character(first.scalar))
+        var text = scalarString(first.scalar)
         var end = first.range.upperBound
         var seenPoint = first.scalar == "."
         while true {
@@ -816,7 +816,7 @@ struct ParserCore {
             }
             if t.kind == .character, isASCIIDigit(t.scalar) {
                 // A single-token argument takes one digit: \frac12 is 1/2.
-                return MathNode(.number(String(Character(t.scalar))), range: t.range)
+                return MathNode(.number(scalarString(t.scalar)), range: t.range)
             }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return finish(atom)
@@ -942,6 +942,15 @@ func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
 func isASCIIDigit(_ c: Unicode.Scalar) -> Bool {
     c.value >= 0x30 && c.value <= 0x39  // 0-9
 }
+
+/// The one-character string of `c`. Every letter and digit of a formula passes here, and ASCII
+/// ones come from a table: making a String from a scalar costs far more than copying a small one.
+@inline(__always)
+func scalarString(_ c: Unicode.Scalar) -> String {
+    c.value < 0x80 ? asciiStrings[Int(c.value)] : String(Character(c))
+}
+
+private let asciiStrings: [String] = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
 
 /// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
 package enum Dimension {
