@@ -116,6 +116,26 @@ enum CommandRegistry {
         return table
     }()
 
+    /// Registry commands and math symbols in one table, so that a symbol (`\alpha`) costs the parser
+    /// one look-up instead of a miss in the registry and a hit in the symbol table. A name in both
+    /// is the registry's, as ``table`` is looked up first.
+    static let commandsAndSymbols: [String: CommandOrSymbol] = {
+        var result: [String: CommandOrSymbol] = [:]
+        let symbolNames = SymbolTable.allMathNames
+        result.reserveCapacity(table.count + symbolNames.count)
+        for name in symbolNames {
+            if let symbol = SymbolTable.math(name) { result[name] = .symbol(symbol) }
+        }
+        for (name, definition) in table { result[name] = .command(definition) }
+        return result
+    }()
+
+    /// What a command name stands for in ``commandsAndSymbols``.
+    enum CommandOrSymbol: Sendable {
+        case command(CommandDefinition)
+        case symbol(TeXSymbol)
+    }
+
     /// The closest known command name to an unknown one (edit distance ≤ 2), for fix-its.
     static func suggestion(for name: String) -> String? {
         guard name.count >= 2, name.count <= 30 else { return nil }

@@ -701,7 +701,8 @@ struct ParserCore {
     // MARK: Commands
 
     private mutating func parseCommand(_ t: Token) -> Atom? {
-        if let definition = CommandRegistry.table[t.name] {
+        let entry = CommandRegistry.commandsAndSymbols[t.name]
+        if case .command(let definition)? = entry {
             if !definition.modes.contains(mode == .math ? .math : .text) {
                 error("tex.wrong-mode", "\\\(t.name) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
             }
@@ -714,7 +715,7 @@ struct ParserCore {
             atom.bracePosition = definition.bracePosition
             return atom
         }
-        if let symbol = SymbolTable.math(t.name) {
+        if case .symbol(let symbol)? = entry {
             var atom = Atom(node: leaf(symbol, range: t.range), range: t.range)
             if case .largeOperator(let limits) = symbol.symbolClass { atom.takesLimits = limits }
             return atom
