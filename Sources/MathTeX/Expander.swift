@@ -99,21 +99,31 @@ struct Expander {
                 if skippingSpaces && t.kind == .space { continue }
                 return t
             }
-            if t.role == .builtinMacro || hasOtherMacros, let macro = macros[t.name] {
-                expand(macro, call: t)
-                continue
-            }
-            switch t.role {
-            case .def: define(t); continue
-            case .newCommand: newCommand(t); continue
-            case .let: letCommand(t); continue
-            case .declareOperator: declareOperator(t); continue
-            case .ignored: continue
-            case .changeCase: changeCase(t); continue
-            case .bgroup: return Token(.beginGroup, scalar: "{", range: t.range)
-            case .egroup: return Token(.endGroup, scalar: "}", range: t.range)
-            default: return t
-            }
+            // An ordinary command (no role, and no macros but the built-in ones) goes straight out.
+            if t.role == .other && !hasOtherMacros { return t }
+            if let delivered = expandOrExecute(t) { return delivered }
+        }
+    }
+
+    /// A control sequence that may be a macro or an expander primitive: expands or executes it
+    /// (nil: read on) or returns the token to deliver. Kept out of ``next(skippingSpaces:)`` so
+    /// that the path every token takes stays small.
+    @inline(never)
+    private mutating func expandOrExecute(_ t: Token) -> Token? {
+        if t.role == .builtinMacro || hasOtherMacros, let macro = macros[t.name] {
+            expand(macro, call: t)
+            return nil
+        }
+        switch t.role {
+        case .def: define(t); return nil
+        case .newCommand: newCommand(t); return nil
+        case .let: letCommand(t); return nil
+        case .declareOperator: declareOperator(t); return nil
+        case .ignored: return nil
+        case .changeCase: changeCase(t); return nil
+        case .bgroup: return Token(.beginGroup, scalar: "{", range: t.range)
+        case .egroup: return Token(.endGroup, scalar: "}", range: t.range)
+        default: return t
         }
     }
 

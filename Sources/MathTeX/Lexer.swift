@@ -103,6 +103,10 @@ struct Lexer {
                 }
                 return Token(.parameter, scalar: "0", range: range(start, position))
             default:
+                if b < 0x80 {  // ASCII, the common case: no decoding
+                    position += 1
+                    return Token(.character, scalar: Unicode.Scalar(b), range: range(start, position))
+                }
                 let (scalar, length) = decodeScalar(at: position)
                 position += length
                 return Token(.character, scalar: scalar, range: range(start, position))
