@@ -15,6 +15,12 @@ public enum OperatorDictionary {
     /// know, such as a letter, gets ``OperatorProperties/ordinary``.
     public static func properties(for text: String) -> OperatorProperties {
         let tables = Tables.shared
+        // One character, the common case: only the scalar table can know it (`strings` holds
+        // operators of several characters), so skip hashing the string.
+        var iterator = text.unicodeScalars.makeIterator()
+        if let first = iterator.next(), iterator.next() == nil {
+            return tables.scalars[first.value] ?? .ordinary
+        }
         if let entry = tables.strings[text] { return entry }
         var scalars = text.unicodeScalars[...]
         while let last = scalars.last, scalars.count > 1, isOverlayOrSelector(last) {

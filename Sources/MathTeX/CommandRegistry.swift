@@ -74,6 +74,8 @@ struct CommandDefinition: Sendable {
     let takesLimits: Bool
     /// Builds the node; may read further tokens through the parser. Nil produces nothing.
     let build: @Sendable (inout ParserCore, Invocation) -> MathNode?
+    /// Scripts after `\overbrace`/`\overbracket` go over, after `\underbrace`/`\underbracket` under.
+    let bracePosition: Atom.BracePosition
 
     init(_ names: [String], _ arguments: [ArgumentKind] = [], modes: Modes = .math, takesLimits: Bool = false,
          build: @escaping @Sendable (inout ParserCore, Invocation) -> MathNode?) {
@@ -82,6 +84,13 @@ struct CommandDefinition: Sendable {
         self.modes = modes
         self.takesLimits = takesLimits
         self.build = build
+        if names.contains("underbrace") || names.contains("underbracket") {
+            bracePosition = .under
+        } else if names.contains("overbrace") || names.contains("overbracket") {
+            bracePosition = .over
+        } else {
+            bracePosition = .none
+        }
     }
 }
 
@@ -106,6 +115,26 @@ enum CommandRegistry {
         }
         return table
     }()
+
+    /// Registry commands and math symbols in one table, so that a symbol (`\alpha`) costs the parser
+    /// one look-up instead of a miss in the registry and a hit in the symbol table. A name in both
+    /// is the registry's, as ``table`` is looked up first.
+    static let commandsAndSymbols: [String: CommandOrSymbol] = {
+        var result: [String: CommandOrSymbol] = [:]
+        let symbolNames = SymbolTable.allMathNames
+        result.reserveCapacity(table.count + symbolNames.count)
+        for name in symbolNames {
+            if let symbol = SymbolTable.math(name) { result[name] = .symbol(symbol) }
+        }
+        for (name, definition) in table { result[name] = .command(definition) }
+        return result
+    }()
+
+    /// What a command name stands for in ``commandsAndSymbols``.
+    enum CommandOrSymbol: Sendable {
+        case command(CommandDefinition)
+        case symbol(TeXSymbol)
+    }
 
     /// The closest known command name to an unknown one (edit distance ≤ 2), for fix-its.
     static func suggestion(for name: String) -> String? {

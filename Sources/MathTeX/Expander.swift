@@ -59,10 +59,17 @@ struct Expander {
     var diagnostics: [Diagnostic] = []
     /// Names that are defined commands of the registry (for `\newcommand` vs `\renewcommand` checks).
     private let isBuiltin: (String) -> Bool
+    /// Whether `macros` may hold names other than the built-in macros (user macros from the options,
+    /// or a definition in the formula). While false, only names whose role is
+    /// ``ControlSequenceRole/builtinMacro`` need a look-up.
+    private var hasOtherMacros: Bool
 
-    init(bytes: [UInt8], macros: [String: Macro], limits: TeXLimits, isBuiltin: @escaping (String) -> Bool) {
+    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, limits: TeXLimits,
+         isBuiltin: @escaping (String) -> Bool) {
         self.lexer = Lexer(bytes: bytes)
+        self.pending.reserveCapacity(16)
         self.macros = macros
+        self.hasOtherMacros = hasUserMacros
         self.limits = limits
         self.isBuiltin = isBuiltin
     }
@@ -83,26 +90,40 @@ struct Expander {
 
     // MARK: Expanded tokens
 
-    /// The next token after macro expansion and definitions.
-    mutating func next() -> Token {
+    /// The next token after macro expansion and definitions; with `skippingSpaces`, the next one
+    /// that is not a space (the lexer then makes no space tokens at all).
+    mutating func next(skippingSpaces: Bool = false) -> Token {
         while true {
-            let t = nextRaw()
-            guard t.kind == .controlSequence else { return t }
-            if let macro = macros[t.name] {
-                expand(macro, call: t)
-                continue
+            let t = pending.popLast() ?? lexer.next(skippingSpaces: skippingSpaces)
+            guard t.kind == .controlSequence else {
+                if skippingSpaces && t.kind == .space { continue }
+                return t
             }
-            switch t.name {
-            case "def", "gdef", "edef", "xdef": define(t); continue
-            case "newcommand", "renewcommand", "providecommand": newCommand(t); continue
-            case "let": letCommand(t); continue
-            case "DeclareMathOperator": declareOperator(t); continue
-            case "global", "long", "relax", "/": continue
-            case "uppercase", "lowercase": changeCase(t); continue
-            case "bgroup": return Token(.beginGroup, scalar: "{", range: t.range)
-            case "egroup": return Token(.endGroup, scalar: "}", range: t.range)
-            default: return t
-            }
+            // An ordinary command (no role, and no macros but the built-in ones) goes straight out.
+            if t.role == .other && !hasOtherMacros { return t }
+            if let delivered = expandOrExecute(t) { return delivered }
+        }
+    }
+
+    /// A control sequence that may be a macro or an expander primitive: expands or executes it
+    /// (nil: read on) or returns the token to deliver. Kept out of ``next(skippingSpaces:)`` so
+    /// that the path every token takes stays small.
+    @inline(never)
+    private mutating func expandOrExecute(_ t: Token) -> Token? {
+        if t.role == .builtinMacro || hasOtherMacros, let macro = macros[t.name] {
+            expand(macro, call: t)
+            return nil
+        }
+        switch t.role {
+        case .def: define(t); return nil
+        case .newCommand: newCommand(t); return nil
+        case .let: letCommand(t); return nil
+        case .declareOperator: declareOperator(t); return nil
+        case .ignored: return nil
+        case .changeCase: changeCase(t); return nil
+        case .bgroup: return Token(.beginGroup, scalar: "{", range: t.range)
+        case .egroup: return Token(.endGroup, scalar: "}", range: t.range)
+        default: return t
         }
     }
 
@@ -472,6 +493,7 @@ struct Expander {
     private mutating func store(_ name: Token, _ macro: Macro) {
         let key = name.kind == .active ? "~" : name.name
         macros[key] = macro
+        hasOtherMacros = true
     }
 }
 

@@ -46,8 +46,9 @@ struct Lexer {
         return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 
-    /// The next token, or an `eof` token at the end.
-    mutating func next() -> Token {
+    /// The next token, or an `eof` token at the end. With `skippingSpaces`, runs of white space
+    /// make no token (for readers that ignore space tokens anyway).
+    mutating func next(skippingSpaces: Bool = false) -> Token {
         while position < bytes.count {
             let start = position
             let b = bytes[position]
@@ -84,6 +85,7 @@ struct Lexer {
                 continue
             case 0x20, 0x09, 0x0A, 0x0D:
                 while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
+                if skippingSpaces { continue }
                 return Token(.space, scalar: " ", range: range(start, position))
             case 0x7B: position += 1; return Token(.beginGroup, scalar: "{", range: range(start, position))
             case 0x7D: position += 1; return Token(.endGroup, scalar: "}", range: range(start, position))
@@ -101,6 +103,10 @@ struct Lexer {
                 }
                 return Token(.parameter, scalar: "0", range: range(start, position))
             default:
+                if b < 0x80 {  // ASCII, the common case: no decoding
+                    position += 1
+                    return Token(.character, scalar: Unicode.Scalar(b), range: range(start, position))
+                }
                 let (scalar, length) = decodeScalar(at: position)
                 position += length
                 return Token(.character, scalar: scalar, range: range(start, position))

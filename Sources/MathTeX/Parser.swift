@@ -11,6 +11,8 @@ public struct TeXParser: Sendable {
     /// The options every parse uses.
     public let options: TeXParserOptions
     private let userMacros: [String: Macro]
+    /// Whether the options define macros (beyond the built-in ones).
+    private let hasUserMacros: Bool
 
     /// Creates a parser. User macros in `options` are lexed once here.
     public init(options: TeXParserOptions = TeXParserOptions()) {
@@ -21,6 +23,7 @@ public struct TeXParser: Sendable {
             macros[key] = Macro.fromSource(body)
         }
         self.userMacros = macros
+        self.hasUserMacros = !options.macros.isEmpty
     }
 
     /// Parses one formula (math mode, without `$` delimiters).
@@ -37,7 +40,7 @@ public struct TeXParser: Sendable {
             return TeXParseResult(root: MathNode(.error(String(decoding: bytes.prefix(200), as: UTF8.self) + "…"), range: range),
                                   diagnostics: [d])
         }
-        var core = ParserCore(bytes: bytes, macros: userMacros, options: options)
+        var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options)
         let root = core.parseTop()
         var diagnostics = core.diagnostics + core.expander.diagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
@@ -123,6 +126,10 @@ struct ParserCore {
     var activeStops: StopSet = []
     /// Fix-it suggestions already computed for unknown command names.
     var suggestions: [String: String?] = [:]
+    /// The atoms of the expressions being parsed, innermost last: each `parseExpression` call works
+    /// on the part above the count it started at and removes it when done, so one array serves the
+    /// whole parse instead of a new, growing array per group.
+    var atomStack: [Atom] = []
 
     /// Commands the parser itself handles (not in the registry).
     static let structuralCommands: Set<String> = [
@@ -133,11 +140,13 @@ struct ParserCore {
         "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup", "egroup", "verb",
     ]
 
-    init(bytes: [UInt8], macros: [String: Macro], options: TeXParserOptions) {
+    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions) {
         self.bytes = bytes
         self.options = options
-        self.expander = Expander(bytes: bytes, macros: macros, limits: options.limits,
+        self.expander = Expander(bytes: bytes, macros: macros, hasUserMacros: hasUserMacros, limits: options.limits,
                                  isBuiltin: { CommandRegistry.table[$0] != nil || SymbolTable.math($0) != nil })
+        // Room for a typical formula's nesting, so the stack is allocated once rather than grown.
+        atomStack.reserveCapacity(32)
     }
 
     // MARK: Diagnostics
@@ -167,9 +176,7 @@ struct ParserCore {
 
     /// The next token that is not a space (math mode ignores spaces).
     mutating func nextNonSpace() -> Token {
-        var t = next()
-        while t.kind == .space { t = next() }
-        return t
+        expander.next(skippingSpaces: true)
     }
 
     mutating func peekNonSpace() -> Token {
@@ -206,14 +213,37 @@ struct ParserCore {
 
     /// Parses items until a token in `stop` (not consumed) or the end of input.
     mutating func parseExpression(until stop: StopSet) -> [MathNode] {
+        switch parseItems(until: stop) {
+        case .one(let node): return [node]
+        case .many(let nodes): return nodes
+        }
+    }
+
+    /// The items of an expression: one node is kept apart, so that a group of one item (`x_{1}`)
+    /// needs no array.
+    enum Items {
+        case one(MathNode)
+        case many([MathNode])
+
+        var last: MathNode? {
+            switch self {
+            case .one(let node): return node
+            case .many(let nodes): return nodes.last
+            }
+        }
+    }
+
+    /// ``parseExpression(until:)`` returning ``Items``.
+    mutating func parseItems(until stop: StopSet) -> Items {
         let savedStops = activeStops
         activeStops = stop
         defer { activeStops = savedStops }
-        var atoms: [Atom] = []
-        var infix: (index: Int, token: Token, thickness: Double?)? = nil
-        var infixAtoms: [Atom] = []
+        let base = atomStack.count
+        var infix: (token: Token, thickness: Double?)? = nil
+        var numerator: [MathNode] = []
         loop: while true {
-            let t = next()
+            // Math mode ignores spaces: they are skipped before they become tokens.
+            let t = nextNonSpace()
             switch t.kind {
             case .eof:
                 pushBack(t)
@@ -234,59 +264,58 @@ struct ParserCore {
                 error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
                 continue
             case .superscript, .subscript:
-                attachScript(t, to: &atoms)
+                attachScript(t, base: base)
                 continue
             case .parameter:
                 error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
                 continue
             case .character where t.scalar == "'":
-                attachPrime(t, to: &atoms)
+                attachPrime(t, base: base)
                 continue
             case .character where t.scalar == "]" && stop.contains(.closeBracket):
                 pushBack(t)
                 break loop
             case .controlSequence:
-                switch t.name {
-                case "right":
+                switch t.role {
+                case .right:
                     if stop.contains(.right) { pushBack(t); break loop }
                     error("tex.unmatched-right", "\\right without a matching \\left", at: t.range)
                     _ = parseDelimiter(after: t)
                     continue
-                case "middle":
+                case .middle:
                     if stop.contains(.middle) { pushBack(t); break loop }
                     error("tex.misplaced-middle", "\\middle is only allowed between \\left and \\right", at: t.range)
                     _ = parseDelimiter(after: t)
                     continue
-                case "end":
+                case .end:
                     if stop.contains(.end) { pushBack(t); break loop }
                     let name = readEnvironmentName(after: t)
                     error("tex.unmatched-end", "\\end{\(name)} without a matching \\begin", at: t.range)
                     continue
-                case "\\", "cr", "newline":
+                case .lineBreak, .crOrNewline:
                     if stop.contains(.newline) { pushBack(t); break loop }
-                    if t.name == "\\" { _ = readRowSpacing() }
+                    if t.role == .lineBreak { _ = readRowSpacing() }
                     continue  // a line break outside a table is ignored (as KaTeX does in inline math)
-                case ")":
+                case .closeParen:
                     if stop.contains(.closeParen) { pushBack(t); break loop }
-                case "over", "atop", "choose", "brace", "brack", "above":
+                case .infix:
                     if infix != nil {
                         error("tex.ambiguous-infix", "only one \\\(t.name) (or \\over, \\atop, \\choose) per group", at: t.range)
                         continue
                     }
                     var thickness: Double? = nil
                     if t.name == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
-                    infix = (atoms.count, t, thickness)
-                    infixAtoms = atoms
-                    atoms = []
+                    infix = (t, thickness)
+                    numerator = finishAtoms(from: base)
                     continue
-                case "limits", "nolimits", "displaylimits":
-                    if atoms.isEmpty {
+                case .limits:
+                    if atomStack.count == base {
                         error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
                     } else {
-                        atoms[atoms.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
+                        atomStack[atomStack.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
                     }
                     continue
-                case "nonumber", "notag":
+                case .noNumber:
                     continue
                 default:
                     break
@@ -294,14 +323,18 @@ struct ParserCore {
             default:
                 break
             }
-            if let atom = parseAtom(t) { atoms.append(atom) }
+            if let atom = parseAtom(t) { atomStack.append(atom) }
         }
-        let items = atoms.map(finish)
+        if infix == nil, atomStack.count - base == 1 {
+            let node = Self.finish(&atomStack[base])
+            atomStack.removeLast()
+            return .one(node)
+        }
+        let items = finishAtoms(from: base)
         if let infix {
-            let numerator = infixAtoms.map(finish)
-            return [buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items)]
+            return .one(buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items))
         }
-        return items
+        return .many(items)
     }
 
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
@@ -318,9 +351,28 @@ struct ParserCore {
         }
     }
 
+    /// The nodes of the atoms above `base` on the atom stack, in order; removes those atoms.
+    mutating func finishAtoms(from base: Int) -> [MathNode] {
+        var nodes: [MathNode] = []
+        nodes.reserveCapacity(atomStack.count - base)
+        for i in base..<atomStack.count { nodes.append(Self.finish(&atomStack[i])) }
+        while atomStack.count > base { atomStack.removeLast() }
+        return nodes
+    }
+
     /// Turns an atom and its scripts into a node.
     func finish(_ atom: Atom) -> MathNode {
+        var atom = atom
+        return Self.finish(&atom)
+    }
+
+    /// Turns an atom and its scripts into a node. The atom is used up: it is read in place (`inout`,
+    /// not copied) and its scripts are moved into the result, not copied and released.
+    static func finish(_ atom: inout Atom) -> MathNode {
+        let sub = atom.sub
+        atom.sub = nil
         var sup = atom.sup
+        atom.sup = nil
         if !atom.primes.isEmpty {
             let primes = MathNode.row(atom.primes)
             if let s = sup {
@@ -330,8 +382,8 @@ struct ParserCore {
                 sup = primes
             }
         }
-        guard atom.sub != nil || sup != nil else { return atom.node }
-        let range = [atom.sub?.range, sup?.range].reduce(atom.range ?? atom.node.range) { SourceRange.union($0, $1) }
+        guard sub != nil || sup != nil else { return atom.node }
+        let range = SourceRange.union(SourceRange.union(atom.range ?? atom.node.range, sub?.range), sup?.range)
         var underOver: Bool
         var base = atom.node
         switch atom.limits {
@@ -347,16 +399,16 @@ struct ParserCore {
         case .auto: underOver = atom.takesLimits
         }
         if atom.bracePosition != .none { underOver = true }
-        if !atom.primes.isEmpty && atom.sub == nil && !atom.takesLimits { underOver = false }
+        if !atom.primes.isEmpty && sub == nil && !atom.takesLimits { underOver = false }
         if underOver {
-            switch (atom.sub, sup) {
+            switch (sub, sup) {
             case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [base, s, p], range: range)
             case let (s?, nil): return MathNode(.under(UnderOverProperties()), [base, s], range: range)
             case let (nil, p?): return MathNode(.over(UnderOverProperties()), [base, p], range: range)
             default: return base
             }
         }
-        switch (atom.sub, sup) {
+        switch (sub, sup) {
         case let (s?, p?): return MathNode(.subSuperscript, [atom.node, s, p], range: range)
         case let (s?, nil): return MathNode(.subscript, [atom.node, s], range: range)
         case let (nil, p?): return MathNode(.superscript, [atom.node, p], range: range)
@@ -364,43 +416,46 @@ struct ParserCore {
         }
     }
 
-    private mutating func attachScript(_ t: Token, to atoms: inout [Atom]) {
-        if atoms.isEmpty {
+    /// Attaches a script to the last atom of the expression whose atoms start at `base` on the stack.
+    private mutating func attachScript(_ t: Token, base: Int) {
+        if atomStack.count == base {
             // A script with no base (`^2`, `{}_a`) attaches to an empty base.
-            atoms.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
+            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
                               range: t.range))
         }
+        // The script's own atoms are pushed and removed above ours, so the last atom is ours again.
         guard let script = parseScriptArgument(after: t) else { return }
-        var atom = atoms[atoms.count - 1]
+        let last = atomStack.count - 1
         if t.kind == .superscript {
-            if atom.sup != nil {
+            if atomStack[last].sup != nil {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
-                atoms.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
+                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
                 return
             }
-            atom.sup = script
+            atomStack[last].sup = script
         } else {
-            if atom.sub != nil {
+            if atomStack[last].sub != nil {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
-                atoms.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
+                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
                 return
             }
-            atom.sub = script
+            atomStack[last].sub = script
         }
-        atom.range = SourceRange.union(atom.range, script.range)
-        atoms[atoms.count - 1] = atom
+        atomStack[last].range = SourceRange.union(atomStack[last].range, script.range)
     }
 
-    private mutating func attachPrime(_ t: Token, to atoms: inout [Atom]) {
-        if atoms.isEmpty {
-            atoms.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
+    /// Attaches a prime to the last atom of the expression whose atoms start at `base` on the stack.
+    private mutating func attachPrime(_ t: Token, base: Int) {
+        if atomStack.count == base {
+            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
         }
-        if atoms[atoms.count - 1].sup != nil {
+        let last = atomStack.count - 1
+        if atomStack[last].sup != nil {
             error("tex.double-superscript", "a prime after a superscript; write x'^2 rather than x^2'", at: t.range)
             return
         }
-        atoms[atoms.count - 1].primes.append(MathNode(.operator("′", .ordinary), range: t.range))
-        atoms[atoms.count - 1].range = SourceRange.union(atoms[atoms.count - 1].range, t.range)
+        atomStack[last].primes.append(MathNode(.operator("′", .ordinary), range: t.range))
+        atomStack[last].range = SourceRange.union(atomStack[last].range, t.range)
     }
 
     /// The argument of `^` or `_`: a group, a symbol, or a command with its arguments.
@@ -414,14 +469,14 @@ struct ParserCore {
             return MathNode(.error(""), range: scriptToken.range)
         case .character where t.scalar == "'":
             return MathNode(.operator("′", .ordinary), range: t.range)
-        case .controlSequence where ["right", "middle", "end", "\\"].contains(t.name):
+        case .controlSequence where t.role.endsArgument:
             pushBack(t)
             error("tex.missing-script", "\(scriptToken.kind == .superscript ? "superscript" : "subscript") has nothing after it",
                   at: scriptToken.range)
             return MathNode(.error(""), range: scriptToken.range)
-        case .character where ("0"..."9").contains(t.scalar):
+        case .character where isASCIIDigit(t.scalar):
             // A script without braces takes one token: x^23 is x² followed by 3.
-            return MathNode(.number(String(Character(t.scalar))), range: t.range)
+            return MathNode(.number(scalarString(t.scalar)), range: t.range)
         default:
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return finish(atom)
@@ -458,7 +513,7 @@ struct ParserCore {
         }
         defer { depth -= 1 }
         let savedFont = font, savedMerge = mergeLetters
-        let items = parseExpression(until: .endGroup)
+        let items = parseItems(until: .endGroup)
         font = savedFont
         mergeLetters = savedMerge
         let close = next()
@@ -469,9 +524,13 @@ struct ParserCore {
                   fixIts: [.init(range: SourceRange(close.range.lowerBound, close.range.lowerBound), replacement: "}")])
             end = items.last?.range?.upperBound ?? opening.range.upperBound
         }
-        // A group of one item is that item (as KaTeX and MathML's inferred rows treat it).
-        if items.count == 1 { return items[0] }
-        return MathNode(.row, items, range: SourceRange(opening.range.lowerBound, end))
+        switch items {
+        case .one(let node):
+            // A group of one item is that item (as KaTeX and MathML's inferred rows treat it).
+            return node
+        case .many(let nodes):
+            return MathNode(.row, nodes, range: SourceRange(opening.range.lowerBound, end))
+        }
     }
 
     /// Enters one level of nesting, reporting when the limit is exceeded.
@@ -501,18 +560,18 @@ struct ParserCore {
 
     private mutating func parseCharacter(_ t: Token) -> Atom? {
         let c = t.scalar
-        if c.properties.numericType != nil, ("0"..."9").contains(c) {
+        if isASCIIDigit(c) {
             return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
         }
         if c == "." {
             let after = peekNonSpace()
-            if after.kind == .character, ("0"..."9").contains(after.scalar) {
+            if after.kind == .character, isASCIIDigit(after.scalar) {
                 return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
             }
         }
         if isASCIILetter(c) {
             if mergeLetters {
-                var text = String(Character(c))
+                var text = scalarString(c)
                 var end = t.range.upperBound
                 while true {
                     // Spaces are insignificant in math: \mathrm{k g} is "kg".
@@ -529,7 +588,7 @@ struct ParserCore {
                                     range: SourceRange(t.range.lowerBound, end))
                 return Atom(node: node, range: node.range)
             }
-            return Atom(node: MathNode(.identifier(String(Character(c)), variant: font), range: t.range), range: t.range)
+            return Atom(node: MathNode(.identifier(scalarString(c), variant: font), range: t.range), range: t.range)
         }
         if c.value < 0x20 || c.value == 0x7F || c == "\u{FFFD}" {
             if c == "\t" || c == "\n" || c == "\r" { return nil }
@@ -550,8 +609,8 @@ struct ParserCore {
     /// A node for a Unicode character typed directly: the same node its TeX command makes.
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
         if let (base, variant) = UnicodeMath.decompose(c) {
-            if ("0"..."9").contains(base) { return MathNode(.number(String(Character(base))), range: range) }
-            return MathNode(.identifier(String(Character(base)), variant: variant == .italic ? nil : variant), range: range)
+            if isASCIIDigit(base) { return MathNode(.number(scalarString(base)), range: range) }
+            return MathNode(.identifier(scalarString(base), variant: variant == .italic ? nil : variant), range: range)
         }
         if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
             return leaf(symbol, range: range)
@@ -569,20 +628,20 @@ struct ParserCore {
 
     /// Digits (and one decimal point, and `{,}` digit groups) read as one number.
     private mutating func parseNumber(first: Token) -> MathNode {
-        var text = String(Character(first.scalar))
+        var text = scalarString(first.scalar)
         var end = first.range.upperBound
         var seenPoint = first.scalar == "."
         while true {
             let t = nextNonSpace()
             if t.kind == .character {
-                if ("0"..."9").contains(t.scalar) {
+                if isASCIIDigit(t.scalar) {
                     text.unicodeScalars.append(t.scalar)
                     end = t.range.upperBound
                     continue
                 }
                 if t.scalar == ".", !seenPoint {
                     let after = peekNonSpace()
-                    if after.kind == .character, ("0"..."9").contains(after.scalar) {
+                    if after.kind == .character, isASCIIDigit(after.scalar) {
                         seenPoint = true
                         text += "."
                         end = t.range.upperBound
@@ -615,7 +674,7 @@ struct ParserCore {
             let close = nextSignificant(&self)
             if close.kind == .endGroup {
                 let digit = nextSignificant(&self)
-                if digit.kind == .character, ("0"..."9").contains(digit.scalar) {
+                if digit.kind == .character, isASCIIDigit(digit.scalar) {
                     expander.pushBack(digit)
                     return true
                 }
@@ -634,35 +693,16 @@ struct ParserCore {
                 variant = nil
             }
             return MathNode(.identifier(symbol.text, variant: variant), range: range)
-        case .ordOperator: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .ord)), range: range)
-        case .bin: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .bin)), range: range)
-        case .rel: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .rel)), range: range)
-        case .open: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .open)), range: range)
-        case .close: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .close)), range: range)
-        case .punct: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .punct)), range: range)
-        case .inner: return MathNode(.operator(symbol.text, withDictionary(symbol.text, .inner)), range: range)
-        case .largeOperator(let limits):
-            return MathNode(.operator(symbol.text, OperatorProperties(atomClass: .op, largeOperator: true, movableLimits: limits)),
-                            range: range)
+        case .ordOperator, .bin, .rel, .open, .close, .punct, .inner, .largeOperator:
+            return MathNode(.operator(symbol.text, symbol.leafProperties), range: range)
         }
-    }
-
-    private func withDictionary(_ text: String, _ atomClass: AtomClass) -> OperatorProperties {
-        var p = OperatorDictionary.properties(for: text)
-        p.atomClass = atomClass
-        // Fences written plainly do not stretch; \left…\right makes them stretch.
-        if atomClass == .open || atomClass == .close { p.stretchy = false; p.fence = true }
-        if atomClass != .open && atomClass != .close && atomClass != .ord { p.fence = false }
-        if atomClass == .ord { p.stretchy = false }
-        p.largeOperator = false
-        p.movableLimits = false
-        return p
     }
 
     // MARK: Commands
 
     private mutating func parseCommand(_ t: Token) -> Atom? {
-        if let definition = CommandRegistry.table[t.name] {
+        let entry = CommandRegistry.commandsAndSymbols[t.name]
+        if case .command(let definition)? = entry {
             if !definition.modes.contains(mode == .math ? .math : .text) {
                 error("tex.wrong-mode", "\\\(t.name) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
             }
@@ -672,11 +712,10 @@ struct ParserCore {
             var atom = Atom(node: node, range: node.range ?? invocation.range)
             atom.takesLimits = definition.takesLimits
             if case .operator(_, let p) = node.kind, p.movableLimits { atom.takesLimits = true }
-            if definition.names.contains("overbrace") || definition.names.contains("overbracket") { atom.bracePosition = .over }
-            if definition.names.contains("underbrace") || definition.names.contains("underbracket") { atom.bracePosition = .under }
+            atom.bracePosition = definition.bracePosition
             return atom
         }
-        if let symbol = SymbolTable.math(t.name) {
+        if case .symbol(let symbol)? = entry {
             var atom = Atom(node: leaf(symbol, range: t.range), range: t.range)
             if case .largeOperator(let limits) = symbol.symbolClass { atom.takesLimits = limits }
             return atom
@@ -705,6 +744,7 @@ struct ParserCore {
 
     /// Reads a command's declared arguments.
     mutating func readArguments(_ kinds: [ArgumentKind], into invocation: inout Invocation) {
+        invocation.arguments.reserveCapacity(kinds.count)
         for kind in kinds {
             let argument = readArgument(kind, for: invocation)
             if let r = argument.range { invocation.range = invocation.range.union(r) }
@@ -770,14 +810,14 @@ struct ParserCore {
             error("tex.missing-argument", "\\\(invocation.name) needs an argument before \(t.sourceText)", at: invocation.range)
             return MathNode(.error(""), range: t.range)
         default:
-            if t.kind == .controlSequence, ["right", "middle", "end", "\\"].contains(t.name) {
+            if t.kind == .controlSequence, t.role.endsArgument {
                 pushBack(t)
                 error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range)
                 return MathNode(.error(""), range: t.range)
             }
-            if t.kind == .character, ("0"..."9").contains(t.scalar) {
+            if t.kind == .character, isASCIIDigit(t.scalar) {
                 // A single-token argument takes one digit: \frac12 is 1/2.
-                return MathNode(.number(String(Character(t.scalar))), range: t.range)
+                return MathNode(.number(scalarString(t.scalar)), range: t.range)
             }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return finish(atom)
@@ -850,7 +890,7 @@ struct ParserCore {
         var t = nextNonSpace()
         if t.isCharacter("=") { t = nextNonSpace() }
         while t.kind == .character && (t.scalar == "-" || t.scalar == "+" || t.scalar == "." || t.scalar == ","
-                                       || ("0"..."9").contains(t.scalar)) {
+                                       || isASCIIDigit(t.scalar)) {
             text.unicodeScalars.append(t.scalar)
             t = next()
         }
@@ -866,6 +906,17 @@ struct ParserCore {
         if unit.count < 2 { pushBack(t) }
         if text.isEmpty && unit.isEmpty { return nil }
         return Dimension.parse(text + unit)
+    }
+}
+
+extension ControlSequenceRole {
+    /// `\right`, `\middle`, `\end` and `\\` end the construct around them, so they cannot be
+    /// an argument or a script.
+    var endsArgument: Bool {
+        switch self {
+        case .right, .middle, .end, .lineBreak: return true
+        default: return false
+        }
     }
 }
 
@@ -885,8 +936,22 @@ extension MathNode {
 
 @inline(__always)
 func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
-    ("a"..."z").contains(c) || ("A"..."Z").contains(c)
+    (c.value >= 0x61 && c.value <= 0x7A) || (c.value >= 0x41 && c.value <= 0x5A)  // a-z A-Z
 }
+
+@inline(__always)
+func isASCIIDigit(_ c: Unicode.Scalar) -> Bool {
+    c.value >= 0x30 && c.value <= 0x39  // 0-9
+}
+
+/// The one-character string of `c`. Every letter and digit of a formula passes here, and ASCII
+/// ones come from a table: making a String from a scalar costs far more than copying a small one.
+@inline(__always)
+func scalarString(_ c: Unicode.Scalar) -> String {
+    c.value < 0x80 ? asciiStrings[Int(c.value)] : String(Character(c))
+}
+
+private let asciiStrings: [String] = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
 
 /// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
 package enum Dimension {

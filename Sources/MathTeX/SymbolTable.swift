@@ -31,11 +31,42 @@ package struct TeXSymbol: Sendable, Hashable {
     package let text: String
     /// The symbol's class.
     package let symbolClass: SymbolClass
+    /// The properties of the operator node the parser makes for this symbol (unused for
+    /// ``SymbolClass/ord``, which makes an identifier); computed once here rather than at every use.
+    let leafProperties: OperatorProperties
 
     /// Creates a symbol.
     package init(text: String, symbolClass: SymbolClass) {
         self.text = text
         self.symbolClass = symbolClass
+        self.leafProperties = Self.leafProperties(text, symbolClass)
+    }
+
+    /// The operator dictionary's properties for `text` with the TeX class deciding the atom class,
+    /// fences and stretchiness.
+    private static func leafProperties(_ text: String, _ symbolClass: SymbolClass) -> OperatorProperties {
+        let atomClass: AtomClass
+        switch symbolClass {
+        case .ord: return .ordinary
+        case .largeOperator(let limits):
+            return OperatorProperties(atomClass: .op, largeOperator: true, movableLimits: limits)
+        case .ordOperator: atomClass = .ord
+        case .bin: atomClass = .bin
+        case .rel: atomClass = .rel
+        case .open: atomClass = .open
+        case .close: atomClass = .close
+        case .punct: atomClass = .punct
+        case .inner: atomClass = .inner
+        }
+        var p = OperatorDictionary.properties(for: text)
+        p.atomClass = atomClass
+        // Fences written plainly do not stretch; \left…\right makes them stretch.
+        if atomClass == .open || atomClass == .close { p.stretchy = false; p.fence = true }
+        if atomClass != .open && atomClass != .close && atomClass != .ord { p.fence = false }
+        if atomClass == .ord { p.stretchy = false }
+        p.largeOperator = false
+        p.movableLimits = false
+        return p
     }
 
     /// The operator properties of this symbol, or nil for an identifier (``SymbolClass/ord``).
@@ -101,7 +132,9 @@ package enum SymbolTable {
     /// `*` → `∗` bin, `'` → `′` ordinary operator, `:` rel, `!` close. Nil for letters, digits and
     /// characters the parser treats specially (`\`, `{`, `}`, `$`, `&`, `#`, `^`, `_`, `~`, `%`).
     package static func character(_ scalar: Unicode.Scalar) -> TeXSymbol? {
-        Tables.shared.characters[scalar]
+        let tables = Tables.shared
+        if scalar.value < 0x80 { return tables.asciiCharacters[Int(scalar.value)] }
+        return tables.characters[scalar]
     }
 
     /// Every math symbol name, sorted: for coverage tests.
@@ -128,6 +161,8 @@ package enum SymbolTable {
         var accents: [String: Unicode.Scalar] = [:]
         var negations: [String: String] = [:]
         var characters: [Unicode.Scalar: TeXSymbol] = [:]
+        /// `characters` for ASCII, indexed by code (the characters of nearly every formula).
+        var asciiCharacters: [TeXSymbol?] = []
         var problems: [String] = []
 
         static let shared = Tables(parsing: SymbolTable.table)
@@ -199,6 +234,7 @@ package enum SymbolTable {
                 }
             }
             mathNames = math.keys.sorted()
+            asciiCharacters = (0..<0x80).map { characters[Unicode.Scalar(UInt8($0))] }
         }
 
         /// A name as written in the table: the leading backslash is dropped (`\alpha` → `alpha`,

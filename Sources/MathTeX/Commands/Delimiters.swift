@@ -40,16 +40,17 @@ extension ParserCore {
         var close = ""
         var end = call.range.upperBound
         while true {
-            items.append(contentsOf: parseExpression(until: [.right, .middle, .endGroup, .end, .alignment, .newline]))
+            let part = parseExpression(until: [.right, .middle, .endGroup, .end, .alignment, .newline])
+            if items.isEmpty { items = part } else { items.append(contentsOf: part) }
             let t = next()
-            if t.isControlSequence("middle") {
+            if t.kind == .controlSequence, t.role == .middle {
                 if let (text, range) = parseDelimiter(after: t) {
                     items.append(MathNode(.operator(text, OperatorProperties(atomClass: .rel, stretchy: true, fence: true)),
                                           range: t.range.union(range)))
                 }
                 continue
             }
-            if t.isControlSequence("right") {
+            if t.kind == .controlSequence, t.role == .right {
                 if let (text, range) = parseDelimiter(after: t) {
                     close = text
                     end = range.upperBound

@@ -81,7 +81,7 @@ enum MiscCommands {
             let first = core.nextNonSpace()
             var end = first.range.upperBound
             if first.isCharacter("\"") { radix = 16 } else if first.isCharacter("'") { radix = 8 }
-            else if first.kind == .character, ("0"..."9").contains(first.scalar) { digits.unicodeScalars.append(first.scalar) }
+            else if first.kind == .character, isASCIIDigit(first.scalar) { digits.unicodeScalars.append(first.scalar) }
             else {
                 core.pushBack(first)
                 core.error("tex.bad-argument", "\\char needs a character code such as \\char\"41", at: call.range)
