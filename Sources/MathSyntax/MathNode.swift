@@ -10,52 +10,22 @@
 /// are structural, as for a value.
 public final class MathNode: Hashable, Sendable {
     /// What the node is, with the properties that belong to that kind.
-    public var kind: Kind { storage.kind }
+    public let kind: Kind
     /// The node's children, in the order its ``Kind`` documents.
-    public var children: [MathNode] { storage.children }
+    public let children: [MathNode]
     /// Where in the source this node came from.
-    public var range: SourceRange? { storage.range }
+    public let range: SourceRange?
     /// Attributes kept from MathML input that the tree has no field for (`intent`, `arg`, `id`, …).
     /// Nil for nodes built from TeX.
-    public var attributes: [String: String]? { storage.attributes }
-
-    /// The fields live in one immutable heap object, so copying a node (into arrays, optionals,
-    /// the parser's atoms) copies and retains one reference instead of a large enum payload.
-    private let storage: Storage
-
-    private final class Storage: Sendable {
-        let kind: Kind
-        let children: [MathNode]
-        let range: SourceRange?
-        let attributes: [String: String]?
-
-        init(kind: Kind, children: [MathNode], range: SourceRange?, attributes: [String: String]?) {
-            self.kind = kind
-            self.children = children
-            self.range = range
-            self.attributes = attributes
-        }
-    }
+    public let attributes: [String: String]?
 
     /// Creates a node.
     public init(_ kind: Kind, _ children: [MathNode] = [], range: SourceRange? = nil,
                 attributes: [String: String]? = nil) {
-        storage = Storage(kind: kind, children: children, range: range, attributes: attributes)
-    }
-
-    /// Nodes are equal when their kind, children, range and attributes are (value semantics; the
-    /// shared storage is only a shortcut).
-    public static func == (a: MathNode, b: MathNode) -> Bool {
-        if a.storage === b.storage { return true }
-        return a.storage.kind == b.storage.kind && a.storage.range == b.storage.range
-            && a.storage.attributes == b.storage.attributes && a.storage.children == b.storage.children
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.kind)
-        hasher.combine(storage.children)
-        hasher.combine(storage.range)
-        hasher.combine(storage.attributes)
+        self.kind = kind
+        self.children = children
+        self.range = range
+        self.attributes = attributes
     }
 
     public static func == (a: MathNode, b: MathNode) -> Bool {
