@@ -18,7 +18,6 @@ extension Renderer {
         let w = formula.width, h = formula.height
         let top = (box.height + pad) * fs
         var out = SVGBytes()
-        out.bytes.reserveCapacity(8192)
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
         out.number(w); out += "\" height=\""; out.number(h); out += "\" viewBox=\"0 0 "; out.number(w); out += " "; out.number(h)
         out += "\" role=\"img\" aria-labelledby=\""; out += prefix; out += "-title\" aria-describedby=\""; out += prefix; out += "-desc\""
@@ -76,49 +75,94 @@ extension Renderer {
             }
         }
         out += "</g></svg>"
-        return String(decoding: out.bytes, as: UTF8.self)
+        return out.string()
     }
 }
 
 /// A UTF-8 byte buffer for writing SVG quickly (no intermediate strings for numbers).
-struct SVGBytes {
-    var bytes: [UInt8] = []
+struct SVGBytes: ~Copyable {
+    // A growable byte buffer of our own: appending is a capacity check and a copy (an [UInt8]
+    // append costs several times more per call, and an SVG is a few hundred appends).
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    init(capacity: Int = 8192) {
+        self.capacity = Swift.max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always) private mutating func ensure(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always) mutating func append(_ byte: UInt8) {
+        ensure(1)
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        ensure(bytes.count)
+        (base + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
 
     static func += (out: inout SVGBytes, s: String) {
         var s = s
-        s.withUTF8 { out.bytes.append(contentsOf: $0) }
+        s.withUTF8 { out.append($0) }
+    }
+
+    /// The text written.
+    func string() -> String {
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
     /// A number rounded to `decimals` places, without trailing zeros.
     mutating func number(_ v: Double, decimals: Int = 2) {
         let factor = decimals == 4 ? 10_000.0 : 100.0
-        guard v.isFinite else { bytes.append(0x30); return }
+        guard v.isFinite else { append(0x30); return }
         var i = Int((v * factor).rounded())
-        if i == 0 { bytes.append(0x30); return }
-        if i < 0 { bytes.append(0x2D); i = -i }
+        if i == 0 { append(0x30); return }
+        if i < 0 { append(0x2D); i = -i }
         let unit = decimals == 4 ? 10_000 : 100
         integer(i / unit)
         var frac = i % unit
         guard frac != 0 else { return }
-        bytes.append(0x2E)
+        append(0x2E)
         var digits = decimals
         while frac % 10 == 0 { frac /= 10; digits -= 1 }
         var divisor = 1
         for _ in 1..<digits { divisor *= 10 }
         while divisor > 0 {
-            bytes.append(UInt8(0x30 + (frac / divisor) % 10))
+            append(UInt8(0x30 + (frac / divisor) % 10))
             divisor /= 10
         }
     }
 
     mutating func integer(_ value: Int) {
-        if value < 10 { bytes.append(UInt8(0x30 + value)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = value, count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while n > 0, count < 20 { buffer[count] = UInt8(0x30 + n % 10); n /= 10; count += 1 }
-            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[k]) }
-        }
+        if value >= 0 && value < 10 { append(UInt8(0x30 + value)); return }
+        var n = value, digits = 0
+        while n > 0 { digits += 1; n /= 10 }
+        ensure(digits)
+        n = value
+        var i = count + digits - 1
+        while n > 0 { base[i] = UInt8(0x30 + n % 10); n /= 10; i -= 1 }
+        count += digits
     }
 
     /// Element content escaped as XML (``XMLEscaping/text(_:)``).
@@ -127,7 +171,7 @@ struct SVGBytes {
     }
 
     mutating func glyphID(_ g: GlyphRef) {
-        if g.font != .math { integer(Int(g.font.rawValue)); bytes.append(0x2D) }
+        if g.font != .math { integer(Int(g.font.rawValue)); append(0x2D) }
         integer(Int(g.glyph))
     }
 
