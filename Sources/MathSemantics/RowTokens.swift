@@ -148,6 +148,15 @@ extension Analyzer {
         ctx.groupDepth = 0
         let flat = flatten(nodes)
         if flat.isEmpty { return SemanticNode(.empty, range: range) }
+        // One operand alone (a letter in a script, a number in a numerator, a fraction in a cell): its
+        // token is its meaning, so the row machinery (fences, precedence) has nothing to do. Not for a
+        // fence character (unpaired, it reads differently) or a differential mark.
+        if flat.count == 1, case .none = fenceRole(flat[0]), case .raw(let m) = flat[0], let t = classify(m, ctx),
+           t.kind == .operand, t.fence == nil, !isDifferentialMark(t.node) {
+            let result = t.node.withRole(.none)
+            if result.range == nil, let range { return result.withRange(range) }
+            return result
+        }
         let items = premerge(flat, ctx)
         let match = matchFences(items, ctx)
         let tokens = tokenize(items, 0..<items.count, match, ctx)

@@ -22,9 +22,9 @@ public struct SemanticProperties: Hashable, Sendable, Sequence, ExpressibleByDic
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        entries = []
-        entries.reserveCapacity(elements.count)
-        for (k, v) in elements { self[k] = v }
+        // A literal names each key once (as a dictionary literal must): no search needed.
+        entries = elements.map { Entry(key: $0.0, value: $0.1) }
+        assert(Set(entries.map(\.key)).count == entries.count, "duplicate key in a properties literal")
     }
 
     /// Room for this many entries is made at the first one: analysis often adds a few properties to
