@@ -89,16 +89,22 @@ public struct SpeechDescription: Hashable, Sendable {
     /// Plain text: words separated by spaces; short pauses as commas, medium as semicolons, long as
     /// periods.
     public var plainText: String {
-        var out = ""
-        for item in trimmed.items {
+        // Built on UTF-8 bytes: a label is read for every image, and appending strings (with a
+        // Unicode-aware suffix test per word) cost several times more than the words themselves.
+        var end = items.count
+        while end > 0, case .pause = items[end - 1] { end -= 1 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(end * 8)
+        for item in items[..<end] {
             switch item {
             case .words(let w, _, _):
-                if !out.isEmpty && !out.hasSuffix(" ") { out += " " }
-                out += w
+                if let last = bytes.last, last != 0x20 { bytes.append(0x20) }
+                var w = w
+                w.withUTF8 { bytes.append(contentsOf: $0) }
             case .pause(let p):
-                out += p == .short ? "," : p == .medium ? ";" : "."
+                bytes.append(p == .short ? 0x2C : p == .medium ? 0x3B : 0x2E)    // , ; .
             }
         }
-        return out
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
