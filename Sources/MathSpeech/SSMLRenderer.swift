@@ -47,31 +47,56 @@ public struct SSMLRenderer: Sendable {
 public struct LabelTemplate: Hashable, Sendable {
     /// The template text, e.g. `Math: {speech}`.
     public let template: String
+    /// The template read once: literal text and the two placeholders, in order.
+    private let parts: [Part]
+
+    private enum Part: Hashable, Sendable {
+        case text(String)
+        case speech
+        case latex
+    }
 
     /// The default template, `{speech}`.
     public static let speechOnly = LabelTemplate("{speech}")
 
     /// Creates a template.
-    public init(_ template: String) { self.template = template }
-
-    /// The label for a formula's speech and source.
-    public func fill(speech: String, latex: String) -> String {
-        var out = ""
+    public init(_ template: String) {
+        self.template = template
+        var parts: [Part] = []
+        var literal = ""
         var rest = Substring(template)
         while let i = rest.firstIndex(where: { $0 == "{" || $0 == "<" }) {
-            out += rest[..<i]
+            literal += rest[..<i]
             let tail = rest[i...]
             if tail.hasPrefix("{speech}") || tail.hasPrefix("<speech>") {
-                out += speech
+                if !literal.isEmpty { parts.append(.text(literal)); literal = "" }
+                parts.append(.speech)
                 rest = tail.dropFirst(8)
             } else if tail.hasPrefix("{latex}") || tail.hasPrefix("<latex>") {
-                out += latex
+                if !literal.isEmpty { parts.append(.text(literal)); literal = "" }
+                parts.append(.latex)
                 rest = tail.dropFirst(7)
             } else {
-                out.append(tail.first!)
+                literal.append(tail.first!)
                 rest = tail.dropFirst()
             }
         }
-        return out + rest
+        literal += rest
+        if !literal.isEmpty { parts.append(.text(literal)) }
+        self.parts = parts
+    }
+
+    /// The label for a formula's speech and source.
+    public func fill(speech: String, latex: String) -> String {
+        if parts.count == 1, case .speech = parts[0] { return speech }
+        var out = ""
+        for part in parts {
+            switch part {
+            case .text(let t): out += t
+            case .speech: out += speech
+            case .latex: out += latex
+            }
+        }
+        return out
     }
 }

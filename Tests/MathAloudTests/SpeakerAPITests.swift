@@ -17,6 +17,9 @@ import Testing
         #expect(speaker.label(tex: "x^2") { "formula " + $0 } == "formula x^2")
         // Nothing is escaped: writers escape for their format.
         #expect(speaker.label(tex: "a < b", template: "{latex}") == "a < b")
+        #expect(speaker.label(tex: "x^2", template: "") == "")
+        #expect(speaker.label(tex: "x^2", template: "{speech}, {speech}.") == "x squared, x squared.")
+        #expect(speaker.label(tex: "x^2", template: "<b>{latex}</b>") == "<b>x^2</b>")
     }
 
     @Test func speechDescriptionCarriesRangesAndPauses() throws {
