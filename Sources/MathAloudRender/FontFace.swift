@@ -40,7 +40,7 @@ public struct GlyphMetrics: Sendable {
 ///
 /// Immutable from the outside and safe to share between threads: the HarfBuzz font is made
 /// immutable after loading (HarfBuzz allows concurrent reads of an immutable font), and the caches
-/// are guarded by a lock.
+/// are ``LockedCache``s.
 public final class FontFace: @unchecked Sendable {
     /// The file the font was read from.
     public let path: String
@@ -48,13 +48,12 @@ public final class FontFace: @unchecked Sendable {
     public let unitsPerEm: Double
     let face: OpaquePointer
     let font: OpaquePointer
-    private let lock = NSLock()
     /// The character map, read once at load (immutable: no lock on the hot path).
     private let glyphForScalar: [UInt32: UInt32]
     /// Metrics of every glyph, read once at load (immutable: no lock on the hot path).
     private let metricsTable: [GlyphMetrics]
-    private var outlineCache: [UInt32: [OutlineCommand]] = [:]
-    private var svgPathCache: [UInt32: String] = [:]
+    private let outlineCache = LockedCache<UInt32, [OutlineCommand]>()
+    private let svgPathCache = LockedCache<UInt32, String>()
 
     /// Opens a font file; nil when it cannot be read or is not a font.
     public init?(path: String) {
@@ -129,39 +128,30 @@ public final class FontFace: @unchecked Sendable {
 
     /// The outline of a glyph in font units, y up (cached).
     public func outline(_ glyph: UInt32) -> [OutlineCommand] {
-        lock.lock()
-        if let o = outlineCache[glyph] { lock.unlock(); return o }
-        lock.unlock()
-        let sink = OutlineSink()
-        let unmanaged = Unmanaged.passRetained(sink)
-        hb.draw_glyph(font, glyph, OutlineSink.funcs, unmanaged.toOpaque())
-        unmanaged.release()
-        let commands = sink.commands
-        lock.lock()
-        outlineCache[glyph] = commands
-        lock.unlock()
-        return commands
+        outlineCache.value(glyph) {
+            let sink = OutlineSink()
+            let unmanaged = Unmanaged.passRetained(sink)
+            hb.draw_glyph(font, glyph, OutlineSink.funcs, unmanaged.toOpaque())
+            unmanaged.release()
+            return sink.commands
+        }
     }
 
     /// The outline as an SVG path `d` attribute in font units with y pointing down (cached).
     public func svgPath(_ glyph: UInt32) -> String {
-        lock.lock()
-        if let p = svgPathCache[glyph] { lock.unlock(); return p }
-        lock.unlock()
-        var d = ""
-        d.reserveCapacity(256)
-        for c in outline(glyph) {
-            switch c {
-            case let .move(x, y): d += "M\(n(x)) \(n(-y))"
-            case let .line(x, y): d += "L\(n(x)) \(n(-y))"
-            case let .cubic(a, b, c2, d2, x, y): d += "C\(n(a)) \(n(-b)) \(n(c2)) \(n(-d2)) \(n(x)) \(n(-y))"
-            case .close: d += "Z"
+        svgPathCache.value(glyph) {
+            var d = ""
+            d.reserveCapacity(256)
+            for c in outline(glyph) {
+                switch c {
+                case let .move(x, y): d += "M\(n(x)) \(n(-y))"
+                case let .line(x, y): d += "L\(n(x)) \(n(-y))"
+                case let .cubic(a, b, c2, d2, x, y): d += "C\(n(a)) \(n(-b)) \(n(c2)) \(n(-d2)) \(n(x)) \(n(-y))"
+                case .close: d += "Z"
+                }
             }
+            return d
         }
-        lock.lock()
-        svgPathCache[glyph] = d
-        lock.unlock()
-        return d
     }
 
     /// Shapes a run of text (kerning, ligatures, features such as `ssty=1`) into glyphs and advances in em.

@@ -148,10 +148,9 @@ public final class MathFont: @unchecked Sendable {
     public let constants: MathConstants
     /// A human-readable name (the family, e.g. `Latin Modern Math`).
     public let name: String
-    private let lock = NSLock()
-    private var variantCache: [UInt64: [GlyphVariant]] = [:]
-    private var assemblyCache: [UInt64: [GlyphPart]] = [:]
-    private var scriptCache: [UInt64: UInt32] = [:]
+    private let variantCache = LockedCache<UInt64, [GlyphVariant]>()
+    private let assemblyCache = LockedCache<UInt64, [GlyphPart]>()
+    private let scriptCache = LockedCache<UInt64, UInt32>()
 
     /// Opens a math font; nil when the file is missing or has no MATH table.
     public init?(path: String, name: String? = nil) {
@@ -224,41 +223,29 @@ public final class MathFont: @unchecked Sendable {
 
     /// Size variants of a glyph in one direction (vertical or horizontal), smallest first (cached).
     public func variants(_ glyph: UInt32, vertical: Bool) -> [GlyphVariant] {
-        let key = UInt64(glyph) << 1 | (vertical ? 1 : 0)
-        lock.lock()
-        if let v = variantCache[key] { lock.unlock(); return v }
-        lock.unlock()
-        let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
-        var buffer = [hb_ot_math_glyph_variant_t](repeating: .init(), count: 32)
-        var count: UInt32 = 32
-        _ = hb.hb_ot_math_get_glyph_variants(face.font, glyph, dir, 0, &count, &buffer)
-        let result = buffer.prefix(Int(count)).map { GlyphVariant(glyph: $0.glyph, advance: face.em($0.advance)) }
-        lock.lock()
-        variantCache[key] = result
-        lock.unlock()
-        return result
+        variantCache.value(UInt64(glyph) << 1 | (vertical ? 1 : 0)) {
+            let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
+            var buffer = [hb_ot_math_glyph_variant_t](repeating: .init(), count: 32)
+            var count: UInt32 = 32
+            _ = hb.hb_ot_math_get_glyph_variants(face.font, glyph, dir, 0, &count, &buffer)
+            return buffer.prefix(Int(count)).map { GlyphVariant(glyph: $0.glyph, advance: face.em($0.advance)) }
+        }
     }
 
     /// The glyph assembly (parts, bottom/left first) of a glyph in one direction; empty when none (cached).
     public func assembly(_ glyph: UInt32, vertical: Bool) -> [GlyphPart] {
-        let key = UInt64(glyph) << 1 | (vertical ? 1 : 0)
-        lock.lock()
-        if let a = assemblyCache[key] { lock.unlock(); return a }
-        lock.unlock()
-        let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
-        var buffer = [hb_ot_math_glyph_part_t](repeating: .init(), count: 16)
-        var count: UInt32 = 16
-        var italic: hb_position_t = 0
-        _ = hb.hb_ot_math_get_glyph_assembly(face.font, glyph, dir, 0, &count, &buffer, &italic)
-        let result = buffer.prefix(Int(count)).map {
-            GlyphPart(glyph: $0.glyph, startConnector: face.em($0.start_connector_length),
-                      endConnector: face.em($0.end_connector_length), fullAdvance: face.em($0.full_advance),
-                      isExtender: ($0.flags.rawValue & HB_OT_MATH_GLYPH_PART_FLAG_EXTENDER.rawValue) != 0)
+        assemblyCache.value(UInt64(glyph) << 1 | (vertical ? 1 : 0)) {
+            let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
+            var buffer = [hb_ot_math_glyph_part_t](repeating: .init(), count: 16)
+            var count: UInt32 = 16
+            var italic: hb_position_t = 0
+            _ = hb.hb_ot_math_get_glyph_assembly(face.font, glyph, dir, 0, &count, &buffer, &italic)
+            return buffer.prefix(Int(count)).map {
+                GlyphPart(glyph: $0.glyph, startConnector: face.em($0.start_connector_length),
+                          endConnector: face.em($0.end_connector_length), fullAdvance: face.em($0.full_advance),
+                          isExtender: ($0.flags.rawValue & HB_OT_MATH_GLYPH_PART_FLAG_EXTENDER.rawValue) != 0)
+            }
         }
-        lock.lock()
-        assemblyCache[key] = result
-        lock.unlock()
-        return result
     }
 
     /// The glyph for a character at a script level: level 1 and 2 use the `ssty` feature
@@ -267,18 +254,12 @@ public final class MathFont: @unchecked Sendable {
         guard let nominal = face.glyph(for: scalar) else { return nil }
         let level = min(scriptLevel, 2)
         guard level > 0 else { return nominal }
-        let key = UInt64(scalar) << 2 | UInt64(level)
-        lock.lock()
-        if let g = scriptCache[key] { lock.unlock(); return g }
-        lock.unlock()
-        var text = ""
-        text.unicodeScalars.append(Unicode.Scalar(scalar) ?? " ")
-        let shaped = face.shape(text, features: "ssty=\(level)", mathScript: true)
-        let g = shaped.count == 1 && shaped[0].glyph != 0 ? shaped[0].glyph : nominal
-        lock.lock()
-        scriptCache[key] = g
-        lock.unlock()
-        return g
+        return scriptCache.value(UInt64(scalar) << 2 | UInt64(level)) {
+            var text = ""
+            text.unicodeScalars.append(Unicode.Scalar(scalar) ?? " ")
+            let shaped = face.shape(text, features: "ssty=\(level)", mathScript: true)
+            return shaped.count == 1 && shaped[0].glyph != 0 ? shaped[0].glyph : nominal
+        }
     }
 
     /// The math kern (cut-in) of a glyph at one corner for a height, in em.
