@@ -181,34 +181,32 @@ extension Analyzer {
             if stack[top].index >= stack[top].nodes.count { stack.removeLast(); continue }
             let m = stack[top].nodes[stack[top].index]
             stack[top].index += 1
+            if Analyzer.staysAsItem(m) { out.append(.raw(m)); continue }
             switch m.kind {
             case .row:
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
                 // "(#1,#2)") stays one item, so its brackets cannot pair with brackets outside it.
                 if Analyzer.isSelfContainedGroup(m) { out.append(.raw(m)); continue }
                 if !m.children.isEmpty { stack.append((m.children, 0)) }
-            case .style(let p) where p.color == nil && p.background == nil:
-                stack.append((m.children, 0))
-            case .padded:
-                stack.append((m.children, 0))
             case .semantics:
                 if let first = m.children.first { stack.append(([first], 0)) }
             case .space(let w):
                 if w >= 0.9 {
                     if case .wideSpace = out.last {} else if !out.isEmpty { out.append(.wideSpace(m.range)) }
                 }
-            case .text(let t, _) where t.trimmingSpaces.isEmpty:
-                continue
+            case .text:
+                continue    // blank text
             default:
-                out.append(.raw(m))
+                stack.append((m.children, 0))    // pass-through style, padding
             }
         }
         if case .wideSpace = out.last { out.removeLast() }
         return out
     }
 
-    /// Whether ``flatten(_:)`` keeps a node as one item as it is (nothing to splice, drop or turn
-    /// into a separator).
+    /// Whether ``flatten(_:)`` keeps a node as one item as it is: anything but rows, pass-through
+    /// styles (display/script level, size — colour is kept), padding, `semantics`, spaces and blank
+    /// text, which it splices, drops or turns into separators.
     static func staysAsItem(_ m: MathNode) -> Bool {
         switch m.kind {
         case .row, .padded, .semantics, .space: return false
