@@ -11,6 +11,9 @@ import MathAloudRender
 //   swift run -c release MathAloudBench speech [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]
 //   swift run -c release MathAloudBench voice  [--repeat N]   (N timed runs per figure, default 5 × 100)
 //   swift run -c release MathAloudBench render [--corpus FILE] [--repeat N] [--peers DIR]
+//   swift run -c release MathAloudBench stages [--corpus FILE] [--repeat N]   (each speech stage alone, no peers)
+//   … parse-profile | semantics-profile | rules-profile | render-svg-profile [--corpus FILE] [--repeat N]
+//     (one stage in a loop, for perf/callgrind), rules-dump (speech and traces, to diff two builds)
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -219,6 +222,14 @@ func benchSpeech(_ o: Options) {
 
 /// Where a speaker's start-up time goes: each loading step timed once cold (first in the process),
 /// then the whole `Speaker()` construction averaged warm.
+/// Runs `body` over `inputs` `repeatCount` times and prints a checksum (so the work is not optimised
+/// away): the loop the `*-profile` modes give `perf` and callgrind.
+func profileLoop<T>(_ repeatCount: Int, _ inputs: [T], _ body: (T) -> Int) {
+    var sink = 0
+    for _ in 0..<repeatCount { for x in inputs { sink &+= body(x) } }
+    print(sink)
+}
+
 /// Each stage of TeX → speech alone, on inputs prepared by the stage before: parse, semantics, rules.
 /// No peers; for finding where the time goes (`MathAloudBench stages --repeat 10`).
 func benchStages(_ o: Options) {
@@ -428,25 +439,19 @@ case "render-svg-profile":
     let o = parseOptions(args.dropFirst())
     let lines = loadLines(o.corpus)
     guard let renderer = try? Renderer() else { exit(4) }
-    var sink = 0
-    for _ in 0..<o.repeatCount { for line in lines { sink &+= renderer.svg(renderer.render(tex: line)).utf8.count } }
-    print(sink)
+    profileLoop(o.repeatCount, lines) { renderer.svg(renderer.render(tex: $0)).utf8.count }
 case "parse-profile":
     // Only TeX parsing, for profiling.
     let o = parseOptions(args.dropFirst())
     let lines = loadLines(o.corpus)
     let parser = FormulaParser()
-    var sink = 0
-    for _ in 0..<o.repeatCount { for line in lines { sink &+= parser.parse(line, notation: .tex).diagnostics.count } }
-    print(sink)
+    profileLoop(o.repeatCount, lines) { parser.parse($0, notation: .tex).diagnostics.count }
 case "semantics-profile":
     // Only the semantics stage, on trees parsed beforehand, for profiling.
     let o = parseOptions(args.dropFirst())
     guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
     let parsed = loadLines(o.corpus).map { speaker.parser.parse($0, notation: .tex) }
-    var sink = 0
-    for _ in 0..<o.repeatCount { for p in parsed { sink &+= speaker.analyze(p).children.count } }
-    print(sink)
+    profileLoop(o.repeatCount, parsed) { speaker.analyze($0).children.count }
 case "stages":
     benchStages(parseOptions(args.dropFirst()))
 case "rules-profile":
@@ -455,9 +460,7 @@ case "rules-profile":
     let lines = loadLines(o.corpus)
     guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
     let trees = lines.map { speaker.analyze(speaker.parser.parse($0, notation: .tex)) }
-    var sink = 0
-    for _ in 0..<o.repeatCount { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
-    print(sink)
+    profileLoop(o.repeatCount, trees) { speaker.speak(semantics: $0).description.items.count }
 case "rules-dump":
     // Everything the rules stage produces for the corpus, in several styles and preferences, with
     // `--explain` traces: diff two builds' dumps to check that an optimisation changes no output.
@@ -503,6 +506,6 @@ case "startup":
 case "voice":
     benchVoice(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup|voice|render [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice|render|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }
