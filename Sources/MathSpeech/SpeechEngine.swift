@@ -143,11 +143,10 @@ struct SpeechRun {
     /// The nodes above the one being spoken (root first).
     var ancestors: [SemanticNode] = []
     private var reported: Set<String> = []
-    /// Properties looked up in this run, by number (``RuleTable/propertyNames``); those of the node
-    /// being matched start at `lookedUpStart`: rules for one kind test the same properties again and
-    /// again (`set-name = naturals`, `set-name = integers`…).
+    /// Properties of the node being matched, looked up once each by number (``RuleTable/propertyNames``):
+    /// rules for one kind test the same properties again and again (`set-name = naturals`,
+    /// `set-name = integers`…). Emptied for every node (its capacity is kept).
     private var lookedUp: [LookedUp] = []
-    private var lookedUpStart = 0
 
     private struct LookedUp {
         let name: Int
@@ -207,7 +206,7 @@ struct SpeechRun {
     /// The first rule whose conditions hold. Rules with a `text = …` condition that cannot match the
     /// node's text are not candidates at all (see ``RuleTable/Candidates``).
     private mutating func matchingRule(_ context: Context) -> CompiledRule? {
-        lookedUpStart = lookedUp.count
+        lookedUp.removeAll(keepingCapacity: true)
         // Read the tables in place (no reference counting per test).
         let match: Int? = table.testStart.withUnsafeBufferPointer { testStart in
             table.tests.withUnsafeBufferPointer { tests in
@@ -484,9 +483,8 @@ struct SpeechRun {
     /// Whether a property of the node being matched passes value test `test`; the property is looked
     /// up once per node and name.
     private mutating func ownProperty(_ name: Int, passes test: Int, _ context: Context, _ table: RuleTable) -> Bool {
-        let start = lookedUpStart
         let found: Bool? = lookedUp.withUnsafeBufferPointer { lookedUp in
-            for i in start ..< lookedUp.count where lookedUp[i].name == name {
+            for i in lookedUp.indices where lookedUp[i].name == name {
                 return table.valueTest(test, passes: lookedUp[i].value)
             }
             return nil
