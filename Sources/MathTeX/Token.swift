@@ -19,13 +19,13 @@ struct Token: Sendable {
         case eof
     }
 
-    var kind: Kind
+    let kind: Kind
     /// What a control sequence means to the expander and the parser's expression loop; `.other`
     /// for other kinds. Found once, when the token is made. (Declared next to `kind`, so it takes
     /// no room of its own.)
     let role: ControlSequenceRole
     /// The control sequence name (without the backslash); empty for other kinds.
-    var name: String
+    let name: String
     /// The character, for character-like tokens.
     var scalar: Unicode.Scalar
     /// Where the token came from; tokens produced by a macro carry the macro call's range.
