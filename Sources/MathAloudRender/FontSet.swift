@@ -96,7 +96,7 @@ public final class FontSet: Sendable {
     /// Text font files by role; each is opened on first use (most formulas have no `\text`).
     private let textPaths: [FontRole: String]
     private let textLock = NSLock()
-    nonisolated(unsafe) private var textFaces: [FontRole: FontFace]
+    nonisolated(unsafe) private var textFaces: [FontRole: FontFace?]
 
     /// A font set from explicit faces.
     public init(math: MathFont, text: [FontRole: FontFace] = [:]) {
@@ -116,9 +116,9 @@ public final class FontSet: Sendable {
         guard let path = textPaths[role] else { return nil }
         textLock.lock()
         defer { textLock.unlock() }
-        if let f = textFaces[role] { return f }
-        guard let f = FontFace(path: path) else { return nil }
-        textFaces[role] = f
+        if let f = textFaces[role] { return f }     // nil when the file could not be opened: not retried
+        let f = FontFace(path: path)
+        textFaces[role] = .some(f)
         return f
     }
 
