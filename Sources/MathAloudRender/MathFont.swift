@@ -225,8 +225,11 @@ public final class MathFont: @unchecked Sendable {
     public func variants(_ glyph: UInt32, vertical: Bool) -> [GlyphVariant] {
         variantCache.value(UInt64(glyph) << 1 | (vertical ? 1 : 0)) {
             let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
-            var buffer = [hb_ot_math_glyph_variant_t](repeating: .init(), count: 32)
-            var count: UInt32 = 32
+            // Asked once for the number of variants, then for all of them (no fixed-size cut-off).
+            var count: UInt32 = 0
+            let total = Int(hb.hb_ot_math_get_glyph_variants(face.font, glyph, dir, 0, &count, nil))
+            var buffer = [hb_ot_math_glyph_variant_t](repeating: .init(), count: max(total, 1))
+            count = UInt32(buffer.count)
             _ = hb.hb_ot_math_get_glyph_variants(face.font, glyph, dir, 0, &count, &buffer)
             return buffer.prefix(Int(count)).map { GlyphVariant(glyph: $0.glyph, advance: face.em($0.advance)) }
         }
@@ -236,9 +239,11 @@ public final class MathFont: @unchecked Sendable {
     public func assembly(_ glyph: UInt32, vertical: Bool) -> [GlyphPart] {
         assemblyCache.value(UInt64(glyph) << 1 | (vertical ? 1 : 0)) {
             let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
-            var buffer = [hb_ot_math_glyph_part_t](repeating: .init(), count: 16)
-            var count: UInt32 = 16
+            var count: UInt32 = 0
             var italic: hb_position_t = 0
+            let total = Int(hb.hb_ot_math_get_glyph_assembly(face.font, glyph, dir, 0, &count, nil, &italic))
+            var buffer = [hb_ot_math_glyph_part_t](repeating: .init(), count: max(total, 1))
+            count = UInt32(buffer.count)
             _ = hb.hb_ot_math_get_glyph_assembly(face.font, glyph, dir, 0, &count, &buffer, &italic)
             return buffer.prefix(Int(count)).map {
                 GlyphPart(glyph: $0.glyph, startConnector: face.em($0.start_connector_length),
