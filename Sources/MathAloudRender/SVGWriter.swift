@@ -51,7 +51,7 @@ extension Renderer {
             case let .glyph(g, x, y, color):
                 let scale = g.font == .math ? mathScale : fs / fonts.face(g.font).unitsPerEm
                 out += "<use href=\"#"; out += prefix; out += "-"; out.glyphID(g); out += "\" transform=\"translate("
-                out.number(x * fs); out += " "; out.number(-y * fs); out += ") scale("; out.number(g.size * scale, decimals: 4); out += ")\""
+                out.number(x * fs); out += " "; out.number(-y * fs); out += ") scale("; out.number(g.size * scale, decimals: 6); out += ")\""
                 if color != options.color { out += " fill=\""; out += color.hex; out += "\""; out.opacity(color) }
                 out += "/>"
             case let .rect(x, y, width, height, color):
@@ -132,14 +132,16 @@ struct SVGBytes: ~Copyable {
         String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
-    /// A number rounded to `decimals` places, without trailing zeros.
+    /// A number rounded to `decimals` places (1…9), without trailing zeros. Glyph scales (font units to
+    /// px, ~0.01) take 6, so a glyph's size is exact to 0.01 %.
     mutating func number(_ v: Double, decimals: Int = 2) {
-        let factor = decimals == 4 ? 10_000.0 : 100.0
-        guard v.isFinite else { append(0x30); return }
-        var i = Int((v * factor).rounded())
+        let decimals = Swift.min(Swift.max(decimals, 1), 9)
+        var unit = 1
+        for _ in 0..<decimals { unit *= 10 }
+        guard v.isFinite, abs(v) < 1e9 else { append(0x30); return }
+        var i = Int((v * Double(unit)).rounded())
         if i == 0 { append(0x30); return }
         if i < 0 { append(0x2D); i = -i }
-        let unit = decimals == 4 ? 10_000 : 100
         integer(i / unit)
         var frac = i % unit
         guard frac != 0 else { return }
