@@ -194,8 +194,9 @@ public enum PDFAlternateText {
         guard let figure = find(Array("/S /Figure".utf8), in: bytes, from: 0) else { return pdf }
         let at = figure + 10
         var entry = Array("\n   /Alt <FEFF".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
         for unit in text.utf16 {
-            for shift in [12, 8, 4, 0] { entry.append(Array("0123456789ABCDEF".utf8)[Int(unit >> UInt16(shift)) & 15]) }
+            for shift: UInt16 in [12, 8, 4, 0] { entry.append(hex[Int(unit >> shift) & 15]) }
         }
         entry += Array(">".utf8)
         guard let xref = findLast(Array("\nxref\n".utf8), in: bytes), xref > at,

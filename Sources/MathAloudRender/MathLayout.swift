@@ -96,8 +96,11 @@ struct MathLayout {
                 // \rule{width}{height}: a filled box on the baseline.
                 return Atom(box: Box(width: max(0, width) * s.sizeFactor, height: max(0, h) * s.sizeFactor, depth: 0, content: .rule), atomClass: .ord)
             }
-            let mu = [0.1667, 0.2222, 0.2778, -0.1667].contains(where: { abs($0 - width) < 0.001 })
-            let w = width * s.sizeFactor * (mu ? scale(s) / s.sizeFactor : 1)
+            // The thin, medium and thick math spaces and their negatives (3, 4, 5 mu) scale with the
+            // script size; the parser does not yet say which spaces are in mu (see the note below).
+            let magnitude = abs(width)
+            let mu = abs(magnitude - 3.0 / 18) < 0.001 || abs(magnitude - 4.0 / 18) < 0.001 || abs(magnitude - 5.0 / 18) < 0.001
+            let w = mu ? width * scale(s) : width * s.sizeFactor
             return Atom(box: .empty(width: w), atomClass: .ord, isSpace: true)
         case let .fraction(p):
             return fraction(node, p, s)
@@ -505,6 +508,14 @@ struct MathLayout {
         [-1, 1, -2, -3, -1, 0, -1, -1],
     ]
 
+    /// Whether an atom of this class before a binary operator makes it ordinary (TeXbook rule 5).
+    static func makesNextBinOrdinary(_ c: AtomClass) -> Bool {
+        switch c {
+        case .bin, .op, .rel, .open, .punct: return true
+        default: return false
+        }
+    }
+
     static func index(_ c: AtomClass) -> Int {
         switch c {
         case .ord: return 0
@@ -547,9 +558,10 @@ struct MathLayout {
         var prev: Int? = nil
         for i in atoms.indices where !atoms[i].isSpace {
             if atoms[i].atomClass == .bin {
-                if let p = prev, ![.bin, .op, .rel, .open, .punct].contains(atoms[p].atomClass) {} else { atoms[i].atomClass = .ord }
+                if let p = prev, !MathLayout.makesNextBinOrdinary(atoms[p].atomClass) {} else { atoms[i].atomClass = .ord }
             }
-            if [.rel, .close, .punct].contains(atoms[i].atomClass), let p = prev, atoms[p].atomClass == .bin {
+            if atoms[i].atomClass == .rel || atoms[i].atomClass == .close || atoms[i].atomClass == .punct, let p = prev,
+               atoms[p].atomClass == .bin {
                 atoms[p].atomClass = .ord
             }
             prev = i
@@ -565,7 +577,7 @@ struct MathLayout {
             if !a.isSpace, let p = prev {
                 let code = MathLayout.spacing[MathLayout.index(atoms[p].atomClass)][MathLayout.index(a.atomClass)]
                 if code > 0 || (code < 0 && s.level == 0) {
-                    kern = [0, 3, 4, 5][abs(code)] * mu
+                    kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
                 }
             }
             if !a.isSpace { prev = i }
