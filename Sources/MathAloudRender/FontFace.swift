@@ -140,17 +140,21 @@ public final class FontFace: @unchecked Sendable {
     /// The outline as an SVG path `d` attribute in font units with y pointing down (cached).
     public func svgPath(_ glyph: UInt32) -> String {
         svgPathCache.value(glyph) {
-            var d = ""
-            d.reserveCapacity(256)
+            // Coordinates to 0.1 font unit, written by the SVG writer's number formatter.
+            var d = SVGBytes(capacity: 256)
+            func point(_ x: Float, _ y: Float) {
+                d.number(Double(x), decimals: 1); d.append(0x20); d.number(Double(-y), decimals: 1)
+            }
             for c in outline(glyph) {
                 switch c {
-                case let .move(x, y): d += "M\(n(x)) \(n(-y))"
-                case let .line(x, y): d += "L\(n(x)) \(n(-y))"
-                case let .cubic(a, b, c2, d2, x, y): d += "C\(n(a)) \(n(-b)) \(n(c2)) \(n(-d2)) \(n(x)) \(n(-y))"
-                case .close: d += "Z"
+                case let .move(x, y): d.append(0x4D); point(x, y)                                     // M
+                case let .line(x, y): d.append(0x4C); point(x, y)                                     // L
+                case let .cubic(a, b, c2, d2, x, y):
+                    d.append(0x43); point(a, b); d.append(0x20); point(c2, d2); d.append(0x20); point(x, y)  // C
+                case .close: d.append(0x5A)                                                          // Z
                 }
             }
-            return d
+            return d.string()
         }
     }
 
@@ -185,11 +189,6 @@ public final class FontFace: @unchecked Sendable {
         return out
     }
 
-    @inline(__always) private func n(_ v: Float) -> String {
-        let r = v.rounded()
-        if r == v, abs(r) < 1e7 { return String(Int(r)) }
-        return String(Double((v * 10).rounded() / 10))
-    }
 }
 
 /// Collects HarfBuzz draw callbacks into ``OutlineCommand``s.

@@ -185,23 +185,6 @@ struct SVGBytes: ~Copyable {
     }
 }
 
-/// A number with at most two decimals, no trailing zeros (SVG coordinates in px).
-@inline(__always) func n(_ v: Double) -> String {
-    let scaled = (v * 100).rounded()
-    if scaled == 0 { return "0" }
-    let i = Int(scaled)
-    let negative = i < 0
-    let a = abs(i)
-    var s = negative ? "-" : ""
-    s += String(a / 100)
-    let frac = a % 100
-    if frac != 0 {
-        s += frac < 10 ? ".0" : "."
-        s += frac % 10 == 0 ? String(frac / 10) : String(frac)
-    }
-    return s
-}
-
 /// FNV-1a hash of a string (stable id prefixes).
 func fnv1a(_ s: String) -> UInt32 {
     var h: UInt32 = 2_166_136_261

@@ -245,3 +245,20 @@ func decodePNGInk(_ png: Data) throws -> Int {
     for y in 0..<h { for x in 0..<w where data[y * stride + x * 4 + 3] != 0 { count += 1 } }
     return count
 }
+
+/// A number with at most two decimals, no trailing zeros (SVG coordinates in px).
+private func n(_ v: Double) -> String {
+    let scaled = (v * 100).rounded()
+    if scaled == 0 { return "0" }
+    let i = Int(scaled)
+    let negative = i < 0
+    let a = abs(i)
+    var s = negative ? "-" : ""
+    s += String(a / 100)
+    let frac = a % 100
+    if frac != 0 {
+        s += frac < 10 ? ".0" : "."
+        s += frac % 10 == 0 ? String(frac / 10) : String(frac)
+    }
+    return s
+}
