@@ -13,7 +13,8 @@ import MathAloudRender
 //   swift run -c release MathAloudBench render [--corpus FILE] [--repeat N] [--peers DIR]
 //   swift run -c release MathAloudBench stages [--corpus FILE] [--repeat N]   (each speech stage alone, no peers)
 //   … parse-profile | semantics-profile | rules-profile | render-svg-profile [--corpus FILE] [--repeat N]
-//     (one stage in a loop, for perf/callgrind), rules-dump (speech and traces, to diff two builds)
+//     (one stage in a loop, for perf/callgrind), rules-dump (speech and traces) and semantics-dump
+//     (semantic trees), to diff two builds
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -497,6 +498,21 @@ case "rules-dump":
             }
         }
     }
+case "semantics-dump":
+    // The semantic tree (with ranges) of every corpus line, to diff two builds (scripts/check-equivalence.sh);
+    // each line is also written as MathML and read back, so the MathML reader's trees are compared too.
+    let o = parseOptions(args.dropFirst())
+    let parser = FormulaParser()
+    let analyzer = SemanticAnalyzer()
+    let writer = MathMLWriter()
+    for (i, line) in loadLines(o.corpus).enumerated() {
+        let parsed = parser.parse(line, notation: .tex)
+        print("\(i): \(parsed.diagnostics.map { "\($0.id)@\($0.range.map { "\($0)" } ?? "-")" })")
+        print(analyzer.analyze(parsed.root).dump(ranges: true), terminator: "")
+        let mathML = parser.parse(writer.write(parsed.root), notation: .mathml)
+        print("\(i) mathml:")
+        print(analyzer.analyze(mathML.root).dump(ranges: true), terminator: "")
+    }
 case "parse":
     benchParse(parseOptions(args.dropFirst()))
 case "speech":
@@ -506,6 +522,6 @@ case "startup":
 case "voice":
     benchVoice(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup|voice|render|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice|render|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Checks that the working tree says exactly what another revision says: semantic trees (TeX and the
+# same formulas read back from MathML), speech with items, diagnostics and --explain traces in six
+# style settings, `speak --batch` JSON in three settings and `render --batch` SVG files, on the arXiv
+# corpus, the KaTeX screenshot cases, the conformance inputs and deterministic random formulas
+# (scripts/random-formulas.py). For changes meant to keep output (speed work, refactoring).
+#
+# Usage: scripts/check-equivalence.sh BASE_REV [RANDOM_COUNT]      (default 20000 random formulas)
+#   BASE_EQUIV_REUSE=1   reuse the base build and dumps from the last run with the same BASE_REV
+#
+# The base revision is built in a git worktree under .build/equivalence/ (release); outputs go to
+# .build/equivalence/{base,new}/ and differences are listed per file. Exit status 0 when all agree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+base_rev="${1:?usage: scripts/check-equivalence.sh BASE_REV [RANDOM_COUNT]}"
+count="${2:-20000}"
+work="$root/.build/equivalence"
+mkdir -p "$work"
+base_sha="$(git rev-parse --verify "$base_rev^{commit}")"
+
+# The inputs: one formula per line.
+inputs="$work/inputs.txt"
+{
+  cat Tests/MathTeXTests/Fixtures/arxiv-public.txt
+  python3 - <<'EOF'
+import json
+for case in json.load(open("Tests/MathTeXTests/Fixtures/katex-screenshotter.json")):
+    print(case["tex"].replace("\n", " "))
+for f in ("Tests/MathAloudTests/Fixtures/en-clearspeak.jsonl", "Tests/MathAloudTests/Fixtures/en-mathspeak.jsonl"):
+    for line in open(f):
+        if line.strip():
+            print(json.loads(line)["tex"].replace("\n", " "))
+EOF
+  python3 scripts/random-formulas.py "$count"
+} | grep -v '^[[:space:]]*$' > "$inputs"
+echo "check-equivalence: $(wc -l < "$inputs") formulas"
+
+batch_json() {   # settings JSON → JSONL batch input on stdout
+  python3 -c '
+import json, sys
+prefs = json.loads(sys.argv[1])
+for i, line in enumerate(open(sys.argv[2], encoding="utf-8")):
+    line = line.rstrip("\n")
+    entry = {"id": i, "tex": line}
+    entry.update(prefs)
+    print(json.dumps(entry))
+' "$1" "$inputs"
+}
+
+run_all() {   # BIN_DIR OUT_DIR
+  local bin="$1" out="$2"
+  mkdir -p "$out"
+  "$bin/MathAloudBench" semantics-dump --corpus "$inputs" > "$out/semantics.txt"
+  "$bin/MathAloudBench" rules-dump --corpus "$inputs" > "$out/rules.txt"
+  local n=0
+  for settings in '{}' '{"style": "mathspeak", "preferences": {"Verbosity": "Brief"}}' \
+                  '{"preferences": {"Fractions": "Over", "ImpliedTimes": "MoreImpliedTimes", "Paren": "Speak"}}'; do
+    batch_json "$settings" | "$bin/mathaloud" speak --batch > "$out/batch-$n.jsonl" || true
+    n=$((n + 1))
+  done
+  rm -rf "$out/render" && mkdir -p "$out/render"
+  head -3000 "$inputs" > "$work/render-inputs.txt"
+  python3 -c '
+import json, sys
+for i, line in enumerate(open(sys.argv[1], encoding="utf-8")):
+    print(json.dumps({"id": i, "tex": line.rstrip("\n")}))
+' "$work/render-inputs.txt" | "$bin/mathaloud" render --batch "$out/render" > "$out/render-stdout.txt" 2>&1 || true
+}
+
+build() {   # DIR → prints the bin dir
+  (cd "$1" && swift build -c release --static-swift-stdlib --product MathAloudBench >&2 \
+     && swift build -c release --static-swift-stdlib --product mathaloud >&2 \
+     && swift build -c release --static-swift-stdlib --show-bin-path)
+}
+
+base_tree="$work/base-tree"
+if [[ "${BASE_EQUIV_REUSE:-0}" == 1 && -f "$work/base/.sha" && "$(cat "$work/base/.sha")" == "$base_sha" ]]; then
+  echo "check-equivalence: reusing base outputs of $base_sha"
+else
+  if [[ -d "$base_tree" ]]; then
+    git -C "$base_tree" checkout -q --detach "$base_sha"
+  else
+    git worktree add -q --detach "$base_tree" "$base_sha"
+  fi
+  # The base may predate the semantics-dump mode: give it this tree's benchmark source if so.
+  if ! grep -q '"semantics-dump"' "$base_tree/Sources/MathAloudBench/main.swift"; then
+    echo "check-equivalence: the base has no semantics-dump; its semantic trees are not compared" >&2
+  fi
+  echo "check-equivalence: building base $base_sha"
+  base_bin="$(build "$base_tree")"
+  rm -rf "$work/base"
+  run_all "$base_bin" "$work/base"
+  echo "$base_sha" > "$work/base/.sha"
+fi
+echo "check-equivalence: building the working tree"
+new_bin="$(build "$root")"
+rm -rf "$work/new"
+run_all "$new_bin" "$work/new"
+
+status=0
+for f in semantics.txt rules.txt batch-0.jsonl batch-1.jsonl batch-2.jsonl render-stdout.txt; do
+  if cmp -s "$work/base/$f" "$work/new/$f"; then
+    echo "same       $f ($(wc -l < "$work/new/$f") lines)"
+  else
+    echo "DIFFERENT  $f: diff $work/base/$f $work/new/$f | head"
+    diff "$work/base/$f" "$work/new/$f" | head -20 || true
+    status=1
+  fi
+done
+if diff -rq "$work/base/render" "$work/new/render" > /dev/null; then
+  echo "same       render/ ($(ls "$work/new/render" | wc -l) files)"
+else
+  echo "DIFFERENT  render/: diff -r $work/base/render $work/new/render"
+  status=1
+fi
+exit "$status"
