@@ -1,0 +1,570 @@
+import MathSyntax
+
+/// A semantic tree stored flat: every node of one formula in one array, children and properties in
+/// two more, texts and string values in a fourth (DESIGN.md §7: "arrays of nodes").
+///
+/// This is the form the analysis builds and the speech rules read. A ``SemanticNode`` tree holds the
+/// same meaning as linked objects, convenient to inspect and to build by hand; ``root`` gives it, and
+/// ``init(_:)`` turns one into a tree. Building a formula's meaning as objects cost an allocation, a
+/// children array and a property array per node, with reference counting on every step of the
+/// analysis and of the rules; here a node is a record of plain numbers, roles and property names are
+/// numbers (``SemanticRole``, ``PropertyName``) and most values are too (flags, integers,
+/// ``PropertyAtom``s).
+///
+/// A child's role belongs to its link from the parent, not to the child, so one subtree can be a
+/// child in two places (a fence's content is also its plain reading's content) and giving a node a
+/// role costs nothing. Records never change once made: the analysis makes a new record to change a
+/// node (which may share the old one's children).
+///
+/// ```swift
+/// let tree = SemanticAnalyzer().tree(of: TeXParser().parse(#"\frac{3}{4}"#).root)
+/// tree.root.kind                 // .fraction
+/// tree.root.has("common")        // true
+/// ```
+public struct SemanticTree: Sendable {
+    /// A node's number in its tree.
+    package typealias NodeID = Int32
+
+    /// One node: what it means and where its children, properties and text are.
+
+    package struct Node: Sendable {
+        package var kind: SemanticKind
+        /// `links[firstChild ..< firstChild + childCount]` are the children, in order.
+        package var firstChild: Int32
+        package var childCount: Int32
+        /// `properties[firstProperty ..< firstProperty + propertyCount]`; names are distinct.
+        package var firstProperty: Int32
+        package var propertyCount: Int32
+        /// `strings[text]`; -1 for no text (the empty string).
+        package var text: Int32
+        /// The source range; `lowerBound` is -1 when there is none.
+        package var lowerBound: Int
+        package var upperBound: Int
+
+        package var range: SourceRange? {
+            lowerBound < 0 ? nil : SourceRange(lowerBound, upperBound)
+        }
+    }
+
+    /// A child and the role it plays.
+
+    package struct Link: Sendable {
+        package var node: NodeID
+        /// A ``SemanticRole`` number, or (from ``SemanticRole/allCases``.count on) `extraRoles`.
+        package var role: UInt16
+
+        package init(node: NodeID, role: UInt16) {
+            self.node = node
+            self.role = role
+        }
+
+        package init(_ node: NodeID, _ role: SemanticRole) {
+            self.node = node
+            self.role = role.rawValue
+        }
+    }
+
+    /// How a property's value is stored.
+    package enum ValueForm: UInt8, Sendable {
+        /// `true` (a flag).
+        case flag
+        /// An integer (`payload`), whose string is its decimal digits (`-1`, `42`).
+        case integer
+        /// A ``PropertyAtom`` (number `payload`).
+        case atom
+        /// `strings[payload]`.
+        case string
+    }
+
+    /// One property of a node.
+
+    package struct Property: Sendable {
+        /// A ``PropertyName`` number, or (from ``PropertyName/allCases``.count on) `extraNames`.
+        package var name: UInt16
+        package var form: ValueForm
+        package var payload: Int32
+
+        package init(name: UInt16, form: ValueForm, payload: Int32) {
+            self.name = name
+            self.form = form
+            self.payload = payload
+        }
+
+        /// A flag (`true`).
+        package static func flag(_ name: PropertyName) -> Property { Property(name: name.rawValue, form: .flag, payload: 0) }
+        /// An atom value.
+        package static func atom(_ name: PropertyName, _ value: PropertyAtom) -> Property {
+            Property(name: name.rawValue, form: .atom, payload: Int32(value.rawValue))
+        }
+        /// An integer value that fits in 32 bits (others are stored as strings by ``SemanticTree/Builder``).
+        package static func integer(_ name: PropertyName, _ value: Int32) -> Property {
+            Property(name: name.rawValue, form: .integer, payload: value)
+        }
+    }
+
+    package var nodes: [Node] = []
+    package var links: [Link] = []
+    package var properties: [Property] = []
+    /// Texts and string values.
+    package var strings: [String] = []
+    /// Property names and roles outside the analysis's vocabulary (only in trees made from hand-built
+    /// ``SemanticNode``s).
+    package var extraNames: [String] = []
+    package var extraRoles: [String] = []
+    /// The root node (-1 while a tree is being built).
+    package var rootID: NodeID = -1
+
+    /// An empty tree, ready to be built.
+    package init() {}
+
+    /// How many nodes the tree holds (including any the analysis made and then left out).
+    public var nodeCount: Int { nodes.count }
+
+    // MARK: Reading
+
+    @inline(__always)
+    package func kind(_ n: NodeID) -> SemanticKind { nodes[Int(n)].kind }
+
+    @inline(__always)
+    package func text(_ n: NodeID) -> String {
+        let t = nodes[Int(n)].text
+        return t < 0 ? "" : strings[Int(t)]
+    }
+
+    @inline(__always)
+    package func range(_ n: NodeID) -> SourceRange? { nodes[Int(n)].range }
+
+    @inline(__always)
+    package func childCount(_ n: NodeID) -> Int { Int(nodes[Int(n)].childCount) }
+
+    /// The children's links, in order.
+    @inline(__always)
+    package func children(_ n: NodeID) -> ArraySlice<Link> {
+        let node = nodes[Int(n)]
+        return links[Int(node.firstChild) ..< Int(node.firstChild + node.childCount)]
+    }
+
+    /// Child `i`'s link.
+    @inline(__always)
+    package func child(_ n: NodeID, at i: Int) -> Link { links[Int(nodes[Int(n)].firstChild) + i] }
+
+    /// The first child with `role`, if any.
+
+    package func child(_ n: NodeID, _ role: SemanticRole) -> NodeID? {
+        let node = nodes[Int(n)]
+        var i = Int(node.firstChild)
+        let end = i + Int(node.childCount)
+        while i < end {
+            if links[i].role == role.rawValue { return links[i].node }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The property `name` of node `n`, if set.
+
+    package func property(_ n: NodeID, _ name: PropertyName) -> Property? {
+        property(n, number: name.rawValue)
+    }
+
+    /// The property with name number `number` of node `n`, if set.
+
+    package func property(_ n: NodeID, number: UInt16) -> Property? {
+        let node = nodes[Int(n)]
+        var i = Int(node.firstProperty)
+        let end = i + Int(node.propertyCount)
+        while i < end {
+            if properties[i].name == number { return properties[i] }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether flag `name` is set: present with a value other than `false` and the empty string (as
+    /// ``SemanticNode/has(_:)``).
+
+    package func has(_ n: NodeID, _ name: PropertyName) -> Bool {
+        guard let p = property(n, name) else { return false }
+        return isSet(p)
+    }
+
+    /// Whether a property counts as set (its value is not `false` or empty).
+
+    package func isSet(_ p: Property) -> Bool {
+        switch p.form {
+        case .flag, .integer: return true
+        case .atom: return true        // no atom is `false` or empty
+        case .string:
+            let s = strings[Int(p.payload)]
+            return !s.isEmpty && s != "false"
+        }
+    }
+
+    /// The atom value of `name`, if it is stored as one.
+
+    package func atom(_ n: NodeID, _ name: PropertyName) -> PropertyAtom? {
+        guard let p = property(n, name), p.form == .atom else { return nil }
+        return PropertyAtom(rawValue: UInt16(p.payload))
+    }
+
+    /// The integer value of `name`, if it is stored as one.
+
+    package func integer(_ n: NodeID, _ name: PropertyName) -> Int? {
+        guard let p = property(n, name), p.form == .integer else { return nil }
+        return Int(p.payload)
+    }
+
+    /// A property's value as a string (what a ``SemanticNode`` holds).
+    package func string(of p: Property) -> String {
+        switch p.form {
+        case .flag: return "true"
+        case .integer: return String(p.payload)
+        case .atom: return PropertyAtom(rawValue: UInt16(p.payload))?.string ?? ""
+        case .string: return strings[Int(p.payload)]
+        }
+    }
+
+    /// The value of `name` as a string, if set.
+    package func string(_ n: NodeID, _ name: PropertyName) -> String? {
+        property(n, name).map(string(of:))
+    }
+
+    /// A property name number's string.
+    package func name(ofProperty number: UInt16) -> String {
+        let known = PropertyName.allCases.count
+        return Int(number) < known ? PropertyName(rawValue: number)!.name : extraNames[Int(number) - known]
+    }
+
+    /// A role number's string.
+    package func name(ofRole number: UInt16) -> String {
+        let known = SemanticRole.allCases.count
+        return Int(number) < known ? SemanticRole(rawValue: number)!.name : extraRoles[Int(number) - known]
+    }
+
+    /// The number of a property name in this tree (a ``PropertyName``, or one of `extraNames`).
+    package func propertyNumber(_ name: String) -> UInt16? {
+        if let p = PropertyName(name: name) { return p.rawValue }
+        return extraNames.firstIndex(of: name).map { UInt16(PropertyName.allCases.count + $0) }
+    }
+
+    /// The number of a role in this tree (a ``SemanticRole``, or one of `extraRoles`).
+    package func roleNumber(_ name: String) -> UInt16? {
+        if let r = SemanticRole(name: name) { return r.rawValue }
+        return extraRoles.firstIndex(of: name).map { UInt16(SemanticRole.allCases.count + $0) }
+    }
+
+    // MARK: Objects
+
+    /// The tree as linked ``SemanticNode``s (built on each call).
+    public var root: SemanticNode {
+        rootID < 0 ? SemanticNode(.empty) : node(rootID, role: SemanticNode.Role.none)
+    }
+
+    /// Node `n` as a ``SemanticNode`` playing `role`, with its subtree.
+    package func node(_ n: NodeID, role: SemanticNode.Role) -> SemanticNode {
+        // Built bottom-up with an explicit stack, so any depth is safe.
+        struct Frame {
+            let id: NodeID
+            let role: SemanticNode.Role
+            var next = 0
+            var built: [SemanticNode] = []
+        }
+        var stack = [Frame(id: n, role: role)]
+        while true {
+            let top = stack.count - 1
+            let record = nodes[Int(stack[top].id)]
+            if stack[top].next < Int(record.childCount) {
+                let link = links[Int(record.firstChild) + stack[top].next]
+                stack[top].next += 1
+                stack.append(Frame(id: link.node, role: SemanticNode.Role(rawValue: name(ofRole: link.role))))
+                continue
+            }
+            let frame = stack.removeLast()
+            var props = SemanticProperties()
+            for i in Int(record.firstProperty) ..< Int(record.firstProperty + record.propertyCount) {
+                props[name(ofProperty: properties[i].name)] = string(of: properties[i])
+            }
+            let made = SemanticNode(record.kind, text: text(frame.id), children: frame.built, role: frame.role,
+                                    properties: props, range: record.range)
+            if stack.isEmpty { return made }
+            stack[stack.count - 1].built.append(made)
+        }
+    }
+
+    /// The tree of a ``SemanticNode`` (its roles and properties numbered, its values stored in their
+    /// compact forms).
+    public init(_ root: SemanticNode) {
+        var b = Builder()
+        // Post-order with an explicit stack: children are made before their parent.
+        struct Frame {
+            let node: SemanticNode
+            var next = 0
+            var made: [Link] = []
+        }
+        var stack = [Frame(node: root)]
+        while true {
+            let top = stack.count - 1
+            let node = stack[top].node
+            if stack[top].next < node.children.count {
+                let child = node.children[stack[top].next]
+                stack[top].next += 1
+                stack.append(Frame(node: child))
+                continue
+            }
+            let frame = stack.removeLast()
+            let mark = b.mark()
+            for link in frame.made { b.add(child: link.node, roleNumber: link.role) }
+            for (key, value) in node.properties { b.add(named: key, value: value) }
+            let id = b.finish(node.kind, mark, text: node.text, range: node.range, rangeFromChildren: false)
+            if stack.isEmpty {
+                self = b.finish(root: id)
+                return
+            }
+            stack[stack.count - 1].made.append(Link(node: id, role: b.roleNumber(node.role.rawValue)))
+        }
+    }
+}
+
+extension SemanticTree {
+    /// Builds a ``SemanticTree`` bottom-up: children first, then their parent.
+    ///
+    /// A parent's children and properties are gathered on two scratch stacks between ``mark()`` and
+    /// ``finish(_:_:text:range:rangeFromChildren:)``, then copied into the tree side by side. Building a
+    /// child in between (after the parent's mark) is fine: it takes its own mark above the parent's
+    /// entries and removes only what it added.
+    package struct Builder: Sendable {
+        package private(set) var tree = SemanticTree()
+        private var linkStack: [Link] = []
+        private var propertyStack: [Property] = []
+
+        /// Where a node's children and properties start on the scratch stacks.
+        package struct Mark: Sendable {
+            fileprivate let links: Int
+            fileprivate let properties: Int
+        }
+
+        package init() {
+            tree.nodes.reserveCapacity(64)
+            tree.links.reserveCapacity(64)
+            tree.properties.reserveCapacity(64)
+            tree.strings.reserveCapacity(32)
+            linkStack.reserveCapacity(32)
+            propertyStack.reserveCapacity(32)
+        }
+
+        /// The tree built so far, for reading while building.
+        @inline(__always)
+        package var current: SemanticTree { tree }
+
+        /// Starts a node: its children and properties follow.
+        @inline(__always)
+        package func mark() -> Mark { Mark(links: linkStack.count, properties: propertyStack.count) }
+
+        /// Adds a child with `role` to the node being built.
+        @inline(__always)
+        package mutating func add(child: NodeID, _ role: SemanticRole) {
+            linkStack.append(Link(node: child, role: role.rawValue))
+        }
+
+        package mutating func add(child: NodeID, roleNumber: UInt16) {
+            linkStack.append(Link(node: child, role: roleNumber))
+        }
+
+        /// Adds (or replaces, within the node being built since `mark`) a property.
+        @inline(__always)
+        package mutating func add(_ p: Property, since mark: Mark) {
+            var i = mark.properties
+            while i < propertyStack.count {
+                if propertyStack[i].name == p.name { propertyStack[i] = p; return }
+                i += 1
+            }
+            propertyStack.append(p)
+        }
+
+        /// Adds a property known not to be set yet on the node being built.
+        @inline(__always)
+        package mutating func add(_ p: Property) { propertyStack.append(p) }
+
+        /// Adds a flag.
+        @inline(__always)
+        package mutating func flag(_ name: PropertyName) { propertyStack.append(.flag(name)) }
+
+        /// Adds an atom value.
+        @inline(__always)
+        package mutating func atom(_ name: PropertyName, _ value: PropertyAtom) { propertyStack.append(.atom(name, value)) }
+
+        /// Adds an integer value (stored as a string when it does not fit in 32 bits).
+        @inline(__always)
+        package mutating func integer(_ name: PropertyName, _ value: Int) {
+            if let v = Int32(exactly: value) {
+                propertyStack.append(.integer(name, v))
+            } else {
+                string(name, String(value))
+            }
+        }
+
+        /// Adds a string value (stored as a flag, an integer or an atom when it is one's string).
+        package mutating func string(_ name: PropertyName, _ value: String) {
+            add(value: value, number: name.rawValue)
+        }
+
+        /// Adds a property by name string (a name outside the vocabulary is numbered for this tree).
+        package mutating func add(named name: String, value: String) {
+            add(value: value, number: propertyNumber(name))
+        }
+
+        private mutating func add(value: String, number: UInt16) {
+            if value == "true" {
+                propertyStack.append(Property(name: number, form: .flag, payload: 0))
+            } else if let v = SemanticTree.canonicalInteger(value) {
+                propertyStack.append(Property(name: number, form: .integer, payload: v))
+            } else if let a = PropertyAtom(string: value) {
+                propertyStack.append(Property(name: number, form: .atom, payload: Int32(a.rawValue)))
+            } else {
+                propertyStack.append(Property(name: number, form: .string, payload: intern(value)))
+            }
+        }
+
+        /// Copies node `n`'s properties onto the node being built, except those named in `except`.
+        package mutating func copyProperties(of n: NodeID, except: [PropertyName] = []) {
+            let node = tree.nodes[Int(n)]
+            for i in Int(node.firstProperty) ..< Int(node.firstProperty + node.propertyCount) {
+                let p = tree.properties[i]
+                if except.contains(where: { $0.rawValue == p.name }) { continue }
+                propertyStack.append(p)
+            }
+        }
+
+        /// Removes property `name` from the node being built (since `mark`).
+        package mutating func remove(_ name: PropertyName, since mark: Mark) {
+            var i = mark.properties
+            while i < propertyStack.count {
+                if propertyStack[i].name == name.rawValue { propertyStack.remove(at: i); return }
+                i += 1
+            }
+        }
+
+        /// The properties added since `mark` (for reading while building).
+        package func pendingProperties(since mark: Mark) -> ArraySlice<Property> {
+            propertyStack[mark.properties...]
+        }
+
+        /// Stores a string and returns its number.
+        @inline(__always)
+        package mutating func intern(_ s: String) -> Int32 {
+            tree.strings.append(s)
+            return Int32(tree.strings.count - 1)
+        }
+
+        /// Makes the node whose children and properties were added since `mark`. With
+        /// `rangeFromChildren`, a missing range is the union of the children's ranges.
+        package mutating func finish(_ kind: SemanticKind, _ mark: Mark, text: String = "", range: SourceRange? = nil,
+                                     rangeFromChildren: Bool = true) -> NodeID {
+            let firstChild = Int32(tree.links.count)
+            let childCount = linkStack.count - mark.links
+            var r = range
+            if childCount > 0 {
+                tree.links.append(contentsOf: linkStack[mark.links...])
+                linkStack.removeSubrange(mark.links...)
+                if r == nil && rangeFromChildren {
+                    for i in Int(firstChild) ..< tree.links.count {
+                        r = SourceRange.union(r, tree.nodes[Int(tree.links[i].node)].range)
+                    }
+                }
+            }
+            let firstProperty = Int32(tree.properties.count)
+            let propertyCount = propertyStack.count - mark.properties
+            if propertyCount > 0 {
+                tree.properties.append(contentsOf: propertyStack[mark.properties...])
+                propertyStack.removeSubrange(mark.properties...)
+            }
+            return append(Node(kind: kind, firstChild: firstChild, childCount: Int32(childCount),
+                               firstProperty: firstProperty, propertyCount: Int32(propertyCount),
+                               text: text.isEmpty ? -1 : intern(text),
+                               lowerBound: r?.lowerBound ?? -1, upperBound: r?.upperBound ?? -1))
+        }
+
+        /// A leaf without properties.
+        package mutating func leaf(_ kind: SemanticKind, text: String = "", range: SourceRange?) -> NodeID {
+            append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: Int32(tree.properties.count), propertyCount: 0,
+                        text: text.isEmpty ? -1 : intern(text), lowerBound: range?.lowerBound ?? -1,
+                        upperBound: range?.upperBound ?? -1))
+        }
+
+        /// A copy of node `n` with another range (children, properties and text shared).
+        package mutating func copy(_ n: NodeID, range: SourceRange?) -> NodeID {
+            var node = tree.nodes[Int(n)]
+            node.lowerBound = range?.lowerBound ?? -1
+            node.upperBound = range?.upperBound ?? -1
+            return append(node)
+        }
+
+        /// A copy of node `n` with another kind and the properties added since `mark` instead of its own
+        /// (children, text and range shared). The children added since `mark` must be none.
+        package mutating func copy(_ n: NodeID, kind: SemanticKind, propertiesSince mark: Mark) -> NodeID {
+            precondition(linkStack.count == mark.links, "copy(_:kind:propertiesSince:) takes no children")
+            var node = tree.nodes[Int(n)]
+            node.kind = kind
+            node.firstProperty = Int32(tree.properties.count)
+            node.propertyCount = Int32(propertyStack.count - mark.properties)
+            tree.properties.append(contentsOf: propertyStack[mark.properties...])
+            propertyStack.removeSubrange(mark.properties...)
+            return append(node)
+        }
+
+        /// A copy of node `n` with other children (those added since `mark`) and the properties added
+        /// since `mark` (text and range kept unless given).
+        package mutating func copy(_ n: NodeID, childrenAndPropertiesSince mark: Mark, kind: SemanticKind? = nil) -> NodeID {
+            let old = tree.nodes[Int(n)]
+            return finish(kind ?? old.kind, mark, text: tree.text(n), range: old.range, rangeFromChildren: false)
+        }
+
+        @inline(__always)
+        private mutating func append(_ node: Node) -> NodeID {
+            tree.nodes.append(node)
+            return NodeID(tree.nodes.count - 1)
+        }
+
+        /// The number of property name `name` in this tree (numbered after the vocabulary when it is
+        /// not in it).
+        package mutating func propertyNumber(_ name: String) -> UInt16 {
+            if let n = tree.propertyNumber(name) { return n }
+            tree.extraNames.append(name)
+            return UInt16(PropertyName.allCases.count + tree.extraNames.count - 1)
+        }
+
+        /// The number of role `name` in this tree (numbered after the vocabulary when it is not in it).
+        package mutating func roleNumber(_ name: String) -> UInt16 {
+            if let n = tree.roleNumber(name) { return n }
+            tree.extraRoles.append(name)
+            return UInt16(SemanticRole.allCases.count + tree.extraRoles.count - 1)
+        }
+
+        /// Ends building: `root` is the tree's root.
+        package consuming func finish(root: NodeID) -> SemanticTree {
+            tree.rootID = root
+            return tree
+        }
+    }
+
+    /// The value of a canonical integer string (`0`, `42`, `-1`; not `007`, `+1`, `-0`) that fits in
+    /// 32 bits: a value stored as that integer reads back as the same string.
+    package static func canonicalInteger(_ s: String) -> Int32? {
+        var utf8 = s.utf8[...]
+        guard let first = utf8.first else { return nil }
+        var negative = false
+        if first == 0x2D {
+            negative = true
+            utf8 = utf8.dropFirst()
+        }
+        guard let lead = utf8.first, lead >= 0x30, lead <= 0x39, utf8.count <= 10 else { return nil }
+        if lead == 0x30 && (utf8.count > 1 || negative) { return nil }
+        var v: Int64 = 0
+        for b in utf8 {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            v = v * 10 + Int64(b - 0x30)
+        }
+        if negative { v = -v }
+        return Int32(exactly: v)
+    }
+}

@@ -1,0 +1,170 @@
+import MathSyntax
+
+// The numbered vocabulary of the flat semantic tree (``SemanticTree``): roles, property names and the
+// fixed property values the analysis writes. Rule files name them by their strings; the tree and the
+// compiled rules store the numbers, so matching compares integers instead of strings.
+
+/// A role (``SemanticNode/Role``) as a number: the roles the analysis gives, in a fixed order. A role
+/// outside this list (only in a tree built by hand) is numbered per tree, after these.
+package enum SemanticRole: UInt16, CaseIterable, Sendable {
+    case noRole, item, `operator`, numerator, denominator, base, exponent, `subscript`, radicand, index, content
+    case open, close, function, argument, lower, upper, body, differential, variable, condition, accent, label
+    case row, cell, whole, quantity, unit, presubscript, presuperscript
+
+    /// The role's name as rule files and ``SemanticNode/Role`` spell it.
+    package var name: String { SemanticRole.names[Int(rawValue)] }
+
+    /// The role named `name`, if it is one of these.
+    package init?(name: String) {
+        guard let n = SemanticRole.numbers[name] else { return nil }
+        self = n
+    }
+
+    private static let names: [String] = allCases.map { role in
+        switch role {
+        case .noRole: return ""
+        case .operator: return "operator"
+        case .subscript: return "subscript"
+        default: return "\(role)"
+        }
+    }
+    private static let numbers: [String: SemanticRole] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+}
+
+/// A property name as a number: every name the analysis writes (documented on ``SemanticKind``). A
+/// name outside this list (only in a tree built by hand) is numbered per tree, after these.
+package enum PropertyName: UInt16, CaseIterable, Sendable {
+    // Leaves
+    case letter, greek, capital, variant, setName, word, functionClass, `class`, unitName, direction, centered
+    case command, integer, decimal, value, digits, repeatingDecimal, repeatingDigits, repeatingCount
+    // Operations
+    case operators, hasModulo, possibleFunction, `operator`
+    // Fractions and scripts
+    case common, numeratorValue, denominatorValue, simpleNumerator, simpleDenominator, containsFraction
+    case fractionDepth, simple, derivative, partialDerivative, order, linethicknessZero, continued
+    case exponentKind, exponentValue, nested, numeric, combination, permutation, square, indexValue, rootDepth
+    case count, scale, unitPower, unitPowerDenominator, singular, primeUnit, afterDegrees
+    // Fences
+    case open, close, stretchy, nesting, items, empty, simpleContent, contentKind, silentAsBase
+    case lowerClosed, upperClosed, lowerInfinite, upperInfinite, separator
+    // Functions and big operators
+    case argumentFenced, inverse, power, powerValue, powerKind, logBase, functionName, simpleArgument
+    case operatorName, differential, limitsPlacement, lower, upper, bar, fence, mark, upright
+    // Accents, decorations, tables, other
+    case accentName, position, baseLetters, baseClass, notation, color, background
+    case rows, columns, simpleCells, side, environment, parenthesised, form
+
+    /// The name as rule files spell it (`set-name`, `exponent-kind`).
+    package var name: String { PropertyName.names[Int(rawValue)] }
+
+    /// The property named `name`, if it is one of these.
+    package init?(name: String) {
+        guard let n = PropertyName.numbers[name] else { return nil }
+        self = n
+    }
+
+    private static let names: [String] = allCases.map { p in
+        switch p {
+        case .class: return "class"
+        case .operator: return "operator"
+        default:
+            // camelCase → kebab-case
+            var out = ""
+            for ch in "\(p)".unicodeScalars {
+                if ch.properties.isUppercase {
+                    out += "-" + String(ch).lowercased()
+                } else {
+                    out.unicodeScalars.append(ch)
+                }
+            }
+            return out
+        }
+    }
+    private static let numbers: [String: PropertyName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+}
+
+/// A property value the analysis writes from a fixed set (kinds of exponent, function classes, accent
+/// names…), stored as a number. Values outside this set are stored as strings; which form a value
+/// takes never changes what it means (a value is its string).
+package enum PropertyAtom: UInt16, CaseIterable, Sendable {
+    // Atom classes (`class`, `base-class`): AtomClass raw values.
+    case ord, op, bin, rel, open, close, punct, inner
+    // `exponent-kind`, `power-kind`
+    case squared, cubed, ordinal, negativeInteger, letter, symbol, simple, complex
+    // `function-class`
+    case trig, hyperbolic, log, ln, exp, named, limit, generic
+    // `operator` of a prefix
+    case negative, positive, plusMinus, minusPlus, not, nabla, forAll, exists, notExists, angle, measuredAngle
+    case triangle, rightAngle
+    // `operator-name`
+    case sum, product, coproduct, union, intersection, directSum, tensorProduct, circledDot, multisetUnion
+    case squareUnion, squareIntersection, join, meet, integral, doubleIntegral, tripleIntegral, quadrupleIntegral
+    case contourIntegral, surfaceIntegral, volumeIntegral, clockwiseIntegral, counterclockwiseIntegral, largeOperator
+    // `accent-name`
+    case bar, overline, hat, vector, leftArrow, leftRightArrow, rightHarpoon, leftHarpoon, dot, doubleDot
+    case tripleDot, tilde, check, breve, acute, grave, ring, overbrace, overbracket, overparen, overgroup
+    case underline, underTilde, underLeftArrow, underRightArrow, underLeftRightArrow, underbrace, underbracket
+    case underparen, undergroup, underDot, arrow
+    // `content-kind`
+    case number, negativeNumber, negativeLetter, commonFraction, simpleFraction, simpleProduct, other
+    // `fence`
+    case parentheses, brackets, braces, bars, doubleBars, noFence
+    // `direction`
+    case horizontal, vertical, diagonal, antiDiagonal
+    // `set-name`
+    case naturals, integers, rationals, reals, complexes
+    // `variant`: MathVariant raw values not listed above.
+    case normal, bold, italic, boldItalic, doubleStruck, boldFraktur, script, boldScript, fraktur, sansSerif
+    case boldSansSerif, sansSerifItalic, sansSerifBoldItalic, monospace
+    // `form`, `limits-placement`, `position`, `scale`, `side`, `mark`
+    case bmod, mod, pmod, underOver, scripts, under, celsius, fahrenheit, right, d
+
+    /// The value's string (`negative-integer`, `under-over`).
+    package var string: String { PropertyAtom.strings[Int(rawValue)] }
+
+    /// The atom whose string is `string` (exactly, byte for byte), if there is one.
+    package init?(string: String) {
+        guard let a = PropertyAtom.numbers[string] else { return nil }
+        self = a
+    }
+
+    /// Every atom's string, by number.
+    package static let strings: [String] = allCases.map { a in
+        if a == .noFence { return "none" }
+        var out = ""
+        for ch in "\(a)".unicodeScalars {
+            if ch.properties.isUppercase {
+                out += "-" + String(ch).lowercased()
+            } else {
+                out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+    private static let numbers: [String: PropertyAtom] = {
+        var d: [String: PropertyAtom] = [:]
+        for a in allCases { d[a.string] = a }
+        return d
+    }()
+}
+
+extension AtomClass {
+    /// The atom for this class's name (`bin`, `rel`…).
+    package var atom: PropertyAtom {
+        switch self {
+        case .ord: .ord
+        case .op: .op
+        case .bin: .bin
+        case .rel: .rel
+        case .open: .open
+        case .close: .close
+        case .punct: .punct
+        case .inner: .inner
+        }
+    }
+}
+
+extension MathVariant {
+    /// The atom for this variant's MathML name.
+    package var atom: PropertyAtom { PropertyAtom(string: rawValue)! }
+}
