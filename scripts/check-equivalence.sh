@@ -7,20 +7,24 @@
 #
 # Usage: scripts/check-equivalence.sh BASE_REV [RANDOM_COUNT]      (default 20000 random formulas)
 #   BASE_EQUIV_REUSE=1   reuse the base build and dumps from the last run with the same BASE_REV
+#   EQUIV_DIR=DIR        where the base worktree and the outputs go (default .build/equivalence; share one
+#                        between worktrees to build the base once)
 #
-# The base revision is built in a git worktree under .build/equivalence/ (release); outputs go to
-# .build/equivalence/{base,new}/ and differences are listed per file. Exit status 0 when all agree.
+# The base revision is built in a git worktree under EQUIV_DIR (release) and its outputs go to
+# EQUIV_DIR/base/; this tree's go to .build/equivalence-new/out/. Differences are listed per file.
+# Exit status 0 when all agree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 base_rev="${1:?usage: scripts/check-equivalence.sh BASE_REV [RANDOM_COUNT]}"
 count="${2:-20000}"
-work="$root/.build/equivalence"
-mkdir -p "$work"
+work="${EQUIV_DIR:-$root/.build/equivalence}"     # the base: worktree, build, outputs
+mine="$root/.build/equivalence-new"                   # this tree's inputs and outputs
+mkdir -p "$work" "$mine"
 base_sha="$(git rev-parse --verify "$base_rev^{commit}")"
 
 # The inputs: one formula per line.
-inputs="$work/inputs.txt"
+inputs="$mine/inputs.txt"
 {
   cat Tests/MathTeXTests/Fixtures/arxiv-public.txt
   python3 - <<'EOF'
@@ -33,7 +37,7 @@ for f in ("Tests/MathAloudTests/Fixtures/en-clearspeak.jsonl", "Tests/MathAloudT
             print(json.loads(line)["tex"].replace("\n", " "))
 EOF
   python3 scripts/random-formulas.py "$count"
-} | grep -v '^[[:space:]]*$' > "$inputs"
+} | grep -av '^[[:space:]]*$' > "$inputs"
 echo "check-equivalence: $(wc -l < "$inputs") formulas"
 
 batch_json() {   # settings JSON → JSONL batch input on stdout
@@ -60,12 +64,12 @@ run_all() {   # BIN_DIR OUT_DIR
     n=$((n + 1))
   done
   rm -rf "$out/render" && mkdir -p "$out/render"
-  head -3000 "$inputs" > "$work/render-inputs.txt"
+  head -3000 "$inputs" > "$out/render-inputs.txt"
   python3 -c '
 import json, sys
 for i, line in enumerate(open(sys.argv[1], encoding="utf-8")):
     print(json.dumps({"id": i, "tex": line.rstrip("\n")}))
-' "$work/render-inputs.txt" | "$bin/mathaloud" render --batch "$out/render" > "$out/render-stdout.txt" 2>&1 || true
+' "$out/render-inputs.txt" | "$bin/mathaloud" render --batch "$out/render" > "$out/render-stdout.txt" 2>&1 || true
 }
 
 build() {   # DIR → prints the bin dir
@@ -75,7 +79,8 @@ build() {   # DIR → prints the bin dir
 }
 
 base_tree="$work/base-tree"
-if [[ "${BASE_EQUIV_REUSE:-0}" == 1 && -f "$work/base/.sha" && "$(cat "$work/base/.sha")" == "$base_sha" ]]; then
+stamp="$base_sha $(md5sum < "$inputs" | cut -d' ' -f1)"
+if [[ "${BASE_EQUIV_REUSE:-0}" == 1 && -f "$work/base/.sha" && "$(cat "$work/base/.sha")" == "$stamp" ]]; then
   echo "check-equivalence: reusing base outputs of $base_sha"
 else
   if [[ -d "$base_tree" ]]; then
@@ -91,27 +96,27 @@ else
   base_bin="$(build "$base_tree")"
   rm -rf "$work/base"
   run_all "$base_bin" "$work/base"
-  echo "$base_sha" > "$work/base/.sha"
+  echo "$stamp" > "$work/base/.sha"
 fi
 echo "check-equivalence: building the working tree"
 new_bin="$(build "$root")"
-rm -rf "$work/new"
-run_all "$new_bin" "$work/new"
+rm -rf "$mine/out"
+run_all "$new_bin" "$mine/out"
 
 status=0
 for f in semantics.txt rules.txt batch-0.jsonl batch-1.jsonl batch-2.jsonl render-stdout.txt; do
-  if cmp -s "$work/base/$f" "$work/new/$f"; then
-    echo "same       $f ($(wc -l < "$work/new/$f") lines)"
+  if cmp -s "$work/base/$f" "$mine/out/$f"; then
+    echo "same       $f ($(wc -l < "$mine/out/$f") lines)"
   else
-    echo "DIFFERENT  $f: diff $work/base/$f $work/new/$f | head"
-    diff "$work/base/$f" "$work/new/$f" | head -20 || true
+    echo "DIFFERENT  $f: diff $work/base/$f $mine/out/$f | head"
+    diff "$work/base/$f" "$mine/out/$f" | head -20 || true
     status=1
   fi
 done
-if diff -rq "$work/base/render" "$work/new/render" > /dev/null; then
-  echo "same       render/ ($(ls "$work/new/render" | wc -l) files)"
+if diff -rq "$work/base/render" "$mine/out/render" > /dev/null; then
+  echo "same       render/ ($(ls "$mine/out/render" | wc -l) files)"
 else
-  echo "DIFFERENT  render/: diff -r $work/base/render $work/new/render"
+  echo "DIFFERENT  render/: diff -r $work/base/render $mine/out/render"
   status=1
 fi
 exit "$status"
