@@ -392,7 +392,7 @@ func benchRender(_ o: Options) {
         sink &+= lines.concurrentMap(threads: threads) { renderer.svg(renderer.render(tex: $0)).utf8.count }.reduce(0, &+)
     }
     let pngSeconds = bestOf(max(1, o.repeatCount / 2)) {
-        for line in lines { sink &+= renderer.png(renderer.render(tex: line)).count }
+        for line in lines { sink &+= ((try? renderer.png(renderer.render(tex: line)))?.count ?? 0) }
     }
     let svg = Double(lines.count) / svgSeconds
     print("corpus: \(o.corpus) (\(lines.count) formulas)")

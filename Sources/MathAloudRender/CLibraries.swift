@@ -7,10 +7,10 @@ import CHarfBuzz
 // (glib, fontconfig, X11…, which Debian builds with immediate binding), and its other commands run
 // where they are absent. The tables are filled once, before any use, and only read afterwards.
 
-/// HarfBuzz's functions (`hb.hb_shape(…)`); check ``CLibraries/problem`` before the first call.
+/// HarfBuzz's functions (`hb.hb_shape(…)`); check ``CLibraries/harfBuzzProblem`` before the first call.
 let hb: mathaloud_hb_api = CLibraries.harfBuzz.api
 
-/// cairo's functions (`cairo.cairo_fill(…)`); check ``CLibraries/problem`` before the first call.
+/// cairo's functions (`cairo.cairo_fill(…)`); check ``CLibraries/cairoProblem`` before the first call.
 let cairo: mathaloud_cairo_api = CLibraries.cairo.api
 
 enum CLibraries {
@@ -26,10 +26,13 @@ enum CLibraries {
         return (api, problem)
     }()
 
-    /// Why HarfBuzz or cairo cannot be used, or nil when both loaded.
-    static var problem: String? {
-        if let p = harfBuzz.problem { return "cannot load HarfBuzz (\(p)); install libharfbuzz0b (scripts/install-deps.sh does)" }
-        if let p = cairo.problem { return "cannot load cairo (\(p)); install libcairo2 (scripts/install-deps.sh does)" }
-        return nil
+    /// Why HarfBuzz cannot be used (fonts, layout, SVG need it), or nil when it loaded.
+    static var harfBuzzProblem: String? {
+        harfBuzz.problem.map { "cannot load HarfBuzz (\($0)); install libharfbuzz0b (scripts/install-deps.sh does)" }
+    }
+
+    /// Why cairo cannot be used (PNG and PDF need it; SVG does not), or nil when it loaded.
+    static var cairoProblem: String? {
+        cairo.problem.map { "cannot load cairo (\($0)); install libcairo2 (scripts/install-deps.sh does)" }
     }
 }

@@ -20,7 +20,9 @@ extension Renderer {
     /// §11.3.4, UTF-8, uncompressed), placed right after `IHDR` so readers that stop early find them.
     ///
     /// Huge formulas are bounded: the image is scaled down to at most 40 megapixels (16,000 px a side).
-    public func png(_ formula: RenderedFormula) -> Data {
+    /// Throws when cairo cannot be loaded.
+    public func png(_ formula: RenderedFormula) throws(ImageFormatError) -> Data {
+        if let problem = CLibraries.cairoProblem { throw ImageFormatError(description: problem) }
         var scale = options.scale
         let area = max(1, formula.width * formula.height) * scale * scale
         if area > 40_000_000 { scale *= (40_000_000 / area).squareRoot() }
@@ -43,7 +45,9 @@ extension Renderer {
     /// The formula as a one-page tagged PDF (page size = image size, `size` points per em). The label is
     /// the document title (`/Title` in the info dictionary) and the alternate text (`/Alt`) of the
     /// `Figure` structure element that holds the drawing; the source is the subject (`/Subject`).
-    public func pdf(_ formula: RenderedFormula) -> Data {
+    /// Throws when cairo cannot be loaded.
+    public func pdf(_ formula: RenderedFormula) throws(ImageFormatError) -> Data {
+        if let problem = CLibraries.cairoProblem { throw ImageFormatError(description: problem) }
         let sink = ByteSink()
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }

@@ -88,6 +88,13 @@ public struct FontLoadError: Error, CustomStringConvertible, Sendable {
     public let description: String
 }
 
+/// Why an image format cannot be written: PNG and PDF are drawn by cairo, which is opened when the
+/// first such image is made (SVG needs only HarfBuzz, which fonts need anyway).
+public struct ImageFormatError: Error, CustomStringConvertible, Sendable {
+    /// What is missing, with the fix.
+    public let description: String
+}
+
 /// The fonts one rendering uses: a math font and text fonts for `\text` (regular, bold, italic,
 /// bold italic; missing ones fall back to the math font). Loaded once per process and shared.
 public final class FontSet: Sendable {
@@ -151,7 +158,7 @@ public final class FontSet: Sendable {
     /// The font set of a named family, or of a font file path (an OpenType font with a MATH table),
     /// loaded once per process and shared by every caller.
     public static func named(_ name: String) throws(FontLoadError) -> FontSet {
-        if let problem = CLibraries.problem { throw FontLoadError(description: problem) }
+        if let problem = CLibraries.harfBuzzProblem { throw FontLoadError(description: problem) }
         lock.lock()
         defer { lock.unlock() }
         if let set = loaded[name] { return set }

@@ -36,7 +36,7 @@ enum ExitCode: Int32 {
     case rules = 4
     /// eSpeak-NG (its library data) or the requested voice is not available (`say`).
     case voice = 5
-    /// A font could not be loaded (render).
+    /// A font, or the library an image format needs (cairo for PNG and PDF), could not be loaded (render).
     case font = 6
 }
 

@@ -87,9 +87,8 @@ enum RenderCommand {
             guard let output else { throw UsageError("--sheet needs -o FILE") }
             let sources = input.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("%") }
             let sheet = renderer.contactSheet(sources)
-            do { try encode(renderer, sheet, format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .png)
-                    .write(to: URL(fileURLWithPath: output)) } catch { return .io }
-            return .success
+            let chosen = format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .png
+            return write(renderer, sheet, chosen, to: URL(fileURLWithPath: output)) ?? .success
         }
         if args.flag("--text") {
             guard let dir = output else { throw UsageError("--text needs -o DIRECTORY") }
@@ -107,24 +106,38 @@ enum RenderCommand {
         }
         guard let output else { throw UsageError("give an output file with -o (e.g. -o eq.svg), or --dump") }
         let chosen = format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .svg
-        let data = encode(renderer, formula, chosen)
         if output == "-" {
-            FileHandle.standardOutput.write(data)
-        } else {
-            do { try data.write(to: URL(fileURLWithPath: output)) } catch {
-                Output.error("mathaloud: cannot write \(output): \(error.localizedDescription)\n")
-                return .io
+            do { FileHandle.standardOutput.write(try encode(renderer, formula, chosen)) } catch {
+                Output.error("mathaloud: \(error)\n")
+                return .font
             }
+        } else if let failed = write(renderer, formula, chosen, to: URL(fileURLWithPath: output)) {
+            return failed
         }
         return formula.diagnostics.containsError ? .inputErrors : .success
     }
 
-    static func encode(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format) -> Data {
+    static func encode(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format) throws(ImageFormatError) -> Data {
         switch format {
         case .svg: return Data(renderer.svg(formula).utf8)
-        case .png: return renderer.png(formula)
-        case .pdf: return renderer.pdf(formula)
+        case .png: return try renderer.png(formula)
+        case .pdf: return try renderer.pdf(formula)
         }
+    }
+
+    /// Writes one image file; nil when written, else the exit code after the error is printed (`font`
+    /// when the format's library is missing, `io` when the file cannot be written).
+    static func write(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format, to url: URL) -> ExitCode? {
+        let data: Data
+        do { data = try encode(renderer, formula, format) } catch {
+            Output.error("mathaloud: \(error)\n")
+            return .font
+        }
+        do { try data.write(to: url) } catch {
+            Output.error("mathaloud: cannot write \(url.path): \(error.localizedDescription)\n")
+            return .io
+        }
+        return nil
     }
 
     /// A manifest line: file, label, source and the metrics an inline image needs.
@@ -193,10 +206,7 @@ enum RenderCommand {
                     chunk += message + "\n"; out.line(message); status = .inputErrors
                 case let .formula(id, name, _):
                     guard let formula = rendered.next() else { continue }
-                    do { try encode(renderer, formula, format).write(to: dir.appendingPathComponent(name)) } catch {
-                        Output.error("mathaloud: cannot write \(name): \(error.localizedDescription)\n")
-                        return .io
-                    }
+                    if let failed = write(renderer, formula, format, to: dir.appendingPathComponent(name)) { return failed }
                     let entry = JSONText.encode(manifestObject(id: id, file: name, formula: formula))
                     chunk += entry + "\n"
                     out.line(entry)
@@ -214,7 +224,7 @@ enum RenderCommand {
         var manifest = ""
         for (i, image) in images.enumerated() {
             let name = "eq\(i + 1).\(format.rawValue)"
-            do { try encode(renderer, image.formula, format).write(to: dir.appendingPathComponent(name)) } catch { return .io }
+            if let failed = write(renderer, image.formula, format, to: dir.appendingPathComponent(name)) { return failed }
             var object = manifestObject(id: i + 1, file: name, formula: image.formula)
             object["display"] = image.display
             object["range"] = [image.range.lowerBound, image.range.upperBound]

@@ -55,7 +55,7 @@ import MathAloud
     @Test(arguments: samples)
     func pngDecodesAndCarriesTextChunks(_ tex: String) throws {
         let f = r.render(tex: tex)
-        let png = r.png(f)
+        let png = try r.png(f)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         let text = PNGText.read(png)
         #expect(text["Description"] == f.label)
@@ -71,12 +71,12 @@ import MathAloud
         o.scale = 2
         let renderer = try Renderer(options: o, speaker: r.speaker)
         let f = renderer.render(tex: "x+y")
-        let (w, _) = try decodePNGSize(renderer.png(f))
+        let (w, _) = try decodePNGSize(try renderer.png(f))
         #expect(w == Int((f.width * 2).rounded(.up)))
     }
 
     @Test func pngHasInk() throws {
-        let png = r.png(r.render(tex: "x"))
+        let png = try r.png(r.render(tex: "x"))
         let ink = try decodePNGInk(png)
         #expect(ink > 10)
     }
@@ -89,7 +89,7 @@ import MathAloud
     @Test(arguments: samples)
     func pdfOpensAndHasTitle(_ tex: String) throws {
         let f = r.render(tex: tex)
-        let pdf = r.pdf(f)
+        let pdf = try r.pdf(f)
         let text = String(decoding: pdf, as: UTF8.self)
         #expect(text.hasPrefix("%PDF-1."))
         #expect(text.contains("%%EOF"))
@@ -122,11 +122,11 @@ import MathAloud
         #expect(svgLabelProblems(r.svg(block), label: block.label, source: block.source) == [])
     }
 
-    @Test func contactSheetRenders() {
+    @Test func contactSheetRenders() throws {
         let sheet = r.contactSheet([#"\frac{1}{2}"#, "x^2", #"\sqrt{y}"#, "a+b"], columns: 2)
         #expect(sheet.box.width == 30)
         #expect(sheet.label.contains("one half"))
-        #expect(PNGText.read(r.png(sheet))["Description"] == sheet.label)
+        #expect(PNGText.read(try r.png(sheet))["Description"] == sheet.label)
     }
 }
 
