@@ -30,16 +30,19 @@ struct Macro: Sendable {
 
     /// Lexes `text` into a macro whose parameter count is the highest `#n` in it.
     static func fromSource(_ text: String) -> Macro {
-        var lexer = Lexer(bytes: Array(text.utf8))
-        var body: [Token] = []
-        var count = 0
-        while true {
-            let t = lexer.next()
-            if t.kind == .eof { break }
-            if t.kind == .parameter, let d = Int(String(t.scalar)) { count = max(count, d) }
-            body.append(t)
+        var text = text
+        return text.withUTF8 { bytes in
+            var lexer = Lexer(bytes: bytes, tables: ParserTables.shared)
+            var body: [Token] = []
+            var count = 0
+            while true {
+                let t = lexer.next()
+                if t.kind == .eof { break }
+                if t.kind == .parameter, let d = Int(String(t.scalar)) { count = max(count, d) }
+                body.append(t)
+            }
+            return Macro(parameterCount: count, body: body)
         }
-        return Macro(parameterCount: count, body: body)
     }
 }
 
@@ -57,21 +60,24 @@ struct Expander {
     private var limitReported = false
     /// Diagnostics found while expanding; the parser collects them.
     var diagnostics: [Diagnostic] = []
-    /// Names that are defined commands of the registry (for `\newcommand` vs `\renewcommand` checks).
-    private let isBuiltin: (String) -> Bool
+    /// The shared tables: which names are registry commands or symbols (for `\newcommand` vs
+    /// `\renewcommand` checks).
+    private let tables: ParserTables
     /// Whether `macros` may hold names other than the built-in macros (user macros from the options,
     /// or a definition in the formula). While false, only names whose role is
     /// ``ControlSequenceRole/builtinMacro`` need a look-up.
     private var hasOtherMacros: Bool
 
-    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, limits: TeXLimits,
-         isBuiltin: @escaping (String) -> Bool) {
-        self.lexer = Lexer(bytes: bytes)
-        self.pending.reserveCapacity(16)
+    /// An expander reading `bytes` (which it must not outlive).
+    init(bytes: UnsafeBufferPointer<UInt8>, tables: ParserTables, macros: [String: Macro], hasUserMacros: Bool,
+         limits: TeXLimits) {
+        self.lexer = Lexer(bytes: bytes, tables: tables)
+        // Room for the tokens put back while reading ahead, so the queue is allocated once.
+        self.pending.reserveCapacity(4)
         self.macros = macros
         self.hasOtherMacros = hasUserMacros
         self.limits = limits
-        self.isBuiltin = isBuiltin
+        self.tables = tables
     }
 
     // MARK: Raw tokens
@@ -416,7 +422,8 @@ struct Expander {
             diagnostics.append(.error("tex.bad-definition", "\\\(command.name)\\\(name.name) has no body", at: command.range))
             return
         }
-        let exists = macros[name.name] != nil || isBuiltin(name.name)
+        var exists = macros[name.name] != nil
+        if case .none = tables.meaning(name.entry) {} else { exists = true }
         switch command.name {
         case "newcommand" where exists:
             diagnostics.append(.warning("tex.redefinition",

@@ -2,17 +2,20 @@ import MathSyntax
 
 /// Turns TeX source bytes into tokens (TeXbook ch. 7–8): control words swallow the spaces after
 /// them, runs of white space become one space token, `%` comments are dropped.
-/// Works on UTF-8 bytes; input decoded from a Swift `String` is always valid UTF-8.
+/// Works on UTF-8 bytes; input decoded from a Swift `String` is always valid UTF-8. A known
+/// control sequence's name is found in ``ParserTables`` from its bytes (no `String` is made for it).
+///
+/// The lexer reads the bytes in place: it must not outlive the buffer it is given, which is the
+/// input of one parse (see ``TeXParser/parse(utf8:)``).
 struct Lexer {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let tables: ParserTables
     private(set) var position: Int
-    /// Offset added to every range (when lexing a fragment of a larger text).
-    private let base: Int
 
-    init(bytes: [UInt8], base: Int = 0) {
+    init(bytes: UnsafeBufferPointer<UInt8>, tables: ParserTables) {
         self.bytes = bytes
+        self.tables = tables
         self.position = 0
-        self.base = base
     }
 
     var isAtEnd: Bool { position >= bytes.count }
@@ -60,24 +63,31 @@ struct Lexer {
                 }
                 if Lexer.isLetter(bytes[position]) {
                     var end = position
-                    while end < bytes.count, Lexer.isLetter(bytes[end]) { end += 1 }
-                    let name = String(decoding: bytes[position..<end], as: UTF8.self)
+                    var hash = ParserTables.hashSeed
+                    while end < bytes.count, Lexer.isLetter(bytes[end]) {
+                        hash = ParserTables.hash(hash, bytes[end])
+                        end += 1
+                    }
+                    let token = controlSequence(UnsafeBufferPointer(rebasing: bytes[position..<end]), hash: hash,
+                                                range: range(start, end))
                     position = end
-                    if name == "verb", let verbatim = lexVerbatim(start: start) { return verbatim }
-                    let tokenEnd = position
+                    if token.entry == tables.verb, let verbatim = lexVerbatim(start: start) { return verbatim }
                     // TeX skips spaces after a control word (and one end of line).
                     while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
-                    return Token(.controlSequence, name: name, range: range(start, tokenEnd))
+                    return token
                 }
                 let (scalar, length) = decodeScalar(at: position)
-                position += length
-                let name = String(Character(scalar))
-                let tokenEnd = position
-                if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" {
+                if Lexer.isSpace(bytes[position]) {
                     // "\ " is a control space; swallow nothing further.
-                    return Token(.controlSequence, name: " ", range: range(start, tokenEnd))
+                    position += 1
+                    return Token(.controlSequence, name: " ", range: range(start, position))
                 }
-                return Token(.controlSequence, name: name, range: range(start, tokenEnd))
+                position += length
+                if length == 1, bytes[position - 1] < 0x80 {
+                    let name = UnsafeBufferPointer(rebasing: bytes[(position - 1)..<position])
+                    return controlSequence(name, hash: ParserTables.hash(name), range: range(start, position))
+                }
+                return Token(.controlSequence, name: String(Character(scalar)), range: range(start, position))
             case 0x25:  // % comment to end of line, plus the leading spaces of the next line
                 while position < bytes.count, bytes[position] != 0x0A { position += 1 }
                 if position < bytes.count { position += 1 }
@@ -129,7 +139,7 @@ struct Lexer {
             if bytes[i] == 0x0A { return nil }
             let (scalar, n) = decodeScalar(at: i)
             if scalar == delimiter {
-                let text = String(decoding: bytes[contentStart..<i], as: UTF8.self)
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<i]), as: UTF8.self)
                 position = i + n
                 return Token(.verbatim, name: text, scalar: starred ? "*" : " ", range: range(start, position))
             }
@@ -138,6 +148,15 @@ struct Lexer {
         return nil
     }
 
+    /// A control sequence token for the name made of `name` (whose hash is `hash`): the table's
+    /// name for a known one, a new string otherwise.
     @inline(__always)
-    private func range(_ a: Int, _ b: Int) -> SourceRange { SourceRange(base + a, base + b) }
+    private func controlSequence(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32, range: SourceRange) -> Token {
+        let entry = tables.entry(name, hash: hash)
+        let text = entry >= 0 ? tables.controlSequences[Int(entry)].name : String(decoding: name, as: UTF8.self)
+        return Token(controlSequence: entry, name: text, tables: tables, range: range)
+    }
+
+    @inline(__always)
+    private func range(_ a: Int, _ b: Int) -> SourceRange { SourceRange(a, b) }
 }

@@ -28,11 +28,17 @@ public struct TeXParser: Sendable {
 
     /// Parses one formula (math mode, without `$` delimiters).
     public func parse(_ tex: String) -> TeXParseResult {
-        parse(utf8: Array(tex.utf8))
+        var tex = tex
+        return tex.withUTF8 { parse(bytes: $0) }
     }
 
     /// Parses one formula given as UTF-8 bytes (invalid sequences read as U+FFFD).
     public func parse(utf8 bytes: [UInt8]) -> TeXParseResult {
+        bytes.withUnsafeBufferPointer { parse(bytes: $0) }
+    }
+
+    /// Parses the formula in `bytes`, which the parse reads in place.
+    private func parse(bytes: UnsafeBufferPointer<UInt8>) -> TeXParseResult {
         if bytes.count > options.limits.maxInputBytes {
             let range = SourceRange(0, bytes.count)
             let d = Diagnostic.error("tex.input-too-large",
@@ -42,6 +48,9 @@ public struct TeXParser: Sendable {
         }
         var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options)
         let root = core.parseTop()
+        if core.diagnostics.isEmpty && core.expander.diagnostics.isEmpty {
+            return TeXParseResult(root: root, diagnostics: [])
+        }
         var diagnostics = core.diagnostics + core.expander.diagnostics
         diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
         return TeXParseResult(root: root, diagnostics: diagnostics)
@@ -51,7 +60,7 @@ public struct TeXParser: Sendable {
     /// this parser understands.
     public static func isKnownCommand(_ name: String) -> Bool {
         CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil || BuiltinMacros.table[name] != nil
-            || ParserCore.structuralCommands.contains(name)
+            || ControlSequenceRole.structuralCommands.contains(name)
     }
 
     /// Every command name the parser knows (registry, symbols and built-in macros), sorted.
@@ -59,7 +68,7 @@ public struct TeXParser: Sendable {
 
     private static let allKnownCommands: [String] =
         Set(CommandRegistry.table.keys).union(SymbolTable.allMathNames).union(BuiltinMacros.table.keys)
-            .union(ParserCore.structuralCommands).sorted()
+            .union(ControlSequenceRole.structuralCommands).sorted()
 
     /// Whether `name` (without backslash) is a plain symbol of the symbol table.
     public static func isSymbol(_ name: String) -> Bool { SymbolTable.math(name) != nil }
@@ -109,7 +118,10 @@ struct ParserCore {
     var expander: Expander
     var diagnostics: [Diagnostic] = []
     let options: TeXParserOptions
-    let bytes: [UInt8]
+    /// The formula's bytes, read in place.
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The shared tables of control sequences and characters.
+    let tables: ParserTables
     var mode: Mode = .math
     var depth = 0
     /// The math alphabet in force (`\mathbf{…}`), applied to letters as they are read.
@@ -126,27 +138,25 @@ struct ParserCore {
     var activeStops: StopSet = []
     /// Fix-it suggestions already computed for unknown command names.
     var suggestions: [String: String?] = [:]
-    /// The atoms of the expressions being parsed, innermost last: each `parseExpression` call works
-    /// on the part above the count it started at and removes it when done, so one array serves the
-    /// whole parse instead of a new, growing array per group.
+    /// The finished items of the expressions being parsed, innermost last: each `parseItems` call
+    /// adds its items above the count it started at and removes them when done, so one array serves
+    /// the whole parse instead of a new, growing array per group.
+    var itemStack: [MathNode] = []
+    /// The item each expression being parsed is reading, innermost last (at most one per
+    /// expression: the last item, which scripts, primes and `\limits` still change; the items
+    /// before it are finished on ``itemStack``).
     var atomStack: [Atom] = []
 
-    /// Commands the parser itself handles (not in the registry).
-    static let structuralCommands: Set<String> = [
-        "over", "atop", "choose", "brace", "brack", "above", "limits", "nolimits", "displaylimits",
-        "right", "middle", "end", "\\", "cr", "newline", "nonumber", "notag",
-        // Handled by the expander:
-        "def", "gdef", "edef", "xdef", "newcommand", "renewcommand", "providecommand", "let", "DeclareMathOperator",
-        "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup", "egroup", "verb",
-    ]
-
-    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions) {
+    /// A parser for the formula in `bytes`, which it reads in place (it must not outlive them).
+    init(bytes: UnsafeBufferPointer<UInt8>, macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions) {
         self.bytes = bytes
         self.options = options
-        self.expander = Expander(bytes: bytes, macros: macros, hasUserMacros: hasUserMacros, limits: options.limits,
-                                 isBuiltin: { CommandRegistry.table[$0] != nil || SymbolTable.math($0) != nil })
-        // Room for a typical formula's nesting, so the stack is allocated once rather than grown.
-        atomStack.reserveCapacity(32)
+        self.tables = ParserTables.shared
+        self.expander = Expander(bytes: bytes, tables: tables, macros: macros, hasUserMacros: hasUserMacros,
+                                 limits: options.limits)
+        // Room for a typical formula's items and nesting, so the stacks are allocated once rather than grown.
+        itemStack.reserveCapacity(16)
+        atomStack.reserveCapacity(8)
     }
 
     // MARK: Diagnostics
@@ -165,7 +175,7 @@ struct ParserCore {
     func sourceText(_ range: SourceRange?) -> String {
         guard let range else { return "" }
         let lo = min(max(0, range.lowerBound), bytes.count), hi = min(max(lo, range.upperBound), bytes.count)
-        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
     }
 
     // MARK: Tokens
@@ -238,7 +248,8 @@ struct ParserCore {
         let savedStops = activeStops
         activeStops = stop
         defer { activeStops = savedStops }
-        let base = atomStack.count
+        let base = itemStack.count
+        let atomBase = atomStack.count
         var infix: (token: Token, thickness: Double?)? = nil
         var numerator: [MathNode] = []
         loop: while true {
@@ -264,13 +275,13 @@ struct ParserCore {
                 error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
                 continue
             case .superscript, .subscript:
-                attachScript(t, base: base)
+                attachScript(t, base: atomBase)
                 continue
             case .parameter:
                 error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
                 continue
             case .character where t.scalar == "'":
-                attachPrime(t, base: base)
+                attachPrime(t, base: atomBase)
                 continue
             case .character where t.scalar == "]" && stop.contains(.closeBracket):
                 pushBack(t)
@@ -306,10 +317,10 @@ struct ParserCore {
                     var thickness: Double? = nil
                     if t.name == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
                     infix = (t, thickness)
-                    numerator = finishAtoms(from: base)
+                    numerator = finishItems(from: base, atomBase: atomBase)
                     continue
                 case .limits:
-                    if atomStack.count == base {
+                    if atomStack.count == atomBase {
                         error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
                     } else {
                         atomStack[atomStack.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
@@ -323,14 +334,14 @@ struct ParserCore {
             default:
                 break
             }
-            if let atom = parseAtom(t) { atomStack.append(atom) }
+            if let atom = parseAtom(t) { append(atom, atomBase: atomBase) }
         }
-        if infix == nil, atomStack.count - base == 1 {
-            let node = Self.finish(&atomStack[base])
+        if infix == nil, itemStack.count == base, atomStack.count > atomBase {
+            let node = Self.finish(&atomStack[atomStack.count - 1])
             atomStack.removeLast()
             return .one(node)
         }
-        let items = finishAtoms(from: base)
+        let items = finishItems(from: base, atomBase: atomBase)
         if let infix {
             return .one(buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items))
         }
@@ -351,12 +362,27 @@ struct ParserCore {
         }
     }
 
-    /// The nodes of the atoms above `base` on the atom stack, in order; removes those atoms.
-    mutating func finishAtoms(from base: Int) -> [MathNode] {
-        var nodes: [MathNode] = []
-        nodes.reserveCapacity(atomStack.count - base)
-        for i in base..<atomStack.count { nodes.append(Self.finish(&atomStack[i])) }
-        while atomStack.count > base { atomStack.removeLast() }
+    /// Makes `atom` the item being read by the expression whose atom is above `atomBase` on the
+    /// atom stack, finishing the one it was reading onto the item stack.
+    private mutating func append(_ atom: Atom, atomBase: Int) {
+        if atomStack.count > atomBase {
+            let last = atomStack.count - 1
+            itemStack.append(Self.finish(&atomStack[last]))
+            atomStack[last] = atom
+        } else {
+            atomStack.append(atom)
+        }
+    }
+
+    /// The items of the expression whose items are above `base` on the item stack and whose atom is
+    /// above `atomBase` on the atom stack, in order; removes them from both stacks.
+    mutating func finishItems(from base: Int, atomBase: Int) -> [MathNode] {
+        if atomStack.count > atomBase {
+            itemStack.append(Self.finish(&atomStack[atomStack.count - 1]))
+            atomStack.removeLast()
+        }
+        let nodes = Array(itemStack[base...])
+        itemStack.removeSubrange(base...)
         return nodes
     }
 
@@ -416,12 +442,12 @@ struct ParserCore {
         }
     }
 
-    /// Attaches a script to the last atom of the expression whose atoms start at `base` on the stack.
-    private mutating func attachScript(_ t: Token, base: Int) {
-        if atomStack.count == base {
+    /// Attaches a script to the item being read by the expression whose atom is above `atomBase`.
+    private mutating func attachScript(_ t: Token, base atomBase: Int) {
+        if atomStack.count == atomBase {
             // A script with no base (`^2`, `{}_a`) attaches to an empty base.
             atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
-                              range: t.range))
+                                  range: t.range))
         }
         // The script's own atoms are pushed and removed above ours, so the last atom is ours again.
         guard let script = parseScriptArgument(after: t) else { return }
@@ -429,14 +455,14 @@ struct ParserCore {
         if t.kind == .superscript {
             if atomStack[last].sup != nil {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
-                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
+                append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range), atomBase: atomBase)
                 return
             }
             atomStack[last].sup = script
         } else {
             if atomStack[last].sub != nil {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
-                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
+                append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range), atomBase: atomBase)
                 return
             }
             atomStack[last].sub = script
@@ -444,9 +470,9 @@ struct ParserCore {
         atomStack[last].range = SourceRange.union(atomStack[last].range, script.range)
     }
 
-    /// Attaches a prime to the last atom of the expression whose atoms start at `base` on the stack.
-    private mutating func attachPrime(_ t: Token, base: Int) {
-        if atomStack.count == base {
+    /// Attaches a prime to the item being read by the expression whose atom is above `atomBase`.
+    private mutating func attachPrime(_ t: Token, base atomBase: Int) {
+        if atomStack.count == atomBase {
             atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
         }
         let last = atomStack.count - 1
@@ -476,7 +502,7 @@ struct ParserCore {
             return MathNode(.error(""), range: scriptToken.range)
         case .character where isASCIIDigit(t.scalar):
             // A script without braces takes one token: x^23 is x² followed by 3.
-            return MathNode(.number(scalarString(t.scalar)), range: t.range)
+            return MathNode(.number(tables.string(t.scalar)), range: t.range)
         default:
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return finish(atom)
@@ -571,7 +597,7 @@ struct ParserCore {
         }
         if isASCIILetter(c) {
             if mergeLetters {
-                var text = scalarString(c)
+                var text = tables.string(c)
                 var end = t.range.upperBound
                 while true {
                     // Spaces are insignificant in math: \mathrm{k g} is "kg".
@@ -588,7 +614,7 @@ struct ParserCore {
                                     range: SourceRange(t.range.lowerBound, end))
                 return Atom(node: node, range: node.range)
             }
-            return Atom(node: MathNode(.identifier(scalarString(c), variant: font), range: t.range), range: t.range)
+            return Atom(node: MathNode(.identifier(tables.string(c), variant: font), range: t.range), range: t.range)
         }
         if c.value < 0x20 || c.value == 0x7F || c == "\u{FFFD}" {
             if c == "\t" || c == "\n" || c == "\r" { return nil }
@@ -597,7 +623,7 @@ struct ParserCore {
                   at: t.range)
             return nil
         }
-        if let symbol = SymbolTable.character(c) {
+        if let symbol = tables.character(c) {
             return Atom(node: leaf(symbol, range: t.range), range: t.range)
         }
         let node = unicodeLeaf(c, range: t.range)
@@ -609,8 +635,8 @@ struct ParserCore {
     /// A node for a Unicode character typed directly: the same node its TeX command makes.
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
         if let (base, variant) = UnicodeMath.decompose(c) {
-            if isASCIIDigit(base) { return MathNode(.number(scalarString(base)), range: range) }
-            return MathNode(.identifier(scalarString(base), variant: variant == .italic ? nil : variant), range: range)
+            if isASCIIDigit(base) { return MathNode(.number(tables.string(base)), range: range) }
+            return MathNode(.identifier(tables.string(base), variant: variant == .italic ? nil : variant), range: range)
         }
         if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
             return leaf(symbol, range: range)
@@ -628,7 +654,7 @@ struct ParserCore {
 
     /// Digits (and one decimal point, and `{,}` digit groups) read as one number.
     private mutating func parseNumber(first: Token) -> MathNode {
-        var text = scalarString(first.scalar)
+        var text = tables.string(first.scalar)
         var end = first.range.upperBound
         var seenPoint = first.scalar == "."
         while true {
@@ -701,8 +727,8 @@ struct ParserCore {
     // MARK: Commands
 
     private mutating func parseCommand(_ t: Token) -> Atom? {
-        let entry = CommandRegistry.commandsAndSymbols[t.name]
-        if case .command(let definition)? = entry {
+        let meaning = tables.meaning(t.entry)
+        if case .command(let definition) = meaning {
             if !definition.modes.contains(mode == .math ? .math : .text) {
                 error("tex.wrong-mode", "\\\(t.name) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
             }
@@ -715,7 +741,7 @@ struct ParserCore {
             atom.bracePosition = definition.bracePosition
             return atom
         }
-        if case .symbol(let symbol)? = entry {
+        if case .symbol(let symbol) = meaning {
             var atom = Atom(node: leaf(symbol, range: t.range), range: t.range)
             if case .largeOperator(let limits) = symbol.symbolClass { atom.takesLimits = limits }
             return atom
@@ -817,7 +843,7 @@ struct ParserCore {
             }
             if t.kind == .character, isASCIIDigit(t.scalar) {
                 // A single-token argument takes one digit: \frac12 is 1/2.
-                return MathNode(.number(scalarString(t.scalar)), range: t.range)
+                return MathNode(.number(tables.string(t.scalar)), range: t.range)
             }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return finish(atom)
@@ -834,10 +860,12 @@ struct ParserCore {
             if t.scalar == "." { return ("", t.range) }
             if t.scalar == "<" { return ("⟨", t.range) }
             if t.scalar == ">" { return ("⟩", t.range) }
-            if let symbol = SymbolTable.character(t.scalar) { return (symbol.text, t.range) }
+            if let symbol = tables.character(t.scalar) {
+                return (symbol.text, t.range)
+            }
             return (String(Character(t.scalar)), t.range)
         case .controlSequence:
-            if let symbol = SymbolTable.math(t.name) { return (symbol.text, t.range) }
+            if case .symbol(let symbol) = tables.meaning(t.entry) { return (symbol.text, t.range) }
             if t.name == "{" || t.name == "lbrace" { return ("{", t.range) }
             if t.name == "}" || t.name == "rbrace" { return ("}", t.range) }
             if t.name == "|" { return ("‖", t.range) }
@@ -909,17 +937,6 @@ struct ParserCore {
     }
 }
 
-extension ControlSequenceRole {
-    /// `\right`, `\middle`, `\end` and `\\` end the construct around them, so they cannot be
-    /// an argument or a script.
-    var endsArgument: Bool {
-        switch self {
-        case .right, .middle, .end, .lineBreak: return true
-        default: return false
-        }
-    }
-}
-
 extension Atom {
     func withNodeRange() -> Atom {
         var a = self
@@ -944,14 +961,6 @@ func isASCIIDigit(_ c: Unicode.Scalar) -> Bool {
     c.value >= 0x30 && c.value <= 0x39  // 0-9
 }
 
-/// The one-character string of `c`. Every letter and digit of a formula passes here, and ASCII
-/// ones come from a table: making a String from a scalar costs far more than copying a small one.
-@inline(__always)
-func scalarString(_ c: Unicode.Scalar) -> String {
-    c.value < 0x80 ? asciiStrings[Int(c.value)] : String(Character(c))
-}
-
-private let asciiStrings: [String] = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
 
 /// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
 package enum Dimension {

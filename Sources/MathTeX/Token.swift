@@ -24,6 +24,9 @@ struct Token: Sendable {
     /// for other kinds. Found once, when the token is made. (Declared next to `kind`, so it takes
     /// no room of its own.)
     let role: ControlSequenceRole
+    /// For a known control sequence, its index in ``ParserTables/controlSequences``; -1 for an
+    /// unknown name and for other kinds.
+    let entry: Int32
     /// The control sequence name (without the backslash); empty for other kinds.
     let name: String
     /// The character, for character-like tokens.
@@ -31,12 +34,33 @@ struct Token: Sendable {
     /// Where the token came from; tokens produced by a macro carry the macro call's range.
     var range: SourceRange
 
+    /// A token; a control sequence's name is looked up in ``ParserTables``.
     init(_ kind: Kind, name: String = "", scalar: Unicode.Scalar = " ", range: SourceRange) {
+        if kind == .controlSequence {
+            let tables = ParserTables.shared
+            self.init(controlSequence: tables.entry(name), name: name, tables: tables, range: range)
+        } else {
+            self.init(kind: kind, role: .other, entry: -1, name: name, scalar: scalar, range: range)
+        }
+    }
+
+    /// A control sequence whose name was already looked up (`entry` is its index in
+    /// `tables.controlSequences`, or -1).
+    @inline(__always)
+    init(controlSequence entry: Int32, name: String, tables: ParserTables, range: SourceRange) {
+        self.init(kind: .controlSequence, role: entry < 0 ? .other : tables.controlSequences[Int(entry)].role,
+                  entry: entry, name: name, scalar: " ", range: range)
+    }
+
+    @inline(__always)
+    private init(kind: Kind, role: ControlSequenceRole, entry: Int32, name: String, scalar: Unicode.Scalar,
+                 range: SourceRange) {
         self.kind = kind
+        self.role = role
+        self.entry = entry
         self.name = name
         self.scalar = scalar
         self.range = range
-        self.role = kind == .controlSequence ? ControlSequenceRole.of(name) : .other
     }
 
     func isControlSequence(_ n: String) -> Bool { kind == .controlSequence && name == n }
@@ -65,84 +89,6 @@ struct Token: Sendable {
         case .eof: return ""
         }
     }
-}
-
-/// The control sequences the expander and the parser's expression loop treat specially, so that
-/// each stage switches on a small value instead of comparing the name with every special name.
-/// One dictionary look-up when the token is made replaces those string comparisons.
-enum ControlSequenceRole: UInt8, Sendable {
-    /// Any other command (registry command, symbol, user macro or unknown).
-    case other
-    /// A name defined in ``BuiltinMacros`` (the expander looks it up in its macro table).
-    case builtinMacro
-    // Expander primitives.
-    case def             // \def \gdef \edef \xdef
-    case newCommand      // \newcommand \renewcommand \providecommand
-    case `let`           // \let
-    case declareOperator // \DeclareMathOperator
-    case ignored         // \global \long \relax \/
-    case changeCase      // \uppercase \lowercase
-    case bgroup, egroup
-    // Parser structure.
-    case right, middle, end
-    case lineBreak       // \\
-    case crOrNewline     // \cr \newline
-    case closeParen      // \)
-    case infix           // \over \atop \choose \brace \brack \above
-    case limits          // \limits \nolimits \displaylimits
-    case noNumber        // \nonumber \notag
-
-    static func of(_ name: String) -> ControlSequenceRole {
-        // Most names have no role: skip hashing those whose first byte and length no role name has.
-        let utf8 = name.utf8
-        guard let first = utf8.first else { return .other }
-        if first < 0x80, filter[Int(first)] & (1 << UInt32(min(utf8.count, 31))) == 0 { return .other }
-        return table[name] ?? .other
-    }
-
-    /// For each ASCII first byte, bit `n` is set when a name with a role starts with that byte and
-    /// has `n` bytes (31 for 31 or more).
-    private static let filter: [UInt32] = {
-        var filter = [UInt32](repeating: 0, count: 128)
-        for name in table.keys {
-            guard let first = name.utf8.first, first < 0x80 else { continue }
-            filter[Int(first)] |= 1 << UInt32(min(name.utf8.count, 31))
-        }
-        return filter
-    }()
-
-    private static let table: [String: ControlSequenceRole] = {
-        var table: [String: ControlSequenceRole] = [:]
-        // Every name in the built-in macro source (a superset of BuiltinMacros.table, which skips
-        // names the registry defines; a superset only costs a failed look-up). Read from the source
-        // text, not from the table, whose tokens are made with this table.
-        for line in BuiltinMacros.source.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " }
-            guard let space = trimmed.firstIndex(of: " ") else { continue }
-            table[String(trimmed[..<space])] = .builtinMacro
-        }
-        let roles: [(ControlSequenceRole, [String])] = [
-            (.def, ["def", "gdef", "edef", "xdef"]),
-            (.newCommand, ["newcommand", "renewcommand", "providecommand"]),
-            (.let, ["let"]),
-            (.declareOperator, ["DeclareMathOperator"]),
-            (.ignored, ["global", "long", "relax", "/"]),
-            (.changeCase, ["uppercase", "lowercase"]),
-            (.bgroup, ["bgroup"]), (.egroup, ["egroup"]),
-            (.right, ["right"]), (.middle, ["middle"]), (.end, ["end"]),
-            (.lineBreak, ["\\"]), (.crOrNewline, ["cr", "newline"]), (.closeParen, [")"]),
-            (.infix, ["over", "atop", "choose", "brace", "brack", "above"]),
-            (.limits, ["limits", "nolimits", "displaylimits"]),
-            (.noNumber, ["nonumber", "notag"]),
-        ]
-        for (role, names) in roles {
-            for name in names {
-                precondition(table[name] == nil, "\\\(name) has two roles")
-                table[name] = role
-            }
-        }
-        return table
-    }()
 }
 
 extension Array where Element == Token {
