@@ -97,13 +97,10 @@ enum Mode: Sendable { case math, text }
 /// How a large operator places its limits.
 enum LimitsMode: Sendable { case auto, limits, noLimits }
 
-/// An item of an expression before its scripts are attached.
+/// An item of an expression as read, before any scripts: its node and how scripts attach to it.
 struct Atom {
     var node: MathNode
-    var sub: MathNode?
-    var sup: MathNode?
-    var primes: [MathNode] = []
-    var limits: LimitsMode = .auto
+    /// The range scripts extend (the node's, or the command's when the node has none).
     var range: SourceRange?
     /// Scripts go under/over by default (large operators with limits, `\overbrace`, `\lim`).
     var takesLimits: Bool = false
@@ -111,6 +108,26 @@ struct Atom {
     var bracePosition: BracePosition = .none
 
     enum BracePosition { case none, over, under }
+}
+
+/// What an expression knows of the item it read last while scripts, primes and `\limits` may
+/// still change it. The item's node is on top of the item stack; scripts are added to it only
+/// when the next item starts or the expression ends, so an item without scripts (most of them)
+/// is never touched again.
+struct LastItem {
+    /// Whether the expression has read an item since it began (or since an infix `\over`).
+    var exists = false
+    /// The item's range, extended by its scripts.
+    var range: SourceRange?
+    var takesLimits = false
+    var bracePosition: Atom.BracePosition = .none
+    var limits: LimitsMode = .auto
+    var sub: MathNode?
+    var sup: MathNode?
+    var primes: [MathNode] = []
+
+    /// Whether scripts or primes were attached.
+    var hasScripts: Bool { sub != nil || sup != nil || !primes.isEmpty }
 }
 
 /// The parser's state for one parse. Command builders receive it `inout`.
@@ -138,14 +155,11 @@ struct ParserCore {
     var activeStops: StopSet = []
     /// Fix-it suggestions already computed for unknown command names.
     var suggestions: [String: String?] = [:]
-    /// The finished items of the expressions being parsed, innermost last: each `parseItems` call
-    /// adds its items above the count it started at and removes them when done, so one array serves
-    /// the whole parse instead of a new, growing array per group.
+    /// The items of the expressions being parsed, innermost last: each `parseItems` call adds its
+    /// items above the count it started at and removes them when done, so one array serves the
+    /// whole parse instead of a new, growing array per group. (An expression's last item may still
+    /// get scripts: see ``LastItem``.)
     var itemStack: [MathNode] = []
-    /// The item each expression being parsed is reading, innermost last (at most one per
-    /// expression: the last item, which scripts, primes and `\limits` still change; the items
-    /// before it are finished on ``itemStack``).
-    var atomStack: [Atom] = []
 
     /// A parser for the formula in `bytes`, which it reads in place (it must not outlive them).
     init(bytes: UnsafeBufferPointer<UInt8>, macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions) {
@@ -156,7 +170,6 @@ struct ParserCore {
                                  limits: options.limits)
         // Room for a typical formula's items and nesting, so the stacks are allocated once rather than grown.
         itemStack.reserveCapacity(16)
-        atomStack.reserveCapacity(8)
     }
 
     // MARK: Diagnostics
@@ -249,7 +262,7 @@ struct ParserCore {
         activeStops = stop
         defer { activeStops = savedStops }
         let base = itemStack.count
-        let atomBase = atomStack.count
+        var last = LastItem()
         var infix: (token: Token, thickness: Double?)? = nil
         var numerator: [MathNode] = []
         loop: while true {
@@ -275,13 +288,13 @@ struct ParserCore {
                 error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
                 continue
             case .superscript, .subscript:
-                attachScript(t, base: atomBase)
+                attachScript(t, to: &last)
                 continue
             case .parameter:
                 error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
                 continue
             case .character where t.scalar == "'":
-                attachPrime(t, base: atomBase)
+                attachPrime(t, to: &last)
                 continue
             case .character where t.scalar == "]" && stop.contains(.closeBracket):
                 pushBack(t)
@@ -317,13 +330,14 @@ struct ParserCore {
                     var thickness: Double? = nil
                     if t.name == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
                     infix = (t, thickness)
-                    numerator = finishItems(from: base, atomBase: atomBase)
+                    numerator = finishItems(from: base, last: &last)
+                    last.exists = false
                     continue
                 case .limits:
-                    if atomStack.count == atomBase {
+                    if !last.exists {
                         error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
                     } else {
-                        atomStack[atomStack.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
+                        last.limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
                     }
                     continue
                 case .noNumber:
@@ -334,14 +348,13 @@ struct ParserCore {
             default:
                 break
             }
-            if let atom = parseAtom(t) { append(atom, atomBase: atomBase) }
+            if let atom = parseAtom(t) { append(atom, last: &last) }
         }
-        if infix == nil, itemStack.count == base, atomStack.count > atomBase {
-            let node = Self.finish(&atomStack[atomStack.count - 1])
-            atomStack.removeLast()
-            return .one(node)
+        if last.hasScripts { attachScripts(&last) }
+        if infix == nil, itemStack.count == base + 1 {
+            return .one(itemStack.removeLast())
         }
-        let items = finishItems(from: base, atomBase: atomBase)
+        let items = finishItems(from: base, last: &last)
         if let infix {
             return .one(buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items))
         }
@@ -362,126 +375,127 @@ struct ParserCore {
         }
     }
 
-    /// Makes `atom` the item being read by the expression whose atom is above `atomBase` on the
-    /// atom stack, finishing the one it was reading onto the item stack.
-    private mutating func append(_ atom: Atom, atomBase: Int) {
-        if atomStack.count > atomBase {
-            let last = atomStack.count - 1
-            itemStack.append(Self.finish(&atomStack[last]))
-            atomStack[last] = atom
-        } else {
-            atomStack.append(atom)
-        }
+    /// Puts `atom` on the item stack as the expression's last item (`last`), after adding the
+    /// scripts of the item before.
+    private mutating func append(_ atom: Atom, last: inout LastItem) {
+        if last.hasScripts { attachScripts(&last) }
+        itemStack.append(atom.node)
+        last.exists = true
+        last.range = atom.range
+        last.takesLimits = atom.takesLimits
+        last.bracePosition = atom.bracePosition
+        last.limits = .auto
     }
 
-    /// The items of the expression whose items are above `base` on the item stack and whose atom is
-    /// above `atomBase` on the atom stack, in order; removes them from both stacks.
-    mutating func finishItems(from base: Int, atomBase: Int) -> [MathNode] {
-        if atomStack.count > atomBase {
-            itemStack.append(Self.finish(&atomStack[atomStack.count - 1]))
-            atomStack.removeLast()
-        }
+    /// The items of the expression whose items are above `base` on the item stack and whose last
+    /// item is `last`, in order; removes them.
+    mutating func finishItems(from base: Int, last: inout LastItem) -> [MathNode] {
+        if last.hasScripts { attachScripts(&last) }
         let nodes = Array(itemStack[base...])
         itemStack.removeSubrange(base...)
         return nodes
     }
 
-    /// Turns an atom and its scripts into a node.
-    func finish(_ atom: Atom) -> MathNode {
-        var atom = atom
-        return Self.finish(&atom)
-    }
-
-    /// Turns an atom and its scripts into a node. The atom is used up: it is read in place (`inout`,
-    /// not copied) and its scripts are moved into the result, not copied and released.
-    static func finish(_ atom: inout Atom) -> MathNode {
-        let sub = atom.sub
-        atom.sub = nil
-        var sup = atom.sup
-        atom.sup = nil
-        if !atom.primes.isEmpty {
-            let primes = MathNode.row(atom.primes)
+    /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
+    /// are moved out of it.
+    private mutating func attachScripts(_ last: inout LastItem) {
+        let node = itemStack.removeLast()
+        let sub = last.sub
+        last.sub = nil
+        var sup = last.sup
+        last.sup = nil
+        let primes = last.primes
+        last.primes = []
+        if !primes.isEmpty {
+            let row = MathNode.row(primes)
             if let s = sup {
-                sup = MathNode(.row, atom.primes + (s.kind == .row ? s.children : [s]),
-                               range: SourceRange.union(primes.range, s.range))
+                sup = MathNode(.row, primes + (s.kind == .row ? s.children : [s]),
+                               range: SourceRange.union(row.range, s.range))
             } else {
-                sup = primes
+                sup = row
             }
         }
-        guard sub != nil || sup != nil else { return atom.node }
-        let range = SourceRange.union(SourceRange.union(atom.range ?? atom.node.range, sub?.range), sup?.range)
+        itemStack.append(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, last: last))
+    }
+
+    /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
+    /// `takesLimits` and brace position place them: under/over or sub/sup.
+    private static func scripted(_ base: MathNode, sub: MathNode?, sup: MathNode?, primed: Bool,
+                                 last: LastItem) -> MathNode {
+        let range = SourceRange.union(SourceRange.union(last.range ?? base.range, sub?.range), sup?.range)
         var underOver: Bool
-        var base = atom.node
-        switch atom.limits {
+        var limitsBase = base
+        switch last.limits {
         case .limits:
             underOver = true
             // Explicit \limits: above and below in every style, so the limits no longer move to
             // script positions in text style.
             if case .operator(let text, var properties) = base.kind, properties.movableLimits {
                 properties.movableLimits = false
-                base = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
+                limitsBase = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
             }
         case .noLimits: underOver = false
-        case .auto: underOver = atom.takesLimits
+        case .auto: underOver = last.takesLimits
         }
-        if atom.bracePosition != .none { underOver = true }
-        if !atom.primes.isEmpty && sub == nil && !atom.takesLimits { underOver = false }
+        if last.bracePosition != .none { underOver = true }
+        if primed && sub == nil && !last.takesLimits { underOver = false }
         if underOver {
             switch (sub, sup) {
-            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [base, s, p], range: range)
-            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [base, s], range: range)
-            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [base, p], range: range)
-            default: return base
+            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [limitsBase, s, p], range: range)
+            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [limitsBase, s], range: range)
+            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [limitsBase, p], range: range)
+            default: return limitsBase
             }
         }
         switch (sub, sup) {
-        case let (s?, p?): return MathNode(.subSuperscript, [atom.node, s, p], range: range)
-        case let (s?, nil): return MathNode(.subscript, [atom.node, s], range: range)
-        case let (nil, p?): return MathNode(.superscript, [atom.node, p], range: range)
-        default: return atom.node
+        case let (s?, p?): return MathNode(.subSuperscript, [base, s, p], range: range)
+        case let (s?, nil): return MathNode(.subscript, [base, s], range: range)
+        case let (nil, p?): return MathNode(.superscript, [base, p], range: range)
+        default: return base
         }
     }
 
-    /// Attaches a script to the item being read by the expression whose atom is above `atomBase`.
-    private mutating func attachScript(_ t: Token, base atomBase: Int) {
-        if atomStack.count == atomBase {
+    /// Attaches a script to the expression's last item (`last`).
+    private mutating func attachScript(_ t: Token, to last: inout LastItem) {
+        if !last.exists {
             // A script with no base (`^2`, `{}_a`) attaches to an empty base.
-            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
-                                  range: t.range))
+            append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
+                        range: t.range), last: &last)
         }
-        // The script's own atoms are pushed and removed above ours, so the last atom is ours again.
+        // The script's own items are pushed and removed above ours, so the top item is ours again.
         guard let script = parseScriptArgument(after: t) else { return }
-        let last = atomStack.count - 1
         if t.kind == .superscript {
-            if atomStack[last].sup != nil {
+            if last.sup != nil {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
-                append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range), atomBase: atomBase)
+                append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
+                last.sup = script
                 return
             }
-            atomStack[last].sup = script
+            last.sup = script
         } else {
-            if atomStack[last].sub != nil {
+            if last.sub != nil {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
-                append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range), atomBase: atomBase)
+                append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
+                last.sub = script
                 return
             }
-            atomStack[last].sub = script
+            last.sub = script
         }
-        atomStack[last].range = SourceRange.union(atomStack[last].range, script.range)
+        last.range = SourceRange.union(last.range, script.range)
     }
 
-    /// Attaches a prime to the item being read by the expression whose atom is above `atomBase`.
-    private mutating func attachPrime(_ t: Token, base atomBase: Int) {
-        if atomStack.count == atomBase {
-            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
+    /// Attaches a prime to the expression's last item (`last`).
+    private mutating func attachPrime(_ t: Token, to last: inout LastItem) {
+        if !last.exists {
+            append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range),
+                   last: &last)
         }
-        let last = atomStack.count - 1
-        if atomStack[last].sup != nil {
+        if last.sup != nil {
             error("tex.double-superscript", "a prime after a superscript; write x'^2 rather than x^2'", at: t.range)
             return
         }
-        atomStack[last].primes.append(MathNode(.operator("′", .ordinary), range: t.range))
-        atomStack[last].range = SourceRange.union(atomStack[last].range, t.range)
+        last.primes.append(MathNode(.operator("′", .ordinary), range: t.range))
+        last.range = SourceRange.union(last.range, t.range)
     }
 
     /// The argument of `^` or `_`: a group, a symbol, or a command with its arguments.
@@ -505,7 +519,7 @@ struct ParserCore {
             return MathNode(.number(tables.string(t.scalar)), range: t.range)
         default:
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
-            return finish(atom)
+            return atom.node
         }
     }
 
@@ -587,12 +601,14 @@ struct ParserCore {
     private mutating func parseCharacter(_ t: Token) -> Atom? {
         let c = t.scalar
         if isASCIIDigit(c) {
-            return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
+            let node = parseNumber(first: t)
+            return Atom(node: node, range: node.range)
         }
         if c == "." {
             let after = peekNonSpace()
             if after.kind == .character, isASCIIDigit(after.scalar) {
-                return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
+                let node = parseNumber(first: t)
+            return Atom(node: node, range: node.range)
             }
         }
         if isASCIILetter(c) {
@@ -846,7 +862,7 @@ struct ParserCore {
                 return MathNode(.number(tables.string(t.scalar)), range: t.range)
             }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
-            return finish(atom)
+            return atom.node
         }
     }
 
@@ -934,14 +950,6 @@ struct ParserCore {
         if unit.count < 2 { pushBack(t) }
         if text.isEmpty && unit.isEmpty { return nil }
         return Dimension.parse(text + unit)
-    }
-}
-
-extension Atom {
-    func withNodeRange() -> Atom {
-        var a = self
-        a.range = node.range
-        return a
     }
 }
 
