@@ -71,7 +71,31 @@ struct ControlSequence: Sendable {
     enum Meaning: Sendable {
         case none
         case command(CommandDefinition)
-        case symbol(TeXSymbol)
+        case symbol(SymbolLeaf)
+    }
+}
+
+/// A symbol as the parser makes its leaf, prepared once: what an identifier symbol needs to take
+/// the math alphabet in force, and whether an operator symbol takes limits. A class, so that taking
+/// one out of a table costs one reference count rather than a copy of the symbol's fields.
+final class SymbolLeaf: Sendable {
+    /// The symbol's text.
+    let text: String
+    /// The properties of an operator symbol's node (``TeXSymbol/operatorProperties``); nil for an
+    /// identifier.
+    let operatorProperties: OperatorProperties?
+    /// Whether `\mathit` draws the identifier italic: one character that is not an ASCII letter
+    /// (a Greek letter, ∞) keeps its default style.
+    let takesItalic: Bool
+    /// A large operator whose limits go above and below in display style (`\sum`).
+    let takesLimits: Bool
+
+    init(_ symbol: TeXSymbol) {
+        text = symbol.text
+        operatorProperties = symbol.operatorProperties
+        let scalars = symbol.text.unicodeScalars
+        takesItalic = !(scalars.count == 1 && !isASCIILetter(scalars.first!))
+        if case .largeOperator(let limits) = symbol.symbolClass { takesLimits = limits } else { takesLimits = false }
     }
 }
 
@@ -90,7 +114,7 @@ final class ParserTables: Sendable {
     /// The index of `\verb` in ``controlSequences``.
     let verb: Int32
     /// ``SymbolTable/character(_:)`` for each ASCII code.
-    private let asciiSymbols: [TeXSymbol?]
+    private let asciiSymbols: [SymbolLeaf?]
     /// The one-character string of each ASCII code. Every letter and digit of a formula needs one,
     /// and copying a small string costs far less than making one from a scalar.
     let asciiStrings: [String]
@@ -124,7 +148,7 @@ final class ParserTables: Sendable {
         }
         var meanings: [String: ControlSequence.Meaning] = [:]
         for name in SymbolTable.allMathNames {
-            if let symbol = SymbolTable.math(name) { meanings[name] = .symbol(symbol) }
+            if let symbol = SymbolTable.math(name) { meanings[name] = .symbol(SymbolLeaf(symbol)) }
         }
         for (name, definition) in CommandRegistry.table { meanings[name] = .command(definition) }
         let names = Set(roles.keys).union(meanings.keys).union(["verb"]).sorted()
@@ -150,7 +174,7 @@ final class ParserTables: Sendable {
         self.slots = slots
         verb = Int32(names.firstIndex(of: "verb")!)
 
-        asciiSymbols = (0..<0x80).map { SymbolTable.character(Unicode.Scalar(UInt8($0))) }
+        asciiSymbols = (0..<0x80).map { SymbolTable.character(Unicode.Scalar(UInt8($0))).map(SymbolLeaf.init) }
         asciiStrings = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
     }
 
@@ -199,10 +223,10 @@ final class ParserTables: Sendable {
         entry < 0 ? .none : controlSequences[Int(entry)].meaning
     }
 
-    /// ``SymbolTable/character(_:)``, from an array for ASCII.
+    /// ``SymbolTable/character(_:)`` as a leaf, from an array for ASCII.
     @inline(__always)
-    func character(_ c: Unicode.Scalar) -> TeXSymbol? {
-        c.value < 0x80 ? asciiSymbols[Int(c.value)] : SymbolTable.character(c)
+    func character(_ c: Unicode.Scalar) -> SymbolLeaf? {
+        c.value < 0x80 ? asciiSymbols[Int(c.value)] : SymbolTable.character(c).map(SymbolLeaf.init)
     }
 
     /// The one-character string of `c`.

@@ -88,6 +88,20 @@ struct Expander {
         return lexer.next()
     }
 
+    /// The next byte of the input after white space, when no token is waiting to be delivered, so
+    /// that the byte starts the next token; nil when a token is waiting or at the end. The white
+    /// space is skipped (for math-mode readers, which ignore it); the byte is not consumed.
+    ///
+    /// For readers of runs of characters (digits, letters), which take a byte that makes a
+    /// character token by itself (an ASCII letter or digit) with ``skipPlainByte()`` instead of
+    /// making the token.
+    mutating func peekPlainByte() -> UInt8? {
+        pending.isEmpty ? lexer.peekByteSkippingSpaces() : nil
+    }
+
+    /// Consumes the byte ``peekPlainByte()`` returned; returns its offset.
+    mutating func skipPlainByte() -> Int { lexer.skipByte() }
+
     /// Puts a token back; it is the next one delivered.
     mutating func pushBack(_ token: Token) { pending.append(token) }
 

@@ -125,6 +125,18 @@ struct Lexer {
         return Token(.eof, range: range(bytes.count, bytes.count))
     }
 
+    /// The next byte after white space (which is skipped), or nil at the end.
+    mutating func peekByteSkippingSpaces() -> UInt8? {
+        while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
+        return position < bytes.count ? bytes[position] : nil
+    }
+
+    /// Consumes one byte (one that makes a token by itself); returns its offset.
+    mutating func skipByte() -> Int {
+        position += 1
+        return position - 1
+    }
+
     /// After `\verb`: an optional `*`, a delimiter character, and raw text up to the same character
     /// on the same line. Nil (nothing consumed) when the text is not closed.
     private mutating func lexVerbatim(start: Int) -> Token? {

@@ -613,20 +613,29 @@ struct ParserCore {
         }
         if isASCIILetter(c) {
             if mergeLetters {
-                var text = tables.string(c)
+                var text = ASCIIText(UInt8(c.value))
                 var end = t.range.upperBound
                 while true {
                     // Spaces are insignificant in math: \mathrm{k g} is "kg".
+                    if let b = expander.peekPlainByte() {
+                        if isASCIILetter(Unicode.Scalar(b)) {
+                            end = expander.skipPlainByte() + 1
+                            text.append(b)
+                            continue
+                        }
+                        // Only a command (a macro) or a comment can hide a letter.
+                        if b != UInt8(ascii: "\\") && b != UInt8(ascii: "%") { break }
+                    }
                     let n = nextNonSpace()
                     if n.kind == .character, isASCIILetter(n.scalar) {
-                        text.unicodeScalars.append(n.scalar)
+                        text.append(UInt8(n.scalar.value))
                         end = n.range.upperBound
                     } else {
                         pushBack(n)
                         break
                     }
                 }
-                let node = MathNode(.identifier(text, variant: text.unicodeScalars.count == 1 ? font : (font == .normal ? nil : font)),
+                let node = MathNode(.identifier(text.string(tables), variant: text.count == 1 ? font : (font == .normal ? nil : font)),
                                     range: SourceRange(t.range.lowerBound, end))
                 return Atom(node: node, range: node.range)
             }
@@ -655,7 +664,7 @@ struct ParserCore {
             return MathNode(.identifier(tables.string(base), variant: variant == .italic ? nil : variant), range: range)
         }
         if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
-            return leaf(symbol, range: range)
+            return leaf(SymbolLeaf(symbol), range: range)
         }
         if let atomClass = OperatorDictionary.atomClass(for: c) {
             var props = OperatorDictionary.properties(for: String(Character(c)))
@@ -670,14 +679,26 @@ struct ParserCore {
 
     /// Digits (and one decimal point, and `{,}` digit groups) read as one number.
     private mutating func parseNumber(first: Token) -> MathNode {
-        var text = tables.string(first.scalar)
+        var text = ASCIIText(UInt8(first.scalar.value))
         var end = first.range.upperBound
         var seenPoint = first.scalar == "."
         while true {
+            // Digits straight from the input, without making tokens.
+            if let b = expander.peekPlainByte() {
+                if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                    end = expander.skipPlainByte() + 1
+                    text.append(b)
+                    continue
+                }
+                // Only a point, a `{,}` group, a command (a macro) or a comment can go on.
+                if b != UInt8(ascii: ".") && b != UInt8(ascii: "{") && b != UInt8(ascii: "\\") && b != UInt8(ascii: "%") {
+                    break
+                }
+            }
             let t = nextNonSpace()
             if t.kind == .character {
                 if isASCIIDigit(t.scalar) {
-                    text.unicodeScalars.append(t.scalar)
+                    text.append(UInt8(t.scalar.value))
                     end = t.range.upperBound
                     continue
                 }
@@ -685,20 +706,20 @@ struct ParserCore {
                     let after = peekNonSpace()
                     if after.kind == .character, isASCIIDigit(after.scalar) {
                         seenPoint = true
-                        text += "."
+                        text.append(UInt8(ascii: "."))
                         end = t.range.upperBound
                         continue
                     }
                 }
             }
             if t.kind == .beginGroup, !seenPoint, readDigitGroupSeparator(brace: t) {
-                text += ","
+                text.append(UInt8(ascii: ","))
                 continue
             }
             pushBack(t)
             break
         }
-        return MathNode(.number(text), range: SourceRange(first.range.lowerBound, end))
+        return MathNode(.number(text.string(tables)), range: SourceRange(first.range.lowerBound, end))
     }
 
     /// After `{` (given, and put back by the caller on failure): if the group is `{,}` followed by a
@@ -726,18 +747,11 @@ struct ParserCore {
         return false
     }
 
-    /// A leaf for a symbol-table entry.
-    func leaf(_ symbol: TeXSymbol, range: SourceRange?) -> MathNode {
-        switch symbol.symbolClass {
-        case .ord:
-            var variant = font
-            if variant == .italic, symbol.text.unicodeScalars.count == 1, !isASCIILetter(symbol.text.unicodeScalars.first!) {
-                variant = nil
-            }
-            return MathNode(.identifier(symbol.text, variant: variant), range: range)
-        case .ordOperator, .bin, .rel, .open, .close, .punct, .inner, .largeOperator:
-            return MathNode(.operator(symbol.text, symbol.leafProperties), range: range)
-        }
+    /// A leaf for a symbol-table entry, in the math alphabet in force.
+    func leaf(_ symbol: SymbolLeaf, range: SourceRange?) -> MathNode {
+        if let properties = symbol.operatorProperties { return MathNode(.operator(symbol.text, properties), range: range) }
+        let variant = font == .italic && !symbol.takesItalic ? nil : font
+        return MathNode(.identifier(symbol.text, variant: variant), range: range)
     }
 
     // MARK: Commands
@@ -758,9 +772,7 @@ struct ParserCore {
             return atom
         }
         if case .symbol(let symbol) = meaning {
-            var atom = Atom(node: leaf(symbol, range: t.range), range: t.range)
-            if case .largeOperator(let limits) = symbol.symbolClass { atom.takesLimits = limits }
-            return atom
+            return Atom(node: leaf(symbol, range: t.range), range: t.range, takesLimits: symbol.takesLimits)
         }
         if t.name.isEmpty {
             warning("tex.trailing-backslash", "a backslash at the end of the formula is ignored", at: t.range)
@@ -876,9 +888,7 @@ struct ParserCore {
             if t.scalar == "." { return ("", t.range) }
             if t.scalar == "<" { return ("⟨", t.range) }
             if t.scalar == ">" { return ("⟩", t.range) }
-            if let symbol = tables.character(t.scalar) {
-                return (symbol.text, t.range)
-            }
+            if let symbol = tables.character(t.scalar) { return (symbol.text, t.range) }
             return (String(Character(t.scalar)), t.range)
         case .controlSequence:
             if case .symbol(let symbol) = tables.meaning(t.entry) { return (symbol.text, t.range) }
@@ -969,6 +979,41 @@ func isASCIIDigit(_ c: Unicode.Scalar) -> Bool {
     c.value >= 0x30 && c.value <= 0x39  // 0-9
 }
 
+
+/// ASCII text collected a byte at a time (the digits of a number, the letters of a name) without
+/// the cost of appending to a `String` for each byte: up to 32 bytes are kept inline.
+struct ASCIIText {
+    private var inline: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// The text once it is longer than `inline` holds.
+    private var spilled = ""
+    /// The number of bytes.
+    private(set) var count = 0
+
+    /// Text starting with the ASCII byte `first`.
+    init(_ first: UInt8) { append(first) }
+
+    /// Appends an ASCII byte.
+    mutating func append(_ byte: UInt8) {
+        if count < 32 {
+            let index = count
+            withUnsafeMutableBytes(of: &inline) { $0[index] = byte }
+        } else {
+            if count == 32 { spilled = inlineString(32) }
+            spilled.unicodeScalars.append(Unicode.Scalar(byte))
+        }
+        count += 1
+    }
+
+    /// The text as a string (a shared one for a single character).
+    func string(_ tables: ParserTables) -> String {
+        if count == 1 { return tables.asciiStrings[Int(inline.0 & 0xFF)] }
+        return count <= 32 ? inlineString(count) : spilled
+    }
+
+    private func inlineString(_ length: Int) -> String {
+        withUnsafeBytes(of: inline) { String(decoding: $0.prefix(length), as: UTF8.self) }
+    }
+}
 
 /// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
 package enum Dimension {
