@@ -11,14 +11,19 @@ struct Macro: Sendable {
     var body: [Token]
     /// `\newcommand{\x}[2][default]{…}`: the first argument is optional with this default.
     var optionalDefault: [Token]?
+    /// The names of the body's unknown control sequences, for a macro lexed outside any parse (the
+    /// built-in macros and those of the parser options); nil for one defined in the formula, whose
+    /// tokens' names are the parse's own.
+    var names: TokenNames?
 
-    init(parameterCount: Int, body: [Token], optionalDefault: [Token]? = nil) {
+    init(parameterCount: Int, body: [Token], optionalDefault: [Token]? = nil, names: TokenNames? = nil) {
         self.parameterCount = parameterCount
         self.parameterText = (0..<parameterCount).map {
             Token(.parameter, scalar: Unicode.Scalar(UInt8(0x31 + $0)), range: SourceRange(0, 0))
         }
         self.body = body
         self.optionalDefault = optionalDefault
+        self.names = names
     }
 
     init(parameterText: [Token], body: [Token]) {
@@ -26,6 +31,7 @@ struct Macro: Sendable {
         self.parameterCount = parameterText.filter { $0.kind == .parameter }.count
         self.body = body
         self.optionalDefault = nil
+        self.names = nil
     }
 
     /// Lexes `text` into a macro whose parameter count is the highest `#n` in it.
@@ -41,7 +47,7 @@ struct Macro: Sendable {
                 if t.kind == .parameter, let d = Int(String(t.scalar)) { count = max(count, d) }
                 body.append(t)
             }
-            return Macro(parameterCount: count, body: body)
+            return Macro(parameterCount: count, body: body, names: lexer.names)
         }
     }
 }
@@ -79,6 +85,22 @@ struct Expander {
         self.limits = limits
         self.tables = tables
     }
+
+    // MARK: Names
+
+    /// The name of a control sequence token, or the text of a verbatim token.
+    func name(_ t: Token) -> String { lexer.names.string(t.name, tables: tables) }
+
+    /// Whether `t` is the control sequence `\name`.
+    func isControlSequence(_ t: Token, _ name: String) -> Bool {
+        t.kind == .controlSequence && self.name(t) == name
+    }
+
+    /// The tokens written back as TeX, trimming the trailing space a control word adds.
+    func sourceText(_ tokens: [Token]) -> String { lexer.names.sourceText(tokens, tables: tables) }
+
+    /// The token written back as TeX.
+    func sourceText(_ t: Token) -> String { lexer.names.sourceText(t, tables: tables) }
 
     // MARK: Raw tokens
 
@@ -130,7 +152,7 @@ struct Expander {
     /// that the path every token takes stays small.
     @inline(never)
     private mutating func expandOrExecute(_ t: Token) -> Token? {
-        if t.role == .builtinMacro || hasOtherMacros, let macro = macros[t.name] {
+        if t.role == .builtinMacro || hasOtherMacros, let macro = macros[self.name(t)] {
             expand(macro, call: t)
             return nil
         }
@@ -186,7 +208,7 @@ struct Expander {
                 if delimiter.isEmpty {
                     guard let arg = readArgument() else {
                         diagnostics.append(.error("tex.missing-argument",
-                            "macro \\\(call.name) expects \(macro.parameterCount) argument(s)", at: call.range))
+                            "macro \\\(self.name(call)) expects \(macro.parameterCount) argument(s)", at: call.range))
                         args.append([])
                         patternIndex += 1
                         continue
@@ -195,7 +217,7 @@ struct Expander {
                 } else {
                     guard let arg = readDelimitedArgument(until: delimiter) else {
                         diagnostics.append(.error("tex.macro-pattern",
-                            "use of \\\(call.name) does not match its definition (delimiter \(delimiter.sourceText) not found)",
+                            "use of \\\(self.name(call)) does not match its definition (delimiter \(self.sourceText(delimiter)) not found)",
                             at: call.range))
                         return
                     }
@@ -210,7 +232,7 @@ struct Expander {
                 if !sameToken(t, p) {
                     pushBack(t)
                     diagnostics.append(.error("tex.macro-pattern",
-                        "use of \\\(call.name) does not match its definition (expected \(p.sourceText))", at: call.range))
+                        "use of \\\(self.name(call)) does not match its definition (expected \(self.sourceText(p)))", at: call.range))
                     return
                 }
                 patternIndex += 1
@@ -227,7 +249,7 @@ struct Expander {
             if !limitReported {
                 limitReported = true
                 diagnostics.append(.error("tex.expansion-limit",
-                    "macro \\\(call.name) would expand to more than \(limits.maxExpandedTokens) tokens", at: call.range))
+                    "macro \\\(self.name(call)) would expand to more than \(limits.maxExpandedTokens) tokens", at: call.range))
             }
             return
         }
@@ -246,6 +268,10 @@ struct Expander {
             }
             var copy = t
             copy.range = call.range
+            if let names = macro.names, t.name.isLocal {
+                // A name of a macro lexed outside this parse becomes one of this parse's names.
+                copy.name = lexer.names.add(names.string(t.name, tables: tables))
+            }
             pending.append(copy)
             produced += 1
         }
@@ -255,7 +281,10 @@ struct Expander {
     private func sameToken(_ a: Token, _ b: Token) -> Bool {
         if a.kind != b.kind { return false }
         switch a.kind {
-        case .controlSequence: return a.name == b.name
+        case .controlSequence:
+            // Names are compared as strings when one is local: two tokens may keep the same
+            // unknown name under two local numbers.
+            return a.name == b.name || (!a.name.isKnown || !b.name.isKnown) && name(a) == name(b)
         case .character, .parameter: return a.scalar == b.scalar
         default: return true
         }
@@ -377,13 +406,13 @@ struct Expander {
             var inner = readBalanced(opening: t)
             inner.removeAll { $0.kind == .space }
             if inner.count == 1, inner[0].kind == .controlSequence || inner[0].kind == .active { return inner[0] }
-            diagnostics.append(.error("tex.bad-definition", "\\\(command.name) expects a command name such as \\foo",
+            diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command)) expects a command name such as \\foo",
                                       at: t.range))
             return nil
         }
         if t.kind == .controlSequence || t.kind == .active { return t }
         pushBack(t)
-        diagnostics.append(.error("tex.bad-definition", "\\\(command.name) expects a command name such as \\foo",
+        diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command)) expects a command name such as \\foo",
                                   at: command.range))
         return nil
     }
@@ -396,7 +425,7 @@ struct Expander {
             let t = nextRaw()
             if t.kind == .beginGroup {
                 var body = readBalanced(opening: t)
-                if command.name == "edef" || command.name == "xdef" {
+                if self.name(command) == "edef" || self.name(command) == "xdef" {
                     // Expansion at definition time is approximated by storing the body unexpanded.
                     body = body.map { $0 }
                 }
@@ -405,7 +434,7 @@ struct Expander {
             }
             if t.kind == .eof {
                 pushBack(t)
-                diagnostics.append(.error("tex.bad-definition", "\\\(command.name)\\\(name.name) has no body", at: command.range))
+                diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) has no body", at: command.range))
                 return
             }
             if t.kind == .parameter, t.scalar == "0" || t.scalar == "#" {
@@ -423,7 +452,7 @@ struct Expander {
         guard let name = readDefinedName(for: command) else { return }
         var count = 0
         if let countTokens = readOptionalArgument() {
-            let text = countTokens.sourceText.trimmingCharacters()
+            let text = self.sourceText(countTokens).trimmingCharacters()
             if let n = Int(text), (0...9).contains(n) {
                 count = n
             } else {
@@ -433,18 +462,18 @@ struct Expander {
         }
         let optionalDefault = count > 0 ? readOptionalArgument() : nil
         guard let body = readArgument() else {
-            diagnostics.append(.error("tex.bad-definition", "\\\(command.name)\\\(name.name) has no body", at: command.range))
+            diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) has no body", at: command.range))
             return
         }
-        var exists = macros[name.name] != nil
+        var exists = macros[self.name(name)] != nil
         if case .none = tables.meaning(name.entry) {} else { exists = true }
-        switch command.name {
+        switch self.name(command) {
         case "newcommand" where exists:
             diagnostics.append(.warning("tex.redefinition",
-                "\\newcommand: \\\(name.name) is already defined; use \\renewcommand to redefine it", at: name.range))
+                "\\newcommand: \\\(self.name(name)) is already defined; use \\renewcommand to redefine it", at: name.range))
         case "renewcommand" where !exists:
             diagnostics.append(.warning("tex.redefinition",
-                "\\renewcommand: \\\(name.name) was not defined; use \\newcommand", at: name.range))
+                "\\renewcommand: \\\(self.name(name)) was not defined; use \\newcommand", at: name.range))
         case "providecommand" where exists:
             return
         default: break
@@ -462,10 +491,10 @@ struct Expander {
         }
         if t.kind == .eof {
             pushBack(t)
-            diagnostics.append(.error("tex.bad-definition", "\\let\\\(name.name) needs a token to copy", at: command.range))
+            diagnostics.append(.error("tex.bad-definition", "\\let\\\(self.name(name)) needs a token to copy", at: command.range))
             return
         }
-        if t.kind == .controlSequence, let existing = macros[t.name] {
+        if t.kind == .controlSequence, let existing = macros[self.name(t)] {
             store(name, existing)
         } else {
             store(name, Macro(parameterCount: 0, body: [t]))
@@ -476,11 +505,11 @@ struct Expander {
         let starred = peekStar()
         guard let name = readDefinedName(for: command) else { return }
         guard let body = readArgument() else {
-            diagnostics.append(.error("tex.bad-definition", "\\DeclareMathOperator\\\(name.name) has no text", at: command.range))
+            diagnostics.append(.error("tex.bad-definition", "\\DeclareMathOperator\\\(self.name(name)) has no text", at: command.range))
             return
         }
         let r = SourceRange(0, 0)
-        var expansion = [Token(.controlSequence, name: "operatorname", range: r)]
+        var expansion = [Token(controlSequence: lexer.tokenName("operatorname"), tables: tables, range: r)]
         if starred { expansion.append(Token(.character, scalar: "*", range: r)) }
         expansion.append(Token(.beginGroup, scalar: "{", range: r))
         expansion.append(contentsOf: body)
@@ -491,10 +520,10 @@ struct Expander {
     /// `\uppercase{…}` / `\lowercase{…}`: the argument's letters with their case changed (TeXbook ch. 20).
     private mutating func changeCase(_ command: Token) {
         guard let tokens = readArgument() else {
-            diagnostics.append(.error("tex.missing-argument", "\\\(command.name) needs an argument", at: command.range))
+            diagnostics.append(.error("tex.missing-argument", "\\\(self.name(command)) needs an argument", at: command.range))
             return
         }
-        let upper = command.name == "uppercase"
+        let upper = self.name(command) == "uppercase"
         pushBack(tokens.map { t in
             guard t.kind == .character, t.scalar.isASCII else { return t }
             var copy = t
@@ -512,7 +541,7 @@ struct Expander {
     }
 
     private mutating func store(_ name: Token, _ macro: Macro) {
-        let key = name.kind == .active ? "~" : name.name
+        let key = name.kind == .active ? "~" : self.name(name)
         macros[key] = macro
         hasOtherMacros = true
     }

@@ -11,6 +11,8 @@ struct Lexer {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let tables: ParserTables
     private(set) var position: Int
+    /// The names of the tokens made that are not known control sequences.
+    var names = TokenNames()
 
     init(bytes: UnsafeBufferPointer<UInt8>, tables: ParserTables) {
         self.bytes = bytes
@@ -59,7 +61,7 @@ struct Lexer {
             case 0x5C:  // backslash
                 position += 1
                 guard position < bytes.count else {
-                    return Token(.controlSequence, name: "", range: range(start, position))
+                    return controlSequence(named: "", range: range(start, position))
                 }
                 if Lexer.isLetter(bytes[position]) {
                     var end = position
@@ -71,7 +73,7 @@ struct Lexer {
                     let token = controlSequence(UnsafeBufferPointer(rebasing: bytes[position..<end]), hash: hash,
                                                 range: range(start, end))
                     position = end
-                    if token.entry == tables.verb, let verbatim = lexVerbatim(start: start) { return verbatim }
+                    if token.name.rawValue == tables.verb, let verbatim = lexVerbatim(start: start) { return verbatim }
                     // TeX skips spaces after a control word (and one end of line).
                     while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
                     return token
@@ -80,14 +82,14 @@ struct Lexer {
                 if Lexer.isSpace(bytes[position]) {
                     // "\ " is a control space; swallow nothing further.
                     position += 1
-                    return Token(.controlSequence, name: " ", range: range(start, position))
+                    return controlSequence(named: " ", range: range(start, position))
                 }
                 position += length
                 if length == 1, bytes[position - 1] < 0x80 {
                     let name = UnsafeBufferPointer(rebasing: bytes[(position - 1)..<position])
                     return controlSequence(name, hash: ParserTables.hash(name), range: range(start, position))
                 }
-                return Token(.controlSequence, name: String(Character(scalar)), range: range(start, position))
+                return controlSequence(named: String(Character(scalar)), range: range(start, position))
             case 0x25:  // % comment to end of line, plus the leading spaces of the next line
                 while position < bytes.count, bytes[position] != 0x0A { position += 1 }
                 if position < bytes.count { position += 1 }
@@ -153,7 +155,7 @@ struct Lexer {
             if scalar == delimiter {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<i]), as: UTF8.self)
                 position = i + n
-                return Token(.verbatim, name: text, scalar: starred ? "*" : " ", range: range(start, position))
+                return Token(verbatim: names.add(text), starred: starred, range: range(start, position))
             }
             i += n
         }
@@ -161,12 +163,23 @@ struct Lexer {
     }
 
     /// A control sequence token for the name made of `name` (whose hash is `hash`): the table's
-    /// name for a known one, a new string otherwise.
+    /// entry for a known one, a new local name otherwise.
     @inline(__always)
-    private func controlSequence(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32, range: SourceRange) -> Token {
+    private mutating func controlSequence(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32, range: SourceRange) -> Token {
         let entry = tables.entry(name, hash: hash)
-        let text = entry >= 0 ? tables.controlSequences[Int(entry)].name : String(decoding: name, as: UTF8.self)
-        return Token(controlSequence: entry, name: text, tables: tables, range: range)
+        let tokenName = entry >= 0 ? TokenName(rawValue: entry) : names.add(String(decoding: name, as: UTF8.self))
+        return Token(controlSequence: tokenName, tables: tables, range: range)
+    }
+
+    /// A control sequence token named `name`.
+    private mutating func controlSequence(named name: String, range: SourceRange) -> Token {
+        Token(controlSequence: tokenName(name), tables: tables, range: range)
+    }
+
+    /// The token name of `string`: a known control sequence's entry, or a new local name.
+    mutating func tokenName(_ string: String) -> TokenName {
+        let entry = tables.entry(string)
+        return entry >= 0 ? TokenName(rawValue: entry) : names.add(string)
     }
 
     @inline(__always)

@@ -193,6 +193,18 @@ struct ParserCore {
 
     // MARK: Tokens
 
+    /// The name of a control sequence token, or the text of a verbatim token.
+    func name(_ t: Token) -> String { expander.name(t) }
+
+    /// Whether `t` is the control sequence `\name`.
+    func isControlSequence(_ t: Token, _ name: String) -> Bool { expander.isControlSequence(t, name) }
+
+    /// The token written back as TeX.
+    func sourceText(_ t: Token) -> String { expander.sourceText(t) }
+
+    /// The tokens written back as TeX, trimming the trailing space a control word adds.
+    func sourceText(_ tokens: [Token]) -> String { expander.sourceText(tokens) }
+
     mutating func next() -> Token { expander.next() }
     mutating func peek() -> Token { expander.peek() }
     mutating func pushBack(_ t: Token) { expander.pushBack(t) }
@@ -324,20 +336,20 @@ struct ParserCore {
                     if stop.contains(.closeParen) { pushBack(t); break loop }
                 case .infix:
                     if infix != nil {
-                        error("tex.ambiguous-infix", "only one \\\(t.name) (or \\over, \\atop, \\choose) per group", at: t.range)
+                        error("tex.ambiguous-infix", "only one \\\(self.name(t)) (or \\over, \\atop, \\choose) per group", at: t.range)
                         continue
                     }
                     var thickness: Double? = nil
-                    if t.name == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
+                    if self.name(t) == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
                     infix = (t, thickness)
                     numerator = finishItems(from: base, last: &last)
                     last.exists = false
                     continue
                 case .limits:
                     if !last.exists {
-                        error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
+                        error("tex.misplaced-limits", "\\\(self.name(t)) must follow a large operator", at: t.range)
                     } else {
-                        last.limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
+                        last.limits = self.name(t) == "limits" ? .limits : self.name(t) == "nolimits" ? .noLimits : .auto
                     }
                     continue
                 case .noNumber:
@@ -364,12 +376,12 @@ struct ParserCore {
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
         let num = MathNode.row(numerator), den = MathNode.row(denominator)
         let range = SourceRange.union(SourceRange.union(num.range, den.range), token.range)
-        switch token.name {
+        switch self.name(token) {
         case "over": return MathNode(.fraction(FractionProperties()), [num, den], range: range)
         case "above": return MathNode(.fraction(FractionProperties(lineThickness: thickness)), [num, den], range: range)
         case "atop": return MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
         default:
-            let (open, close) = token.name == "choose" ? ("(", ")") : token.name == "brace" ? ("{", "}") : ("[", "]")
+            let (open, close) = self.name(token) == "choose" ? ("(", ")") : self.name(token) == "brace" ? ("{", "}") : ("[", "]")
             let frac = MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
             return MathNode(.fenced(open: open, close: close), [frac], range: range)
         }
@@ -536,7 +548,7 @@ struct ParserCore {
         case .active:
             return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
         case .verbatim:
-            let text = t.scalar == "*" ? t.name.replacingOccurrences(of: " ", with: "␣") : t.name
+            let text = t.scalar == "*" ? self.name(t).replacingOccurrences(of: " ", with: "␣") : self.name(t)
             return Atom(node: MathNode(.text(text, variant: .monospace), range: t.range), range: t.range)
         case .controlSequence:
             return parseCommand(t)
@@ -760,9 +772,9 @@ struct ParserCore {
         let meaning = tables.meaning(t.entry)
         if case .command(let definition) = meaning {
             if !definition.modes.contains(mode == .math ? .math : .text) {
-                error("tex.wrong-mode", "\\\(t.name) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
+                error("tex.wrong-mode", "\\\(self.name(t)) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
             }
-            var invocation = Invocation(name: t.name, token: t, range: t.range)
+            var invocation = Invocation(name: self.name(t), token: t, range: t.range)
             readArguments(definition.arguments, into: &invocation)
             guard let node = definition.build(&self, invocation) else { return nil }
             var atom = Atom(node: node, range: node.range ?? invocation.range)
@@ -774,26 +786,26 @@ struct ParserCore {
         if case .symbol(let symbol) = meaning {
             return Atom(node: leaf(symbol, range: t.range), range: t.range, takesLimits: symbol.takesLimits)
         }
-        if t.name.isEmpty {
+        if self.name(t).isEmpty {
             warning("tex.trailing-backslash", "a backslash at the end of the formula is ignored", at: t.range)
             return nil
         }
-        if t.name == " " {
+        if self.name(t) == " " {
             return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
         }
         // Suggestions cost a scan of all names: compute each once, and for at most 20 names per parse.
         let suggestion: String?
-        if let cached = suggestions[t.name] {
+        if let cached = suggestions[self.name(t)] {
             suggestion = cached
         } else if suggestions.count < 20 {
-            suggestion = CommandRegistry.suggestion(for: t.name)
-            suggestions[t.name] = .some(suggestion)
+            suggestion = CommandRegistry.suggestion(for: self.name(t))
+            suggestions[self.name(t)] = .some(suggestion)
         } else {
             suggestion = nil
         }
-        error("tex.unknown-command", "unknown command \\\(t.name)" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
+        error("tex.unknown-command", "unknown command \\\(self.name(t))" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
               at: t.range, fixIts: suggestion.map { [.init(range: t.range, replacement: "\\" + $0)] } ?? [])
-        return Atom(node: MathNode(.error("\\" + t.name), range: t.range), range: t.range)
+        return Atom(node: MathNode(.error("\\" + self.name(t)), range: t.range), range: t.range)
     }
 
     /// Reads a command's declared arguments.
@@ -834,12 +846,12 @@ struct ParserCore {
                 error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range)
                 return .raw("", t.range)
             }
-            return .raw(tokens.sourceText, rangeOf(tokens, fallback: t.range))
+            return .raw(self.sourceText(tokens), rangeOf(tokens, fallback: t.range))
         case .optionalRaw:
             let t = peekNonSpace()
             guard t.isCharacter("[") else { return .absent }
             guard let tokens = expander.readOptionalArgument() else { return .absent }
-            return .raw(tokens.sourceText, rangeOf(tokens, fallback: t.range))
+            return .raw(self.sourceText(tokens), rangeOf(tokens, fallback: t.range))
         }
     }
 
@@ -861,7 +873,7 @@ struct ParserCore {
             return parseGroupContent(opening: t)
         case .superscript, .subscript:
             pushBack(t)
-            error("tex.missing-argument", "\\\(invocation.name) needs an argument before \(t.sourceText)", at: invocation.range)
+            error("tex.missing-argument", "\\\(invocation.name) needs an argument before \(self.sourceText(t))", at: invocation.range)
             return MathNode(.error(""), range: t.range)
         default:
             if t.kind == .controlSequence, t.role.endsArgument {
@@ -892,14 +904,14 @@ struct ParserCore {
             return (String(Character(t.scalar)), t.range)
         case .controlSequence:
             if case .symbol(let symbol) = tables.meaning(t.entry) { return (symbol.text, t.range) }
-            if t.name == "{" || t.name == "lbrace" { return ("{", t.range) }
-            if t.name == "}" || t.name == "rbrace" { return ("}", t.range) }
-            if t.name == "|" { return ("‖", t.range) }
+            if self.name(t) == "{" || self.name(t) == "lbrace" { return ("{", t.range) }
+            if self.name(t) == "}" || self.name(t) == "rbrace" { return ("}", t.range) }
+            if self.name(t) == "|" { return ("‖", t.range) }
             pushBack(t)
         default:
             pushBack(t)
         }
-        error("tex.missing-delimiter", "\\\(command.name) needs a delimiter such as ( [ \\{ | or .", at: command.range)
+        error("tex.missing-delimiter", "\\\(self.name(command)) needs a delimiter such as ( [ \\{ | or .", at: command.range)
         return nil
     }
 
@@ -910,7 +922,7 @@ struct ParserCore {
         let t = nextNonSpace()
         guard t.kind == .beginGroup else {
             pushBack(t)
-            error("tex.missing-environment-name", "\\\(token.name) needs an environment name in braces", at: token.range)
+            error("tex.missing-environment-name", "\\\(self.name(token)) needs an environment name in braces", at: token.range)
             return ""
         }
         var name = ""
@@ -932,7 +944,7 @@ struct ParserCore {
         while true {
             let u = expander.nextRaw()
             if u.isCharacter("]") || u.kind == .eof { if u.kind == .eof { pushBack(u) }; break }
-            text += u.sourceText
+            text += self.sourceText(u)
             if text.utf8.count > 100 { break }
         }
         return Dimension.parse(text)
