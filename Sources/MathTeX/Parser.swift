@@ -389,6 +389,7 @@ struct ParserCore {
 
     /// Puts `atom` on the item stack as the expression's last item (`last`), after adding the
     /// scripts of the item before.
+    @inline(__always)
     private mutating func append(_ atom: Atom, last: inout LastItem) {
         if last.hasScripts { attachScripts(&last) }
         itemStack.append(atom.node)
