@@ -57,8 +57,8 @@ struct Macro: Sendable {
 /// `\DeclareMathOperator`…) and enforces the expansion limits.
 struct Expander {
     private var lexer: Lexer
-    /// Tokens pushed back or produced by expansion; the next token is the last element.
-    private var pending: [Token] = []
+    /// Tokens pushed back or produced by expansion; the next token is on top.
+    private var pending: ParseStack<Token>
     private(set) var macros: [String: Macro]
     private let limits: TeXLimits
     private var expansions = 0
@@ -74,21 +74,25 @@ struct Expander {
     /// ``ControlSequenceRole/builtinMacro`` need a look-up.
     private var hasOtherMacros: Bool
 
-    /// An expander reading `bytes` (which it must not outlive).
+    /// An expander reading `bytes`, with `tokenMemory` for the tokens it holds back (it must outlive
+    /// neither; see ``release()``).
     init(bytes: UnsafeBufferPointer<UInt8>, tables: ParserTables, macros: [String: Macro], hasUserMacros: Bool,
-         limits: TeXLimits) {
+         limits: TeXLimits, tokenMemory: UnsafeMutableBufferPointer<Token>) {
         self.lexer = Lexer(bytes: bytes, tables: tables)
-        // Room for the tokens put back while reading ahead, so the queue is allocated once.
-        self.pending.reserveCapacity(4)
+        self.pending = ParseStack(memory: tokenMemory)
         self.macros = macros
         self.hasOtherMacros = hasUserMacros
         self.limits = limits
         self.tables = tables
     }
 
+    /// Frees what the expander holds beyond the memory it was lent; call once, at the end of the parse.
+    mutating func release() { pending.release() }
+
     // MARK: Names
 
     /// The name of a control sequence token, or the text of a verbatim token.
+    @inline(__always)
     func name(_ t: Token) -> String { lexer.names.string(t.name, tables: tables) }
 
     /// Whether `t` is the control sequence `\name`.
@@ -106,7 +110,7 @@ struct Expander {
 
     /// The next token without expansion.
     mutating func nextRaw() -> Token {
-        if let t = pending.popLast() { return t }
+        if let t = pending.popIfAny() { return t }
         return lexer.next()
     }
 
@@ -125,10 +129,10 @@ struct Expander {
     mutating func skipPlainByte() -> Int { lexer.skipByte() }
 
     /// Puts a token back; it is the next one delivered.
-    mutating func pushBack(_ token: Token) { pending.append(token) }
+    mutating func pushBack(_ token: Token) { pending.push(token) }
 
     /// Puts tokens back so that `tokens[0]` is delivered first.
-    mutating func pushBack(_ tokens: [Token]) { pending.append(contentsOf: tokens.reversed()) }
+    mutating func pushBack(_ tokens: [Token]) { pending.pushReversed(tokens) }
 
     // MARK: Expanded tokens
 
@@ -136,7 +140,7 @@ struct Expander {
     /// that is not a space (the lexer then makes no space tokens at all).
     mutating func next(skippingSpaces: Bool = false) -> Token {
         while true {
-            let t = pending.popLast() ?? lexer.next(skippingSpaces: skippingSpaces)
+            let t = pending.popIfAny() ?? lexer.next(skippingSpaces: skippingSpaces)
             guard t.kind == .controlSequence else {
                 if skippingSpaces && t.kind == .space { continue }
                 return t
@@ -258,10 +262,10 @@ struct Expander {
         for t in macro.body.reversed() {
             if t.kind == .parameter {
                 if t.scalar == "#" {
-                    pending.append(Token(.parameter, scalar: "#", range: call.range))
+                    pending.push(Token(.parameter, scalar: "#", range: call.range))
                     produced += 1
                 } else if let n = Int(String(t.scalar)), n >= 1, n <= args.count {
-                    pending.append(contentsOf: args[n - 1].reversed())
+                    pending.pushReversed(args[n - 1])
                     produced += args[n - 1].count
                 }
                 continue
@@ -272,7 +276,7 @@ struct Expander {
                 // A name of a macro lexed outside this parse becomes one of this parse's names.
                 copy.name = lexer.names.add(names.string(t.name, tables: tables))
             }
-            pending.append(copy)
+            pending.push(copy)
             produced += 1
         }
         expandedTokens += produced

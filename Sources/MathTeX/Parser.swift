@@ -46,14 +46,21 @@ public struct TeXParser: Sendable {
             return TeXParseResult(root: MathNode(.error(String(decoding: bytes.prefix(200), as: UTF8.self) + "…"), range: range),
                                   diagnostics: [d])
         }
-        var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options)
-        let root = core.parseTop()
-        if core.diagnostics.isEmpty && core.expander.diagnostics.isEmpty {
-            return TeXParseResult(root: root, diagnostics: [])
+        // The parser's stacks start in memory on the call stack, room for a typical formula.
+        return withUnsafeTemporaryAllocation(of: MathNode.self, capacity: 64) { itemMemory in
+            withUnsafeTemporaryAllocation(of: Token.self, capacity: 16) { tokenMemory in
+                var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options,
+                                      itemMemory: itemMemory, tokenMemory: tokenMemory)
+                defer { core.release() }
+                let root = core.parseTop()
+                if core.diagnostics.isEmpty && core.expander.diagnostics.isEmpty {
+                    return TeXParseResult(root: root, diagnostics: [])
+                }
+                var diagnostics = core.diagnostics + core.expander.diagnostics
+                diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+                return TeXParseResult(root: root, diagnostics: diagnostics)
+            }
         }
-        var diagnostics = core.diagnostics + core.expander.diagnostics
-        diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
-        return TeXParseResult(root: root, diagnostics: diagnostics)
     }
 
     /// Whether `name` (without backslash) is a command, environment-free symbol or built-in macro
@@ -159,17 +166,24 @@ struct ParserCore {
     /// items above the count it started at and removes them when done, so one array serves the
     /// whole parse instead of a new, growing array per group. (An expression's last item may still
     /// get scripts: see ``LastItem``.)
-    var itemStack: [MathNode] = []
+    var itemStack: ParseStack<MathNode>
 
-    /// A parser for the formula in `bytes`, which it reads in place (it must not outlive them).
-    init(bytes: UnsafeBufferPointer<UInt8>, macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions) {
+    /// A parser for the formula in `bytes`, which it reads in place, with memory for its stacks of
+    /// items and tokens (it must outlive none of them; see ``release()``).
+    init(bytes: UnsafeBufferPointer<UInt8>, macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions,
+         itemMemory: UnsafeMutableBufferPointer<MathNode>, tokenMemory: UnsafeMutableBufferPointer<Token>) {
         self.bytes = bytes
         self.options = options
         self.tables = ParserTables.shared
         self.expander = Expander(bytes: bytes, tables: tables, macros: macros, hasUserMacros: hasUserMacros,
-                                 limits: options.limits)
-        // Room for a typical formula's items and nesting, so the stacks are allocated once rather than grown.
-        itemStack.reserveCapacity(16)
+                                 limits: options.limits, tokenMemory: tokenMemory)
+        self.itemStack = ParseStack(memory: itemMemory)
+    }
+
+    /// Frees what the parser holds beyond the memory it was lent; call once, at the end of the parse.
+    mutating func release() {
+        itemStack.release()
+        expander.release()
     }
 
     // MARK: Diagnostics
@@ -194,9 +208,11 @@ struct ParserCore {
     // MARK: Tokens
 
     /// The name of a control sequence token, or the text of a verbatim token.
+    @inline(__always)
     func name(_ t: Token) -> String { expander.name(t) }
 
     /// Whether `t` is the control sequence `\name`.
+    @inline(__always)
     func isControlSequence(_ t: Token, _ name: String) -> Bool { expander.isControlSequence(t, name) }
 
     /// The token written back as TeX.
@@ -364,7 +380,7 @@ struct ParserCore {
         }
         if last.hasScripts { attachScripts(&last) }
         if infix == nil, itemStack.count == base + 1 {
-            return .one(itemStack.removeLast())
+            return .one(itemStack.pop())
         }
         let items = finishItems(from: base, last: &last)
         if let infix {
@@ -392,7 +408,7 @@ struct ParserCore {
     @inline(__always)
     private mutating func append(_ atom: Atom, last: inout LastItem) {
         if last.hasScripts { attachScripts(&last) }
-        itemStack.append(atom.node)
+        itemStack.push(atom.node)
         last.exists = true
         last.range = atom.range
         last.takesLimits = atom.takesLimits
@@ -404,15 +420,13 @@ struct ParserCore {
     /// item is `last`, in order; removes them.
     mutating func finishItems(from base: Int, last: inout LastItem) -> [MathNode] {
         if last.hasScripts { attachScripts(&last) }
-        let nodes = Array(itemStack[base...])
-        itemStack.removeSubrange(base...)
-        return nodes
+        return itemStack.take(from: base)
     }
 
     /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
     /// are moved out of it.
     private mutating func attachScripts(_ last: inout LastItem) {
-        let node = itemStack.removeLast()
+        let node = itemStack.pop()
         let sub = last.sub
         last.sub = nil
         var sup = last.sup
@@ -428,7 +442,7 @@ struct ParserCore {
                 sup = row
             }
         }
-        itemStack.append(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, last: last))
+        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, last: last))
     }
 
     /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
@@ -760,7 +774,9 @@ struct ParserCore {
         return false
     }
 
-    /// A leaf for a symbol-table entry, in the math alphabet in force.
+    /// A leaf for a symbol-table entry, in the math alphabet in force. (Inlined: a call would copy
+    /// the parser's state, as for any method that does not change it.)
+    @inline(__always)
     func leaf(_ symbol: SymbolLeaf, range: SourceRange?) -> MathNode {
         if let properties = symbol.operatorProperties { return MathNode(.operator(symbol.text, properties), range: range) }
         let variant = font == .italic && !symbol.takesItalic ? nil : font
