@@ -163,7 +163,7 @@ struct ParserCore {
     /// Fix-it suggestions already computed for unknown command names.
     var suggestions: [String: String?] = [:]
     /// The items of the expressions being parsed, innermost last: each `parseItems` call adds its
-    /// items above the count it started at and removes them when done, so one array serves the
+    /// items above the count it started at and removes them when done, so one stack serves the
     /// whole parse instead of a new, growing array per group. (An expression's last item may still
     /// get scripts: see ``LastItem``.)
     var itemStack: ParseStack<MathNode>
@@ -365,7 +365,8 @@ struct ParserCore {
                     if !last.exists {
                         error("tex.misplaced-limits", "\\\(self.name(t)) must follow a large operator", at: t.range)
                     } else {
-                        last.limits = self.name(t) == "limits" ? .limits : self.name(t) == "nolimits" ? .noLimits : .auto
+                        let name = self.name(t)
+                        last.limits = name == "limits" ? .limits : name == "nolimits" ? .noLimits : .auto
                     }
                     continue
                 case .noNumber:
@@ -392,12 +393,13 @@ struct ParserCore {
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
         let num = MathNode.row(numerator), den = MathNode.row(denominator)
         let range = SourceRange.union(SourceRange.union(num.range, den.range), token.range)
-        switch self.name(token) {
+        let name = self.name(token)
+        switch name {
         case "over": return MathNode(.fraction(FractionProperties()), [num, den], range: range)
         case "above": return MathNode(.fraction(FractionProperties(lineThickness: thickness)), [num, den], range: range)
         case "atop": return MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
         default:
-            let (open, close) = self.name(token) == "choose" ? ("(", ")") : self.name(token) == "brace" ? ("{", "}") : ("[", "]")
+            let (open, close) = name == "choose" ? ("(", ")") : name == "brace" ? ("{", "}") : ("[", "]")
             let frac = MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
             return MathNode(.fenced(open: open, close: close), [frac], range: range)
         }
@@ -635,7 +637,7 @@ struct ParserCore {
             let after = peekNonSpace()
             if after.kind == .character, isASCIIDigit(after.scalar) {
                 let node = parseNumber(first: t)
-            return Atom(node: node, range: node.range)
+                return Atom(node: node, range: node.range)
             }
         }
         if isASCIILetter(c) {
@@ -803,26 +805,27 @@ struct ParserCore {
         if case .symbol(let symbol) = meaning {
             return Atom(node: leaf(symbol, range: t.range), range: t.range, takesLimits: symbol.takesLimits)
         }
-        if self.name(t).isEmpty {
+        let name = self.name(t)
+        if name.isEmpty {
             warning("tex.trailing-backslash", "a backslash at the end of the formula is ignored", at: t.range)
             return nil
         }
-        if self.name(t) == " " {
+        if name == " " {
             return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
         }
         // Suggestions cost a scan of all names: compute each once, and for at most 20 names per parse.
         let suggestion: String?
-        if let cached = suggestions[self.name(t)] {
+        if let cached = suggestions[name] {
             suggestion = cached
         } else if suggestions.count < 20 {
-            suggestion = CommandRegistry.suggestion(for: self.name(t))
-            suggestions[self.name(t)] = .some(suggestion)
+            suggestion = CommandRegistry.suggestion(for: name)
+            suggestions[name] = .some(suggestion)
         } else {
             suggestion = nil
         }
-        error("tex.unknown-command", "unknown command \\\(self.name(t))" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
+        error("tex.unknown-command", "unknown command \\\(name)" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
               at: t.range, fixIts: suggestion.map { [.init(range: t.range, replacement: "\\" + $0)] } ?? [])
-        return Atom(node: MathNode(.error("\\" + self.name(t)), range: t.range), range: t.range)
+        return Atom(node: MathNode(.error("\\" + name), range: t.range), range: t.range)
     }
 
     /// Reads a command's declared arguments.
@@ -921,9 +924,10 @@ struct ParserCore {
             return (String(Character(t.scalar)), t.range)
         case .controlSequence:
             if case .symbol(let symbol) = tables.meaning(t.entry) { return (symbol.text, t.range) }
-            if self.name(t) == "{" || self.name(t) == "lbrace" { return ("{", t.range) }
-            if self.name(t) == "}" || self.name(t) == "rbrace" { return ("}", t.range) }
-            if self.name(t) == "|" { return ("‖", t.range) }
+            let name = self.name(t)
+            if name == "{" || name == "lbrace" { return ("{", t.range) }
+            if name == "}" || name == "rbrace" { return ("}", t.range) }
+            if name == "|" { return ("‖", t.range) }
             pushBack(t)
         default:
             pushBack(t)
@@ -992,12 +996,6 @@ struct ParserCore {
     }
 }
 
-extension MathNode {
-    func withFallbackRange(_ range: SourceRange) -> MathNode {
-        self.range == nil ? withRange(range) : self
-    }
-}
-
 @inline(__always)
 func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
     (c.value >= 0x61 && c.value <= 0x7A) || (c.value >= 0x41 && c.value <= 0x5A)  // a-z A-Z
@@ -1007,7 +1005,6 @@ func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
 func isASCIIDigit(_ c: Unicode.Scalar) -> Bool {
     c.value >= 0x30 && c.value <= 0x39  // 0-9
 }
-
 
 /// ASCII text collected a byte at a time (the digits of a number, the letters of a name) without
 /// the cost of appending to a `String` for each byte: up to 32 bytes are kept inline.
@@ -1035,7 +1032,7 @@ struct ASCIIText {
 
     /// The text as a string (a shared one for a single character).
     func string(_ tables: ParserTables) -> String {
-        if count == 1 { return tables.asciiStrings[Int(inline.0 & 0xFF)] }
+        if count == 1 { return tables.asciiStrings[Int(withUnsafeBytes(of: inline) { $0[0] })] }
         return count <= 32 ? inlineString(count) : spilled
     }
 

@@ -200,7 +200,7 @@ extension ParserCore {
                 }
                 let t = nextNonSpace()
                 if t.kind == .alignment { continue }
-                if t.kind == .controlSequence && (name(t) == "\\" || name(t) == "cr" || name(t) == "newline") {
+                if t.kind == .controlSequence && (t.role == .lineBreak || t.role == .crOrNewline) {  // \\ \cr \newline
                     _ = readRowSpacing()
                     break
                 }
