@@ -428,11 +428,9 @@ struct Expander {
         while true {
             let t = nextRaw()
             if t.kind == .beginGroup {
-                var body = readBalanced(opening: t)
-                if self.name(command) == "edef" || self.name(command) == "xdef" {
-                    // Expansion at definition time is approximated by storing the body unexpanded.
-                    body = body.map { $0 }
-                }
+                // \edef and \xdef expand their body at definition time; that is approximated by
+                // storing it unexpanded, as \def does.
+                let body = readBalanced(opening: t)
                 store(name, Macro(parameterText: parameterText, body: body))
                 return
             }
