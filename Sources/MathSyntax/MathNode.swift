@@ -41,6 +41,10 @@ public final class MathNode: Hashable, Sendable {
     }
 
     /// The kinds of node.
+    ///
+    /// The payloads of the rare kinds with large properties (tables, styles, padding) are held
+    /// indirectly, so that a kind takes the room of an operator's text and properties: every node
+    /// stores one, and the leaves, which are most nodes, are copied and allocated smaller.
     public enum Kind: Hashable, Sendable {
         /// A horizontal group (`mrow`). Children: the items.
         case row
@@ -84,7 +88,7 @@ public final class MathNode: Hashable, Sendable {
         /// properties have `fence == true`. An empty string means no delimiter (`\left.`).
         case fenced(open: String, close: String)
         /// A table (`mtable`). Children: ``Kind/tableRow`` nodes.
-        case table(TableProperties)
+        indirect case table(TableProperties)
         /// A table row (`mtr`/`mlabeledtr`). Children: ``Kind/tableCell`` nodes; when `labeled`, the
         /// first child is the label cell (`\tag`).
         case tableRow(labeled: Bool)
@@ -94,12 +98,12 @@ public final class MathNode: Hashable, Sendable {
         /// `horizontalstrike`, `roundedbox`, `circle`, …; several separated by spaces. Children: content.
         case enclose(notation: String)
         /// Style applied to the children (`mstyle`): colour, background, display/script level, size.
-        case style(StyleProperties)
+        indirect case style(StyleProperties)
         /// Invisible content that takes up its space (`mphantom`). Children: content.
         case phantom
         /// Content whose box is adjusted (`mpadded`): `\smash`, `\hphantom`, `\vphantom`, `\llap`…
         /// Children: content.
-        case padded(PaddedProperties)
+        indirect case padded(PaddedProperties)
         /// Input that could not be parsed (`merror`); the text is the raw source. A diagnostic says why.
         case error(String)
         /// MathML `semantics`: child 0 is the presentation; annotations are kept as (encoding, text).

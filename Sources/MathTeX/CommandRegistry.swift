@@ -63,7 +63,10 @@ struct Invocation: Sendable {
 
 /// One command: its names, arguments, modes and how it builds its node (DESIGN.md §3: one definition
 /// per command; a command family lives in one file under `Commands/`).
-struct CommandDefinition: Sendable {
+///
+/// A class, so that the parser takes a definition out of its table with one reference count
+/// rather than a copy of every field.
+final class CommandDefinition: Sendable {
     /// The names (without backslash) this definition answers to.
     let names: [String]
     /// The arguments read before `build` is called.
@@ -115,26 +118,6 @@ enum CommandRegistry {
         }
         return table
     }()
-
-    /// Registry commands and math symbols in one table, so that a symbol (`\alpha`) costs the parser
-    /// one look-up instead of a miss in the registry and a hit in the symbol table. A name in both
-    /// is the registry's, as ``table`` is looked up first.
-    static let commandsAndSymbols: [String: CommandOrSymbol] = {
-        var result: [String: CommandOrSymbol] = [:]
-        let symbolNames = SymbolTable.allMathNames
-        result.reserveCapacity(table.count + symbolNames.count)
-        for name in symbolNames {
-            if let symbol = SymbolTable.math(name) { result[name] = .symbol(symbol) }
-        }
-        for (name, definition) in table { result[name] = .command(definition) }
-        return result
-    }()
-
-    /// What a command name stands for in ``commandsAndSymbols``.
-    enum CommandOrSymbol: Sendable {
-        case command(CommandDefinition)
-        case symbol(TeXSymbol)
-    }
 
     /// The closest known command name to an unknown one (edit distance ≤ 2), for fix-its.
     static func suggestion(for name: String) -> String? {

@@ -11,14 +11,19 @@ struct Macro: Sendable {
     var body: [Token]
     /// `\newcommand{\x}[2][default]{…}`: the first argument is optional with this default.
     var optionalDefault: [Token]?
+    /// The names of the body's unknown control sequences, for a macro lexed outside any parse (the
+    /// built-in macros and those of the parser options); nil for one defined in the formula, whose
+    /// tokens' names are the parse's own.
+    var names: TokenNames?
 
-    init(parameterCount: Int, body: [Token], optionalDefault: [Token]? = nil) {
+    init(parameterCount: Int, body: [Token], optionalDefault: [Token]? = nil, names: TokenNames? = nil) {
         self.parameterCount = parameterCount
         self.parameterText = (0..<parameterCount).map {
             Token(.parameter, scalar: Unicode.Scalar(UInt8(0x31 + $0)), range: SourceRange(0, 0))
         }
         self.body = body
         self.optionalDefault = optionalDefault
+        self.names = names
     }
 
     init(parameterText: [Token], body: [Token]) {
@@ -26,20 +31,24 @@ struct Macro: Sendable {
         self.parameterCount = parameterText.filter { $0.kind == .parameter }.count
         self.body = body
         self.optionalDefault = nil
+        self.names = nil
     }
 
     /// Lexes `text` into a macro whose parameter count is the highest `#n` in it.
     static func fromSource(_ text: String) -> Macro {
-        var lexer = Lexer(bytes: Array(text.utf8))
-        var body: [Token] = []
-        var count = 0
-        while true {
-            let t = lexer.next()
-            if t.kind == .eof { break }
-            if t.kind == .parameter, let d = Int(String(t.scalar)) { count = max(count, d) }
-            body.append(t)
+        var text = text
+        return text.withUTF8 { bytes in
+            var lexer = Lexer(bytes: bytes, tables: ParserTables.shared)
+            var body: [Token] = []
+            var count = 0
+            while true {
+                let t = lexer.next()
+                if t.kind == .eof { break }
+                if t.kind == .parameter, let d = Int(String(t.scalar)) { count = max(count, d) }
+                body.append(t)
+            }
+            return Macro(parameterCount: count, body: body, names: lexer.names)
         }
-        return Macro(parameterCount: count, body: body)
     }
 }
 
@@ -48,8 +57,8 @@ struct Macro: Sendable {
 /// `\DeclareMathOperator`…) and enforces the expansion limits.
 struct Expander {
     private var lexer: Lexer
-    /// Tokens pushed back or produced by expansion; the next token is the last element.
-    private var pending: [Token] = []
+    /// Tokens pushed back or produced by expansion; the next token is on top.
+    private var pending: ParseStack<Token>
     private(set) var macros: [String: Macro]
     private let limits: TeXLimits
     private var expansions = 0
@@ -57,36 +66,73 @@ struct Expander {
     private var limitReported = false
     /// Diagnostics found while expanding; the parser collects them.
     var diagnostics: [Diagnostic] = []
-    /// Names that are defined commands of the registry (for `\newcommand` vs `\renewcommand` checks).
-    private let isBuiltin: (String) -> Bool
+    /// The shared tables: which names are registry commands or symbols (for `\newcommand` vs
+    /// `\renewcommand` checks).
+    private let tables: ParserTables
     /// Whether `macros` may hold names other than the built-in macros (user macros from the options,
     /// or a definition in the formula). While false, only names whose role is
     /// ``ControlSequenceRole/builtinMacro`` need a look-up.
     private var hasOtherMacros: Bool
 
-    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, limits: TeXLimits,
-         isBuiltin: @escaping (String) -> Bool) {
-        self.lexer = Lexer(bytes: bytes)
-        self.pending.reserveCapacity(16)
+    /// An expander reading `bytes`, with `tokenMemory` for the tokens it holds back (it must outlive
+    /// neither; see ``release()``).
+    init(bytes: UnsafeBufferPointer<UInt8>, tables: ParserTables, macros: [String: Macro], hasUserMacros: Bool,
+         limits: TeXLimits, tokenMemory: UnsafeMutableBufferPointer<Token>) {
+        self.lexer = Lexer(bytes: bytes, tables: tables)
+        self.pending = ParseStack(memory: tokenMemory)
         self.macros = macros
         self.hasOtherMacros = hasUserMacros
         self.limits = limits
-        self.isBuiltin = isBuiltin
+        self.tables = tables
     }
+
+    /// Frees what the expander holds beyond the memory it was lent; call once, at the end of the parse.
+    mutating func release() { pending.release() }
+
+    // MARK: Names
+
+    /// The name of a control sequence token, or the text of a verbatim token.
+    @inline(__always)
+    func name(_ t: Token) -> String { lexer.names.string(t.name, tables: tables) }
+
+    /// Whether `t` is the control sequence `\name`.
+    func isControlSequence(_ t: Token, _ name: String) -> Bool {
+        t.kind == .controlSequence && self.name(t) == name
+    }
+
+    /// The tokens written back as TeX, trimming the trailing space a control word adds.
+    func sourceText(_ tokens: [Token]) -> String { lexer.names.sourceText(tokens, tables: tables) }
+
+    /// The token written back as TeX.
+    func sourceText(_ t: Token) -> String { lexer.names.sourceText(t, tables: tables) }
 
     // MARK: Raw tokens
 
     /// The next token without expansion.
     mutating func nextRaw() -> Token {
-        if let t = pending.popLast() { return t }
+        if let t = pending.popIfAny() { return t }
         return lexer.next()
     }
 
+    /// The next byte of the input after white space, when no token is waiting to be delivered, so
+    /// that the byte starts the next token; nil when a token is waiting or at the end. The white
+    /// space is skipped (for math-mode readers, which ignore it); the byte is not consumed.
+    ///
+    /// For readers of runs of characters (digits, letters), which take a byte that makes a
+    /// character token by itself (an ASCII letter or digit) with ``skipPlainByte()`` instead of
+    /// making the token.
+    mutating func peekPlainByte() -> UInt8? {
+        pending.isEmpty ? lexer.peekByteSkippingSpaces() : nil
+    }
+
+    /// Consumes the byte ``peekPlainByte()`` returned; returns its offset.
+    mutating func skipPlainByte() -> Int { lexer.skipByte() }
+
     /// Puts a token back; it is the next one delivered.
-    mutating func pushBack(_ token: Token) { pending.append(token) }
+    mutating func pushBack(_ token: Token) { pending.push(token) }
 
     /// Puts tokens back so that `tokens[0]` is delivered first.
-    mutating func pushBack(_ tokens: [Token]) { pending.append(contentsOf: tokens.reversed()) }
+    mutating func pushBack(_ tokens: [Token]) { pending.pushReversed(tokens) }
 
     // MARK: Expanded tokens
 
@@ -94,7 +140,7 @@ struct Expander {
     /// that is not a space (the lexer then makes no space tokens at all).
     mutating func next(skippingSpaces: Bool = false) -> Token {
         while true {
-            let t = pending.popLast() ?? lexer.next(skippingSpaces: skippingSpaces)
+            let t = pending.popIfAny() ?? lexer.next(skippingSpaces: skippingSpaces)
             guard t.kind == .controlSequence else {
                 if skippingSpaces && t.kind == .space { continue }
                 return t
@@ -110,7 +156,7 @@ struct Expander {
     /// that the path every token takes stays small.
     @inline(never)
     private mutating func expandOrExecute(_ t: Token) -> Token? {
-        if t.role == .builtinMacro || hasOtherMacros, let macro = macros[t.name] {
+        if t.role == .builtinMacro || hasOtherMacros, let macro = macros[self.name(t)] {
             expand(macro, call: t)
             return nil
         }
@@ -166,7 +212,7 @@ struct Expander {
                 if delimiter.isEmpty {
                     guard let arg = readArgument() else {
                         diagnostics.append(.error("tex.missing-argument",
-                            "macro \\\(call.name) expects \(macro.parameterCount) argument(s)", at: call.range))
+                            "macro \\\(self.name(call)) expects \(macro.parameterCount) argument(s)", at: call.range))
                         args.append([])
                         patternIndex += 1
                         continue
@@ -175,7 +221,7 @@ struct Expander {
                 } else {
                     guard let arg = readDelimitedArgument(until: delimiter) else {
                         diagnostics.append(.error("tex.macro-pattern",
-                            "use of \\\(call.name) does not match its definition (delimiter \(delimiter.sourceText) not found)",
+                            "use of \\\(self.name(call)) does not match its definition (delimiter \(self.sourceText(delimiter)) not found)",
                             at: call.range))
                         return
                     }
@@ -190,7 +236,7 @@ struct Expander {
                 if !sameToken(t, p) {
                     pushBack(t)
                     diagnostics.append(.error("tex.macro-pattern",
-                        "use of \\\(call.name) does not match its definition (expected \(p.sourceText))", at: call.range))
+                        "use of \\\(self.name(call)) does not match its definition (expected \(self.sourceText(p)))", at: call.range))
                     return
                 }
                 patternIndex += 1
@@ -207,7 +253,7 @@ struct Expander {
             if !limitReported {
                 limitReported = true
                 diagnostics.append(.error("tex.expansion-limit",
-                    "macro \\\(call.name) would expand to more than \(limits.maxExpandedTokens) tokens", at: call.range))
+                    "macro \\\(self.name(call)) would expand to more than \(limits.maxExpandedTokens) tokens", at: call.range))
             }
             return
         }
@@ -216,17 +262,21 @@ struct Expander {
         for t in macro.body.reversed() {
             if t.kind == .parameter {
                 if t.scalar == "#" {
-                    pending.append(Token(.parameter, scalar: "#", range: call.range))
+                    pending.push(Token(.parameter, scalar: "#", range: call.range))
                     produced += 1
                 } else if let n = Int(String(t.scalar)), n >= 1, n <= args.count {
-                    pending.append(contentsOf: args[n - 1].reversed())
+                    pending.pushReversed(args[n - 1])
                     produced += args[n - 1].count
                 }
                 continue
             }
             var copy = t
             copy.range = call.range
-            pending.append(copy)
+            if let names = macro.names, t.name.isLocal {
+                // A name of a macro lexed outside this parse becomes one of this parse's names.
+                copy.name = lexer.names.add(names.string(t.name, tables: tables))
+            }
+            pending.push(copy)
             produced += 1
         }
         expandedTokens += produced
@@ -235,7 +285,10 @@ struct Expander {
     private func sameToken(_ a: Token, _ b: Token) -> Bool {
         if a.kind != b.kind { return false }
         switch a.kind {
-        case .controlSequence: return a.name == b.name
+        case .controlSequence:
+            // Names are compared as strings when one is local: two tokens may keep the same
+            // unknown name under two local numbers.
+            return a.name == b.name || (!a.name.isKnown || !b.name.isKnown) && name(a) == name(b)
         case .character, .parameter: return a.scalar == b.scalar
         default: return true
         }
@@ -357,13 +410,13 @@ struct Expander {
             var inner = readBalanced(opening: t)
             inner.removeAll { $0.kind == .space }
             if inner.count == 1, inner[0].kind == .controlSequence || inner[0].kind == .active { return inner[0] }
-            diagnostics.append(.error("tex.bad-definition", "\\\(command.name) expects a command name such as \\foo",
+            diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command)) expects a command name such as \\foo",
                                       at: t.range))
             return nil
         }
         if t.kind == .controlSequence || t.kind == .active { return t }
         pushBack(t)
-        diagnostics.append(.error("tex.bad-definition", "\\\(command.name) expects a command name such as \\foo",
+        diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command)) expects a command name such as \\foo",
                                   at: command.range))
         return nil
     }
@@ -375,17 +428,15 @@ struct Expander {
         while true {
             let t = nextRaw()
             if t.kind == .beginGroup {
-                var body = readBalanced(opening: t)
-                if command.name == "edef" || command.name == "xdef" {
-                    // Expansion at definition time is approximated by storing the body unexpanded.
-                    body = body.map { $0 }
-                }
+                // \edef and \xdef expand their body at definition time; that is approximated by
+                // storing it unexpanded, as \def does.
+                let body = readBalanced(opening: t)
                 store(name, Macro(parameterText: parameterText, body: body))
                 return
             }
             if t.kind == .eof {
                 pushBack(t)
-                diagnostics.append(.error("tex.bad-definition", "\\\(command.name)\\\(name.name) has no body", at: command.range))
+                diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) has no body", at: command.range))
                 return
             }
             if t.kind == .parameter, t.scalar == "0" || t.scalar == "#" {
@@ -403,7 +454,7 @@ struct Expander {
         guard let name = readDefinedName(for: command) else { return }
         var count = 0
         if let countTokens = readOptionalArgument() {
-            let text = countTokens.sourceText.trimmingCharacters()
+            let text = self.sourceText(countTokens).trimmingCharacters()
             if let n = Int(text), (0...9).contains(n) {
                 count = n
             } else {
@@ -413,17 +464,18 @@ struct Expander {
         }
         let optionalDefault = count > 0 ? readOptionalArgument() : nil
         guard let body = readArgument() else {
-            diagnostics.append(.error("tex.bad-definition", "\\\(command.name)\\\(name.name) has no body", at: command.range))
+            diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) has no body", at: command.range))
             return
         }
-        let exists = macros[name.name] != nil || isBuiltin(name.name)
-        switch command.name {
+        var exists = macros[self.name(name)] != nil
+        if case .none = tables.meaning(name.entry) {} else { exists = true }
+        switch self.name(command) {
         case "newcommand" where exists:
             diagnostics.append(.warning("tex.redefinition",
-                "\\newcommand: \\\(name.name) is already defined; use \\renewcommand to redefine it", at: name.range))
+                "\\newcommand: \\\(self.name(name)) is already defined; use \\renewcommand to redefine it", at: name.range))
         case "renewcommand" where !exists:
             diagnostics.append(.warning("tex.redefinition",
-                "\\renewcommand: \\\(name.name) was not defined; use \\newcommand", at: name.range))
+                "\\renewcommand: \\\(self.name(name)) was not defined; use \\newcommand", at: name.range))
         case "providecommand" where exists:
             return
         default: break
@@ -441,10 +493,10 @@ struct Expander {
         }
         if t.kind == .eof {
             pushBack(t)
-            diagnostics.append(.error("tex.bad-definition", "\\let\\\(name.name) needs a token to copy", at: command.range))
+            diagnostics.append(.error("tex.bad-definition", "\\let\\\(self.name(name)) needs a token to copy", at: command.range))
             return
         }
-        if t.kind == .controlSequence, let existing = macros[t.name] {
+        if t.kind == .controlSequence, let existing = macros[self.name(t)] {
             store(name, existing)
         } else {
             store(name, Macro(parameterCount: 0, body: [t]))
@@ -455,11 +507,11 @@ struct Expander {
         let starred = peekStar()
         guard let name = readDefinedName(for: command) else { return }
         guard let body = readArgument() else {
-            diagnostics.append(.error("tex.bad-definition", "\\DeclareMathOperator\\\(name.name) has no text", at: command.range))
+            diagnostics.append(.error("tex.bad-definition", "\\DeclareMathOperator\\\(self.name(name)) has no text", at: command.range))
             return
         }
         let r = SourceRange(0, 0)
-        var expansion = [Token(.controlSequence, name: "operatorname", range: r)]
+        var expansion = [Token(controlSequence: lexer.tokenName("operatorname"), tables: tables, range: r)]
         if starred { expansion.append(Token(.character, scalar: "*", range: r)) }
         expansion.append(Token(.beginGroup, scalar: "{", range: r))
         expansion.append(contentsOf: body)
@@ -470,10 +522,10 @@ struct Expander {
     /// `\uppercase{…}` / `\lowercase{…}`: the argument's letters with their case changed (TeXbook ch. 20).
     private mutating func changeCase(_ command: Token) {
         guard let tokens = readArgument() else {
-            diagnostics.append(.error("tex.missing-argument", "\\\(command.name) needs an argument", at: command.range))
+            diagnostics.append(.error("tex.missing-argument", "\\\(self.name(command)) needs an argument", at: command.range))
             return
         }
-        let upper = command.name == "uppercase"
+        let upper = self.name(command) == "uppercase"
         pushBack(tokens.map { t in
             guard t.kind == .character, t.scalar.isASCII else { return t }
             var copy = t
@@ -491,7 +543,7 @@ struct Expander {
     }
 
     private mutating func store(_ name: Token, _ macro: Macro) {
-        let key = name.kind == .active ? "~" : name.name
+        let key = name.kind == .active ? "~" : self.name(name)
         macros[key] = macro
         hasOtherMacros = true
     }

@@ -2,17 +2,22 @@ import MathSyntax
 
 /// Turns TeX source bytes into tokens (TeXbook ch. 7–8): control words swallow the spaces after
 /// them, runs of white space become one space token, `%` comments are dropped.
-/// Works on UTF-8 bytes; input decoded from a Swift `String` is always valid UTF-8.
+/// Works on UTF-8 bytes; input decoded from a Swift `String` is always valid UTF-8. A known
+/// control sequence's name is found in ``ParserTables`` from its bytes (no `String` is made for it).
+///
+/// The lexer reads the bytes in place: it must not outlive the buffer it is given, which is the
+/// input of one parse (see ``TeXParser/parse(utf8:)``).
 struct Lexer {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let tables: ParserTables
     private(set) var position: Int
-    /// Offset added to every range (when lexing a fragment of a larger text).
-    private let base: Int
+    /// The names of the tokens made that are not known control sequences.
+    var names = TokenNames()
 
-    init(bytes: [UInt8], base: Int = 0) {
+    init(bytes: UnsafeBufferPointer<UInt8>, tables: ParserTables) {
         self.bytes = bytes
+        self.tables = tables
         self.position = 0
-        self.base = base
     }
 
     var isAtEnd: Bool { position >= bytes.count }
@@ -56,28 +61,35 @@ struct Lexer {
             case 0x5C:  // backslash
                 position += 1
                 guard position < bytes.count else {
-                    return Token(.controlSequence, name: "", range: range(start, position))
+                    return controlSequence(named: "", range: range(start, position))
                 }
                 if Lexer.isLetter(bytes[position]) {
                     var end = position
-                    while end < bytes.count, Lexer.isLetter(bytes[end]) { end += 1 }
-                    let name = String(decoding: bytes[position..<end], as: UTF8.self)
+                    var hash = ParserTables.hashSeed
+                    while end < bytes.count, Lexer.isLetter(bytes[end]) {
+                        hash = ParserTables.hash(hash, bytes[end])
+                        end += 1
+                    }
+                    let token = controlSequence(UnsafeBufferPointer(rebasing: bytes[position..<end]), hash: hash,
+                                                range: range(start, end))
                     position = end
-                    if name == "verb", let verbatim = lexVerbatim(start: start) { return verbatim }
-                    let tokenEnd = position
+                    if token.name.rawValue == tables.verb, let verbatim = lexVerbatim(start: start) { return verbatim }
                     // TeX skips spaces after a control word (and one end of line).
                     while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
-                    return Token(.controlSequence, name: name, range: range(start, tokenEnd))
+                    return token
                 }
                 let (scalar, length) = decodeScalar(at: position)
-                position += length
-                let name = String(Character(scalar))
-                let tokenEnd = position
-                if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" {
+                if Lexer.isSpace(bytes[position]) {
                     // "\ " is a control space; swallow nothing further.
-                    return Token(.controlSequence, name: " ", range: range(start, tokenEnd))
+                    position += 1
+                    return controlSequence(named: " ", range: range(start, position))
                 }
-                return Token(.controlSequence, name: name, range: range(start, tokenEnd))
+                position += length
+                if length == 1, bytes[position - 1] < 0x80 {
+                    let name = UnsafeBufferPointer(rebasing: bytes[(position - 1)..<position])
+                    return controlSequence(name, hash: ParserTables.hash(name), range: range(start, position))
+                }
+                return controlSequence(named: String(Character(scalar)), range: range(start, position))
             case 0x25:  // % comment to end of line, plus the leading spaces of the next line
                 while position < bytes.count, bytes[position] != 0x0A { position += 1 }
                 if position < bytes.count { position += 1 }
@@ -115,6 +127,18 @@ struct Lexer {
         return Token(.eof, range: range(bytes.count, bytes.count))
     }
 
+    /// The next byte after white space (which is skipped), or nil at the end.
+    mutating func peekByteSkippingSpaces() -> UInt8? {
+        while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
+        return position < bytes.count ? bytes[position] : nil
+    }
+
+    /// Consumes one byte (one that makes a token by itself); returns its offset.
+    mutating func skipByte() -> Int {
+        position += 1
+        return position - 1
+    }
+
     /// After `\verb`: an optional `*`, a delimiter character, and raw text up to the same character
     /// on the same line. Nil (nothing consumed) when the text is not closed.
     private mutating func lexVerbatim(start: Int) -> Token? {
@@ -129,15 +153,35 @@ struct Lexer {
             if bytes[i] == 0x0A { return nil }
             let (scalar, n) = decodeScalar(at: i)
             if scalar == delimiter {
-                let text = String(decoding: bytes[contentStart..<i], as: UTF8.self)
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<i]), as: UTF8.self)
                 position = i + n
-                return Token(.verbatim, name: text, scalar: starred ? "*" : " ", range: range(start, position))
+                return Token(verbatim: names.add(text), starred: starred, range: range(start, position))
             }
             i += n
         }
         return nil
     }
 
+    /// A control sequence token for the name made of `name` (whose hash is `hash`): the table's
+    /// entry for a known one, a new local name otherwise.
     @inline(__always)
-    private func range(_ a: Int, _ b: Int) -> SourceRange { SourceRange(base + a, base + b) }
+    private mutating func controlSequence(_ name: UnsafeBufferPointer<UInt8>, hash: UInt32, range: SourceRange) -> Token {
+        let entry = tables.entry(name, hash: hash)
+        let tokenName = entry >= 0 ? TokenName(rawValue: entry) : names.add(String(decoding: name, as: UTF8.self))
+        return Token(controlSequence: tokenName, tables: tables, range: range)
+    }
+
+    /// A control sequence token named `name`.
+    private mutating func controlSequence(named name: String, range: SourceRange) -> Token {
+        Token(controlSequence: tokenName(name), tables: tables, range: range)
+    }
+
+    /// The token name of `string`: a known control sequence's entry, or a new local name.
+    mutating func tokenName(_ string: String) -> TokenName {
+        let entry = tables.entry(string)
+        return entry >= 0 ? TokenName(rawValue: entry) : names.add(string)
+    }
+
+    @inline(__always)
+    private func range(_ a: Int, _ b: Int) -> SourceRange { SourceRange(a, b) }
 }

@@ -28,11 +28,17 @@ public struct TeXParser: Sendable {
 
     /// Parses one formula (math mode, without `$` delimiters).
     public func parse(_ tex: String) -> TeXParseResult {
-        parse(utf8: Array(tex.utf8))
+        var tex = tex
+        return tex.withUTF8 { parse(bytes: $0) }
     }
 
     /// Parses one formula given as UTF-8 bytes (invalid sequences read as U+FFFD).
     public func parse(utf8 bytes: [UInt8]) -> TeXParseResult {
+        bytes.withUnsafeBufferPointer { parse(bytes: $0) }
+    }
+
+    /// Parses the formula in `bytes`, which the parse reads in place.
+    private func parse(bytes: UnsafeBufferPointer<UInt8>) -> TeXParseResult {
         if bytes.count > options.limits.maxInputBytes {
             let range = SourceRange(0, bytes.count)
             let d = Diagnostic.error("tex.input-too-large",
@@ -40,18 +46,28 @@ public struct TeXParser: Sendable {
             return TeXParseResult(root: MathNode(.error(String(decoding: bytes.prefix(200), as: UTF8.self) + "…"), range: range),
                                   diagnostics: [d])
         }
-        var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options)
-        let root = core.parseTop()
-        var diagnostics = core.diagnostics + core.expander.diagnostics
-        diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
-        return TeXParseResult(root: root, diagnostics: diagnostics)
+        // The parser's stacks start in memory on the call stack, room for a typical formula.
+        return withUnsafeTemporaryAllocation(of: MathNode.self, capacity: 64) { itemMemory in
+            withUnsafeTemporaryAllocation(of: Token.self, capacity: 16) { tokenMemory in
+                var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options,
+                                      itemMemory: itemMemory, tokenMemory: tokenMemory)
+                defer { core.release() }
+                let root = core.parseTop()
+                if core.diagnostics.isEmpty && core.expander.diagnostics.isEmpty {
+                    return TeXParseResult(root: root, diagnostics: [])
+                }
+                var diagnostics = core.diagnostics + core.expander.diagnostics
+                diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+                return TeXParseResult(root: root, diagnostics: diagnostics)
+            }
+        }
     }
 
     /// Whether `name` (without backslash) is a command, environment-free symbol or built-in macro
     /// this parser understands.
     public static func isKnownCommand(_ name: String) -> Bool {
         CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil || BuiltinMacros.table[name] != nil
-            || ParserCore.structuralCommands.contains(name)
+            || ControlSequenceRole.structuralCommands.contains(name)
     }
 
     /// Every command name the parser knows (registry, symbols and built-in macros), sorted.
@@ -59,7 +75,7 @@ public struct TeXParser: Sendable {
 
     private static let allKnownCommands: [String] =
         Set(CommandRegistry.table.keys).union(SymbolTable.allMathNames).union(BuiltinMacros.table.keys)
-            .union(ParserCore.structuralCommands).sorted()
+            .union(ControlSequenceRole.structuralCommands).sorted()
 
     /// Whether `name` (without backslash) is a plain symbol of the symbol table.
     public static func isSymbol(_ name: String) -> Bool { SymbolTable.math(name) != nil }
@@ -88,13 +104,10 @@ enum Mode: Sendable { case math, text }
 /// How a large operator places its limits.
 enum LimitsMode: Sendable { case auto, limits, noLimits }
 
-/// An item of an expression before its scripts are attached.
+/// An item of an expression as read, before any scripts: its node and how scripts attach to it.
 struct Atom {
     var node: MathNode
-    var sub: MathNode?
-    var sup: MathNode?
-    var primes: [MathNode] = []
-    var limits: LimitsMode = .auto
+    /// The range scripts extend (the node's, or the command's when the node has none).
     var range: SourceRange?
     /// Scripts go under/over by default (large operators with limits, `\overbrace`, `\lim`).
     var takesLimits: Bool = false
@@ -104,12 +117,35 @@ struct Atom {
     enum BracePosition { case none, over, under }
 }
 
+/// What an expression knows of the item it read last while scripts, primes and `\limits` may
+/// still change it. The item's node is on top of the item stack; scripts are added to it only
+/// when the next item starts or the expression ends, so an item without scripts (most of them)
+/// is never touched again.
+struct LastItem {
+    /// Whether the expression has read an item since it began (or since an infix `\over`).
+    var exists = false
+    /// The item's range, extended by its scripts.
+    var range: SourceRange?
+    var takesLimits = false
+    var bracePosition: Atom.BracePosition = .none
+    var limits: LimitsMode = .auto
+    var sub: MathNode?
+    var sup: MathNode?
+    var primes: [MathNode] = []
+
+    /// Whether scripts or primes were attached.
+    var hasScripts: Bool { sub != nil || sup != nil || !primes.isEmpty }
+}
+
 /// The parser's state for one parse. Command builders receive it `inout`.
 struct ParserCore {
     var expander: Expander
     var diagnostics: [Diagnostic] = []
     let options: TeXParserOptions
-    let bytes: [UInt8]
+    /// The formula's bytes, read in place.
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The shared tables of control sequences and characters.
+    let tables: ParserTables
     var mode: Mode = .math
     var depth = 0
     /// The math alphabet in force (`\mathbf{…}`), applied to letters as they are read.
@@ -126,27 +162,28 @@ struct ParserCore {
     var activeStops: StopSet = []
     /// Fix-it suggestions already computed for unknown command names.
     var suggestions: [String: String?] = [:]
-    /// The atoms of the expressions being parsed, innermost last: each `parseExpression` call works
-    /// on the part above the count it started at and removes it when done, so one array serves the
-    /// whole parse instead of a new, growing array per group.
-    var atomStack: [Atom] = []
+    /// The items of the expressions being parsed, innermost last: each `parseItems` call adds its
+    /// items above the count it started at and removes them when done, so one stack serves the
+    /// whole parse instead of a new, growing array per group. (An expression's last item may still
+    /// get scripts: see ``LastItem``.)
+    var itemStack: ParseStack<MathNode>
 
-    /// Commands the parser itself handles (not in the registry).
-    static let structuralCommands: Set<String> = [
-        "over", "atop", "choose", "brace", "brack", "above", "limits", "nolimits", "displaylimits",
-        "right", "middle", "end", "\\", "cr", "newline", "nonumber", "notag",
-        // Handled by the expander:
-        "def", "gdef", "edef", "xdef", "newcommand", "renewcommand", "providecommand", "let", "DeclareMathOperator",
-        "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup", "egroup", "verb",
-    ]
-
-    init(bytes: [UInt8], macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions) {
+    /// A parser for the formula in `bytes`, which it reads in place, with memory for its stacks of
+    /// items and tokens (it must outlive none of them; see ``release()``).
+    init(bytes: UnsafeBufferPointer<UInt8>, macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions,
+         itemMemory: UnsafeMutableBufferPointer<MathNode>, tokenMemory: UnsafeMutableBufferPointer<Token>) {
         self.bytes = bytes
         self.options = options
-        self.expander = Expander(bytes: bytes, macros: macros, hasUserMacros: hasUserMacros, limits: options.limits,
-                                 isBuiltin: { CommandRegistry.table[$0] != nil || SymbolTable.math($0) != nil })
-        // Room for a typical formula's nesting, so the stack is allocated once rather than grown.
-        atomStack.reserveCapacity(32)
+        self.tables = ParserTables.shared
+        self.expander = Expander(bytes: bytes, tables: tables, macros: macros, hasUserMacros: hasUserMacros,
+                                 limits: options.limits, tokenMemory: tokenMemory)
+        self.itemStack = ParseStack(memory: itemMemory)
+    }
+
+    /// Frees what the parser holds beyond the memory it was lent; call once, at the end of the parse.
+    mutating func release() {
+        itemStack.release()
+        expander.release()
     }
 
     // MARK: Diagnostics
@@ -165,10 +202,24 @@ struct ParserCore {
     func sourceText(_ range: SourceRange?) -> String {
         guard let range else { return "" }
         let lo = min(max(0, range.lowerBound), bytes.count), hi = min(max(lo, range.upperBound), bytes.count)
-        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
     }
 
     // MARK: Tokens
+
+    /// The name of a control sequence token, or the text of a verbatim token.
+    @inline(__always)
+    func name(_ t: Token) -> String { expander.name(t) }
+
+    /// Whether `t` is the control sequence `\name`.
+    @inline(__always)
+    func isControlSequence(_ t: Token, _ name: String) -> Bool { expander.isControlSequence(t, name) }
+
+    /// The token written back as TeX.
+    func sourceText(_ t: Token) -> String { expander.sourceText(t) }
+
+    /// The tokens written back as TeX, trimming the trailing space a control word adds.
+    func sourceText(_ tokens: [Token]) -> String { expander.sourceText(tokens) }
 
     mutating func next() -> Token { expander.next() }
     mutating func peek() -> Token { expander.peek() }
@@ -238,7 +289,8 @@ struct ParserCore {
         let savedStops = activeStops
         activeStops = stop
         defer { activeStops = savedStops }
-        let base = atomStack.count
+        let base = itemStack.count
+        var last = LastItem()
         var infix: (token: Token, thickness: Double?)? = nil
         var numerator: [MathNode] = []
         loop: while true {
@@ -264,13 +316,13 @@ struct ParserCore {
                 error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
                 continue
             case .superscript, .subscript:
-                attachScript(t, base: base)
+                attachScript(t, to: &last)
                 continue
             case .parameter:
                 error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
                 continue
             case .character where t.scalar == "'":
-                attachPrime(t, base: base)
+                attachPrime(t, to: &last)
                 continue
             case .character where t.scalar == "]" && stop.contains(.closeBracket):
                 pushBack(t)
@@ -300,19 +352,21 @@ struct ParserCore {
                     if stop.contains(.closeParen) { pushBack(t); break loop }
                 case .infix:
                     if infix != nil {
-                        error("tex.ambiguous-infix", "only one \\\(t.name) (or \\over, \\atop, \\choose) per group", at: t.range)
+                        error("tex.ambiguous-infix", "only one \\\(self.name(t)) (or \\over, \\atop, \\choose) per group", at: t.range)
                         continue
                     }
                     var thickness: Double? = nil
-                    if t.name == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
+                    if self.name(t) == "above" { thickness = readDimensionTokens().map { $0 } ?? nil }
                     infix = (t, thickness)
-                    numerator = finishAtoms(from: base)
+                    numerator = finishItems(from: base, last: &last)
+                    last.exists = false
                     continue
                 case .limits:
-                    if atomStack.count == base {
-                        error("tex.misplaced-limits", "\\\(t.name) must follow a large operator", at: t.range)
+                    if !last.exists {
+                        error("tex.misplaced-limits", "\\\(self.name(t)) must follow a large operator", at: t.range)
                     } else {
-                        atomStack[atomStack.count - 1].limits = t.name == "limits" ? .limits : t.name == "nolimits" ? .noLimits : .auto
+                        let name = self.name(t)
+                        last.limits = name == "limits" ? .limits : name == "nolimits" ? .noLimits : .auto
                     }
                     continue
                 case .noNumber:
@@ -323,14 +377,13 @@ struct ParserCore {
             default:
                 break
             }
-            if let atom = parseAtom(t) { atomStack.append(atom) }
+            if let atom = parseAtom(t) { append(atom, last: &last) }
         }
-        if infix == nil, atomStack.count - base == 1 {
-            let node = Self.finish(&atomStack[base])
-            atomStack.removeLast()
-            return .one(node)
+        if last.hasScripts { attachScripts(&last) }
+        if infix == nil, itemStack.count == base + 1 {
+            return .one(itemStack.pop())
         }
-        let items = finishAtoms(from: base)
+        let items = finishItems(from: base, last: &last)
         if let infix {
             return .one(buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items))
         }
@@ -340,122 +393,138 @@ struct ParserCore {
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
         let num = MathNode.row(numerator), den = MathNode.row(denominator)
         let range = SourceRange.union(SourceRange.union(num.range, den.range), token.range)
-        switch token.name {
+        let name = self.name(token)
+        switch name {
         case "over": return MathNode(.fraction(FractionProperties()), [num, den], range: range)
         case "above": return MathNode(.fraction(FractionProperties(lineThickness: thickness)), [num, den], range: range)
         case "atop": return MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
         default:
-            let (open, close) = token.name == "choose" ? ("(", ")") : token.name == "brace" ? ("{", "}") : ("[", "]")
+            let (open, close) = name == "choose" ? ("(", ")") : name == "brace" ? ("{", "}") : ("[", "]")
             let frac = MathNode(.fraction(FractionProperties(lineThickness: 0)), [num, den], range: range)
             return MathNode(.fenced(open: open, close: close), [frac], range: range)
         }
     }
 
-    /// The nodes of the atoms above `base` on the atom stack, in order; removes those atoms.
-    mutating func finishAtoms(from base: Int) -> [MathNode] {
-        var nodes: [MathNode] = []
-        nodes.reserveCapacity(atomStack.count - base)
-        for i in base..<atomStack.count { nodes.append(Self.finish(&atomStack[i])) }
-        while atomStack.count > base { atomStack.removeLast() }
-        return nodes
+    /// Puts `atom` on the item stack as the expression's last item (`last`), after adding the
+    /// scripts of the item before.
+    @inline(__always)
+    private mutating func append(_ atom: Atom, last: inout LastItem) {
+        if last.hasScripts { attachScripts(&last) }
+        itemStack.push(atom.node)
+        last.exists = true
+        last.range = atom.range
+        last.takesLimits = atom.takesLimits
+        last.bracePosition = atom.bracePosition
+        last.limits = .auto
     }
 
-    /// Turns an atom and its scripts into a node.
-    func finish(_ atom: Atom) -> MathNode {
-        var atom = atom
-        return Self.finish(&atom)
+    /// The items of the expression whose items are above `base` on the item stack and whose last
+    /// item is `last`, in order; removes them.
+    mutating func finishItems(from base: Int, last: inout LastItem) -> [MathNode] {
+        if last.hasScripts { attachScripts(&last) }
+        return itemStack.take(from: base)
     }
 
-    /// Turns an atom and its scripts into a node. The atom is used up: it is read in place (`inout`,
-    /// not copied) and its scripts are moved into the result, not copied and released.
-    static func finish(_ atom: inout Atom) -> MathNode {
-        let sub = atom.sub
-        atom.sub = nil
-        var sup = atom.sup
-        atom.sup = nil
-        if !atom.primes.isEmpty {
-            let primes = MathNode.row(atom.primes)
+    /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
+    /// are moved out of it.
+    private mutating func attachScripts(_ last: inout LastItem) {
+        let node = itemStack.pop()
+        let sub = last.sub
+        last.sub = nil
+        var sup = last.sup
+        last.sup = nil
+        let primes = last.primes
+        last.primes = []
+        if !primes.isEmpty {
+            let row = MathNode.row(primes)
             if let s = sup {
-                sup = MathNode(.row, atom.primes + (s.kind == .row ? s.children : [s]),
-                               range: SourceRange.union(primes.range, s.range))
+                sup = MathNode(.row, primes + (s.kind == .row ? s.children : [s]),
+                               range: SourceRange.union(row.range, s.range))
             } else {
-                sup = primes
+                sup = row
             }
         }
-        guard sub != nil || sup != nil else { return atom.node }
-        let range = SourceRange.union(SourceRange.union(atom.range ?? atom.node.range, sub?.range), sup?.range)
+        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, last: last))
+    }
+
+    /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
+    /// `takesLimits` and brace position place them: under/over or sub/sup.
+    private static func scripted(_ base: MathNode, sub: MathNode?, sup: MathNode?, primed: Bool,
+                                 last: LastItem) -> MathNode {
+        let range = SourceRange.union(SourceRange.union(last.range ?? base.range, sub?.range), sup?.range)
         var underOver: Bool
-        var base = atom.node
-        switch atom.limits {
+        var limitsBase = base
+        switch last.limits {
         case .limits:
             underOver = true
             // Explicit \limits: above and below in every style, so the limits no longer move to
             // script positions in text style.
             if case .operator(let text, var properties) = base.kind, properties.movableLimits {
                 properties.movableLimits = false
-                base = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
+                limitsBase = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
             }
         case .noLimits: underOver = false
-        case .auto: underOver = atom.takesLimits
+        case .auto: underOver = last.takesLimits
         }
-        if atom.bracePosition != .none { underOver = true }
-        if !atom.primes.isEmpty && sub == nil && !atom.takesLimits { underOver = false }
+        if last.bracePosition != .none { underOver = true }
+        if primed && sub == nil && !last.takesLimits { underOver = false }
         if underOver {
             switch (sub, sup) {
-            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [base, s, p], range: range)
-            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [base, s], range: range)
-            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [base, p], range: range)
-            default: return base
+            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [limitsBase, s, p], range: range)
+            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [limitsBase, s], range: range)
+            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [limitsBase, p], range: range)
+            default: return limitsBase
             }
         }
         switch (sub, sup) {
-        case let (s?, p?): return MathNode(.subSuperscript, [atom.node, s, p], range: range)
-        case let (s?, nil): return MathNode(.subscript, [atom.node, s], range: range)
-        case let (nil, p?): return MathNode(.superscript, [atom.node, p], range: range)
-        default: return atom.node
+        case let (s?, p?): return MathNode(.subSuperscript, [base, s, p], range: range)
+        case let (s?, nil): return MathNode(.subscript, [base, s], range: range)
+        case let (nil, p?): return MathNode(.superscript, [base, p], range: range)
+        default: return base
         }
     }
 
-    /// Attaches a script to the last atom of the expression whose atoms start at `base` on the stack.
-    private mutating func attachScript(_ t: Token, base: Int) {
-        if atomStack.count == base {
+    /// Attaches a script to the expression's last item (`last`).
+    private mutating func attachScript(_ t: Token, to last: inout LastItem) {
+        if !last.exists {
             // A script with no base (`^2`, `{}_a`) attaches to an empty base.
-            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
-                              range: t.range))
+            append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)),
+                        range: t.range), last: &last)
         }
-        // The script's own atoms are pushed and removed above ours, so the last atom is ours again.
+        // The script's own items are pushed and removed above ours, so the top item is ours again.
         guard let script = parseScriptArgument(after: t) else { return }
-        let last = atomStack.count - 1
         if t.kind == .superscript {
-            if atomStack[last].sup != nil {
+            if last.sup != nil {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
-                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sup: script, range: t.range))
+                append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
+                last.sup = script
                 return
             }
-            atomStack[last].sup = script
+            last.sup = script
         } else {
-            if atomStack[last].sub != nil {
+            if last.sub != nil {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
-                atomStack.append(Atom(node: MathNode(.row, [], range: t.range), sub: script, range: t.range))
+                append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
+                last.sub = script
                 return
             }
-            atomStack[last].sub = script
+            last.sub = script
         }
-        atomStack[last].range = SourceRange.union(atomStack[last].range, script.range)
+        last.range = SourceRange.union(last.range, script.range)
     }
 
-    /// Attaches a prime to the last atom of the expression whose atoms start at `base` on the stack.
-    private mutating func attachPrime(_ t: Token, base: Int) {
-        if atomStack.count == base {
-            atomStack.append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range))
+    /// Attaches a prime to the expression's last item (`last`).
+    private mutating func attachPrime(_ t: Token, to last: inout LastItem) {
+        if !last.exists {
+            append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range),
+                   last: &last)
         }
-        let last = atomStack.count - 1
-        if atomStack[last].sup != nil {
+        if last.sup != nil {
             error("tex.double-superscript", "a prime after a superscript; write x'^2 rather than x^2'", at: t.range)
             return
         }
-        atomStack[last].primes.append(MathNode(.operator("′", .ordinary), range: t.range))
-        atomStack[last].range = SourceRange.union(atomStack[last].range, t.range)
+        last.primes.append(MathNode(.operator("′", .ordinary), range: t.range))
+        last.range = SourceRange.union(last.range, t.range)
     }
 
     /// The argument of `^` or `_`: a group, a symbol, or a command with its arguments.
@@ -476,10 +545,10 @@ struct ParserCore {
             return MathNode(.error(""), range: scriptToken.range)
         case .character where isASCIIDigit(t.scalar):
             // A script without braces takes one token: x^23 is x² followed by 3.
-            return MathNode(.number(scalarString(t.scalar)), range: t.range)
+            return MathNode(.number(tables.string(t.scalar)), range: t.range)
         default:
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
-            return finish(atom)
+            return atom.node
         }
     }
 
@@ -496,7 +565,7 @@ struct ParserCore {
         case .active:
             return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
         case .verbatim:
-            let text = t.scalar == "*" ? t.name.replacingOccurrences(of: " ", with: "␣") : t.name
+            let text = t.scalar == "*" ? self.name(t).replacingOccurrences(of: " ", with: "␣") : self.name(t)
             return Atom(node: MathNode(.text(text, variant: .monospace), range: t.range), range: t.range)
         case .controlSequence:
             return parseCommand(t)
@@ -561,34 +630,45 @@ struct ParserCore {
     private mutating func parseCharacter(_ t: Token) -> Atom? {
         let c = t.scalar
         if isASCIIDigit(c) {
-            return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
+            let node = parseNumber(first: t)
+            return Atom(node: node, range: node.range)
         }
         if c == "." {
             let after = peekNonSpace()
             if after.kind == .character, isASCIIDigit(after.scalar) {
-                return Atom(node: parseNumber(first: t), range: nil).withNodeRange()
+                let node = parseNumber(first: t)
+                return Atom(node: node, range: node.range)
             }
         }
         if isASCIILetter(c) {
             if mergeLetters {
-                var text = scalarString(c)
+                var text = ASCIIText(UInt8(c.value))
                 var end = t.range.upperBound
                 while true {
                     // Spaces are insignificant in math: \mathrm{k g} is "kg".
+                    if let b = expander.peekPlainByte() {
+                        if isASCIILetter(Unicode.Scalar(b)) {
+                            end = expander.skipPlainByte() + 1
+                            text.append(b)
+                            continue
+                        }
+                        // Only a command (a macro) or a comment can hide a letter.
+                        if b != UInt8(ascii: "\\") && b != UInt8(ascii: "%") { break }
+                    }
                     let n = nextNonSpace()
                     if n.kind == .character, isASCIILetter(n.scalar) {
-                        text.unicodeScalars.append(n.scalar)
+                        text.append(UInt8(n.scalar.value))
                         end = n.range.upperBound
                     } else {
                         pushBack(n)
                         break
                     }
                 }
-                let node = MathNode(.identifier(text, variant: text.unicodeScalars.count == 1 ? font : (font == .normal ? nil : font)),
+                let node = MathNode(.identifier(text.string(tables), variant: text.count == 1 ? font : (font == .normal ? nil : font)),
                                     range: SourceRange(t.range.lowerBound, end))
                 return Atom(node: node, range: node.range)
             }
-            return Atom(node: MathNode(.identifier(scalarString(c), variant: font), range: t.range), range: t.range)
+            return Atom(node: MathNode(.identifier(tables.string(c), variant: font), range: t.range), range: t.range)
         }
         if c.value < 0x20 || c.value == 0x7F || c == "\u{FFFD}" {
             if c == "\t" || c == "\n" || c == "\r" { return nil }
@@ -597,7 +677,7 @@ struct ParserCore {
                   at: t.range)
             return nil
         }
-        if let symbol = SymbolTable.character(c) {
+        if let symbol = tables.character(c) {
             return Atom(node: leaf(symbol, range: t.range), range: t.range)
         }
         let node = unicodeLeaf(c, range: t.range)
@@ -609,11 +689,11 @@ struct ParserCore {
     /// A node for a Unicode character typed directly: the same node its TeX command makes.
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
         if let (base, variant) = UnicodeMath.decompose(c) {
-            if isASCIIDigit(base) { return MathNode(.number(scalarString(base)), range: range) }
-            return MathNode(.identifier(scalarString(base), variant: variant == .italic ? nil : variant), range: range)
+            if isASCIIDigit(base) { return MathNode(.number(tables.string(base)), range: range) }
+            return MathNode(.identifier(tables.string(base), variant: variant == .italic ? nil : variant), range: range)
         }
         if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
-            return leaf(symbol, range: range)
+            return leaf(SymbolLeaf(symbol), range: range)
         }
         if let atomClass = OperatorDictionary.atomClass(for: c) {
             var props = OperatorDictionary.properties(for: String(Character(c)))
@@ -628,14 +708,26 @@ struct ParserCore {
 
     /// Digits (and one decimal point, and `{,}` digit groups) read as one number.
     private mutating func parseNumber(first: Token) -> MathNode {
-        var text = scalarString(first.scalar)
+        var text = ASCIIText(UInt8(first.scalar.value))
         var end = first.range.upperBound
         var seenPoint = first.scalar == "."
         while true {
+            // Digits straight from the input, without making tokens.
+            if let b = expander.peekPlainByte() {
+                if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                    end = expander.skipPlainByte() + 1
+                    text.append(b)
+                    continue
+                }
+                // Only a point, a `{,}` group, a command (a macro) or a comment can go on.
+                if b != UInt8(ascii: ".") && b != UInt8(ascii: "{") && b != UInt8(ascii: "\\") && b != UInt8(ascii: "%") {
+                    break
+                }
+            }
             let t = nextNonSpace()
             if t.kind == .character {
                 if isASCIIDigit(t.scalar) {
-                    text.unicodeScalars.append(t.scalar)
+                    text.append(UInt8(t.scalar.value))
                     end = t.range.upperBound
                     continue
                 }
@@ -643,20 +735,20 @@ struct ParserCore {
                     let after = peekNonSpace()
                     if after.kind == .character, isASCIIDigit(after.scalar) {
                         seenPoint = true
-                        text += "."
+                        text.append(UInt8(ascii: "."))
                         end = t.range.upperBound
                         continue
                     }
                 }
             }
             if t.kind == .beginGroup, !seenPoint, readDigitGroupSeparator(brace: t) {
-                text += ","
+                text.append(UInt8(ascii: ","))
                 continue
             }
             pushBack(t)
             break
         }
-        return MathNode(.number(text), range: SourceRange(first.range.lowerBound, end))
+        return MathNode(.number(text.string(tables)), range: SourceRange(first.range.lowerBound, end))
     }
 
     /// After `{` (given, and put back by the caller on failure): if the group is `{,}` followed by a
@@ -684,29 +776,24 @@ struct ParserCore {
         return false
     }
 
-    /// A leaf for a symbol-table entry.
-    func leaf(_ symbol: TeXSymbol, range: SourceRange?) -> MathNode {
-        switch symbol.symbolClass {
-        case .ord:
-            var variant = font
-            if variant == .italic, symbol.text.unicodeScalars.count == 1, !isASCIILetter(symbol.text.unicodeScalars.first!) {
-                variant = nil
-            }
-            return MathNode(.identifier(symbol.text, variant: variant), range: range)
-        case .ordOperator, .bin, .rel, .open, .close, .punct, .inner, .largeOperator:
-            return MathNode(.operator(symbol.text, symbol.leafProperties), range: range)
-        }
+    /// A leaf for a symbol-table entry, in the math alphabet in force. (Inlined: a call would copy
+    /// the parser's state, as for any method that does not change it.)
+    @inline(__always)
+    func leaf(_ symbol: SymbolLeaf, range: SourceRange?) -> MathNode {
+        if let properties = symbol.operatorProperties { return MathNode(.operator(symbol.text, properties), range: range) }
+        let variant = font == .italic && !symbol.takesItalic ? nil : font
+        return MathNode(.identifier(symbol.text, variant: variant), range: range)
     }
 
     // MARK: Commands
 
     private mutating func parseCommand(_ t: Token) -> Atom? {
-        let entry = CommandRegistry.commandsAndSymbols[t.name]
-        if case .command(let definition)? = entry {
+        let meaning = tables.meaning(t.entry)
+        if case .command(let definition) = meaning {
             if !definition.modes.contains(mode == .math ? .math : .text) {
-                error("tex.wrong-mode", "\\\(t.name) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
+                error("tex.wrong-mode", "\\\(self.name(t)) is not allowed in \(mode == .math ? "math" : "text") mode", at: t.range)
             }
-            var invocation = Invocation(name: t.name, token: t, range: t.range)
+            var invocation = Invocation(name: self.name(t), token: t, range: t.range)
             readArguments(definition.arguments, into: &invocation)
             guard let node = definition.build(&self, invocation) else { return nil }
             var atom = Atom(node: node, range: node.range ?? invocation.range)
@@ -715,31 +802,30 @@ struct ParserCore {
             atom.bracePosition = definition.bracePosition
             return atom
         }
-        if case .symbol(let symbol)? = entry {
-            var atom = Atom(node: leaf(symbol, range: t.range), range: t.range)
-            if case .largeOperator(let limits) = symbol.symbolClass { atom.takesLimits = limits }
-            return atom
+        if case .symbol(let symbol) = meaning {
+            return Atom(node: leaf(symbol, range: t.range), range: t.range, takesLimits: symbol.takesLimits)
         }
-        if t.name.isEmpty {
+        let name = self.name(t)
+        if name.isEmpty {
             warning("tex.trailing-backslash", "a backslash at the end of the formula is ignored", at: t.range)
             return nil
         }
-        if t.name == " " {
+        if name == " " {
             return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
         }
         // Suggestions cost a scan of all names: compute each once, and for at most 20 names per parse.
         let suggestion: String?
-        if let cached = suggestions[t.name] {
+        if let cached = suggestions[name] {
             suggestion = cached
         } else if suggestions.count < 20 {
-            suggestion = CommandRegistry.suggestion(for: t.name)
-            suggestions[t.name] = .some(suggestion)
+            suggestion = CommandRegistry.suggestion(for: name)
+            suggestions[name] = .some(suggestion)
         } else {
             suggestion = nil
         }
-        error("tex.unknown-command", "unknown command \\\(t.name)" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
+        error("tex.unknown-command", "unknown command \\\(name)" + (suggestion.map { "; did you mean \\\($0)?" } ?? ""),
               at: t.range, fixIts: suggestion.map { [.init(range: t.range, replacement: "\\" + $0)] } ?? [])
-        return Atom(node: MathNode(.error("\\" + t.name), range: t.range), range: t.range)
+        return Atom(node: MathNode(.error("\\" + name), range: t.range), range: t.range)
     }
 
     /// Reads a command's declared arguments.
@@ -780,12 +866,12 @@ struct ParserCore {
                 error("tex.missing-argument", "\\\(invocation.name) needs an argument", at: invocation.range)
                 return .raw("", t.range)
             }
-            return .raw(tokens.sourceText, rangeOf(tokens, fallback: t.range))
+            return .raw(self.sourceText(tokens), rangeOf(tokens, fallback: t.range))
         case .optionalRaw:
             let t = peekNonSpace()
             guard t.isCharacter("[") else { return .absent }
             guard let tokens = expander.readOptionalArgument() else { return .absent }
-            return .raw(tokens.sourceText, rangeOf(tokens, fallback: t.range))
+            return .raw(self.sourceText(tokens), rangeOf(tokens, fallback: t.range))
         }
     }
 
@@ -807,7 +893,7 @@ struct ParserCore {
             return parseGroupContent(opening: t)
         case .superscript, .subscript:
             pushBack(t)
-            error("tex.missing-argument", "\\\(invocation.name) needs an argument before \(t.sourceText)", at: invocation.range)
+            error("tex.missing-argument", "\\\(invocation.name) needs an argument before \(self.sourceText(t))", at: invocation.range)
             return MathNode(.error(""), range: t.range)
         default:
             if t.kind == .controlSequence, t.role.endsArgument {
@@ -817,10 +903,10 @@ struct ParserCore {
             }
             if t.kind == .character, isASCIIDigit(t.scalar) {
                 // A single-token argument takes one digit: \frac12 is 1/2.
-                return MathNode(.number(scalarString(t.scalar)), range: t.range)
+                return MathNode(.number(tables.string(t.scalar)), range: t.range)
             }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
-            return finish(atom)
+            return atom.node
         }
     }
 
@@ -834,18 +920,19 @@ struct ParserCore {
             if t.scalar == "." { return ("", t.range) }
             if t.scalar == "<" { return ("⟨", t.range) }
             if t.scalar == ">" { return ("⟩", t.range) }
-            if let symbol = SymbolTable.character(t.scalar) { return (symbol.text, t.range) }
+            if let symbol = tables.character(t.scalar) { return (symbol.text, t.range) }
             return (String(Character(t.scalar)), t.range)
         case .controlSequence:
-            if let symbol = SymbolTable.math(t.name) { return (symbol.text, t.range) }
-            if t.name == "{" || t.name == "lbrace" { return ("{", t.range) }
-            if t.name == "}" || t.name == "rbrace" { return ("}", t.range) }
-            if t.name == "|" { return ("‖", t.range) }
+            if case .symbol(let symbol) = tables.meaning(t.entry) { return (symbol.text, t.range) }
+            let name = self.name(t)
+            if name == "{" || name == "lbrace" { return ("{", t.range) }
+            if name == "}" || name == "rbrace" { return ("}", t.range) }
+            if name == "|" { return ("‖", t.range) }
             pushBack(t)
         default:
             pushBack(t)
         }
-        error("tex.missing-delimiter", "\\\(command.name) needs a delimiter such as ( [ \\{ | or .", at: command.range)
+        error("tex.missing-delimiter", "\\\(self.name(command)) needs a delimiter such as ( [ \\{ | or .", at: command.range)
         return nil
     }
 
@@ -856,7 +943,7 @@ struct ParserCore {
         let t = nextNonSpace()
         guard t.kind == .beginGroup else {
             pushBack(t)
-            error("tex.missing-environment-name", "\\\(token.name) needs an environment name in braces", at: token.range)
+            error("tex.missing-environment-name", "\\\(self.name(token)) needs an environment name in braces", at: token.range)
             return ""
         }
         var name = ""
@@ -878,7 +965,7 @@ struct ParserCore {
         while true {
             let u = expander.nextRaw()
             if u.isCharacter("]") || u.kind == .eof { if u.kind == .eof { pushBack(u) }; break }
-            text += u.sourceText
+            text += self.sourceText(u)
             if text.utf8.count > 100 { break }
         }
         return Dimension.parse(text)
@@ -909,31 +996,6 @@ struct ParserCore {
     }
 }
 
-extension ControlSequenceRole {
-    /// `\right`, `\middle`, `\end` and `\\` end the construct around them, so they cannot be
-    /// an argument or a script.
-    var endsArgument: Bool {
-        switch self {
-        case .right, .middle, .end, .lineBreak: return true
-        default: return false
-        }
-    }
-}
-
-extension Atom {
-    func withNodeRange() -> Atom {
-        var a = self
-        a.range = node.range
-        return a
-    }
-}
-
-extension MathNode {
-    func withFallbackRange(_ range: SourceRange) -> MathNode {
-        self.range == nil ? withRange(range) : self
-    }
-}
-
 @inline(__always)
 func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
     (c.value >= 0x61 && c.value <= 0x7A) || (c.value >= 0x41 && c.value <= 0x5A)  // a-z A-Z
@@ -944,14 +1006,40 @@ func isASCIIDigit(_ c: Unicode.Scalar) -> Bool {
     c.value >= 0x30 && c.value <= 0x39  // 0-9
 }
 
-/// The one-character string of `c`. Every letter and digit of a formula passes here, and ASCII
-/// ones come from a table: making a String from a scalar costs far more than copying a small one.
-@inline(__always)
-func scalarString(_ c: Unicode.Scalar) -> String {
-    c.value < 0x80 ? asciiStrings[Int(c.value)] : String(Character(c))
-}
+/// ASCII text collected a byte at a time (the digits of a number, the letters of a name) without
+/// the cost of appending to a `String` for each byte: up to 32 bytes are kept inline.
+struct ASCIIText {
+    private var inline: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// The text once it is longer than `inline` holds.
+    private var spilled = ""
+    /// The number of bytes.
+    private(set) var count = 0
 
-private let asciiStrings: [String] = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+    /// Text starting with the ASCII byte `first`.
+    init(_ first: UInt8) { append(first) }
+
+    /// Appends an ASCII byte.
+    mutating func append(_ byte: UInt8) {
+        if count < 32 {
+            let index = count
+            withUnsafeMutableBytes(of: &inline) { $0[index] = byte }
+        } else {
+            if count == 32 { spilled = inlineString(32) }
+            spilled.unicodeScalars.append(Unicode.Scalar(byte))
+        }
+        count += 1
+    }
+
+    /// The text as a string (a shared one for a single character).
+    func string(_ tables: ParserTables) -> String {
+        if count == 1 { return tables.asciiStrings[Int(withUnsafeBytes(of: inline) { $0[0] })] }
+        return count <= 32 ? inlineString(count) : spilled
+    }
+
+    private func inlineString(_ length: Int) -> String {
+        withUnsafeBytes(of: inline) { String(decoding: $0.prefix(length), as: UTF8.self) }
+    }
+}
 
 /// TeX dimensions converted to em (1em = 10pt at the default 10pt size, 18mu = 1em).
 package enum Dimension {

@@ -31,23 +31,29 @@ package struct TeXSymbol: Sendable, Hashable {
     package let text: String
     /// The symbol's class.
     package let symbolClass: SymbolClass
-    /// The properties of the operator node the parser makes for this symbol (unused for
-    /// ``SymbolClass/ord``, which makes an identifier); computed once here rather than at every use.
-    let leafProperties: OperatorProperties
+    /// The properties of the operator node the parser makes for this symbol, or nil for an
+    /// identifier (``SymbolClass/ord``); computed once here rather than at every use.
+    package let operatorProperties: OperatorProperties?
 
     /// Creates a symbol.
     package init(text: String, symbolClass: SymbolClass) {
         self.text = text
         self.symbolClass = symbolClass
-        self.leafProperties = Self.leafProperties(text, symbolClass)
+        self.operatorProperties = Self.operatorProperties(text, symbolClass)
     }
 
-    /// The operator dictionary's properties for `text` with the TeX class deciding the atom class,
-    /// fences and stretchiness.
-    private static func leafProperties(_ text: String, _ symbolClass: SymbolClass) -> OperatorProperties {
+    /// The operator properties of a symbol of `symbolClass` written `text`.
+    ///
+    /// Starts from ``OperatorDictionary/properties(for:)`` (so arrows keep their stretchiness) and
+    /// lets the TeX class decide the atom class: `\lvert` opens even though `|` is ordinary in the
+    /// dictionary; `\lhd` is binary in TeX though ⊲ is a relation in Unicode. A fence written
+    /// plainly does not stretch (`\left…\right` makes it stretch), only an opening or closing
+    /// symbol (or an ordinary one the dictionary calls a fence, such as `|`) is a fence, and a large
+    /// operator takes its limits from its class alone.
+    private static func operatorProperties(_ text: String, _ symbolClass: SymbolClass) -> OperatorProperties? {
         let atomClass: AtomClass
         switch symbolClass {
-        case .ord: return .ordinary
+        case .ord: return nil
         case .largeOperator(let limits):
             return OperatorProperties(atomClass: .op, largeOperator: true, movableLimits: limits)
         case .ordOperator: atomClass = .ord
@@ -60,39 +66,12 @@ package struct TeXSymbol: Sendable, Hashable {
         }
         var p = OperatorDictionary.properties(for: text)
         p.atomClass = atomClass
-        // Fences written plainly do not stretch; \left…\right makes them stretch.
         if atomClass == .open || atomClass == .close { p.stretchy = false; p.fence = true }
         if atomClass != .open && atomClass != .close && atomClass != .ord { p.fence = false }
         if atomClass == .ord { p.stretchy = false }
         p.largeOperator = false
         p.movableLimits = false
         return p
-    }
-
-    /// The operator properties of this symbol, or nil for an identifier (``SymbolClass/ord``).
-    ///
-    /// Starts from ``OperatorDictionary/properties(for:)`` (so arrows and fences keep their
-    /// stretchiness) and lets the TeX class decide the atom class: `\lvert` opens even though `|`
-    /// is ordinary in the dictionary; `\lhd` is binary in TeX though ⊲ is a relation in Unicode.
-    package var operatorProperties: OperatorProperties? {
-        var properties = OperatorDictionary.properties(for: text)
-        switch symbolClass {
-        case .ord: return nil
-        case .ordOperator: properties.atomClass = .ord
-        case .bin: properties.atomClass = .bin
-        case .rel: properties.atomClass = .rel
-        case .open, .close:
-            properties.atomClass = symbolClass == .open ? .open : .close
-            properties.fence = true
-        case .punct:
-            properties.atomClass = .punct
-        case .inner: properties.atomClass = .inner
-        case .largeOperator(let limits):
-            properties.atomClass = .op
-            properties.largeOperator = true
-            properties.movableLimits = limits
-        }
-        return properties
     }
 }
 

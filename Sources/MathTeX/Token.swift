@@ -1,10 +1,13 @@
 import MathSyntax
 
 /// A TeX token: a control sequence or a character with its category (TeXbook ch. 7).
+///
+/// A token is plain data (no reference counting when it is copied): a control sequence's name is
+/// a ``TokenName``, which the lexer that made the token turns back into a string.
 struct Token: Sendable {
     /// The token's category, as TeX's category codes classify characters.
     enum Kind: UInt8, Sendable {
-        case controlSequence  // \name or \<char>; `name` holds the name without the backslash
+        case controlSequence  // \name or \<char>; `name` is the name without the backslash
         case character        // letter or other character (catcode 11/12)
         case beginGroup       // {
         case endGroup         // }
@@ -15,7 +18,7 @@ struct Token: Sendable {
         case `subscript`      // _
         case space            // a run of white space
         case active           // ~
-        case verbatim         // \verb|…|: `name` holds the text, `scalar` is "*" for \verb*
+        case verbatim         // \verb|…|: `name` is the text, `scalar` is "*" for \verb*
         case eof
     }
 
@@ -24,132 +27,111 @@ struct Token: Sendable {
     /// for other kinds. Found once, when the token is made. (Declared next to `kind`, so it takes
     /// no room of its own.)
     let role: ControlSequenceRole
-    /// The control sequence name (without the backslash); empty for other kinds.
-    let name: String
+    /// The control sequence name (without the backslash) or the verbatim text; ``TokenName/none``
+    /// for other kinds.
+    var name: TokenName
     /// The character, for character-like tokens.
     var scalar: Unicode.Scalar
     /// Where the token came from; tokens produced by a macro carry the macro call's range.
     var range: SourceRange
 
-    init(_ kind: Kind, name: String = "", scalar: Unicode.Scalar = " ", range: SourceRange) {
+    /// A token of a kind other than a control sequence.
+    init(_ kind: Kind, scalar: Unicode.Scalar = " ", range: SourceRange) {
+        self.init(kind: kind, role: .other, name: .none, scalar: scalar, range: range)
+    }
+
+    /// A control sequence token named `name`.
+    @inline(__always)
+    init(controlSequence name: TokenName, tables: ParserTables, range: SourceRange) {
+        self.init(kind: .controlSequence, role: name.isKnown ? tables.controlSequences[Int(name.rawValue)].role : .other,
+                  name: name, scalar: " ", range: range)
+    }
+
+    /// A `\verb` token whose text is `text`; `starred` for `\verb*`.
+    init(verbatim text: TokenName, starred: Bool, range: SourceRange) {
+        self.init(kind: .verbatim, role: .other, name: text, scalar: starred ? "*" : " ", range: range)
+    }
+
+    @inline(__always)
+    private init(kind: Kind, role: ControlSequenceRole, name: TokenName, scalar: Unicode.Scalar, range: SourceRange) {
         self.kind = kind
+        self.role = role
         self.name = name
         self.scalar = scalar
         self.range = range
-        self.role = kind == .controlSequence ? ControlSequenceRole.of(name) : .other
     }
 
-    func isControlSequence(_ n: String) -> Bool { kind == .controlSequence && name == n }
-    func isCharacter(_ c: Unicode.Scalar) -> Bool { kind == .character && scalar == c }
+    /// For a known control sequence, its index in ``ParserTables/controlSequences``; -1 otherwise.
+    var entry: Int32 { name.isKnown && kind == .controlSequence ? name.rawValue : -1 }
 
+    func isCharacter(_ c: Unicode.Scalar) -> Bool { kind == .character && scalar == c }
+}
+
+/// The name of a control sequence token (or the text of a verbatim token), as a number: a known
+/// control sequence's index in ``ParserTables/controlSequences``, or an index in the
+/// ``TokenNames`` of the lexer that made the token.
+struct TokenName: Hashable, Sendable {
+    /// Non-negative for a known name; `-1 - i` for string `i` of a ``TokenNames``.
+    let rawValue: Int32
+
+    /// No name (tokens other than control sequences and verbatim text).
+    static let none = TokenName(rawValue: Int32.min)
+
+    /// A name of ``ParserTables``.
+    var isKnown: Bool { rawValue >= 0 }
+    /// A name kept by a ``TokenNames``.
+    var isLocal: Bool { rawValue < 0 && rawValue != Int32.min }
+}
+
+/// The strings of the token names that are not known control sequences (unknown commands,
+/// verbatim text), kept by the lexer that made the tokens, so that tokens stay plain data.
+struct TokenNames: Sendable {
+    private var strings: [String] = []
+
+    /// Keeps `string` and returns its name.
+    mutating func add(_ string: String) -> TokenName {
+        strings.append(string)
+        return TokenName(rawValue: -Int32(strings.count))
+    }
+
+    /// The string of a name: a known name's from `tables`, a local one from these names.
+    func string(_ name: TokenName, tables: ParserTables) -> String {
+        if name.isKnown { return tables.controlSequences[Int(name.rawValue)].name }
+        if name == .none { return "" }
+        return strings[Int(-1 - name.rawValue)]
+    }
+}
+
+extension TokenNames {
     /// The token written back as TeX source (for error nodes and raw arguments).
-    var sourceText: String {
-        switch kind {
+    func sourceText(_ t: Token, tables: ParserTables) -> String {
+        switch t.kind {
         case .controlSequence:
+            let name = string(t.name, tables: tables)
             if let first = name.unicodeScalars.first, name.unicodeScalars.count == 1,
                !(("a"..."z").contains(first) || ("A"..."Z").contains(first)) {
                 return "\\" + name
             }
             return "\\" + name + " "
-        case .character: return String(Character(scalar))
+        case .character: return String(Character(t.scalar))
         case .beginGroup: return "{"
         case .endGroup: return "}"
         case .mathShift: return "$"
         case .alignment: return "&"
-        case .parameter: return scalar == "0" ? "#" : "#" + String(Character(scalar))
+        case .parameter: return t.scalar == "0" ? "#" : "#" + String(Character(t.scalar))
         case .superscript: return "^"
         case .subscript: return "_"
         case .space: return " "
         case .active: return "~"
-        case .verbatim: return "\\verb" + (scalar == "*" ? "*" : "") + "|" + name + "|"
+        case .verbatim: return "\\verb" + (t.scalar == "*" ? "*" : "") + "|" + string(t.name, tables: tables) + "|"
         case .eof: return ""
         }
     }
-}
 
-/// The control sequences the expander and the parser's expression loop treat specially, so that
-/// each stage switches on a small value instead of comparing the name with every special name.
-/// One dictionary look-up when the token is made replaces those string comparisons.
-enum ControlSequenceRole: UInt8, Sendable {
-    /// Any other command (registry command, symbol, user macro or unknown).
-    case other
-    /// A name defined in ``BuiltinMacros`` (the expander looks it up in its macro table).
-    case builtinMacro
-    // Expander primitives.
-    case def             // \def \gdef \edef \xdef
-    case newCommand      // \newcommand \renewcommand \providecommand
-    case `let`           // \let
-    case declareOperator // \DeclareMathOperator
-    case ignored         // \global \long \relax \/
-    case changeCase      // \uppercase \lowercase
-    case bgroup, egroup
-    // Parser structure.
-    case right, middle, end
-    case lineBreak       // \\
-    case crOrNewline     // \cr \newline
-    case closeParen      // \)
-    case infix           // \over \atop \choose \brace \brack \above
-    case limits          // \limits \nolimits \displaylimits
-    case noNumber        // \nonumber \notag
-
-    static func of(_ name: String) -> ControlSequenceRole {
-        // Most names have no role: skip hashing those whose first byte and length no role name has.
-        let utf8 = name.utf8
-        guard let first = utf8.first else { return .other }
-        if first < 0x80, filter[Int(first)] & (1 << UInt32(min(utf8.count, 31))) == 0 { return .other }
-        return table[name] ?? .other
-    }
-
-    /// For each ASCII first byte, bit `n` is set when a name with a role starts with that byte and
-    /// has `n` bytes (31 for 31 or more).
-    private static let filter: [UInt32] = {
-        var filter = [UInt32](repeating: 0, count: 128)
-        for name in table.keys {
-            guard let first = name.utf8.first, first < 0x80 else { continue }
-            filter[Int(first)] |= 1 << UInt32(min(name.utf8.count, 31))
-        }
-        return filter
-    }()
-
-    private static let table: [String: ControlSequenceRole] = {
-        var table: [String: ControlSequenceRole] = [:]
-        // Every name in the built-in macro source (a superset of BuiltinMacros.table, which skips
-        // names the registry defines; a superset only costs a failed look-up). Read from the source
-        // text, not from the table, whose tokens are made with this table.
-        for line in BuiltinMacros.source.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " }
-            guard let space = trimmed.firstIndex(of: " ") else { continue }
-            table[String(trimmed[..<space])] = .builtinMacro
-        }
-        let roles: [(ControlSequenceRole, [String])] = [
-            (.def, ["def", "gdef", "edef", "xdef"]),
-            (.newCommand, ["newcommand", "renewcommand", "providecommand"]),
-            (.let, ["let"]),
-            (.declareOperator, ["DeclareMathOperator"]),
-            (.ignored, ["global", "long", "relax", "/"]),
-            (.changeCase, ["uppercase", "lowercase"]),
-            (.bgroup, ["bgroup"]), (.egroup, ["egroup"]),
-            (.right, ["right"]), (.middle, ["middle"]), (.end, ["end"]),
-            (.lineBreak, ["\\"]), (.crOrNewline, ["cr", "newline"]), (.closeParen, [")"]),
-            (.infix, ["over", "atop", "choose", "brace", "brack", "above"]),
-            (.limits, ["limits", "nolimits", "displaylimits"]),
-            (.noNumber, ["nonumber", "notag"]),
-        ]
-        for (role, names) in roles {
-            for name in names {
-                precondition(table[name] == nil, "\\\(name) has two roles")
-                table[name] = role
-            }
-        }
-        return table
-    }()
-}
-
-extension Array where Element == Token {
     /// The tokens written back as TeX, trimming the trailing space a control word adds.
-    var sourceText: String {
+    func sourceText(_ tokens: [Token], tables: ParserTables) -> String {
         var s = ""
-        for t in self { s += t.sourceText }
+        for t in tokens { s += sourceText(t, tables: tables) }
         while s.hasSuffix(" ") { s.removeLast() }
         return s
     }

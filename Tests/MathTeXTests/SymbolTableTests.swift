@@ -174,14 +174,19 @@ private let texClassExceptions: Set<String> = [
     #expect(sum.atomClass == .op && sum.largeOperator && sum.movableLimits)
     let integral = try #require(SymbolTable.math("int")?.operatorProperties)
     #expect(integral.atomClass == .op && integral.largeOperator && !integral.movableLimits)
+    // A fence written plainly does not stretch; \left…\right makes it stretch.
     let lvert = try #require(SymbolTable.math("lvert")?.operatorProperties)
-    #expect(lvert.atomClass == .open && lvert.fence && lvert.stretchy)
+    #expect(lvert.atomClass == .open && lvert.fence && !lvert.stretchy)
+    let langle = try #require(SymbolTable.math("langle")?.operatorProperties)
+    #expect(langle.atomClass == .open && langle.fence && !langle.stretchy)
     let arrow = try #require(SymbolTable.math("to")?.operatorProperties)
     #expect(arrow.atomClass == .rel && arrow.stretchy)
     let lhd = try #require(SymbolTable.math("lhd")?.operatorProperties)
     #expect(lhd.atomClass == .bin)
     let slash = try #require(SymbolTable.character("/")?.operatorProperties)
     #expect(slash.atomClass == .ord && !slash.fence)
+    let plus = try #require(SymbolTable.character("+")?.operatorProperties)
+    #expect(plus.atomClass == .bin && !plus.fence && !plus.largeOperator)
 }
 
 @Test func slantedCapitalsAreMathematicalItalic() {

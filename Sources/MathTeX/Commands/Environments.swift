@@ -30,7 +30,7 @@ enum EnvironmentRegistry {
             EnvironmentDefinition(names: [name + "*"]) { core, call in
                 var alignment = ColumnAlignment.center
                 if let raw = core.expander.readOptionalArgument() {
-                    switch raw.sourceText.trimmingCharacters() {
+                    switch core.sourceText(raw).trimmingCharacters() {
                     case "l": alignment = .left
                     case "r": alignment = .right
                     case "c": alignment = .center
@@ -182,8 +182,8 @@ extension ParserCore {
             var line = TableLine.none
             while true {
                 let t = peekNonSpace()
-                if t.isControlSequence("hline") { _ = nextNonSpace(); line = .solid; continue }
-                if t.isControlSequence("hdashline") { _ = nextNonSpace(); line = line == .solid ? .solid : .dashed; continue }
+                if isControlSequence(t, "hline") { _ = nextNonSpace(); line = .solid; continue }
+                if isControlSequence(t, "hdashline") { _ = nextNonSpace(); line = line == .solid ? .solid : .dashed; continue }
                 break
             }
             linesAbove.append(line)
@@ -200,11 +200,11 @@ extension ParserCore {
                 }
                 let t = nextNonSpace()
                 if t.kind == .alignment { continue }
-                if t.kind == .controlSequence && (t.name == "\\" || t.name == "cr" || t.name == "newline") {
+                if t.kind == .controlSequence && (t.role == .lineBreak || t.role == .crOrNewline) {  // \\ \cr \newline
                     _ = readRowSpacing()
                     break
                 }
-                if t.isControlSequence("end") {
+                if isControlSequence(t, "end") {
                     let name = readEnvironmentName(after: t)
                     if name != call.name {
                         error("tex.mismatched-end", "\\begin{\(call.name)} ended by \\end{\(name)}", at: t.range)

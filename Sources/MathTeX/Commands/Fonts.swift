@@ -162,19 +162,19 @@ extension ParserCore {
                 if close.kind != .endGroup { pushBack(close); error("tex.missing-brace", "missing } for this {", at: t.range) }
                 nodes.append(contentsOf: inner)
             case .verbatim:
-                append(t.scalar == "*" ? t.name.replacingOccurrences(of: " ", with: "␣") : t.name, t.range)
+                append(t.scalar == "*" ? self.name(t).replacingOccurrences(of: " ", with: "␣") : self.name(t), t.range)
             case .mathShift:
                 flush(&nodes, textFont)
                 nodes.append(contentsOf: parseInlineMath(opening: t, closing: .mathShift))
             case .superscript, .subscript:
-                error("tex.script-in-text", "\(t.sourceText) is only allowed in math; wrap it in $…$", at: t.range)
+                error("tex.script-in-text", "\(sourceText(t)) is only allowed in math; wrap it in $…$", at: t.range)
             case .alignment:
                 if stop.contains(.alignment) { pushBack(t); break loop }
                 error("tex.misplaced-alignment", "& in text", at: t.range)
             case .parameter:
                 error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
             case .controlSequence:
-                let name = t.name
+                let name = self.name(t)
                 if name == "(" {
                     flush(&nodes, textFont)
                     nodes.append(contentsOf: parseInlineMath(opening: t, closing: .closeParen))
@@ -221,7 +221,7 @@ extension ParserCore {
         switch t.kind {
         case .character: return (String(Character(t.scalar)), t.range)
         case .controlSequence:
-            if let s = SymbolTable.textSymbol(t.name) { return (s, t.range) }
+            if let s = SymbolTable.textSymbol(self.name(t)) { return (s, t.range) }
             pushBack(t)
             return ("", accent.range)
         case .beginGroup:
@@ -232,7 +232,7 @@ extension ParserCore {
                 if u.kind == .endGroup { end = u.range; break }
                 if u.kind == .eof { pushBack(u); error("tex.missing-brace", "missing } for this {", at: t.range); break }
                 if u.kind == .character { text.unicodeScalars.append(u.scalar) }
-                if u.kind == .controlSequence, let s = SymbolTable.textSymbol(u.name) { text += s }
+                if u.kind == .controlSequence, let s = SymbolTable.textSymbol(self.name(u)) { text += s }
                 if text.utf8.count > 64 { break }
             }
             return (text, t.range.union(end))
@@ -255,7 +255,7 @@ extension ParserCore {
         font = savedFont
         mergeLetters = savedMerge
         let close = next()
-        let closed = closing == .mathShift ? close.kind == .mathShift : close.isControlSequence(")")
+        let closed = closing == .mathShift ? close.kind == .mathShift : isControlSequence(close, ")")
         if !closed {
             pushBack(close)
             error("tex.unclosed-math", "math in text opened here is not closed", at: opening.range)

@@ -59,7 +59,7 @@ enum MiscCommands {
                     rows.append(MathNode(.tableRow(labeled: false), [MathNode(.tableCell, items, range: range)], range: range))
                 }
                 let t = core.next()
-                if t.kind == .controlSequence && (t.name == "\\" || t.name == "cr") { continue }
+                if t.kind == .controlSequence && (t.role == .lineBreak || core.name(t) == "cr") { continue }
                 if t.kind == .endGroup { end = t.range.upperBound; break }
                 core.pushBack(t)
                 core.error("tex.missing-brace", "missing } for this {", at: open.range)

@@ -65,7 +65,7 @@ enum OperatorCommands {
             var base: MathNode? = nil
             switch t.kind {
             case .character, .controlSequence, .beginGroup:
-                base = core.parseAtom(t).map { core.finish($0) }
+                base = core.parseAtom(t)?.node
             default:
                 core.pushBack(t)
             }

@@ -1,0 +1,237 @@
+import MathSyntax
+
+/// The control sequences the expander and the parser's expression loop treat specially, so that
+/// each stage switches on a small value instead of comparing the name with every special name.
+enum ControlSequenceRole: UInt8, Sendable {
+    /// Any other command (registry command, symbol, user macro or unknown).
+    case other
+    /// A name defined in ``BuiltinMacros`` (the expander looks it up in its macro table).
+    case builtinMacro
+    // Expander primitives.
+    case def             // \def \gdef \edef \xdef
+    case newCommand      // \newcommand \renewcommand \providecommand
+    case `let`           // \let
+    case declareOperator // \DeclareMathOperator
+    case ignored         // \global \long \relax \/
+    case changeCase      // \uppercase \lowercase
+    case bgroup, egroup
+    // Parser structure.
+    case right, middle, end
+    case lineBreak       // \\
+    case crOrNewline     // \cr \newline
+    case closeParen      // \)
+    case infix           // \over \atop \choose \brace \brack \above
+    case limits          // \limits \nolimits \displaylimits
+    case noNumber        // \nonumber \notag
+
+    /// The names of each role but ``other`` and ``builtinMacro``: the expander's primitives and the
+    /// parser's structural commands.
+    static let names: [(ControlSequenceRole, [String])] = [
+        (.def, ["def", "gdef", "edef", "xdef"]),
+        (.newCommand, ["newcommand", "renewcommand", "providecommand"]),
+        (.let, ["let"]),
+        (.declareOperator, ["DeclareMathOperator"]),
+        (.ignored, ["global", "long", "relax", "/"]),
+        (.changeCase, ["uppercase", "lowercase"]),
+        (.bgroup, ["bgroup"]), (.egroup, ["egroup"]),
+        (.right, ["right"]), (.middle, ["middle"]), (.end, ["end"]),
+        (.lineBreak, ["\\"]), (.crOrNewline, ["cr", "newline"]), (.closeParen, [")"]),
+        (.infix, ["over", "atop", "choose", "brace", "brack", "above"]),
+        (.limits, ["limits", "nolimits", "displaylimits"]),
+        (.noNumber, ["nonumber", "notag"]),
+    ]
+
+    /// The commands the parser and the expander handle themselves (not in the registry), as
+    /// ``TeXParser/knownCommands`` lists them: every name of ``names`` but `\)`, which only closes
+    /// `\(…\)` inside `\text{…}`, and `\verb`, which the lexer reads.
+    static let structuralCommands: [String] =
+        names.flatMap { $0.0 == .closeParen ? [] : $0.1 } + ["verb"]
+
+    /// `\right`, `\middle`, `\end` and `\\` end the construct around them, so they cannot be
+    /// an argument or a script.
+    var endsArgument: Bool {
+        switch self {
+        case .right, .middle, .end, .lineBreak: return true
+        default: return false
+        }
+    }
+}
+
+/// A control sequence name the parser knows, with everything the lexer, the expander and the
+/// parser need to know about it.
+struct ControlSequence: Sendable {
+    /// The name without the backslash.
+    let name: String
+    /// Its special meaning to the expander or the parser's expression loop.
+    let role: ControlSequenceRole
+    /// The registry command or math symbol of that name, if any (the registry's when both exist).
+    let meaning: Meaning
+
+    /// What a name stands for in the command registry and the symbol table.
+    enum Meaning: Sendable {
+        case none
+        case command(CommandDefinition)
+        case symbol(SymbolLeaf)
+    }
+}
+
+/// A symbol as the parser makes its leaf, prepared once: what an identifier symbol needs to take
+/// the math alphabet in force, and whether an operator symbol takes limits. A class, so that taking
+/// one out of a table costs one reference count rather than a copy of the symbol's fields.
+final class SymbolLeaf: Sendable {
+    /// The symbol's text.
+    let text: String
+    /// The properties of an operator symbol's node (``TeXSymbol/operatorProperties``); nil for an
+    /// identifier.
+    let operatorProperties: OperatorProperties?
+    /// Whether `\mathit` draws the identifier italic: one character that is not an ASCII letter
+    /// (a Greek letter, ∞) keeps its default style.
+    let takesItalic: Bool
+    /// A large operator whose limits go above and below in display style (`\sum`).
+    let takesLimits: Bool
+
+    init(_ symbol: TeXSymbol) {
+        text = symbol.text
+        operatorProperties = symbol.operatorProperties
+        let scalars = symbol.text.unicodeScalars
+        takesItalic = !(scalars.count == 1 && !isASCIILetter(scalars.first!))
+        if case .largeOperator(let limits) = symbol.symbolClass { takesLimits = limits } else { takesLimits = false }
+    }
+}
+
+/// The tables every parse reads, built once: every known control sequence name, found from the
+/// bytes of a name so that the lexer makes no `String` and the parser does no dictionary look-up
+/// for a known command, and the math meaning and the one-character string of each ASCII character.
+///
+/// A parse keeps one reference to the shared instance, so that a look-up is an array access rather
+/// than a global's initialisation check.
+final class ParserTables: Sendable {
+    /// The one instance.
+    static let shared = ParserTables()
+
+    /// The known control sequences; a token's ``Token/entry`` indexes this array.
+    let controlSequences: [ControlSequence]
+    /// The index of `\verb` in ``controlSequences``.
+    let verb: Int32
+    /// ``SymbolTable/character(_:)`` for each ASCII code.
+    private let asciiSymbols: [SymbolLeaf?]
+    /// The one-character string of each ASCII code. Every letter and digit of a formula needs one,
+    /// and copying a small string costs far less than making one from a scalar.
+    let asciiStrings: [String]
+
+    /// An open-addressing hash table (linear probing, power-of-two size) of indices into
+    /// ``controlSequences`` plus one; 0 marks an empty slot.
+    private let slots: [Int32]
+    /// The names' UTF-8 bytes, one after another; name `i` spans `nameStarts[i] ..< nameStarts[i + 1]`.
+    private let nameBytes: [UInt8]
+    private let nameStarts: [Int32]
+
+    private init() {
+        // The roles first, then the built-in macros, the symbols and the registry commands: a name
+        // keeps the role it has and takes the registry's meaning over the symbol table's.
+        var roles: [String: ControlSequenceRole] = [:]
+        for (role, names) in ControlSequenceRole.names {
+            for name in names {
+                precondition(roles[name] == nil, "\\\(name) has two roles")
+                roles[name] = role
+            }
+        }
+        // The names BuiltinMacros.table defines, read from its source (that table is lexed with
+        // this one): those the registry and the symbol table do not define.
+        for line in BuiltinMacros.source.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " }
+            guard let space = trimmed.firstIndex(of: " ") else { continue }
+            let name = String(trimmed[..<space])
+            if CommandRegistry.table[name] == nil, SymbolTable.math(name) == nil, roles[name] == nil {
+                roles[name] = .builtinMacro
+            }
+        }
+        var meanings: [String: ControlSequence.Meaning] = [:]
+        for name in SymbolTable.allMathNames {
+            if let symbol = SymbolTable.math(name) { meanings[name] = .symbol(SymbolLeaf(symbol)) }
+        }
+        for (name, definition) in CommandRegistry.table { meanings[name] = .command(definition) }
+        let names = Set(roles.keys).union(meanings.keys).union(["verb"]).sorted()
+        controlSequences = names.map {
+            ControlSequence(name: $0, role: roles[$0] ?? .other, meaning: meanings[$0] ?? .none)
+        }
+
+        var bytes: [UInt8] = [], starts: [Int32] = [0]
+        for name in names {
+            bytes.append(contentsOf: name.utf8)
+            starts.append(Int32(bytes.count))
+        }
+        nameBytes = bytes
+        nameStarts = starts
+        var size = 1
+        while size < names.count * 3 { size <<= 1 }
+        var slots = [Int32](repeating: 0, count: size)
+        for (index, name) in names.enumerated() {
+            var slot = Int(Self.hash(Array(name.utf8)[...]) & UInt32(size - 1))
+            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = Int32(index + 1)
+        }
+        self.slots = slots
+        verb = Int32(names.firstIndex(of: "verb")!)
+
+        asciiSymbols = (0..<0x80).map { SymbolTable.character(Unicode.Scalar(UInt8($0))).map(SymbolLeaf.init) }
+        asciiStrings = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+    }
+
+    /// The hash of a name's bytes (FNV-1a): ``hashSeed`` combined with each byte by ``hash(_:_:)``.
+    @inline(__always)
+    static func hash<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
+        var h = hashSeed
+        for b in bytes { h = hash(h, b) }
+        return h
+    }
+
+    /// The hash of an empty name.
+    static let hashSeed: UInt32 = 2_166_136_261
+
+    /// The hash `h` of a name's first bytes combined with the next byte `b`.
+    @inline(__always)
+    static func hash(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(b)) &* 16_777_619 }
+
+    /// The index in ``controlSequences`` of the name made of `bytes`, whose ``hash(_:)`` is
+    /// `hash`, or -1 when the name is not known.
+    func entry(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32 {
+        let mask = slots.count - 1
+        var slot = Int(hash) & mask
+        while true {
+            let index = Int(slots[slot]) - 1
+            if index < 0 { return -1 }
+            let start = Int(nameStarts[index]), end = Int(nameStarts[index + 1])
+            if end - start == bytes.count {
+                var k = 0
+                while k < bytes.count, nameBytes[start + k] == bytes[k] { k += 1 }
+                if k == bytes.count { return Int32(index) }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The index in ``controlSequences`` of `name`, or -1 when it is not known.
+    func entry(_ name: String) -> Int32 {
+        var name = name
+        return name.withUTF8 { entry($0, hash: Self.hash($0)) }
+    }
+
+    /// The math meaning of a control sequence token's entry (``ControlSequence/Meaning/none`` for -1).
+    @inline(__always)
+    func meaning(_ entry: Int32) -> ControlSequence.Meaning {
+        entry < 0 ? .none : controlSequences[Int(entry)].meaning
+    }
+
+    /// ``SymbolTable/character(_:)`` as a leaf, from an array for ASCII.
+    @inline(__always)
+    func character(_ c: Unicode.Scalar) -> SymbolLeaf? {
+        c.value < 0x80 ? asciiSymbols[Int(c.value)] : SymbolTable.character(c).map(SymbolLeaf.init)
+    }
+
+    /// The one-character string of `c`.
+    @inline(__always)
+    func string(_ c: Unicode.Scalar) -> String {
+        c.value < 0x80 ? asciiStrings[Int(c.value)] : String(Character(c))
+    }
+}
