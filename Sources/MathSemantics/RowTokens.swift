@@ -3,9 +3,10 @@ import MathSyntax
 // Rows: flatten nested rows, merge a few multi-item patterns, match fences, turn items into tokens.
 // The precedence parse over the tokens is in RowParser.swift.
 
-/// One token of a row, ready for the precedence parse.
+/// One token of a row, ready for the precedence parse: a plain record of numbers (nodes of the tree
+/// being built, fence groups and big-operator parts by their number in the analysis run).
 struct Token {
-    enum Kind {
+    enum Kind: UInt8 {
         /// Something that stands for a value.
         case operand
         /// A relation (`=`, `<`, `\overset{?}{=}`, an unmatched `|`).
@@ -42,169 +43,205 @@ struct Token {
     }
 
     var kind: Kind
-    var node: SemanticNode
-    /// The operator text for operators.
-    var text: String = ""
-    /// An operand that came from a fence group.
-    var fence: FenceGroup? = nil
-    /// Properties a function head gives its application.
-    var applicationProps: SemanticProperties = [:]
-    /// Big operator or limit parts.
-    var big: BigParts? = nil
+    var node: Analyzer.NodeID
+    /// The node whose text is the operator text of an operator token (-1: no text).
+    var textNode: Analyzer.NodeID = -1
+    /// An operand that came from a fence group: the group's number in ``Analyzer/groups`` (-1: none).
+    var fence: Int32 = -1
+    /// Big operator, limit or evaluation bar parts: their number in ``Analyzer/bigs`` (-1: none).
+    var big: Int32 = -1
     /// Postfix kind.
     var postfix: Postfix? = nil
     /// Followed by U+2061: the next operand is its argument.
     var forcedFunction = false
+    /// Properties a function head gives its application.
+    var application = ApplicationFacts()
+
+    init(_ kind: Kind, _ node: Analyzer.NodeID, text textNode: Analyzer.NodeID = -1) {
+        self.kind = kind
+        self.node = node
+        self.textNode = textNode
+    }
 
     enum Postfix { case factorial(Int), percent, primes(Int), degrees }
-
-    /// A fence group: its node, the plain `fenced` reading (for function arguments), and scripts
-    /// written on the closing fence (`(x+1)^2`).
-    final class FenceGroup {
-        var node: SemanticNode
-        var plain: SemanticNode
-        var open: String
-        var close: String
-        var scripts: Analyzer.Scripts? = nil
-        var scriptsRange: SourceRange? = nil
-        var parenLike: Bool { (open == "(" || open == "[") && (close == ")" || close == "]") }
-        /// Parentheses or brackets read as a plain group or interval: what can follow a function.
-        var isArgumentLike: Bool { parenLike && (node.kind == .fenced || node.kind == .interval) }
-
-        init(node: SemanticNode, plain: SemanticNode, open: String, close: String) {
-            self.node = node
-            self.plain = plain
-            self.open = open
-            self.close = close
-        }
-    }
-
-    /// Parts of a big operator or limit.
-    final class BigParts {
-        var head: SemanticNode
-        var lower: SemanticNode?
-        var upper: SemanticNode?
-        var name: String
-        var integrals: Int
-        var placement: String?
-        var range: SourceRange?
-
-        init(head: SemanticNode, lower: SemanticNode?, upper: SemanticNode?, name: String, integrals: Int,
-             placement: String?, range: SourceRange?) {
-            self.head = head
-            self.lower = lower
-            self.upper = upper
-            self.name = name
-            self.integrals = integrals
-            self.placement = placement
-            self.range = range
-        }
-    }
 }
 
-/// An item of a flattened row.
-enum RowItem {
-    case raw(MathNode)
-    case wideSpace(SourceRange?)
-    indirect case token(Token)
+/// The properties an application gets from its function (ClearSpeak "Trigonometric functions",
+/// "Logarithms", "Functions"): `function-class`, `log-base`, the power facts, `argument-fenced`.
+struct ApplicationFacts {
+    var functionClass: PropertyAtom = .named
+    var logBase = false
+    var power = PowerFacts()
+    var argumentFenced = false
 }
 
-/// Result of fence matching over a row's items: per item, its partner or whether it is a loose bar or
-/// fence. One array, allocated only when the row has a fence at all (most rows have none).
-struct FenceMatch {
-    private var state: [Int] = []
-    private let count: Int
-    private static let none = -1, looseBarMark = -2, looseFenceMark = -3
+/// `inverse` for an exponent −1, otherwise `power` with `power-value` (integers) and `power-kind`
+/// (Trig_TrigInverse, ClearSpeak "Trigonometric functions").
+struct PowerFacts {
+    var inverse = false
+    var power = false
+    var value: Int? = nil
+    var kind: PropertyAtom? = nil
+}
 
-    init(count: Int) { self.count = count }
+/// A fence group: its node, the plain `fenced` reading (for function arguments), and scripts
+/// written on the closing fence (`(x+1)^2`).
+struct FenceGroup {
+    var node: Analyzer.NodeID
+    var plain: Analyzer.NodeID
+    var open: String
+    var close: String
+    var scripts: Analyzer.Scripts? = nil
+    var scriptsRange: SourceRange? = nil
+    /// `(` or `[` with `)` or `]`.
+    var parenLike: Bool
+    /// Parentheses or brackets read as a plain group or interval: what can follow a function.
+    var isArgumentLike: Bool
+}
 
-    private mutating func set(_ i: Int, _ value: Int) {
-        if state.isEmpty { state = Array(repeating: FenceMatch.none, count: count) }
-        state[i] = value
+/// Parts of a big operator, a limit or an evaluation bar.
+struct BigParts {
+    var head: Analyzer.NodeID
+    var lower: Analyzer.NodeID?
+    var upper: Analyzer.NodeID?
+    /// `operator-name` of a big operator.
+    var name: PropertyAtom
+    var integrals: Int
+    var placement: PropertyAtom?
+    var range: SourceRange?
+}
+
+/// An item of a flattened row, with its fence-matching state.
+struct RowItem {
+    enum Item {
+        case raw(MathNode)
+        case wideSpace(SourceRange?)
+        /// An operand merged from several items (pre-scripts, a repeating decimal, a measurement).
+        case operand(Analyzer.NodeID)
     }
 
-    /// For an opening item, the index of its closing item; -1 otherwise.
-    func partner(_ i: Int) -> Int { state.isEmpty ? -1 : max(state[i], -1) }
-    /// A bar that did not pair: a relation (`a | b`), or an evaluation bar when it carries scripts.
-    func isLooseBar(_ i: Int) -> Bool { !state.isEmpty && state[i] == FenceMatch.looseBarMark }
-    /// A fence character that did not pair: a plain symbol.
-    func isLooseFence(_ i: Int) -> Bool { !state.isEmpty && state[i] == FenceMatch.looseFenceMark }
+    var item: Item
+    /// For an opening item, the index of its closing item; otherwise ``RowItem/unmatched``,
+    /// ``RowItem/looseBar`` or ``RowItem/looseFence``.
+    var match: Int32 = RowItem.unmatched
 
-    mutating func pair(_ open: Int, _ close: Int) { set(open, close) }
-    mutating func markLooseBar(_ i: Int) { set(i, FenceMatch.looseBarMark) }
-    mutating func markLooseFence(_ i: Int) { set(i, FenceMatch.looseFenceMark) }
+    init(_ item: Item) { self.item = item }
+
+    static let unmatched: Int32 = -1, looseBar: Int32 = -2, looseFence: Int32 = -3
+}
+
+/// A row being spliced by ``Analyzer/flatten(_:from:)``: its nodes and the next one to take.
+struct FlattenFrame {
+    var nodes: [MathNode]
+    var index: Int
+    var end: Int
+}
+
+/// A fence still open while ``Analyzer/matchFences(_:_:)`` scans a row.
+struct OpenFence {
+    var index: Int
+    var scalar: Unicode.Scalar
+    var bar: Bool
 }
 
 extension Analyzer {
     // MARK: Entry
 
-    /// The meaning of a sequence of presentation nodes (the items of a row).
-    func sequence(_ nodes: [MathNode], range: SourceRange?, _ ctx: Context) -> SemanticNode {
+    /// The meaning of a sequence of presentation nodes (the items of a row, from `start`).
+    mutating func sequence(_ nodes: [MathNode], from start: Int = 0, range: SourceRange?, _ ctx: Context) -> NodeID {
         // The row being analysed is opened here, so a self-contained group row is analysed as a row.
         var nodes = nodes
-        while nodes.count == 1, case .row = nodes[0].kind { nodes = nodes[0].children }
+        var start = start
+        while nodes.count - start == 1, case .row = nodes[start].kind {
+            nodes = nodes[start].children
+            start = 0
+        }
+        let base = items.count
+        flatten(nodes, from: start)
+        return row(from: base, range: range, ctx)
+    }
+
+    /// The meaning of one presentation node read as a row.
+    mutating func sequence(single m: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
+        if case .row = m.kind { return sequence(m.children, range: range, ctx) }
+        let base = items.count
+        if Analyzer.staysAsItem(m) {
+            items.append(RowItem(.raw(m)))
+        } else {
+            flatten([m], from: 0)
+        }
+        return row(from: base, range: range, ctx)
+    }
+
+    /// Analyses the row whose items are `items[base...]` and removes them.
+    private mutating func row(from base: Int, range: SourceRange?, _ ctx: Context) -> NodeID {
         var ctx = ctx
         ctx.level += 1
         ctx.groupDepth = 0
-        let flat = flatten(nodes)
-        if flat.isEmpty { return SemanticNode(.empty, range: range) }
+        defer { items.removeLast(items.count - base) }
+        let count = items.count - base
+        if count == 0 { return empty(range) }
         // One operand alone (a letter in a script, a number in a numerator, a fraction in a cell): its
         // token is its meaning, so the row machinery (fences, precedence) has nothing to do. Not for a
         // fence character (unpaired, it reads differently) or a differential mark.
-        if flat.count == 1, case .none = fenceRole(flat[0]), case .raw(let m) = flat[0], let t = classify(m, ctx),
-           t.kind == .operand, t.fence == nil, !isDifferentialMark(t.node) {
-            let result = t.node.withRole(.none)
-            if result.range == nil, let range { return result.withRange(range) }
-            return result
+        if count == 1, case .none = Analyzer.fenceRole(items[base]), case .raw(let m) = items[base].item, let t = classify(m, ctx),
+           t.kind == .operand, t.fence < 0, !tree.isDifferentialMark(t.node) {
+            if self.range(t.node) == nil, let range { return b.copy(t.node, range: range) }
+            return t.node
         }
-        let items = premerge(flat, ctx)
-        let match = matchFences(items, ctx)
-        let tokens = tokenize(items, 0..<items.count, match, ctx)
-        let result = parse(tokens, range: range, ctx)
-        if result.range == nil, let range { return result.withRange(range) }
+        premerge(from: base, ctx)
+        matchFences(from: base, ctx)
+        let tokenBase = tokens.count
+        tokenize(base..<items.count, ctx)
+        let result = parse(tokenBase..<tokens.count, range: range, ctx)
+        tokens.removeLast(tokens.count - tokenBase)
+        if self.range(result) == nil, let range { return b.copy(result, range: range) }
         return result
     }
 
     // MARK: Flattening
 
     /// Splices nested rows, pass-through styles (display/script level, size), padding and
-    /// `semantics` into one list; drops thin spaces and blank text; keeps wide spaces (≥ 1 em) as
-    /// separators. Iterative, so deep rows cost no stack.
-    func flatten(_ nodes: [MathNode]) -> [RowItem] {
+    /// `semantics` into one list of items on ``items``; drops thin spaces and blank text; keeps wide
+    /// spaces (≥ 1 em) as separators. Iterative, so deep rows cost no stack.
+    mutating func flatten(_ nodes: [MathNode], from start: Int) {
+        let base = items.count
         // Most rows hold nothing to splice or drop: their items are the nodes.
-        if nodes.allSatisfy(Analyzer.staysAsItem) { return nodes.map { .raw($0) } }
-        var out: [RowItem] = []
-        out.reserveCapacity(nodes.count)
-        var stack: [(nodes: [MathNode], index: Int)] = [(nodes, 0)]
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            if stack[top].index >= stack[top].nodes.count { stack.removeLast(); continue }
-            let m = stack[top].nodes[stack[top].index]
-            stack[top].index += 1
-            if Analyzer.staysAsItem(m) { out.append(.raw(m)); continue }
+        var simple = true
+        for i in start..<nodes.count where !Analyzer.staysAsItem(nodes[i]) { simple = false; break }
+        if simple {
+            for i in start..<nodes.count { items.append(RowItem(.raw(nodes[i]))) }
+            return
+        }
+        flattenFrames.removeAll(keepingCapacity: true)
+        flattenFrames.append(FlattenFrame(nodes: nodes, index: start, end: nodes.count))
+        while let top = flattenFrames.indices.last {
+            if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.removeLast(); continue }
+            let m = flattenFrames[top].nodes[flattenFrames[top].index]
+            flattenFrames[top].index += 1
+            if Analyzer.staysAsItem(m) { items.append(RowItem(.raw(m))); continue }
             switch m.kind {
             case .row:
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
                 // "(#1,#2)") stays one item, so its brackets cannot pair with brackets outside it.
-                if Analyzer.isSelfContainedGroup(m) { out.append(.raw(m)); continue }
-                if !m.children.isEmpty { stack.append((m.children, 0)) }
+                if Analyzer.isSelfContainedGroup(m) { items.append(RowItem(.raw(m))); continue }
+                if !m.children.isEmpty { flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
             case .semantics:
-                if let first = m.children.first { stack.append(([first], 0)) }
+                if !m.children.isEmpty { flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
             case .space(let w):
-                if w >= 0.9 {
-                    if case .wideSpace = out.last {} else if !out.isEmpty { out.append(.wideSpace(m.range)) }
+                if w >= 0.9, items.count > base {
+                    if case .wideSpace = items[items.count - 1].item {} else { items.append(RowItem(.wideSpace(m.range))) }
                 }
             case .text:
                 continue    // blank text
             default:
-                stack.append((m.children, 0))    // pass-through style, padding
+                flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: m.children.count))    // pass-through style, padding
             }
         }
-        if case .wideSpace = out.last { out.removeLast() }
-        return out
+        if items.count > base, case .wideSpace = items[items.count - 1].item { items.removeLast() }
     }
 
-    /// Whether ``flatten(_:)`` keeps a node as one item as it is: anything but rows, pass-through
+    /// Whether ``flatten(_:from:)`` keeps a node as one item as it is: anything but rows, pass-through
     /// styles (display/script level, size — colour is kept), padding, `semantics`, spaces and blank
     /// text, which it splices, drops or turns into separators.
     static func staysAsItem(_ m: MathNode) -> Bool {
@@ -219,58 +256,57 @@ extension Analyzer {
     /// A row of three or more items whose first item opens a bracket and whose last closes one.
     static func isSelfContainedGroup(_ m: MathNode) -> Bool {
         guard m.children.count >= 3, case .operator(let o, let op) = m.children[0].kind,
-              case .operator(let c, let cp) = m.children[m.children.count - 1].kind else { return false }
-        let opens = op.atomClass == .open || Vocabulary.isBar(o) || (Vocabulary.closers(of: o) != nil && op.fence)
-        let closes = cp.atomClass == .close || Vocabulary.isBar(c) || Vocabulary.isCloser(c)
-        return opens && closes && (Vocabulary.closers(of: o) != nil)
+              case .operator(let c, let cp) = m.children[m.children.count - 1].kind,
+              let u = o.soleScalar, Vocabulary.isOpener(u) else { return false }
+        let opens = op.atomClass == .open || Vocabulary.isBar(u) || op.fence
+        let v = c.soleScalar
+        let closes = cp.atomClass == .close || v.map { Vocabulary.isBar($0) || Vocabulary.isCloser($0) } == true
+        return opens && closes
     }
 
     // MARK: Multi-item patterns
 
     /// Merges patterns that span several items before fences are matched: pre-scripts
     /// (`{}_{n}C_{k}`), repeating decimals (`0.\overline{3}`) and measurements (`5\,\text{cm}`,
-    /// `3\,\mathrm{m/s}`).
-    func premerge(_ items: [RowItem], _ ctx: Context) -> [RowItem] {
-        // Built only when a pattern merges (most rows have none): until then the items stand.
-        var out: [RowItem]? = nil
-        func emit(_ item: RowItem, _ i: Int) {
-            if out == nil {
-                out = []
-                out!.reserveCapacity(items.count)
-                out!.append(contentsOf: items[..<i])
-            }
-            out!.append(item)
-        }
-        var i = 0
-        while i < items.count {
-            guard case .raw(let m) = items[i] else { out?.append(items[i]); i += 1; continue }
+    /// `3\,\mathrm{m/s}`). Rewrites `items[base...]` in place.
+    mutating func premerge(from base: Int, _ ctx: Context) {
+        let end = items.count
+        var w = base
+        var i = base
+        while i < end {
+            guard case .raw(let m) = items[i].item else { items[w] = items[i]; w += 1; i += 1; continue }
             // Pre-scripts: scripts on an empty base followed by the base.
-            if let pre = prescriptParts(m), i + 1 < items.count, case .raw(let next) = items[i + 1], !next.isOperatorLeaf {
-                emit(.token(Token(kind: .operand, node: prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx))), i)
+            if let pre = Analyzer.prescriptParts(m), i + 1 < end, case .raw(let next) = items[i + 1].item, !next.isOperatorLeaf {
+                let n = prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx)
+                items[w] = RowItem(.operand(n))
+                w += 1
                 i += 2
                 continue
             }
             if case .number(let digits) = m.kind {
                 // Repeating decimal: 0.\overline{3}, 0.1\overline{6}.
-                if let (node, used) = repeatingDecimal(digits, m, items, i) {
-                    emit(.token(Token(kind: .operand, node: node)), i)
+                if let (n, used) = repeatingDecimal(digits, m, i, end) {
+                    items[w] = RowItem(.operand(n))
+                    w += 1
                     i += used
                     continue
                 }
             }
-            if isQuantity(m), let (node, used) = measurement(m, items, i, ctx) {
-                emit(.token(Token(kind: .operand, node: node)), i)
+            if Analyzer.isQuantity(m), let (n, used) = measurement(m, i, end, ctx) {
+                items[w] = RowItem(.operand(n))
+                w += 1
                 i += used
                 continue
             }
-            out?.append(items[i])
+            items[w] = items[i]
+            w += 1
             i += 1
         }
-        return out ?? items
+        items.removeLast(end - w)
     }
 
     /// Sub/superscripts on an empty base (`{}_{m}`), as (sub, sup).
-    func prescriptParts(_ m: MathNode) -> (MathNode?, MathNode?)? {
+    static func prescriptParts(_ m: MathNode) -> (MathNode?, MathNode?)? {
         switch m.kind {
         case .subscript where m.children.count == 2 && Analyzer.isNone(m.children[0]): return (m.children[1], nil)
         case .superscript where m.children.count == 2 && Analyzer.isNone(m.children[0]): return (nil, m.children[1])
@@ -280,10 +316,9 @@ extension Analyzer {
     }
 
     /// `{}_{n}C_{k}` → ``SemanticKind/prescripts`` (`combination` for C, `permutation` for P).
-    func prescripts(_ pre: (MathNode?, MathNode?), _ next: MathNode, range: SourceRange?, _ ctx: Context) -> SemanticNode {
-        var children: [SemanticNode] = []
-        if let s = pre.0 { children.append(node(s, ctx).withRole(.presubscript)) }
-        if let s = pre.1 { children.append(node(s, ctx).withRole(.presuperscript)) }
+    mutating func prescripts(_ pre: (MathNode?, MathNode?), _ next: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
+        let preSub = pre.0.map { node($0, ctx) }
+        let preSup = pre.1.map { node($0, ctx) }
         var baseNode = next
         var post: (MathNode?, MathNode?) = (nil, nil)
         switch next.kind {
@@ -294,45 +329,59 @@ extension Analyzer {
         default: break
         }
         let base = node(baseNode, ctx)
-        children.append(base.withRole(.base))
-        if let s = post.0 { children.append(node(s, ctx).withRole(.subscript)) }
-        if let s = post.1 { children.append(node(s, ctx).withRole(.exponent)) }
-        var props: SemanticProperties = [:]
-        if base.kind == .identifier {
-            if base.text == "C" { props["combination"] = "true" }
-            if base.text == "P" { props["permutation"] = "true" }
+        let postSub = post.0.map { node($0, ctx) }
+        let postSup = post.1.map { node($0, ctx) }
+        return prescriptsNode(preSub: preSub, preSup: preSup, base: base, sub: postSub, sup: postSup, range: range)
+    }
+
+    /// A ``SemanticKind/prescripts`` node of analysed parts.
+    mutating func prescriptsNode(preSub: NodeID?, preSup: NodeID?, base: NodeID, sub: NodeID?, sup: NodeID?,
+                                 range: SourceRange?) -> NodeID {
+        let mark = b.mark()
+        if let preSub { b.add(child: preSub, .presubscript) }
+        if let preSup { b.add(child: preSup, .presuperscript) }
+        b.add(child: base, .base)
+        if let sub { b.add(child: sub, .subscript) }
+        if let sup { b.add(child: sup, .exponent) }
+        if kind(base) == .identifier {
+            let u = scalar(base)
+            if u == "C" { b.flag(.combination) }
+            if u == "P" { b.flag(.permutation) }
         }
-        return .make(.prescripts, children, props: props, range: range)
+        return b.finish(.prescripts, mark, range: range)
     }
 
     /// A number followed by an overlined (or barred) run of digits: the repeating decimal, as a
     /// ``SemanticKind/number`` with `repeating-decimal` (ClearSpeak "Repeating decimals").
-    func repeatingDecimal(_ digits: String, _ m: MathNode, _ items: [RowItem], _ i: Int) -> (SemanticNode, Int)? {
+    mutating func repeatingDecimal(_ digits: String, _ m: MathNode, _ i: Int, _ end: Int) -> (NodeID, Int)? {
         var j = i + 1
         var written = digits
-        if j < items.count, case .raw(let dot) = items[j], case .operator(".", _) = dot.kind {
+        if j < end, case .raw(let dot) = items[j].item, case .operator(let t, _) = dot.kind, t == "." {
             written += "."
             j += 1
         }
-        guard written.unicodeScalars.contains("."), j < items.count, case .raw(let over) = items[j], case .over = over.kind,
+        guard written.unicodeScalars.contains("."), j < end, case .raw(let over) = items[j].item, case .over = over.kind,
               over.children.count == 2, case .number(let rep) = over.children[0].kind,
               let (mark, _) = Analyzer.accentLeaf(over.children[1]),
-              let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == "overline" || name == "bar"
+              let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar
         else { return nil }
         let range = SourceRange.union(m.range, over.range)
-        let head = SemanticNode(.number, text: written, properties: Facts.numberProps(written), range: SourceRange.union(m.range, nil))
-        let tail = SemanticNode(.number, text: rep, properties: Facts.numberProps(rep), range: over.children[0].range)
-        var props = Facts.numberProps(written + rep)
-        props["repeating-decimal"] = "true"
-        props["repeating-digits"] = rep
-        props["repeating-count"] = String(rep.unicodeScalars.count)
-        let n = SemanticNode(.number, text: written + rep, children: [head.withRole(.whole), tail.withRole(.item)],
-                             properties: props, range: range)
+        let head = number(written, range: m.range)
+        let tail = number(rep, range: over.children[0].range)
+        let all = written + rep
+        let start = b.mark()
+        b.add(child: head, .whole)
+        b.add(child: tail, .item)
+        addNumberProperties(all)
+        b.flag(.repeatingDecimal)
+        b.string(.repeatingDigits, rep)
+        b.integer(.repeatingCount, rep.unicodeScalars.count)
+        let n = b.finish(.number, start, text: all, range: range, rangeFromChildren: false)
         return (n, j - i + 1)
     }
 
     /// Whether a node can be the quantity of a measurement: a number, a power of ten or a numeric fraction.
-    func isQuantity(_ m: MathNode) -> Bool {
+    static func isQuantity(_ m: MathNode) -> Bool {
         switch m.kind {
         case .number: return true
         case .superscript:
@@ -352,11 +401,21 @@ extension Analyzer {
         return false
     }
 
+    /// A unit written after a quantity (its text, `unit-name` key, powers and range).
+    struct Unit {
+        var text: String
+        var key: String
+        var power: Int?
+        var powerDenominator: Int?
+        var range: SourceRange?
+        var used: Int
+    }
+
     /// A unit written after a quantity: upright identifiers (`\mathrm{kg}`), text (`\text{cm}`), their
-    /// squares and cubes, and a quotient of two (`m/s`). Returns the unit node and how many items it used.
-    func unitAt(_ items: [RowItem], _ start: Int) -> (SemanticNode, Int)? {
-        func single(_ k: Int) -> (text: String, key: String, power: String?, range: SourceRange?)? {
-            guard k < items.count, case .raw(let m) = items[k] else { return nil }
+    /// squares and cubes, and a quotient of two (`m/s`).
+    static func unitAt(_ items: [RowItem], _ start: Int, _ end: Int) -> Unit? {
+        func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
+            guard k < end, case .raw(let m) = items[k].item else { return nil }
             switch m.kind {
             case .text(let t, _):
                 let tt = t.trimmingSpaces
@@ -376,46 +435,50 @@ extension Analyzer {
                 }
                 guard let key = Vocabulary.unitKey(base) else { return nil }
                 // Keys write powers as the lexicon does: cm², m/s².
-                return (base + "^" + p, key + (p == "2" ? "²" : "³"), p, m.range)
+                return (base + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
             default:
                 return nil
             }
         }
         guard let first = single(start) else { return nil }
-        var text = first.text, key = first.key, range = first.range
-        var used = 1
-        var props: SemanticProperties = [:]
-        if let p = first.power { props["unit-power"] = p }
-        if start + 2 < items.count, case .raw(let slash) = items[start + 1], case .operator(let s, _) = slash.kind,
+        var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: 1)
+        if start + 2 < end, case .raw(let slash) = items[start + 1].item, case .operator(let s, _) = slash.kind,
            s == "/" || s == "∕", let second = single(start + 2) {
-            text += "/" + second.text
-            key += "/" + second.key
-            range = SourceRange.union(range, second.range)
-            used = 3
-            if let p = second.power { props["unit-power-denominator"] = p }
+            unit.text += "/" + second.text
+            unit.key += "/" + second.key
+            unit.range = SourceRange.union(unit.range, second.range)
+            unit.used = 3
+            unit.powerDenominator = second.power
         }
-        props["unit-name"] = key
-        return (SemanticNode(.text, text: text, properties: props, range: range), used)
+        return unit
     }
 
     /// A quantity followed by a unit → ``SemanticKind/measurement``.
-    func measurement(_ m: MathNode, _ items: [RowItem], _ i: Int, _ ctx: Context) -> (SemanticNode, Int)? {
-        guard let (unit, used) = unitAt(items, i + 1) else { return nil }
+    mutating func measurement(_ m: MathNode, _ i: Int, _ end: Int, _ ctx: Context) -> (NodeID, Int)? {
+        guard let u = Analyzer.unitAt(items, i + 1, end) else { return nil }
         let q = node(m, ctx)
-        var props: SemanticProperties = [:]
-        for k in ["unit-name", "unit-power", "unit-power-denominator"] { if let v = unit.properties[k] { props[k] = v } }
-        if q.kind == .number && q.text == "1" { props["singular"] = "true" }
-        let n = SemanticNode.make(.measurement, [q.withRole(.quantity), unit.withRole(.unit)], props: props)
-        return (n, used + 1)
+        let unitMark = b.mark()
+        if let p = u.power { b.integer(.unitPower, p) }
+        if let p = u.powerDenominator { b.integer(.unitPowerDenominator, p) }
+        b.string(.unitName, u.key)
+        let unit = b.finish(.text, unitMark, text: u.text, range: u.range, rangeFromChildren: false)
+        let mark = b.mark()
+        b.add(child: q, .quantity)
+        b.add(child: unit, .unit)
+        b.string(.unitName, u.key)
+        if let p = u.power { b.integer(.unitPower, p) }
+        if let p = u.powerDenominator { b.integer(.unitPowerDenominator, p) }
+        if kind(q) == .number && text(q) == "1" { b.flag(.singular) }
+        return (b.finish(.measurement, mark), u.used + 1)
     }
 
     // MARK: Fence matching
 
-    enum FenceRole { case none, open(String), close(String), bar(String, scripted: Bool) }
+    enum FenceRole { case none, open(Unicode.Scalar), close(Unicode.Scalar), bar(Unicode.Scalar, scripted: Bool) }
 
     /// The fence character an item is, if any (fence operators, and fence operators carrying scripts).
-    func fenceRole(_ item: RowItem) -> FenceRole {
-        guard case .raw(let m) = item else { return .none }
+    static func fenceRole(_ item: RowItem) -> FenceRole {
+        guard case .raw(let m) = item.item else { return .none }
         var op = m
         var scripted = false
         switch m.kind {
@@ -424,26 +487,27 @@ extension Analyzer {
             scripted = true
         default: break
         }
-        guard case .operator(let t, let p) = op.kind else { return .none }
-        if Vocabulary.isBar(t) {
+        // Every fence character is one scalar.
+        guard case .operator(let t, let p) = op.kind, let u = t.soleScalar else { return .none }
+        if Vocabulary.isBar(u) {
             switch p.atomClass {
             case .rel: return .none
-            case .open: return scripted ? .none : .open(t)
-            case .close: return .close(t)
-            default: return .bar(t, scripted: scripted)
+            case .open: return scripted ? .none : .open(u)
+            case .close: return .close(u)
+            default: return .bar(u, scripted: scripted)
             }
         }
         if p.atomClass == .rel || p.atomClass == .bin || p.atomClass == .punct { return .none }
-        if !scripted, Vocabulary.closers(of: t) != nil { return .open(t) }
-        if Vocabulary.isCloser(t) { return .close(t) }
+        if !scripted, Vocabulary.isOpener(u) { return .open(u) }
+        if Vocabulary.isCloser(u) { return .close(u) }
         return .none
     }
 
     /// Whether an item ends an operand (so a following bar closes rather than opens).
-    func endsOperand(_ item: RowItem) -> Bool {
-        switch item {
+    static func endsOperand(_ item: RowItem) -> Bool {
+        switch item.item {
         case .wideSpace: return false
-        case .token(let t): return t.kind == .operand
+        case .operand: return true
         case .raw(let m):
             switch m.kind {
             case .operator(let t, let p):
@@ -464,79 +528,84 @@ extension Analyzer {
         }
     }
 
-    /// Matches brackets over the items of one row in a single pass with a stack. Parentheses and
-    /// brackets pair with each other (`(0, 1]`, interval candidates); a bar closes the innermost open
-    /// bar when an operand precedes it (`|a||b|`, `2|y|`) and otherwise opens; bars left over are
-    /// relations (`a | b`, `\{x | x > 0\}`, `P(A | B)`), or evaluation bars when they carry scripts.
-    func matchFences(_ items: [RowItem], _ ctx: Context) -> FenceMatch {
-        let n = items.count
+    /// Matches brackets over the items of one row (`items[base...]`) in a single pass with a stack.
+    /// Parentheses and brackets pair with each other (`(0, 1]`, interval candidates); a bar closes the
+    /// innermost open bar when an operand precedes it (`|a||b|`, `2|y|`) and otherwise opens; bars
+    /// left over are relations (`a | b`, `\{x | x > 0\}`, `P(A | B)`), or evaluation bars when they
+    /// carry scripts. The result is each item's ``RowItem/match``.
+    mutating func matchFences(from base: Int, _ ctx: Context) {
+        let end = items.count
         let maxNesting = max(0, min(Analyzer.maxGroupDepth - ctx.groupDepth, Analyzer.maxLevel - ctx.level))
-        var match = FenceMatch(count: n)
-        var stack: [(index: Int, text: String, bar: Bool)] = []
+        openFences.removeAll(keepingCapacity: true)
         var previousEnds = false
-        func drop(above k: Int) {
-            while stack.count > k {
-                let e = stack.removeLast()
-                if e.bar { match.markLooseBar(e.index) } else { match.markLooseFence(e.index) }
-            }
-        }
-        for i in 0..<n {
-            switch fenceRole(items[i]) {
+        for i in base..<end {
+            switch Analyzer.fenceRole(items[i]) {
             case .none:
-                previousEnds = endsOperand(items[i])
-            case .open(let t):
-                if stack.count < maxNesting { stack.append((i, t, false)) } else { match.markLooseFence(i) }
+                previousEnds = Analyzer.endsOperand(items[i])
+            case .open(let u):
+                if openFences.count < maxNesting {
+                    openFences.append(OpenFence(index: i, scalar: u, bar: false))
+                } else {
+                    items[i].match = RowItem.looseFence
+                }
                 previousEnds = false
-            case .close(let text):
-                let t: Unicode.Scalar = text.soleScalar ?? " "
+            case .close(let t):
                 // Prefer the nearest compatible opener that is not a bar (⟨a|b⟩), then a bar (|ψ⟩).
                 var found = -1
-                var k = stack.count - 1
+                var k = openFences.count - 1
                 while k >= 0 {
-                    if !stack[k].bar, Vocabulary.closers(of: stack[k].text)?.contains(t) == true { found = k; break }
+                    if !openFences[k].bar, Vocabulary.closes(openFences[k].scalar, t) { found = k; break }
                     k -= 1
                 }
                 if found < 0 {
-                    k = stack.count - 1
+                    k = openFences.count - 1
                     while k >= 0 {
-                        if stack[k].bar, Vocabulary.closers(of: stack[k].text)?.contains(t) == true { found = k; break }
+                        if openFences[k].bar, Vocabulary.closes(openFences[k].scalar, t) { found = k; break }
                         k -= 1
                     }
                 }
                 if found >= 0 {
-                    let opener = stack[found].index
-                    drop(above: found + 1)
-                    stack.removeLast()
-                    match.pair(opener, i)
+                    let opener = openFences[found].index
+                    dropOpenFences(above: found + 1)
+                    openFences.removeLast()
+                    items[opener].match = Int32(i)
                 } else {
-                    match.markLooseFence(i)
+                    items[i].match = RowItem.looseFence
                 }
                 previousEnds = true
             case .bar(let t, let scripted):
-                if let top = stack.last, top.bar, top.text == t, previousEnds {
-                    stack.removeLast()
-                    match.pair(top.index, i)
+                if let top = openFences.last, top.bar, top.scalar == t, previousEnds {
+                    openFences.removeLast()
+                    items[top.index].match = Int32(i)
                     previousEnds = true
                 } else if scripted {
-                    match.markLooseBar(i)
+                    items[i].match = RowItem.looseBar
                     previousEnds = true
-                } else if stack.count < maxNesting {
-                    stack.append((i, t, true))
+                } else if openFences.count < maxNesting {
+                    openFences.append(OpenFence(index: i, scalar: t, bar: true))
                     previousEnds = false
                 } else {
-                    match.markLooseBar(i)
+                    items[i].match = RowItem.looseBar
                     previousEnds = false
                 }
             }
         }
         // A bra ⟨ψ| at the end of the row: an angle bracket closed by a bar.
-        if stack.count >= 2, let top = stack.last, top.bar, top.index == n - 1, !stack[stack.count - 2].bar,
-           Vocabulary.isAngleOpen(stack[stack.count - 2].text) {
-            match.pair(stack[stack.count - 2].index, top.index)
-            stack.removeLast(2)
+        let n = openFences.count
+        if n >= 2, openFences[n - 1].bar, openFences[n - 1].index == end - 1, !openFences[n - 2].bar,
+           Vocabulary.isAngleOpen(openFences[n - 2].scalar) {
+            items[openFences[n - 2].index].match = Int32(openFences[n - 1].index)
+            openFences.removeLast(2)
         }
-        drop(above: 0)
-        return match
+        dropOpenFences(above: 0)
+    }
+
+    /// Marks the fences open above the first `k` as loose (bars, or other fence characters).
+    private mutating func dropOpenFences(above k: Int) {
+        while openFences.count > k {
+            let e = openFences.removeLast()
+            items[e.index].match = e.bar ? RowItem.looseBar : RowItem.looseFence
+        }
     }
 }
 

@@ -484,6 +484,29 @@ extension SemanticTree {
                                lowerBound: r?.lowerBound ?? -1, upperBound: r?.upperBound ?? -1))
         }
 
+        /// A leaf with one property.
+        package mutating func leaf(_ kind: SemanticKind, text: String, range: SourceRange?, _ property: Property) -> NodeID {
+            let first = Int32(tree.properties.count)
+            tree.properties.append(property)
+            return append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: first, propertyCount: 1,
+                               text: text.isEmpty ? -1 : intern(text), lowerBound: range?.lowerBound ?? -1,
+                               upperBound: range?.upperBound ?? -1))
+        }
+
+        /// Drops the children and properties added since `mark` (a node begun and then not made).
+        package mutating func discard(_ mark: Mark) {
+            linkStack.removeLast(linkStack.count - mark.links)
+            propertyStack.removeLast(propertyStack.count - mark.properties)
+        }
+
+        /// The one child added since `mark`, taken off the node being built (which is then not made).
+        package mutating func takeOnlyChild(_ mark: Mark) -> NodeID {
+            precondition(linkStack.count == mark.links + 1, "takeOnlyChild(_:) needs exactly one child")
+            let child = linkStack.removeLast().node
+            propertyStack.removeLast(propertyStack.count - mark.properties)
+            return child
+        }
+
         /// A leaf without properties.
         package mutating func leaf(_ kind: SemanticKind, text: String = "", range: SourceRange?) -> NodeID {
             append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: Int32(tree.properties.count), propertyCount: 0,
@@ -510,6 +533,15 @@ extension SemanticTree {
             tree.properties.append(contentsOf: propertyStack[mark.properties...])
             propertyStack.removeSubrange(mark.properties...)
             return append(node)
+        }
+
+        /// A copy of node `n` with another kind, another range and the properties added since `mark`
+        /// instead of its own (children and text shared). The children added since `mark` must be none.
+        package mutating func copy(_ n: NodeID, kind: SemanticKind, propertiesSince mark: Mark, range: SourceRange?) -> NodeID {
+            let id = copy(n, kind: kind, propertiesSince: mark)
+            tree.nodes[Int(id)].lowerBound = range?.lowerBound ?? -1
+            tree.nodes[Int(id)].upperBound = range?.upperBound ?? -1
+            return id
         }
 
         /// A copy of node `n` with other children (those added since `mark`) and the properties added
