@@ -242,7 +242,7 @@ extension SemanticTree {
         if isLetter(e) {
             return (.letter, nil, nested)
         }
-        if kind(e) == .operator || (kind(e) == .identifier && text(e).unicodeScalars.count == 1) {
+        if kind(e) == .operator || (kind(e) == .identifier && text(e).soleScalar != nil) {
             return (.symbol, nil, nested)
         }
         return (isSimpleExponent(e) ? .simple : .complex, nil, nested)
@@ -392,6 +392,16 @@ extension Analyzer {
         }
         if let v = variant { b.atom(.variant, v.atom) }
         guard let u = text.soleScalar else { return }
+        if u.isASCII {
+            // An ASCII letter (in a variant: `\mathrm{d}`, `\mathbb{R}`) or another ASCII character.
+            let c = u.value
+            let upper = c >= 0x41 && c <= 0x5A
+            guard upper || (c >= 0x61 && c <= 0x7A) else { return }
+            b.flag(.letter)
+            if upper { b.flag(.capital) }
+            if variant == .doubleStruck { addSetName(u) }
+            return
+        }
         if u.properties.isAlphabetic {
             b.flag(.letter)
             if Analyzer.isGreek(u) { b.flag(.greek) }
@@ -400,6 +410,11 @@ extension Analyzer {
         // Double-struck N Z Q R C name number sets, whether written ℝ or \mathbb{R}.
         let doubleStruck: Unicode.Scalar? = variant == .doubleStruck ? u
             : UnicodeMath.decompose(u).flatMap { $0.variant == .doubleStruck ? $0.base : nil }
+        if let doubleStruck { addSetName(doubleStruck) }
+    }
+
+    /// `set-name` of a double-struck N Z Q R C (ClearSpeak reads ℝ as "the real numbers").
+    mutating func addSetName(_ doubleStruck: Unicode.Scalar) {
         switch doubleStruck {
         case "N": b.atom(.setName, .naturals)
         case "Z": b.atom(.setName, .integers)

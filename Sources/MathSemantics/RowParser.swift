@@ -74,7 +74,7 @@ extension Analyzer {
             }
             rest = start..<tokens.count
         }
-        defer { if hasWideSpace { tokens.removeLast(tokens.count - rest.lowerBound) } }
+        defer { if hasWideSpace { tokens.truncate(to: rest.lowerBound) } }
         // Words around one relation (`\text{if } x < 0`, `x > 0 \text{ for all } y`): a row of the
         // pieces and the words.
         if rest.count > 1, rest.contains(where: { tokens[$0].kind == .relation }) {
@@ -169,7 +169,7 @@ extension Analyzer {
 
     /// The operator texts noted since `start`, space-separated in order of appearance; removes them.
     mutating func takeOperatorTexts(since start: Int) -> String {
-        defer { operatorTexts.removeLast(operatorTexts.count - start) }
+        defer { operatorTexts.truncate(to: start) }
         if operatorTexts.count - start == 1 { return operatorTexts[start] }
         var s = ""
         for k in start..<operatorTexts.count {
@@ -544,7 +544,7 @@ extension Analyzer {
                 let base = factors.count
                 factors.append(n)
                 factors.append(arg)
-                defer { factors.removeLast(2) }
+                defer { factors.truncate(to: base) }
                 return impliedTimes(base..<factors.count, possibleFunction: true)
             case .none:
                 break
@@ -641,7 +641,7 @@ extension Analyzer {
         let big = bigs[Int(head.big)]
         // The differentials wait on the factor stack (the body's own factors come and go above them).
         let diffs = factors.count
-        defer { factors.removeLast(factors.count - diffs) }
+        defer { factors.truncate(to: diffs) }
         var body: NodeID? = nil
         if p.bodyDepth < Analyzer.maxBodyDepth {
             p.bodyDepth += 1
@@ -797,7 +797,7 @@ extension Analyzer {
     /// ``SemanticKind/impliedTimes`` when several remain.
     mutating func product(from base: Int) -> NodeID? {
         let end = factors.count
-        defer { factors.removeLast(factors.count - base) }
+        defer { factors.truncate(to: base) }
         if end == base { return nil }
         if end - base == 1 { return factors[base] }
         var w = base

@@ -146,7 +146,7 @@ extension Analyzer {
         if case .operator(_, let p) = o.kind, p.size != nil { stretchy = true }
         let range = SourceRange.union(o.range, closeNode.range)
         var group = fence(open: openText, close: closeText, contentStart..<tokens.count, range: range, stretchy: stretchy, inner)
-        tokens.removeLast(tokens.count - contentStart)
+        tokens.truncate(to: contentStart)
         group.scripts = scriptsSpec
         group.scriptsRange = c.range
         return groupToken(group)
@@ -159,7 +159,7 @@ extension Analyzer {
         ctx.level += 1
         ctx.groupDepth = 0
         let base = items.count
-        defer { items.removeLast(items.count - base) }
+        defer { items.truncate(to: base) }
         flatten(m.children, from: 0)
         premerge(from: base, ctx)
         matchFences(from: base, ctx)
@@ -170,7 +170,7 @@ extension Analyzer {
         let tokenBase = tokens.count
         tokenize(base..<items.count, ctx)
         let n = parse(tokenBase..<tokens.count, range: m.range, ctx)
-        tokens.removeLast(tokens.count - tokenBase)
+        tokens.truncate(to: tokenBase)
         return Token(.operand, n)
     }
 
@@ -187,8 +187,8 @@ extension Analyzer {
         let tokenBase = tokens.count
         tokenize(base..<items.count, inner)
         let g = fence(open: open, close: close, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
-        tokens.removeLast(tokens.count - tokenBase)
-        items.removeLast(items.count - base)
+        tokens.truncate(to: tokenBase)
+        items.truncate(to: base)
         return g
     }
 
@@ -198,13 +198,13 @@ extension Analyzer {
     /// table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level.
     mutating func fence(open: String, close: String, _ content: Range<Int>, range: SourceRange?, stretchy: Bool,
                         _ inner: Context) -> FenceGroup {
-        let paren = Analyzer.isParenLike(open, close)
+        let o = open.soleScalar, c = close.soleScalar
+        let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
         func group(_ n: NodeID, plain: NodeID? = nil) -> FenceGroup {
             let k = kind(n)
             return FenceGroup(node: n, plain: plain ?? n, open: open, close: close, parenLike: paren,
                               isArgumentLike: paren && (k == .fenced || k == .interval))
         }
-        let o = open.soleScalar, c = close.soleScalar
         // Braces: a set listed or built.
         if o == "{" && c == "}" {
             var sep = -1
@@ -362,8 +362,7 @@ extension Analyzer {
                 if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: m.range) }
             }
             if t == "mod" { return leafToken(.modulo, t, .ord, range: m.range) }
-            let scalars = u == nil ? t.unicodeScalars.count : 1
-            if scalars > 1 {
+            if u == nil && !t.isEmpty {
                 let isLimit = Vocabulary.isLimitName(t)
                 let cls = Vocabulary.functionClass(t)
                 if cls != nil || isLimit {
@@ -380,7 +379,7 @@ extension Analyzer {
                     return Token(.word, n, text: n)
                 }
             }
-            if let u, let primes = Analyzer.primeCount(t), !u.properties.isAlphabetic {
+            if let u, let primes = Analyzer.primeCount(t, u), !u.properties.isAlphabetic {
                 return leafToken(.postfix, t, .ord, range: m.range, postfix: .primes(primes))
             }
             let n = identifier(t, v, range: m.range)
@@ -416,7 +415,8 @@ extension Analyzer {
 
     /// The token of an operator character.
     mutating func operatorToken(_ t: String, _ p: OperatorProperties, range: SourceRange?) -> Token? {
-        if let u = t.soleScalar {
+        let sole = t.soleScalar
+        if let u = sole {
             switch u {
             case "\u{2061}": return leafToken(.apply, t, p.atomClass, range: range)
             case "\u{2062}", "\u{2064}": return nil
@@ -435,12 +435,12 @@ extension Analyzer {
         } else if t == "!!" {
             return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(2))
         }
-        if let n = Analyzer.primeCount(t) { return leafToken(.postfix, t, p.atomClass, range: range, postfix: .primes(n)) }
-        if Analyzer.isEllipsis(t) {
+        if let n = Analyzer.primeCount(t, sole) { return leafToken(.postfix, t, p.atomClass, range: range, postfix: .primes(n)) }
+        if Analyzer.isEllipsis(t, sole) {
             let n = ellipsis(t, range: range)
             return Token(.operand, n, text: n)
         }
-        if p.largeOperator || Vocabulary.bigOperator(t) != nil {
+        if p.largeOperator || Vocabulary.bigOperator(sole) != nil {
             return bigOperatorToken(operatorLeaf(t, p.atomClass, range: range), lower: nil, upper: nil, placement: nil, range: range)
         }
         if p.atomClass == .op {
@@ -520,14 +520,14 @@ extension Analyzer {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 return Token(.operand, underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass))
             }
-        case .identifier(let t, _) where !underOverKind && t.unicodeScalars.count > 1 && Vocabulary.functionClass(t) != nil:
+        case .identifier(let t, _) where !underOverKind && t.hasSeveralScalars && Vocabulary.functionClass(t) != nil:
             return functionToken(functionName(t, range: base.range), sub: sub, sup: sup, range: m.range, ctx)
         case .identifier(let t, _) where !underOverKind && Vocabulary.isLimitName(t):
             let name = functionName(t, range: base.range)
             let lower = sub.map { node($0, ctx) }
             let upper = sup.map { node($0, ctx) }
             return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
-        case .identifier(let t, _) where underOverKind && t.unicodeScalars.count > 1 && sub != nil && sup == nil:
+        case .identifier(let t, _) where underOverKind && t.hasSeveralScalars && sub != nil && sup == nil:
             // \underset{x}{\arg}, \mathop{\rm max}\limits_x written as an identifier: a limit-like operator.
             if Vocabulary.isLimitName(t) || Vocabulary.functionClass(t) == .named {
                 let name = functionName(t, range: base.range)
@@ -651,6 +651,6 @@ extension Analyzer {
             w += 1
             i += 1
         }
-        tokens.removeLast(end - w)
+        tokens.truncate(to: w)
     }
 }

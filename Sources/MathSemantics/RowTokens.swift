@@ -111,7 +111,8 @@ struct BigParts {
     var range: SourceRange?
 }
 
-/// An item of a flattened row, with its fence-matching state.
+/// An item of a flattened row, with its fence-matching state: a plain record (a raw item's node is
+/// held unretained — the input tree outlives the analysis — so the row stacks copy items freely).
 struct RowItem {
     enum Item {
         case raw(MathNode)
@@ -120,12 +121,34 @@ struct RowItem {
         case operand(Analyzer.NodeID)
     }
 
-    var item: Item
+    private enum Kind: UInt8 { case raw, wideSpace, operand }
+    private let kind: Kind
+    private let node: Unmanaged<MathNode>?
+    private let operand: Analyzer.NodeID
+    private let range: SourceRange?
     /// For an opening item, the index of its closing item; otherwise ``RowItem/unmatched``,
     /// ``RowItem/looseBar`` or ``RowItem/looseFence``.
     var match: Int32 = RowItem.unmatched
 
-    init(_ item: Item) { self.item = item }
+    init(_ item: Item) {
+        switch item {
+        case .raw(let m): (kind, node, operand, range) = (.raw, Unmanaged.passUnretained(m), -1, nil)
+        case .wideSpace(let r): (kind, node, operand, range) = (.wideSpace, nil, -1, r)
+        case .operand(let n): (kind, node, operand, range) = (.operand, nil, n, nil)
+        }
+    }
+
+    /// What the item is.
+    var item: Item {
+        switch kind {
+        case .raw: .raw(node!.takeUnretainedValue())
+        case .wideSpace: .wideSpace(range)
+        case .operand: .operand(operand)
+        }
+    }
+
+    /// A raw item's presentation node.
+    var raw: MathNode? { kind == .raw ? node!.takeUnretainedValue() : nil }
 
     static let unmatched: Int32 = -1, looseBar: Int32 = -2, looseFence: Int32 = -3
 }
@@ -178,13 +201,13 @@ extension Analyzer {
         var ctx = ctx
         ctx.level += 1
         ctx.groupDepth = 0
-        defer { items.removeLast(items.count - base) }
+        defer { items.truncate(to: base) }
         let count = items.count - base
         if count == 0 { return empty(range) }
         // One operand alone (a letter in a script, a number in a numerator, a fraction in a cell): its
         // token is its meaning, so the row machinery (fences, precedence) has nothing to do. Not for a
         // fence character (unpaired, it reads differently) or a differential mark.
-        if count == 1, case .none = Analyzer.fenceRole(items[base]), case .raw(let m) = items[base].item, let t = classify(m, ctx),
+        if count == 1, case .notFence = Analyzer.fenceRole(items[base]), case .raw(let m) = items[base].item, let t = classify(m, ctx),
            t.kind == .operand, t.fence < 0, !tree.isDifferentialMark(t.node) {
             if self.range(t.node) == nil, let range { return b.copy(t.node, range: range) }
             return t.node
@@ -194,7 +217,7 @@ extension Analyzer {
         let tokenBase = tokens.count
         tokenize(base..<items.count, ctx)
         let result = parse(tokenBase..<tokens.count, range: range, ctx)
-        tokens.removeLast(tokens.count - tokenBase)
+        tokens.truncate(to: tokenBase)
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
         return result
     }
@@ -302,7 +325,7 @@ extension Analyzer {
             w += 1
             i += 1
         }
-        items.removeLast(end - w)
+        items.truncate(to: w)
     }
 
     /// Sub/superscripts on an empty base (`{}_{m}`), as (sub, sup).
@@ -422,14 +445,14 @@ extension Analyzer {
                 if let key = Vocabulary.unitKey(tt) { return (tt, key, nil, m.range) }
                 return nil
             case .identifier(let t, let v):
-                guard v == .normal || (v == nil && t.unicodeScalars.count > 1) else { return nil }
+                guard v == .normal || (v == nil && t.hasSeveralScalars) else { return nil }
                 if let key = Vocabulary.unitKey(t) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
                 guard case .number(let p) = m.children[1].kind, p == "2" || p == "3" else { return nil }
                 let base: String
                 switch m.children[0].kind {
-                case .identifier(let t, let v) where v == .normal || (v == nil && t.unicodeScalars.count > 1): base = t
+                case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t
                 case .text(let t, _): base = t.trimmingSpaces
                 default: return nil
                 }
@@ -474,57 +497,69 @@ extension Analyzer {
 
     // MARK: Fence matching
 
-    enum FenceRole { case none, open(Unicode.Scalar), close(Unicode.Scalar), bar(Unicode.Scalar, scripted: Bool) }
+    /// The fence character an item is, if any; for other items, whether they end an operand (so a
+    /// following bar closes rather than opens).
+    enum FenceRole {
+        case notFence(endsOperand: Bool)
+        case open(Unicode.Scalar)
+        case close(Unicode.Scalar)
+        case bar(Unicode.Scalar, scripted: Bool)
+    }
 
     /// The fence character an item is, if any (fence operators, and fence operators carrying scripts).
     static func fenceRole(_ item: RowItem) -> FenceRole {
-        guard case .raw(let m) = item.item else { return .none }
-        var op = m
-        var scripted = false
-        switch m.kind {
-        case .superscript, .subscript, .subSuperscript:
-            op = m.children[0]
-            scripted = true
-        default: break
+        guard let m = item.raw else {
+            if case .operand = item.item { return .notFence(endsOperand: true) }
+            return .notFence(endsOperand: false)
         }
-        // Every fence character is one scalar.
-        guard case .operator(let t, let p) = op.kind, let u = t.soleScalar else { return .none }
+        switch m.kind {
+        case .operator(let t, let p):
+            let u = t.soleScalar
+            if let u, let role = fenceRole(u, p, scripted: false) { return role }
+            return .notFence(endsOperand: endsOperand(t, u, p))
+        case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
+            let base = m.children[0]
+            guard case .operator(let t, let p) = base.kind else { return .notFence(endsOperand: true) }
+            switch m.kind {
+            case .superscript, .subscript, .subSuperscript:
+                if let u = t.soleScalar, let role = fenceRole(u, p, scripted: true) { return role }
+            default: break
+            }
+            return .notFence(endsOperand: p.atomClass == .close || p.atomClass == .ord)
+        case .identifier(let t, _):
+            return .notFence(endsOperand: t.soleScalar != nil || (Vocabulary.functionClass(t) == nil && t != "mod"))
+        default:
+            return .notFence(endsOperand: true)
+        }
+    }
+
+    /// The fence role of an operator character (every fence character is one scalar), nil when it
+    /// is none.
+    private static func fenceRole(_ u: Unicode.Scalar, _ p: OperatorProperties, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
             switch p.atomClass {
-            case .rel: return .none
-            case .open: return scripted ? .none : .open(u)
+            case .rel: return nil
+            case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
             }
         }
-        if p.atomClass == .rel || p.atomClass == .bin || p.atomClass == .punct { return .none }
+        if p.atomClass == .rel || p.atomClass == .bin || p.atomClass == .punct { return nil }
         if !scripted, Vocabulary.isOpener(u) { return .open(u) }
         if Vocabulary.isCloser(u) { return .close(u) }
-        return .none
+        return nil
     }
 
-    /// Whether an item ends an operand (so a following bar closes rather than opens).
-    static func endsOperand(_ item: RowItem) -> Bool {
-        switch item.item {
-        case .wideSpace: return false
-        case .operand: return true
-        case .raw(let m):
-            switch m.kind {
-            case .operator(let t, let p):
-                if let u = t.soleScalar, u == "!" || u == "%" { return true }
-                if Analyzer.primeCount(t) != nil || Analyzer.isEllipsis(t) { return true }
-                switch p.atomClass {
-                case .bin, .rel, .punct, .open, .op: return false
-                default: return !(t.unicodeScalars.first.map { (0x2061...0x2064).contains($0.value) } ?? false)
-                }
-            case .identifier(let t, _):
-                return t.unicodeScalars.count == 1 || (Vocabulary.functionClass(t) == nil && t != "mod")
-            case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
-                if case .operator(_, let p) = m.children[0].kind, p.atomClass != .close, p.atomClass != .ord { return false }
-                return true
-            default:
-                return true
-            }
+    /// Whether an operator (text `t`, sole scalar `u`) ends an operand: `!`, `%`, primes, ellipses,
+    /// and ordinary symbols other than the invisible operators.
+    private static func endsOperand(_ t: String, _ u: Unicode.Scalar?, _ p: OperatorProperties) -> Bool {
+        if u == "!" || u == "%" { return true }
+        if Analyzer.primeCount(t, u) != nil || Analyzer.isEllipsis(t, u) { return true }
+        switch p.atomClass {
+        case .bin, .rel, .punct, .open, .op: return false
+        default:
+            let first = u ?? t.unicodeScalars.first
+            return !(first.map { (0x2061...0x2064).contains($0.value) } ?? false)
         }
     }
 
@@ -540,8 +575,8 @@ extension Analyzer {
         var previousEnds = false
         for i in base..<end {
             switch Analyzer.fenceRole(items[i]) {
-            case .none:
-                previousEnds = Analyzer.endsOperand(items[i])
+            case .notFence(let ends):
+                previousEnds = ends
             case .open(let u):
                 if openFences.count < maxNesting {
                     openFences.append(OpenFence(index: i, scalar: u, bar: false))
@@ -595,7 +630,7 @@ extension Analyzer {
         if n >= 2, openFences[n - 1].bar, openFences[n - 1].index == end - 1, !openFences[n - 2].bar,
            Vocabulary.isAngleOpen(openFences[n - 2].scalar) {
             items[openFences[n - 2].index].match = Int32(openFences[n - 1].index)
-            openFences.removeLast(2)
+            openFences.truncate(to: n - 2)
         }
         dropOpenFences(above: 0)
     }

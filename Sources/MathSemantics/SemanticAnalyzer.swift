@@ -84,11 +84,16 @@ extension MathNode {
     /// The depth of the tree, counted up to `limit` (recursion stops there, so any depth is safe to measure).
     func nestingDepth(upTo limit: Int) -> Int {
         // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth.
+        let children = self.children
         guard limit > 1, !children.isEmpty else { return 1 }
         var deepest = 1
-        for c in children {
-            deepest = max(deepest, 1 + c.nestingDepth(upTo: limit - 1))
+        var i = 0
+        while i < children.count {
+            // A leaf child adds one level: no call for it.
+            let c = children[i]
+            deepest = max(deepest, c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1))
             if deepest >= limit { break }
+            i += 1
         }
         return deepest
     }
@@ -274,8 +279,11 @@ struct Analyzer {
         return b.finish(.ellipsis, mark, text: text, range: range, rangeFromChildren: false)
     }
 
-    static func isEllipsis(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return text == "..." }
+    static func isEllipsis(_ text: String) -> Bool { isEllipsis(text, text.soleScalar) }
+
+    /// ``isEllipsis(_:)`` of a text whose sole scalar (if any) is `u`.
+    static func isEllipsis(_ text: String, _ u: Unicode.Scalar?) -> Bool {
+        guard let u else { return text == "..." }
         return u == "…" || u == "⋯" || u == "⋮" || u == "⋱" || u == "⋰"
     }
 
@@ -373,8 +381,11 @@ struct Analyzer {
     }
 
     /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1).
-    static func primeCount(_ text: String) -> Int? {
-        guard let u = text.soleScalar else { return text == "''" ? 2 : nil }
+    static func primeCount(_ text: String) -> Int? { primeCount(text, text.soleScalar) }
+
+    /// ``primeCount(_:)`` of a text whose sole scalar (if any) is `u`.
+    static func primeCount(_ text: String, _ u: Unicode.Scalar?) -> Int? {
+        guard let u else { return text == "''" ? 2 : nil }
         switch u {
         case "′", "'", "’": return 1
         case "″": return 2
@@ -503,8 +514,8 @@ struct Analyzer {
         while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
         switch n.kind {
         case .operator(let t, let p): return (t, p.stretchy)
-        case .identifier(let t, _) where t.unicodeScalars.count == 1: return (t, false)
-        case .text(let t, _) where t.unicodeScalars.count == 1: return (t, false)
+        case .identifier(let t, _) where t.soleScalar != nil: return (t, false)
+        case .text(let t, _) where t.soleScalar != nil: return (t, false)
         default: return nil
         }
     }

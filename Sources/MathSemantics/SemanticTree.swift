@@ -348,8 +348,8 @@ extension SemanticTree {
             tree.links.reserveCapacity(64)
             tree.properties.reserveCapacity(64)
             tree.strings.reserveCapacity(32)
-            linkStack.reserveCapacity(32)
-            propertyStack.reserveCapacity(32)
+            linkStack.reserveCapacity(16)
+            propertyStack.reserveCapacity(16)
         }
 
         /// The tree built so far, for reading while building.
@@ -414,11 +414,15 @@ extension SemanticTree {
         }
 
         private mutating func add(value: String, number: UInt16) {
-            if value == "true" {
+            // `true` and every atom's string start with a lower-case ASCII letter, an integer with a digit
+            // or `-`: other values (operators, fences) skip the tests.
+            let first = value.utf8.first ?? 0
+            let letter = first >= 0x61 && first <= 0x7A
+            if letter && value == "true" {
                 propertyStack.append(Property(name: number, form: .flag, payload: 0))
-            } else if let v = SemanticTree.canonicalInteger(value) {
+            } else if !letter, first == 0x2D || (first >= 0x30 && first <= 0x39), let v = SemanticTree.canonicalInteger(value) {
                 propertyStack.append(Property(name: number, form: .integer, payload: v))
-            } else if let a = PropertyAtom(string: value) {
+            } else if letter, let a = PropertyAtom(string: value) {
                 propertyStack.append(Property(name: number, form: .atom, payload: Int32(a.rawValue)))
             } else {
                 propertyStack.append(Property(name: number, form: .string, payload: intern(value)))
@@ -464,8 +468,9 @@ extension SemanticTree {
             let childCount = linkStack.count - mark.links
             var r = range
             if childCount > 0 {
-                tree.links.append(contentsOf: linkStack[mark.links...])
-                linkStack.removeSubrange(mark.links...)
+                // Element by element: for the two or three entries a node has, cheaper than copying a slice.
+                for i in mark.links ..< linkStack.count { tree.links.append(linkStack[i]) }
+                linkStack.truncate(to: mark.links)
                 if r == nil && rangeFromChildren {
                     for i in Int(firstChild) ..< tree.links.count {
                         r = SourceRange.union(r, tree.nodes[Int(tree.links[i].node)].range)
@@ -475,8 +480,8 @@ extension SemanticTree {
             let firstProperty = Int32(tree.properties.count)
             let propertyCount = propertyStack.count - mark.properties
             if propertyCount > 0 {
-                tree.properties.append(contentsOf: propertyStack[mark.properties...])
-                propertyStack.removeSubrange(mark.properties...)
+                for i in mark.properties ..< propertyStack.count { tree.properties.append(propertyStack[i]) }
+                propertyStack.truncate(to: mark.properties)
             }
             return append(Node(kind: kind, firstChild: firstChild, childCount: Int32(childCount),
                                firstProperty: firstProperty, propertyCount: Int32(propertyCount),
@@ -495,15 +500,15 @@ extension SemanticTree {
 
         /// Drops the children and properties added since `mark` (a node begun and then not made).
         package mutating func discard(_ mark: Mark) {
-            linkStack.removeLast(linkStack.count - mark.links)
-            propertyStack.removeLast(propertyStack.count - mark.properties)
+            linkStack.truncate(to: mark.links)
+            propertyStack.truncate(to: mark.properties)
         }
 
         /// The one child added since `mark`, taken off the node being built (which is then not made).
         package mutating func takeOnlyChild(_ mark: Mark) -> NodeID {
             precondition(linkStack.count == mark.links + 1, "takeOnlyChild(_:) needs exactly one child")
             let child = linkStack.removeLast().node
-            propertyStack.removeLast(propertyStack.count - mark.properties)
+            propertyStack.truncate(to: mark.properties)
             return child
         }
 
@@ -598,5 +603,14 @@ extension SemanticTree {
         }
         if negative { v = -v }
         return Int32(exactly: v)
+    }
+}
+
+extension Array {
+    /// Removes the elements from index `count` on, one by one: for the few entries a scratch stack
+    /// drops at a time, cheaper than removing a range.
+    @inline(__always)
+    mutating func truncate(to count: Int) {
+        while self.count > count { removeLast() }
     }
 }

@@ -265,8 +265,15 @@ enum Vocabulary {
 extension String {
     /// The only Unicode scalar of a one-scalar string, nil otherwise.
     var soleScalar: Unicode.Scalar? {
+        // The scalar iterator is the cheapest way into a short string (cheaper than its UTF-8 count).
         var it = unicodeScalars.makeIterator()
         guard let first = it.next(), it.next() == nil else { return nil }
         return first
+    }
+
+    /// Whether the string has two or more Unicode scalars.
+    var hasSeveralScalars: Bool {
+        var it = unicodeScalars.makeIterator()
+        return it.next() != nil && it.next() != nil
     }
 }
