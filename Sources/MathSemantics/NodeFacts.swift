@@ -402,6 +402,13 @@ extension Analyzer {
             if variant == .doubleStruck { addSetName(u) }
             return
         }
+        if (0x0391...0x03A9).contains(u.value) || (0x03B1...0x03C9).contains(u.value), u.value != 0x03A2 {
+            // A basic Greek letter (U+03A2 is unassigned): not double-struck in any way.
+            b.flag(.letter)
+            b.flag(.greek)
+            if u.value <= 0x03A9 { b.flag(.capital) }
+            return
+        }
         if u.properties.isAlphabetic {
             b.flag(.letter)
             if Analyzer.isGreek(u) { b.flag(.greek) }

@@ -352,41 +352,15 @@ extension Analyzer {
 
     /// The token for one presentation node (nil for invisible times and invisible plus, which add nothing).
     mutating func classify(_ m: MathNode, _ ctx: Context) -> Token? {
-        switch m.kind {
-        case .operator(let t, let p):
-            return operatorToken(t, p, range: m.range)
-        case .identifier(let t, let v):
-            let u = t.soleScalar
-            if let u {
-                if u == "%" { return leafToken(.postfix, t, .ord, range: m.range, postfix: .percent) }
-                if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: m.range) }
-            }
-            if t == "mod" { return leafToken(.modulo, t, .ord, range: m.range) }
-            if u == nil && !t.isEmpty {
-                let isLimit = Vocabulary.isLimitName(t)
-                let cls = Vocabulary.functionClass(t)
-                if cls != nil || isLimit {
-                    let name = functionName(t, range: m.range)
-                    if isLimit {
-                        return limitToken(name, lower: nil, upper: nil, placement: nil, range: m.range)
-                    }
-                    var token = Token(.function, name, text: name)
-                    token.application.functionClass = cls ?? .named
-                    return token
-                }
-                if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
-                    let n = identifier(t, v, range: m.range, word: true)
-                    return Token(.word, n, text: n)
-                }
-            }
-            if let u, let primes = Analyzer.primeCount(t, u), !u.properties.isAlphabetic {
-                return leafToken(.postfix, t, .ord, range: m.range, postfix: .primes(primes))
-            }
-            let n = identifier(t, v, range: m.range)
-            return Token(.operand, n, text: n)
-        case .number(let t):
+        // The commonest kinds first, each looked at through a narrow view (see ``MathNode/operatorParts``).
+        if let (t, p) = m.operatorParts { return operatorToken(t, p, range: m.range) }
+        if let (t, v) = m.identifierParts { return identifierToken(t, v, range: m.range) }
+        if let t = m.numberText {
             let n = number(t, range: m.range)
             return Token(.operand, n, text: n)
+        }
+        if m.isScripted || m.isUnderOver { return scriptToken(m, ctx) }
+        switch m.kind {
         case .text(let t, _):
             let n = text(t, range: m.range)
             if kind(n) == .empty { return nil }
@@ -400,8 +374,6 @@ extension Analyzer {
             return Token(.operand, n, text: n)
         case .fenced(let open, let close):
             return groupToken(fencedGroup(m, open: open, close: close, ctx))
-        case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
-            return scriptToken(m, ctx)
         case .multiscripts(let pre):
             return Token(.operand, multiscripts(m, prescriptPairs: pre, ctx))
         case .space:
@@ -411,6 +383,39 @@ extension Analyzer {
         default:
             return Token(.operand, node(m, ctx))
         }
+    }
+
+    /// The token of an identifier: `%`, the geometric prefixes, `mod`, function and limit names, words,
+    /// primes written as identifiers, or an operand.
+    mutating func identifierToken(_ t: String, _ v: MathVariant?, range: SourceRange?) -> Token {
+        let u = t.soleScalar
+        if let u {
+            if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
+            if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
+        }
+        if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
+        if u == nil && !t.isEmpty {
+            let isLimit = Vocabulary.isLimitName(t)
+            let cls = Vocabulary.functionClass(t)
+            if cls != nil || isLimit {
+                let name = functionName(t, range: range)
+                if isLimit {
+                    return limitToken(name, lower: nil, upper: nil, placement: nil, range: range)
+                }
+                var token = Token(.function, name, text: name)
+                token.application.functionClass = cls ?? .named
+                return token
+            }
+            if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
+                let n = identifier(t, v, range: range, word: true)
+                return Token(.word, n, text: n)
+            }
+        }
+        if let u, let primes = Analyzer.primeCount(t, u), !u.properties.isAlphabetic {
+            return leafToken(.postfix, t, .ord, range: range, postfix: .primes(primes))
+        }
+        let n = identifier(t, v, range: range)
+        return Token(.operand, n, text: n)
     }
 
     /// The token of an operator character.

@@ -270,6 +270,10 @@ extension Analyzer {
     static func staysAsItem(_ m: MathNode) -> Bool {
         switch m.kind {
         case .row, .padded, .semantics, .space: return false
+        case .style, .text: break
+        default: return true
+        }
+        switch m.kind {
         case .style(let p): return p.color != nil || p.background != nil
         case .text(let t, _): return !t.unicodeScalars.allSatisfy(\.properties.isWhitespace)
         default: return true
@@ -297,7 +301,7 @@ extension Analyzer {
         var w = base
         var i = base
         while i < end {
-            guard case .raw(let m) = items[i].item else { items[w] = items[i]; w += 1; i += 1; continue }
+            guard let m = items[i].raw, m.mayStartPattern else { items[w] = items[i]; w += 1; i += 1; continue }
             // Pre-scripts: scripts on an empty base followed by the base.
             if let pre = Analyzer.prescriptParts(m), i + 1 < end, case .raw(let next) = items[i + 1].item, !next.isOperatorLeaf {
                 let n = prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx)
@@ -512,25 +516,21 @@ extension Analyzer {
             if case .operand = item.item { return .notFence(endsOperand: true) }
             return .notFence(endsOperand: false)
         }
-        switch m.kind {
-        case .operator(let t, let p):
+        if let (t, p) = m.operatorParts {
             let u = t.soleScalar
             if let u, let role = fenceRole(u, p, scripted: false) { return role }
             return .notFence(endsOperand: endsOperand(t, u, p))
-        case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
-            let base = m.children[0]
-            guard case .operator(let t, let p) = base.kind else { return .notFence(endsOperand: true) }
-            switch m.kind {
-            case .superscript, .subscript, .subSuperscript:
-                if let u = t.soleScalar, let role = fenceRole(u, p, scripted: true) { return role }
-            default: break
-            }
-            return .notFence(endsOperand: p.atomClass == .close || p.atomClass == .ord)
-        case .identifier(let t, _):
-            return .notFence(endsOperand: t.soleScalar != nil || (Vocabulary.functionClass(t) == nil && t != "mod"))
-        default:
-            return .notFence(endsOperand: true)
         }
+        if let t = m.identifierText {
+            return .notFence(endsOperand: t.soleScalar != nil || (Vocabulary.functionClass(t) == nil && t != "mod"))
+        }
+        let scripted = m.isScripted
+        if scripted || m.isUnderOver {
+            guard let (t, p) = m.children[0].operatorParts else { return .notFence(endsOperand: true) }
+            if scripted, let u = t.soleScalar, let role = fenceRole(u, p, scripted: true) { return role }
+            return .notFence(endsOperand: p.atomClass == .close || p.atomClass == .ord)
+        }
+        return .notFence(endsOperand: true)
     }
 
     /// The fence role of an operator character (every fence character is one scalar), nil when it
@@ -644,10 +644,61 @@ extension Analyzer {
     }
 }
 
+// Narrow views of a node's kind for the row passes, which look at every item: each copies only the
+// payload it returns (a switch over the whole kind copies all of it).
 extension MathNode {
     /// Whether the node is a single operator.
     var isOperatorLeaf: Bool {
         if case .operator = kind { return true }
         return false
+    }
+
+    /// An operator leaf's text and properties.
+    var operatorParts: (text: String, properties: OperatorProperties)? {
+        if case .operator(let t, let p) = kind { return (t, p) }
+        return nil
+    }
+
+    /// An identifier's text.
+    var identifierText: String? {
+        if case .identifier(let t, _) = kind { return t }
+        return nil
+    }
+
+    /// An identifier's text and variant.
+    var identifierParts: (text: String, variant: MathVariant?)? {
+        if case .identifier(let t, let v) = kind { return (t, v) }
+        return nil
+    }
+
+    /// A number's digits as written.
+    var numberText: String? {
+        if case .number(let t) = kind { return t }
+        return nil
+    }
+
+    /// Whether the node is a subscript, superscript or both.
+    var isScripted: Bool {
+        switch kind {
+        case .subscript, .superscript, .subSuperscript: return true
+        default: return false
+        }
+    }
+
+    /// Whether the node is an under, over or under-over script.
+    var isUnderOver: Bool {
+        switch kind {
+        case .under, .over, .underOver: return true
+        default: return false
+        }
+    }
+
+    /// Whether a multi-item pattern (pre-scripts, a repeating decimal, a measurement) can start at
+    /// the node: scripts, a number or a fraction.
+    var mayStartPattern: Bool {
+        switch kind {
+        case .subscript, .superscript, .subSuperscript, .number, .fraction: return true
+        default: return false
+        }
     }
 }

@@ -152,7 +152,7 @@ struct Analyzer {
         analyzer.items.reserveCapacity(32)
         analyzer.tokens.reserveCapacity(32)
         let id = analyzer.node(root, Context())
-        return analyzer.b.finish(root: id)
+        return analyzer.b.takeTree(root: id)
     }
 
     // MARK: Reading the tree being built

@@ -334,8 +334,8 @@ extension SemanticTree {
     /// entries and removes only what it added.
     package struct Builder: Sendable {
         package private(set) var tree = SemanticTree()
-        private var linkStack: [Link] = []
-        private var propertyStack: [Property] = []
+        private var linkStack = ScratchStack<Link>()
+        private var propertyStack = ScratchStack<Property>()
 
         /// Where a node's children and properties start on the scratch stacks.
         package struct Mark: Sendable {
@@ -348,8 +348,6 @@ extension SemanticTree {
             tree.links.reserveCapacity(64)
             tree.properties.reserveCapacity(64)
             tree.strings.reserveCapacity(32)
-            linkStack.reserveCapacity(16)
-            propertyStack.reserveCapacity(16)
         }
 
         /// The tree built so far, for reading while building.
@@ -363,11 +361,11 @@ extension SemanticTree {
         /// Adds a child with `role` to the node being built.
         @inline(__always)
         package mutating func add(child: NodeID, _ role: SemanticRole) {
-            linkStack.append(Link(node: child, role: role.rawValue))
+            linkStack.push(Link(node: child, role: role.rawValue))
         }
 
         package mutating func add(child: NodeID, roleNumber: UInt16) {
-            linkStack.append(Link(node: child, role: roleNumber))
+            linkStack.push(Link(node: child, role: roleNumber))
         }
 
         /// Adds (or replaces, within the node being built since `mark`) a property.
@@ -378,26 +376,26 @@ extension SemanticTree {
                 if propertyStack[i].name == p.name { propertyStack[i] = p; return }
                 i += 1
             }
-            propertyStack.append(p)
+            propertyStack.push(p)
         }
 
         /// Adds a property known not to be set yet on the node being built.
         @inline(__always)
-        package mutating func add(_ p: Property) { propertyStack.append(p) }
+        package mutating func add(_ p: Property) { propertyStack.push(p) }
 
         /// Adds a flag.
         @inline(__always)
-        package mutating func flag(_ name: PropertyName) { propertyStack.append(.flag(name)) }
+        package mutating func flag(_ name: PropertyName) { propertyStack.push(.flag(name)) }
 
         /// Adds an atom value.
         @inline(__always)
-        package mutating func atom(_ name: PropertyName, _ value: PropertyAtom) { propertyStack.append(.atom(name, value)) }
+        package mutating func atom(_ name: PropertyName, _ value: PropertyAtom) { propertyStack.push(.atom(name, value)) }
 
         /// Adds an integer value (stored as a string when it does not fit in 32 bits).
         @inline(__always)
         package mutating func integer(_ name: PropertyName, _ value: Int) {
             if let v = Int32(exactly: value) {
-                propertyStack.append(.integer(name, v))
+                propertyStack.push(.integer(name, v))
             } else {
                 string(name, String(value))
             }
@@ -419,13 +417,13 @@ extension SemanticTree {
             let first = value.utf8.first ?? 0
             let letter = first >= 0x61 && first <= 0x7A
             if letter && value == "true" {
-                propertyStack.append(Property(name: number, form: .flag, payload: 0))
+                propertyStack.push(Property(name: number, form: .flag, payload: 0))
             } else if !letter, first == 0x2D || (first >= 0x30 && first <= 0x39), let v = SemanticTree.canonicalInteger(value) {
-                propertyStack.append(Property(name: number, form: .integer, payload: v))
+                propertyStack.push(Property(name: number, form: .integer, payload: v))
             } else if letter, let a = PropertyAtom(string: value) {
-                propertyStack.append(Property(name: number, form: .atom, payload: Int32(a.rawValue)))
+                propertyStack.push(Property(name: number, form: .atom, payload: Int32(a.rawValue)))
             } else {
-                propertyStack.append(Property(name: number, form: .string, payload: intern(value)))
+                propertyStack.push(Property(name: number, form: .string, payload: intern(value)))
             }
         }
 
@@ -435,7 +433,7 @@ extension SemanticTree {
             for i in Int(node.firstProperty) ..< Int(node.firstProperty + node.propertyCount) {
                 let p = tree.properties[i]
                 if except.contains(where: { $0.rawValue == p.name }) { continue }
-                propertyStack.append(p)
+                propertyStack.push(p)
             }
         }
 
@@ -450,7 +448,7 @@ extension SemanticTree {
 
         /// The properties added since `mark` (for reading while building).
         package func pendingProperties(since mark: Mark) -> ArraySlice<Property> {
-            propertyStack[mark.properties...]
+            propertyStack.slice(from: mark.properties)
         }
 
         /// Stores a string and returns its number.
@@ -469,8 +467,7 @@ extension SemanticTree {
             var r = range
             if childCount > 0 {
                 // Element by element: for the two or three entries a node has, cheaper than copying a slice.
-                for i in mark.links ..< linkStack.count { tree.links.append(linkStack[i]) }
-                linkStack.truncate(to: mark.links)
+                linkStack.move(from: mark.links, to: &tree.links)
                 if r == nil && rangeFromChildren {
                     for i in Int(firstChild) ..< tree.links.count {
                         r = SourceRange.union(r, tree.nodes[Int(tree.links[i].node)].range)
@@ -480,8 +477,7 @@ extension SemanticTree {
             let firstProperty = Int32(tree.properties.count)
             let propertyCount = propertyStack.count - mark.properties
             if propertyCount > 0 {
-                for i in mark.properties ..< propertyStack.count { tree.properties.append(propertyStack[i]) }
-                propertyStack.truncate(to: mark.properties)
+                propertyStack.move(from: mark.properties, to: &tree.properties)
             }
             return append(Node(kind: kind, firstChild: firstChild, childCount: Int32(childCount),
                                firstProperty: firstProperty, propertyCount: Int32(propertyCount),
@@ -507,7 +503,7 @@ extension SemanticTree {
         /// The one child added since `mark`, taken off the node being built (which is then not made).
         package mutating func takeOnlyChild(_ mark: Mark) -> NodeID {
             precondition(linkStack.count == mark.links + 1, "takeOnlyChild(_:) needs exactly one child")
-            let child = linkStack.removeLast().node
+            let child = linkStack.pop().node
             propertyStack.truncate(to: mark.properties)
             return child
         }
@@ -535,8 +531,7 @@ extension SemanticTree {
             node.kind = kind
             node.firstProperty = Int32(tree.properties.count)
             node.propertyCount = Int32(propertyStack.count - mark.properties)
-            tree.properties.append(contentsOf: propertyStack[mark.properties...])
-            propertyStack.removeSubrange(mark.properties...)
+            propertyStack.move(from: mark.properties, to: &tree.properties)
             return append(node)
         }
 
@@ -582,6 +577,15 @@ extension SemanticTree {
             tree.rootID = root
             return tree
         }
+
+        /// Ends building like ``finish(root:)``, moving the tree out (the builder is left empty), so a
+        /// builder stored in a larger value ends without a copy.
+        package mutating func takeTree(root: NodeID) -> SemanticTree {
+            var result = SemanticTree()
+            swap(&result, &tree)
+            result.rootID = root
+            return result
+        }
     }
 
     /// The value of a canonical integer string (`0`, `42`, `-1`; not `007`, `+1`, `-0`) that fits in
@@ -612,5 +616,57 @@ extension Array {
     @inline(__always)
     mutating func truncate(to count: Int) {
         while self.count > count { removeLast() }
+    }
+}
+
+/// A stack of plain records that keeps its storage when it shrinks: the builder's scratch for the
+/// children and properties of the nodes being built. Dropping entries only lowers ``count``.
+struct ScratchStack<Element>: Sendable where Element: Sendable {
+    private var storage: [Element] = []
+    /// How many entries the stack holds (`storage` may hold stale ones beyond).
+    private(set) var count = 0
+
+    init() { storage.reserveCapacity(16) }
+
+    @inline(__always)
+    mutating func push(_ e: Element) {
+        if count < storage.count { storage[count] = e } else { storage.append(e) }
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func pop() -> Element {
+        count -= 1
+        return storage[count]
+    }
+
+    @inline(__always)
+    mutating func truncate(to n: Int) { count = n }
+
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        get { storage[i] }
+        set { storage[i] = newValue }
+    }
+
+    /// Removes entry `i`, moving the later ones down.
+    mutating func remove(at i: Int) {
+        var k = i
+        while k + 1 < count {
+            storage[k] = storage[k + 1]
+            k += 1
+        }
+        count -= 1
+    }
+
+    /// The entries from `start` on.
+    func slice(from start: Int) -> ArraySlice<Element> { storage[start ..< count] }
+
+    /// Appends the entries from `start` on to `array` and drops them.
+    @inline(__always)
+    mutating func move(from start: Int, to array: inout [Element]) {
+        // Element by element: for the two or three entries a node has, cheaper than a bulk append.
+        for i in start ..< count { array.append(storage[i]) }
+        count = start
     }
 }
