@@ -395,15 +395,13 @@ extension Analyzer {
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
         if u == nil && !t.isEmpty {
-            let isLimit = Vocabulary.isLimitName(t)
-            let cls = Vocabulary.functionClass(t)
-            if cls != nil || isLimit {
-                let name = functionName(t, range: range)
-                if isLimit {
+            if let cls = Vocabulary.nameClass(t) {
+                let name = functionName(t, range: range, nameClass: cls)
+                if cls == .limit {
                     return limitToken(name, lower: nil, upper: nil, placement: nil, range: range)
                 }
                 var token = Token(.function, name, text: name)
-                token.application.functionClass = cls ?? .named
+                token.application.functionClass = cls
                 return token
             }
             if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
@@ -449,12 +447,13 @@ extension Analyzer {
             return bigOperatorToken(operatorLeaf(t, p.atomClass, range: range), lower: nil, upper: nil, placement: nil, range: range)
         }
         if p.atomClass == .op {
-            let name = functionName(t, range: range)
-            if Vocabulary.isLimitName(t) {
+            let cls = Vocabulary.nameClass(t)
+            let name = functionName(t, range: range, nameClass: cls)
+            if cls == .limit {
                 return limitToken(name, lower: nil, upper: nil, placement: nil, range: range)
             }
             var token = Token(.function, name, text: name)
-            token.application.functionClass = atom(name, .functionClass) ?? .named
+            token.application.functionClass = cls ?? .named
             return token
         }
         switch p.atomClass {

@@ -150,6 +150,16 @@ struct RowItem {
     /// A raw item's presentation node.
     var raw: MathNode? { kind == .raw ? node!.takeUnretainedValue() : nil }
 
+    /// `body` of a raw item's node, borrowed for the call (no reference counting); nil for other items.
+    @inline(__always)
+    func withRaw<R>(_ body: (MathNode) -> R) -> R? {
+        guard kind == .raw else { return nil }
+        return node!._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether the item is an operand merged from several items.
+    var isOperand: Bool { kind == .operand }
+
     static let unmatched: Int32 = -1, looseBar: Int32 = -2, looseFence: Int32 = -3
 }
 
@@ -301,7 +311,12 @@ extension Analyzer {
         var w = base
         var i = base
         while i < end {
-            guard let m = items[i].raw, m.mayStartPattern else { items[w] = items[i]; w += 1; i += 1; continue }
+            guard items[i].withRaw(\.mayStartPattern) == true, let m = items[i].raw else {
+                if w != i { items[w] = items[i] }
+                w += 1
+                i += 1
+                continue
+            }
             // Pre-scripts: scripts on an empty base followed by the base.
             if let pre = Analyzer.prescriptParts(m), i + 1 < end, case .raw(let next) = items[i + 1].item, !next.isOperatorLeaf {
                 let n = prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx)
@@ -325,7 +340,7 @@ extension Analyzer {
                 i += used
                 continue
             }
-            items[w] = items[i]
+            if w != i { items[w] = items[i] }
             w += 1
             i += 1
         }
@@ -512,10 +527,11 @@ extension Analyzer {
 
     /// The fence character an item is, if any (fence operators, and fence operators carrying scripts).
     static func fenceRole(_ item: RowItem) -> FenceRole {
-        guard let m = item.raw else {
-            if case .operand = item.item { return .notFence(endsOperand: true) }
-            return .notFence(endsOperand: false)
-        }
+        item.withRaw(fenceRole(of:)) ?? .notFence(endsOperand: item.isOperand)
+    }
+
+    /// The fence role of a raw item's node.
+    private static func fenceRole(of m: MathNode) -> FenceRole {
         if let (t, p) = m.operatorParts {
             let u = t.soleScalar
             if let u, let role = fenceRole(u, p, scripted: false) { return role }
@@ -654,6 +670,7 @@ extension MathNode {
     }
 
     /// An operator leaf's text and properties.
+    @inline(__always)
     var operatorParts: (text: String, properties: OperatorProperties)? {
         if case .operator(let t, let p) = kind { return (t, p) }
         return nil
@@ -666,6 +683,7 @@ extension MathNode {
     }
 
     /// An identifier's text and variant.
+    @inline(__always)
     var identifierParts: (text: String, variant: MathVariant?)? {
         if case .identifier(let t, let v) = kind { return (t, v) }
         return nil

@@ -250,8 +250,12 @@ struct Analyzer {
 
     /// A function-name leaf (`sin`, `log`, `lim`, `\operatorname{rank}`).
     mutating func functionName(_ text: String, range: SourceRange?) -> NodeID {
-        let cls: PropertyAtom = Vocabulary.isLimitName(text) ? .limit : (Vocabulary.functionClass(text) ?? .named)
-        return b.leaf(.functionName, text: text, range: range, .atom(.functionClass, cls))
+        functionName(text, range: range, nameClass: Vocabulary.nameClass(text))
+    }
+
+    /// A function-name leaf whose name's ``Vocabulary/nameClass(_:)`` is `nameClass`.
+    mutating func functionName(_ text: String, range: SourceRange?, nameClass: PropertyAtom?) -> NodeID {
+        b.leaf(.functionName, text: text, range: range, .atom(.functionClass, nameClass ?? .named))
     }
 
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).

@@ -11,19 +11,26 @@ enum Vocabulary {
     /// `function-class` of a named function written as an identifier (`\sin`, `\log`, `\operatorname{…}`
     /// names that are not listed get `named`). ClearSpeak "Trigonometric Functions" and "Logarithms".
     static func functionClass(_ name: String) -> PropertyAtom? {
-        guard let key = packed(name) else { return nil }
-        return find(key, in: functionClasses)
+        let c = nameClass(name)
+        return c == .limit ? nil : c
     }
 
     /// Whether an operator text (`lim`, `lim sup`, …) reads as a limit (ClearSpeak has no section;
     /// the corpus reads "the limit as x approaches 0 of").
     static func isLimitName(_ text: String) -> Bool {
-        guard let key = packed(text) else { return false }
-        return find(key, in: limitNames) != nil
+        nameClass(text) == .limit
     }
 
-    /// The names of functions with their classes, sorted by packed name (``packed(_:)``).
-    private static let functionClasses: [(UInt64, PropertyAtom)] = table([
+    /// ``functionClass(_:)`` and ``isLimitName(_:)`` in one lookup: `limit` for a limit name, the
+    /// function class of a function name, nil for other names.
+    static func nameClass(_ name: String) -> PropertyAtom? {
+        guard let key = packed(name) else { return nil }
+        return find(key, in: names)
+    }
+
+    /// The names of functions with their classes and the limit names (class `limit`), sorted by
+    /// packed name (``packed(_:)``).
+    private static let names: [(UInt64, PropertyAtom)] = table([
         (.trig, ["sin", "cos", "tan", "sec", "csc", "cot", "cosec", "tg", "ctg", "cotg",
                  "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "arctg", "arcctg"]),
         (.hyperbolic, ["sinh", "cosh", "tanh", "sech", "csch", "coth", "sh", "ch", "th", "cth",
@@ -35,10 +42,6 @@ enum Vocabulary {
                   "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
                   "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
                   "arg min", "argmax", "argmin", "ess sup", "ess inf"]),
-    ])
-
-    /// The names read as limits, sorted by packed name.
-    private static let limitNames: [(UInt64, PropertyAtom)] = table([
         (.limit, ["lim", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim"]),
     ])
 
