@@ -254,13 +254,8 @@ extension Analyzer {
         if p.atEnd { return first }
         let next = tokens[p.pos].kind
         if next != .evaluationBar && next != .additive && !(next == .multiplicative && first == nil) { return first }
-        let mark = b.mark()
-        let operators = operatorTexts.count
-        var count = 0
-        if let first {
-            b.add(child: first, .item)
-            count = 1
-        }
+        let (mark, operators) = (b.mark(), operatorTexts.count)
+        var count = beginInfix(first)
         while !p.atEnd {
             let t = tokens[p.pos]
             if t.kind == .evaluationBar {
@@ -273,16 +268,30 @@ extension Analyzer {
             }
             guard t.kind == .additive || (t.kind == .multiplicative && count == 0) else { break }
             p.pos += 1
-            b.add(child: t.node, .operator)
-            count += 1
-            addOperatorText(t, since: operators)
-            if let n = term(&p) {
-                b.add(child: n, .item)
-                count += 1
-            }
+            let operand = term(&p)
+            addOperation(t, operand, count: &count, operators: operators)
         }
         if count == 0 { return nil }
         return finishInfix(mark, count, operators: operators)
+    }
+
+    /// Adds the first operand (if any) of the infix node being built; the node's child count so far.
+    mutating func beginInfix(_ first: NodeID?) -> Int {
+        guard let first else { return 0 }
+        b.add(child: first, .item)
+        return 1
+    }
+
+    /// Adds an operator token and the operand after it (if any) to the infix node being built, which
+    /// has `count` children so far (operator texts noted since `operators`).
+    mutating func addOperation(_ t: Token, _ operand: NodeID?, count: inout Int, operators: Int) {
+        b.add(child: t.node, .operator)
+        count += 1
+        addOperatorText(t, since: operators)
+        if let operand {
+            b.add(child: operand, .item)
+            count += 1
+        }
     }
 
     /// The ``SemanticKind/infix`` of the `count` children added since `mark` (the operator texts
@@ -311,13 +320,8 @@ extension Analyzer {
     mutating func term(_ p: inout ExpressionParser) -> NodeID? {
         let first = unary(&p)
         if p.atEnd || (tokens[p.pos].kind != .modulo && tokens[p.pos].kind != .multiplicative) { return first }
-        let mark = b.mark()
-        let operators = operatorTexts.count
-        var count = 0
-        if let first {
-            b.add(child: first, .item)
-            count = 1
-        }
+        let (mark, operators) = (b.mark(), operatorTexts.count)
+        var count = beginInfix(first)
         while !p.atEnd {
             let t = tokens[p.pos]
             if t.kind == .modulo {
@@ -336,13 +340,8 @@ extension Analyzer {
             }
             guard t.kind == .multiplicative else { break }
             p.pos += 1
-            b.add(child: t.node, .operator)
-            count += 1
-            addOperatorText(t, since: operators)
-            if let u = unary(&p) {
-                b.add(child: u, .item)
-                count += 1
-            }
+            let operand = unary(&p)
+            addOperation(t, operand, count: &count, operators: operators)
         }
         if count == 0 { return nil }
         return finishInfix(mark, count, operators: operators)
@@ -667,16 +666,8 @@ extension Analyzer {
             p.bodyDepth -= 1
         }
         let mark = b.mark()
-        var r = big.range ?? range(head.node)
-        b.add(child: big.head, .operator)
-        r = SourceRange.union(r, range(big.head))
-        if let l = big.lower { b.add(child: l, .lower); r = SourceRange.union(r, range(l)) }
-        if let u = big.upper { b.add(child: u, .upper); r = SourceRange.union(r, range(u)) }
-        if let body { b.add(child: body, .body); r = SourceRange.union(r, range(body)) }
+        var r = addParts(big, head: .operator, body: body, range: big.range ?? range(head.node))
         b.atom(.operatorName, big.name)
-        if let placement = big.placement { b.atom(.limitsPlacement, placement) }
-        if big.lower != nil { b.flag(.lower) }
-        if big.upper != nil { b.flag(.upper) }
         if factors.count > diffs {
             var variables = ""
             for k in diffs..<factors.count {
@@ -716,17 +707,24 @@ extension Analyzer {
         }
         if big.lower == nil && big.upper == nil && body == nil { return big.head }
         let mark = b.mark()
-        var r = big.range ?? range(head.node)
-        b.add(child: big.head, .function)
-        r = SourceRange.union(r, range(big.head))
-        if let l = big.lower { b.add(child: l, .lower); r = SourceRange.union(r, range(l)) }
-        if let u = big.upper { b.add(child: u, .upper); r = SourceRange.union(r, range(u)) }
-        if let body { b.add(child: body, .body); r = SourceRange.union(r, range(body)) }
+        let r = addParts(big, head: .function, body: body, range: big.range ?? range(head.node))
         b.atom(.functionClass, atom(big.head, .functionClass) ?? .limit)
+        return b.finish(.limit, mark, range: r)
+    }
+
+    /// Adds a big operator's or limit's head (with role `head`), limits and body to the node being
+    /// built, with `limits-placement` and the `lower`/`upper` flags; returns `range` joined with the
+    /// parts' ranges.
+    mutating func addParts(_ big: BigParts, head: SemanticRole, body: NodeID?, range: SourceRange?) -> SourceRange? {
+        var r = SourceRange.union(range, self.range(big.head))
+        b.add(child: big.head, head)
+        if let l = big.lower { b.add(child: l, .lower); r = SourceRange.union(r, self.range(l)) }
+        if let u = big.upper { b.add(child: u, .upper); r = SourceRange.union(r, self.range(u)) }
+        if let body { b.add(child: body, .body); r = SourceRange.union(r, self.range(body)) }
         if let placement = big.placement { b.atom(.limitsPlacement, placement) }
         if big.lower != nil { b.flag(.lower) }
         if big.upper != nil { b.flag(.upper) }
-        return b.finish(.limit, mark, range: r)
+        return r
     }
 }
 
