@@ -599,7 +599,7 @@ extension Analyzer {
         if !p.atEnd, tokens[p.pos].fence >= 0 {
             let gi = tokens[p.pos].fence
             let g = groups[Int(gi)]
-            if g.parenLike || (g.open == "(" && !g.close.isEmpty) {
+            if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
                 p.pos += 1
                 var function = head.node
                 // A binomial, matrix or \pmod keeps its own reading as the argument.

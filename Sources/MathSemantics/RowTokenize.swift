@@ -19,17 +19,14 @@ extension Analyzer {
                 i = partner + 1
                 continue
             }
-            switch items[i].item {
-            case .wideSpace(let r):
-                tokens.append(Token(.wideSpace, empty(r)))
-            case .operand(let n):
-                tokens.append(Token(.operand, n))
-            case .raw(let m):
-                if items[i].match == RowItem.looseBar {
-                    tokens.append(looseBarToken(m, ctx))
-                } else if items[i].match == RowItem.looseFence {
-                    tokens.append(looseFenceToken(m, ctx))
-                } else if let t = classify(m, ctx) {
+            let item = items[i]
+            // A raw item's node is read borrowed: the input tree holds it throughout.
+            if item.match == RowItem.looseBar || item.match == RowItem.looseFence, let t = item.withRaw({ m in
+                item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
+            }) {
+                tokens.append(t)
+            } else if let token = item.withRaw({ classify($0, ctx) }) {
+                if let t = token {
                     if t.kind == .apply {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
                     } else {
@@ -38,6 +35,10 @@ extension Analyzer {
                         tokens.append(t)
                     }
                 }
+            } else if case .wideSpace(let r) = item.item {
+                tokens.append(Token(.wideSpace, empty(r)))
+            } else if case .operand(let n) = item.item {
+                tokens.append(Token(.operand, n))
             }
             i += 1
         }
@@ -202,7 +203,7 @@ extension Analyzer {
         let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
         func group(_ n: NodeID, plain: NodeID? = nil) -> FenceGroup {
             let k = kind(n)
-            return FenceGroup(node: n, plain: plain ?? n, open: open, close: close, parenLike: paren,
+            return FenceGroup(node: n, plain: plain ?? n, open: o, close: c, closeIsEmpty: close.isEmpty, parenLike: paren,
                               isArgumentLike: paren && (k == .fenced || k == .interval))
         }
         // Braces: a set listed or built.

@@ -85,12 +85,16 @@ struct PowerFacts {
 }
 
 /// A fence group: its node, the plain `fenced` reading (for function arguments), and scripts
-/// written on the closing fence (`(x+1)^2`).
+/// written on the closing fence (`(x+1)^2`). A plain record: the fences are kept as their sole
+/// scalars (every fence the readings test is one character).
 struct FenceGroup {
     var node: Analyzer.NodeID
     var plain: Analyzer.NodeID
-    var open: String
-    var close: String
+    /// The opening and closing fences' sole scalars (nil for none, or for a longer text).
+    var open: Unicode.Scalar?
+    var close: Unicode.Scalar?
+    /// No closing fence (`\left( … \right.`).
+    var closeIsEmpty: Bool
     var scripts: Analyzer.Scripts? = nil
     var scriptsRange: SourceRange? = nil
     /// `(` or `[` with `)` or `]`.
@@ -194,6 +198,18 @@ extension Analyzer {
         return row(from: base, range: range, ctx)
     }
 
+    /// The meaning of a number or an identifier read as a row (nil for other nodes): one item that is
+    /// not a fence, with nothing to merge or match, so its token decides (``oneTokenRow(_:range:_:)``).
+    mutating func leafRow(_ m: MathNode, _ ctx: Context) -> NodeID? {
+        // A number's token is an operand with the number's own range: the number itself.
+        if let t = m.numberText { return number(t, range: m.range) }
+        guard let (t, v) = m.identifierParts else { return nil }
+        var row = ctx
+        row.level += 1
+        row.groupDepth = 0
+        return oneTokenRow(identifierToken(t, v, range: m.range), range: m.range, row)
+    }
+
     /// The meaning of one presentation node read as a row.
     mutating func sequence(single m: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
@@ -214,18 +230,31 @@ extension Analyzer {
         defer { items.truncate(to: base) }
         let count = items.count - base
         if count == 0 { return empty(range) }
-        // One operand alone (a letter in a script, a number in a numerator, a fraction in a cell): its
-        // token is its meaning, so the row machinery (fences, precedence) has nothing to do. Not for a
-        // fence character (unpaired, it reads differently) or a differential mark.
-        if count == 1, case .notFence = Analyzer.fenceRole(items[base]), case .raw(let m) = items[base].item, let t = classify(m, ctx),
-           t.kind == .operand, t.fence < 0, !tree.isDifferentialMark(t.node) {
+        let tokenBase = tokens.count
+        if count == 1, case .notFence = Analyzer.fenceRole(items[base]), case .raw(let m) = items[base].item {
+            // One item that is not a fence character: no pattern to merge, no fence to match; its token
+            // is the row's only token (``oneTokenRow(_:range:_:)``).
+            if let t = classify(m, ctx) { return oneTokenRow(t, range: range, ctx) }
+        } else {
+            premerge(from: base, ctx)
+            matchFences(from: base, ctx)
+            tokenize(base..<items.count, ctx)
+        }
+        let result = parse(tokenBase..<tokens.count, range: range, ctx)
+        tokens.truncate(to: tokenBase)
+        if self.range(result) == nil, let range { return b.copy(result, range: range) }
+        return result
+    }
+
+    /// The meaning of a row whose only token is `t` (`ctx` is the row's): an operand alone is the
+    /// meaning itself unless it is a fence group or a differential mark.
+    mutating func oneTokenRow(_ t: Token, range: SourceRange?, _ ctx: Context) -> NodeID {
+        if t.kind == .operand, t.fence < 0, !tree.isDifferentialMark(t.node) {
             if self.range(t.node) == nil, let range { return b.copy(t.node, range: range) }
             return t.node
         }
-        premerge(from: base, ctx)
-        matchFences(from: base, ctx)
         let tokenBase = tokens.count
-        tokenize(base..<items.count, ctx)
+        if t.kind != .apply { tokens.append(t) }
         let result = parse(tokenBase..<tokens.count, range: range, ctx)
         tokens.truncate(to: tokenBase)
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
