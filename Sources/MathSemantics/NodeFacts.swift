@@ -356,7 +356,7 @@ extension Analyzer {
 
     /// Properties of a number: `integer`, `decimal`, `value` (integers below 10^9), `digits` (how
     /// many digits are written).
-    mutating func addNumberProperties(_ text: String) {
+    static func numberProperties(_ text: String) -> SemanticTree.LeafProperties {
         var digits = 0, points = 0, other = 0
         var value = 0, overflow = false
         for u in text.unicodeScalars {
@@ -372,63 +372,68 @@ extension Analyzer {
             default: other += 1
             }
         }
-        if digits > 0 { b.integer(.digits, digits) }
+        var p = SemanticTree.LeafProperties()
+        // `digits` and `value` fit in 32 bits: a text of 2^31 digits cannot be a formula's.
+        if digits > 0 { p.append(.integer(.digits, Int32(truncatingIfNeeded: digits))) }
         if other == 0 && digits > 0 {
             if points == 0 {
-                b.flag(.integer)
-                if !overflow { b.integer(.value, value) }
+                p.append(.flag(.integer))
+                if !overflow { p.append(.integer(.value, Int32(value))) }
             } else if points == 1 {
-                b.flag(.decimal)
+                p.append(.flag(.decimal))
             }
         }
+        return p
     }
 
     /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name`.
-    mutating func addIdentifierProperties(_ text: String, variant: MathVariant?) {
+    static func identifierProperties(_ text: String, variant: MathVariant?) -> SemanticTree.LeafProperties {
+        var p = SemanticTree.LeafProperties()
         // Fast path for the commonest identifiers, plain ASCII letters.
         if variant == nil, text.utf8.count == 1, let c = text.utf8.first {
-            if c >= 0x61 && c <= 0x7A { b.flag(.letter); return }
-            if c >= 0x41 && c <= 0x5A { b.flag(.letter); b.flag(.capital); return }
+            if c >= 0x61 && c <= 0x7A { p.append(.flag(.letter)); return p }
+            if c >= 0x41 && c <= 0x5A { p.append(.flag(.letter)); p.append(.flag(.capital)); return p }
         }
-        if let v = variant { b.atom(.variant, v.atom) }
-        guard let u = text.soleScalar else { return }
+        if let v = variant { p.append(.atom(.variant, v.atom)) }
+        guard let u = text.soleScalar else { return p }
         if u.isASCII {
             // An ASCII letter (in a variant: `\mathrm{d}`, `\mathbb{R}`) or another ASCII character.
             let c = u.value
             let upper = c >= 0x41 && c <= 0x5A
-            guard upper || (c >= 0x61 && c <= 0x7A) else { return }
-            b.flag(.letter)
-            if upper { b.flag(.capital) }
-            if variant == .doubleStruck { addSetName(u) }
-            return
+            guard upper || (c >= 0x61 && c <= 0x7A) else { return p }
+            p.append(.flag(.letter))
+            if upper { p.append(.flag(.capital)) }
+            if variant == .doubleStruck, let set = setName(u) { p.append(.atom(.setName, set)) }
+            return p
         }
         if (0x0391...0x03A9).contains(u.value) || (0x03B1...0x03C9).contains(u.value), u.value != 0x03A2 {
             // A basic Greek letter (U+03A2 is unassigned): not double-struck in any way.
-            b.flag(.letter)
-            b.flag(.greek)
-            if u.value <= 0x03A9 { b.flag(.capital) }
-            return
+            p.append(.flag(.letter))
+            p.append(.flag(.greek))
+            if u.value <= 0x03A9 { p.append(.flag(.capital)) }
+            return p
         }
         if u.properties.isAlphabetic {
-            b.flag(.letter)
-            if Analyzer.isGreek(u) { b.flag(.greek) }
-            if u.properties.isUppercase { b.flag(.capital) }
+            p.append(.flag(.letter))
+            if Analyzer.isGreek(u) { p.append(.flag(.greek)) }
+            if u.properties.isUppercase { p.append(.flag(.capital)) }
         }
         // Double-struck N Z Q R C name number sets, whether written ℝ or \mathbb{R}.
         let doubleStruck: Unicode.Scalar? = variant == .doubleStruck ? u
             : UnicodeMath.decompose(u).flatMap { $0.variant == .doubleStruck ? $0.base : nil }
-        if let doubleStruck { addSetName(doubleStruck) }
+        if let doubleStruck, let set = setName(doubleStruck) { p.append(.atom(.setName, set)) }
+        return p
     }
 
     /// `set-name` of a double-struck N Z Q R C (ClearSpeak reads ℝ as "the real numbers").
-    mutating func addSetName(_ doubleStruck: Unicode.Scalar) {
+    static func setName(_ doubleStruck: Unicode.Scalar) -> PropertyAtom? {
         switch doubleStruck {
-        case "N": b.atom(.setName, .naturals)
-        case "Z": b.atom(.setName, .integers)
-        case "Q": b.atom(.setName, .rationals)
-        case "R": b.atom(.setName, .reals)
-        case "C": b.atom(.setName, .complexes)
-        default: break
+        case "N": .naturals
+        case "Z": .integers
+        case "Q": .rationals
+        case "R": .reals
+        case "C": .complexes
+        default: nil
         }
     }
 

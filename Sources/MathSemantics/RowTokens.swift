@@ -443,7 +443,7 @@ extension Analyzer {
         let start = b.mark()
         b.add(child: head, .whole)
         b.add(child: tail, .item)
-        addNumberProperties(all)
+        b.add(Analyzer.numberProperties(all))
         b.flag(.repeatingDecimal)
         b.string(.repeatingDigits, rep)
         b.integer(.repeatingCount, rep.unicodeScalars.count)

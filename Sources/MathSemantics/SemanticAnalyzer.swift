@@ -231,17 +231,14 @@ struct Analyzer {
     /// An identifier leaf (letters, Greek, double-struck set names); `word` for a name of several
     /// letters that is not applied as a function.
     mutating func identifier(_ text: String, _ variant: MathVariant?, range: SourceRange?, word: Bool = false) -> NodeID {
-        let mark = b.mark()
-        addIdentifierProperties(text, variant: variant)
-        if word { b.flag(.word) }
-        return b.finish(.identifier, mark, text: text, range: range, rangeFromChildren: false)
+        var properties = Analyzer.identifierProperties(text, variant: variant)
+        if word { properties.append(.flag(.word)) }
+        return b.leaf(.identifier, text: text, range: range, properties)
     }
 
     /// A number leaf.
     mutating func number(_ text: String, range: SourceRange?) -> NodeID {
-        let mark = b.mark()
-        addNumberProperties(text)
-        return b.finish(.number, mark, text: text, range: range, rangeFromChildren: false)
+        b.leaf(.number, text: text, range: range, Analyzer.numberProperties(text))
     }
 
     /// An operator leaf with its class.

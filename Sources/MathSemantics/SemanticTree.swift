@@ -508,6 +508,21 @@ extension SemanticTree {
             return child
         }
 
+        /// A leaf with a few properties, written straight into the tree (no scratch stack).
+        package mutating func leaf(_ kind: SemanticKind, text: String, range: SourceRange?,
+                                   _ properties: LeafProperties) -> NodeID {
+            let first = Int32(tree.properties.count)
+            for i in 0 ..< properties.count { tree.properties.append(properties[i]) }
+            return append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: first,
+                               propertyCount: Int32(properties.count), text: text.isEmpty ? -1 : intern(text),
+                               lowerBound: range?.lowerBound ?? -1, upperBound: range?.upperBound ?? -1))
+        }
+
+        /// Adds properties known not to be set yet on the node being built.
+        package mutating func add(_ properties: LeafProperties) {
+            for i in 0 ..< properties.count { propertyStack.push(properties[i]) }
+        }
+
         /// A leaf without properties.
         package mutating func leaf(_ kind: SemanticKind, text: String = "", range: SourceRange?) -> NodeID {
             append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: Int32(tree.properties.count), propertyCount: 0,
@@ -607,6 +622,39 @@ extension SemanticTree {
         }
         if negative { v = -v }
         return Int32(exactly: v)
+    }
+}
+
+extension SemanticTree {
+    /// Up to four properties of a leaf, gathered in place (no array) before the leaf is made.
+    package struct LeafProperties: Sendable {
+        package private(set) var count = 0
+        private var p0 = Property.flag(.letter), p1 = Property.flag(.letter)
+        private var p2 = Property.flag(.letter), p3 = Property.flag(.letter)
+
+        package init() {}
+
+        /// Adds a property (names must be distinct); at most four.
+        package mutating func append(_ p: Property) {
+            switch count {
+            case 0: p0 = p
+            case 1: p1 = p
+            case 2: p2 = p
+            default:
+                precondition(count == 3, "a leaf takes at most four properties")
+                p3 = p
+            }
+            count += 1
+        }
+
+        package subscript(i: Int) -> Property {
+            switch i {
+            case 0: p0
+            case 1: p1
+            case 2: p2
+            default: p3
+            }
+        }
     }
 }
 
