@@ -386,8 +386,9 @@ extension Analyzer {
         return p
     }
 
-    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name`.
-    static func identifierProperties(_ text: String, variant: MathVariant?) -> SemanticTree.LeafProperties {
+    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name` (`sole`: the
+    /// text's sole scalar when known).
+    static func identifierProperties(_ text: String, variant: MathVariant?, sole: Unicode.Scalar?? = nil) -> SemanticTree.LeafProperties {
         var p = SemanticTree.LeafProperties()
         // Fast path for the commonest identifiers, plain ASCII letters.
         if variant == nil, text.utf8.count == 1, let c = text.utf8.first {
@@ -395,7 +396,7 @@ extension Analyzer {
             if c >= 0x41 && c <= 0x5A { p.append(.flag(.letter)); p.append(.flag(.capital)); return p }
         }
         if let v = variant { p.append(.atom(.variant, v.atom)) }
-        guard let u = text.soleScalar else { return p }
+        guard let u = sole ?? text.soleScalar else { return p }
         if u.isASCII {
             // An ASCII letter (in a variant: `\mathrm{d}`, `\mathbb{R}`) or another ASCII character.
             let c = u.value

@@ -31,7 +31,7 @@ extension Analyzer {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
                     } else {
                         if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { sawIntegral = true }
-                        if t.kind == .operand, tree.isDifferentialMark(t.node) { sawDifferentialMark = true }
+                        if t.kind == .operand, isDifferentialMark(t) { sawDifferentialMark = true }
                         tokens.append(t)
                     }
                 }
@@ -413,8 +413,15 @@ extension Analyzer {
         if let u, let primes = Analyzer.primeCount(t, u), !u.properties.isAlphabetic {
             return leafToken(.postfix, t, .ord, range: range, postfix: .primes(primes))
         }
-        let n = identifier(t, v, range: range)
-        return Token(.operand, n, text: n)
+        let n = identifier(t, v, sole: u, range: range)
+        var token = Token(.operand, n, text: n)
+        token.isDifferentialMark = u == "d" || u == "ⅆ"
+        return token
+    }
+
+    /// Whether an operand token's node is the mark of a differential (``SemanticTree/isDifferentialMark(_:)``).
+    @inline(__always) func isDifferentialMark(_ t: Token) -> Bool {
+        t.isDifferentialMark ?? tree.isDifferentialMark(t.node)
     }
 
     /// The token of an operator character.
@@ -629,7 +636,7 @@ extension Analyzer {
         while i < end {
             let t = tokens[i]
             if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { integralSeen = true }
-            if t.kind == .operand, t.fence < 0, tree.isDifferentialMark(t.node), i + 1 < end,
+            if t.kind == .operand, t.fence < 0, isDifferentialMark(t), i + 1 < end,
                tokens[i + 1].kind == .operand, tokens[i + 1].fence < 0, tree.isDifferentialVariable(tokens[i + 1].node) {
                 let isPower = kind(t.node) == .power
                 let markNode = isPower ? child(t.node, .base)! : t.node

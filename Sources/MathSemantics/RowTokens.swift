@@ -56,6 +56,9 @@ struct Token {
     var forcedFunction = false
     /// Properties a function head gives its application.
     var application = ApplicationFacts()
+    /// For an identifier leaf's token: whether it is `d` or `ⅆ`, the mark of a differential (nil when
+    /// the token does not know: ``Analyzer/isDifferentialMark(_:)`` then reads the tree).
+    var isDifferentialMark: Bool? = nil
 
     init(_ kind: Kind, _ node: Analyzer.NodeID, text textNode: Analyzer.NodeID = -1) {
         self.kind = kind
@@ -249,7 +252,7 @@ extension Analyzer {
     /// The meaning of a row whose only token is `t` (`ctx` is the row's): an operand alone is the
     /// meaning itself unless it is a fence group or a differential mark.
     mutating func oneTokenRow(_ t: Token, range: SourceRange?, _ ctx: Context) -> NodeID {
-        if t.kind == .operand, t.fence < 0, !tree.isDifferentialMark(t.node) {
+        if t.kind == .operand, t.fence < 0, !isDifferentialMark(t) {
             if self.range(t.node) == nil, let range { return b.copy(t.node, range: range) }
             return t.node
         }
@@ -567,7 +570,7 @@ extension Analyzer {
             return .notFence(endsOperand: endsOperand(t, u, p))
         }
         if let t = m.identifierText {
-            return .notFence(endsOperand: t.soleScalar != nil || (Vocabulary.functionClass(t) == nil && t != "mod"))
+            return .notFence(endsOperand: t.isOneScalar || (Vocabulary.functionClass(t) == nil && t != "mod"))
         }
         let scripted = m.isScripted
         if scripted || m.isUnderOver {

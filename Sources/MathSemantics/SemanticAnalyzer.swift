@@ -230,8 +230,10 @@ struct Analyzer {
 
     /// An identifier leaf (letters, Greek, double-struck set names); `word` for a name of several
     /// letters that is not applied as a function.
-    mutating func identifier(_ text: String, _ variant: MathVariant?, range: SourceRange?, word: Bool = false) -> NodeID {
-        var properties = Analyzer.identifierProperties(text, variant: variant)
+    /// `sole` is the text's sole scalar when the caller has it.
+    mutating func identifier(_ text: String, _ variant: MathVariant?, sole: Unicode.Scalar?? = nil, range: SourceRange?,
+                             word: Bool = false) -> NodeID {
+        var properties = Analyzer.identifierProperties(text, variant: variant, sole: sole)
         if word { properties.append(.flag(.word)) }
         return b.leaf(.identifier, text: text, range: range, properties)
     }
