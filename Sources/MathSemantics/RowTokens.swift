@@ -177,7 +177,7 @@ struct FlattenFrame {
     var end: Int
 }
 
-/// A fence still open while ``Analyzer/matchFences(_:_:)`` scans a row.
+/// A fence still open while ``Analyzer/matchFences(from:_:)`` scans a row.
 struct OpenFence {
     var index: Int
     var scalar: Unicode.Scalar

@@ -114,9 +114,9 @@ struct Context {
 /// One run of the analysis: the tree it builds and the scratch buffers its rows share.
 ///
 /// Nodes are numbers in the tree being built (``SemanticTree/Builder``); a node is never changed
-/// once made (a changed node is a new record). The rows being analysed keep their items and tokens
-/// on two stacks: each row pushes its own above its enclosing rows' and removes them when done, so
-/// no row allocates arrays of its own.
+/// once made (a changed node is a new record). The rows being analysed keep their items, tokens,
+/// factors and operator texts on stacks shared by the run: each row pushes its own above its
+/// enclosing rows' and removes them when done, so no row allocates arrays of its own.
 struct Analyzer {
     typealias NodeID = SemanticTree.NodeID
 
@@ -143,7 +143,7 @@ struct Analyzer {
     var operatorTexts: [String] = []
     /// Scratch for ``flatten(_:from:)``: the rows being spliced.
     var flattenFrames: [FlattenFrame] = []
-    /// Scratch for ``matchFences(_:_:)``: the fences still open.
+    /// Scratch for ``matchFences(from:_:)``: the fences still open.
     var openFences: [OpenFence] = []
 
     /// The semantic tree of `root`.
@@ -155,7 +155,7 @@ struct Analyzer {
         return analyzer.b.takeTree(root: id)
     }
 
-    // MARK: Reading the tree being built
+    // MARK: Reading the tree being built (``SemanticTree``'s readers, on the nodes made so far)
 
     @inline(__always) var tree: SemanticTree { _read { yield b.tree } }
     @inline(__always) func kind(_ n: NodeID) -> SemanticKind { b.tree.nodes[Int(n)].kind }

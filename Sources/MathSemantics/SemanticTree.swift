@@ -466,7 +466,6 @@ extension SemanticTree {
             let childCount = linkStack.count - mark.links
             var r = range
             if childCount > 0 {
-                // Element by element: for the two or three entries a node has, cheaper than copying a slice.
                 linkStack.move(from: mark.links, to: &tree.links)
                 if r == nil && rangeFromChildren {
                     for i in Int(firstChild) ..< tree.links.count {
@@ -628,10 +627,12 @@ extension SemanticTree {
 extension SemanticTree {
     /// Up to four properties of a leaf, gathered in place (no array) before the leaf is made.
     package struct LeafProperties: Sendable {
+        /// How many properties there are.
         package private(set) var count = 0
         private var p0 = Property.flag(.letter), p1 = Property.flag(.letter)
         private var p2 = Property.flag(.letter), p3 = Property.flag(.letter)
 
+        /// No properties.
         package init() {}
 
         /// Adds a property (names must be distinct); at most four.
@@ -647,6 +648,7 @@ extension SemanticTree {
             count += 1
         }
 
+        /// Property `i` (below ``count``).
         package subscript(i: Int) -> Property {
             switch i {
             case 0: p0
@@ -674,23 +676,28 @@ struct ScratchStack<Element>: Sendable where Element: Sendable {
     /// How many entries the stack holds (`storage` may hold stale ones beyond).
     private(set) var count = 0
 
+    /// An empty stack with room for a few entries.
     init() { storage.reserveCapacity(16) }
 
+    /// Adds an entry on top.
     @inline(__always)
     mutating func push(_ e: Element) {
         if count < storage.count { storage[count] = e } else { storage.append(e) }
         count += 1
     }
 
+    /// Removes the top entry and returns it.
     @inline(__always)
     mutating func pop() -> Element {
         count -= 1
         return storage[count]
     }
 
+    /// Drops the entries from `n` on.
     @inline(__always)
     mutating func truncate(to n: Int) { count = n }
 
+    /// Entry `i` (below ``count``).
     @inline(__always)
     subscript(i: Int) -> Element {
         get { storage[i] }

@@ -88,7 +88,7 @@ enum Vocabulary {
         bigOperator(text.soleScalar)
     }
 
-    /// ``bigOperator(_:)-(String)`` of a one-scalar text.
+    /// The `operator-name` and integral count of a large operator given by its sole scalar.
     static func bigOperator(_ u: Unicode.Scalar?) -> (name: PropertyAtom, integrals: Int)? {
         switch u {
         case "∑", "⅀": return (.sum, 0)
