@@ -202,6 +202,12 @@ extension Analyzer {
     /// An expression without relations or separators. Tokens the grammar cannot place (a stray
     /// relation inside a body, an orphan apply) are kept in a ``SemanticKind/row``.
     mutating func expression(_ r: Range<Int>, _ ctx: Context) -> NodeID {
+        // One operand (`x` and `1` in `x = 1`): every level below takes it as it is, with the scripts
+        // written on its closing fence.
+        if r.count == 1, tokens[r.lowerBound].kind == .operand {
+            let t = tokens[r.lowerBound]
+            return t.fence >= 0 ? finishFence(groups[Int(t.fence)].node, t.fence) : t.node
+        }
         var p = ExpressionParser(pos: r.lowerBound, end: r.upperBound)
         let mark = b.mark()
         var pieces = 0
@@ -385,6 +391,13 @@ extension Analyzer {
     /// Juxtaposed factors: ``SemanticKind/impliedTimes`` (after merging mixed numbers, `\pmod` and
     /// degrees-minutes), or the single factor.
     mutating func juxtaposition(_ p: inout ExpressionParser) -> NodeID? {
+        // An operand followed by an operator or by the end: the one factor, taken as ``factor(_:)``
+        // takes an operand with nothing after it that binds.
+        if !p.atEnd, tokens[p.pos].kind == .operand, p.pos + 1 == p.end || Analyzer.endsFactors(tokens[p.pos + 1].kind) {
+            let t = tokens[p.pos]
+            p.pos += 1
+            return t.fence >= 0 ? finishFence(groups[Int(t.fence)].node, t.fence) : t.node
+        }
         let base = factors.count
         juxtaposed(&p, argumentRun: false)
         return product(from: base)
@@ -442,6 +455,14 @@ extension Analyzer {
             default:
                 return
             }
+        }
+    }
+
+    /// Whether a token of `kind` ends a run of juxtaposed factors (``juxtaposed(_:argumentRun:)``).
+    static func endsFactors(_ kind: Token.Kind) -> Bool {
+        switch kind {
+        case .relation, .punctuation, .additive, .multiplicative, .modulo, .evaluationBar, .wideSpace: return true
+        default: return false
         }
     }
 
