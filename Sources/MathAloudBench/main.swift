@@ -240,7 +240,8 @@ func benchStages(_ o: Options) {
     let trees = parsed.map { speaker.analyze($0) }
     var sink = 0
     let parse = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.parser.parse(line, notation: .tex).diagnostics.count } }
-    let analyze = bestOf(o.repeatCount) { for p in parsed { sink &+= speaker.analyze(p).children.count } }
+    let analyzer = SemanticAnalyzer()
+    let analyze = bestOf(o.repeatCount) { for p in parsed { sink &+= analyzer.tree(of: p.root).nodeCount } }
     let rules = bestOf(o.repeatCount) { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
     let whole = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.speak(tex: line).speech.items.count } }
     let n = Double(lines.count)
@@ -452,7 +453,8 @@ case "semantics-profile":
     let o = parseOptions(args.dropFirst())
     guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
     let parsed = loadLines(o.corpus).map { speaker.parser.parse($0, notation: .tex) }
-    profileLoop(o.repeatCount, parsed) { speaker.analyze($0).children.count }
+    let analyzer = SemanticAnalyzer()
+    profileLoop(o.repeatCount, parsed) { analyzer.tree(of: $0.root).nodeCount }
 case "stages":
     benchStages(parseOptions(args.dropFirst()))
 case "rules-profile":

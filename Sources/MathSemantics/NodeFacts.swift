@@ -1,52 +1,37 @@
 import MathSyntax
 
-// Building semantic nodes and the facts rules test on them (simple expressions, exponent kinds,
-// common fractions). Each test cites the ClearSpeak section whose reading it enables.
+// The facts rules test on semantic nodes (simple expressions, exponent kinds, common fractions), read
+// from the tree being built and written with its builder. Each test cites the ClearSpeak section
+// whose reading it enables.
 
-extension SemanticNode {
-    /// A node whose children already carry their roles; the range defaults to the union of the
-    /// children's ranges.
-    static func make(_ kind: SemanticKind, _ children: [SemanticNode], text: String = "",
-                     props: SemanticProperties = [:], range: SourceRange? = nil) -> SemanticNode {
-        var r = range
-        if r == nil { for c in children { r = SourceRange.union(r, c.range) } }
-        return SemanticNode(kind, text: text, children: children, properties: props, range: r)
+extension SemanticTree {
+    /// The only Unicode scalar of node `n`'s text, if it has exactly one.
+    func soleScalar(_ n: NodeID) -> Unicode.Scalar? {
+        let t = nodes[Int(n)].text
+        return t < 0 ? nil : strings[Int(t)].soleScalar
     }
 
-    /// A copy with other properties (merged over the existing ones).
-    func adding(_ extra: SemanticProperties) -> SemanticNode {
-        if extra.isEmpty { return self }
-        var p = properties
-        for (k, v) in extra { p[k] = v }
-        return SemanticNode(kind, text: text, children: children, role: role, properties: p, range: range)
+    /// The node's value when it is a plain integer numeral (digits only, no sign, no point).
+    func integerValue(_ n: NodeID) -> Int? {
+        guard kind(n) == .number, property(n, .integer) != nil else { return nil }
+        return integer(n, .value)
     }
 
-    /// A copy with another kind and properties, the same children, text and range.
-    func rebuilt(_ kind: SemanticKind, props: SemanticProperties) -> SemanticNode {
-        SemanticNode(kind, text: text, children: children, role: role, properties: props, range: range)
-    }
-
-    /// The node's text when it is a plain integer numeral (digits only, no sign, no point).
-    var integerValue: Int? {
-        guard kind == .number, properties["integer"] != nil, let v = properties["value"] else { return nil }
-        return Int(v)
-    }
-
-    /// The single letter of an identifier (`x`, `α`, `F`), nil otherwise.
-    var letter: String? {
-        kind == .identifier && properties["letter"] != nil ? text : nil
+    /// Whether `n` is a single letter (`x`, `α`, `F`): an identifier with `letter`.
+    func isLetter(_ n: NodeID) -> Bool {
+        kind(n) == .identifier && property(n, .letter) != nil
     }
 
     /// The identifier at the bottom of subscripts, primes and powers (`f` in `f_n'`), if any.
-    var coreIdentifier: SemanticNode? {
-        var n = self
+    func coreIdentifier(_ n: NodeID) -> NodeID? {
+        var c = n
         var steps = 0
         while steps < 8 {
-            switch n.kind {
-            case .identifier: return n
+            switch kind(c) {
+            case .identifier: return c
             case .subscript, .primes, .power, .accent:
-                guard let b = n.child(.base) else { return nil }
-                n = b
+                guard let b = child(c, .base) else { return nil }
+                c = b
             default: return nil
             }
             steps += 1
@@ -54,28 +39,324 @@ extension SemanticNode {
         return nil
     }
 
-    /// Whether the tree below contains a node of `kind` (not counting `self`).
-    func contains(_ kinds: Set<SemanticKind>) -> Bool {
-        for c in children {
-            if kinds.contains(c.kind) || c.contains(kinds) { return true }
+    /// Whether the tree below `n` contains a node of `kind` (not counting `n`).
+    func contains(_ kind: SemanticKind, below n: NodeID) -> Bool {
+        for link in children(n) {
+            if self.kind(link.node) == kind || contains(kind, below: link.node) { return true }
         }
         return false
     }
 
-    /// Whether this is a negative integer written with a prefix minus (`-1`).
-    var negativeIntegerValue: Int? {
-        guard kind == .prefix, properties["operator"] == "negative", let a = child(.argument),
-              let v = a.integerValue else { return nil }
+    /// Whether this is a negative integer written with a prefix minus (`-1`), and its value.
+    func negativeIntegerValue(_ n: NodeID) -> Int? {
+        guard kind(n) == .prefix, atom(n, .operator) == .negative, let a = child(n, .argument),
+              let v = integerValue(a) else { return nil }
         return -v
+    }
+
+    /// `∞` or `−∞` (and `+∞`).
+    func isInfinite(_ n: NodeID) -> Bool {
+        if kind(n) == .identifier && soleScalar(n) == "∞" { return true }
+        if kind(n) == .prefix, let a = child(n, .argument) { return kind(a) == .identifier && soleScalar(a) == "∞" }
+        return false
+    }
+
+    /// How many comma-separated items a fence's content has.
+    func itemCount(_ content: NodeID) -> Int {
+        if kind(content) == .empty { return 0 }
+        guard kind(content) == .list else { return 1 }
+        var operators = 0
+        for link in children(content) where link.role == SemanticRole.operator.rawValue { operators += 1 }
+        return max(1, operators + 1)
+    }
+
+    // MARK: Differentials
+
+    /// `d` (italic, upright or ⅆ) or `d^n`, the mark of a differential.
+    func isDifferentialMark(_ n: NodeID) -> Bool {
+        switch kind(n) {
+        case .identifier:
+            let u = soleScalar(n)
+            return u == "d" || u == "ⅆ"
+        case .power:
+            guard let b = child(n, .base), kind(b) == .identifier else { return false }
+            let u = soleScalar(b)
+            return u == "d" || u == "ⅆ"
+        default: return false
+        }
+    }
+
+    /// Whether a node can be the variable of a differential: a letter, possibly bold, accented or
+    /// subscripted (`x`, `\mathbf{r}`, `\vec r`, `x_1`, `\Omega`).
+    func isDifferentialVariable(_ n: NodeID) -> Bool {
+        switch kind(n) {
+        case .identifier: return has(n, .letter)
+        case .subscript, .accent: return child(n, .base).map { kind($0) == .identifier && has($0, .letter) } ?? false
+        default: return false
+        }
+    }
+
+    // MARK: Functions and letters
+
+    /// f, g, h, F, G, H: the letters ClearSpeak reads as functions before parentheses.
+    static func isGenericFunctionLetter(_ u: Unicode.Scalar?) -> Bool {
+        switch u {
+        case "f", "g", "h", "F", "G", "H": return true
+        default: return false
+        }
+    }
+
+    /// How node `n` reads before a parenthesised group (ClearSpeak "Functions", Functions_Auto).
+    func functionLikeness(_ n: NodeID) -> Analyzer.FunctionLikeness {
+        var facts = ApplicationFacts()
+        facts.functionClass = .generic
+        switch kind(n) {
+        case .identifier:
+            guard isLetter(n) else { return .none }
+            return SemanticTree.isGenericFunctionLetter(soleScalar(n)) ? .generic(facts) : .possible
+        case .subscript:
+            guard let b = child(n, .base), isLetter(b) else { return .none }
+            return SemanticTree.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
+        case .primes:
+            guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
+            return .generic(facts)
+        case .power:
+            guard let b = child(n, .base), let e = child(n, .exponent), let core = coreIdentifier(b), isLetter(core) else {
+                return .none
+            }
+            let power = powerFacts(e)
+            if power.inverse || SemanticTree.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
+                facts.power = power
+                return .generic(facts)
+            }
+            return .none
+        case .fenced:
+            // (g ∘ h)(t)
+            if let c = child(n, .content), kind(c) == .infix, string(c, .operators) == "∘" { return .generic(facts) }
+            return .none
+        default:
+            return .none
+        }
+    }
+
+    /// Two or more letters, possibly with primes (`\overline{AB}`, `\overline{A'B'}`): ClearSpeak reads
+    /// an overline on them as a line segment.
+    func isLetterSequence(_ n: NodeID) -> Bool {
+        guard kind(n) == .impliedTimes else { return false }
+        var items = 0
+        for link in children(n) where link.role == SemanticRole.item.rawValue {
+            items += 1
+            let item = link.node
+            guard isLetter(item) || (kind(item) == .primes && child(item, .base).map(isLetter) == true) else { return false }
+        }
+        return items >= 2
+    }
+
+    // MARK: ClearSpeak "simple"
+
+    /// ClearSpeak's simple expression (Part 1, "Simple fractions" and Paren_Auto): a number, a letter
+    /// (or Greek letter, or a text word), a negative number or letter, a number or letters followed by
+    /// letters (`3x`, `2πr`, `ab`), a subscripted letter, a letter with primes, a common fraction,
+    /// and a function applied to a simple argument (`\sin x`, `f(x)`). With `allowFractions`, fractions
+    /// whose parts are simple also count as factors (ClearSpeak reads such a fraction "the fraction
+    /// … over …"); with `strict`, no fraction counts (for the parts of a fraction).
+    func isSimple(_ n: NodeID, allowFractions: Bool = false, strict: Bool = false, depth: Int = 0) -> Bool {
+        if depth > 6 { return false }
+        switch kind(n) {
+        case .number, .identifier, .text, .functionName, .ellipsis:
+            return true
+        case .prefix:
+            guard atom(n, .operator) == .negative, let a = child(n, .argument) else { return false }
+            return kind(a) == .number || kind(a) == .identifier
+        case .subscript:
+            guard let b = child(n, .base), let s = child(n, .subscript) else { return false }
+            return kind(b) == .identifier && (kind(s) == .number || kind(s) == .identifier)
+        case .primes:
+            return child(n, .base).map { kind($0) == .identifier } ?? false
+        case .fraction:
+            if allowFractions { return has(n, .common) || has(n, .simple) }
+            return !strict && has(n, .common)
+        case .impliedTimes:
+            if has(n, .possibleFunction) { return false }
+            var i = 0
+            for link in children(n) {
+                defer { i += 1 }
+                guard link.role == SemanticRole.item.rawValue else { continue }
+                let c = link.node
+                switch kind(c) {
+                case .number: if i != 0 { return false }
+                case .identifier, .subscript, .primes:
+                    if !isSimple(c, depth: depth + 1) { return false }
+                case .fraction:
+                    guard allowFractions, isSimple(c, allowFractions: true, depth: depth + 1) else { return false }
+                default: return false
+                }
+            }
+            return true
+        case .application:
+            guard let a = child(n, .argument) else { return true }
+            if kind(a) == .fenced, let inner = child(a, .content) { return isSimple(inner, strict: strict, depth: depth + 1) }
+            return isSimple(a, strict: strict, depth: depth + 1)
+        case .mixedNumber, .degrees, .measurement, .differential:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The content class of a fence, for ClearSpeak Paren_Auto (parentheses are silent around simple
+    /// content; with an exponent only around a positive number or a common fraction).
+    func contentKind(_ n: NodeID) -> PropertyAtom {
+        switch kind(n) {
+        case .number: return .number
+        case .identifier: return has(n, .letter) ? .letter : .symbol
+        case .prefix:
+            if atom(n, .operator) == .negative, let a = child(n, .argument) {
+                if kind(a) == .number { return .negativeNumber }
+                if kind(a) == .identifier { return .negativeLetter }
+            }
+            return .other
+        case .fraction: return has(n, .common) ? .commonFraction : (has(n, .simple) ? .simpleFraction : .other)
+        case .impliedTimes: return isSimple(n) ? .simpleProduct : .other
+        default: return isSimple(n) ? .simple : .other
+        }
+    }
+
+    // MARK: Exponents
+
+    /// The facts of an exponent (ClearSpeak "Exponents", Exponents_Auto): its `exponent-kind` — 2 →
+    /// `squared`, 3 → `cubed`, another non-negative integer → `ordinal` ("to the fourth power", "to
+    /// the 0 power"), a negative integer → `negative-integer`, one letter → `letter` ("to the n-th
+    /// power"), an operator or symbol alone → `symbol`, a simple expression (a decimal, a negative
+    /// letter, a fraction, a linear expression such as `n - 1`, something squared or cubed) → `simple`
+    /// ("raised to the … power"), anything else → `complex` ("raised to the exponent, …, end
+    /// exponent"); its `exponent-value` for integers; `nested` when it contains a power.
+    func exponentFacts(_ e: NodeID) -> (kind: PropertyAtom, value: Int?, nested: Bool) {
+        let nested = kind(e) == .power || contains(.power, below: e)
+        if let v = integerValue(e) {
+            return (v == 2 ? .squared : v == 3 ? .cubed : .ordinal, v, nested)
+        }
+        if let v = negativeIntegerValue(e) {
+            return (.negativeInteger, v, nested)
+        }
+        if isLetter(e) {
+            return (.letter, nil, nested)
+        }
+        if kind(e) == .operator || (kind(e) == .identifier && text(e).soleScalar != nil) {
+            return (.symbol, nil, nested)
+        }
+        return (isSimpleExponent(e) ? .simple : .complex, nil, nested)
+    }
+
+    /// ClearSpeak Exponents_Auto "raised to the … power": an exponent with no relation, big operator
+    /// or table in it, fractions only with simple parts, and powers inside only when they are squared
+    /// or cubed and the exponent is not a sum (`5^{x^2}`, `e^{-\frac12 t^2}` but not `e^{x^2+1}` or
+    /// `2^{2^k}`).
+    func isSimpleExponent(_ e: NodeID) -> Bool {
+        var sawPower = false
+        var ok = true
+        func visit(_ n: NodeID, _ depth: Int) {
+            if !ok { return }
+            if depth > 12 { ok = false; return }
+            switch kind(n) {
+            case .relation, .list, .bigOperator, .limit, .matrix, .cases, .lines, .table, .evaluatedAt, .set,
+                 .setBuilder, .binomial, .root:
+                ok = false; return
+            case .power:
+                let k = atom(n, .exponentKind)
+                if k != .squared && k != .cubed { ok = false; return }
+                sawPower = true
+                if let b = child(n, .base) { visit(b, depth + 1) }
+                return
+            case .fraction:
+                if !(has(n, .common) || has(n, .simple)) { ok = false; return }
+                return
+            default:
+                for link in children(n) { visit(link.node, depth + 1) }
+            }
+        }
+        visit(e, 0)
+        if !ok { return false }
+        if sawPower {
+            // A sum or difference with a power in it is "any other form".
+            var top = e
+            if kind(top) == .prefix, let a = child(top, .argument) { top = a }
+            if kind(top) == .infix { return false }
+        }
+        return true
+    }
+
+    /// The power facts of a function's exponent: `inverse` for −1, otherwise `power` with
+    /// `power-value` (integers) and `power-kind` (ClearSpeak "Trigonometric functions", Trig_TrigInverse).
+    func powerFacts(_ e: NodeID) -> PowerFacts {
+        var p = PowerFacts()
+        if negativeIntegerValue(e) == -1 {
+            p.inverse = true
+            return p
+        }
+        p.power = true
+        p.value = integerValue(e)
+        p.kind = exponentFacts(e).kind
+        return p
+    }
+
+    // MARK: Fractions
+
+    /// How many levels of fractions a part holds (0 for none), read from the `fraction-depth` of the
+    /// outermost fractions inside it.
+    func fractionDepth(_ n: NodeID) -> Int {
+        if kind(n) == .fraction { return (integer(n, .fractionDepth) ?? 0) + 1 }
+        var best = 0
+        for link in children(n) { best = max(best, fractionDepth(link.node)) }
+        return best
+    }
+
+    /// How many levels of roots a radicand holds (0 for none), from the `root-depth` of the roots in it.
+    func rootDepth(_ n: NodeID) -> Int {
+        if kind(n) == .root { return (integer(n, .rootDepth) ?? 0) + 1 }
+        var best = 0
+        for link in children(n) { best = max(best, rootDepth(link.node)) }
+        return best
+    }
+
+    /// Recognises `\frac{dy}{dx}`, `\frac{d}{dx}`, `\frac{d^2y}{dx^2}`, `\frac{\partial f}{\partial x}`,
+    /// `\frac{\partial^2 f}{\partial x \partial y}` (upright `\mathrm{d}` too).
+    func derivative(_ num: NodeID, _ den: NodeID) -> (partial: Bool, order: String?)? {
+        guard let (mark, order) = leadingDifferential(num) else { return nil }
+        guard let (dmark, _) = leadingDifferential(den), dmark == mark else { return nil }
+        return (mark == "∂", order)
+    }
+
+    /// The differential mark (`d` or `∂`) a numerator or denominator starts with, and its order.
+    private func leadingDifferential(_ n: NodeID) -> (Unicode.Scalar, String?)? {
+        func mark(_ x: NodeID) -> (Unicode.Scalar, String?)? {
+            switch kind(x) {
+            case .identifier:
+                let t = text(x)
+                if t == "d" || t == "ⅆ" { return ("d", nil) }
+                if t == "∂" { return ("∂", nil) }
+                return nil
+            case .differential:
+                return (string(x, .mark) == "∂" ? "∂" : "d", string(x, .order))
+            case .power:
+                guard let b = child(x, .base), let (m, _) = mark(b), let e = child(x, .exponent) else { return nil }
+                return (m, integerValue(e).map(String.init) ?? (isLetter(e) ? text(e) : "true"))
+            default:
+                return nil
+            }
+        }
+        if let m = mark(n) { return m }
+        if kind(n) == .impliedTimes, childCount(n) > 0 { return mark(child(n, at: 0).node) }
+        return nil
     }
 }
 
-enum Facts {
+extension Analyzer {
     // MARK: Leaves
 
     /// Properties of a number: `integer`, `decimal`, `value` (integers below 10^9), `digits` (how
     /// many digits are written).
-    static func numberProps(_ text: String) -> SemanticProperties {
+    static func numberProperties(_ text: String) -> SemanticTree.LeafProperties {
         var digits = 0, points = 0, other = 0
         var value = 0, overflow = false
         for u in text.unicodeScalars {
@@ -91,199 +372,85 @@ enum Facts {
             default: other += 1
             }
         }
-        var p: SemanticProperties = [:]
-        if digits > 0 { p["digits"] = String(digits) }
+        var p = SemanticTree.LeafProperties()
+        // `digits` and `value` fit in 32 bits: a text of 2^31 digits cannot be a formula's.
+        if digits > 0 { p.append(.integer(.digits, Int32(truncatingIfNeeded: digits))) }
         if other == 0 && digits > 0 {
             if points == 0 {
-                p["integer"] = "true"
-                if !overflow { p["value"] = String(value) }
+                p.append(.flag(.integer))
+                if !overflow { p.append(.integer(.value, Int32(value))) }
             } else if points == 1 {
-                p["decimal"] = "true"
+                p.append(.flag(.decimal))
             }
         }
         return p
     }
 
-    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name`.
-    static func identifierProps(_ text: String, variant: MathVariant?) -> SemanticProperties {
-        // Fast path for the commonest identifiers, plain ASCII letters (shared dictionaries).
-        if variant == nil, text.utf8.count == 1, let b = text.utf8.first {
-            if b >= 0x61 && b <= 0x7A { return asciiLowercaseProps }
-            if b >= 0x41 && b <= 0x5A { return asciiUppercaseProps }
+    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name` (`sole`: the
+    /// text's sole scalar when known).
+    static func identifierProperties(_ text: String, variant: MathVariant?, sole: Unicode.Scalar?? = nil) -> SemanticTree.LeafProperties {
+        var p = SemanticTree.LeafProperties()
+        // Fast path for the commonest identifiers, plain ASCII letters.
+        if variant == nil, text.utf8.count == 1, let c = text.utf8.first {
+            if c >= 0x61 && c <= 0x7A { p.append(.flag(.letter)); return p }
+            if c >= 0x41 && c <= 0x5A { p.append(.flag(.letter)); p.append(.flag(.capital)); return p }
         }
-        var p: SemanticProperties = [:]
-        let scalars = text.unicodeScalars
-        if let v = variant { p["variant"] = v.rawValue }
-        if scalars.count == 1, let u = scalars.first {
-            if u.properties.isAlphabetic {
-                p["letter"] = "true"
-                if isGreek(u) { p["greek"] = "true" }
-                if u.properties.isUppercase { p["capital"] = "true" }
-            }
-            // Double-struck N Z Q R C name number sets, whether written ℝ or \mathbb{R}.
-            let doubleStruck: Unicode.Scalar? = variant == .doubleStruck ? u
-                : UnicodeMath.decompose(u).flatMap { $0.variant == .doubleStruck ? $0.base : nil }
-            switch doubleStruck {
-            case "N": p["set-name"] = "naturals"
-            case "Z": p["set-name"] = "integers"
-            case "Q": p["set-name"] = "rationals"
-            case "R": p["set-name"] = "reals"
-            case "C": p["set-name"] = "complexes"
-            default: break
-            }
+        if let v = variant { p.append(.atom(.variant, v.atom)) }
+        guard let u = sole ?? text.soleScalar else { return p }
+        if u.isASCII {
+            // An ASCII letter (in a variant: `\mathrm{d}`, `\mathbb{R}`) or another ASCII character.
+            let c = u.value
+            let upper = c >= 0x41 && c <= 0x5A
+            guard upper || (c >= 0x61 && c <= 0x7A) else { return p }
+            p.append(.flag(.letter))
+            if upper { p.append(.flag(.capital)) }
+            if variant == .doubleStruck, let set = setName(u) { p.append(.atom(.setName, set)) }
+            return p
         }
+        if (0x0391...0x03A9).contains(u.value) || (0x03B1...0x03C9).contains(u.value), u.value != 0x03A2 {
+            // A basic Greek letter (U+03A2 is unassigned): not double-struck in any way.
+            p.append(.flag(.letter))
+            p.append(.flag(.greek))
+            if u.value <= 0x03A9 { p.append(.flag(.capital)) }
+            return p
+        }
+        if u.properties.isAlphabetic {
+            p.append(.flag(.letter))
+            if Analyzer.isGreek(u) { p.append(.flag(.greek)) }
+            if u.properties.isUppercase { p.append(.flag(.capital)) }
+        }
+        // Double-struck N Z Q R C name number sets, whether written ℝ or \mathbb{R}.
+        let doubleStruck: Unicode.Scalar? = variant == .doubleStruck ? u
+            : UnicodeMath.decompose(u).flatMap { $0.variant == .doubleStruck ? $0.base : nil }
+        if let doubleStruck, let set = setName(doubleStruck) { p.append(.atom(.setName, set)) }
         return p
     }
 
-    private static let asciiLowercaseProps: SemanticProperties = ["letter": "true"]
-    private static let asciiUppercaseProps: SemanticProperties = ["letter": "true", "capital": "true"]
+    /// `set-name` of a double-struck N Z Q R C (ClearSpeak reads ℝ as "the real numbers").
+    static func setName(_ doubleStruck: Unicode.Scalar) -> PropertyAtom? {
+        switch doubleStruck {
+        case "N": .naturals
+        case "Z": .integers
+        case "Q": .rationals
+        case "R": .reals
+        case "C": .complexes
+        default: nil
+        }
+    }
 
     static func isGreek(_ u: Unicode.Scalar) -> Bool {
         (0x0391...0x03FF).contains(u.value) || (0x1D6A8...0x1D7CB).contains(u.value)
     }
 
-    /// Whether `text` is one letter.
-    static func isSingleLetter(_ text: String) -> Bool {
-        let s = text.unicodeScalars
-        return s.count == 1 && s.first!.properties.isAlphabetic
-    }
-
-    // MARK: ClearSpeak "simple"
-
-    /// ClearSpeak's simple expression (Part 1, "Simple fractions" and Paren_Auto): a number, a letter
-    /// (or Greek letter, or a text word), a negative number or letter, a number or letters followed by
-    /// letters (`3x`, `2πr`, `ab`), a subscripted letter, a letter with primes, a common fraction,
-    /// and a function applied to a simple argument (`\sin x`, `f(x)`). With `allowFractions`, fractions
-    /// whose parts are simple also count as factors (ClearSpeak reads such a fraction "the fraction
-    /// … over …"); with `strict`, no fraction counts (for the parts of a fraction).
-    static func isSimple(_ n: SemanticNode, allowFractions: Bool = false, strict: Bool = false, depth: Int = 0) -> Bool {
-        if depth > 6 { return false }
-        switch n.kind {
-        case .number, .identifier, .text, .functionName, .ellipsis:
-            return true
-        case .prefix:
-            guard n.properties["operator"] == "negative", let a = n.child(.argument) else { return false }
-            return a.kind == .number || a.kind == .identifier
-        case .subscript:
-            guard let b = n.child(.base), let s = n.child(.subscript) else { return false }
-            return b.kind == .identifier && (s.kind == .number || s.kind == .identifier)
-        case .primes:
-            return n.child(.base)?.kind == .identifier
-        case .fraction:
-            if allowFractions { return n.has("common") || n.has("simple") }
-            return !strict && n.has("common")
-        case .impliedTimes:
-            if n.has("possible-function") { return false }
-            for (i, c) in n.children.enumerated() where c.role == .item {
-                switch c.kind {
-                case .number: if i != 0 { return false }
-                case .identifier, .subscript, .primes:
-                    if !isSimple(c, depth: depth + 1) { return false }
-                case .fraction:
-                    guard allowFractions, isSimple(c, allowFractions: true, depth: depth + 1) else { return false }
-                default: return false
-                }
-            }
-            return true
-        case .application:
-            guard let a = n.child(.argument) else { return true }
-            if a.kind == .fenced, let inner = a.child(.content) { return isSimple(inner, strict: strict, depth: depth + 1) }
-            return isSimple(a, strict: strict, depth: depth + 1)
-        case .mixedNumber, .degrees, .measurement, .differential:
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// The content class of a fence, for ClearSpeak Paren_Auto (parentheses are silent around simple
-    /// content; with an exponent only around a positive number or a common fraction).
-    static func contentKind(_ n: SemanticNode) -> String {
-        switch n.kind {
-        case .number: return "number"
-        case .identifier: return n.has("letter") ? "letter" : "symbol"
-        case .prefix:
-            if n.properties["operator"] == "negative", let a = n.child(.argument) {
-                if a.kind == .number { return "negative-number" }
-                if a.kind == .identifier { return "negative-letter" }
-            }
-            return "other"
-        case .fraction: return n.has("common") ? "common-fraction" : (n.has("simple") ? "simple-fraction" : "other")
-        case .impliedTimes: return isSimple(n) ? "simple-product" : "other"
-        default: return isSimple(n) ? "simple" : "other"
-        }
-    }
-
     // MARK: Exponents
 
-    /// `exponent-kind` and `exponent-value` for an exponent (ClearSpeak "Exponents", Exponents_Auto):
-    /// 2 → `squared`, 3 → `cubed`, another non-negative integer → `ordinal` ("to the fourth power",
-    /// "to the 0 power"), a negative integer → `negative-integer`, one letter → `letter` ("to the n-th
-    /// power"), an operator or symbol alone → `symbol`, a simple expression (a decimal, a negative
-    /// letter, a fraction, a linear expression such as `n - 1`, something squared or cubed) →
-    /// `simple` ("raised to the … power"), anything else → `complex` ("raised to the exponent, …, end
-    /// exponent"). `nested` marks an exponent that contains a power.
-    static func exponentProps(_ e: SemanticNode) -> SemanticProperties {
-        var p: SemanticProperties = [:]
-        if e.contains([.power]) || e.kind == .power { p["nested"] = "true" }
-        if let v = e.integerValue {
-            p["exponent-value"] = String(v)
-            p["exponent-kind"] = v == 2 ? "squared" : v == 3 ? "cubed" : "ordinal"
-            return p
-        }
-        if let v = e.negativeIntegerValue {
-            p["exponent-value"] = String(v)
-            p["exponent-kind"] = "negative-integer"
-            return p
-        }
-        if e.letter != nil {
-            p["exponent-kind"] = "letter"
-            return p
-        }
-        if e.kind == .operator || (e.kind == .identifier && e.text.unicodeScalars.count == 1) {
-            p["exponent-kind"] = "symbol"
-            return p
-        }
-        p["exponent-kind"] = isSimpleExponent(e) ? "simple" : "complex"
-        return p
-    }
-
-    /// ClearSpeak Exponents_Auto "raised to the … power": an exponent with no relation, big operator
-    /// or table in it, fractions only with simple parts, and powers inside only when they are squared
-    /// or cubed and the exponent is not a sum (`5^{x^2}`, `e^{-\frac12 t^2}` but not `e^{x^2+1}` or
-    /// `2^{2^k}`).
-    static func isSimpleExponent(_ e: SemanticNode) -> Bool {
-        var sawPower = false
-        var ok = true
-        func visit(_ n: SemanticNode, _ depth: Int) {
-            if !ok { return }
-            if depth > 12 { ok = false; return }
-            switch n.kind {
-            case .relation, .list, .bigOperator, .limit, .matrix, .cases, .lines, .table, .evaluatedAt, .set,
-                 .setBuilder, .binomial, .root:
-                ok = false; return
-            case .power:
-                let k = n.properties["exponent-kind"]
-                if k != "squared" && k != "cubed" { ok = false; return }
-                sawPower = true
-                if let b = n.child(.base) { visit(b, depth + 1) }
-                return
-            case .fraction:
-                if !(n.has("common") || n.has("simple")) { ok = false; return }
-                return
-            default:
-                for c in n.children { visit(c, depth + 1) }
-            }
-        }
-        visit(e, 0)
-        if !ok { return false }
-        if sawPower {
-            // A sum or difference with a power in it is "any other form".
-            var top = e
-            if top.kind == .prefix, let a = top.child(.argument) { top = a }
-            if top.kind == .infix { return false }
-        }
-        return true
+    /// `exponent-kind`, `exponent-value` and `nested` of an exponent (see
+    /// ``SemanticTree/exponentFacts(_:)``).
+    mutating func addExponentProperties(_ e: NodeID) {
+        let facts = tree.exponentFacts(e)
+        if facts.nested { b.flag(.nested) }
+        if let v = facts.value { b.integer(.exponentValue, v) }
+        b.atom(.exponentKind, facts.kind)
     }
 
     // MARK: Fractions
@@ -295,77 +462,27 @@ enum Facts {
     /// part holds a fraction; `simple` when both parts are simple and hold no fraction ("3 x over 4 y";
     /// with fractions: "the fraction one half over three fourths"); `fraction-depth` (fractions nested
     /// inside, for MathSpeak's StartStartFraction); `derivative`/`partial-derivative` with `order`.
-    static func fractionProps(_ num: SemanticNode, _ den: SemanticNode, props f: FractionProperties) -> SemanticProperties {
-        var p: SemanticProperties = [:]
-        let nv = num.integerValue, dv = den.integerValue
-        if let nv { p["numerator-value"] = String(nv) }
-        if let dv { p["denominator-value"] = String(dv) }
-        if let nv, let dv, (1...19).contains(nv), (2...10).contains(dv) { p["common"] = "true" }
+    mutating func addFractionProperties(_ num: NodeID, _ den: NodeID, _ f: FractionProperties) {
+        let nv = tree.integerValue(num), dv = tree.integerValue(den)
+        if let nv { b.integer(.numeratorValue, nv) }
+        if let dv { b.integer(.denominatorValue, dv) }
+        if let nv, let dv, (1...19).contains(nv), (2...10).contains(dv) { b.flag(.common) }
         // Simple parts may hold simple fractions; a fraction inside makes the whole "the fraction … over …"
         // (ClearSpeak: "the fraction one half over three fourths", "the fraction two fifths x over 3").
-        let sn = isSimple(num, allowFractions: true), sd = isSimple(den, allowFractions: true)
-        if sn { p["simple-numerator"] = "true" }
-        if sd { p["simple-denominator"] = "true" }
-        let depth = max(fractionDepth(num), fractionDepth(den))
+        let sn = tree.isSimple(num, allowFractions: true), sd = tree.isSimple(den, allowFractions: true)
+        if sn { b.flag(.simpleNumerator) }
+        if sd { b.flag(.simpleDenominator) }
+        let depth = max(tree.fractionDepth(num), tree.fractionDepth(den))
         if depth > 0 {
-            p["contains-fraction"] = "true"
-            p["fraction-depth"] = String(depth)
+            b.flag(.containsFraction)
+            b.integer(.fractionDepth, depth)
         }
-        if sn && sd && depth == 0 { p["simple"] = "true" }
-        if let t = f.lineThickness, t == 0 { p["linethickness-zero"] = "true" }
-        if f.continued { p["continued"] = "true" }
-        if let d = derivative(num, den) {
-            p[d.partial ? "partial-derivative" : "derivative"] = "true"
-            if let o = d.order { p["order"] = o }
+        if sn && sd && depth == 0 { b.flag(.simple) }
+        if let t = f.lineThickness, t == 0 { b.flag(.linethicknessZero) }
+        if f.continued { b.flag(.continued) }
+        if let d = tree.derivative(num, den) {
+            b.flag(d.partial ? .partialDerivative : .derivative)
+            if let o = d.order { b.string(.order, o) }
         }
-        return p
-    }
-
-    /// How many levels of fractions a part holds (0 for none), read from the `fraction-depth` of the
-    /// outermost fractions inside it.
-    static func fractionDepth(_ n: SemanticNode) -> Int {
-        if n.kind == .fraction { return (Int(n.properties["fraction-depth"] ?? "0") ?? 0) + 1 }
-        var best = 0
-        for c in n.children { best = max(best, fractionDepth(c)) }
-        return best
-    }
-
-    /// How many levels of roots a radicand holds (0 for none), from the `root-depth` of the roots in it.
-    static func rootDepth(_ n: SemanticNode) -> Int {
-        if n.kind == .root { return (Int(n.properties["root-depth"] ?? "0") ?? 0) + 1 }
-        var best = 0
-        for c in n.children { best = max(best, rootDepth(c)) }
-        return best
-    }
-
-    /// Recognises `\frac{dy}{dx}`, `\frac{d}{dx}`, `\frac{d^2y}{dx^2}`, `\frac{\partial f}{\partial x}`,
-    /// `\frac{\partial^2 f}{\partial x \partial y}` (upright `\mathrm{d}` too).
-    static func derivative(_ num: SemanticNode, _ den: SemanticNode) -> (partial: Bool, order: String?)? {
-        guard let (mark, order) = leadingDifferential(num) else { return nil }
-        guard let (dmark, _) = leadingDifferential(den), dmark == mark else { return nil }
-        return (mark == "∂", order)
-    }
-
-    /// The differential mark (`d` or `∂`) a numerator or denominator starts with, and its order.
-    private static func leadingDifferential(_ n: SemanticNode) -> (String, String?)? {
-        func mark(_ x: SemanticNode) -> (String, String?)? {
-            switch x.kind {
-            case .identifier:
-                if x.text == "d" || x.text == "ⅆ" { return ("d", nil) }
-                if x.text == "∂" { return ("∂", nil) }
-                return nil
-            case .differential:
-                return (x.properties["mark"] == "∂" ? "∂" : "d", x.properties["order"])
-            case .power:
-                guard let b = x.child(.base), let (m, _) = mark(b), let e = x.child(.exponent) else { return nil }
-                return (m, e.integerValue.map(String.init) ?? (e.letter ?? "true"))
-            default:
-                return nil
-            }
-        }
-        if let m = mark(n) { return m }
-        if n.kind == .impliedTimes, let first = n.children.first { return mark(first) }
-        if n.kind == .prefix, n.properties["operator"] == "nabla" { return nil }
-        return nil
     }
 }

@@ -1,348 +1,499 @@
 import MathSyntax
 
 extension Analyzer {
-    /// Parses a row's tokens by precedence, lowest first: separated items (`,` `;`, words between
-    /// relations, wide spaces), relations, additive operators, multiplicative operators, prefix
-    /// operators, juxtaposition (implied times and function application), postfix operators.
+    /// Parses the tokens `tokens[r]` of a row by precedence, lowest first: separated items (`,` `;`,
+    /// words between relations, wide spaces), relations, additive operators, multiplicative operators,
+    /// prefix operators, juxtaposition (implied times and function application), postfix operators.
     ///
     /// Commas and relations: a row where two or more comma-separated parts hold relations is a list of
     /// relations (`x = 1, y = 2`); otherwise relations bind loosest and their operands may be lists
     /// (`f(x) = 1, 2`, `i = 1, \ldots, n`, `x_1, x_2 \in A`).
-    func parse(_ tokens: [Token], range: SourceRange?, _ ctx: Context) -> SemanticNode {
-        if tokens.isEmpty { return SemanticNode(.empty, range: range) }
+    mutating func parse(_ r: Range<Int>, range: SourceRange?, _ ctx: Context) -> NodeID {
+        if r.isEmpty { return empty(range) }
         // Segments between separators.
         var hasSeparator = false
-        for i in tokens.indices where isSeparator(tokens, i) { hasSeparator = true; break }
+        var hasWideSpace = false
+        for i in r {
+            if tokens[i].kind == .wideSpace { hasWideSpace = true }
+            if !hasSeparator && Analyzer.isSeparator(tokens, tree, r, i) { hasSeparator = true }
+        }
         if hasSeparator {
-            var segments: [(Range<Int>, Token?)] = []
-            var start = 0
-            for (i, t) in tokens.enumerated() where isSeparator(tokens, i) {
-                segments.append((start..<i, t))
-                start = i + 1
-            }
-            segments.append((start..<tokens.count, nil))
-            let relational = segments.filter { seg in tokens[seg.0].contains { $0.kind == .relation } }.count
-            // A clause after a comma that starts with a quantifier also makes a list
-            // (`\forall x \in A, \exists y`).
-            let clause = relational == 1 && segments.dropFirst().contains { seg in
-                guard let first = seg.0.first else { return false }
-                return tokens[first].kind == .prefix && ExpressionParser.isQuantifier(tokens[first].text)
-            }
-            if relational >= 2 || clause {
-                var children: [SemanticNode] = []
-                for (r, sep) in segments {
-                    if !r.isEmpty {
-                        children.append(relationSpan(tokens[r], ctx).withRole(.item))
+            var relational = 0
+            var quantifierClause = false
+            var start = r.lowerBound
+            var i = r.lowerBound
+            while true {
+                let atEnd = i == r.upperBound
+                if atEnd || Analyzer.isSeparator(tokens, tree, r, i) {
+                    var relation = false
+                    for k in start..<i where tokens[k].kind == .relation { relation = true; break }
+                    if relation { relational += 1 }
+                    // A clause after a comma that starts with a quantifier also makes a list
+                    // (`\forall x \in A, \exists y`).
+                    if start > r.lowerBound, start < i, tokens[start].kind == .prefix, Analyzer.isQuantifier(tokenScalar(tokens[start])) {
+                        quantifierClause = true
                     }
-                    if let sep, sep.kind != .wideSpace { children.append(sep.node.withRole(.operator)) }
+                    if atEnd { break }
+                    start = i + 1
                 }
-                if children.count == 1 { return children[0].withRole(.none) }
-                return .make(.list, children, range: range)
+                i += 1
+            }
+            if relational >= 2 || (relational == 1 && quantifierClause) {
+                let mark = b.mark()
+                var count = 0
+                start = r.lowerBound
+                i = r.lowerBound
+                while true {
+                    let atEnd = i == r.upperBound
+                    if atEnd || Analyzer.isSeparator(tokens, tree, r, i) {
+                        if start < i {
+                            let item = relationSpan(start..<i, ctx)
+                            b.add(child: item, .item)
+                            count += 1
+                        }
+                        if !atEnd, tokens[i].kind != .wideSpace {
+                            b.add(child: tokens[i].node, .operator)
+                            count += 1
+                        }
+                        if atEnd { break }
+                        start = i + 1
+                    }
+                    i += 1
+                }
+                if count == 1 { return b.takeOnlyChild(mark) }
+                return b.finish(.list, mark, range: range)
             }
         }
-        let rest = tokens.contains { $0.kind == .wideSpace } ? tokens.filter { $0.kind != .wideSpace } : tokens
+        // The tokens without wide spaces, copied above the row's when there are any.
+        var rest = r
+        if hasWideSpace {
+            let start = tokens.count
+            for k in r where tokens[k].kind != .wideSpace {
+                let t = tokens[k]
+                tokens.append(t)
+            }
+            rest = start..<tokens.count
+        }
+        defer { if hasWideSpace { tokens.truncate(to: rest.lowerBound) } }
         // Words around one relation (`\text{if } x < 0`, `x > 0 \text{ for all } y`): a row of the
         // pieces and the words.
-        if rest.count > 1, rest.contains(where: { $0.kind == .relation }) {
-            var pieces: [SemanticNode] = []
-            var start = 0
-            for (i, t) in rest.enumerated() where isWord(t) && i < rest.count - 1 && rest[i + 1].fence == nil
-                && rest[i + 1].kind != .relation && (i == 0 || rest[i - 1].kind != .relation) {
-                if i > start { pieces.append(relationSpan(rest[start..<i], ctx).withRole(.item)) }
-                pieces.append(t.node.withRole(.item))
+        if rest.count > 1, rest.contains(where: { tokens[$0].kind == .relation }) {
+            let mark = b.mark()
+            var pieces = 0
+            var start = rest.lowerBound
+            for i in rest where Analyzer.isWord(tokens[i], tree) && i < rest.upperBound - 1 && tokens[i + 1].fence < 0
+                && tokens[i + 1].kind != .relation && (i == rest.lowerBound || tokens[i - 1].kind != .relation) {
+                if i > start {
+                    let piece = relationSpan(start..<i, ctx)
+                    b.add(child: piece, .item)
+                }
+                b.add(child: tokens[i].node, .item)
+                pieces += 1
                 start = i + 1
             }
-            if !pieces.isEmpty {
-                if start < rest.count { pieces.append(relationSpan(rest[start...], ctx).withRole(.item)) }
-                return .make(.row, pieces, range: range)
+            if pieces > 0 {
+                if start < rest.upperBound {
+                    let piece = relationSpan(start..<rest.upperBound, ctx)
+                    b.add(child: piece, .item)
+                }
+                return b.finish(.row, mark, range: range)
             }
         }
-        return relationSpan(rest[...], ctx)
+        return relationSpan(rest, ctx)
     }
 
     /// A text of two or more letters that is not a unit: a word such as "if", "or", "for all".
-    func isWord(_ t: Token) -> Bool {
-        (t.kind == .operand || t.kind == .word) && t.node.kind == .text && t.node.properties["unit-name"] == nil
-            && t.node.text.unicodeScalars.filter({ $0.properties.isAlphabetic }).count >= 2
+    static func isWord(_ t: Token, _ tree: SemanticTree) -> Bool {
+        guard t.kind == .operand || t.kind == .word, tree.kind(t.node) == .text, tree.property(t.node, .unitName) == nil else {
+            return false
+        }
+        var letters = 0
+        for u in tree.text(t.node).unicodeScalars where u.properties.isAlphabetic {
+            letters += 1
+            if letters >= 2 { return true }
+        }
+        return false
     }
 
-    /// Whether token `i` separates items: punctuation, a wide space, or a text word standing between
-    /// other tokens (`x = 2 \text{ or } x = -2`).
-    func isSeparator(_ tokens: [Token], _ i: Int) -> Bool {
+    /// Whether token `i` of the row `tokens[r]` separates items: punctuation, a wide space, or a text word
+    /// standing between other tokens (`x = 2 \text{ or } x = -2`).
+    static func isSeparator(_ tokens: [Token], _ tree: SemanticTree, _ r: Range<Int>, _ i: Int) -> Bool {
         let t = tokens[i]
         switch t.kind {
         case .punctuation, .wideSpace: return true
         case .operand, .word:
-            return i > 0 && i < tokens.count - 1 && isWord(t) && tokens[i + 1].fence == nil
+            return i > r.lowerBound && i < r.upperBound - 1 && isWord(t, tree) && tokens[i + 1].fence < 0
                 && tokens[i + 1].kind != .relation && tokens[i - 1].kind != .relation
         default: return false
         }
     }
 
     /// Relations over operands that may be comma lists.
-    func relationSpan(_ tokens: ArraySlice<Token>, _ ctx: Context) -> SemanticNode {
-        if tokens.isEmpty { return SemanticNode(.empty) }
-        guard tokens.contains(where: { $0.kind == .relation }) else { return listSpan(tokens, ctx) }
-        var children: [SemanticNode] = []
-        var operators: [String] = []
-        var start = tokens.startIndex
-        for i in tokens.indices where tokens[i].kind == .relation {
+    mutating func relationSpan(_ r: Range<Int>, _ ctx: Context) -> NodeID {
+        if r.isEmpty { return empty(nil) }
+        guard r.contains(where: { tokens[$0].kind == .relation }) else { return listSpan(r, ctx) }
+        let mark = b.mark()
+        let operators = operatorTexts.count
+        var hasModulo = false
+        var start = r.lowerBound
+        for i in r where tokens[i].kind == .relation {
+            if i > start {
+                let item = listSpan(start..<i, ctx)
+                if kind(item) == .modulo { hasModulo = true }
+                b.add(child: item, .item)
+            }
             let t = tokens[i]
-            if i > start { children.append(listSpan(tokens[start..<i], ctx).withRole(.item)) }
-            children.append(t.node.withRole(.operator))
-            if !operators.contains(t.text) { operators.append(t.text) }
+            if kind(t.node) == .modulo { hasModulo = true }
+            b.add(child: t.node, .operator)
+            addOperatorText(t, since: operators)
             start = i + 1
         }
-        if start < tokens.endIndex { children.append(listSpan(tokens[start...], ctx).withRole(.item)) }
-        var props: SemanticProperties = ["operators": operators.joined(separator: " ")]
+        if start < r.upperBound {
+            let item = listSpan(start..<r.upperBound, ctx)
+            if kind(item) == .modulo { hasModulo = true }
+            b.add(child: item, .item)
+        }
+        b.string(.operators, takeOperatorTexts(since: operators))
         // `17 \equiv 2 \pmod{5}`: rules read ≡ as "is congruent to" next to a modulus.
-        if children.contains(where: { $0.kind == .modulo }) { props["has-modulo"] = "true" }
-        return .make(.relation, children, props: props)
+        if hasModulo { b.flag(.hasModulo) }
+        return b.finish(.relation, mark)
+    }
+
+    /// Notes an operator's text for the `operators` of the node being built (texts noted since
+    /// `start`), once per distinct text.
+    mutating func addOperatorText(_ t: Token, since start: Int) {
+        let s = tokenText(t)
+        for k in start..<operatorTexts.count where operatorTexts[k] == s { return }
+        operatorTexts.append(s)
+    }
+
+    /// The operator texts noted since `start`, space-separated in order of appearance; removes them.
+    mutating func takeOperatorTexts(since start: Int) -> String {
+        defer { operatorTexts.truncate(to: start) }
+        if operatorTexts.count - start == 1 { return operatorTexts[start] }
+        var s = ""
+        for k in start..<operatorTexts.count {
+            if k > start { s += " " }
+            s += operatorTexts[k]
+        }
+        return s
     }
 
     /// Items separated by `,` `;` (and words), each an expression.
-    func listSpan(_ tokens: ArraySlice<Token>, _ ctx: Context) -> SemanticNode {
-        guard tokens.contains(where: { $0.kind == .punctuation }) else { return expression(tokens, ctx) }
-        var children: [SemanticNode] = []
-        var start = tokens.startIndex
-        for i in tokens.indices where tokens[i].kind == .punctuation {
-            if i > start { children.append(expression(tokens[start..<i], ctx).withRole(.item)) }
-            children.append(tokens[i].node.withRole(.operator))
+    mutating func listSpan(_ r: Range<Int>, _ ctx: Context) -> NodeID {
+        guard r.contains(where: { tokens[$0].kind == .punctuation }) else { return expression(r, ctx) }
+        let mark = b.mark()
+        var start = r.lowerBound
+        for i in r where tokens[i].kind == .punctuation {
+            if i > start {
+                let item = expression(start..<i, ctx)
+                b.add(child: item, .item)
+            }
+            b.add(child: tokens[i].node, .operator)
             start = i + 1
         }
-        if start < tokens.endIndex { children.append(expression(tokens[start...], ctx).withRole(.item)) }
-        return .make(.list, children)
+        if start < r.upperBound {
+            let item = expression(start..<r.upperBound, ctx)
+            b.add(child: item, .item)
+        }
+        return b.finish(.list, mark)
     }
 
     /// An expression without relations or separators. Tokens the grammar cannot place (a stray
     /// relation inside a body, an orphan apply) are kept in a ``SemanticKind/row``.
-    func expression(_ tokens: ArraySlice<Token>, _ ctx: Context) -> SemanticNode {
-        var parser = ExpressionParser(tokens: tokens, analyzer: self)
-        var pieces: [SemanticNode] = []
-        while parser.pos < tokens.endIndex {
-            let before = parser.pos
-            if let n = parser.additive() { pieces.append(n) }
-            if parser.pos == before {
+    mutating func expression(_ r: Range<Int>, _ ctx: Context) -> NodeID {
+        // One operand (`x` and `1` in `x = 1`): every level below takes it as it is, with the scripts
+        // written on its closing fence.
+        if r.count == 1, tokens[r.lowerBound].kind == .operand {
+            let t = tokens[r.lowerBound]
+            return t.fence >= 0 ? finishFence(groups[Int(t.fence)].node, t.fence) : t.node
+        }
+        var p = ExpressionParser(pos: r.lowerBound, end: r.upperBound)
+        let mark = b.mark()
+        var pieces = 0
+        while p.pos < r.upperBound {
+            let before = p.pos
+            if let n = additive(&p) {
+                b.add(child: n, .item)
+                pieces += 1
+            }
+            if p.pos == before {
                 // No progress: take the token as it is.
-                pieces.append(tokens[parser.pos].node)
-                parser.pos += 1
+                b.add(child: tokens[p.pos].node, .item)
+                pieces += 1
+                p.pos += 1
             }
         }
-        if pieces.isEmpty { return SemanticNode(.empty) }
-        if pieces.count == 1 { return pieces[0].withRole(.none) }
-        return .make(.row, pieces.map { $0.withRole(.item) })
+        if pieces == 0 { return empty(nil) }
+        if pieces == 1 { return b.takeOnlyChild(mark) }
+        return b.finish(.row, mark)
     }
 }
 
-/// The precedence parser over the tokens of one expression.
+/// Where the precedence parse of one expression stands.
 struct ExpressionParser {
-    /// The tokens (a slice of the row's: indices start at `tokens.startIndex`).
-    let tokens: ArraySlice<Token>
-    let analyzer: Analyzer
+    /// The next token (an index into ``Analyzer/tokens``).
     var pos: Int
+    /// The end of the expression's tokens.
+    let end: Int
     /// Integrals whose differential has not been read yet: a differential ends their body.
     var openIntegrals = 0
     /// Nesting of big-operator, limit and function bodies.
     var bodyDepth = 0
 
-    init(tokens: ArraySlice<Token>, analyzer: Analyzer) {
-        self.tokens = tokens
-        self.analyzer = analyzer
-        self.pos = tokens.startIndex
+    init(pos: Int, end: Int) {
+        self.pos = pos
+        self.end = end
     }
 
-    var atEnd: Bool { pos >= tokens.endIndex }
+    var atEnd: Bool { pos >= end }
+}
 
+extension Analyzer {
     // MARK: Levels
 
     /// Binary operators other than the multiplicative ones, all in one ``SemanticKind/infix``; an
     /// evaluation bar wraps what precedes it.
-    mutating func additive() -> SemanticNode? {
-        let first = term()
-        // Most calls find one operand and no operator: no lists to build.
-        if atEnd || (tokens[pos].kind != .evaluationBar && tokens[pos].kind != .additive
-                     && !(tokens[pos].kind == .multiplicative && first == nil)) {
-            return first?.withRole(.none)
-        }
-        var children: [SemanticNode] = []
-        var operators: [String] = []
-        if let t = first { children.append(t.withRole(.item)) }
-        while !atEnd {
-            let t = tokens[pos]
+    mutating func additive(_ p: inout ExpressionParser) -> NodeID? {
+        let first = term(&p)
+        // Most calls find one operand and no operator: no node to build.
+        if p.atEnd { return first }
+        let next = tokens[p.pos].kind
+        if next != .evaluationBar && next != .additive && !(next == .multiplicative && first == nil) { return first }
+        let (mark, operators) = (b.mark(), operatorTexts.count)
+        var count = beginInfix(first)
+        while !p.atEnd {
+            let t = tokens[p.pos]
             if t.kind == .evaluationBar {
-                pos += 1
-                let body = finishInfix(children, operators)
-                children = [evaluated(body, t).withRole(.item)]
-                operators = []
+                p.pos += 1
+                let body = finishInfix(mark, count, operators: operators)
+                let e = evaluated(body, t)
+                b.add(child: e, .item)
+                count = 1
                 continue
             }
-            guard t.kind == .additive || (t.kind == .multiplicative && children.isEmpty) else { break }
-            pos += 1
-            children.append(t.node.withRole(.operator))
-            if !operators.contains(t.text) { operators.append(t.text) }
-            if let n = term() { children.append(n.withRole(.item)) }
+            guard t.kind == .additive || (t.kind == .multiplicative && count == 0) else { break }
+            p.pos += 1
+            let operand = term(&p)
+            addOperation(t, operand, count: &count, operators: operators)
         }
-        if children.isEmpty { return nil }
-        return finishInfix(children, operators)
+        if count == 0 { return nil }
+        return finishInfix(mark, count, operators: operators)
     }
 
-    func finishInfix(_ children: [SemanticNode], _ operators: [String]) -> SemanticNode {
-        // An operand alone, or an operator alone (`A^{\dagger}`, `x^{*}`).
-        if children.count == 1 { return children[0].withRole(.none) }
-        if children.isEmpty { return SemanticNode(.empty) }
-        return .make(.infix, children, props: ["operators": operators.joined(separator: " ")])
+    /// Adds the first operand (if any) of the infix node being built; the node's child count so far.
+    mutating func beginInfix(_ first: NodeID?) -> Int {
+        guard let first else { return 0 }
+        b.add(child: first, .item)
+        return 1
     }
 
-    func evaluated(_ body: SemanticNode, _ bar: Token) -> SemanticNode {
-        var children = [body.withRole(.body)]
-        var props: SemanticProperties = ["bar": "true"]
-        if let l = bar.big?.lower { children.append(l.withRole(.lower)); props["lower"] = "true" }
-        if let u = bar.big?.upper { children.append(u.withRole(.upper)); props["upper"] = "true" }
-        return .make(.evaluatedAt, children, props: props, range: SourceRange.union(body.range, bar.big?.range))
+    /// Adds an operator token and the operand after it (if any) to the infix node being built, which
+    /// has `count` children so far (operator texts noted since `operators`).
+    mutating func addOperation(_ t: Token, _ operand: NodeID?, count: inout Int, operators: Int) {
+        b.add(child: t.node, .operator)
+        count += 1
+        addOperatorText(t, since: operators)
+        if let operand {
+            b.add(child: operand, .item)
+            count += 1
+        }
+    }
+
+    /// The ``SemanticKind/infix`` of the `count` children added since `mark` (the operator texts
+    /// noted since `operators`); an operand alone, or an operator alone (`A^{\dagger}`, `x^{*}`), is
+    /// itself.
+    mutating func finishInfix(_ mark: SemanticTree.Builder.Mark, _ count: Int, operators: Int) -> NodeID {
+        let ops = takeOperatorTexts(since: operators)
+        if count == 1 { return b.takeOnlyChild(mark) }
+        if count == 0 { return empty(nil) }
+        b.string(.operators, ops)
+        return b.finish(.infix, mark)
+    }
+
+    /// The evaluation (``SemanticKind/evaluatedAt``) of `body` at a bare bar's limits.
+    mutating func evaluated(_ body: NodeID, _ bar: Token) -> NodeID {
+        let big = bigs[Int(bar.big)]
+        let mark = b.mark()
+        b.add(child: body, .body)
+        b.flag(.bar)
+        if let l = big.lower { b.add(child: l, .lower); b.flag(.lower) }
+        if let u = big.upper { b.add(child: u, .upper); b.flag(.upper) }
+        return b.finish(.evaluatedAt, mark, range: SourceRange.union(range(body), big.range))
     }
 
     /// `× ÷ ⋅ * /` in one ``SemanticKind/infix``; `mod` makes a ``SemanticKind/modulo``.
-    mutating func term() -> SemanticNode? {
-        let first = unary()
-        if atEnd || (tokens[pos].kind != .modulo && tokens[pos].kind != .multiplicative) { return first?.withRole(.none) }
-        var children: [SemanticNode] = []
-        var operators: [String] = []
-        if let u = first { children.append(u.withRole(.item)) }
-        while !atEnd {
-            let t = tokens[pos]
+    mutating func term(_ p: inout ExpressionParser) -> NodeID? {
+        let first = unary(&p)
+        if p.atEnd || (tokens[p.pos].kind != .modulo && tokens[p.pos].kind != .multiplicative) { return first }
+        let (mark, operators) = (b.mark(), operatorTexts.count)
+        var count = beginInfix(first)
+        while !p.atEnd {
+            let t = tokens[p.pos]
             if t.kind == .modulo {
-                pos += 1
-                let left = children.isEmpty ? nil : finishInfix(children, operators)
-                let right = unary()
-                var c: [SemanticNode] = []
-                if let left { c.append(left.withRole(.item)) }
-                if let right { c.append(right.withRole(.argument)) }
-                let form = t.node.properties["class"] == "bin" ? "bmod" : "mod"
-                let m = SemanticNode.make(.modulo, c, props: ["form": form],
-                                          range: SourceRange.union(SourceRange.union(left?.range, t.node.range), right?.range))
-                children = [m.withRole(.item)]
-                operators = []
+                p.pos += 1
+                let left: NodeID? = count == 0 ? nil : finishInfix(mark, count, operators: operators)
+                let right = unary(&p)
+                let modulo = b.mark()
+                if let left { b.add(child: left, .item) }
+                if let right { b.add(child: right, .argument) }
+                b.atom(.form, atom(t.node, .class) == .bin ? .bmod : .mod)
+                let r = SourceRange.union(SourceRange.union(left.flatMap(range), range(t.node)), right.flatMap(range))
+                let m = b.finish(.modulo, modulo, range: r)
+                b.add(child: m, .item)
+                count = 1
                 continue
             }
             guard t.kind == .multiplicative else { break }
-            pos += 1
-            children.append(t.node.withRole(.operator))
-            if !operators.contains(t.text) { operators.append(t.text) }
-            if let u = unary() { children.append(u.withRole(.item)) }
+            p.pos += 1
+            let operand = unary(&p)
+            addOperation(t, operand, count: &count, operators: operators)
         }
-        if children.isEmpty { return nil }
-        return finishInfix(children, operators)
+        if count == 0 { return nil }
+        return finishInfix(mark, count, operators: operators)
     }
 
     /// Prefix `− + ± ∓` before a product: `negative`, `positive`, `plus-minus`, `minus-plus`
     /// (ClearSpeak: "negative 7", "the negative of").
-    mutating func unary() -> SemanticNode? {
-        var prefixes: [Token] = []
-        while !atEnd, tokens[pos].kind == .additive, ExpressionParser.prefixName(tokens[pos].text) != nil {
-            prefixes.append(tokens[pos])
-            pos += 1
+    mutating func unary(_ p: inout ExpressionParser) -> NodeID? {
+        let first = p.pos
+        while !p.atEnd, tokens[p.pos].kind == .additive, Analyzer.prefixName(tokenScalar(tokens[p.pos])) != nil {
+            p.pos += 1
         }
-        var result = juxtaposition()
-        for p in prefixes.reversed() {
+        var k = p.pos - 1
+        var result = juxtaposition(&p)
+        while k >= first {
+            let t = tokens[k]
             if let r = result {
-                let name = ExpressionParser.prefixName(p.text)!
-                result = .make(.prefix, [p.node.withRole(.operator), r.withRole(.argument)], props: ["operator": name],
-                               range: SourceRange.union(p.node.range, r.range))
+                let mark = b.mark()
+                b.add(child: t.node, .operator)
+                b.add(child: r, .argument)
+                b.atom(.operator, Analyzer.prefixName(tokenScalar(t))!)
+                result = b.finish(.prefix, mark, range: SourceRange.union(range(t.node), range(r)))
             } else {
-                result = p.node
+                result = t.node
             }
+            k -= 1
         }
         return result
     }
 
-    static func prefixName(_ text: String) -> String? {
-        guard let u = text.soleScalar else { return nil }
+    static func prefixName(_ u: Unicode.Scalar?) -> PropertyAtom? {
         switch u {
-        case "−", "-": return "negative"
-        case "+": return "positive"
-        case "±": return "plus-minus"
-        case "∓": return "minus-plus"
+        case "−", "-": return .negative
+        case "+": return .positive
+        case "±": return .plusMinus
+        case "∓": return .minusPlus
         default: return nil
         }
     }
 
     /// Juxtaposed factors: ``SemanticKind/impliedTimes`` (after merging mixed numbers, `\pmod` and
     /// degrees-minutes), or the single factor.
-    mutating func juxtaposition() -> SemanticNode? {
-        let factors = juxtaposed(argumentRun: false)
-        return analyzer.product(factors)
+    mutating func juxtaposition(_ p: inout ExpressionParser) -> NodeID? {
+        // An operand followed by an operator or by the end: the one factor, taken as ``factor(_:)``
+        // takes an operand with nothing after it that binds.
+        if !p.atEnd, tokens[p.pos].kind == .operand, p.pos + 1 == p.end || Analyzer.endsFactors(tokens[p.pos + 1].kind) {
+            let t = tokens[p.pos]
+            p.pos += 1
+            return t.fence >= 0 ? finishFence(groups[Int(t.fence)].node, t.fence) : t.node
+        }
+        let base = factors.count
+        juxtaposed(&p, argumentRun: false)
+        return product(from: base)
     }
 
-    /// The factors from here to the next operator. In a function's argument run (`argumentRun`), a
-    /// further function name, big operator or limit after a factor ends the run (`\sin x \cos y`).
-    mutating func juxtaposed(argumentRun: Bool) -> [SemanticNode] {
-        var out: [SemanticNode] = []
-        while !atEnd {
-            let t = tokens[pos]
+    /// The factors from here to the next operator, pushed on ``factors``. In a function's argument
+    /// run (`argumentRun`), a further function name, big operator or limit after a factor ends the run
+    /// (`\sin x \cos y`).
+    mutating func juxtaposed(_ p: inout ExpressionParser, argumentRun: Bool) {
+        let base = factors.count
+        while !p.atEnd {
+            let t = tokens[p.pos]
             switch t.kind {
             case .operand, .postfix:
-                out.append(factor())
+                let f = factor(&p)
+                factors.append(f)
             case .function, .word:
-                if argumentRun && !out.isEmpty { return out }
-                out.append(application())
+                if argumentRun && factors.count > base { return }
+                let a = application(&p)
+                factors.append(a)
             case .prefix:
-                pos += 1
-                if ExpressionParser.isGeometric(t.text) {
+                p.pos += 1
+                let u = tokenScalar(t)
+                if Analyzer.isGeometric(u) {
                     // ∠ABC, △ABC: the letters after the sign name the figure.
-                    let run = juxtaposed(argumentRun: true)
-                    if let a = analyzer.product(run) {
-                        out.append(.make(.prefix, [t.node.withRole(.operator), a.withRole(.argument)], props: ["operator": ExpressionParser.quantifierName(t.text)],
-                                         range: SourceRange.union(t.node.range, a.range)))
+                    let run = factors.count
+                    juxtaposed(&p, argumentRun: true)
+                    if let a = product(from: run) {
+                        let n = quantified(t, a)
+                        factors.append(n)
                     } else {
-                        out.append(t.node)
+                        factors.append(t.node)
                     }
-                } else if !atEnd, tokens[pos].kind == .operand || tokens[pos].kind == .function {
-                    let a = tokens[pos].kind == .function ? application() : factor()
-                    out.append(.make(.prefix, [t.node.withRole(.operator), a.withRole(.argument)], props: ["operator": ExpressionParser.quantifierName(t.text)],
-                                     range: SourceRange.union(t.node.range, a.range)))
+                } else if !p.atEnd, tokens[p.pos].kind == .operand || tokens[p.pos].kind == .function {
+                    let a = tokens[p.pos].kind == .function ? application(&p) : factor(&p)
+                    let n = quantified(t, a)
+                    factors.append(n)
                 } else {
-                    out.append(t.node)
+                    factors.append(t.node)
                 }
             case .bigOperator:
-                if argumentRun && !out.isEmpty { return out }
-                out.append(bigOperator())
+                if argumentRun && factors.count > base { return }
+                let n = bigOperator(&p)
+                factors.append(n)
             case .limit:
-                if argumentRun && !out.isEmpty { return out }
-                out.append(limit())
+                if argumentRun && factors.count > base { return }
+                let n = limit(&p)
+                factors.append(n)
             case .differential:
-                if openIntegrals > 0 { return out }
-                pos += 1
-                out.append(t.node)
+                if p.openIntegrals > 0 { return }
+                p.pos += 1
+                factors.append(t.node)
             case .apply:
-                pos += 1
+                p.pos += 1
             default:
-                return out
+                return
             }
         }
-        return out
     }
 
-    static func isQuantifier(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return false }
-        return u == "∀" || u == "∃" || u == "∄"
+    /// Whether a token of `kind` ends a run of juxtaposed factors (``juxtaposed(_:argumentRun:)``).
+    static func endsFactors(_ kind: Token.Kind) -> Bool {
+        switch kind {
+        case .relation, .punctuation, .additive, .multiplicative, .modulo, .evaluationBar, .wideSpace: return true
+        default: return false
+        }
     }
 
-    static func isGeometric(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return false }
-        return u == "∠" || u == "∡" || u == "△" || u == "▵" || u == "⊾"
+    /// A prefix of one factor (¬ ∀ ∃ ∄, ∠ △ before letters) applied to its argument.
+    mutating func quantified(_ t: Token, _ argument: NodeID) -> NodeID {
+        let mark = b.mark()
+        b.add(child: t.node, .operator)
+        b.add(child: argument, .argument)
+        if let name = Analyzer.quantifierName(tokenScalar(t)) { b.atom(.operator, name) } else { b.string(.operator, tokenText(t)) }
+        return b.finish(.prefix, mark, range: SourceRange.union(range(t.node), range(argument)))
     }
 
-    static func quantifierName(_ text: String) -> String {
-        switch text {
-        case "¬": return "not"
-        case "∀": return "for-all"
-        case "∃": return "exists"
-        case "∄": return "not-exists"
-        case "∠": return "angle"
-        case "∡": return "measured-angle"
-        case "△", "▵": return "triangle"
-        case "⊾": return "right-angle"
-        default: return text
+    static func isQuantifier(_ u: Unicode.Scalar?) -> Bool {
+        u == "∀" || u == "∃" || u == "∄"
+    }
+
+    static func isGeometric(_ u: Unicode.Scalar?) -> Bool {
+        u == "∠" || u == "∡" || u == "△" || u == "▵" || u == "⊾"
+    }
+
+    static func quantifierName(_ u: Unicode.Scalar?) -> PropertyAtom? {
+        switch u {
+        case "¬": return .not
+        case "∀": return .forAll
+        case "∃": return .exists
+        case "∄": return .notExists
+        case "∠": return .angle
+        case "∡": return .measuredAngle
+        case "△", "▵": return .triangle
+        case "⊾": return .rightAngle
+        default: return nil
         }
     }
 
@@ -351,55 +502,70 @@ struct ExpressionParser {
     /// One operand with what binds tighter than juxtaposition: scripts written on its closing fence,
     /// postfix operators, a parenthesised argument when it is a function (ClearSpeak "Functions"),
     /// ∇ before an operand.
-    mutating func factor() -> SemanticNode {
-        let t = tokens[pos]
-        pos += 1
+    mutating func factor(_ p: inout ExpressionParser) -> NodeID {
+        let t = tokens[p.pos]
+        p.pos += 1
         if t.kind == .postfix { return t.node }       // a postfix with nothing before it
-        var n: SemanticNode
-        if let g = t.fence { n = analyzer.finishFence(g.node, g) } else { n = t.node }
-        n = postfixes(n)
+        var n = t.fence >= 0 ? finishFence(groups[Int(t.fence)].node, t.fence) : t.node
+        n = postfixes(&p, n)
         // U+2061 FUNCTION APPLICATION: the next operand is the argument.
-        if t.forcedFunction, !atEnd {
-            let next = tokens[pos]
+        if t.forcedFunction, !p.atEnd {
+            let next = tokens[p.pos]
             if next.kind == .operand {
-                pos += 1
-                var props: SemanticProperties = ["function-class": n.kind == .functionName ? (n.properties["function-class"] ?? "named") : "generic"]
-                let arg: SemanticNode
-                if let g = next.fence, g.isArgumentLike {
-                    props["argument-fenced"] = "true"
-                    return postfixes(analyzer.finishFence(analyzer.application(n, g.plain, props), g))
-                } else if let g = next.fence {
-                    arg = postfixes(analyzer.finishFence(g.node, g))
+                p.pos += 1
+                var facts = ApplicationFacts()
+                facts.functionClass = kind(n) == .functionName ? (atom(n, .functionClass) ?? .named) : .generic
+                let arg: NodeID
+                if next.fence >= 0, groups[Int(next.fence)].isArgumentLike {
+                    facts.argumentFenced = true
+                    let app = application(n, groups[Int(next.fence)].plain, facts)
+                    let fenced = finishFence(app, next.fence)
+                    return postfixes(&p, fenced)
+                } else if next.fence >= 0 {
+                    let fenced = finishFence(groups[Int(next.fence)].node, next.fence)
+                    arg = postfixes(&p, fenced)
                 } else {
-                    arg = postfixes(next.node)
+                    arg = postfixes(&p, next.node)
                 }
-                return analyzer.application(n, arg, props)
+                return application(n, arg, facts)
             }
             if next.kind == .function || next.kind == .word {
-                let a = application()
-                return analyzer.application(n, a, ["function-class": "generic"])
+                let a = application(&p)
+                var facts = ApplicationFacts()
+                facts.functionClass = .generic
+                return application(n, a, facts)
             }
         }
         // ∇ before an operand.
-        if n.kind == .identifier, n.text.soleScalar == "∇", !atEnd, tokens[pos].kind == .operand, tokens[pos].fence == nil {
-            let a = tokens[pos].node
-            pos += 1
-            return .make(.prefix, [n.withRole(.operator), postfixes(a).withRole(.argument)], props: ["operator": "nabla"],
-                         range: SourceRange.union(n.range, a.range))
+        if kind(n) == .identifier, scalar(n) == "∇", !p.atEnd, tokens[p.pos].kind == .operand, tokens[p.pos].fence < 0 {
+            let a = tokens[p.pos].node
+            p.pos += 1
+            let argument = postfixes(&p, a)
+            let mark = b.mark()
+            b.add(child: n, .operator)
+            b.add(child: argument, .argument)
+            b.atom(.operator, .nabla)
+            return b.finish(.prefix, mark, range: SourceRange.union(range(n), range(a)))
         }
         // A letter before parentheses: f(x) is an application; k(5) may be one.
-        if !atEnd, let g = tokens[pos].fence, g.isArgumentLike {
-            switch analyzer.functionLikeness(n) {
-            case .generic(let props):
-                pos += 1
-                var p = props
-                p["argument-fenced"] = "true"
-                let app = analyzer.application(n, g.plain, p)
-                return postfixes(analyzer.finishFence(app, g))
+        if !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike {
+            let g = tokens[p.pos].fence
+            switch tree.functionLikeness(n) {
+            case .generic(var facts):
+                p.pos += 1
+                facts.argumentFenced = true
+                let app = application(n, groups[Int(g)].plain, facts)
+                let fenced = finishFence(app, g)
+                return postfixes(&p, fenced)
             case .possible:
-                pos += 1
-                let arg = postfixes(analyzer.finishFence(g.plain, g))
-                return analyzer.impliedTimes([n, arg], props: ["possible-function": "true"])
+                p.pos += 1
+                let fenced = finishFence(groups[Int(g)].plain, g)
+                let arg = postfixes(&p, fenced)
+                let base = factors.count
+                factors.append(n)
+                factors.append(arg)
+                defer { factors.truncate(to: base) }
+                return impliedTimes(base..<factors.count, possibleFunction: true)
             case .none:
                 break
             }
@@ -408,29 +574,36 @@ struct ExpressionParser {
     }
 
     /// `!`, `!!`, `%`, primes and `°` after an operand.
-    mutating func postfixes(_ base: SemanticNode) -> SemanticNode {
+    mutating func postfixes(_ p: inout ExpressionParser, _ base: NodeID) -> NodeID {
         var n = base
-        while !atEnd, tokens[pos].kind == .postfix, let kind = tokens[pos].postfix {
-            let t = tokens[pos]
-            pos += 1
-            let range = SourceRange.union(n.range, t.node.range)
+        while !p.atEnd, tokens[p.pos].kind == .postfix, let kind = tokens[p.pos].postfix {
+            let t = tokens[p.pos]
+            p.pos += 1
+            let r = SourceRange.union(range(n), range(t.node))
             switch kind {
             case .factorial(var count):
                 // `n!!` written as two marks is the double factorial.
-                while !atEnd, tokens[pos].kind == .postfix, case .factorial(let more)? = tokens[pos].postfix {
+                while !p.atEnd, tokens[p.pos].kind == .postfix, case .factorial(let more)? = tokens[p.pos].postfix {
                     count += more
-                    pos += 1
+                    p.pos += 1
                 }
-                n = .make(.factorial, [n.withRole(.argument)], props: count > 1 ? ["count": String(count)] : [:], range: range)
+                let mark = b.mark()
+                b.add(child: n, .argument)
+                if count > 1 { b.integer(.count, count) }
+                n = b.finish(.factorial, mark, range: r)
             case .percent:
-                n = .make(.percent, [n.withRole(.quantity)], range: range)
+                let mark = b.mark()
+                b.add(child: n, .quantity)
+                n = b.finish(.percent, mark, range: r)
             case .degrees:
-                n = .make(.degrees, [n.withRole(.quantity)], range: range)
+                let mark = b.mark()
+                b.add(child: n, .quantity)
+                n = b.finish(.degrees, mark, range: r)
             case .primes(let c):
-                var s = Analyzer.Scripts()
+                var s = Scripts()
                 s.primes = c
-                s.range = t.node.range
-                n = analyzer.apply(s, to: n, range: range)
+                s.range = range(t.node)
+                n = apply(s, to: n, range: r)
             }
         }
         return n
@@ -439,89 +612,101 @@ struct ExpressionParser {
     /// A named function and its argument: a parenthesised group right after it, otherwise the
     /// factors up to the next operator or function name (ClearSpeak "Trigonometric functions":
     /// `\sin 2x`, `\sin x + 1`).
-    mutating func application() -> SemanticNode {
-        let head = tokens[pos]
-        pos += 1
-        if !atEnd, tokens[pos].kind == .apply { pos += 1 }
-        var props = head.applicationProps
-        if !atEnd, let g = tokens[pos].fence, g.parenLike || (g.open == "(" && !g.close.isEmpty) {
-            pos += 1
-            var function = head.node
-            // A binomial, matrix or \pmod keeps its own reading as the argument.
-            let argument = g.isArgumentLike ? g.plain : analyzer.finishFence(g.node, g)
-            if head.kind == .word {
-                props["function-class"] = "named"
-                function = analyzer.functionName(head.node.text, range: head.node.range)
+    mutating func application(_ p: inout ExpressionParser) -> NodeID {
+        let head = tokens[p.pos]
+        p.pos += 1
+        if !p.atEnd, tokens[p.pos].kind == .apply { p.pos += 1 }
+        var facts = head.application
+        if !p.atEnd, tokens[p.pos].fence >= 0 {
+            let gi = tokens[p.pos].fence
+            let g = groups[Int(gi)]
+            if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
+                p.pos += 1
+                var function = head.node
+                // A binomial, matrix or \pmod keeps its own reading as the argument.
+                let argument = g.isArgumentLike ? g.plain : finishFence(g.node, gi)
+                if head.kind == .word {
+                    facts.functionClass = .named
+                    function = functionName(text(head.node), range: range(head.node))
+                }
+                if !g.isArgumentLike {
+                    let app = application(function, argument, facts)
+                    return postfixes(&p, app)
+                }
+                facts.argumentFenced = true
+                let app = application(function, argument, facts)
+                let fenced = finishFence(app, gi)
+                return postfixes(&p, fenced)
             }
-            if !g.isArgumentLike { return postfixes(analyzer.application(function, argument, props)) }
-            props["argument-fenced"] = "true"
-            let app = analyzer.application(function, argument, props)
-            return postfixes(analyzer.finishFence(app, g))
         }
         if head.kind == .word {
-            return postfixes(head.node)
+            return postfixes(&p, head.node)
         }
-        if bodyDepth >= Analyzer.maxBodyDepth { return head.node }
-        bodyDepth += 1
-        let args = juxtaposed(argumentRun: true)
-        bodyDepth -= 1
-        guard let arg = analyzer.product(args) else { return head.node }
-        return analyzer.application(head.node, arg, props)
+        if p.bodyDepth >= Analyzer.maxBodyDepth { return head.node }
+        p.bodyDepth += 1
+        let base = factors.count
+        juxtaposed(&p, argumentRun: true)
+        p.bodyDepth -= 1
+        guard let arg = product(from: base) else { return head.node }
+        return application(head.node, arg, facts)
     }
 
     /// A big operator and its body: for sums and products the factors up to the next additive
     /// operator or relation; for integrals everything up to the differential, which becomes a
     /// `differential` child.
-    mutating func bigOperator() -> SemanticNode {
-        let head = tokens[pos]
-        pos += 1
-        guard let big = head.big else { return head.node }
-        var diffs: [SemanticNode] = []
-        var body: SemanticNode? = nil
-        if bodyDepth < Analyzer.maxBodyDepth {
-            bodyDepth += 1
+    mutating func bigOperator(_ p: inout ExpressionParser) -> NodeID {
+        let head = tokens[p.pos]
+        p.pos += 1
+        guard head.big >= 0 else { return head.node }
+        let big = bigs[Int(head.big)]
+        // The differentials wait on the factor stack (the body's own factors come and go above them).
+        let diffs = factors.count
+        defer { factors.truncate(to: diffs) }
+        var body: NodeID? = nil
+        if p.bodyDepth < Analyzer.maxBodyDepth {
+            p.bodyDepth += 1
             if big.integrals > 0 {
-                if !atEnd, tokens[pos].kind == .differential {
-                    diffs.append(tokens[pos].node)
-                    pos += 1
-                    body = term()
-                } else if differentialAhead() {
-                    openIntegrals += 1
-                    body = additive()
-                    openIntegrals -= 1
-                    while !atEnd, tokens[pos].kind == .differential, diffs.count < max(1, big.integrals) {
-                        diffs.append(tokens[pos].node)
-                        pos += 1
+                if !p.atEnd, tokens[p.pos].kind == .differential {
+                    factors.append(tokens[p.pos].node)
+                    p.pos += 1
+                    body = term(&p)
+                } else if Analyzer.differentialAhead(tokens, p) {
+                    p.openIntegrals += 1
+                    body = additive(&p)
+                    p.openIntegrals -= 1
+                    while !p.atEnd, tokens[p.pos].kind == .differential, factors.count - diffs < max(1, big.integrals) {
+                        factors.append(tokens[p.pos].node)
+                        p.pos += 1
                     }
                 } else {
-                    body = term()
+                    body = term(&p)
                 }
             } else {
-                body = term()
+                body = term(&p)
             }
-            bodyDepth -= 1
+            p.bodyDepth -= 1
         }
-        var children = [big.head.withRole(.operator)]
-        if let l = big.lower { children.append(l.withRole(.lower)) }
-        if let u = big.upper { children.append(u.withRole(.upper)) }
-        if let body { children.append(body.withRole(.body)) }
-        var props: SemanticProperties = ["operator-name": big.name]
-        if let p = big.placement { props["limits-placement"] = p }
-        if big.lower != nil { props["lower"] = "true" }
-        if big.upper != nil { props["upper"] = "true" }
-        if !diffs.isEmpty {
-            for d in diffs { children.append(d.withRole(.differential)) }
-            props["differential"] = diffs.map { $0.child(.variable)?.coreIdentifier?.text ?? "" }.joined(separator: " ")
+        let mark = b.mark()
+        var r = addParts(big, head: .operator, body: body, range: big.range ?? range(head.node))
+        b.atom(.operatorName, big.name)
+        if factors.count > diffs {
+            var variables = ""
+            for k in diffs..<factors.count {
+                let d = factors[k]
+                b.add(child: d, .differential)
+                r = SourceRange.union(r, range(d))
+                if k > diffs { variables += " " }
+                if let v = child(d, .variable), let core = tree.coreIdentifier(v) { variables += text(core) }
+            }
+            b.string(.differential, variables)
         }
-        var range = big.range ?? head.node.range
-        for c in children { range = SourceRange.union(range, c.range) }
-        return .make(.bigOperator, children, props: props, range: range)
+        return b.finish(.bigOperator, mark, range: r)
     }
 
     /// Whether a differential follows before the end of this expression.
-    func differentialAhead() -> Bool {
-        var i = pos
-        while i < tokens.endIndex {
+    static func differentialAhead(_ tokens: [Token], _ p: ExpressionParser) -> Bool {
+        var i = p.pos
+        while i < p.end {
             if tokens[i].kind == .differential { return true }
             i += 1
         }
@@ -530,28 +715,37 @@ struct ExpressionParser {
 
     /// `\lim_{x \to 0}`, `\max_x`, `\limsup`: ``SemanticKind/limit`` with its body (the following
     /// factors, like a sum's).
-    mutating func limit() -> SemanticNode {
-        let head = tokens[pos]
-        pos += 1
-        guard let big = head.big else { return head.node }
-        var body: SemanticNode? = nil
-        if bodyDepth < Analyzer.maxBodyDepth {
-            bodyDepth += 1
-            body = term()
-            bodyDepth -= 1
+    mutating func limit(_ p: inout ExpressionParser) -> NodeID {
+        let head = tokens[p.pos]
+        p.pos += 1
+        guard head.big >= 0 else { return head.node }
+        let big = bigs[Int(head.big)]
+        var body: NodeID? = nil
+        if p.bodyDepth < Analyzer.maxBodyDepth {
+            p.bodyDepth += 1
+            body = term(&p)
+            p.bodyDepth -= 1
         }
         if big.lower == nil && big.upper == nil && body == nil { return big.head }
-        var children = [big.head.withRole(.function)]
-        if let l = big.lower { children.append(l.withRole(.lower)) }
-        if let u = big.upper { children.append(u.withRole(.upper)) }
-        if let body { children.append(body.withRole(.body)) }
-        var props: SemanticProperties = ["function-class": big.head.properties["function-class"] ?? "limit"]
-        if let p = big.placement { props["limits-placement"] = p }
-        if big.lower != nil { props["lower"] = "true" }
-        if big.upper != nil { props["upper"] = "true" }
-        var range = big.range ?? head.node.range
-        for c in children { range = SourceRange.union(range, c.range) }
-        return .make(.limit, children, props: props, range: range)
+        let mark = b.mark()
+        let r = addParts(big, head: .function, body: body, range: big.range ?? range(head.node))
+        b.atom(.functionClass, atom(big.head, .functionClass) ?? .limit)
+        return b.finish(.limit, mark, range: r)
+    }
+
+    /// Adds a big operator's or limit's head (with role `head`), limits and body to the node being
+    /// built, with `limits-placement` and the `lower`/`upper` flags; returns `range` joined with the
+    /// parts' ranges.
+    mutating func addParts(_ big: BigParts, head: SemanticRole, body: NodeID?, range: SourceRange?) -> SourceRange? {
+        var r = SourceRange.union(range, self.range(big.head))
+        b.add(child: big.head, head)
+        if let l = big.lower { b.add(child: l, .lower); r = SourceRange.union(r, self.range(l)) }
+        if let u = big.upper { b.add(child: u, .upper); r = SourceRange.union(r, self.range(u)) }
+        if let body { b.add(child: body, .body); r = SourceRange.union(r, self.range(body)) }
+        if let placement = big.placement { b.atom(.limitsPlacement, placement) }
+        if big.lower != nil { b.flag(.lower) }
+        if big.upper != nil { b.flag(.upper) }
+        return r
     }
 }
 
@@ -560,143 +754,140 @@ extension Analyzer {
     enum FunctionLikeness {
         /// f, g, h, F, G, H (also subscripted), a letter with primes (`f'`), a letter with `^{-1}`:
         /// an application, with `function-class` = `generic` and power facts.
-        case generic(SemanticProperties)
+        case generic(ApplicationFacts)
         /// Another letter: implied times marked `possible-function` (rules choose "k of 5" or
         /// "a times (b + c)" from the argument).
         case possible
         case none
     }
 
-    /// f, g, h, F, G, H: the letters ClearSpeak reads as functions before parentheses.
-    static func isGenericFunctionLetter(_ l: String) -> Bool {
-        guard let u = l.soleScalar else { return false }
-        switch u {
-        case "f", "g", "h", "F", "G", "H": return true
-        default: return false
-        }
-    }
-
-    func functionLikeness(_ n: SemanticNode) -> FunctionLikeness {
-        var props: SemanticProperties = ["function-class": "generic"]
-        switch n.kind {
-        case .identifier:
-            guard let l = n.letter else { return .none }
-            return Analyzer.isGenericFunctionLetter(l) ? .generic(props) : .possible
-        case .subscript:
-            guard let b = n.child(.base), let l = b.letter else { return .none }
-            return Analyzer.isGenericFunctionLetter(l) ? .generic(props) : .possible
-        case .primes:
-            guard let core = n.coreIdentifier, core.has("letter") else { return .none }
-            return .generic(props)
-        case .power:
-            guard let b = n.child(.base), let e = n.child(.exponent), let core = b.coreIdentifier, let l = core.letter else {
-                return .none
-            }
-            let pp = Analyzer.powerProps(e)
-            if pp["inverse"] != nil || Analyzer.isGenericFunctionLetter(l) || b.kind == .primes {
-                props.merge(pp) { a, _ in a }
-                return .generic(props)
-            }
-            return .none
-        case .fenced:
-            // (g ∘ h)(t)
-            if let c = n.child(.content), c.kind == .infix, c.properties["operators"] == "∘" { return .generic(props) }
-            return .none
-        default:
-            return .none
-        }
-    }
-
     /// An ``SemanticKind/application``, with `function-name` (the name or letter of the function, for
     /// rules that speak it apart from its scripts) and `simple-argument` (ClearSpeak "Trigonometric
     /// functions", "Logarithms": "sine x" but "the sine of pi over 4").
-    func application(_ function: SemanticNode, _ argument: SemanticNode, _ props: SemanticProperties) -> SemanticNode {
-        var p = props
-        var core: SemanticNode? = function
+    mutating func application(_ function: NodeID, _ argument: NodeID, _ facts: ApplicationFacts) -> NodeID {
+        var core: NodeID? = function
         var steps = 0
-        while let c = core, c.kind != .functionName, c.kind != .identifier, steps < 8 {
-            core = c.child(.base)
+        while let c = core, kind(c) != .functionName, kind(c) != .identifier, steps < 8 {
+            core = child(c, .base)
             steps += 1
         }
-        if let c = core, c.kind == .functionName || c.kind == .identifier { p["function-name"] = c.text }
-        let inner = argument.kind == .fenced ? (argument.child(.content) ?? argument) : argument
-        if Facts.isSimple(inner, strict: true) { p["simple-argument"] = "true" }
-        return .make(.application, [function.withRole(.function), argument.withRole(.argument)], props: p)
+        let inner = kind(argument) == .fenced ? (child(argument, .content) ?? argument) : argument
+        let simple = tree.isSimple(inner, strict: true)
+        let mark = b.mark()
+        b.add(child: function, .function)
+        b.add(child: argument, .argument)
+        b.atom(.functionClass, facts.functionClass)
+        if facts.logBase { b.flag(.logBase) }
+        addPowerProperties(facts.power)
+        if facts.argumentFenced { b.flag(.argumentFenced) }
+        if let c = core, kind(c) == .functionName || kind(c) == .identifier { b.string(.functionName, text(c)) }
+        if simple { b.flag(.simpleArgument) }
+        return b.finish(.application, mark)
     }
 
-    /// Applies scripts written on a closing fence to what the group became (`(x+1)^2`, `f(x)^2`,
-    /// `|x|^2`); a bracket with a subscript is an evaluation (`[F(x)]_a^b`).
-    func finishFence(_ n: SemanticNode, _ g: Token.FenceGroup) -> SemanticNode {
-        guard let s = g.scripts, !s.isEmpty else { return n }
-        if g.open == "[" && g.close == "]" && s.sub != nil && n.kind != .application {
-            var children = [(g.node.child(.content) ?? n).withRole(.body)]
-            var props: SemanticProperties = ["fence": "brackets"]
-            if let l = s.sub { children.append(l.withRole(.lower)); props["lower"] = "true" }
-            if let u = s.sup { children.append(u.withRole(.upper)); props["upper"] = "true" }
-            return .make(.evaluatedAt, children, props: props, range: SourceRange.union(n.range, g.scriptsRange))
+    /// The power facts of a function (`inverse`, or `power`, `power-value`, `power-kind`).
+    mutating func addPowerProperties(_ power: PowerFacts) {
+        if power.inverse { b.flag(.inverse) }
+        if power.power { b.flag(.power) }
+        if let v = power.value { b.integer(.powerValue, v) }
+        if let k = power.kind { b.atom(.powerKind, k) }
+    }
+
+    /// Applies scripts written on a closing fence (of group `g`) to what the group became (`(x+1)^2`,
+    /// `f(x)^2`, `|x|^2`); a bracket with a subscript is an evaluation (`[F(x)]_a^b`).
+    mutating func finishFence(_ n: NodeID, _ g: Int32) -> NodeID {
+        let group = groups[Int(g)]
+        guard let s = group.scripts, !s.isEmpty else { return n }
+        if group.open == "[" && group.close == "]" && s.sub != nil && kind(n) != .application {
+            let body = child(group.node, .content) ?? n
+            let mark = b.mark()
+            b.add(child: body, .body)
+            b.atom(.fence, .brackets)
+            if let l = s.sub { b.add(child: l, .lower); b.flag(.lower) }
+            if let u = s.sup { b.add(child: u, .upper); b.flag(.upper) }
+            return b.finish(.evaluatedAt, mark, range: SourceRange.union(range(n), group.scriptsRange))
         }
-        return apply(s, to: n, range: SourceRange.union(n.range, g.scriptsRange))
+        return apply(s, to: n, range: SourceRange.union(range(n), group.scriptsRange))
     }
 
-    /// Juxtaposed factors as one node: mixed numbers (ClearSpeak "Mixed numbers": a whole number
-    /// before a fraction of integers), `a \pmod{n}`, and minutes after degrees (ClearSpeak Prime_Auto:
-    /// `30^\circ 15'` is 15 minutes); then ``SemanticKind/impliedTimes`` when several remain.
-    func product(_ factors: [SemanticNode]) -> SemanticNode? {
-        if factors.isEmpty { return nil }
-        if factors.count == 1 { return factors[0] }
-        var out: [SemanticNode] = []
-        out.reserveCapacity(factors.count)
-        for f in factors {
-            if let last = out.last {
-                if last.kind == .number, last.has("integer"), last.properties["repeating-decimal"] == nil,
-                   f.kind == .fraction, f.properties["numerator-value"] != nil, f.properties["denominator-value"] != nil {
-                    out[out.count - 1] = .make(.mixedNumber, [last.withRole(.whole), f.withRole(.item)])
+    /// The factors `factors[base...]` as one node, removing them: mixed numbers (ClearSpeak "Mixed
+    /// numbers": a whole number before a fraction of integers), `a \pmod{n}`, and minutes after
+    /// degrees (ClearSpeak Prime_Auto: `30^\circ 15'` is 15 minutes); then
+    /// ``SemanticKind/impliedTimes`` when several remain.
+    mutating func product(from base: Int) -> NodeID? {
+        let end = factors.count
+        defer { factors.truncate(to: base) }
+        if end == base { return nil }
+        if end - base == 1 { return factors[base] }
+        var w = base
+        for i in base..<end {
+            let f = factors[i]
+            if w > base {
+                let last = factors[w - 1]
+                if kind(last) == .number, has(last, .integer), tree.property(last, .repeatingDecimal) == nil,
+                   kind(f) == .fraction, tree.property(f, .numeratorValue) != nil, tree.property(f, .denominatorValue) != nil {
+                    let mark = b.mark()
+                    b.add(child: last, .whole)
+                    b.add(child: f, .item)
+                    factors[w - 1] = b.finish(.mixedNumber, mark)
                     continue
                 }
-                if f.kind == .modulo, f.child(.item) == nil, f.has("parenthesised") {
-                    var children = [last.withRole(.item)]
-                    children.append(contentsOf: f.children)
-                    var props = f.properties
-                    props["form"] = "pmod"
-                    out[out.count - 1] = .make(.modulo, children, props: props)
+                if kind(f) == .modulo, child(f, .item) == nil, has(f, .parenthesised) {
+                    let mark = b.mark()
+                    b.add(child: last, .item)
+                    for link in tree.children(f) { b.add(child: link.node, roleNumber: link.role) }
+                    b.copyProperties(of: f)
+                    b.add(.atom(.form, .pmod), since: mark)
+                    factors[w - 1] = b.finish(.modulo, mark)
                     continue
                 }
                 // 25^\circ\mathrm{C}: degrees on a temperature scale.
-                if last.kind == .degrees, last.properties["scale"] == nil, f.kind == .identifier,
-                   f.properties["variant"] == "normal" || f.properties["variant"] == nil,
-                   let scale = f.text == "C" ? "celsius" : f.text == "F" ? "fahrenheit" : nil {
-                    var children = last.children
-                    children.append(f.withRole(.unit))
-                    out[out.count - 1] = .make(.degrees, children, props: ["scale": scale])
-                    continue
+                if kind(last) == .degrees, tree.property(last, .scale) == nil, kind(f) == .identifier {
+                    let variant = tree.property(f, .variant)
+                    let u = scalar(f)
+                    if variant == nil || atom(f, .variant) == .normal, u == "C" || u == "F" {
+                        let mark = b.mark()
+                        for link in tree.children(last) { b.add(child: link.node, roleNumber: link.role) }
+                        b.add(child: f, .unit)
+                        b.atom(.scale, u == "C" ? .celsius : .fahrenheit)
+                        factors[w - 1] = b.finish(.degrees, mark)
+                        continue
+                    }
                 }
-                if f.kind == .measurement, f.properties["prime-unit"] != nil,
-                   last.kind == .degrees || last.has("after-degrees") {
-                    var props = f.properties
-                    props["after-degrees"] = "true"
-                    props["unit-name"] = props["prime-unit"] == "1" ? "arcmin" : "arcsec"
-                    out.append(f.rebuilt(.measurement, props: props))
+                if kind(f) == .measurement, tree.property(f, .primeUnit) != nil,
+                   kind(last) == .degrees || has(last, .afterDegrees) {
+                    let mark = b.mark()
+                    b.copyProperties(of: f)
+                    b.add(.flag(.afterDegrees), since: mark)
+                    b.remove(.unitName, since: mark)
+                    b.string(.unitName, tree.integer(f, .primeUnit) == 1 ? "arcmin" : "arcsec")
+                    factors[w] = b.copy(f, kind: .measurement, propertiesSince: mark)
+                    w += 1
                     continue
                 }
             }
-            out.append(f)
+            factors[w] = f
+            w += 1
         }
-        if out.count == 1 { return out[0] }
-        return impliedTimes(out)
+        if w - base == 1 { return factors[base] }
+        return impliedTimes(base..<w, possibleFunction: false)
     }
 
-    /// ``SemanticKind/impliedTimes`` over `factors`, with an invisible-times operator leaf (U+2062,
+    /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
-    func impliedTimes(_ factors: [SemanticNode], props: SemanticProperties = [:]) -> SemanticNode {
-        var children: [SemanticNode] = []
-        children.reserveCapacity(factors.count * 2)
-        for (i, f) in factors.enumerated() {
-            if i > 0 {
-                let gap: SourceRange? = factors[i - 1].range.flatMap { a in f.range.map { b in SourceRange(a.upperBound, max(a.upperBound, b.lowerBound)) } }
-                children.append(SemanticNode(.operator, text: "\u{2062}", role: .operator, properties: ["class": "bin"], range: gap))
+    mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool) -> NodeID {
+        let mark = b.mark()
+        for i in r {
+            let f = factors[i]
+            if i > r.lowerBound {
+                var gap: SourceRange? = nil
+                if let a = range(factors[i - 1]), let c = range(f) { gap = SourceRange(a.upperBound, max(a.upperBound, c.lowerBound)) }
+                let times = b.leaf(.operator, text: "\u{2062}", range: gap, .atom(.class, .bin))
+                b.add(child: times, .operator)
             }
-            children.append(f.withRole(.item))
+            b.add(child: f, .item)
         }
-        return .make(.impliedTimes, children, props: props)
+        if possibleFunction { b.flag(.possibleFunction) }
+        return b.finish(.impliedTimes, mark)
     }
 }

@@ -3,84 +3,98 @@ import MathSyntax
 extension Analyzer {
     // MARK: Tokens
 
-    /// Turns the items in `range` into tokens; matched fence pairs become one operand each, whose
-    /// content is tokenised and parsed recursively (one level per bracket, bounded by
-    /// ``Analyzer/maxGroupDepth``).
-    func tokenize(_ items: [RowItem], _ range: Range<Int>, _ match: FenceMatch, _ ctx: Context) -> [Token] {
-        var tokens: [Token] = []
-        tokens.reserveCapacity(range.count)
+    /// Turns the items in `range` into tokens, appended to ``tokens``; matched fence pairs become one
+    /// operand each, whose content is tokenised and parsed recursively (one level per bracket, bounded
+    /// by ``Analyzer/maxGroupDepth``).
+    mutating func tokenize(_ range: Range<Int>, _ ctx: Context) {
+        let start = tokens.count
         var i = range.lowerBound
         var sawIntegral = false
         var sawDifferentialMark = false
         while i < range.upperBound {
-            let partner = match.partner(i)
+            let partner = Int(items[i].match)
             if partner > i, partner < range.upperBound {
-                tokens.append(groupToken(items, i, partner, match, ctx))
+                let t = groupToken(i, partner, ctx)
+                tokens.append(t)
                 i = partner + 1
                 continue
             }
-            switch items[i] {
-            case .wideSpace(let r):
-                tokens.append(Token(kind: .wideSpace, node: SemanticNode(.empty, range: r)))
-            case .token(let t):
+            let item = items[i]
+            // A raw item's node is read borrowed: the input tree holds it throughout.
+            if item.match == RowItem.looseBar || item.match == RowItem.looseFence, let t = item.withRaw({ m in
+                item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
+            }) {
                 tokens.append(t)
-            case .raw(let m):
-                if match.isLooseBar(i) {
-                    tokens.append(looseBarToken(m, ctx))
-                } else if match.isLooseFence(i) {
-                    tokens.append(looseFenceToken(m, ctx))
-                } else if let t = classify(m, ctx) {
+            } else if let token = item.withRaw({ classify($0, ctx) }) {
+                if let t = token {
                     if t.kind == .apply {
-                        if !tokens.isEmpty { tokens[tokens.count - 1].forcedFunction = true }
+                        if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
                     } else {
-                        if t.kind == .bigOperator, (t.big?.integrals ?? 0) > 0 { sawIntegral = true }
-                        if t.kind == .operand, isDifferentialMark(t.node) { sawDifferentialMark = true }
+                        if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { sawIntegral = true }
+                        if t.kind == .operand, isDifferentialMark(t) { sawDifferentialMark = true }
                         tokens.append(t)
                     }
                 }
+            } else if case .wideSpace(let r) = item.item {
+                tokens.append(Token(.wideSpace, empty(r)))
+            } else if case .operand(let n) = item.item {
+                tokens.append(Token(.operand, n))
             }
             i += 1
         }
-        if sawDifferentialMark { markDifferentials(&tokens, afterIntegral: sawIntegral) }
+        if sawDifferentialMark { markDifferentials(from: start, afterIntegral: sawIntegral) }
         // A full stop at the end is sentence punctuation, not math.
-        if tokens.count > 1, let last = tokens.last, last.kind == .operand, last.node.kind == .operator, last.text == "." {
+        if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
+           tokenText(last) == "." {
             tokens.removeLast()
         }
-        return tokens
     }
+
+    /// A token's operator text.
+    @inline(__always) func tokenText(_ t: Token) -> String { t.textNode < 0 ? "" : text(t.textNode) }
+
+    /// The only scalar of a token's operator text, if it has exactly one.
+    @inline(__always) func tokenScalar(_ t: Token) -> Unicode.Scalar? { t.textNode < 0 ? nil : scalar(t.textNode) }
 
     /// A bar that did not pair: a relation (`|`: divides, such that, given — ClearSpeak VerticalLine),
     /// or with scripts an evaluation bar (`\Big|_{0}^{1}`).
-    func looseBarToken(_ m: MathNode, _ ctx: Context) -> Token {
+    mutating func looseBarToken(_ m: MathNode, _ ctx: Context) -> Token {
         switch m.kind {
         case .subscript, .superscript, .subSuperscript:
-            let (sub, sup) = scriptChildren(m)
-            var t = Token(kind: .evaluationBar, node: SemanticNode(.empty, range: m.range))
-            t.big = Token.BigParts(head: operatorLeaf("|", .ord, range: m.children[0].range),
-                                   lower: sub.map { node($0, ctx) }, upper: sup.map { node($0, ctx) },
-                                   name: "evaluated-at", integrals: 0, placement: nil, range: m.range)
+            let (sub, sup) = Analyzer.scriptChildren(m)
+            let head = operatorLeaf("|", .ord, range: m.children[0].range)
+            let lower = sub.map { node($0, ctx) }
+            let upper = sup.map { node($0, ctx) }
+            bigs.append(BigParts(head: head, lower: lower, upper: upper, name: .largeOperator, integrals: 0, placement: nil,
+                                 range: m.range))
+            var t = Token(.evaluationBar, empty(m.range))
+            t.big = Int32(bigs.count - 1)
             return t
         default:
-            let text = m.leafText ?? "|"
-            return Token(kind: .relation, node: operatorLeaf(text, .rel, range: m.range), text: text)
+            let leaf = operatorLeaf(m.leafText ?? "|", .rel, range: m.range)
+            return Token(.relation, leaf, text: leaf)
         }
     }
 
     /// A bracket that did not pair: a plain symbol.
-    func looseFenceToken(_ m: MathNode, _ ctx: Context) -> Token {
+    mutating func looseFenceToken(_ m: MathNode, _ ctx: Context) -> Token {
         if case .operator(let t, let p) = m.kind {
-            return Token(kind: .operand, node: operatorLeaf(t, p.atomClass, range: m.range), text: t)
+            let leaf = operatorLeaf(t, p.atomClass, range: m.range)
+            return Token(.operand, leaf, text: leaf)
         }
-        let (sub, sup) = scriptChildren(m)
-        let base = m.children.first.map { b -> SemanticNode in
-            if case .operator(let t, let p) = b.kind { return operatorLeaf(t, p.atomClass, range: b.range) }
-            return node(b, ctx)
-        } ?? SemanticNode(.empty, range: m.range)
-        return Token(kind: .operand, node: apply(scripts(sub: sub, sup: sup, ctx), to: base, range: m.range))
+        let (sub, sup) = Analyzer.scriptChildren(m)
+        let base: NodeID
+        if let first = m.children.first {
+            if case .operator(let t, let p) = first.kind { base = operatorLeaf(t, p.atomClass, range: first.range) } else { base = node(first, ctx) }
+        } else {
+            base = empty(m.range)
+        }
+        let s = scripts(sub: sub, sup: sup, ctx)
+        return Token(.operand, apply(s, to: base, range: m.range))
     }
 
     /// (subscript, superscript) children of a script node.
-    func scriptChildren(_ m: MathNode) -> (MathNode?, MathNode?) {
+    static func scriptChildren(_ m: MathNode) -> (MathNode?, MathNode?) {
         let c = m.children
         switch m.kind {
         case .subscript, .under: return (c.count > 1 ? c[1] : nil, nil)
@@ -92,10 +106,24 @@ extension Analyzer {
 
     // MARK: Fence groups
 
+    /// `(` or `[` opening and `)` or `]` closing.
+    static func isParenLike(_ open: String, _ close: String) -> Bool {
+        let o = open.soleScalar, c = close.soleScalar
+        return (o == "(" || o == "[") && (c == ")" || c == "]")
+    }
+
+    /// A fence group's operand token (the group stored in ``groups``).
+    mutating func groupToken(_ g: FenceGroup) -> Token {
+        groups.append(g)
+        var t = Token(.operand, g.node)
+        t.fence = Int32(groups.count - 1)
+        return t
+    }
+
     /// A matched pair of fence items and what lies between them.
-    func groupToken(_ items: [RowItem], _ open: Int, _ close: Int, _ match: FenceMatch, _ ctx: Context) -> Token {
-        guard case .raw(let o) = items[open], case .raw(let c) = items[close] else {
-            return Token(kind: .operand, node: SemanticNode(.empty))
+    mutating func groupToken(_ open: Int, _ close: Int, _ ctx: Context) -> Token {
+        guard case .raw(let o) = items[open].item, case .raw(let c) = items[close].item else {
+            return Token(.operand, empty(nil))
         }
         let openText = o.leafText ?? ""
         var closeNode = c
@@ -103,291 +131,365 @@ extension Analyzer {
         switch c.kind {
         case .subscript, .superscript, .subSuperscript:
             closeNode = c.children[0]
-            let (sub, sup) = scriptChildren(c)
+            let (sub, sup) = Analyzer.scriptChildren(c)
             scriptsSpec = scripts(sub: sub, sup: sup, ctx)
         default: break
         }
         let closeText = closeNode.leafText ?? ""
         var inner = ctx
-        let paren = (openText == "(" || openText == "[") && (closeText == ")" || closeText == "]")
-        if paren { inner.parenDepth += 1 }
+        if Analyzer.isParenLike(openText, closeText) { inner.parenDepth += 1 }
         inner.groupDepth += 1
         inner.level += 1
-        let content = tokenize(items, (open + 1)..<close, match, inner)
+        let contentStart = tokens.count
+        tokenize((open + 1)..<close, inner)
         var stretchy = false
         // Sized by \big… (the operator dictionary's default `stretchy` says nothing about the formula).
         if case .operator(_, let p) = o.kind, p.size != nil { stretchy = true }
         let range = SourceRange.union(o.range, closeNode.range)
-        let group = fence(open: openText, close: closeText, content, range: range, stretchy: stretchy, inner)
+        var group = fence(open: openText, close: closeText, contentStart..<tokens.count, range: range, stretchy: stretchy, inner)
+        tokens.truncate(to: contentStart)
         group.scripts = scriptsSpec
         group.scriptsRange = c.range
-        return Token(kind: .operand, node: group.node, fence: group)
+        return groupToken(group)
     }
 
     /// A row kept whole because it is one bracketed group (``Analyzer/isSelfContainedGroup(_:)``):
     /// when its brackets pair, the token keeps the fence, so `f` before it is still applied.
-    func groupRowToken(_ m: MathNode, _ ctx: Context) -> Token {
+    mutating func groupRowToken(_ m: MathNode, _ ctx: Context) -> Token {
         var ctx = ctx
         ctx.level += 1
         ctx.groupDepth = 0
-        let items = premerge(flatten(m.children), ctx)
-        let match = matchFences(items, ctx)
-        if !items.isEmpty && match.partner(0) == items.count - 1 {
-            let t = groupToken(items, 0, items.count - 1, match, ctx)
-            if t.fence != nil { return t }
+        let base = items.count
+        defer { items.truncate(to: base) }
+        flatten(m.children, from: 0)
+        premerge(from: base, ctx)
+        matchFences(from: base, ctx)
+        if items.count > base && items[base].match == Int32(items.count - 1) {
+            let t = groupToken(base, items.count - 1, ctx)
+            if t.fence >= 0 { return t }
         }
-        let tokens = tokenize(items, 0..<items.count, match, ctx)
-        return Token(kind: .operand, node: parse(tokens, range: m.range, ctx))
+        let tokenBase = tokens.count
+        tokenize(base..<items.count, ctx)
+        let n = parse(tokenBase..<tokens.count, range: m.range, ctx)
+        tokens.truncate(to: tokenBase)
+        return Token(.operand, n)
     }
 
     /// A `\left…\right` node (``MathNode/Kind/fenced``).
-    func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> Token.FenceGroup {
+    mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> FenceGroup {
         var inner = ctx
-        let paren = (open == "(" || open == "[") && (close == ")" || close == "]")
-        if paren { inner.parenDepth += 1 }
+        if Analyzer.isParenLike(open, close) { inner.parenDepth += 1 }
         inner.level += 1
         inner.groupDepth = 0
-        let flat = flatten(m.children)
-        let items = premerge(flat, inner)
-        let match = matchFences(items, inner)
-        let tokens = tokenize(items, 0..<items.count, match, inner)
-        return fence(open: open, close: close, tokens, range: m.range, stretchy: true, inner)
+        let base = items.count
+        flatten(m.children, from: 0)
+        premerge(from: base, inner)
+        matchFences(from: base, inner)
+        let tokenBase = tokens.count
+        tokenize(base..<items.count, inner)
+        let g = fence(open: open, close: close, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
+        tokens.truncate(to: tokenBase)
+        items.truncate(to: base)
+        return g
     }
 
-    /// What a pair of fences around `content` means (ClearSpeak "Parentheses", "Absolute value",
-    /// "Sets", "Intervals", "Matrices", "Combinations"): absolute value, norm, floor, ceiling, angle
-    /// brackets, set or set-builder, interval candidate, binomial, matrix or cases around a table,
-    /// `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level.
-    func fence(open: String, close: String, _ tokens: [Token], range: SourceRange?, stretchy: Bool,
-               _ inner: Context) -> Token.FenceGroup {
-        func group(_ n: SemanticNode, plain: SemanticNode? = nil) -> Token.FenceGroup {
-            Token.FenceGroup(node: n, plain: plain ?? n, open: open, close: close)
+    /// What a pair of fences around the tokens `content` means (ClearSpeak "Parentheses", "Absolute
+    /// value", "Sets", "Intervals", "Matrices", "Combinations"): absolute value, norm, floor, ceiling,
+    /// angle brackets, set or set-builder, interval candidate, binomial, matrix or cases around a
+    /// table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level.
+    mutating func fence(open: String, close: String, _ content: Range<Int>, range: SourceRange?, stretchy: Bool,
+                        _ inner: Context) -> FenceGroup {
+        let o = open.soleScalar, c = close.soleScalar
+        let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
+        func group(_ n: NodeID, plain: NodeID? = nil) -> FenceGroup {
+            let k = kind(n)
+            return FenceGroup(node: n, plain: plain ?? n, open: o, close: c, closeIsEmpty: close.isEmpty, parenLike: paren,
+                              isArgumentLike: paren && (k == .fenced || k == .interval))
         }
-        let paren = (open == "(" || open == "[") && (close == ")" || close == "]")
         // Braces: a set listed or built.
-        if open == "{" && close == "}" {
-            if let sep = tokens.firstIndex(where: { $0.kind == .relation && Analyzer.isSetSeparator($0.text) }), sep > 0 {
-                let variable = parse(Array(tokens[..<sep]), range: nil, inner)
-                let condition = parse(Array(tokens[(sep + 1)...]), range: nil, inner)
-                let n = SemanticNode.make(.setBuilder, [variable.withRole(.variable), condition.withRole(.condition)],
-                                          props: ["separator": tokens[sep].text, "open": open, "close": close], range: range)
-                return group(n)
+        if o == "{" && c == "}" {
+            var sep = -1
+            for k in content where tokens[k].kind == .relation && Analyzer.isSetSeparator(tokenScalar(tokens[k])) {
+                sep = k
+                break
             }
-            if tokens.isEmpty {
-                return group(SemanticNode(.set, properties: ["empty": "true", "open": open, "close": close], range: range))
+            if sep > content.lowerBound {
+                let variable = parse(content.lowerBound..<sep, range: nil, inner)
+                let condition = parse((sep + 1)..<content.upperBound, range: nil, inner)
+                let mark = b.mark()
+                b.add(child: variable, .variable)
+                b.add(child: condition, .condition)
+                b.string(.separator, tokenText(tokens[sep]))
+                b.string(.open, open)
+                b.string(.close, close)
+                return group(b.finish(.setBuilder, mark, range: range))
             }
-            let content = parse(tokens, range: nil, inner)
-            if content.kind == .matrix || content.kind == .table || content.kind == .cases {
-                return group(fencedTable(content, open: open, close: close, range: range))
+            if content.isEmpty {
+                let mark = b.mark()
+                b.flag(.empty)
+                b.string(.open, open)
+                b.string(.close, close)
+                return group(b.finish(.set, mark, range: range, rangeFromChildren: false))
             }
-            var props: SemanticProperties = ["open": open, "close": close]
-            props["items"] = String(Analyzer.itemCount(content))
-            return group(.make(.set, [content.withRole(.content)], props: props, range: range))
+            let inside = parse(content, range: nil, inner)
+            let k = kind(inside)
+            if k == .matrix || k == .table || k == .cases {
+                return group(fencedTable(inside, open: open, close: close, range: range))
+            }
+            let items = tree.itemCount(inside)
+            let mark = b.mark()
+            b.add(child: inside, .content)
+            b.string(.open, open)
+            b.string(.close, close)
+            b.integer(.items, items)
+            return group(b.finish(.set, mark, range: range))
         }
-        let content = tokens.isEmpty ? nil : parse(tokens, range: nil, inner)
-        if let content, content.kind == .matrix || content.kind == .table || content.kind == .cases {
-            return group(fencedTable(content, open: open, close: close, range: range))
+        let inside: NodeID? = content.isEmpty ? nil : parse(content, range: nil, inner)
+        if let inside {
+            let k = kind(inside)
+            if k == .matrix || k == .table || k == .cases {
+                return group(fencedTable(inside, open: open, close: close, range: range))
+            }
         }
         // Plain fenced reading (also the reading of a function argument).
-        var props: SemanticProperties = ["open": open, "close": close]
-        if stretchy { props["stretchy"] = "true" }
-        if paren { props["nesting"] = String(inner.parenDepth) }
-        if let content {
-            props["items"] = String(Analyzer.itemCount(content))
-            if Facts.isSimple(content) { props["simple-content"] = "true" }
-            let kind = Facts.contentKind(content)
-            props["content-kind"] = kind
+        let plainMark = b.mark()
+        b.string(.open, open)
+        b.string(.close, close)
+        if stretchy { b.flag(.stretchy) }
+        if paren { b.integer(.nesting, inner.parenDepth) }
+        if let inside {
+            b.add(child: inside, .content)
+            b.integer(.items, tree.itemCount(inside))
+            if tree.isSimple(inside) { b.flag(.simpleContent) }
+            let kind = tree.contentKind(inside)
+            b.atom(.contentKind, kind)
             // ClearSpeak Paren_Auto: with an exponent, parentheses are silent only around a positive
             // number or a common fraction ("1.5 cubed", "three fifths squared"; not "(-4)^2", "(ab)^4").
-            if kind == "number" || kind == "common-fraction" { props["silent-as-base"] = "true" }
+            if kind == .number || kind == .commonFraction { b.flag(.silentAsBase) }
         } else {
-            props["items"] = "0"
-            props["empty"] = "true"
+            b.integer(.items, 0)
+            b.flag(.empty)
         }
-        let plain = SemanticNode.make(.fenced, content.map { [$0.withRole(.content)] } ?? [], props: props, range: range)
-        guard let content else { return group(plain) }
-        var p: SemanticProperties = ["open": open, "close": close]
-        if stretchy { p["stretchy"] = "true" }
+        let plain = b.finish(.fenced, plainMark, range: range)
+        guard let inside else { return group(plain) }
+        /// A node of `kind` around the content, with the fence's `open`, `close`, `stretchy`.
+        func wrap(_ kind: SemanticKind) -> NodeID {
+            let mark = b.mark()
+            b.add(child: inside, .content)
+            b.string(.open, open)
+            b.string(.close, close)
+            if stretchy { b.flag(.stretchy) }
+            return b.finish(kind, mark, range: range)
+        }
         // Fences are one character each: compare scalars (a string switch compares by canonical
         // equivalence, slowly for anything but ASCII).
-        switch (open.soleScalar, close.soleScalar) {
-        case ("|", "|"):
-            return group(.make(.absoluteValue, [content.withRole(.content)], props: p, range: range), plain: plain)
-        case ("‖", "‖"):
-            return group(.make(.norm, [content.withRole(.content)], props: p, range: range), plain: plain)
-        case ("⌊", "⌋"):
-            return group(.make(.floor, [content.withRole(.content)], props: p, range: range), plain: plain)
-        case ("⌈", "⌉"):
-            return group(.make(.ceiling, [content.withRole(.content)], props: p, range: range), plain: plain)
+        switch (o, c) {
+        case ("|", "|"): return group(wrap(.absoluteValue), plain: plain)
+        case ("‖", "‖"): return group(wrap(.norm), plain: plain)
+        case ("⌊", "⌋"): return group(wrap(.floor), plain: plain)
+        case ("⌈", "⌉"): return group(wrap(.ceiling), plain: plain)
         default: break
         }
-        if Vocabulary.isAngleOpen(open) && Vocabulary.isAngleClose(close) {
-            return group(.make(.angleBrackets, [content.withRole(.content)], props: p, range: range), plain: plain)
+        if let o, let c, Vocabulary.isAngleOpen(o) && Vocabulary.isAngleClose(c) {
+            return group(wrap(.angleBrackets), plain: plain)
         }
-        if open == "(" && close == ")" {
+        let k = kind(inside)
+        if o == "(" && c == ")" {
             // \binom, {n \choose k}: a fraction without a rule in parentheses.
-            if content.kind == .fraction, content.has("linethickness-zero"),
-               let num = content.child(.numerator), let den = content.child(.denominator) {
-                return group(.make(.binomial, [num.withRole(.upper), den.withRole(.lower)], range: range), plain: plain)
+            if k == .fraction, has(inside, .linethicknessZero),
+               let num = child(inside, .numerator), let den = child(inside, .denominator) {
+                let mark = b.mark()
+                b.add(child: num, .upper)
+                b.add(child: den, .lower)
+                return group(b.finish(.binomial, mark, range: range), plain: plain)
             }
             // \pmod{n}: "( mod n )".
-            if content.kind == .modulo, content.child(.item) == nil {
-                return group(content.adding(["parenthesised": "true"]).withRange(range), plain: plain)
+            if k == .modulo, child(inside, .item) == nil {
+                let mark = b.mark()
+                b.copyProperties(of: inside)
+                b.add(.flag(.parenthesised), since: mark)
+                return group(b.copy(inside, kind: .modulo, propertiesSince: mark, range: range), plain: plain)
             }
         }
         // Two comma-separated items between ( [ and ) ]: an interval candidate (ClearSpeak Paren_Interval,
         // Paren_CoordPoint; by default the rules read it as a fenced list).
-        if paren, content.kind == .list, content.children.count == 3, content.children[1].text == ",",
-           content.children[0].role == .item, content.children[2].role == .item,
-           content.children[0].kind != .relation, content.children[2].kind != .relation {
-            let lower = content.children[0], upper = content.children[2]
-            p["lower-closed"] = open == "[" ? "true" : nil
-            p["upper-closed"] = close == "]" ? "true" : nil
-            if Analyzer.isInfinite(lower) { p["lower-infinite"] = "true" }
-            if Analyzer.isInfinite(upper) { p["upper-infinite"] = "true" }
-            p["nesting"] = String(inner.parenDepth)
-            return group(.make(.interval, [lower.withRole(.lower), upper.withRole(.upper)], props: p, range: range), plain: plain)
+        if paren, k == .list, tree.childCount(inside) == 3 {
+            let first = tree.child(inside, at: 0), comma = tree.child(inside, at: 1), last = tree.child(inside, at: 2)
+            if scalar(comma.node) == ",", first.role == SemanticRole.item.rawValue, last.role == SemanticRole.item.rawValue,
+               kind(first.node) != .relation, kind(last.node) != .relation {
+                let lower = first.node, upper = last.node
+                let mark = b.mark()
+                b.add(child: lower, .lower)
+                b.add(child: upper, .upper)
+                b.string(.open, open)
+                b.string(.close, close)
+                if stretchy { b.flag(.stretchy) }
+                if o == "[" { b.flag(.lowerClosed) }
+                if c == "]" { b.flag(.upperClosed) }
+                if tree.isInfinite(lower) { b.flag(.lowerInfinite) }
+                if tree.isInfinite(upper) { b.flag(.upperInfinite) }
+                b.integer(.nesting, inner.parenDepth)
+                return group(b.finish(.interval, mark, range: range), plain: plain)
+            }
         }
         return group(plain)
     }
 
     /// Separators of set-builder notation: `|`, `∣` (`\mid`), `:`.
-    static func isSetSeparator(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return false }
-        return u == "|" || u == "∣" || u == ":"
-    }
-
-    /// How many comma-separated items a fence's content has.
-    static func itemCount(_ content: SemanticNode) -> Int {
-        if content.kind == .empty { return 0 }
-        guard content.kind == .list else { return 1 }
-        return max(1, content.children.filter { $0.role == .operator }.count + 1)
-    }
-
-    /// `∞` or `−∞` (and `+∞`).
-    static func isInfinite(_ n: SemanticNode) -> Bool {
-        if n.kind == .identifier && n.text.soleScalar == "∞" { return true }
-        if n.kind == .prefix, let a = n.child(.argument) { return a.kind == .identifier && a.text.soleScalar == "∞" }
-        return false
+    static func isSetSeparator(_ u: Unicode.Scalar?) -> Bool {
+        u == "|" || u == "∣" || u == ":"
     }
 
     // MARK: Classifying one item
 
+    /// An operator leaf's token of `kind`.
+    @inline(__always) mutating func leafToken(_ kind: Token.Kind, _ text: String, _ cls: AtomClass, range: SourceRange?,
+                                              postfix: Token.Postfix? = nil) -> Token {
+        let leaf = operatorLeaf(text, cls, range: range)
+        var t = Token(kind, leaf, text: leaf)
+        t.postfix = postfix
+        return t
+    }
+
     /// The token for one presentation node (nil for invisible times and invisible plus, which add nothing).
-    func classify(_ m: MathNode, _ ctx: Context) -> Token? {
+    mutating func classify(_ m: MathNode, _ ctx: Context) -> Token? {
+        // The commonest kinds first, each looked at through a narrow view (see ``MathNode/operatorParts``).
+        if let (t, p) = m.operatorParts { return operatorToken(t, p, range: m.range) }
+        if let (t, v) = m.identifierParts { return identifierToken(t, v, range: m.range) }
+        if let t = m.numberText {
+            let n = number(t, range: m.range)
+            return Token(.operand, n, text: n)
+        }
+        if m.isScripted || m.isUnderOver { return scriptToken(m, ctx) }
         switch m.kind {
-        case .operator(let t, let p):
-            return operatorToken(t, p, range: m.range)
-        case .identifier(let t, let v):
-            if let u = t.soleScalar {
-                if u == "%" { return Token(kind: .postfix, node: operatorLeaf(t, .ord, range: m.range), text: t, postfix: .percent) }
-                if u == "△" || u == "∠" || u == "▵" || u == "∡" {
-                    return Token(kind: .prefix, node: operatorLeaf(t, .ord, range: m.range), text: t)
-                }
-            }
-            if t == "mod" { return Token(kind: .modulo, node: operatorLeaf(t, .ord, range: m.range), text: t) }
-            let scalars = t.unicodeScalars.count
-            if scalars > 1, Vocabulary.functionClass(t) != nil || Vocabulary.isLimitName(t) {
-                if Vocabulary.isLimitName(t) {
-                    return limitToken(functionName(t, range: m.range), lower: nil, upper: nil, placement: nil, range: m.range)
-                }
-                return Token(kind: .function, node: functionName(t, range: m.range), text: t,
-                             applicationProps: ["function-class": Vocabulary.functionClass(t) ?? "named"])
-            }
-            if scalars > 1, !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
-                return Token(kind: .word, node: identifier(t, v, range: m.range).adding(["word": "true"]), text: t)
-            }
-            if scalars == 1, let u = t.unicodeScalars.first, Analyzer.primeCount(t) != nil, !u.properties.isAlphabetic {
-                return Token(kind: .postfix, node: operatorLeaf(t, .ord, range: m.range), text: t, postfix: .primes(Analyzer.primeCount(t)!))
-            }
-            return Token(kind: .operand, node: identifier(t, v, range: m.range), text: t)
-        case .number(let t):
-            return Token(kind: .operand, node: number(t, range: m.range), text: t)
         case .text(let t, _):
             let n = text(t, range: m.range)
-            if n.kind == .empty { return nil }
+            if kind(n) == .empty { return nil }
             // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow.
-            if n.properties["unit-name"] == nil, n.text.unicodeScalars.count >= 2,
-               n.text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
-                return Token(kind: .word, node: n, text: n.text)
+            if !has(n, .unitName) {
+                let scalars = text(n).unicodeScalars
+                if scalars.count >= 2, scalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                    return Token(.word, n, text: n)
+                }
             }
-            return Token(kind: .operand, node: n, text: n.text)
+            return Token(.operand, n, text: n)
         case .fenced(let open, let close):
-            let g = fencedGroup(m, open: open, close: close, ctx)
-            return Token(kind: .operand, node: g.node, fence: g)
-        case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
-            return scriptToken(m, ctx)
+            return groupToken(fencedGroup(m, open: open, close: close, ctx))
         case .multiscripts(let pre):
-            return Token(kind: .operand, node: multiscripts(m, prescriptPairs: pre, ctx))
+            return Token(.operand, multiscripts(m, prescriptPairs: pre, ctx))
         case .space:
             return nil
         case .row:
             return groupRowToken(m, ctx)
         default:
-            let n = node(m, ctx)
-            return Token(kind: .operand, node: n)
+            return Token(.operand, node(m, ctx))
         }
+    }
+
+    /// The token of an identifier: `%`, the geometric prefixes, `mod`, function and limit names, words,
+    /// primes written as identifiers, or an operand.
+    mutating func identifierToken(_ t: String, _ v: MathVariant?, range: SourceRange?) -> Token {
+        let u = t.soleScalar
+        if let u {
+            if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
+            if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
+        }
+        if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
+        if u == nil && !t.isEmpty {
+            if let cls = Vocabulary.nameClass(t) {
+                let name = functionName(t, range: range, nameClass: cls)
+                if cls == .limit {
+                    return limitToken(name, lower: nil, upper: nil, placement: nil, range: range)
+                }
+                var token = Token(.function, name, text: name)
+                token.application.functionClass = cls
+                return token
+            }
+            if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
+                let n = identifier(t, v, range: range, word: true)
+                return Token(.word, n, text: n)
+            }
+        }
+        if let u, let primes = Analyzer.primeCount(t, u), !u.properties.isAlphabetic {
+            return leafToken(.postfix, t, .ord, range: range, postfix: .primes(primes))
+        }
+        let n = identifier(t, v, sole: u, range: range)
+        var token = Token(.operand, n, text: n)
+        token.isDifferentialMark = u == "d" || u == "ⅆ"
+        return token
+    }
+
+    /// Whether an operand token's node is the mark of a differential (``SemanticTree/isDifferentialMark(_:)``).
+    @inline(__always) func isDifferentialMark(_ t: Token) -> Bool {
+        t.isDifferentialMark ?? tree.isDifferentialMark(t.node)
     }
 
     /// The token of an operator character.
-    func operatorToken(_ t: String, _ p: OperatorProperties, range: SourceRange?) -> Token? {
-        let leaf = operatorLeaf(t, p.atomClass, range: range)
-        if let u = t.soleScalar {
+    mutating func operatorToken(_ t: String, _ p: OperatorProperties, range: SourceRange?) -> Token? {
+        let sole = t.soleScalar
+        if let u = sole {
             switch u {
-            case "\u{2061}": return Token(kind: .apply, node: leaf, text: t)
+            case "\u{2061}": return leafToken(.apply, t, p.atomClass, range: range)
             case "\u{2062}", "\u{2064}": return nil
-            case "\u{2063}": return Token(kind: .punctuation, node: operatorLeaf(t, .punct, range: range), text: t)
-            case "!": return Token(kind: .postfix, node: leaf, text: t, postfix: .factorial(1))
-            case "‼": return Token(kind: .postfix, node: leaf, text: t, postfix: .factorial(2))
-            case "%": return Token(kind: .postfix, node: leaf, text: t, postfix: .percent)
-            case "°": return Token(kind: .postfix, node: leaf, text: t, postfix: .degrees)
-            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾": return Token(kind: .prefix, node: leaf, text: t)
+            case "\u{2063}": return leafToken(.punctuation, t, .punct, range: range)
+            case "!": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(1))
+            case "‼": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(2))
+            case "%": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .percent)
+            case "°": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .degrees)
+            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾": return leafToken(.prefix, t, p.atomClass, range: range)
             case "×", "÷", "⋅", "·", "*", "∗", "/", "∕", "∙", "⨯":
-                return Token(kind: .multiplicative, node: operatorLeaf(t, .bin, range: range), text: t)
+                return leafToken(.multiplicative, t, .bin, range: range)
             default: break
             }
         } else if t == "mod" {
-            return Token(kind: .modulo, node: leaf, text: t)
+            return leafToken(.modulo, t, p.atomClass, range: range)
         } else if t == "!!" {
-            return Token(kind: .postfix, node: leaf, text: t, postfix: .factorial(2))
+            return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(2))
         }
-        if let n = Analyzer.primeCount(t) { return Token(kind: .postfix, node: leaf, text: t, postfix: .primes(n)) }
-        if Analyzer.isEllipsis(t) { return Token(kind: .operand, node: ellipsis(t, range: range), text: t) }
-        if p.largeOperator || Vocabulary.bigOperator(t) != nil {
-            return bigOperatorToken(leaf, lower: nil, upper: nil, placement: nil, range: range)
+        if let n = Analyzer.primeCount(t, sole) { return leafToken(.postfix, t, p.atomClass, range: range, postfix: .primes(n)) }
+        if Analyzer.isEllipsis(t, sole) {
+            let n = ellipsis(t, range: range)
+            return Token(.operand, n, text: n)
+        }
+        if p.largeOperator || Vocabulary.bigOperator(sole) != nil {
+            return bigOperatorToken(operatorLeaf(t, p.atomClass, range: range), lower: nil, upper: nil, placement: nil, range: range)
         }
         if p.atomClass == .op {
-            let name = functionName(t, range: range)
-            if Vocabulary.isLimitName(t) {
+            let cls = Vocabulary.nameClass(t)
+            let name = functionName(t, range: range, nameClass: cls)
+            if cls == .limit {
                 return limitToken(name, lower: nil, upper: nil, placement: nil, range: range)
             }
-            return Token(kind: .function, node: name, text: t,
-                         applicationProps: ["function-class": name.properties["function-class"] ?? "named"])
+            var token = Token(.function, name, text: name)
+            token.application.functionClass = cls ?? .named
+            return token
         }
         switch p.atomClass {
-        case .rel: return Token(kind: .relation, node: leaf, text: t)
+        case .rel: return leafToken(.relation, t, p.atomClass, range: range)
         case .punct:
-            if t == "," || t == ";" { return Token(kind: .punctuation, node: leaf, text: t) }
-            return Token(kind: .operand, node: leaf, text: t)
-        case .bin: return Token(kind: .additive, node: leaf, text: t)
-        default: return Token(kind: .operand, node: leaf, text: t)
+            if t == "," || t == ";" { return leafToken(.punctuation, t, p.atomClass, range: range) }
+            return leafToken(.operand, t, p.atomClass, range: range)
+        case .bin: return leafToken(.additive, t, p.atomClass, range: range)
+        default: return leafToken(.operand, t, p.atomClass, range: range)
         }
     }
 
-    func bigOperatorToken(_ head: SemanticNode, lower: SemanticNode?, upper: SemanticNode?, placement: String?,
-                          range: SourceRange?) -> Token {
-        let info = Vocabulary.bigOperator(head.text)
-        var t = Token(kind: .bigOperator, node: head, text: head.text)
-        t.big = Token.BigParts(head: head, lower: lower, upper: upper, name: info?.name ?? "large-operator",
-                               integrals: info?.integrals ?? 0, placement: placement, range: range)
+    mutating func bigOperatorToken(_ head: NodeID, lower: NodeID?, upper: NodeID?, placement: PropertyAtom?,
+                                   range: SourceRange?) -> Token {
+        let info = Vocabulary.bigOperator(scalar(head))
+        bigs.append(BigParts(head: head, lower: lower, upper: upper, name: info?.name ?? .largeOperator,
+                             integrals: info?.integrals ?? 0, placement: placement, range: range))
+        var t = Token(.bigOperator, head, text: head)
+        t.big = Int32(bigs.count - 1)
         return t
     }
 
-    func limitToken(_ head: SemanticNode, lower: SemanticNode?, upper: SemanticNode?, placement: String?,
-                    range: SourceRange?) -> Token {
-        var t = Token(kind: .limit, node: head, text: head.text)
-        t.big = Token.BigParts(head: head, lower: lower, upper: upper, name: head.text, integrals: 0,
-                               placement: placement, range: range)
+    mutating func limitToken(_ head: NodeID, lower: NodeID?, upper: NodeID?, placement: PropertyAtom?,
+                             range: SourceRange?) -> Token {
+        bigs.append(BigParts(head: head, lower: lower, upper: upper, name: .limit, integrals: 0, placement: placement,
+                             range: range))
+        var t = Token(.limit, head, text: head)
+        t.big = Int32(bigs.count - 1)
         return t
     }
 
@@ -396,110 +498,112 @@ extension Analyzer {
     /// A node with scripts: big operators and limits with their limits, functions with powers and
     /// bases (`\sin^2`, `\log_b`), stacked relations, fences with scripts, evaluation bars, accents, and
     /// ordinary powers and subscripts.
-    func scriptToken(_ m: MathNode, _ ctx: Context) -> Token {
-        guard let rawBase = m.children.first else { return Token(kind: .operand, node: SemanticNode(.empty, range: m.range)) }
+    mutating func scriptToken(_ m: MathNode, _ ctx: Context) -> Token {
+        guard let rawBase = m.children.first else { return Token(.operand, empty(m.range)) }
         var base = rawBase
         while case .row = base.kind, base.children.count == 1 { base = base.children[0] }
-        let (sub, sup) = scriptChildren(m)
+        let (sub, sup) = Analyzer.scriptChildren(m)
         let underOverKind: Bool
         switch m.kind {
         case .under, .over, .underOver: underOverKind = true
         default: underOverKind = false
         }
-        let placement = underOverKind ? "under-over" : "scripts"
+        let placement: PropertyAtom = underOverKind ? .underOver : .scripts
         switch base.kind {
         case .operator(let t, let p):
             if p.largeOperator || Vocabulary.bigOperator(t) != nil {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
-                return bigOperatorToken(leaf, lower: sub.map { node($0, ctx) }, upper: sup.map { node($0, ctx) },
-                                        placement: placement, range: m.range)
+                let lower = sub.map { node($0, ctx) }
+                let upper = sup.map { node($0, ctx) }
+                return bigOperatorToken(leaf, lower: lower, upper: upper, placement: placement, range: m.range)
             }
             if p.atomClass == .op {
-                return limitToken(functionName(t, range: base.range), lower: sub.map { node($0, ctx) },
-                                  upper: sup.map { node($0, ctx) }, placement: placement, range: m.range)
+                let name = functionName(t, range: base.range)
+                let lower = sub.map { node($0, ctx) }
+                let upper = sup.map { node($0, ctx) }
+                return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
             }
             if p.atomClass == .rel || p.atomClass == .bin {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 let n = underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass)
-                return Token(kind: p.atomClass == .rel ? .relation : .additive, node: n, text: t)
+                return Token(p.atomClass == .rel ? .relation : .additive, n, text: leaf)
             }
             if underOverKind {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
-                return Token(kind: .operand, node: underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass))
+                return Token(.operand, underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass))
             }
-        case .identifier(let t, _) where !underOverKind && t.unicodeScalars.count > 1 && Vocabulary.functionClass(t) != nil:
+        case .identifier(let t, _) where !underOverKind && t.hasSeveralScalars && Vocabulary.functionClass(t) != nil:
             return functionToken(functionName(t, range: base.range), sub: sub, sup: sup, range: m.range, ctx)
         case .identifier(let t, _) where !underOverKind && Vocabulary.isLimitName(t):
-            return limitToken(functionName(t, range: base.range), lower: sub.map { node($0, ctx) },
-                              upper: sup.map { node($0, ctx) }, placement: placement, range: m.range)
-        case .identifier(let t, _) where underOverKind && t.unicodeScalars.count > 1 && sub != nil && sup == nil:
+            let name = functionName(t, range: base.range)
+            let lower = sub.map { node($0, ctx) }
+            let upper = sup.map { node($0, ctx) }
+            return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
+        case .identifier(let t, _) where underOverKind && t.hasSeveralScalars && sub != nil && sup == nil:
             // \underset{x}{\arg}, \mathop{\rm max}\limits_x written as an identifier: a limit-like operator.
-            if Vocabulary.isLimitName(t) || Vocabulary.functionClass(t) == "named" {
-                return limitToken(functionName(t, range: base.range), lower: sub.map { node($0, ctx) },
-                                  upper: nil, placement: placement, range: m.range)
+            if Vocabulary.isLimitName(t) || Vocabulary.functionClass(t) == .named {
+                let name = functionName(t, range: base.range)
+                let lower = sub.map { node($0, ctx) }
+                return limitToken(name, lower: lower, upper: nil, placement: placement, range: m.range)
             }
         case .fenced(let open, let close):
             if !underOverKind {
-                if open.isEmpty && (close == "|" || close == "‖") {
+                let c = close.soleScalar
+                if open.isEmpty && (c == "|" || c == "‖") {
                     // \left. f \right|_{a}^{b}
                     let g = fencedGroup(base, open: open, close: close, ctx)
-                    let body = g.node.child(.content) ?? SemanticNode(.empty, range: base.range)
-                    var children = [body.withRole(.body)]
-                    var props: SemanticProperties = [:]
-                    if let sub { children.append(node(sub, ctx).withRole(.lower)); props["lower"] = "true" }
-                    if let sup { children.append(node(sup, ctx).withRole(.upper)); props["upper"] = "true" }
-                    return Token(kind: .operand, node: .make(.evaluatedAt, children, props: props, range: m.range))
+                    let body = child(g.node, .content) ?? empty(base.range)
+                    let lower = sub.map { node($0, ctx) }
+                    let upper = sup.map { node($0, ctx) }
+                    let mark = b.mark()
+                    b.add(child: body, .body)
+                    if let lower { b.add(child: lower, .lower); b.flag(.lower) }
+                    if let upper { b.add(child: upper, .upper); b.flag(.upper) }
+                    return Token(.operand, b.finish(.evaluatedAt, mark, range: m.range))
                 }
-                let g = fencedGroup(base, open: open, close: close, ctx)
+                var g = fencedGroup(base, open: open, close: close, ctx)
                 g.scripts = scripts(sub: sub, sup: sup, ctx)
                 g.scriptsRange = m.range
-                return Token(kind: .operand, node: g.node, fence: g)
+                return groupToken(g)
             }
         case .row where !underOverKind && Analyzer.isSelfContainedGroup(base):
             // MathML writes (x+1)^2 as msup(mrow((, x+1, )), 2): the group keeps its fence.
             let t = groupRowToken(base, ctx)
-            if let g = t.fence {
-                g.scripts = scripts(sub: sub, sup: sup, ctx)
-                g.scriptsRange = m.range
+            if t.fence >= 0 {
+                let s = scripts(sub: sub, sup: sup, ctx)
+                groups[Int(t.fence)].scripts = s
+                groups[Int(t.fence)].scriptsRange = m.range
                 return t
             }
         default:
             break
         }
+        let baseNode = node(rawBase, ctx)
         if underOverKind {
-            let b = node(rawBase, ctx)
-            return Token(kind: .operand, node: underOver(m, base: b, lower: sub, upper: sup, ctx, baseClass: nil))
+            return Token(.operand, underOver(m, base: baseNode, lower: sub, upper: sup, ctx, baseClass: nil))
         }
-        let b = node(rawBase, ctx)
         let s = scripts(sub: sub, sup: sup, ctx)
-        return Token(kind: .operand, node: apply(s, to: b, range: m.range))
+        return Token(.operand, apply(s, to: baseNode, range: m.range))
     }
 
     /// `\sin^2`, `\sin^{-1}`, `\log_b`: the function child of an application, with the properties the
     /// application gets (ClearSpeak "Trigonometric functions", "Logarithms"; Trig_TrigInverse).
-    func functionToken(_ name: SemanticNode, sub: MathNode?, sup: MathNode?, range: SourceRange?, _ ctx: Context) -> Token {
+    mutating func functionToken(_ name: NodeID, sub: MathNode?, sup: MathNode?, range: SourceRange?, _ ctx: Context) -> Token {
         let s = scripts(sub: sub, sup: sup, ctx)
-        var props: SemanticProperties = ["function-class": name.properties["function-class"] ?? "named"]
-        if s.sub != nil && props["function-class"] == "log" { props["log-base"] = "true" }
-        if let e = s.sup { props.merge(Analyzer.powerProps(e)) { a, _ in a } }
-        let n = apply(s, to: name, range: range)
-        return Token(kind: .function, node: n, text: name.text, applicationProps: props)
-    }
-
-    /// `inverse` for an exponent −1, otherwise `power` with `power-value` (integers) and `power-kind`.
-    static func powerProps(_ e: SemanticNode) -> SemanticProperties {
-        if e.negativeIntegerValue == -1 { return ["inverse": "true"] }
-        var p: SemanticProperties = ["power": "true"]
-        if let v = e.integerValue { p["power-value"] = String(v) }
-        if let k = Facts.exponentProps(e)["exponent-kind"] { p["power-kind"] = k }
-        return p
+        var facts = ApplicationFacts()
+        facts.functionClass = atom(name, .functionClass) ?? .named
+        if s.sub != nil && facts.functionClass == .log { facts.logBase = true }
+        if let e = s.sup { facts.power = tree.powerFacts(e) }
+        var t = Token(.function, apply(s, to: name, range: range), text: name)
+        t.application = facts
+        return t
     }
 
     /// MathML `mmultiscripts`: pre-scripts become ``SemanticKind/prescripts``; post-scripts a subscript
     /// and power.
-    func multiscripts(_ m: MathNode, prescriptPairs: Int, _ ctx: Context) -> SemanticNode {
+    mutating func multiscripts(_ m: MathNode, prescriptPairs: Int, _ ctx: Context) -> NodeID {
         let c = m.children
-        guard let baseRaw = c.first else { return SemanticNode(.empty, range: m.range) }
+        guard let baseRaw = c.first else { return empty(m.range) }
         let base = node(baseRaw, ctx)
         let postCount = max(0, (c.count - 1) / 2 - prescriptPairs)
         var postSub: MathNode? = nil, postSup: MathNode? = nil
@@ -508,74 +612,57 @@ extension Analyzer {
         let preStart = 1 + postCount * 2
         if prescriptPairs > 0, preStart + 1 < c.count { preSub = c[preStart]; preSup = c[preStart + 1] }
         if preSub == nil && preSup == nil {
-            return apply(scripts(sub: postSub, sup: postSup, ctx), to: base, range: m.range)
+            let s = scripts(sub: postSub, sup: postSup, ctx)
+            return apply(s, to: base, range: m.range)
         }
-        var children: [SemanticNode] = []
-        if let s = preSub, !Analyzer.isNone(s) { children.append(node(s, ctx).withRole(.presubscript)) }
-        if let s = preSup, !Analyzer.isNone(s) { children.append(node(s, ctx).withRole(.presuperscript)) }
-        children.append(base.withRole(.base))
-        if let s = postSub, !Analyzer.isNone(s) { children.append(node(s, ctx).withRole(.subscript)) }
-        if let s = postSup, !Analyzer.isNone(s) { children.append(node(s, ctx).withRole(.exponent)) }
-        var props: SemanticProperties = [:]
-        if base.kind == .identifier && base.text == "C" { props["combination"] = "true" }
-        if base.kind == .identifier && base.text == "P" { props["permutation"] = "true" }
-        return .make(.prescripts, children, props: props, range: m.range)
+        func part(_ s: MathNode?) -> MathNode? { s.flatMap { Analyzer.isNone($0) ? nil : $0 } }
+        let ps = part(preSub).map { node($0, ctx) }
+        let pp = part(preSup).map { node($0, ctx) }
+        let sub = part(postSub).map { node($0, ctx) }
+        let sup = part(postSup).map { node($0, ctx) }
+        return prescriptsNode(preSub: ps, preSup: pp, base: base, sub: sub, sup: sup, range: m.range)
     }
 
     // MARK: Differentials
 
-    /// `d` (italic, upright or ⅆ) or `d^n`, the mark of a differential.
-    func isDifferentialMark(_ n: SemanticNode) -> Bool {
-        switch n.kind {
-        case .identifier: return n.text.soleScalar == "d" || n.text.soleScalar == "ⅆ"
-        case .power: return n.child(.base).map { $0.kind == .identifier && ($0.text.soleScalar == "d" || $0.text.soleScalar == "ⅆ") } ?? false
-        default: return false
-        }
-    }
-
-    /// Whether a node can be the variable of a differential: a letter, possibly bold, accented or
-    /// subscripted (`x`, `\mathbf{r}`, `\vec r`, `x_1`, `\Omega`).
-    func isDifferentialVariable(_ n: SemanticNode) -> Bool {
-        switch n.kind {
-        case .identifier: return n.has("letter")
-        case .subscript, .accent: return n.child(.base).map { $0.kind == .identifier && $0.has("letter") } ?? false
-        default: return false
-        }
-    }
-
-    /// Joins `d` and the variable after it into ``SemanticKind/differential`` tokens: after an integral
-    /// sign in the same row, and for an upright `\mathrm{d}` or `ⅆ` anywhere.
-    func markDifferentials(_ tokens: inout [Token], afterIntegral: Bool) {
-        var out: [Token] = []
-        out.reserveCapacity(tokens.count)
+    /// Joins `d` and the variable after it into ``SemanticKind/differential`` tokens (the tokens from
+    /// `start` on): after an integral sign in the same row, and for an upright `\mathrm{d}` or `ⅆ`
+    /// anywhere.
+    mutating func markDifferentials(from start: Int, afterIntegral: Bool) {
+        let end = tokens.count
+        var w = start
         var integralSeen = false
-        var i = 0
-        while i < tokens.count {
+        var i = start
+        while i < end {
             let t = tokens[i]
-            if t.kind == .bigOperator, (t.big?.integrals ?? 0) > 0 { integralSeen = true }
-            if t.kind == .operand, t.fence == nil, isDifferentialMark(t.node), i + 1 < tokens.count,
-               tokens[i + 1].kind == .operand, tokens[i + 1].fence == nil, isDifferentialVariable(tokens[i + 1].node) {
-                let markNode = t.node.kind == .power ? t.node.child(.base)! : t.node
-                let upright = markNode.properties["variant"] == "normal" || markNode.text == "ⅆ"
+            if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { integralSeen = true }
+            if t.kind == .operand, t.fence < 0, isDifferentialMark(t), i + 1 < end,
+               tokens[i + 1].kind == .operand, tokens[i + 1].fence < 0, tree.isDifferentialVariable(tokens[i + 1].node) {
+                let isPower = kind(t.node) == .power
+                let markNode = isPower ? child(t.node, .base)! : t.node
+                let upright = atom(markNode, .variant) == .normal || scalar(markNode) == "ⅆ"
                 if integralSeen || upright {
                     let v = tokens[i + 1].node
-                    var props: SemanticProperties = ["mark": "d"]
-                    if upright { props["upright"] = "true" }
-                    var children = [v.withRole(.variable)]
-                    if t.node.kind == .power, let e = t.node.child(.exponent) {
-                        props["order"] = e.integerValue.map(String.init) ?? e.text
-                        children.insert(e.withRole(.exponent), at: 0)
+                    let mark = b.mark()
+                    if isPower, let e = child(t.node, .exponent) {
+                        let order = tree.integerValue(e).map(String.init) ?? text(e)
+                        b.string(.order, order)
+                        b.add(child: e, .exponent)
                     }
-                    let d = SemanticNode.make(.differential, children, text: markNode.text, props: props,
-                                              range: SourceRange.union(t.node.range, v.range))
-                    out.append(Token(kind: .differential, node: d, text: markNode.text))
+                    b.add(child: v, .variable)
+                    b.atom(.mark, .d)
+                    if upright { b.flag(.upright) }
+                    let d = b.finish(.differential, mark, text: text(markNode), range: SourceRange.union(range(t.node), range(v)))
+                    tokens[w] = Token(.differential, d, text: markNode)
+                    w += 1
                     i += 2
                     continue
                 }
             }
-            out.append(t)
+            tokens[w] = t
+            w += 1
             i += 1
         }
-        tokens = out
+        tokens.truncate(to: w)
     }
 }

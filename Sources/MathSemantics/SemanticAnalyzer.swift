@@ -1,8 +1,8 @@
 import Foundation
 import MathSyntax
 
-/// Turns a presentation tree (``MathNode``) into a semantic tree (``SemanticNode``): what the formula
-/// means, independent of any language (DESIGN.md §4).
+/// Turns a presentation tree (``MathNode``) into a semantic tree: what the formula means,
+/// independent of any language (DESIGN.md §4).
 ///
 /// The analysis is total: every tree, including error nodes, trees read from MathML and huge or
 /// deeply nested trees, yields a semantic tree. Recursion follows the input tree's own depth (plus
@@ -10,9 +10,9 @@ import MathSyntax
 /// matches fences and then parses operator precedence over an array of tokens.
 ///
 /// ```swift
-/// let tree = SemanticAnalyzer().analyze(TeXParser().parse(#"\frac{3}{4}"#).root)
-/// tree.kind                 // .fraction
-/// tree.has("common")        // true
+/// let tree = SemanticAnalyzer().tree(of: TeXParser().parse(#"\frac{3}{4}"#).root)
+/// tree.root.kind                 // .fraction
+/// tree.root.has("common")        // true
 /// ```
 public struct SemanticAnalyzer: Sendable {
     /// Switches for the analysis. None yet: the struct leaves room for later ones without breaking
@@ -30,16 +30,23 @@ public struct SemanticAnalyzer: Sendable {
         self.options = options
     }
 
-    /// The semantic tree of a presentation tree. Never fails; parts it cannot understand become
-    /// ``SemanticKind/unknown`` or ``SemanticKind/row`` nodes.
-    public func analyze(_ root: MathNode) -> SemanticNode {
+    /// The semantic tree of a presentation tree, built flat (``SemanticTree``): the form the speech
+    /// rules read. Never fails; parts it cannot understand become ``SemanticKind/unknown`` or
+    /// ``SemanticKind/row`` nodes.
+    public func tree(of root: MathNode) -> SemanticTree {
         // The analysis recurses once per level of the input tree (a few frames each). Shallow trees —
         // nearly all formulas — run on the caller's stack; deep ones on a thread with a large stack,
         // so a 200-deep tree is safe even on a 512 KiB secondary thread.
         if root.nestingDepth(upTo: SemanticAnalyzer.callerStackDepth) < SemanticAnalyzer.callerStackDepth {
-            return Analyzer().node(root, Context()).withRole(.none)
+            return Analyzer.tree(of: root)
         }
-        return LargeStack.run { Analyzer().node(root, Context()).withRole(.none) }
+        return LargeStack.run { Analyzer.tree(of: root) }
+    }
+
+    /// The semantic tree of a presentation tree as linked ``SemanticNode``s (``tree(of:)``'s
+    /// ``SemanticTree/root``).
+    public func analyze(_ root: MathNode) -> SemanticNode {
+        tree(of: root).root
     }
 
     /// Trees at least this deep are analysed on a thread with a large stack.
@@ -54,13 +61,13 @@ enum LargeStack {
     /// The result slot: written once by the worker thread before it signals, read by the caller after
     /// the wait, so the semaphore orders every access (hence `@unchecked Sendable`).
     final class Box: @unchecked Sendable {
-        var value: SemanticNode?
+        var value: SemanticTree?
         let done = DispatchSemaphore(value: 0)
     }
 
     /// Runs `work` on a new thread with ``stackSize`` bytes of stack and returns its result. Blocks
     /// the calling thread meanwhile (only trees deeper than ``SemanticAnalyzer/callerStackDepth`` get here).
-    static func run(_ work: @escaping @Sendable () -> SemanticNode) -> SemanticNode {
+    static func run(_ work: @escaping @Sendable () -> SemanticTree) -> SemanticTree {
         let box = Box()
         let thread = Thread {
             box.value = work()
@@ -69,7 +76,7 @@ enum LargeStack {
         thread.stackSize = stackSize
         thread.start()
         box.done.wait()
-        return box.value ?? SemanticNode(.unknown)
+        return box.value ?? SemanticTree(SemanticNode(.unknown))
     }
 }
 
@@ -77,11 +84,16 @@ extension MathNode {
     /// The depth of the tree, counted up to `limit` (recursion stops there, so any depth is safe to measure).
     func nestingDepth(upTo limit: Int) -> Int {
         // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth.
+        let children = self.children
         guard limit > 1, !children.isEmpty else { return 1 }
         var deepest = 1
-        for c in children {
-            deepest = max(deepest, 1 + c.nestingDepth(upTo: limit - 1))
+        var i = 0
+        while i < children.count {
+            // A leaf child adds one level: no call for it.
+            let c = children[i]
+            deepest = max(deepest, c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1))
             if deepest >= limit { break }
+            i += 1
         }
         return deepest
     }
@@ -99,8 +111,15 @@ struct Context {
     var level = 0
 }
 
-/// The analysis proper. Stateless: each call gets its context.
+/// One run of the analysis: the tree it builds and the scratch buffers its rows share.
+///
+/// Nodes are numbers in the tree being built (``SemanticTree/Builder``); a node is never changed
+/// once made (a changed node is a new record). The rows being analysed keep their items, tokens,
+/// factors and operator texts on stacks shared by the run: each row pushes its own above its
+/// enclosing rows' and removes them when done, so no row allocates arrays of its own.
 struct Analyzer {
+    typealias NodeID = SemanticTree.NodeID
+
     /// Deepest bracket nesting analysed as structure inside one row; deeper brackets stay flat.
     static let maxGroupDepth = 48
     /// Deepest nesting of big-operator and limit bodies within one row.
@@ -108,13 +127,58 @@ struct Analyzer {
     /// Deepest nesting of rows and bracket groups together (see ``Context/level``).
     static let maxLevel = 320
 
+    /// The tree being built.
+    var b = SemanticTree.Builder()
+    /// The items of the rows being analysed, innermost row last.
+    var items: [RowItem] = []
+    /// The tokens of the rows being parsed, innermost row last.
+    var tokens: [Token] = []
+    /// Fence groups made by this run (``Token/fence`` numbers them).
+    var groups: [FenceGroup] = []
+    /// Big-operator, limit and evaluation-bar parts made by this run (``Token/big`` numbers them).
+    var bigs: [BigParts] = []
+    /// The factors of the products being parsed, innermost last.
+    var factors: [NodeID] = []
+    /// The distinct operator texts of the infix and relation nodes being built, innermost last.
+    var operatorTexts: [String] = []
+    /// Scratch for ``flatten(_:from:)``: the rows being spliced.
+    var flattenFrames: [FlattenFrame] = []
+    /// Scratch for ``matchFences(from:_:)``: the fences still open.
+    var openFences: [OpenFence] = []
+
+    /// The semantic tree of `root`.
+    static func tree(of root: MathNode) -> SemanticTree {
+        var analyzer = Analyzer()
+        analyzer.items.reserveCapacity(32)
+        analyzer.tokens.reserveCapacity(32)
+        let id = analyzer.node(root, Context())
+        return analyzer.b.takeTree(root: id)
+    }
+
+    // MARK: Reading the tree being built (``SemanticTree``'s readers, on the nodes made so far)
+
+    @inline(__always) var tree: SemanticTree { _read { yield b.tree } }
+    @inline(__always) func kind(_ n: NodeID) -> SemanticKind { b.tree.nodes[Int(n)].kind }
+    @inline(__always) func range(_ n: NodeID) -> SourceRange? { b.tree.nodes[Int(n)].range }
+    @inline(__always) func child(_ n: NodeID, _ role: SemanticRole) -> NodeID? { b.tree.child(n, role) }
+    @inline(__always) func has(_ n: NodeID, _ name: PropertyName) -> Bool { b.tree.has(n, name) }
+    @inline(__always) func atom(_ n: NodeID, _ name: PropertyName) -> PropertyAtom? { b.tree.atom(n, name) }
+    /// A leaf's text (interned from the input, so reading it costs a reference count at most).
+    @inline(__always) func text(_ n: NodeID) -> String { b.tree.text(n) }
+    /// The only Unicode scalar of a node's text, if it has exactly one.
+    @inline(__always) func scalar(_ n: NodeID) -> Unicode.Scalar? { b.tree.soleScalar(n) }
+
+    /// An empty node.
+    @inline(__always) mutating func empty(_ range: SourceRange?) -> NodeID { b.leaf(.empty, range: range) }
+
     // MARK: Dispatch
 
     /// The meaning of any presentation node.
-    func node(_ m: MathNode, _ ctx: Context) -> SemanticNode {
+    mutating func node(_ m: MathNode, _ ctx: Context) -> NodeID {
+        if let n = leafRow(m, ctx) { return n }
         switch m.kind {
         case .identifier, .number, .text:
-            return sequence([m], range: m.range, ctx)
+            return sequence(single: m, range: m.range, ctx)
         case .fraction(let p):
             return fraction(m, p, ctx)
         case .squareRoot, .root:
@@ -123,138 +187,164 @@ struct Analyzer {
             return table(m, p, ctx)
         case .enclose(let notation):
             let content = sequence(m.children, range: m.range, ctx)
-            return .make(.enclosed, [content.withRole(.content)], props: ["notation": notation], range: m.range)
+            let mark = b.mark()
+            b.add(child: content, .content)
+            b.string(.notation, notation)
+            return b.finish(.enclosed, mark, range: m.range)
         case .style(let p) where p.color != nil || p.background != nil:
             let content = sequence(m.children, range: m.range, ctx)
-            var props: SemanticProperties = [:]
-            if let c = p.color { props["color"] = c }
-            if let b = p.background { props["background"] = b }
-            return .make(.styled, [content.withRole(.content)], props: props, range: m.range)
+            let mark = b.mark()
+            b.add(child: content, .content)
+            if let c = p.color { b.string(.color, c) }
+            if let c = p.background { b.string(.background, c) }
+            return b.finish(.styled, mark, range: m.range)
         case .phantom, .none, .space:
-            return SemanticNode(.empty, range: m.range)
+            return empty(m.range)
         case .error(let source):
             return unknown(source, range: m.range)
         case .semantics:
-            guard let first = m.children.first else { return SemanticNode(.empty, range: m.range) }
+            guard let first = m.children.first else { return empty(m.range) }
             return node(first, ctx)
         case .tableRow, .tableCell:
             return sequence(m.children, range: m.range, ctx)
         default:
-            return sequence([m], range: m.range, ctx)
+            return sequence(single: m, range: m.range, ctx)
         }
     }
 
     /// An ``SemanticKind/unknown`` node for an error node's source; `command` names an unknown command.
-    func unknown(_ source: String, range: SourceRange?) -> SemanticNode {
-        var props: SemanticProperties = [:]
+    mutating func unknown(_ source: String, range: SourceRange?) -> NodeID {
+        let mark = b.mark()
         if source.hasPrefix("\\") {
             var name = ""
             for u in source.unicodeScalars.dropFirst() {
                 if u.properties.isAlphabetic || (name.isEmpty && !u.properties.isWhitespace) { name.unicodeScalars.append(u) } else { break }
                 if name.count == 1 && !u.properties.isAlphabetic { break }
             }
-            if !name.isEmpty { props["command"] = name }
+            if !name.isEmpty { b.string(.command, name) }
         }
-        return SemanticNode(.unknown, text: source, properties: props, range: range)
+        return b.finish(.unknown, mark, text: source, range: range, rangeFromChildren: false)
     }
 
     // MARK: Leaves
 
-    /// An identifier leaf (letters, Greek, double-struck set names).
-    func identifier(_ text: String, _ variant: MathVariant?, range: SourceRange?) -> SemanticNode {
-        SemanticNode(.identifier, text: text, properties: Facts.identifierProps(text, variant: variant), range: range)
+    /// An identifier leaf (letters, Greek, double-struck set names); `word` for a name of several
+    /// letters that is not applied as a function.
+    /// `sole` is the text's sole scalar when the caller has it.
+    mutating func identifier(_ text: String, _ variant: MathVariant?, sole: Unicode.Scalar?? = nil, range: SourceRange?,
+                             word: Bool = false) -> NodeID {
+        var properties = Analyzer.identifierProperties(text, variant: variant, sole: sole)
+        if word { properties.append(.flag(.word)) }
+        return b.leaf(.identifier, text: text, range: range, properties)
     }
 
     /// A number leaf.
-    func number(_ text: String, range: SourceRange?) -> SemanticNode {
-        SemanticNode(.number, text: text, properties: Facts.numberProps(text), range: range)
+    mutating func number(_ text: String, range: SourceRange?) -> NodeID {
+        b.leaf(.number, text: text, range: range, Analyzer.numberProperties(text))
     }
 
     /// An operator leaf with its class.
-    func operatorLeaf(_ text: String, _ cls: AtomClass, range: SourceRange?) -> SemanticNode {
-        SemanticNode(.operator, text: text, properties: ["class": cls.rawValue], range: range)
+    mutating func operatorLeaf(_ text: String, _ cls: AtomClass, range: SourceRange?) -> NodeID {
+        b.leaf(.operator, text: text, range: range, .atom(.class, cls.atom))
     }
 
     /// A function-name leaf (`sin`, `log`, `lim`, `\operatorname{rank}`).
-    func functionName(_ text: String, range: SourceRange?) -> SemanticNode {
-        let cls = Vocabulary.isLimitName(text) ? "limit" : (Vocabulary.functionClass(text) ?? "named")
-        return SemanticNode(.functionName, text: text, properties: ["function-class": cls], range: range)
+    mutating func functionName(_ text: String, range: SourceRange?) -> NodeID {
+        functionName(text, range: range, nameClass: Vocabulary.nameClass(text))
+    }
+
+    /// A function-name leaf whose name's ``Vocabulary/nameClass(_:)`` is `nameClass`.
+    mutating func functionName(_ text: String, range: SourceRange?, nameClass: PropertyAtom?) -> NodeID {
+        b.leaf(.functionName, text: text, range: range, .atom(.functionClass, nameClass ?? .named))
     }
 
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
-    func text(_ raw: String, range: SourceRange?) -> SemanticNode {
+    mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
         let t = raw.trimmingSpaces
-        if t.isEmpty { return SemanticNode(.empty, range: range) }
-        var props: SemanticProperties = [:]
-        if let key = Vocabulary.unitKey(t, spelledOnly: true) { props["unit-name"] = key }
-        return SemanticNode(.text, text: t, properties: props, range: range)
+        if t.isEmpty { return empty(range) }
+        let mark = b.mark()
+        if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
+        return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
     }
 
     /// An ellipsis leaf with its `direction`.
-    func ellipsis(_ text: String, range: SourceRange?) -> SemanticNode {
-        let direction: String
-        switch text {
-        case "⋮": direction = "vertical"
-        case "⋱": direction = "diagonal"
-        case "⋰": direction = "anti-diagonal"
-        default: direction = "horizontal"
+    mutating func ellipsis(_ text: String, range: SourceRange?) -> NodeID {
+        let direction: PropertyAtom
+        let u = text.soleScalar
+        switch u {
+        case "⋮": direction = .vertical
+        case "⋱": direction = .diagonal
+        case "⋰": direction = .antiDiagonal
+        default: direction = .horizontal
         }
-        var props: SemanticProperties = ["direction": direction]
-        if text == "⋯" { props["centered"] = "true" }
-        return SemanticNode(.ellipsis, text: text, properties: props, range: range)
+        let mark = b.mark()
+        b.atom(.direction, direction)
+        if u == "⋯" { b.flag(.centered) }
+        return b.finish(.ellipsis, mark, text: text, range: range, rangeFromChildren: false)
     }
 
-    static func isEllipsis(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return text == "..." }
+    static func isEllipsis(_ text: String) -> Bool { isEllipsis(text, text.soleScalar) }
+
+    /// ``isEllipsis(_:)`` of a text whose sole scalar (if any) is `u`.
+    static func isEllipsis(_ text: String, _ u: Unicode.Scalar?) -> Bool {
+        guard let u else { return text == "..." }
         return u == "…" || u == "⋯" || u == "⋮" || u == "⋱" || u == "⋰"
     }
 
     // MARK: Fractions and roots
 
-    /// `mfrac` → ``SemanticKind/fraction`` with ClearSpeak's fraction facts (see ``Facts/fractionProps``).
-    func fraction(_ m: MathNode, _ p: FractionProperties, _ ctx: Context) -> SemanticNode {
-        let num = m.children.count > 0 ? node(m.children[0], ctx) : SemanticNode(.empty, range: m.range)
-        let den = m.children.count > 1 ? node(m.children[1], ctx) : SemanticNode(.empty, range: m.range)
-        let props = Facts.fractionProps(num, den, props: p)
-        return .make(.fraction, [num.withRole(.numerator), den.withRole(.denominator)], props: props, range: m.range)
+    /// `mfrac` → ``SemanticKind/fraction`` with ClearSpeak's fraction facts (see
+    /// ``addFractionProperties(_:_:_:)``).
+    mutating func fraction(_ m: MathNode, _ p: FractionProperties, _ ctx: Context) -> NodeID {
+        let num = m.children.count > 0 ? node(m.children[0], ctx) : empty(m.range)
+        let den = m.children.count > 1 ? node(m.children[1], ctx) : empty(m.range)
+        let mark = b.mark()
+        b.add(child: num, .numerator)
+        b.add(child: den, .denominator)
+        addFractionProperties(num, den, p)
+        return b.finish(.fraction, mark, range: m.range)
     }
 
     /// `msqrt`/`mroot` → ``SemanticKind/root``: `square`, `index-value` for an integer index,
     /// `nested` when the radicand holds another root (MathSpeak "NestedStartRoot").
-    func root(_ m: MathNode, _ ctx: Context) -> SemanticNode {
-        var children: [SemanticNode] = []
-        var props: SemanticProperties = [:]
-        let radicand: SemanticNode
+    mutating func root(_ m: MathNode, _ ctx: Context) -> NodeID {
+        let radicand: NodeID
+        var index: NodeID? = nil
+        var square = false
+        var indexValue: Int? = nil
         if case .squareRoot = m.kind {
             radicand = sequence(m.children, range: m.range, ctx)
-            props["square"] = "true"
-            children.append(radicand.withRole(.radicand))
+            square = true
         } else {
-            radicand = m.children.count > 0 ? node(m.children[0], ctx) : SemanticNode(.empty, range: m.range)
-            children.append(radicand.withRole(.radicand))
+            radicand = m.children.count > 0 ? node(m.children[0], ctx) : empty(m.range)
             if m.children.count > 1 {
-                let index = node(m.children[1], ctx)
-                if let v = index.integerValue {
-                    props["index-value"] = String(v)
-                    if v == 2 { props["square"] = "true" }
+                let i = node(m.children[1], ctx)
+                if let v = tree.integerValue(i) {
+                    indexValue = v
+                    if v == 2 { square = true }
                 }
-                children.append(index.withRole(.index))
+                index = i
             }
         }
-        let depth = Facts.rootDepth(radicand)
+        let depth = tree.rootDepth(radicand)
+        let mark = b.mark()
+        b.add(child: radicand, .radicand)
+        if let index { b.add(child: index, .index) }
+        if square { b.flag(.square) }
+        if let indexValue { b.integer(.indexValue, indexValue) }
         if depth > 0 {
-            props["root-depth"] = String(depth)
-            props["nested"] = "true"
+            b.integer(.rootDepth, depth)
+            b.flag(.nested)
         }
-        return .make(.root, children, props: props, range: m.range)
+        return b.finish(.root, mark, range: m.range)
     }
 
     // MARK: Scripts
 
     /// Scripts after a base, analysed once and applied to whatever the base turns out to be.
     struct Scripts {
-        var sub: SemanticNode?
-        var sup: SemanticNode?
+        var sub: NodeID?
+        var sup: NodeID?
         var primes = 0
         var degrees = false
         var range: SourceRange?
@@ -263,7 +353,7 @@ struct Analyzer {
 
     /// Analyses a subscript and a superscript: primes (`′`, `′′`, `\prime`) and degree rings (`∘`, `°`)
     /// at the start of the superscript are split off.
-    func scripts(sub: MathNode?, sup: MathNode?, _ ctx: Context) -> Scripts {
+    mutating func scripts(sub: MathNode?, sup: MathNode?, _ ctx: Context) -> Scripts {
         var s = Scripts()
         if let sub, !Analyzer.isNone(sub) {
             s.sub = node(sub, ctx)
@@ -271,29 +361,35 @@ struct Analyzer {
         }
         if let sup, !Analyzer.isNone(sup) {
             s.range = SourceRange.union(s.range, sup.range)
-            var items = sup.children
-            if case .row = sup.kind {} else { items = [sup] }
+            // The superscript's items: a row's children, or the superscript itself.
+            let isRow: Bool
+            if case .row = sup.kind { isRow = true } else { isRow = false }
+            let count = isRow ? sup.children.count : 1
+            func item(_ i: Int) -> MathNode { isRow ? sup.children[i] : sup }
             var i = 0
-            while i < items.count, case .operator(let t, _) = items[i].kind, let n = Analyzer.primeCount(t) {
+            while i < count, case .operator(let t, _) = item(i).kind, let n = Analyzer.primeCount(t) {
                 s.primes += n
                 i += 1
             }
-            if s.primes == 0, items.count == 1, case .operator(let t, _) = items[0].kind, let u = t.soleScalar, u == "∘" || u == "°" || u == "○" {
+            if s.primes == 0, count == 1, case .operator(let t, _) = item(0).kind, let u = t.soleScalar, u == "∘" || u == "°" || u == "○" {
                 s.degrees = true
                 i = 1
             }
             if i == 0 {
                 s.sup = node(sup, ctx)
-            } else if i < items.count {
-                s.sup = sequence(Array(items[i...]), range: nil, ctx)
+            } else if i < count {
+                s.sup = sequence(sup.children, from: i, range: nil, ctx)
             }
         }
         return s
     }
 
     /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1).
-    static func primeCount(_ text: String) -> Int? {
-        guard let u = text.soleScalar else { return text == "''" ? 2 : nil }
+    static func primeCount(_ text: String) -> Int? { primeCount(text, text.soleScalar) }
+
+    /// ``primeCount(_:)`` of a text whose sole scalar (if any) is `u`.
+    static func primeCount(_ text: String, _ u: Unicode.Scalar?) -> Int? {
+        guard let u else { return text == "''" ? 2 : nil }
         switch u {
         case "′", "'", "’": return 1
         case "″": return 2
@@ -311,48 +407,60 @@ struct Analyzer {
     /// Applies analysed scripts to an analysed base: subscript, then primes (a number with primes is a
     /// measurement in feet/inches or minutes/seconds — ClearSpeak Prime preference), then degrees, then
     /// the power.
-    func apply(_ s: Scripts, to base: SemanticNode, range: SourceRange?) -> SemanticNode {
-        var b = base
-        let whole = SourceRange.union(base.range, range ?? s.range)
+    mutating func apply(_ s: Scripts, to base: NodeID, range: SourceRange?) -> NodeID {
+        var n = base
+        let whole = SourceRange.union(self.range(base), range ?? s.range)
         if let sub = s.sub {
-            var props: SemanticProperties = [:]
-            if sub.kind == .number { props["numeric"] = "true" }
-            b = .make(.subscript, [b.withRole(.base), sub.withRole(.subscript)], props: props,
-                      range: SourceRange.union(b.range, sub.range))
+            let mark = b.mark()
+            b.add(child: n, .base)
+            b.add(child: sub, .subscript)
+            if kind(sub) == .number { b.flag(.numeric) }
+            n = b.finish(.subscript, mark, range: SourceRange.union(self.range(n), self.range(sub)))
         }
         if s.primes > 0 {
-            if b.kind == .number && s.sup == nil {
-                let mark = String(repeating: "′", count: s.primes)
-                let unit = SemanticNode(.operator, text: mark, properties: ["class": "ord"], range: s.range)
-                var props: SemanticProperties = ["prime-unit": String(s.primes), "unit-name": s.primes == 1 ? "ft" : "in"]
-                if b.text == "1" { props["singular"] = "true" }
-                b = .make(.measurement, [b.withRole(.quantity), unit.withRole(.unit)], props: props, range: whole)
+            if kind(n) == .number && s.sup == nil {
+                let unit = operatorLeaf(String(repeating: "′", count: s.primes), .ord, range: s.range)
+                let mark = b.mark()
+                b.add(child: n, .quantity)
+                b.add(child: unit, .unit)
+                b.integer(.primeUnit, s.primes)
+                b.string(.unitName, s.primes == 1 ? "ft" : "in")
+                if text(n) == "1" { b.flag(.singular) }
+                n = b.finish(.measurement, mark, range: whole)
             } else {
-                b = .make(.primes, [b.withRole(.base)], props: ["count": String(s.primes)], range: s.sup == nil ? whole : nil)
+                let mark = b.mark()
+                b.add(child: n, .base)
+                b.integer(.count, s.primes)
+                n = b.finish(.primes, mark, range: s.sup == nil ? whole : nil)
             }
         }
         if s.degrees {
-            b = .make(.degrees, [b.withRole(.quantity)], range: whole)
+            let mark = b.mark()
+            b.add(child: n, .quantity)
+            n = b.finish(.degrees, mark, range: whole)
         }
         if let sup = s.sup {
-            b = power(b, sup, range: whole)
+            n = power(n, sup, range: whole)
         }
-        if b.range == nil { return b.withRange(whole) }
-        return b
+        if self.range(n) == nil, whole != nil { return b.copy(n, range: whole) }
+        return n
     }
 
     /// A power with ClearSpeak's exponent facts.
-    func power(_ base: SemanticNode, _ exp: SemanticNode, range: SourceRange?) -> SemanticNode {
-        .make(.power, [base.withRole(.base), exp.withRole(.exponent)], props: Facts.exponentProps(exp),
-              range: range ?? SourceRange.union(base.range, exp.range))
+    mutating func power(_ base: NodeID, _ exp: NodeID, range: SourceRange?) -> NodeID {
+        let mark = b.mark()
+        b.add(child: base, .base)
+        b.add(child: exp, .exponent)
+        addExponentProperties(exp)
+        return b.finish(.power, mark, range: range ?? SourceRange.union(self.range(base), self.range(exp)))
     }
 
     // MARK: Accents and stacking
 
     /// `mover`/`munder`/`munderover` that are not big operators or limits: accents, braces with labels,
     /// stacked symbols.
-    func underOver(_ m: MathNode, base: SemanticNode, lower: MathNode?, upper: MathNode?, _ ctx: Context,
-                   baseClass: AtomClass?) -> SemanticNode {
+    mutating func underOver(_ m: MathNode, base: NodeID, lower: MathNode?, upper: MathNode?, _ ctx: Context,
+                            baseClass: AtomClass?) -> NodeID {
         let props: UnderOverProperties
         switch m.kind {
         case .under(let p), .over(let p), .underOver(let p): props = p
@@ -361,42 +469,47 @@ struct Analyzer {
         // An accent: the script is one accent character.
         if lower == nil, let upper, let (text, stretchy) = Analyzer.accentLeaf(upper),
            let name = Vocabulary.accentName(text, over: true, stretchy: stretchy), baseClass != .rel, props.accent || baseClass == nil {
-            let mark = SemanticNode(.operator, text: text, properties: ["class": "ord"], range: upper.range)
-            var p: SemanticProperties = ["accent-name": name]
-            if Analyzer.isLetterSequence(base) { p["base-letters"] = "true" }
-            return .make(.accent, [base.withRole(.base), mark.withRole(.accent)], props: p, range: m.range)
+            let accent = b.leaf(.operator, text: text, range: upper.range, .atom(.class, .ord))
+            let letters = tree.isLetterSequence(base)
+            let mark = b.mark()
+            b.add(child: base, .base)
+            b.add(child: accent, .accent)
+            b.atom(.accentName, name)
+            if letters { b.flag(.baseLetters) }
+            return b.finish(.accent, mark, range: m.range)
         }
         if upper == nil, let lower, let (text, _) = Analyzer.accentLeaf(lower),
            let name = Vocabulary.accentName(text, over: false, stretchy: true), baseClass != .rel, props.accentUnder || baseClass == nil {
-            let mark = SemanticNode(.operator, text: text, properties: ["class": "ord", "position": "under"], range: lower.range)
-            return .make(.accent, [base.withRole(.base), mark.withRole(.accent)],
-                         props: ["accent-name": name, "position": "under"], range: m.range)
+            let mark = b.mark()
+            b.atom(.class, .ord)
+            b.atom(.position, .under)
+            let accent = b.finish(.operator, mark, text: text, range: lower.range, rangeFromChildren: false)
+            let outer = b.mark()
+            b.add(child: base, .base)
+            b.add(child: accent, .accent)
+            b.atom(.accentName, name)
+            b.atom(.position, .under)
+            return b.finish(.accent, outer, range: m.range)
         }
         // A brace with a label: the base is itself a brace accent.
-        var children: [SemanticNode] = []
-        var p: SemanticProperties = [:]
         var core = base
-        if base.kind == .accent, let name = base.properties["accent-name"],
-           ["overbrace", "underbrace", "overbracket", "underbracket", "overparen", "underparen"].contains(name),
-           let inner = base.child(.base) {
+        var braceName: PropertyAtom? = nil
+        if kind(base) == .accent, let name = atom(base, .accentName),
+           name == .overbrace || name == .underbrace || name == .overbracket || name == .underbracket
+            || name == .overparen || name == .underparen,
+           let inner = child(base, .base) {
             core = inner
-            p["accent-name"] = name
+            braceName = name
         }
-        children.append(core.withRole(.base))
-        if let lower { children.append(node(lower, ctx).withRole(.lower)) }
-        if let upper { children.append(node(upper, ctx).withRole(.upper)) }
-        if let baseClass { p["base-class"] = baseClass.rawValue }
-        return .make(.stacked, children, props: p, range: m.range)
-    }
-
-    /// Two or more letters, possibly with primes (`\overline{AB}`, `\overline{A'B'}`): ClearSpeak reads
-    /// an overline on them as a line segment.
-    static func isLetterSequence(_ n: SemanticNode) -> Bool {
-        guard n.kind == .impliedTimes else { return false }
-        let items = n.children.filter { $0.role == .item }
-        return items.count >= 2 && items.allSatisfy { item in
-            item.letter != nil || (item.kind == .primes && item.child(.base)?.letter != nil)
-        }
+        let lowerNode = lower.map { node($0, ctx) }
+        let upperNode = upper.map { node($0, ctx) }
+        let mark = b.mark()
+        b.add(child: core, .base)
+        if let lowerNode { b.add(child: lowerNode, .lower) }
+        if let upperNode { b.add(child: upperNode, .upper) }
+        if let braceName { b.atom(.accentName, braceName) }
+        if let baseClass { b.atom(.baseClass, baseClass.atom) }
+        return b.finish(.stacked, mark, range: m.range)
     }
 
     /// The accent character of a script that is one operator (or one identifier such as `.`).
@@ -405,8 +518,8 @@ struct Analyzer {
         while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
         switch n.kind {
         case .operator(let t, let p): return (t, p.stretchy)
-        case .identifier(let t, _) where t.unicodeScalars.count == 1: return (t, false)
-        case .text(let t, _) where t.unicodeScalars.count == 1: return (t, false)
+        case .identifier(let t, _) where t.soleScalar != nil: return (t, false)
+        case .text(let t, _) where t.soleScalar != nil: return (t, false)
         default: return nil
         }
     }
@@ -415,62 +528,73 @@ struct Analyzer {
 
     /// Matrix environments (ClearSpeak "Matrices"), cases ("Multi-line Expressions": cases), line
     /// layouts (aligned, gather…) and other tables. The fence is added by the enclosing fence.
-    func table(_ m: MathNode, _ p: TableProperties, _ ctx: Context) -> SemanticNode {
+    mutating func table(_ m: MathNode, _ p: TableProperties, _ ctx: Context) -> NodeID {
         var env = p.environment
         if env.hasSuffix("*") { env.removeLast() }
-        var rows: [SemanticNode] = []
+        let tableMark = b.mark()
+        var rows = 0
         var columns = 0
         var allSimple = true
         var labelled = false
+        var firstRow: NodeID = -1
         for r in m.children {
-            var cells: [SemanticNode] = []
-            var label: SemanticNode? = nil
-            var cellNodes = r.children
-            if case .tableRow(let hasLabel) = r.kind, hasLabel, !cellNodes.isEmpty {
-                label = tagLabel(cellNodes[0], ctx).withRole(.label)
+            let rowMark = b.mark()
+            var cells = 0
+            var first = 0
+            if case .tableRow(let hasLabel) = r.kind, hasLabel, !r.children.isEmpty {
+                let label = tagLabel(r.children[0], ctx)
+                b.add(child: label, .label)
                 labelled = true
-                cellNodes.removeFirst()
+                first = 1
             }
-            for c in cellNodes {
-                let items = c.kind == .tableCell ? c.children : [c]
-                let content = sequence(items, range: c.range, ctx)
-                if content.kind != .empty && !Facts.isSimple(content) { allSimple = false }
-                let children = content.kind == .empty ? [] : [content.withRole(.item)]
-                cells.append(SemanticNode(.tableCell, children: children, role: .cell, range: c.range))
+            for c in r.children[first...] {
+                let content = c.kind == .tableCell ? sequence(c.children, range: c.range, ctx) : sequence(single: c, range: c.range, ctx)
+                let isEmpty = kind(content) == .empty
+                if !isEmpty && !tree.isSimple(content) { allSimple = false }
+                let cellMark = b.mark()
+                if !isEmpty { b.add(child: content, .item) }
+                b.add(child: b.finish(.tableCell, cellMark, range: c.range, rangeFromChildren: false), .cell)
+                cells += 1
             }
-            columns = max(columns, cells.count)
-            if let label { cells.insert(label, at: 0) }
-            rows.append(SemanticNode(.tableRow, children: cells, role: .row, range: r.range))
+            columns = max(columns, cells)
+            let row = b.finish(.tableRow, rowMark, range: r.range, rangeFromChildren: false)
+            if rows == 0 { firstRow = row }
+            b.add(child: row, .row)
+            rows += 1
         }
-        var props: SemanticProperties = ["rows": String(rows.count), "columns": String(columns)]
         let kind: SemanticKind
         switch env {
         case "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix":
             kind = .matrix
-            props["fence"] = "none"
-            if allSimple { props["simple-cells"] = "true" }
+            b.atom(.fence, .noFence)
+            if allSimple { b.flag(.simpleCells) }
         case "cases", "dcases", "rcases", "drcases":
             kind = .cases
         case "aligned", "align", "alignat", "alignedat", "gather", "gathered", "split", "multline", "equation",
              "eqnarray", "flalign", "subequations", "substack", "subarray":
             // An unnumbered single-line equation is just its content.
-            if (env == "equation") && rows.count == 1 && columns == 1 && !labelled,
-               let only = rows[0].children.first?.children.first {
-                return only.withRole(.none)
+            if env == "equation" && rows == 1 && columns == 1 && !labelled, tree.childCount(firstRow) > 0 {
+                let cell = tree.child(firstRow, at: 0).node
+                if tree.childCount(cell) > 0 {
+                    b.discard(tableMark)
+                    return tree.child(cell, at: 0).node
+                }
             }
             kind = .lines
-            props["environment"] = env
+            b.string(.environment, env)
         default:
             kind = .table
-            props["environment"] = env
-            if allSimple { props["simple-cells"] = "true" }
+            b.string(.environment, env)
+            if allSimple { b.flag(.simpleCells) }
         }
-        return .make(kind, rows, props: props, range: m.range)
+        b.integer(.rows, rows)
+        b.integer(.columns, columns)
+        return b.finish(kind, tableMark, range: m.range)
     }
 
     /// The label of a numbered row (`\tag{A}` → text `A`, property `parenthesised` when it is shown in
     /// parentheses). Labels that hold math are analysed as math.
-    func tagLabel(_ cell: MathNode, _ ctx: Context) -> SemanticNode {
+    mutating func tagLabel(_ cell: MathNode, _ ctx: Context) -> NodeID {
         var text = ""
         var allText = true
         cell.walk { n in
@@ -481,46 +605,41 @@ struct Analyzer {
             }
         }
         guard allText else { return sequence(cell.children, range: cell.range, ctx) }
-        var props: SemanticProperties = [:]
+        let mark = b.mark()
         let scalars = text.unicodeScalars
         if scalars.count >= 2, scalars.first == "(", scalars.last == ")" {
             text = String(String.UnicodeScalarView(scalars.dropFirst().dropLast()))
-            props["parenthesised"] = "true"
+            b.flag(.parenthesised)
         }
-        return SemanticNode(.text, text: text.trimmingSpaces, properties: props, range: cell.range)
+        return b.finish(.text, mark, text: text.trimmingSpaces, range: cell.range, rangeFromChildren: false)
     }
 
     /// A table found between fences: a matrix with its fence, or cases after a lone brace.
-    func fencedTable(_ t: SemanticNode, open: String, close: String, range: SourceRange?) -> SemanticNode {
-        var props = t.properties
+    mutating func fencedTable(_ t: NodeID, open: String, close: String, range: SourceRange?) -> NodeID {
+        let mark = b.mark()
         if (open == "{" && close.isEmpty) || (open.isEmpty && close == "}") {
-            props["fence"] = nil
-            props["environment"] = nil
-            props["simple-cells"] = nil
-            if close == "}" { props["side"] = "right" }
-            return SemanticNode(.cases, children: t.children, properties: props, range: range)
+            b.copyProperties(of: t, except: [.fence, .environment, .simpleCells])
+            if close == "}" { b.add(.atom(.side, .right), since: mark) }
+            return b.copy(t, kind: .cases, propertiesSince: mark, range: range)
         }
-        let fence: String
-        switch (open, close) {
-        case ("(", ")"): fence = "parentheses"
-        case ("[", "]"): fence = "brackets"
-        case ("{", "}"): fence = "braces"
-        case ("|", "|"): fence = "bars"
-        case ("‖", "‖"): fence = "double-bars"
-        default: fence = "other"
+        let fence: PropertyAtom
+        switch (open.soleScalar, close.soleScalar) {
+        case ("(", ")"): fence = .parentheses
+        case ("[", "]"): fence = .brackets
+        case ("{", "}"): fence = .braces
+        case ("|", "|"): fence = .bars
+        case ("‖", "‖"): fence = .doubleBars
+        default: fence = .other
         }
-        props["fence"] = fence
-        props["environment"] = nil
-        if t.kind == .table, let simple = t.properties["simple-cells"] { props["simple-cells"] = simple }
-        if fence == "other" { props["open"] = open; props["close"] = close }
-        return SemanticNode(.matrix, children: t.children, properties: props, range: range)
-    }
-}
-
-extension SemanticNode {
-    /// The same node with another range.
-    func withRange(_ r: SourceRange?) -> SemanticNode {
-        SemanticNode(kind, text: text, children: children, role: role, properties: properties, range: r)
+        b.copyProperties(of: t, except: [.environment])
+        b.add(.atom(.fence, fence), since: mark)
+        if fence == .other {
+            b.remove(.open, since: mark)
+            b.remove(.close, since: mark)
+            b.string(.open, open)
+            b.string(.close, close)
+        }
+        return b.copy(t, kind: .matrix, propertiesSince: mark, range: range)
     }
 }
 
@@ -531,6 +650,7 @@ extension String {
         var lo = s.startIndex, hi = s.endIndex
         while lo < hi, s[lo].properties.isWhitespace { lo = s.index(after: lo) }
         while hi > lo, s[s.index(before: hi)].properties.isWhitespace { hi = s.index(before: hi) }
+        if lo == s.startIndex && hi == s.endIndex { return self }
         return String(s[lo..<hi])
     }
 }

@@ -334,8 +334,8 @@ extension SemanticTree {
     /// entries and removes only what it added.
     package struct Builder: Sendable {
         package private(set) var tree = SemanticTree()
-        private var linkStack: [Link] = []
-        private var propertyStack: [Property] = []
+        private var linkStack = ScratchStack<Link>()
+        private var propertyStack = ScratchStack<Property>()
 
         /// Where a node's children and properties start on the scratch stacks.
         package struct Mark: Sendable {
@@ -348,8 +348,6 @@ extension SemanticTree {
             tree.links.reserveCapacity(64)
             tree.properties.reserveCapacity(64)
             tree.strings.reserveCapacity(32)
-            linkStack.reserveCapacity(32)
-            propertyStack.reserveCapacity(32)
         }
 
         /// The tree built so far, for reading while building.
@@ -363,11 +361,11 @@ extension SemanticTree {
         /// Adds a child with `role` to the node being built.
         @inline(__always)
         package mutating func add(child: NodeID, _ role: SemanticRole) {
-            linkStack.append(Link(node: child, role: role.rawValue))
+            linkStack.push(Link(node: child, role: role.rawValue))
         }
 
         package mutating func add(child: NodeID, roleNumber: UInt16) {
-            linkStack.append(Link(node: child, role: roleNumber))
+            linkStack.push(Link(node: child, role: roleNumber))
         }
 
         /// Adds (or replaces, within the node being built since `mark`) a property.
@@ -378,26 +376,26 @@ extension SemanticTree {
                 if propertyStack[i].name == p.name { propertyStack[i] = p; return }
                 i += 1
             }
-            propertyStack.append(p)
+            propertyStack.push(p)
         }
 
         /// Adds a property known not to be set yet on the node being built.
         @inline(__always)
-        package mutating func add(_ p: Property) { propertyStack.append(p) }
+        package mutating func add(_ p: Property) { propertyStack.push(p) }
 
         /// Adds a flag.
         @inline(__always)
-        package mutating func flag(_ name: PropertyName) { propertyStack.append(.flag(name)) }
+        package mutating func flag(_ name: PropertyName) { propertyStack.push(.flag(name)) }
 
         /// Adds an atom value.
         @inline(__always)
-        package mutating func atom(_ name: PropertyName, _ value: PropertyAtom) { propertyStack.append(.atom(name, value)) }
+        package mutating func atom(_ name: PropertyName, _ value: PropertyAtom) { propertyStack.push(.atom(name, value)) }
 
         /// Adds an integer value (stored as a string when it does not fit in 32 bits).
         @inline(__always)
         package mutating func integer(_ name: PropertyName, _ value: Int) {
             if let v = Int32(exactly: value) {
-                propertyStack.append(.integer(name, v))
+                propertyStack.push(.integer(name, v))
             } else {
                 string(name, String(value))
             }
@@ -414,14 +412,18 @@ extension SemanticTree {
         }
 
         private mutating func add(value: String, number: UInt16) {
-            if value == "true" {
-                propertyStack.append(Property(name: number, form: .flag, payload: 0))
-            } else if let v = SemanticTree.canonicalInteger(value) {
-                propertyStack.append(Property(name: number, form: .integer, payload: v))
-            } else if let a = PropertyAtom(string: value) {
-                propertyStack.append(Property(name: number, form: .atom, payload: Int32(a.rawValue)))
+            // `true` and every atom's string start with a lower-case ASCII letter, an integer with a digit
+            // or `-`: other values (operators, fences) skip the tests.
+            let first = value.utf8.first ?? 0
+            let letter = first >= 0x61 && first <= 0x7A
+            if letter && value == "true" {
+                propertyStack.push(Property(name: number, form: .flag, payload: 0))
+            } else if !letter, first == 0x2D || (first >= 0x30 && first <= 0x39), let v = SemanticTree.canonicalInteger(value) {
+                propertyStack.push(Property(name: number, form: .integer, payload: v))
+            } else if letter, let a = PropertyAtom(string: value) {
+                propertyStack.push(Property(name: number, form: .atom, payload: Int32(a.rawValue)))
             } else {
-                propertyStack.append(Property(name: number, form: .string, payload: intern(value)))
+                propertyStack.push(Property(name: number, form: .string, payload: intern(value)))
             }
         }
 
@@ -431,7 +433,7 @@ extension SemanticTree {
             for i in Int(node.firstProperty) ..< Int(node.firstProperty + node.propertyCount) {
                 let p = tree.properties[i]
                 if except.contains(where: { $0.rawValue == p.name }) { continue }
-                propertyStack.append(p)
+                propertyStack.push(p)
             }
         }
 
@@ -446,7 +448,7 @@ extension SemanticTree {
 
         /// The properties added since `mark` (for reading while building).
         package func pendingProperties(since mark: Mark) -> ArraySlice<Property> {
-            propertyStack[mark.properties...]
+            propertyStack.slice(from: mark.properties)
         }
 
         /// Stores a string and returns its number.
@@ -464,8 +466,7 @@ extension SemanticTree {
             let childCount = linkStack.count - mark.links
             var r = range
             if childCount > 0 {
-                tree.links.append(contentsOf: linkStack[mark.links...])
-                linkStack.removeSubrange(mark.links...)
+                linkStack.move(from: mark.links, to: &tree.links)
                 if r == nil && rangeFromChildren {
                     for i in Int(firstChild) ..< tree.links.count {
                         r = SourceRange.union(r, tree.nodes[Int(tree.links[i].node)].range)
@@ -475,13 +476,50 @@ extension SemanticTree {
             let firstProperty = Int32(tree.properties.count)
             let propertyCount = propertyStack.count - mark.properties
             if propertyCount > 0 {
-                tree.properties.append(contentsOf: propertyStack[mark.properties...])
-                propertyStack.removeSubrange(mark.properties...)
+                propertyStack.move(from: mark.properties, to: &tree.properties)
             }
             return append(Node(kind: kind, firstChild: firstChild, childCount: Int32(childCount),
                                firstProperty: firstProperty, propertyCount: Int32(propertyCount),
                                text: text.isEmpty ? -1 : intern(text),
                                lowerBound: r?.lowerBound ?? -1, upperBound: r?.upperBound ?? -1))
+        }
+
+        /// A leaf with one property.
+        package mutating func leaf(_ kind: SemanticKind, text: String, range: SourceRange?, _ property: Property) -> NodeID {
+            let first = Int32(tree.properties.count)
+            tree.properties.append(property)
+            return append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: first, propertyCount: 1,
+                               text: text.isEmpty ? -1 : intern(text), lowerBound: range?.lowerBound ?? -1,
+                               upperBound: range?.upperBound ?? -1))
+        }
+
+        /// Drops the children and properties added since `mark` (a node begun and then not made).
+        package mutating func discard(_ mark: Mark) {
+            linkStack.truncate(to: mark.links)
+            propertyStack.truncate(to: mark.properties)
+        }
+
+        /// The one child added since `mark`, taken off the node being built (which is then not made).
+        package mutating func takeOnlyChild(_ mark: Mark) -> NodeID {
+            precondition(linkStack.count == mark.links + 1, "takeOnlyChild(_:) needs exactly one child")
+            let child = linkStack.pop().node
+            propertyStack.truncate(to: mark.properties)
+            return child
+        }
+
+        /// A leaf with a few properties, written straight into the tree (no scratch stack).
+        package mutating func leaf(_ kind: SemanticKind, text: String, range: SourceRange?,
+                                   _ properties: LeafProperties) -> NodeID {
+            let first = Int32(tree.properties.count)
+            for i in 0 ..< properties.count { tree.properties.append(properties[i]) }
+            return append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: first,
+                               propertyCount: Int32(properties.count), text: text.isEmpty ? -1 : intern(text),
+                               lowerBound: range?.lowerBound ?? -1, upperBound: range?.upperBound ?? -1))
+        }
+
+        /// Adds properties known not to be set yet on the node being built.
+        package mutating func add(_ properties: LeafProperties) {
+            for i in 0 ..< properties.count { propertyStack.push(properties[i]) }
         }
 
         /// A leaf without properties.
@@ -507,9 +545,17 @@ extension SemanticTree {
             node.kind = kind
             node.firstProperty = Int32(tree.properties.count)
             node.propertyCount = Int32(propertyStack.count - mark.properties)
-            tree.properties.append(contentsOf: propertyStack[mark.properties...])
-            propertyStack.removeSubrange(mark.properties...)
+            propertyStack.move(from: mark.properties, to: &tree.properties)
             return append(node)
+        }
+
+        /// A copy of node `n` with another kind, another range and the properties added since `mark`
+        /// instead of its own (children and text shared). The children added since `mark` must be none.
+        package mutating func copy(_ n: NodeID, kind: SemanticKind, propertiesSince mark: Mark, range: SourceRange?) -> NodeID {
+            let id = copy(n, kind: kind, propertiesSince: mark)
+            tree.nodes[Int(id)].lowerBound = range?.lowerBound ?? -1
+            tree.nodes[Int(id)].upperBound = range?.upperBound ?? -1
+            return id
         }
 
         /// A copy of node `n` with other children (those added since `mark`) and the properties added
@@ -545,6 +591,15 @@ extension SemanticTree {
             tree.rootID = root
             return tree
         }
+
+        /// Ends building like ``finish(root:)``, moving the tree out (the builder is left empty), so a
+        /// builder stored in a larger value ends without a copy.
+        package mutating func takeTree(root: NodeID) -> SemanticTree {
+            var result = SemanticTree()
+            swap(&result, &tree)
+            result.rootID = root
+            return result
+        }
     }
 
     /// The value of a canonical integer string (`0`, `42`, `-1`; not `007`, `+1`, `-0`) that fits in
@@ -566,5 +621,107 @@ extension SemanticTree {
         }
         if negative { v = -v }
         return Int32(exactly: v)
+    }
+}
+
+extension SemanticTree {
+    /// Up to four properties of a leaf, gathered in place (no array) before the leaf is made.
+    package struct LeafProperties: Sendable {
+        /// How many properties there are.
+        package private(set) var count = 0
+        private var p0 = Property.flag(.letter), p1 = Property.flag(.letter)
+        private var p2 = Property.flag(.letter), p3 = Property.flag(.letter)
+
+        /// No properties.
+        package init() {}
+
+        /// Adds a property (names must be distinct); at most four.
+        package mutating func append(_ p: Property) {
+            switch count {
+            case 0: p0 = p
+            case 1: p1 = p
+            case 2: p2 = p
+            default:
+                precondition(count == 3, "a leaf takes at most four properties")
+                p3 = p
+            }
+            count += 1
+        }
+
+        /// Property `i` (below ``count``).
+        package subscript(i: Int) -> Property {
+            switch i {
+            case 0: p0
+            case 1: p1
+            case 2: p2
+            default: p3
+            }
+        }
+    }
+}
+
+extension Array {
+    /// Removes the elements from index `count` on, one by one: for the few entries a scratch stack
+    /// drops at a time, cheaper than removing a range.
+    @inline(__always)
+    mutating func truncate(to count: Int) {
+        while self.count > count { removeLast() }
+    }
+}
+
+/// A stack of plain records that keeps its storage when it shrinks: the builder's scratch for the
+/// children and properties of the nodes being built. Dropping entries only lowers ``count``.
+struct ScratchStack<Element>: Sendable where Element: Sendable {
+    private var storage: [Element] = []
+    /// How many entries the stack holds (`storage` may hold stale ones beyond).
+    private(set) var count = 0
+
+    /// An empty stack with room for a few entries.
+    init() { storage.reserveCapacity(16) }
+
+    /// Adds an entry on top.
+    @inline(__always)
+    mutating func push(_ e: Element) {
+        if count < storage.count { storage[count] = e } else { storage.append(e) }
+        count += 1
+    }
+
+    /// Removes the top entry and returns it.
+    @inline(__always)
+    mutating func pop() -> Element {
+        count -= 1
+        return storage[count]
+    }
+
+    /// Drops the entries from `n` on.
+    @inline(__always)
+    mutating func truncate(to n: Int) { count = n }
+
+    /// Entry `i` (below ``count``).
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        get { storage[i] }
+        set { storage[i] = newValue }
+    }
+
+    /// Removes entry `i`, moving the later ones down.
+    mutating func remove(at i: Int) {
+        var k = i
+        while k + 1 < count {
+            storage[k] = storage[k + 1]
+            k += 1
+        }
+        count -= 1
+    }
+
+    /// The entries from `start` on.
+    func slice(from start: Int) -> ArraySlice<Element> { storage[start ..< count] }
+
+    /// Appends the entries from `start` on to `array` and drops them.
+    @inline(__always)
+    mutating func move(from start: Int, to array: inout [Element]) {
+        // Element by element: for the two or three entries a node has, cheaper than a bulk append.
+        for i in start ..< count { array.append(storage[i]) }
+        count = start
     }
 }

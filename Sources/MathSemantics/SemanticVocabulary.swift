@@ -128,19 +128,28 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
         self = a
     }
 
-    /// Every atom's string, by number.
-    package static let strings: [String] = allCases.map { a in
-        if a == .noFence { return "none" }
-        var out = ""
-        for ch in "\(a)".unicodeScalars {
-            if ch.properties.isUppercase {
-                out += "-" + String(ch).lowercased()
-            } else {
-                out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    /// Every atom's string, by number: the case name in kebab case (`negativeInteger` →
+    /// `negative-integer`), `none` for ``noFence``. Written out, so the table costs nothing to make.
+    package static let strings: [String] = [
+        "ord", "op", "bin", "rel", "open", "close", "punct", "inner", "squared", "cubed", "ordinal",
+        "negative-integer", "letter", "symbol", "simple", "complex", "trig", "hyperbolic", "log", "ln", "exp",
+        "named", "limit", "generic", "negative", "positive", "plus-minus", "minus-plus", "not", "nabla", "for-all",
+        "exists", "not-exists", "angle", "measured-angle", "triangle", "right-angle", "sum", "product", "coproduct",
+        "union", "intersection", "direct-sum", "tensor-product", "circled-dot", "multiset-union", "square-union",
+        "square-intersection", "join", "meet", "integral", "double-integral", "triple-integral",
+        "quadruple-integral", "contour-integral", "surface-integral", "volume-integral", "clockwise-integral",
+        "counterclockwise-integral", "large-operator", "bar", "overline", "hat", "vector", "left-arrow",
+        "left-right-arrow", "right-harpoon", "left-harpoon", "dot", "double-dot", "triple-dot", "tilde", "check",
+        "breve", "acute", "grave", "ring", "overbrace", "overbracket", "overparen", "overgroup", "underline",
+        "under-tilde", "under-left-arrow", "under-right-arrow", "under-left-right-arrow", "underbrace",
+        "underbracket", "underparen", "undergroup", "under-dot", "arrow", "number", "negative-number",
+        "negative-letter", "common-fraction", "simple-fraction", "simple-product", "other", "parentheses",
+        "brackets", "braces", "bars", "double-bars", "none", "horizontal", "vertical", "diagonal", "anti-diagonal",
+        "naturals", "integers", "rationals", "reals", "complexes", "normal", "bold", "italic", "bold-italic",
+        "double-struck", "bold-fraktur", "script", "bold-script", "fraktur", "sans-serif", "bold-sans-serif",
+        "sans-serif-italic", "sans-serif-bold-italic", "monospace", "bmod", "mod", "pmod", "under-over", "scripts",
+        "under", "celsius", "fahrenheit", "right", "d"
+    ]
     private static let numbers: [String: PropertyAtom] = {
         var d: [String: PropertyAtom] = [:]
         for a in allCases { d[a.string] = a }
@@ -166,5 +175,22 @@ extension AtomClass {
 
 extension MathVariant {
     /// The atom for this variant's MathML name.
-    package var atom: PropertyAtom { PropertyAtom(string: rawValue)! }
+    package var atom: PropertyAtom {
+        switch self {
+        case .normal: .normal
+        case .bold: .bold
+        case .italic: .italic
+        case .boldItalic: .boldItalic
+        case .doubleStruck: .doubleStruck
+        case .boldFraktur: .boldFraktur
+        case .script: .script
+        case .boldScript: .boldScript
+        case .fraktur: .fraktur
+        case .sansSerif: .sansSerif
+        case .boldSansSerif: .boldSansSerif
+        case .sansSerifItalic: .sansSerifItalic
+        case .sansSerifBoldItalic: .sansSerifBoldItalic
+        case .monospace: .monospace
+        }
+    }
 }

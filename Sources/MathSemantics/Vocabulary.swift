@@ -10,97 +10,143 @@ enum Vocabulary {
 
     /// `function-class` of a named function written as an identifier (`\sin`, `\log`, `\operatorname{…}`
     /// names that are not listed get `named`). ClearSpeak "Trigonometric Functions" and "Logarithms".
-    static func functionClass(_ name: String) -> String? {
-        switch name {
-        case "sin", "cos", "tan", "sec", "csc", "cot", "cosec", "tg", "ctg", "cotg",
-             "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "arctg", "arcctg":
-            return "trig"
-        case "sinh", "cosh", "tanh", "sech", "csch", "coth", "sh", "ch", "th", "cth",
-             "arsinh", "arcosh", "artanh", "arcsinh", "arccosh", "arctanh":
-            return "hyperbolic"
-        case "log", "lg", "lb": return "log"
-        case "ln": return "ln"
-        case "exp": return "exp"
-        case "det", "dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
-             "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
-             "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
-             "arg min", "argmax", "argmin", "ess sup", "ess inf":
-            return "named"
-        default:
-            return nil
-        }
+    static func functionClass(_ name: String) -> PropertyAtom? {
+        let c = nameClass(name)
+        return c == .limit ? nil : c
     }
 
     /// Whether an operator text (`lim`, `lim sup`, …) reads as a limit (ClearSpeak has no section;
     /// the corpus reads "the limit as x approaches 0 of").
     static func isLimitName(_ text: String) -> Bool {
-        switch text {
-        case "lim", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim":
-            return true
-        default:
-            return false
+        nameClass(text) == .limit
+    }
+
+    /// ``functionClass(_:)`` and ``isLimitName(_:)`` in one lookup: `limit` for a limit name, the
+    /// function class of a function name, nil for other names.
+    static func nameClass(_ name: String) -> PropertyAtom? {
+        guard let key = packed(name) else { return nil }
+        return find(key, in: names)
+    }
+
+    /// The names of functions with their classes and the limit names (class `limit`), sorted by
+    /// packed name (``packed(_:)``).
+    private static let names: [(UInt64, PropertyAtom)] = table([
+        (.trig, ["sin", "cos", "tan", "sec", "csc", "cot", "cosec", "tg", "ctg", "cotg",
+                 "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "arctg", "arcctg"]),
+        (.hyperbolic, ["sinh", "cosh", "tanh", "sech", "csch", "coth", "sh", "ch", "th", "cth",
+                       "arsinh", "arcosh", "artanh", "arcsinh", "arccosh", "arctanh"]),
+        (.log, ["log", "lg", "lb"]),
+        (.ln, ["ln"]),
+        (.exp, ["exp"]),
+        (.named, ["det", "dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
+                  "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
+                  "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
+                  "arg min", "argmax", "argmin", "ess sup", "ess inf"]),
+        (.limit, ["lim", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim"]),
+    ])
+
+    /// The UTF-8 bytes of a short ASCII name (at most 8 bytes, no NUL) as one integer, so a table
+    /// lookup compares integers instead of strings (an ASCII string equals another exactly when their
+    /// bytes do). Nil for other strings, which no table holds.
+    static func packed(_ s: String) -> UInt64? {
+        var v: UInt64 = 0
+        var n = 0
+        for c in s.utf8 {
+            guard c != 0, c < 0x80, n < 8 else { return nil }
+            v = v << 8 | UInt64(c)
+            n += 1
         }
+        return v
+    }
+
+    /// A lookup table of names by packed name, sorted for ``find(_:in:)``.
+    private static func table(_ groups: [(PropertyAtom, [String])]) -> [(UInt64, PropertyAtom)] {
+        var entries: [(UInt64, PropertyAtom)] = []
+        for (atom, names) in groups {
+            for name in names { entries.append((packed(name)!, atom)) }
+        }
+        return entries.sorted { $0.0 < $1.0 }
+    }
+
+    /// Binary search of a sorted table.
+    private static func find(_ key: UInt64, in table: [(UInt64, PropertyAtom)]) -> PropertyAtom? {
+        var lo = 0, hi = table.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let k = table[mid].0
+            if k == key { return table[mid].1 }
+            if k < key { lo = mid + 1 } else { hi = mid }
+        }
+        return nil
     }
 
     // MARK: Big operators
 
     /// The `operator-name` of a large operator symbol and, for integrals, how many differentials it
     /// binds (0 for operators that are not integrals).
-    static func bigOperator(_ text: String) -> (name: String, integrals: Int)? {
-        guard let u = text.soleScalar else { return nil }
+    static func bigOperator(_ text: String) -> (name: PropertyAtom, integrals: Int)? {
+        bigOperator(text.soleScalar)
+    }
+
+    /// The `operator-name` and integral count of a large operator given by its sole scalar.
+    static func bigOperator(_ u: Unicode.Scalar?) -> (name: PropertyAtom, integrals: Int)? {
         switch u {
-        case "∑", "⅀": return ("sum", 0)
-        case "∏": return ("product", 0)
-        case "∐": return ("coproduct", 0)
-        case "⋃": return ("union", 0)
-        case "⋂": return ("intersection", 0)
-        case "⨁": return ("direct-sum", 0)
-        case "⨂": return ("tensor-product", 0)
-        case "⨀": return ("circled-dot", 0)
-        case "⨄": return ("multiset-union", 0)
-        case "⨆": return ("square-union", 0)
-        case "⨅": return ("square-intersection", 0)
-        case "⋁": return ("join", 0)
-        case "⋀": return ("meet", 0)
-        case "∫": return ("integral", 1)
-        case "∬": return ("double-integral", 2)
-        case "∭": return ("triple-integral", 3)
-        case "⨌": return ("quadruple-integral", 4)
-        case "∮": return ("contour-integral", 1)
-        case "∯": return ("surface-integral", 2)
-        case "∰": return ("volume-integral", 3)
-        case "∱", "∲": return ("clockwise-integral", 1)
-        case "∳": return ("counterclockwise-integral", 1)
+        case "∑", "⅀": return (.sum, 0)
+        case "∏": return (.product, 0)
+        case "∐": return (.coproduct, 0)
+        case "⋃": return (.union, 0)
+        case "⋂": return (.intersection, 0)
+        case "⨁": return (.directSum, 0)
+        case "⨂": return (.tensorProduct, 0)
+        case "⨀": return (.circledDot, 0)
+        case "⨄": return (.multisetUnion, 0)
+        case "⨆": return (.squareUnion, 0)
+        case "⨅": return (.squareIntersection, 0)
+        case "⋁": return (.join, 0)
+        case "⋀": return (.meet, 0)
+        case "∫": return (.integral, 1)
+        case "∬": return (.doubleIntegral, 2)
+        case "∭": return (.tripleIntegral, 3)
+        case "⨌": return (.quadrupleIntegral, 4)
+        case "∮": return (.contourIntegral, 1)
+        case "∯": return (.surfaceIntegral, 2)
+        case "∰": return (.volumeIntegral, 3)
+        case "∱", "∲": return (.clockwiseIntegral, 1)
+        case "∳": return (.counterclockwiseIntegral, 1)
         default: return nil
         }
     }
 
     // MARK: Fences
 
-    /// Opening fence characters and the closing characters each may pair with (the first is the
-    /// natural partner). `(` and `[` also take `]`/`)`: mismatched pairs are interval candidates
-    /// (ClearSpeak "Parentheses", Paren_Interval).
-    static func closers(of open: String) -> [Unicode.Scalar]? {
-        guard let u = open.soleScalar else { return nil }
+    /// Whether a character opens a fence (``closes(_:_:)`` says which characters close it).
+    static func isOpener(_ u: Unicode.Scalar) -> Bool {
         switch u {
-        case "(": return [")", "]"]
-        case "[": return ["]", ")"]
-        case "{": return ["}"]
-        case "⟨", "\u{2329}", "\u{3008}": return ["⟩", "\u{232A}", "\u{3009}", "|"]
-        case "⌊": return ["⌋"]
-        case "⌈": return ["⌉"]
-        case "⟦": return ["⟧"]
-        case "⦃": return ["⦄"]
-        case "⟪": return ["⟫"]
-        case "|": return ["|", "⟩", "\u{232A}", "\u{3009}"]
-        case "‖": return ["‖"]
-        default: return nil
+        case "(", "[", "{", "⟨", "\u{2329}", "\u{3008}", "⌊", "⌈", "⟦", "⦃", "⟪", "|", "‖": return true
+        default: return false
+        }
+    }
+
+    /// Whether `close` may close the fence `open` opened. `(` and `[` also take `]`/`)`: mismatched
+    /// pairs are interval candidates (ClearSpeak "Parentheses", Paren_Interval).
+    static func closes(_ open: Unicode.Scalar, _ close: Unicode.Scalar) -> Bool {
+        switch open {
+        case "(", "[": return close == ")" || close == "]"
+        case "{": return close == "}"
+        case "⟨", "\u{2329}", "\u{3008}": return close == "⟩" || close == "\u{232A}" || close == "\u{3009}" || close == "|"
+        case "⌊": return close == "⌋"
+        case "⌈": return close == "⌉"
+        case "⟦": return close == "⟧"
+        case "⦃": return close == "⦄"
+        case "⟪": return close == "⟫"
+        case "|": return close == "|" || close == "⟩" || close == "\u{232A}" || close == "\u{3009}"
+        case "‖": return close == "‖"
+        default: return false
         }
     }
 
     /// Characters that close a fence.
-    static func isCloser(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return false }
+    static func isCloser(_ u: Unicode.Scalar) -> Bool {
         switch u {
         case ")", "]", "}", "⟩", "\u{232A}", "\u{3009}", "⌋", "⌉", "⟧", "⦄", "⟫": return true
         default: return false
@@ -108,66 +154,63 @@ enum Vocabulary {
     }
 
     /// Characters that open or close depending on context (`|x|`, `‖v‖`).
-    static func isBar(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return false }
-        return u == "|" || u == "‖"
+    static func isBar(_ u: Unicode.Scalar) -> Bool {
+        u == "|" || u == "‖"
     }
 
     /// Normalised angle bracket.
-    static func isAngleOpen(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return false }
-        return u == "⟨" || u == "\u{2329}" || u == "\u{3008}"
+    static func isAngleOpen(_ u: Unicode.Scalar) -> Bool {
+        u == "⟨" || u == "\u{2329}" || u == "\u{3008}"
     }
-    static func isAngleClose(_ text: String) -> Bool {
-        guard let u = text.soleScalar else { return false }
-        return u == "⟩" || u == "\u{232A}" || u == "\u{3009}"
+    static func isAngleClose(_ u: Unicode.Scalar) -> Bool {
+        u == "⟩" || u == "\u{232A}" || u == "\u{3009}"
     }
 
     // MARK: Accents
 
     /// The `accent-name` of an accent character over (`over == true`) or under a base. `stretchy`
     /// tells `\overline` (wide, stretchy ‾) from `\bar` (¯).
-    static func accentName(_ text: String, over: Bool, stretchy: Bool) -> String? {
+    static func accentName(_ text: String, over: Bool, stretchy: Bool) -> PropertyAtom? {
         // Every accent is one character: compare scalars, not strings (a string switch compares
         // each case by canonical equivalence, slowly for combining marks).
         guard let u = text.soleScalar else { return nil }
         if over {
             switch u {
-            case "¯", "ˉ", "\u{0304}": return "bar"
-            case "‾", "\u{0305}": return stretchy ? "overline" : "bar"
-            case "^", "ˆ", "\u{0302}": return "hat"
-            case "→", "\u{20D7}", "⟶": return "vector"
-            case "←", "⟵": return "left-arrow"
-            case "↔", "⟷": return "left-right-arrow"
-            case "⇀": return "right-harpoon"
-            case "↼": return "left-harpoon"
-            case "˙", "\u{0307}", ".": return "dot"
-            case "¨", "\u{0308}": return "double-dot"
-            case "\u{20DB}": return "triple-dot"
-            case "~", "˜", "\u{0303}", "∼": return "tilde"
-            case "ˇ", "\u{030C}": return "check"
-            case "˘", "\u{0306}": return "breve"
-            case "´", "ˊ", "\u{0301}": return "acute"
-            case "`", "ˋ", "\u{0300}": return "grave"
-            case "˚", "\u{030A}", "∘": return "ring"
-            case "⏞", "︷": return "overbrace"
-            case "⎴": return "overbracket"
-            case "⏜", "⌢": return "overparen"
-            case "⏠": return "overgroup"
+            case "¯", "ˉ", "\u{0304}": return .bar
+            case "‾", "\u{0305}": return stretchy ? .overline : .bar
+            case "^", "ˆ", "\u{0302}": return .hat
+            case "→", "\u{20D7}", "⟶": return .vector
+            case "←", "⟵": return .leftArrow
+            case "↔", "⟷": return .leftRightArrow
+            case "⇀": return .rightHarpoon
+            case "↼": return .leftHarpoon
+            case "˙", "\u{0307}", ".": return .dot
+            case "¨", "\u{0308}": return .doubleDot
+            case "\u{20DB}": return .tripleDot
+            case "~", "˜", "\u{0303}", "∼": return .tilde
+            case "ˇ", "\u{030C}": return .check
+            case "˘", "\u{0306}": return .breve
+            case "´", "ˊ", "\u{0301}": return .acute
+            case "`", "ˋ", "\u{0300}": return .grave
+            case "˚", "\u{030A}", "∘": return .ring
+            case "⏞", "︷": return .overbrace
+            case "⎴": return .overbracket
+            case "⏜", "⌢": return .overparen
+            case "⏠": return .overgroup
             default: return nil
             }
         } else {
             switch u {
-            case "‾", "¯", "_", "\u{0332}": return "underline"
-            case "~", "˜", "∼": return "under-tilde"
-            case "←", "⟵": return "under-left-arrow"
-            case "→", "⟶": return "under-right-arrow"
-            case "↔", "⟷": return "under-left-right-arrow"
-            case "⏟", "︸": return "underbrace"
-            case "⎵": return "underbracket"
-            case "⏝", "⌣": return "underparen"
-            case "⏡": return "undergroup"
-            case ".", "˙": return "under-dot"
+            case "‾", "¯", "_", "\u{0332}": return .underline
+            case "~", "˜", "∼": return .underTilde
+            case "←", "⟵": return .underLeftArrow
+            case "→", "⟶": return .underRightArrow
+            case "↔", "⟷": return .underLeftRightArrow
+            case "⏟", "︸": return .underbrace
+            case "⎵": return .underbracket
+            case "⏝", "⌣": return .underparen
+            case "⏡": return .undergroup
+            case ".", "˙": return .underDot
             default: return nil
             }
         }
@@ -187,8 +230,8 @@ enum Vocabulary {
     }
 
     /// Unit symbols, mapped to their keys (the symbol itself, µ spellings folded).
-    static let unitSymbols: SemanticProperties = {
-        var table: SemanticProperties = [:]
+    static let unitSymbols: [String: String] = {
+        var table: [String: String] = [:]
         for symbol in [
             "m", "cm", "mm", "km", "nm", "pm", "dm", "in", "ft", "yd", "mi",
             "g", "kg", "mg", "t", "lb", "oz",
@@ -210,7 +253,7 @@ enum Vocabulary {
     }()
 
     /// Spelled-out unit names (singular, lower case) and their keys.
-    static let spelledUnits: SemanticProperties = [
+    static let spelledUnits: [String: String] = [
         "meter": "m", "metre": "m", "centimeter": "cm", "centimetre": "cm", "millimeter": "mm", "millimetre": "mm",
         "kilometer": "km", "kilometre": "km", "nanometer": "nm", "inch": "in", "inche": "in", "foot": "ft", "feet": "ft",
         "yard": "yd", "mile": "mi", "gram": "g", "kilogram": "kg", "milligram": "mg", "tonne": "t", "pound": "lb",
@@ -225,8 +268,22 @@ enum Vocabulary {
 extension String {
     /// The only Unicode scalar of a one-scalar string, nil otherwise.
     var soleScalar: Unicode.Scalar? {
+        // The scalar iterator is the cheapest way into a short string (cheaper than its UTF-8 count).
         var it = unicodeScalars.makeIterator()
         guard let first = it.next(), it.next() == nil else { return nil }
         return first
+    }
+
+    /// Whether the string is one Unicode scalar (one byte is one ASCII scalar: no decoding then).
+    var isOneScalar: Bool {
+        let n = utf8.count
+        if n == 1 { return true }
+        return n > 1 && n <= 4 && soleScalar != nil
+    }
+
+    /// Whether the string has two or more Unicode scalars.
+    var hasSeveralScalars: Bool {
+        var it = unicodeScalars.makeIterator()
+        return it.next() != nil && it.next() != nil
     }
 }
