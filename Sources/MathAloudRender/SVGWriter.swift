@@ -20,15 +20,15 @@ extension Renderer {
         var out = SVGBytes()
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
         out.number(w); out += "\" height=\""; out.number(h); out += "\" viewBox=\"0 0 "; out.number(w); out += " "; out.number(h)
-        out += "\" role=\"img\" aria-labelledby=\""; out += prefix; out += "-title\" aria-describedby=\""; out += prefix; out += "-desc\""
+        out += "\" role=\"img\" aria-labelledby=\""; out.append(prefix); out += "-title\" aria-describedby=\""; out.append(prefix); out += "-desc\""
         out += " style=\"vertical-align:-"; out.number(formula.baselineFromBottom); out += "px\""
         out += " data-baseline=\""; out.number(top); out += "\" data-depth=\""; out.number(formula.baselineFromBottom)
         out += "\" data-height=\""; out.number(top); out += "\">"
-        out += "<title id=\""; out += prefix; out += "-title\">"; out.escaped(formula.label); out += "</title>"
-        out += "<desc id=\""; out += prefix; out += "-desc\">"; out.escaped(formula.source); out += "</desc>"
+        out += "<title id=\""; out.append(prefix); out += "-title\">"; out.escaped(formula.label); out += "</title>"
+        out += "<desc id=\""; out.append(prefix); out += "-desc\">"; out.escaped(formula.source); out += "</desc>"
         let items = box.drawList(color: options.color)
         if let bg = options.background {
-            out += "<rect width=\"100%\" height=\"100%\" fill=\""; out += bg.hex; out += "\""; out.opacity(bg); out += "/>"
+            out += "<rect width=\"100%\" height=\"100%\" fill=\""; out.color(bg); out += "\""; out.opacity(bg); out += "/>"
         }
         // Glyph outlines once each in <defs>, placed with <use>.
         var defined: [UInt64] = []
@@ -39,39 +39,39 @@ extension Renderer {
             if defined.contains(key) { continue }
             defined.append(key)
             if first { out += "<defs>"; first = false }
-            out += "<path id=\""; out += prefix; out += "-"; out.glyphID(g); out += "\" d=\""
-            out += fonts.face(g.font).svgPath(g.glyph); out += "\"/>"
+            out += "<path id=\""; out.append(prefix); out += "-"; out.glyphID(g); out += "\" d=\""
+            out.append(fonts.face(g.font).svgPath(g.glyph)); out += "\"/>"
         }
         if !first { out += "</defs>" }
-        out += "<g fill=\""; out += options.color.hex; out += "\""; out.opacity(options.color)
+        out += "<g fill=\""; out.color(options.color); out += "\""; out.opacity(options.color)
         out += " transform=\"translate("; out.number(pad * fs); out += " "; out.number(top); out += ")\">"
         let mathScale = fs / fonts.math.face.unitsPerEm
         for item in items {
             switch item {
             case let .glyph(g, x, y, color):
                 let scale = g.font == .math ? mathScale : fs / fonts.face(g.font).unitsPerEm
-                out += "<use href=\"#"; out += prefix; out += "-"; out.glyphID(g); out += "\" transform=\"translate("
+                out += "<use href=\"#"; out.append(prefix); out += "-"; out.glyphID(g); out += "\" transform=\"translate("
                 out.number(x * fs); out += " "; out.number(-y * fs); out += ") scale("; out.number(g.size * scale, decimals: 6); out += ")\""
-                if color != options.color { out += " fill=\""; out += color.hex; out += "\""; out.opacity(color) }
+                if color != options.color { out += " fill=\""; out.color(color); out += "\""; out.opacity(color) }
                 out += "/>"
             case let .rect(x, y, width, height, color):
                 out += "<rect x=\""; out.number(x * fs); out += "\" y=\""; out.number(-(y + height) * fs); out += "\" width=\""
                 out.number(width * fs); out += "\" height=\""; out.number(height * fs); out += "\""
-                if color != options.color { out += " fill=\""; out += color.hex; out += "\""; out.opacity(color) }
+                if color != options.color { out += " fill=\""; out.color(color); out += "\""; out.opacity(color) }
                 out += "/>"
             case let .line(x1, y1, x2, y2, t, color):
                 out += "<line x1=\""; out.number(x1 * fs); out += "\" y1=\""; out.number(-y1 * fs); out += "\" x2=\""; out.number(x2 * fs)
-                out += "\" y2=\""; out.number(-y2 * fs); out += "\" stroke=\""; out += color.hex; out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
+                out += "\" y2=\""; out.number(-y2 * fs); out += "\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
             case let .frame(x, y, width, height, t, dashed, color):
                 out += "<rect x=\""; out.number((x + t / 2) * fs); out += "\" y=\""; out.number(-(y + height - t / 2) * fs)
                 out += "\" width=\""; out.number((width - t) * fs); out += "\" height=\""; out.number((height - t) * fs)
-                out += "\" fill=\"none\" stroke=\""; out += color.hex; out += "\" stroke-width=\""; out.number(t * fs); out += "\""
+                out += "\" fill=\"none\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\""
                 if dashed { out += " stroke-dasharray=\""; out.number(3 * t * fs); out += "\"" }
                 out += "/>"
             case let .ellipse(x, y, width, height, t, color):
                 out += "<ellipse cx=\""; out.number((x + width / 2) * fs); out += "\" cy=\""; out.number(-(y + height / 2) * fs)
                 out += "\" rx=\""; out.number((width - t) / 2 * fs); out += "\" ry=\""; out.number((height - t) / 2 * fs)
-                out += "\" fill=\"none\" stroke=\""; out += color.hex; out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
+                out += "\" fill=\"none\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
             }
         }
         out += "</g></svg>"
@@ -122,9 +122,15 @@ struct SVGBytes: ~Copyable {
         count += bytes.count
     }
 
-    static func += (out: inout SVGBytes, s: String) {
+    /// Appends a literal: its bytes are copied as they are, with no string machinery.
+    static func += (out: inout SVGBytes, s: StaticString) {
+        s.withUTF8Buffer { out.append($0) }
+    }
+
+    /// Appends a string's UTF-8.
+    mutating func append(_ s: String) {
         var s = s
-        s.withUTF8 { out.append($0) }
+        s.withUTF8 { append($0) }
     }
 
     /// The text written.
@@ -169,13 +175,29 @@ struct SVGBytes: ~Copyable {
 
     /// Element content escaped as XML (``XMLEscaping/text(_:)``).
     mutating func escaped(_ s: String) {
-        self += XMLEscaping.text(s)
+        append(XMLEscaping.text(s))
     }
 
     mutating func glyphID(_ g: GlyphRef) {
         if g.font != .math { integer(Int(g.font.rawValue)); append(0x2D) }
         integer(Int(g.glyph))
     }
+
+    /// A colour as `#rrggbb` (as ``RGBAColor/hex``), written digit by digit.
+    mutating func color(_ c: RGBAColor) {
+        append(0x23)
+        hexChannel(c.red)
+        hexChannel(c.green)
+        hexChannel(c.blue)
+    }
+
+    private mutating func hexChannel(_ channel: Double) {
+        let v = Int((Swift.max(0, Swift.min(1, channel)) * 255).rounded())
+        append(SVGBytes.hexDigit(v >> 4))
+        append(SVGBytes.hexDigit(v & 15))
+    }
+
+    @inline(__always) private static func hexDigit(_ d: Int) -> UInt8 { UInt8(d < 10 ? 0x30 + d : 0x57 + d) }
 
     mutating func opacity(_ c: RGBAColor) {
         guard c.alpha < 1 else { return }
