@@ -69,7 +69,10 @@ public struct SpeechDescription: Hashable, Sendable {
     }
 
     /// Removes the pauses at the end.
-    mutating func removeTrailingPauses() {
+    mutating func removeTrailingPauses() { SpeechDescription.removeTrailingPauses(&items) }
+
+    /// Removes the pauses at the end of `items`.
+    static func removeTrailingPauses(_ items: inout [Item]) {
         while let last = items.last, case .pause = last { items.removeLast() }
     }
 

@@ -65,6 +65,7 @@ public struct SpeechEngine: Sendable {
         /// Numbers of the vocabulary that runs compare with (read once: an enum's raw value from
         /// another module is a call, and a static constant is checked for initialization on every read).
         let roleCount: Int
+        let propertyNameCount: Int
         let exponentRole: UInt16
         let subscriptRole: UInt16
         let commandProperty: UInt16
@@ -79,6 +80,7 @@ public struct SpeechEngine: Sendable {
             self.preferences = preferences
             words = WordCache(lexicon: lexicon, variant: preferences.variant)
             roleCount = SemanticRole.allCases.count
+            propertyNameCount = PropertyName.allCases.count
             exponentRole = SemanticRole.exponent.rawValue
             subscriptRole = SemanticRole.subscript.rawValue
             commandProperty = PropertyName.command.rawValue
@@ -134,27 +136,17 @@ public struct SpeechEngine: Sendable {
                               trace: Bool) -> SpeechOutput {
         // A tree still empty reads as its ``SemanticTree/root`` does: one empty node.
         guard tree.rootID >= 0 else { return speak(SemanticTree(tree.root), rootRole: rootRole, core, preferences, trace: trace) }
-        let (hasExtraNames, hasExtraRoles) = (!tree.extraNames.isEmpty, !tree.extraRoles.isEmpty)
-        // The run reads the tree's arrays in place, and keeps its stack of ancestors on the stack.
-        return withUnsafePointer(to: tree) { source in
-            tree.nodes.withUnsafeBufferPointer { nodes in
-                tree.links.withUnsafeBufferPointer { links in
-                    tree.properties.withUnsafeBufferPointer { properties in
-                        tree.strings.withUnsafeBufferPointer { strings in
-                            withUnsafeTemporaryAllocation(of: SpeechRun.Frame.self, capacity: tree.nodeCount + 1) { ancestors in
-                                let view = TreeView(source: source, nodes: nodes, links: links, properties: properties, strings: strings,
-                                                    hasExtraNames: hasExtraNames, hasExtraRoles: hasExtraRoles)
-                                var run = SpeechRun(core: core, tree: view, preferences: preferences, tracing: trace,
-                                                    ancestors: ancestors.baseAddress!)
-                                var out = SpeechBuilder(capacity: 2 * tree.nodeCount)
-                                run.speak(tree.rootID, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
-                                var description = SpeechDescription(items: out.items)
-                                description.removeTrailingPauses()
-                                return SpeechOutput(description: description, diagnostics: run.diagnostics, trace: run.trace)
-                            }
-                        }
-                    }
-                }
+        let root = tree.rootID, nodeCount = tree.nodeCount
+        // The run reads the tree's arrays in place, and works in memory on the stack.
+        // The closures hold the engine's parts unowned: the caller holds them for the whole run.
+        return TreeView.with(tree, vocabularyNames: core.propertyNameCount, vocabularyRoles: core.roleCount) {
+            [unowned(unsafe) core, unowned(unsafe) preferences] view in
+            SpeechRun.Scratch.with(core.table, nodeCount: nodeCount) { [unowned(unsafe) core, unowned(unsafe) preferences] scratch in
+                var run = SpeechRun(core: core, tree: view, preferences: preferences, tracing: trace, scratch: scratch)
+                var out = SpeechBuilder(capacity: 2 * nodeCount)
+                run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
+                SpeechDescription.removeTrailingPauses(&out.items)
+                return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: run.trace)
             }
         }
     }
@@ -187,17 +179,17 @@ final class RunPreferences: Sendable {
             p.test.passes(RunPreferences.value(p.name, in: values)) ? UInt8(2) : 1
         }
         self.results = results
-        candidates = table.candidates.keeping { r in
+        candidates = table.candidates.keeping({ r in
             table.tests.elements[table.testStart.base[r] ..< table.testsAfterPreferences.base[r]].allSatisfy { test in
                 guard case let .preference(slot) = test.test else { return true }
                 return (results[slot] == 2) != test.negated
             }
-        }
+        }, entries: table.testedEntries)
     }
 
     /// Whether preference test `slot` holds, with the results so far in `results` (a run's copy of
     /// ``results``).
-    func holds(_ slot: Int, _ table: RuleTable, results: inout [UInt8]) -> Bool {
+    func holds(_ slot: Int, _ table: RuleTable, results: UnsafeMutablePointer<UInt8>) -> Bool {
         if results[slot] == 0 {
             let p = table.preferenceTests[slot]
             results[slot] = p.test.passes(RunPreferences.value(p.name, in: values)) ? 2 : 1

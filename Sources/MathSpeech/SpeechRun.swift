@@ -41,15 +41,33 @@ struct SpeechBuilder {
 struct TreeView {
     typealias NodeID = SemanticTree.NodeID
 
-    /// The tree itself (for its names).
-    let source: UnsafePointer<SemanticTree>
     let nodes: UnsafeBufferPointer<SemanticTree.Node>
     let links: UnsafeBufferPointer<SemanticTree.Link>
     let properties: UnsafeBufferPointer<SemanticTree.Property>
     let strings: UnsafeBufferPointer<String>
-    /// Whether the tree has property names or roles outside the vocabulary.
-    let hasExtraNames: Bool
-    let hasExtraRoles: Bool
+    /// The tree's property names and roles outside the vocabulary, and how many the vocabulary has.
+    let extraNames: UnsafeBufferPointer<String>
+    let extraRoles: UnsafeBufferPointer<String>
+    let vocabularyNames: Int
+    let vocabularyRoles: Int
+
+    /// Runs `body` on a view of `tree` (valid during the call).
+    static func with<R>(_ tree: SemanticTree, vocabularyNames: Int, vocabularyRoles: Int, _ body: (TreeView) -> R) -> R {
+        tree.nodes.withUnsafeBufferPointer { nodes in
+            tree.links.withUnsafeBufferPointer { links in
+                tree.properties.withUnsafeBufferPointer { properties in
+                    tree.strings.withUnsafeBufferPointer { strings in
+                        tree.extraNames.withUnsafeBufferPointer { extraNames in
+                            tree.extraRoles.withUnsafeBufferPointer { extraRoles in
+                                body(TreeView(nodes: nodes, links: links, properties: properties, strings: strings, extraNames: extraNames,
+                                              extraRoles: extraRoles, vocabularyNames: vocabularyNames, vocabularyRoles: vocabularyRoles))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     @inline(__always) func kind(_ n: NodeID) -> SemanticKind { nodes[Int(n)].kind }
 
@@ -96,6 +114,38 @@ struct TreeView {
         return nil
     }
 
+    /// A property's value as a string: ``SemanticTree``'s `string(of:)`, reading the strings in place
+    /// (a call of a method on the tree itself copies it).
+    func string(of p: SemanticTree.Property) -> String {
+        switch p.form {
+        case .flag: return "true"
+        case .integer: return String(p.payload)
+        case .atom: return PropertyAtom(rawValue: UInt16(p.payload))?.string ?? ""
+        case .string: return strings[Int(p.payload)]
+        }
+    }
+
+    // The names and numbers of roles and property names: ``SemanticTree``'s `name(ofRole:)`,
+    // `name(ofProperty:)`, `roleNumber(_:)` and `propertyNumber(_:)`, reading the names in place.
+
+    func name(ofRole number: UInt16) -> String {
+        Int(number) < vocabularyRoles ? SemanticRole(rawValue: number)!.name : extraRoles[Int(number) - vocabularyRoles]
+    }
+
+    func name(ofProperty number: UInt16) -> String {
+        Int(number) < vocabularyNames ? PropertyName(rawValue: number)!.name : extraNames[Int(number) - vocabularyNames]
+    }
+
+    func roleNumber(_ name: String) -> UInt16? {
+        if let r = SemanticRole(name: name) { return r.rawValue }
+        return extraRoles.firstIndex(of: name).map { UInt16(vocabularyRoles + $0) }
+    }
+
+    func propertyNumber(_ name: String) -> UInt16? {
+        if let p = PropertyName(name: name) { return p.rawValue }
+        return extraNames.firstIndex(of: name).map { UInt16(vocabularyNames + $0) }
+    }
+
     /// The names of the node's properties.
     @inline(__always)
     func propertyNames(_ n: NodeID) -> NameSet {
@@ -117,19 +167,22 @@ struct SpeechRun {
     typealias Prosody = SpeechDescription.Prosody
 
     let tree: TreeView
-    /// What the run reads of the engine.
-    let core: SpeechEngine.Core
-    let preferences: RunPreferences
-    /// This run's results of preference tests (a copy of ``RunPreferences/results``, filled in as
-    /// conditions are tested when the preferences were not tested up front).
-    var preferenceResults: [UInt8]
+    /// What the run reads of the engine. The caller holds both for the whole run (unowned: a run
+    /// costs no reference counting of them).
+    unowned(unsafe) let core: SpeechEngine.Core
+    unowned(unsafe) let preferences: RunPreferences
+    /// This run's results of preference tests (``RunPreferences/results``, then filled in as
+    /// conditions are tested when the preferences were not tested up front), in memory the caller
+    /// gives.
+    private let preferenceResults: UnsafeMutablePointer<UInt8>
     let tracing: Bool
     /// Words looked up once for the run's variant (nil when the engine's are for another variant).
     let words: WordCache.Reader?
     /// The numbers in this tree of the property names and roles rules name outside the vocabulary
-    /// (``RuleTable/extraPropertyNames``, ``RuleTable/extraRoleNames``).
-    let extraPropertyNumbers: [UInt16]
-    let extraRoleNumbers: [UInt16]
+    /// (``RuleTable/extraPropertyNames``, then ``RuleTable/extraRoleNames``), in memory the caller
+    /// gives.
+    private let extraNumbers: UnsafeMutablePointer<UInt16>
+    private let extraRoleStart: Int
     var diagnostics: [Diagnostic] = []
     var trace: [RuleTrace] = []
     /// The parents of the nodes being spoken, root first, each with the role it was reached by:
@@ -137,37 +190,55 @@ struct SpeechRun {
     /// goes down links, and the tree has no cycles).
     private let ancestors: UnsafeMutablePointer<Frame>
     private var ancestorCount = 0
-    private var reported: Set<String> = []
+    /// Per condition path, where it led from the node being matched when `epoch` is the current
+    /// one (every node matched is a new epoch), in memory the caller gives.
+    private let resolved: UnsafeMutablePointer<ResolvedPath>
+    private var epoch = 0
+    /// The characters reported missing so far (made when the first is).
+    private var reported: Set<String>? = nil
     /// ``SpeechEngine/Core``'s numbers of the vocabulary, and the NFC table, at hand.
     private let roleCount: Int
     private let exponentRole: UInt16
     private let subscriptRole: UInt16
     private let commandProperty: UInt16
     private let normalization: Normalization.Table
-
-    // The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
-    private let tests: UnsafePointer<CompiledCondition>
-    private let testStart: UnsafePointer<Int>
-    /// Where each rule's tests still to test start (after its preference tests when those are known).
-    private let testsToTest: UnsafePointer<Int>
-    private let requirements: UnsafePointer<NameSet>
-    private let textTests: UnsafePointer<Int>
     /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
     private let textIsPseudo: Bool
-    private let pathStart: UnsafePointer<Int>
-    private let pathSteps: UnsafePointer<CompiledCondition.Step>
-    private let properties: UnsafePointer<PropertyReference>
-    private let valueTests: UnsafePointer<CompiledValueTest>
-    private let integerValues: UnsafePointer<Int32>
-    private let roleSets: UnsafePointer<RoleSet>
-    private let templateStart: UnsafePointer<Int>
-    private let parts: UnsafePointer<CompiledPart>
-    private let templatePathStart: UnsafePointer<Int>
-    private let templatePathRoles: UnsafePointer<NameNumber>
-    private let candidates: UnsafePointer<Int32>
-    private let candidatesByKind: UnsafePointer<RuleTable.KindCandidates>
-    private let candidateTextLists: UnsafePointer<Range<Int>>
-    private let candidatesByScalar: ScalarMap<Int32>.Reader
+    /// The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
+    private let table: RuleTable.Reader
+    private let lists: RuleTable.Candidates.Reader
+
+    /// Memory a run works in, given by its caller: room for the ancestors, the paths followed,
+    /// the preference results and the numbers of names outside the vocabulary.
+    struct Scratch {
+        let ancestors: UnsafeMutablePointer<Frame>
+        let resolved: UnsafeMutablePointer<ResolvedPath>
+        let preferenceResults: UnsafeMutablePointer<UInt8>
+        let extraNumbers: UnsafeMutablePointer<UInt16>
+
+        /// Runs `body` with memory for a run on a tree of `nodeCount` nodes with `table`'s rules, on the
+        /// stack (unless a part is large).
+        static func with<R>(_ table: RuleTable, nodeCount: Int, _ body: (Scratch) -> R) -> R {
+            let names = table.extraNameCount, results = table.preferenceTestCount, paths = table.pathCount
+            return withUnsafeTemporaryAllocation(of: Frame.self, capacity: nodeCount + 1) { ancestors in
+                withUnsafeTemporaryAllocation(of: ResolvedPath.self, capacity: paths) { resolved in
+                    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: results + names) { words in
+                        let numbers = words.baseAddress!
+                        return body(Scratch(ancestors: ancestors.baseAddress!, resolved: resolved.baseAddress!,
+                                            preferenceResults: UnsafeMutableRawPointer(numbers + names).bindMemory(
+                                                to: UInt8.self, capacity: results),
+                                            extraNumbers: numbers))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a path led (node -1: nowhere) from the node matched in `epoch`.
+    struct ResolvedPath {
+        var epoch: Int
+        var frame: Frame
+    }
 
     /// A node reached by a link: the node and its role.
     struct Frame {
@@ -184,24 +255,30 @@ struct SpeechRun {
     }
 
 
-    init(core: SpeechEngine.Core, tree: TreeView, preferences: RunPreferences, tracing: Bool,
-         ancestors: UnsafeMutablePointer<Frame>) {
-        self.ancestors = ancestors
-        let table = core.table
-        let source = tree.source
-        extraPropertyNumbers = !tree.hasExtraNames ? table.absentPropertyNumbers
-            : table.extraPropertyNames.map { source.pointee.propertyNumber($0) ?? .absent }
-        extraRoleNumbers = !tree.hasExtraRoles ? table.absentRoleNumbers
-            : table.extraRoleNames.map { source.pointee.roleNumber($0) ?? .absent }
-        textIsPseudo = !tree.hasExtraNames || source.pointee.propertyNumber("text") == nil
+    init(core: SpeechEngine.Core, tree: TreeView, preferences: RunPreferences, tracing: Bool, scratch: Scratch) {
+        let rules = core.table
+        ancestors = scratch.ancestors
+        resolved = scratch.resolved
+        resolved.initialize(repeating: ResolvedPath(epoch: 0, frame: Frame(node: -1, role: 0)), count: rules.pathCount)
+        preferenceResults = scratch.preferenceResults
+        if !preferences.candidates.preferencesTested {
+            // Otherwise no preference condition is left to test.
+            let results = scratch.preferenceResults
+            preferences.results.withUnsafeBufferPointer { results.initialize(from: $0.baseAddress!, count: $0.count) }
+        }
+        extraNumbers = scratch.extraNumbers
+        extraRoleStart = rules.extraPropertyNameCount
+        extraNumbers.initialize(repeating: .absent, count: rules.extraNameCount)
+        if !tree.extraNames.isEmpty || !tree.extraRoles.isEmpty {
+            for (i, name) in rules.extraPropertyNames.enumerated() { extraNumbers[i] = tree.propertyNumber(name) ?? .absent }
+            for (i, name) in rules.extraRoleNames.enumerated() { extraNumbers[extraRoleStart + i] = tree.roleNumber(name) ?? .absent }
+            textIsPseudo = tree.propertyNumber("text") == nil
+        } else {
+            textIsPseudo = true
+        }
         words = core.words.variant == preferences.variant ? core.words.reader : nil
-        let lists = preferences.candidates
-        testsToTest = lists.preferencesTested ? table.testsAfterPreferences.base : table.testStart.base
-        candidates = lists.rules.base
-        candidatesByKind = lists.byKind.base
-        candidateTextLists = lists.textLists.base
-        candidatesByScalar = lists.byScalar.reader
-        preferenceResults = preferences.results
+        table = rules.reader
+        lists = preferences.candidates.reader
         self.tree = tree
         self.core = core
         self.preferences = preferences
@@ -211,21 +288,25 @@ struct SpeechRun {
         subscriptRole = core.subscriptRole
         commandProperty = core.commandProperty
         normalization = Normalization.table
-        tests = table.tests.base
-        testStart = table.testStart.base
-        requirements = table.requirements.base
-        textTests = table.textTests.base
-        pathStart = table.pathStart.base
-        pathSteps = table.pathSteps.base
-        properties = table.properties.base
-        valueTests = table.valueTests.base
-        integerValues = table.integerValues.base
-        roleSets = table.roleSets.base
-        templateStart = table.templateStart.base
-        parts = table.parts.base
-        templatePathStart = table.templatePathStart.base
-        templatePathRoles = table.templatePathRoles.base
     }
+
+    // The table's arrays by name.
+    private var tests: UnsafePointer<CompiledCondition> { table.tests }
+    private var testStart: UnsafePointer<Int> { table.testStart }
+    private var pathStart: UnsafePointer<Int> { table.pathStart }
+    private var pathSteps: UnsafePointer<CompiledCondition.Step> { table.pathSteps }
+    private var properties: UnsafePointer<PropertyReference> { table.properties }
+    private var valueTests: UnsafePointer<CompiledValueTest> { table.valueTests }
+    private var integerValues: UnsafePointer<Int32> { table.integerValues }
+    private var roleSets: UnsafePointer<RoleSet> { table.roleSets }
+    private var templateStart: UnsafePointer<Int> { table.templateStart }
+    private var parts: UnsafePointer<CompiledPart> { table.parts }
+    private var templatePathStart: UnsafePointer<Int> { table.templatePathStart }
+    private var templatePathRoles: UnsafePointer<NameNumber> { table.templatePathRoles }
+    private var candidates: UnsafePointer<RuleTable.Candidate> { lists.rules }
+    private var candidatesByKind: UnsafePointer<RuleTable.KindCandidates> { lists.byKind }
+    private var candidateTextLists: UnsafePointer<RuleTable.CandidateList> { lists.textLists }
+    private var candidatesByScalar: ScalarMap<Int32>.Reader { lists.byScalar }
 
     // MARK: Nodes
 
@@ -268,17 +349,23 @@ struct SpeechRun {
         let split = candidatesByKind[kind]
         let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
         let list = chosen ?? split.other
-        if list.isEmpty { return nil }
+        if list.rules.isEmpty { return nil }
+        let present = tree.propertyNames(context.node)
+        if !list.needsOneOf.isEmpty && !list.needsOneOf.intersects(present) { return nil }
         // In a list chosen by the node's text, each rule's `text = …` condition holds (unless a
         // property of the tree is named `text`).
         let skipsTextTests = chosen != nil && textIsPseudo
-        let present = tree.propertyNames(context.node)
-        rules: for k in list {
-            let r = Int(candidates[k])
-            guard requirements[r].isSubset(of: present) else { continue }
-            let skipped = skipsTextTests ? textTests[r] : -1
-            for t in testsToTest[r] ..< testStart[r + 1] where t != skipped && !holds(tests[t], context) { continue rules }
-            return r
+        epoch += 1
+        rules: for k in list.rules {
+            let candidate = candidates[k]
+            guard candidate.requires.isSubset(of: present) else { continue }
+            let skipped = skipsTextTests ? candidate.textTest : -1
+            var t = candidate.firstTest
+            while t < candidate.endTest {
+                if t != skipped && !holds(tests[Int(t)], context) { continue rules }
+                t += 1
+            }
+            return Int(candidate.rule)
         }
         return nil
     }
@@ -286,7 +373,7 @@ struct SpeechRun {
     /// The candidate list of a node of kind number `kind` with `text`, in a kind whose lists are
     /// split by text (see ``RuleTable/KindCandidates``).
     @inline(__always)
-    private mutating func candidates(kind: Int, text: String, _ split: RuleTable.KindCandidates) -> Range<Int>? {
+    private mutating func candidates(kind: Int, text: String, _ split: RuleTable.KindCandidates) -> RuleTable.CandidateList? {
         enum Decision { case scalar(UInt32), other, table }
         let decision: Decision = text.withBytes { bytes in
             guard let first = bytes.first else { return .table }
@@ -350,7 +437,7 @@ struct SpeechRun {
         case .number, .text: return text
         case .empty: return ""
         case .unknown:
-            if let command = tree.property(node, commandProperty).map(tree.source.pointee.string(of:)) {
+            if let command = tree.property(node, commandProperty).map(tree.string(of:)) {
                 return command.hasPrefix("\\") ? String(command.dropFirst()) : command
             }
             return text.isEmpty ? "" : symbolWords(text, range: tree.range(node))
@@ -369,8 +456,8 @@ struct SpeechRun {
         // Never nil: every character without words gets its name.
         return SpeechRun.symbolWords(text, lexicon: core.lexicon, variant: preferences.variant) { scalar, s in
             let name = Lexicon.readableName(s)
-            if !reported.contains(s) {
-                reported.insert(s)
+            if reported?.contains(s) != true {
+                reported = (reported ?? []).union([s])
                 diagnostics.append(.warning("speech.missing-word",
                     "no \(core.locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
                     at: range))
@@ -563,18 +650,27 @@ struct SpeechRun {
     /// A role's number in this tree (see ``NameNumber``).
     @inline(__always)
     private mutating func roleNumber(_ role: NameNumber) -> UInt16 {
-        role < .extraBase ? role : extraRoleNumbers[Int(role - .extraBase)]
+        role < .extraBase ? role : extraNumbers[extraRoleStart + Int(role - .extraBase)]
     }
 
     /// A property name's number in this tree (see ``NameNumber``).
     @inline(__always)
     private mutating func propertyNumber(_ name: NameNumber) -> UInt16 {
-        name < .extraBase ? name : extraPropertyNumbers[Int(name - .extraBase)]
+        name < .extraBase ? name : extraNumbers[Int(name - .extraBase)]
     }
 
-    /// Follows condition path `path` from the node; the first step may be `next`, `previous`
-    /// (siblings) or `parent` (repeated: ancestors).
+    /// Follows condition path `path` from the node being matched; the first step may be `next`,
+    /// `previous` (siblings) or `parent` (repeated: ancestors). Each path is followed once per node
+    /// (``resolved``), however many rules test it.
     private mutating func resolve(_ path: Int, _ context: Context) -> Frame? {
+        if resolved[path].epoch == epoch { return resolved[path].frame.node < 0 ? nil : resolved[path].frame }
+        let frame = follow(path, context)
+        resolved[path] = ResolvedPath(epoch: epoch, frame: frame ?? Frame(node: -1, role: 0))
+        return frame
+    }
+
+    /// ``resolve(_:_:)`` without the memory.
+    private mutating func follow(_ path: Int, _ context: Context) -> Frame? {
         var current = Frame(node: context.node, role: context.role)
         for s in pathStart[path] ..< pathStart[path + 1] {
             switch pathSteps[s] {
@@ -625,7 +721,7 @@ struct SpeechRun {
         case .kind: return valueTests[test].kinds.contains(tree.kind(node))
         case .role:
             if Int(target.role) < roleCount { return valueTests[test].roles >> UInt64(target.role) & 1 != 0 }
-            return valueTests[test].passes(tree.source.pointee.name(ofRole: target.role))
+            return valueTests[test].passes(tree.name(ofRole: target.role))
         case .count:
             return valueTests[test].passes(integer: Int32(tree.childCount(node)), integerValues)
         case .position:
@@ -641,12 +737,12 @@ struct SpeechRun {
     /// ``property(_:of:passes:isSelf:_:)`` reads it.
     private mutating func propertyValue(_ property: Int, of target: Frame, isSelf: Bool, _ context: Context) -> String? {
         let node = target.node
-        if let p = tree.property(node, propertyNumber(properties[property].number)) { return tree.source.pointee.string(of: p) }
+        if let p = tree.property(node, propertyNumber(properties[property].number)) { return tree.string(of: p) }
         switch properties[property].pseudo {
         case .none: return nil
         case .text: return tree.text(node)
         case .kind: return tree.kind(node).rawValue
-        case .role: return tree.source.pointee.name(ofRole: target.role)
+        case .role: return tree.name(ofRole: target.role)
         case .count: return String(tree.childCount(node))
         case .scriptPath: return isSelf ? scriptPath(context) : nil
         case .position: return isSelf && context.parent >= 0 ? String(position(context)) : nil
@@ -686,7 +782,7 @@ struct SpeechRun {
             guard let target = resolve(path, context) else { return negated }
             return property(name, of: target, passes: test, isSelf: false, context) != negated
         case let .preference(slot):
-            return preferences.holds(slot, core.table, results: &preferenceResults) != negated
+            return preferences.holds(slot, core.table, results: preferenceResults) != negated
         case let .kind(path, kinds):
             if path < 0 { return kinds.contains(tree.kind(context.node)) != negated }
             guard let target = resolve(path, context) else { return negated }
@@ -696,7 +792,7 @@ struct SpeechRun {
             return kinds.contains(tree.kind(context.parent)) != negated
         case let .role(set):
             if Int(context.role) < roleCount { return (roleSets[set].bits >> UInt64(context.role) & 1 != 0) != negated }
-            return roleSets[set].extraNames.contains(tree.source.pointee.name(ofRole: context.role)) != negated
+            return roleSets[set].extraNames.contains(tree.name(ofRole: context.role)) != negated
         case .followed:
             guard context.parent >= 0 else { return negated }
             return (context.index < tree.childCount(context.parent) - 1) != negated
@@ -717,11 +813,11 @@ struct SpeechRun {
         var properties: [String: String] = [:]
         let record = tree.nodes[Int(node)]
         for i in Int(record.firstProperty) ..< Int(record.firstProperty + record.propertyCount) {
-            properties[tree.source.pointee.name(ofProperty: tree.properties[i].name)] = tree.source.pointee.string(of: tree.properties[i])
+            properties[tree.name(ofProperty: tree.properties[i].name)] = tree.string(of: tree.properties[i])
         }
         let spoken = rule.map { core.rules[$0] }
         return RuleTrace(depth: depth, kind: tree.kind(node).rawValue, text: tree.text(node), range: tree.range(node),
-                         role: tree.source.pointee.name(ofRole: context.role), properties: properties, rule: spoken?.name,
+                         role: tree.name(ofRole: context.role), properties: properties, rule: spoken?.name,
                          location: spoken.map { "\($0.file):\($0.line)" }, conditions: spoken?.conditions.map(SpeechRun.describe) ?? [],
                          speech: "")
     }

@@ -112,9 +112,20 @@ struct NameSet: Sendable {
         if number < 64 { low |= 1 << UInt64(number) } else if number < 128 { high |= 1 << UInt64(number - 64) }
     }
 
+    var isEmpty: Bool { low | high == 0 }
+
+    mutating func formUnion(_ other: NameSet) {
+        low |= other.low
+        high |= other.high
+    }
+
     /// Whether every name of `self` is in `other`.
     @inline(__always)
     func isSubset(of other: NameSet) -> Bool { low & ~other.low | high & ~other.high == 0 }
+
+    /// Whether `self` and `other` have a name in common.
+    @inline(__always)
+    func intersects(_ other: NameSet) -> Bool { low & other.low | high & other.high != 0 }
 }
 
 /// The rules of a style prepared for the hot path of speaking, when the style loads: every rule's
@@ -130,17 +141,20 @@ final class RuleTable: Sendable {
     let tests: FrozenArray<CompiledCondition>
     /// Per rule, where its tests after the preference tests start (those come first).
     let testsAfterPreferences: FrozenArray<Int>
-    /// Per rule, the index in ``tests`` of its `text = …` condition that ``Candidates`` split the
-    /// lists by (-1 for none): a rule in a list chosen by the node's text passes it.
-    let textTests: FrozenArray<Int>
-    /// Per rule, the properties a node must have for its conditions to hold (those it tests on the
-    /// node itself with a test that fails when the property is missing): a node without one of them
-    /// is not matched against the rule at all.
-    let requirements: FrozenArray<NameSet>
+    /// Per rule, as a candidate list holds it when the preferences are not tested up front
+    /// (``Candidates/preferencesTested``) and when they are.
+    let untestedEntries: [Candidate]
+    let testedEntries: [Candidate]
     /// Paths of conditions (`numerator` in `numerator.simple`, `parent.parent`), by number: path `p`
     /// is `pathSteps[pathStart[p] ..< pathStart[p + 1]]`.
     let pathStart: FrozenArray<Int>
     let pathSteps: FrozenArray<CompiledCondition.Step>
+    /// How many paths, preference tests and names outside the vocabulary there are (read without
+    /// touching the arrays: the room a run needs; at least 1 path).
+    let pathCount: Int
+    let preferenceTestCount: Int
+    let extraPropertyNameCount: Int
+    let extraNameCount: Int
     /// Properties that conditions test and templates say (`{=rows}`), by number.
     let properties: FrozenArray<PropertyReference>
     /// Value tests (`= squared`, `< 3`), by number; `integerValues` holds the integers of their
@@ -155,10 +169,6 @@ final class RuleTable: Sendable {
     /// Property names and roles that rules name outside the vocabulary (see ``NameNumber``).
     let extraPropertyNames: [String]
     let extraRoleNames: [String]
-    /// As many ``NameNumber/absent`` as there are extra names: their numbers in a tree that holds no
-    /// name outside the vocabulary.
-    let absentPropertyNumbers: [UInt16]
-    let absentRoleNumbers: [UInt16]
     /// Rule `r`'s template is `parts[templateStart[r] ..< templateStart[r + 1]]`.
     let templateStart: FrozenArray<Int>
     let parts: FrozenArray<CompiledPart>
@@ -168,6 +178,25 @@ final class RuleTable: Sendable {
     let templatePathRoles: FrozenArray<NameNumber>
     /// Keys of `{@key}` look-ups, by number.
     let lookupKeys: [String]
+    /// The arrays a run reads, as raw pointers.
+    let reader: Reader
+
+    /// The arrays of a ``RuleTable`` that a run reads, as raw pointers (valid while the table lives,
+    /// into memory never written after it is made: hence `@unchecked Sendable`).
+    struct Reader: @unchecked Sendable {
+        let tests: UnsafePointer<CompiledCondition>
+        let testStart: UnsafePointer<Int>
+        let pathStart: UnsafePointer<Int>
+        let pathSteps: UnsafePointer<CompiledCondition.Step>
+        let properties: UnsafePointer<PropertyReference>
+        let valueTests: UnsafePointer<CompiledValueTest>
+        let integerValues: UnsafePointer<Int32>
+        let roleSets: UnsafePointer<RoleSet>
+        let templateStart: UnsafePointer<Int>
+        let parts: UnsafePointer<CompiledPart>
+        let templatePathStart: UnsafePointer<Int>
+        let templatePathRoles: UnsafePointer<NameNumber>
+    }
     /// The candidate rules per kind and node text.
     let candidates: Candidates
 
@@ -177,13 +206,48 @@ final class RuleTable: Sendable {
         let test: CompiledValueTest
     }
 
+    /// A rule as a candidate list holds it: what matching reads, side by side.
+    struct Candidate: Sendable {
+        let rule: Int32
+        /// The tests to test, `tests[firstTest ..< endTest]` (after the preference tests when those
+        /// are known).
+        let firstTest: Int32
+        let endTest: Int32
+        /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split by
+        /// (-1 for none): a rule in a list chosen by the node's text passes it.
+        let textTest: Int32
+        /// The properties a node must have for the rule's conditions to hold (those it tests on the
+        /// node itself with a test that fails when the property is missing): a node without one of
+        /// them is not matched against the rule at all.
+        let requires: NameSet
+    }
+
+    /// Candidate rules in priority order: a range of ``Candidates/rules``.
+    struct CandidateList: Sendable {
+        let rules: Range<Int>
+        /// When every rule of the list requires some property (``Candidate/requires``), all the
+        /// properties they require: a node with none of them matches no rule of the list. Empty
+        /// otherwise.
+        let needsOneOf: NameSet
+
+        init(_ rules: Range<Int>, _ candidates: [Candidate]) {
+            self.rules = rules
+            var needs = NameSet()
+            for c in candidates[rules] {
+                if c.requires.isEmpty { needs = NameSet(); break }
+                needs.formUnion(c.requires)
+            }
+            needsOneOf = needs
+        }
+    }
+
     /// The candidate rules of one kind: when some of its rules have a `text = …` condition, the
     /// lists are split by node text — per text a rule names, the rules whose `text = …` condition
     /// allows that text plus the rules without one; `other` for any other text. One look-up per
-    /// node instead of a set test per rule. Lists are ranges of ``Candidates/rules``.
+    /// node instead of a set test per rule.
     struct KindCandidates: Sendable {
         /// The list for texts no rule names (the whole list when the kind's lists are not split).
-        let other: Range<Int>
+        let other: CandidateList
         /// Whether the lists are split by text.
         let split: Bool
         /// Which texts ``Candidates/byScalar`` decides (answering `other` when it has no list):
@@ -197,34 +261,47 @@ final class RuleTable: Sendable {
 
     /// Per kind (indexed by ``SemanticKind/number``), the candidate lists, split by node text.
     struct Candidates: Sendable {
-        /// Every list's rule numbers, one list after the other.
-        let rules: FrozenArray<Int32>
+        /// Every list's rules, one list after the other.
+        let rules: FrozenArray<Candidate>
         let byKind: FrozenArray<KindCandidates>
-        /// The lists for texts rules name (ranges of ``rules``), by number.
-        let textLists: FrozenArray<Range<Int>>
+        /// The lists for texts rules name, by number.
+        let textLists: FrozenArray<CandidateList>
         /// The ``textLists`` number of a kind and one-byte or one-scalar text that rules name,
         /// keyed by `kind number << 21 | scalar value`.
         let byScalar: ScalarMap<Int32>
         /// Per kind, all its text-named lists by text (for texts the other tables do not decide).
-        let byText: [TextTable<Range<Int>>]
+        let byText: [TextTable<CandidateList>]
         /// Whether the rules whose preference tests fail are left out (and the others' hold).
         let preferencesTested: Bool
+        /// The lists as a run reads them.
+        let reader: Reader
 
-        /// Lists in the layout of ``Candidates``, from plain lists.
-        init(lists: [(byText: [String: [Int]], other: [Int])], preferencesTested: Bool) {
-            var rules: [Int32] = []
-            func add(_ list: [Int]) -> Range<Int> {
+        /// Reads ``Candidates`` through raw pointers (valid while the candidates live, into memory never
+        /// written after it is made: hence `@unchecked Sendable`).
+        struct Reader: @unchecked Sendable {
+            let rules: UnsafePointer<Candidate>
+            let byKind: UnsafePointer<KindCandidates>
+            let textLists: UnsafePointer<CandidateList>
+            let byScalar: ScalarMap<Int32>.Reader
+        }
+
+        /// Lists in the layout of ``Candidates``, from lists of rule numbers; `entries` holds each
+        /// rule as a candidate.
+        init(lists: [(byText: [String: [Int]], other: [Int])], entries: [Candidate], preferencesTested: Bool) {
+            var rules: [Candidate] = []
+            func add(_ list: [Int]) -> CandidateList {
                 let start = rules.count
-                rules += list.map { Int32($0) }
-                return start ..< rules.count
+                rules += list.map { entries[$0] }
+                return CandidateList(start ..< rules.count, rules)
             }
-            var textLists: [Range<Int>] = []
+            var textLists: [CandidateList] = []
             var byScalar: [UInt32: Int32] = [:]
             var byKind: [KindCandidates] = []
-            var byText: [TextTable<Range<Int>>] = []
+            var byText: [TextTable<CandidateList>] = []
             for (kind, lists) in lists.enumerated() {
-                var ranges: [String: Range<Int>] = [:]
-                for (text, list) in lists.byText {
+                var ranges: [String: CandidateList] = [:]
+                // A text whose list is `other` (its rules left out for fixed preferences) needs none.
+                for (text, list) in lists.byText where list != lists.other {
                     let range = add(list)
                     ranges[text] = range
                     var scalars = text.unicodeScalars.makeIterator()
@@ -234,7 +311,7 @@ final class RuleTable: Sendable {
                     }
                 }
                 let table = TextTable(ranges)
-                let keys = lists.byText.keys
+                let keys = ranges.keys
                 let nonASCII = keys.filter { !$0.utf8.allSatisfy { $0 < 0x80 } }
                 byKind.append(KindCandidates(
                     other: add(lists.other), split: !keys.isEmpty, decidesOneByte: table.asciiKeysDecide,
@@ -248,14 +325,17 @@ final class RuleTable: Sendable {
             self.byScalar = ScalarMap(byScalar)
             self.byText = byText
             self.preferencesTested = preferencesTested
+            reader = Reader(rules: self.rules.base, byKind: self.byKind.base, textLists: self.textLists.base,
+                            byScalar: self.byScalar.reader)
         }
 
-        /// The lists without the rules `keep` rejects, for fixed preferences.
-        func keeping(_ keep: (Int) -> Bool) -> Candidates {
-            func list(_ range: Range<Int>) -> [Int] { rules.elements[range].map { Int($0) }.filter(keep) }
+        /// The lists without the rules `keep` rejects, for fixed preferences (`entries`: each rule as
+        /// a candidate then).
+        func keeping(_ keep: (Int) -> Bool, entries: [Candidate]) -> Candidates {
+            func list(_ list: CandidateList) -> [Int] { rules.elements[list.rules].map { Int($0.rule) }.filter(keep) }
             return Candidates(lists: (0 ..< byKind.count).map { k in
                 (byText: byText[k].dictionary.mapValues(list), other: list(byKind.base[k].other))
-            }, preferencesTested: true)
+            }, entries: entries, preferencesTested: true)
         }
     }
 
@@ -281,7 +361,7 @@ final class RuleTable: Sendable {
         }
         // A property a rule tests on the node with a test a missing value fails (and no
         // pseudo-property stands in for) must be there.
-        requirements = FrozenArray((0 ..< rules.count).map { [builder] r in
+        let requirements = (0 ..< rules.count).map { [builder] r in
             var required = NameSet()
             for condition in tests[testStart[r] ..< testStart[r + 1]] {
                 guard case .property(path: -1, property: let property, test: let test) = condition.test, !condition.negated else { continue }
@@ -291,8 +371,18 @@ final class RuleTable: Sendable {
                 }
             }
             return required
-        })
-        self.textTests = FrozenArray(textTests)
+        }
+        func entries(from first: [Int]) -> [Candidate] {
+            var entries: [Candidate] = []
+            for r in 0 ..< rules.count {
+                let end: Int = testStart[r + 1]
+                entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
+                                         textTest: Int32(textTests[r]), requires: requirements[r]))
+            }
+            return entries
+        }
+        untestedEntries = entries(from: testStart)
+        testedEntries = entries(from: testsAfterPreferences)
         self.testStart = FrozenArray(testStart)
         self.testsAfterPreferences = FrozenArray(testsAfterPreferences)
         self.tests = FrozenArray(tests)
@@ -307,11 +397,17 @@ final class RuleTable: Sendable {
         preferenceTests = builder.preferenceTests
         extraPropertyNames = builder.extraPropertyNames
         extraRoleNames = builder.extraRoleNames
-        absentPropertyNumbers = Array(repeating: .absent, count: builder.extraPropertyNames.count)
-        absentRoleNumbers = Array(repeating: .absent, count: builder.extraRoleNames.count)
+        pathCount = max(builder.pathStart.count - 1, 1)
+        preferenceTestCount = builder.preferenceTests.count
+        extraPropertyNameCount = builder.extraPropertyNames.count
+        extraNameCount = builder.extraPropertyNames.count + builder.extraRoleNames.count
         templatePathStart = FrozenArray(builder.templatePathStart)
         templatePathRoles = FrozenArray(builder.templatePathRoles)
         lookupKeys = builder.lookupKeys
+        reader = Reader(tests: self.tests.base, testStart: self.testStart.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
+                        properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
+                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
+                        templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
         var byKind: [String: [Int]] = [:]
         for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
@@ -331,7 +427,7 @@ final class RuleTable: Sendable {
             var byText: [String: [Int]] = [:]
             for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
             return (byText: byText, other: list.filter { filters[$0] == nil })
-        }, preferencesTested: false)
+        }, entries: untestedEntries, preferencesTested: false)
     }
 
     /// Whether a condition is a `text = …` test of the node itself, which candidate lists are split by.

@@ -122,8 +122,8 @@ struct ScalarMap<Value: Sendable>: @unchecked Sendable {
     /// The map as a run reads it (valid while the map lives).
     var reader: Reader { Reader(keys: keys, values: values, mask: mask, shift: shift) }
 
-    /// Reads a ``ScalarMap`` through raw pointers.
-    struct Reader {
+    /// Reads a ``ScalarMap`` through raw pointers (into memory never written after it is made).
+    struct Reader: @unchecked Sendable {
         fileprivate let keys: UnsafePointer<UInt32>
         fileprivate let values: UnsafePointer<Value?>
         fileprivate let mask: Int
