@@ -292,7 +292,6 @@ struct SpeechRun {
 
     // The table's arrays by name.
     private var tests: UnsafePointer<CompiledCondition> { table.tests }
-    private var testStart: UnsafePointer<Int> { table.testStart }
     private var pathStart: UnsafePointer<Int> { table.pathStart }
     private var pathSteps: UnsafePointer<CompiledCondition.Step> { table.pathSteps }
     private var properties: UnsafePointer<PropertyReference> { table.properties }

@@ -185,7 +185,6 @@ final class RuleTable: Sendable {
     /// into memory never written after it is made: hence `@unchecked Sendable`).
     struct Reader: @unchecked Sendable {
         let tests: UnsafePointer<CompiledCondition>
-        let testStart: UnsafePointer<Int>
         let pathStart: UnsafePointer<Int>
         let pathSteps: UnsafePointer<CompiledCondition.Step>
         let properties: UnsafePointer<PropertyReference>
@@ -404,7 +403,7 @@ final class RuleTable: Sendable {
         templatePathStart = FrozenArray(builder.templatePathStart)
         templatePathRoles = FrozenArray(builder.templatePathRoles)
         lookupKeys = builder.lookupKeys
-        reader = Reader(tests: self.tests.base, testStart: self.testStart.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
+        reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
                         templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
@@ -658,12 +657,10 @@ struct KindSet: Sendable {
         for kind in names.compactMap(SemanticKind.init(rawValue:)) { insert(kind) }
     }
 
-    /// The kinds `include` accepts.
-    init(where include: (SemanticKind) -> Bool) {
-        for kind in SemanticKind.allCases where include(kind) { insert(kind) }
-    }
+    /// No kind.
+    init() {}
 
-    private mutating func insert(_ kind: SemanticKind) {
+    mutating func insert(_ kind: SemanticKind) {
         let n = kind.number
         if n < 64 { low |= 1 << UInt64(n) } else { high |= 1 << UInt64(n - 64) }
     }
@@ -696,17 +693,16 @@ struct RoleSet: Sendable {
 struct AtomSet: Sendable {
     private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
-    /// The atoms `include` accepts.
-    init(where include: (PropertyAtom) -> Bool) {
-        precondition(PropertyAtom.allCases.count <= 256, "AtomSet holds 256 atoms")
-        for atom in PropertyAtom.allCases where include(atom) {
-            let n = Int(atom.rawValue), bit = UInt64(1) << UInt64(n & 63)
-            switch n >> 6 {
-            case 0: words.0 |= bit
-            case 1: words.1 |= bit
-            case 2: words.2 |= bit
-            default: words.3 |= bit
-            }
+    /// No atom.
+    init() {}
+
+    mutating func insert(_ atom: PropertyAtom) {
+        let n = Int(atom.rawValue), bit = UInt64(1) << UInt64(n & 63)
+        switch n >> 6 {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
         }
     }
 
@@ -720,6 +716,43 @@ struct AtomSet: Sendable {
         default: word = words.3
         }
         return word >> UInt64(atom & 63) & 1 != 0
+    }
+}
+
+/// The names of the vocabulary's atoms, kinds and roles (what value tests are precomputed for), read
+/// once per process, also by their ASCII lower case.
+struct VocabularyNames: Sendable {
+    let atoms: [(PropertyAtom, String)]
+    let kinds: [(SemanticKind, String)]
+    let roles: [(SemanticRole, String)]
+    let atomsByLowercase: [String: [PropertyAtom]]
+    let kindsByLowercase: [String: [SemanticKind]]
+    let rolesByLowercase: [String: [SemanticRole]]
+
+    static let shared = VocabularyNames()
+
+    private init() {
+        precondition(PropertyAtom.allCases.count <= 256, "AtomSet holds 256 atoms")
+        atoms = PropertyAtom.allCases.map { ($0, $0.string) }
+        kinds = SemanticKind.allCases.map { ($0, $0.rawValue) }
+        roles = SemanticRole.allCases.map { ($0, $0.name) }
+        func byLowercase<T>(_ names: [(T, String)]) -> [String: [T]] {
+            var table: [String: [T]] = [:]
+            for (value, name) in names {
+                guard let key = VocabularyNames.asciiLowercase(name) else { preconditionFailure("'\(name)' is not ASCII") }
+                table[key, default: []].append(value)
+            }
+            return table
+        }
+        atomsByLowercase = byLowercase(atoms)
+        kindsByLowercase = byLowercase(kinds)
+        rolesByLowercase = byLowercase(roles)
+    }
+
+    /// `s` with ASCII letters in lower case (nil when it is not ASCII).
+    static func asciiLowercase(_ s: String) -> String? {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }
 
@@ -766,10 +799,25 @@ struct CompiledValueTest: Sendable {
         let string = StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, number: number)
         onFlag = string.passes("true")
         onMissing = string.passes(nil)
-        atoms = AtomSet { string.passes($0.string) }
-        kinds = KindSet { string.passes($0.rawValue) }
-        var roles: UInt64 = 0
-        for role in SemanticRole.allCases where string.passes(role.name) { roles |= 1 << UInt64(role.rawValue) }
+        let names = VocabularyNames.shared
+        var atoms = AtomSet(), kinds = KindSet(), roles: UInt64 = 0
+        if operation == .oneOf && valuesKnownNFC {
+            // The names are ASCII, so the test holds for one exactly when a value equals it ignoring
+            // ASCII case (both are in NFC: no canonical equivalence beyond equal bytes): look the
+            // values up by their lower case instead of testing every name.
+            for v in values {
+                guard let key = VocabularyNames.asciiLowercase(v) else { continue }
+                for a in names.atomsByLowercase[key] ?? [] { atoms.insert(a) }
+                for k in names.kindsByLowercase[key] ?? [] { kinds.insert(k) }
+                for r in names.rolesByLowercase[key] ?? [] { roles |= 1 << UInt64(r.rawValue) }
+            }
+        } else {
+            for (atom, name) in names.atoms where string.passes(name) { atoms.insert(atom) }
+            for (kind, name) in names.kinds where string.passes(name) { kinds.insert(kind) }
+            for (role, name) in names.roles where string.passes(name) { roles |= 1 << UInt64(role.rawValue) }
+        }
+        self.atoms = atoms
+        self.kinds = kinds
         self.roles = roles
         // The integers a `oneOf` can accept are those some value spells canonically: an integer's
         // string is ASCII digits (and `-`), which have no case and no canonically equivalent
