@@ -92,6 +92,7 @@ extension String {
     /// the stack). Reading bytes this way is a few instructions; going through `utf8` is a call per step.
     @inline(__always)
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = self
         return try copy.withUTF8(body)
     }
