@@ -349,7 +349,7 @@ struct SpeechRun {
         let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
         let list = chosen ?? split.other
         if list.rules.isEmpty { return nil }
-        let present = tree.propertyNames(context.node)
+        let present = list.requiresAny ? tree.propertyNames(context.node) : NameSet()
         if !list.needsOneOf.isEmpty && !list.needsOneOf.intersects(present) { return nil }
         // In a list chosen by the node's text, each rule's `text = …` condition holds (unless a
         // property of the tree is named `text`).

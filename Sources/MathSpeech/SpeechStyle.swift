@@ -228,6 +228,8 @@ final class RuleTable: Sendable {
         /// properties they require: a node with none of them matches no rule of the list. Empty
         /// otherwise.
         let needsOneOf: NameSet
+        /// Whether some rule of the list requires a property (the node's names are needed).
+        let requiresAny: Bool
 
         init(_ rules: Range<Int>, _ candidates: [Candidate]) {
             self.rules = rules
@@ -237,6 +239,7 @@ final class RuleTable: Sendable {
                 needs.formUnion(c.requires)
             }
             needsOneOf = needs
+            requiresAny = candidates[rules].contains { !$0.requires.isEmpty }
         }
     }
 
