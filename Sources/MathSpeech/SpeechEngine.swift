@@ -96,7 +96,7 @@ public struct SpeechEngine: Sendable {
     }
 
     /// Creates an engine for resolved preference values (see ``SpeechStyle/resolve(_:)``), spoken
-    /// with by ``speak(_:trace:)-(SemanticTree,_)``: the style's preference conditions are tested
+    /// with by `speak(_:trace:)`: the style's preference conditions are tested
     /// here, once, instead of in every call.
     public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String]) {
         self.style = style

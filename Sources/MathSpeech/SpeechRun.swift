@@ -37,7 +37,8 @@ struct SpeechBuilder {
 }
 
 /// A semantic tree read through raw buffers of its records, for the speech run, which reads them
-/// many times per node (``SemanticTree``'s own accessors are not inlined across modules).
+/// many times per node. The accessors are ``SemanticTree``'s read helpers again: those are not
+/// inlined across modules, and calling one on the tree through a pointer copies the tree.
 struct TreeView {
     typealias NodeID = SemanticTree.NodeID
 
@@ -222,7 +223,8 @@ struct SpeechRun {
             let names = table.extraNameCount, results = table.preferenceTestCount, paths = table.pathCount
             return withUnsafeTemporaryAllocation(of: Frame.self, capacity: nodeCount + 1) { ancestors in
                 withUnsafeTemporaryAllocation(of: ResolvedPath.self, capacity: paths) { resolved in
-                    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: results + names) { words in
+                    // The names' numbers, then the results (one more for a non-empty allocation).
+                    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: results + names + 1) { words in
                         let numbers = words.baseAddress!
                         return body(Scratch(ancestors: ancestors.baseAddress!, resolved: resolved.baseAddress!,
                                             preferenceResults: UnsafeMutableRawPointer(numbers + names).bindMemory(
@@ -253,7 +255,6 @@ struct SpeechRun {
         let parent: NodeID
         let index: Int
     }
-
 
     init(core: SpeechEngine.Core, tree: TreeView, preferences: RunPreferences, tracing: Bool, scratch: Scratch) {
         let rules = core.table

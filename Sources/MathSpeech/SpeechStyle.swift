@@ -196,6 +196,7 @@ final class RuleTable: Sendable {
         let templatePathStart: UnsafePointer<Int>
         let templatePathRoles: UnsafePointer<NameNumber>
     }
+
     /// The candidate rules per kind and node text.
     let candidates: Candidates
 
