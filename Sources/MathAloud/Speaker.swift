@@ -15,7 +15,9 @@ public struct SpokenFormula: Sendable {
     /// Per node, the rule that fired (empty unless `explain` was asked for).
     public let trace: [RuleTrace]
     /// The semantic tree that was spoken.
-    public let semantics: SemanticNode
+    public let semanticTree: SemanticTree
+    /// The semantic tree that was spoken, as linked nodes (built from ``semanticTree`` on each call).
+    public var semantics: SemanticNode { semanticTree.root }
     /// The source text.
     public let source: SourceText
 }
@@ -94,20 +96,32 @@ public struct Speaker: Sendable {
     /// Speaks a formula that is already parsed (e.g. one a renderer also lays out), so the TeX is read
     /// once. Not cached: the caller holds the tree.
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
-        let semantics = analyzer.analyze(parsed.root)
-        let output = engine.speak(semantics, trace: explain)
-        var diagnostics = parsed.diagnostics.map(Speaker.asSpoken) + output.diagnostics
-        diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
-        return SpokenFormula(speech: output.description, diagnostics: diagnostics, speechDiagnostics: output.diagnostics,
-                             trace: output.trace,
-                             semantics: semantics, source: parsed.source)
+        let tree = SemanticTree(analyzer.analyze(parsed.root))
+        let output = engine.speak(tree, trace: explain)
+        return SpokenFormula(speech: output.description,
+                             diagnostics: Speaker.merged(parsed.diagnostics, output.diagnostics),
+                             speechDiagnostics: output.diagnostics, trace: output.trace, semanticTree: tree,
+                             source: parsed.source)
+    }
+
+    /// The parser's diagnostics (as speech reads them, ``asSpoken(_:)``) and the speech engine's,
+    /// sorted by position (a stable sort: at one position the parser's come first, each in its order).
+    static func merged(_ parse: [Diagnostic], _ speech: [Diagnostic]) -> [Diagnostic] {
+        if parse.isEmpty && speech.isEmpty { return [] }
+        var diagnostics = parse.map(Speaker.asSpoken) + speech
+        func position(_ d: Diagnostic) -> Int { d.range?.lowerBound ?? 0 }
+        // Already in order, the usual case (one diagnostic, or a few in source order), stays as it is.
+        if zip(diagnostics, diagnostics.dropFirst()).contains(where: { position($0) > position($1) }) {
+            diagnostics.sort { position($0) < position($1) }
+        }
+        return diagnostics
     }
 
     /// The semantic tree of a parsed formula (for benchmarks that time each stage).
     package func analyze(_ parsed: ParsedFormula) -> SemanticNode { analyzer.analyze(parsed.root) }
 
     /// Speech for a semantic tree (for benchmarks that time each stage).
-    package func speak(semantics: SemanticNode) -> SpeechOutput {
+    package func speak(semantics: SemanticTree) -> SpeechOutput {
         engine.speak(semantics, trace: false)
     }
 

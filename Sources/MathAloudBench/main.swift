@@ -237,7 +237,7 @@ func benchStages(_ o: Options) {
     let lines = loadLines(o.corpus)
     guard let speaker = try? Speaker(cacheCapacity: 0) else { print("cannot load the speaker"); exit(4) }
     let parsed = lines.map { speaker.parser.parse($0, notation: .tex) }
-    let trees = parsed.map { speaker.analyze($0) }
+    let trees = parsed.map { SemanticTree(speaker.analyze($0)) }
     var sink = 0
     let parse = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.parser.parse(line, notation: .tex).diagnostics.count } }
     let analyzer = SemanticAnalyzer()
@@ -462,7 +462,7 @@ case "rules-profile":
     let o = parseOptions(args.dropFirst())
     let lines = loadLines(o.corpus)
     guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
-    let trees = lines.map { speaker.analyze(speaker.parser.parse($0, notation: .tex)) }
+    let trees = lines.map { SemanticTree(speaker.analyze(speaker.parser.parse($0, notation: .tex))) }
     profileLoop(o.repeatCount, trees) { speaker.speak(semantics: $0).description.items.count }
 case "rules-dump":
     // Everything the rules stage produces for the corpus, in several styles and preferences, with
@@ -488,7 +488,7 @@ case "rules-dump":
         print("== \(style) \(preferences.sorted { $0.key < $1.key })")
         for (i, line) in lines.enumerated() {
             let spoken = speaker.speak(tex: line, explain: i % 7 == 0)
-            let perCall = engine.speak(spoken.semantics, preferences: speaker.preferences, trace: i % 7 == 0)
+            let perCall = engine.speak(spoken.semanticTree, preferences: speaker.preferences, trace: i % 7 == 0)
             if perCall.description != spoken.speech || perCall.trace != spoken.trace || perCall.diagnostics != spoken.speechDiagnostics {
                 print("\(i): MISMATCH speak(_:preferences:): \(perCall.description.plainText)")
             }

@@ -253,6 +253,14 @@ public struct SemanticTree: Sendable {
         return extraRoles.firstIndex(of: name).map { UInt16(SemanticRole.allCases.count + $0) }
     }
 
+    /// The number of role `name` in this tree; a role outside the vocabulary that the tree does not
+    /// hold yet is added to `extraRoles` (numbered after the others).
+    package mutating func addRole(_ name: String) -> UInt16 {
+        if let n = roleNumber(name) { return n }
+        extraRoles.append(name)
+        return UInt16(SemanticRole.allCases.count + extraRoles.count - 1)
+    }
+
     // MARK: Objects
 
     /// The tree as linked ``SemanticNode``s (built on each call).
@@ -580,11 +588,7 @@ extension SemanticTree {
         }
 
         /// The number of role `name` in this tree (numbered after the vocabulary when it is not in it).
-        package mutating func roleNumber(_ name: String) -> UInt16 {
-            if let n = tree.roleNumber(name) { return n }
-            tree.extraRoles.append(name)
-            return UInt16(SemanticRole.allCases.count + tree.extraRoles.count - 1)
-        }
+        package mutating func roleNumber(_ name: String) -> UInt16 { tree.addRole(name) }
 
         /// Ends building: `root` is the tree's root.
         package consuming func finish(root: NodeID) -> SemanticTree {

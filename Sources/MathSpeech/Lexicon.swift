@@ -123,6 +123,18 @@ public struct Lexicon: Sendable {
         Search.words(key, variant: variant, in: search.symbols)
     }
 
+    /// The keys of the symbol tables that are one non-ASCII Unicode scalar, in search order (for
+    /// ``WordCache``).
+    func singleScalarSymbolKeys() -> [String] {
+        search.symbols.flatMap { table in
+            table.table.entries.keys.filter { key in
+                var scalars = key.unicodeScalars.makeIterator()
+                guard let first = scalars.next(), scalars.next() == nil else { return false }
+                return !first.isASCII
+            }
+        }
+    }
+
     /// Words for a function name.
     public func function(_ key: String, variant: String?) -> String? {
         if let styleFunctions = search.styleFunctions, let w = styleFunctions.words("fn." + key, variant: variant) { return w }

@@ -43,44 +43,37 @@ public struct SpeechDescription: Hashable, Sendable {
 
     /// Appends words (empty words are ignored).
     public mutating func append(words: String, range: SourceRange? = nil, prosody: Prosody? = nil) {
-        guard !words.isEmpty, words.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A }) else { return }
-        items.append(.words(words, range: range, prosody: prosody))
+        SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
     }
 
     /// Appends `text` and then `words` to the last words without spaces ("one" + "-" + "third").
     public mutating func join(_ text: String, words: String, range: SourceRange? = nil) {
-        guard let last = items.last, case let .words(w, r, p) = last else {
-            append(words: words, range: range)
-            return
-        }
-        items[items.count - 1] = .words(w + text + words, range: SourceRange.union(r, range), prosody: p)
+        SpeechDescription.join(text, words: words, range: range, to: &items, from: 0)
     }
 
     /// Appends a pause; adjacent pauses merge into the longer one, and a leading pause is dropped.
     public mutating func append(pause: Pause) {
-        guard let last = items.last else { return }
-        if case .pause(let p) = last {
-            items[items.count - 1] = .pause(max(p, pause))
-        } else {
-            items.append(.pause(pause))
-        }
+        SpeechDescription.append(pause: pause, to: &items, from: 0)
     }
 
     /// Appends another description.
     public mutating func append(_ other: SpeechDescription) {
-        for item in other.items {
-            switch item {
-            case let .words(w, r, p): append(words: w, range: r, prosody: p)
-            case let .pause(p): append(pause: p)
-            }
-        }
+        SpeechDescription.append(other.items[...], to: &items, from: 0)
     }
 
     /// The description without trailing pauses.
     public var trimmed: SpeechDescription {
         var copy = self
-        while let last = copy.items.last, case .pause = last { copy.items.removeLast() }
+        copy.removeTrailingPauses()
         return copy
+    }
+
+    /// Removes the pauses at the end.
+    mutating func removeTrailingPauses() { SpeechDescription.removeTrailingPauses(&items) }
+
+    /// Removes the pauses at the end of `items`.
+    static func removeTrailingPauses(_ items: inout [Item]) {
+        while let last = items.last, case .pause = last { items.removeLast() }
     }
 
     /// Whether nothing is said.
@@ -88,23 +81,99 @@ public struct SpeechDescription: Hashable, Sendable {
 
     /// Plain text: words separated by spaces; short pauses as commas, medium as semicolons, long as
     /// periods.
-    public var plainText: String {
-        // Built on UTF-8 bytes: a label is read for every image, and appending strings (with a
-        // Unicode-aware suffix test per word) cost several times more than the words themselves.
-        var end = items.count
-        while end > 0, case .pause = items[end - 1] { end -= 1 }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(end * 8)
-        for item in items[..<end] {
+    public var plainText: String { SpeechDescription.plainText(items[...]) }
+
+    // MARK: Building
+    //
+    // What the methods above do, on the items of a description being built, where the items from
+    // index `start` on are a description of their own (a part of a template spoken alone before it
+    // is joined to the words before it): a pause or join looks no further back than `start`.
+
+    /// Whether words say nothing: empty, or only spaces, tabs and line feeds.
+    @inline(__always)
+    static func isBlank(_ words: String) -> Bool {
+        words.withBytes { bytes in
+            for b in bytes where b != 0x20 && b != 0x09 && b != 0x0A { return false }
+            return true
+        }
+    }
+
+    /// Appends words unless they are blank.
+    @inline(__always)
+    static func append(words: String, range: SourceRange?, prosody: Prosody?, to items: inout [Item]) {
+        guard !isBlank(words) else { return }
+        items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Appends a pause after `items[start...]`: merged into a pause before it, dropped when nothing
+    /// comes before it.
+    @inline(__always)
+    static func append(pause: Pause, to items: inout [Item], from start: Int) {
+        guard items.count > start else { return }
+        if case .pause(let p) = items[items.count - 1] {
+            items[items.count - 1] = .pause(max(p, pause))
+        } else {
+            items.append(.pause(pause))
+        }
+    }
+
+    /// Joins `text` and `words` onto the last words of `items[start...]` (appends the words when the
+    /// last item there is not words).
+    static func join(_ text: String, words: String, range: SourceRange?, to items: inout [Item], from start: Int) {
+        guard items.count > start, case let .words(w, r, p) = items[items.count - 1] else {
+            append(words: words, range: range, prosody: nil, to: &items)
+            return
+        }
+        items[items.count - 1] = .words(w + text + words, range: SourceRange.union(r, range), prosody: p)
+    }
+
+    /// Appends other items one by one, as ``append(words:range:prosody:)`` and ``append(pause:)`` do.
+    static func append(_ other: ArraySlice<Item>, to items: inout [Item], from start: Int) {
+        for item in other {
             switch item {
-            case .words(let w, _, _):
-                if let last = bytes.last, last != 0x20 { bytes.append(0x20) }
-                var w = w
-                w.withUTF8 { bytes.append(contentsOf: $0) }
-            case .pause(let p):
-                bytes.append(p == .short ? 0x2C : p == .medium ? 0x3B : 0x2E)    // , ; .
+            case let .words(w, r, p): append(words: w, range: r, prosody: p, to: &items)
+            case let .pause(p): append(pause: p, to: &items, from: start)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The plain text of some items (see ``plainText``).
+    static func plainText(_ items: ArraySlice<Item>) -> String {
+        // Written as UTF-8 bytes straight into the string: a label is read for every image.
+        var end = items.endIndex
+        while end > items.startIndex, case .pause = items[end - 1] { end -= 1 }
+        var capacity = 0
+        for item in items[..<end] {
+            if case .words(let w, _, _) = item { capacity += w.utf8.count + 1 } else { capacity += 1 }
+        }
+        if capacity == 0 { return "" }
+        return String(unsafeUninitializedCapacity: capacity) { bytes in
+            var n = 0
+            for item in items[..<end] {
+                switch item {
+                case .words(let w, _, _):
+                    if n > 0, bytes[n - 1] != 0x20 {
+                        bytes[n] = 0x20
+                        n += 1
+                    }
+                    let copied: Int? = w.utf8.withContiguousStorageIfAvailable { source in
+                        _ = UnsafeMutableBufferPointer(rebasing: bytes[n...]).initialize(from: source)
+                        return source.count
+                    }
+                    if let copied {
+                        n += copied
+                    } else {
+                        for b in w.utf8 {
+                            bytes[n] = b
+                            n += 1
+                        }
+                    }
+                case .pause(let p):
+                    bytes[n] = p == .short ? 0x2C : p == .medium ? 0x3B : 0x2E    // , ; .
+                    n += 1
+                }
+            }
+            return n
+        }
     }
 }

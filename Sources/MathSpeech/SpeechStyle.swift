@@ -14,9 +14,7 @@ public struct SpeechStyle: Sendable {
     public let rules: [SpeechRule]
     /// Word overrides of the style.
     public let words: WordTable
-    /// The rules as shared references (templates, and the conditions as written for `--explain`).
-    let compiled: [CompiledRule]
-    /// Every rule's conditions as plain values, with the candidate lists: what matching reads.
+    /// The rules compiled against the semantic tree's vocabulary: what matching and speaking read.
     let table: RuleTable
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
@@ -34,7 +32,6 @@ public struct SpeechStyle: Sendable {
         self.preferences = preferences
         rules = files.flatMap(\.rules)
         self.words = words
-        compiled = rules.map(CompiledRule.init)
         table = RuleTable(rules)
     }
 
@@ -64,42 +61,142 @@ public struct SpeechStyle: Sendable {
     }
 }
 
-/// A rule held by reference: its template compiled, its conditions as written (for `--explain`).
-final class CompiledRule: Sendable {
-    let rule: SpeechRule
-    let conditions: [RuleCondition]
-    let template: [CompiledPart]
+/// A property name or role as compiled rules refer to it: its number in the semantic tree's
+/// vocabulary (``PropertyName``, ``SemanticRole``), or, from ``extraBase`` on, the index of a name
+/// outside the vocabulary. Only a tree made from hand-built ``SemanticNode``s can hold such a name
+/// (in its `extraNames` or `extraRoles`); a run looks those up in its tree, once.
+typealias NameNumber = UInt16
 
-    init(_ rule: SpeechRule) {
-        self.rule = rule
-        self.conditions = rule.conditions
-        self.template = rule.template.map(CompiledPart.init)
-    }
+extension NameNumber {
+    /// Where the numbers of names outside the vocabulary start.
+    static let extraBase: UInt16 = 0x8000
+    /// No name of the tree (a name outside the vocabulary that the tree does not hold either).
+    static let absent: UInt16 = .max
 }
 
-/// What matching reads (the hot path of speaking), built when the style loads: every rule's
-/// conditions as ``CompiledCondition`` values in one array — plain numbers, so testing them is
-/// integer comparisons and array indexing without reference counting — and per kind the candidate
-/// rules. Names, paths, roles and value tests that conditions refer to are numbered here.
+/// An immutable array in memory of its own, read through an unsafe pointer: the tables a speech run
+/// reads many times per node are read without bounds checks or reference counting, and a field of
+/// an element without copying the element. The memory lives as long as the object, so a holder
+/// keeps the object and reads through ``base``.
+final class FrozenArray<Element: Sendable>: @unchecked Sendable {
+    /// The first element (valid while the object lives; never written after `init`).
+    let base: UnsafePointer<Element>
+    let count: Int
+
+    init(_ array: [Element]) {
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(array.count, 1))
+        memory.initialize(from: array, count: array.count)
+        base = UnsafePointer(memory)
+        count = array.count
+    }
+
+    deinit {
+        let memory = UnsafeMutablePointer(mutating: base)
+        memory.deinitialize(count: count)
+        memory.deallocate()
+    }
+
+    /// The elements.
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+}
+
+/// A set of ``PropertyName``s as bits by number (names numbered 128 and up are left out: a set is
+/// used to rule out rules quickly, so leaving a name out only makes it rule out fewer).
+struct NameSet: Sendable {
+    private(set) var low: UInt64 = 0, high: UInt64 = 0
+
+    init() {}
+
+    @inline(__always)
+    mutating func insert(_ number: UInt16) {
+        if number < 64 { low |= 1 << UInt64(number) } else if number < 128 { high |= 1 << UInt64(number - 64) }
+    }
+
+    var isEmpty: Bool { low | high == 0 }
+
+    mutating func formUnion(_ other: NameSet) {
+        low |= other.low
+        high |= other.high
+    }
+
+    /// Whether every name of `self` is in `other`.
+    @inline(__always)
+    func isSubset(of other: NameSet) -> Bool { low & ~other.low | high & ~other.high == 0 }
+
+    /// Whether `self` and `other` have a name in common.
+    @inline(__always)
+    func intersects(_ other: NameSet) -> Bool { low & other.low | high & other.high != 0 }
+}
+
+/// The rules of a style prepared for the hot path of speaking, when the style loads: every rule's
+/// conditions as plain values in one array, compiled against the vocabulary of ``SemanticTree``
+/// (property names and roles as numbers, each value test precomputed for every form a value can
+/// take), every rule's template as parts in another, and per kind the candidate rules. Testing a
+/// condition is then integer comparisons and array indexing, without building or comparing strings
+/// in the common case.
 final class RuleTable: Sendable {
     /// Rule `r`'s conditions are `tests[testStart[r] ..< testStart[r + 1]]`, cheapest first: all must
     /// hold and none has side effects, so the order only changes how soon a failing rule is left.
-    let testStart: [Int]
-    let tests: [CompiledCondition]
-    /// Paths of roles (`numerator` in `numerator.simple`, `parent.parent`), by number.
-    let paths: [[CompiledCondition.Step]]
-    /// Property names tested, by number, with the pseudo-property each one is.
-    let propertyNames: [String]
-    let properties: [CompiledCondition.Property]
-    /// Value tests (`= squared`, `< 3`), by number.
-    let valueTests: [CompiledValueTest]
-    /// Role lists (`role is exponent, subscript`), by number.
-    let roleLists: [[SemanticNode.Role]]
+    let testStart: FrozenArray<Int>
+    let tests: FrozenArray<CompiledCondition>
+    /// Per rule, where its tests after the preference tests start (those come first).
+    let testsAfterPreferences: FrozenArray<Int>
+    /// Per rule, as a candidate list holds it when the preferences are not tested up front
+    /// (``Candidates/preferencesTested``) and when they are.
+    let untestedEntries: [Candidate]
+    let testedEntries: [Candidate]
+    /// Paths of conditions (`numerator` in `numerator.simple`, `parent.parent`), by number: path `p`
+    /// is `pathSteps[pathStart[p] ..< pathStart[p + 1]]`.
+    let pathStart: FrozenArray<Int>
+    let pathSteps: FrozenArray<CompiledCondition.Step>
+    /// How many paths, preference tests and names outside the vocabulary there are (read without
+    /// touching the arrays: the room a run needs; at least 1 path).
+    let pathCount: Int
+    let preferenceTestCount: Int
+    let extraPropertyNameCount: Int
+    let extraNameCount: Int
+    /// Properties that conditions test and templates say (`{=rows}`), by number.
+    let properties: FrozenArray<PropertyReference>
+    /// Value tests (`= squared`, `< 3`), by number; `integerValues` holds the integers of their
+    /// ``CompiledValueTest/integers`` ranges.
+    let valueTests: FrozenArray<CompiledValueTest>
+    let integerValues: FrozenArray<Int32>
+    /// Role sets (`role is exponent, subscript`), by number.
+    let roleSets: FrozenArray<RoleSet>
     /// The distinct preference tests (`pref Fractions = Over`), by number: preferences are fixed for a
     /// whole run, so a run evaluates each at most once.
     let preferenceTests: [PreferenceTest]
-    /// Per rule, where its tests after the preference tests start (those come first).
-    let testsAfterPreferences: [Int]
+    /// Property names and roles that rules name outside the vocabulary (see ``NameNumber``).
+    let extraPropertyNames: [String]
+    let extraRoleNames: [String]
+    /// Rule `r`'s template is `parts[templateStart[r] ..< templateStart[r + 1]]`.
+    let templateStart: FrozenArray<Int>
+    let parts: FrozenArray<CompiledPart>
+    /// Role paths of templates (`{function.subscript}`): path `p` is
+    /// `templatePathRoles[templatePathStart[p] ..< templatePathStart[p + 1]]`.
+    let templatePathStart: FrozenArray<Int>
+    let templatePathRoles: FrozenArray<NameNumber>
+    /// Keys of `{@key}` look-ups, by number.
+    let lookupKeys: [String]
+    /// The arrays a run reads, as raw pointers.
+    let reader: Reader
+
+    /// The arrays of a ``RuleTable`` that a run reads, as raw pointers (valid while the table lives,
+    /// into memory never written after it is made: hence `@unchecked Sendable`).
+    struct Reader: @unchecked Sendable {
+        let tests: UnsafePointer<CompiledCondition>
+        let pathStart: UnsafePointer<Int>
+        let pathSteps: UnsafePointer<CompiledCondition.Step>
+        let properties: UnsafePointer<PropertyReference>
+        let valueTests: UnsafePointer<CompiledValueTest>
+        let integerValues: UnsafePointer<Int32>
+        let roleSets: UnsafePointer<RoleSet>
+        let templateStart: UnsafePointer<Int>
+        let parts: UnsafePointer<CompiledPart>
+        let templatePathStart: UnsafePointer<Int>
+        let templatePathRoles: UnsafePointer<NameNumber>
+    }
+
     /// The candidate rules per kind and node text.
     let candidates: Candidates
 
@@ -109,153 +206,341 @@ final class RuleTable: Sendable {
         let test: CompiledValueTest
     }
 
-    /// Candidate lists of one kind: per node text, the rules whose `text = …` condition allows that
-    /// text plus the rules without one; `other` for any other text. One look-up per node instead of a
-    /// set test per rule.
-    struct KindCandidates: Sendable {
-        let byText: TextTable<[Int]>
-        let other: [Int]
+    /// A rule as a candidate list holds it: what matching reads, side by side.
+    struct Candidate: Sendable {
+        let rule: Int32
+        /// The tests to test, `tests[firstTest ..< endTest]` (after the preference tests when those
+        /// are known).
+        let firstTest: Int32
+        let endTest: Int32
+        /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split by
+        /// (-1 for none): a rule in a list chosen by the node's text passes it.
+        let textTest: Int32
+        /// The properties a node must have for the rule's conditions to hold (those it tests on the
+        /// node itself with a test that fails when the property is missing): a node without one of
+        /// them is not matched against the rule at all.
+        let requires: NameSet
     }
 
-    /// Per kind (indexed by ``SemanticKind/number``), the candidate lists split by node text.
+    /// Candidate rules in priority order: a range of ``Candidates/rules``.
+    struct CandidateList: Sendable {
+        let rules: Range<Int>
+        /// When every rule of the list requires some property (``Candidate/requires``), all the
+        /// properties they require: a node with none of them matches no rule of the list. Empty
+        /// otherwise.
+        let needsOneOf: NameSet
+        /// Whether some rule of the list requires a property (the node's names are needed).
+        let requiresAny: Bool
+
+        init(_ rules: Range<Int>, _ candidates: [Candidate]) {
+            self.rules = rules
+            var needs = NameSet()
+            for c in candidates[rules] {
+                if c.requires.isEmpty { needs = NameSet(); break }
+                needs.formUnion(c.requires)
+            }
+            needsOneOf = needs
+            requiresAny = candidates[rules].contains { !$0.requires.isEmpty }
+        }
+    }
+
+    /// The candidate rules of one kind: when some of its rules have a `text = …` condition, the
+    /// lists are split by node text — per text a rule names, the rules whose `text = …` condition
+    /// allows that text plus the rules without one; `other` for any other text. One look-up per
+    /// node instead of a set test per rule.
+    struct KindCandidates: Sendable {
+        /// The list for texts no rule names (the whole list when the kind's lists are not split).
+        let other: CandidateList
+        /// Whether the lists are split by text.
+        let split: Bool
+        /// Which texts ``Candidates/byScalar`` decides (answering `other` when it has no list):
+        /// one-byte ASCII texts when ASCII keys decide them (see ``TextTable``), longer ASCII texts
+        /// when also no key is longer ASCII, and one non-ASCII scalar in NFC when every non-ASCII
+        /// key is one scalar in NFC (then a key equal to such a text as a string has its bytes).
+        let decidesOneByte: Bool
+        let decidesASCII: Bool
+        let decidesNFCScalars: Bool
+    }
+
+    /// Per kind (indexed by ``SemanticKind/number``), the candidate lists, split by node text.
     struct Candidates: Sendable {
-        let byKind: [KindCandidates]
+        /// Every list's rules, one list after the other.
+        let rules: FrozenArray<Candidate>
+        let byKind: FrozenArray<KindCandidates>
+        /// The lists for texts rules name, by number.
+        let textLists: FrozenArray<CandidateList>
+        /// The ``textLists`` number of a kind and one-byte or one-scalar text that rules name,
+        /// keyed by `kind number << 21 | scalar value`.
+        let byScalar: ScalarMap<Int32>
+        /// Per kind, all its text-named lists by text (for texts the other tables do not decide).
+        let byText: [TextTable<CandidateList>]
         /// Whether the rules whose preference tests fail are left out (and the others' hold).
         let preferencesTested: Bool
+        /// The lists as a run reads them.
+        let reader: Reader
 
-        /// The rules that may apply to a node of `kind` with `text`, in priority order. A rule's own
-        /// conditions still decide; this only leaves out rules that cannot match.
-        @inline(__always)
-        func rules(for kind: SemanticKind, text: String) -> [Int] {
-            let split = byKind[kind.number]
-            if split.byText.isEmpty { return split.other }
-            return split.byText[text] ?? split.other
+        /// Reads ``Candidates`` through raw pointers (valid while the candidates live, into memory never
+        /// written after it is made: hence `@unchecked Sendable`).
+        struct Reader: @unchecked Sendable {
+            let rules: UnsafePointer<Candidate>
+            let byKind: UnsafePointer<KindCandidates>
+            let textLists: UnsafePointer<CandidateList>
+            let byScalar: ScalarMap<Int32>.Reader
         }
 
-        /// The lists without the rules `keep` rejects, for fixed preferences.
-        func keeping(_ keep: (Int) -> Bool) -> Candidates {
-            Candidates(byKind: byKind.map { k in
-                KindCandidates(byText: k.byText.mapValues { $0.filter(keep) }, other: k.other.filter(keep))
-            }, preferencesTested: true)
+        /// Lists in the layout of ``Candidates``, from lists of rule numbers; `entries` holds each
+        /// rule as a candidate.
+        init(lists: [(byText: [String: [Int]], other: [Int])], entries: [Candidate], preferencesTested: Bool) {
+            var rules: [Candidate] = []
+            func add(_ list: [Int]) -> CandidateList {
+                let start = rules.count
+                rules += list.map { entries[$0] }
+                return CandidateList(start ..< rules.count, rules)
+            }
+            var textLists: [CandidateList] = []
+            var byScalar: [UInt32: Int32] = [:]
+            var byKind: [KindCandidates] = []
+            var byText: [TextTable<CandidateList>] = []
+            for (kind, lists) in lists.enumerated() {
+                var ranges: [String: CandidateList] = [:]
+                // A text whose list is `other` (its rules left out for fixed preferences) needs none.
+                for (text, list) in lists.byText where list != lists.other {
+                    let range = add(list)
+                    ranges[text] = range
+                    var scalars = text.unicodeScalars.makeIterator()
+                    if let scalar = scalars.next(), scalars.next() == nil {
+                        byScalar[UInt32(kind) << 21 | scalar.value] = Int32(textLists.count)
+                        textLists.append(range)
+                    }
+                }
+                let table = TextTable(ranges)
+                let keys = ranges.keys
+                let nonASCII = keys.filter { !$0.utf8.allSatisfy { $0 < 0x80 } }
+                byKind.append(KindCandidates(
+                    other: add(lists.other), split: !keys.isEmpty, decidesOneByte: table.asciiKeysDecide,
+                    decidesASCII: table.asciiKeysDecide && !keys.contains { $0.utf8.count > 1 && $0.utf8.allSatisfy { $0 < 0x80 } },
+                    decidesNFCScalars: nonASCII.allSatisfy { Normalization.nfcScalar($0) != nil }))
+                byText.append(table)
+            }
+            self.rules = FrozenArray(rules)
+            self.byKind = FrozenArray(byKind)
+            self.textLists = FrozenArray(textLists)
+            self.byScalar = ScalarMap(byScalar)
+            self.byText = byText
+            self.preferencesTested = preferencesTested
+            reader = Reader(rules: self.rules.base, byKind: self.byKind.base, textLists: self.textLists.base,
+                            byScalar: self.byScalar.reader)
+        }
+
+        /// The lists without the rules `keep` rejects, for fixed preferences (`entries`: each rule as
+        /// a candidate then).
+        func keeping(_ keep: (Int) -> Bool, entries: [Candidate]) -> Candidates {
+            func list(_ list: CandidateList) -> [Int] { rules.elements[list.rules].map { Int($0.rule) }.filter(keep) }
+            return Candidates(lists: (0 ..< byKind.count).map { k in
+                (byText: byText[k].dictionary.mapValues(list), other: list(byKind.base[k].other))
+            }, entries: entries, preferencesTested: true)
         }
     }
 
     init(_ rules: [SpeechRule]) {
+        SemanticKind.checkNumbering()
         var builder = Builder()
         var testStart = [0]
         var testsAfterPreferences: [Int] = []
         var tests: [CompiledCondition] = []
+        var templateStart = [0]
+        var parts: [CompiledPart] = []
+        var textTests: [Int] = []
         for rule in rules {
             let compiled = rule.conditions.map { builder.compile($0) }
-            tests += compiled.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+            let order = compiled.indices.sorted { (compiled[$0].cost, $0) < (compiled[$1].cost, $1) }
+            let textTest = rule.conditions.firstIndex(where: RuleTable.isTextFilter)
+            textTests.append(textTest.map { tests.count + order.firstIndex(of: $0)! } ?? -1)
+            tests += order.map { compiled[$0] }
             testsAfterPreferences.append(testStart.last! + compiled.filter { if case .preference = $0.test { true } else { false } }.count)
             testStart.append(tests.count)
+            parts += rule.template.map { builder.compile($0) }
+            templateStart.append(parts.count)
         }
-        self.testStart = testStart
-        self.testsAfterPreferences = testsAfterPreferences
-        self.tests = tests
-        paths = builder.paths
-        propertyNames = builder.propertyNames
-        properties = builder.propertyNames.map(CompiledCondition.Property.init(name:))
-        valueTests = builder.valueTests
-        roleLists = builder.roleLists
+        // A property a rule tests on the node with a test a missing value fails (and no
+        // pseudo-property stands in for) must be there.
+        let requirements = (0 ..< rules.count).map { [builder] r in
+            var required = NameSet()
+            for condition in tests[testStart[r] ..< testStart[r + 1]] {
+                guard case .property(path: -1, property: let property, test: let test) = condition.test, !condition.negated else { continue }
+                let reference = builder.properties[property]
+                if reference.pseudo == .none, reference.number < .extraBase, !builder.valueTests[test].onMissing {
+                    required.insert(reference.number)
+                }
+            }
+            return required
+        }
+        func entries(from first: [Int]) -> [Candidate] {
+            var entries: [Candidate] = []
+            for r in 0 ..< rules.count {
+                let end: Int = testStart[r + 1]
+                entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
+                                         textTest: Int32(textTests[r]), requires: requirements[r]))
+            }
+            return entries
+        }
+        untestedEntries = entries(from: testStart)
+        testedEntries = entries(from: testsAfterPreferences)
+        self.testStart = FrozenArray(testStart)
+        self.testsAfterPreferences = FrozenArray(testsAfterPreferences)
+        self.tests = FrozenArray(tests)
+        self.templateStart = FrozenArray(templateStart)
+        self.parts = FrozenArray(parts)
+        pathStart = FrozenArray(builder.pathStart)
+        pathSteps = FrozenArray(builder.pathSteps)
+        properties = FrozenArray(builder.properties)
+        valueTests = FrozenArray(builder.valueTests)
+        integerValues = FrozenArray(builder.integerValues)
+        roleSets = FrozenArray(builder.roleSets)
         preferenceTests = builder.preferenceTests
+        extraPropertyNames = builder.extraPropertyNames
+        extraRoleNames = builder.extraRoleNames
+        pathCount = max(builder.pathStart.count - 1, 1)
+        preferenceTestCount = builder.preferenceTests.count
+        extraPropertyNameCount = builder.extraPropertyNames.count
+        extraNameCount = builder.extraPropertyNames.count + builder.extraRoleNames.count
+        templatePathStart = FrozenArray(builder.templatePathStart)
+        templatePathRoles = FrozenArray(builder.templatePathRoles)
+        lookupKeys = builder.lookupKeys
+        reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
+                        properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
+                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
+                        templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
         var byKind: [String: [Int]] = [:]
         for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
         let any = byKind["*"] ?? []
         // Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
         let filters: [Set<String>?] = rules.map { rule in
-            for condition in rule.conditions {
-                if case let .property(path, name, .oneOf(values), negated) = condition, path.isEmpty, name == "text", !negated {
-                    return Set(values)
-                }
-            }
-            return nil
+            guard let condition = rule.conditions.first(where: RuleTable.isTextFilter),
+                  case let .property(_, _, .oneOf(values), _) = condition else { return nil }
+            return Set(values)
         }
         // Per kind: its rules with the `*` rules merged in (file order), split by node text. A kind
         // without rules of its own gets the `*` rules, unsplit.
-        SemanticKind.checkNumbering()
-        candidates = Candidates(byKind: SemanticKind.allCases.map { kind in
-            guard let own = byKind[kind.rawValue] else { return KindCandidates(byText: TextTable([:]), other: any) }
+        candidates = Candidates(lists: SemanticKind.allCases.map { kind in
+            guard let own = byKind[kind.rawValue] else { return (byText: [:], other: any) }
             let list = (own + any).sorted()
             let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
             var byText: [String: [Int]] = [:]
             for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
-            return KindCandidates(byText: TextTable(byText), other: list.filter { filters[$0] == nil })
-        }, preferencesTested: false)
+            return (byText: byText, other: list.filter { filters[$0] == nil })
+        }, entries: untestedEntries, preferencesTested: false)
     }
 
-    /// Whether value test `n` passes for `value` (the test is read in place, not copied).
-    @inline(__always)
-    func valueTest(_ n: Int, passes value: String?) -> Bool {
-        valueTests.withUnsafeBufferPointer { $0[n].passes(value) }
+    /// Whether a condition is a `text = …` test of the node itself, which candidate lists are split by.
+    private static func isTextFilter(_ condition: RuleCondition) -> Bool {
+        if case let .property(path, "text", .oneOf, negated) = condition { return path.isEmpty && !negated }
+        return false
     }
 
-    /// Numbers what conditions refer to while they are compiled.
+    /// Numbers what conditions and templates refer to while they are compiled.
     private struct Builder {
-        var paths: [[CompiledCondition.Step]] = []
-        var propertyNames: [String] = []
+        var pathStart = [0]
+        var pathSteps: [CompiledCondition.Step] = []
+        var properties: [PropertyReference] = []
         var valueTests: [CompiledValueTest] = []
-        var roleLists: [[SemanticNode.Role]] = []
+        var integerValues: [Int32] = []
+        var roleSets: [RoleSet] = []
         var preferenceTests: [PreferenceTest] = []
+        var extraPropertyNames: [String] = []
+        var extraRoleNames: [String] = []
+        var templatePathStart = [0]
+        var templatePathRoles: [NameNumber] = []
+        var lookupKeys: [String] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
         var valueTestNumbers: [ValueTest: Int] = [:]
-        var roleListNumbers: [[String]: Int] = [:]
+        var roleSetNumbers: [[String]: Int] = [:]
         var preferenceNumbers: [PreferenceKey: Int] = [:]
+        var templatePathNumbers: [[String]: Int] = [:]
+        var lookupNumbers: [String: Int] = [:]
 
         struct PreferenceKey: Hashable {
             let name: String
             let test: ValueTest
         }
 
-        static func number<Key: Hashable, Value>(_ key: Key, _ numbers: inout [Key: Int], _ values: inout [Value],
-                                                 _ make: () -> Value) -> Int {
-            if let n = numbers[key] { return n }
-            numbers[key] = values.count
-            values.append(make())
-            return values.count - 1
+        /// The number of `key` in `numbers`; a new key gets the next number (`isNew`: what it numbers
+        /// is to be made).
+        static func number<Key: Hashable>(_ key: Key, _ numbers: inout [Key: Int]) -> (number: Int, isNew: Bool) {
+            if let n = numbers[key] { return (n, false) }
+            numbers[key] = numbers.count
+            return (numbers.count - 1, true)
+        }
+
+        /// A role's number (a name outside the vocabulary gets the next extra number).
+        mutating func role(_ name: String) -> NameNumber {
+            if let r = SemanticRole(name: name) { return r.rawValue }
+            if let i = extraRoleNames.firstIndex(of: name) { return .extraBase + UInt16(i) }
+            extraRoleNames.append(name)
+            return .extraBase + UInt16(extraRoleNames.count - 1)
         }
 
         /// The path's number; -1 for the node itself (an empty path).
         mutating func path(_ path: [String]) -> Int {
             if path.isEmpty { return -1 }
-            return Builder.number(path, &pathNumbers, &paths) {
-                var out: [CompiledCondition.Step] = []
+            let (n, isNew) = Builder.number(path, &pathNumbers)
+            if isNew {
                 var rest = path[...]
                 switch rest.first {
                 case "parent":
                     var levels = 0
                     while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
-                    out.append(.parent(levels: levels))
-                case "next": out.append(.next); rest = rest.dropFirst()
-                case "previous": out.append(.previous); rest = rest.dropFirst()
+                    pathSteps.append(.parent(levels: levels))
+                case "next": pathSteps.append(.next); rest = rest.dropFirst()
+                case "previous": pathSteps.append(.previous); rest = rest.dropFirst()
                 default: break
                 }
-                out += rest.map { .child(SemanticNode.Role(rawValue: $0)) }
-                return out
+                for name in rest { pathSteps.append(.child(role(name))) }
+                pathStart.append(pathSteps.count)
             }
+            return n
+        }
+
+        /// A property's number (one list for conditions and templates).
+        mutating func property(_ name: String) -> Int {
+            let (n, isNew) = Builder.number(name, &propertyNumbers)
+            if isNew {
+                var number: NameNumber
+                if let p = PropertyName(name: name) {
+                    number = p.rawValue
+                } else {
+                    number = .extraBase + UInt16(extraPropertyNames.count)
+                    extraPropertyNames.append(name)
+                }
+                properties.append(PropertyReference(number: number, pseudo: PropertyReference.Pseudo(name: name)))
+            }
+            return n
+        }
+
+        mutating func valueTest(_ t: ValueTest) -> Int {
+            let (n, isNew) = Builder.number(t, &valueTestNumbers)
+            if isNew { valueTests.append(CompiledValueTest(t, integers: &integerValues)) }
+            return n
         }
 
         mutating func compile(_ condition: RuleCondition) -> CompiledCondition {
             switch condition {
             case let .property(path, name, t, negated):
-                let name = Builder.number(name, &propertyNumbers, &propertyNames) { name }
-                let test = Builder.number(t, &valueTestNumbers, &valueTests) { CompiledValueTest(t) }
-                return CompiledCondition(.property(path: self.path(path), name: name, test: test), negated: negated)
+                return CompiledCondition(.property(path: self.path(path), property: property(name), test: valueTest(t)), negated: negated)
             case let .preference(name, t, negated):
-                let slot = Builder.number(PreferenceKey(name: name, test: t), &preferenceNumbers, &preferenceTests) {
-                    PreferenceTest(name: name, test: CompiledValueTest(t))
-                }
+                let (slot, isNew) = Builder.number(PreferenceKey(name: name, test: t), &preferenceNumbers)
+                if isNew { preferenceTests.append(PreferenceTest(name: name, test: CompiledValueTest(t, integers: &integerValues))) }
                 return CompiledCondition(.preference(slot: slot), negated: negated)
             case let .kind(path, kinds, negated):
                 return CompiledCondition(.kind(path: self.path(path), KindSet(kinds)), negated: negated)
             case let .parentKind(kinds, negated):
                 return CompiledCondition(.parentKind(KindSet(kinds)), negated: negated)
             case let .role(roles, negated):
-                let list = Builder.number(roles, &roleListNumbers, &roleLists) { roles.map { SemanticNode.Role(rawValue: $0) } }
-                return CompiledCondition(.role(list), negated: negated)
+                let (set, isNew) = Builder.number(roles, &roleSetNumbers)
+                if isNew { roleSets.append(RoleSet(roles)) }
+                return CompiledCondition(.role(set), negated: negated)
             case let .followed(negated):
                 return CompiledCondition(.followed, negated: negated)
             case let .first(negated):
@@ -264,23 +549,43 @@ final class RuleTable: Sendable {
                 return CompiledCondition(.within(KindSet(kinds)), negated: negated)
             }
         }
+
+        mutating func compile(_ part: TemplatePart) -> CompiledPart {
+            switch part {
+            case .words(let w):
+                // Words that are all spaces say nothing (they keep their place before a joiner).
+                return SpeechDescription.isBlank(w) ? .nothing : .words(w)
+            case .pause(let p): return .pause(p)
+            case .children: return .children
+            case let .child(name, format) where name.utf8.contains(0x2E):  // a path: "function.subscript"
+                let roles = name.split(separator: ".").map(String.init)
+                let (path, isNew) = Builder.number(roles, &templatePathNumbers)
+                if isNew {
+                    for r in roles { templatePathRoles.append(role(r)) }
+                    templatePathStart.append(templatePathRoles.count)
+                }
+                return .path(path, format: format.map(ValueFormat.init))
+            case let .child(name, format): return .child(role(name), format: format.map(ValueFormat.init))
+            case .text(let format): return .text(format: format.map(ValueFormat.init))
+            case let .property(name, format): return .property(property(name), format: format.map(ValueFormat.init))
+            case .lookup(let key):
+                let (n, isNew) = Builder.number(key, &lookupNumbers)
+                if isNew { lookupKeys.append(key) }
+                return .lookup(n)
+            case .joiner(let text): return .joiner(text)
+            }
+        }
     }
 }
 
-/// A condition prepared for matching: plain values only (numbers into the ``RuleTable``, kinds as a
-/// bit set), so copying and testing one costs no reference counting.
-struct CompiledCondition: Sendable {
-    /// One step of a path: a sibling, an ancestor, or the child with a role.
-    enum Step: Sendable {
-        case next, previous
-        case parent(levels: Int)
-        case child(SemanticNode.Role)
-    }
-
-    /// A property or one of the pseudo-properties computed from the node.
-    enum Property: Sendable {
+/// A property that rules name: its number (see ``NameNumber``) and, when a node has no property
+/// of that name, the pseudo-property it stands for (`text`, `kind`, `role`, `count`, `position`,
+/// `script-path`; Rules/README.md).
+struct PropertyReference: Sendable {
+    enum Pseudo: Sendable, Equatable {
         case text, kind, role, count, scriptPath, position
-        case other
+        /// No pseudo-property: a node without the property has no value.
+        case none
 
         init(name: String) {
             switch name {
@@ -290,14 +595,28 @@ struct CompiledCondition: Sendable {
             case "count": self = .count
             case "script-path": self = .scriptPath
             case "position": self = .position
-            default: self = .other
+            default: self = .none
             }
         }
     }
 
+    let number: NameNumber
+    let pseudo: Pseudo
+}
+
+/// A condition prepared for matching: plain values only (numbers into the ``RuleTable``, kinds as a
+/// bit set), so copying and testing one costs no reference counting.
+struct CompiledCondition: Sendable {
+    /// One step of a path: a sibling, an ancestor, or the first child with a role.
+    enum Step: Sendable {
+        case next, previous
+        case parent(levels: Int)
+        case child(NameNumber)
+    }
+
     /// The tests; numbers refer to the ``RuleTable``'s lists, `path` -1 to the node itself.
     enum Test: Sendable {
-        case property(path: Int, name: Int, test: Int)
+        case property(path: Int, property: Int, test: Int)
         case preference(slot: Int)
         case kind(path: Int, KindSet)
         case parentKind(KindSet)
@@ -339,10 +658,15 @@ struct KindSet: Sendable {
             high = ~0
             return
         }
-        for kind in names.compactMap(SemanticKind.init(rawValue:)) {
-            let n = kind.number
-            if n < 64 { low |= 1 << UInt64(n) } else { high |= 1 << UInt64(n - 64) }
-        }
+        for kind in names.compactMap(SemanticKind.init(rawValue:)) { insert(kind) }
+    }
+
+    /// No kind.
+    init() {}
+
+    mutating func insert(_ kind: SemanticKind) {
+        let n = kind.number
+        if n < 64 { low |= 1 << UInt64(n) } else { high |= 1 << UInt64(n - 64) }
     }
 
     @inline(__always)
@@ -352,19 +676,118 @@ struct KindSet: Sendable {
     }
 }
 
-/// A ``ValueTest`` prepared for matching: the values of `= a, b` know whether they are all ASCII, so
-/// the usual test is a byte comparison. A struct read in place (an enum with an array payload is
+/// A set of roles (`role is exponent, subscript`): the vocabulary's roles as bits by number, and the
+/// names outside it, which only a hand-built tree's roles can have.
+struct RoleSet: Sendable {
+    let bits: UInt64
+    let extraNames: [String]
+
+    init(_ names: [String]) {
+        var bits: UInt64 = 0
+        var extra: [String] = []
+        for name in names {
+            if let r = SemanticRole(name: name) { bits |= 1 << UInt64(r.rawValue) } else { extra.append(name) }
+        }
+        self.bits = bits
+        extraNames = extra
+    }
+}
+
+/// A set of ``PropertyAtom``s as bits by number.
+struct AtomSet: Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// No atom.
+    init() {}
+
+    mutating func insert(_ atom: PropertyAtom) {
+        let n = Int(atom.rawValue), bit = UInt64(1) << UInt64(n & 63)
+        switch n >> 6 {
+        case 0: words.0 |= bit
+        case 1: words.1 |= bit
+        case 2: words.2 |= bit
+        default: words.3 |= bit
+        }
+    }
+
+    @inline(__always)
+    func contains(_ atom: Int32) -> Bool {
+        let word: UInt64
+        switch atom >> 6 {
+        case 0: word = words.0
+        case 1: word = words.1
+        case 2: word = words.2
+        default: word = words.3
+        }
+        return word >> UInt64(atom & 63) & 1 != 0
+    }
+}
+
+/// The names of the vocabulary's atoms, kinds and roles (what value tests are precomputed for), read
+/// once per process, also by their ASCII lower case.
+struct VocabularyNames: Sendable {
+    let atoms: [(PropertyAtom, String)]
+    let kinds: [(SemanticKind, String)]
+    let roles: [(SemanticRole, String)]
+    let atomsByLowercase: [String: [PropertyAtom]]
+    let kindsByLowercase: [String: [SemanticKind]]
+    let rolesByLowercase: [String: [SemanticRole]]
+
+    static let shared = VocabularyNames()
+
+    private init() {
+        precondition(PropertyAtom.allCases.count <= 256, "AtomSet holds 256 atoms")
+        atoms = PropertyAtom.allCases.map { ($0, $0.string) }
+        kinds = SemanticKind.allCases.map { ($0, $0.rawValue) }
+        roles = SemanticRole.allCases.map { ($0, $0.name) }
+        func byLowercase<T>(_ names: [(T, String)]) -> [String: [T]] {
+            var table: [String: [T]] = [:]
+            for (value, name) in names {
+                guard let key = VocabularyNames.asciiLowercase(name) else { preconditionFailure("'\(name)' is not ASCII") }
+                table[key, default: []].append(value)
+            }
+            return table
+        }
+        atomsByLowercase = byLowercase(atoms)
+        kindsByLowercase = byLowercase(kinds)
+        rolesByLowercase = byLowercase(roles)
+    }
+
+    /// `s` with ASCII letters in lower case (nil when it is not ASCII).
+    static func asciiLowercase(_ s: String) -> String? {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+/// A ``ValueTest`` prepared for matching. The test is on a value's string (``passes(_:)``); for the
+/// compact forms of ``SemanticTree`` values its result is worked out when the style loads, by
+/// running that string test (so it is exact by construction): on `true` for a flag, on every atom's
+/// string, on every kind's and role's name (the `kind` and `role` pseudo-properties), and for
+/// integers the integers whose decimal string passes `= a, b` (or the comparison for `<`, `>`). Only
+/// string values run the string test. A struct read in place (an enum with an array payload is
 /// copied, with reference counting, each time it is switched on).
 struct CompiledValueTest: Sendable {
     enum Operation: Sendable { case present, oneOf, less, greater }
     let operation: Operation
-    /// For `oneOf`.
+    /// For `oneOf`; `valuesKnownNFC` when each is ASCII or one scalar in NFC (``Normalization``).
     let values: [String]
-    let allASCII: Bool
+    let valuesKnownNFC: Bool
     /// For `less` and `greater`.
     let number: Double
+    /// The result for a flag (the string `true`) and for no value.
+    let onFlag: Bool
+    let onMissing: Bool
+    /// The atoms, kinds and vocabulary roles whose strings pass.
+    let atoms: AtomSet
+    let kinds: KindSet
+    let roles: UInt64
+    /// For `oneOf`: the range of ``RuleTable/integerValues`` holding the integers whose decimal
+    /// string passes.
+    let integers: Range<Int>
 
-    init(_ test: ValueTest) {
+    /// Compiles `test`, appending the integers it accepts to `integerValues`.
+    init(_ test: ValueTest, integers integerValues: inout [Int32]) {
         var values: [String] = []
         var number = 0.0
         switch test {
@@ -375,60 +798,107 @@ struct CompiledValueTest: Sendable {
         }
         self.values = values
         self.number = number
-        allASCII = values.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        valuesKnownNFC = values.allSatisfy(Normalization.isKnownNFC)
+        // Every precomputed result is the string test's.
+        let string = StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, number: number)
+        onFlag = string.passes("true")
+        onMissing = string.passes(nil)
+        let names = VocabularyNames.shared
+        var atoms = AtomSet(), kinds = KindSet(), roles: UInt64 = 0
+        if operation == .oneOf && valuesKnownNFC {
+            // The names are ASCII, so the test holds for one exactly when a value equals it ignoring
+            // ASCII case (both are in NFC: no canonical equivalence beyond equal bytes): look the
+            // values up by their lower case instead of testing every name.
+            for v in values {
+                guard let key = VocabularyNames.asciiLowercase(v) else { continue }
+                for a in names.atomsByLowercase[key] ?? [] { atoms.insert(a) }
+                for k in names.kindsByLowercase[key] ?? [] { kinds.insert(k) }
+                for r in names.rolesByLowercase[key] ?? [] { roles |= 1 << UInt64(r.rawValue) }
+            }
+        } else {
+            for (atom, name) in names.atoms where string.passes(name) { atoms.insert(atom) }
+            for (kind, name) in names.kinds where string.passes(name) { kinds.insert(kind) }
+            for (role, name) in names.roles where string.passes(name) { roles |= 1 << UInt64(role.rawValue) }
+        }
+        self.atoms = atoms
+        self.kinds = kinds
+        self.roles = roles
+        // The integers a `oneOf` can accept are those some value spells canonically: an integer's
+        // string is ASCII digits (and `-`), which have no case and no canonically equivalent
+        // spelling other than themselves.
+        let start = integerValues.count
+        for v in values {
+            if let n = SemanticTree.canonicalInteger(v), !integerValues[start...].contains(n), string.passes(String(n)) {
+                integerValues.append(n)
+            }
+        }
+        integers = start ..< integerValues.count
     }
 
     /// Whether `value` passes: present and not `false` or empty; one of the values (ASCII
     /// case-insensitive, or equal as strings); a number below / above.
     func passes(_ value: String?) -> Bool {
+        StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, number: number).passes(value)
+    }
+
+    /// Whether an integer value passes (the test on its decimal string).
+    @inline(__always)
+    func passes(integer n: Int32, _ integerValues: UnsafePointer<Int32>) -> Bool {
         switch operation {
-        case .present: return value != nil && value != "false" && value != ""
+        case .present: return true
         case .oneOf:
-            guard let value else { return false }
-            return values.withUnsafeBufferPointer { values in
-                for v in values where equalIgnoringASCIICase(v, value) { return true }
-                // Strings that differ in bytes can still be equal as Swift strings (canonical
-                // equivalence), but only when one of them is not ASCII.
-                if allASCII && value.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-                return values.contains(value)
+            for i in integers where integerValues[i] == n { return true }
+            return false
+        case .less: return Double(n) < number
+        case .greater: return Double(n) > number
+        }
+    }
+
+    /// The test on strings.
+    private struct StringTest {
+        let operation: Operation
+        let values: [String]
+        let valuesKnownNFC: Bool
+        let number: Double
+
+        func passes(_ value: String?) -> Bool {
+            switch operation {
+            case .present: return value != nil && value != "false" && value != ""
+            case .oneOf:
+                guard let value else { return false }
+                return values.withUnsafeBufferPointer { values in
+                    for v in values where equalIgnoringASCIICase(v, value) { return true }
+                    // Strings that differ in bytes can still be equal as Swift strings (canonical
+                    // equivalence), but not when both are in NFC.
+                    if valuesKnownNFC && Normalization.isKnownNFC(value) { return false }
+                    return values.contains(value)
+                }
+            case .less: return value.flatMap(Double.init).map { $0 < number } ?? false
+            case .greater: return value.flatMap(Double.init).map { $0 > number } ?? false
             }
-        case .less: return value.flatMap(Double.init).map { $0 < number } ?? false
-        case .greater: return value.flatMap(Double.init).map { $0 > number } ?? false
         }
     }
 }
 
-/// A template part prepared for speaking: role paths split into roles, formats and property names
-/// into cases, once when the style loads.
+/// A template part prepared for speaking: roles, property names and keys numbered, role paths
+/// split, formats as cases, once when the style loads.
 enum CompiledPart: Sendable {
     case words(String)
+    /// Words that say nothing (all spaces).
+    case nothing
     case pause(SpeechDescription.Pause)
     /// All children in order.
     case children
     /// The children with a role (all of them, in order).
-    case child(SemanticNode.Role, format: ValueFormat?)
-    /// The first node reached through a path of roles (`function.subscript`).
-    case path([SemanticNode.Role], format: ValueFormat?)
+    case child(NameNumber, format: ValueFormat?)
+    /// The first node reached through a path of roles (`function.subscript`): a template path number.
+    case path(Int, format: ValueFormat?)
     case text(format: ValueFormat?)
-    case property(name: String, CompiledCondition.Property, format: ValueFormat?)
-    case lookup(key: String)
+    /// A property's value: a ``RuleTable/properties`` number.
+    case property(Int, format: ValueFormat?)
+    /// Words by key: a ``RuleTable/lookupKeys`` number.
+    case lookup(Int)
     case joiner(String)
-
-    init(_ part: TemplatePart) {
-        switch part {
-        case .words(let w): self = .words(w)
-        case .pause(let p): self = .pause(p)
-        case .children: self = .children
-        case let .child(role, format) where role.utf8.contains(0x2E):  // a path: "function.subscript"
-            self = .path(role.split(separator: ".").map { SemanticNode.Role(rawValue: String($0)) }, format: format.map(ValueFormat.init))
-        case let .child(role, format): self = .child(SemanticNode.Role(rawValue: role), format: format.map(ValueFormat.init))
-        case .text(let format): self = .text(format: format.map(ValueFormat.init))
-        case let .property(name, format):
-            self = .property(name: name, CompiledCondition.Property(name: name), format: format.map(ValueFormat.init))
-        case .lookup(let key): self = .lookup(key: key)
-        case .joiner(let text): self = .joiner(text)
-        }
-    }
 }
 
 /// The formats after a colon in a template reference (`{denominator:ordinal}`, see `Rules/README.md`).

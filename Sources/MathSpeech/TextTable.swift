@@ -13,15 +13,18 @@
 /// - a non-ASCII text not found by its scalar is looked up in the dictionary (it may be equivalent
 ///   to a key written differently, `=` + U+0338 and `≠`).
 struct TextTable<Value: Sendable>: Sendable {
-    private let all: [String: Value]
-    private let asciiKeysDecide: Bool
+    /// Every key with its value.
+    let dictionary: [String: Value]
+    /// Whether ASCII text is decided among the ASCII keys alone (no key holds one of the three
+    /// characters whose canonical decomposition is ASCII).
+    let asciiKeysDecide: Bool
     /// Values of one-byte ASCII keys by byte (128 entries; empty when the ASCII shortcuts are off).
     private let oneByte: [Value?]
     private let ascii: [String: Value]
     private let scalars: [UInt32: Value]
 
     init(_ all: [String: Value]) {
-        self.all = all
+        dictionary = all
         asciiKeysDecide = !all.keys.contains { key in
             key.unicodeScalars.contains { $0 == "\u{037E}" || $0 == "\u{1FEF}" || $0 == "\u{212A}" }
         }
@@ -41,10 +44,7 @@ struct TextTable<Value: Sendable>: Sendable {
         self.scalars = scalars
     }
 
-    var isEmpty: Bool { all.isEmpty }
-
-    /// The same keys with transformed values.
-    func mapValues<T>(_ transform: (Value) -> T) -> TextTable<T> { TextTable<T>(all.mapValues(transform)) }
+    var isEmpty: Bool { dictionary.isEmpty }
 
     @inline(__always)
     subscript(_ text: String) -> Value? {
@@ -54,7 +54,7 @@ struct TextTable<Value: Sendable>: Sendable {
             if utf8.allSatisfy({ $0 < 0x80 }) { return ascii[text] }
         }
         if let scalar = TextTable.singleScalar(text), let value = scalars[scalar] { return value }
-        return all[text]
+        return dictionary[text]
     }
 
     /// The value of `text`'s only Unicode scalar (nil when it has none or several).

@@ -1,0 +1,848 @@
+import Foundation
+import MathSyntax
+import MathSemantics
+
+/// The items of a description being spoken; those from `start` on are a description of their own
+/// (a template part spoken alone before it is joined to the words before it, see
+/// ``SpeechRun/render(rule:_:depth:prosody:into:)``).
+struct SpeechBuilder {
+    var items: [SpeechDescription.Item] = []
+    var start = 0
+
+    init(capacity: Int) { items.reserveCapacity(capacity) }
+
+    @inline(__always)
+    mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
+    }
+
+    /// Appends words known not to be blank.
+    @inline(__always)
+    mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    @inline(__always)
+    mutating func append(pause: SpeechDescription.Pause) {
+        SpeechDescription.append(pause: pause, to: &items, from: start)
+    }
+
+    mutating func join(_ text: String, words: String, range: SourceRange?) {
+        SpeechDescription.join(text, words: words, range: range, to: &items, from: start)
+    }
+
+    mutating func append(_ other: SpeechBuilder) {
+        SpeechDescription.append(other.items[...], to: &items, from: start)
+    }
+}
+
+/// A semantic tree read through raw buffers of its records, for the speech run, which reads them
+/// many times per node. The accessors are ``SemanticTree``'s read helpers again: those are not
+/// inlined across modules, and calling one on the tree through a pointer copies the tree.
+struct TreeView {
+    typealias NodeID = SemanticTree.NodeID
+
+    let nodes: UnsafeBufferPointer<SemanticTree.Node>
+    let links: UnsafeBufferPointer<SemanticTree.Link>
+    let properties: UnsafeBufferPointer<SemanticTree.Property>
+    let strings: UnsafeBufferPointer<String>
+    /// The tree's property names and roles outside the vocabulary, and how many the vocabulary has.
+    let extraNames: UnsafeBufferPointer<String>
+    let extraRoles: UnsafeBufferPointer<String>
+    let vocabularyNames: Int
+    let vocabularyRoles: Int
+
+    /// Runs `body` on a view of `tree` (valid during the call).
+    static func with<R>(_ tree: SemanticTree, vocabularyNames: Int, vocabularyRoles: Int, _ body: (TreeView) -> R) -> R {
+        tree.nodes.withUnsafeBufferPointer { nodes in
+            tree.links.withUnsafeBufferPointer { links in
+                tree.properties.withUnsafeBufferPointer { properties in
+                    tree.strings.withUnsafeBufferPointer { strings in
+                        tree.extraNames.withUnsafeBufferPointer { extraNames in
+                            tree.extraRoles.withUnsafeBufferPointer { extraRoles in
+                                body(TreeView(nodes: nodes, links: links, properties: properties, strings: strings, extraNames: extraNames,
+                                              extraRoles: extraRoles, vocabularyNames: vocabularyNames, vocabularyRoles: vocabularyRoles))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always) func kind(_ n: NodeID) -> SemanticKind { nodes[Int(n)].kind }
+
+    @inline(__always) func childCount(_ n: NodeID) -> Int { Int(nodes[Int(n)].childCount) }
+
+    /// Child `i`'s link.
+    @inline(__always) func child(_ n: NodeID, at i: Int) -> SemanticTree.Link { links[Int(nodes[Int(n)].firstChild) + i] }
+
+    @inline(__always)
+    func text(_ n: NodeID) -> String {
+        let t = nodes[Int(n)].text
+        return t < 0 ? "" : strings[Int(t)]
+    }
+
+    @inline(__always)
+    func range(_ n: NodeID) -> SourceRange? {
+        let node = nodes[Int(n)]
+        return node.lowerBound < 0 ? nil : SourceRange(node.lowerBound, node.upperBound)
+    }
+
+    /// The first child whose role has number `role`.
+    @inline(__always)
+    func child(_ n: NodeID, role: UInt16) -> NodeID? {
+        let node = nodes[Int(n)]
+        var i = Int(node.firstChild)
+        let end = i + Int(node.childCount)
+        while i < end {
+            if links[i].role == role { return links[i].node }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The property with name number `number`.
+    @inline(__always)
+    func property(_ n: NodeID, _ number: UInt16) -> SemanticTree.Property? {
+        let node = nodes[Int(n)]
+        var i = Int(node.firstProperty)
+        let end = i + Int(node.propertyCount)
+        while i < end {
+            if properties[i].name == number { return properties[i] }
+            i += 1
+        }
+        return nil
+    }
+
+    /// A property's value as a string: ``SemanticTree``'s `string(of:)`, reading the strings in place
+    /// (a call of a method on the tree itself copies it).
+    func string(of p: SemanticTree.Property) -> String {
+        switch p.form {
+        case .flag: return "true"
+        case .integer: return String(p.payload)
+        case .atom: return PropertyAtom(rawValue: UInt16(p.payload))?.string ?? ""
+        case .string: return strings[Int(p.payload)]
+        }
+    }
+
+    // The names and numbers of roles and property names: ``SemanticTree``'s `name(ofRole:)`,
+    // `name(ofProperty:)`, `roleNumber(_:)` and `propertyNumber(_:)`, reading the names in place.
+
+    func name(ofRole number: UInt16) -> String {
+        Int(number) < vocabularyRoles ? SemanticRole(rawValue: number)!.name : extraRoles[Int(number) - vocabularyRoles]
+    }
+
+    func name(ofProperty number: UInt16) -> String {
+        Int(number) < vocabularyNames ? PropertyName(rawValue: number)!.name : extraNames[Int(number) - vocabularyNames]
+    }
+
+    func roleNumber(_ name: String) -> UInt16? {
+        if let r = SemanticRole(name: name) { return r.rawValue }
+        return extraRoles.firstIndex(of: name).map { UInt16(vocabularyRoles + $0) }
+    }
+
+    func propertyNumber(_ name: String) -> UInt16? {
+        if let p = PropertyName(name: name) { return p.rawValue }
+        return extraNames.firstIndex(of: name).map { UInt16(vocabularyNames + $0) }
+    }
+
+    /// The names of the node's properties.
+    @inline(__always)
+    func propertyNames(_ n: NodeID) -> NameSet {
+        var names = NameSet()
+        let node = nodes[Int(n)]
+        for i in Int(node.firstProperty) ..< Int(node.firstProperty + node.propertyCount) { names.insert(properties[i].name) }
+        return names
+    }
+}
+
+/// The state of one speech run: a walk down the tree from the root, speaking each node by the first
+/// rule whose conditions hold (DESIGN.md §5). A node is reached by a link, which gives its role; its
+/// parent, siblings and ancestors come from the walk (``ancestors``).
+///
+/// Methods that only read are `mutating` too: called from a mutating method, a non-mutating one
+/// gets a copy of the whole run (a few hundred bytes) on every call.
+struct SpeechRun {
+    typealias NodeID = SemanticTree.NodeID
+    typealias Prosody = SpeechDescription.Prosody
+
+    let tree: TreeView
+    /// What the run reads of the engine. The caller holds both for the whole run (unowned: a run
+    /// costs no reference counting of them).
+    unowned(unsafe) let core: SpeechEngine.Core
+    unowned(unsafe) let preferences: RunPreferences
+    /// This run's results of preference tests (``RunPreferences/results``, then filled in as
+    /// conditions are tested when the preferences were not tested up front), in memory the caller
+    /// gives.
+    private let preferenceResults: UnsafeMutablePointer<UInt8>
+    let tracing: Bool
+    /// Words looked up once for the run's variant (nil when the engine's are for another variant).
+    let words: WordCache.Reader?
+    /// The numbers in this tree of the property names and roles rules name outside the vocabulary
+    /// (``RuleTable/extraPropertyNames``, then ``RuleTable/extraRoleNames``), in memory the caller
+    /// gives.
+    private let extraNumbers: UnsafeMutablePointer<UInt16>
+    private let extraRoleStart: Int
+    var diagnostics: [Diagnostic] = []
+    var trace: [RuleTrace] = []
+    /// The parents of the nodes being spoken, root first, each with the role it was reached by:
+    /// `ancestors[0 ..< ancestorCount]`, in memory the caller gives (room for one per node: a walk
+    /// goes down links, and the tree has no cycles).
+    private let ancestors: UnsafeMutablePointer<Frame>
+    private var ancestorCount = 0
+    /// Per condition path, where it led from the node being matched when `epoch` is the current
+    /// one (every node matched is a new epoch), in memory the caller gives.
+    private let resolved: UnsafeMutablePointer<ResolvedPath>
+    private var epoch = 0
+    /// The characters reported missing so far (made when the first is).
+    private var reported: Set<String>? = nil
+    /// ``SpeechEngine/Core``'s numbers of the vocabulary, and the NFC table, at hand.
+    private let roleCount: Int
+    private let exponentRole: UInt16
+    private let subscriptRole: UInt16
+    private let commandProperty: UInt16
+    private let normalization: Normalization.Table
+    /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
+    private let textIsPseudo: Bool
+    /// The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
+    private let table: RuleTable.Reader
+    private let lists: RuleTable.Candidates.Reader
+
+    /// Memory a run works in, given by its caller: room for the ancestors, the paths followed,
+    /// the preference results and the numbers of names outside the vocabulary.
+    struct Scratch {
+        let ancestors: UnsafeMutablePointer<Frame>
+        let resolved: UnsafeMutablePointer<ResolvedPath>
+        let preferenceResults: UnsafeMutablePointer<UInt8>
+        let extraNumbers: UnsafeMutablePointer<UInt16>
+
+        /// Runs `body` with memory for a run on a tree of `nodeCount` nodes with `table`'s rules, on the
+        /// stack (unless a part is large).
+        static func with<R>(_ table: RuleTable, nodeCount: Int, _ body: (Scratch) -> R) -> R {
+            let names = table.extraNameCount, results = table.preferenceTestCount, paths = table.pathCount
+            return withUnsafeTemporaryAllocation(of: Frame.self, capacity: nodeCount + 1) { ancestors in
+                withUnsafeTemporaryAllocation(of: ResolvedPath.self, capacity: paths) { resolved in
+                    // The names' numbers, then the results (one more for a non-empty allocation).
+                    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: results + names + 1) { words in
+                        let numbers = words.baseAddress!
+                        return body(Scratch(ancestors: ancestors.baseAddress!, resolved: resolved.baseAddress!,
+                                            preferenceResults: UnsafeMutableRawPointer(numbers + names).bindMemory(
+                                                to: UInt8.self, capacity: results),
+                                            extraNumbers: numbers))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a path led (node -1: nowhere) from the node matched in `epoch`.
+    struct ResolvedPath {
+        var epoch: Int
+        var frame: Frame
+    }
+
+    /// A node reached by a link: the node and its role.
+    struct Frame {
+        let node: NodeID
+        let role: UInt16
+    }
+
+    /// The node being matched: its role, its parent (-1 for the root) and its index there.
+    struct Context {
+        let node: NodeID
+        let role: UInt16
+        let parent: NodeID
+        let index: Int
+    }
+
+    init(core: SpeechEngine.Core, tree: TreeView, preferences: RunPreferences, tracing: Bool, scratch: Scratch) {
+        let rules = core.table
+        ancestors = scratch.ancestors
+        resolved = scratch.resolved
+        resolved.initialize(repeating: ResolvedPath(epoch: 0, frame: Frame(node: -1, role: 0)), count: rules.pathCount)
+        preferenceResults = scratch.preferenceResults
+        if !preferences.candidates.preferencesTested {
+            // Otherwise no preference condition is left to test.
+            let results = scratch.preferenceResults
+            preferences.results.withUnsafeBufferPointer { results.initialize(from: $0.baseAddress!, count: $0.count) }
+        }
+        extraNumbers = scratch.extraNumbers
+        extraRoleStart = rules.extraPropertyNameCount
+        extraNumbers.initialize(repeating: .absent, count: rules.extraNameCount)
+        if !tree.extraNames.isEmpty || !tree.extraRoles.isEmpty {
+            for (i, name) in rules.extraPropertyNames.enumerated() { extraNumbers[i] = tree.propertyNumber(name) ?? .absent }
+            for (i, name) in rules.extraRoleNames.enumerated() { extraNumbers[extraRoleStart + i] = tree.roleNumber(name) ?? .absent }
+            textIsPseudo = tree.propertyNumber("text") == nil
+        } else {
+            textIsPseudo = true
+        }
+        words = core.words.variant == preferences.variant ? core.words.reader : nil
+        table = rules.reader
+        lists = preferences.candidates.reader
+        self.tree = tree
+        self.core = core
+        self.preferences = preferences
+        self.tracing = tracing
+        roleCount = core.roleCount
+        exponentRole = core.exponentRole
+        subscriptRole = core.subscriptRole
+        commandProperty = core.commandProperty
+        normalization = Normalization.table
+    }
+
+    // The table's arrays by name.
+    private var tests: UnsafePointer<CompiledCondition> { table.tests }
+    private var pathStart: UnsafePointer<Int> { table.pathStart }
+    private var pathSteps: UnsafePointer<CompiledCondition.Step> { table.pathSteps }
+    private var properties: UnsafePointer<PropertyReference> { table.properties }
+    private var valueTests: UnsafePointer<CompiledValueTest> { table.valueTests }
+    private var integerValues: UnsafePointer<Int32> { table.integerValues }
+    private var roleSets: UnsafePointer<RoleSet> { table.roleSets }
+    private var templateStart: UnsafePointer<Int> { table.templateStart }
+    private var parts: UnsafePointer<CompiledPart> { table.parts }
+    private var templatePathStart: UnsafePointer<Int> { table.templatePathStart }
+    private var templatePathRoles: UnsafePointer<NameNumber> { table.templatePathRoles }
+    private var candidates: UnsafePointer<RuleTable.Candidate> { lists.rules }
+    private var candidatesByKind: UnsafePointer<RuleTable.KindCandidates> { lists.byKind }
+    private var candidateTextLists: UnsafePointer<RuleTable.CandidateList> { lists.textLists }
+    private var candidatesByScalar: ScalarMap<Int32>.Reader { lists.byScalar }
+
+    // MARK: Nodes
+
+    /// Speaks node `node`, reached with `role` as child `index` of `parent`.
+    mutating func speak(_ node: NodeID, role: UInt16, parent: Frame?, index: Int, depth: Int, prosody: Prosody?,
+                        into out: inout SpeechBuilder) {
+        let context = Context(node: node, role: role, parent: parent?.node ?? -1, index: index)
+        if let parent {
+            ancestors[ancestorCount] = parent
+            ancestorCount += 1
+        }
+        defer { if parent != nil { ancestorCount -= 1 } }
+        guard tracing else {
+            if let rule = matchingRule(context) {
+                render(rule: rule, context, depth: depth, prosody: prosody, into: &out)
+            } else {
+                speakDefault(context, depth: depth, prosody: prosody, into: &out)
+            }
+            return
+        }
+        // Traced: the node is spoken into a description of its own, which is then added.
+        let traceIndex = trace.count
+        trace.append(traceEntry(context, depth: depth, rule: nil))
+        var local = SpeechBuilder(capacity: 0)
+        if let rule = matchingRule(context) {
+            trace[traceIndex] = traceEntry(context, depth: depth, rule: rule)
+            render(rule: rule, context, depth: depth, prosody: prosody, into: &local)
+        } else {
+            speakDefault(context, depth: depth, prosody: prosody, into: &local)
+        }
+        trace[traceIndex].speech = SpeechDescription.plainText(local.items[...])
+        out.append(local)
+    }
+
+    /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot
+    /// match the node's text are not candidates at all (see ``RuleTable/Candidates``), nor are rules
+    /// that test a property the node does not have (``RuleTable/requirements``).
+    private mutating func matchingRule(_ context: Context) -> Int? {
+        let kind = tree.kind(context.node).number
+        let split = candidatesByKind[kind]
+        let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
+        let list = chosen ?? split.other
+        if list.rules.isEmpty { return nil }
+        let present = list.requiresAny ? tree.propertyNames(context.node) : NameSet()
+        if !list.needsOneOf.isEmpty && !list.needsOneOf.intersects(present) { return nil }
+        // In a list chosen by the node's text, each rule's `text = …` condition holds (unless a
+        // property of the tree is named `text`).
+        let skipsTextTests = chosen != nil && textIsPseudo
+        epoch += 1
+        rules: for k in list.rules {
+            let candidate = candidates[k]
+            guard candidate.requires.isSubset(of: present) else { continue }
+            let skipped = skipsTextTests ? candidate.textTest : -1
+            var t = candidate.firstTest
+            while t < candidate.endTest {
+                if t != skipped && !holds(tests[Int(t)], context) { continue rules }
+                t += 1
+            }
+            return Int(candidate.rule)
+        }
+        return nil
+    }
+
+    /// The candidate list of a node of kind number `kind` with `text`, in a kind whose lists are
+    /// split by text (see ``RuleTable/KindCandidates``).
+    @inline(__always)
+    private mutating func candidates(kind: Int, text: String, _ split: RuleTable.KindCandidates) -> RuleTable.CandidateList? {
+        enum Decision { case scalar(UInt32), other, table }
+        let decision: Decision = text.withBytes { bytes in
+            guard let first = bytes.first else { return .table }
+            if first < 0x80 {
+                if bytes.count == 1 && split.decidesOneByte { return .scalar(UInt32(first)) }
+                if split.decidesASCII && !bytes.contains(where: { $0 >= 0x80 }) { return .other }
+            } else if let scalar = Normalization.singleNonASCIIScalar(bytes), normalization.isNFC(scalar) {
+                return .scalar(scalar)
+            }
+            return .table
+        }
+        switch decision {
+        case .scalar(let scalar):
+            if let list = candidatesByScalar[UInt32(kind) << 21 | scalar] { return candidateTextLists[Int(list)] }
+            // No rule names the text: a one-byte ASCII text is decided; a scalar in NFC when every
+            // non-ASCII text rules name is one too.
+            if scalar < 0x80 || split.decidesNFCScalars { return nil }
+            return preferences.candidates.byText[kind][text]
+        case .other: return nil
+        case .table: return preferences.candidates.byText[kind][text]
+        }
+    }
+
+    /// What is said when no rule matches: a leaf's words, or the children in order.
+    private mutating func speakDefault(_ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
+        let node = context.node
+        if tree.childCount(node) == 0 {
+            out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
+        } else {
+            speakChildren(context, depth: depth, prosody: prosody, into: &out)
+        }
+    }
+
+    /// Speaks every child in order.
+    private mutating func speakChildren(_ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
+        let frame = Frame(node: context.node, role: context.role)
+        for i in 0 ..< tree.childCount(context.node) {
+            let link = tree.child(context.node, at: i)
+            speak(link.node, role: link.role, parent: frame, index: i, depth: depth + 1,
+                  prosody: childProsody(link.role, prosody), into: &out)
+        }
+    }
+
+    /// Scripts are spoken with their prosody; other children inherit their parent's.
+    @inline(__always)
+    private mutating func childProsody(_ role: UInt16, _ inherited: Prosody?) -> Prosody? {
+        switch role {
+        case exponentRole: return .superscript
+        case subscriptRole: return .subscript
+        default: return inherited
+        }
+    }
+
+    // MARK: Words
+
+    /// The words of a leaf: numbers as written, letters as themselves, symbols and names through the
+    /// lexicon, with a readable fallback (reported once per character).
+    mutating func leafWords(_ node: NodeID) -> String {
+        let text = tree.text(node)
+        switch tree.kind(node) {
+        case .number, .text: return text
+        case .empty: return ""
+        case .unknown:
+            if let command = tree.property(node, commandProperty).map(tree.string(of:)) {
+                return command.hasPrefix("\\") ? String(command.dropFirst()) : command
+            }
+            return text.isEmpty ? "" : symbolWords(text, range: tree.range(node))
+        case .functionName:
+            if let w = core.lexicon.function(text, variant: preferences.variant) { return w }
+            return symbolWords(text, range: tree.range(node))
+        default:
+            return symbolWords(text, range: tree.range(node))
+        }
+    }
+
+    /// Words for symbol text (see ``symbolWords(_:lexicon:variant:missing:)``); a character without
+    /// words is read by its name and reported (at `range`) once.
+    mutating func symbolWords(_ text: String, range: SourceRange?) -> String {
+        if let words, let w = words.symbolWords(text) { return w }
+        // Never nil: every character without words gets its name.
+        return SpeechRun.symbolWords(text, lexicon: core.lexicon, variant: preferences.variant) { scalar, s in
+            let name = Lexicon.readableName(s)
+            if reported?.contains(s) != true {
+                reported = (reported ?? []).union([s])
+                diagnostics.append(.warning("speech.missing-word",
+                    "no \(core.locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
+                    at: range))
+            }
+            return name
+        }!
+    }
+
+    /// Words for symbol text: the whole text, else character by character; ASCII letters and digits
+    /// stand for themselves, marks and spaces say nothing, and `missing` gives the words of any other
+    /// character (nil from it: no words for the text).
+    static func symbolWords(_ text: String, lexicon: Lexicon, variant: String?,
+                            missing: (Unicode.Scalar, String) -> String?) -> String? {
+        if text.isEmpty { return "" }
+        if let w = lexicon.symbol(text, variant: variant) { return w }
+        if let w = lexicon.function(text, variant: variant) { return w }
+        if text.utf8.allSatisfy(isASCIILetterOrDigit) {
+            return text
+        }
+        var words: [String] = []
+        for scalar in text.unicodeScalars {
+            let s = String(Character(scalar))
+            if let w = lexicon.symbol(s, variant: variant) {
+                if !w.isEmpty { words.append(w) }
+            } else if scalar.isASCII && isASCIILetterOrDigit(UInt8(scalar.value)) {
+                words.append(s)
+            } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.isWhitespace {
+                continue
+            } else {
+                guard let w = missing(scalar, s) else { return nil }
+                words.append(w)
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    // MARK: Templates
+
+    /// Says rule `rule`'s template for the node. A joiner (`}-{`) speaks the part after it alone and
+    /// glues its words onto the words before.
+    private mutating func render(rule: Int, _ context: Context, depth: Int, prosody: Prosody?,
+                                 into out: inout SpeechBuilder) {
+        var joiner: String? = nil
+        for i in templateStart[rule] ..< templateStart[rule + 1] {
+            if let text = joiner {
+                joiner = nil
+                let mark = out.items.count, outerStart = out.start
+                out.start = mark
+                render(part: i, context, depth: depth, prosody: prosody, into: &out)
+                out.start = outerStart
+                let words = SpeechDescription.plainText(out.items[mark...])
+                out.items.removeSubrange(mark...)
+                if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
+            } else if case .joiner(let text) = parts[i] {
+                joiner = text
+            } else {
+                render(part: i, context, depth: depth, prosody: prosody, into: &out)
+            }
+        }
+    }
+
+    /// One part of a template (a joiner is handled by the template loop).
+    private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
+        let node = context.node
+        switch parts[part] {
+        case .joiner, .nothing:
+            break
+        case .words(let w):
+            out.append(nonBlank: w, range: tree.range(node), prosody: prosody)
+        case .pause(let p):
+            out.append(pause: p)
+        case .children:
+            speakChildren(context, depth: depth, prosody: prosody, into: &out)
+        case let .path(path, format):
+            // A path of roles: speak the first node it leads to.
+            var step = templatePathStart[path]
+            let end = templatePathStart[path + 1]
+            guard step < end else { return }
+            var target = Frame(node: node, role: context.role)
+            while step < end - 1 {
+                let role = roleNumber(templatePathRoles[step])
+                guard let next = tree.child(target.node, role: role) else { return }
+                target = Frame(node: next, role: role)
+                step += 1
+            }
+            let last = roleNumber(templatePathRoles[end - 1])
+            for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
+                speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
+                      depth: depth, prosody: prosody, into: &out)
+                return
+            }
+        case let .child(role, format):
+            let role = roleNumber(role)
+            let frame = Frame(node: node, role: context.role)
+            for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
+                speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: format,
+                      depth: depth, prosody: prosody, into: &out)
+            }
+        case .text(let format):
+            if let format, let words = formatted(tree.text(node), format: format, node: node) {
+                out.append(words: words, range: tree.range(node), prosody: prosody)
+            } else {
+                out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
+            }
+        case let .property(property, format):
+            let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context) ?? ""
+            if let format, let words = formatted(value, format: format, node: -1) {
+                out.append(words: words, range: tree.range(node), prosody: prosody)
+            } else {
+                out.append(words: value, range: tree.range(node), prosody: prosody)
+            }
+        case .lookup(let key):
+            let key = core.table.lookupKeys[key]
+            let words = core.lexicon.symbol(key, variant: preferences.variant) ?? core.lexicon.number(key, variant: preferences.variant)
+                ?? symbolWords(key, range: tree.range(node))
+            out.append(words: words.trimmingSpaces, range: tree.range(node), prosody: prosody)
+        }
+    }
+
+    /// A child named in a template (`{numerator}`, `{denominator:ordinal}`): a leaf with a format
+    /// that applies says the formatted words, anything else is spoken.
+    private mutating func speak(child: NodeID, role: UInt16, parent: Frame, index: Int, format: ValueFormat?, depth: Int,
+                                prosody: Prosody?, into out: inout SpeechBuilder) {
+        if let format, tree.childCount(child) == 0, let words = formatted(tree.text(child), format: format, node: child) {
+            out.append(words: words, range: tree.range(child), prosody: childProsody(role, prosody))
+        } else {
+            speak(child, role: role, parent: parent, index: index, depth: depth + 1, prosody: childProsody(role, prosody),
+                  into: &out)
+        }
+    }
+
+    /// Formats a value (see ``ValueFormat``); `node` is the leaf it is the text of (-1 for a property
+    /// value). Nil when the format does not apply.
+    mutating func formatted(_ value: String, format: ValueFormat, node: NodeID) -> String? {
+        switch format {
+        case .raw: return value
+        case .cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural, .rootIndex, .ordinalNumeral, .power:
+            if let n = SpeechRun.integer(value) {
+                if let words, let cached = words.integerWords(n, format) { return cached }
+                return SpeechRun.integerWords(n, format, lexicon: core.lexicon)
+            }
+            // A letter used as an ordinal or root index ("n-th").
+            guard format == .ordinal || format == .rootIndex, node >= 0, tree.kind(node) == .identifier,
+                  tree.childCount(node) == 0 else { return nil }
+            return symbolWords(value, range: tree.range(node)) + core.ordinalSuffix
+        case .word:
+            // A symbol's words: symbolWords looks the whole text up first.
+            return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
+        case .function: return core.lexicon.function(value, variant: preferences.variant)
+        case .unit: return core.lexicon.unit(value, plural: false)
+        case .unitPlural: return core.lexicon.unit(value, plural: true)
+        case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .unknown: return nil
+        }
+    }
+
+    /// The words of integer `n` in one of the formats for integers (nil when there are none).
+    static func integerWords(_ n: Int, _ format: ValueFormat, lexicon: Lexicon) -> String? {
+        switch format {
+        case .cardinal: return NumberWording.cardinal(n, lexicon: lexicon)
+        case .ordinal: return NumberWording.ordinal(n, lexicon: lexicon)
+        case .ordinalPlural:
+            guard let o = NumberWording.ordinal(n, lexicon: lexicon) else { return nil }
+            return lexicon.number("ordinal.\(n)", variant: "plural") ?? (o + "s")
+        case .denominator: return lexicon.number("denominator.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
+        case .denominatorPlural:
+            return lexicon.number("denominator.\(n)", variant: "plural") ?? NumberWording.ordinal(n, lexicon: lexicon).map { $0 + "s" }
+        case .rootIndex: return lexicon.number("root.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
+        case .ordinalNumeral: return NumberWording.ordinalNumeral(n, lexicon: lexicon)
+        case .power: return lexicon.number("power.\(n)")
+        default: return nil
+        }
+    }
+
+    /// `Int(value)`, read directly for the usual short digit strings.
+    @inline(__always)
+    static func integer(_ value: String) -> Int? {
+        let utf8 = value.utf8
+        guard utf8.count <= 18 else { return Int(value) }
+        var n = 0
+        for b in utf8 {
+            guard b >= 0x30 && b <= 0x39 else { return Int(value) }
+            n = n * 10 + Int(b - 0x30)
+        }
+        return utf8.isEmpty ? nil : n
+    }
+
+    // MARK: Conditions
+
+    /// A role's number in this tree (see ``NameNumber``).
+    @inline(__always)
+    private mutating func roleNumber(_ role: NameNumber) -> UInt16 {
+        role < .extraBase ? role : extraNumbers[extraRoleStart + Int(role - .extraBase)]
+    }
+
+    /// A property name's number in this tree (see ``NameNumber``).
+    @inline(__always)
+    private mutating func propertyNumber(_ name: NameNumber) -> UInt16 {
+        name < .extraBase ? name : extraNumbers[Int(name - .extraBase)]
+    }
+
+    /// Follows condition path `path` from the node being matched; the first step may be `next`,
+    /// `previous` (siblings) or `parent` (repeated: ancestors). Each path is followed once per node
+    /// (``resolved``), however many rules test it.
+    private mutating func resolve(_ path: Int, _ context: Context) -> Frame? {
+        if resolved[path].epoch == epoch { return resolved[path].frame.node < 0 ? nil : resolved[path].frame }
+        let frame = follow(path, context)
+        resolved[path] = ResolvedPath(epoch: epoch, frame: frame ?? Frame(node: -1, role: 0))
+        return frame
+    }
+
+    /// ``resolve(_:_:)`` without the memory.
+    private mutating func follow(_ path: Int, _ context: Context) -> Frame? {
+        var current = Frame(node: context.node, role: context.role)
+        for s in pathStart[path] ..< pathStart[path + 1] {
+            switch pathSteps[s] {
+            case .child(let role):
+                let role = roleNumber(role)
+                guard let next = tree.child(current.node, role: role) else { return nil }
+                current = Frame(node: next, role: role)
+            case .parent(let levels):
+                guard context.parent >= 0, levels <= ancestorCount else { return nil }
+                current = ancestors[ancestorCount - levels]
+            case .next:
+                guard context.parent >= 0, context.index + 1 < tree.childCount(context.parent) else { return nil }
+                let link = tree.child(context.parent, at: context.index + 1)
+                current = Frame(node: link.node, role: link.role)
+            case .previous:
+                guard context.parent >= 0, context.index > 0 else { return nil }
+                let link = tree.child(context.parent, at: context.index - 1)
+                current = Frame(node: link.node, role: link.role)
+            }
+        }
+        return current
+    }
+
+    /// Whether property `property` of `target` passes value test `test`: a property the node has is
+    /// tested in its stored form; otherwise the pseudo-property of that name (`text`, `kind`, `role`,
+    /// `count`, and for the node being spoken, `isSelf`, `position` and `script-path`).
+    @inline(__always)
+    private mutating func property(_ property: Int, of target: Frame, passes test: Int, isSelf: Bool, _ context: Context) -> Bool {
+        let node = target.node
+        if let p = tree.property(node, propertyNumber(properties[property].number)) {
+            switch p.form {
+            case .flag: return valueTests[test].onFlag
+            case .integer: return valueTests[test].passes(integer: p.payload, integerValues)
+            case .atom: return valueTests[test].atoms.contains(p.payload)
+            case .string: return valueTests[test].passes(tree.strings[Int(p.payload)])
+            }
+        }
+        if properties[property].pseudo == .none { return valueTests[test].onMissing }
+        return pseudoProperty(property, of: target, passes: test, isSelf: isSelf, context)
+    }
+
+    /// ``property(_:of:passes:isSelf:_:)`` for a pseudo-property.
+    private mutating func pseudoProperty(_ property: Int, of target: Frame, passes test: Int, isSelf: Bool, _ context: Context) -> Bool {
+        let node = target.node
+        switch properties[property].pseudo {
+        case .none: return valueTests[test].onMissing
+        case .text: return valueTests[test].passes(tree.text(node))
+        case .kind: return valueTests[test].kinds.contains(tree.kind(node))
+        case .role:
+            if Int(target.role) < roleCount { return valueTests[test].roles >> UInt64(target.role) & 1 != 0 }
+            return valueTests[test].passes(tree.name(ofRole: target.role))
+        case .count:
+            return valueTests[test].passes(integer: Int32(tree.childCount(node)), integerValues)
+        case .position:
+            guard isSelf, context.parent >= 0 else { return valueTests[test].onMissing }
+            return valueTests[test].passes(integer: Int32(position(context)), integerValues)
+        case .scriptPath:
+            guard isSelf else { return valueTests[test].onMissing }
+            return valueTests[test].passes(scriptPath(context))
+        }
+    }
+
+    /// The value of property `property` of `target` as a string (for `{=name}`): as
+    /// ``property(_:of:passes:isSelf:_:)`` reads it.
+    private mutating func propertyValue(_ property: Int, of target: Frame, isSelf: Bool, _ context: Context) -> String? {
+        let node = target.node
+        if let p = tree.property(node, propertyNumber(properties[property].number)) { return tree.string(of: p) }
+        switch properties[property].pseudo {
+        case .none: return nil
+        case .text: return tree.text(node)
+        case .kind: return tree.kind(node).rawValue
+        case .role: return tree.name(ofRole: target.role)
+        case .count: return String(tree.childCount(node))
+        case .scriptPath: return isSelf ? scriptPath(context) : nil
+        case .position: return isSelf && context.parent >= 0 ? String(position(context)) : nil
+        }
+    }
+
+    /// The node's position among its parent's children with its role (1-based).
+    private mutating func position(_ context: Context) -> Int {
+        var same = 0
+        for i in 0 ..< context.index where tree.child(context.parent, at: i).role == context.role { same += 1 }
+        return same + 1
+    }
+
+    /// The scripts the node sits in, outermost first: "super", "sub", "super.sub"… (the roles of the
+    /// ancestors below the root, then its own).
+    private mutating func scriptPath(_ context: Context) -> String {
+        var path = ""
+        func add(_ role: UInt16) {
+            let script = role == exponentRole ? "super" : role == subscriptRole ? "sub" : nil
+            guard let script else { return }
+            if !path.isEmpty { path += "." }
+            path += script
+        }
+        for i in 1 ..< max(ancestorCount, 1) { add(ancestors[i].role) }
+        add(context.role)
+        return path
+    }
+
+    @inline(__always)
+    private mutating func holds(_ condition: CompiledCondition, _ context: Context) -> Bool {
+        let negated = condition.negated
+        switch condition.test {
+        case let .property(path, name, test):
+            if path < 0 {
+                return property(name, of: Frame(node: context.node, role: context.role), passes: test, isSelf: true, context) != negated
+            }
+            guard let target = resolve(path, context) else { return negated }
+            return property(name, of: target, passes: test, isSelf: false, context) != negated
+        case let .preference(slot):
+            return preferences.holds(slot, core.table, results: preferenceResults) != negated
+        case let .kind(path, kinds):
+            if path < 0 { return kinds.contains(tree.kind(context.node)) != negated }
+            guard let target = resolve(path, context) else { return negated }
+            return kinds.contains(tree.kind(target.node)) != negated
+        case let .parentKind(kinds):
+            guard context.parent >= 0 else { return negated }
+            return kinds.contains(tree.kind(context.parent)) != negated
+        case let .role(set):
+            if Int(context.role) < roleCount { return (roleSets[set].bits >> UInt64(context.role) & 1 != 0) != negated }
+            return roleSets[set].extraNames.contains(tree.name(ofRole: context.role)) != negated
+        case .followed:
+            guard context.parent >= 0 else { return negated }
+            return (context.index < tree.childCount(context.parent) - 1) != negated
+        case .first:
+            return (context.index == 0) != negated
+        case let .within(kinds):
+            for i in 0 ..< ancestorCount where kinds.contains(tree.kind(ancestors[i].node)) { return !negated }
+            return negated
+        }
+    }
+
+    // MARK: Traces
+
+    /// The trace entry of a node: what conditions can test, and the rule that speaks it (the speech
+    /// is filled in after).
+    private mutating func traceEntry(_ context: Context, depth: Int, rule: Int?) -> RuleTrace {
+        let node = context.node
+        var properties: [String: String] = [:]
+        let record = tree.nodes[Int(node)]
+        for i in Int(record.firstProperty) ..< Int(record.firstProperty + record.propertyCount) {
+            properties[tree.name(ofProperty: tree.properties[i].name)] = tree.string(of: tree.properties[i])
+        }
+        let spoken = rule.map { core.rules[$0] }
+        return RuleTrace(depth: depth, kind: tree.kind(node).rawValue, text: tree.text(node), range: tree.range(node),
+                         role: tree.name(ofRole: context.role), properties: properties, rule: spoken?.name,
+                         location: spoken.map { "\($0.file):\($0.line)" }, conditions: spoken?.conditions.map(SpeechRun.describe) ?? [],
+                         speech: "")
+    }
+
+    /// A condition as written in a rule file.
+    static func describe(_ condition: RuleCondition) -> String {
+        func t(_ t: ValueTest) -> String {
+            switch t {
+            case .present: return ""
+            case .oneOf(let v): return v.count == 1 ? " = \(v[0])" : " in \(v.joined(separator: ", "))"
+            case .less(let n): return " < \(n)"
+            case .greater(let n): return " > \(n)"
+            }
+        }
+        switch condition {
+        case let .property(path, name, test, negated):
+            return (negated ? "not " : "") + (path + [name]).joined(separator: ".") + t(test)
+        case let .preference(name, test, negated): return (negated ? "not " : "") + "pref \(name)" + t(test)
+        case let .kind(path, kinds, negated):
+            return (path.isEmpty ? "self" : path.joined(separator: ".")) + (negated ? " is not " : " is ") + kinds.joined(separator: ", ")
+        case let .parentKind(kinds, negated): return "parent" + (negated ? " is not " : " is ") + kinds.joined(separator: ", ")
+        case let .role(roles, negated): return "role" + (negated ? " is not " : " is ") + roles.joined(separator: ", ")
+        case let .followed(negated): return negated ? "not followed" : "followed"
+        case let .first(negated): return negated ? "not first" : "first"
+        case let .within(kinds, negated): return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,143 @@
+/// Words a speech run looks up again and again, found once when an engine is made, for one word
+/// variant: the words of one-character texts (letters, digits, operators, Greek letters…) and the
+/// number words of small integers. Every entry is made by running the look-up it stands for, so
+/// reading it instead says exactly the same words; what is not here is looked up as before.
+final class WordCache: Sendable {
+    /// The word variant the entries are for (`brief`, `superbrief`; nil for the default words).
+    let variant: String?
+    /// Per ASCII byte, ``SpeechRun/symbolWords(_:range:)`` of that one-byte text; nil when reading it
+    /// reports a missing word (the run then looks it up and reports it).
+    private let ascii: FrozenArray<String?>
+    /// ``Lexicon/symbol(_:variant:)`` of one-scalar non-ASCII texts that have symbol words, by scalar.
+    private let scalars: ScalarMap<String>
+    /// Per integer format (``integerFormats``), the words of `0 ..< integerCount`.
+    private let integers: FrozenArray<String?>
+
+    /// The formats that put words to an integer, in the order of ``integers``.
+    static let integerFormats: [ValueFormat] = [.cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural,
+                                                 .rootIndex, .ordinalNumeral, .power]
+    /// How many integers (from 0) have their words here.
+    static let integerCount = 32
+
+    init(lexicon: Lexicon, variant: String?) {
+        self.variant = variant
+        ascii = FrozenArray((0 ..< 128).map { byte in
+            SpeechRun.symbolWords(String(UnicodeScalar(UInt8(byte))), lexicon: lexicon, variant: variant) { _, _ in nil }
+        })
+        var scalars: [UInt32: String] = [:]
+        for key in lexicon.singleScalarSymbolKeys() {
+            let scalar = key.unicodeScalars.first!.value
+            if scalars[scalar] == nil, let words = lexicon.symbol(key, variant: variant) { scalars[scalar] = words }
+        }
+        self.scalars = ScalarMap(scalars)
+        integers = FrozenArray(WordCache.integerFormats.flatMap { format in
+            (0 ..< WordCache.integerCount).map { SpeechRun.integerWords($0, format, lexicon: lexicon) }
+        })
+    }
+
+    /// The cache as a run reads it (valid while the cache lives).
+    var reader: Reader { Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base) }
+
+    /// Reads a ``WordCache`` through raw pointers.
+    struct Reader {
+        fileprivate let ascii: UnsafePointer<String?>
+        fileprivate let scalars: ScalarMap<String>.Reader
+        fileprivate let integers: UnsafePointer<String?>
+
+        /// The symbol words of `text` when they are here (nil: look them up).
+        @inline(__always)
+        func symbolWords(_ text: String) -> String? {
+            let key: UInt32? = text.withBytes { bytes in
+                guard let first = bytes.first else { return nil }
+                if first < 0x80 { return bytes.count == 1 ? UInt32(first) : nil }
+                return Normalization.singleNonASCIIScalar(bytes)
+            }
+            guard let key else { return nil }
+            return key < 0x80 ? ascii[Int(key)] : scalars[key]
+        }
+
+        /// The words of integer `n` in `format`, when they are here: `.some(nil)` when the format
+        /// gives none, nil when `n` is not one of the integers here.
+        @inline(__always)
+        func integerWords(_ n: Int, _ format: ValueFormat) -> String?? {
+            guard n >= 0, n < WordCache.integerCount, let f = format.integerFormatIndex else { return nil }
+            return .some(integers[f * WordCache.integerCount + n])
+        }
+    }
+}
+
+extension ValueFormat {
+    /// The format's place in ``WordCache/integerFormats`` (nil for formats that are not about integers).
+    var integerFormatIndex: Int? {
+        switch self {
+        case .cardinal: 0
+        case .ordinal: 1
+        case .ordinalPlural: 2
+        case .denominator: 3
+        case .denominatorPlural: 4
+        case .rootIndex: 5
+        case .ordinalNumeral: 6
+        case .power: 7
+        default: nil
+        }
+    }
+}
+
+/// A map from Unicode scalar values to values: open addressing with a multiplicative hash, so a
+/// look-up is a few integer operations (hashing a one-scalar `String` costs a Unicode normalization
+/// check and SipHash). Read through raw pointers into memory the map owns and never writes after
+/// `init` (hence `@unchecked Sendable`).
+struct ScalarMap<Value: Sendable>: @unchecked Sendable {
+    /// Keys by slot (`UInt32.max` for an empty slot) and their values.
+    private let storage: (keys: FrozenArray<UInt32>, values: FrozenArray<Value?>)
+    private let keys: UnsafePointer<UInt32>
+    private let values: UnsafePointer<Value?>
+    private let mask: Int
+    /// `32 - log2(slot count)`: the hash is the top bits of the product.
+    private let shift: UInt32
+
+    init(_ dictionary: [UInt32: Value]) {
+        var bits: UInt32 = 1
+        while (1 << bits) < 2 * max(dictionary.count, 1) { bits += 1 }
+        var keys = [UInt32](repeating: .max, count: 1 << bits)
+        var values = [Value?](repeating: nil, count: 1 << bits)
+        mask = keys.count - 1
+        shift = 32 - bits
+        for (key, value) in dictionary {
+            var slot = ScalarMap.slot(key, shift, mask)
+            while keys[slot] != .max { slot = (slot + 1) & mask }
+            keys[slot] = key
+            values[slot] = value
+        }
+        storage = (FrozenArray(keys), FrozenArray(values))
+        self.keys = storage.keys.base
+        self.values = storage.values.base
+    }
+
+    @inline(__always)
+    fileprivate static func slot(_ key: UInt32, _ shift: UInt32, _ mask: Int) -> Int {
+        Int((key &* 0x9E37_79B1) >> shift) & mask
+    }
+
+    /// The map as a run reads it (valid while the map lives).
+    var reader: Reader { Reader(keys: keys, values: values, mask: mask, shift: shift) }
+
+    /// Reads a ``ScalarMap`` through raw pointers (into memory never written after it is made).
+    struct Reader: @unchecked Sendable {
+        fileprivate let keys: UnsafePointer<UInt32>
+        fileprivate let values: UnsafePointer<Value?>
+        fileprivate let mask: Int
+        fileprivate let shift: UInt32
+
+        @inline(__always)
+        subscript(_ key: UInt32) -> Value? {
+            var slot = ScalarMap.slot(key, shift, mask)
+            while true {
+                let k = keys[slot]
+                if k == key { return values[slot] }
+                if k == .max { return nil }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import MathSemantics
+@testable import MathSpeech
+
+/// The compiled rule table: the value tests' results precomputed for the compact value forms are the
+/// string test's.
+@Suite struct RuleTableTests {
+    /// The shipped rule files, and conditions with mixed case and values that are not in NFC.
+    static func styles() throws -> [SpeechStyle] {
+        let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Rules/en")
+        var styles: [SpeechStyle] = []
+        for name in ["clearspeak", "mathspeak"] {
+            let text = try String(contentsOf: rules.appendingPathComponent("\(name).rules"), encoding: .utf8)
+            styles.append(SpeechStyle(files: [try RuleFile(parsing: text, file: "en/\(name).rules")], words: WordTable()))
+        }
+        let extra = #"""
+        style Extra
+        locale xx
+        rule mixed for fraction
+          when exponent-kind in Squared, CUBED and kind = FRACTION, \u{2126} and role = Numerator
+          say a
+        rule unstable for power
+          when exponent-kind in e\u{301}, \u{212A} and kind = \u{212A}
+          say b
+        rule numbers for power
+          when exponent-value in 007, -0, +1, 12, -3 and count < 3 and value > 1.5
+          say c
+        """#
+        styles.append(SpeechStyle(files: [try RuleFile(parsing: extra, file: "xx/extra.rules")], words: WordTable()))
+        return styles
+    }
+
+    @Test func valueTestsArePrecomputedExactly() throws {
+        for style in try Self.styles() {
+            let table = style.table
+            #expect(table.valueTests.count >= 3)
+            for t in table.valueTests.elements {
+                #expect(t.onFlag == t.passes("true"))
+                #expect(t.onMissing == t.passes(nil))
+                for atom in PropertyAtom.allCases { #expect(t.atoms.contains(Int32(atom.rawValue)) == t.passes(atom.string), "\(t.values) \(atom)") }
+                for kind in SemanticKind.allCases { #expect(t.kinds.contains(kind) == t.passes(kind.rawValue), "\(t.values) \(kind)") }
+                for role in SemanticRole.allCases {
+                    #expect((t.roles >> UInt64(role.rawValue) & 1 != 0) == t.passes(role.name), "\(t.values) \(role)")
+                }
+                for n in Int32(-20) ... 40 {
+                    #expect(t.passes(integer: n, table.integerValues.base) == t.passes(String(n)), "\(t.values) \(n)")
+                }
+            }
+        }
+    }
+}

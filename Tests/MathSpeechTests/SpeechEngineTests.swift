@@ -1,0 +1,124 @@
+import Testing
+import MathSyntax
+import MathSemantics
+@testable import MathSpeech
+
+/// The engine on hand-built trees: names and roles outside the semantic vocabulary, stored value
+/// forms, the root's role, pseudo-properties (what the corpus runs of `MathAloudTests` never reach).
+@Suite struct SpeechEngineTests {
+    static let rules = #"""
+    style Test
+    locale xx
+
+    rule flagged for identifier
+      when my-flag
+      say flagged {text}
+    rule by-role for identifier
+      when role is my-role
+      say in my role {text}
+    rule named-y for identifier
+      when text = y
+      say the letter y
+    rule role-property for number
+      when role = my-role
+      say numbered {text:raw}
+    rule twelve for number
+      when value = 12
+      say twelve
+    rule small for number
+      when value < 10
+      say small {text:raw}
+    rule second-item for number
+      when position = 2 and role is item
+      say second {text:raw}
+    rule binary for operator
+      when class = BIN and not other
+      say binary
+    rule pair for row
+      when count = 2 and not first
+      say pair of {children}
+    """#
+
+    static func engine() throws -> SpeechEngine {
+        let style = SpeechStyle(files: [try RuleFile(parsing: rules, file: "xx/test.rules")], words: WordTable())
+        let symbols = try WordTable(parsing: "x  ex\n+  plus\n", file: "xx/symbols.txt")
+        let locale = LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(), units: WordTable(),
+                                 numbers: WordTable())
+        return SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]))
+    }
+
+    static func text(_ output: SpeechOutput) -> String { output.description.plainText }
+
+    @Test func namesAndRolesOutsideTheVocabulary() throws {
+        let engine = try Self.engine()
+        let root = SemanticNode(.row, children: [
+            SemanticNode(.identifier, text: "x", role: .item, properties: ["my-flag": "true"]),
+            SemanticNode(.identifier, text: "z", role: "my-role"),
+            SemanticNode(.number, text: "3", role: "my-role"),
+            SemanticNode(.number, text: "4", role: .item),
+        ])
+        let expected = "flagged ex in my role z numbered 3 second 4"
+        #expect(Self.text(engine.speak(root)) == expected)
+        #expect(Self.text(engine.speak(SemanticTree(root))) == expected)
+        let traced = engine.speak(root, trace: true)
+        #expect(Self.text(traced) == expected)
+        #expect(traced.trace.map(\.role) == ["", "item", "my-role", "my-role", "item"])
+        #expect(traced.trace[1].properties == ["my-flag": "true"])
+        #expect(traced.trace[1].rule == "flagged" && traced.trace[1].conditions == ["my-flag"])
+        #expect(traced.trace.map(\.speech) == [expected, "flagged ex", "in my role z", "numbered 3", "second 4"])
+    }
+
+    /// A property named `text` is tested instead of the node's text (the candidate rules are still
+    /// chosen by the node's text).
+    @Test func aPropertyNamedText() throws {
+        let engine = try Self.engine()
+        let root = SemanticNode(.row, children: [
+            SemanticNode(.identifier, text: "y", role: .item),
+            SemanticNode(.identifier, text: "y", role: .item, properties: ["text": "z"]),
+            SemanticNode(.identifier, text: "x", role: .item, properties: ["text": "y"]),
+        ])
+        #expect(Self.text(engine.speak(root)) == "the letter y y ex")
+    }
+
+    /// Values are tested as their strings whatever form the tree stores them in: integers, atoms
+    /// (case-insensitively), flags and strings.
+    @Test func storedValueForms() throws {
+        let engine = try Self.engine()
+        let root = SemanticNode(.row, children: [
+            SemanticNode(.number, text: "12", properties: ["value": "12"]),
+            SemanticNode(.number, text: "7", properties: ["value": "007"]),
+            SemanticNode(.number, text: "13", properties: ["value": "13"]),
+            SemanticNode(.operator, text: "+", properties: ["class": "bin"]),
+            SemanticNode(.operator, text: "+", properties: ["class": "bin", "other": "false"]),
+            SemanticNode(.operator, text: "+", properties: ["class": "bin", "other": "yes"]),
+        ])
+        let tree = SemanticTree(root)
+        #expect(tree.property(tree.child(tree.rootID, at: 0).node, .value)?.form == .integer)
+        #expect(tree.property(tree.child(tree.rootID, at: 1).node, .value)?.form == .string)
+        #expect(tree.property(tree.child(tree.rootID, at: 3).node, .class)?.form == .atom)
+        #expect(Self.text(engine.speak(tree)) == "twelve small 7 13 binary binary plus")
+    }
+
+    /// `speak(_:)` of a node keeps the root's role; a tree's root has none.
+    @Test func theRootsRole() throws {
+        let engine = try Self.engine()
+        let root = SemanticNode(.identifier, text: "z", role: "my-role")
+        #expect(Self.text(engine.speak(root)) == "in my role z")
+        #expect(Self.text(engine.speak(SemanticTree(root))) == "z")
+        let pair = SemanticNode(.row, children: [SemanticNode(.number, text: "1", role: .item), SemanticNode(.number, text: "2", role: .item)],
+                                role: .item)
+        // The root is `first` (index 0), so the pair rule does not apply to it.
+        #expect(Self.text(engine.speak(pair)) == "1 second 2")
+    }
+
+    /// A character without words is read by its name and reported once.
+    @Test func missingWords() throws {
+        let engine = try Self.engine()
+        let root = SemanticNode(.row, children: [SemanticNode(.operator, text: "−", range: SourceRange(0, 3)),
+                                                 SemanticNode(.operator, text: "−", range: SourceRange(4, 7))])
+        let output = engine.speak(root)
+        #expect(Self.text(output) == "minus sign minus sign")
+        #expect(output.diagnostics.map(\.id) == ["speech.missing-word"])
+        #expect(output.diagnostics.first?.range == SourceRange(0, 3))
+    }
+}
