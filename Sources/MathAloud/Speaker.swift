@@ -96,7 +96,7 @@ public struct Speaker: Sendable {
     /// Speaks a formula that is already parsed (e.g. one a renderer also lays out), so the TeX is read
     /// once. Not cached: the caller holds the tree.
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
-        let tree = SemanticTree(analyzer.analyze(parsed.root))
+        let tree = analyzer.tree(of: parsed.root)
         let output = engine.speak(tree, trace: explain)
         return SpokenFormula(speech: output.description,
                              diagnostics: Speaker.merged(parsed.diagnostics, output.diagnostics),
@@ -118,7 +118,7 @@ public struct Speaker: Sendable {
     }
 
     /// The semantic tree of a parsed formula (for benchmarks that time each stage).
-    package func analyze(_ parsed: ParsedFormula) -> SemanticNode { analyzer.analyze(parsed.root) }
+    package func analyze(_ parsed: ParsedFormula) -> SemanticTree { analyzer.tree(of: parsed.root) }
 
     /// Speech for a semantic tree (for benchmarks that time each stage).
     package func speak(semantics: SemanticTree) -> SpeechOutput {

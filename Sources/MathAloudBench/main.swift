@@ -237,11 +237,10 @@ func benchStages(_ o: Options) {
     let lines = loadLines(o.corpus)
     guard let speaker = try? Speaker(cacheCapacity: 0) else { print("cannot load the speaker"); exit(4) }
     let parsed = lines.map { speaker.parser.parse($0, notation: .tex) }
-    let trees = parsed.map { SemanticTree(speaker.analyze($0)) }
+    let trees = parsed.map { speaker.analyze($0) }
     var sink = 0
     let parse = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.parser.parse(line, notation: .tex).diagnostics.count } }
-    let analyzer = SemanticAnalyzer()
-    let analyze = bestOf(o.repeatCount) { for p in parsed { sink &+= analyzer.tree(of: p.root).nodeCount } }
+    let analyze = bestOf(o.repeatCount) { for p in parsed { sink &+= speaker.analyze(p).nodeCount } }
     let rules = bestOf(o.repeatCount) { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
     let whole = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.speak(tex: line).speech.items.count } }
     let n = Double(lines.count)
@@ -462,7 +461,7 @@ case "rules-profile":
     let o = parseOptions(args.dropFirst())
     let lines = loadLines(o.corpus)
     guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
-    let trees = lines.map { SemanticTree(speaker.analyze(speaker.parser.parse($0, notation: .tex))) }
+    let trees = lines.map { speaker.analyze(speaker.parser.parse($0, notation: .tex)) }
     profileLoop(o.repeatCount, trees) { speaker.speak(semantics: $0).description.items.count }
 case "rules-dump":
     // Everything the rules stage produces for the corpus, in several styles and preferences, with

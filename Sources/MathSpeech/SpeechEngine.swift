@@ -39,7 +39,7 @@ public struct SpeechOutput: Sendable {
 ///
 /// ```swift
 /// let engine = SpeechEngine(style: style, lexicon: lexicon)
-/// let tree = SemanticTree(SemanticAnalyzer().analyze(TeXParser().parse(#"\frac{3}{4}"#).root))
+/// let tree = SemanticAnalyzer().tree(of: TeXParser().parse(#"\frac{3}{4}"#).root)
 /// engine.speak(tree).description.plainText      // "three fourths"
 /// ```
 public struct SpeechEngine: Sendable {
