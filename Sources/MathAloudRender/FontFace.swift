@@ -40,7 +40,7 @@ public struct GlyphMetrics: Sendable {
 ///
 /// Immutable from the outside and safe to share between threads: the HarfBuzz font is made
 /// immutable after loading (HarfBuzz allows concurrent reads of an immutable font), and the caches
-/// are ``LockedCache``s.
+/// are ``LockedGlyphTable``s.
 public final class FontFace: @unchecked Sendable {
     /// The file the font was read from.
     public let path: String
@@ -52,8 +52,8 @@ public final class FontFace: @unchecked Sendable {
     private let glyphForScalar: [UInt32: UInt32]
     /// Metrics of every glyph, read once at load (immutable: no lock on the hot path).
     private let metricsTable: [GlyphMetrics]
-    private let outlineCache = LockedCache<UInt32, [OutlineCommand]>()
-    private let svgPathCache = LockedCache<UInt32, String>()
+    private let outlineCache: LockedGlyphTable<[OutlineCommand]>
+    private let svgPathCache: LockedGlyphTable<String>
 
     /// Opens a font file; nil when it cannot be read or is not a font.
     public init?(path: String) {
@@ -90,6 +90,8 @@ public final class FontFace: @unchecked Sendable {
             table.append(FontFace.readMetrics(font, g, unitsPerEm: scale))
         }
         self.metricsTable = table
+        self.outlineCache = LockedGlyphTable(glyphCount: count)
+        self.svgPathCache = LockedGlyphTable(glyphCount: count)
     }
 
     private static func readMetrics(_ font: OpaquePointer, _ glyph: UInt32, unitsPerEm: Double) -> GlyphMetrics {

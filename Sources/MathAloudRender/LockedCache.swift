@@ -19,3 +19,38 @@ final class LockedCache<Key: Hashable, Value>: @unchecked Sendable {
         return v
     }
 }
+
+/// A thread-safe memo of one value per glyph id (a slot per glyph of the font, no hashing): looked up
+/// under a lock, computed outside it when missing, then stored, as ``LockedCache`` does. The slots
+/// are memory of its own, read and written only under the lock.
+final class LockedGlyphTable<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let slots: UnsafeMutablePointer<Value?>
+    private let count: Int
+
+    /// A table for glyph ids `0..<glyphCount` (larger ids are computed each time, never stored).
+    init(glyphCount: Int) {
+        count = max(0, glyphCount)
+        slots = .allocate(capacity: max(1, count))
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    /// The value for `glyph`, computing and storing it with `make` the first time.
+    func value(_ glyph: UInt32, _ make: () -> Value) -> Value {
+        let i = Int(glyph)
+        guard i < count else { return make() }
+        lock.lock()
+        if let v = slots[i] { lock.unlock(); return v }
+        lock.unlock()
+        let v = make()
+        lock.lock()
+        slots[i] = v
+        lock.unlock()
+        return v
+    }
+}

@@ -20,11 +20,30 @@ import MathAloud
     }
 
     @Test func svgEscapingMatchesXMLEscaping() {
-        for text in ["a < b & c > d", "tab\tnew\nline", "bell\u{7}", "\u{FFFE}\u{FFFF}ok", "é ∑ 𝑥 \"q\" 'a'"] {
-            var bytes = SVGBytes()
-            bytes.escaped(text)
-            #expect(bytes.string() == XMLEscaping.text(text))
+        // Text the SVG writer copies as it is must be text XMLEscaping leaves alone.
+        for text in ["a < b & c > d", "tab\tnew\nline", "bell\u{7}", "\u{FFFE}\u{FFFF}ok", "é ∑ 𝑥 \"q\" 'a'", "\u{FFFD}\u{BF}\u{3FF}"] {
+            if SVGBytes.isPlainText(text) { #expect(XMLEscaping.text(text) == text) }
         }
+        #expect(SVGBytes.isPlainText("é ∑ 𝑥 \"q\" 'a' \u{FFFD}"))
+        #expect(!SVGBytes.isPlainText("a < b") && !SVGBytes.isPlainText("\u{FFFF}") && !SVGBytes.isPlainText("x\u{7}"))
+        let svg = r.svg(r.render(tex: #"a < b \text{ & } c"#))
+        #expect(svg.contains("<desc id=\"") && svg.contains(">a &lt; b \\text{ &amp; } c</desc>"))
+    }
+
+    @Test func svgNumbersAsBefore() {
+        // Rounded half away from zero, no trailing zeros, "0" for what rounds to zero.
+        let cases: [(Double, Int, String)] = [(0, 2, "0"), (-0.004, 2, "0"), (0.005, 2, "0.01"), (-0.005, 2, "-0.01"),
+                                              (12.5, 2, "12.5"), (1.999, 2, "2"), (100, 2, "100"), (0.0137, 6, "0.0137"),
+                                              (-123.456789, 6, "-123.456789"), (1e9, 2, "0"), (.nan, 2, "0"),
+                                              (999_999_999.999, 2, "1000000000"), (3.25, 1, "3.3"), (0.000001, 6, "0.000001")]
+        for (value, decimals, text) in cases {
+            var bytes = SVGBytes()
+            bytes.number(value, decimals: decimals)
+            #expect(bytes.string() == text, "\(value) to \(decimals) places")
+        }
+        var ids = SVGBytes(capacity: 1)
+        ids.base36(0); ids.append(0x20); ids.base36(UInt32.max); ids.append(0x20); ids.integer(1_234_567)
+        #expect(ids.string() == "0 " + String(UInt32.max, radix: 36) + " 1234567")
     }
 
     @Test func svgLabelFollowsTemplate() throws {
