@@ -72,6 +72,29 @@ public struct GlyphRef: Hashable, Sendable {
     public var character: UInt32
 }
 
+/// A horizontal list being built (``Box/hlist(_:_:kerns:)``): boxes one after the other on a shared
+/// baseline, each shifted up by `shift` and preceded by an optional kern; its height and depth are
+/// the largest of its boxes'.
+struct HListBuilder {
+    private var children: [Box.Placed] = []
+    private var x = 0.0, height = 0.0, depth = 0.0
+
+    init(capacity: Int) { children.reserveCapacity(capacity) }
+
+    mutating func append(_ box: Box, shift: Double = 0, kern: Double? = nil) {
+        if let kern { x += kern }
+        children.append(Box.Placed(x: x, y: shift, box: box))
+        x += box.width
+        height = max(height, box.height + shift)
+        depth = max(depth, box.depth - shift)
+    }
+
+    /// The list as a container box named `name`.
+    consuming func box(_ name: String) -> Box {
+        Box(width: x, height: height, depth: depth, content: .list(name), children: children)
+    }
+}
+
 /// A node of the box tree (TeX's boxes, glue already fixed): every box has a width, a height above
 /// and a depth below its baseline, in em of the base font size, and children placed relative to its
 /// reference point (left end of the baseline), y upwards.
@@ -133,17 +156,11 @@ public struct Box: Sendable {
 
     /// A horizontal list of boxes, each after the other on a shared baseline (with vertical shifts).
     static func hlist(_ name: String, _ items: [(box: Box, shift: Double)], kerns: [Double]? = nil) -> Box {
-        var x = 0.0, h = 0.0, d = 0.0
-        var placed: [Placed] = []
-        placed.reserveCapacity(items.count)
+        var list = HListBuilder(capacity: items.count)
         for (i, item) in items.enumerated() {
-            if let kerns, i < kerns.count { x += kerns[i] }
-            placed.append(Placed(x: x, y: item.shift, box: item.box))
-            x += item.box.width
-            h = max(h, item.box.height + item.shift)
-            d = max(d, item.box.depth - item.shift)
+            list.append(item.box, shift: item.shift, kern: kerns.flatMap { i < $0.count ? $0[i] : nil })
         }
-        return Box(width: x, height: h, depth: d, content: .list(name), children: placed)
+        return list.box(name)
     }
 
     /// The box with extra width on the right.

@@ -49,7 +49,7 @@ public final class FontFace: @unchecked Sendable {
     let face: OpaquePointer
     let font: OpaquePointer
     /// The character map, read once at load (immutable: no lock on the hot path).
-    private let glyphForScalar: [UInt32: UInt32]
+    private let characterMap: CharacterMap
     /// Metrics of every glyph, read once at load (immutable: no lock on the hot path).
     private let metricsTable: [GlyphMetrics]
     private let outlineCache: LockedGlyphTable<[OutlineCommand]>
@@ -81,7 +81,7 @@ public final class FontFace: @unchecked Sendable {
             }
             hb.hb_set_destroy(set)
         }
-        self.glyphForScalar = map
+        self.characterMap = CharacterMap(map)
         let count = Int(hb.hb_face_get_glyph_count(face))
         var table: [GlyphMetrics] = []
         table.reserveCapacity(count)
@@ -119,7 +119,7 @@ public final class FontFace: @unchecked Sendable {
 
     /// The nominal glyph for a character (cmap), nil when the font has none.
     @inline(__always) public func glyph(for scalar: UInt32) -> UInt32? {
-        glyphForScalar[scalar]
+        characterMap.glyph(for: scalar)
     }
 
     /// Metrics of a glyph (read at load; glyph ids past the end give empty metrics).
@@ -191,6 +191,39 @@ public final class FontFace: @unchecked Sendable {
         return out
     }
 
+}
+
+/// A font's character map as a two-level table: for each block of 256 code points, the glyphs of
+/// the block, or nothing when the font maps none of them (a look-up is two array reads, no hashing).
+struct CharacterMap: Sendable {
+    /// For each block of 256 code points, where its glyphs start in `glyphs`, or -1.
+    private let blocks: [Int32]
+    /// 256 glyph ids per block that has any (0: not mapped).
+    private let glyphs: [UInt32]
+
+    init(_ map: [UInt32: UInt32]) {
+        var blocks = [Int32](repeating: -1, count: 0x110000 >> 8)
+        var glyphs: [UInt32] = []
+        for scalar in map.keys.sorted() where scalar < 0x110000 {
+            let block = Int(scalar >> 8)
+            if blocks[block] < 0 {
+                blocks[block] = Int32(glyphs.count)
+                glyphs.append(contentsOf: repeatElement(0, count: 256))
+            }
+            glyphs[Int(blocks[block]) + Int(scalar & 0xFF)] = map[scalar]!
+        }
+        self.blocks = blocks
+        self.glyphs = glyphs
+    }
+
+    /// The nominal glyph of a character; nil when the font has none.
+    @inline(__always) func glyph(for scalar: UInt32) -> UInt32? {
+        guard scalar < 0x110000 else { return nil }
+        let start = blocks[Int(scalar >> 8)]
+        guard start >= 0 else { return nil }
+        let glyph = glyphs[Int(start) + Int(scalar & 0xFF)]
+        return glyph == 0 ? nil : glyph
+    }
 }
 
 /// Collects HarfBuzz draw callbacks into ``OutlineCommand``s.

@@ -40,6 +40,24 @@ final class LockedGlyphTable<Value>: @unchecked Sendable {
         slots.deallocate()
     }
 
+    /// The value stored for `glyph`, if any.
+    func stored(_ glyph: UInt32) -> Value? {
+        let i = Int(glyph)
+        guard i < count else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return slots[i]
+    }
+
+    /// Stores (or replaces) the value for `glyph`.
+    func store(_ value: Value, for glyph: UInt32) {
+        let i = Int(glyph)
+        guard i < count else { return }
+        lock.lock()
+        slots[i] = value
+        lock.unlock()
+    }
+
     /// The value for `glyph`, computing and storing it with `make` the first time.
     func value(_ glyph: UInt32, _ make: () -> Value) -> Value {
         let i = Int(glyph)

@@ -150,12 +150,15 @@ public final class MathFont: @unchecked Sendable {
     public let name: String
     private let variantCache = LockedCache<UInt64, [GlyphVariant]>()
     private let assemblyCache = LockedCache<UInt64, [GlyphPart]>()
-    private let scriptCache = LockedCache<UInt64, UInt32>()
+    /// Script-size forms by nominal glyph and level (slot 2 × glyph + level − 1), with the character
+    /// they were shaped from (a slot is reused when another character has the same nominal glyph).
+    private let scriptForms: LockedGlyphTable<(scalar: UInt32, glyph: UInt32)>
 
     /// Opens a math font; nil when the file is missing or has no MATH table.
     public init?(path: String, name: String? = nil) {
         guard let face = FontFace(path: path), hb.hb_ot_math_has_data(face.face) != 0 else { return nil }
         self.face = face
+        self.scriptForms = LockedGlyphTable(glyphCount: 2 * Int(hb.hb_face_get_glyph_count(face.face)))
         self.name = name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let font = face.font
         func c(_ k: hb_ot_math_constant_t) -> Double { face.em(hb.hb_ot_math_get_constant(font, k)) }
@@ -259,12 +262,14 @@ public final class MathFont: @unchecked Sendable {
         guard let nominal = face.glyph(for: scalar) else { return nil }
         let level = min(scriptLevel, 2)
         guard level > 0 else { return nominal }
-        return scriptCache.value(UInt64(scalar) << 2 | UInt64(level)) {
-            var text = ""
-            text.unicodeScalars.append(Unicode.Scalar(scalar) ?? " ")
-            let shaped = face.shape(text, features: "ssty=\(level)", mathScript: true)
-            return shaped.count == 1 && shaped[0].glyph != 0 ? shaped[0].glyph : nominal
-        }
+        let slot = 2 * nominal + UInt32(level - 1)
+        if let form = scriptForms.stored(slot), form.scalar == scalar { return form.glyph }
+        var text = ""
+        text.unicodeScalars.append(Unicode.Scalar(scalar) ?? " ")
+        let shaped = face.shape(text, features: "ssty=\(level)", mathScript: true)
+        let glyph = shaped.count == 1 && shaped[0].glyph != 0 ? shaped[0].glyph : nominal
+        scriptForms.store((scalar, glyph), for: slot)
+        return glyph
     }
 
     /// The math kern (cut-in) of a glyph at one corner for a height, in em.

@@ -47,7 +47,7 @@ struct Atom {
     /// Top accent attachment (x, em) when known.
     var topAccent: Double? = nil
     /// A `\middle` delimiter waiting to be sized to its row.
-    var pendingDelimiter: String? = nil
+    var pendingDelimiter: Unicode.Scalar? = nil
 }
 
 /// Lays out a ``MathNode`` tree into a ``Box`` tree following the TeXbook's Appendix G, with the
@@ -185,19 +185,45 @@ struct MathLayout {
     func mathScalar(_ u: Unicode.Scalar, variant: MathVariant?, italicDefault: Bool) -> UInt32 {
         var v = variant
         if v == nil, italicDefault {
-            let x = u.value
-            let latin = (0x41...0x5A).contains(x) || (0x61...0x7A).contains(x)
-            let greekLower = (0x3B1...0x3C9).contains(x) || [0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202].contains(x)
-            if latin || greekLower { v = .italic }
-            if x == 0x131 || x == 0x237 { v = .italic }
+            switch u.value {
+            case 0x41...0x5A, 0x61...0x7A, 0x3B1...0x3C9, 0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202, 0x131, 0x237:
+                v = .italic
+            default: break
+            }
         }
         guard let variant = v, variant != .normal else { return u.value }
+        if u.value < 0x80 { return MathLayout.styledASCII[MathLayout.alphabetIndex(variant) << 7 | Int(u.value)] }
         return UnicodeMath.styled(u, variant)?.value ?? u.value
     }
 
+    /// ``UnicodeMath/styled(_:_:)`` of every ASCII character in every alphabet (the character itself
+    /// where the alphabet has none), 128 per alphabet in ``alphabetIndex(_:)`` order, read once.
+    static let styledASCII: [UInt32] = MathVariant.allCases.sorted { alphabetIndex($0) < alphabetIndex($1) }.flatMap { variant in
+        (0..<0x80).map { (x: UInt32) in UnicodeMath.styled(Unicode.Scalar(x)!, variant)?.value ?? x }
+    }
+
+    /// A number for each alphabet, 0…13 (a switch, not a hash).
+    static func alphabetIndex(_ variant: MathVariant) -> Int {
+        switch variant {
+        case .normal: return 0
+        case .bold: return 1
+        case .italic: return 2
+        case .boldItalic: return 3
+        case .doubleStruck: return 4
+        case .boldFraktur: return 5
+        case .script: return 6
+        case .boldScript: return 7
+        case .fraktur: return 8
+        case .sansSerif: return 9
+        case .boldSansSerif: return 10
+        case .sansSerifItalic: return 11
+        case .sansSerifBoldItalic: return 12
+        case .monospace: return 13
+        }
+    }
+
     func identifier(_ text: String, variant: MathVariant?, _ s: LayoutStyle) -> Atom {
-        let scalars = Array(text.unicodeScalars)
-        if scalars.count == 1 {
+        if text.isOneScalar {
             var a = glyphRun(text, variant: variant, italicLetters: true, s, cls: .ord)
             a.atomClass = .ord
             return a
@@ -210,20 +236,24 @@ struct MathLayout {
 
     /// A run of math-font characters, one glyph each.
     func glyphRun(_ text: String, variant: MathVariant?, italicLetters: Bool, _ s: LayoutStyle, cls: AtomClass) -> Atom {
-        var items: [(box: Box, shift: Double)] = []
-        var last: (m: GlyphMetrics, g: UInt32)? = nil
         let size = scale(s)
-        for u in text.unicodeScalars {
-            let scalar = mathScalar(u, variant: variant, italicDefault: italicLetters)
-            let g = glyphBox(scalar, s)
-            items.append((g.box, 0))
-            last = (g.metrics, g.glyph)
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { return Atom(box: HListBuilder(capacity: 0).box("chars"), atomClass: cls, italic: 0 * size) }
+        let g = glyphBox(mathScalar(first, variant: variant, italicDefault: italicLetters), s)
+        guard let second = scalars.next() else {
+            // One character: the glyph itself, with what kerning and accents need of it.
+            return Atom(box: g.box, atomClass: cls, italic: g.metrics.italicCorrection * size, glyph: g.glyph,
+                        topAccent: g.metrics.topAccentAttachment * size)
         }
-        if items.count == 1, let last {
-            return Atom(box: items[0].box, atomClass: cls, italic: last.m.italicCorrection * size, glyph: last.g,
-                        topAccent: last.m.topAccentAttachment * size)
+        var list = HListBuilder(capacity: text.utf8.count)
+        list.append(g.box)
+        var last = glyphBox(mathScalar(second, variant: variant, italicDefault: italicLetters), s)
+        list.append(last.box)
+        while let u = scalars.next() {
+            last = glyphBox(mathScalar(u, variant: variant, italicDefault: italicLetters), s)
+            list.append(last.box)
         }
-        return Atom(box: .hlist("chars", items), atomClass: cls, italic: (last?.m.italicCorrection ?? 0) * size)
+        return Atom(box: list.box("chars"), atomClass: cls, italic: last.metrics.italicCorrection * size)
     }
 
     /// Text (`\text`, `\mathrm` words in `mtext`) shaped in the text font.
@@ -288,14 +318,13 @@ struct MathLayout {
     }
 
     func operatorAtom(_ text: String, _ p: OperatorProperties, _ s: LayoutStyle) -> Atom {
-        let scalars = Array(text.unicodeScalars)
-        if text == "mod", p.atomClass == .bin {
+        if p.atomClass == .bin, text == "mod" {
             // amsmath's \bmod: 5mu on each side in every style (its own glue cancels the Bin spacing).
             let mu = scale(s) / 18
             let word = glyphRun(text, variant: .normal, italicLetters: false, s, cls: .ord).box
             return Atom(box: Box.hlist("bmod", [(word, 0)], kerns: [5 * mu]).padded(right: 5 * mu), atomClass: .ord)
         }
-        if scalars.count != 1 {
+        guard text.isOneScalar, let character = text.unicodeScalars.first else {
             // A named operator (`lim`, `max`): upright letters; a space inside (`arg\,min`) is a thin space.
             if text.contains(" ") {
                 var items: [Atom] = []
@@ -315,7 +344,7 @@ struct MathLayout {
             a.largeOperator = false
             return a
         }
-        let scalar = MathLayout.operatorScalar(scalars[0])
+        let scalar = MathLayout.operatorScalar(character)
         if scalar == 0x3A, p.atomClass == .punct, p.size == nil {
             // amsmath's \colon: 2mu, the colon, 6mu (its punctuation spacing cancelled by a kern).
             let mu = scale(s) / 18
@@ -551,7 +580,7 @@ struct MathLayout {
 
     /// Joins atoms into one horizontal list with TeX's inter-atom spacing and binary-operator
     /// demotion (TeXbook rules 5 and 6).
-    func assemble(_ input: [Atom], _ s: LayoutStyle, name: String = "row") -> Atom {
+    func assemble(_ input: consuming [Atom], _ s: LayoutStyle, name: String = "row") -> Atom {
         var atoms = input
         // Rule 5/6: a Bin after nothing, Bin, Op, Rel, Open or Punct, or before Rel, Close, Punct or
         // the end, is an Ord.
@@ -568,32 +597,33 @@ struct MathLayout {
         }
         if let p = prev, atoms[p].atomClass == .bin { atoms[p].atomClass = .ord }
         let mu = scale(s) / 18
-        var items: [(box: Box, shift: Double)] = []
-        var kerns: [Double] = []
-        items.reserveCapacity(atoms.count)
+        var list = HListBuilder(capacity: atoms.count)
         prev = nil
-        for (i, a) in atoms.enumerated() {
+        for i in atoms.indices {
             var kern = 0.0
-            if !a.isSpace, let p = prev {
-                let code = MathLayout.spacing[MathLayout.index(atoms[p].atomClass)][MathLayout.index(a.atomClass)]
+            let isSpace = atoms[i].isSpace
+            if !isSpace, let p = prev {
+                let code = MathLayout.spacing[MathLayout.index(atoms[p].atomClass)][MathLayout.index(atoms[i].atomClass)]
                 if code > 0 || (code < 0 && s.level == 0) {
                     kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
                 }
             }
-            if !a.isSpace { prev = i }
+            if !isSpace { prev = i }
             // A slanted character followed by anything gets its italic correction (TeXbook §755; as
             // LuaTeX does with OpenType fonts, not at the end of a list).
-            if i > 0, !a.isSpace, let g = atoms[i - 1].glyph, g != 0, !atoms[i - 1].largeOperator, atoms[i - 1].italic > 0, atoms[i - 1].atomClass == .ord {
+            if i > 0, !isSpace, let g = atoms[i - 1].glyph, g != 0, !atoms[i - 1].largeOperator, atoms[i - 1].italic > 0,
+               atoms[i - 1].atomClass == .ord {
                 kern += atoms[i - 1].italic
             }
-            items.append((a.box, 0))
-            kerns.append(kern)
+            list.append(atoms[i].box, kern: kern)
         }
-        let box = Box.hlist(name, items, kerns: kerns)
-        let last = atoms.last
-        var result = Atom(box: box, atomClass: .ord, italic: last?.italic ?? 0)
-        if atoms.count == 1, let only = atoms.first { result = only; result.box = box }
-        return result
+        let box = list.box(name)
+        if atoms.count == 1 {
+            var only = atoms.removeLast()
+            only.box = box
+            return only
+        }
+        return Atom(box: box, atomClass: .ord, italic: atoms.last?.italic ?? 0)
     }
 
     // MARK: - Fractions (TeXbook rule 15)
@@ -801,14 +831,14 @@ struct MathLayout {
         var overAtom: Atom? = nil, underAtom: Atom? = nil
         var overIsAccent = p.accent, underIsAccent = p.accentUnder
         // Accents: a mark over or under the base.
-        if let over, p.accent, case let .operator(text, op) = over.kind, text.unicodeScalars.count == 1 {
+        if let over, p.accent, case let .operator(text, op) = over.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
             if u == 0x203E || (u == 0xAF && op.stretchy) {
                 return overbar(base, s)
             }
             overAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, s)
         }
-        if let under, p.accentUnder, case let .operator(text, op) = under.kind, text.unicodeScalars.count == 1 {
+        if let under, p.accentUnder, case let .operator(text, op) = under.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
             if u == 0x203E || u == 0xAF || u == 0x5F {
                 return underbar(base, s)
@@ -817,7 +847,7 @@ struct MathLayout {
         }
         // Stretchy marks that are not accents (braces) stretch to the base.
         if overAtom == nil, let over {
-            if case let .operator(text, op) = over.kind, op.stretchy, text.unicodeScalars.count == 1,
+            if case let .operator(text, op) = over.kind, op.stretchy, text.isOneScalar,
                let stretched = horizontalStretch(text.unicodeScalars.first!.value, width: base.box.width, s) {
                 overAtom = stretched
                 overIsAccent = true
@@ -826,7 +856,7 @@ struct MathLayout {
             }
         }
         if underAtom == nil, let under {
-            if case let .operator(text, op) = under.kind, op.stretchy, text.unicodeScalars.count == 1,
+            if case let .operator(text, op) = under.kind, op.stretchy, text.isOneScalar,
                let stretched = horizontalStretch(text.unicodeScalars.first!.value, width: base.box.width, s) {
                 underAtom = stretched
                 underIsAccent = true
@@ -835,7 +865,7 @@ struct MathLayout {
             }
         }
         // A stretchy base (extensible arrow) grows to cover its scripts.
-        if base.stretchyHorizontal, case let .operator(text, _)? = baseNode?.kind, text.unicodeScalars.count == 1 {
+        if base.stretchyHorizontal, case let .operator(text, _)? = baseNode?.kind, text.isOneScalar {
             let want = max(overAtom?.box.width ?? 0, underAtom?.box.width ?? 0) + 0.5 * size
             if let stretched = horizontalStretch(MathLayout.operatorScalar(text.unicodeScalars.first!), width: max(want, base.box.width), s, cover: true) {
                 var b = stretched
@@ -1015,11 +1045,11 @@ struct MathLayout {
         var atoms: [Atom] = []
         var middles: [Int] = []
         for n in nodes {
-            if case let .operator(text, p) = n.kind, p.fence, p.stretchy, p.size == nil, text.unicodeScalars.count == 1 {
+            if case let .operator(text, p) = n.kind, p.fence, p.stretchy, p.size == nil, text.isOneScalar {
                 middles.append(atoms.count)
                 // \middle takes no inter-atom space of its own (it closes and reopens the fence).
                 var a = Atom(box: .empty(), atomClass: p.atomClass, isSpace: true)
-                a.pendingDelimiter = text
+                a.pendingDelimiter = text.unicodeScalars.first
                 atoms.append(a)
             } else if nodes.count == 1, case let .fraction(fp) = n.kind, fp.lineThickness == 0 {
                 atoms.append(fraction(n, fp, s, nullDelimiters: false))   // \binom: the fences replace the null delimiters
@@ -1042,8 +1072,7 @@ struct MathLayout {
             target = max(target, (isDisplay ? 2.4 : 1.01) * scale(s))
         }
         for i in middles {
-            let text = atoms[i].pendingDelimiter!
-            var m = delimiter(MathLayout.operatorScalar(text.unicodeScalars.first!), targetTotal: target, s)
+            var m = delimiter(MathLayout.operatorScalar(atoms[i].pendingDelimiter!), targetTotal: target, s)
             m.atomClass = atoms[i].atomClass
             m.isSpace = true
             atoms[i] = m
@@ -1367,4 +1396,12 @@ extension MathLayout {
 
 extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}
+
+extension String {
+    /// Whether the string is exactly one Unicode scalar (an operator or a letter, not a name).
+    var isOneScalar: Bool {
+        var scalars = unicodeScalars.makeIterator()
+        return scalars.next() != nil && scalars.next() == nil
+    }
 }
