@@ -42,7 +42,11 @@ extension Renderer {
         let w = formula.width, h = formula.height
         let top = (box.height + pad) * fs
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
-        out.number(w); out += "\" height=\""; out.number(h); out += "\" viewBox=\"0 0 "; out.number(w); out += " "; out.number(h)
+        // Numbers written twice are formatted once and copied.
+        let width = out.written { $0.number(w) }
+        out += "\" height=\""
+        let height = out.written { $0.number(h) }
+        out += "\" viewBox=\"0 0 "; out.repeatBytes(width); out += " "; out.repeatBytes(height)
         out += "\" role=\"img\" aria-labelledby=\""
         // The id prefix and its hyphen are written once here; every later id copies these bytes.
         let prefixStart = out.count
@@ -50,9 +54,12 @@ extension Renderer {
         out += "-"
         let prefix = prefixStart..<out.count
         out += "title\" aria-describedby=\""; out.repeatBytes(prefix); out += "desc\""
-        out += " style=\"vertical-align:-"; out.number(formula.baselineFromBottom); out += "px\""
-        out += " data-baseline=\""; out.number(top); out += "\" data-depth=\""; out.number(formula.baselineFromBottom)
-        out += "\" data-height=\""; out.number(top); out += "\">"
+        out += " style=\"vertical-align:-"
+        let depth = out.written { $0.number(formula.baselineFromBottom) }
+        out += "px\" data-baseline=\""
+        let baseline = out.written { $0.number(top) }
+        out += "\" data-depth=\""; out.repeatBytes(depth)
+        out += "\" data-height=\""; out.repeatBytes(baseline); out += "\">"
         out += "<title id=\""; out.repeatBytes(prefix); out += "title\">"; out.append(label); out += "</title>"
         out += "<desc id=\""; out.repeatBytes(prefix); out += "desc\">"; out.append(source); out += "</desc>"
         if let bg = options.background {
@@ -68,7 +75,7 @@ extension Renderer {
             out += "</defs>"
         }
         out += "<g fill=\""; out.color(options.color); out += "\""; out.opacity(options.color)
-        out += " transform=\"translate("; out.number(pad * fs); out += " "; out.number(top); out += ")\">"
+        out += " transform=\"translate("; out.number(pad * fs); out += " "; out.repeatBytes(baseline); out += ")\">"
         var painter = SVGPainter(out: out, fontSize: fs, mathScale: fs / fonts.math.face.unitsPerEm, color: options.color,
                                  prefix: prefix, fonts: fonts)
         box.draw(into: &painter, x: 0, y: 0, color: options.color)
@@ -101,6 +108,7 @@ struct SVGScan: DrawSink {
         self.prefixLength = prefixLength
         self.color = color
         self.fonts = fonts
+        glyphs.reserveCapacity(16)
     }
 
     // The longest elements (SVGPainter's): a number takes at most 14 bytes with 2 decimals and 18 with 6,
@@ -157,6 +165,9 @@ struct SVGPainter: DrawSink, ~Copyable {
     /// The text font last drawn from and its units to pixels (a text face is looked up under a lock).
     private var textRole: FontRole = .math
     private var textScale = 0.0
+    /// The glyph scale last written and where (glyphs of one size share it).
+    private var lastScale = Double.nan
+    private var lastScaleBytes = 0..<0
 
     init(out: consuming SVGBytes, fontSize: Double, mathScale: Double, color: RGBAColor, prefix: Range<Int>, fonts: FontSet) {
         self.out = out
@@ -181,7 +192,16 @@ struct SVGPainter: DrawSink, ~Copyable {
                 scale = textScale
             }
             out += "<use href=\"#"; out.repeatBytes(prefix); out.glyphID(g); out += "\" transform=\"translate("
-            out.number(x * fs); out.append(0x20); out.number(-y * fs); out += ") scale("; out.number(g.size * scale, decimals: 6)
+            out.number(x * fs); out.append(0x20); out.number(-y * fs); out += ") scale("
+            let size = g.size * scale
+            if size == lastScale {
+                out.repeatBytes(lastScaleBytes)
+            } else {
+                let start = out.count
+                out.number(size, decimals: 6)
+                lastScale = size
+                lastScaleBytes = start..<out.count
+            }
             if color != self.color {
                 out += ")\" fill=\""; out.color(color); out.append(0x22); out.opacity(color); out += "/>"
             } else {
@@ -290,7 +310,14 @@ struct SVGBytes: ~Copyable {
         s.withUTF8 { append($0) }
     }
 
-    /// Appends again the bytes already written at `range` (an id prefix).
+    /// Where `write` puts what it writes.
+    @inline(__always) mutating func written(_ write: (inout SVGBytes) -> Void) -> Range<Int> {
+        let start = count
+        write(&self)
+        return start..<count
+    }
+
+    /// Appends again the bytes already written at `range` (an id prefix, a number used twice).
     @inline(__always) mutating func repeatBytes(_ range: Range<Int>) {
         ensure(range.count)
         (base + count).initialize(from: base + range.lowerBound, count: range.count)
@@ -326,22 +353,17 @@ struct SVGBytes: ~Copyable {
         if i == 0 { append(0x30); return }
         // At most a sign, 10 integer digits, a point and 9 decimals.
         ensure(24)
-        if i < 0 { base[count] = 0x2D; count += 1 }
-        let magnitude = i.magnitude
-        let whole: UInt, fraction: UInt
-        switch decimals {
-        case 1: (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: 10)
-        case 2: (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: 100)
-        case 6: (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: 1_000_000)
-        default: (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: SVGBytes.units[decimals])
+        var p = base + count
+        if i < 0 { p.pointee = 0x2D; p += 1 }
+        let (whole, fraction) = i.magnitude.quotientAndRemainder(dividingBy: SVGBytes.units[decimals])
+        p = SVGBytes.writeDigits(whole, count: SVGBytes.digitCount(whole), at: p)
+        if fraction != 0 {
+            var frac = fraction, digits = decimals
+            while frac % 10 == 0 { frac /= 10; digits &-= 1 }
+            p.pointee = 0x2E
+            p = SVGBytes.writeDigits(frac, count: digits, at: p + 1)
         }
-        writeDigits(whole, count: SVGBytes.digitCount(whole))
-        guard fraction != 0 else { return }
-        var frac = fraction, digits = decimals
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        base[count] = 0x2E
-        count += 1
-        writeDigits(frac, count: digits)
+        count = p - base
     }
 
     /// `x` rounded to the nearest integer, halves away from zero (as `Double.rounded()`), for
@@ -349,33 +371,34 @@ struct SVGBytes: ~Copyable {
     @inline(__always) private static func roundedHalfAway(_ x: Double) -> Int {
         let t = Int(x)
         let r = x - Double(t)
-        if r >= 0.5 { return t + 1 }
-        if r <= -0.5 { return t - 1 }
+        if r >= 0.5 { return t &+ 1 }
+        if r <= -0.5 { return t &- 1 }
         return t
     }
 
     /// How many decimal digits a number has (1 for 0).
     @inline(__always) private static func digitCount(_ value: UInt) -> Int {
         var digits = 1, n = value
-        while n >= 100 { digits += 2; n /= 100 }
-        return n >= 10 ? digits + 1 : digits
+        while n >= 100 { digits &+= 2; n /= 100 }
+        return n >= 10 ? digits &+ 1 : digits
     }
 
-    /// The last `digits` decimal digits of `value`, with leading zeros, two at a time; room for them
-    /// must be ensured.
-    @inline(__always) private mutating func writeDigits(_ value: UInt, count digits: Int) {
+    /// The last `digits` decimal digits of `value` (all of them, or with leading zeros), two at a time,
+    /// from `start`; returns the end.
+    @inline(__always) private static func writeDigits(_ value: UInt, count digits: Int,
+                                                      at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         let pairs = SVGBytes.digitPairs.utf8Start
-        var n = value
-        var at = count + digits
-        while at - count >= 2 {
+        let end = start + digits
+        var p = end, n = value
+        while p - start >= 2 {
             let (q, r) = n.quotientAndRemainder(dividingBy: 100)
-            at -= 2
-            base[at] = pairs[2 * Int(r)]
-            base[at + 1] = pairs[2 * Int(r) + 1]
+            p -= 2
+            p[0] = pairs[2 &* Int(r)]
+            p[1] = pairs[2 &* Int(r) &+ 1]
             n = q
         }
-        if at > count { base[count] = UInt8(truncatingIfNeeded: 0x30 + n % 10) }
-        count += digits
+        if p > start { start.pointee = 0x30 &+ UInt8(truncatingIfNeeded: n % 10) }
+        return end
     }
 
     /// A non-negative integer in decimal.
@@ -383,7 +406,7 @@ struct SVGBytes: ~Copyable {
         let n = UInt(Swift.max(0, value))
         let digits = SVGBytes.digitCount(n)
         ensure(digits)
-        writeDigits(n, count: digits)
+        count = SVGBytes.writeDigits(n, count: digits, at: base + count) - base
     }
 
     /// How many digits an unsigned number has in base 36.
@@ -409,18 +432,31 @@ struct SVGBytes: ~Copyable {
     }
 
     /// Whether ``XMLEscaping/text(_:)`` leaves a string as it is: no markup characters, control
-    /// characters, U+FFFE or U+FFFF.
+    /// characters, U+FFFE or U+FFFF. ASCII is checked eight bytes at a time.
     static func isPlainText(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { bytes -> Bool in
-            for i in bytes.indices {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            /// Whether any byte of an ASCII word is zero (exact: a borrow only ever follows a zero byte).
+            func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+            var i = 0
+            while i + 8 <= bytes.count {
+                let w = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if w & highs != 0 { break }   // not ASCII: byte by byte from here
+                if (w &- 0x20 &* ones) & ~w & highs != 0 || hasZero(w ^ 0x26 &* ones) || hasZero(w ^ 0x3C &* ones)
+                    || hasZero(w ^ 0x3E &* ones) { return false }
+                i += 8
+            }
+            // Bytes below 0x40 that XMLEscaping changes: control characters, `&`, `<` and `>`.
+            let special: UInt64 = 0xFFFF_FFFF | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
+            while i < bytes.count {
                 let byte = bytes[i]
-                if byte >= 0x3F && byte < 0xBE { continue }
-                switch byte {
-                case 0x00..<0x20, 0x26, 0x3C, 0x3E: return false
-                case 0xBE, 0xBF: if i > 1 && bytes[i - 1] == 0xBF && bytes[i - 2] == 0xEF { return false }
-                default: break
+                if byte < 0x40 {
+                    if special >> byte & 1 != 0 { return false }
+                } else if byte >= 0xBE, i > 1, bytes[i - 1] == 0xBF, bytes[i - 2] == 0xEF {
+                    return false   // U+FFFE, U+FFFF
                 }
+                i += 1
             }
             return true
         }

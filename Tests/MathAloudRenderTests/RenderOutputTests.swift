@@ -26,6 +26,16 @@ import MathAloud
         }
         #expect(SVGBytes.isPlainText("é ∑ 𝑥 \"q\" 'a' \u{FFFD}"))
         #expect(!SVGBytes.isPlainText("a < b") && !SVGBytes.isPlainText("\u{FFFF}") && !SVGBytes.isPlainText("x\u{7}"))
+        // Eight bytes at a time, then byte by byte: a special byte anywhere is found.
+        let line = "0123456789 abcdefghij ABCDEFGHIJ {}[]()=+-*/^_|!?.,;:'\"\\~`@#$%"
+        #expect(SVGBytes.isPlainText(line))
+        for special in ["&", "<", ">", "\t", "\n", "\u{0}", "\u{1F}", "\u{FFFE}"] {
+            for at in [0, 7, 8, 15, 16, line.count] {
+                var text = line
+                text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: at))
+                #expect(!SVGBytes.isPlainText(text), "\(special.unicodeScalars.first!.value) at \(at)")
+            }
+        }
         let svg = r.svg(r.render(tex: #"a < b \text{ & } c"#))
         #expect(svg.contains("<desc id=\"") && svg.contains(">a &lt; b \\text{ &amp; } c</desc>"))
     }
