@@ -443,9 +443,9 @@ case "render-svg-profile":
     guard let renderer = try? Renderer() else { exit(4) }
     profileLoop(o.repeatCount, lines) { renderer.svg(renderer.render(tex: $0)).utf8.count }
 case "render-dump":
-    // For every corpus formula, in text and display style: the box tree, and hashes of its SVG (default
-    // and coloured on a background) and PNG: diff two builds' dumps to check that a change to the
-    // typesetter or the writers changes no output.
+    // For every corpus formula, in text and display style: the box tree, the diagnostics, and hashes of
+    // its SVG (default and coloured on a background) and PNG: diff two builds' dumps to check that a
+    // change to the typesetter or the writers changes no output.
     let o = parseOptions(args.dropFirst())
     let lines = loadLines(o.corpus)
     var coloured = RenderOptions()
@@ -462,6 +462,7 @@ case "render-dump":
     for (i, line) in lines.enumerated() {
         let text = renderer.render(tex: line), shown = display.render(tex: line)
         out += "## \(i) \(line)\n" + text.box.dump() + "display\n" + shown.box.dump()
+        for d in text.diagnostics { out += "diagnostic \(d.id) \(d.severity) \(d.range.map { "\($0)" } ?? "-") \(d.message)\n" }
         out += "svg \(hash(renderer.svg(text).utf8)) \(hash(colour.svg(colour.render(tex: line), idPrefix: "f\(i)").utf8))"
         if i % 8 == 0 { out += " png " + ((try? renderer.png(text)).map { hash($0) } ?? "-") }
         out += "\n"
