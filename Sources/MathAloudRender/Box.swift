@@ -77,21 +77,40 @@ public struct GlyphRef: Hashable, Sendable {
 /// the largest of its boxes'.
 struct HListBuilder {
     private var children: [Box.Placed] = []
-    private var x = 0.0, height = 0.0, depth = 0.0
+    private var metrics = Metrics()
+
+    /// Where the boxes of a list go and how large it gets, box by box.
+    struct Metrics {
+        /// The list's width so far.
+        private(set) var x = 0.0
+        private(set) var height = 0.0, depth = 0.0
+
+        /// Places a box of these dimensions after the kern; returns its x.
+        mutating func place(width: Double, height h: Double, depth d: Double, shift: Double = 0, kern: Double? = nil) -> Double {
+            if let kern { x += kern }
+            let at = x
+            x += width
+            height = max(height, h + shift)
+            depth = max(depth, d - shift)
+            return at
+        }
+
+        /// A container box of these dimensions named `name`.
+        func box(_ name: String, children: [Box.Placed]) -> Box {
+            Box(width: x, height: height, depth: depth, content: .list(name), children: children)
+        }
+    }
 
     init(capacity: Int) { children.reserveCapacity(capacity) }
 
     mutating func append(_ box: Box, shift: Double = 0, kern: Double? = nil) {
-        if let kern { x += kern }
-        children.append(Box.Placed(x: x, y: shift, box: box))
-        x += box.width
-        height = max(height, box.height + shift)
-        depth = max(depth, box.depth - shift)
+        let at = metrics.place(width: box.width, height: box.height, depth: box.depth, shift: shift, kern: kern)
+        children.append(Box.Placed(x: at, y: shift, box: box))
     }
 
     /// The list as a container box named `name`.
     consuming func box(_ name: String) -> Box {
-        Box(width: x, height: height, depth: depth, content: .list(name), children: children)
+        metrics.box(name, children: children)
     }
 }
 

@@ -48,6 +48,13 @@ struct Atom {
     var topAccent: Double? = nil
     /// A `\middle` delimiter waiting to be sized to its row.
     var pendingDelimiter: Unicode.Scalar? = nil
+
+    /// The atom around another box, everything else as it is (the old box is not copied).
+    func with(box newBox: Box) -> Atom {
+        Atom(box: newBox, atomClass: atomClass, italic: italic, glyph: glyph, largeOperator: largeOperator,
+             movableLimits: movableLimits, stretchyHorizontal: stretchyHorizontal, isSpace: isSpace, topAccent: topAccent,
+             pendingDelimiter: pendingDelimiter)
+    }
 }
 
 /// Lays out a ``MathNode`` tree into a ``Box`` tree following the TeXbook's Appendix G, with the
@@ -440,22 +447,29 @@ struct MathLayout {
         let parts = math.assembly(glyph, vertical: vertical)
         guard !parts.isEmpty else { return nil }
         let overlap = c.minConnectorOverlap
-        let extenders = parts.filter(\.isExtender)
-        var repeats = 0
-        func expand(_ n: Int) -> [GlyphPart] {
-            var out: [GlyphPart] = []
+        // The parts with each extender repeated n times; its longest length (the least overlap) is
+        // summed in the order of that list without building it.
+        func maxLength(repeats n: Int) -> Double {
+            var sum = 0.0, count = 0
             for p in parts {
-                if p.isExtender { for _ in 0..<n { out.append(p) } } else { out.append(p) }
+                if p.isExtender {
+                    for _ in 0..<n { sum += p.fullAdvance }
+                    count += n
+                } else {
+                    sum += p.fullAdvance
+                    count += 1
+                }
             }
-            return out
+            return sum - Double(max(0, count - 1)) * overlap
         }
-        func maxLength(_ list: [GlyphPart]) -> Double {
-            list.reduce(0) { $0 + $1.fullAdvance } - Double(max(0, list.count - 1)) * overlap
+        var repeats = 0
+        if parts.contains(where: \.isExtender) {
+            while maxLength(repeats: repeats) < target, repeats < 256 { repeats += 1 }
         }
-        if !extenders.isEmpty {
-            while maxLength(expand(repeats)) < target, repeats < 256 { repeats += 1 }
+        var list: [GlyphPart] = []
+        for p in parts {
+            if p.isExtender { list.append(contentsOf: repeatElement(p, count: repeats)) } else { list.append(p) }
         }
-        let list = expand(repeats)
         guard !list.isEmpty else { return nil }
         // Spread the overlap so the assembly is exactly as long as asked (bounded by the connectors).
         var o = overlap
@@ -597,33 +611,45 @@ struct MathLayout {
         }
         if let p = prev, atoms[p].atomClass == .bin { atoms[p].atomClass = .ord }
         let mu = scale(s) / 18
-        var list = HListBuilder(capacity: atoms.count)
-        prev = nil
-        for i in atoms.indices {
-            var kern = 0.0
-            let isSpace = atoms[i].isSpace
-            if !isSpace, let p = prev {
-                let code = MathLayout.spacing[MathLayout.index(atoms[p].atomClass)][MathLayout.index(atoms[i].atomClass)]
-                if code > 0 || (code < 0 && s.level == 0) {
-                    kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
+        let count = atoms.count
+        // First the kerns and where each box goes, reading the atoms in place; then the boxes are
+        // moved out of the atoms (last first) into the list.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { xs -> Atom in
+            var metrics = HListBuilder.Metrics()
+            atoms.withUnsafeBufferPointer { a in
+                var prev: Int? = nil
+                for i in 0..<count {
+                    var kern = 0.0
+                    let isSpace = a[i].isSpace
+                    if !isSpace, let p = prev {
+                        let code = MathLayout.spacing[MathLayout.index(a[p].atomClass)][MathLayout.index(a[i].atomClass)]
+                        if code > 0 || (code < 0 && s.level == 0) {
+                            kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
+                        }
+                    }
+                    if !isSpace { prev = i }
+                    // A slanted character followed by anything gets its italic correction (TeXbook §755; as
+                    // LuaTeX does with OpenType fonts, not at the end of a list).
+                    if i > 0, !isSpace, let g = a[i - 1].glyph, g != 0, !a[i - 1].largeOperator, a[i - 1].italic > 0,
+                       a[i - 1].atomClass == .ord {
+                        kern += a[i - 1].italic
+                    }
+                    xs[i] = metrics.place(width: a[i].box.width, height: a[i].box.height, depth: a[i].box.depth, kern: kern)
                 }
             }
-            if !isSpace { prev = i }
-            // A slanted character followed by anything gets its italic correction (TeXbook §755; as
-            // LuaTeX does with OpenType fonts, not at the end of a list).
-            if i > 0, !isSpace, let g = atoms[i - 1].glyph, g != 0, !atoms[i - 1].largeOperator, atoms[i - 1].italic > 0,
-               atoms[i - 1].atomClass == .ord {
-                kern += atoms[i - 1].italic
+            let lastItalic = atoms.last?.italic ?? 0
+            if count == 1 {
+                let only = atoms.removeLast()
+                return only.with(box: metrics.box(name, children: [Box.Placed(x: xs[0], y: 0, box: only.box)]))
             }
-            list.append(atoms[i].box, kern: kern)
+            let children = [Box.Placed](unsafeUninitializedCapacity: count) { placed, initialized in
+                for i in stride(from: count - 1, through: 0, by: -1) {
+                    (placed.baseAddress! + i).initialize(to: Box.Placed(x: xs[i], y: 0, box: atoms.removeLast().box))
+                }
+                initialized = count
+            }
+            return Atom(box: metrics.box(name, children: children), atomClass: .ord, italic: lastItalic)
         }
-        let box = list.box(name)
-        if atoms.count == 1 {
-            var only = atoms.removeLast()
-            only.box = box
-            return only
-        }
-        return Atom(box: box, atomClass: .ord, italic: atoms.last?.italic ?? 0)
     }
 
     // MARK: - Fractions (TeXbook rule 15)
@@ -669,7 +695,10 @@ struct MathLayout {
             default: return pad + (inner - b.width) / 2
             }
         }
-        var children = [Box.Placed(x: x(num), y: u, box: num), Box.Placed(x: pad + (inner - den.width) / 2, y: -v, box: den)]
+        var children: [Box.Placed] = []
+        children.reserveCapacity(3)
+        children.append(Box.Placed(x: x(num), y: u, box: num))
+        children.append(Box.Placed(x: pad + (inner - den.width) / 2, y: -v, box: den))
         if theta > 0 {
             children.append(Box.Placed(x: pad, y: axis - theta / 2, box: Box(width: inner, height: theta, depth: 0, content: .rule)))
         }
@@ -693,6 +722,7 @@ struct MathLayout {
         let signShift = ruleBottom + theta - sign.height
         let extra = c.radicalExtraAscender * size
         var children: [Box.Placed] = []
+        children.reserveCapacity(4)
         var x = 0.0
         var height = ruleBottom + theta + extra
         if let degree {
@@ -755,7 +785,9 @@ struct MathLayout {
         let isChar = base.glyph != nil && !base.largeOperator
         var u = isChar ? 0 : b.height - c.superscriptBaselineDropMax * size
         var v = isChar ? 0 : b.depth + c.subscriptBaselineDropMin * size
-        var children = [Box.Placed(x: 0, y: 0, box: b)]
+        var children: [Box.Placed] = []
+        children.reserveCapacity(3)
+        children.append(Box.Placed(x: 0, y: 0, box: b))
         let italic = base.italic
         // A big operator's italic correction belongs to its superscript: with scripts, the nucleus
         // counts only up to where the subscript starts (as LuaTeX sets OpenType operators).
@@ -806,8 +838,7 @@ struct MathLayout {
     private func finish(_ base: Atom, _ children: [Box.Placed], width: Double) -> Atom {
         var h = 0.0, d = 0.0
         for ch in children { h = max(h, ch.y + ch.box.height); d = max(d, ch.box.depth - ch.y) }
-        var a = base
-        a.box = Box(width: width, height: h, depth: d, content: .list("scripts"), children: children)
+        var a = base.with(box: Box(width: width, height: h, depth: d, content: .list("scripts"), children: children))
         a.glyph = nil
         a.italic = 0
         a.largeOperator = false
@@ -876,7 +907,9 @@ struct MathLayout {
         }
         let width = max(base.box.width, overAtom?.box.width ?? 0, underAtom?.box.width ?? 0)
         let baseX = (width - base.box.width) / 2
-        var children = [Box.Placed(x: baseX, y: 0, box: base.box)]
+        var children: [Box.Placed] = []
+        children.reserveCapacity(3)
+        children.append(Box.Placed(x: baseX, y: 0, box: base.box))
         var height = base.box.height, depth = base.box.depth
         let italic = base.largeOperator ? base.italic : 0
         if let o = overAtom {
@@ -927,8 +960,8 @@ struct MathLayout {
             children.append(Box.Placed(x: x, y: y, box: un.box))
             depth = max(depth, -y + un.box.depth)
         }
-        var result = base
-        result.box = Box(width: width, height: height, depth: depth, content: .list(overIsAccent || underIsAccent ? "accent" : "limits"), children: children)
+        var result = base.with(box: Box(width: width, height: height, depth: depth,
+                                        content: .list(overIsAccent || underIsAccent ? "accent" : "limits"), children: children))
         result.glyph = nil
         result.largeOperator = false
         result.movableLimits = false
