@@ -51,6 +51,7 @@ extension Box {
         case .list: item = nil
         }
         if let item { sink.draw(item) }
+        guard !box.pointee.children.isEmpty else { return }   // glyphs and rules: most of the boxes
         box.pointee.children.withUnsafeBufferPointer { placed in
             guard let first = placed.baseAddress else { return }
             for child in first..<first + placed.count {

@@ -345,17 +345,33 @@ struct SVGBytes: ~Copyable {
 
     /// A number rounded to `decimals` places (1…9), without trailing zeros. Glyph scales (font units to
     /// px, ~0.01) take 6, so a glyph's size is exact to 0.01 %. At most 14 bytes with 2 decimals,
-    /// 18 with 6.
-    mutating func number(_ v: Double, decimals: Int = 2) {
-        let decimals = Swift.min(Swift.max(decimals, 1), 9)
+    /// 18 with 6. (The places the writers use have their own copies, with the powers of ten as
+    /// constants.)
+    @inline(__always) mutating func number(_ v: Double, decimals: Int = 2) {
+        switch decimals {
+        case 1: number1(v)
+        case 2: number2(v)
+        case 6: number6(v)
+        default:
+            let places = Swift.min(Swift.max(decimals, 1), 9)
+            fixed(v, decimals: places, scale: SVGBytes.scales[places], unit: SVGBytes.units[places])
+        }
+    }
+
+    private mutating func number1(_ v: Double) { fixed(v, decimals: 1, scale: 10, unit: 10) }
+    private mutating func number2(_ v: Double) { fixed(v, decimals: 2, scale: 100, unit: 100) }
+    private mutating func number6(_ v: Double) { fixed(v, decimals: 6, scale: 1e6, unit: 1_000_000) }
+
+    /// `v` to `decimals` places, `scale` and `unit` being 10 to that power.
+    @inline(__always) private mutating func fixed(_ v: Double, decimals: Int, scale: Double, unit: UInt) {
         guard v.isFinite, abs(v) < 1e9 else { append(0x30); return }
-        let i = SVGBytes.roundedHalfAway(v * SVGBytes.scales[decimals])
+        let i = SVGBytes.roundedHalfAway(v * scale)
         if i == 0 { append(0x30); return }
         // At most a sign, 10 integer digits, a point and 9 decimals.
         ensure(24)
         var p = base + count
         if i < 0 { p.pointee = 0x2D; p += 1 }
-        let (whole, fraction) = i.magnitude.quotientAndRemainder(dividingBy: SVGBytes.units[decimals])
+        let (whole, fraction) = i.magnitude.quotientAndRemainder(dividingBy: unit)
         p = SVGBytes.writeDigits(whole, count: SVGBytes.digitCount(whole), at: p)
         if fraction != 0 {
             var frac = fraction, digits = decimals
