@@ -90,8 +90,8 @@ public final class FontFace: @unchecked Sendable {
             table.append(FontFace.readMetrics(font, g, unitsPerEm: scale))
         }
         self.metricsTable = table
-        self.outlineCache = LockedGlyphTable(glyphCount: count)
-        self.svgPathCache = LockedGlyphTable(glyphCount: count)
+        self.outlineCache = LockedGlyphTable(slotCount: count)
+        self.svgPathCache = LockedGlyphTable(slotCount: count)
     }
 
     private static func readMetrics(_ font: OpaquePointer, _ glyph: UInt32, unitsPerEm: Double) -> GlyphMetrics {
@@ -130,7 +130,7 @@ public final class FontFace: @unchecked Sendable {
 
     /// The outline of a glyph in font units, y up (cached).
     public func outline(_ glyph: UInt32) -> [OutlineCommand] {
-        outlineCache.value(glyph) {
+        outlineCache.value(Int(glyph)) {
             let sink = OutlineSink()
             let unmanaged = Unmanaged.passRetained(sink)
             hb.draw_glyph(font, glyph, OutlineSink.funcs, unmanaged.toOpaque())
@@ -141,7 +141,7 @@ public final class FontFace: @unchecked Sendable {
 
     /// The outline as an SVG path `d` attribute in font units with y pointing down (cached).
     public func svgPath(_ glyph: UInt32) -> String {
-        svgPathCache.value(glyph) {
+        svgPathCache.value(Int(glyph)) {
             // Coordinates to 0.1 font unit, written by the SVG writer's number formatter.
             var d = SVGBytes(capacity: 256)
             func point(_ x: Float, _ y: Float) {
