@@ -57,6 +57,13 @@ struct Atom {
     }
 }
 
+/// One glyph laid out: its box, its metrics (em at size 1) and its id.
+struct GlyphBox {
+    var box: Box
+    var metrics: GlyphMetrics
+    var glyph: UInt32
+}
+
 /// Lays out a ``MathNode`` tree into a ``Box`` tree following the TeXbook's Appendix G, with the
 /// font's OpenType MATH constants in place of TeX's font dimensions (as LuaTeX and MathML Core do).
 struct MathLayout {
@@ -159,7 +166,7 @@ struct MathLayout {
     // MARK: - Characters
 
     /// The glyph box of one math-font character at the style's size (script forms via `ssty`).
-    func glyphBox(_ scalar: UInt32, _ s: LayoutStyle, role: FontRole = .math) -> (box: Box, metrics: GlyphMetrics, glyph: UInt32) {
+    func glyphBox(_ scalar: UInt32, _ s: LayoutStyle, role: FontRole = .math) -> GlyphBox {
         let size = scale(s)
         let face = fonts.face(role)
         var glyph: UInt32
@@ -172,7 +179,7 @@ struct MathLayout {
         let m = face.metrics(glyph)
         let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
                       content: .glyph(GlyphRef(font: role, glyph: glyph, size: size, character: scalar)))
-        return (box, m, glyph)
+        return GlyphBox(box: box, metrics: m, glyph: glyph)
     }
 
     /// A character the font may have instead (ASCII forms of math symbols).
@@ -612,44 +619,41 @@ struct MathLayout {
         if let p = prev, atoms[p].atomClass == .bin { atoms[p].atomClass = .ord }
         let mu = scale(s) / 18
         let count = atoms.count
-        // First the kerns and where each box goes, reading the atoms in place; then the boxes are
-        // moved out of the atoms (last first) into the list.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { xs -> Atom in
-            var metrics = HListBuilder.Metrics()
-            atoms.withUnsafeBufferPointer { a in
-                var prev: Int? = nil
-                for i in 0..<count {
-                    var kern = 0.0
-                    let isSpace = a[i].isSpace
-                    if !isSpace, let p = prev {
-                        let code = MathLayout.spacing[MathLayout.index(a[p].atomClass)][MathLayout.index(a[i].atomClass)]
-                        if code > 0 || (code < 0 && s.level == 0) {
-                            kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
-                        }
-                    }
-                    if !isSpace { prev = i }
-                    // A slanted character followed by anything gets its italic correction (TeXbook §755; as
-                    // LuaTeX does with OpenType fonts, not at the end of a list).
-                    if i > 0, !isSpace, let g = a[i - 1].glyph, g != 0, !a[i - 1].largeOperator, a[i - 1].italic > 0,
-                       a[i - 1].atomClass == .ord {
-                        kern += a[i - 1].italic
-                    }
-                    xs[i] = metrics.place(width: a[i].box.width, height: a[i].box.height, depth: a[i].box.depth, kern: kern)
-                }
-            }
-            let lastItalic = atoms.last?.italic ?? 0
-            if count == 1 {
-                let only = atoms.removeLast()
-                return only.with(box: metrics.box(name, children: [Box.Placed(x: xs[0], y: 0, box: only.box)]))
-            }
-            let children = [Box.Placed](unsafeUninitializedCapacity: count) { placed, initialized in
-                for i in stride(from: count - 1, through: 0, by: -1) {
-                    (placed.baseAddress! + i).initialize(to: Box.Placed(x: xs[i], y: 0, box: atoms.removeLast().box))
-                }
-                initialized = count
-            }
-            return Atom(box: metrics.box(name, children: children), atomClass: .ord, italic: lastItalic)
+        var metrics = HListBuilder.Metrics()
+        if count == 1 {
+            let only = atoms.removeLast()
+            let x = metrics.place(width: only.box.width, height: only.box.height, depth: only.box.depth, kern: 0)
+            return only.with(box: metrics.box(name, children: [Box.Placed(x: x, y: 0, box: only.box)]))
         }
+        // Each atom is moved out of the array (its slot gets an empty atom for the array to let go
+        // of) and its box into the list; what spacing needs of the atoms before it is kept aside.
+        let lastItalic = atoms.last?.italic ?? 0
+        var children: [Box.Placed] = []
+        children.reserveCapacity(count)
+        var previousClass: AtomClass? = nil        // the last atom that is not a space
+        var italicBefore = 0.0                     // the italic correction the atom just before asks for
+        atoms.withUnsafeMutableBufferPointer { a in
+            for i in 0..<count {
+                let atom = (a.baseAddress! + i).move()
+                (a.baseAddress! + i).initialize(to: Atom(box: .empty(), atomClass: .ord))
+                var kern = 0.0
+                if !atom.isSpace, let p = previousClass {
+                    let code = MathLayout.spacing[MathLayout.index(p)][MathLayout.index(atom.atomClass)]
+                    if code > 0 || (code < 0 && s.level == 0) {
+                        kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
+                    }
+                }
+                // A slanted character followed by anything gets its italic correction (TeXbook §755; as
+                // LuaTeX does with OpenType fonts, not at the end of a list).
+                if !atom.isSpace, italicBefore > 0 { kern += italicBefore }
+                if !atom.isSpace { previousClass = atom.atomClass }
+                let slanted = atom.glyph.map { $0 != 0 } ?? false
+                italicBefore = slanted && !atom.largeOperator && atom.italic > 0 && atom.atomClass == .ord ? atom.italic : 0
+                let x = metrics.place(width: atom.box.width, height: atom.box.height, depth: atom.box.depth, kern: kern)
+                children.append(Box.Placed(x: x, y: 0, box: atom.box))
+            }
+        }
+        return Atom(box: metrics.box(name, children: children), atomClass: .ord, italic: lastItalic)
     }
 
     // MARK: - Fractions (TeXbook rule 15)
