@@ -7,17 +7,17 @@ import Foundation
 /// The slots are memory of its own, read and written only under the lock.
 final class LockedGlyphTable<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private let slots: UnsafeMutablePointer<Value?>
+    /// The slots, allocated when the first value is stored (many tables of a font are never used).
+    private var slots: UnsafeMutablePointer<Value?>? = nil
     private let count: Int
 
     /// A table of slots `0..<slotCount` (larger slot numbers are computed each time, never stored).
     init(slotCount: Int) {
         count = max(0, slotCount)
-        slots = .allocate(capacity: max(1, count))
-        slots.initialize(repeating: nil, count: count)
     }
 
     deinit {
+        guard let slots else { return }
         slots.deinitialize(count: count)
         slots.deallocate()
     }
@@ -27,15 +27,20 @@ final class LockedGlyphTable<Value>: @unchecked Sendable {
         guard slot >= 0, slot < count else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        return slots[slot]
+        return slots?[slot]
     }
 
     /// Stores (or replaces) the value in `slot`.
     func store(_ value: Value, in slot: Int) {
         guard slot >= 0, slot < count else { return }
         lock.lock()
-        slots[slot] = value
-        lock.unlock()
+        defer { lock.unlock() }
+        if slots == nil {
+            let memory = UnsafeMutablePointer<Value?>.allocate(capacity: count)
+            memory.initialize(repeating: nil, count: count)
+            slots = memory
+        }
+        slots![slot] = value
     }
 
     /// The value in `slot`, computing and storing it with `make` the first time.
