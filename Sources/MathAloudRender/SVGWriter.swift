@@ -112,8 +112,9 @@ struct SVGScan: DrawSink {
     }
 
     // The longest elements (SVGPainter's): a number takes at most 14 bytes with 2 decimals and 18 with 6,
-    // a glyph id 12, a fill colour other than the formula's 45 with its opacity.
-    private static let useBound = 112, fillBound = 45, otherBound = 210
+    // a glyph id 12, a fill colour other than the formula's 45 with its opacity; a dashed frame is the
+    // longest of the other elements (219).
+    private static let useBound = 112, fillBound = 45, otherBound = 224
     private static let pathBound = 32
 
     mutating func draw(_ item: DrawItem) {

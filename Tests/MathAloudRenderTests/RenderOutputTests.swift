@@ -56,6 +56,29 @@ import MathAloud
         #expect(ids.string() == "0 " + String(UInt32.max, radix: 36) + " 1234567")
     }
 
+    @Test func svgBytesMoveOutOfLentMemoryWhenItRunsOut() {
+        let lent = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 8)
+        defer { lent.deallocate() }
+        var bytes = SVGBytes(lending: lent)
+        bytes += "<svg>"
+        let lentAtFirst = bytes.isLent
+        for i in 0..<40 { bytes.integer(i); bytes.append(0x20) }
+        let lentAtLast = bytes.isLent
+        #expect(lentAtFirst && !lentAtLast)
+        #expect(bytes.string() == "<svg>" + (0..<40).map { "\($0) " }.joined())
+        #expect(String(decoding: lent.prefix(5), as: UTF8.self) == "<svg>")
+    }
+
+    @Test func svgDefinesEachOfManyGlyphsOnce() {
+        // More glyphs than the writer's first table of them holds.
+        let letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        let svg = r.svg(r.render(tex: letters + letters))
+        #expect(svg.components(separatedBy: "<path ").count - 1 == 52)
+        #expect(svg.components(separatedBy: "<use ").count - 1 == 104)
+        let ids = svg.components(separatedBy: "<path id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(Set(ids).count == 52)
+    }
+
     @Test func svgLabelFollowsTemplate() throws {
         var o = RenderOptions()
         o.labelTemplate = "Math: {speech} ({latex})"
