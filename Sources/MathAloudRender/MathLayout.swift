@@ -252,7 +252,7 @@ struct MathLayout {
     func glyphRun(_ text: String, variant: MathVariant?, italicLetters: Bool, _ s: LayoutStyle, cls: AtomClass) -> Atom {
         let size = scale(s)
         var scalars = text.unicodeScalars.makeIterator()
-        guard let first = scalars.next() else { return Atom(box: HListBuilder(capacity: 0).box("chars"), atomClass: cls, italic: 0 * size) }
+        guard let first = scalars.next() else { return Atom(box: HListBuilder(capacity: 0).box("chars"), atomClass: cls) }
         let g = glyphBox(mathScalar(first, variant: variant, italicDefault: italicLetters), s)
         guard let second = scalars.next() else {
             // One character: the glyph itself, with what kerning and accents need of it.
