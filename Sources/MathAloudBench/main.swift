@@ -13,8 +13,8 @@ import MathAloudRender
 //   swift run -c release MathAloudBench render [--corpus FILE] [--repeat N] [--peers DIR]
 //   swift run -c release MathAloudBench stages [--corpus FILE] [--repeat N]   (each speech stage alone, no peers)
 //   … parse-profile | semantics-profile | rules-profile | render-svg-profile [--corpus FILE] [--repeat N]
-//     (one stage in a loop, for perf/callgrind), rules-dump (speech and traces) and semantics-dump
-//     (semantic trees), to diff two builds
+//     (one stage in a loop, for perf/callgrind), rules-dump (speech and traces), semantics-dump
+//     (semantic trees) and render-dump (box trees, SVG and PNG hashes), to diff two builds
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -446,6 +446,33 @@ case "render-svg-profile":
     let lines = loadLines(o.corpus)
     guard let renderer = try? Renderer() else { exit(4) }
     profileLoop(o.repeatCount, lines) { renderer.svg(renderer.render(tex: $0)).utf8.count }
+case "render-dump":
+    // For every corpus formula, in text and display style: the box tree, the diagnostics, and hashes of
+    // its SVG (default and coloured on a background) and PNG: diff two builds' dumps to check that a
+    // change to the typesetter or the writers changes no output.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    var coloured = RenderOptions()
+    coloured.color = RGBAColor(red: 0.2, green: 0.4, blue: 0.6)
+    coloured.background = RGBAColor(red: 1, green: 1, blue: 0.9, alpha: 0.5)
+    guard let renderer = try? Renderer(), let display = try? Renderer(options: { var d = RenderOptions(); d.display = true; return d }()),
+          let colour = try? Renderer(options: coloured) else { exit(4) }
+    func hash<S: Sequence<UInt8>>(_ bytes: S) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(h, radix: 16)
+    }
+    var out = ""
+    for (i, line) in lines.enumerated() {
+        let text = renderer.render(tex: line), shown = display.render(tex: line)
+        out += "## \(i) \(line)\n" + text.box.dump() + "display\n" + shown.box.dump()
+        for d in text.diagnostics { out += "diagnostic \(d.id) \(d.severity) \(d.range.map { "\($0)" } ?? "-") \(d.message)\n" }
+        out += "svg \(hash(renderer.svg(text).utf8)) \(hash(colour.svg(colour.render(tex: line), idPrefix: "f\(i)").utf8))"
+        if i % 8 == 0 { out += " png " + ((try? renderer.png(text)).map { hash($0) } ?? "-") }
+        out += "\n"
+        if out.utf8.count > 1 << 20 { FileHandle.standardOutput.write(Data(out.utf8)); out = "" }
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
 case "parse-profile":
     // Only TeX parsing, for profiling.
     let o = parseOptions(args.dropFirst())
@@ -528,6 +555,6 @@ case "startup":
 case "voice":
     benchVoice(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup|voice|render|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice|render|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump|render-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

@@ -72,6 +72,48 @@ public struct GlyphRef: Hashable, Sendable {
     public var character: UInt32
 }
 
+/// A horizontal list being built (``Box/hlist(_:_:kerns:)``): boxes one after the other on a shared
+/// baseline, each shifted up by `shift` and preceded by an optional kern; its height and depth are
+/// the largest of its boxes'.
+struct HListBuilder {
+    private var children: [Box.Placed] = []
+    private var metrics = Metrics()
+
+    /// Where the boxes of a list go and how large it gets, box by box.
+    struct Metrics {
+        /// The list's width so far.
+        private(set) var x = 0.0
+        private(set) var height = 0.0, depth = 0.0
+
+        /// Places a box of these dimensions after the kern; returns its x.
+        mutating func place(width: Double, height h: Double, depth d: Double, shift: Double = 0, kern: Double? = nil) -> Double {
+            if let kern { x += kern }
+            let at = x
+            x += width
+            height = max(height, h + shift)
+            depth = max(depth, d - shift)
+            return at
+        }
+
+        /// A container box of these dimensions named `name`.
+        func box(_ name: String, children: [Box.Placed]) -> Box {
+            Box(width: x, height: height, depth: depth, content: .list(name), children: children)
+        }
+    }
+
+    init(capacity: Int) { children.reserveCapacity(capacity) }
+
+    mutating func append(_ box: Box, shift: Double = 0, kern: Double? = nil) {
+        let at = metrics.place(width: box.width, height: box.height, depth: box.depth, shift: shift, kern: kern)
+        children.append(Box.Placed(x: at, y: shift, box: box))
+    }
+
+    /// The list as a container box named `name`.
+    consuming func box(_ name: String) -> Box {
+        metrics.box(name, children: children)
+    }
+}
+
 /// A node of the box tree (TeX's boxes, glue already fixed): every box has a width, a height above
 /// and a depth below its baseline, in em of the base font size, and children placed relative to its
 /// reference point (left end of the baseline), y upwards.
@@ -133,17 +175,11 @@ public struct Box: Sendable {
 
     /// A horizontal list of boxes, each after the other on a shared baseline (with vertical shifts).
     static func hlist(_ name: String, _ items: [(box: Box, shift: Double)], kerns: [Double]? = nil) -> Box {
-        var x = 0.0, h = 0.0, d = 0.0
-        var placed: [Placed] = []
-        placed.reserveCapacity(items.count)
+        var list = HListBuilder(capacity: items.count)
         for (i, item) in items.enumerated() {
-            if let kerns, i < kerns.count { x += kerns[i] }
-            placed.append(Placed(x: x, y: item.shift, box: item.box))
-            x += item.box.width
-            h = max(h, item.box.height + item.shift)
-            d = max(d, item.box.depth - item.shift)
+            list.append(item.box, shift: item.shift, kern: kerns.flatMap { i < $0.count ? $0[i] : nil })
         }
-        return Box(width: x, height: h, depth: d, content: .list(name), children: placed)
+        return list.box(name)
     }
 
     /// The box with extra width on the right.

@@ -40,7 +40,7 @@ public struct GlyphMetrics: Sendable {
 ///
 /// Immutable from the outside and safe to share between threads: the HarfBuzz font is made
 /// immutable after loading (HarfBuzz allows concurrent reads of an immutable font), and the caches
-/// are ``LockedCache``s.
+/// are ``LockedGlyphTable``s.
 public final class FontFace: @unchecked Sendable {
     /// The file the font was read from.
     public let path: String
@@ -49,11 +49,11 @@ public final class FontFace: @unchecked Sendable {
     let face: OpaquePointer
     let font: OpaquePointer
     /// The character map, read once at load (immutable: no lock on the hot path).
-    private let glyphForScalar: [UInt32: UInt32]
+    private let characterMap: CharacterMap
     /// Metrics of every glyph, read once at load (immutable: no lock on the hot path).
     private let metricsTable: [GlyphMetrics]
-    private let outlineCache = LockedCache<UInt32, [OutlineCommand]>()
-    private let svgPathCache = LockedCache<UInt32, String>()
+    private let outlineCache: LockedGlyphTable<[OutlineCommand]>
+    private let svgPathCache: LockedGlyphTable<String>
 
     /// Opens a font file; nil when it cannot be read or is not a font.
     public init?(path: String) {
@@ -81,7 +81,7 @@ public final class FontFace: @unchecked Sendable {
             }
             hb.hb_set_destroy(set)
         }
-        self.glyphForScalar = map
+        self.characterMap = CharacterMap(map)
         let count = Int(hb.hb_face_get_glyph_count(face))
         var table: [GlyphMetrics] = []
         table.reserveCapacity(count)
@@ -90,6 +90,8 @@ public final class FontFace: @unchecked Sendable {
             table.append(FontFace.readMetrics(font, g, unitsPerEm: scale))
         }
         self.metricsTable = table
+        self.outlineCache = LockedGlyphTable(slotCount: count)
+        self.svgPathCache = LockedGlyphTable(slotCount: count)
     }
 
     private static func readMetrics(_ font: OpaquePointer, _ glyph: UInt32, unitsPerEm: Double) -> GlyphMetrics {
@@ -117,7 +119,7 @@ public final class FontFace: @unchecked Sendable {
 
     /// The nominal glyph for a character (cmap), nil when the font has none.
     @inline(__always) public func glyph(for scalar: UInt32) -> UInt32? {
-        glyphForScalar[scalar]
+        characterMap.glyph(for: scalar)
     }
 
     /// Metrics of a glyph (read at load; glyph ids past the end give empty metrics).
@@ -128,7 +130,7 @@ public final class FontFace: @unchecked Sendable {
 
     /// The outline of a glyph in font units, y up (cached).
     public func outline(_ glyph: UInt32) -> [OutlineCommand] {
-        outlineCache.value(glyph) {
+        outlineCache.value(Int(glyph)) {
             let sink = OutlineSink()
             let unmanaged = Unmanaged.passRetained(sink)
             hb.draw_glyph(font, glyph, OutlineSink.funcs, unmanaged.toOpaque())
@@ -139,7 +141,7 @@ public final class FontFace: @unchecked Sendable {
 
     /// The outline as an SVG path `d` attribute in font units with y pointing down (cached).
     public func svgPath(_ glyph: UInt32) -> String {
-        svgPathCache.value(glyph) {
+        svgPathCache.value(Int(glyph)) {
             // Coordinates to 0.1 font unit, written by the SVG writer's number formatter.
             var d = SVGBytes(capacity: 256)
             func point(_ x: Float, _ y: Float) {
@@ -189,6 +191,39 @@ public final class FontFace: @unchecked Sendable {
         return out
     }
 
+}
+
+/// A font's character map as a two-level table: for each block of 256 code points, the glyphs of
+/// the block, or nothing when the font maps none of them (a look-up is two array reads, no hashing).
+struct CharacterMap: Sendable {
+    /// For each block of 256 code points, where its glyphs start in `glyphs`, or -1.
+    private let blocks: [Int32]
+    /// 256 glyph ids per block that has any (0: not mapped).
+    private let glyphs: [UInt32]
+
+    init(_ map: [UInt32: UInt32]) {
+        var blocks = [Int32](repeating: -1, count: 0x110000 >> 8)
+        var glyphs: [UInt32] = []
+        for scalar in map.keys.sorted() where scalar < 0x110000 {
+            let block = Int(scalar >> 8)
+            if blocks[block] < 0 {
+                blocks[block] = Int32(glyphs.count)
+                glyphs.append(contentsOf: repeatElement(0, count: 256))
+            }
+            glyphs[Int(blocks[block]) + Int(scalar & 0xFF)] = map[scalar]!
+        }
+        self.blocks = blocks
+        self.glyphs = glyphs
+    }
+
+    /// The nominal glyph of a character; nil when the font has none.
+    @inline(__always) func glyph(for scalar: UInt32) -> UInt32? {
+        guard scalar < 0x110000 else { return nil }
+        let start = blocks[Int(scalar >> 8)]
+        guard start >= 0 else { return nil }
+        let glyph = glyphs[Int(start) + Int(scalar & 0xFF)]
+        return glyph == 0 ? nil : glyph
+    }
 }
 
 /// Collects HarfBuzz draw callbacks into ``OutlineCommand``s.

@@ -148,14 +148,21 @@ public final class MathFont: @unchecked Sendable {
     public let constants: MathConstants
     /// A human-readable name (the family, e.g. `Latin Modern Math`).
     public let name: String
-    private let variantCache = LockedCache<UInt64, [GlyphVariant]>()
-    private let assemblyCache = LockedCache<UInt64, [GlyphPart]>()
-    private let scriptCache = LockedCache<UInt64, UInt32>()
+    /// Size variants and assemblies by glyph and direction (slot 2 × glyph, + 1 for vertical).
+    private let variantCache: LockedGlyphTable<[GlyphVariant]>
+    private let assemblyCache: LockedGlyphTable<[GlyphPart]>
+    /// Script-size forms by nominal glyph and level (slot 2 × glyph + level − 1), with the character
+    /// they were shaped from (a slot is reused when another character has the same nominal glyph).
+    private let scriptForms: LockedGlyphTable<(scalar: UInt32, glyph: UInt32)>
 
     /// Opens a math font; nil when the file is missing or has no MATH table.
     public init?(path: String, name: String? = nil) {
         guard let face = FontFace(path: path), hb.hb_ot_math_has_data(face.face) != 0 else { return nil }
         self.face = face
+        let glyphCount = Int(hb.hb_face_get_glyph_count(face.face))
+        self.variantCache = LockedGlyphTable(slotCount: 2 * glyphCount)
+        self.assemblyCache = LockedGlyphTable(slotCount: 2 * glyphCount)
+        self.scriptForms = LockedGlyphTable(slotCount: 2 * glyphCount)
         self.name = name ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let font = face.font
         func c(_ k: hb_ot_math_constant_t) -> Double { face.em(hb.hb_ot_math_get_constant(font, k)) }
@@ -223,7 +230,7 @@ public final class MathFont: @unchecked Sendable {
 
     /// Size variants of a glyph in one direction (vertical or horizontal), smallest first (cached).
     public func variants(_ glyph: UInt32, vertical: Bool) -> [GlyphVariant] {
-        variantCache.value(UInt64(glyph) << 1 | (vertical ? 1 : 0)) {
+        variantCache.value(2 * Int(glyph) + (vertical ? 1 : 0)) {
             let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
             // Asked once for the number of variants, then for all of them (no fixed-size cut-off).
             var count: UInt32 = 0
@@ -237,7 +244,7 @@ public final class MathFont: @unchecked Sendable {
 
     /// The glyph assembly (parts, bottom/left first) of a glyph in one direction; empty when none (cached).
     public func assembly(_ glyph: UInt32, vertical: Bool) -> [GlyphPart] {
-        assemblyCache.value(UInt64(glyph) << 1 | (vertical ? 1 : 0)) {
+        assemblyCache.value(2 * Int(glyph) + (vertical ? 1 : 0)) {
             let dir = vertical ? HB_DIRECTION_BTT : HB_DIRECTION_LTR
             var count: UInt32 = 0
             var italic: hb_position_t = 0
@@ -259,12 +266,14 @@ public final class MathFont: @unchecked Sendable {
         guard let nominal = face.glyph(for: scalar) else { return nil }
         let level = min(scriptLevel, 2)
         guard level > 0 else { return nominal }
-        return scriptCache.value(UInt64(scalar) << 2 | UInt64(level)) {
-            var text = ""
-            text.unicodeScalars.append(Unicode.Scalar(scalar) ?? " ")
-            let shaped = face.shape(text, features: "ssty=\(level)", mathScript: true)
-            return shaped.count == 1 && shaped[0].glyph != 0 ? shaped[0].glyph : nominal
-        }
+        let slot = 2 * Int(nominal) + level - 1
+        if let form = scriptForms.stored(slot), form.scalar == scalar { return form.glyph }
+        var text = ""
+        text.unicodeScalars.append(Unicode.Scalar(scalar) ?? " ")
+        let shaped = face.shape(text, features: "ssty=\(level)", mathScript: true)
+        let glyph = shaped.count == 1 && shaped[0].glyph != 0 ? shaped[0].glyph : nominal
+        scriptForms.store((scalar, glyph), in: slot)
+        return glyph
     }
 
     /// The math kern (cut-in) of a glyph at one corner for a height, in em.

@@ -47,7 +47,21 @@ struct Atom {
     /// Top accent attachment (x, em) when known.
     var topAccent: Double? = nil
     /// A `\middle` delimiter waiting to be sized to its row.
-    var pendingDelimiter: String? = nil
+    var pendingDelimiter: Unicode.Scalar? = nil
+
+    /// The atom around another box, everything else as it is (the old box is not copied).
+    func with(box newBox: Box) -> Atom {
+        Atom(box: newBox, atomClass: atomClass, italic: italic, glyph: glyph, largeOperator: largeOperator,
+             movableLimits: movableLimits, stretchyHorizontal: stretchyHorizontal, isSpace: isSpace, topAccent: topAccent,
+             pendingDelimiter: pendingDelimiter)
+    }
+}
+
+/// One glyph laid out: its box, its metrics (em at size 1) and its id.
+struct GlyphBox {
+    var box: Box
+    var metrics: GlyphMetrics
+    var glyph: UInt32
 }
 
 /// Lays out a ``MathNode`` tree into a ``Box`` tree following the TeXbook's Appendix G, with the
@@ -152,7 +166,7 @@ struct MathLayout {
     // MARK: - Characters
 
     /// The glyph box of one math-font character at the style's size (script forms via `ssty`).
-    func glyphBox(_ scalar: UInt32, _ s: LayoutStyle, role: FontRole = .math) -> (box: Box, metrics: GlyphMetrics, glyph: UInt32) {
+    func glyphBox(_ scalar: UInt32, _ s: LayoutStyle, role: FontRole = .math) -> GlyphBox {
         let size = scale(s)
         let face = fonts.face(role)
         var glyph: UInt32
@@ -165,7 +179,7 @@ struct MathLayout {
         let m = face.metrics(glyph)
         let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
                       content: .glyph(GlyphRef(font: role, glyph: glyph, size: size, character: scalar)))
-        return (box, m, glyph)
+        return GlyphBox(box: box, metrics: m, glyph: glyph)
     }
 
     /// A character the font may have instead (ASCII forms of math symbols).
@@ -185,19 +199,45 @@ struct MathLayout {
     func mathScalar(_ u: Unicode.Scalar, variant: MathVariant?, italicDefault: Bool) -> UInt32 {
         var v = variant
         if v == nil, italicDefault {
-            let x = u.value
-            let latin = (0x41...0x5A).contains(x) || (0x61...0x7A).contains(x)
-            let greekLower = (0x3B1...0x3C9).contains(x) || [0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202].contains(x)
-            if latin || greekLower { v = .italic }
-            if x == 0x131 || x == 0x237 { v = .italic }
+            switch u.value {
+            case 0x41...0x5A, 0x61...0x7A, 0x3B1...0x3C9, 0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202, 0x131, 0x237:
+                v = .italic
+            default: break
+            }
         }
         guard let variant = v, variant != .normal else { return u.value }
+        if u.value < 0x80 { return MathLayout.styledASCII[MathLayout.alphabetIndex(variant) << 7 | Int(u.value)] }
         return UnicodeMath.styled(u, variant)?.value ?? u.value
     }
 
+    /// ``UnicodeMath/styled(_:_:)`` of every ASCII character in every alphabet (the character itself
+    /// where the alphabet has none), 128 per alphabet in ``alphabetIndex(_:)`` order, read once.
+    static let styledASCII: [UInt32] = MathVariant.allCases.sorted { alphabetIndex($0) < alphabetIndex($1) }.flatMap { variant in
+        (0..<0x80).map { (x: UInt32) in UnicodeMath.styled(Unicode.Scalar(x)!, variant)?.value ?? x }
+    }
+
+    /// A number for each alphabet, 0…13 (a switch, not a hash).
+    static func alphabetIndex(_ variant: MathVariant) -> Int {
+        switch variant {
+        case .normal: return 0
+        case .bold: return 1
+        case .italic: return 2
+        case .boldItalic: return 3
+        case .doubleStruck: return 4
+        case .boldFraktur: return 5
+        case .script: return 6
+        case .boldScript: return 7
+        case .fraktur: return 8
+        case .sansSerif: return 9
+        case .boldSansSerif: return 10
+        case .sansSerifItalic: return 11
+        case .sansSerifBoldItalic: return 12
+        case .monospace: return 13
+        }
+    }
+
     func identifier(_ text: String, variant: MathVariant?, _ s: LayoutStyle) -> Atom {
-        let scalars = Array(text.unicodeScalars)
-        if scalars.count == 1 {
+        if text.isOneScalar {
             var a = glyphRun(text, variant: variant, italicLetters: true, s, cls: .ord)
             a.atomClass = .ord
             return a
@@ -210,20 +250,24 @@ struct MathLayout {
 
     /// A run of math-font characters, one glyph each.
     func glyphRun(_ text: String, variant: MathVariant?, italicLetters: Bool, _ s: LayoutStyle, cls: AtomClass) -> Atom {
-        var items: [(box: Box, shift: Double)] = []
-        var last: (m: GlyphMetrics, g: UInt32)? = nil
         let size = scale(s)
-        for u in text.unicodeScalars {
-            let scalar = mathScalar(u, variant: variant, italicDefault: italicLetters)
-            let g = glyphBox(scalar, s)
-            items.append((g.box, 0))
-            last = (g.metrics, g.glyph)
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { return Atom(box: HListBuilder(capacity: 0).box("chars"), atomClass: cls) }
+        let g = glyphBox(mathScalar(first, variant: variant, italicDefault: italicLetters), s)
+        guard let second = scalars.next() else {
+            // One character: the glyph itself, with what kerning and accents need of it.
+            return Atom(box: g.box, atomClass: cls, italic: g.metrics.italicCorrection * size, glyph: g.glyph,
+                        topAccent: g.metrics.topAccentAttachment * size)
         }
-        if items.count == 1, let last {
-            return Atom(box: items[0].box, atomClass: cls, italic: last.m.italicCorrection * size, glyph: last.g,
-                        topAccent: last.m.topAccentAttachment * size)
+        var list = HListBuilder(capacity: text.utf8.count)
+        list.append(g.box)
+        var last = glyphBox(mathScalar(second, variant: variant, italicDefault: italicLetters), s)
+        list.append(last.box)
+        while let u = scalars.next() {
+            last = glyphBox(mathScalar(u, variant: variant, italicDefault: italicLetters), s)
+            list.append(last.box)
         }
-        return Atom(box: .hlist("chars", items), atomClass: cls, italic: (last?.m.italicCorrection ?? 0) * size)
+        return Atom(box: list.box("chars"), atomClass: cls, italic: last.metrics.italicCorrection * size)
     }
 
     /// Text (`\text`, `\mathrm` words in `mtext`) shaped in the text font.
@@ -288,14 +332,13 @@ struct MathLayout {
     }
 
     func operatorAtom(_ text: String, _ p: OperatorProperties, _ s: LayoutStyle) -> Atom {
-        let scalars = Array(text.unicodeScalars)
-        if text == "mod", p.atomClass == .bin {
+        if p.atomClass == .bin, text == "mod" {
             // amsmath's \bmod: 5mu on each side in every style (its own glue cancels the Bin spacing).
             let mu = scale(s) / 18
             let word = glyphRun(text, variant: .normal, italicLetters: false, s, cls: .ord).box
             return Atom(box: Box.hlist("bmod", [(word, 0)], kerns: [5 * mu]).padded(right: 5 * mu), atomClass: .ord)
         }
-        if scalars.count != 1 {
+        guard text.isOneScalar, let character = text.unicodeScalars.first else {
             // A named operator (`lim`, `max`): upright letters; a space inside (`arg\,min`) is a thin space.
             if text.contains(" ") {
                 var items: [Atom] = []
@@ -315,7 +358,7 @@ struct MathLayout {
             a.largeOperator = false
             return a
         }
-        let scalar = MathLayout.operatorScalar(scalars[0])
+        let scalar = MathLayout.operatorScalar(character)
         if scalar == 0x3A, p.atomClass == .punct, p.size == nil {
             // amsmath's \colon: 2mu, the colon, 6mu (its punctuation spacing cancelled by a kern).
             let mu = scale(s) / 18
@@ -411,22 +454,29 @@ struct MathLayout {
         let parts = math.assembly(glyph, vertical: vertical)
         guard !parts.isEmpty else { return nil }
         let overlap = c.minConnectorOverlap
-        let extenders = parts.filter(\.isExtender)
-        var repeats = 0
-        func expand(_ n: Int) -> [GlyphPart] {
-            var out: [GlyphPart] = []
+        // The parts with each extender repeated n times; its longest length (the least overlap) is
+        // summed in the order of that list without building it.
+        func maxLength(repeats n: Int) -> Double {
+            var sum = 0.0, count = 0
             for p in parts {
-                if p.isExtender { for _ in 0..<n { out.append(p) } } else { out.append(p) }
+                if p.isExtender {
+                    for _ in 0..<n { sum += p.fullAdvance }
+                    count += n
+                } else {
+                    sum += p.fullAdvance
+                    count += 1
+                }
             }
-            return out
+            return sum - Double(max(0, count - 1)) * overlap
         }
-        func maxLength(_ list: [GlyphPart]) -> Double {
-            list.reduce(0) { $0 + $1.fullAdvance } - Double(max(0, list.count - 1)) * overlap
+        var repeats = 0
+        if parts.contains(where: \.isExtender) {
+            while maxLength(repeats: repeats) < target, repeats < 256 { repeats += 1 }
         }
-        if !extenders.isEmpty {
-            while maxLength(expand(repeats)) < target, repeats < 256 { repeats += 1 }
+        var list: [GlyphPart] = []
+        for p in parts {
+            if p.isExtender { list.append(contentsOf: repeatElement(p, count: repeats)) } else { list.append(p) }
         }
-        let list = expand(repeats)
         guard !list.isEmpty else { return nil }
         // Spread the overlap so the assembly is exactly as long as asked (bounded by the connectors).
         var o = overlap
@@ -551,7 +601,7 @@ struct MathLayout {
 
     /// Joins atoms into one horizontal list with TeX's inter-atom spacing and binary-operator
     /// demotion (TeXbook rules 5 and 6).
-    func assemble(_ input: [Atom], _ s: LayoutStyle, name: String = "row") -> Atom {
+    func assemble(_ input: consuming [Atom], _ s: LayoutStyle, name: String = "row") -> Atom {
         var atoms = input
         // Rule 5/6: a Bin after nothing, Bin, Op, Rel, Open or Punct, or before Rel, Close, Punct or
         // the end, is an Ord.
@@ -568,32 +618,42 @@ struct MathLayout {
         }
         if let p = prev, atoms[p].atomClass == .bin { atoms[p].atomClass = .ord }
         let mu = scale(s) / 18
-        var items: [(box: Box, shift: Double)] = []
-        var kerns: [Double] = []
-        items.reserveCapacity(atoms.count)
-        prev = nil
-        for (i, a) in atoms.enumerated() {
-            var kern = 0.0
-            if !a.isSpace, let p = prev {
-                let code = MathLayout.spacing[MathLayout.index(atoms[p].atomClass)][MathLayout.index(a.atomClass)]
-                if code > 0 || (code < 0 && s.level == 0) {
-                    kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
-                }
-            }
-            if !a.isSpace { prev = i }
-            // A slanted character followed by anything gets its italic correction (TeXbook §755; as
-            // LuaTeX does with OpenType fonts, not at the end of a list).
-            if i > 0, !a.isSpace, let g = atoms[i - 1].glyph, g != 0, !atoms[i - 1].largeOperator, atoms[i - 1].italic > 0, atoms[i - 1].atomClass == .ord {
-                kern += atoms[i - 1].italic
-            }
-            items.append((a.box, 0))
-            kerns.append(kern)
+        let count = atoms.count
+        var metrics = HListBuilder.Metrics()
+        if count == 1 {
+            let only = atoms.removeLast()
+            let x = metrics.place(width: only.box.width, height: only.box.height, depth: only.box.depth, kern: 0)
+            return only.with(box: metrics.box(name, children: [Box.Placed(x: x, y: 0, box: only.box)]))
         }
-        let box = Box.hlist(name, items, kerns: kerns)
-        let last = atoms.last
-        var result = Atom(box: box, atomClass: .ord, italic: last?.italic ?? 0)
-        if atoms.count == 1, let only = atoms.first { result = only; result.box = box }
-        return result
+        // Each atom is moved out of the array (its slot gets an empty atom for the array to let go
+        // of) and its box into the list; what spacing needs of the atoms before it is kept aside.
+        let lastItalic = atoms.last?.italic ?? 0
+        var children: [Box.Placed] = []
+        children.reserveCapacity(count)
+        var previousClass: AtomClass? = nil        // the last atom that is not a space
+        var italicBefore = 0.0                     // the italic correction the atom just before asks for
+        atoms.withUnsafeMutableBufferPointer { a in
+            for i in 0..<count {
+                let atom = (a.baseAddress! + i).move()
+                (a.baseAddress! + i).initialize(to: Atom(box: .empty(), atomClass: .ord))
+                var kern = 0.0
+                if !atom.isSpace, let p = previousClass {
+                    let code = MathLayout.spacing[MathLayout.index(p)][MathLayout.index(atom.atomClass)]
+                    if code > 0 || (code < 0 && s.level == 0) {
+                        kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
+                    }
+                }
+                // A slanted character followed by anything gets its italic correction (TeXbook §755; as
+                // LuaTeX does with OpenType fonts, not at the end of a list).
+                if !atom.isSpace, italicBefore > 0 { kern += italicBefore }
+                if !atom.isSpace { previousClass = atom.atomClass }
+                let slanted = atom.glyph.map { $0 != 0 } ?? false
+                italicBefore = slanted && !atom.largeOperator && atom.italic > 0 && atom.atomClass == .ord ? atom.italic : 0
+                let x = metrics.place(width: atom.box.width, height: atom.box.height, depth: atom.box.depth, kern: kern)
+                children.append(Box.Placed(x: x, y: 0, box: atom.box))
+            }
+        }
+        return Atom(box: metrics.box(name, children: children), atomClass: .ord, italic: lastItalic)
     }
 
     // MARK: - Fractions (TeXbook rule 15)
@@ -639,7 +699,10 @@ struct MathLayout {
             default: return pad + (inner - b.width) / 2
             }
         }
-        var children = [Box.Placed(x: x(num), y: u, box: num), Box.Placed(x: pad + (inner - den.width) / 2, y: -v, box: den)]
+        var children: [Box.Placed] = []
+        children.reserveCapacity(3)
+        children.append(Box.Placed(x: x(num), y: u, box: num))
+        children.append(Box.Placed(x: pad + (inner - den.width) / 2, y: -v, box: den))
         if theta > 0 {
             children.append(Box.Placed(x: pad, y: axis - theta / 2, box: Box(width: inner, height: theta, depth: 0, content: .rule)))
         }
@@ -663,6 +726,7 @@ struct MathLayout {
         let signShift = ruleBottom + theta - sign.height
         let extra = c.radicalExtraAscender * size
         var children: [Box.Placed] = []
+        children.reserveCapacity(4)
         var x = 0.0
         var height = ruleBottom + theta + extra
         if let degree {
@@ -725,7 +789,9 @@ struct MathLayout {
         let isChar = base.glyph != nil && !base.largeOperator
         var u = isChar ? 0 : b.height - c.superscriptBaselineDropMax * size
         var v = isChar ? 0 : b.depth + c.subscriptBaselineDropMin * size
-        var children = [Box.Placed(x: 0, y: 0, box: b)]
+        var children: [Box.Placed] = []
+        children.reserveCapacity(3)
+        children.append(Box.Placed(x: 0, y: 0, box: b))
         let italic = base.italic
         // A big operator's italic correction belongs to its superscript: with scripts, the nucleus
         // counts only up to where the subscript starts (as LuaTeX sets OpenType operators).
@@ -776,8 +842,7 @@ struct MathLayout {
     private func finish(_ base: Atom, _ children: [Box.Placed], width: Double) -> Atom {
         var h = 0.0, d = 0.0
         for ch in children { h = max(h, ch.y + ch.box.height); d = max(d, ch.box.depth - ch.y) }
-        var a = base
-        a.box = Box(width: width, height: h, depth: d, content: .list("scripts"), children: children)
+        var a = base.with(box: Box(width: width, height: h, depth: d, content: .list("scripts"), children: children))
         a.glyph = nil
         a.italic = 0
         a.largeOperator = false
@@ -801,14 +866,14 @@ struct MathLayout {
         var overAtom: Atom? = nil, underAtom: Atom? = nil
         var overIsAccent = p.accent, underIsAccent = p.accentUnder
         // Accents: a mark over or under the base.
-        if let over, p.accent, case let .operator(text, op) = over.kind, text.unicodeScalars.count == 1 {
+        if let over, p.accent, case let .operator(text, op) = over.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
             if u == 0x203E || (u == 0xAF && op.stretchy) {
                 return overbar(base, s)
             }
             overAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, s)
         }
-        if let under, p.accentUnder, case let .operator(text, op) = under.kind, text.unicodeScalars.count == 1 {
+        if let under, p.accentUnder, case let .operator(text, op) = under.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
             if u == 0x203E || u == 0xAF || u == 0x5F {
                 return underbar(base, s)
@@ -817,7 +882,7 @@ struct MathLayout {
         }
         // Stretchy marks that are not accents (braces) stretch to the base.
         if overAtom == nil, let over {
-            if case let .operator(text, op) = over.kind, op.stretchy, text.unicodeScalars.count == 1,
+            if case let .operator(text, op) = over.kind, op.stretchy, text.isOneScalar,
                let stretched = horizontalStretch(text.unicodeScalars.first!.value, width: base.box.width, s) {
                 overAtom = stretched
                 overIsAccent = true
@@ -826,7 +891,7 @@ struct MathLayout {
             }
         }
         if underAtom == nil, let under {
-            if case let .operator(text, op) = under.kind, op.stretchy, text.unicodeScalars.count == 1,
+            if case let .operator(text, op) = under.kind, op.stretchy, text.isOneScalar,
                let stretched = horizontalStretch(text.unicodeScalars.first!.value, width: base.box.width, s) {
                 underAtom = stretched
                 underIsAccent = true
@@ -835,7 +900,7 @@ struct MathLayout {
             }
         }
         // A stretchy base (extensible arrow) grows to cover its scripts.
-        if base.stretchyHorizontal, case let .operator(text, _)? = baseNode?.kind, text.unicodeScalars.count == 1 {
+        if base.stretchyHorizontal, case let .operator(text, _)? = baseNode?.kind, text.isOneScalar {
             let want = max(overAtom?.box.width ?? 0, underAtom?.box.width ?? 0) + 0.5 * size
             if let stretched = horizontalStretch(MathLayout.operatorScalar(text.unicodeScalars.first!), width: max(want, base.box.width), s, cover: true) {
                 var b = stretched
@@ -846,7 +911,9 @@ struct MathLayout {
         }
         let width = max(base.box.width, overAtom?.box.width ?? 0, underAtom?.box.width ?? 0)
         let baseX = (width - base.box.width) / 2
-        var children = [Box.Placed(x: baseX, y: 0, box: base.box)]
+        var children: [Box.Placed] = []
+        children.reserveCapacity(3)
+        children.append(Box.Placed(x: baseX, y: 0, box: base.box))
         var height = base.box.height, depth = base.box.depth
         let italic = base.largeOperator ? base.italic : 0
         if let o = overAtom {
@@ -897,8 +964,8 @@ struct MathLayout {
             children.append(Box.Placed(x: x, y: y, box: un.box))
             depth = max(depth, -y + un.box.depth)
         }
-        var result = base
-        result.box = Box(width: width, height: height, depth: depth, content: .list(overIsAccent || underIsAccent ? "accent" : "limits"), children: children)
+        var result = base.with(box: Box(width: width, height: height, depth: depth,
+                                        content: .list(overIsAccent || underIsAccent ? "accent" : "limits"), children: children))
         result.glyph = nil
         result.largeOperator = false
         result.movableLimits = false
@@ -1015,11 +1082,11 @@ struct MathLayout {
         var atoms: [Atom] = []
         var middles: [Int] = []
         for n in nodes {
-            if case let .operator(text, p) = n.kind, p.fence, p.stretchy, p.size == nil, text.unicodeScalars.count == 1 {
+            if case let .operator(text, p) = n.kind, p.fence, p.stretchy, p.size == nil, text.isOneScalar {
                 middles.append(atoms.count)
                 // \middle takes no inter-atom space of its own (it closes and reopens the fence).
                 var a = Atom(box: .empty(), atomClass: p.atomClass, isSpace: true)
-                a.pendingDelimiter = text
+                a.pendingDelimiter = text.unicodeScalars.first
                 atoms.append(a)
             } else if nodes.count == 1, case let .fraction(fp) = n.kind, fp.lineThickness == 0 {
                 atoms.append(fraction(n, fp, s, nullDelimiters: false))   // \binom: the fences replace the null delimiters
@@ -1042,8 +1109,7 @@ struct MathLayout {
             target = max(target, (isDisplay ? 2.4 : 1.01) * scale(s))
         }
         for i in middles {
-            let text = atoms[i].pendingDelimiter!
-            var m = delimiter(MathLayout.operatorScalar(text.unicodeScalars.first!), targetTotal: target, s)
+            var m = delimiter(MathLayout.operatorScalar(atoms[i].pendingDelimiter!), targetTotal: target, s)
             m.atomClass = atoms[i].atomClass
             m.isSpace = true
             atoms[i] = m
@@ -1367,4 +1433,12 @@ extension MathLayout {
 
 extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}
+
+extension String {
+    /// Whether the string is exactly one Unicode scalar (an operator or a letter, not a name).
+    var isOneScalar: Bool {
+        var scalars = unicodeScalars.makeIterator()
+        return scalars.next() != nil && scalars.next() == nil
+    }
 }

@@ -114,9 +114,14 @@ public final class Renderer: Sendable {
         let label = template.fill(speech: speech, latex: source)
         let box = layout(parsed.root, display: display)
         // The parser's diagnostics as they are (an unknown command, a warning for speech because it is
-        // read by name, is drawn in red: an error in the image), then what the speech engine adds.
-        var diagnostics = parsed.diagnostics + spoken.speechDiagnostics
-        diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+        // read by name, is drawn in red: an error in the image), then what the speech engine adds, in
+        // order of position (the sort is stable: a list already in order is kept as it is).
+        var diagnostics = parsed.diagnostics
+        if !spoken.speechDiagnostics.isEmpty { diagnostics += spoken.speechDiagnostics }
+        func position(_ d: Diagnostic) -> Int { d.range?.lowerBound ?? 0 }
+        if zip(diagnostics, diagnostics.dropFirst()).contains(where: { position($1) < position($0) }) {
+            diagnostics.sort { position($0) < position($1) }
+        }
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
                                fontSize: options.size, padding: options.padding)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import MathAloud
 
 extension Renderer {
@@ -11,89 +12,260 @@ extension Renderer {
     /// - Parameter idPrefix: prefix for element ids (unique per image when several SVGs share a page);
     ///   default derived from the source text.
     public func svg(_ formula: RenderedFormula, idPrefix: String? = nil) -> String {
+        let hash = idPrefix == nil ? fnv1a(formula.source) : 0
+        let prefixLength = idPrefix?.utf8.count ?? 2 + SVGBytes.base36Count(hash)
+        // A first look at the tree: the glyphs drawn (each once, in the order they are first drawn:
+        // their outlines go in <defs>) and how long the drawing can get.
+        var scan = SVGScan(prefixLength: prefixLength, color: options.color, fonts: fonts)
+        formula.box.draw(into: &scan, x: 0, y: 0, color: options.color)
+        let label = SVGBytes.isPlainText(formula.label) ? formula.label : XMLEscaping.text(formula.label)
+        let source = SVGBytes.isPlainText(formula.source) ? formula.source : XMLEscaping.text(formula.source)
+        // Written straight into the string's storage, sized for the longest this SVG can be (numbers at
+        // their longest); should the guess be short, the writer moves to memory of its own.
+        let bound = SVGBytes.headerBound + 4 * prefixLength + label.utf8.count + source.utf8.count + scan.bound
+        var spilled: String? = nil
+        let text = String(unsafeUninitializedCapacity: bound) { buffer in
+            var out = SVGBytes(lending: buffer)
+            write(formula, label: label, source: source, idPrefix: idPrefix, hash: hash, glyphs: scan.glyphs, into: &out)
+            if out.isLent { return out.count }
+            spilled = out.string()
+            return 0
+        }
+        return spilled ?? text
+    }
+
+    private func write(_ formula: RenderedFormula, label: String, source: String, idPrefix: String?, hash: UInt32,
+                       glyphs: [SVGScan.Glyph], into out: inout SVGBytes) {
         let fs = formula.fontSize
         let pad = formula.padding
         let box = formula.box
-        let prefix = idPrefix ?? "ma" + String(fnv1a(formula.source), radix: 36)
         let w = formula.width, h = formula.height
         let top = (box.height + pad) * fs
-        var out = SVGBytes()
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
-        out.number(w); out += "\" height=\""; out.number(h); out += "\" viewBox=\"0 0 "; out.number(w); out += " "; out.number(h)
-        out += "\" role=\"img\" aria-labelledby=\""; out.append(prefix); out += "-title\" aria-describedby=\""; out.append(prefix); out += "-desc\""
-        out += " style=\"vertical-align:-"; out.number(formula.baselineFromBottom); out += "px\""
-        out += " data-baseline=\""; out.number(top); out += "\" data-depth=\""; out.number(formula.baselineFromBottom)
-        out += "\" data-height=\""; out.number(top); out += "\">"
-        out += "<title id=\""; out.append(prefix); out += "-title\">"; out.escaped(formula.label); out += "</title>"
-        out += "<desc id=\""; out.append(prefix); out += "-desc\">"; out.escaped(formula.source); out += "</desc>"
-        let items = box.drawList(color: options.color)
+        // Numbers written twice are formatted once and copied.
+        let width = out.written { $0.number(w) }
+        out += "\" height=\""
+        let height = out.written { $0.number(h) }
+        out += "\" viewBox=\"0 0 "; out.repeatBytes(width); out += " "; out.repeatBytes(height)
+        out += "\" role=\"img\" aria-labelledby=\""
+        // The id prefix and its hyphen are written once here; every later id copies these bytes.
+        let prefixStart = out.count
+        if let idPrefix { out.append(idPrefix) } else { out += "ma"; out.base36(hash) }
+        out += "-"
+        let prefix = prefixStart..<out.count
+        out += "title\" aria-describedby=\""; out.repeatBytes(prefix); out += "desc\""
+        out += " style=\"vertical-align:-"
+        let depth = out.written { $0.number(formula.baselineFromBottom) }
+        out += "px\" data-baseline=\""
+        let baseline = out.written { $0.number(top) }
+        out += "\" data-depth=\""; out.repeatBytes(depth)
+        out += "\" data-height=\""; out.repeatBytes(baseline); out += "\">"
+        out += "<title id=\""; out.repeatBytes(prefix); out += "title\">"; out.append(label); out += "</title>"
+        out += "<desc id=\""; out.repeatBytes(prefix); out += "desc\">"; out.append(source); out += "</desc>"
         if let bg = options.background {
             out += "<rect width=\"100%\" height=\"100%\" fill=\""; out.color(bg); out += "\""; out.opacity(bg); out += "/>"
         }
         // Glyph outlines once each in <defs>, placed with <use>.
-        var defined: [UInt64] = []
-        var first = true
-        for item in items {
-            guard case let .glyph(g, _, _, _) = item else { continue }
-            let key = UInt64(g.font.rawValue) << 32 | UInt64(g.glyph)
-            if defined.contains(key) { continue }
-            defined.append(key)
-            if first { out += "<defs>"; first = false }
-            out += "<path id=\""; out.append(prefix); out += "-"; out.glyphID(g); out += "\" d=\""
-            out.append(fonts.face(g.font).svgPath(g.glyph)); out += "\"/>"
-        }
-        if !first { out += "</defs>" }
-        out += "<g fill=\""; out.color(options.color); out += "\""; out.opacity(options.color)
-        out += " transform=\"translate("; out.number(pad * fs); out += " "; out.number(top); out += ")\">"
-        let mathScale = fs / fonts.math.face.unitsPerEm
-        for item in items {
-            switch item {
-            case let .glyph(g, x, y, color):
-                let scale = g.font == .math ? mathScale : fs / fonts.face(g.font).unitsPerEm
-                out += "<use href=\"#"; out.append(prefix); out += "-"; out.glyphID(g); out += "\" transform=\"translate("
-                out.number(x * fs); out += " "; out.number(-y * fs); out += ") scale("; out.number(g.size * scale, decimals: 6); out += ")\""
-                if color != options.color { out += " fill=\""; out.color(color); out += "\""; out.opacity(color) }
-                out += "/>"
-            case let .rect(x, y, width, height, color):
-                out += "<rect x=\""; out.number(x * fs); out += "\" y=\""; out.number(-(y + height) * fs); out += "\" width=\""
-                out.number(width * fs); out += "\" height=\""; out.number(height * fs); out += "\""
-                if color != options.color { out += " fill=\""; out.color(color); out += "\""; out.opacity(color) }
-                out += "/>"
-            case let .line(x1, y1, x2, y2, t, color):
-                out += "<line x1=\""; out.number(x1 * fs); out += "\" y1=\""; out.number(-y1 * fs); out += "\" x2=\""; out.number(x2 * fs)
-                out += "\" y2=\""; out.number(-y2 * fs); out += "\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
-            case let .frame(x, y, width, height, t, dashed, color):
-                out += "<rect x=\""; out.number((x + t / 2) * fs); out += "\" y=\""; out.number(-(y + height - t / 2) * fs)
-                out += "\" width=\""; out.number((width - t) * fs); out += "\" height=\""; out.number((height - t) * fs)
-                out += "\" fill=\"none\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\""
-                if dashed { out += " stroke-dasharray=\""; out.number(3 * t * fs); out += "\"" }
-                out += "/>"
-            case let .ellipse(x, y, width, height, t, color):
-                out += "<ellipse cx=\""; out.number((x + width / 2) * fs); out += "\" cy=\""; out.number(-(y + height / 2) * fs)
-                out += "\" rx=\""; out.number((width - t) / 2 * fs); out += "\" ry=\""; out.number((height - t) / 2 * fs)
-                out += "\" fill=\"none\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
+        if !glyphs.isEmpty {
+            out += "<defs>"
+            for g in glyphs {
+                out += "<path id=\""; out.repeatBytes(prefix); out.glyphID(g.ref); out += "\" d=\""
+                out.append(g.path); out += "\"/>"
             }
+            out += "</defs>"
         }
+        out += "<g fill=\""; out.color(options.color); out += "\""; out.opacity(options.color)
+        out += " transform=\"translate("; out.number(pad * fs); out += " "; out.repeatBytes(baseline); out += ")\">"
+        var painter = SVGPainter(out: out, fontSize: fs, mathScale: fs / fonts.math.face.unitsPerEm, color: options.color,
+                                 prefix: prefix, fonts: fonts)
+        box.draw(into: &painter, x: 0, y: 0, color: options.color)
+        out = painter.take()
         out += "</g></svg>"
-        return out.string()
+    }
+}
+
+/// The SVG writer's first look at a box tree: the glyphs it draws, each once, in the order they are
+/// first drawn, with their outlines, and the most bytes its paint items can take as SVG elements.
+struct SVGScan: DrawSink {
+    /// A glyph to define in `<defs>`.
+    struct Glyph {
+        var ref: GlyphRef
+        /// The outline as a path.
+        var path: String
+    }
+
+    /// Each glyph (font and glyph id) once, in first-drawn order.
+    private(set) var glyphs: [Glyph] = []
+    /// The most bytes the `<defs>` entries and the paint items take.
+    private(set) var bound = 0
+    private let prefixLength: Int
+    private let color: RGBAColor
+    private let fonts: FontSet
+    /// Open-addressed set of the glyphs' keys (key + 1; 0 marks an empty slot).
+    private var slots = [UInt64](repeating: 0, count: 64)
+
+    init(prefixLength: Int, color: RGBAColor, fonts: FontSet) {
+        self.prefixLength = prefixLength
+        self.color = color
+        self.fonts = fonts
+        glyphs.reserveCapacity(16)
+    }
+
+    // The longest elements (SVGPainter's): a number takes at most 14 bytes with 2 decimals and 18 with 6,
+    // a glyph id 12, a fill colour other than the formula's 45 with its opacity; a dashed frame is the
+    // longest of the other elements (219).
+    private static let useBound = 112, fillBound = 45, otherBound = 224
+    private static let pathBound = 32
+
+    mutating func draw(_ item: DrawItem) {
+        guard case let .glyph(g, _, _, itemColor) = item else { bound += SVGScan.otherBound; return }
+        bound += SVGScan.useBound + prefixLength + (itemColor != color ? SVGScan.fillBound : 0)
+        let key = (UInt64(g.font.rawValue) << 32 | UInt64(g.glyph)) &+ 1
+        let mask = slots.count - 1
+        var i = SVGScan.slot(key, mask)
+        while slots[i] != 0 {
+            if slots[i] == key { return }
+            i = (i + 1) & mask
+        }
+        slots[i] = key
+        let path = fonts.face(g.font).svgPath(g.glyph)
+        bound += SVGScan.pathBound + prefixLength + path.utf8.count
+        glyphs.append(Glyph(ref: g, path: path))
+        if glyphs.count * 2 > slots.count { rehash() }
+    }
+
+    @inline(__always) private static func slot(_ key: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    }
+
+    private mutating func rehash() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        let mask = slots.count - 1
+        for key in old where key != 0 {
+            var i = SVGScan.slot(key, mask)
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = key
+        }
+    }
+}
+
+/// Writes a box tree's paint items as SVG elements (inside the `<g>` that sets the default fill and
+/// moves the origin to the formula's top left).
+struct SVGPainter: DrawSink, ~Copyable {
+    private var out: SVGBytes
+    /// Pixels per em.
+    private let fs: Double
+    /// Math-font units to pixels.
+    private let mathScale: Double
+    /// The formula's colour (set on the enclosing `<g>`; other colours are written per element).
+    private let color: RGBAColor
+    /// Where the id prefix and its hyphen sit in `out`.
+    private let prefix: Range<Int>
+    private let fonts: FontSet
+    /// The text font last drawn from and its units to pixels (a text face is looked up under a lock).
+    private var textRole: FontRole = .math
+    private var textScale = 0.0
+    /// The glyph scale last written and where (glyphs of one size share it).
+    private var lastScale = Double.nan
+    private var lastScaleBytes = 0..<0
+
+    init(out: consuming SVGBytes, fontSize: Double, mathScale: Double, color: RGBAColor, prefix: Range<Int>, fonts: FontSet) {
+        self.out = out
+        self.fs = fontSize
+        self.mathScale = mathScale
+        self.color = color
+        self.prefix = prefix
+        self.fonts = fonts
+    }
+
+    /// The bytes written, handed back.
+    consuming func take() -> SVGBytes { out }
+
+    mutating func draw(_ item: DrawItem) {
+        switch item {
+        case let .glyph(g, x, y, color):
+            let scale: Double
+            if g.font == .math {
+                scale = mathScale
+            } else {
+                if g.font != textRole { textRole = g.font; textScale = fs / fonts.face(g.font).unitsPerEm }
+                scale = textScale
+            }
+            out += "<use href=\"#"; out.repeatBytes(prefix); out.glyphID(g); out += "\" transform=\"translate("
+            out.number(x * fs); out.append(0x20); out.number(-y * fs); out += ") scale("
+            let size = g.size * scale
+            if size == lastScale {
+                out.repeatBytes(lastScaleBytes)
+            } else {
+                let start = out.count
+                out.number(size, decimals: 6)
+                lastScale = size
+                lastScaleBytes = start..<out.count
+            }
+            if color != self.color {
+                out += ")\" fill=\""; out.color(color); out.append(0x22); out.opacity(color); out += "/>"
+            } else {
+                out += ")\"/>"
+            }
+        case let .rect(x, y, width, height, color):
+            out += "<rect x=\""; out.number(x * fs); out += "\" y=\""; out.number(-(y + height) * fs); out += "\" width=\""
+            out.number(width * fs); out += "\" height=\""; out.number(height * fs); out.append(0x22)
+            if color != self.color { out += " fill=\""; out.color(color); out.append(0x22); out.opacity(color) }
+            out += "/>"
+        case let .line(x1, y1, x2, y2, t, color):
+            out += "<line x1=\""; out.number(x1 * fs); out += "\" y1=\""; out.number(-y1 * fs); out += "\" x2=\""; out.number(x2 * fs)
+            out += "\" y2=\""; out.number(-y2 * fs); out += "\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
+        case let .frame(x, y, width, height, t, dashed, color):
+            out += "<rect x=\""; out.number((x + t / 2) * fs); out += "\" y=\""; out.number(-(y + height - t / 2) * fs)
+            out += "\" width=\""; out.number((width - t) * fs); out += "\" height=\""; out.number((height - t) * fs)
+            out += "\" fill=\"none\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out.append(0x22)
+            if dashed { out += " stroke-dasharray=\""; out.number(3 * t * fs); out.append(0x22) }
+            out += "/>"
+        case let .ellipse(x, y, width, height, t, color):
+            out += "<ellipse cx=\""; out.number((x + width / 2) * fs); out += "\" cy=\""; out.number(-(y + height / 2) * fs)
+            out += "\" rx=\""; out.number((width - t) / 2 * fs); out += "\" ry=\""; out.number((height - t) / 2 * fs)
+            out += "\" fill=\"none\" stroke=\""; out.color(color); out += "\" stroke-width=\""; out.number(t * fs); out += "\"/>"
+        }
     }
 }
 
 /// A UTF-8 byte buffer for writing SVG quickly (no intermediate strings for numbers).
+///
+/// It writes into memory lent by the caller (the storage of the string being made) or into memory
+/// of its own from malloc, growing with realloc; when lent memory runs out it moves to memory of its
+/// own. (Swift's allocation of pointers takes the slower aligned path of the C library.)
 struct SVGBytes: ~Copyable {
-    // A growable byte buffer of our own: appending is a capacity check and a copy (an [UInt8]
-    // append costs several times more per call, and an SVG is a few hundred appends).
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// How many bytes are written.
     private(set) var count = 0
+    /// Whether `base` is lent (not ours to free or grow).
+    private(set) var isLent: Bool
 
+    /// An empty buffer of its own.
     init(capacity: Int = 8192) {
         self.capacity = Swift.max(16, capacity)
-        base = .allocate(capacity: self.capacity)
+        guard let memory = malloc(self.capacity) else { fatalError("SVGBytes: out of memory") }
+        base = memory.assumingMemoryBound(to: UInt8.self)
+        isLent = false
     }
 
-    deinit { base.deallocate() }
+    /// An empty buffer writing into `memory` until it is full.
+    init(lending memory: UnsafeMutableBufferPointer<UInt8>) {
+        if let start = memory.baseAddress, memory.count > 0 {
+            base = start
+            capacity = memory.count
+            isLent = true
+        } else {
+            capacity = 16
+            guard let own = malloc(capacity) else { fatalError("SVGBytes: out of memory") }
+            base = own.assumingMemoryBound(to: UInt8.self)
+            isLent = false
+        }
+    }
+
+    deinit { if !isLent { free(base) } }
 
     @inline(__always) private mutating func ensure(_ extra: Int) {
         if count + extra > capacity { grow(to: count + extra) }
@@ -102,10 +274,16 @@ struct SVGBytes: ~Copyable {
     private mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        if isLent {
+            guard let memory = malloc(newCapacity) else { fatalError("SVGBytes: out of memory") }
+            let own = memory.assumingMemoryBound(to: UInt8.self)
+            own.initialize(from: base, count: count)
+            base = own
+            isLent = false
+        } else {
+            guard let memory = realloc(base, newCapacity) else { fatalError("SVGBytes: out of memory") }
+            base = memory.assumingMemoryBound(to: UInt8.self)
+        }
         capacity = newCapacity
     }
 
@@ -115,7 +293,7 @@ struct SVGBytes: ~Copyable {
         count += 1
     }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         ensure(bytes.count)
         (base + count).initialize(from: source, count: bytes.count)
@@ -123,7 +301,7 @@ struct SVGBytes: ~Copyable {
     }
 
     /// Appends a literal: its bytes are copied as they are, with no string machinery.
-    static func += (out: inout SVGBytes, s: StaticString) {
+    @inline(__always) static func += (out: inout SVGBytes, s: StaticString) {
         s.withUTF8Buffer { out.append($0) }
     }
 
@@ -133,49 +311,172 @@ struct SVGBytes: ~Copyable {
         s.withUTF8 { append($0) }
     }
 
+    /// Where `write` puts what it writes.
+    @inline(__always) mutating func written(_ write: (inout SVGBytes) -> Void) -> Range<Int> {
+        let start = count
+        write(&self)
+        return start..<count
+    }
+
+    /// Appends again the bytes already written at `range` (an id prefix, a number used twice).
+    @inline(__always) mutating func repeatBytes(_ range: Range<Int>) {
+        ensure(range.count)
+        (base + count).initialize(from: base + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
     /// The text written.
     func string() -> String {
         String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
+    /// The most bytes the SVG writer's own header and footer take (literals and numbers; not the id
+    /// prefix, label, source, definitions or drawing).
+    static let headerBound = 640
+
+    /// Powers of ten as doubles, 10⁰…10⁹ (exact).
+    private static let scales: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+    /// Powers of ten, 10⁰…10⁹.
+    private static let units: [UInt] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+    /// "00" … "99": two digits at a time.
+    private static let digitPairs: StaticString = """
+        0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+        5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
+
     /// A number rounded to `decimals` places (1…9), without trailing zeros. Glyph scales (font units to
-    /// px, ~0.01) take 6, so a glyph's size is exact to 0.01 %.
-    mutating func number(_ v: Double, decimals: Int = 2) {
-        let decimals = Swift.min(Swift.max(decimals, 1), 9)
-        var unit = 1
-        for _ in 0..<decimals { unit *= 10 }
-        guard v.isFinite, abs(v) < 1e9 else { append(0x30); return }
-        var i = Int((v * Double(unit)).rounded())
-        if i == 0 { append(0x30); return }
-        if i < 0 { append(0x2D); i = -i }
-        integer(i / unit)
-        var frac = i % unit
-        guard frac != 0 else { return }
-        append(0x2E)
-        var digits = decimals
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        var divisor = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            append(UInt8(0x30 + (frac / divisor) % 10))
-            divisor /= 10
+    /// px, ~0.01) take 6, so a glyph's size is exact to 0.01 %. At most 14 bytes with 2 decimals,
+    /// 18 with 6. (The places the writers use have their own copies, with the powers of ten as
+    /// constants.)
+    @inline(__always) mutating func number(_ v: Double, decimals: Int = 2) {
+        switch decimals {
+        case 1: number1(v)
+        case 2: number2(v)
+        case 6: number6(v)
+        default:
+            let places = Swift.min(Swift.max(decimals, 1), 9)
+            fixed(v, decimals: places, scale: SVGBytes.scales[places], unit: SVGBytes.units[places])
         }
     }
 
+    private mutating func number1(_ v: Double) { fixed(v, decimals: 1, scale: 10, unit: 10) }
+    private mutating func number2(_ v: Double) { fixed(v, decimals: 2, scale: 100, unit: 100) }
+    private mutating func number6(_ v: Double) { fixed(v, decimals: 6, scale: 1e6, unit: 1_000_000) }
+
+    /// `v` to `decimals` places, `scale` and `unit` being 10 to that power.
+    @inline(__always) private mutating func fixed(_ v: Double, decimals: Int, scale: Double, unit: UInt) {
+        guard v.isFinite, abs(v) < 1e9 else { append(0x30); return }
+        let i = SVGBytes.roundedHalfAway(v * scale)
+        if i == 0 { append(0x30); return }
+        // At most a sign, 10 integer digits, a point and 9 decimals.
+        ensure(24)
+        var p = base + count
+        if i < 0 { p.pointee = 0x2D; p += 1 }
+        let (whole, fraction) = i.magnitude.quotientAndRemainder(dividingBy: unit)
+        p = SVGBytes.writeDigits(whole, count: SVGBytes.digitCount(whole), at: p)
+        if fraction != 0 {
+            var frac = fraction, digits = decimals
+            while frac % 10 == 0 { frac /= 10; digits &-= 1 }
+            p.pointee = 0x2E
+            p = SVGBytes.writeDigits(frac, count: digits, at: p + 1)
+        }
+        count = p - base
+    }
+
+    /// `x` rounded to the nearest integer, halves away from zero (as `Double.rounded()`), for
+    /// |x| < 2⁶³: the truncation and the remainder are exact, so no library call is needed.
+    @inline(__always) private static func roundedHalfAway(_ x: Double) -> Int {
+        let t = Int(x)
+        let r = x - Double(t)
+        if r >= 0.5 { return t &+ 1 }
+        if r <= -0.5 { return t &- 1 }
+        return t
+    }
+
+    /// How many decimal digits a number has (1 for 0).
+    @inline(__always) private static func digitCount(_ value: UInt) -> Int {
+        var digits = 1, n = value
+        while n >= 100 { digits &+= 2; n /= 100 }
+        return n >= 10 ? digits &+ 1 : digits
+    }
+
+    /// The last `digits` decimal digits of `value` (all of them, or with leading zeros), two at a time,
+    /// from `start`; returns the end.
+    @inline(__always) private static func writeDigits(_ value: UInt, count digits: Int,
+                                                      at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let pairs = SVGBytes.digitPairs.utf8Start
+        let end = start + digits
+        var p = end, n = value
+        while p - start >= 2 {
+            let (q, r) = n.quotientAndRemainder(dividingBy: 100)
+            p -= 2
+            p[0] = pairs[2 &* Int(r)]
+            p[1] = pairs[2 &* Int(r) &+ 1]
+            n = q
+        }
+        if p > start { start.pointee = 0x30 &+ UInt8(truncatingIfNeeded: n % 10) }
+        return end
+    }
+
+    /// A non-negative integer in decimal.
     mutating func integer(_ value: Int) {
-        if value >= 0 && value < 10 { append(UInt8(0x30 + value)); return }
-        var n = value, digits = 0
-        while n > 0 { digits += 1; n /= 10 }
+        let n = UInt(Swift.max(0, value))
+        let digits = SVGBytes.digitCount(n)
         ensure(digits)
-        n = value
+        count = SVGBytes.writeDigits(n, count: digits, at: base + count) - base
+    }
+
+    /// How many digits an unsigned number has in base 36.
+    static func base36Count(_ value: UInt32) -> Int {
+        var n = value / 36, digits = 1
+        while n > 0 { digits += 1; n /= 36 }
+        return digits
+    }
+
+    /// An unsigned number in base 36, lowercase (as `String(_:radix: 36)`).
+    mutating func base36(_ value: UInt32) {
+        let digits = SVGBytes.base36Count(value)
+        ensure(digits)
+        var n = value
         var i = count + digits - 1
-        while n > 0 { base[i] = UInt8(0x30 + n % 10); n /= 10; i -= 1 }
+        repeat {
+            let d = UInt8(truncatingIfNeeded: n % 36)
+            base[i] = d < 10 ? 0x30 + d : 0x57 + d
+            n /= 36
+            i -= 1
+        } while n > 0
         count += digits
     }
 
-    /// Element content escaped as XML (``XMLEscaping/text(_:)``).
-    mutating func escaped(_ s: String) {
-        append(XMLEscaping.text(s))
+    /// Whether ``XMLEscaping/text(_:)`` leaves a string as it is: no markup characters, control
+    /// characters, U+FFFE or U+FFFF. ASCII is checked eight bytes at a time.
+    static func isPlainText(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes -> Bool in
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            /// Whether any byte of an ASCII word is zero (exact: a borrow only ever follows a zero byte).
+            func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+            var i = 0
+            while i + 8 <= bytes.count {
+                let w = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if w & highs != 0 { break }   // not ASCII: byte by byte from here
+                if (w &- 0x20 &* ones) & ~w & highs != 0 || hasZero(w ^ 0x26 &* ones) || hasZero(w ^ 0x3C &* ones)
+                    || hasZero(w ^ 0x3E &* ones) { return false }
+                i += 8
+            }
+            // Bytes below 0x40 that XMLEscaping changes: control characters, `&`, `<` and `>`.
+            let special: UInt64 = 0xFFFF_FFFF | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
+            while i < bytes.count {
+                let byte = bytes[i]
+                if byte < 0x40 {
+                    if special >> byte & 1 != 0 { return false }
+                } else if byte >= 0xBE, i > 1, bytes[i - 1] == 0xBF, bytes[i - 2] == 0xEF {
+                    return false   // U+FFFE, U+FFFF
+                }
+                i += 1
+            }
+            return true
+        }
     }
 
     mutating func glyphID(_ g: GlyphRef) {
@@ -207,9 +508,12 @@ struct SVGBytes: ~Copyable {
     }
 }
 
-/// FNV-1a hash of a string (stable id prefixes).
+/// FNV-1a hash of a string's UTF-8 (stable id prefixes).
 func fnv1a(_ s: String) -> UInt32 {
-    var h: UInt32 = 2_166_136_261
-    for b in s.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
-    return h
+    var s = s
+    return s.withUTF8 { bytes in
+        var h: UInt32 = 2_166_136_261
+        for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return h
+    }
 }

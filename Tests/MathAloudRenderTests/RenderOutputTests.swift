@@ -20,11 +20,63 @@ import MathAloud
     }
 
     @Test func svgEscapingMatchesXMLEscaping() {
-        for text in ["a < b & c > d", "tab\tnew\nline", "bell\u{7}", "\u{FFFE}\u{FFFF}ok", "é ∑ 𝑥 \"q\" 'a'"] {
-            var bytes = SVGBytes()
-            bytes.escaped(text)
-            #expect(bytes.string() == XMLEscaping.text(text))
+        // Text the SVG writer copies as it is must be text XMLEscaping leaves alone.
+        for text in ["a < b & c > d", "tab\tnew\nline", "bell\u{7}", "\u{FFFE}\u{FFFF}ok", "é ∑ 𝑥 \"q\" 'a'", "\u{FFFD}\u{BF}\u{3FF}"] {
+            if SVGBytes.isPlainText(text) { #expect(XMLEscaping.text(text) == text) }
         }
+        #expect(SVGBytes.isPlainText("é ∑ 𝑥 \"q\" 'a' \u{FFFD}"))
+        #expect(!SVGBytes.isPlainText("a < b") && !SVGBytes.isPlainText("\u{FFFF}") && !SVGBytes.isPlainText("x\u{7}"))
+        // Eight bytes at a time, then byte by byte: a special byte anywhere is found.
+        let line = "0123456789 abcdefghij ABCDEFGHIJ {}[]()=+-*/^_|!?.,;:'\"\\~`@#$%"
+        #expect(SVGBytes.isPlainText(line))
+        for special in ["&", "<", ">", "\t", "\n", "\u{0}", "\u{1F}", "\u{FFFE}"] {
+            for at in [0, 7, 8, 15, 16, line.count] {
+                var text = line
+                text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: at))
+                #expect(!SVGBytes.isPlainText(text), "\(special.unicodeScalars.first!.value) at \(at)")
+            }
+        }
+        let svg = r.svg(r.render(tex: #"a < b \text{ & } c"#))
+        #expect(svg.contains("<desc id=\"") && svg.contains(">a &lt; b \\text{ &amp; } c</desc>"))
+    }
+
+    @Test func svgNumbersAsBefore() {
+        // Rounded half away from zero, no trailing zeros, "0" for what rounds to zero.
+        let cases: [(Double, Int, String)] = [(0, 2, "0"), (-0.004, 2, "0"), (0.005, 2, "0.01"), (-0.005, 2, "-0.01"),
+                                              (12.5, 2, "12.5"), (1.999, 2, "2"), (100, 2, "100"), (0.0137, 6, "0.0137"),
+                                              (-123.456789, 6, "-123.456789"), (1e9, 2, "0"), (.nan, 2, "0"),
+                                              (999_999_999.999, 2, "1000000000"), (3.25, 1, "3.3"), (0.000001, 6, "0.000001")]
+        for (value, decimals, text) in cases {
+            var bytes = SVGBytes()
+            bytes.number(value, decimals: decimals)
+            #expect(bytes.string() == text, "\(value) to \(decimals) places")
+        }
+        var ids = SVGBytes(capacity: 1)
+        ids.base36(0); ids.append(0x20); ids.base36(UInt32.max); ids.append(0x20); ids.integer(1_234_567)
+        #expect(ids.string() == "0 " + String(UInt32.max, radix: 36) + " 1234567")
+    }
+
+    @Test func svgBytesMoveOutOfLentMemoryWhenItRunsOut() {
+        let lent = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 8)
+        defer { lent.deallocate() }
+        var bytes = SVGBytes(lending: lent)
+        bytes += "<svg>"
+        let lentAtFirst = bytes.isLent
+        for i in 0..<40 { bytes.integer(i); bytes.append(0x20) }
+        let lentAtLast = bytes.isLent
+        #expect(lentAtFirst && !lentAtLast)
+        #expect(bytes.string() == "<svg>" + (0..<40).map { "\($0) " }.joined())
+        #expect(String(decoding: lent.prefix(5), as: UTF8.self) == "<svg>")
+    }
+
+    @Test func svgDefinesEachOfManyGlyphsOnce() {
+        // More glyphs than the writer's first table of them holds.
+        let letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        let svg = r.svg(r.render(tex: letters + letters))
+        #expect(svg.components(separatedBy: "<path ").count - 1 == 52)
+        #expect(svg.components(separatedBy: "<use ").count - 1 == 104)
+        let ids = svg.components(separatedBy: "<path id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(Set(ids).count == 52)
     }
 
     @Test func svgLabelFollowsTemplate() throws {

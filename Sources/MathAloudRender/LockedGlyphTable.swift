@@ -1,0 +1,53 @@
+import Foundation
+
+/// A thread-safe memo of values computed from a font (outlines, SVG paths, size variants, assemblies,
+/// script forms), one slot per glyph id (or per glyph and direction or level: the caller numbers the
+/// slots), so a look-up is an index, not a hash. Looked up under a lock, computed outside it when
+/// missing (two threads may compute the same value once each; both results are equal), then stored.
+/// The slots are memory of its own, read and written only under the lock.
+final class LockedGlyphTable<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    /// The slots, allocated when the first value is stored (many tables of a font are never used).
+    private var slots: UnsafeMutablePointer<Value?>? = nil
+    private let count: Int
+
+    /// A table of slots `0..<slotCount` (larger slot numbers are computed each time, never stored).
+    init(slotCount: Int) {
+        count = max(0, slotCount)
+    }
+
+    deinit {
+        guard let slots else { return }
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    /// The value stored in `slot`, if any.
+    func stored(_ slot: Int) -> Value? {
+        guard slot >= 0, slot < count else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return slots?[slot]
+    }
+
+    /// Stores (or replaces) the value in `slot`.
+    func store(_ value: Value, in slot: Int) {
+        guard slot >= 0, slot < count else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if slots == nil {
+            let memory = UnsafeMutablePointer<Value?>.allocate(capacity: count)
+            memory.initialize(repeating: nil, count: count)
+            slots = memory
+        }
+        slots![slot] = value
+    }
+
+    /// The value in `slot`, computing and storing it with `make` the first time.
+    func value(_ slot: Int, _ make: () -> Value) -> Value {
+        if let v = stored(slot) { return v }
+        let v = make()
+        store(v, in: slot)
+        return v
+    }
+}
