@@ -88,11 +88,10 @@ public struct SpeechEngine: Sendable {
         }
     }
 
-    /// Creates an engine.
+    /// Creates an engine with the style's default preferences (every preference at its first value,
+    /// as ``SpeechStyle/resolve(_:)`` gives them for no request).
     public init(style: SpeechStyle, lexicon: Lexicon) {
-        self.style = style
-        self.lexicon = lexicon
-        core = Core(style: style, lexicon: lexicon, preferences: RunPreferences([:], table: style.table, testAll: false))
+        self.init(style: style, lexicon: lexicon, preferences: style.resolve([:]).values)
     }
 
     /// Creates an engine for resolved preference values (see ``SpeechStyle/resolve(_:)``), spoken

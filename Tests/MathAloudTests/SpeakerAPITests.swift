@@ -119,3 +119,21 @@ import Testing
         #expect(parallel[3].contains(#""id":3,"speech":"x cubed plus one fourth""#))
     }
 }
+
+/// The semantic tree in both forms, as the README shows them.
+@Suite struct SemanticTreeAPITests {
+    @Test func spokenFormulaCarriesTheTreeItSpoke() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let spoken = speaker.speak(tex: #"\frac{1}{2}"#)
+        #expect(spoken.semantics.kind == .fraction)
+        #expect(spoken.semantics.has("common"))
+        #expect(spoken.semanticTree.root == spoken.semantics)
+        #expect(SemanticAnalyzer().tree(of: TeXParser().parse("x^2").root).root.kind == .power)
+        // A hand-built object tree speaks through the engine as the analysis's own tree does.
+        let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files)
+        let style = try resources.style("clearspeak", locale: "en")
+        let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: try resources.lexiconChain(for: "en"), styleWords: style.words))
+        #expect(engine.speak(spoken.semantics).description.plainText == "one half")
+        #expect(engine.speak(SemanticTree(spoken.semantics)).description.plainText == spoken.text)
+    }
+}
