@@ -4,11 +4,11 @@ import MathSyntax
 // from the tree being built and written with its builder. Each test cites the ClearSpeak section
 // whose reading it enables.
 
-extension SemanticTree {
+extension SemanticTree.Records {
     /// The only Unicode scalar of node `n`'s text, if it has exactly one.
     func soleScalar(_ n: NodeID) -> Unicode.Scalar? {
-        let t = nodes[Int(n)].text
-        return t < 0 ? nil : strings[Int(t)].soleScalar
+        let t = record(n).text
+        return t < 0 ? nil : string(at: Int(t)).soleScalar
     }
 
     /// The node's value when it is a plain integer numeral (digits only, no sign, no point).
@@ -113,10 +113,10 @@ extension SemanticTree {
         switch kind(n) {
         case .identifier:
             guard isLetter(n) else { return .none }
-            return SemanticTree.isGenericFunctionLetter(soleScalar(n)) ? .generic(facts) : .possible
+            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(n)) ? .generic(facts) : .possible
         case .subscript:
             guard let b = child(n, .base), isLetter(b) else { return .none }
-            return SemanticTree.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
+            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
         case .primes:
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)
@@ -125,7 +125,7 @@ extension SemanticTree {
                 return .none
             }
             let power = powerFacts(e)
-            if power.inverse || SemanticTree.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
+            if power.inverse || SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
                 facts.power = power
                 return .generic(facts)
             }

@@ -70,7 +70,7 @@ extension Analyzer {
             let start = tokens.count
             for k in r where tokens[k].kind != .wideSpace {
                 let t = tokens[k]
-                tokens.append(t)
+                tokens.push(t)
             }
             rest = start..<tokens.count
         }
@@ -103,7 +103,7 @@ extension Analyzer {
     }
 
     /// A text of two or more letters that is not a unit: a word such as "if", "or", "for all".
-    static func isWord(_ t: Token, _ tree: SemanticTree) -> Bool {
+    static func isWord(_ t: Token, _ tree: SemanticTree.Records) -> Bool {
         guard t.kind == .operand || t.kind == .word, tree.kind(t.node) == .text, tree.property(t.node, .unitName) == nil else {
             return false
         }
@@ -117,7 +117,7 @@ extension Analyzer {
 
     /// Whether token `i` of the row `tokens[r]` separates items: punctuation, a wide space, or a text word
     /// standing between other tokens (`x = 2 \text{ or } x = -2`).
-    static func isSeparator(_ tokens: [Token], _ tree: SemanticTree, _ r: Range<Int>, _ i: Int) -> Bool {
+    static func isSeparator(_ tokens: LentStack<Token>, _ tree: SemanticTree.Records, _ r: Range<Int>, _ i: Int) -> Bool {
         let t = tokens[i]
         switch t.kind {
         case .punctuation, .wideSpace: return true
@@ -164,7 +164,7 @@ extension Analyzer {
     mutating func addOperatorText(_ t: Token, since start: Int) {
         let s = tokenText(t)
         for k in start..<operatorTexts.count where operatorTexts[k] == s { return }
-        operatorTexts.append(s)
+        operatorTexts.push(s)
     }
 
     /// The operator texts noted since `start`, space-separated in order of appearance; removes them.
@@ -413,11 +413,11 @@ extension Analyzer {
             switch t.kind {
             case .operand, .postfix:
                 let f = factor(&p)
-                factors.append(f)
+                factors.push(f)
             case .function, .word:
                 if argumentRun && factors.count > base { return }
                 let a = application(&p)
-                factors.append(a)
+                factors.push(a)
             case .prefix:
                 p.pos += 1
                 let u = tokenScalar(t)
@@ -427,29 +427,29 @@ extension Analyzer {
                     juxtaposed(&p, argumentRun: true)
                     if let a = product(from: run) {
                         let n = quantified(t, a)
-                        factors.append(n)
+                        factors.push(n)
                     } else {
-                        factors.append(t.node)
+                        factors.push(t.node)
                     }
                 } else if !p.atEnd, tokens[p.pos].kind == .operand || tokens[p.pos].kind == .function {
                     let a = tokens[p.pos].kind == .function ? application(&p) : factor(&p)
                     let n = quantified(t, a)
-                    factors.append(n)
+                    factors.push(n)
                 } else {
-                    factors.append(t.node)
+                    factors.push(t.node)
                 }
             case .bigOperator:
                 if argumentRun && factors.count > base { return }
                 let n = bigOperator(&p)
-                factors.append(n)
+                factors.push(n)
             case .limit:
                 if argumentRun && factors.count > base { return }
                 let n = limit(&p)
-                factors.append(n)
+                factors.push(n)
             case .differential:
                 if p.openIntegrals > 0 { return }
                 p.pos += 1
-                factors.append(t.node)
+                factors.push(t.node)
             case .apply:
                 p.pos += 1
             default:
@@ -562,8 +562,8 @@ extension Analyzer {
                 let fenced = finishFence(groups[Int(g)].plain, g)
                 let arg = postfixes(&p, fenced)
                 let base = factors.count
-                factors.append(n)
-                factors.append(arg)
+                factors.push(n)
+                factors.push(arg)
                 defer { factors.truncate(to: base) }
                 return impliedTimes(base..<factors.count, possibleFunction: true)
             case .none:
@@ -667,7 +667,7 @@ extension Analyzer {
             p.bodyDepth += 1
             if big.integrals > 0 {
                 if !p.atEnd, tokens[p.pos].kind == .differential {
-                    factors.append(tokens[p.pos].node)
+                    factors.push(tokens[p.pos].node)
                     p.pos += 1
                     body = term(&p)
                 } else if Analyzer.differentialAhead(tokens, p) {
@@ -675,7 +675,7 @@ extension Analyzer {
                     body = additive(&p)
                     p.openIntegrals -= 1
                     while !p.atEnd, tokens[p.pos].kind == .differential, factors.count - diffs < max(1, big.integrals) {
-                        factors.append(tokens[p.pos].node)
+                        factors.push(tokens[p.pos].node)
                         p.pos += 1
                     }
                 } else {
@@ -704,7 +704,7 @@ extension Analyzer {
     }
 
     /// Whether a differential follows before the end of this expression.
-    static func differentialAhead(_ tokens: [Token], _ p: ExpressionParser) -> Bool {
+    static func differentialAhead(_ tokens: LentStack<Token>, _ p: ExpressionParser) -> Bool {
         var i = p.pos
         while i < p.end {
             if tokens[i].kind == .differential { return true }

@@ -15,7 +15,7 @@ extension Analyzer {
             let partner = Int(items[i].match)
             if partner > i, partner < range.upperBound {
                 let t = groupToken(i, partner, ctx)
-                tokens.append(t)
+                tokens.push(t)
                 i = partner + 1
                 continue
             }
@@ -24,7 +24,7 @@ extension Analyzer {
             if item.match == RowItem.looseBar || item.match == RowItem.looseFence, let t = item.withRaw({ m in
                 item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
             }) {
-                tokens.append(t)
+                tokens.push(t)
             } else if let token = item.withRaw({ classify($0, ctx) }) {
                 if let t = token {
                     if t.kind == .apply {
@@ -32,13 +32,13 @@ extension Analyzer {
                     } else {
                         if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { sawIntegral = true }
                         if t.kind == .operand, isDifferentialMark(t) { sawDifferentialMark = true }
-                        tokens.append(t)
+                        tokens.push(t)
                     }
                 }
             } else if case .wideSpace(let r) = item.item {
-                tokens.append(Token(.wideSpace, empty(r)))
+                tokens.push(Token(.wideSpace, empty(r)))
             } else if case .operand(let n) = item.item {
-                tokens.append(Token(.operand, n))
+                tokens.push(Token(.operand, n))
             }
             i += 1
         }
@@ -46,7 +46,7 @@ extension Analyzer {
         // A full stop at the end is sentence punctuation, not math.
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
            tokenText(last) == "." {
-            tokens.removeLast()
+            tokens.pop()
         }
     }
 
@@ -65,7 +65,7 @@ extension Analyzer {
             let head = operatorLeaf("|", .ord, range: m.children[0].range)
             let lower = sub.map { node($0, ctx) }
             let upper = sup.map { node($0, ctx) }
-            bigs.append(BigParts(head: head, lower: lower, upper: upper, name: .largeOperator, integrals: 0, placement: nil,
+            bigs.push(BigParts(head: head, lower: lower, upper: upper, name: .largeOperator, integrals: 0, placement: nil,
                                  range: m.range))
             var t = Token(.evaluationBar, empty(m.range))
             t.big = Int32(bigs.count - 1)
@@ -114,7 +114,7 @@ extension Analyzer {
 
     /// A fence group's operand token (the group stored in ``groups``).
     mutating func groupToken(_ g: FenceGroup) -> Token {
-        groups.append(g)
+        groups.push(g)
         var t = Token(.operand, g.node)
         t.fence = Int32(groups.count - 1)
         return t
@@ -477,7 +477,7 @@ extension Analyzer {
     mutating func bigOperatorToken(_ head: NodeID, lower: NodeID?, upper: NodeID?, placement: PropertyAtom?,
                                    range: SourceRange?) -> Token {
         let info = Vocabulary.bigOperator(scalar(head))
-        bigs.append(BigParts(head: head, lower: lower, upper: upper, name: info?.name ?? .largeOperator,
+        bigs.push(BigParts(head: head, lower: lower, upper: upper, name: info?.name ?? .largeOperator,
                              integrals: info?.integrals ?? 0, placement: placement, range: range))
         var t = Token(.bigOperator, head, text: head)
         t.big = Int32(bigs.count - 1)
@@ -486,7 +486,7 @@ extension Analyzer {
 
     mutating func limitToken(_ head: NodeID, lower: NodeID?, upper: NodeID?, placement: PropertyAtom?,
                              range: SourceRange?) -> Token {
-        bigs.append(BigParts(head: head, lower: lower, upper: upper, name: .limit, integrals: 0, placement: placement,
+        bigs.push(BigParts(head: head, lower: lower, upper: upper, name: .limit, integrals: 0, placement: placement,
                              range: range))
         var t = Token(.limit, head, text: head)
         t.big = Int32(bigs.count - 1)

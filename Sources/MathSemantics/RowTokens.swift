@@ -218,7 +218,7 @@ extension Analyzer {
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
         let base = items.count
         if Analyzer.staysAsItem(m) {
-            items.append(RowItem(.raw(m)))
+            items.push(RowItem(.raw(m)))
         } else {
             flatten([m], from: 0)
         }
@@ -257,7 +257,7 @@ extension Analyzer {
             return t.node
         }
         let tokenBase = tokens.count
-        if t.kind != .apply { tokens.append(t) }
+        if t.kind != .apply { tokens.push(t) }
         let result = parse(tokenBase..<tokens.count, range: range, ctx)
         tokens.truncate(to: tokenBase)
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
@@ -275,35 +275,36 @@ extension Analyzer {
         var simple = true
         for i in start..<nodes.count where !Analyzer.staysAsItem(nodes[i]) { simple = false; break }
         if simple {
-            for i in start..<nodes.count { items.append(RowItem(.raw(nodes[i]))) }
+            for i in start..<nodes.count { items.push(RowItem(.raw(nodes[i]))) }
             return
         }
-        flattenFrames.removeAll(keepingCapacity: true)
-        flattenFrames.append(FlattenFrame(nodes: nodes, index: start, end: nodes.count))
-        while let top = flattenFrames.indices.last {
-            if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.removeLast(); continue }
+        flattenFrames.truncate(to: 0)
+        flattenFrames.push(FlattenFrame(nodes: nodes, index: start, end: nodes.count))
+        while flattenFrames.count > 0 {
+            let top = flattenFrames.count - 1
+            if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.pop(); continue }
             let m = flattenFrames[top].nodes[flattenFrames[top].index]
             flattenFrames[top].index += 1
-            if Analyzer.staysAsItem(m) { items.append(RowItem(.raw(m))); continue }
+            if Analyzer.staysAsItem(m) { items.push(RowItem(.raw(m))); continue }
             switch m.kind {
             case .row:
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
                 // "(#1,#2)") stays one item, so its brackets cannot pair with brackets outside it.
-                if Analyzer.isSelfContainedGroup(m) { items.append(RowItem(.raw(m))); continue }
-                if !m.children.isEmpty { flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
+                if Analyzer.isSelfContainedGroup(m) { items.push(RowItem(.raw(m))); continue }
+                if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
             case .semantics:
-                if !m.children.isEmpty { flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
+                if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
             case .space(let w):
                 if w >= 0.9, items.count > base {
-                    if case .wideSpace = items[items.count - 1].item {} else { items.append(RowItem(.wideSpace(m.range))) }
+                    if case .wideSpace = items[items.count - 1].item {} else { items.push(RowItem(.wideSpace(m.range))) }
                 }
             case .text:
                 continue    // blank text
             default:
-                flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: m.children.count))    // pass-through style, padding
+                flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count))    // pass-through style, padding
             }
         }
-        if items.count > base, case .wideSpace = items[items.count - 1].item { items.removeLast() }
+        if items.count > base, case .wideSpace = items[items.count - 1].item { items.pop() }
     }
 
     /// Whether ``flatten(_:from:)`` keeps a node as one item as it is: anything but rows, pass-through
@@ -487,7 +488,7 @@ extension Analyzer {
 
     /// A unit written after a quantity: upright identifiers (`\mathrm{kg}`), text (`\text{cm}`), their
     /// squares and cubes, and a quotient of two (`m/s`).
-    static func unitAt(_ items: [RowItem], _ start: Int, _ end: Int) -> Unit? {
+    static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int) -> Unit? {
         func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k < end, case .raw(let m) = items[k].item else { return nil }
             switch m.kind {
@@ -619,7 +620,7 @@ extension Analyzer {
     mutating func matchFences(from base: Int, _ ctx: Context) {
         let end = items.count
         let maxNesting = max(0, min(Analyzer.maxGroupDepth - ctx.groupDepth, Analyzer.maxLevel - ctx.level))
-        openFences.removeAll(keepingCapacity: true)
+        openFences.truncate(to: 0)
         var previousEnds = false
         for i in base..<end {
             switch Analyzer.fenceRole(items[i]) {
@@ -627,7 +628,7 @@ extension Analyzer {
                 previousEnds = ends
             case .open(let u):
                 if openFences.count < maxNesting {
-                    openFences.append(OpenFence(index: i, scalar: u, bar: false))
+                    openFences.push(OpenFence(index: i, scalar: u, bar: false))
                 } else {
                     items[i].match = RowItem.looseFence
                 }
@@ -650,7 +651,7 @@ extension Analyzer {
                 if found >= 0 {
                     let opener = openFences[found].index
                     dropOpenFences(above: found + 1)
-                    openFences.removeLast()
+                    openFences.pop()
                     items[opener].match = Int32(i)
                 } else {
                     items[i].match = RowItem.looseFence
@@ -658,14 +659,14 @@ extension Analyzer {
                 previousEnds = true
             case .bar(let t, let scripted):
                 if let top = openFences.last, top.bar, top.scalar == t, previousEnds {
-                    openFences.removeLast()
+                    openFences.pop()
                     items[top.index].match = Int32(i)
                     previousEnds = true
                 } else if scripted {
                     items[i].match = RowItem.looseBar
                     previousEnds = true
                 } else if openFences.count < maxNesting {
-                    openFences.append(OpenFence(index: i, scalar: t, bar: true))
+                    openFences.push(OpenFence(index: i, scalar: t, bar: true))
                     previousEnds = false
                 } else {
                     items[i].match = RowItem.looseBar
@@ -686,7 +687,7 @@ extension Analyzer {
     /// Marks the fences open above the first `k` as loose (bars, or other fence characters).
     private mutating func dropOpenFences(above k: Int) {
         while openFences.count > k {
-            let e = openFences.removeLast()
+            let e = openFences.pop()
             items[e.index].match = e.bar ? RowItem.looseBar : RowItem.looseFence
         }
     }
