@@ -359,17 +359,37 @@ extension Analyzer {
     static func numberProperties(_ text: String) -> SemanticTree.LeafProperties {
         var digits = 0, points = 0, other = 0
         var value = 0, overflow = false
-        for u in text.unicodeScalars {
-            switch u.value {
+        // ASCII numerals (nearly all) byte by byte; others scalar by scalar.
+        var ascii = true
+        for c in text.utf8 {
+            switch c {
             case 0x30...0x39:
                 digits += 1
                 if !overflow {
-                    value = value * 10 + Int(u.value - 0x30)
+                    value = value * 10 + Int(c - 0x30)
                     if value >= 1_000_000_000 { overflow = true }
                 }
             case 0x2E: points += 1                                  // .
-            case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
+            case 0x2C, 0x20, 0x27: break                            // digit-group separators
+            case 0x80...: ascii = false
             default: other += 1
+            }
+            if !ascii { break }
+        }
+        if !ascii {
+            (digits, points, other, value, overflow) = (0, 0, 0, 0, false)
+            for u in text.unicodeScalars {
+                switch u.value {
+                case 0x30...0x39:
+                    digits += 1
+                    if !overflow {
+                        value = value * 10 + Int(u.value - 0x30)
+                        if value >= 1_000_000_000 { overflow = true }
+                    }
+                case 0x2E: points += 1                                  // .
+                case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
+                default: other += 1
+                }
             }
         }
         var p = SemanticTree.LeafProperties()

@@ -10,12 +10,22 @@ extension Analyzer {
     /// (`f(x) = 1, 2`, `i = 1, \ldots, n`, `x_1, x_2 \in A`).
     mutating func parse(_ r: Range<Int>, range: SourceRange?, _ ctx: Context) -> NodeID {
         if r.isEmpty { return empty(range) }
-        // Segments between separators.
-        var hasSeparator = false
-        var hasWideSpace = false
+        // One look at the tokens for what the levels below look for: separators (punctuation, wide
+        // spaces, words — which are texts), relations.
+        var hasWideSpace = false, hasPunctuation = false, hasRelation = false, hasText = false
         for i in r {
-            if tokens[i].kind == .wideSpace { hasWideSpace = true }
-            if !hasSeparator && Analyzer.isSeparator(tokens, tree, r, i) { hasSeparator = true }
+            switch tokens[i].kind {
+            case .wideSpace: hasWideSpace = true
+            case .punctuation: hasPunctuation = true
+            case .relation: hasRelation = true
+            case .operand, .word: if kind(tokens[i].node) == .text { hasText = true }
+            default: break
+            }
+        }
+        // Segments between separators.
+        var hasSeparator = hasWideSpace || hasPunctuation
+        if !hasSeparator && hasText {
+            for i in r where Analyzer.isSeparator(tokens, tree, r, i) { hasSeparator = true; break }
         }
         if hasSeparator {
             var relational = 0
@@ -77,7 +87,7 @@ extension Analyzer {
         defer { if hasWideSpace { tokens.truncate(to: rest.lowerBound) } }
         // Words around one relation (`\text{if } x < 0`, `x > 0 \text{ for all } y`): a row of the
         // pieces and the words.
-        if rest.count > 1, rest.contains(where: { tokens[$0].kind == .relation }) {
+        if hasText, hasRelation, rest.count > 1 {
             let mark = b.mark()
             var pieces = 0
             var start = rest.lowerBound
@@ -99,7 +109,8 @@ extension Analyzer {
                 return b.finish(.row, mark, range: range)
             }
         }
-        return relationSpan(rest, ctx)
+        if !hasRelation { return listSpan(rest, hasPunctuation: hasPunctuation, ctx) }
+        return relationSpan(rest, hasPunctuation: hasPunctuation, ctx)
     }
 
     /// A text of two or more letters that is not a unit: a word such as "if", "or", "for all".
@@ -128,17 +139,18 @@ extension Analyzer {
         }
     }
 
-    /// Relations over operands that may be comma lists.
-    mutating func relationSpan(_ r: Range<Int>, _ ctx: Context) -> NodeID {
+    /// Relations over operands that may be comma lists (`hasPunctuation` false when the tokens are
+    /// known to hold no punctuation).
+    mutating func relationSpan(_ r: Range<Int>, hasPunctuation: Bool = true, _ ctx: Context) -> NodeID {
         if r.isEmpty { return empty(nil) }
-        guard r.contains(where: { tokens[$0].kind == .relation }) else { return listSpan(r, ctx) }
+        guard r.contains(where: { tokens[$0].kind == .relation }) else { return listSpan(r, hasPunctuation: hasPunctuation, ctx) }
         let mark = b.mark()
         let operators = operatorTexts.count
         var hasModulo = false
         var start = r.lowerBound
         for i in r where tokens[i].kind == .relation {
             if i > start {
-                let item = listSpan(start..<i, ctx)
+                let item = listSpan(start..<i, hasPunctuation: hasPunctuation, ctx)
                 if kind(item) == .modulo { hasModulo = true }
                 b.add(child: item, .item)
             }
@@ -149,7 +161,7 @@ extension Analyzer {
             start = i + 1
         }
         if start < r.upperBound {
-            let item = listSpan(start..<r.upperBound, ctx)
+            let item = listSpan(start..<r.upperBound, hasPunctuation: hasPunctuation, ctx)
             if kind(item) == .modulo { hasModulo = true }
             b.add(child: item, .item)
         }
@@ -179,9 +191,10 @@ extension Analyzer {
         return s
     }
 
-    /// Items separated by `,` `;` (and words), each an expression.
-    mutating func listSpan(_ r: Range<Int>, _ ctx: Context) -> NodeID {
-        guard r.contains(where: { tokens[$0].kind == .punctuation }) else { return expression(r, ctx) }
+    /// Items separated by `,` `;` (and words), each an expression (`hasPunctuation` false when the
+    /// tokens are known to hold no punctuation).
+    mutating func listSpan(_ r: Range<Int>, hasPunctuation: Bool = true, _ ctx: Context) -> NodeID {
+        guard hasPunctuation, r.contains(where: { tokens[$0].kind == .punctuation }) else { return expression(r, ctx) }
         let mark = b.mark()
         var start = r.lowerBound
         for i in r where tokens[i].kind == .punctuation {

@@ -25,7 +25,7 @@ extension Analyzer {
                 item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
             }) {
                 tokens.push(t)
-            } else if let token = item.withRaw({ classify($0, ctx) }) {
+            } else if let token = item.withRaw({ classify($0, item.kind, scalar: item.scalar, ctx) }) {
                 if let t = token {
                     if t.kind == .apply {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
@@ -35,10 +35,10 @@ extension Analyzer {
                         tokens.push(t)
                     }
                 }
-            } else if case .wideSpace(let r) = item.item {
-                tokens.push(Token(.wideSpace, empty(r)))
-            } else if case .operand(let n) = item.item {
-                tokens.push(Token(.operand, n))
+            } else if item.kind == .wideSpace {
+                tokens.push(Token(.wideSpace, empty(item.spaceRange)))
+            } else if item.kind == .operand {
+                tokens.push(Token(.operand, item.operand))
             }
             i += 1
         }
@@ -122,7 +122,7 @@ extension Analyzer {
 
     /// A matched pair of fence items and what lies between them.
     mutating func groupToken(_ open: Int, _ close: Int, _ ctx: Context) -> Token {
-        guard case .raw(let o) = items[open].item, case .raw(let c) = items[close].item else {
+        guard let o = items[open].raw, let c = items[close].raw else {
             return Token(.operand, empty(nil))
         }
         let openText = o.leafText ?? ""
@@ -351,16 +351,24 @@ extension Analyzer {
         return t
     }
 
-    /// The token for one presentation node (nil for invisible times and invisible plus, which add nothing).
-    mutating func classify(_ m: MathNode, _ ctx: Context) -> Token? {
-        // The commonest kinds first, each looked at through a narrow view (see ``MathNode/operatorParts``).
-        if let (t, p) = m.operatorParts { return operatorToken(t, p, range: m.range) }
-        if let (t, v) = m.identifierParts { return identifierToken(t, v, range: m.range) }
-        if let t = m.numberText {
-            let n = number(t, range: m.range)
+    /// The token for one presentation node, a row item of `kind` whose text's sole scalar is `scalar`
+    /// (nil for invisible times and invisible plus, which add nothing).
+    mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, _ ctx: Context) -> Token? {
+        switch itemKind {
+        case .operator:
+            let (t, cls, large) = m.operatorParts!
+            return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
+        case .identifier:
+            let (t, v) = m.identifierParts!
+            return identifierToken(t, v, sole: scalar, range: m.range)
+        case .number:
+            let n = number(m.numberText!, range: m.range)
             return Token(.operand, n, text: n)
+        case .scripts, .underOver:
+            return scriptToken(m, ctx)
+        default:
+            break
         }
-        if m.isScripted || m.isUnderOver { return scriptToken(m, ctx) }
         switch m.kind {
         case .text(let t, _):
             let n = text(t, range: m.range)
@@ -388,8 +396,17 @@ extension Analyzer {
 
     /// The token of an identifier: `%`, the geometric prefixes, `mod`, function and limit names, words,
     /// primes written as identifiers, or an operand.
-    mutating func identifierToken(_ t: String, _ v: MathVariant?, range: SourceRange?) -> Token {
-        let u = t.soleScalar
+    /// `u` is the text's sole scalar.
+    mutating func identifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, range: SourceRange?) -> Token {
+        // The commonest identifier, one ASCII letter in the default variant: an operand, a letter
+        // (capital or not), `d` the mark of a differential (what the general path below decides).
+        if v == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
+            let n = c >= 0x61 ? b.leaf(.identifier, text: t, range: range, .flag(.letter))
+                : b.leaf(.identifier, text: t, range: range, .flag(.letter), .flag(.capital))
+            var token = Token(.operand, n, text: n)
+            token.isDifferentialMark = c == 0x64
+            return token
+        }
         if let u {
             if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
@@ -424,37 +441,37 @@ extension Analyzer {
         t.isDifferentialMark ?? tree.isDifferentialMark(t.node)
     }
 
-    /// The token of an operator character.
-    mutating func operatorToken(_ t: String, _ p: OperatorProperties, range: SourceRange?) -> Token? {
-        let sole = t.soleScalar
+    /// The token of an operator of class `cls` whose text `t` has the sole scalar `sole`.
+    mutating func operatorToken(_ t: String, _ cls: AtomClass, largeOperator: Bool, sole: Unicode.Scalar?,
+                                range: SourceRange?) -> Token? {
         if let u = sole {
             switch u {
-            case "\u{2061}": return leafToken(.apply, t, p.atomClass, range: range)
+            case "\u{2061}": return leafToken(.apply, t, cls, range: range)
             case "\u{2062}", "\u{2064}": return nil
             case "\u{2063}": return leafToken(.punctuation, t, .punct, range: range)
-            case "!": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(1))
-            case "‼": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(2))
-            case "%": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .percent)
-            case "°": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .degrees)
-            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾": return leafToken(.prefix, t, p.atomClass, range: range)
+            case "!": return leafToken(.postfix, t, cls, range: range, postfix: .factorial(1))
+            case "‼": return leafToken(.postfix, t, cls, range: range, postfix: .factorial(2))
+            case "%": return leafToken(.postfix, t, cls, range: range, postfix: .percent)
+            case "°": return leafToken(.postfix, t, cls, range: range, postfix: .degrees)
+            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾": return leafToken(.prefix, t, cls, range: range)
             case "×", "÷", "⋅", "·", "*", "∗", "/", "∕", "∙", "⨯":
                 return leafToken(.multiplicative, t, .bin, range: range)
             default: break
             }
         } else if t == "mod" {
-            return leafToken(.modulo, t, p.atomClass, range: range)
+            return leafToken(.modulo, t, cls, range: range)
         } else if t == "!!" {
-            return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(2))
+            return leafToken(.postfix, t, cls, range: range, postfix: .factorial(2))
         }
-        if let n = Analyzer.primeCount(t, sole) { return leafToken(.postfix, t, p.atomClass, range: range, postfix: .primes(n)) }
+        if let n = Analyzer.primeCount(t, sole) { return leafToken(.postfix, t, cls, range: range, postfix: .primes(n)) }
         if Analyzer.isEllipsis(t, sole) {
             let n = ellipsis(t, range: range)
             return Token(.operand, n, text: n)
         }
-        if p.largeOperator || Vocabulary.bigOperator(sole) != nil {
-            return bigOperatorToken(operatorLeaf(t, p.atomClass, range: range), lower: nil, upper: nil, placement: nil, range: range)
+        if largeOperator || Vocabulary.bigOperator(sole) != nil {
+            return bigOperatorToken(operatorLeaf(t, cls, range: range), lower: nil, upper: nil, placement: nil, range: range)
         }
-        if p.atomClass == .op {
+        if cls == .op {
             let cls = Vocabulary.nameClass(t)
             let name = functionName(t, range: range, nameClass: cls)
             if cls == .limit {
@@ -464,13 +481,13 @@ extension Analyzer {
             token.application.functionClass = cls ?? .named
             return token
         }
-        switch p.atomClass {
-        case .rel: return leafToken(.relation, t, p.atomClass, range: range)
+        switch cls {
+        case .rel: return leafToken(.relation, t, cls, range: range)
         case .punct:
-            if t == "," || t == ";" { return leafToken(.punctuation, t, p.atomClass, range: range) }
-            return leafToken(.operand, t, p.atomClass, range: range)
-        case .bin: return leafToken(.additive, t, p.atomClass, range: range)
-        default: return leafToken(.operand, t, p.atomClass, range: range)
+            if t == "," || t == ";" { return leafToken(.punctuation, t, cls, range: range) }
+            return leafToken(.operand, t, cls, range: range)
+        case .bin: return leafToken(.additive, t, cls, range: range)
+        default: return leafToken(.operand, t, cls, range: range)
         }
     }
 

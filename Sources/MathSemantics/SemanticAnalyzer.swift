@@ -154,14 +154,15 @@ struct Analyzer {
     /// `inputNodes` nodes.
     init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int) {
         b = SemanticTree.Builder(memory: &treeMemory, inputNodes: inputNodes)
-        tokens = scratchMemory.stack(of: Token.self, capacity: 14)
-        items = scratchMemory.stack(of: RowItem.self, capacity: 16)
-        openFences = scratchMemory.stack(of: OpenFence.self, capacity: 8)
+        // A block for the tokens, one for the items and factors, one for the rest.
+        tokens = scratchMemory.stack(of: Token.self, capacity: LentMemory.blockSize / MemoryLayout<Token>.stride)
+        items = scratchMemory.stack(of: RowItem.self, capacity: 40)
         factors = scratchMemory.stack(of: NodeID.self, capacity: 16)
         groups = scratchMemory.stack(of: FenceGroup.self, capacity: 4)
         bigs = scratchMemory.stack(of: BigParts.self, capacity: 4)
         flattenFrames = scratchMemory.stack(of: FlattenFrame.self, capacity: 4)
         operatorTexts = scratchMemory.stack(of: String.self, capacity: 8)
+        openFences = scratchMemory.stack(of: OpenFence.self, capacity: 8)
     }
 
     /// The semantic tree of `root`, a tree of `inputNodes` nodes.
