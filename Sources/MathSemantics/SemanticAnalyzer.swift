@@ -153,8 +153,8 @@ struct Analyzer {
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
     init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int) {
-        b = SemanticTree.Builder(memory: &treeMemory, inputNodes: inputNodes)
-        // A block for the tokens, one for the items and factors, one for the rest.
+        // A block for the tokens, one for the items and factors, one for the rest (see ``SemanticTree/Builder``
+        // for the tree's).
         tokens = scratchMemory.stack(of: Token.self, capacity: LentMemory.blockSize / MemoryLayout<Token>.stride)
         items = scratchMemory.stack(of: RowItem.self, capacity: 40)
         factors = scratchMemory.stack(of: NodeID.self, capacity: 16)
@@ -163,6 +163,8 @@ struct Analyzer {
         flattenFrames = scratchMemory.stack(of: FlattenFrame.self, capacity: 4)
         operatorTexts = scratchMemory.stack(of: String.self, capacity: 8)
         openFences = scratchMemory.stack(of: OpenFence.self, capacity: 8)
+        // The scratch memory's fourth block holds the tree's strings.
+        b = SemanticTree.Builder(memory: &treeMemory, stringMemory: &scratchMemory, inputNodes: inputNodes)
     }
 
     /// The semantic tree of `root`, a tree of `inputNodes` nodes.

@@ -412,16 +412,16 @@ extension SemanticTree {
         }
 
         /// A builder whose records start in `memory` (a block each for the nodes, links and
-        /// properties, one for the strings and the scratch stacks), with room reserved for the tree of
-        /// an input of `inputNodes` nodes.
-        package init(memory: inout LentMemory, inputNodes: Int) {
+        /// properties, one for the scratch stacks) and `stringMemory` (a block for the strings), with
+        /// room reserved for the tree of an input of `inputNodes` nodes.
+        package init(memory: inout LentMemory, stringMemory: inout LentMemory, inputNodes: Int) {
             let block = LentMemory.blockSize
             nodes = memory.stack(of: Node.self, capacity: block / MemoryLayout<Node>.stride)
             links = memory.stack(of: Link.self, capacity: block / MemoryLayout<Link>.stride)
             properties = memory.stack(of: Property.self, capacity: block / MemoryLayout<Property>.stride)
-            strings = memory.stack(of: String.self, capacity: 32)
-            linkStack = memory.stack(of: Link.self, capacity: 32)
-            propertyStack = memory.stack(of: Property.self, capacity: 32)
+            linkStack = memory.stack(of: Link.self, capacity: 64)
+            propertyStack = memory.stack(of: Property.self, capacity: 64)
+            strings = stringMemory.stack(of: String.self, capacity: block / MemoryLayout<String>.stride)
             extraNames = LentStack()
             extraRoles = LentStack()
             // On the arXiv corpus, 99 % of the trees have fewer records than these multiples of
@@ -547,36 +547,47 @@ extension SemanticTree {
         @inline(__always)
         package mutating func intern(_ s: String) -> Int32 {
             strings.push(s)
-            return Int32(strings.count - 1)
+            return Int32(truncatingIfNeeded: strings.count &- 1)
         }
 
         /// Makes the node whose children and properties were added since `mark`. With
         /// `rangeFromChildren`, a missing range is the union of the children's ranges.
         package mutating func finish(_ kind: SemanticKind, _ mark: Mark, text: String = "", range: SourceRange? = nil,
                                      rangeFromChildren: Bool = true) -> NodeID {
+            // Counts stay far below 2^31 (every record comes from the input), so the arithmetic
+            // below need not be checked.
             let firstChild = links.count
-            let childCount = linkStack.count - mark.links
-            var lower = range?.lowerBound ?? -1, upper = range?.upperBound ?? -1
+            let childCount = linkStack.count &- mark.links
+            var lower = -1, upper = -1
+            if let range { (lower, upper) = (range.lowerBound, range.upperBound) }
             if childCount > 0 {
-                links.push(movingFrom: &linkStack, from: mark.links)
-                if range == nil && rangeFromChildren {
-                    for i in firstChild ..< links.count {
-                        let child = nodes[Int(links[i].node)]
-                        if child.lowerBound < 0 { continue }
-                        if lower < 0 {
-                            (lower, upper) = (child.lowerBound, child.upperBound)
-                        } else {
-                            lower = min(lower, child.lowerBound)
-                            upper = max(upper, child.upperBound)
-                        }
+                let joinRanges = range == nil && rangeFromChildren
+                let source = linkStack.start + mark.links
+                let target = links.extend(by: childCount)
+                let records = nodes.start
+                for i in 0 ..< childCount {
+                    let link = source[i]
+                    (target + i).initialize(to: link)
+                    if joinRanges {
+                        let child = records + Int(link.node)
+                        let childLower = child.pointee.lowerBound
+                        if childLower < 0 { continue }
+                        if lower < 0 || childLower < lower { lower = childLower }
+                        upper = max(upper, child.pointee.upperBound)
                     }
                 }
+                linkStack.truncate(to: mark.links)
             }
             let firstProperty = properties.count
-            let propertyCount = propertyStack.count - mark.properties
-            if propertyCount > 0 { properties.push(movingFrom: &propertyStack, from: mark.properties) }
-            return append(Node(kind: kind, firstChild: Int32(firstChild), childCount: Int32(childCount),
-                               firstProperty: Int32(firstProperty), propertyCount: Int32(propertyCount),
+            let propertyCount = propertyStack.count &- mark.properties
+            if propertyCount > 0 {
+                properties.extend(by: propertyCount).initialize(from: propertyStack.start + mark.properties, count: propertyCount)
+                propertyStack.truncate(to: mark.properties)
+            }
+            return append(Node(kind: kind, firstChild: Int32(truncatingIfNeeded: firstChild),
+                               childCount: Int32(truncatingIfNeeded: childCount),
+                               firstProperty: Int32(truncatingIfNeeded: firstProperty),
+                               propertyCount: Int32(truncatingIfNeeded: propertyCount),
                                text: text.isEmpty ? -1 : intern(text), lowerBound: lower, upperBound: upper))
         }
 
@@ -675,7 +686,7 @@ extension SemanticTree {
         @inline(__always)
         private mutating func append(_ node: Node) -> NodeID {
             nodes.push(node)
-            return NodeID(nodes.count - 1)
+            return NodeID(truncatingIfNeeded: nodes.count &- 1)
         }
 
         /// The number of property name `name` in this tree (numbered after the vocabulary when it is
