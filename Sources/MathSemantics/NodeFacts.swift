@@ -206,7 +206,8 @@ extension SemanticTree.Records {
 
     /// The content class of a fence, for ClearSpeak Paren_Auto (parentheses are silent around simple
     /// content; with an exponent only around a positive number or a common fraction).
-    func contentKind(_ n: NodeID) -> PropertyAtom {
+    /// `simple` is ``isSimple(_:allowFractions:strict:depth:)`` of `n`.
+    func contentKind(_ n: NodeID, simple: Bool) -> PropertyAtom {
         switch kind(n) {
         case .number: return .number
         case .identifier: return has(n, .letter) ? .letter : .symbol
@@ -217,8 +218,8 @@ extension SemanticTree.Records {
             }
             return .other
         case .fraction: return has(n, .common) ? .commonFraction : (has(n, .simple) ? .simpleFraction : .other)
-        case .impliedTimes: return isSimple(n) ? .simpleProduct : .other
-        default: return isSimple(n) ? .simple : .other
+        case .impliedTimes: return simple ? .simpleProduct : .other
+        default: return simple ? .simple : .other
         }
     }
 

@@ -106,10 +106,9 @@ extension Analyzer {
 
     // MARK: Fence groups
 
-    /// `(` or `[` opening and `)` or `]` closing.
-    static func isParenLike(_ open: String, _ close: String) -> Bool {
-        let o = open.soleScalar, c = close.soleScalar
-        return (o == "(" || o == "[") && (c == ")" || c == "]")
+    /// `(` or `[` opening and `)` or `]` closing (fences given by their sole scalars).
+    static func isParenLike(_ o: Unicode.Scalar?, _ c: Unicode.Scalar?) -> Bool {
+        (o == "(" || o == "[") && (c == ")" || c == "]")
     }
 
     /// A fence group's operand token (the group stored in ``groups``).
@@ -136,8 +135,10 @@ extension Analyzer {
         default: break
         }
         let closeText = closeNode.leafText ?? ""
+        // A matched item is one fence character, its scalar recorded in the item.
+        let (os, cs) = (items[open].scalar, items[close].scalar)
         var inner = ctx
-        if Analyzer.isParenLike(openText, closeText) { inner.parenDepth += 1 }
+        if Analyzer.isParenLike(os, cs) { inner.parenDepth += 1 }
         inner.groupDepth += 1
         inner.level += 1
         let contentStart = tokens.count
@@ -146,7 +147,7 @@ extension Analyzer {
         // Sized by \big… (the operator dictionary's default `stretchy` says nothing about the formula).
         if case .operator(_, let p) = o.kind, p.size != nil { stretchy = true }
         let range = SourceRange.union(o.range, closeNode.range)
-        var group = fence(open: openText, close: closeText, contentStart..<tokens.count, range: range, stretchy: stretchy, inner)
+        var group = fence(open: openText, os, close: closeText, cs, contentStart..<tokens.count, range: range, stretchy: stretchy, inner)
         tokens.truncate(to: contentStart)
         group.scripts = scriptsSpec
         group.scriptsRange = c.range
@@ -177,8 +178,9 @@ extension Analyzer {
 
     /// A `\left…\right` node (``MathNode/Kind/fenced``).
     mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> FenceGroup {
+        let o = open.soleScalar, c = close.soleScalar
         var inner = ctx
-        if Analyzer.isParenLike(open, close) { inner.parenDepth += 1 }
+        if Analyzer.isParenLike(o, c) { inner.parenDepth += 1 }
         inner.level += 1
         inner.groupDepth = 0
         let base = items.count
@@ -187,7 +189,7 @@ extension Analyzer {
         matchFences(from: base, inner)
         let tokenBase = tokens.count
         tokenize(base..<items.count, inner)
-        let g = fence(open: open, close: close, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
+        let g = fence(open: open, o, close: close, c, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
         tokens.truncate(to: tokenBase)
         items.truncate(to: base)
         return g
@@ -196,10 +198,10 @@ extension Analyzer {
     /// What a pair of fences around the tokens `content` means (ClearSpeak "Parentheses", "Absolute
     /// value", "Sets", "Intervals", "Matrices", "Combinations"): absolute value, norm, floor, ceiling,
     /// angle brackets, set or set-builder, interval candidate, binomial, matrix or cases around a
-    /// table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level.
-    mutating func fence(open: String, close: String, _ content: Range<Int>, range: SourceRange?, stretchy: Bool,
-                        _ inner: Context) -> FenceGroup {
-        let o = open.soleScalar, c = close.soleScalar
+    /// table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
+    /// fences' sole scalars.
+    mutating func fence(open: String, _ o: Unicode.Scalar?, close: String, _ c: Unicode.Scalar?, _ content: Range<Int>,
+                        range: SourceRange?, stretchy: Bool, _ inner: Context) -> FenceGroup {
         let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
         func group(_ n: NodeID, plain: NodeID? = nil) -> FenceGroup {
             let k = kind(n)
@@ -260,8 +262,9 @@ extension Analyzer {
         if let inside {
             b.add(child: inside, .content)
             b.integer(.items, tree.itemCount(inside))
-            if tree.isSimple(inside) { b.flag(.simpleContent) }
-            let kind = tree.contentKind(inside)
+            let simple = tree.isSimple(inside)
+            if simple { b.flag(.simpleContent) }
+            let kind = tree.contentKind(inside, simple: simple)
             b.atom(.contentKind, kind)
             // ClearSpeak Paren_Auto: with an exponent, parentheses are silent only around a positive
             // number or a common fraction ("1.5 cubed", "three fifths squared"; not "(-4)^2", "(ab)^4").
@@ -397,9 +400,10 @@ extension Analyzer {
     /// The token of an identifier: `%`, the geometric prefixes, `mod`, function and limit names, words,
     /// primes written as identifiers, or an operand.
     /// `u` is the text's sole scalar.
+    @inline(__always)
     mutating func identifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, range: SourceRange?) -> Token {
         // The commonest identifier, one ASCII letter in the default variant: an operand, a letter
-        // (capital or not), `d` the mark of a differential (what the general path below decides).
+        // (capital or not), `d` the mark of a differential (what the general path decides).
         if v == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
             let n = c >= 0x61 ? b.leaf(.identifier, text: t, range: range, .flag(.letter))
                 : b.leaf(.identifier, text: t, range: range, .flag(.letter), .flag(.capital))
@@ -407,6 +411,13 @@ extension Analyzer {
             token.isDifferentialMark = c == 0x64
             return token
         }
+        return otherIdentifierToken(t, v, sole: u, range: range)
+    }
+
+    /// ``identifierToken(_:_:sole:range:)`` of an identifier other than one ASCII letter in the
+    /// default variant.
+    @inline(never)
+    mutating func otherIdentifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, range: SourceRange?) -> Token {
         if let u {
             if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }

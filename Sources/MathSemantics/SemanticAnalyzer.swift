@@ -86,16 +86,19 @@ extension MathNode {
     /// measure); adds the number of nodes below this one to `nodes` (all of them when the depth is
     /// below `limit`).
     func nestingDepth(upTo limit: Int, counting nodes: inout Int) -> Int {
-        // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth.
-        let children = self.children
-        guard limit > 1, !children.isEmpty else { return 1 }
+        // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth. Children are
+        // read unretained: the tree holds them.
+        let count = children.count
+        guard limit > 1, count > 0 else { return 1 }
         var deepest = 1
+        nodes += count
         var i = 0
-        nodes += children.count
-        while i < children.count {
+        while i < count {
             // A leaf child adds one level: no call for it.
-            let c = children[i]
-            deepest = max(deepest, c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1, counting: &nodes))
+            let depth = children.unretained(i)._withUnsafeGuaranteedRef { c in
+                c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1, counting: &nodes)
+            }
+            deepest = max(deepest, depth)
             if deepest >= limit { break }
             i += 1
         }
