@@ -360,23 +360,24 @@ extension Analyzer {
     static func numberProperties(_ text: String) -> SemanticTree.LeafProperties {
         var digits = 0, points = 0, other = 0
         var value = 0, overflow = false
-        // ASCII numerals (nearly all) byte by byte; others scalar by scalar.
-        var ascii = true
-        for c in text.utf8 {
-            switch c {
-            case 0x30...0x39:
-                digits += 1
-                if !overflow {
-                    value = value * 10 + Int(c - 0x30)
-                    if value >= 1_000_000_000 { overflow = true }
+        // ASCII numerals (nearly all) byte by byte, in place; others scalar by scalar.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for c in bytes {
+                switch c {
+                case 0x30...0x39:
+                    digits += 1
+                    if !overflow {
+                        value = value * 10 + Int(c - 0x30)
+                        if value >= 1_000_000_000 { overflow = true }
+                    }
+                case 0x2E: points += 1                                  // .
+                case 0x2C, 0x20, 0x27: break                            // digit-group separators
+                case 0x80...: return false
+                default: other += 1
                 }
-            case 0x2E: points += 1                                  // .
-            case 0x2C, 0x20, 0x27: break                            // digit-group separators
-            case 0x80...: ascii = false
-            default: other += 1
             }
-            if !ascii { break }
-        }
+            return true
+        } ?? false
         if !ascii {
             (digits, points, other, value, overflow) = (0, 0, 0, 0, false)
             for u in text.unicodeScalars {

@@ -25,7 +25,7 @@ extension Analyzer {
                 item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
             }) {
                 tokens.push(t)
-            } else if let token = item.withRaw({ classify($0, item.kind, scalar: item.scalar, ctx) }) {
+            } else if let token = item.withRaw({ classify($0, item.kind, scalar: item.scalar, nameClass: item.nameClass, ctx) }) {
                 if let t = token {
                     if t.kind == .apply {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
@@ -356,14 +356,15 @@ extension Analyzer {
 
     /// The token for one presentation node, a row item of `kind` whose text's sole scalar is `scalar`
     /// (nil for invisible times and invisible plus, which add nothing).
-    mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, _ ctx: Context) -> Token? {
+    mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
+                           _ ctx: Context) -> Token? {
         switch itemKind {
         case .operator:
             let (t, cls, large) = m.operatorParts!
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!
-            return identifierToken(t, v, sole: scalar, range: m.range)
+            return identifierToken(t, v, sole: scalar, nameClass: nameClass, range: m.range)
         case .number:
             let n = number(m.numberText!, range: m.range)
             return Token(.operand, n, text: n)
@@ -401,7 +402,8 @@ extension Analyzer {
     /// primes written as identifiers, or an operand.
     /// `u` is the text's sole scalar.
     @inline(__always)
-    mutating func identifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, range: SourceRange?) -> Token {
+    mutating func identifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
+                                  range: SourceRange?) -> Token {
         // The commonest identifier, one ASCII letter in the default variant: an operand, a letter
         // (capital or not), `d` the mark of a differential (what the general path decides).
         if v == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
@@ -411,20 +413,22 @@ extension Analyzer {
             token.isDifferentialMark = c == 0x64
             return token
         }
-        return otherIdentifierToken(t, v, sole: u, range: range)
+        return otherIdentifierToken(t, v, sole: u, nameClass: nameClass, range: range)
     }
 
-    /// ``identifierToken(_:_:sole:range:)`` of an identifier other than one ASCII letter in the
-    /// default variant.
+    /// ``identifierToken(_:_:sole:nameClass:range:)`` of an identifier other than one ASCII letter in
+    /// the default variant. `nameClass` is the name's ``Vocabulary/nameClass(_:)`` when it was looked
+    /// up already (nil: not looked up).
     @inline(never)
-    mutating func otherIdentifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, range: SourceRange?) -> Token {
+    mutating func otherIdentifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom??,
+                                       range: SourceRange?) -> Token {
         if let u {
             if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
         if u == nil && !t.isEmpty {
-            if let cls = Vocabulary.nameClass(t) {
+            if let cls = nameClass ?? Vocabulary.nameClass(t) {
                 let name = functionName(t, range: range, nameClass: cls)
                 if cls == .limit {
                     return limitToken(name, lower: nil, upper: nil, placement: nil, range: range)

@@ -183,6 +183,9 @@ struct RowItem {
     /// For a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
     /// operand (so that a bar after it closes rather than opens).
     private let flag: Bool
+    /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)`` (a ``PropertyAtom``
+    /// number; ``RowItem/noClass`` for none, and for other items).
+    private var nameClassValue: UInt8 = RowItem.noClass
     /// The sole scalar of an operator's or identifier's text, or the fence character of a fence
     /// carrying scripts; 0x110000 for none.
     private let scalarValue: UInt32
@@ -195,6 +198,7 @@ struct RowItem {
     var match: Int32 = RowItem.unmatched
 
     private static let none: UInt32 = 0x11_0000
+    private static let noClass: UInt8 = 0xFF
 
     private init(_ kind: Kind, _ role: Role, _ flag: Bool, _ scalar: Unicode.Scalar?, node: Unmanaged<MathNode>?,
                  operand: Analyzer.NodeID) {
@@ -232,8 +236,16 @@ struct RowItem {
         }
         if let t = m.identifierText {
             let u = t.soleScalar
-            let ends = u != nil || (Vocabulary.functionClass(t) == nil && t != "mod")
-            self.init(.identifier, .notFence, ends, u, node: unmanaged, operand: -1)
+            if u != nil {
+                self.init(.identifier, .notFence, true, u, node: unmanaged, operand: -1)
+                return
+            }
+            // A name: a function or limit name (looked up once, for the token too) does not end an
+            // operand.
+            let nameClass = Vocabulary.nameClass(t)
+            let ends = (nameClass == nil || nameClass == .limit) && t != "mod"
+            self.init(.identifier, .notFence, ends, nil, node: unmanaged, operand: -1)
+            nameClassValue = nameClass.map { UInt8($0.rawValue) } ?? RowItem.noClass
             return
         }
         let k = m.itemKind
@@ -259,6 +271,13 @@ struct RowItem {
     /// The sole scalar of an operator's or identifier's text (nil for a longer or empty text, and
     /// for other items that are not fences).
     var scalar: Unicode.Scalar? { scalarValue == RowItem.none ? nil : Unicode.Scalar(scalarValue) }
+
+    /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)``: `.some(nil)` for
+    /// none; nil for other items.
+    var nameClass: PropertyAtom?? {
+        guard kind == .identifier, scalarValue == RowItem.none else { return nil }
+        return .some(nameClassValue == RowItem.noClass ? nil : PropertyAtom(rawValue: UInt16(nameClassValue)))
+    }
 
     /// The fence character the item is, if any; for other items, whether they end an operand.
     var fenceRole: Analyzer.FenceRole {
@@ -389,7 +408,7 @@ extension Analyzer {
         if count == 1, items[base].role == .notFence, let m = items[base].raw {
             // One item that is not a fence character: no pattern to merge, no fence to match; its token
             // is the row's only token (``oneTokenRow(_:range:_:)``).
-            if let t = classify(m, items[base].kind, scalar: items[base].scalar, ctx) { return oneTokenRow(t, range: range, ctx) }
+            if let t = classify(m, items[base].kind, scalar: items[base].scalar, nameClass: items[base].nameClass, ctx) { return oneTokenRow(t, range: range, ctx) }
         } else {
             premerge(from: base, ctx)
             matchFences(from: base, ctx)

@@ -502,7 +502,7 @@ extension SemanticTree {
         private mutating func add(value: String, number: UInt16) {
             // `true` and every atom's string start with a lower-case ASCII letter, an integer with a digit
             // or `-`: other values (operators, fences) skip the tests.
-            let first = value.utf8.first ?? 0
+            let first = value.utf8.withContiguousStorageIfAvailable { $0.first ?? 0 } ?? value.utf8.first ?? 0
             let letter = first >= 0x61 && first <= 0x7A
             if letter && value == "true" {
                 propertyStack.push(Property(name: number, form: .flag, payload: 0))

@@ -51,8 +51,14 @@ enum Vocabulary {
     static func packed(_ s: String) -> UInt64? {
         let utf8 = s.utf8
         guard utf8.count <= 8 else { return nil }
+        // The bytes in place: iterating the UTF-8 view costs several times more.
+        return utf8.withContiguousStorageIfAvailable(packed) ?? Array(utf8).withUnsafeBufferPointer(packed)
+    }
+
+    /// ``packed(_:)`` of UTF-8 bytes (at most 8).
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var v: UInt64 = 0
-        for c in utf8 {
+        for c in bytes {
             guard c != 0, c < 0x80 else { return nil }
             v = v << 8 | UInt64(c)
         }
