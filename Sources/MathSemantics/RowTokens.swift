@@ -172,6 +172,10 @@ struct RowItem {
     /// operand merged from several items (pre-scripts, a repeating decimal, a measurement).
     enum Kind: UInt8 {
         case `operator`, identifier, number, scripts, underOver, fraction, other
+        /// A node that is not an item as it is (never on the item stack): ``Analyzer/flatten(_:from:)``
+        /// splices it (rows, pass-through styles, padding, `semantics`), drops it or turns it into a
+        /// separator (spaces, blank text).
+        case splice
         case wideSpace, operand
     }
 
@@ -278,6 +282,9 @@ struct RowItem {
         guard kind == .identifier, scalarValue == RowItem.none else { return nil }
         return .some(nameClassValue == RowItem.noClass ? nil : PropertyAtom(rawValue: UInt16(nameClassValue)))
     }
+
+    /// For an item that is not a fence, whether it ends an operand.
+    var endsOperand: Bool { role == .notFence && flag }
 
     /// The fence character the item is, if any; for other items, whether they end an operand.
     var fenceRole: Analyzer.FenceRole {
@@ -388,8 +395,9 @@ extension Analyzer {
     mutating func sequence(single m: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
         let base = items.count
-        if Analyzer.staysAsItem(m) {
-            items.push(RowItem(raw: m))
+        let item = RowItem(raw: m)
+        if item.kind != .splice {
+            items.push(item)
         } else {
             flatten([m], from: 0)
         }
@@ -442,13 +450,17 @@ extension Analyzer {
     /// spaces (≥ 1 em) as separators. Iterative, so deep rows cost no stack.
     mutating func flatten(_ nodes: [MathNode], from start: Int) {
         let base = items.count
-        // Most rows hold nothing to splice or drop: their items are the nodes.
-        var simple = true
-        for i in start..<nodes.count where !Analyzer.staysAsItem(nodes[i]) { simple = false; break }
-        if simple {
-            for i in start..<nodes.count { items.push(RowItem(raw: nodes.unretained(i))) }
-            return
+        // Most rows hold nothing to splice or drop: their items are the nodes (a node to splice
+        // sends the row to the general path below).
+        var i = start
+        while i < nodes.count {
+            let item = RowItem(raw: nodes.unretained(i))
+            if item.kind == .splice { break }
+            items.push(item)
+            i += 1
         }
+        if i == nodes.count { return }
+        items.truncate(to: base)
         flattenFrames.truncate(to: 0)
         flattenFrames.push(FlattenFrame(nodes: nodes, index: start, end: nodes.count))
         while flattenFrames.count > 0 {
@@ -456,7 +468,8 @@ extension Analyzer {
             if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.pop(); continue }
             let m = flattenFrames[top].nodes[flattenFrames[top].index]
             flattenFrames[top].index += 1
-            if Analyzer.staysAsItem(m) { items.push(RowItem(raw: m)); continue }
+            let item = RowItem(raw: m)
+            if item.kind != .splice { items.push(item); continue }
             switch m.kind {
             case .row:
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
@@ -793,8 +806,13 @@ extension Analyzer {
         if i == end { return }
         let maxNesting = max(0, min(Analyzer.maxGroupDepth - ctx.groupDepth, Analyzer.maxLevel - ctx.level))
         openFences.truncate(to: 0)
-        var previousEnds = i > base && items[i - 1].fenceRole.scripted
+        var previousEnds = i > base && items[i - 1].endsOperand
         for i in i..<end {
+            // Items that are not fences only say whether they end an operand.
+            if items[i].role == .notFence {
+                previousEnds = items[i].endsOperand
+                continue
+            }
             switch items[i].fenceRole {
             case .notFence(let ends):
                 previousEnds = ends
@@ -939,12 +957,15 @@ extension MathNode {
     }
 
     /// The kind of row item a node other than an operator or identifier is (see ``RowItem/Kind``).
+    @inline(__always)
     var itemKind: RowItem.Kind {
         switch kind {
         case .number: return .number
         case .subscript, .superscript, .subSuperscript: return .scripts
         case .under, .over, .underOver: return .underOver
         case .fraction: return .fraction
+        case .row, .padded, .semantics, .space: return .splice
+        case .style, .text: return Analyzer.staysAsItem(self) ? .other : .splice
         default: return .other
         }
     }

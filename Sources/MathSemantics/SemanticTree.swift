@@ -628,16 +628,16 @@ extension SemanticTree {
         /// A leaf with a few properties, written straight into the tree (no scratch stack).
         package mutating func leaf(_ kind: SemanticKind, text: String, range: SourceRange?,
                                    _ leafProperties: LeafProperties) -> NodeID {
-            let first = Int32(properties.count)
-            for i in 0 ..< leafProperties.count { properties.push(leafProperties[i]) }
+            let first = Int32(truncatingIfNeeded: properties.count)
+            leafProperties.copy(to: properties.extend(by: leafProperties.count))
             return append(Node(kind: kind, firstChild: 0, childCount: 0, firstProperty: first,
-                               propertyCount: Int32(leafProperties.count), text: text.isEmpty ? -1 : intern(text),
+                               propertyCount: Int32(truncatingIfNeeded: leafProperties.count), text: text.isEmpty ? -1 : intern(text),
                                lowerBound: range?.lowerBound ?? -1, upperBound: range?.upperBound ?? -1))
         }
 
         /// Adds properties known not to be set yet on the node being built.
         package mutating func add(_ leafProperties: LeafProperties) {
-            for i in 0 ..< leafProperties.count { propertyStack.push(leafProperties[i]) }
+            leafProperties.copy(to: propertyStack.extend(by: leafProperties.count))
         }
 
         /// A leaf without properties.
@@ -789,14 +789,14 @@ extension SemanticTree {
             default: p3
             }
         }
-    }
-}
 
-extension Array {
-    /// Removes the elements from index `count` on, one by one: for the few entries a scratch stack
-    /// drops at a time, cheaper than removing a range.
-    @inline(__always)
-    mutating func truncate(to count: Int) {
-        while self.count > count { removeLast() }
+        /// Writes the properties, in order, to `target` (room for ``count``).
+        @inline(__always)
+        package func copy(to target: UnsafeMutablePointer<Property>) {
+            if count > 0 { target.initialize(to: p0) }
+            if count > 1 { (target + 1).initialize(to: p1) }
+            if count > 2 { (target + 2).initialize(to: p2) }
+            if count > 3 { (target + 3).initialize(to: p3) }
+        }
     }
 }
