@@ -4,11 +4,11 @@ import MathSyntax
 // from the tree being built and written with its builder. Each test cites the ClearSpeak section
 // whose reading it enables.
 
-extension SemanticTree {
+extension SemanticTree.Records {
     /// The only Unicode scalar of node `n`'s text, if it has exactly one.
     func soleScalar(_ n: NodeID) -> Unicode.Scalar? {
-        let t = nodes[Int(n)].text
-        return t < 0 ? nil : strings[Int(t)].soleScalar
+        let t = record(n).text
+        return t < 0 ? nil : string(at: Int(t)).soleScalar
     }
 
     /// The node's value when it is a plain integer numeral (digits only, no sign, no point).
@@ -113,10 +113,10 @@ extension SemanticTree {
         switch kind(n) {
         case .identifier:
             guard isLetter(n) else { return .none }
-            return SemanticTree.isGenericFunctionLetter(soleScalar(n)) ? .generic(facts) : .possible
+            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(n)) ? .generic(facts) : .possible
         case .subscript:
             guard let b = child(n, .base), isLetter(b) else { return .none }
-            return SemanticTree.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
+            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
         case .primes:
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)
@@ -125,7 +125,7 @@ extension SemanticTree {
                 return .none
             }
             let power = powerFacts(e)
-            if power.inverse || SemanticTree.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
+            if power.inverse || SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
                 facts.power = power
                 return .generic(facts)
             }
@@ -206,7 +206,8 @@ extension SemanticTree {
 
     /// The content class of a fence, for ClearSpeak Paren_Auto (parentheses are silent around simple
     /// content; with an exponent only around a positive number or a common fraction).
-    func contentKind(_ n: NodeID) -> PropertyAtom {
+    /// `simple` is ``isSimple(_:allowFractions:strict:depth:)`` of `n`.
+    func contentKind(_ n: NodeID, simple: Bool) -> PropertyAtom {
         switch kind(n) {
         case .number: return .number
         case .identifier: return has(n, .letter) ? .letter : .symbol
@@ -217,8 +218,8 @@ extension SemanticTree {
             }
             return .other
         case .fraction: return has(n, .common) ? .commonFraction : (has(n, .simple) ? .simpleFraction : .other)
-        case .impliedTimes: return isSimple(n) ? .simpleProduct : .other
-        default: return isSimple(n) ? .simple : .other
+        case .impliedTimes: return simple ? .simpleProduct : .other
+        default: return simple ? .simple : .other
         }
     }
 
@@ -359,17 +360,38 @@ extension Analyzer {
     static func numberProperties(_ text: String) -> SemanticTree.LeafProperties {
         var digits = 0, points = 0, other = 0
         var value = 0, overflow = false
-        for u in text.unicodeScalars {
-            switch u.value {
-            case 0x30...0x39:
-                digits += 1
-                if !overflow {
-                    value = value * 10 + Int(u.value - 0x30)
-                    if value >= 1_000_000_000 { overflow = true }
+        // ASCII numerals (nearly all) byte by byte, in place; others scalar by scalar.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for c in bytes {
+                switch c {
+                case 0x30...0x39:
+                    digits += 1
+                    if !overflow {
+                        value = value * 10 + Int(c - 0x30)
+                        if value >= 1_000_000_000 { overflow = true }
+                    }
+                case 0x2E: points += 1                                  // .
+                case 0x2C, 0x20, 0x27: break                            // digit-group separators
+                case 0x80...: return false
+                default: other += 1
                 }
-            case 0x2E: points += 1                                  // .
-            case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
-            default: other += 1
+            }
+            return true
+        } ?? false
+        if !ascii {
+            (digits, points, other, value, overflow) = (0, 0, 0, 0, false)
+            for u in text.unicodeScalars {
+                switch u.value {
+                case 0x30...0x39:
+                    digits += 1
+                    if !overflow {
+                        value = value * 10 + Int(u.value - 0x30)
+                        if value >= 1_000_000_000 { overflow = true }
+                    }
+                case 0x2E: points += 1                                  // .
+                case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
+                default: other += 1
+                }
             }
         }
         var p = SemanticTree.LeafProperties()

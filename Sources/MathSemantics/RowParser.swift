@@ -10,12 +10,22 @@ extension Analyzer {
     /// (`f(x) = 1, 2`, `i = 1, \ldots, n`, `x_1, x_2 \in A`).
     mutating func parse(_ r: Range<Int>, range: SourceRange?, _ ctx: Context) -> NodeID {
         if r.isEmpty { return empty(range) }
-        // Segments between separators.
-        var hasSeparator = false
-        var hasWideSpace = false
+        // One look at the tokens for what the levels below look for: separators (punctuation, wide
+        // spaces, words — which are texts), relations.
+        var hasWideSpace = false, hasPunctuation = false, hasRelation = false, hasText = false
         for i in r {
-            if tokens[i].kind == .wideSpace { hasWideSpace = true }
-            if !hasSeparator && Analyzer.isSeparator(tokens, tree, r, i) { hasSeparator = true }
+            switch tokens[i].kind {
+            case .wideSpace: hasWideSpace = true
+            case .punctuation: hasPunctuation = true
+            case .relation: hasRelation = true
+            case .operand, .word: if kind(tokens[i].node) == .text { hasText = true }
+            default: break
+            }
+        }
+        // Segments between separators.
+        var hasSeparator = hasWideSpace || hasPunctuation
+        if !hasSeparator && hasText {
+            for i in r where Analyzer.isSeparator(tokens, tree, r, i) { hasSeparator = true; break }
         }
         if hasSeparator {
             var relational = 0
@@ -70,14 +80,14 @@ extension Analyzer {
             let start = tokens.count
             for k in r where tokens[k].kind != .wideSpace {
                 let t = tokens[k]
-                tokens.append(t)
+                tokens.push(t)
             }
             rest = start..<tokens.count
         }
         defer { if hasWideSpace { tokens.truncate(to: rest.lowerBound) } }
         // Words around one relation (`\text{if } x < 0`, `x > 0 \text{ for all } y`): a row of the
         // pieces and the words.
-        if rest.count > 1, rest.contains(where: { tokens[$0].kind == .relation }) {
+        if hasText, hasRelation, rest.count > 1 {
             let mark = b.mark()
             var pieces = 0
             var start = rest.lowerBound
@@ -99,11 +109,12 @@ extension Analyzer {
                 return b.finish(.row, mark, range: range)
             }
         }
-        return relationSpan(rest, ctx)
+        if !hasRelation { return listSpan(rest, hasPunctuation: hasPunctuation, ctx) }
+        return relationSpan(rest, hasPunctuation: hasPunctuation, ctx)
     }
 
     /// A text of two or more letters that is not a unit: a word such as "if", "or", "for all".
-    static func isWord(_ t: Token, _ tree: SemanticTree) -> Bool {
+    static func isWord(_ t: Token, _ tree: SemanticTree.Records) -> Bool {
         guard t.kind == .operand || t.kind == .word, tree.kind(t.node) == .text, tree.property(t.node, .unitName) == nil else {
             return false
         }
@@ -117,7 +128,7 @@ extension Analyzer {
 
     /// Whether token `i` of the row `tokens[r]` separates items: punctuation, a wide space, or a text word
     /// standing between other tokens (`x = 2 \text{ or } x = -2`).
-    static func isSeparator(_ tokens: [Token], _ tree: SemanticTree, _ r: Range<Int>, _ i: Int) -> Bool {
+    static func isSeparator(_ tokens: LentStack<Token>, _ tree: SemanticTree.Records, _ r: Range<Int>, _ i: Int) -> Bool {
         let t = tokens[i]
         switch t.kind {
         case .punctuation, .wideSpace: return true
@@ -128,17 +139,18 @@ extension Analyzer {
         }
     }
 
-    /// Relations over operands that may be comma lists.
-    mutating func relationSpan(_ r: Range<Int>, _ ctx: Context) -> NodeID {
+    /// Relations over operands that may be comma lists (`hasPunctuation` false when the tokens are
+    /// known to hold no punctuation).
+    mutating func relationSpan(_ r: Range<Int>, hasPunctuation: Bool = true, _ ctx: Context) -> NodeID {
         if r.isEmpty { return empty(nil) }
-        guard r.contains(where: { tokens[$0].kind == .relation }) else { return listSpan(r, ctx) }
+        guard r.contains(where: { tokens[$0].kind == .relation }) else { return listSpan(r, hasPunctuation: hasPunctuation, ctx) }
         let mark = b.mark()
         let operators = operatorTexts.count
         var hasModulo = false
         var start = r.lowerBound
         for i in r where tokens[i].kind == .relation {
             if i > start {
-                let item = listSpan(start..<i, ctx)
+                let item = listSpan(start..<i, hasPunctuation: hasPunctuation, ctx)
                 if kind(item) == .modulo { hasModulo = true }
                 b.add(child: item, .item)
             }
@@ -149,7 +161,7 @@ extension Analyzer {
             start = i + 1
         }
         if start < r.upperBound {
-            let item = listSpan(start..<r.upperBound, ctx)
+            let item = listSpan(start..<r.upperBound, hasPunctuation: hasPunctuation, ctx)
             if kind(item) == .modulo { hasModulo = true }
             b.add(child: item, .item)
         }
@@ -164,7 +176,7 @@ extension Analyzer {
     mutating func addOperatorText(_ t: Token, since start: Int) {
         let s = tokenText(t)
         for k in start..<operatorTexts.count where operatorTexts[k] == s { return }
-        operatorTexts.append(s)
+        operatorTexts.push(s)
     }
 
     /// The operator texts noted since `start`, space-separated in order of appearance; removes them.
@@ -179,9 +191,10 @@ extension Analyzer {
         return s
     }
 
-    /// Items separated by `,` `;` (and words), each an expression.
-    mutating func listSpan(_ r: Range<Int>, _ ctx: Context) -> NodeID {
-        guard r.contains(where: { tokens[$0].kind == .punctuation }) else { return expression(r, ctx) }
+    /// Items separated by `,` `;` (and words), each an expression (`hasPunctuation` false when the
+    /// tokens are known to hold no punctuation).
+    mutating func listSpan(_ r: Range<Int>, hasPunctuation: Bool = true, _ ctx: Context) -> NodeID {
+        guard hasPunctuation, r.contains(where: { tokens[$0].kind == .punctuation }) else { return expression(r, ctx) }
         let mark = b.mark()
         var start = r.lowerBound
         for i in r where tokens[i].kind == .punctuation {
@@ -413,11 +426,11 @@ extension Analyzer {
             switch t.kind {
             case .operand, .postfix:
                 let f = factor(&p)
-                factors.append(f)
+                factors.push(f)
             case .function, .word:
                 if argumentRun && factors.count > base { return }
                 let a = application(&p)
-                factors.append(a)
+                factors.push(a)
             case .prefix:
                 p.pos += 1
                 let u = tokenScalar(t)
@@ -427,29 +440,29 @@ extension Analyzer {
                     juxtaposed(&p, argumentRun: true)
                     if let a = product(from: run) {
                         let n = quantified(t, a)
-                        factors.append(n)
+                        factors.push(n)
                     } else {
-                        factors.append(t.node)
+                        factors.push(t.node)
                     }
                 } else if !p.atEnd, tokens[p.pos].kind == .operand || tokens[p.pos].kind == .function {
                     let a = tokens[p.pos].kind == .function ? application(&p) : factor(&p)
                     let n = quantified(t, a)
-                    factors.append(n)
+                    factors.push(n)
                 } else {
-                    factors.append(t.node)
+                    factors.push(t.node)
                 }
             case .bigOperator:
                 if argumentRun && factors.count > base { return }
                 let n = bigOperator(&p)
-                factors.append(n)
+                factors.push(n)
             case .limit:
                 if argumentRun && factors.count > base { return }
                 let n = limit(&p)
-                factors.append(n)
+                factors.push(n)
             case .differential:
                 if p.openIntegrals > 0 { return }
                 p.pos += 1
-                factors.append(t.node)
+                factors.push(t.node)
             case .apply:
                 p.pos += 1
             default:
@@ -562,8 +575,8 @@ extension Analyzer {
                 let fenced = finishFence(groups[Int(g)].plain, g)
                 let arg = postfixes(&p, fenced)
                 let base = factors.count
-                factors.append(n)
-                factors.append(arg)
+                factors.push(n)
+                factors.push(arg)
                 defer { factors.truncate(to: base) }
                 return impliedTimes(base..<factors.count, possibleFunction: true)
             case .none:
@@ -667,7 +680,7 @@ extension Analyzer {
             p.bodyDepth += 1
             if big.integrals > 0 {
                 if !p.atEnd, tokens[p.pos].kind == .differential {
-                    factors.append(tokens[p.pos].node)
+                    factors.push(tokens[p.pos].node)
                     p.pos += 1
                     body = term(&p)
                 } else if Analyzer.differentialAhead(tokens, p) {
@@ -675,7 +688,7 @@ extension Analyzer {
                     body = additive(&p)
                     p.openIntegrals -= 1
                     while !p.atEnd, tokens[p.pos].kind == .differential, factors.count - diffs < max(1, big.integrals) {
-                        factors.append(tokens[p.pos].node)
+                        factors.push(tokens[p.pos].node)
                         p.pos += 1
                     }
                 } else {
@@ -704,7 +717,7 @@ extension Analyzer {
     }
 
     /// Whether a differential follows before the end of this expression.
-    static func differentialAhead(_ tokens: [Token], _ p: ExpressionParser) -> Bool {
+    static func differentialAhead(_ tokens: LentStack<Token>, _ p: ExpressionParser) -> Bool {
         var i = p.pos
         while i < p.end {
             if tokens[i].kind == .differential { return true }

@@ -15,7 +15,7 @@ extension Analyzer {
             let partner = Int(items[i].match)
             if partner > i, partner < range.upperBound {
                 let t = groupToken(i, partner, ctx)
-                tokens.append(t)
+                tokens.push(t)
                 i = partner + 1
                 continue
             }
@@ -24,21 +24,21 @@ extension Analyzer {
             if item.match == RowItem.looseBar || item.match == RowItem.looseFence, let t = item.withRaw({ m in
                 item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
             }) {
-                tokens.append(t)
-            } else if let token = item.withRaw({ classify($0, ctx) }) {
+                tokens.push(t)
+            } else if let token = item.withRaw({ classify($0, item.kind, scalar: item.scalar, nameClass: item.nameClass, ctx) }) {
                 if let t = token {
                     if t.kind == .apply {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
                     } else {
                         if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { sawIntegral = true }
                         if t.kind == .operand, isDifferentialMark(t) { sawDifferentialMark = true }
-                        tokens.append(t)
+                        tokens.push(t)
                     }
                 }
-            } else if case .wideSpace(let r) = item.item {
-                tokens.append(Token(.wideSpace, empty(r)))
-            } else if case .operand(let n) = item.item {
-                tokens.append(Token(.operand, n))
+            } else if item.kind == .wideSpace {
+                tokens.push(Token(.wideSpace, empty(item.spaceRange)))
+            } else if item.kind == .operand {
+                tokens.push(Token(.operand, item.operand))
             }
             i += 1
         }
@@ -46,7 +46,7 @@ extension Analyzer {
         // A full stop at the end is sentence punctuation, not math.
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
            tokenText(last) == "." {
-            tokens.removeLast()
+            tokens.pop()
         }
     }
 
@@ -65,7 +65,7 @@ extension Analyzer {
             let head = operatorLeaf("|", .ord, range: m.children[0].range)
             let lower = sub.map { node($0, ctx) }
             let upper = sup.map { node($0, ctx) }
-            bigs.append(BigParts(head: head, lower: lower, upper: upper, name: .largeOperator, integrals: 0, placement: nil,
+            bigs.push(BigParts(head: head, lower: lower, upper: upper, name: .largeOperator, integrals: 0, placement: nil,
                                  range: m.range))
             var t = Token(.evaluationBar, empty(m.range))
             t.big = Int32(bigs.count - 1)
@@ -106,15 +106,14 @@ extension Analyzer {
 
     // MARK: Fence groups
 
-    /// `(` or `[` opening and `)` or `]` closing.
-    static func isParenLike(_ open: String, _ close: String) -> Bool {
-        let o = open.soleScalar, c = close.soleScalar
-        return (o == "(" || o == "[") && (c == ")" || c == "]")
+    /// `(` or `[` opening and `)` or `]` closing (fences given by their sole scalars).
+    static func isParenLike(_ o: Unicode.Scalar?, _ c: Unicode.Scalar?) -> Bool {
+        (o == "(" || o == "[") && (c == ")" || c == "]")
     }
 
     /// A fence group's operand token (the group stored in ``groups``).
     mutating func groupToken(_ g: FenceGroup) -> Token {
-        groups.append(g)
+        groups.push(g)
         var t = Token(.operand, g.node)
         t.fence = Int32(groups.count - 1)
         return t
@@ -122,7 +121,7 @@ extension Analyzer {
 
     /// A matched pair of fence items and what lies between them.
     mutating func groupToken(_ open: Int, _ close: Int, _ ctx: Context) -> Token {
-        guard case .raw(let o) = items[open].item, case .raw(let c) = items[close].item else {
+        guard let o = items[open].raw, let c = items[close].raw else {
             return Token(.operand, empty(nil))
         }
         let openText = o.leafText ?? ""
@@ -136,8 +135,10 @@ extension Analyzer {
         default: break
         }
         let closeText = closeNode.leafText ?? ""
+        // A matched item is one fence character, its scalar recorded in the item.
+        let (os, cs) = (items[open].scalar, items[close].scalar)
         var inner = ctx
-        if Analyzer.isParenLike(openText, closeText) { inner.parenDepth += 1 }
+        if Analyzer.isParenLike(os, cs) { inner.parenDepth += 1 }
         inner.groupDepth += 1
         inner.level += 1
         let contentStart = tokens.count
@@ -146,7 +147,7 @@ extension Analyzer {
         // Sized by \big… (the operator dictionary's default `stretchy` says nothing about the formula).
         if case .operator(_, let p) = o.kind, p.size != nil { stretchy = true }
         let range = SourceRange.union(o.range, closeNode.range)
-        var group = fence(open: openText, close: closeText, contentStart..<tokens.count, range: range, stretchy: stretchy, inner)
+        var group = fence(open: openText, os, close: closeText, cs, contentStart..<tokens.count, range: range, stretchy: stretchy, inner)
         tokens.truncate(to: contentStart)
         group.scripts = scriptsSpec
         group.scriptsRange = c.range
@@ -177,8 +178,9 @@ extension Analyzer {
 
     /// A `\left…\right` node (``MathNode/Kind/fenced``).
     mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> FenceGroup {
+        let o = open.soleScalar, c = close.soleScalar
         var inner = ctx
-        if Analyzer.isParenLike(open, close) { inner.parenDepth += 1 }
+        if Analyzer.isParenLike(o, c) { inner.parenDepth += 1 }
         inner.level += 1
         inner.groupDepth = 0
         let base = items.count
@@ -187,7 +189,7 @@ extension Analyzer {
         matchFences(from: base, inner)
         let tokenBase = tokens.count
         tokenize(base..<items.count, inner)
-        let g = fence(open: open, close: close, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
+        let g = fence(open: open, o, close: close, c, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
         tokens.truncate(to: tokenBase)
         items.truncate(to: base)
         return g
@@ -196,10 +198,10 @@ extension Analyzer {
     /// What a pair of fences around the tokens `content` means (ClearSpeak "Parentheses", "Absolute
     /// value", "Sets", "Intervals", "Matrices", "Combinations"): absolute value, norm, floor, ceiling,
     /// angle brackets, set or set-builder, interval candidate, binomial, matrix or cases around a
-    /// table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level.
-    mutating func fence(open: String, close: String, _ content: Range<Int>, range: SourceRange?, stretchy: Bool,
-                        _ inner: Context) -> FenceGroup {
-        let o = open.soleScalar, c = close.soleScalar
+    /// table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
+    /// fences' sole scalars.
+    mutating func fence(open: String, _ o: Unicode.Scalar?, close: String, _ c: Unicode.Scalar?, _ content: Range<Int>,
+                        range: SourceRange?, stretchy: Bool, _ inner: Context) -> FenceGroup {
         let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
         func group(_ n: NodeID, plain: NodeID? = nil) -> FenceGroup {
             let k = kind(n)
@@ -260,8 +262,9 @@ extension Analyzer {
         if let inside {
             b.add(child: inside, .content)
             b.integer(.items, tree.itemCount(inside))
-            if tree.isSimple(inside) { b.flag(.simpleContent) }
-            let kind = tree.contentKind(inside)
+            let simple = tree.isSimple(inside)
+            if simple { b.flag(.simpleContent) }
+            let kind = tree.contentKind(inside, simple: simple)
             b.atom(.contentKind, kind)
             // ClearSpeak Paren_Auto: with an exponent, parentheses are silent only around a positive
             // number or a common fraction ("1.5 cubed", "three fifths squared"; not "(-4)^2", "(ab)^4").
@@ -351,16 +354,25 @@ extension Analyzer {
         return t
     }
 
-    /// The token for one presentation node (nil for invisible times and invisible plus, which add nothing).
-    mutating func classify(_ m: MathNode, _ ctx: Context) -> Token? {
-        // The commonest kinds first, each looked at through a narrow view (see ``MathNode/operatorParts``).
-        if let (t, p) = m.operatorParts { return operatorToken(t, p, range: m.range) }
-        if let (t, v) = m.identifierParts { return identifierToken(t, v, range: m.range) }
-        if let t = m.numberText {
-            let n = number(t, range: m.range)
+    /// The token for one presentation node, a row item of `kind` whose text's sole scalar is `scalar`
+    /// (nil for invisible times and invisible plus, which add nothing).
+    mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
+                           _ ctx: Context) -> Token? {
+        switch itemKind {
+        case .operator:
+            let (t, cls, large) = m.operatorParts!
+            return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
+        case .identifier:
+            let (t, v) = m.identifierParts!
+            return identifierToken(t, v, sole: scalar, nameClass: nameClass, range: m.range)
+        case .number:
+            let n = number(m.numberText!, range: m.range)
             return Token(.operand, n, text: n)
+        case .scripts, .underOver:
+            return scriptToken(m, ctx)
+        default:
+            break
         }
-        if m.isScripted || m.isUnderOver { return scriptToken(m, ctx) }
         switch m.kind {
         case .text(let t, _):
             let n = text(t, range: m.range)
@@ -388,15 +400,35 @@ extension Analyzer {
 
     /// The token of an identifier: `%`, the geometric prefixes, `mod`, function and limit names, words,
     /// primes written as identifiers, or an operand.
-    mutating func identifierToken(_ t: String, _ v: MathVariant?, range: SourceRange?) -> Token {
-        let u = t.soleScalar
+    /// `u` is the text's sole scalar.
+    @inline(__always)
+    mutating func identifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
+                                  range: SourceRange?) -> Token {
+        // The commonest identifier, one ASCII letter in the default variant: an operand, a letter
+        // (capital or not), `d` the mark of a differential (what the general path decides).
+        if v == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
+            let n = c >= 0x61 ? b.leaf(.identifier, text: t, range: range, .flag(.letter))
+                : b.leaf(.identifier, text: t, range: range, .flag(.letter), .flag(.capital))
+            var token = Token(.operand, n, text: n)
+            token.isDifferentialMark = c == 0x64
+            return token
+        }
+        return otherIdentifierToken(t, v, sole: u, nameClass: nameClass, range: range)
+    }
+
+    /// ``identifierToken(_:_:sole:nameClass:range:)`` of an identifier other than one ASCII letter in
+    /// the default variant. `nameClass` is the name's ``Vocabulary/nameClass(_:)`` when it was looked
+    /// up already (nil: not looked up).
+    @inline(never)
+    mutating func otherIdentifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom??,
+                                       range: SourceRange?) -> Token {
         if let u {
             if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
         if u == nil && !t.isEmpty {
-            if let cls = Vocabulary.nameClass(t) {
+            if let cls = nameClass ?? Vocabulary.nameClass(t) {
                 let name = functionName(t, range: range, nameClass: cls)
                 if cls == .limit {
                     return limitToken(name, lower: nil, upper: nil, placement: nil, range: range)
@@ -424,37 +456,37 @@ extension Analyzer {
         t.isDifferentialMark ?? tree.isDifferentialMark(t.node)
     }
 
-    /// The token of an operator character.
-    mutating func operatorToken(_ t: String, _ p: OperatorProperties, range: SourceRange?) -> Token? {
-        let sole = t.soleScalar
+    /// The token of an operator of class `cls` whose text `t` has the sole scalar `sole`.
+    mutating func operatorToken(_ t: String, _ cls: AtomClass, largeOperator: Bool, sole: Unicode.Scalar?,
+                                range: SourceRange?) -> Token? {
         if let u = sole {
             switch u {
-            case "\u{2061}": return leafToken(.apply, t, p.atomClass, range: range)
+            case "\u{2061}": return leafToken(.apply, t, cls, range: range)
             case "\u{2062}", "\u{2064}": return nil
             case "\u{2063}": return leafToken(.punctuation, t, .punct, range: range)
-            case "!": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(1))
-            case "‼": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(2))
-            case "%": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .percent)
-            case "°": return leafToken(.postfix, t, p.atomClass, range: range, postfix: .degrees)
-            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾": return leafToken(.prefix, t, p.atomClass, range: range)
+            case "!": return leafToken(.postfix, t, cls, range: range, postfix: .factorial(1))
+            case "‼": return leafToken(.postfix, t, cls, range: range, postfix: .factorial(2))
+            case "%": return leafToken(.postfix, t, cls, range: range, postfix: .percent)
+            case "°": return leafToken(.postfix, t, cls, range: range, postfix: .degrees)
+            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾": return leafToken(.prefix, t, cls, range: range)
             case "×", "÷", "⋅", "·", "*", "∗", "/", "∕", "∙", "⨯":
                 return leafToken(.multiplicative, t, .bin, range: range)
             default: break
             }
         } else if t == "mod" {
-            return leafToken(.modulo, t, p.atomClass, range: range)
+            return leafToken(.modulo, t, cls, range: range)
         } else if t == "!!" {
-            return leafToken(.postfix, t, p.atomClass, range: range, postfix: .factorial(2))
+            return leafToken(.postfix, t, cls, range: range, postfix: .factorial(2))
         }
-        if let n = Analyzer.primeCount(t, sole) { return leafToken(.postfix, t, p.atomClass, range: range, postfix: .primes(n)) }
+        if let n = Analyzer.primeCount(t, sole) { return leafToken(.postfix, t, cls, range: range, postfix: .primes(n)) }
         if Analyzer.isEllipsis(t, sole) {
             let n = ellipsis(t, range: range)
             return Token(.operand, n, text: n)
         }
-        if p.largeOperator || Vocabulary.bigOperator(sole) != nil {
-            return bigOperatorToken(operatorLeaf(t, p.atomClass, range: range), lower: nil, upper: nil, placement: nil, range: range)
+        if largeOperator || Vocabulary.bigOperator(sole) != nil {
+            return bigOperatorToken(operatorLeaf(t, cls, range: range), lower: nil, upper: nil, placement: nil, range: range)
         }
-        if p.atomClass == .op {
+        if cls == .op {
             let cls = Vocabulary.nameClass(t)
             let name = functionName(t, range: range, nameClass: cls)
             if cls == .limit {
@@ -464,20 +496,20 @@ extension Analyzer {
             token.application.functionClass = cls ?? .named
             return token
         }
-        switch p.atomClass {
-        case .rel: return leafToken(.relation, t, p.atomClass, range: range)
+        switch cls {
+        case .rel: return leafToken(.relation, t, cls, range: range)
         case .punct:
-            if t == "," || t == ";" { return leafToken(.punctuation, t, p.atomClass, range: range) }
-            return leafToken(.operand, t, p.atomClass, range: range)
-        case .bin: return leafToken(.additive, t, p.atomClass, range: range)
-        default: return leafToken(.operand, t, p.atomClass, range: range)
+            if t == "," || t == ";" { return leafToken(.punctuation, t, cls, range: range) }
+            return leafToken(.operand, t, cls, range: range)
+        case .bin: return leafToken(.additive, t, cls, range: range)
+        default: return leafToken(.operand, t, cls, range: range)
         }
     }
 
     mutating func bigOperatorToken(_ head: NodeID, lower: NodeID?, upper: NodeID?, placement: PropertyAtom?,
                                    range: SourceRange?) -> Token {
         let info = Vocabulary.bigOperator(scalar(head))
-        bigs.append(BigParts(head: head, lower: lower, upper: upper, name: info?.name ?? .largeOperator,
+        bigs.push(BigParts(head: head, lower: lower, upper: upper, name: info?.name ?? .largeOperator,
                              integrals: info?.integrals ?? 0, placement: placement, range: range))
         var t = Token(.bigOperator, head, text: head)
         t.big = Int32(bigs.count - 1)
@@ -486,7 +518,7 @@ extension Analyzer {
 
     mutating func limitToken(_ head: NodeID, lower: NodeID?, upper: NodeID?, placement: PropertyAtom?,
                              range: SourceRange?) -> Token {
-        bigs.append(BigParts(head: head, lower: lower, upper: upper, name: .limit, integrals: 0, placement: placement,
+        bigs.push(BigParts(head: head, lower: lower, upper: upper, name: .limit, integrals: 0, placement: placement,
                              range: range))
         var t = Token(.limit, head, text: head)
         t.big = Int32(bigs.count - 1)

@@ -43,6 +43,11 @@ struct Token {
     }
 
     var kind: Kind
+    /// Followed by U+2061: the next operand is its argument.
+    var forcedFunction = false
+    // Stored compactly (the token stacks copy tokens often): see ``postfix`` and ``isDifferentialMark``.
+    private var postfixKind: UInt8 = 0
+    private var differentialMark: UInt8 = 0
     var node: Analyzer.NodeID
     /// The node whose text is the operator text of an operator token (-1: no text).
     var textNode: Analyzer.NodeID = -1
@@ -50,15 +55,9 @@ struct Token {
     var fence: Int32 = -1
     /// Big operator, limit or evaluation bar parts: their number in ``Analyzer/bigs`` (-1: none).
     var big: Int32 = -1
-    /// Postfix kind.
-    var postfix: Postfix? = nil
-    /// Followed by U+2061: the next operand is its argument.
-    var forcedFunction = false
+    private var postfixCount: Int32 = 0
     /// Properties a function head gives its application.
     var application = ApplicationFacts()
-    /// For an identifier leaf's token: whether it is `d` or `ⅆ`, the mark of a differential (nil when
-    /// the token does not know: ``Analyzer/isDifferentialMark(_:)`` then reads the tree).
-    var isDifferentialMark: Bool? = nil
 
     init(_ kind: Kind, _ node: Analyzer.NodeID, text textNode: Analyzer.NodeID = -1) {
         self.kind = kind
@@ -67,6 +66,35 @@ struct Token {
     }
 
     enum Postfix { case factorial(Int), percent, primes(Int), degrees }
+
+    /// Postfix kind.
+    var postfix: Postfix? {
+        get {
+            switch postfixKind {
+            case 1: return .factorial(Int(postfixCount))
+            case 2: return .percent
+            case 3: return .primes(Int(postfixCount))
+            case 4: return .degrees
+            default: return nil
+            }
+        }
+        set {
+            switch newValue {
+            case .factorial(let n)?: (postfixKind, postfixCount) = (1, Int32(n))
+            case .percent?: (postfixKind, postfixCount) = (2, 0)
+            case .primes(let n)?: (postfixKind, postfixCount) = (3, Int32(n))
+            case .degrees?: (postfixKind, postfixCount) = (4, 0)
+            case nil: (postfixKind, postfixCount) = (0, 0)
+            }
+        }
+    }
+
+    /// For an identifier leaf's token: whether it is `d` or `ⅆ`, the mark of a differential (nil when
+    /// the token does not know: ``Analyzer/isDifferentialMark(_:)`` then reads the tree).
+    var isDifferentialMark: Bool? {
+        get { differentialMark == 0 ? nil : differentialMark == 2 }
+        set { differentialMark = newValue.map { $0 ? 2 : 1 } ?? 0 }
+    }
 }
 
 /// The properties an application gets from its function (ClearSpeak "Trigonometric functions",
@@ -74,17 +102,33 @@ struct Token {
 struct ApplicationFacts {
     var functionClass: PropertyAtom = .named
     var logBase = false
-    var power = PowerFacts()
     var argumentFenced = false
+    var power = PowerFacts()
 }
 
 /// `inverse` for an exponent −1, otherwise `power` with `power-value` (integers) and `power-kind`
-/// (Trig_TrigInverse, ClearSpeak "Trigonometric functions").
+/// (Trig_TrigInverse, ClearSpeak "Trigonometric functions"). Stored in 12 bytes.
 struct PowerFacts {
     var inverse = false
     var power = false
-    var value: Int? = nil
-    var kind: PropertyAtom? = nil
+    private var hasValue = false
+    private var storedKind: UInt16 = .max
+    private var storedValue: Int32 = 0
+
+    /// `power-value`: an integer exponent (read from a tree integer, so it fits in 32 bits).
+    var value: Int? {
+        get { hasValue ? Int(storedValue) : nil }
+        set {
+            hasValue = newValue != nil
+            storedValue = Int32(truncatingIfNeeded: newValue ?? 0)
+        }
+    }
+
+    /// `power-kind`.
+    var kind: PropertyAtom? {
+        get { storedKind == .max ? nil : PropertyAtom(rawValue: storedKind) }
+        set { storedKind = newValue?.rawValue ?? .max }
+    }
 }
 
 /// A fence group: its node, the plain `fenced` reading (for function arguments), and scripts
@@ -118,56 +162,190 @@ struct BigParts {
     var range: SourceRange?
 }
 
-/// An item of a flattened row, with its fence-matching state: a plain record (a raw item's node is
-/// held unretained — the input tree outlives the analysis — so the row stacks copy items freely).
+/// An item of a flattened row, looked at once when it is made — what kind of node it is, the sole
+/// scalar of its text, its fence role — so that the row's passes (merging, fence matching,
+/// tokens) read these instead of the node; with its fence-matching state. A plain record of 24
+/// bytes: a raw item's node is held unretained (the input tree outlives the analysis), so the row
+/// stacks copy items freely.
 struct RowItem {
-    enum Item {
-        case raw(MathNode)
-        case wideSpace(SourceRange?)
-        /// An operand merged from several items (pre-scripts, a repeating decimal, a measurement).
-        case operand(Analyzer.NodeID)
+    /// What an item is: a presentation node as it is (by the kind of node), a wide space, or an
+    /// operand merged from several items (pre-scripts, a repeating decimal, a measurement).
+    enum Kind: UInt8 {
+        case `operator`, identifier, number, scripts, underOver, fraction, other
+        /// A node that is not an item as it is (never on the item stack): ``Analyzer/flatten(_:from:)``
+        /// splices it (rows, pass-through styles, padding, `semantics`), drops it or turns it into a
+        /// separator (spaces, blank text).
+        case splice
+        case wideSpace, operand
     }
 
-    private enum Kind: UInt8 { case raw, wideSpace, operand }
-    private let kind: Kind
+    /// The fence character an item is (``Analyzer/FenceRole``), as a number.
+    enum Role: UInt8 { case notFence, open, close, bar }
+
+    let kind: Kind
+    let role: Role
+    /// For a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
+    /// operand (so that a bar after it closes rather than opens).
+    private let flag: Bool
+    /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)`` (a ``PropertyAtom``
+    /// number; ``RowItem/noClass`` for none, and for other items).
+    private var nameClassValue: UInt8 = RowItem.noClass
+    /// The sole scalar of an operator's or identifier's text, or the fence character of a fence
+    /// carrying scripts; 0x110000 for none.
+    private let scalarValue: UInt32
+    /// The node of a raw item or a wide space.
     private let node: Unmanaged<MathNode>?
-    private let operand: Analyzer.NodeID
-    private let range: SourceRange?
+    /// A merged operand's node in the tree being built (-1 for other items).
+    let operand: Analyzer.NodeID
     /// For an opening item, the index of its closing item; otherwise ``RowItem/unmatched``,
     /// ``RowItem/looseBar`` or ``RowItem/looseFence``.
     var match: Int32 = RowItem.unmatched
 
-    init(_ item: Item) {
-        switch item {
-        case .raw(let m): (kind, node, operand, range) = (.raw, Unmanaged.passUnretained(m), -1, nil)
-        case .wideSpace(let r): (kind, node, operand, range) = (.wideSpace, nil, -1, r)
-        case .operand(let n): (kind, node, operand, range) = (.operand, nil, n, nil)
+    private static let none: UInt32 = 0x11_0000
+    private static let noClass: UInt8 = 0xFF
+
+    private init(_ kind: Kind, _ role: Role, _ flag: Bool, _ scalar: Unicode.Scalar?, node: Unmanaged<MathNode>?,
+                 operand: Analyzer.NodeID) {
+        self.kind = kind
+        self.role = role
+        self.flag = flag
+        self.scalarValue = scalar?.value ?? RowItem.none
+        self.node = node
+        self.operand = operand
+    }
+
+    /// A presentation node as one item.
+    init(raw m: __shared MathNode) {
+        self.init(raw: Unmanaged.passUnretained(m))
+    }
+
+    /// A presentation node, held by its tree, as one item.
+    init(raw unmanaged: Unmanaged<MathNode>) {
+        self = unmanaged._withUnsafeGuaranteedRef { RowItem(classifying: $0, unmanaged) }
+    }
+
+    /// `m` (whose reference is `unmanaged`) as one item: its kind, its text's sole scalar and its
+    /// fence role.
+    private init(classifying m: __shared MathNode, _ unmanaged: Unmanaged<MathNode>) {
+        // Narrow views of the kind: a switch binding payloads would copy the whole kind.
+        if let cls = m.operatorProperties?.atomClass {
+            let t = m.operatorText!
+            let u = t.soleScalar
+            if let u, let role = Analyzer.fenceRole(u, cls, scripted: false) {
+                self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
+            } else {
+                self.init(.operator, .notFence, Analyzer.endsOperand(t, u, cls), u, node: unmanaged, operand: -1)
+            }
+            return
+        }
+        if let t = m.identifierText {
+            let u = t.soleScalar
+            if u != nil {
+                self.init(.identifier, .notFence, true, u, node: unmanaged, operand: -1)
+                return
+            }
+            // A name: a function or limit name (looked up once, for the token too) does not end an
+            // operand.
+            let nameClass = Vocabulary.nameClass(t)
+            let ends = (nameClass == nil || nameClass == .limit) && t != "mod"
+            self.init(.identifier, .notFence, ends, nil, node: unmanaged, operand: -1)
+            nameClassValue = nameClass.map { UInt8($0.rawValue) } ?? RowItem.noClass
+            return
+        }
+        let k = m.itemKind
+        let role: Analyzer.FenceRole
+        switch k {
+        case .scripts: role = Analyzer.fenceRole(ofBase: m.children[0], scripted: true)
+        case .underOver: role = Analyzer.fenceRole(ofBase: m.children[0], scripted: false)
+        default: role = .notFence(endsOperand: true)
+        }
+        self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
+    }
+
+    /// A wide space (`m`, a space node) kept as a separator.
+    init(wideSpace m: __shared MathNode) {
+        self.init(.wideSpace, .notFence, false, nil, node: Unmanaged.passUnretained(m), operand: -1)
+    }
+
+    /// An operand merged from several items.
+    init(operand n: Analyzer.NodeID) {
+        self.init(.operand, .notFence, true, nil, node: nil, operand: n)
+    }
+
+    /// The sole scalar of an operator's or identifier's text (nil for a longer or empty text, and
+    /// for other items that are not fences).
+    var scalar: Unicode.Scalar? { scalarValue == RowItem.none ? nil : Unicode.Scalar(scalarValue) }
+
+    /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)``: `.some(nil)` for
+    /// none; nil for other items.
+    var nameClass: PropertyAtom?? {
+        guard kind == .identifier, scalarValue == RowItem.none else { return nil }
+        return .some(nameClassValue == RowItem.noClass ? nil : PropertyAtom(rawValue: UInt16(nameClassValue)))
+    }
+
+    /// For an item that is not a fence, whether it ends an operand.
+    var endsOperand: Bool { role == .notFence && flag }
+
+    /// The fence character the item is, if any; for other items, whether they end an operand.
+    var fenceRole: Analyzer.FenceRole {
+        switch role {
+        case .notFence: return .notFence(endsOperand: flag)
+        case .open: return .open(Unicode.Scalar(scalarValue)!)
+        case .close: return .close(Unicode.Scalar(scalarValue)!)
+        case .bar: return .bar(Unicode.Scalar(scalarValue)!, scripted: flag)
         }
     }
 
-    /// What the item is.
-    var item: Item {
-        switch kind {
-        case .raw: .raw(node!.takeUnretainedValue())
-        case .wideSpace: .wideSpace(range)
-        case .operand: .operand(operand)
-        }
-    }
+    /// Whether the item is a presentation node as it is.
+    var isRaw: Bool { kind.rawValue < Kind.wideSpace.rawValue }
 
     /// A raw item's presentation node.
-    var raw: MathNode? { kind == .raw ? node!.takeUnretainedValue() : nil }
+    var raw: MathNode? { isRaw ? node!.takeUnretainedValue() : nil }
 
     /// `body` of a raw item's node, borrowed for the call (no reference counting); nil for other items.
     @inline(__always)
     func withRaw<R>(_ body: (MathNode) -> R) -> R? {
-        guard kind == .raw else { return nil }
+        guard isRaw else { return nil }
         return node!._withUnsafeGuaranteedRef(body)
     }
 
-    /// Whether the item is an operand merged from several items.
-    var isOperand: Bool { kind == .operand }
+    /// A wide space's source range.
+    var spaceRange: SourceRange? { node!._withUnsafeGuaranteedRef(\.range) }
+
+    /// Whether a multi-item pattern (pre-scripts, a repeating decimal, a measurement) can start at
+    /// the item: scripts, a number or a fraction.
+    var mayStartPattern: Bool { kind == .scripts || kind == .number || kind == .fraction }
 
     static let unmatched: Int32 = -1, looseBar: Int32 = -2, looseFence: Int32 = -3
+}
+
+extension Analyzer.FenceRole {
+    /// The role as a ``RowItem/Role`` number.
+    var role: RowItem.Role {
+        switch self {
+        case .notFence: return .notFence
+        case .open: return .open
+        case .close: return .close
+        case .bar: return .bar
+        }
+    }
+
+    /// A bar's `scripted`, or a non-fence's `endsOperand`.
+    var scripted: Bool {
+        switch self {
+        case .notFence(let ends): return ends
+        case .bar(_, let scripted): return scripted
+        default: return false
+        }
+    }
+
+    /// The fence character (nil for an item that is not a fence).
+    var scalar: Unicode.Scalar? {
+        switch self {
+        case .notFence: return nil
+        case .open(let u), .close(let u), .bar(let u, _): return u
+        }
+    }
 }
 
 /// A row being spliced by ``Analyzer/flatten(_:from:)``: its nodes and the next one to take.
@@ -210,15 +388,16 @@ extension Analyzer {
         var row = ctx
         row.level += 1
         row.groupDepth = 0
-        return oneTokenRow(identifierToken(t, v, range: m.range), range: m.range, row)
+        return oneTokenRow(identifierToken(t, v, sole: t.soleScalar, range: m.range), range: m.range, row)
     }
 
     /// The meaning of one presentation node read as a row.
     mutating func sequence(single m: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
         let base = items.count
-        if Analyzer.staysAsItem(m) {
-            items.append(RowItem(.raw(m)))
+        let item = RowItem(raw: m)
+        if item.kind != .splice {
+            items.push(item)
         } else {
             flatten([m], from: 0)
         }
@@ -234,10 +413,10 @@ extension Analyzer {
         let count = items.count - base
         if count == 0 { return empty(range) }
         let tokenBase = tokens.count
-        if count == 1, case .notFence = Analyzer.fenceRole(items[base]), case .raw(let m) = items[base].item {
+        if count == 1, items[base].role == .notFence, let m = items[base].raw {
             // One item that is not a fence character: no pattern to merge, no fence to match; its token
             // is the row's only token (``oneTokenRow(_:range:_:)``).
-            if let t = classify(m, ctx) { return oneTokenRow(t, range: range, ctx) }
+            if let t = classify(m, items[base].kind, scalar: items[base].scalar, nameClass: items[base].nameClass, ctx) { return oneTokenRow(t, range: range, ctx) }
         } else {
             premerge(from: base, ctx)
             matchFences(from: base, ctx)
@@ -257,7 +436,7 @@ extension Analyzer {
             return t.node
         }
         let tokenBase = tokens.count
-        if t.kind != .apply { tokens.append(t) }
+        if t.kind != .apply { tokens.push(t) }
         let result = parse(tokenBase..<tokens.count, range: range, ctx)
         tokens.truncate(to: tokenBase)
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
@@ -271,39 +450,45 @@ extension Analyzer {
     /// spaces (≥ 1 em) as separators. Iterative, so deep rows cost no stack.
     mutating func flatten(_ nodes: [MathNode], from start: Int) {
         let base = items.count
-        // Most rows hold nothing to splice or drop: their items are the nodes.
-        var simple = true
-        for i in start..<nodes.count where !Analyzer.staysAsItem(nodes[i]) { simple = false; break }
-        if simple {
-            for i in start..<nodes.count { items.append(RowItem(.raw(nodes[i]))) }
-            return
+        // Most rows hold nothing to splice or drop: their items are the nodes (a node to splice
+        // sends the row to the general path below).
+        var i = start
+        while i < nodes.count {
+            let item = RowItem(raw: nodes.unretained(i))
+            if item.kind == .splice { break }
+            items.push(item)
+            i += 1
         }
-        flattenFrames.removeAll(keepingCapacity: true)
-        flattenFrames.append(FlattenFrame(nodes: nodes, index: start, end: nodes.count))
-        while let top = flattenFrames.indices.last {
-            if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.removeLast(); continue }
+        if i == nodes.count { return }
+        items.truncate(to: base)
+        flattenFrames.truncate(to: 0)
+        flattenFrames.push(FlattenFrame(nodes: nodes, index: start, end: nodes.count))
+        while flattenFrames.count > 0 {
+            let top = flattenFrames.count - 1
+            if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.pop(); continue }
             let m = flattenFrames[top].nodes[flattenFrames[top].index]
             flattenFrames[top].index += 1
-            if Analyzer.staysAsItem(m) { items.append(RowItem(.raw(m))); continue }
+            let item = RowItem(raw: m)
+            if item.kind != .splice { items.push(item); continue }
             switch m.kind {
             case .row:
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
                 // "(#1,#2)") stays one item, so its brackets cannot pair with brackets outside it.
-                if Analyzer.isSelfContainedGroup(m) { items.append(RowItem(.raw(m))); continue }
-                if !m.children.isEmpty { flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
+                if Analyzer.isSelfContainedGroup(m) { items.push(RowItem(raw: m)); continue }
+                if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
             case .semantics:
-                if !m.children.isEmpty { flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
+                if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
             case .space(let w):
                 if w >= 0.9, items.count > base {
-                    if case .wideSpace = items[items.count - 1].item {} else { items.append(RowItem(.wideSpace(m.range))) }
+                    if items[items.count - 1].kind != .wideSpace { items.push(RowItem(wideSpace: m)) }
                 }
             case .text:
                 continue    // blank text
             default:
-                flattenFrames.append(FlattenFrame(nodes: m.children, index: 0, end: m.children.count))    // pass-through style, padding
+                flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count))    // pass-through style, padding
             }
         }
-        if items.count > base, case .wideSpace = items[items.count - 1].item { items.removeLast() }
+        if items.count > base, items[items.count - 1].kind == .wideSpace { items.pop() }
     }
 
     /// Whether ``flatten(_:from:)`` keeps a node as one item as it is: anything but rows, pass-through
@@ -340,34 +525,46 @@ extension Analyzer {
     /// `3\,\mathrm{m/s}`). Rewrites `items[base...]` in place.
     mutating func premerge(from base: Int, _ ctx: Context) {
         let end = items.count
-        var w = base
-        var i = base
+        // Most rows hold no item where a pattern can start: nothing to merge.
+        var first = base
+        while first < end, !items[first].mayStartPattern { first += 1 }
+        if first == end { return }
+        var w = first
+        var i = first
         while i < end {
-            guard items[i].withRaw(\.mayStartPattern) == true, let m = items[i].raw else {
+            // Every pattern continues with the next item, of a kind it names: pre-scripts with the
+            // base (not an operator), a repeating decimal with `.` or the overlined digits, a
+            // measurement with its unit (an identifier, a text, a unit squared or cubed).
+            let kind = items[i].kind
+            let next = i + 1 < end ? items[i + 1].kind : .operand
+            let prescripts = kind == .scripts && next != .operator && next != .operand
+            let repeating = kind == .number && (next == .operator || next == .underOver)
+            let unit = next == .identifier || next == .other || next == .scripts
+            guard items[i].mayStartPattern, prescripts || repeating || unit, let m = items[i].raw else {
                 if w != i { items[w] = items[i] }
                 w += 1
                 i += 1
                 continue
             }
             // Pre-scripts: scripts on an empty base followed by the base.
-            if let pre = Analyzer.prescriptParts(m), i + 1 < end, case .raw(let next) = items[i + 1].item, !next.isOperatorLeaf {
-                let n = prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx)
-                items[w] = RowItem(.operand(n))
+            if prescripts, let pre = Analyzer.prescriptParts(m), let next = items[i + 1].raw {
+                let n = self.prescripts(pre, next, range: SourceRange.union(m.range, next.range), ctx)
+                items[w] = RowItem(operand: n)
                 w += 1
                 i += 2
                 continue
             }
-            if case .number(let digits) = m.kind {
+            if repeating, case .number(let digits) = m.kind {
                 // Repeating decimal: 0.\overline{3}, 0.1\overline{6}.
                 if let (n, used) = repeatingDecimal(digits, m, i, end) {
-                    items[w] = RowItem(.operand(n))
+                    items[w] = RowItem(operand: n)
                     w += 1
                     i += used
                     continue
                 }
             }
-            if Analyzer.isQuantity(m), let (n, used) = measurement(m, i, end, ctx) {
-                items[w] = RowItem(.operand(n))
+            if unit, Analyzer.isQuantity(m), let (n, used) = measurement(m, i, end, ctx) {
+                items[w] = RowItem(operand: n)
                 w += 1
                 i += used
                 continue
@@ -430,11 +627,11 @@ extension Analyzer {
     mutating func repeatingDecimal(_ digits: String, _ m: MathNode, _ i: Int, _ end: Int) -> (NodeID, Int)? {
         var j = i + 1
         var written = digits
-        if j < end, case .raw(let dot) = items[j].item, case .operator(let t, _) = dot.kind, t == "." {
+        if j < end, items[j].kind == .operator, items[j].scalar == "." {
             written += "."
             j += 1
         }
-        guard written.unicodeScalars.contains("."), j < end, case .raw(let over) = items[j].item, case .over = over.kind,
+        guard written.unicodeScalars.contains("."), j < end, let over = items[j].raw, case .over = over.kind,
               over.children.count == 2, case .number(let rep) = over.children[0].kind,
               let (mark, _) = Analyzer.accentLeaf(over.children[1]),
               let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar
@@ -487,9 +684,9 @@ extension Analyzer {
 
     /// A unit written after a quantity: upright identifiers (`\mathrm{kg}`), text (`\text{cm}`), their
     /// squares and cubes, and a quotient of two (`m/s`).
-    static func unitAt(_ items: [RowItem], _ start: Int, _ end: Int) -> Unit? {
+    static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int) -> Unit? {
         func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
-            guard k < end, case .raw(let m) = items[k].item else { return nil }
+            guard k < end, let m = items[k].raw else { return nil }
             switch m.kind {
             case .text(let t, _):
                 let tt = t.trimmingSpaces
@@ -516,8 +713,8 @@ extension Analyzer {
         }
         guard let first = single(start) else { return nil }
         var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: 1)
-        if start + 2 < end, case .raw(let slash) = items[start + 1].item, case .operator(let s, _) = slash.kind,
-           s == "/" || s == "∕", let second = single(start + 2) {
+        if start + 2 < end, items[start + 1].kind == .operator, items[start + 1].scalar == "/" || items[start + 1].scalar == "∕",
+           let second = single(start + 2) {
             unit.text += "/" + second.text
             unit.key += "/" + second.key
             unit.range = SourceRange.union(unit.range, second.range)
@@ -557,42 +754,27 @@ extension Analyzer {
         case bar(Unicode.Scalar, scripted: Bool)
     }
 
-    /// The fence character an item is, if any (fence operators, and fence operators carrying scripts).
-    static func fenceRole(_ item: RowItem) -> FenceRole {
-        item.withRaw(fenceRole(of:)) ?? .notFence(endsOperand: item.isOperand)
-    }
-
-    /// The fence role of a raw item's node.
-    private static func fenceRole(of m: MathNode) -> FenceRole {
-        if let (t, p) = m.operatorParts {
-            let u = t.soleScalar
-            if let u, let role = fenceRole(u, p, scripted: false) { return role }
-            return .notFence(endsOperand: endsOperand(t, u, p))
-        }
-        if let t = m.identifierText {
-            return .notFence(endsOperand: t.isOneScalar || (Vocabulary.functionClass(t) == nil && t != "mod"))
-        }
-        let scripted = m.isScripted
-        if scripted || m.isUnderOver {
-            guard let (t, p) = m.children[0].operatorParts else { return .notFence(endsOperand: true) }
-            if scripted, let u = t.soleScalar, let role = fenceRole(u, p, scripted: true) { return role }
-            return .notFence(endsOperand: p.atomClass == .close || p.atomClass == .ord)
-        }
-        return .notFence(endsOperand: true)
+    /// The fence role of a script or under/over node from its base (`m`): a fence operator carrying
+    /// subscripts or superscripts (`\big|_0^1`, `)^2`) is that fence; other bases end an operand when
+    /// they are closing or ordinary operators or no operator at all.
+    static func fenceRole(ofBase m: MathNode, scripted: Bool) -> FenceRole {
+        guard let (t, cls, _) = m.operatorParts else { return .notFence(endsOperand: true) }
+        if scripted, let u = t.soleScalar, let role = fenceRole(u, cls, scripted: true) { return role }
+        return .notFence(endsOperand: cls == .close || cls == .ord)
     }
 
     /// The fence role of an operator character (every fence character is one scalar), nil when it
     /// is none.
-    private static func fenceRole(_ u: Unicode.Scalar, _ p: OperatorProperties, scripted: Bool) -> FenceRole? {
+    static func fenceRole(_ u: Unicode.Scalar, _ cls: AtomClass, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
-            switch p.atomClass {
+            switch cls {
             case .rel: return nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
             }
         }
-        if p.atomClass == .rel || p.atomClass == .bin || p.atomClass == .punct { return nil }
+        if cls == .rel || cls == .bin || cls == .punct { return nil }
         if !scripted, Vocabulary.isOpener(u) { return .open(u) }
         if Vocabulary.isCloser(u) { return .close(u) }
         return nil
@@ -600,10 +782,10 @@ extension Analyzer {
 
     /// Whether an operator (text `t`, sole scalar `u`) ends an operand: `!`, `%`, primes, ellipses,
     /// and ordinary symbols other than the invisible operators.
-    private static func endsOperand(_ t: String, _ u: Unicode.Scalar?, _ p: OperatorProperties) -> Bool {
+    static func endsOperand(_ t: String, _ u: Unicode.Scalar?, _ cls: AtomClass) -> Bool {
         if u == "!" || u == "%" { return true }
         if Analyzer.primeCount(t, u) != nil || Analyzer.isEllipsis(t, u) { return true }
-        switch p.atomClass {
+        switch cls {
         case .bin, .rel, .punct, .open, .op: return false
         default:
             let first = u ?? t.unicodeScalars.first
@@ -618,16 +800,25 @@ extension Analyzer {
     /// carry scripts. The result is each item's ``RowItem/match``.
     mutating func matchFences(from base: Int, _ ctx: Context) {
         let end = items.count
+        // Most rows hold no fence character: nothing to match.
+        var i = base
+        while i < end, items[i].role == .notFence { i += 1 }
+        if i == end { return }
         let maxNesting = max(0, min(Analyzer.maxGroupDepth - ctx.groupDepth, Analyzer.maxLevel - ctx.level))
-        openFences.removeAll(keepingCapacity: true)
-        var previousEnds = false
-        for i in base..<end {
-            switch Analyzer.fenceRole(items[i]) {
+        openFences.truncate(to: 0)
+        var previousEnds = i > base && items[i - 1].endsOperand
+        for i in i..<end {
+            // Items that are not fences only say whether they end an operand.
+            if items[i].role == .notFence {
+                previousEnds = items[i].endsOperand
+                continue
+            }
+            switch items[i].fenceRole {
             case .notFence(let ends):
                 previousEnds = ends
             case .open(let u):
                 if openFences.count < maxNesting {
-                    openFences.append(OpenFence(index: i, scalar: u, bar: false))
+                    openFences.push(OpenFence(index: i, scalar: u, bar: false))
                 } else {
                     items[i].match = RowItem.looseFence
                 }
@@ -650,7 +841,7 @@ extension Analyzer {
                 if found >= 0 {
                     let opener = openFences[found].index
                     dropOpenFences(above: found + 1)
-                    openFences.removeLast()
+                    openFences.pop()
                     items[opener].match = Int32(i)
                 } else {
                     items[i].match = RowItem.looseFence
@@ -658,14 +849,14 @@ extension Analyzer {
                 previousEnds = true
             case .bar(let t, let scripted):
                 if let top = openFences.last, top.bar, top.scalar == t, previousEnds {
-                    openFences.removeLast()
+                    openFences.pop()
                     items[top.index].match = Int32(i)
                     previousEnds = true
                 } else if scripted {
                     items[i].match = RowItem.looseBar
                     previousEnds = true
                 } else if openFences.count < maxNesting {
-                    openFences.append(OpenFence(index: i, scalar: t, bar: true))
+                    openFences.push(OpenFence(index: i, scalar: t, bar: true))
                     previousEnds = false
                 } else {
                     items[i].match = RowItem.looseBar
@@ -686,7 +877,7 @@ extension Analyzer {
     /// Marks the fences open above the first `k` as loose (bars, or other fence characters).
     private mutating func dropOpenFences(above k: Int) {
         while openFences.count > k {
-            let e = openFences.removeLast()
+            let e = openFences.pop()
             items[e.index].match = e.bar ? RowItem.looseBar : RowItem.looseFence
         }
     }
@@ -694,17 +885,39 @@ extension Analyzer {
 
 // Narrow views of a node's kind for the row passes, which look at every item: each copies only the
 // payload it returns (a switch over the whole kind copies all of it).
+extension Array where Element == MathNode {
+    /// Node `i`, unretained: the array holds it.
+    @inline(__always)
+    func unretained(_ i: Int) -> Unmanaged<MathNode> {
+        precondition(i >= 0 && i < count)
+        return withUnsafeBufferPointer {
+            UnsafeRawPointer($0.baseAddress!).load(fromByteOffset: i * MemoryLayout<MathNode>.stride, as: Unmanaged<MathNode>.self)
+        }
+    }
+}
+
 extension MathNode {
-    /// Whether the node is a single operator.
-    var isOperatorLeaf: Bool {
-        if case .operator = kind { return true }
-        return false
+    /// An operator leaf's text, atom class and whether it is a large operator: what the rows read of
+    /// an operator. (Binding text and properties together copies them through the value witness of
+    /// their tuple, about a hundred instructions; one at a time they are plain loads.)
+    @inline(__always)
+    var operatorParts: (text: String, atomClass: AtomClass, largeOperator: Bool)? {
+        guard let p = operatorProperties else { return nil }
+        return (operatorText!, p.atomClass, p.largeOperator)
     }
 
-    /// An operator leaf's text and properties.
-    @inline(__always)
-    var operatorParts: (text: String, properties: OperatorProperties)? {
-        if case .operator(let t, let p) = kind { return (t, p) }
+
+    /// An operator's properties.
+    @inline(never)
+    var operatorProperties: OperatorProperties? {
+        if case .operator(_, let p) = kind { return p }
+        return nil
+    }
+
+    /// An operator's text.
+    @inline(never)
+    var operatorText: String? {
+        if case .operator(let t, _) = kind { return t }
         return nil
     }
 
@@ -743,12 +956,17 @@ extension MathNode {
         }
     }
 
-    /// Whether a multi-item pattern (pre-scripts, a repeating decimal, a measurement) can start at
-    /// the node: scripts, a number or a fraction.
-    var mayStartPattern: Bool {
+    /// The kind of row item a node other than an operator or identifier is (see ``RowItem/Kind``).
+    @inline(__always)
+    var itemKind: RowItem.Kind {
         switch kind {
-        case .subscript, .superscript, .subSuperscript, .number, .fraction: return true
-        default: return false
+        case .number: return .number
+        case .subscript, .superscript, .subSuperscript: return .scripts
+        case .under, .over, .underOver: return .underOver
+        case .fraction: return .fraction
+        case .row, .padded, .semantics, .space: return .splice
+        case .style, .text: return Analyzer.staysAsItem(self) ? .other : .splice
+        default: return .other
         }
     }
 }

@@ -37,10 +37,11 @@ public struct SemanticAnalyzer: Sendable {
         // The analysis recurses once per level of the input tree (a few frames each). Shallow trees —
         // nearly all formulas — run on the caller's stack; deep ones on a thread with a large stack,
         // so a 200-deep tree is safe even on a 512 KiB secondary thread.
-        if root.nestingDepth(upTo: SemanticAnalyzer.callerStackDepth) < SemanticAnalyzer.callerStackDepth {
-            return Analyzer.tree(of: root)
+        var nodes = 1
+        if root.nestingDepth(upTo: SemanticAnalyzer.callerStackDepth, counting: &nodes) < SemanticAnalyzer.callerStackDepth {
+            return Analyzer.tree(of: root, inputNodes: nodes)
         }
-        return LargeStack.run { Analyzer.tree(of: root) }
+        return LargeStack.run { [nodes] in Analyzer.tree(of: root, inputNodes: nodes) }
     }
 
     /// The semantic tree of a presentation tree as linked ``SemanticNode``s (``tree(of:)``'s
@@ -81,17 +82,23 @@ enum LargeStack {
 }
 
 extension MathNode {
-    /// The depth of the tree, counted up to `limit` (recursion stops there, so any depth is safe to measure).
-    func nestingDepth(upTo limit: Int) -> Int {
-        // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth.
-        let children = self.children
-        guard limit > 1, !children.isEmpty else { return 1 }
+    /// The depth of the tree, counted up to `limit` (recursion stops there, so any depth is safe to
+    /// measure); adds the number of nodes below this one to `nodes` (all of them when the depth is
+    /// below `limit`).
+    func nestingDepth(upTo limit: Int, counting nodes: inout Int) -> Int {
+        // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth. Children are
+        // read unretained: the tree holds them.
+        let count = children.count
+        guard limit > 1, count > 0 else { return 1 }
         var deepest = 1
+        nodes += count
         var i = 0
-        while i < children.count {
+        while i < count {
             // A leaf child adds one level: no call for it.
-            let c = children[i]
-            deepest = max(deepest, c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1))
+            let depth = children.unretained(i)._withUnsafeGuaranteedRef { c in
+                c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1, counting: &nodes)
+            }
+            deepest = max(deepest, depth)
             if deepest >= limit { break }
             i += 1
         }
@@ -128,45 +135,78 @@ struct Analyzer {
     static let maxLevel = 320
 
     /// The tree being built.
-    var b = SemanticTree.Builder()
+    var b: SemanticTree.Builder
     /// The items of the rows being analysed, innermost row last.
-    var items: [RowItem] = []
+    var items: LentStack<RowItem>
     /// The tokens of the rows being parsed, innermost row last.
-    var tokens: [Token] = []
+    var tokens: LentStack<Token>
     /// Fence groups made by this run (``Token/fence`` numbers them).
-    var groups: [FenceGroup] = []
+    var groups: LentStack<FenceGroup>
     /// Big-operator, limit and evaluation-bar parts made by this run (``Token/big`` numbers them).
-    var bigs: [BigParts] = []
+    var bigs: LentStack<BigParts>
     /// The factors of the products being parsed, innermost last.
-    var factors: [NodeID] = []
+    var factors: LentStack<NodeID>
     /// The distinct operator texts of the infix and relation nodes being built, innermost last.
-    var operatorTexts: [String] = []
+    var operatorTexts: LentStack<String>
     /// Scratch for ``flatten(_:from:)``: the rows being spliced.
-    var flattenFrames: [FlattenFrame] = []
+    var flattenFrames: LentStack<FlattenFrame>
     /// Scratch for ``matchFences(from:_:)``: the fences still open.
-    var openFences: [OpenFence] = []
+    var openFences: LentStack<OpenFence>
 
-    /// The semantic tree of `root`.
-    static func tree(of root: MathNode) -> SemanticTree {
-        var analyzer = Analyzer()
-        analyzer.items.reserveCapacity(32)
-        analyzer.tokens.reserveCapacity(32)
-        let id = analyzer.node(root, Context())
-        return analyzer.b.takeTree(root: id)
+    /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
+    /// `inputNodes` nodes.
+    init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int) {
+        // A block for the tokens, one for the items and factors, one for the rest (see ``SemanticTree/Builder``
+        // for the tree's).
+        tokens = scratchMemory.stack(of: Token.self, capacity: LentMemory.blockSize / MemoryLayout<Token>.stride)
+        items = scratchMemory.stack(of: RowItem.self, capacity: 40)
+        factors = scratchMemory.stack(of: NodeID.self, capacity: 16)
+        groups = scratchMemory.stack(of: FenceGroup.self, capacity: 4)
+        bigs = scratchMemory.stack(of: BigParts.self, capacity: 4)
+        flattenFrames = scratchMemory.stack(of: FlattenFrame.self, capacity: 4)
+        operatorTexts = scratchMemory.stack(of: String.self, capacity: 8)
+        openFences = scratchMemory.stack(of: OpenFence.self, capacity: 8)
+        // The scratch memory's fourth block holds the tree's strings.
+        b = SemanticTree.Builder(memory: &treeMemory, stringMemory: &scratchMemory, inputNodes: inputNodes)
+    }
+
+    /// The semantic tree of `root`, a tree of `inputNodes` nodes.
+    static func tree(of root: MathNode, inputNodes: Int) -> SemanticTree {
+        // The records being built and the scratch stacks start in memory on the call stack.
+        withLentMemory { treeMemory in
+            withLentMemory { scratchMemory in
+                var analyzer = Analyzer(treeMemory: &treeMemory, scratchMemory: &scratchMemory, inputNodes: inputNodes)
+                let id = analyzer.node(root, Context())
+                return analyzer.finish(root: id)
+            }
+        }
+    }
+
+    /// Ends the run: the tree with root `root`; frees what the stacks allocated.
+    private mutating func finish(root: NodeID) -> SemanticTree {
+        items.release()
+        tokens.release()
+        groups.release()
+        bigs.release()
+        factors.release()
+        operatorTexts.release()
+        flattenFrames.release()
+        openFences.release()
+        return b.takeTree(root: root)
     }
 
     // MARK: Reading the tree being built (``SemanticTree``'s readers, on the nodes made so far)
 
-    @inline(__always) var tree: SemanticTree { _read { yield b.tree } }
-    @inline(__always) func kind(_ n: NodeID) -> SemanticKind { b.tree.nodes[Int(n)].kind }
-    @inline(__always) func range(_ n: NodeID) -> SourceRange? { b.tree.nodes[Int(n)].range }
-    @inline(__always) func child(_ n: NodeID, _ role: SemanticRole) -> NodeID? { b.tree.child(n, role) }
-    @inline(__always) func has(_ n: NodeID, _ name: PropertyName) -> Bool { b.tree.has(n, name) }
-    @inline(__always) func atom(_ n: NodeID, _ name: PropertyName) -> PropertyAtom? { b.tree.atom(n, name) }
+    @inline(__always) var tree: SemanticTree.Records { b.records }
+    @inline(__always) func kind(_ n: NodeID) -> SemanticKind { b.records.kind(n) }
+    @inline(__always) func range(_ n: NodeID) -> SourceRange? { b.records.range(n) }
+    @inline(__always) func child(_ n: NodeID, _ role: SemanticRole) -> NodeID? { b.records.child(n, role) }
+    @inline(__always) func has(_ n: NodeID, _ name: PropertyName) -> Bool { b.records.has(n, name) }
+    @inline(__always) func atom(_ n: NodeID, _ name: PropertyName) -> PropertyAtom? { b.records.atom(n, name) }
     /// A leaf's text (interned from the input, so reading it costs a reference count at most).
-    @inline(__always) func text(_ n: NodeID) -> String { b.tree.text(n) }
+    @inline(__always) func text(_ n: NodeID) -> String { b.records.text(n) }
     /// The only Unicode scalar of a node's text, if it has exactly one.
-    @inline(__always) func scalar(_ n: NodeID) -> Unicode.Scalar? { b.tree.soleScalar(n) }
+    @inline(__always) func scalar(_ n: NodeID) -> Unicode.Scalar? { b.records.soleScalar(n) }
 
     /// An empty node.
     @inline(__always) mutating func empty(_ range: SourceRange?) -> NodeID { b.leaf(.empty, range: range) }

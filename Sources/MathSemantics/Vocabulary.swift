@@ -49,12 +49,18 @@ enum Vocabulary {
     /// lookup compares integers instead of strings (an ASCII string equals another exactly when their
     /// bytes do). Nil for other strings, which no table holds.
     static func packed(_ s: String) -> UInt64? {
+        let utf8 = s.utf8
+        guard utf8.count <= 8 else { return nil }
+        // The bytes in place: iterating the UTF-8 view costs several times more.
+        return utf8.withContiguousStorageIfAvailable(packed) ?? Array(utf8).withUnsafeBufferPointer(packed)
+    }
+
+    /// ``packed(_:)`` of UTF-8 bytes (at most 8).
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var v: UInt64 = 0
-        var n = 0
-        for c in s.utf8 {
-            guard c != 0, c < 0x80, n < 8 else { return nil }
+        for c in bytes {
+            guard c != 0, c < 0x80 else { return nil }
             v = v << 8 | UInt64(c)
-            n += 1
         }
         return v
     }
@@ -70,14 +76,16 @@ enum Vocabulary {
 
     /// Binary search of a sorted table.
     private static func find(_ key: UInt64, in table: [(UInt64, PropertyAtom)]) -> PropertyAtom? {
-        var lo = 0, hi = table.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let k = table[mid].0
-            if k == key { return table[mid].1 }
-            if k < key { lo = mid + 1 } else { hi = mid }
+        table.withUnsafeBufferPointer { entries in
+            var lo = 0, hi = entries.count
+            while lo < hi {
+                let mid = (lo &+ hi) >> 1
+                let k = entries[mid].0
+                if k == key { return entries[mid].1 }
+                if k < key { lo = mid &+ 1 } else { hi = mid }
+            }
+            return nil
         }
-        return nil
     }
 
     // MARK: Big operators

@@ -58,7 +58,7 @@ struct Macro: Sendable {
 struct Expander {
     private var lexer: Lexer
     /// Tokens pushed back or produced by expansion; the next token is on top.
-    private var pending: ParseStack<Token>
+    private var pending: LentStack<Token>
     private(set) var macros: [String: Macro]
     private let limits: TeXLimits
     private var expansions = 0
@@ -79,7 +79,7 @@ struct Expander {
     init(bytes: UnsafeBufferPointer<UInt8>, tables: ParserTables, macros: [String: Macro], hasUserMacros: Bool,
          limits: TeXLimits, tokenMemory: UnsafeMutableBufferPointer<Token>) {
         self.lexer = Lexer(bytes: bytes, tables: tables)
-        self.pending = ParseStack(memory: tokenMemory)
+        self.pending = LentStack(memory: tokenMemory)
         self.macros = macros
         self.hasOtherMacros = hasUserMacros
         self.limits = limits

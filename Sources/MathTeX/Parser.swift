@@ -166,7 +166,7 @@ struct ParserCore {
     /// items above the count it started at and removes them when done, so one stack serves the
     /// whole parse instead of a new, growing array per group. (An expression's last item may still
     /// get scripts: see ``LastItem``.)
-    var itemStack: ParseStack<MathNode>
+    var itemStack: LentStack<MathNode>
 
     /// A parser for the formula in `bytes`, which it reads in place, with memory for its stacks of
     /// items and tokens (it must outlive none of them; see ``release()``).
@@ -177,7 +177,7 @@ struct ParserCore {
         self.tables = ParserTables.shared
         self.expander = Expander(bytes: bytes, tables: tables, macros: macros, hasUserMacros: hasUserMacros,
                                  limits: options.limits, tokenMemory: tokenMemory)
-        self.itemStack = ParseStack(memory: itemMemory)
+        self.itemStack = LentStack(memory: itemMemory)
     }
 
     /// Frees what the parser holds beyond the memory it was lent; call once, at the end of the parse.
