@@ -50,3 +50,15 @@ import MathSemantics
         }
     }
 }
+
+/// The shipped rule files name only properties and roles that the analysis writes (or the
+/// pseudo-properties every node has): a misspelt name would never match and say nothing.
+@Suite struct ShippedRuleNamesTests {
+    @Test func everyNamedPropertyAndRoleExists() throws {
+        for style in try RuleTableTests.styles().dropLast() {
+            let unknown = style.table.extraPropertyNames.filter { PropertyReference.Pseudo(name: $0) == .none }
+            #expect(unknown.isEmpty, "properties outside the vocabulary: \(unknown)")
+            #expect(style.table.extraRoleNames.isEmpty, "roles outside the vocabulary: \(style.table.extraRoleNames)")
+        }
+    }
+}
