@@ -327,18 +327,20 @@ struct SpeechRun {
             }
             return
         }
-        // Traced: the node is spoken into a description of its own, which is then added.
+        // Traced: the node is spoken into `out` as it is untraced (so a pause it begins with still
+        // follows the words before it), and the items it added are its trace's speech.
         let traceIndex = trace.count
         trace.append(traceEntry(context, depth: depth, rule: nil))
-        var local = SpeechBuilder(capacity: 0)
+        let mark = out.items.count
         if let rule = matchingRule(context) {
             trace[traceIndex] = traceEntry(context, depth: depth, rule: rule)
-            render(rule: rule, context, depth: depth, prosody: prosody, into: &local)
+            render(rule: rule, context, depth: depth, prosody: prosody, into: &out)
         } else {
-            speakDefault(context, depth: depth, prosody: prosody, into: &local)
+            speakDefault(context, depth: depth, prosody: prosody, into: &out)
         }
-        trace[traceIndex].speech = SpeechDescription.plainText(local.items[...])
-        out.append(local)
+        var first = min(mark, out.items.count)
+        while first < out.items.count, case .pause = out.items[first] { first += 1 }
+        trace[traceIndex].speech = SpeechDescription.plainText(out.items[first...])
     }
 
     /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot

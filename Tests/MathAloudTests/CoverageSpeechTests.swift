@@ -31,6 +31,26 @@ import Testing
         }
     }
 
+    /// `--explain` changes nothing in what is said: the speech traced equals the speech untraced, and
+    /// the root's trace entry says it all (its pauses inside included).
+    @Test func explainingKeepsTheSpeech() throws {
+        let text = try String(contentsOf: fixtureURL("arxiv-public.txt"), encoding: .utf8)
+        var lines = text.split(separator: "\n").map(String.init)
+        for file in ["en-clearspeak.jsonl", "en-mathspeak.jsonl"] {
+            lines += try jsonLines(file).map { $0["tex"] as! String }
+        }
+        for style in ["clearspeak", "mathspeak"] {
+            let speaker = try SpeakerCache.shared.speaker(style: style)
+            var differing: [String] = []
+            for line in lines {
+                let plain = speaker.speak(tex: line), traced = speaker.speak(tex: line, explain: true)
+                if plain.speech != traced.speech || traced.trace.first?.speech != plain.text { differing.append(line) }
+            }
+            for d in differing.prefix(5) { print("  \(style) --explain differs: \(d)") }
+            #expect(differing.isEmpty, "\(style): \(differing.count) formulas spoken differently when explained")
+        }
+    }
+
     /// A sample use of each command: its name with enough braced arguments.
     static func sample(_ name: String) -> String {
         switch name {
