@@ -4,7 +4,7 @@ import MathSyntax
 public enum ValueTest: Hashable, Sendable {
     /// The value is present (a flag is set).
     case present
-    /// The value is one of these (case-insensitive).
+    /// The value is one of these (ignoring ASCII case, except for the `text` property).
     case oneOf([String])
     /// The value is a number less than / greater than this.
     case less(Double)

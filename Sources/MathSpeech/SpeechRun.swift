@@ -538,10 +538,16 @@ struct SpeechRun {
             var step = templatePathStart[path]
             let end = templatePathStart[path + 1]
             guard step < end else { return }
+            // The nodes passed on the way are ancestors of the one spoken (for its `parent.parent`
+            // and `within` tests), as they are when it is reached child by child.
             var target = Frame(node: node, role: context.role)
+            let outerAncestors = ancestorCount
+            defer { ancestorCount = outerAncestors }
             while step < end - 1 {
                 let role = roleNumber(templatePathRoles[step])
                 guard let next = tree.child(target.node, role: role) else { return }
+                ancestors[ancestorCount] = target
+                ancestorCount += 1
                 target = Frame(node: next, role: role)
                 step += 1
             }

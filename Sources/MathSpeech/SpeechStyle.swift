@@ -455,7 +455,7 @@ final class RuleTable: Sendable {
         var lookupKeys: [String] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
-        var valueTestNumbers: [ValueTest: Int] = [:]
+        var valueTestNumbers: [ValueTestKey: Int] = [:]
         var roleSetNumbers: [[String]: Int] = [:]
         var preferenceNumbers: [PreferenceKey: Int] = [:]
         var templatePathNumbers: [[String]: Int] = [:]
@@ -519,16 +519,23 @@ final class RuleTable: Sendable {
             return n
         }
 
-        mutating func valueTest(_ t: ValueTest) -> Int {
-            let (n, isNew) = Builder.number(t, &valueTestNumbers)
-            if isNew { valueTests.append(CompiledValueTest(t, integers: &integerValues)) }
+        /// A value test's number; `exact` for the `text` property, whose values compare exactly
+        /// (`x` and `X` are different letters), where other values ignore ASCII case.
+        mutating func valueTest(_ t: ValueTest, exact: Bool = false) -> Int {
+            let (n, isNew) = Builder.number(ValueTestKey(test: t, exact: exact), &valueTestNumbers)
+            if isNew { valueTests.append(CompiledValueTest(t, exact: exact, integers: &integerValues)) }
             return n
+        }
+
+        struct ValueTestKey: Hashable {
+            let test: ValueTest
+            let exact: Bool
         }
 
         mutating func compile(_ condition: RuleCondition) -> CompiledCondition {
             switch condition {
             case let .property(path, name, t, negated):
-                return CompiledCondition(.property(path: self.path(path), property: property(name), test: valueTest(t)), negated: negated)
+                return CompiledCondition(.property(path: self.path(path), property: property(name), test: valueTest(t, exact: name == "text")), negated: negated)
             case let .preference(name, t, negated):
                 let (slot, isNew) = Builder.number(PreferenceKey(name: name, test: t), &preferenceNumbers)
                 if isNew { preferenceTests.append(PreferenceTest(name: name, test: CompiledValueTest(t, integers: &integerValues))) }
@@ -773,6 +780,8 @@ struct CompiledValueTest: Sendable {
     /// For `oneOf`; `valuesKnownNFC` when each is ASCII or one scalar in NFC (``Normalization``).
     let values: [String]
     let valuesKnownNFC: Bool
+    /// Whether `oneOf` compares strings exactly (for `text`) instead of ignoring ASCII case.
+    let exact: Bool
     /// For `less` and `greater`.
     let number: Double
     /// The result for a flag (the string `true`) and for no value.
@@ -787,7 +796,7 @@ struct CompiledValueTest: Sendable {
     let integers: Range<Int>
 
     /// Compiles `test`, appending the integers it accepts to `integerValues`.
-    init(_ test: ValueTest, integers integerValues: inout [Int32]) {
+    init(_ test: ValueTest, exact: Bool = false, integers integerValues: inout [Int32]) {
         var values: [String] = []
         var number = 0.0
         switch test {
@@ -798,14 +807,15 @@ struct CompiledValueTest: Sendable {
         }
         self.values = values
         self.number = number
+        self.exact = exact
         valuesKnownNFC = values.allSatisfy(Normalization.isKnownNFC)
         // Every precomputed result is the string test's.
-        let string = StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, number: number)
+        let string = StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, exact: exact, number: number)
         onFlag = string.passes("true")
         onMissing = string.passes(nil)
         let names = VocabularyNames.shared
         var atoms = AtomSet(), kinds = KindSet(), roles: UInt64 = 0
-        if operation == .oneOf && valuesKnownNFC {
+        if operation == .oneOf && valuesKnownNFC && !exact {
             // The names are ASCII, so the test holds for one exactly when a value equals it ignoring
             // ASCII case (both are in NFC: no canonical equivalence beyond equal bytes): look the
             // values up by their lower case instead of testing every name.
@@ -835,10 +845,10 @@ struct CompiledValueTest: Sendable {
         integers = start ..< integerValues.count
     }
 
-    /// Whether `value` passes: present and not `false` or empty; one of the values (ASCII
-    /// case-insensitive, or equal as strings); a number below / above.
+    /// Whether `value` passes: present and not `false` or empty; one of the values (equal as
+    /// strings, or unless `exact` equal ignoring ASCII case); a number below / above.
     func passes(_ value: String?) -> Bool {
-        StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, number: number).passes(value)
+        StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, exact: exact, number: number).passes(value)
     }
 
     /// Whether an integer value passes (the test on its decimal string).
@@ -859,6 +869,7 @@ struct CompiledValueTest: Sendable {
         let operation: Operation
         let values: [String]
         let valuesKnownNFC: Bool
+        let exact: Bool
         let number: Double
 
         func passes(_ value: String?) -> Bool {
@@ -866,6 +877,7 @@ struct CompiledValueTest: Sendable {
             case .present: return value != nil && value != "false" && value != ""
             case .oneOf:
                 guard let value else { return false }
+                if exact { return values.contains(value) }
                 return values.withUnsafeBufferPointer { values in
                     for v in values where equalIgnoringASCIICase(v, value) { return true }
                     // Strings that differ in bytes can still be equal as Swift strings (canonical

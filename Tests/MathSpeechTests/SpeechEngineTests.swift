@@ -19,6 +19,14 @@ import MathSemantics
     rule named-y for identifier
       when text = y
       say the letter y
+    rule before-y for number
+      when next.text = y
+      say before y {text:raw}
+    rule grandchild for identifier
+      when parent.parent is fraction and within fraction
+      say grandchild {text}
+    rule through-a-path for fraction
+      say over {numerator.base}
     rule role-property for number
       when role = my-role
       say numbered {text:raw}
@@ -78,6 +86,31 @@ import MathSemantics
             SemanticNode(.identifier, text: "x", role: .item, properties: ["text": "y"]),
         ])
         #expect(Self.text(engine.speak(root)) == "the letter y y ex")
+    }
+
+    /// `text` compares exactly, on the node and through a path: `text = y` does not hold for `Y`
+    /// (other values ignore ASCII case).
+    @Test func textComparesExactly() throws {
+        let engine = try Self.engine()
+        let root = SemanticNode(.row, children: [
+            SemanticNode(.number, text: "5", role: .item), SemanticNode(.identifier, text: "y", role: .item),
+            SemanticNode(.number, text: "6", role: .item), SemanticNode(.identifier, text: "Y", role: .item),
+        ])
+        #expect(Self.text(engine.speak(root)) == "before y 5 the letter y 6 Y")
+    }
+
+    /// A node reached through a template path (`{numerator.base}`) has the nodes on the way as its
+    /// ancestors, as when it is reached child by child.
+    @Test func aPathsNodesAreAncestors() throws {
+        let engine = try Self.engine()
+        let root = SemanticNode(.fraction, children: [
+            SemanticNode(.power, children: [SemanticNode(.identifier, text: "z", role: .base),
+                                            SemanticNode(.number, text: "2", role: .exponent)], role: .numerator),
+            SemanticNode(.number, text: "3", role: .denominator),
+        ])
+        #expect(Self.text(engine.speak(SemanticTree(root))) == "over grandchild z")
+        let traced = engine.speak(SemanticTree(root), trace: true)
+        #expect(traced.trace.last?.rule == "grandchild")
     }
 
     /// Values are tested as their strings whatever form the tree stores them in: integers, atoms
