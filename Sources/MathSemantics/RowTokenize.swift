@@ -195,10 +195,48 @@ extension Analyzer {
         return g
     }
 
+    /// Dirac notation inside angle brackets: `⟨φ|ψ⟩` (one bar, `|` or `\mid`, at the top level of
+    /// `content`) and `⟨φ|A|ψ⟩` (one bar pair there, which the fence matching made an absolute value),
+    /// with something on both sides. Nil for anything else (`⟨a, b⟩`, `⟨|x|⟩`).
+    mutating func braKet(_ content: Range<Int>, open: String, close: String, range: SourceRange?, stretchy: Bool,
+                         _ inner: Context) -> NodeID? {
+        var bar = -1
+        for k in content {
+            let t = tokens[k]
+            let isBar: Bool
+            switch t.kind {
+            case .relation:
+                let u = tokenScalar(t)
+                isBar = u == "|" || u == "∣"
+            case .operand: isBar = t.fence >= 0 && kind(t.node) == .absoluteValue
+            default: isBar = false
+            }
+            if isBar {
+                if bar >= 0 { return nil }
+                bar = k
+            }
+        }
+        guard bar > content.lowerBound, bar < content.upperBound - 1 else { return nil }
+        let separator = tokens[bar].kind == .relation ? tokenText(tokens[bar]) : "|"
+        let middle = tokens[bar].kind == .relation ? nil : child(tokens[bar].node, .content)
+        if tokens[bar].kind != .relation && middle == nil { return nil }
+        let bra = parse(content.lowerBound..<bar, range: nil, inner)
+        let ket = parse((bar + 1)..<content.upperBound, range: nil, inner)
+        let mark = b.mark()
+        b.add(child: bra, .bra)
+        if let middle { b.add(child: middle, .operator) }
+        b.add(child: ket, .ket)
+        b.string(.open, open)
+        b.string(.close, close)
+        b.string(.separator, separator)
+        if stretchy { b.flag(.stretchy) }
+        return b.finish(.braKet, mark, range: range)
+    }
+
     /// What a pair of fences around the tokens `content` means (ClearSpeak "Parentheses", "Absolute
     /// value", "Sets", "Intervals", "Matrices", "Combinations"): absolute value, norm, floor, ceiling,
-    /// angle brackets, set or set-builder, interval candidate, binomial, matrix or cases around a
-    /// table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
+    /// angle brackets, a bra, ket or bra-ket (``braKet(_:open:close:range:stretchy:_:)``), set or
+    /// set-builder, interval candidate, binomial, matrix or cases around a table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
     /// fences' sole scalars.
     mutating func fence(open: String, _ o: Unicode.Scalar?, close: String, _ c: Unicode.Scalar?, _ content: Range<Int>,
                         range: SourceRange?, stretchy: Bool, _ inner: Context) -> FenceGroup {
@@ -246,6 +284,10 @@ extension Analyzer {
             b.integer(.items, items)
             return group(b.finish(.set, mark, range: range))
         }
+        if let o, let c, Vocabulary.isAngleOpen(o), Vocabulary.isAngleClose(c),
+           let n = braKet(content, open: open, close: close, range: range, stretchy: stretchy, inner) {
+            return group(n)
+        }
         let inside: NodeID? = content.isEmpty ? nil : parse(content, range: nil, inner)
         if let inside {
             let k = kind(inside)
@@ -286,6 +328,10 @@ extension Analyzer {
         }
         // Fences are one character each: compare scalars (a string switch compares by canonical
         // equivalence, slowly for anything but ASCII).
+        if let o, let c {
+            if o == "|" && Vocabulary.isAngleClose(c) { return group(wrap(.ket), plain: plain) }
+            if Vocabulary.isAngleOpen(o) && c == "|" { return group(wrap(.bra), plain: plain) }
+        }
         switch (o, c) {
         case ("|", "|"): return group(wrap(.absoluteValue), plain: plain)
         case ("‖", "‖"): return group(wrap(.norm), plain: plain)

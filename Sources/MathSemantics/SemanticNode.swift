@@ -134,6 +134,10 @@ public final class SemanticNode: Hashable, Sendable {
         public static let presubscript: Role = "presubscript"
         /// See ``presubscript``.
         public static let presuperscript: Role = "presuperscript"
+        /// The two sides of a bra-ket (`⟨φ|ψ⟩`: `bra` φ, `ket` ψ).
+        public static let bra: Role = "bra"
+        /// See ``bra``.
+        public static let ket: Role = "ket"
     }
 }
 
@@ -306,6 +310,16 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     case setBuilder = "set-builder"
     /// `⟨a, b⟩`: child `content`.
     case angleBrackets = "angle-brackets"
+    /// Dirac notation. A ket `|ψ⟩` and a bra `⟨φ|`: child `content`; properties `open`, `close`,
+    /// `stretchy` as on ``fenced``.
+    case ket
+    /// See ``ket``.
+    case bra
+    /// A bra-ket `⟨φ|ψ⟩` (children `bra`, `ket`) or a matrix element `⟨φ|A|ψ⟩` (children `bra`,
+    /// `operator`, `ket`). Made for angle brackets holding one bar (`|`, `\mid`) or one bar pair at
+    /// their top level with something on both sides; `⟨a, b⟩` stays ``angleBrackets``. Properties
+    /// `open`, `close`, `stretchy`, and `separator` (the bar).
+    case braKet = "bra-ket"
 
     // Functions and big operators
     /// A function applied to an argument: children `function` (a function-name, identifier, or a

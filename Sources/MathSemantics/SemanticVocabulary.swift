@@ -9,7 +9,7 @@ import MathSyntax
 package enum SemanticRole: UInt16, CaseIterable, Sendable {
     case noRole, item, `operator`, numerator, denominator, base, exponent, `subscript`, radicand, index, content
     case open, close, function, argument, lower, upper, body, differential, variable, condition, accent, label
-    case row, cell, whole, quantity, unit, presubscript, presuperscript
+    case row, cell, whole, quantity, unit, presubscript, presuperscript, bra, ket
 
     /// The role's name as rule files and ``SemanticNode/Role`` spell it.
     package var name: String { SemanticRole.names[Int(rawValue)] }
