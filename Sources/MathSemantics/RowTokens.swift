@@ -605,19 +605,37 @@ extension Analyzer {
         return prescriptsNode(preSub: preSub, preSup: preSup, base: base, sub: postSub, sup: postSup, range: range)
     }
 
-    /// A ``SemanticKind/prescripts`` node of analysed parts.
+    /// A ``SemanticKind/prescripts`` node of analysed parts. A combination or permutation (`{}_nC_k`,
+    /// `{}_nP_k`: a pre-subscript and a subscript on C or P, nothing else) keeps its subscript as a
+    /// child; otherwise the base carries its own scripts (`{}_2F_1`: base `F_1`, a subscript).
     mutating func prescriptsNode(preSub: NodeID?, preSup: NodeID?, base: NodeID, sub: NodeID?, sup: NodeID?,
                                  range: SourceRange?) -> NodeID {
+        var counting: PropertyName? = nil
+        if preSub != nil, preSup == nil, sub != nil, sup == nil, kind(base) == .identifier {
+            switch scalar(base) {
+            case "C": counting = .combination
+            case "P": counting = .permutation
+            default: break
+            }
+        }
+        var core = base
+        if counting == nil {
+            if let sub {
+                let mark = b.mark()
+                b.add(child: core, .base)
+                b.add(child: sub, .subscript)
+                if kind(sub) == .number { b.flag(.numeric) }
+                core = b.finish(.subscript, mark, range: SourceRange.union(self.range(core), self.range(sub)))
+            }
+            if let sup { core = power(core, sup, range: nil) }
+        }
         let mark = b.mark()
         if let preSub { b.add(child: preSub, .presubscript) }
         if let preSup { b.add(child: preSup, .presuperscript) }
-        b.add(child: base, .base)
-        if let sub { b.add(child: sub, .subscript) }
-        if let sup { b.add(child: sup, .exponent) }
-        if kind(base) == .identifier {
-            let u = scalar(base)
-            if u == "C" { b.flag(.combination) }
-            if u == "P" { b.flag(.permutation) }
+        b.add(child: core, .base)
+        if let counting {
+            b.add(child: sub!, .subscript)
+            b.flag(counting)
         }
         return b.finish(.prescripts, mark, range: range)
     }

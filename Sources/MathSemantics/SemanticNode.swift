@@ -244,8 +244,11 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number.
     /// (`x_i^2` is a power whose base is the subscript.)
     case `subscript`
-    /// Pre-scripts (`{}_n C_k`, `{}_{10}P_2`, MathML `mmultiscripts`). Children: `presubscript`/`presuperscript`, `base`,
-    /// `subscript`/`exponent`. Property `combination` or `permutation` when the base is C or P.
+    /// Pre-scripts (`{}_n C_k`, `{}^{14}_{6}C`, `{}_2F_1`, MathML `mmultiscripts`). Children:
+    /// `presubscript` and/or `presuperscript`, `base` (carrying its own scripts: `F_1` is a
+    /// ``subscript``). A combination or permutation — a pre-subscript and a subscript on C or P,
+    /// nothing else — has property `combination` or `permutation` and its subscript as a `subscript`
+    /// child instead.
     case prescripts
     /// A square root (child `radicand`) or a root with `index`. Properties: `square` (also `\sqrt[2]`),
     /// `index-value` for an integer index, `nested` and `root-depth` (levels of roots inside the
