@@ -59,6 +59,19 @@ import MathSemantics
             let unknown = style.table.extraPropertyNames.filter { PropertyReference.Pseudo(name: $0) == .none }
             #expect(unknown.isEmpty, "properties outside the vocabulary: \(unknown)")
             #expect(style.table.extraRoleNames.isEmpty, "roles outside the vocabulary: \(style.table.extraRoleNames)")
+            // Kinds, which a condition would otherwise drop without a word.
+            var kinds: [String] = []
+            for rule in style.rules {
+                kinds.append(rule.kind)
+                for condition in rule.conditions {
+                    switch condition {
+                    case let .kind(_, k, _), let .parentKind(k, _), let .within(k, _): kinds += k
+                    default: break
+                    }
+                }
+            }
+            let unknownKinds = Set(kinds.filter { $0 != "*" && SemanticKind(rawValue: $0) == nil })
+            #expect(unknownKinds.isEmpty, "kinds that do not exist: \(unknownKinds.sorted())")
         }
     }
 }
