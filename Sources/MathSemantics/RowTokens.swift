@@ -620,13 +620,7 @@ extension Analyzer {
         }
         var core = base
         if counting == nil {
-            if let sub {
-                let mark = b.mark()
-                b.add(child: core, .base)
-                b.add(child: sub, .subscript)
-                if kind(sub) == .number { b.flag(.numeric) }
-                core = b.finish(.subscript, mark, range: SourceRange.union(self.range(core), self.range(sub)))
-            }
+            if let sub { core = subscriptNode(core, sub) }
             if let sup { core = power(core, sup, range: nil) }
         }
         let mark = b.mark()

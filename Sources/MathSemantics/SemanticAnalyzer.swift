@@ -450,13 +450,7 @@ struct Analyzer {
     mutating func apply(_ s: Scripts, to base: NodeID, range: SourceRange?) -> NodeID {
         var n = base
         let whole = SourceRange.union(self.range(base), range ?? s.range)
-        if let sub = s.sub {
-            let mark = b.mark()
-            b.add(child: n, .base)
-            b.add(child: sub, .subscript)
-            if kind(sub) == .number { b.flag(.numeric) }
-            n = b.finish(.subscript, mark, range: SourceRange.union(self.range(n), self.range(sub)))
-        }
+        if let sub = s.sub { n = subscriptNode(n, sub) }
         if s.primes > 0 {
             if kind(n) == .number && s.sup == nil {
                 let unit = operatorLeaf(String(repeating: "′", count: s.primes), .ord, range: s.range)
@@ -484,6 +478,15 @@ struct Analyzer {
         }
         if self.range(n) == nil, whole != nil { return b.copy(n, range: whole) }
         return n
+    }
+
+    /// A subscript (`numeric` for a number).
+    mutating func subscriptNode(_ base: NodeID, _ sub: NodeID) -> NodeID {
+        let mark = b.mark()
+        b.add(child: base, .base)
+        b.add(child: sub, .subscript)
+        if kind(sub) == .number { b.flag(.numeric) }
+        return b.finish(.subscript, mark, range: SourceRange.union(self.range(base), self.range(sub)))
     }
 
     /// A power with ClearSpeak's exponent facts.
