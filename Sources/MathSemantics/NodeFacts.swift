@@ -130,6 +130,11 @@ extension SemanticTree.Records {
                 return .generic(facts)
             }
             return .none
+        case .prescripts:
+            // ₂F₁(a, b; c; z): pre-scripts on a function letter (not a combination ₙCₖ).
+            guard !has(n, .combination), !has(n, .permutation), let b = child(n, .base) else { return .none }
+            if case .generic(let f) = functionLikeness(b) { return .generic(f) }
+            return .none
         case .fenced:
             // (g ∘ h)(t)
             if let c = child(n, .content), kind(c) == .infix, string(c, .operators) == "∘" { return .generic(facts) }

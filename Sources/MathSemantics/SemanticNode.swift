@@ -333,7 +333,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `log-base` present when `\log_b`. Named functions take a parenthesised group right after them,
     /// otherwise the factors up to the next operator or function name (`\sin 2x`; `\sin x + 1` takes
     /// `x`). Single letters: f g h F G H (also subscripted), letters with primes and letters with `^{-1}`
-    /// before parentheses are applications (`function-class` = `generic`); any other letter before
+    /// before parentheses are applications (`function-class` = `generic`), and so is such a letter with
+    /// pre-scripts (`{}_2F_1(a, b; c; z)`); any other letter before
     /// parentheses makes an ``impliedTimes`` marked `possible-function` (ClearSpeak Functions_Auto).
     /// U+2061 FUNCTION APPLICATION makes an application of whatever precedes it. Also
     /// `function-name` (the text of the function name or letter under any scripts: `sin`, `log`, `f`)
