@@ -30,10 +30,6 @@ struct SpeechBuilder {
     mutating func join(_ text: String, words: String, range: SourceRange?) {
         SpeechDescription.join(text, words: words, range: range, to: &items, from: start)
     }
-
-    mutating func append(_ other: SpeechBuilder) {
-        SpeechDescription.append(other.items[...], to: &items, from: start)
-    }
 }
 
 /// A semantic tree read through raw buffers of its records, for the speech run, which reads them
@@ -329,11 +325,11 @@ struct SpeechRun {
         }
         // Traced: the node is spoken into `out` as it is untraced (so a pause it begins with still
         // follows the words before it), and the items it added are its trace's speech.
+        let rule = matchingRule(context)
         let traceIndex = trace.count
-        trace.append(traceEntry(context, depth: depth, rule: nil))
+        trace.append(traceEntry(context, depth: depth, rule: rule))
         let mark = out.items.count
-        if let rule = matchingRule(context) {
-            trace[traceIndex] = traceEntry(context, depth: depth, rule: rule)
+        if let rule {
             render(rule: rule, context, depth: depth, prosody: prosody, into: &out)
         } else {
             speakDefault(context, depth: depth, prosody: prosody, into: &out)

@@ -141,9 +141,8 @@ final class RuleTable: Sendable {
     let tests: FrozenArray<CompiledCondition>
     /// Per rule, where its tests after the preference tests start (those come first).
     let testsAfterPreferences: FrozenArray<Int>
-    /// Per rule, as a candidate list holds it when the preferences are not tested up front
-    /// (``Candidates/preferencesTested``) and when they are.
-    let untestedEntries: [Candidate]
+    /// Per rule, as a candidate list holds it when the preferences are tested up front
+    /// (``Candidates/preferencesTested``; ``candidates`` holds them untested).
     let testedEntries: [Candidate]
     /// Paths of conditions (`numerator` in `numerator.simple`, `parent.parent`), by number: path `p`
     /// is `pathSteps[pathStart[p] ..< pathStart[p + 1]]`.
@@ -384,7 +383,7 @@ final class RuleTable: Sendable {
             }
             return entries
         }
-        untestedEntries = entries(from: testStart)
+        let untestedEntries = entries(from: testStart)
         testedEntries = entries(from: testsAfterPreferences)
         self.testStart = FrozenArray(testStart)
         self.testsAfterPreferences = FrozenArray(testsAfterPreferences)
@@ -777,13 +776,12 @@ struct VocabularyNames: Sendable {
 struct CompiledValueTest: Sendable {
     enum Operation: Sendable { case present, oneOf, less, greater }
     let operation: Operation
-    /// For `oneOf`; `valuesKnownNFC` when each is ASCII or one scalar in NFC (``Normalization``).
-    let values: [String]
-    let valuesKnownNFC: Bool
-    /// Whether `oneOf` compares strings exactly (for `text`) instead of ignoring ASCII case.
-    let exact: Bool
     /// For `less` and `greater`.
     let number: Double
+    /// The test on strings (the values of `oneOf`), made once.
+    private let string: StringTest
+    /// For `oneOf`.
+    var values: [String] { string.values }
     /// The result for a flag (the string `true`) and for no value.
     let onFlag: Bool
     let onMissing: Bool
@@ -805,12 +803,11 @@ struct CompiledValueTest: Sendable {
         case .less(let n): operation = .less; number = n
         case .greater(let n): operation = .greater; number = n
         }
-        self.values = values
         self.number = number
-        self.exact = exact
-        valuesKnownNFC = values.allSatisfy(Normalization.isKnownNFC)
+        let valuesKnownNFC = values.allSatisfy(Normalization.isKnownNFC)
         // Every precomputed result is the string test's.
         let string = StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, exact: exact, number: number)
+        self.string = string
         onFlag = string.passes("true")
         onMissing = string.passes(nil)
         let names = VocabularyNames.shared
@@ -847,9 +844,7 @@ struct CompiledValueTest: Sendable {
 
     /// Whether `value` passes: present and not `false` or empty; one of the values (equal as
     /// strings, or unless `exact` equal ignoring ASCII case); a number below / above.
-    func passes(_ value: String?) -> Bool {
-        StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, exact: exact, number: number).passes(value)
-    }
+    func passes(_ value: String?) -> Bool { string.passes(value) }
 
     /// Whether an integer value passes (the test on its decimal string).
     @inline(__always)
@@ -864,8 +859,9 @@ struct CompiledValueTest: Sendable {
         }
     }
 
-    /// The test on strings.
-    private struct StringTest {
+    /// The test on strings. `valuesKnownNFC` when each value is ASCII or one scalar in NFC
+    /// (``Normalization``); `exact` compares strings exactly (for `text`) instead of ignoring ASCII case.
+    private struct StringTest: Sendable {
         let operation: Operation
         let values: [String]
         let valuesKnownNFC: Bool
@@ -949,10 +945,12 @@ extension SemanticKind {
     var number: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     /// Stops with a clear message if ``number`` does not give the case numbers (the enum got
-    /// payloads), or if there are more kinds than a ``KindSet`` holds.
+    /// payloads), or if there are more kinds than a ``KindSet`` holds or more roles than a
+    /// ``RoleSet`` holds.
     static func checkNumbering() {
         precondition(MemoryLayout<SemanticKind>.size == 1 && allCases.count <= 128
                      && allCases.enumerated().allSatisfy { $0.offset == $0.element.number },
                      "SemanticKind is no longer stored as its case number; change SemanticKind.number")
+        precondition(SemanticRole.allCases.count <= 64, "more roles than a RoleSet and CompiledValueTest.roles hold (64 bits)")
     }
 }

@@ -44,7 +44,6 @@ struct TextTable<Value: Sendable>: Sendable {
         self.scalars = scalars
     }
 
-    var isEmpty: Bool { dictionary.isEmpty }
 
     @inline(__always)
     subscript(_ text: String) -> Value? {
