@@ -338,12 +338,14 @@ extension SemanticTree.Records {
         func mark(_ x: NodeID) -> (Unicode.Scalar, String?)? {
             switch kind(x) {
             case .identifier:
-                let t = text(x)
-                if t == "d" || t == "ⅆ" { return ("d", nil) }
-                if t == "∂" { return ("∂", nil) }
-                return nil
+                switch soleScalar(x) {
+                case "d", "ⅆ": return ("d", nil)
+                case "∂": return ("∂", nil)
+                default: return nil
+                }
             case .differential:
-                return (string(x, .mark) == "∂" ? "∂" : "d", string(x, .order))
+                // The analysis writes differentials (`\mathrm{d}x`) with the mark `d` only.
+                return ("d", string(x, .order))
             case .power:
                 guard let b = child(x, .base), let (m, _) = mark(b), let e = child(x, .exponent) else { return nil }
                 return (m, integerValue(e).map(String.init) ?? (isLetter(e) ? text(e) : "true"))

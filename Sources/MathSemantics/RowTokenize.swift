@@ -295,6 +295,31 @@ extension Analyzer {
                 return group(fencedTable(inside, open: open, close: close, range: range))
             }
         }
+        // Fences other than parentheses and brackets around content: their own kinds (the plain
+        // reading is only ever needed for what can follow a function, parentheses and brackets).
+        // Fences are one character each: compare scalars (a string switch compares by canonical
+        // equivalence, slowly for anything but ASCII).
+        if !paren, let inside, let o, let c {
+            /// A node of `kind` around the content, with the fence's `open`, `close`, `stretchy`.
+            func wrap(_ kind: SemanticKind) -> FenceGroup {
+                let mark = b.mark()
+                b.add(child: inside, .content)
+                b.string(.open, open)
+                b.string(.close, close)
+                if stretchy { b.flag(.stretchy) }
+                return group(b.finish(kind, mark, range: range))
+            }
+            if o == "|" && Vocabulary.isAngleClose(c) { return wrap(.ket) }
+            if Vocabulary.isAngleOpen(o) && c == "|" { return wrap(.bra) }
+            switch (o, c) {
+            case ("|", "|"): return wrap(.absoluteValue)
+            case ("‖", "‖"): return wrap(.norm)
+            case ("⌊", "⌋"): return wrap(.floor)
+            case ("⌈", "⌉"): return wrap(.ceiling)
+            default: break
+            }
+            if Vocabulary.isAngleOpen(o) && Vocabulary.isAngleClose(c) { return wrap(.angleBrackets) }
+        }
         // Plain fenced reading (also the reading of a function argument).
         let plainMark = b.mark()
         b.string(.open, open)
@@ -317,31 +342,6 @@ extension Analyzer {
         }
         let plain = b.finish(.fenced, plainMark, range: range)
         guard let inside else { return group(plain) }
-        /// A node of `kind` around the content, with the fence's `open`, `close`, `stretchy`.
-        func wrap(_ kind: SemanticKind) -> NodeID {
-            let mark = b.mark()
-            b.add(child: inside, .content)
-            b.string(.open, open)
-            b.string(.close, close)
-            if stretchy { b.flag(.stretchy) }
-            return b.finish(kind, mark, range: range)
-        }
-        // Fences are one character each: compare scalars (a string switch compares by canonical
-        // equivalence, slowly for anything but ASCII).
-        if let o, let c {
-            if o == "|" && Vocabulary.isAngleClose(c) { return group(wrap(.ket), plain: plain) }
-            if Vocabulary.isAngleOpen(o) && c == "|" { return group(wrap(.bra), plain: plain) }
-        }
-        switch (o, c) {
-        case ("|", "|"): return group(wrap(.absoluteValue), plain: plain)
-        case ("‖", "‖"): return group(wrap(.norm), plain: plain)
-        case ("⌊", "⌋"): return group(wrap(.floor), plain: plain)
-        case ("⌈", "⌉"): return group(wrap(.ceiling), plain: plain)
-        default: break
-        }
-        if let o, let c, Vocabulary.isAngleOpen(o) && Vocabulary.isAngleClose(c) {
-            return group(wrap(.angleBrackets), plain: plain)
-        }
         let k = kind(inside)
         if o == "(" && c == ")" {
             // \binom, {n \choose k}: a fraction without a rule in parentheses.
@@ -610,17 +610,21 @@ extension Analyzer {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 return Token(.operand, underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass))
             }
-        case .identifier(let t, _) where !underOverKind && t.hasSeveralScalars && Vocabulary.functionClass(t) != nil:
-            return functionToken(functionName(t, range: base.range), sub: sub, sup: sup, range: m.range, ctx)
-        case .identifier(let t, _) where !underOverKind && Vocabulary.isLimitName(t):
-            let name = functionName(t, range: base.range)
-            let lower = sub.map { node($0, ctx) }
-            let upper = sup.map { node($0, ctx) }
-            return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
-        case .identifier(let t, _) where underOverKind && t.hasSeveralScalars && sub != nil && sup == nil:
+        case .identifier(let t, _) where t.hasSeveralScalars:
+            // Function and limit names (none is one letter), looked up once.
+            guard let nameClass = Vocabulary.nameClass(t) else { break }
+            if !underOverKind && nameClass != .limit {
+                return functionToken(functionName(t, range: base.range, nameClass: nameClass), sub: sub, sup: sup, range: m.range, ctx)
+            }
+            if !underOverKind {
+                let name = functionName(t, range: base.range, nameClass: nameClass)
+                let lower = sub.map { node($0, ctx) }
+                let upper = sup.map { node($0, ctx) }
+                return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
+            }
             // \underset{x}{\arg}, \mathop{\rm max}\limits_x written as an identifier: a limit-like operator.
-            if Vocabulary.isLimitName(t) || Vocabulary.functionClass(t) == .named {
-                let name = functionName(t, range: base.range)
+            if sub != nil && sup == nil && (nameClass == .limit || nameClass == .named) {
+                let name = functionName(t, range: base.range, nameClass: nameClass)
                 let lower = sub.map { node($0, ctx) }
                 return limitToken(name, lower: lower, upper: nil, placement: placement, range: m.range)
             }

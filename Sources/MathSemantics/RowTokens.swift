@@ -460,9 +460,9 @@ extension Analyzer {
             i += 1
         }
         if i == nodes.count { return }
-        items.truncate(to: base)
+        // The items before node `i` are made: go on from it.
         flattenFrames.truncate(to: 0)
-        flattenFrames.push(FlattenFrame(nodes: nodes, index: start, end: nodes.count))
+        flattenFrames.push(FlattenFrame(nodes: nodes, index: i, end: nodes.count))
         while flattenFrames.count > 0 {
             let top = flattenFrames.count - 1
             if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.pop(); continue }
@@ -474,7 +474,7 @@ extension Analyzer {
             case .row:
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
                 // "(#1,#2)") stays one item, so its brackets cannot pair with brackets outside it.
-                if Analyzer.isSelfContainedGroup(m) { items.push(RowItem(raw: m)); continue }
+                if Analyzer.isSelfContainedGroup(m) { items.push(item); continue }
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
             case .semantics:
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
@@ -489,22 +489,6 @@ extension Analyzer {
             }
         }
         if items.count > base, items[items.count - 1].kind == .wideSpace { items.pop() }
-    }
-
-    /// Whether ``flatten(_:from:)`` keeps a node as one item as it is: anything but rows, pass-through
-    /// styles (display/script level, size — colour is kept), padding, `semantics`, spaces and blank
-    /// text, which it splices, drops or turns into separators.
-    static func staysAsItem(_ m: MathNode) -> Bool {
-        switch m.kind {
-        case .row, .padded, .semantics, .space: return false
-        case .style, .text: break
-        default: return true
-        }
-        switch m.kind {
-        case .style(let p): return p.color != nil || p.background != nil
-        case .text(let t, _): return !t.unicodeScalars.allSatisfy(\.properties.isWhitespace)
-        default: return true
-        }
     }
 
     /// A row of three or more items whose first item opens a bracket and whose last closes one.
@@ -680,7 +664,10 @@ extension Analyzer {
     static func isPrimeOrRing(_ m: MathNode) -> Bool {
         var n = m
         while case .row = n.kind, let f = n.children.first { n = f }
-        if case .operator(let t, _) = n.kind { return primeCount(t) != nil || t.soleScalar == "∘" || t.soleScalar == "°" }
+        if case .operator(let t, _) = n.kind {
+            let u = t.soleScalar
+            return primeCount(t, u) != nil || isDegreeRing(u)
+        }
         return false
     }
 
@@ -952,22 +939,6 @@ extension MathNode {
         return nil
     }
 
-    /// Whether the node is a subscript, superscript or both.
-    var isScripted: Bool {
-        switch kind {
-        case .subscript, .superscript, .subSuperscript: return true
-        default: return false
-        }
-    }
-
-    /// Whether the node is an under, over or under-over script.
-    var isUnderOver: Bool {
-        switch kind {
-        case .under, .over, .underOver: return true
-        default: return false
-        }
-    }
-
     /// The kind of row item a node other than an operator or identifier is (see ``RowItem/Kind``).
     @inline(__always)
     var itemKind: RowItem.Kind {
@@ -977,7 +948,10 @@ extension MathNode {
         case .under, .over, .underOver: return .underOver
         case .fraction: return .fraction
         case .row, .padded, .semantics, .space: return .splice
-        case .style, .text: return Analyzer.staysAsItem(self) ? .other : .splice
+        // Colour is kept as one item; other styles (display/script level, size) pass through.
+        case .style(let p): return p.color != nil || p.background != nil ? .other : .splice
+        // Blank text is dropped.
+        case .text(let t, _): return t.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? .splice : .other
         default: return .other
         }
     }

@@ -323,9 +323,7 @@ struct Analyzer {
         return b.finish(.ellipsis, mark, text: text, range: range, rangeFromChildren: false)
     }
 
-    static func isEllipsis(_ text: String) -> Bool { isEllipsis(text, text.soleScalar) }
-
-    /// ``isEllipsis(_:)`` of a text whose sole scalar (if any) is `u`.
+    /// Whether a text (whose sole scalar, if any, is `u`) is an ellipsis.
     static func isEllipsis(_ text: String, _ u: Unicode.Scalar?) -> Bool {
         guard let u else { return text == "..." }
         return u == "…" || u == "⋯" || u == "⋮" || u == "⋱" || u == "⋰"
@@ -411,7 +409,7 @@ struct Analyzer {
                 s.primes += n
                 i += 1
             }
-            if s.primes == 0, count == 1, case .operator(let t, _) = item(0).kind, let u = t.soleScalar, u == "∘" || u == "°" || u == "○" {
+            if s.primes == 0, count == 1, case .operator(let t, _) = item(0).kind, Analyzer.isDegreeRing(t.soleScalar) {
                 s.degrees = true
                 i = 1
             }
@@ -423,6 +421,9 @@ struct Analyzer {
         }
         return s
     }
+
+    /// The ring of degrees written as a superscript: `^\circ`, `°`, `^\bigcirc`.
+    static func isDegreeRing(_ u: Unicode.Scalar?) -> Bool { u == "∘" || u == "°" || u == "○" }
 
     /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1).
     static func primeCount(_ text: String) -> Int? { primeCount(text, text.soleScalar) }

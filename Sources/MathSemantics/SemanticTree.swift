@@ -122,13 +122,6 @@ public struct SemanticTree: Sendable {
 
     // MARK: Reading
 
-    /// The children's links, in order.
-    @inline(__always)
-    package func children(_ n: NodeID) -> ArraySlice<Link> {
-        let node = nodes[Int(n)]
-        return links[Int(node.firstChild) ..< Int(node.firstChild + node.childCount)]
-    }
-
     /// A property name number's string.
     package func name(ofProperty number: UInt16) -> String {
         let known = PropertyName.allCases.count
@@ -684,13 +677,6 @@ extension SemanticTree {
             return id
         }
 
-        /// A copy of node `n` with other children (those added since `mark`) and the properties added
-        /// since `mark` (text and range kept unless given).
-        package mutating func copy(_ n: NodeID, childrenAndPropertiesSince mark: Mark, kind: SemanticKind? = nil) -> NodeID {
-            let old = nodes[Int(n)]
-            return finish(kind ?? old.kind, mark, text: records.text(n), range: old.range, rangeFromChildren: false)
-        }
-
         @inline(__always)
         private mutating func append(_ node: Node) -> NodeID {
             nodes.push(node)
@@ -786,16 +772,6 @@ extension SemanticTree {
                 p3 = p
             }
             count += 1
-        }
-
-        /// Property `i` (below ``count``).
-        package subscript(i: Int) -> Property {
-            switch i {
-            case 0: p0
-            case 1: p1
-            case 2: p2
-            default: p3
-            }
         }
 
         /// Writes the properties, in order, to `target` (room for ``count``).

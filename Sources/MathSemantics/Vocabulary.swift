@@ -282,13 +282,6 @@ extension String {
         return first
     }
 
-    /// Whether the string is one Unicode scalar (one byte is one ASCII scalar: no decoding then).
-    var isOneScalar: Bool {
-        let n = utf8.count
-        if n == 1 { return true }
-        return n > 1 && n <= 4 && soleScalar != nil
-    }
-
     /// Whether the string has two or more Unicode scalars.
     var hasSeveralScalars: Bool {
         var it = unicodeScalars.makeIterator()

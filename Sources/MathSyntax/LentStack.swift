@@ -39,11 +39,6 @@ package struct LentStack<Element> {
     /// The first element's address (valid until the stack next grows or is released).
     @inlinable package var start: UnsafeMutablePointer<Element> { base }
 
-    /// The elements, in place (valid until the stack next grows or is released).
-    @inlinable package var elements: UnsafeMutableBufferPointer<Element> {
-        UnsafeMutableBufferPointer(start: base, count: storedCount)
-    }
-
     /// Element `i` (below ``count``), read and written in place.
     @inlinable
     package subscript(i: Int) -> Element {
