@@ -78,7 +78,7 @@ public struct SpeechEngine: Sendable {
             self.lexicon = lexicon
             locale = style.locale
             self.preferences = preferences
-            words = WordCache(lexicon: lexicon, variant: preferences.variant)
+            words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys)
             roleCount = SemanticRole.allCases.count
             propertyNameCount = PropertyName.allCases.count
             exponentRole = SemanticRole.exponent.rawValue

@@ -573,11 +573,15 @@ struct SpeechRun {
             } else {
                 out.append(words: value, range: tree.range(node), prosody: prosody)
             }
-        case .lookup(let key):
-            let key = core.table.lookupKeys[key]
-            let words = core.lexicon.symbol(key, variant: preferences.variant) ?? core.lexicon.number(key, variant: preferences.variant)
+        case .lookup(let k):
+            if let cached = words?.lookupWords(k) {
+                out.append(words: cached, range: tree.range(node), prosody: prosody)
+                return
+            }
+            let key = core.table.lookupKeys[k]
+            let found = core.lexicon.symbol(key, variant: preferences.variant) ?? core.lexicon.number(key, variant: preferences.variant)
                 ?? symbolWords(key, range: tree.range(node))
-            out.append(words: words.trimmingSpaces, range: tree.range(node), prosody: prosody)
+            out.append(words: found.trimmingSpaces, range: tree.range(node), prosody: prosody)
         }
     }
 

@@ -1,6 +1,6 @@
 /// Words a speech run looks up again and again, found once when an engine is made, for one word
-/// variant: the words of one-character texts (letters, digits, operators, Greek letters…) and the
-/// number words of small integers. Every entry is made by running the look-up it stands for, so
+/// variant: the words of one-character texts (letters, digits, operators, Greek letters…), the
+/// number words of small integers and the words templates name by key (`{@ms.subscript}`). Every entry is made by running the look-up it stands for, so
 /// reading it instead says exactly the same words; what is not here is looked up as before.
 final class WordCache: Sendable {
     /// The word variant the entries are for (`brief`, `superbrief`; nil for the default words).
@@ -12,6 +12,10 @@ final class WordCache: Sendable {
     private let scalars: ScalarMap<String>
     /// Per integer format (``integerFormats``), the words of `0 ..< integerCount`.
     private let integers: FrozenArray<String?>
+    /// Per key of a rule table's ``RuleTable/lookupKeys``, its symbol or number words, trimmed; nil
+    /// when the key has neither (the run then reads it character by character, reporting what is
+    /// missing).
+    private let lookups: FrozenArray<String?>
 
     /// The formats that put words to an integer, in the order of ``integers``.
     static let integerFormats: [ValueFormat] = [.cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural,
@@ -19,7 +23,7 @@ final class WordCache: Sendable {
     /// How many integers (from 0) have their words here.
     static let integerCount = 32
 
-    init(lexicon: Lexicon, variant: String?) {
+    init(lexicon: Lexicon, variant: String?, lookupKeys: [String]) {
         self.variant = variant
         ascii = FrozenArray((0 ..< 128).map { byte in
             SpeechRun.symbolWords(String(UnicodeScalar(UInt8(byte))), lexicon: lexicon, variant: variant) { _, _ in nil }
@@ -33,16 +37,24 @@ final class WordCache: Sendable {
         integers = FrozenArray(WordCache.integerFormats.flatMap { format in
             (0 ..< WordCache.integerCount).map { SpeechRun.integerWords($0, format, lexicon: lexicon) }
         })
+        lookups = FrozenArray(lookupKeys.map { key in
+            (lexicon.symbol(key, variant: variant) ?? lexicon.number(key, variant: variant))?.trimmingSpaces
+        })
     }
 
     /// The cache as a run reads it (valid while the cache lives).
-    var reader: Reader { Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base) }
+    var reader: Reader { Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base, lookups: lookups.base) }
 
     /// Reads a ``WordCache`` through raw pointers.
     struct Reader {
         fileprivate let ascii: UnsafePointer<String?>
         fileprivate let scalars: ScalarMap<String>.Reader
         fileprivate let integers: UnsafePointer<String?>
+        fileprivate let lookups: UnsafePointer<String?>
+
+        /// The words of lookup key number `k` (see ``WordCache/lookups``).
+        @inline(__always)
+        func lookupWords(_ k: Int) -> String? { lookups[k] }
 
         /// The symbol words of `text` when they are here (nil: look them up).
         @inline(__always)
