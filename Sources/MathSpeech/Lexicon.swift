@@ -98,9 +98,7 @@ public struct Lexicon: Sendable {
                 if b < 64 { bits.0 |= 1 << UInt64(b) } else { bits.1 |= 1 << UInt64(b - 64) }
             }
             oneByteKeys = bits
-            asciiKeysDecide = !table.entries.keys.contains { key in
-                key.unicodeScalars.contains { $0 == "\u{037E}" || $0 == "\u{1FEF}" || $0 == "\u{212A}" }
-            }
+            asciiKeysDecide = !table.entries.keys.contains(where: Normalization.hasASCIIDecomposingScalar)
         }
 
         @inline(__always)
@@ -127,11 +125,7 @@ public struct Lexicon: Sendable {
     /// ``WordCache``).
     func singleScalarSymbolKeys() -> [String] {
         search.symbols.flatMap { table in
-            table.table.entries.keys.filter { key in
-                var scalars = key.unicodeScalars.makeIterator()
-                guard let first = scalars.next(), scalars.next() == nil else { return false }
-                return !first.isASCII
-            }
+            table.table.entries.keys.filter { key in (key.soleScalarValue ?? 0) >= 0x80 }
         }
     }
 

@@ -76,6 +76,12 @@ enum Normalization {
         return scalar
     }
 
+    /// Whether `text` holds one of the three characters whose canonical decomposition is ASCII
+    /// (U+037E ;, U+1FEF `, U+212A K): with such a key, ASCII text may equal a non-ASCII key.
+    static func hasASCIIDecomposingScalar(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0 == "\u{037E}" || $0 == "\u{1FEF}" || $0 == "\u{212A}" }
+    }
+
     /// Whether `text` is known to be in NFC without normalizing it: ASCII, or one scalar in NFC.
     @inline(__always)
     static func isKnownNFC(_ text: String) -> Bool {
@@ -88,6 +94,14 @@ enum Normalization {
 }
 
 extension String {
+    /// The value of the string's only Unicode scalar (nil when it has none or several).
+    @inline(__always)
+    var soleScalarValue: UInt32? {
+        var scalars = unicodeScalars.makeIterator()
+        guard let first = scalars.next(), scalars.next() == nil else { return nil }
+        return first.value
+    }
+
     /// Runs `body` on the string's UTF-8 bytes (in place for a native string; a small one is copied to
     /// the stack). Reading bytes this way is a few instructions; going through `utf8` is a call per step.
     @inline(__always)

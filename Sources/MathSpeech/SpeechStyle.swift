@@ -306,9 +306,8 @@ final class RuleTable: Sendable {
                 for (text, list) in lists.byText where list != lists.other {
                     let range = add(list)
                     ranges[text] = range
-                    var scalars = text.unicodeScalars.makeIterator()
-                    if let scalar = scalars.next(), scalars.next() == nil {
-                        byScalar[UInt32(kind) << 21 | scalar.value] = Int32(textLists.count)
+                    if let scalar = text.soleScalarValue {
+                        byScalar[UInt32(kind) << 21 | scalar] = Int32(textLists.count)
                         textLists.append(range)
                     }
                 }

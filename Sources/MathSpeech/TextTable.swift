@@ -25,9 +25,7 @@ struct TextTable<Value: Sendable>: Sendable {
 
     init(_ all: [String: Value]) {
         dictionary = all
-        asciiKeysDecide = !all.keys.contains { key in
-            key.unicodeScalars.contains { $0 == "\u{037E}" || $0 == "\u{1FEF}" || $0 == "\u{212A}" }
-        }
+        asciiKeysDecide = !all.keys.contains(where: Normalization.hasASCIIDecomposingScalar)
         var oneByte = [Value?](repeating: nil, count: asciiKeysDecide ? 128 : 0)
         var ascii: [String: Value] = [:]
         var scalars: [UInt32: Value] = [:]
@@ -35,7 +33,7 @@ struct TextTable<Value: Sendable>: Sendable {
             if key.utf8.allSatisfy({ $0 < 0x80 }) {
                 guard asciiKeysDecide else { continue }
                 if key.utf8.count == 1 { oneByte[Int(key.utf8.first!)] = value } else { ascii[key] = value }
-            } else if let scalar = TextTable.singleScalar(key) {
+            } else if let scalar = key.soleScalarValue {
                 scalars[scalar] = value
             }
         }
@@ -52,15 +50,7 @@ struct TextTable<Value: Sendable>: Sendable {
             if utf8.count == 1 { return oneByte[Int(first)] }
             if utf8.allSatisfy({ $0 < 0x80 }) { return ascii[text] }
         }
-        if let scalar = TextTable.singleScalar(text), let value = scalars[scalar] { return value }
+        if let scalar = text.soleScalarValue, let value = scalars[scalar] { return value }
         return dictionary[text]
-    }
-
-    /// The value of `text`'s only Unicode scalar (nil when it has none or several).
-    @inline(__always)
-    private static func singleScalar(_ text: String) -> UInt32? {
-        var scalars = text.unicodeScalars.makeIterator()
-        guard let first = scalars.next(), scalars.next() == nil else { return nil }
-        return first.value
     }
 }
