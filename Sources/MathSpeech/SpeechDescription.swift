@@ -156,18 +156,11 @@ public struct SpeechDescription: Hashable, Sendable {
                         bytes[n] = 0x20
                         n += 1
                     }
-                    let copied: Int? = w.utf8.withContiguousStorageIfAvailable { source in
+                    let copied = w.withBytes { source in
                         _ = UnsafeMutableBufferPointer(rebasing: bytes[n...]).initialize(from: source)
                         return source.count
                     }
-                    if let copied {
-                        n += copied
-                    } else {
-                        for b in w.utf8 {
-                            bytes[n] = b
-                            n += 1
-                        }
-                    }
+                    n += copied
                 case .pause(let p):
                     bytes[n] = p == .short ? 0x2C : p == .medium ? 0x3B : 0x2E    // , ; .
                     n += 1
