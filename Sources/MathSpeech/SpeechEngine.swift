@@ -95,7 +95,7 @@ public struct SpeechEngine: Sendable {
     }
 
     /// Creates an engine for resolved preference values (see ``SpeechStyle/resolve(_:)``), spoken
-    /// with by `speak(_:trace:)`: the style's preference conditions are tested
+    /// with by `speak(_:preferences:trace:)`: the style's preference conditions are tested
     /// here, once, instead of in every call.
     public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String]) {
         self.style = style
@@ -103,32 +103,24 @@ public struct SpeechEngine: Sendable {
         core = Core(style: style, lexicon: lexicon, preferences: RunPreferences(preferences, table: style.table, testAll: true))
     }
 
-    /// Speaks `tree` with the preferences the engine was made with. `trace` records which rule
-    /// spoke each node (``SpeechOutput/trace``).
-    public func speak(_ tree: SemanticTree, trace: Bool = false) -> SpeechOutput {
-        SpeechEngine.speak(tree, rootRole: SemanticRole.noRole.rawValue, core, core.preferences, trace: trace)
+    /// Speaks `tree` with the preferences the engine was made with, or with resolved preference
+    /// values (see ``SpeechStyle/resolve(_:)``). `trace` records which rule spoke each node
+    /// (``SpeechOutput/trace``).
+    public func speak(_ tree: SemanticTree, preferences: [String: String]? = nil, trace: Bool = false) -> SpeechOutput {
+        SpeechEngine.speak(tree, rootRole: SemanticRole.noRole.rawValue, core, runPreferences(preferences), trace: trace)
     }
 
-    /// Speaks `tree` with resolved preference values (see ``SpeechStyle/resolve(_:)``).
-    public func speak(_ tree: SemanticTree, preferences: [String: String], trace: Bool = false) -> SpeechOutput {
-        SpeechEngine.speak(tree, rootRole: SemanticRole.noRole.rawValue, core,
-                           RunPreferences(preferences, table: core.table, testAll: false), trace: trace)
-    }
-
-    /// Speaks the tree of `root` (see ``SemanticTree/init(_:)``) with the preferences the engine was
-    /// made with; the root keeps its role.
-    public func speak(_ root: SemanticNode, trace: Bool = false) -> SpeechOutput {
+    /// Speaks the tree of `root` (see ``SemanticTree/init(_:)``) as ``speak(_:preferences:trace:)``
+    /// does; the root keeps its role.
+    public func speak(_ root: SemanticNode, preferences: [String: String]? = nil, trace: Bool = false) -> SpeechOutput {
         var tree = SemanticTree(root)
         let role = tree.addRole(root.role.rawValue)
-        return SpeechEngine.speak(tree, rootRole: role, core, core.preferences, trace: trace)
+        return SpeechEngine.speak(tree, rootRole: role, core, runPreferences(preferences), trace: trace)
     }
 
-    /// Speaks the tree of `root` with resolved preference values (see ``SpeechStyle/resolve(_:)``).
-    public func speak(_ root: SemanticNode, preferences: [String: String], trace: Bool = false) -> SpeechOutput {
-        var tree = SemanticTree(root)
-        let role = tree.addRole(root.role.rawValue)
-        return SpeechEngine.speak(tree, rootRole: role, core, RunPreferences(preferences, table: core.table, testAll: false),
-                                  trace: trace)
+    /// The engine's preferences, or `preferences` with every preference condition tested for them.
+    private func runPreferences(_ preferences: [String: String]?) -> RunPreferences {
+        preferences.map { RunPreferences($0, table: core.table, testAll: false) } ?? core.preferences
     }
 
     private static func speak(_ tree: SemanticTree, rootRole: UInt16, _ core: Core, _ preferences: RunPreferences,
