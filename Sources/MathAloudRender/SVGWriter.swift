@@ -18,8 +18,10 @@ extension Renderer {
         // their outlines go in <defs>) and how long the drawing can get.
         var scan = SVGScan(prefixLength: prefixLength, color: options.color, fonts: fonts)
         formula.box.draw(into: &scan, x: 0, y: 0, color: options.color)
-        let label = SVGBytes.isPlainText(formula.label) ? formula.label : XMLEscaping.text(formula.label)
-        let source = SVGBytes.isPlainText(formula.source) ? formula.source : XMLEscaping.text(formula.source)
+        // Element content: `&`, `<`, `>` escaped, characters XML forbids replaced; tab, line feed and
+        // carriage return stay as they are. Nearly always the string itself comes back.
+        let label = XMLEscaping.text(formula.label)
+        let source = XMLEscaping.text(formula.source)
         // Written straight into the string's storage, sized for the longest this SVG can be (numbers at
         // their longest); should the guess be short, the writer moves to memory of its own.
         let bound = SVGBytes.headerBound + 4 * prefixLength + label.utf8.count + source.utf8.count + scan.bound
@@ -446,37 +448,6 @@ struct SVGBytes: ~Copyable {
             i -= 1
         } while n > 0
         count += digits
-    }
-
-    /// Whether ``XMLEscaping/text(_:)`` leaves a string as it is: no markup characters, control
-    /// characters, U+FFFE or U+FFFF. ASCII is checked eight bytes at a time.
-    static func isPlainText(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { bytes -> Bool in
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            /// Whether any byte of an ASCII word is zero (exact: a borrow only ever follows a zero byte).
-            func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
-            var i = 0
-            while i + 8 <= bytes.count {
-                let w = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if w & highs != 0 { break }   // not ASCII: byte by byte from here
-                if (w &- 0x20 &* ones) & ~w & highs != 0 || hasZero(w ^ 0x26 &* ones) || hasZero(w ^ 0x3C &* ones)
-                    || hasZero(w ^ 0x3E &* ones) { return false }
-                i += 8
-            }
-            // Bytes below 0x40 that XMLEscaping changes: control characters, `&`, `<` and `>`.
-            let special: UInt64 = 0xFFFF_FFFF | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
-            while i < bytes.count {
-                let byte = bytes[i]
-                if byte < 0x40 {
-                    if special >> byte & 1 != 0 { return false }
-                } else if byte >= 0xBE, i > 1, bytes[i - 1] == 0xBF, bytes[i - 2] == 0xEF {
-                    return false   // U+FFFE, U+FFFF
-                }
-                i += 1
-            }
-            return true
-        }
     }
 
     mutating func glyphID(_ g: GlyphRef) {
