@@ -107,7 +107,8 @@ final class ParserTables: Sendable {
     let controlSequences: [ControlSequence]
     /// The index of `\verb` in ``controlSequences``.
     let verb: Int32
-    /// ``SymbolTable/character(_:)`` for each ASCII code.
+    /// ``SymbolTable/character(_:)`` for each ASCII code, as a leaf (the symbol table's `[char]`
+    /// section holds ASCII characters only: its parser reports any other as a problem).
     private let asciiSymbols: [SymbolLeaf?]
     /// The one-character string of each ASCII code. Every letter and digit of a formula needs one,
     /// and copying a small string costs far less than making one from a scalar.
@@ -209,10 +210,10 @@ final class ParserTables: Sendable {
         entry < 0 ? .none : controlSequences[Int(entry)].meaning
     }
 
-    /// ``SymbolTable/character(_:)`` as a leaf, from an array for ASCII.
+    /// ``SymbolTable/character(_:)`` as a leaf, from an array: nil for every character above ASCII.
     @inline(__always)
     func character(_ c: Unicode.Scalar) -> SymbolLeaf? {
-        c.value < 0x80 ? asciiSymbols[Int(c.value)] : SymbolTable.character(c).map(SymbolLeaf.init)
+        c.value < 0x80 ? asciiSymbols[Int(c.value)] : nil
     }
 
     /// The one-character string of `c`.

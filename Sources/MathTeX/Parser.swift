@@ -696,8 +696,8 @@ struct ParserCore {
             if isASCIIDigit(base) { return MathNode(.number(tables.string(base)), range: range) }
             return MathNode(.identifier(tables.string(base), variant: variant == .italic ? nil : variant), range: range)
         }
-        if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
-            return leaf(SymbolLeaf(symbol), range: range)
+        if let symbol = SymbolTable.leaf(forText: String(Character(c))) {
+            return leaf(symbol, range: range)
         }
         if let atomClass = OperatorDictionary.atomClass(for: c) {
             var props = OperatorDictionary.properties(for: String(Character(c)))
