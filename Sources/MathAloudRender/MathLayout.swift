@@ -1435,7 +1435,9 @@ extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
 }
 
-extension String {
+// MathSyntax has no one-scalar helper (`soleScalar` lives in MathSemantics, internal there), so the
+// layout keeps its own, private to this file, the only one that uses it.
+private extension String {
     /// Whether the string is exactly one Unicode scalar (an operator or a letter, not a name).
     var isOneScalar: Bool {
         var scalars = unicodeScalars.makeIterator()
