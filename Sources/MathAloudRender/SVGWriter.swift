@@ -336,28 +336,22 @@ struct SVGBytes: ~Copyable {
     /// prefix, label, source, definitions or drawing).
     static let headerBound = 640
 
-    /// Powers of ten as doubles, 10⁰…10⁹ (exact).
-    private static let scales: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
-    /// Powers of ten, 10⁰…10⁹.
-    private static let units: [UInt] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
     /// "00" … "99": two digits at a time.
     private static let digitPairs: StaticString = """
         0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
         5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
         """
 
-    /// A number rounded to `decimals` places (1…9), without trailing zeros. Glyph scales (font units to
-    /// px, ~0.01) take 6, so a glyph's size is exact to 0.01 %. At most 14 bytes with 2 decimals,
-    /// 18 with 6. (The places the writers use have their own copies, with the powers of ten as
-    /// constants.)
+    /// A number rounded to `decimals` places, without trailing zeros: 2 for coordinates and sizes in
+    /// px, 1 for glyph outlines in font units, 6 for glyph scales (font units to px, ~0.01, so that a
+    /// glyph's size is exact to 0.01 %); no other number of places is supported. At most 14 bytes
+    /// with 2 decimals, 18 with 6. (Each has its own copy, with the powers of ten as constants.)
     @inline(__always) mutating func number(_ v: Double, decimals: Int = 2) {
         switch decimals {
         case 1: number1(v)
         case 2: number2(v)
         case 6: number6(v)
-        default:
-            let places = Swift.min(Swift.max(decimals, 1), 9)
-            fixed(v, decimals: places, scale: SVGBytes.scales[places], unit: SVGBytes.units[places])
+        default: preconditionFailure("SVG numbers take 1, 2 or 6 decimals, not \(decimals)")
         }
     }
 
@@ -370,7 +364,7 @@ struct SVGBytes: ~Copyable {
         guard v.isFinite, abs(v) < 1e9 else { append(0x30); return }
         let i = SVGBytes.roundedHalfAway(v * scale)
         if i == 0 { append(0x30); return }
-        // At most a sign, 10 integer digits, a point and 9 decimals.
+        // At most a sign, 10 integer digits, a point and 6 decimals.
         ensure(24)
         var p = base + count
         if i < 0 { p.pointee = 0x2D; p += 1 }
