@@ -449,7 +449,7 @@ struct SVGBytes: ~Copyable {
         integer(Int(g.glyph))
     }
 
-    /// A colour as `#rrggbb` (as ``RGBAColor/hex``), written digit by digit.
+    /// A colour as `#rrggbb` (as ``RGBAColor/hex``, with its digits), written digit by digit.
     mutating func color(_ c: RGBAColor) {
         append(0x23)
         hexChannel(c.red)
@@ -458,12 +458,10 @@ struct SVGBytes: ~Copyable {
     }
 
     private mutating func hexChannel(_ channel: Double) {
-        let v = Int((Swift.max(0, Swift.min(1, channel)) * 255).rounded())
-        append(SVGBytes.hexDigit(v >> 4))
-        append(SVGBytes.hexDigit(v & 15))
+        let (high, low) = RGBAColor.hexDigits(channel)
+        append(high)
+        append(low)
     }
-
-    @inline(__always) private static func hexDigit(_ d: Int) -> UInt8 { UInt8(d < 10 ? 0x30 + d : 0x57 + d) }
 
     mutating func opacity(_ c: RGBAColor) {
         guard c.alpha < 1 else { return }
