@@ -12,6 +12,13 @@ extension Renderer {
     /// - Parameter idPrefix: prefix for element ids (unique per image when several SVGs share a page);
     ///   default derived from the source text.
     public func svg(_ formula: RenderedFormula, idPrefix: String? = nil) -> String {
+        svgAndBound(formula, idPrefix: idPrefix).svg
+    }
+
+    /// ``svg(_:idPrefix:)`` with the bytes the writer sized the string's storage for and whether it
+    /// had to move to memory of its own because the drawing outgrew them (tests check the bound).
+    @inline(__always)
+    func svgAndBound(_ formula: RenderedFormula, idPrefix: String? = nil) -> (svg: String, bound: Int, spilled: Bool) {
         let hash = idPrefix == nil ? fnv1a(formula.source) : 0
         let prefixLength = idPrefix?.utf8.count ?? 2 + SVGBytes.base36Count(hash)
         // A first look at the tree: the glyphs drawn (each once, in the order they are first drawn:
@@ -33,7 +40,7 @@ extension Renderer {
             spilled = out.string()
             return 0
         }
-        return spilled ?? text
+        return (spilled ?? text, bound, spilled != nil)
     }
 
     private func write(_ formula: RenderedFormula, label: String, source: String, idPrefix: String?, hash: UInt32,
