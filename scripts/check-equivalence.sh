@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the working tree says exactly what another revision says: semantic trees (TeX and the
 # same formulas read back from MathML), speech with items, diagnostics and --explain traces in six
-# style settings, `speak --batch` JSON in three settings and `render --batch` SVG files, on the arXiv
+# style settings, box trees with SVG and PNG hashes (render-dump), `speak --batch` JSON in three
+# settings and `render --batch` SVG files, on the arXiv
 # corpus, the KaTeX screenshot cases, the conformance inputs and deterministic random formulas
 # (scripts/random-formulas.py). For changes meant to keep output (speed work, refactoring).
 #
@@ -40,7 +41,7 @@ EOF
 } | grep -av '^[[:space:]]*$' > "$inputs"
 echo "check-equivalence: $(wc -l < "$inputs") formulas"
 
-batch_json() {   # settings JSON → JSONL batch input on stdout
+batch_json() {   # SETTINGS_JSON FORMULA_FILE → JSONL batch input on stdout ({"id": line index, "tex": …, settings})
   python3 -c '
 import json, sys
 prefs = json.loads(sys.argv[1])
@@ -49,27 +50,38 @@ for i, line in enumerate(open(sys.argv[2], encoding="utf-8")):
     entry = {"id": i, "tex": line}
     entry.update(prefs)
     print(json.dumps(entry))
-' "$1" "$inputs"
+' "$1" "$2"
 }
 
-run_all() {   # BIN_DIR OUT_DIR
-  local bin="$1" out="$2"
+# The MathAloudBench dump modes compared, each into MODE's file; a base that predates a mode
+# (semantics-dump came after 688561d, render-dump later) skips that comparison.
+dump_modes=(semantics-dump rules-dump render-dump)
+dump_file() {   # MODE → its output file
+  case "$1" in semantics-dump) echo semantics.txt ;; rules-dump) echo rules.txt ;; render-dump) echo render-dump.txt ;; esac
+}
+has_mode() {   # TREE MODE: whether that tree's MathAloudBench has the mode
+  grep -q "\"$2\"" "$1/Sources/MathAloudBench/main.swift"
+}
+
+run_all() {   # BIN_DIR OUT_DIR TREE
+  local bin="$1" out="$2" tree="$3"
   mkdir -p "$out"
-  "$bin/MathAloudBench" semantics-dump --corpus "$inputs" > "$out/semantics.txt"
-  "$bin/MathAloudBench" rules-dump --corpus "$inputs" > "$out/rules.txt"
+  for mode in "${dump_modes[@]}"; do
+    if has_mode "$tree" "$mode"; then
+      "$bin/MathAloudBench" "$mode" --corpus "$inputs" > "$out/$(dump_file "$mode")"
+    else
+      echo "check-equivalence: $tree has no $mode; $(dump_file "$mode") is not compared" >&2
+    fi
+  done
   local n=0
   for settings in '{}' '{"style": "mathspeak", "preferences": {"Verbosity": "Brief"}}' \
                   '{"preferences": {"Fractions": "Over", "ImpliedTimes": "MoreImpliedTimes", "Paren": "Speak"}}'; do
-    batch_json "$settings" | "$bin/mathaloud" speak --batch > "$out/batch-$n.jsonl" || true
+    batch_json "$settings" "$inputs" | "$bin/mathaloud" speak --batch > "$out/batch-$n.jsonl" || true
     n=$((n + 1))
   done
   rm -rf "$out/render" && mkdir -p "$out/render"
   head -3000 "$inputs" > "$out/render-inputs.txt"
-  python3 -c '
-import json, sys
-for i, line in enumerate(open(sys.argv[1], encoding="utf-8")):
-    print(json.dumps({"id": i, "tex": line.rstrip("\n")}))
-' "$out/render-inputs.txt" | "$bin/mathaloud" render --batch "$out/render" > "$out/render-stdout.txt" 2>&1 || true
+  batch_json '{}' "$out/render-inputs.txt" | "$bin/mathaloud" render --batch "$out/render" > "$out/render-stdout.txt" 2>&1 || true
 }
 
 build() {   # DIR → prints the bin dir
@@ -88,23 +100,23 @@ else
   else
     git worktree add -q --detach "$base_tree" "$base_sha"
   fi
-  # The base may predate the semantics-dump mode: give it this tree's benchmark source if so.
-  if ! grep -q '"semantics-dump"' "$base_tree/Sources/MathAloudBench/main.swift"; then
-    echo "check-equivalence: the base has no semantics-dump; its semantic trees are not compared" >&2
-  fi
   echo "check-equivalence: building base $base_sha"
   base_bin="$(build "$base_tree")"
   rm -rf "$work/base"
-  run_all "$base_bin" "$work/base"
+  run_all "$base_bin" "$work/base" "$base_tree"
   echo "$stamp" > "$work/base/.sha"
 fi
 echo "check-equivalence: building the working tree"
 new_bin="$(build "$root")"
 rm -rf "$mine/out"
-run_all "$new_bin" "$mine/out"
+run_all "$new_bin" "$mine/out" "$root"
 
 status=0
-for f in semantics.txt rules.txt batch-0.jsonl batch-1.jsonl batch-2.jsonl render-stdout.txt; do
+for f in semantics.txt rules.txt render-dump.txt batch-0.jsonl batch-1.jsonl batch-2.jsonl render-stdout.txt; do
+  if [[ ! -f "$work/base/$f" ]]; then
+    echo "skipped    $f (the base has no mode that writes it)"
+    continue
+  fi
   if cmp -s "$work/base/$f" "$mine/out/$f"; then
     echo "same       $f ($(wc -l < "$mine/out/$f") lines)"
   else

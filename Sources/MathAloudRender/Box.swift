@@ -35,11 +35,21 @@ public struct RGBAColor: Hashable, Sendable {
 
     /// `#rrggbb` (alpha not included).
     public var hex: String {
-        func h(_ c: Double) -> String {
-            let v = Int((max(0, min(1, c)) * 255).rounded())
-            return (v < 16 ? "0" : "") + String(v, radix: 16)
+        var bytes: [UInt8] = [0x23]
+        for channel in [red, green, blue] {
+            let (high, low) = RGBAColor.hexDigits(channel)
+            bytes.append(high)
+            bytes.append(low)
         }
-        return "#" + h(red) + h(green) + h(blue)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The two lowercase hex digits (ASCII) of a channel clamped to 0…1 and rounded to 0…255: the
+    /// digits of ``hex`` and of the SVG writer's colours.
+    @inline(__always) static func hexDigits(_ channel: Double) -> (UInt8, UInt8) {
+        let v = Int((Swift.max(0, Swift.min(1, channel)) * 255).rounded())
+        @inline(__always) func digit(_ d: Int) -> UInt8 { UInt8(truncatingIfNeeded: d < 10 ? 0x30 + d : 0x57 + d) }
+        return (digit(v >> 4), digit(v & 15))
     }
 
     private static let names: [String: String] = [

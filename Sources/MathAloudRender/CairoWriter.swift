@@ -14,6 +14,12 @@ private func appendBytes(_ closure: UnsafeMutableRawPointer?, _ bytes: UnsafePoi
 }
 
 extension Renderer {
+    /// Throws what ``png(_:)`` and ``pdf(_:)`` throw when cairo cannot be loaded (loading it on the
+    /// first call), so that a caller about to make many images can find out before laying any out.
+    package static func checkCairo() throws(ImageFormatError) {
+        if let problem = CLibraries.cairoProblem { throw ImageFormatError(description: problem) }
+    }
+
     /// The formula as a PNG image (RGBA, transparent unless a background is set), `scale` pixels per
     /// CSS pixel, drawn by cairo and encoded by ``PNGEncoder``. The label is stored in an `iTXt` chunk
     /// with keyword `Description` and the source in an `iTXt` chunk with keyword `Source` (PNG 1.2
@@ -22,7 +28,7 @@ extension Renderer {
     /// Huge formulas are bounded: the image is scaled down to at most 40 megapixels (16,000 px a side).
     /// Throws when cairo cannot be loaded.
     public func png(_ formula: RenderedFormula) throws(ImageFormatError) -> Data {
-        if let problem = CLibraries.cairoProblem { throw ImageFormatError(description: problem) }
+        try Renderer.checkCairo()
         var scale = options.scale
         let area = max(1, formula.width * formula.height) * scale * scale
         if area > 40_000_000 { scale *= (40_000_000 / area).squareRoot() }
@@ -47,7 +53,7 @@ extension Renderer {
     /// `Figure` structure element that holds the drawing; the source is the subject (`/Subject`).
     /// Throws when cairo cannot be loaded.
     public func pdf(_ formula: RenderedFormula) throws(ImageFormatError) -> Data {
-        if let problem = CLibraries.cairoProblem { throw ImageFormatError(description: problem) }
+        try Renderer.checkCairo()
         let sink = ByteSink()
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }

@@ -49,11 +49,12 @@ struct Atom {
     /// A `\middle` delimiter waiting to be sized to its row.
     var pendingDelimiter: Unicode.Scalar? = nil
 
-    /// The atom around another box, everything else as it is (the old box is not copied).
-    func with(box newBox: Box) -> Atom {
-        Atom(box: newBox, atomClass: atomClass, italic: italic, glyph: glyph, largeOperator: largeOperator,
-             movableLimits: movableLimits, stretchyHorizontal: stretchyHorizontal, isSpace: isSpace, topAccent: topAccent,
-             pendingDelimiter: pendingDelimiter)
+    /// The atom around another box, every other field as it is (a field added later is kept too).
+    /// Consuming: where the caller is done with the atom, nothing is copied.
+    consuming func with(box newBox: Box) -> Atom {
+        var copy = self
+        copy.box = newBox
+        return copy
     }
 }
 
@@ -623,7 +624,8 @@ struct MathLayout {
         if count == 1 {
             let only = atoms.removeLast()
             let x = metrics.place(width: only.box.width, height: only.box.height, depth: only.box.depth, kern: 0)
-            return only.with(box: metrics.box(name, children: [Box.Placed(x: x, y: 0, box: only.box)]))
+            let box = metrics.box(name, children: [Box.Placed(x: x, y: 0, box: only.box)])
+            return (consume only).with(box: box)
         }
         // Each atom is moved out of the array (its slot gets an empty atom for the array to let go
         // of) and its box into the list; what spacing needs of the atoms before it is kept aside.
@@ -776,14 +778,14 @@ struct MathLayout {
             let combined: UInt32 = [0x2033, 0x2034, 0x2057][supNode.children.count - 2]
             if math.face.glyph(for: combined) != nil {
                 let g = glyphBox(combined, s.superscript)
-                return attachScripts(base, sub: subNode.map { layout($0, s.subscript).box }, sup: g.box, s)
+                return attachScripts(consume base, sub: subNode.map { layout($0, s.subscript).box }, sup: g.box, s)
             }
         }
-        return attachScripts(base, sub: subNode.map { layout($0, s.subscript).box },
+        return attachScripts(consume base, sub: subNode.map { layout($0, s.subscript).box },
                              sup: supNode.map { layout($0, s.superscript).box }, s)
     }
 
-    func attachScripts(_ base: Atom, sub: Box?, sup: Box?, _ s: LayoutStyle) -> Atom {
+    func attachScripts(_ base: consuming Atom, sub: Box?, sup: Box?, _ s: LayoutStyle) -> Atom {
         let size = scale(s)
         let b = base.box
         let isChar = base.glyph != nil && !base.largeOperator
@@ -839,7 +841,7 @@ struct MathLayout {
         return math.kern(g, corner: corner, height: height / size) * size
     }
 
-    private func finish(_ base: Atom, _ children: [Box.Placed], width: Double) -> Atom {
+    private func finish(_ base: consuming Atom, _ children: [Box.Placed], width: Double) -> Atom {
         var h = 0.0, d = 0.0
         for ch in children { h = max(h, ch.y + ch.box.height); d = max(d, ch.box.depth - ch.y) }
         var a = base.with(box: Box(width: width, height: h, depth: d, content: .list("scripts"), children: children))
@@ -860,7 +862,7 @@ struct MathLayout {
         var base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
         // Limits of a movable-limits operator become scripts outside display style.
         if base.movableLimits && !s.isDisplay && !p.accent && !p.accentUnder {
-            return attachScripts(base, sub: under.map { layout($0, s.subscript).box }, sup: over.map { layout($0, s.superscript).box }, s)
+            return attachScripts(consume base, sub: under.map { layout($0, s.subscript).box }, sup: over.map { layout($0, s.superscript).box }, s)
         }
         let size = scale(s)
         var overAtom: Atom? = nil, underAtom: Atom? = nil
@@ -964,7 +966,8 @@ struct MathLayout {
             children.append(Box.Placed(x: x, y: y, box: un.box))
             depth = max(depth, -y + un.box.depth)
         }
-        var result = base.with(box: Box(width: width, height: height, depth: depth,
+        let baseClass = base.atomClass, baseIsLargeOperator = base.largeOperator
+        var result = (consume base).with(box: Box(width: width, height: height, depth: depth,
                                         content: .list(overIsAccent || underIsAccent ? "accent" : "limits"), children: children))
         result.glyph = nil
         result.largeOperator = false
@@ -976,9 +979,9 @@ struct MathLayout {
             // \overbrace and friends are \mathop{…}\limits in LaTeX.
             result.atomClass = .op
         } else if overIsAccent || underIsAccent {
-            result.atomClass = [.op, .rel].contains(base.atomClass) ? base.atomClass : .ord
+            result.atomClass = [.op, .rel].contains(baseClass) ? baseClass : .ord
         } else {
-            result.atomClass = base.largeOperator ? .op : base.atomClass
+            result.atomClass = baseIsLargeOperator ? .op : baseClass
         }
         return result
     }
@@ -1068,7 +1071,7 @@ struct MathLayout {
         var base = layout(baseNode, s)
         for i in 0..<postCount {
             let (sub, sup) = pair(i)
-            base = attachScripts(base, sub: sub, sup: sup, s)
+            base = attachScripts(consume base, sub: sub, sup: sup, s)
         }
         items.append(base)
         var out = assemble(items, s, name: "multiscripts")
@@ -1435,7 +1438,9 @@ extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
 }
 
-extension String {
+// MathSyntax has no one-scalar helper (`soleScalar` lives in MathSemantics, internal there), so the
+// layout keeps its own, private to this file, the only one that uses it.
+private extension String {
     /// Whether the string is exactly one Unicode scalar (an operator or a letter, not a name).
     var isOneScalar: Bool {
         var scalars = unicodeScalars.makeIterator()

@@ -12,14 +12,23 @@ extension Renderer {
     /// - Parameter idPrefix: prefix for element ids (unique per image when several SVGs share a page);
     ///   default derived from the source text.
     public func svg(_ formula: RenderedFormula, idPrefix: String? = nil) -> String {
+        svgAndBound(formula, idPrefix: idPrefix).svg
+    }
+
+    /// ``svg(_:idPrefix:)`` with the bytes the writer sized the string's storage for and whether it
+    /// had to move to memory of its own because the drawing outgrew them (tests check the bound).
+    @inline(__always)
+    func svgAndBound(_ formula: RenderedFormula, idPrefix: String? = nil) -> (svg: String, bound: Int, spilled: Bool) {
         let hash = idPrefix == nil ? fnv1a(formula.source) : 0
         let prefixLength = idPrefix?.utf8.count ?? 2 + SVGBytes.base36Count(hash)
         // A first look at the tree: the glyphs drawn (each once, in the order they are first drawn:
         // their outlines go in <defs>) and how long the drawing can get.
         var scan = SVGScan(prefixLength: prefixLength, color: options.color, fonts: fonts)
         formula.box.draw(into: &scan, x: 0, y: 0, color: options.color)
-        let label = SVGBytes.isPlainText(formula.label) ? formula.label : XMLEscaping.text(formula.label)
-        let source = SVGBytes.isPlainText(formula.source) ? formula.source : XMLEscaping.text(formula.source)
+        // Element content: `&`, `<`, `>` escaped, characters XML forbids replaced; tab, line feed and
+        // carriage return stay as they are. Nearly always the string itself comes back.
+        let label = XMLEscaping.text(formula.label)
+        let source = XMLEscaping.text(formula.source)
         // Written straight into the string's storage, sized for the longest this SVG can be (numbers at
         // their longest); should the guess be short, the writer moves to memory of its own.
         let bound = SVGBytes.headerBound + 4 * prefixLength + label.utf8.count + source.utf8.count + scan.bound
@@ -31,7 +40,7 @@ extension Renderer {
             spilled = out.string()
             return 0
         }
-        return spilled ?? text
+        return (spilled ?? text, bound, spilled != nil)
     }
 
     private func write(_ formula: RenderedFormula, label: String, source: String, idPrefix: String?, hash: UInt32,
@@ -334,28 +343,22 @@ struct SVGBytes: ~Copyable {
     /// prefix, label, source, definitions or drawing).
     static let headerBound = 640
 
-    /// Powers of ten as doubles, 10⁰…10⁹ (exact).
-    private static let scales: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
-    /// Powers of ten, 10⁰…10⁹.
-    private static let units: [UInt] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
     /// "00" … "99": two digits at a time.
     private static let digitPairs: StaticString = """
         0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
         5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
         """
 
-    /// A number rounded to `decimals` places (1…9), without trailing zeros. Glyph scales (font units to
-    /// px, ~0.01) take 6, so a glyph's size is exact to 0.01 %. At most 14 bytes with 2 decimals,
-    /// 18 with 6. (The places the writers use have their own copies, with the powers of ten as
-    /// constants.)
+    /// A number rounded to `decimals` places, without trailing zeros: 2 for coordinates and sizes in
+    /// px, 1 for glyph outlines in font units, 6 for glyph scales (font units to px, ~0.01, so that a
+    /// glyph's size is exact to 0.01 %); no other number of places is supported. At most 14 bytes
+    /// with 2 decimals, 18 with 6. (Each has its own copy, with the powers of ten as constants.)
     @inline(__always) mutating func number(_ v: Double, decimals: Int = 2) {
         switch decimals {
         case 1: number1(v)
         case 2: number2(v)
         case 6: number6(v)
-        default:
-            let places = Swift.min(Swift.max(decimals, 1), 9)
-            fixed(v, decimals: places, scale: SVGBytes.scales[places], unit: SVGBytes.units[places])
+        default: preconditionFailure("SVG numbers take 1, 2 or 6 decimals, not \(decimals)")
         }
     }
 
@@ -368,7 +371,7 @@ struct SVGBytes: ~Copyable {
         guard v.isFinite, abs(v) < 1e9 else { append(0x30); return }
         let i = SVGBytes.roundedHalfAway(v * scale)
         if i == 0 { append(0x30); return }
-        // At most a sign, 10 integer digits, a point and 9 decimals.
+        // At most a sign, 10 integer digits, a point and 6 decimals.
         ensure(24)
         var p = base + count
         if i < 0 { p.pointee = 0x2D; p += 1 }
@@ -448,43 +451,12 @@ struct SVGBytes: ~Copyable {
         count += digits
     }
 
-    /// Whether ``XMLEscaping/text(_:)`` leaves a string as it is: no markup characters, control
-    /// characters, U+FFFE or U+FFFF. ASCII is checked eight bytes at a time.
-    static func isPlainText(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { bytes -> Bool in
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            /// Whether any byte of an ASCII word is zero (exact: a borrow only ever follows a zero byte).
-            func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
-            var i = 0
-            while i + 8 <= bytes.count {
-                let w = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if w & highs != 0 { break }   // not ASCII: byte by byte from here
-                if (w &- 0x20 &* ones) & ~w & highs != 0 || hasZero(w ^ 0x26 &* ones) || hasZero(w ^ 0x3C &* ones)
-                    || hasZero(w ^ 0x3E &* ones) { return false }
-                i += 8
-            }
-            // Bytes below 0x40 that XMLEscaping changes: control characters, `&`, `<` and `>`.
-            let special: UInt64 = 0xFFFF_FFFF | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
-            while i < bytes.count {
-                let byte = bytes[i]
-                if byte < 0x40 {
-                    if special >> byte & 1 != 0 { return false }
-                } else if byte >= 0xBE, i > 1, bytes[i - 1] == 0xBF, bytes[i - 2] == 0xEF {
-                    return false   // U+FFFE, U+FFFF
-                }
-                i += 1
-            }
-            return true
-        }
-    }
-
     mutating func glyphID(_ g: GlyphRef) {
         if g.font != .math { integer(Int(g.font.rawValue)); append(0x2D) }
         integer(Int(g.glyph))
     }
 
-    /// A colour as `#rrggbb` (as ``RGBAColor/hex``), written digit by digit.
+    /// A colour as `#rrggbb` (as ``RGBAColor/hex``, with its digits), written digit by digit.
     mutating func color(_ c: RGBAColor) {
         append(0x23)
         hexChannel(c.red)
@@ -493,12 +465,10 @@ struct SVGBytes: ~Copyable {
     }
 
     private mutating func hexChannel(_ channel: Double) {
-        let v = Int((Swift.max(0, Swift.min(1, channel)) * 255).rounded())
-        append(SVGBytes.hexDigit(v >> 4))
-        append(SVGBytes.hexDigit(v & 15))
+        let (high, low) = RGBAColor.hexDigits(channel)
+        append(high)
+        append(low)
     }
-
-    @inline(__always) private static func hexDigit(_ d: Int) -> UInt8 { UInt8(d < 10 ? 0x30 + d : 0x57 + d) }
 
     mutating func opacity(_ c: RGBAColor) {
         guard c.alpha < 1 else { return }

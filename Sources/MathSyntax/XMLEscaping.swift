@@ -12,17 +12,18 @@ public enum XMLEscaping {
     /// Escapes element content: `&`, `<`, `>`; characters XML forbids become U+FFFD; with
     /// `nbspAsReference`, U+00A0 is written `&#xA0;`.
     public static func text(_ text: String, nbspAsReference: Bool = false) -> String {
-        escape(text, attribute: false, nbspAsReference: nbspAsReference)
+        // Nearly every string needs nothing escaped: check the bytes and hand the string back.
+        needsEscaping(text, attribute: false, nbspAsReference: nbspAsReference)
+            ? escape(text, attribute: false, nbspAsReference: nbspAsReference) : text
     }
 
     /// Escapes a double-quoted attribute value (also `"` and white-space characters as references).
     public static func attribute(_ text: String) -> String {
-        escape(text, attribute: true, nbspAsReference: false)
+        needsEscaping(text, attribute: true, nbspAsReference: false) ? escape(text, attribute: true, nbspAsReference: false) : text
     }
 
+    /// `text` escaped (the caller has found that something needs escaping).
     private static func escape(_ text: String, attribute: Bool, nbspAsReference: Bool) -> String {
-        // Nearly every string needs nothing escaped: check the bytes and hand the string back.
-        guard needsEscaping(text, attribute: attribute, nbspAsReference: nbspAsReference) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
@@ -42,23 +43,49 @@ public enum XMLEscaping {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Whether any byte of `text` starts something ``escape(_:attribute:nbspAsReference:)`` changes:
+    /// Whether any byte of `text` starts something escaping changes:
     /// markup characters, control characters XML forbids, U+FFFE/U+FFFF (EF BF BE/BF), and in
-    /// attributes quotes and white space; U+00A0 (C2 A0) when it is written as a reference.
-    private static func needsEscaping(_ text: String, attribute: Bool, nbspAsReference: Bool) -> Bool {
+    /// attributes quotes and white space; U+00A0 (C2 A0) when it is written as a reference. Tab, line
+    /// feed and carriage return are left as they are in element content. ASCII is read eight bytes at
+    /// a time; a word holding a control character, a markup character or a quote is looked at byte
+    /// by byte, and so is everything from the first non-ASCII byte on.
+    package static func needsEscaping(_ text: String, attribute: Bool, nbspAsReference: Bool) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            for i in bytes.indices {
+            let count = bytes.count
+            // The bytes below 0x40 that are escaped: control characters (in element content not tab,
+            // line feed or carriage return), `&`, `<`, `>`, and in attributes `"`.
+            let markup: UInt64 = 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
+            let special: UInt64 = attribute ? 0xFFFF_FFFF | 1 << 0x22 | markup
+                                            : 0xFFFF_FFFF & ~(1 << 0x09 | 1 << 0x0A | 1 << 0x0D) | markup
+            /// Whether the byte at `i` starts something that is escaped.
+            @inline(__always) func escapes(_ i: Int) -> Bool {
                 let byte = bytes[i]
-                if byte > 0x3E && byte < 0xA0 { continue }          // letters and most punctuation
-                switch byte {
-                case 0x26, 0x3C, 0x3E: return true                   // & < >
-                case 0x22, 0x09, 0x0A, 0x0D: if attribute { return true }
-                case 0x00..<0x20: return true
-                case 0xA0: if nbspAsReference && i > 0 && bytes[i - 1] == 0xC2 { return true }
-                case 0xBE, 0xBF: if i > 1 && bytes[i - 1] == 0xBF && bytes[i - 2] == 0xEF { return true }
-                default: break
+                if byte < 0x40 { return special >> byte & 1 != 0 }
+                if byte < 0xA0 { return false }                                    // letters, most punctuation
+                if byte == 0xA0 { return nbspAsReference && i > 0 && bytes[i - 1] == 0xC2 }     // U+00A0
+                if byte == 0xBE || byte == 0xBF { return i > 1 && bytes[i - 1] == 0xBF && bytes[i - 2] == 0xEF }
+                return false
+            }
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            /// Whether any byte of an ASCII word is zero (exact: a borrow only ever follows a zero byte).
+            @inline(__always) func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & highs != 0 }
+            var i = 0
+            while i + 8 <= count {
+                let w = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if w & highs != 0 { break }   // not ASCII: byte by byte from here
+                // A byte below 0x20, `<` or `>` (0x3C, 0x3E: 0x3E with bit 1 set), `"` or `&` (0x22,
+                // 0x26: 0x26 with bit 2 set): these eight bytes one by one (a quote in element content
+                // is looked at and kept).
+                if (w &- 0x20 &* ones) & ~w & highs != 0 || hasZero((w | 0x02 &* ones) ^ 0x3E &* ones)
+                    || hasZero((w | 0x04 &* ones) ^ 0x26 &* ones) {
+                    for k in i..<i + 8 where escapes(k) { return true }
                 }
+                i += 8
+            }
+            while i < count {
+                if escapes(i) { return true }
+                i += 1
             }
             return false
         }

@@ -41,12 +41,6 @@ enum ControlSequenceRole: UInt8, Sendable {
         (.noNumber, ["nonumber", "notag"]),
     ]
 
-    /// The commands the parser and the expander handle themselves (not in the registry), as
-    /// ``TeXParser/knownCommands`` lists them: every name of ``names`` but `\)`, which only closes
-    /// `\(…\)` inside `\text{…}`, and `\verb`, which the lexer reads.
-    static let structuralCommands: [String] =
-        names.flatMap { $0.0 == .closeParen ? [] : $0.1 } + ["verb"]
-
     /// `\right`, `\middle`, `\end` and `\\` end the construct around them, so they cannot be
     /// an argument or a script.
     var endsArgument: Bool {
@@ -113,7 +107,8 @@ final class ParserTables: Sendable {
     let controlSequences: [ControlSequence]
     /// The index of `\verb` in ``controlSequences``.
     let verb: Int32
-    /// ``SymbolTable/character(_:)`` for each ASCII code.
+    /// ``SymbolTable/character(_:)`` for each ASCII code, as a leaf (the symbol table's `[char]`
+    /// section holds ASCII characters only: its parser reports any other as a problem).
     private let asciiSymbols: [SymbolLeaf?]
     /// The one-character string of each ASCII code. Every letter and digit of a formula needs one,
     /// and copying a small string costs far less than making one from a scalar.
@@ -136,16 +131,8 @@ final class ParserTables: Sendable {
                 roles[name] = role
             }
         }
-        // The names BuiltinMacros.table defines, read from its source (that table is lexed with
-        // this one): those the registry and the symbol table do not define.
-        for line in BuiltinMacros.source.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " }
-            guard let space = trimmed.firstIndex(of: " ") else { continue }
-            let name = String(trimmed[..<space])
-            if CommandRegistry.table[name] == nil, SymbolTable.math(name) == nil, roles[name] == nil {
-                roles[name] = .builtinMacro
-            }
-        }
+        // The names BuiltinMacros.table defines (those the registry and the symbol table do not).
+        for (name, _) in BuiltinMacros.definitions where roles[name] == nil { roles[name] = .builtinMacro }
         var meanings: [String: ControlSequence.Meaning] = [:]
         for name in SymbolTable.allMathNames {
             if let symbol = SymbolTable.math(name) { meanings[name] = .symbol(SymbolLeaf(symbol)) }
@@ -223,10 +210,10 @@ final class ParserTables: Sendable {
         entry < 0 ? .none : controlSequences[Int(entry)].meaning
     }
 
-    /// ``SymbolTable/character(_:)`` as a leaf, from an array for ASCII.
+    /// ``SymbolTable/character(_:)`` as a leaf, from an array: nil for every character above ASCII.
     @inline(__always)
     func character(_ c: Unicode.Scalar) -> SymbolLeaf? {
-        c.value < 0x80 ? asciiSymbols[Int(c.value)] : SymbolTable.character(c).map(SymbolLeaf.init)
+        c.value < 0x80 ? asciiSymbols[Int(c.value)] : nil
     }
 
     /// The one-character string of `c`.

@@ -66,16 +66,20 @@ public struct TeXParser: Sendable {
     /// Whether `name` (without backslash) is a command, environment-free symbol or built-in macro
     /// this parser understands.
     public static func isKnownCommand(_ name: String) -> Bool {
-        CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil || BuiltinMacros.table[name] != nil
-            || ControlSequenceRole.structuralCommands.contains(name)
+        let tables = ParserTables.shared
+        let entry = tables.entry(name)
+        return entry >= 0 && tables.controlSequences[Int(entry)].role != .closeParen   // as allKnownCommands
     }
 
-    /// Every command name the parser knows (registry, symbols and built-in macros), sorted.
+    /// Every command name the parser knows (registry, symbols, built-in macros and the structural
+    /// commands), sorted.
     public static var knownCommands: [String] { allKnownCommands }
 
+    /// The parser tables' names (sorted there: the registry's, the symbol table's, the built-in macros',
+    /// the roles' and `\verb`, which the lexer reads) but `\)`, which only closes `\(…\)` inside
+    /// `\text{…}`.
     private static let allKnownCommands: [String] =
-        Set(CommandRegistry.table.keys).union(SymbolTable.allMathNames).union(BuiltinMacros.table.keys)
-            .union(ControlSequenceRole.structuralCommands).sorted()
+        ParserTables.shared.controlSequences.compactMap { $0.role == .closeParen ? nil : $0.name }
 
     /// Whether `name` (without backslash) is a plain symbol of the symbol table.
     public static func isSymbol(_ name: String) -> Bool { SymbolTable.math(name) != nil }
@@ -692,8 +696,8 @@ struct ParserCore {
             if isASCIIDigit(base) { return MathNode(.number(tables.string(base)), range: range) }
             return MathNode(.identifier(tables.string(base), variant: variant == .italic ? nil : variant), range: range)
         }
-        if let symbol = SymbolTable.symbol(forText: String(Character(c))) {
-            return leaf(SymbolLeaf(symbol), range: range)
+        if let symbol = SymbolTable.leaf(forText: String(Character(c))) {
+            return leaf(symbol, range: range)
         }
         if let atomClass = OperatorDictionary.atomClass(for: c) {
             var props = OperatorDictionary.properties(for: String(Character(c)))

@@ -1,14 +1,16 @@
 import MathSyntax
 
 extension SymbolTable {
-    /// The symbol whose text is `text` (for Unicode characters typed directly: `≤` is `\leq`).
+    /// The leaf of the symbol whose text is `text` (for Unicode characters typed directly: `≤` is `\leq`).
     /// Where several names share a text, the one whose class agrees with the operator dictionary wins
     /// (typed `⊥` is the relation `\perp`, not the identifier `\bot`), then the first name in sorted order.
-    static func symbol(forText text: String) -> TeXSymbol? {
-        byText[text]
+    /// The parser's leaf is prepared once per text (made on first use), so that a typed character
+    /// makes no object.
+    static func leaf(forText text: String) -> SymbolLeaf? {
+        leavesByText[text]
     }
 
-    private static let byText: [String: TeXSymbol] = {
+    private static let leavesByText: [String: SymbolLeaf] = {
         var map: [String: TeXSymbol] = [:]
         for name in allMathNames.sorted() {
             guard let symbol = math(name) else { continue }
@@ -18,7 +20,7 @@ extension SymbolTable {
             }
             if !agreesWithDictionary(existing), agreesWithDictionary(symbol) { map[symbol.text] = symbol }
         }
-        return map
+        return map.mapValues(SymbolLeaf.init)
     }()
 
     private static func agreesWithDictionary(_ symbol: TeXSymbol) -> Bool {

@@ -110,10 +110,9 @@ package enum SymbolTable {
     /// The math-mode meaning of an ASCII character typed in a formula: `-` → `−` (U+2212) bin,
     /// `*` → `∗` bin, `'` → `′` ordinary operator, `:` rel, `!` close. Nil for letters, digits and
     /// characters the parser treats specially (`\`, `{`, `}`, `$`, `&`, `#`, `^`, `_`, `~`, `%`).
+    /// (The parser reads these from ``ParserTables``, as leaves; the `[char]` section takes ASCII only.)
     package static func character(_ scalar: Unicode.Scalar) -> TeXSymbol? {
-        let tables = Tables.shared
-        if scalar.value < 0x80 { return tables.asciiCharacters[Int(scalar.value)] }
-        return tables.characters[scalar]
+        Tables.shared.characters[scalar]
     }
 
     /// Every math symbol name, sorted: for coverage tests.
@@ -139,9 +138,8 @@ package enum SymbolTable {
         var text: [String: String] = [:]
         var accents: [String: Unicode.Scalar] = [:]
         var negations: [String: String] = [:]
+        /// The `[char]` section: ASCII characters only.
         var characters: [Unicode.Scalar: TeXSymbol] = [:]
-        /// `characters` for ASCII, indexed by code (the characters of nearly every formula).
-        var asciiCharacters: [TeXSymbol?] = []
         var problems: [String] = []
 
         static let shared = Tables(parsing: SymbolTable.table)
@@ -191,6 +189,10 @@ package enum SymbolTable {
                                 problems.append("not one character \(location)")
                                 continue
                             }
+                            guard scalar.isASCII else {
+                                problems.append("not ASCII \(location)")
+                                continue
+                            }
                             if characters[scalar] != nil { problems.append("duplicate \(location)") }
                             characters[scalar] = symbol
                         }
@@ -213,7 +215,6 @@ package enum SymbolTable {
                 }
             }
             mathNames = math.keys.sorted()
-            asciiCharacters = (0..<0x80).map { characters[Unicode.Scalar(UInt8($0))] }
         }
 
         /// A name as written in the table: the leading backslash is dropped (`\alpha` → `alpha`,

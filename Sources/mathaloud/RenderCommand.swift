@@ -78,7 +78,9 @@ enum RenderCommand {
         }
 
         if let dir = args.value("--batch") {
-            return batch(renderer, speakers: settings.speakerPool, directory: dir, format: format ?? .svg)
+            let chosen = format ?? .svg
+            if let missing = missingLibrary(for: chosen) { return missing }
+            return batch(renderer, speakers: settings.speakerPool, directory: dir, format: chosen)
         }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()
@@ -86,13 +88,16 @@ enum RenderCommand {
         if args.flag("--sheet") {
             guard let output else { throw UsageError("--sheet needs -o FILE") }
             let sources = input.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("%") }
-            let sheet = renderer.contactSheet(sources)
             let chosen = format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .png
-            return write(renderer, sheet, chosen, to: URL(fileURLWithPath: output)) ?? .success
+            if let missing = missingLibrary(for: chosen) { return missing }
+            let sheet = renderer.contactSheet(sources)
+            return write(renderer, sheet, chosen, to: .file(URL(fileURLWithPath: output))) ?? .success
         }
         if args.flag("--text") {
             guard let dir = output else { throw UsageError("--text needs -o DIRECTORY") }
-            return text(renderer, input: input, directory: dir, format: format ?? .svg)
+            let chosen = format ?? .svg
+            if let missing = missingLibrary(for: chosen) { return missing }
+            return text(renderer, input: input, directory: dir, format: chosen)
         }
 
         let formula = args.flag("--mathml") ? renderer.render(mathML: input) : renderer.render(tex: input)
@@ -106,12 +111,8 @@ enum RenderCommand {
         }
         guard let output else { throw UsageError("give an output file with -o (e.g. -o eq.svg), or --dump") }
         let chosen = format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .svg
-        if output == "-" {
-            do { FileHandle.standardOutput.write(try encode(renderer, formula, chosen)) } catch {
-                Output.error("mathaloud: \(error)\n")
-                return .font
-            }
-        } else if let failed = write(renderer, formula, chosen, to: URL(fileURLWithPath: output)) {
+        // One image, already laid out (its diagnostics printed): a missing library shows when it is written.
+        if let failed = write(renderer, formula, chosen, to: output == "-" ? .standardOutput : .file(URL(fileURLWithPath: output))) {
             return failed
         }
         return formula.diagnostics.containsError ? .inputErrors : .success
@@ -125,17 +126,37 @@ enum RenderCommand {
         }
     }
 
-    /// Writes one image file; nil when written, else the exit code after the error is printed (`font`
+    /// Where an image goes: a file, or standard output (`-o -`).
+    enum Destination { case file(URL), standardOutput }
+
+    /// Exit code `font`, after the error is printed, when images of `format` cannot be made (PNG and
+    /// PDF without cairo); nil when they can. Checked once before a batch, a contact sheet or
+    /// `--text` lays anything out.
+    static func missingLibrary(for format: Format) -> ExitCode? {
+        guard format != .svg else { return nil }
+        do { try Renderer.checkCairo() } catch { return failure(error) }
+        return nil
+    }
+
+    /// The exit code for an image that cannot be made, after the error is printed.
+    private static func failure(_ error: ImageFormatError) -> ExitCode {
+        Output.error("mathaloud: \(error)\n")
+        return .font
+    }
+
+    /// Writes one image; nil when written, else the exit code after the error is printed (`font`
     /// when the format's library is missing, `io` when the file cannot be written).
-    static func write(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format, to url: URL) -> ExitCode? {
+    static func write(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format, to destination: Destination) -> ExitCode? {
         let data: Data
-        do { data = try encode(renderer, formula, format) } catch {
-            Output.error("mathaloud: \(error)\n")
-            return .font
-        }
-        do { try data.write(to: url) } catch {
-            Output.error("mathaloud: cannot write \(url.path): \(error.localizedDescription)\n")
-            return .io
+        do { data = try encode(renderer, formula, format) } catch { return failure(error) }
+        switch destination {
+        case .standardOutput:
+            FileHandle.standardOutput.write(data)
+        case .file(let url):
+            do { try data.write(to: url) } catch {
+                Output.error("mathaloud: cannot write \(url.path): \(error.localizedDescription)\n")
+                return .io
+            }
         }
         return nil
     }
@@ -206,7 +227,7 @@ enum RenderCommand {
                     chunk += message + "\n"; out.line(message); status = .inputErrors
                 case let .formula(id, name, _):
                     guard let formula = rendered.next() else { continue }
-                    if let failed = write(renderer, formula, format, to: dir.appendingPathComponent(name)) { return failed }
+                    if let failed = write(renderer, formula, format, to: .file(dir.appendingPathComponent(name))) { return failed }
                     let entry = JSONText.encode(manifestObject(id: id, file: name, formula: formula))
                     chunk += entry + "\n"
                     out.line(entry)
@@ -224,7 +245,7 @@ enum RenderCommand {
         var manifest = ""
         for (i, image) in images.enumerated() {
             let name = "eq\(i + 1).\(format.rawValue)"
-            if let failed = write(renderer, image.formula, format, to: dir.appendingPathComponent(name)) { return failed }
+            if let failed = write(renderer, image.formula, format, to: .file(dir.appendingPathComponent(name))) { return failed }
             var object = manifestObject(id: i + 1, file: name, formula: image.formula)
             object["display"] = image.display
             object["range"] = [image.range.lowerBound, image.range.upperBound]

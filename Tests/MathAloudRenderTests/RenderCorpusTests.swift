@@ -68,4 +68,38 @@ import MathAloud
         #expect(rate >= 0.995, "rendered \(lines.count - failures.count)/\(lines.count) without error: \(failures.prefix(10))")
         #expect(unlabelled.isEmpty, "\(unlabelled.prefix(10))")
     }
+
+    /// The SVG writer sizes the string's storage from its first look at the tree (SVGScan) and moves
+    /// to memory of its own only when that bound is short: it never is on the corpora (every arXiv
+    /// formula, plain and coloured on a background with an id prefix; every KaTeX screenshot case).
+    @Test func svgSizeBoundHoldsOnTheCorpora() throws {
+        let text = try String(contentsOf: repositoryFixture("Tests/MathTeXTests/Fixtures/arxiv-public.txt"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        var coloured = RenderOptions()
+        coloured.color = RGBAColor(red: 0.2, green: 0.4, blue: 0.6)
+        coloured.background = RGBAColor(red: 1, green: 1, blue: 0.9, alpha: 0.5)
+        let plain = Renderers.text, colour = try Renderer(options: coloured)
+        var short: [String] = []
+        func check(_ renderer: Renderer, _ f: RenderedFormula, idPrefix: String?, _ what: @autoclosure () -> String) {
+            let (svg, bound, spilled) = renderer.svgAndBound(f, idPrefix: idPrefix)
+            if spilled || svg.utf8.count > bound { short.append("\(what()): \(svg.utf8.count) > \(bound)") }
+        }
+        for (i, line) in lines.enumerated() {
+            check(plain, plain.render(tex: line), idPrefix: nil, "arXiv line \(i + 1)")
+            if i % 4 == 0 { check(colour, colour.render(tex: line), idPrefix: "formula-\(i)", "arXiv line \(i + 1), coloured") }
+        }
+        let data = try Data(contentsOf: repositoryFixture("Tests/MathTeXTests/Fixtures/katex-screenshotter.json"))
+        for c in try JSONDecoder().decode([ScreenshotCase].self, from: data) where c.mode != "text" {
+            let speaker = try Speaker(texOptions: TeXParserOptions(displayMode: c.display ?? false, macros: c.macros ?? [:]), cacheCapacity: 0)
+            var o = coloured
+            o.display = c.display ?? false
+            var plainOptions = RenderOptions()
+            plainOptions.display = o.display
+            for options in [plainOptions, o] {
+                let renderer = try Renderer(options: options, speaker: speaker)
+                check(renderer, renderer.render(tex: c.tex), idPrefix: nil, "KaTeX \(c.name)")
+            }
+        }
+        #expect(short.isEmpty, "\(short.prefix(10))")
+    }
 }

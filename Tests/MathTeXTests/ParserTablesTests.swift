@@ -39,6 +39,23 @@ import Testing
         #expect(!TeXParser.knownCommands.contains(")"))
     }
 
+    /// The known names come from the parser tables: the registry's, the symbol table's, the built-in
+    /// macros' (one list, BuiltinMacros.definitions) and the structural commands, as they did when
+    /// each was collected on its own.
+    @Test func knownCommandsAreTheTablesNames() {
+        let structural = ControlSequenceRole.names.flatMap { $0.0 == .closeParen ? [] : $0.1 } + ["verb"]
+        let expected = Set(CommandRegistry.table.keys).union(SymbolTable.allMathNames).union(BuiltinMacros.table.keys)
+            .union(structural).sorted()
+        #expect(TeXParser.knownCommands == expected)
+        for name in expected { #expect(TeXParser.isKnownCommand(name), "\\\(name)") }
+        #expect(Set(BuiltinMacros.definitions.map(\.name)) == Set(BuiltinMacros.table.keys))
+        for (name, _) in BuiltinMacros.definitions {
+            let entry = ParserTables.shared.controlSequences[Int(ParserTables.shared.entry(name))]
+            #expect(entry.role != .other, "\\\(name)")
+            if case .none = entry.meaning {} else { Issue.record("\\\(name) has a registry or symbol meaning") }
+        }
+    }
+
     /// The parser makes a symbol's operator node with the one symbol → operator mapping,
     /// `TeXSymbol.operatorProperties`.
     @Test func symbolLeavesUseTheSymbolTableMapping() {

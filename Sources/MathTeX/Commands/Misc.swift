@@ -197,17 +197,25 @@ enum BuiltinMacros {
     hdots       \ldots
     """#
 
-    static let table: [String: Macro] = {
-        var table: [String: Macro] = [:]
+    /// The macros of ``source`` as (name, body), in source order, without the names the command
+    /// registry or the symbol table defines (their definition is kept): the one list of built-in
+    /// macro names, read by ``table`` and by ``ParserTables`` (which cannot read ``table``: that
+    /// table is lexed with the parser tables).
+    static let definitions: [(name: String, body: String)] = {
+        var definitions: [(name: String, body: String)] = []
         for line in source.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }
             guard let space = trimmed.firstIndex(of: " ") else { continue }
             let name = String(trimmed[..<space])
-            let body = String(trimmed[space...].drop { $0 == " " })
-            // Keep a symbol-table or registry definition where one exists.
             if CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil { continue }
-            table[name] = Macro.fromSource(body)
+            definitions.append((name, String(trimmed[space...].drop { $0 == " " })))
         }
+        return definitions
+    }()
+
+    static let table: [String: Macro] = {
+        var table: [String: Macro] = [:]
+        for (name, body) in definitions { table[name] = Macro.fromSource(body) }
         return table
     }()
 }
