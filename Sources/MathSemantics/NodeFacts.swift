@@ -160,8 +160,8 @@ extension SemanticTree.Records {
     // MARK: ClearSpeak "simple"
 
     /// ClearSpeak's simple expression (Part 1, "Simple fractions" and Paren_Auto): a number, a letter
-    /// (or Greek letter, or a text word), a negative number or letter, a number or letters followed by
-    /// letters (`3x`, `2πr`, `ab`), a subscripted letter, a letter with primes, a common fraction,
+    /// (or Greek letter, or a text word), a negative number, letter or product, a number or letters
+    /// followed by letters or words (`3x`, `2πr`, `ab`, `2\text{ miles}`), a subscripted letter, a letter with primes, a common fraction,
     /// and a function applied to a simple argument (`\sin x`, `f(x)`). With `allowFractions`, fractions
     /// whose parts are simple also count as factors (ClearSpeak reads such a fraction "the fraction
     /// … over …"); with `strict`, no fraction counts (for the parts of a fraction).
@@ -171,8 +171,10 @@ extension SemanticTree.Records {
         case .number, .identifier, .text, .functionName, .ellipsis:
             return true
         case .prefix:
+            // A negative number, letter or product of them (`-2x`).
             guard atom(n, .operator) == .negative, let a = child(n, .argument) else { return false }
             return kind(a) == .number || kind(a) == .identifier
+                || (kind(a) == .impliedTimes && isSimple(a, depth: depth + 1))
         case .subscript:
             guard let b = child(n, .base), let s = child(n, .subscript) else { return false }
             return kind(b) == .identifier && (kind(s) == .number || kind(s) == .identifier)
@@ -190,6 +192,7 @@ extension SemanticTree.Records {
                 let c = link.node
                 switch kind(c) {
                 case .number: if i != 0 { return false }
+                case .text: break  // a word after a count: "2 miles", "6 ways of rolling a 7"
                 case .identifier, .subscript, .primes:
                     if !isSimple(c, depth: depth + 1) { return false }
                 case .fraction:
