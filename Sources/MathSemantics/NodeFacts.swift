@@ -136,11 +136,33 @@ extension SemanticTree.Records {
             if case .generic(let f) = functionLikeness(b) { return .generic(f) }
             return .none
         case .fenced:
-            // (g ∘ h)(t)
-            if let c = child(n, .content), kind(c) == .infix, string(c, .operators) == "∘" { return .generic(facts) }
+            // Functions combined: (g ∘ h)(t), (f + g)(x), (f ⋅ g)(x), (f/g)(x).
+            if let c = child(n, .content), isFunctionCombination(c) { return .generic(facts) }
             return .none
         default:
             return .none
+        }
+    }
+
+    /// Function letters combined by operations, as a group before an argument (`(f + g)(x)`,
+    /// `(f \cdot g)(x)`, `(\frac{f}{g})(x)`, `(g \circ h)(t)`): every operand is a generic function letter.
+    func isFunctionCombination(_ c: NodeID) -> Bool {
+        func isFunctionLetter(_ n: NodeID) -> Bool {
+            kind(n) == .identifier && SemanticTree.Records.isGenericFunctionLetter(soleScalar(n))
+        }
+        switch kind(c) {
+        case .infix, .impliedTimes:
+            var items = 0
+            for link in children(c) where link.role == SemanticRole.item.rawValue {
+                guard isFunctionLetter(link.node) else { return false }
+                items += 1
+            }
+            return items >= 2
+        case .fraction:
+            guard let num = child(c, .numerator), let den = child(c, .denominator) else { return false }
+            return isFunctionLetter(num) && isFunctionLetter(den)
+        default:
+            return false
         }
     }
 
@@ -196,6 +218,9 @@ extension SemanticTree.Records {
                 case .identifier, .subscript, .primes:
                     if !isSimple(c, depth: depth + 1) { return false }
                 case .fraction:
+                    // A common fraction leads a simple product ("3 fourths x"); with `allowFractions`
+                    // simple fractions may be factors anywhere.
+                    if i == 0 && !strict && has(c, .common) { break }
                     guard allowFractions, isSimple(c, allowFractions: true, depth: depth + 1) else { return false }
                 default: return false
                 }

@@ -785,7 +785,7 @@ extension Analyzer {
             steps += 1
         }
         let inner = kind(argument) == .fenced ? (child(argument, .content) ?? argument) : argument
-        let simple = tree.isSimple(inner, strict: true)
+        let simple = tree.isSimple(inner)
         let mark = b.mark()
         b.add(child: function, .function)
         b.add(child: argument, .argument)

@@ -138,7 +138,7 @@ extension Analyzer {
         // A matched item is one fence character, its scalar recorded in the item.
         let (os, cs) = (items[open].scalar, items[close].scalar)
         var inner = ctx
-        if Analyzer.isParenLike(os, cs) { inner.parenDepth += 1 }
+        if os == "(" && cs == ")" { inner.parenDepth += 1 }  // Paren_SpeakNestingLevel counts parentheses
         inner.groupDepth += 1
         inner.level += 1
         let contentStart = tokens.count
@@ -180,7 +180,7 @@ extension Analyzer {
     mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> FenceGroup {
         let o = open.soleScalar, c = close.soleScalar
         var inner = ctx
-        if Analyzer.isParenLike(o, c) { inner.parenDepth += 1 }
+        if o == "(" && c == ")" { inner.parenDepth += 1 }
         inner.level += 1
         inner.groupDepth = 0
         let base = items.count
@@ -325,7 +325,7 @@ extension Analyzer {
         b.string(.open, open)
         b.string(.close, close)
         if stretchy { b.flag(.stretchy) }
-        if paren { b.integer(.nesting, inner.parenDepth) }
+        if o == "(" && c == ")" { b.integer(.nesting, inner.parenDepth) }  // Paren_SpeakNestingLevel: parentheses only
         if let inside {
             b.add(child: inside, .content)
             b.integer(.items, tree.itemCount(inside))
