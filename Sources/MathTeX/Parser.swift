@@ -192,13 +192,13 @@ struct ParserCore {
 
     // MARK: Diagnostics
 
-    mutating func error(_ id: String, _ message: String, at range: SourceRange?, fixIts: [Diagnostic.FixIt] = []) {
+    mutating func error(_ id: DiagnosticID, _ message: String, at range: SourceRange?, fixIts: [Diagnostic.FixIt] = []) {
         // Bound the number of diagnostics so hostile input cannot allocate without limit.
         guard diagnostics.count < 1000 else { return }
         diagnostics.append(.error(id, message, at: range, fixIts: fixIts))
     }
 
-    mutating func warning(_ id: String, _ message: String, at range: SourceRange?) {
+    mutating func warning(_ id: DiagnosticID, _ message: String, at range: SourceRange?) {
         guard diagnostics.count < 1000 else { return }
         diagnostics.append(.warning(id, message, at: range))
     }
