@@ -13,8 +13,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 PREAMBLE = [r"\documentclass[10pt]{article}", r"\usepackage{amsmath}", r"\usepackage{xcolor}",
             r"\usepackage{unicode-math}", r"\setmathfont{Latin Modern Math}",
-            # A character the font lacks is an error on its line, not a silent gap in the box.
-            r"\tracinglostchars=3", r"\begin{document}", r"\typeout{LEVEL \the\currentgrouplevel}"]
+            # amsmath's \boldsymbol (and bm's \bm) switch to a bold math version, which Latin Modern Math
+            # lacks: LuaLaTeX would set them in the regular weight. unicode-math's bold italic alphabet is
+            # what they mean here, and what MathAloud draws.
+            r"\renewcommand{\boldsymbol}[1]{\symbfit{#1}}", r"\providecommand{\bm}{}", r"\renewcommand{\bm}[1]{\symbfit{#1}}",
+            # LaTeX's old switch \cal is \mathcal without an argument, calligraphic to the end of the group;
+            # unicode-math's \mathcal needs one, so \cal would do nothing: it is unicode-math's own switch.
+            r"\ExplSyntaxOn",
+            r"\cs_set_protected:Npn \cal { \tl_set:Nn \l__um_mathstyle_tl {cal} \__um_switch_to:n {cal} \__um_mathgroup_set:n {-1} }",
+            r"\ExplSyntaxOff",
+            # A character the font lacks is logged ("Missing character"): the formula is rejected.
+            r"\tracinglostchars=1", r"\begin{document}", r"\typeout{LEVEL \the\currentgrouplevel}"]
 # Formulas a LuaLaTeX run takes; a run a formula breaks is split and run again.
 CHUNK = 400
 # Seconds one LuaLaTeX run may take (a formula that loops is split off and dropped).
@@ -78,11 +87,23 @@ def lualatex_measure(cases, work, jobs):
         for m in re.finditer(r"^MEASURE (\d+) ([-\d.]+)pt\s*([-\d.]+)pt\s*([-\d.]+)pt\s*(\d+)", log, re.M):
             measured[int(m.group(1))] = (tuple(float(m.group(k)) for k in (2, 3, 4)), m.group(5) == base)
         bad_lines = {int(m.group(1)) for m in re.finditer(r"^\./m\.tex:(\d+): ", log, re.M)}
+        # A missing character is logged while its formula is set, so before that formula's MEASURE line.
+        lost = set()
+        for m in re.finditer(r"^(Missing character: |MEASURE (\d+) )", log, re.M):
+            if m.group(2) is None:
+                lost.add("next")
+            elif "next" in lost:
+                lost.discard("next")
+                lost.add(int(m.group(2)))
         clean, retry = [], []
         previous_clean = True
         for k, i in enumerate(indices):
             line = first_line + k
             got = measured.get(i)
+            if i in lost and got and got[1] and line not in bad_lines:
+                rejected.add(i)          # set without error, but with a character the font lacks
+                previous_clean = True
+                continue
             if got and got[1] and line not in bad_lines:
                 clean.append(i)
                 results[i] = got[0]
