@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compares MathAloud's box sizes with LuaLaTeX (unicode-math, Latin Modern Math, 10pt article): each
-# formula is boxed with \sbox and its \wd, \ht, \dp are written to the log; MathAloud's `render --dump`
-# gives the same three in em (1 em = 10 pt). A difference is relative to TeX's value (a dimension of
-# almost zero is compared against 0.1 pt).
+# formula is boxed with \sbox and its \wd, \ht, \dp are written to the log; one `mathaloud render
+# --batch` run gives the same three (from each image's size and baseline at 100 px per em, less the
+# padding; 1 em = 10 pt), as `render --dump` prints them. A difference is relative to TeX's value (a
+# dimension of almost zero is compared against 0.1 pt).
 #
 # Without --corpus: the reference list scripts/lualatex-formulas.txt ("t<TAB>TeX" or "d<TAB>TeX"),
 # every formula printed. With --corpus FILE: one formula a line, all in text style (or all in display

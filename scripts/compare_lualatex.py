@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The measuring half of scripts/compare-lualatex.sh (run that script, which builds mathaloud and
-installs LuaLaTeX first): boxes formulas in LuaLaTeX and in `mathaloud render --dump` and compares
+installs LuaLaTeX first): boxes formulas in LuaLaTeX and in `mathaloud render --batch` and compares
 width, height and depth."""
 import argparse
+import json
 import os
 import random
 import re
@@ -145,15 +146,35 @@ def lualatex_measure(cases, work, jobs):
     return results, rejected
 
 
-def mathaloud_measure(binary, display, tex):
-    """(width, height, depth) in pt from `render --dump` (em × 10), or None when it printed no box."""
-    args = [binary, "render", "--dump"] + (["--display"] if display else [])
-    out = subprocess.run(args, input=tex, capture_output=True, text=True, timeout=120).stdout
-    first = out.splitlines()[0] if out else ""
-    values = [re.search(k + r"=(-?[\d.]+)", first) for k in ("w", "h", "d")]
-    if not all(values):
-        return None
-    return tuple(float(v.group(1)) * 10 for v in values)
+def mathaloud_measure(binary, work, items):
+    """{index: (width, height, depth) in pt} for [(index, display, tex)], from one `mathaloud render
+    --batch` run: its manifest gives each image's width, height and baseline in px at --size 100 (so
+    to 0.001 pt); a formula with no math at all gives the padding around every image, taken off."""
+    size = 100.0
+    lines = [json.dumps({"id": "padding", "tex": ""})]
+    lines += [json.dumps({"id": i, "tex": tex, "display": display}) for i, display, tex in items]
+    folder = os.path.join(work, "mathaloud")
+    run = subprocess.run([binary, "render", "--batch", folder, "--size", str(size)], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True)
+    found = {}
+    for line in run.stdout.splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if "width" in row:
+            found[row["id"]] = (row["width"] / size, row["height"] / size, row["baseline"] / size)
+    if "padding" not in found:
+        sys.stderr.write(run.stderr[-3000:])
+        sys.exit("compare-lualatex: mathaloud render --batch gave no manifest")
+    pad = found["padding"][0] / 2
+    result = {}
+    for i, _, _ in items:
+        if i in found:
+            w, h, b = found[i]
+            depth = b - pad
+            result[i] = tuple(10 * v for v in (w - 2 * pad, h - 2 * pad - depth, depth))
+    return result
 
 
 def relative(ours, theirs):
@@ -198,8 +219,8 @@ def main():
             sys.stderr.write(f"compare-lualatex: LuaLaTeX rejects reference formula {i + 1}: {cases[i][1]}\n")
         sys.exit("compare-lualatex: every formula of the reference list must be valid LaTeX")
     measured = sorted(tex)
-    with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        ours = list(pool.map(lambda i: mathaloud_measure(a.binary, *cases[i]), measured))
+    boxes = mathaloud_measure(a.binary, a.work, [(i, cases[i][0], cases[i][1]) for i in measured])
+    ours = [boxes.get(i) for i in measured]
 
     rows = []
     for i, o in zip(measured, ours):
