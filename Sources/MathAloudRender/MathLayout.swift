@@ -272,8 +272,8 @@ struct MathLayout {
         // in an alphabet (`\mathrm{MeV}`) is a group in TeX, an Ord atom (TeXbook Appendix G rule 16).
         var a = glyphRun(text, variant: variant ?? .normal, italicLetters: false, s, cls: variant == nil ? .op : .ord)
         a.glyph = nil
-        // The letters of a word are characters to TeX: scripts go on the last one (rule 18a).
-        a.endsInCharacter = variant != nil
+        // A word (`\mathrm{Sym}_N`) is a group to TeX: scripts outside it use the box rule (18a); it is not
+        // a character of the math font for italic correction either.
         a.textAlphabet = variant != nil
         return a
     }
