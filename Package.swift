@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MathAloud", targets: ["MathAloud"]),
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
+        .library(name: "MathAloudServer", targets: ["MathAloudServer"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -37,7 +38,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo", "CZlib"]),
-        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"]),
+        // The HTTP service (DESIGN.md §12) on libmicrohttpd: only the header is used at build time
+        // (<microhttpd.h> in /usr/include); the library is opened with dlopen when a server starts, so
+        // `mathaloud` runs its other commands where it is absent.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "MathAloudServer", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "CMicroHTTPD"]),
+        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudServer"]),
         .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
                           path: "Sources/MathAloudBench"),
         // Build tooling.
@@ -56,6 +62,8 @@ let package = Package(
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
+        .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],
     swiftLanguageModes: [.v6]
