@@ -169,6 +169,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Bytes read and dropped after an error in the middle of a body before the connection is closed.
+    static let discardLimit = 64 << 20
+
     /// Connections open now.
     public var openConnections: Int {
         lock.lock(); defer { lock.unlock() }
@@ -276,22 +279,31 @@ public final class HTTPServer: @unchecked Sendable {
         if size > 0 {
             uploadSize.pointee = 0
             state.received += size
+            // libmicrohttpd takes a response only before the body or after all of it: an error found
+            // in the middle (a chunked body over the limit) is sent once the rest is read and dropped,
+            // unless the client sends far more, when the connection is closed.
+            if state.error != nil {
+                return state.received > HTTPServer.discardLimit ? MHD_Result.NO : MHD_Result.YES
+            }
             switch state.plan {
             case .buffer(let limit, let tooLarge):
-                if state.received > limit { return queue(tooLarge, state: state, connection: connection, close: true) }
-                state.body.append(UnsafeRawPointer(upload!).assumingMemoryBound(to: UInt8.self), count: size)
-            case .stream(let stream):
-                if let error = stream.append(UnsafeRawBufferPointer(start: upload, count: size)) {
-                    return queue(error, state: state, connection: connection, close: true)
+                if state.received > limit {
+                    state.error = tooLarge
+                    state.body = Data()
+                } else {
+                    state.body.append(UnsafeRawPointer(upload!).assumingMemoryBound(to: UInt8.self), count: size)
                 }
+            case .stream(let stream):
+                state.error = stream.append(UnsafeRawBufferPointer(start: upload, count: size))
             case .reject(let response, _, let limit):
-                if state.received > limit { return queue(response, state: state, connection: connection, close: true) }
+                if state.received > limit { state.error = response }
             }
             return MHD_Result.YES
         }
         // The body is complete.
         setPhase(connection, .answering, restart: false)
         let response: HTTPResponse
+        if let error = state.error { return queue(error, state: state, connection: connection, close: true) }
         switch state.plan {
         case .buffer:
             let request = HTTPRequest(method: state.head.method, path: state.head.path, query: state.head.query,
@@ -413,6 +425,8 @@ final class RequestState {
     var queued = false
     var status = 0
     var bytes: UInt64 = 0
+    /// An error found while the body was arriving, answered when it ends.
+    var error: HTTPResponse?
     init(head: RequestHead, plan: RequestPlan, route: String) {
         self.head = head
         self.plan = plan
