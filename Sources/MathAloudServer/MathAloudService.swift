@@ -377,7 +377,7 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
     }
 
     func openAPI() -> HTTPResponse {
-        HTTPResponse(status: 200, contentType: "application/json", body: Data(OpenAPIDocument.json.utf8))
+        HTTPResponse(status: 200, contentType: "application/json", body: Data(engines.current.openAPI.utf8))
     }
 
     func diagnosticsJSON(_ spoken: SpokenFormula) -> String {

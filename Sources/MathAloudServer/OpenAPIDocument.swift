@@ -1,17 +1,23 @@
 import Foundation
+import MathAloud
 
 /// `GET /openapi.json`: the API described in OpenAPI 3.1 (JSON Schema 2020-12) — every route, body,
 /// response and error. The contract test (Tests/MathAloudServerTests, schemathesis) checks the server's
 /// answers against it.
 enum OpenAPIDocument {
-    static let json: String = {
-        // Parsed and re-encoded once, so the served text is compact and certainly valid JSON.
-        guard let object = try? JSONSerialization.jsonObject(with: Data(source.utf8)),
+    /// The document for the rules in force: `locale` and `style` list the locales and styles loaded
+    /// (a rules directory can add some). Made once per load of the rules.
+    static func json(locales: [String], styles: [String]) -> String {
+        let text = source.replacingOccurrences(of: "\"__LOCALES__\"", with: JSONText.encode(locales + [NSNull()] as [Any]))
+            .replacingOccurrences(of: "\"__STYLES__\"", with: JSONText.encode(styles + [NSNull()] as [Any]))
+            .replacingOccurrences(of: "\"__LOCALE_NAMES__\"", with: JSONText.encode(locales))
+        // Parsed and re-encoded, so the served text is compact and certainly valid JSON.
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             preconditionFailure("the OpenAPI document is not valid JSON")
         }
         return String(decoding: data, as: UTF8.self)
-    }()
+    }
 
     static let source = #"""
     {
@@ -37,42 +43,42 @@ enum OpenAPIDocument {
               "id": {"$ref": "#/components/schemas/Id"},
               "tex": {"type": "string", "description": "TeX math without $ delimiters."},
               "mathml": {"type": "string", "description": "MathML (<math>…</math> or a fragment)."},
-              "locale": {"type": "string", "description": "A locale with rules (GET /v1/locales); default en."},
-              "style": {"type": "string", "description": "A style of the locale (GET /v1/styles); default clearspeak."},
-              "preferences": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Style preferences by name (GET /v1/styles)."},
-              "format": {"type": "string"},
-              "template": {"type": "string", "description": "A label template: {speech} and {latex} are replaced."},
-              "strict": {"type": "boolean", "description": "Answer 422 when the formula has errors."}
+              "locale": {"enum": "__LOCALES__", "description": "A locale with rules (GET /v1/locales); default en."},
+              "style": {"enum": "__STYLES__", "description": "A style of the locale (GET /v1/styles); default clearspeak."},
+              "preferences": {"type": ["object", "null"], "additionalProperties": {"type": "string"}, "description": "Style preferences by name (GET /v1/styles); unknown names or values are a 400."},
+              "format": {"type": ["string", "null"]},
+              "template": {"type": ["string", "null"], "description": "A label template: {speech} and {latex} are replaced."},
+              "strict": {"type": ["boolean", "null"], "description": "Answer 422 when the formula has errors."}
             },
             "oneOf": [{"required": ["tex"]}, {"required": ["mathml"]}]
           },
           "SpeechRequest": {
             "allOf": [{"$ref": "#/components/schemas/FormulaRequest"}],
-            "properties": {"format": {"enum": ["text", "ssml"], "description": "ssml adds the ssml field; default text."}}
+            "properties": {"format": {"enum": ["text", "ssml", null], "description": "ssml adds the ssml field; default text."}}
           },
           "ParseRequest": {
             "allOf": [{"$ref": "#/components/schemas/FormulaRequest"}],
-            "properties": {"format": {"enum": ["mathml", "tree"], "description": "default mathml"}, "display": {"type": "boolean"}}
+            "properties": {"format": {"enum": ["mathml", "tree", null], "description": "default mathml"}, "display": {"type": ["boolean", "null"]}}
           },
           "AudioRequest": {
             "allOf": [{"$ref": "#/components/schemas/FormulaRequest"}],
             "properties": {
-              "voice": {"type": "string", "description": "An eSpeak-NG voice instead of the locale's."},
-              "rate": {"type": "number", "minimum": 80, "maximum": 450},
-              "pitch": {"type": "number", "minimum": 0, "maximum": 100},
-              "pauseScale": {"type": "number", "minimum": 0, "maximum": 10}
+              "voice": {"type": ["string", "null"], "description": "An eSpeak-NG voice instead of the locale's (an unknown one is a 400)."},
+              "rate": {"type": ["number", "null"], "minimum": 80, "maximum": 450},
+              "pitch": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
+              "pauseScale": {"type": ["number", "null"], "minimum": 0, "maximum": 10}
             }
           },
           "RenderRequest": {
             "allOf": [{"$ref": "#/components/schemas/FormulaRequest"}],
             "properties": {
-              "format": {"enum": ["svg", "png", "pdf"], "description": "Instead of the Accept header; default svg."},
-              "font": {"enum": ["latin-modern", "pagella", "termes", "bonum", "schola", "dejavu"]},
-              "size": {"type": "number", "minimum": 4, "maximum": 200},
-              "scale": {"type": "number", "minimum": 0.25, "maximum": 8},
-              "display": {"type": "boolean"},
-              "color": {"type": "string"},
-              "background": {"type": "string"}
+              "format": {"enum": ["svg", "png", "pdf", null], "description": "Instead of the Accept header; default svg."},
+              "font": {"enum": ["latin-modern", "pagella", "termes", "bonum", "schola", "dejavu", null]},
+              "size": {"type": ["number", "null"], "minimum": 4, "maximum": 200},
+              "scale": {"type": ["number", "null"], "minimum": 0.25, "maximum": 8},
+              "display": {"type": ["boolean", "null"]},
+              "color": {"type": ["string", "null"], "description": "A colour name, #rgb or #rrggbb (else a 400)."},
+              "background": {"type": ["string", "null"]}
             }
           },
           "Range": {
@@ -268,7 +274,7 @@ enum OpenAPIDocument {
           "get": {
             "summary": "Each style with its preferences and their values (the first value is the default)",
             "operationId": "styles",
-            "parameters": [{"name": "locale", "in": "query", "required": false, "schema": {"type": "string"}, "description": "Only this locale's styles."}],
+            "parameters": [{"name": "locale", "in": "query", "required": false, "schema": {"enum": "__LOCALE_NAMES__"}, "description": "Only this locale's styles (an unknown one is a 400)."}],
             "responses": {
               "200": {"description": "The styles.", "content": {"application/json": {"schema": {"type": "object", "required": ["styles"], "properties": {"styles": {"type": "array", "items": {"type": "object", "required": ["locale", "style", "preferences"], "properties": {"locale": {"type": "string"}, "style": {"type": "string"}, "preferences": {"type": "array", "items": {"type": "object", "required": ["name", "values", "default", "aliases"], "properties": {"name": {"type": "string"}, "values": {"type": "array", "items": {"type": "string"}}, "default": {"type": "string"}, "aliases": {"type": "array", "items": {"type": "string"}}}}}}}}}}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},

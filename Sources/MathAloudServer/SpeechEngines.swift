@@ -11,6 +11,8 @@ public final class SpeechEngines: Sendable {
     public let speakers: SpeakerPool
     /// When these rules were loaded.
     public let loaded: Date
+    /// `GET /openapi.json` for these rules (their locales and styles are listed in it).
+    let openAPI: String
 
     /// Loads the rules and checks every locale and style in them, so a broken file is found now (with
     /// its file:line:column) and not by the first request that needs it.
@@ -23,6 +25,8 @@ public final class SpeechEngines: Sendable {
         self.resources = resources
         self.speakers = SpeakerPool(rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: 4096)
         self.loaded = Date()
+        self.openAPI = OpenAPIDocument.json(locales: resources.locales,
+                                            styles: Array(Set(resources.locales.flatMap { resources.styles(for: $0) })).sorted())
         // The default speaker is loaded now, so the first request does not wait for it.
         _ = try speakers.defaultSpeaker()
     }
