@@ -67,7 +67,7 @@ done
 
 cat >"$work/post.lua" <<'EOF'
 wrk.method = "POST"
-wrk.body = '{"tex":"x^2+\\frac{a}{b}"}'
+wrk.body = [[{"tex":"x^2+\\frac{a}{b}"}]]
 wrk.headers["Content-Type"] = "application/json"
 EOF
 wrk -t1 -c8 -d"${seconds}s" -s "$work/post.lua" "http://127.0.0.1:$port_n/v1/speech" >"$work/wrk.txt" 2>&1 &

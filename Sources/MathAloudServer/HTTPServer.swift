@@ -95,8 +95,8 @@ public struct HTTPServerLimits: Sendable {
     public var connectionsPerClient: Int
     /// Seconds a connection may be idle (keep-alive, or a client that stops sending or reading).
     public var idleTimeout: Int
-    /// Seconds a client may take to send one request (head and body), however it trickles it
-    /// (slowloris); 0 turns it off.
+    /// Seconds a client may take to send a request head, however it trickles it (slowloris); a body
+    /// must then arrive at 1 KiB/s or more over each such window. 0 turns it off.
     public var readTimeout: Double
     /// Bytes per connection for the request head and read buffer (a longer head gets 431).
     public var connectionMemory: Int
@@ -169,6 +169,10 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Bytes per second a body must keep arriving at, averaged over each read-timeout window, once its
+    /// first window has passed (a slower body is cut off).
+    static let minimumBodyRate = 1024.0
+
     /// Bytes read and dropped after an error in the middle of a body before the connection is closed.
     static let discardLimit = 64 << 20
 
@@ -231,12 +235,17 @@ public final class HTTPServer: @unchecked Sendable {
             lock.lock()
             if stopped { lock.unlock(); return }
             for record in connections.values where record.phase != .answering && !record.cutOff {
-                if now.timeIntervalSince(record.since) > limits.readTimeout {
-                    // The socket is still open: MHD closes it only after the CLOSED notification, which
-                    // waits for this lock. Shutting it down makes MHD see the end and close it.
-                    record.cutOff = true
-                    if record.descriptor >= 0 { shutdown(record.descriptor, Int32(SHUT_RDWR)) }
+                guard now.timeIntervalSince(record.since) > limits.readTimeout else { continue }
+                // A body that keeps arriving at a fair rate (a long streamed batch) has another window.
+                if record.phase == .body && record.received - record.windowStart >= Int(HTTPServer.minimumBodyRate * limits.readTimeout) {
+                    record.since = now
+                    record.windowStart = record.received
+                    continue
                 }
+                // The socket is still open: MHD closes it only after the CLOSED notification, which waits
+                // for this lock. Shutting it down makes MHD see the end and close it.
+                record.cutOff = true
+                if record.descriptor >= 0 { shutdown(record.descriptor, Int32(SHUT_RDWR)) }
             }
             lock.unlock()
         }
@@ -279,6 +288,9 @@ public final class HTTPServer: @unchecked Sendable {
         if size > 0 {
             uploadSize.pointee = 0
             state.received += size
+            lock.lock()
+            connections[connection]?.received += size
+            lock.unlock()
             // libmicrohttpd takes a response only before the body or after all of it: an error found
             // in the middle (a chunked body over the limit) is sent once the rest is read and dropped,
             // unless the client sends far more, when the connection is closed.
@@ -341,7 +353,11 @@ public final class HTTPServer: @unchecked Sendable {
         context.pointee = Unmanaged.passRetained(state).toOpaque()
         lock.lock()
         inFlight += 1
-        if let record = connections[connection], record.phase == .waiting { record.phase = .body }
+        if let record = connections[connection], record.phase == .waiting {
+            record.phase = .body
+            record.received = 0
+            record.windowStart = 0
+        }
         lock.unlock()
         // A declared body larger than the limit is refused before it is read.
         if let length = headers["content-length"].flatMap({ Int($0) }) {
@@ -411,6 +427,9 @@ final class ConnectionRecord {
     var phase: Phase = .waiting
     var since = Date()
     var cutOff = false
+    /// Body bytes received so far, and at the start of the current window.
+    var received = 0
+    var windowStart = 0
     init(descriptor: Int32) { self.descriptor = descriptor }
 }
 

@@ -182,6 +182,15 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         log.request(exchange)
     }
 
+    /// A stream for `/v1/speech:batch` outside the server (the fuzz harness feeds it directly; a
+    /// server's batches get theirs from ``plan(_:)``). It takes a batch slot until it is released.
+    public func batchStream() -> StreamingBody {
+        lock.lock()
+        batchesRunning += 1
+        lock.unlock()
+        return BatchStream(service: self, engines: engines.current)
+    }
+
     /// A batch stream ended (its slot is free again).
     func batchEnded() {
         lock.lock()

@@ -21,7 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var maxConnectionsPerClient = 0
     /// Seconds an idle keep-alive connection is kept.
     public var keepAliveTimeout = 15
-    /// Seconds a client may take to send a request (slow clients are cut off).
+    /// Seconds a client may take to send a request head; a body must arrive at 1 KiB/s or more over
+    /// each such window (slower clients are cut off).
     public var readTimeout = 30.0
     /// Batch requests at once (more are answered 503 overloaded).
     public var maxBatches = 2 * ProcessInfo.processInfo.activeProcessorCount
@@ -78,7 +79,7 @@ public struct ServerConfiguration: Sendable {
         Setting(name: "max-connections", value: "N", help: "open connections at most (default 4096)"),
         Setting(name: "max-connections-per-client", value: "N", help: "connections per client address (default 0: no limit)"),
         Setting(name: "keep-alive", value: "SECONDS", help: "idle keep-alive connections are closed after this (default 15)"),
-        Setting(name: "read-timeout", value: "SECONDS", help: "time a client may take to send one request (default 30; slow clients are cut off)"),
+        Setting(name: "read-timeout", value: "SECONDS", help: "time a client may take to send a request head, and each such window of body at 1 KiB/s or more (default 30; slower clients are cut off)"),
         Setting(name: "max-batches", value: "N", help: "batch requests at once, more get 503 (default: twice the cores)"),
         Setting(name: "drain-grace", value: "SECONDS", help: "on SIGTERM, how long requests in flight may finish (default 20)"),
         Setting(name: "rules-dir", value: "DIR", help: "rules and words laid over the built-in ones; SIGHUP reloads them (also MATHALOUD_RULES)"),
