@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MathAloud", targets: ["MathAloud"]),
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
+        .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
         .library(name: "MathAloudServer", targets: ["MathAloudServer"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
@@ -38,6 +39,9 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo", "CZlib"]),
+        // Math in documents and streams (DESIGN.md §2, §13): segmenters per format, the document API,
+        // streams, accessible HTML/Markdown output. Pure Swift; images come through a protocol.
+        .target(name: "MathAloudDocuments", dependencies: ["MathAloud"]),
         // The HTTP service (DESIGN.md §12) on libmicrohttpd: only the header is used at build time
         // (<microhttpd.h> in /usr/include); the library is opened with dlopen when a server starts, so
         // `mathaloud` runs its other commands where it is absent.
@@ -62,6 +66,7 @@ let package = Package(
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
+        .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),

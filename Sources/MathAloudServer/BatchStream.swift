@@ -77,7 +77,7 @@ final class BatchStream: StreamingBody {
     }
 
     private func tooLong() -> String {
-        BatchLineError(id: "null", message: "the line is longer than the limit of \(maxLineBytes) bytes").jsonLine
+        BatchError(id: .null, message: "the line is longer than the limit of \(maxLineBytes) bytes").jsonLine
     }
 
     private func line(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -87,8 +87,12 @@ final class BatchStream: StreamingBody {
         let (out, expired) = FormulaDeadline.run(seconds: timeLimit) { processor.process(line: text) }
         if expired {
             // The line's id, when it can be read, goes with the error.
-            let id = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["id"].map { JSONText.encode($0) } ?? "null"
-            emit(BatchLineError(id: id, message: "stopped: the formula took longer than the time limit of \(timeLimit) s").jsonLine)
+            let id: JSONValue
+            switch FormulaRequest.read(line: text) {
+            case .success(let request): id = request.id
+            case .failure(let error): id = error.id
+            }
+            emit(BatchError(id: id, message: "stopped: the formula took longer than the time limit of \(timeLimit) s").jsonLine)
         } else {
             emit(out)
         }

@@ -211,92 +211,111 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
     // MARK: Routes
 
     /// Reads a formula body and its speaker.
-    func formula(_ request: HTTPRequest) throws(ServiceError) -> (FormulaRequest, Speaker) {
-        let body = try FormulaRequest.decode(request.body, maxFormulaBytes: configuration.maxFormulaBytes)
-        let speaker = try engines.current.speaker(locale: body.locale, style: body.style, preferences: body.preferences)
+    func formula(_ request: HTTPRequest) throws(ServiceError) -> (RouteRequest, Speaker) {
+        let body = try RouteRequest.decode(request.body, maxFormulaBytes: configuration.maxFormulaBytes)
+        let speaker = try engines.current.speaker(for: body.request)
         return (body, speaker)
     }
 
-    /// Speaks within the per-request time limit.
-    func spoken(_ body: FormulaRequest, _ speaker: Speaker) throws(ServiceError) -> SpokenFormula {
-        let (spoken, expired) = FormulaDeadline.run(seconds: configuration.requestTimeout) {
-            speaker.speak(body.source, notation: body.notation)
+    /// Answers 422 when strict mode was asked for and the diagnostics hold an error.
+    func checkStrict(_ body: RouteRequest, _ diagnostics: [DiagnosticRecord]) throws(ServiceError) {
+        if body.strict && diagnostics.contains(where: { $0.severity == .error }) {
+            throw ServiceError(422, .inputErrors, "the formula has errors (strict mode)", diagnostics: diagnostics)
         }
+    }
+
+    /// Speech for a request (the batch processor's answer: one code path for batches and routes),
+    /// within the per-request time limit.
+    func speechResponse(_ body: RouteRequest) throws(ServiceError) -> SpeechResponse {
+        let processor = SpeechBatchProcessor(speakers: engines.current.speakers)
+        let (result, expired) = FormulaDeadline.run(seconds: configuration.requestTimeout) { processor.process(body.request) }
         if expired { throw ServiceError.timeout(configuration.requestTimeout) }
-        if body.strict && spoken.diagnostics.containsError {
-            throw ServiceError(422, .inputErrors, "the formula has errors (strict mode)",
-                               diagnostics: spoken.diagnostics.map(DiagnosticRenderer(source: spoken.source).jsonObject))
+        switch result {
+        case .failure(let error): throw ServiceError.badField(error.message)
+        case .success(let response):
+            try checkStrict(body, response.diagnostics)
+            return response
         }
-        return spoken
     }
 
     func speech(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        let (body, speaker) = try formula(request)
-        let format = body.format ?? "text"
-        guard format == "text" || format == "ssml" else { throw .badField("\"format\" must be text or ssml") }
-        let spoken = try spoken(body, speaker)
-        var out = "{\"diagnostics\":" + diagnosticsJSON(spoken) + ",\"id\":" + body.id
-        if let template = body.template {
-            out += ",\"label\":" + JSONString.quote(LabelTemplate(template).fill(speech: spoken.text, latex: body.source))
+        let body = try RouteRequest.decode(request.body, maxFormulaBytes: configuration.maxFormulaBytes)
+        if let format = body.request.format, format.kind != .speech {
+            throw .badField("\"format\" must be \(OutputFormat.names(of: .speech)) for speech, not \(format)")
         }
-        out += ",\"speech\":" + JSONString.quote(spoken.text)
-        if format == "ssml" { out += ",\"ssml\":" + JSONString.quote(SSMLRenderer(language: speaker.locale).render(spoken.speech)) }
-        return .json(200, out + "}")
+        return .json(200, try speechResponse(body).jsonText)
     }
 
     func labels(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        let (body, speaker) = try formula(request)
-        let spoken = try spoken(body, speaker)
-        let template = body.template ?? "{speech}"
-        let label = LabelTemplate(template).fill(speech: spoken.text, latex: body.source)
-        return .json(200, "{\"diagnostics\":" + diagnosticsJSON(spoken) + ",\"id\":" + body.id + ",\"label\":" + JSONString.quote(label)
-                     + ",\"speech\":" + JSONString.quote(spoken.text) + ",\"template\":" + JSONString.quote(template) + "}")
+        var body = try RouteRequest.decode(request.body, maxFormulaBytes: configuration.maxFormulaBytes)
+        if body.request.template == nil {
+            var r = body.request
+            r.template = LabelTemplate.speechOnly.template
+            body = RouteRequest(request: r, strict: body.strict)
+        }
+        if let format = body.request.format, format.kind != .speech {
+            throw .badField("\"format\" must be \(OutputFormat.names(of: .speech)) for labels, not \(format)")
+        }
+        return .json(200, try speechResponse(body).jsonText)
     }
 
     func parse(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        let body = try FormulaRequest.decode(request.body, maxFormulaBytes: configuration.maxFormulaBytes)
-        let format = body.format ?? "mathml"
-        guard format == "mathml" || format == "tree" else { throw .badField("\"format\" must be mathml or tree") }
+        let body = try RouteRequest.decode(request.body, maxFormulaBytes: configuration.maxFormulaBytes)
+        _ = try body.formula(for: "parse")
         var options = texOptions
-        options.displayMode = try body.bool("display") ?? false
+        options.displayMode = body.request.display ?? false
         let parser = FormulaParser(texOptions: options)
-        let (parsed, expired) = FormulaDeadline.run(seconds: configuration.requestTimeout) { parser.parse(body.source, notation: body.notation) }
-        if expired { throw ServiceError.timeout(configuration.requestTimeout) }
-        let renderer = DiagnosticRenderer(source: parsed.source)
-        let diagnostics = parsed.diagnostics.map(renderer.jsonObject)
-        if body.strict && parsed.hasErrors {
-            throw ServiceError(422, .inputErrors, "the formula has errors (strict mode)", diagnostics: diagnostics)
+        let (result, expired) = FormulaDeadline.run(seconds: configuration.requestTimeout) {
+            parser.response(to: body.request, format: .mathml)
         }
-        let result = format == "mathml"
-            ? ",\"mathml\":" + JSONString.quote(parser.write(parsed, as: .mathml, display: options.displayMode))
-            : ",\"tree\":" + parsed.root.jsonText()
-        return .json(200, "{\"diagnostics\":" + JSONText.encode(diagnostics) + ",\"id\":" + body.id + result + "}")
+        if expired { throw ServiceError.timeout(configuration.requestTimeout) }
+        switch result {
+        case .failure(let error): throw ServiceError.badField(error.message)
+        case .success(let response):
+            try checkStrict(body, response.diagnostics)
+            return .json(200, response.jsonText)
+        }
     }
 
     func audio(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        let (body, speaker) = try formula(request)
-        let spoken = try spoken(body, speaker)
+        let body = try RouteRequest.decode(request.body, maxFormulaBytes: configuration.maxFormulaBytes)
+        if let format = body.request.format, format.kind != .speech {
+            throw .badField("\"format\" must be \(OutputFormat.names(of: .speech)) for audio, not \(format)")
+        }
+        var plain = body.request
+        plain.format = nil
+        plain.template = nil
+        let spoken = try speechResponse(RouteRequest(request: plain, strict: body.strict))
+        let speaker = try engines.current.speaker(for: body.request)
         var options = VoiceOptions()
-        options.voice = try body.string("voice")
+        options.voice = body.request.voice
         if let rate = try body.number("rate", in: 80...450) { options.rate = Int(rate) }
         if let pitch = try body.number("pitch", in: 0...100) { options.pitch = Int(pitch) }
         if let scale = try body.number("pauseScale", in: 0...10) { options.pauseScale = scale }
         options.maximumDuration = 120
+        // The structured speech (with its graded pauses) is what the voice reads; it is spoken again
+        // here from the speaker's cache.
+        let speech: SpeechDescription
+        switch body.request.input {
+        case .text(let text): speech = speaker.speech(forText: text).speech
+        case .tex(let f), .mathml(let f): speech = speaker.speak(f, notation: body.request.input.notation!).speech
+        }
         let recording: VoiceRecording
         do {
             let voice = try Voice(locale: speaker.locale, options: options)
-            recording = try voice.synthesize(.speech(spoken.speech))
+            recording = try voice.synthesize(.speech(speech))
         } catch {
             throw ServiceError.voice(error)
         }
         var response = HTTPResponse(status: 200, contentType: "audio/wav", body: recording.audio.wavData())
-        response.headers.append(("X-Speech", HeaderText.encode(spoken.text)))
+        response.headers.append(("X-Speech", HeaderText.encode(spoken.speech)))
         return response
     }
 
     func render(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let (body, speaker) = try formula(request)
-        let format = try ImageFormat.negotiate(body.format, accept: request.header("accept"))
+        let (source, notation) = try body.formula(for: "render")
+        let format = try ImageFormat.negotiate(body.request.format, accept: request.header("accept"))
         var options = RenderOptions()
         if let font = try body.string("font") {
             guard MathFontFamily(rawValue: font) != nil else {
@@ -306,27 +325,25 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         }
         if let size = try body.number("size", in: 4...200) { options.size = size }
         if let scale = try body.number("scale", in: 0.25...8) { options.scale = scale }
-        options.display = try body.bool("display") ?? false
+        options.display = body.request.display ?? false
         for key in ["color", "background"] {
             if let text = try body.string(key) {
                 guard let color = RGBAColor(text) else { throw .badField("\"\(key)\" must be a colour name, #rgb or #rrggbb") }
                 if key == "color" { options.color = color } else { options.background = color }
             }
         }
-        options.labelTemplate = body.template ?? "{speech}"
+        options.labelTemplate = body.request.template ?? LabelTemplate.speechOnly.template
         let renderer: Renderer
         do { renderer = try Renderer(options: options, speaker: speaker) } catch {
             log.event("render-unavailable", ["error": "\(error)"])
             throw ServiceError(503, .unavailable, "typesetting is not available on this server (fonts or HarfBuzz missing)")
         }
         let (formula, expired) = FormulaDeadline.run(seconds: configuration.requestTimeout) {
-            renderer.render(speaker.parser.parse(body.source, notation: body.notation), display: options.display ? true : nil)
+            renderer.render(speaker.parser.parse(source, notation: notation), display: options.display ? true : nil)
         }
         if expired { throw ServiceError.timeout(configuration.requestTimeout) }
-        if body.strict && formula.diagnostics.containsError {
-            throw ServiceError(422, .inputErrors, "the formula has errors (strict mode)",
-                               diagnostics: formula.diagnostics.map(DiagnosticRenderer(source: SourceText(body.source)).jsonObject))
-        }
+        let records = formula.diagnostics.map(DiagnosticRenderer(source: SourceText(source)).record)
+        try checkStrict(body, records)
         let data: Data
         do {
             switch format {
@@ -345,8 +362,10 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
 
     func locales(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let resources = engines.current.resources
-        let list = resources.locales.map { ["locale": $0, "styles": resources.styles(for: $0)] as [String: Any] }
-        return .json(200, JSONText.encode(["locales": list]))
+        let list = resources.locales.map { locale -> JSONValue in
+            .object(["locale": .string(locale), "styles": .array(resources.styles(for: locale).map { .string($0) })])
+        }
+        return .json(200, JSONValue.object(["locales": .array(list)]).jsonText)
     }
 
     func styles(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
@@ -355,20 +374,21 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
             let parts = pair.split(separator: "=", maxSplits: 1)
             return parts.count == 2 && parts[0] == "locale" ? String(parts[1]) : nil
         }.first
-        var out: [[String: Any]] = []
+        var out: [JSONValue] = []
         for locale in asked.map({ [$0] }) ?? engines.resources.locales {
             guard engines.resources.locales.contains(locale) else {
                 throw .badField("unknown locale '\(locale)'; available: " + engines.resources.locales.joined(separator: ", "))
             }
             for style in engines.resources.styles(for: locale) {
-                let speaker = try engines.speaker(locale: locale, style: style, preferences: [:])
-                let preferences = speaker.availablePreferences.map { p -> [String: Any] in
-                    ["name": p.name, "values": p.values, "default": p.values.first ?? "", "aliases": p.aliases]
+                let speaker = try engines.speaker(for: FormulaRequest(input: .tex(""), locale: LocaleTag(locale), style: SpeechStyleName(style)))
+                let preferences = speaker.availablePreferences.map { p -> JSONValue in
+                    .object(["name": .string(p.name), "values": .array(p.values.map { .string($0) }),
+                             "default": .string(p.values.first ?? ""), "aliases": .array(p.aliases.map { .string($0) })])
                 }
-                out.append(["locale": locale, "style": style, "preferences": preferences])
+                out.append(.object(["locale": .string(locale), "style": .string(style), "preferences": .array(preferences)]))
             }
         }
-        return .json(200, JSONText.encode(["styles": out]))
+        return .json(200, JSONValue.object(["styles": .array(out)]).jsonText)
     }
 
     func readiness() -> HTTPResponse {
@@ -388,17 +408,10 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
     func openAPI() -> HTTPResponse {
         HTTPResponse(status: 200, contentType: "application/json", body: Data(engines.current.openAPI.utf8))
     }
-
-    func diagnosticsJSON(_ spoken: SpokenFormula) -> String {
-        if spoken.diagnostics.isEmpty { return "[]" }
-        return JSONText.encode(spoken.diagnostics.map(DiagnosticRenderer(source: spoken.source).jsonObject))
-    }
 }
 
-/// Image formats of `/v1/render`.
-enum ImageFormat: String, CaseIterable {
-    case svg, png, pdf
-
+extension ImageFormat {
+    /// The media type of the format.
     var mediaType: String {
         switch self {
         case .svg: return "image/svg+xml"
@@ -407,10 +420,10 @@ enum ImageFormat: String, CaseIterable {
         }
     }
 
-    /// The `format` field when given, else the first acceptable type of `Accept` (SVG when any).
-    static func negotiate(_ format: String?, accept: String?) throws(ServiceError) -> ImageFormat {
+    /// The request's `format` when given, else the first acceptable type of `Accept` (SVG when any).
+    static func negotiate(_ format: OutputFormat?, accept: String?) throws(ServiceError) -> ImageFormat {
         if let format {
-            guard let f = ImageFormat(rawValue: format) else { throw .badField("\"format\" must be svg, png or pdf") }
+            guard let f = ImageFormat(format) else { throw .badField("\"format\" must be \(OutputFormat.names(of: .image)) for render, not \(format)") }
             return f
         }
         guard let accept, !accept.isEmpty else { return .svg }

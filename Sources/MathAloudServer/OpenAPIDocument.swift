@@ -8,9 +8,12 @@ enum OpenAPIDocument {
     /// The document for the rules in force: `locale` and `style` list the locales and styles loaded
     /// (a rules directory can add some). Made once per load of the rules.
     static func json(locales: [String], styles: [String]) -> String {
-        let text = source.replacingOccurrences(of: "\"__LOCALES__\"", with: JSONText.encode(locales + [NSNull()] as [Any]))
-            .replacingOccurrences(of: "\"__STYLES__\"", with: JSONText.encode(styles + [NSNull()] as [Any]))
-            .replacingOccurrences(of: "\"__LOCALE_NAMES__\"", with: JSONText.encode(locales))
+        func list(_ names: [String], null: Bool) -> String {
+            JSONValue.array(names.map { .string($0) } + (null ? [.null] : [])).jsonText
+        }
+        let text = source.replacingOccurrences(of: "\"__LOCALES__\"", with: list(locales, null: true))
+            .replacingOccurrences(of: "\"__STYLES__\"", with: list(styles, null: true))
+            .replacingOccurrences(of: "\"__LOCALE_NAMES__\"", with: list(locales, null: false))
         // Parsed and re-encoded, so the served text is compact and certainly valid JSON.
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
@@ -43,6 +46,9 @@ enum OpenAPIDocument {
               "id": {"$ref": "#/components/schemas/Id"},
               "tex": {"type": "string", "description": "TeX math without $ delimiters."},
               "mathml": {"type": "string", "description": "MathML (<math>…</math> or a fragment)."},
+              "text": {"type": "string", "description": "Prose with inline math ($…$, \\(…\\), \\[…\\]): speech, labels and audio read it; parse and render need one formula."},
+              "display": {"type": ["boolean", "null"], "description": "Display math."},
+              "voice": {"type": ["string", "null"], "description": "An eSpeak-NG voice instead of the locale's (audio; an unknown one is a 400)."},
               "locale": {"enum": "__LOCALES__", "description": "A locale with rules (GET /v1/locales); default en."},
               "style": {"enum": "__STYLES__", "description": "A style of the locale (GET /v1/styles); default clearspeak."},
               "preferences": {"type": ["object", "null"], "additionalProperties": {"type": "string"}, "description": "Style preferences by name (GET /v1/styles); unknown names or values are a 400."},
@@ -50,7 +56,7 @@ enum OpenAPIDocument {
               "template": {"type": ["string", "null"], "description": "A label template: {speech} and {latex} are replaced."},
               "strict": {"type": ["boolean", "null"], "description": "Answer 422 when the formula has errors."}
             },
-            "oneOf": [{"required": ["tex"]}, {"required": ["mathml"]}]
+            "oneOf": [{"required": ["tex"]}, {"required": ["mathml"]}, {"required": ["text"]}]
           },
           "SpeechRequest": {
             "allOf": [{"$ref": "#/components/schemas/FormulaRequest"}],
@@ -58,12 +64,11 @@ enum OpenAPIDocument {
           },
           "ParseRequest": {
             "allOf": [{"$ref": "#/components/schemas/FormulaRequest"}],
-            "properties": {"format": {"enum": ["mathml", "tree", null], "description": "default mathml"}, "display": {"type": ["boolean", "null"]}}
+            "properties": {"format": {"enum": ["mathml", "json", "tree", null], "description": "mathml (default), json (the tree as a JSON object) or tree (the indented dump of mathaloud parse)."}}
           },
           "AudioRequest": {
             "allOf": [{"$ref": "#/components/schemas/FormulaRequest"}],
             "properties": {
-              "voice": {"type": ["string", "null"], "description": "An eSpeak-NG voice instead of the locale's (an unknown one is a 400)."},
               "rate": {"type": ["number", "null"], "minimum": 80, "maximum": 450},
               "pitch": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
               "pauseScale": {"type": ["number", "null"], "minimum": 0, "maximum": 10}
@@ -76,7 +81,6 @@ enum OpenAPIDocument {
               "font": {"enum": ["latin-modern", "pagella", "termes", "bonum", "schola", "dejavu", null]},
               "size": {"type": ["number", "null"], "minimum": 4, "maximum": 200},
               "scale": {"type": ["number", "null"], "minimum": 0.25, "maximum": 8},
-              "display": {"type": ["boolean", "null"]},
               "color": {"type": ["string", "null"], "description": "A colour name, #rgb or #rrggbb (else a 400)."},
               "background": {"type": ["string", "null"]}
             }
@@ -112,16 +116,9 @@ enum OpenAPIDocument {
             "additionalProperties": false
           },
           "LabelResponse": {
-            "type": "object",
-            "required": ["id", "label", "speech", "template", "diagnostics"],
-            "properties": {
-              "id": {"$ref": "#/components/schemas/Id"},
-              "label": {"type": "string"},
-              "speech": {"type": "string"},
-              "template": {"type": "string"},
-              "diagnostics": {"$ref": "#/components/schemas/Diagnostics"}
-            },
-            "additionalProperties": false
+            "description": "The speech response with its label (the template defaults to {speech}).",
+            "allOf": [{"$ref": "#/components/schemas/SpeechResponse"}],
+            "required": ["label"]
           },
           "ParseResponse": {
             "type": "object",
@@ -129,7 +126,7 @@ enum OpenAPIDocument {
             "properties": {
               "id": {"$ref": "#/components/schemas/Id"},
               "mathml": {"type": "string"},
-              "tree": {"type": "object", "description": "The presentation tree (as mathaloud parse --to json)."},
+              "tree": {"type": ["object", "string"], "description": "The presentation tree: an object for format json, the indented dump for tree."},
               "diagnostics": {"$ref": "#/components/schemas/Diagnostics"}
             },
             "additionalProperties": false

@@ -1,93 +1,73 @@
 import Foundation
 import MathAloud
 
-/// A route body read from JSON: the fields every formula route shares (`id`, `tex` | `mathml`,
-/// `locale`, `style`, `preferences`, `format`, `template`, `strict`) and the route's own options
-/// (kept as JSON values in `object`).
-struct FormulaRequest {
-    /// `id` as JSON text (`null` when absent), echoed in the answer.
-    let id: String
-    /// The formula and its notation.
-    let source: String
-    let notation: FormulaNotation
-    let locale: String?
-    let style: String?
-    let preferences: [String: String]
-    let format: String?
-    let template: String?
+/// A route body: the one request type of every batch and the library (``FormulaRequest``, DESIGN.md
+/// §11) plus the options only the service reads, which arrive among the request's other fields:
+/// `strict` (answer 422 when the formula has errors), the voice's `rate`, `pitch`, `pauseScale`, the
+/// image's `font`, `size`, `scale`, `color`, `background`.
+struct RouteRequest {
+    /// The request.
+    let request: FormulaRequest
     /// Answer 422 when the formula has errors.
     let strict: Bool
-    /// The whole object, for the route's own fields.
-    let object: [String: Any]
 
-    /// Reads a body; `maxFormulaBytes` bounds `tex`/`mathml`.
-    static func decode(_ body: Data, maxFormulaBytes: Int) throws(ServiceError) -> FormulaRequest {
-        guard String(validating: body, as: UTF8.self) != nil else {
-            throw ServiceError(400, .badEncoding, "the body is not valid UTF-8")
-        }
-        let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: body, options: []) } catch {
-            throw .badJSON("the body is not valid JSON")
-        }
-        guard let object = parsed as? [String: Any] else { throw .badJSON("the body must be a JSON object") }
-        let id = object["id"].map { JSONText.encode($0) } ?? "null"
-        let source: String
-        let notation: FormulaNotation
-        switch (object["tex"], object["mathml"]) {
-        case (let tex as String, nil): (source, notation) = (tex, .tex)
-        case (nil, let mathml as String): (source, notation) = (mathml, .mathml)
-        case (nil, nil): throw .badField("give \"tex\" or \"mathml\" (a string)")
-        case (.some, .some): throw .badField("give \"tex\" or \"mathml\", not both")
-        default: throw .badField("\"tex\" and \"mathml\" must be strings")
-        }
-        if source.utf8.count > maxFormulaBytes {
-            throw ServiceError(413, .tooLarge, "the formula is larger than the limit of \(maxFormulaBytes) bytes")
-        }
-        func string(_ key: String) throws(ServiceError) -> String? {
-            guard let v = object[key], !(v is NSNull) else { return nil }
-            guard let s = v as? String else { throw .badField("\"\(key)\" must be a string") }
-            return s
-        }
-        var preferences: [String: String] = [:]
-        if let p = object["preferences"], !(p is NSNull) {
-            guard let dictionary = p as? [String: Any] else { throw .badField("\"preferences\" must be an object of strings") }
-            for (k, v) in dictionary {
-                guard let s = v as? String else { throw .badField("preference \"\(k)\" must be a string") }
-                preferences[k] = s
+    /// Reads a body: UTF-8 (else 400 bad-encoding), JSON within the batch limits (else 400 bad-json,
+    /// naming the column), a request (else 400 bad-field, naming the field), a formula within
+    /// `maxFormulaBytes` (else 413).
+    static func decode(_ body: Data, maxFormulaBytes: Int) throws(ServiceError) -> RouteRequest {
+        let parsed: Result<JSONValue, JSONParseError> = body.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                return .failure(JSONParseError(.invalidUTF8, at: 0))
             }
+            do throws(JSONParseError) {
+                return .success(try JSONValue.parse(bytes, limits: BatchLimits.jsonLimits))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let json: JSONValue
+        switch parsed {
+        case .success(let value): json = value
+        case .failure(let error):
+            if case .invalidUTF8 = error.kind { throw ServiceError(400, .badEncoding, "the body is not valid UTF-8") }
+            throw .badJSON("the body is not valid JSON: \(error.description)")
+        }
+        guard json.objectValue != nil else { throw .badJSON("the body must be a JSON object, not \(json.kindDescription)") }
+        let request: FormulaRequest
+        do { request = try FormulaRequest(json: json) } catch { throw .badField(error.description) }
+        if request.input.source.utf8.count > maxFormulaBytes {
+            throw ServiceError(413, .tooLarge, "the \(request.input.field) is larger than the limit of \(maxFormulaBytes) bytes")
         }
         var strict = false
-        if let s = object["strict"], !(s is NSNull) {
-            guard let b = s as? Bool else {
-                throw .badField("\"strict\" must be true or false")
-            }
+        if let s = request.otherFields["strict"], !s.isNull {
+            guard let b = s.boolValue else { throw .badField("\"strict\" must be true or false") }
             strict = b
         }
-        return FormulaRequest(id: id, source: source, notation: notation, locale: try string("locale"),
-                              style: try string("style"), preferences: preferences, format: try string("format"),
-                              template: try string("template"), strict: strict, object: object)
+        return RouteRequest(request: request, strict: strict)
     }
 
-    /// A number field within a range.
+    /// The formula (`tex` or `mathml`); prose (`text`) is refused by the routes that need one formula.
+    func formula(for route: String) throws(ServiceError) -> (source: String, notation: FormulaNotation) {
+        guard let notation = request.input.notation else {
+            throw .badField("\(route) takes \"tex\" or \"mathml\", not \"text\"")
+        }
+        return (request.input.source, notation)
+    }
+
+    /// A number option within a range.
     func number(_ key: String, in range: ClosedRange<Double>) throws(ServiceError) -> Double? {
-        guard let v = object[key], !(v is NSNull) else { return nil }
-        guard let n = v as? Double ?? (v as? Int).map(Double.init), range.contains(n) else {
+        guard let v = request.otherFields[key], !v.isNull else { return nil }
+        guard let n = v.numberValue?.doubleValue, range.contains(n) else {
             throw .badField("\"\(key)\" must be a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return n
     }
 
-    /// A boolean field.
-    func bool(_ key: String) throws(ServiceError) -> Bool? {
-        guard let v = object[key], !(v is NSNull) else { return nil }
-        guard let b = v as? Bool else { throw .badField("\"\(key)\" must be true or false") }
-        return b
-    }
-
-    /// A string field.
+    /// A string option.
     func string(_ key: String) throws(ServiceError) -> String? {
-        guard let v = object[key], !(v is NSNull) else { return nil }
-        guard let s = v as? String else { throw .badField("\"\(key)\" must be a string") }
+        guard let v = request.otherFields[key], !v.isNull else { return nil }
+        guard let s = v.stringValue else { throw .badField("\"\(key)\" must be a string") }
         return s
     }
 }

@@ -36,12 +36,12 @@ public struct ServiceError: Error, Sendable {
     }
 
     /// Creates an error.
-    public init(_ status: Int, _ code: Code, _ message: String, diagnostics: [[String: Any]] = [],
+    public init(_ status: Int, _ code: Code, _ message: String, diagnostics: [DiagnosticRecord] = [],
                 headers: [(name: String, value: String)] = []) {
         self.status = status
         self.code = code
         self.message = message
-        self.diagnosticsJSON = diagnostics.isEmpty ? "[]" : JSONText.encode(diagnostics)
+        self.diagnosticsJSON = JSONValue.array(diagnostics.map(\.json)).jsonText
         self.headers = headers
     }
 

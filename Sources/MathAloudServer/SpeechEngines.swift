@@ -33,20 +33,11 @@ public final class SpeechEngines: Sendable {
 
     /// The speaker for a request's settings. Unknown locales, styles or preference names and values are
     /// a 400 that says which are available.
-    public func speaker(locale: String?, style: String?, preferences: [String: String]) throws(ServiceError) -> Speaker {
-        let speaker: Speaker
-        do {
-            if locale == nil && style == nil && preferences.isEmpty {
-                speaker = try speakers.defaultSpeaker()
-            } else {
-                speaker = try speakers.speaker(locale: locale ?? speakers.defaults.locale, style: style ?? speakers.defaults.style,
-                                               preferences: preferences)
-            }
-        } catch {
-            throw ServiceError.badField(error.description)
+    public func speaker(for request: FormulaRequest) throws(ServiceError) -> Speaker {
+        switch speakers.speaker(for: request) {
+        case .success(let speaker): return speaker
+        case .failure(let error): throw ServiceError.badField(error.message)
         }
-        if !speaker.preferenceProblems.isEmpty { throw ServiceError.badField(speaker.preferenceProblems.joined(separator: "; ")) }
-        return speaker
     }
 }
 

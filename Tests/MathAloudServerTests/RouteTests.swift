@@ -45,15 +45,21 @@ struct RouteTests {
         #expect(r.json?["label"] as? String == "Math: x squared (x^2)")
         let plain = try server.post("/v1/labels", #"{"tex": "x^2"}"#)
         #expect(plain.json?["label"] as? String == "x squared")
-        #expect(plain.json?["template"] as? String == "{speech}")
+        #expect(plain.json?["speech"] as? String == "x squared")
+        let prose = try server.post("/v1/speech", #"{"text": "The area is $\\pi r^2$."}"#)
+        #expect(prose.json?["speech"] as? String == "The area is pi r squared.")
     }
 
     @Test func parse() throws {
         let m = try server.post("/v1/parse", #"{"tex": "\\sqrt[3]{x}"}"#)
         #expect((m.json?["mathml"] as? String)?.contains("<mroot><mi>x</mi><mn>3</mn></mroot>") == true)
-        let t = try server.post("/v1/parse", #"{"tex": "x^2", "format": "tree"}"#)
+        let t = try server.post("/v1/parse", #"{"tex": "x^2", "format": "json"}"#)
         let tree = try #require(t.json?["tree"] as? [String: Any])
         #expect(tree["kind"] as? String == "row")
+        let dump = try server.post("/v1/parse", #"{"tex": "x^2", "format": "tree"}"#)
+        #expect((dump.json?["tree"] as? String)?.hasPrefix("row @0..<3") == true)
+        #expect(try server.post("/v1/parse", #"{"tex": "x^2", "format": "svg"}"#).status == 400)
+        #expect(try server.post("/v1/parse", #"{"text": "a $x$ b"}"#).status == 400)
         let display = try server.post("/v1/parse", #"{"tex": "\\sum_a^b", "display": true}"#)
         #expect((display.json?["mathml"] as? String)?.contains("display=\"block\"") == true)
     }
@@ -99,8 +105,8 @@ struct RouteTests {
         #expect(out == [
             #"{"diagnostics":[],"id":1,"speech":"x squared"}"#,
             #"{"diagnostics":[],"id":"b","speech":"one-half"}"#,
-            #"{"error":"line is not a JSON object","id":null}"#,
-            #"{"error":"the object needs a \"tex\" or \"mathml\" string","id":4}"#,
+            #"{"error":"the line is not valid JSON: unexpected 'not' at column 1","id":null}"#,
+            #"{"error":"the object needs a \"tex\", \"mathml\" or \"text\" string","id":4}"#,
             #"{"diagnostics":[],"id":5,"speech":"y"}"#,
         ])
         let empty = try server.call("POST", "/v1/speech:batch", body: [], contentType: "application/x-ndjson")
