@@ -176,4 +176,33 @@ struct ServeCommandTests {
         #expect(r.status == 0, "\(r.output)")
         #expect(r.output.contains("No issues found"))
     }
+
+    /// The README's `curl` examples, each run against a server on a free port: every line prints what
+    /// the README says it prints.
+    @Test func readmeCurlExamples() throws {
+        let text = try String(contentsOf: ServeCommandTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        var examples: [(command: String, expected: [String], line: Int)] = []
+        var inConsole = false
+        var current: (String, [String], Int)?
+        for (i, line) in text.components(separatedBy: "\n").enumerated() {
+            if line.hasPrefix("```console") { inConsole = true; continue }
+            if inConsole && line.hasPrefix("```") { if let c = current { examples.append(c) }; current = nil; inConsole = false; continue }
+            guard inConsole else { continue }
+            if line.hasPrefix("$ ") {
+                if let c = current { examples.append(c) }
+                current = line.hasPrefix("$ curl") || line.contains("| curl") ? (String(line.dropFirst(2)), [], i + 1) : nil
+            } else {
+                current?.1.append(line)
+            }
+        }
+        #expect(examples.count >= 12)
+        let s = try Served([])
+        defer { s.signal(SIGTERM); s.process.waitUntilExit() }
+        for e in examples {
+            let command = e.command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(s.port)")
+            let r = try ServeCommandTests.run("/bin/sh", ["-c", command])
+            let got = r.output.trimmingCharacters(in: .newlines)
+            #expect(got == e.expected.joined(separator: "\n"), "README.md:\(e.line): \(e.command)\n--- got\n\(got)")
+        }
+    }
 }
