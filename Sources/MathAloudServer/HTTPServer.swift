@@ -453,15 +453,22 @@ final class RequestState {
     }
 }
 
-/// Request ids: the client's `X-Request-Id` when it is 1…128 visible ASCII characters, else 16 random
-/// hex digits.
+/// Request ids: the client's `X-Request-Id` when it is 1…128 visible ASCII characters, else 16 hex
+/// digits — a random prefix drawn once per process and a counter, so ids are unique without a system
+/// call per request.
 enum RequestID {
+    private static let prefix: UInt64 = UInt64.random(in: 0...UInt64.max) & 0xFFFF_FFFF_0000_0000
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var counter: UInt64 = 0
+
     static func make(from header: String?) -> String {
         if let header, (1...128).contains(header.utf8.count), header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
             return header
         }
-        var generator = SystemRandomNumberGenerator()
-        let value = generator.next() as UInt64
+        lock.lock()
+        counter &+= 1
+        let value = prefix | (counter & 0xFFFF_FFFF)
+        lock.unlock()
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

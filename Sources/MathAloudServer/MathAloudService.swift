@@ -376,17 +376,10 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         }.first
         var out: [JSONValue] = []
         for locale in asked.map({ [$0] }) ?? engines.resources.locales {
-            guard engines.resources.locales.contains(locale) else {
+            guard let styles = engines.styles[locale] else {
                 throw .badField("unknown locale '\(locale)'; available: " + engines.resources.locales.joined(separator: ", "))
             }
-            for style in engines.resources.styles(for: locale) {
-                let speaker = try engines.speaker(for: FormulaRequest(input: .tex(""), locale: LocaleTag(locale), style: SpeechStyleName(style)))
-                let preferences = speaker.availablePreferences.map { p -> JSONValue in
-                    .object(["name": .string(p.name), "values": .array(p.values.map { .string($0) }),
-                             "default": .string(p.values.first ?? ""), "aliases": .array(p.aliases.map { .string($0) })])
-                }
-                out.append(.object(["locale": .string(locale), "style": .string(style), "preferences": .array(preferences)]))
-            }
+            out += styles
         }
         return .json(200, JSONValue.object(["styles": .array(out)]).jsonText)
     }

@@ -13,15 +13,27 @@ public final class SpeechEngines: Sendable {
     public let loaded: Date
     /// `GET /openapi.json` for these rules (their locales and styles are listed in it).
     let openAPI: String
+    /// `GET /v1/styles`: per locale, each style with its preferences, their values and defaults.
+    let styles: [String: [JSONValue]]
 
     /// Loads the rules and checks every locale and style in them, so a broken file is found now (with
     /// its file:line:column) and not by the first request that needs it.
     public init(rulesDirectory: URL?, texOptions: TeXParserOptions) throws(SpeechLoadError) {
         let resources = try SpeechResources.builtIn(overriddenBy: rulesDirectory)
+        var styles: [String: [JSONValue]] = [:]
         for locale in resources.locales {
             _ = try resources.lexiconChain(for: locale)
-            for style in resources.styles(for: locale) { _ = try resources.style(style, locale: locale) }
+            for style in resources.styles(for: locale) {
+                let compiled = try resources.style(style, locale: locale)
+                let preferences = compiled.preferences.map { p -> JSONValue in
+                    .object(["name": .string(p.name), "values": .array(p.values.map { .string($0) }),
+                             "default": .string(p.values.first ?? ""), "aliases": .array(p.aliases.map { .string($0) })])
+                }
+                styles[locale, default: []].append(.object(["locale": .string(locale), "style": .string(style),
+                                                            "preferences": .array(preferences)]))
+            }
         }
+        self.styles = styles
         self.resources = resources
         self.speakers = SpeakerPool(rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: 4096)
         self.loaded = Date()
