@@ -44,6 +44,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             .filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
         let out = response.bodyData.split(separator: 0x0A)
         precondition(out.count == lines.count, "batch answered \(out.count) lines for \(lines.count)")
+        // The server hands a spooled answer to libmicrohttpd, which closes it; here it is closed now.
+        if case .file(let descriptor, _) = response.body { close(descriptor) }
     } else {
         let request = HTTPRequest(method: "POST", path: route, headers: ["content-type": "application/json"], body: Data(body))
         response = service.respond(to: request, route: route)
