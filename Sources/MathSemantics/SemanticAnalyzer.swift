@@ -308,7 +308,7 @@ struct Analyzer {
 
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
     mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
-        let t = raw.trimmingSpaces
+        let t = raw.trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
         let mark = b.mark()
         if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
@@ -721,6 +721,31 @@ struct Analyzer {
 }
 
 extension String {
+    /// The string with each run of white space (spaces, no-break spaces, tabs, line breaks) as one
+    /// space: how text reads aloud, whether TeX wrote `~~` or `\ \ ` or MathML `&#xA0;&#xA0;`.
+    var collapsingSpaces: String {
+        var previousSpace = false
+        var needed = false
+        for u in unicodeScalars {
+            let space = u.properties.isWhitespace
+            if space && (previousSpace || u != " ") { needed = true; break }
+            previousSpace = space
+        }
+        guard needed else { return self }
+        var out = String.UnicodeScalarView()
+        previousSpace = false
+        for u in unicodeScalars {
+            if u.properties.isWhitespace {
+                if !previousSpace { out.append(" ") }
+                previousSpace = true
+            } else {
+                out.append(u)
+                previousSpace = false
+            }
+        }
+        return String(out)
+    }
+
     /// The string without leading and trailing white space (no Foundation needed).
     var trimmingSpaces: String {
         let s = unicodeScalars
