@@ -69,8 +69,6 @@ public struct SpeechEngine: Sendable {
         let exponentRole: UInt16
         let subscriptRole: UInt16
         let commandProperty: UInt16
-        /// What makes a letter an ordinal ("n-th").
-        let ordinalSuffix: String
         /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
         let contractions: Contractions
 
@@ -87,7 +85,6 @@ public struct SpeechEngine: Sendable {
             exponentRole = SemanticRole.exponent.rawValue
             subscriptRole = SemanticRole.subscript.rawValue
             commandProperty = PropertyName.command.rawValue
-            ordinalSuffix = lexicon.number("ordinal-suffix") ?? "-th"
         }
     }
 

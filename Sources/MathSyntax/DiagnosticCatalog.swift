@@ -75,6 +75,8 @@ extension DiagnosticID {
     public static let mathMLUntrustedAttribute: DiagnosticID = "mathml.untrusted-attribute"
     /// A word the locale does not have (read by a fallback name).
     public static let speechMissingWord: DiagnosticID = "speech.missing-word"
+    /// A word found only in a parent locale of another language (spoken, and reported).
+    public static let speechFallbackWord: DiagnosticID = "speech.fallback-word"
     /// The speech of one formula grew past its size limit.
     public static let speechOutputLimit: DiagnosticID = "speech.output-limit"
     /// Speaking one formula took more rule-evaluation steps than the limit.
@@ -151,6 +153,7 @@ extension DiagnosticID {
             .init("mathml.wrong-child-count", .warning, "An element with the wrong number of children."),
             // Speech (MathSpeech).
             .init(.speechMissingWord, .warning, "A word the locale does not have, read by a fallback name."),
+            .init(.speechFallbackWord, .warning, "A word found only in a parent locale of another language (spoken in that language)."),
             .init(.speechOutputLimit, .error, "The speech of one formula grew past its size limit.", rejectsInput: true),
             .init(.speechStepLimit, .error, "Speaking one formula took more rule steps than the limit.", rejectsInput: true),
             // Typesetting (MathAloudRender).
