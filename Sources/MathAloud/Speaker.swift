@@ -46,7 +46,8 @@ public struct Speaker: Sendable {
     public let preferenceProblems: [String]
     /// Parses TeX and MathML.
     public let parser: FormulaParser
-    private let analyzer: SemanticAnalyzer
+    /// The analysis, with the locale's unit names (``SemanticAnalyzer/Options/unitNames``).
+    package let analyzer: SemanticAnalyzer
     private let engine: SpeechEngine
     private let cache: SpeechCache
 
@@ -85,9 +86,9 @@ public struct Speaker: Sendable {
         self.preferences = resolved.values
         self.preferenceProblems = resolved.problems
         self.parser = FormulaParser(texOptions: texOptions)
-        self.analyzer = SemanticAnalyzer()
-        self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words),
-                                   preferences: resolved.values)
+        let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
+        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
+        self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
 

@@ -302,6 +302,25 @@ public struct Lexicon: Sendable {
         return nil
     }
 
+    /// The unit names of the locale written out in words, for the analysis (``UnitNames``): every
+    /// forms listed after `| written:` first (comma-separated), then each unit entry's words and
+    /// variants (singular, plural, cases), in file order; only entries whose key is a unit symbol.
+    public var unitNames: UnitNames {
+        let tables = chain.filter { LocaleTag($0.tag).language == LocaleTag(tag).language }.map(\.units)
+        var written: [(name: String, unit: String)] = []
+        var words: [(name: String, unit: String)] = []
+        for table in tables {
+            for (key, entry) in table.entries.sorted(by: { $0.value.line < $1.value.line }) where UnitNames.isSymbol(key) {
+                if let forms = entry.variants["written"] {
+                    written += forms.split(separator: ",").map { ($0.trimmingSpaces, key) }
+                }
+                words.append((entry.words, key))
+                for (name, form) in entry.variants.sorted(by: { $0.key < $1.key }) where name != "written" { words.append((form, key)) }
+            }
+        }
+        return UnitNames(written + words)
+    }
+
     /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).
     static func fill(_ template: String, _ words: String) -> String {
         guard let r = template.range(of: "{unit}") else { return template + words }
