@@ -71,10 +71,15 @@ public struct LocaleSettings: Sendable, Hashable {
     public let pluralRules: PluralRules
 
     /// The `parent` setting of a `locale.txt` text, read without checking the rest.
-    static func parent(in text: String) -> String? {
+    static func parent(in text: String) -> String? { value("parent", in: text) }
+
+    /// A setting of a `locale.txt` text, read without checking the rest.
+    static func value(_ name: String, in text: String) -> String? {
         for line in text.split(separator: "\n") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if words.count >= 2, words[0] == "parent" { return String(words[1]) }
+            let trimmed = line.trimmingSpaces
+            guard trimmed.hasPrefix(name), let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }),
+                  trimmed[..<space] == name else { continue }
+            return trimmed[space...].trimmingSpaces
         }
         return nil
     }

@@ -111,6 +111,17 @@ public struct SpeechResources: Sendable {
         return nil
     }
 
+    /// The eSpeak-NG voices the locale of `tag` names (`espeak-voice`, of the first locale of its parent
+    /// chain that sets one), best first; empty when no locale data speaks `tag`.
+    public func espeakVoices(for tag: LocaleTag) -> [String] {
+        guard let locale = wordsLocale(for: tag) else { return [] }
+        for t in parentChain(of: locale) {
+            guard let text = files["Locales/\(t)/locale.txt"], let value = LocaleSettings.value("espeak-voice", in: text) else { continue }
+            return value.split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        }
+        return []
+    }
+
     /// A locale and its parents by their `parent` settings, most specific first (a cycle or a missing
     /// parent ends the list; loading the words reports them).
     public func parentChain(of locale: String) -> [String] {
