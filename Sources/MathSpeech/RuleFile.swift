@@ -232,7 +232,7 @@ public struct RuleFile: Hashable, Sendable {
             }
         }
         finish()
-        if !errors.isEmpty { throw RuleFileErrors(errors: errors, partial: nil) }
+        if !errors.isEmpty { throw RuleFileErrors(errors: errors, partial: nil, partialRules: self) }
     }
 }
 
