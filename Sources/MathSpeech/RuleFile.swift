@@ -104,6 +104,9 @@ public struct RuleFile: Hashable, Sendable {
     public var inherits: [String] = []
     /// `words NAME` lines: word files of this style (`Rules/<locale>/NAME.words`).
     public var wordFiles: [String] = []
+    /// `phrases NAME` lines: translations of the inherited rules' words (`Rules/<locale>/NAME.phrases`,
+    /// see ``PhraseTable``).
+    public var phraseFiles: [String] = []
     /// Declared preferences.
     public var preferences: [PreferenceDeclaration] = []
     /// Rules in file order.
@@ -151,6 +154,7 @@ public struct RuleFile: Hashable, Sendable {
                     case "locale": locale = rest
                     case "inherit": inherits.append(rest)
                     case "words": wordFiles.append(rest)
+                    case "phrases": phraseFiles.append(rest)
                     case "preference":
                         guard let colon = rest.firstIndex(of: ":") else {
                             fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
@@ -179,7 +183,7 @@ public struct RuleFile: Hashable, Sendable {
                         names.insert(parts[0])
                         current = (parts[0], parts[2], lineNumber, [], [], [], false)
                     default:
-                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, preference or rule")
+                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, phrases, preference or rule")
                     }
                     continue
                 }

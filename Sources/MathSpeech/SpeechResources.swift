@@ -27,14 +27,15 @@ public struct SpeechResources: Sendable {
             }
             let hasTopFolders = FileManager.default.fileExists(atPath: base + "/Rules") || FileManager.default.fileExists(atPath: base + "/Locales")
             while let relative = enumerator.nextObject() as? String {
-                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt") else { continue }
+                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt")
+                        || relative.hasSuffix(".phrases") else { continue }
                 guard let text = try? String(contentsOfFile: base + "/" + relative, encoding: .utf8) else { continue }
                 var key = relative
                 if !hasTopFolders {
-                    // A bare folder: `.rules`/`.words` files are rules, `.txt` files are locale words.
+                    // A bare folder: `.rules`/`.words`/`.phrases` files are rules, `.txt` files are locale words.
                     key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
                 }
-                if key.hasSuffix(".rules") || files[key] == nil {
+                if key.hasSuffix(".rules") || key.hasSuffix(".phrases") || files[key] == nil {
                     files[key] = text
                 } else {
                     wordOverrides[key] = text
@@ -168,7 +169,29 @@ public struct SpeechResources: Sendable {
             }
             for parent in file.inherits { queue.append("Rules/\(parent).rules") }
         }
-        return SpeechStyle(files: ruleFiles, words: words)
+        // Rules inherited from another language speak this locale's phrases (PhraseTable).
+        let ownLocale = ruleFiles.first?.locale ?? rulesLocale
+        var phrases = PhraseTable()
+        var translatesSomething = false
+        for file in ruleFiles where file.locale == ownLocale {
+            for name in file.phraseFiles {
+                let phrasePath = "Rules/\(file.locale)/\(name).phrases"
+                guard let text = files[phrasePath] else { throw .missingFile(phrasePath) }
+                do { phrases.merge(try PhraseTable(parsing: text, file: String(phrasePath.dropFirst(6)))) } catch {
+                    throw .invalidFiles(error.errors)
+                }
+                translatesSomething = true
+            }
+        }
+        var untranslated: [UntranslatedPhrase] = []
+        if translatesSomething {
+            for k in ruleFiles.indices where !ruleFiles[k].locale.isEmpty && ruleFiles[k].locale != ownLocale {
+                ruleFiles[k].rules = ruleFiles[k].rules.map { $0.translated(by: phrases, missing: &untranslated) }
+            }
+        }
+        var compiled = SpeechStyle(files: ruleFiles, words: words)
+        compiled.untranslatedPhrases = untranslated
+        return compiled
     }
 }
 

@@ -14,6 +14,9 @@ public struct SpeechStyle: Sendable {
     public let rules: [SpeechRule]
     /// Word overrides of the style.
     public let words: WordTable
+    /// Literal words of rules inherited from another language that the locale's phrase files do not
+    /// translate (see ``PhraseTable``); empty when nothing is inherited across languages.
+    public var untranslatedPhrases: [UntranslatedPhrase] = []
     /// The rules compiled against the semantic tree's vocabulary: what matching and speaking read.
     let table: RuleTable
 
