@@ -201,7 +201,7 @@ public struct AuditEngine: Sendable {
         }
         defer { try? handle.close() }
         do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            let data = try handle.read(upToCount: limit == Int.max ? limit : limit + 1) ?? Data()
             if data.count > limit { return .failure(ReadError(description: "the file is larger than the limit of \(limit) bytes")) }
             return .success([UInt8](data))
         } catch {

@@ -142,7 +142,7 @@ public struct FormulaJudge: Sendable {
                 let names = unknown.map { context.text[documentRange($0)] }
                 var seen = Set<String>()
                 let distinct = names.filter { seen.insert($0).inserted }
-                report(.unknownCommand, "\(first.message)\(distinct.count > 1 ? " (also \(distinct.dropFirst().prefix(5).joined(separator: ", ")))" : "") [\(first.id)]",
+                report(.unknownCommand, "\(first.message)\(distinct.count > 1 ? " (also \(distinct.dropFirst().prefix(5).joined(separator: ", ")))" : "") (\(first.id))",
                        at: documentRange(first), diagnosticID: first.id, speech: result.text,
                        suggestion: "define it (a macro file in .mathaloud-audit.json, or \\newcommand in the document) or correct its spelling")
             }

@@ -61,6 +61,8 @@ public enum LabelText: Equatable, Sendable {
                 if n == UInt8(ascii: "{") { return true }
                 // x^2, a_i, )^n: a script on a base (a lone "_" between words, as in snake_case, is a
                 // file name or identifier and is caught before; here it still reads as "underscore").
+                // A word joined by "_" (snake_case) is a name, not a subscript: a subscript letter stands alone.
+                if c == UInt8(ascii: "_"), isLetter(n), i + 2 < b.count, isLetter(b[i + 2]) { continue }
                 if let p = prev, isAlnum(p) || p == UInt8(ascii: ")") || p == UInt8(ascii: "}") || p == UInt8(ascii: "]"),
                    isAlnum(n) || n == UInt8(ascii: "\\") || n == UInt8(ascii: "(") { return true }
             default: continue
