@@ -117,7 +117,7 @@ public struct FormulaJudge: Sendable {
         // 1. Read the formula (its own source, or an image's TeX).
         var spoken: SpokenFormula? = nil
         var tree: MathNode? = nil
-        if let source = site.source, !source.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let source = site.source, source.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
             let parsed = parse(source, notation: site.notation, display: site.display, macros: site.macros)
             let result = speaker.speak(parsed: parsed)
             spoken = result

@@ -103,7 +103,8 @@ public struct PlaceholderWords: Sendable, Hashable {
         "equation", "equations", "eq", "eqn", "eqs", "formula", "formulas", "formulae", "image", "img", "picture",
         "figure", "fig", "graphic", "graphics", "icon", "math", "maths", "mathematics", "mathematical", "expression",
         "symbol", "latex", "tex", "mathml", "inline", "display", "displayed", "block", "alt", "untitled",
-        "placeholder", "null", "undefined", "none", "todo", "tbd",
+        "placeholder", "null", "undefined", "none", "todo", "tbd", "alternative", "text", "available", "unavailable",
+        "missing", "description", "provided",
         "gleichung", "formel", "bild", "abbildung", "équation", "equation", "formule", "mathématique",
         "ecuación", "fórmula", "imagen", "figura", "equazione", "immagine", "equação", "imagem", "vergelijking",
         "afbeelding", "wiskunde",
@@ -112,7 +113,7 @@ public struct PlaceholderWords: Sendable, Hashable {
     /// Short words that may stand between placeholder words ("the equation", "image of a formula")
     /// without making a label of their own.
     public static let fillers: Set<String> = ["the", "a", "an", "of", "and", "no", "number", "nr", "de", "la", "le", "el",
-                                              "der", "die", "das", "un", "une", "il", "lo"]
+                                              "der", "die", "das", "un", "une", "il", "lo", "not", "is", "here"]
 
     /// Whether every word of `label` is a placeholder word, a number or punctuation (and there is at
     /// least one such word or an equation number like `(3.2)`).

@@ -170,7 +170,7 @@ public struct JSONReportWriter: AuditReportWriter {
         for finding in file.findings {
             output.write(first ? "\n" : ",\n")
             first = false
-            output.write(JSONText.encode(Self.object(finding)))
+            output.write(Self.encode(finding))
         }
         documents.append(file.summary)
     }
@@ -183,6 +183,34 @@ public struct JSONReportWriter: AuditReportWriter {
         }
         output.write("\n],\"summary\":" + JSONText.encode(Self.object(summary)) + "}\n")
         output.flush()
+    }
+
+    /// A finding as one line of JSON, keys in sorted order (as ``object(_:)`` with sorted keys, written
+    /// directly: the report writes one per finding).
+    public static func encode(_ f: Finding) -> String {
+        var out = "{"
+        func key(_ k: String) { if out.count > 1 { out += "," }; out += "\"\(k)\":" }
+        func string(_ k: String, _ v: String?) { guard let v else { return }; key(k); JSONString.append(v, to: &out) }
+        func int(_ k: String, _ v: Int) { key(k); out += String(v) }
+        int("column", f.start.column)
+        string("diagnostic", f.diagnosticID)
+        int("end", f.range.upperBound)
+        int("endColumn", f.end.column)
+        int("endLine", f.end.line)
+        string("entry", f.entry)
+        string("excerpt", f.lineText)
+        string("file", f.file)
+        string("fixLabel", f.fixLabel)
+        string("formula", f.formula)
+        string("kind", f.kind?.rawValue)
+        int("line", f.start.line)
+        string("message", f.message)
+        string("rule", f.rule.rawValue)
+        string("severity", f.severity.rawValue)
+        string("speech", f.speech)
+        int("start", f.range.lowerBound)
+        string("suggestion", f.suggestion)
+        return out + "}"
     }
 
     /// A finding as a JSON-ready dictionary.

@@ -209,6 +209,22 @@ enum Segmenters {
         return out
     }
 
+    /// The offset of the first `needle` in `bytes` at or after `from`.
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, needle.count <= bytes.count else { return nil }
+        var i = from
+        let last = bytes.count - needle.count
+        while i <= last {
+            if bytes[i] == first {
+                var j = 1
+                while j < needle.count, bytes[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
     static func blank(_ bytes: inout [UInt8], _ range: SourceRange) {
         for i in range.lowerBound..<min(range.upperBound, bytes.count) where bytes[i] != 0x0A { bytes[i] = 0x20 }
     }
@@ -231,13 +247,14 @@ enum Segmenters {
 
     /// Whether a page configures `$…$` as math (MathJax `inlineMath`, KaTeX auto-render `delimiters`).
     static func configuresDollars(_ bytes: [UInt8]) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
+        let quoted: [[UInt8]] = [Array("'$'".utf8), Array("\"$\"".utf8)]
         for key in ["inlineMath", "delimiters"] {
-            var search = text.startIndex
-            while let r = text.range(of: key, range: search..<text.endIndex) {
-                let window = text[r.upperBound...].prefix(200)
-                if window.contains("'$'") || window.contains("\"$\"") || window.contains("[\"$\"") { return true }
-                search = r.upperBound
+            let needle = Array(key.utf8)
+            var search = 0
+            while let at = find(needle, in: bytes, from: search) {
+                let window = Array(bytes[(at + needle.count)..<min(bytes.count, at + needle.count + 200)])
+                if quoted.contains(where: { find($0, in: window, from: 0) != nil }) { return true }
+                search = at + needle.count
             }
         }
         return false
@@ -389,9 +406,8 @@ enum Segmenters {
         for env in ["verbatim", "verbatim*", "lstlisting", "minted", "comment", "Verbatim"] {
             var search = masked.startIndex
             let open = Array("\\begin{\(env)}".utf8), close = Array("\\end{\(env)}".utf8)
-            let scanner = HTMLTagScanner(bytes: masked)
-            while let start = masked[search...].firstRange(of: open)?.lowerBound {
-                let end = scanner.skip(past: close, from: start + open.count)
+            while let start = Segmenters.find(open, in: masked, from: search) {
+                let end = Segmenters.find(close, in: masked, from: start + open.count).map { $0 + close.count } ?? n
                 blank(&masked, SourceRange(start, end))
                 search = end
             }
@@ -400,7 +416,7 @@ enum Segmenters {
         let tokenPattern = Array("\\begin{".utf8), endPattern = Array("\\end{".utf8)
         for pattern in [tokenPattern, endPattern] {
             var search = 0
-            while let start = masked[search...].firstRange(of: pattern)?.lowerBound {
+            while let start = Segmenters.find(pattern, in: masked, from: search) {
                 var e = start + pattern.count
                 while e < n, masked[e] != UInt8(ascii: "}"), e - start < 64 { e += 1 }
                 let name = String(decoding: masked[(start + pattern.count)..<min(e, n)], as: UTF8.self)
@@ -412,7 +428,7 @@ enum Segmenters {
         for command in ["\\input{", "\\include{"] {
             var search = 0
             let pattern = Array(command.utf8)
-            while let start = masked[search...].firstRange(of: pattern)?.lowerBound {
+            while let start = Segmenters.find(pattern, in: masked, from: search) {
                 var e = start + pattern.count
                 while e < n, masked[e] != UInt8(ascii: "}") { e += 1 }
                 let name = String(decoding: masked[(start + pattern.count)..<min(e, n)], as: UTF8.self)
