@@ -46,6 +46,7 @@ public enum LabelText: Equatable, Sendable {
     /// ch. 17: `^` and `_` attach scripts).
     static func isTeX(_ s: String) -> Bool {
         let b = Array(s.utf8)
+        if isProseWithMath(b) { return false }
         if b.count >= 2, b.first == UInt8(ascii: "$"), b.last == UInt8(ascii: "$") { return true }
         func isAlnum(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) }
         func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
@@ -69,6 +70,26 @@ public enum LabelText: Equatable, Sendable {
             }
         }
         return false
+    }
+
+    /// Prose with inline math (`The shaded part is $\\mathit{g}$ wide`): at least three words of
+    /// three letters or more outside `$…$` and not after a backslash. Such a label is a caption, not
+    /// source code (its math may still be read raw; that is the caption's business).
+    static func isProseWithMath(_ b: [UInt8]) -> Bool {
+        var words = 0, run = 0, inMath = false, afterBackslash = false
+        for c in b {
+            let letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A
+            if c == UInt8(ascii: "$") { inMath.toggle(); run = 0; continue }
+            if letter {
+                run += 1
+            } else {
+                if run >= 3 && !inMath && !afterBackslash { words += 1 }
+                afterBackslash = c == UInt8(ascii: "\\")
+                run = 0
+            }
+            if words >= 3 { return true }
+        }
+        return run >= 3 && !inMath && !afterBackslash && words + 1 >= 3
     }
 
     /// A file name (`eq12.png`), the image's own name without extension, or a URL.

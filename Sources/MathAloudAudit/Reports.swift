@@ -190,7 +190,12 @@ public struct JSONReportWriter: AuditReportWriter {
     public static func encode(_ f: Finding) -> String {
         var out = "{"
         func key(_ k: String) { if out.count > 1 { out += "," }; out += "\"\(k)\":" }
-        func string(_ k: String, _ v: String?) { guard let v else { return }; key(k); JSONString.append(v, to: &out) }
+        func string(_ k: String, _ v: String?) {
+            guard let v else { return }
+            key(k)
+            // Most strings need no escaping: copy them whole.
+            if v.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) { out += "\""; out += v; out += "\"" } else { JSONString.append(v, to: &out) }
+        }
         func int(_ k: String, _ v: Int) { key(k); out += String(v) }
         int("column", f.start.column)
         string("diagnostic", f.diagnosticID)
