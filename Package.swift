@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MathAloud", targets: ["MathAloud"]),
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
+        .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
         .library(name: "MathAloudAudit", targets: ["MathAloudAudit"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
@@ -38,9 +39,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo", "CZlib"]),
-        // Audit (DESIGN.md §2, §13): findings, rules, reports, --fix writers, sharding and merge. zlib
-        // reads and rewrites EPUB containers (raw inflate/deflate, CRC-32).
-        .target(name: "MathAloudAudit", dependencies: ["MathAloud", "CZlib"]),
+        // Math in documents and streams (DESIGN.md §2, §13): segmenters per format, the document API,
+        // streams, accessible HTML/Markdown output. Pure Swift; images come through a protocol.
+        .target(name: "MathAloudDocuments", dependencies: ["MathAloud"]),
+        // Audit (DESIGN.md §2, §13): findings, rules, reports, --fix writers, sharding and merge, on the
+        // documents' segmenters. zlib reads and rewrites EPUB containers (raw inflate/deflate, CRC-32).
+        .target(name: "MathAloudAudit", dependencies: ["MathAloudDocuments", "MathAloud", "CZlib"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudAudit"]),
         .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
                           path: "Sources/MathAloudBench"),
@@ -60,6 +64,7 @@ let package = Package(
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
+        .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudAuditTests", dependencies: ["MathAloudAudit", "MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],

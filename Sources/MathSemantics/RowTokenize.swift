@@ -54,6 +54,12 @@ extension Analyzer {
             i += 1
         }
         if sawDifferentialMark { markDifferentials(from: start, afterIntegral: sawIntegral) }
+        // ∩ S_i with nothing to its left: the n-ary ⋂ (its operand is its body).
+        if tokens.count - start > 1, tokens[start].kind == .additive, let nary = Vocabulary.naryForm(tokenScalar(tokens[start])) {
+            let r = self.range(tokens[start].node)
+            let leaf = operatorLeaf(String(nary), .op, range: r)
+            tokens[start] = bigOperatorToken(leaf, lower: nil, upper: nil, placement: nil, range: r)
+        }
         // A full stop at the end is sentence punctuation, not math.
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
            tokenText(last) == "." {
@@ -67,6 +73,16 @@ extension Analyzer {
         while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
         if case .table = n.kind { return n }
         return nil
+    }
+
+    /// A ``SemanticKind/unit`` leaf for a unit as written.
+    mutating func unitLeaf(_ written: String, range: SourceRange?) -> NodeID {
+        let mark = b.mark()
+        if let key = UnitSymbols.key(written) {
+            b.string(.unitName, key)
+            if UnitSymbols.isCurrency(key) { b.flag(.currency) }
+        }
+        return b.finish(.unit, mark, text: written, range: range, rangeFromChildren: false)
     }
 
     /// A token's operator text.
@@ -425,6 +441,11 @@ extension Analyzer {
     /// (nil for invisible times and invisible plus, which add nothing).
     mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
                            _ ctx: Context) -> Token? {
+        // A unit of measure marked in MathML (`class="MathML-Unit"`, `intent=":unit"`).
+        if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText, !t.isEmpty {
+            let n = unitLeaf(t.trimmingSpaces, range: m.range)
+            return Token(.operand, n, text: n)
+        }
         switch itemKind {
         case .operator:
             let (t, cls, large) = m.operatorParts!
@@ -611,6 +632,13 @@ extension Analyzer {
         let placement: PropertyAtom = underOverKind ? .underOver : .scripts
         switch base.kind {
         case .operator(let t, let p):
+            // ∩, ∪, ⊕… with limits under and over them are the n-ary operators ⋂, ⋃, ⨁…
+            if underOverKind, p.atomClass == .bin, let nary = Vocabulary.naryForm(t.soleScalar) {
+                let leaf = operatorLeaf(String(nary), .op, range: base.range)
+                let lower = sub.map { node($0, ctx) }
+                let upper = sup.map { node($0, ctx) }
+                return bigOperatorToken(leaf, lower: lower, upper: upper, placement: placement, range: m.range)
+            }
             if p.largeOperator || Vocabulary.bigOperator(t) != nil {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 let lower = sub.map { node($0, ctx) }
