@@ -114,7 +114,6 @@ public struct AuditConfiguration: Sendable {
             let url = URL(fileURLWithPath: file, relativeTo: directory)
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw fail("cannot read the macro file \(url.path)") }
             definitions += text + "\n"
-            macros.merge(MacroDefinitions.extract(text)) { _, new in new }
         }
         if let locale = try string("locale") { self.locale = locale }
         if let style = try string("style") { self.style = style }
@@ -214,8 +213,3 @@ public struct Glob: Sendable, Hashable {
     }
 }
 
-/// Helpers the command line shares with the library.
-public enum AuditSupport {
-    /// The macros defined in TeX definitions text (`\newcommand`, `\def`, `\DeclareMathOperator`).
-    public static func definitions(_ text: String) -> [String: String] { MacroDefinitions.extract(text) }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import MathAloud
+import MathAloudDocuments
 
 /// The edits `--fix` would make to one file, and whether it may be rewritten.
 public struct FixPlan: Sendable {
@@ -49,7 +50,7 @@ public struct AuditEngine: Sendable {
     ///   - path: how to report it (relative to the audited directory).
     ///   - format: its format.
     ///   - planFixes: whether to plan the `--fix` edits too.
-    public func audit(url: URL, path: String, format: DocumentFormat, planFixes: Bool = false) -> FileAudit {
+    public func audit(url: URL, path: String, format: FileFormat, planFixes: Bool = false) -> FileAudit {
         var summary = DocumentSummary(file: path, format: format.rawValue)
         var findings: [Finding] = []
         func fail(_ rule: AuditRule, _ message: String) -> FileAudit {
@@ -69,9 +70,8 @@ public struct AuditEngine: Sendable {
         case .failure(let error): return fail(.unreadable, error.description)
         }
         summary.bytes = bytes.count
-        let (text, transcoded) = TextDecoding.decode(bytes)
         var edits: [TextEdit] = []
-        judgeDocument(text, format: format, file: path, entry: nil, url: url, summary: &summary, findings: &findings, edits: &edits)
+        let transcoded = judgeDocument(bytes, format: format, file: path, entry: nil, url: url, summary: &summary, findings: &findings, edits: &edits)
         var plan: FixPlan? = nil
         if planFixes {
             let failed = findings.contains { $0.rule.isDocumentFailure }
@@ -82,11 +82,14 @@ public struct AuditEngine: Sendable {
         return FileAudit(summary: summary, findings: findings, plan: plan)
     }
 
-    /// Segments and judges one document's text, adding to the counts.
-    func judgeDocument(_ text: [UInt8], format: DocumentFormat, file: String, entry: String?, url: URL,
-                       summary: inout DocumentSummary, findings: inout [Finding], edits: inout [TextEdit]) {
-        let document = Segmenters.segment(text, format: format, macros: configuration.macros)
-        let context = DocumentContext(file: file, entry: entry, text: document.text, usesAriaLabel: document.usesAriaLabel)
+    /// Segments and judges one document's bytes, adding to the counts; returns whether the text was
+    /// transcoded (not UTF-8).
+    @discardableResult
+    func judgeDocument(_ bytes: [UInt8], format: FileFormat, file: String, entry: String?, url: URL,
+                       summary: inout DocumentSummary, findings: inout [Finding], edits: inout [TextEdit]) -> Bool {
+        let document = Segmenters.segment(bytes, format: format, url: entry == nil ? url : nil)
+        let context = DocumentContext(file: file, entry: entry, text: document.text, usesAriaLabel: document.usesAriaLabel,
+                                      parsers: judge.parsers(definitions: document.definitions))
         var local: [Finding] = []
         for problem in document.problems {
             guard let severity = configuration.severity(of: problem.rule) else { continue }
@@ -96,38 +99,22 @@ public struct AuditEngine: Sendable {
                                  lineText: FormulaJudge.clippedLine(document.text.lineText(start.line), column: start.column),
                                  formula: document.text[problem.range]))
         }
-        if format == .latex {
-            let directory = url.deletingLastPathComponent()
-            for include in document.includes {
-                let name = include.name.trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty, !name.contains("#") else { continue }
-                let candidates = [name, name + ".tex"].map { directory.appendingPathComponent($0).path }
-                if !candidates.contains(where: { FileManager.default.fileExists(atPath: $0) }),
-                   let severity = configuration.severity(of: .missingInclude) {
-                    let start = document.text.location(of: include.range.lowerBound), end = document.text.location(of: include.range.upperBound)
-                    local.append(Finding(rule: .missingInclude, severity: severity, message: "the included file \(name) is not there; its formulas were not audited",
-                                         file: file, entry: entry, range: include.range, start: start, end: end,
-                                         lineText: FormulaJudge.clippedLine(document.text.lineText(start.line), column: start.column),
-                                         formula: document.text[include.range]))
-                }
-            }
-        }
         for site in document.sites {
             summary.formulas += 1
             let verdict = judge.judge(site, in: context)
             if verdict.good { summary.good += 1 }
             local.append(contentsOf: verdict.findings)
-            edits.append(contentsOf: document.editsInJSONStrings
-                ? verdict.edits.map { TextEdit(range: $0.range, replacement: JSONStrings.escape($0.replacement)) } : verdict.edits)
+            edits.append(contentsOf: verdict.edits)
         }
         local.sort { ($0.range.lowerBound, $0.rule) < ($1.range.lowerBound, $1.rule) }
         for finding in local { summary.count(finding) }
         findings.append(contentsOf: local)
+        return document.transcoded
     }
 
     /// An EPUB: every spine document, read from the archive in place.
     func auditEPUB(url: URL, path: String, planFixes: Bool) -> FileAudit {
-        var summary = DocumentSummary(file: path, format: DocumentFormat.epub.rawValue)
+        var summary = DocumentSummary(file: path, format: FileFormat.epub.rawValue)
         var findings: [Finding] = []
         func fail(_ rule: AuditRule, _ message: String, entry: String? = nil) {
             guard let severity = configuration.severity(of: rule) else { return }
@@ -160,11 +147,10 @@ public struct AuditEngine: Sendable {
                 continue
             }
             summary.bytes += bytes.count
-            let (text, transcoded) = TextDecoding.decode(bytes)
-            transcodedAny = transcodedAny || transcoded
             var documentEdits: [TextEdit] = []
-            judgeDocument(text, format: .html, file: path, entry: document.path, url: url, summary: &summary, findings: &findings,
+            let transcoded = judgeDocument(bytes, format: .epub, file: path, entry: document.path, url: url, summary: &summary, findings: &findings,
                           edits: &documentEdits)
+            transcodedAny = transcodedAny || transcoded
             if !documentEdits.isEmpty { edits[document.path] = documentEdits }
         }
         var plan: FixPlan? = nil

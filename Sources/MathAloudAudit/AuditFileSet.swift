@@ -11,7 +11,7 @@ public struct AuditFileSet: Sendable {
         /// How it is reported: relative to the directory given, or as given for a file.
         public let path: String
         /// Its format.
-        public let format: DocumentFormat
+        public let format: FileFormat
     }
 
     /// The files, sorted by path.
@@ -45,7 +45,7 @@ public struct AuditFileSet: Sendable {
                 let prefix = inputs.count > 1 ? (input.hasSuffix("/") ? String(input.dropLast()) : input) + "/" : ""
                 items.append(contentsOf: AuditFileSet.walk(url, prefix: prefix, configuration: configuration))
             } else {
-                let format = DocumentFormat.forExtension(url.pathExtension) ?? AuditFileSet.sniff(url)
+                let format = FileFormat.forExtension(url.pathExtension) ?? AuditFileSet.sniff(url)
                 // A file given by name is audited even when it cannot be read: that is a finding.
                 items.append(Item(url: url, path: input, format: format ?? .text))
             }
@@ -55,11 +55,11 @@ public struct AuditFileSet: Sendable {
         self.missing = missing
     }
 
-    static func sniff(_ url: URL) -> DocumentFormat? {
+    static func sniff(_ url: URL) -> FileFormat? {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 1024)) ?? nil
-        return head.flatMap { DocumentFormat.sniff([UInt8]($0)) }
+        return head.flatMap { FileFormat.sniff([UInt8]($0)) }
     }
 
     /// The supported files under `root`, relative paths with `prefix`.
@@ -75,7 +75,7 @@ public struct AuditFileSet: Sendable {
                 let path = relative.isEmpty ? name : relative + "/" + name
                 guard let attributes = try? fm.attributesOfItem(atPath: url.path) else {
                     // Unreadable entries are still listed when they look like documents: that is a finding.
-                    if let format = DocumentFormat.forExtension(url.pathExtension), configuration.selects(path) {
+                    if let format = FileFormat.forExtension(url.pathExtension), configuration.selects(path) {
                         items.append(Item(url: url, path: prefix + path, format: format))
                     }
                     continue
@@ -88,7 +88,7 @@ public struct AuditFileSet: Sendable {
                         var isDirectory: ObjCBool = false
                         if fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
                     }
-                    guard let format = DocumentFormat.forExtension(url.pathExtension), configuration.selects(path) else { continue }
+                    guard let format = FileFormat.forExtension(url.pathExtension), configuration.selects(path) else { continue }
                     items.append(Item(url: url, path: prefix + path, format: format))
                 }
             }

@@ -1,4 +1,5 @@
 import MathAloud
+import MathAloudDocuments
 
 /// A replacement of bytes in a document: the unit every `--fix` writer applies.
 public struct TextEdit: Sendable, Hashable, Comparable {
@@ -46,13 +47,17 @@ public struct DocumentContext: Sendable {
     public var text: SourceText
     /// Whether the document's `<math>` elements already use `aria-label` (then fixes write it too).
     public var usesAriaLabel: Bool
+    /// Parses the document's TeX (inline, display) with its definitions and the configuration's.
+    public var parsers: (inline: FormulaParser, display: FormulaParser)
 
-    /// Creates a context.
-    public init(file: String, entry: String? = nil, text: SourceText, usesAriaLabel: Bool = false) {
+    /// Creates a context; `parsers` come from ``FormulaJudge/parsers(definitions:)``.
+    public init(file: String, entry: String? = nil, text: SourceText, usesAriaLabel: Bool = false,
+                parsers: (inline: FormulaParser, display: FormulaParser)) {
         self.file = file
         self.entry = entry
         self.text = text
         self.usesAriaLabel = usesAriaLabel
+        self.parsers = parsers
     }
 }
 
@@ -76,20 +81,28 @@ public struct FormulaJudge: Sendable {
     /// The configuration (severities, rules turned off, label template, placeholders, macros).
     public let configuration: AuditConfiguration
 
+    private let sharedParsers: (inline: FormulaParser, display: FormulaParser)
+
     /// Creates a judge.
     public init(speaker: Speaker, configuration: AuditConfiguration) {
         self.speaker = speaker
         self.configuration = configuration
+        sharedParsers = FormulaJudge.makeParsers(configuration: configuration, definitions: "")
     }
 
-    /// Parses `source` with the configuration's macros and the site's own.
-    func parse(_ source: String, notation: FormulaNotation, display: Bool, macros: [String: String]) -> ParsedFormula {
-        if notation == .tex {
-            var options = TeXParserOptions(displayMode: display)
-            options.macros = configuration.macros.merging(macros) { _, site in site }
-            return FormulaParser(texOptions: options).parse(source, notation: .tex)
+    static func makeParsers(configuration: AuditConfiguration, definitions: String) -> (inline: FormulaParser, display: FormulaParser) {
+        func parser(_ display: Bool) -> FormulaParser {
+            var options = TeXParserOptions(displayMode: display, macros: configuration.macros)
+            options.definitions = configuration.definitions + definitions
+            return FormulaParser(texOptions: options)
         }
-        return speaker.parser.parse(source, notation: notation)
+        return (parser(false), parser(true))
+    }
+
+    /// Parsers for a document that makes `definitions` (a LaTeX preamble); the configuration's macro
+    /// files apply to every document. The definitions are read once per document.
+    public func parsers(definitions: String) -> (inline: FormulaParser, display: FormulaParser) {
+        definitions.isEmpty ? sharedParsers : FormulaJudge.makeParsers(configuration: configuration, definitions: definitions)
     }
 
     /// Judges one formula.
@@ -118,14 +131,14 @@ public struct FormulaJudge: Sendable {
         var spoken: SpokenFormula? = nil
         var tree: MathNode? = nil
         if let source = site.source, source.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
-            let parsed = parse(source, notation: site.notation, display: site.display, macros: site.macros)
+            let parser = site.display ? context.parsers.display : context.parsers.inline
+            let parsed = parser.parse(source, notation: site.notation)
             let result = speaker.speak(parsed: parsed)
             spoken = result
             tree = parsed.root
-            let map = site.sourceMap ?? OffsetMap(base: site.range.lowerBound)
             func documentRange(_ d: Diagnostic) -> SourceRange {
-                guard let r = d.range else { return site.range }
-                let mapped = map.documentRange(r)
+                guard let r = d.range, let formula = site.formula else { return site.range }
+                let mapped = formula.fileRange(ofSourceRange: r)
                 return mapped.lowerBound >= site.range.lowerBound && mapped.upperBound <= max(site.range.upperBound, mapped.lowerBound)
                     ? mapped : site.range
             }
@@ -135,7 +148,7 @@ public struct FormulaJudge: Sendable {
             if let first = other.first {
                 parseFailed = true
                 let more = other.count > 1 ? " (and \(other.count - 1) more)" : ""
-                report(.parseError, "\(first.message)\(more) (\(first.id))", at: documentRange(first), diagnosticID: first.id,
+                report(.parseError, "\(first.message)\(more) (\(first.id))", at: documentRange(first), diagnosticID: first.id.rawValue,
                        speech: result.text, suggestion: Self.suggestion(for: first))
             }
             if let first = unknown.first {
@@ -143,11 +156,11 @@ public struct FormulaJudge: Sendable {
                 var seen = Set<String>()
                 let distinct = names.filter { seen.insert($0).inserted }
                 report(.unknownCommand, "\(first.message)\(distinct.count > 1 ? " (also \(distinct.dropFirst().prefix(5).joined(separator: ", ")))" : "") (\(first.id))",
-                       at: documentRange(first), diagnosticID: first.id, speech: result.text,
+                       at: documentRange(first), diagnosticID: first.id.rawValue, speech: result.text,
                        suggestion: "define it (a macro file in .mathaloud-audit.json, or \\newcommand in the document) or correct its spelling")
             }
             if let missing = result.speechDiagnostics.first(where: { $0.id == "speech.missing-word" }) {
-                report(.readByName, missing.message, at: documentRange(missing), diagnosticID: missing.id, speech: result.text,
+                report(.readByName, missing.message, at: documentRange(missing), diagnosticID: missing.id.rawValue, speech: result.text,
                        suggestion: "write the symbol with a command MathAloud knows, or add a word for it to the locale")
             }
         }
@@ -177,6 +190,7 @@ public struct FormulaJudge: Sendable {
             }
         }
         let good = !findings.contains { $0.severity >= .warning }
+        if site.embedding != .plain { edits = edits.map { TextEdit(range: $0.range, replacement: site.embedding.escape($0.replacement)) } }
         return SiteVerdict(findings: findings, good: good, edits: edits, parseFailed: parseFailed)
     }
 

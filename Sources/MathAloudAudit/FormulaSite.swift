@@ -1,4 +1,5 @@
 import MathAloud
+import MathAloudDocuments
 
 /// One formula as the audit sees it: where it is in a document, what it is written in, and the text
 /// alternatives it already carries. Document adapters build sites from the segmenters of
@@ -55,8 +56,8 @@ public struct FormulaSite: Sendable, Hashable {
     public var source: String?
     /// The notation of ``source``.
     public var notation: FormulaNotation
-    /// Where ``source`` is in the document, for pointing parser diagnostics at the right byte.
-    public var sourceMap: OffsetMap?
+    /// The segmenter's formula, which maps offsets of ``source`` to file bytes (parser diagnostics).
+    public var formula: DocumentFormula?
     /// Display (block) math.
     public var display: Bool
     /// The labels it carries, in document order.
@@ -68,85 +69,28 @@ public struct FormulaSite: Sendable, Hashable {
     public var attributeNames: Set<String>
     /// For images: the `src` (reported as the formula when no TeX is known).
     public var imageSource: String?
-    /// Macros in force for this formula (LaTeX preamble, notebook macro cells, configuration files).
-    public var macros: [String: String]
+    /// How text written into the site's bytes is escaped (JSON string content in a notebook).
+    public var embedding: TextEmbedding
 
     /// Creates a site.
     public init(kind: Kind, range: SourceRange, source: String?, notation: FormulaNotation = .tex,
-                sourceMap: OffsetMap? = nil, display: Bool = false, labels: [Label] = [],
+                formula: DocumentFormula? = nil, display: Bool = false, labels: [Label] = [],
                 attributeInsertionOffset: Int? = nil, attributeNames: Set<String> = [], imageSource: String? = nil,
-                macros: [String: String] = [:]) {
+                embedding: TextEmbedding = .plain) {
         self.kind = kind
         self.range = range
         self.source = source
         self.notation = notation
-        self.sourceMap = sourceMap
+        self.formula = formula
         self.display = display
         self.labels = labels
         self.attributeInsertionOffset = attributeInsertionOffset
         self.attributeNames = attributeNames
         self.imageSource = imageSource
-        self.macros = macros
+        self.embedding = embedding
     }
 
     /// The first label with one of these names.
     func label(_ names: String...) -> Label? { labels.first { names.contains($0.name) } }
 }
 
-/// Maps offsets in a decoded string (a formula's TeX after entity or JSON decoding) to offsets in
-/// the document it came from: a sorted list of breakpoints, each saying "from this decoded offset
-/// on, add this delta".
-public struct OffsetMap: Sendable, Hashable {
-    /// (decoded offset, document offset) pairs, sorted by decoded offset; the first is for offset 0.
-    public var points: [Point]
-    /// Maps applied after this one (a formula in a notebook cell: TeX → cell text → file).
-    var then: [[Point]] = []
-
-    /// One breakpoint.
-    public struct Point: Sendable, Hashable {
-        /// The offset in the decoded text.
-        public var decoded: Int
-        /// The offset in the document.
-        public var document: Int
-        /// Creates a breakpoint.
-        public init(decoded: Int, document: Int) {
-            self.decoded = decoded
-            self.document = document
-        }
-    }
-
-    /// A map that shifts every offset by `base` (the text was copied byte for byte).
-    public init(base: Int) { points = [Point(decoded: 0, document: base)] }
-
-    /// A map from breakpoints (sorted by decoded offset).
-    public init(points: [Point]) { self.points = points.isEmpty ? [Point(decoded: 0, document: 0)] : points }
-
-    /// This map, then `next`.
-    public func followed(by next: OffsetMap) -> OffsetMap {
-        var map = self
-        map.then.append(next.points)
-        map.then.append(contentsOf: next.then)
-        return map
-    }
-
-    /// The document offset of a decoded offset.
-    public func documentOffset(_ decoded: Int) -> Int {
-        var offset = OffsetMap.apply(points, decoded)
-        for next in then { offset = OffsetMap.apply(next, offset) }
-        return offset
-    }
-
-    private static func apply(_ points: [Point], _ decoded: Int) -> Int {
-        var lo = 0, hi = points.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if points[mid].decoded <= decoded { lo = mid } else { hi = mid - 1 }
-        }
-        return points[lo].document + (decoded - points[lo].decoded)
-    }
-
-    /// The document range of a decoded range.
-    public func documentRange(_ range: SourceRange) -> SourceRange {
-        SourceRange(documentOffset(range.lowerBound), documentOffset(range.upperBound))
-    }
-}

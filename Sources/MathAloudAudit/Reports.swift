@@ -179,9 +179,9 @@ public struct JSONReportWriter: AuditReportWriter {
         output.write("\n],\"documents\":[")
         for (i, d) in documents.enumerated() {
             output.write(i == 0 ? "\n" : ",\n")
-            output.write(JSONText.encode(Self.object(d)))
+            output.write(AuditJSON.encode(Self.object(d)))
         }
-        output.write("\n],\"summary\":" + JSONText.encode(Self.object(summary)) + "}\n")
+        output.write("\n],\"summary\":" + AuditJSON.encode(Self.object(summary)) + "}\n")
         output.flush()
     }
 
@@ -308,7 +308,7 @@ public struct SARIFReportWriter: AuditReportWriter {
         let driver: [String: Any] = ["name": "MathAloud audit", "version": Self.toolVersion, "semanticVersion": Self.toolVersion,
                                      "informationUri": "https://github.com/mathaloud/mathaloud", "rules": rules]
         let head = "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
-            + JSONText.encode(driver) + "},\"columnKind\":\"unicodeCodePoints\","
+            + AuditJSON.encode(driver) + "},\"columnKind\":\"unicodeCodePoints\","
             + "\"originalUriBaseIds\":{\"SRCROOT\":{\"description\":{\"text\":\"The directory audited.\"}}},\"results\":["
         output.write(head)
     }
@@ -355,14 +355,25 @@ public struct SARIFReportWriter: AuditReportWriter {
             if !properties.isEmpty { result["properties"] = properties }
             output.write(first ? "\n" : ",\n")
             first = false
-            output.write(JSONText.encode(result))
+            output.write(AuditJSON.encode(result))
         }
     }
 
     public mutating func finish(_ summary: AuditSummary) {
         var properties: [String: Any] = ["documents": summary.documents, "formulas": summary.formulas, "goodFormulas": summary.good]
         if let score = summary.score { properties["accessibilityScore"] = score }
-        output.write("\n],\"artifacts\":" + JSONText.encode(artifacts) + ",\"properties\":" + JSONText.encode(properties) + "}]}\n")
+        output.write("\n],\"artifacts\":" + AuditJSON.encode(artifacts) + ",\"properties\":" + AuditJSON.encode(properties) + "}]}\n")
         output.flush()
+    }
+}
+
+/// Compact, key-sorted JSON text for JSON-ready values (dictionaries, arrays, strings, numbers).
+enum AuditJSON {
+    static func encode(_ value: Any) -> String {
+        guard JSONSerialization.isValidJSONObject([value]),
+              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) else {
+            return "null"
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -84,7 +84,6 @@ enum AuditCommand {
             configuration.definitions += text + "\n"
         }
         configuration.macros.merge(try args.texParserOptions().macros) { _, new in new }
-        if !configuration.definitions.isEmpty { configuration.macros.merge(AuditSupport.definitions(configuration.definitions)) { old, _ in old } }
         if let locale = args.value("--locale") { configuration.locale = locale }
         if let style = args.value("--style") { configuration.style = style }
         configuration.preferences.merge(try args.speechPreferences()) { _, new in new }
@@ -103,13 +102,14 @@ enum AuditCommand {
 
         let speaker: Speaker
         do {
-            speaker = try Speaker(locale: configuration.locale, style: configuration.style, preferences: configuration.preferences,
+            speaker = try Speaker(locale: LocaleTag(rawValue: configuration.locale), style: SpeechStyleName(rawValue: configuration.style),
+                                  preferences: configuration.preferences, strictPreferences: true,
                                   rulesDirectory: args.value("--rules-dir").map { URL(fileURLWithPath: $0) }, cacheCapacity: 4096)
         } catch {
+            if case .invalidPreferences(let problems) = error { throw UsageError(problems.joined(separator: "\n")) }
             Output.error("mathaloud: \(error)\n")
             return .rules
         }
-        if !speaker.preferenceProblems.isEmpty { throw UsageError(speaker.preferenceProblems.joined(separator: "\n")) }
 
         var files = AuditFileSet(inputs: inputs, configuration: configuration)
         for missing in files.missing { Output.error("mathaloud: \(missing): no such file or directory\n") }

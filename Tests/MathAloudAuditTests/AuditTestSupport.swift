@@ -38,7 +38,7 @@ enum AuditFixtures {
     static func audit(_ directory: FixtureDirectory, _ name: String, configuration: AuditConfiguration = AuditConfiguration(),
                       planFixes: Bool = false) -> FileAudit {
         let url = directory.url.appendingPathComponent(name)
-        let format = DocumentFormat.forExtension(url.pathExtension) ?? .text
+        let format = FileFormat.forExtension(url.pathExtension) ?? .text
         return engine(configuration).audit(url: url, path: name, format: format, planFixes: planFixes)
     }
 
