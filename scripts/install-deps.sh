@@ -13,6 +13,7 @@
 #                                the other selectable math fonts (TeX Gyre Pagella/Termes/Bonum/Schola Math,
 #                                DejaVu Math TeX Gyre); optional fonts-texgyre gives \text their own text faces
 #   sox                          inspecting/checking generated audio in tests and demos
+#   chromium                     the audit's HTML report, opened headless in a test
 set -euo pipefail
 
 PACKAGES=(
@@ -26,6 +27,14 @@ PACKAGES=(
   fonts-texgyre-math
   fonts-dejavu-extra
   sox
+  chromium
+)
+
+# PyPI packages the tests use: jsonschema (the SARIF report against the official 2.1.0 schema) and
+# kubernetes-validate (deploy/kubernetes manifests), each with the module or command that shows it is there.
+PYPI_PACKAGES=(
+  "jsonschema:python3 -c 'import jsonschema'"
+  "kubernetes-validate:command -v kubernetes-validate"
 )
 
 log() { printf 'install-deps: %s\n' "$*"; }
@@ -40,6 +49,17 @@ if ! swift_version="$(swift --version 2>&1)"; then
 ${swift_version}"
 fi
 log "toolchain: $(printf '%s\n' "$swift_version" | grep -m1 -i 'swift version' || printf '%s\n' "$swift_version" | head -n1)"
+
+# 1b. PyPI packages (python3 -m pip), only those missing.
+pypi_missing=()
+for entry in "${PYPI_PACKAGES[@]}"; do
+  name="${entry%%:*}"; check="${entry#*:}"
+  bash -c "$check" >/dev/null 2>&1 || pypi_missing+=("$name")
+done
+if [[ ${#pypi_missing[@]} -gt 0 ]]; then
+  log "PyPI: installing ${pypi_missing[*]}"
+  python3 -m pip install --quiet "${pypi_missing[@]}" || die "pip install failed for: ${pypi_missing[*]}"
+fi
 
 # 2. Which packages are missing?
 command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script supports Debian/Ubuntu only. Install these packages yourself: ${PACKAGES[*]}"
