@@ -7,6 +7,8 @@ import Testing
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sample = repository.appendingPathComponent("examples/audit-sample").path
     static let fixtures = repository.appendingPathComponent("Tests/MathAloudAuditTests/Fixtures")
+    /// The PyPI tools scripts/install-deps.sh installs (a virtual environment of the project's own).
+    static let tools = repository.appendingPathComponent(".build/python-tools/bin")
 
     func temporaryDirectory() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-audit-cli-\(UUID().uuidString)")
@@ -88,7 +90,7 @@ import Testing
         let sarif = out.appendingPathComponent("audit.sarif").path
         let r = try runCLI(["audit", set.path, "--format", "sarif", "-o", sarif, "--fail-on", "never"])
         #expect(r.status == 0, "\(r.stderr)")
-        let check = try runPython("""
+        let check = try runProcess(Self.tools.appendingPathComponent("python").path, ["-c", """
         import json, sys, jsonschema
         schema = json.load(open(sys.argv[1]))
         log = json.load(open(sys.argv[2]))
@@ -98,7 +100,7 @@ import Testing
         results = log["runs"][0]["results"]
         print("results", len(results), "nested", sum(1 for a in log["runs"][0]["artifacts"] if "parentIndex" in a))
         sys.exit(1 if errors else 0)
-        """, arguments: [Self.fixtures.appendingPathComponent("sarif-schema-2.1.0.json").path, sarif])
+        """, Self.fixtures.appendingPathComponent("sarif-schema-2.1.0.json").path, sarif])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("nested 1"))
     }
@@ -131,7 +133,7 @@ import Testing
 
     @Test func kubernetesJobIsValid() throws {
         let job = Self.repository.appendingPathComponent("deploy/kubernetes/audit-job.yaml").path
-        let r = try runProcess("/usr/bin/env", ["kubernetes-validate", "--strict", job])
+        let r = try runProcess(Self.tools.appendingPathComponent("kubernetes-validate").path, ["--strict", job])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         let text = try String(contentsOfFile: job, encoding: .utf8)
         #expect(text.contains("completionMode: Indexed") && text.contains("--shard \"$((JOB_COMPLETION_INDEX + 1))/8\"") && text.contains("completions: 8"))
