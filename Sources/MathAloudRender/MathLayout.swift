@@ -100,8 +100,8 @@ struct MathLayout {
             return row(node.children, s)
         case let .identifier(text, variant):
             return identifier(text, variant: variant, s)
-        case let .number(text):
-            return glyphRun(text, variant: nil, italicLetters: false, s, cls: .ord)
+        case let .number(text, variant):
+            return glyphRun(text, variant: variant, italicLetters: false, s, cls: .ord)
         case let .operator(text, p):
             return operatorAtom(text, p, s)
         case let .text(text, variant):
