@@ -90,8 +90,9 @@ final class SymbolLeaf: Sendable {
     init(_ symbol: TeXSymbol) {
         text = symbol.text
         operatorProperties = symbol.operatorProperties
-        if symbol.operatorProperties == nil, let u = symbol.text.unicodeScalars.first, symbol.text.unicodeScalars.count == 1,
-           let (base, variant) = UnicodeMath.decompose(u) {
+        // (Styled letters are all at U+2100 or above: most symbols need no look-up.)
+        if symbol.operatorProperties == nil, let u = symbol.text.unicodeScalars.first, u.value >= 0x2100,
+           symbol.text.unicodeScalars.count == 1, let (base, variant) = UnicodeMath.decompose(u) {
             alphabet = (String(Character(base)), variant == .italic && UnicodeMath.isItalicByDefault(base) ? nil : variant)
         } else {
             alphabet = nil
