@@ -102,8 +102,8 @@ extension MathMLTreeBuilder {
                     variant = v == .italic && sole.map(UnicodeMath.isItalicByDefault) == true ? nil : v
                 }
             }
-            // A multi-letter mi is upright by default: `normal` is the default, kept as nil.
-            if variant == .normal, text.count > 1 { variant = nil }
+            // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
+            // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
             return node(.identifier(text, variant: variant))
         case "mn":
             // Upright digits are the default; styled digits (`𝟏𝟐`) are digits in an alphabet.
