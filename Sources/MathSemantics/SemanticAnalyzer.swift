@@ -70,8 +70,9 @@ enum LargeStack {
     /// the calling thread meanwhile (only trees deeper than ``SemanticAnalyzer/callerStackDepth`` get here).
     static func run(_ work: @escaping @Sendable () -> SemanticTree) -> SemanticTree {
         let box = Box()
+        let deadline = FormulaDeadline.current   // the caller's time limit goes with the work
         let thread = Thread {
-            box.value = work()
+            box.value = FormulaDeadline.$current.withValue(deadline) { work() }
             box.done.signal()
         }
         thread.stackSize = stackSize
