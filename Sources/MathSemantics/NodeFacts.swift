@@ -469,16 +469,24 @@ extension Analyzer {
         return p
     }
 
-    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name` (`sole`: the
-    /// text's sole scalar when known).
-    static func identifierProperties(_ text: String, variant: MathVariant?, sole: Unicode.Scalar?? = nil) -> SemanticTree.LeafProperties {
+    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `font`, `set-name` (`sole`:
+    /// the text's sole scalar when known). `font` is the letter's alphabet: `font` when given (a styled
+    /// character's), else the variant — except italic on letters, the way letters are set (MathML's
+    /// single-character `mi`), which is no font of its own.
+    static func identifierProperties(_ text: String, variant: MathVariant?, font: PropertyAtom? = nil,
+                                     sole: Unicode.Scalar?? = nil) -> SemanticTree.LeafProperties {
         var p = SemanticTree.LeafProperties()
         // Fast path for the commonest identifiers, plain ASCII letters.
-        if variant == nil, text.utf8.count == 1, let c = text.utf8.first {
+        if variant == nil, font == nil, text.utf8.count == 1, let c = text.utf8.first {
             if c >= 0x61 && c <= 0x7A { p.append(.flag(.letter)); return p }
             if c >= 0x41 && c <= 0x5A { p.append(.flag(.letter)); p.append(.flag(.capital)); return p }
         }
         if let v = variant { p.append(.atom(.variant, v.atom)) }
+        if let f = font ?? variant.flatMap({ v in
+            v == .italic && text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) ? nil : v.atom
+        }) {
+            p.append(.atom(.font, f))
+        }
         guard let u = sole ?? text.soleScalar else { return p }
         if u.isASCII {
             // An ASCII letter (in a variant: `\mathrm{d}`, `\mathbb{R}`) or another ASCII character.
@@ -507,6 +515,50 @@ extension Analyzer {
             : UnicodeMath.decompose(u).flatMap { $0.variant == .doubleStruck ? $0.base : nil }
         if let doubleStruck, let set = setName(doubleStruck) { p.append(.atom(.setName, set)) }
         return p
+    }
+
+    /// A leaf's text of styled characters the front ends leave as written (enclosed `Ⓐ ⑲ ⒈`, `ℓ`,
+    /// superscripts `⁷`, fullwidth forms), all of one font: the plain letters, digits or number, and the
+    /// font (`⑲` → `19`, `circled`). Nil for any other text (plain, or mixed fonts).
+    static func styledText(_ text: String) -> (text: String, font: PropertyAtom)? {
+        // Every styled character is outside ASCII; ¹ ² ³ (U+00B9, U+00B2, U+00B3) are the first.
+        guard let first = text.utf8.first, first >= 0xC2 else { return nil }
+        var plain = ""
+        var font: String? = nil
+        for u in text.unicodeScalars {
+            guard let a = UnicodeMath.alphabet(of: u), font == nil || font == a.font else { return nil }
+            font = a.font
+            plain += a.base
+        }
+        guard let font, let atom = PropertyAtom(string: font) else { return nil }
+        return (plain, atom)
+    }
+
+    /// The font of an identifier whose MathML `mathvariant` names an alphabet MathML lacks: MathJax's
+    /// `\mathcal`, `-tex-calligraphic` (also spelled `-tex-caligraphic`) and its bold forms. Nil otherwise.
+    static func attributeFont(_ m: MathNode) -> PropertyAtom? {
+        guard let value = m.attributes?["mathvariant"] else { return nil }
+        switch value.trimmingSpaces {
+        case "-tex-calligraphic", "-tex-caligraphic": return .calligraphic
+        case "-tex-bold-calligraphic", "-tex-calligraphic-bold", "-tex-caligraphic-bold": return .boldCalligraphic
+        default: return nil
+        }
+    }
+
+    /// Text with its styled letters and digits made plain (`𝐓𝐞𝐱𝐭` → `Text`): a text's font is not spoken.
+    static func plainText(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0xC2 }) else { return text }
+        var plain = String.UnicodeScalarView()
+        var changed = false
+        for u in text.unicodeScalars {
+            if let a = UnicodeMath.alphabet(of: u) {
+                plain.append(contentsOf: a.base.unicodeScalars)
+                changed = true
+            } else {
+                plain.append(u)
+            }
+        }
+        return changed ? String(plain) : text
     }
 
     /// `set-name` of a double-struck N Z Q R C (ClearSpeak reads ℝ as "the real numbers").

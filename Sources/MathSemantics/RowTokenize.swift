@@ -464,9 +464,11 @@ extension Analyzer {
         case .identifier:
             let (t, v) = m.identifierParts!
             if t.isEmpty { return nil }  // an empty MathML <mi/> (a placeholder) says nothing
-            return identifierToken(t, v, sole: scalar, nameClass: nameClass, range: m.range)
+            return identifierToken(t, v, sole: scalar, nameClass: nameClass,
+                                   font: m.attributes == nil ? nil : Analyzer.attributeFont(m), range: m.range)
         case .number:
-            let n = number(m.numberText!, range: m.range)
+            guard case .number(let t, let v) = m.kind else { return nil }
+            let n = number(t, variant: v, range: m.range)
             return Token(.operand, n, text: n)
         case .scripts, .underOver:
             return scriptToken(m, ctx)
@@ -503,17 +505,17 @@ extension Analyzer {
     /// `u` is the text's sole scalar.
     @inline(__always)
     mutating func identifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
-                                  range: SourceRange?) -> Token {
+                                  font: PropertyAtom? = nil, range: SourceRange?) -> Token {
         // The commonest identifier, one ASCII letter in the default variant: an operand, a letter
         // (capital or not), `d` the mark of a differential (what the general path decides).
-        if v == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
+        if v == nil, font == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
             let n = c >= 0x61 ? b.leaf(.identifier, text: t, range: range, .flag(.letter))
                 : b.leaf(.identifier, text: t, range: range, .flag(.letter), .flag(.capital))
             var token = Token(.operand, n, text: n)
             token.isDifferentialMark = c == 0x64
             return token
         }
-        return otherIdentifierToken(t, v, sole: u, nameClass: nameClass, range: range)
+        return otherIdentifierToken(t, v, sole: u, nameClass: nameClass, font: font, range: range)
     }
 
     /// ``identifierToken(_:_:sole:nameClass:range:)`` of an identifier other than one ASCII letter in
@@ -521,7 +523,7 @@ extension Analyzer {
     /// up already (nil: not looked up).
     @inline(never)
     mutating func otherIdentifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom??,
-                                       range: SourceRange?) -> Token {
+                                       font: PropertyAtom? = nil, range: SourceRange?) -> Token {
         if let u {
             if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
@@ -543,14 +545,14 @@ extension Analyzer {
                 return token
             }
             if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
-                let n = identifier(t, v, range: range, word: true)
+                let n = identifier(t, v, font: font, range: range, word: true)
                 return Token(.word, n, text: n)
             }
         }
         if let u, let primes = Analyzer.primeCount(t, u), !u.properties.isAlphabetic {
             return leafToken(.postfix, t, .ord, range: range, postfix: .primes(primes))
         }
-        let n = identifier(t, v, sole: u, range: range)
+        let n = identifier(t, v, sole: u, font: font, range: range)
         var token = Token(.operand, n, text: n)
         token.isDifferentialMark = u == "d" || u == "ⅆ"
         return token

@@ -393,12 +393,13 @@ extension Analyzer {
         // MathML attributes may change what a leaf means (a unit): the general path reads them.
         if m.attributes != nil { return nil }
         // A number's token is an operand with the number's own range: the number itself.
-        if let t = m.numberText { return number(t, range: m.range) }
+        if case .number(let t, let v) = m.kind { return number(t, variant: v, range: m.range) }
         guard let (t, v) = m.identifierParts else { return nil }
         var row = ctx
         row.level += 1
         row.groupDepth = 0
-        return oneTokenRow(identifierToken(t, v, sole: t.soleScalar, range: m.range), range: m.range, row)
+        return oneTokenRow(identifierToken(t, v, sole: t.soleScalar, font: m.attributes == nil ? nil : Analyzer.attributeFont(m),
+                                           range: m.range), range: m.range, row)
     }
 
     /// The meaning of one presentation node read as a row.
@@ -557,7 +558,7 @@ extension Analyzer {
                 i += 2
                 continue
             }
-            if repeating, case .number(let digits) = m.kind {
+            if repeating, case .number(let digits, _) = m.kind {
                 // Repeating decimal: 0.\overline{3}, 0.1\overline{6}.
                 if let (n, used) = repeatingDecimal(digits, m, i, end) {
                     items[w] = RowItem(operand: n)
@@ -654,7 +655,7 @@ extension Analyzer {
             j += 1
         }
         guard written.unicodeScalars.contains("."), j < end, let over = items[j].raw, case .over = over.kind,
-              over.children.count == 2, case .number(let rep) = Analyzer.unwrapped(over.children[0]).kind,
+              over.children.count == 2, case .number(let rep, _) = Analyzer.unwrapped(over.children[0]).kind,
               let (mark, _) = Analyzer.accentLeaf(over.children[1]),
               let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar
         else { return nil }
@@ -726,7 +727,7 @@ extension Analyzer {
             }
             if case .superscript = m.kind, m.children.count == 2, let attributes = m.children[0].attributes,
                Analyzer.isMarkedUnit(attributes), let t = m.children[0].leafText,
-               case .number(let p) = m.children[1].kind, p == "2" || p == "3" {
+               case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" {
                 let written = t.trimmingSpaces
                 let key = UnitSymbols.key(written) ?? UnitSymbols.normalized(written)
                 return (written + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
@@ -742,7 +743,7 @@ extension Analyzer {
                 if let key = Vocabulary.unitKey(t) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
-                guard case .number(let p) = m.children[1].kind, p == "2" || p == "3" else { return nil }
+                guard case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" else { return nil }
                 let base: String
                 switch m.children[0].kind {
                 case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t
@@ -1017,7 +1018,7 @@ extension MathNode {
 
     /// A number's digits as written.
     var numberText: String? {
-        if case .number(let t) = kind { return t }
+        if case .number(let t, _) = kind { return t }
         return nil
     }
 

@@ -279,16 +279,42 @@ struct Analyzer {
     /// An identifier leaf (letters, Greek, double-struck set names); `word` for a name of several
     /// letters that is not applied as a function.
     /// `sole` is the text's sole scalar when the caller has it.
-    mutating func identifier(_ text: String, _ variant: MathVariant?, sole: Unicode.Scalar?? = nil, range: SourceRange?,
-                             word: Bool = false) -> NodeID {
+    /// A styled letter (`Ⓐ`, `ℓ`, `ᵃ`: those the front ends leave as written) is its plain letter with
+    /// `font` (and a styled number, `①`, a number); `font` is given for an alphabet MathML has no variant for (``attributeFont(_:)``).
+    mutating func identifier(_ text: String, _ variant: MathVariant?, sole: Unicode.Scalar?? = nil, font: PropertyAtom? = nil,
+                             range: SourceRange?, word: Bool = false) -> NodeID {
+        if let font {
+            var properties = Analyzer.identifierProperties(text, variant: variant, font: font, sole: sole)
+            if word { properties.append(.flag(.word)) }
+            return b.leaf(.identifier, text: text, range: range, properties)
+        }
+        if let styled = Analyzer.styledText(text) {
+            // An enclosed or styled number written as an identifier (`<mi>①</mi>`, `⑲` typed in TeX) is a number.
+            if styled.text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                var properties = Analyzer.numberProperties(styled.text)
+                properties.append(.atom(.font, styled.font))
+                return b.leaf(.number, text: styled.text, range: range, properties)
+            }
+            var properties = Analyzer.identifierProperties(styled.text, variant: variant, font: styled.font)
+            if word { properties.append(.flag(.word)) }
+            return b.leaf(.identifier, text: styled.text, range: range, properties)
+        }
         var properties = Analyzer.identifierProperties(text, variant: variant, sole: sole)
         if word { properties.append(.flag(.word)) }
         return b.leaf(.identifier, text: text, range: range, properties)
     }
 
-    /// A number leaf.
-    mutating func number(_ text: String, range: SourceRange?) -> NodeID {
-        b.leaf(.number, text: text, range: range, Analyzer.numberProperties(text))
+    /// A number leaf; `font` for digits in an alphabet (`variant`, or styled digits and numbers that the
+    /// front ends leave as written: `⑲` is 19 `circled`, `⁷` is 7 `superscript`).
+    mutating func number(_ text: String, variant: MathVariant? = nil, range: SourceRange?) -> NodeID {
+        if variant == nil, let styled = Analyzer.styledText(text) {
+            var properties = Analyzer.numberProperties(styled.text)
+            properties.append(.atom(.font, styled.font))
+            return b.leaf(.number, text: styled.text, range: range, properties)
+        }
+        var properties = Analyzer.numberProperties(text)
+        if let variant { properties.append(.atom(.font, variant.atom)) }
+        return b.leaf(.number, text: text, range: range, properties)
     }
 
     /// An operator leaf with its class.
@@ -308,7 +334,7 @@ struct Analyzer {
 
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
     mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
-        let t = raw.trimmingSpaces.collapsingSpaces
+        let t = Analyzer.plainText(raw).trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
         // A label ending in a colon ("Step 1:"): the words, then the colon as the symbol it is.
         if t.unicodeScalars.count > 1, t.unicodeScalars.last == ":" {

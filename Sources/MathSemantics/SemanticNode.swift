@@ -145,7 +145,9 @@ public final class SemanticNode: Hashable, Sendable {
 public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     // Leaves
     /// A number as written (`42`, `3.14`, `1,000`). Properties: `integer`, `decimal`, `value` (integers
-    /// below 10^9, without group separators), `digits` (how many digits are written).
+    /// below 10^9, without group separators), `digits` (how many digits are written), `font` for digits
+    /// in an alphabet or an enclosure (`\mathbf{12}`, `𝟏𝟐`, `<mn mathvariant="bold">`: text `12`, font
+    /// `bold`; `⑲` 19 `circled`, `⒉` 2 `full-stop`, `⁷` 7 `superscript`; see ``identifier``).
     /// A repeating decimal (`0.\overline{3}`, ClearSpeak "repeating decimal") is one number whose text
     /// is all its digits (`0.3`), with `repeating-decimal`, `repeating-digits` (`3`) and
     /// `repeating-count` (how many digits repeat), and children `whole` (the part before the bar, `0.`)
@@ -155,6 +157,17 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `letter` (one letter), `greek`, `capital`, `variant` (MathML mathvariant), `set-name`
     /// (`naturals`, `integers`, `rationals`, `reals`, `complexes`) for double-struck N Z Q R C;
     /// `word` for a name of several letters that is not applied as a function (`T_{\mathrm{eff}}`).
+    ///
+    /// `font`: the letter's alphabet or enclosure, whatever wrote it — `\mathbf{x}`, `𝐱` and
+    /// `<mi mathvariant="bold">x</mi>` are all the text `x` with font `bold`; `Ⓐ` is `A` `circled`, `ℓ`
+    /// is `l` `script`. The values are MathML's mathvariant names where MathML has the alphabet
+    /// (`bold`, `italic`, `bold-italic`, `double-struck`, `fraktur`, `bold-fraktur`, `script`,
+    /// `bold-script`, `sans-serif`, `bold-sans-serif`, `sans-serif-italic`, `sans-serif-bold-italic`,
+    /// `monospace`, `normal`), else the Unicode names' words (`double-struck-italic`, `circled`,
+    /// `negative-circled`, `double-circled`, `circled-sans-serif`, `parenthesized`, `full-stop`,
+    /// `comma`, `squared`, `negative-squared`, `superscript`, `subscript`, `fullwidth`, `turned`, …;
+    /// ``UnicodeMath/alphabet(of:)``), and MathJax's `calligraphic`, `bold-calligraphic`. Italic on a
+    /// letter is how letters are set, no font: `\mathit{x}` and `𝑥` have none (`𝛻`, `\mathit{0}` do).
     case identifier
     /// A function name read as a word (`sin`, `log`, `ln`, `lim`, `\operatorname{rank}`). Properties:
     /// `function-class` = `trig` | `hyperbolic` | `log` | `ln` | `exp` | `limit` | `named`.

@@ -438,12 +438,16 @@ struct SpeechRun {
 
     // MARK: Words
 
-    /// The words of a leaf: numbers as written, letters as themselves, symbols and names through the
-    /// lexicon, with a readable fallback (reported once per character).
+    /// The words of a leaf: numbers as written (a number written with a symbol that has words, such as
+    /// `²`, says them), letters as themselves, symbols and names through the lexicon, with a readable
+    /// fallback (reported once per character).
     mutating func leafWords(_ node: NodeID) -> String {
         let text = tree.text(node)
         switch tree.kind(node) {
-        case .number, .text: return text
+        case .number:
+            if text.utf8.contains(where: { $0 >= 0x80 }), let w = core.lexicon.symbol(text, variant: preferences.variant) { return w }
+            return text
+        case .text: return text
         case .empty: return ""
         case .unknown:
             if let command = tree.property(node, commandProperty).map(tree.string(of:)) {
@@ -495,6 +499,8 @@ struct SpeechRun {
                 words.append(s)
             } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.isWhitespace {
                 continue
+            } else if let w = lexicon.styledCharacter(scalar, variant: variant) {
+                words.append(w)
             } else {
                 guard let w = missing(scalar, s) else { return nil }
                 words.append(w)
@@ -626,6 +632,16 @@ struct SpeechRun {
             // A symbol's words: symbolWords looks the whole text up first.
             return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .function: return core.lexicon.function(value, variant: preferences.variant)
+        case .font:
+            if let w = core.lexicon.font(value, variant: preferences.variant) { return w }
+            // A font without words is read by its name and reported (as a character without words is).
+            let name = value.replacingOccurrences(of: "-", with: " ")
+            if reported?.contains(value) != true {
+                reported = (reported ?? []).union([value])
+                diagnostics.append(.warning("speech.missing-word",
+                    "no \(core.locale) word for the font '\(value)'; read as '\(name)'", at: node >= 0 ? tree.range(node) : nil))
+            }
+            return name
         case .unit: return core.lexicon.unit(value, plural: false)
         case .unitPlural: return core.lexicon.unit(value, plural: true)
         case .spell: return value.map { String($0) }.joined(separator: " ")

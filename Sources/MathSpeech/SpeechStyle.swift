@@ -915,7 +915,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power, concept
+    case word, function, unit, unitPlural, spell, power, concept, font
     case unknown
 
     init(_ name: String) {
@@ -935,6 +935,7 @@ enum ValueFormat: Sendable {
         case "spell": self = .spell
         case "power": self = .power
         case "concept": self = .concept
+        case "font": self = .font
         default: self = .unknown
         }
     }
