@@ -7,10 +7,12 @@ public struct SpokenFormula: Sendable {
     public let speech: SpeechDescription
     /// The speech as plain text (pauses as commas).
     public var text: String { speech.plainText }
-    /// Parse problems and missing words, sorted by position (an unknown command, read by name, is a
-    /// warning here).
+    /// The speaker's preference warnings (``Speaker/preferenceProblems``: requested preferences the
+    /// style could not use, which were ignored), then parse problems and missing words sorted by
+    /// position (an unknown command, read by name, is a warning here).
     public let diagnostics: [Diagnostic]
-    /// What the speech engine itself reported (missing words), without the parser's diagnostics.
+    /// What speech itself reported (the speaker's preference warnings, missing words), without the
+    /// parser's diagnostics.
     public let speechDiagnostics: [Diagnostic]
     /// Per node, the rule that fired (empty unless `explain` was asked for).
     public let trace: [RuleTrace]
@@ -35,12 +37,17 @@ public struct SpokenFormula: Sendable {
 public struct Speaker: Sendable {
     /// The locale tag.
     public let locale: String
-    /// The style (`clearspeak`, `mathspeak`).
+    /// The style (`clearspeak`, `simplespeak`, `mathspeak`).
     public let style: String
     /// The preference values in force (every declared preference, defaults filled in).
     public let preferences: [String: String]
-    /// Problems with the requested preferences (unknown names or values), which were ignored.
-    public let preferenceProblems: [String]
+    /// Requested preferences the style cannot use (unknown names or values), which were ignored: the
+    /// speaker speaks without them and reports each as a warning in every ``SpokenFormula``'s
+    /// diagnostics (``preferenceDiagnostics``).
+    public let preferenceProblems: [PreferenceProblem]
+    /// ``preferenceProblems`` as warnings (`speech.unknown-preference`,
+    /// `speech.unknown-preference-value`; no source range).
+    public let preferenceDiagnostics: [Diagnostic]
     /// Parses TeX and MathML.
     public let parser: FormulaParser
     private let analyzer: SemanticAnalyzer
@@ -50,8 +57,11 @@ public struct Speaker: Sendable {
     /// Loads a speaker.
     /// - Parameters:
     ///   - locale: a locale with rules (`en`).
-    ///   - style: `clearspeak` (default) or `mathspeak` (set `Verbosity` to `Verbose`, `Brief` or `Superbrief`).
+    ///   - style: `clearspeak` (default), `simplespeak` or `mathspeak`.
     ///   - preferences: style preferences by name (case-insensitive; aliases such as `Fraction`, `Caps` accepted).
+    ///     Every style takes `Verbosity` (ClearSpeak and SimpleSpeak: `Medium`, `Terse`, `Verbose`;
+    ///     MathSpeak: `Verbose`, `Brief`, `Superbrief`). A preference the style does not know, or a
+    ///     value it does not allow, is ignored and reported (``preferenceProblems``), not an error.
     ///   - rulesDirectory: an override directory for rules and words (also `MATHALOUD_RULES`).
     ///   - texOptions: TeX parsing options (display mode, user macros, limits).
     ///   - cacheCapacity: how many spoken formulas to keep (0 turns the cache off).
@@ -67,6 +77,7 @@ public struct Speaker: Sendable {
         self.style = compiled.name.isEmpty ? style : compiled.name
         self.preferences = resolved.values
         self.preferenceProblems = resolved.problems
+        self.preferenceDiagnostics = resolved.problems.map(\.diagnostic)
         self.parser = FormulaParser(texOptions: texOptions)
         self.analyzer = SemanticAnalyzer()
         self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words),
@@ -99,8 +110,8 @@ public struct Speaker: Sendable {
         let tree = analyzer.tree(of: parsed.root)
         let output = engine.speak(tree, trace: explain)
         return SpokenFormula(speech: output.description,
-                             diagnostics: Speaker.merged(parsed.diagnostics, output.diagnostics),
-                             speechDiagnostics: output.diagnostics, trace: output.trace, semanticTree: tree,
+                             diagnostics: preferenceDiagnostics + Speaker.merged(parsed.diagnostics, output.diagnostics),
+                             speechDiagnostics: preferenceDiagnostics + output.diagnostics, trace: output.trace, semanticTree: tree,
                              source: parsed.source)
     }
 

@@ -32,7 +32,8 @@ extension Speaker {
     private func walk(_ text: String, scanner: MathTextScanner, prose: (String) -> Void,
                       formula: (SpokenFormula) -> Void) -> [Diagnostic] {
         let scan = scanner.scan(text)
-        var diagnostics = scan.diagnostics
+        // The speaker's preference warnings once, not once per formula.
+        var diagnostics = preferenceDiagnostics + scan.diagnostics
         for segment in scan.segments {
             switch segment {
             case .text(let s, _):
@@ -40,7 +41,7 @@ extension Speaker {
             case .math(let fragment):
                 let spoken = speak(tex: fragment.tex)
                 formula(spoken)
-                diagnostics += spoken.diagnostics.map { d in
+                diagnostics += spoken.diagnostics.dropFirst(preferenceDiagnostics.count).map { d in
                     var moved = d
                     moved.range = d.range.map { fragment.sourceRange(forTeXRange: $0) }
                     return moved
@@ -173,7 +174,8 @@ public struct BatchLine {
         } catch {
             return fail(error.description)
         }
-        if !speaker.preferenceProblems.isEmpty { return fail(speaker.preferenceProblems.joined(separator: "; ")) }
+        // Preferences the style cannot use do not fail the line: the speaker reports them as warnings
+        // in the line's diagnostics.
         return .success(BatchLine(id: id, object: object, speaker: speaker))
     }
 }

@@ -29,6 +29,10 @@ public enum RuleCondition: Hashable, Sendable {
     case first(negated: Bool)
     /// Some ancestor has one of these kinds (`within set-builder`).
     case within(kinds: [String], negated: Bool)
+    /// The nearest ancestor whose kind is not one of `through` has one of `kinds`
+    /// (`within fraction through infix, implied-times`: a fraction in a sum in a numerator, but not
+    /// one under a root in a numerator).
+    case withinThrough(kinds: [String], through: [String], negated: Bool)
 }
 
 /// One part of a `say` template.
@@ -92,6 +96,23 @@ public struct PreferenceDeclaration: Hashable, Sendable {
     public let aliases: [String]
 }
 
+/// An `inherit` line of a rule file: another rule file whose rules apply after the inheriting file's.
+public struct RuleInheritance: Hashable, Sendable {
+    /// The inherited file, without `.rules` (`en/clearspeak`).
+    public let path: String
+    /// Whether the inherited file's preferences are offered by the inheriting style (`inherit PATH`).
+    /// When not (`inherit PATH without preferences`), its rules see each of its preferences at the
+    /// default value, and a request for one is unknown to the inheriting style unless that style
+    /// declares the preference itself.
+    public let offersPreferences: Bool
+
+    /// Creates an `inherit` line.
+    public init(path: String, offersPreferences: Bool = true) {
+        self.path = path
+        self.offersPreferences = offersPreferences
+    }
+}
+
 /// A parsed rule file (`Rules/<locale>/<style>.rules`).
 public struct RuleFile: Hashable, Sendable {
     /// The file name as given (e.g. `en/clearspeak.rules`).
@@ -100,8 +121,9 @@ public struct RuleFile: Hashable, Sendable {
     public var style: String = ""
     /// `locale TAG`.
     public var locale: String = ""
-    /// `inherit PATH` lines: other rule files whose rules apply after this file's.
-    public var inherits: [String] = []
+    /// `inherit PATH` and `inherit PATH without preferences` lines: other rule files whose rules
+    /// apply after this file's.
+    public var inherits: [RuleInheritance] = []
     /// `words NAME` lines: word files of this style (`Rules/<locale>/NAME.words`).
     public var wordFiles: [String] = []
     /// Declared preferences.
@@ -149,7 +171,15 @@ public struct RuleFile: Hashable, Sendable {
                     switch keyword {
                     case "style": style = rest
                     case "locale": locale = rest
-                    case "inherit": inherits.append(rest)
+                    case "inherit":
+                        let words = spaceSeparatedWords(Substring(rest))
+                        if words.count == 1 {
+                            inherits.append(RuleInheritance(path: String(words[0])))
+                        } else if words.count == 3, words[1] == "without", words[2] == "preferences" {
+                            inherits.append(RuleInheritance(path: String(words[0]), offersPreferences: false))
+                        } else {
+                            fail("write 'inherit PATH' or 'inherit PATH without preferences', e.g. 'inherit en/clearspeak'")
+                        }
                     case "words": wordFiles.append(rest)
                     case "preference":
                         guard let colon = rest.firstIndex(of: ":") else {
@@ -314,6 +344,14 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
     case "followed": return .followed(negated: negated)
     case "within":
         guard !words.isEmpty else { throw RuleSyntaxError(message: "write 'within KIND'") }
+        if let through = words.firstIndex(of: "through") {
+            let targets = splitValues(text[words[words.startIndex].startIndex ..< words[through].startIndex])
+            let passed = kinds(words[words.index(after: through)...])
+            guard !targets.isEmpty, !passed.isEmpty else {
+                throw RuleSyntaxError(message: "write 'within KIND through KIND, KIND…'")
+            }
+            return .withinThrough(kinds: targets, through: passed, negated: negated)
+        }
         return .within(kinds: kinds(words), negated: negated)
     case "first": return .first(negated: negated)
     case "parent":

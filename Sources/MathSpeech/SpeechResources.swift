@@ -120,17 +120,21 @@ public struct SpeechResources: Sendable {
             throw .unknownStyle(style, locale: locale, available: styles(for: locale))
         }
         var ruleFiles: [RuleFile] = []
-        var queue = [path]
+        // Each file with whether its preferences are offered: not when it is reached through an
+        // `inherit … without preferences` line (nor anything it inherits in turn).
+        var queue = [(path: path, offersPreferences: true)]
         var visited: Set<String> = []
+        var fixed: Set<String> = []
         var words = WordTable()
         while !queue.isEmpty {
-            let next = queue.removeFirst()
+            let (next, offersPreferences) = queue.removeFirst()
             guard !visited.contains(next) else { continue }
             visited.insert(next)
             guard let text = files[next] else { throw .missingFile(next) }
             let file: RuleFile
             do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
+            if !offersPreferences { fixed.insert(file.file) }
             for name in file.wordFiles {
                 let wordPath = "Rules/\(file.locale.isEmpty ? locale : file.locale)/\(name).words"
                 guard let table = try wordTable(wordPath) else { throw .missingFile(wordPath) }
@@ -139,9 +143,11 @@ public struct SpeechResources: Sendable {
                 merged.merge(words)
                 words = merged
             }
-            for parent in file.inherits { queue.append("Rules/\(parent).rules") }
+            for parent in file.inherits {
+                queue.append(("Rules/\(parent.path).rules", offersPreferences && parent.offersPreferences))
+            }
         }
-        return SpeechStyle(files: ruleFiles, words: words)
+        return SpeechStyle(files: ruleFiles, words: words, fixingPreferencesOf: fixed)
     }
 }
 

@@ -809,6 +809,16 @@ struct SpeechRun {
         case let .within(kinds):
             for i in 0 ..< ancestorCount where kinds.contains(tree.kind(ancestors[i].node)) { return !negated }
             return negated
+        case let .withinThrough(kinds, through):
+            // The nearest ancestor not of a `through` kind decides.
+            var i = ancestorCount - 1
+            while i >= 0 {
+                let kind = tree.kind(ancestors[i].node)
+                if kinds.contains(kind) { return !negated }
+                if !through.contains(kind) { return negated }
+                i -= 1
+            }
+            return negated
         }
     }
 
@@ -851,6 +861,8 @@ struct SpeechRun {
         case let .followed(negated): return negated ? "not followed" : "followed"
         case let .first(negated): return negated ? "not first" : "first"
         case let .within(kinds, negated): return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ")
+        case let .withinThrough(kinds, through, negated):
+            return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ") + " through " + through.joined(separator: ", ")
         }
     }
 }

@@ -86,7 +86,8 @@ struct SpeechSettings {
     let texOptions: TeXParserOptions
 
     /// The speaker, or nil after printing why its rules could not be loaded (the command then exits
-    /// with `.rules`). Unknown preferences are a usage error.
+    /// with `.rules`). A preference the style cannot use is a warning that comes with each spoken
+    /// formula's diagnostics.
     func loadSpeaker() throws(UsageError) -> Speaker? {
         let speaker: Speaker
         do {
@@ -96,7 +97,6 @@ struct SpeechSettings {
             Output.error("mathaloud: \(error)\n")
             return nil
         }
-        if !speaker.preferenceProblems.isEmpty { throw UsageError(speaker.preferenceProblems.joined(separator: "\n")) }
         return speaker
     }
 
