@@ -20,6 +20,17 @@ extension Analyzer {
                 continue
             }
             let item = items[i]
+            // A lone `{` before a table that ends the row is cases (MathML writes `<mo>{</mo><mtable>`
+            // with no closing fence, or an empty one that the reader dropped).
+            if item.match == RowItem.looseFence, item.scalar == "{", i + 2 == range.upperBound,
+               let table = items[i + 1].withRaw({ Analyzer.soleTable($0) }), let table {
+                let t = node(table, ctx)
+                if kind(t) == .lines {
+                    let r = SourceRange.union(item.withRaw { $0.range } ?? nil, table.range)
+                    tokens.push(Token(.operand, fencedTable(t, open: "{", close: "", range: r)))
+                    break
+                }
+            }
             // A raw item's node is read borrowed: the input tree holds it throughout.
             if item.match == RowItem.looseBar || item.match == RowItem.looseFence, let t = item.withRaw({ m in
                 item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
@@ -51,6 +62,14 @@ extension Analyzer {
            tokenText(last) == "." {
             tokens.pop()
         }
+    }
+
+    /// The table a node is, or wraps in rows of one child (MathML `<mrow><mtable>…</mtable></mrow>`).
+    static func soleTable(_ m: MathNode) -> MathNode? {
+        var n = m
+        while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+        if case .table = n.kind { return n }
+        return nil
     }
 
     /// A token's operator text.
@@ -144,6 +163,7 @@ extension Analyzer {
         if os == "(" && cs == ")" { inner.parenDepth += 1 }  // Paren_SpeakNestingLevel counts parentheses
         inner.groupDepth += 1
         inner.level += 1
+        inner.soleFenceContent = close == open + 2
         let contentStart = tokens.count
         tokenize((open + 1)..<close, inner)
         var stretchy = false
@@ -190,6 +210,7 @@ extension Analyzer {
         flatten(m.children, from: 0)
         premerge(from: base, inner)
         matchFences(from: base, inner)
+        inner.soleFenceContent = items.count == base + 1
         let tokenBase = tokens.count
         tokenize(base..<items.count, inner)
         let g = fence(open: open, o, close: close, c, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
@@ -276,7 +297,7 @@ extension Analyzer {
             }
             let inside = parse(content, range: nil, inner)
             let k = kind(inside)
-            if k == .matrix || k == .table || k == .cases {
+            if k == .lines || k == .cases {
                 return group(fencedTable(inside, open: open, close: close, range: range))
             }
             let items = tree.itemCount(inside)
@@ -294,7 +315,7 @@ extension Analyzer {
         let inside: NodeID? = content.isEmpty ? nil : parse(content, range: nil, inner)
         if let inside {
             let k = kind(inside)
-            if k == .matrix || k == .table || k == .cases {
+            if k == .lines || k == .cases {
                 return group(fencedTable(inside, open: open, close: close, range: range))
             }
         }
@@ -380,7 +401,7 @@ extension Analyzer {
                 if c == "]" { b.flag(.upperClosed) }
                 if tree.isInfinite(lower) { b.flag(.lowerInfinite) }
                 if tree.isInfinite(upper) { b.flag(.upperInfinite) }
-                b.integer(.nesting, inner.parenDepth)
+                if inner.parenDepth > 0 { b.integer(.nesting, inner.parenDepth) }
                 return group(b.finish(.interval, mark, range: range), plain: plain)
             }
         }
@@ -410,6 +431,7 @@ extension Analyzer {
         switch itemKind {
         case .operator:
             let (t, cls, large) = m.operatorParts!
+            if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!
