@@ -54,6 +54,11 @@ public enum TemplatePart: Hashable, Sendable {
     /// Joins the words before and after without a space, with this text between (`}-{` in a template:
     /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
     case joiner(String)
+    /// What the inherited files' rules say for the node (`{inherited}`): the first of their rules
+    /// whose conditions hold speaks it (or the built-in default when none does). A style that
+    /// overrides a kind hands a node back to the style it inherits (SimpleSpeak leaves the sets of
+    /// numbers and derivatives to ClearSpeak's rules).
+    case inherited
 }
 
 /// An inline example: TeX, preferences, and the speech the rule must produce.
@@ -470,6 +475,7 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     if name.hasPrefix("@") { return .lookup(key: String(name.dropFirst())) }
     if name.hasPrefix("=") { return .property(name: String(name.dropFirst()), format: format) }
     if name == "children" { return .children }
+    if name == "inherited" { return .inherited }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
     return .child(role: name, format: format)

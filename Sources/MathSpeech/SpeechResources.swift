@@ -73,7 +73,7 @@ public struct SpeechResources: Sendable {
         }.sorted()
     }
 
-    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`).
+    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`, `simplespeak`).
     public func styles(for locale: String) -> [String] {
         files.keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")

@@ -342,7 +342,7 @@ struct SpeechRun {
     /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot
     /// match the node's text are not candidates at all (see ``RuleTable/Candidates``), nor are rules
     /// that test a property the node does not have (``RuleTable/requirements``).
-    private mutating func matchingRule(_ context: Context) -> Int? {
+    private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         let split = candidatesByKind[kind]
         let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
@@ -356,7 +356,7 @@ struct SpeechRun {
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
-            guard candidate.requires.isSubset(of: present) else { continue }
+            guard candidate.requires.isSubset(of: present), Int(candidate.rule) >= firstRule else { continue }
             let skipped = skipsTextTests ? candidate.textTest : -1
             var t = candidate.firstTest
             while t < candidate.endTest {
@@ -511,6 +511,13 @@ struct SpeechRun {
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if case .joiner(let text) = parts[i] {
                 joiner = text
+            } else if case .inherited = parts[i] {
+                // The first rule of a later file that matches the node speaks it.
+                if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
+                    render(rule: inherited, context, depth: depth, prosody: prosody, into: &out)
+                } else {
+                    speakDefault(context, depth: depth, prosody: prosody, into: &out)
+                }
             } else {
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
             }
@@ -521,7 +528,7 @@ struct SpeechRun {
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let node = context.node
         switch parts[part] {
-        case .joiner, .nothing:
+        case .joiner, .nothing, .inherited:
             break
         case .words(let w):
             out.append(nonBlank: w, range: tree.range(node), prosody: prosody)

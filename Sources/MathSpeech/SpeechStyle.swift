@@ -251,6 +251,9 @@ final class RuleTable: Sendable {
     let templatePathRoles: FrozenArray<NameNumber>
     /// Keys of `{@key}` look-ups, by number.
     let lookupKeys: [String]
+    /// Per rule, the number of the first rule of a later file (the rules count when there is none):
+    /// where `{inherited}` starts looking.
+    let inheritedStart: FrozenArray<Int>
     /// The arrays a run reads, as raw pointers.
     let reader: Reader
 
@@ -479,6 +482,14 @@ final class RuleTable: Sendable {
         templatePathStart = FrozenArray(builder.templatePathStart)
         templatePathRoles = FrozenArray(builder.templatePathRoles)
         lookupKeys = builder.lookupKeys
+        // Rules come file by file (the style's own, then what it inherits).
+        var starts = [Int](repeating: rules.count, count: rules.count)
+        var next = rules.count
+        for r in rules.indices.reversed() {
+            starts[r] = next
+            if r > 0, rules[r - 1].file != rules[r].file { next = r }
+        }
+        inheritedStart = FrozenArray(starts)
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
@@ -649,6 +660,7 @@ final class RuleTable: Sendable {
             case let .child(name, format): return .child(role(name), format: format.map(ValueFormat.init))
             case .text(let format): return .text(format: format.map(ValueFormat.init))
             case let .property(name, format): return .property(property(name), format: format.map(ValueFormat.init))
+            case .inherited: return .inherited
             case .lookup(let key):
                 let (n, isNew) = Builder.number(key, &lookupNumbers)
                 if isNew { lookupKeys.append(key) }
@@ -982,6 +994,8 @@ enum CompiledPart: Sendable {
     case property(Int, format: ValueFormat?)
     /// Words by key: a ``RuleTable/lookupKeys`` number.
     case lookup(Int)
+    /// The first matching rule of a later file (``TemplatePart/inherited``).
+    case inherited
     case joiner(String)
 }
 

@@ -54,7 +54,7 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Options several commands share.
 extension CommandLineArguments {
-    /// `--pref NAME=VALUE` (repeatable) and `--verbosity V` (MathSpeak's `Verbosity`).
+    /// `--pref NAME=VALUE` (repeatable) and `--verbosity V` (the style's `Verbosity`).
     func speechPreferences() throws(UsageError) -> [String: String] {
         var preferences: [String: String] = [:]
         for p in values("--pref") {

@@ -69,7 +69,41 @@ import Testing
         #expect(speaker.preferences["CapitalLetters"] == "SayCaps")
         #expect(speaker.preferences["MultSymbolX"] == "By")
         let bad = try Speaker(preferences: ["Fractions": "Sideways", "Colour": "Red"])
-        #expect(bad.preferenceProblems.count == 2)
+        #expect(bad.preferenceProblems.map(\.kind) == [.unknownName, .unknownValue])
+    }
+
+    /// A preference the style cannot use is a warning of every formula the speaker speaks, and the
+    /// formula is spoken without it (MathCAT sends its own preferences with every request).
+    @Test func unknownPreferencesAreWarnings() throws {
+        let speaker = try Speaker(style: "simplespeak", preferences: ["Verbosity": "Medium", "DecimalSeparators": ".",
+                                                                       "Impairment": "Sleepy"])
+        #expect(speaker.preferences["Verbosity"] == "Medium" && speaker.preferences["Impairment"] == "Blindness")
+        let spoken = speaker.speak(tex: #"\sqrt{x + 1}"#)
+        #expect(spoken.text == "the square root of x plus 1, end root")
+        #expect(spoken.diagnostics.map(\.id) == ["speech.unknown-preference", "speech.unknown-preference-value"])
+        #expect(spoken.diagnostics.allSatisfy { $0.severity == .warning && $0.range == nil })
+        #expect(spoken.speechDiagnostics.map(\.id) == spoken.diagnostics.map(\.id))
+        // Prose with several formulas reports them once.
+        let text = speaker.speak(text: "Take $x$ and $y$.")
+        #expect(text.text == "Take x and y.")
+        #expect(text.diagnostics.map(\.id) == ["speech.unknown-preference", "speech.unknown-preference-value"])
+    }
+
+    /// Every style accepts Verbosity (MathCAT sends it with every request), with its own values.
+    @Test func verbosityIsAPreferenceOfEveryStyle() throws {
+        let values = ["clearspeak": ["Medium", "Terse", "Verbose"], "simplespeak": ["Medium", "Terse", "Verbose"],
+                      "mathspeak": ["Verbose", "Brief", "Superbrief"]]
+        for (style, expected) in values {
+            let speaker = try Speaker(style: style, preferences: ["verbosity": expected[1].lowercased()])
+            #expect(speaker.preferenceProblems.isEmpty, "\(style)")
+            #expect(speaker.availablePreferences.first { $0.name == "Verbosity" }?.values == expected, "\(style)")
+        }
+        let terse = try Speaker(style: "simplespeak", preferences: ["Verbosity": "Terse"])
+        #expect(terse.speak(tex: #"\sqrt{x} + x_1"#).text == "square root x, plus x 1")
+        // MathSpeak keeps its own values: MathCAT's Medium is reported, and Verbose is used.
+        let mathSpeak = try Speaker(style: "mathspeak", preferences: ["Verbosity": "Medium"])
+        #expect(mathSpeak.preferenceProblems.map(\.kind) == [.unknownValue])
+        #expect(mathSpeak.speak(tex: #"\frac{1}{x}"#).text == "StartFraction 1 Over x EndFraction")
     }
 
     @Test func concurrentCallersShareOneSpeaker() throws {

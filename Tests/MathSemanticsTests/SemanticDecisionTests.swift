@@ -62,6 +62,10 @@ extension SemanticNode {
         Case("E[X]", .impliedTimes, ["possible-function": "true"]),
         Case("3(x + 2)", .impliedTimes),
         Case("x^2(x + 1)", .impliedTimes),
+        // A written invisible times says the parentheses hold a factor, not an argument.
+        Case("t\u{2062}(x)", .impliedTimes),
+        Case("f\u{2062}(x)", .impliedTimes),
+        Case("\\mathrm{Dim}\\, M", .application, ["function-class": "named", "function-name": "Dim"]),
     ]
 
     @Test(arguments: functions)
