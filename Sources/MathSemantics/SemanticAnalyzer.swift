@@ -282,8 +282,16 @@ struct Analyzer {
     }
 
     /// A number leaf.
+    /// Spaces inside a number (`<mn>1 234 567</mn>`, thin or no-break spaces) only group its digits,
+    /// in every convention: the number's text is its digits without them, as a speech engine must
+    /// read it ("1234567", not "1 234 567").
     mutating func number(_ text: String, range: SourceRange?) -> NodeID {
-        b.leaf(.number, text: text, range: range, Analyzer.numberProperties(text))
+        var text = text
+        if text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x80 }),
+           text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isWhitespace }))
+        }
+        return b.leaf(.number, text: text, range: range, Analyzer.numberProperties(text))
     }
 
     /// An operator leaf with its class.

@@ -299,3 +299,15 @@ extension SemanticNode {
         }
     }
 }
+
+/// Spaces inside a number only group its digits.
+@Suite struct NumberGroupingTests {
+    @Test func spacesInsideANumberAreDropped() {
+        for written in ["1 234 567", "1\u{2009}234\u{2009}567", "1\u{A0}234\u{A0}567"] {
+            let n = SemanticAnalyzer().analyze(MathNode(.number(written)))
+            #expect(n.kind == .number && n.text == "1234567", "\(written)")
+            #expect(n.properties["value"] == "1234567")
+        }
+        #expect(SemanticAnalyzer().analyze(MathNode(.number("3.14"))).text == "3.14")
+    }
+}
