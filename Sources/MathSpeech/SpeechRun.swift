@@ -693,6 +693,11 @@ struct SpeechRun {
                 let role = roleNumber(role)
                 guard let next = tree.child(current.node, role: role) else { return nil }
                 current = Frame(node: next, role: role)
+            case .lastChild:
+                let count = tree.childCount(current.node)
+                guard count > 0 else { return nil }
+                let link = tree.child(current.node, at: count - 1)
+                current = Frame(node: link.node, role: link.role)
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }
                 current = ancestors[ancestorCount - levels]

@@ -580,7 +580,7 @@ final class RuleTable: Sendable {
                 case "previous": pathSteps.append(.previous); rest = rest.dropFirst()
                 default: break
                 }
-                for name in rest { pathSteps.append(.child(role(name))) }
+                for name in rest { pathSteps.append(name == "last" ? .lastChild : .child(role(name))) }
                 pathStart.append(pathSteps.count)
             }
             return n
@@ -705,6 +705,8 @@ struct CompiledCondition: Sendable {
         case next, previous
         case parent(levels: Int)
         case child(NameNumber)
+        /// The last child, whatever its role (`exponent.last`: the last factor of a product).
+        case lastChild
     }
 
     /// The tests; numbers refer to the ``RuleTable``'s lists, `path` -1 to the node itself.
