@@ -190,7 +190,7 @@ extension SemanticTree.Records {
     func isSimple(_ n: NodeID, allowFractions: Bool = false, strict: Bool = false, depth: Int = 0) -> Bool {
         if depth > 6 { return false }
         switch kind(n) {
-        case .number, .identifier, .text, .functionName, .ellipsis:
+        case .number, .identifier, .text, .functionName, .ellipsis, .unit:
             return true
         case .prefix:
             // A negative number, letter or product of them (`-2x`).

@@ -72,6 +72,16 @@ extension Analyzer {
         return nil
     }
 
+    /// A ``SemanticKind/unit`` leaf for a unit as written.
+    mutating func unitLeaf(_ written: String, range: SourceRange?) -> NodeID {
+        let mark = b.mark()
+        if let key = UnitSymbols.key(written) {
+            b.string(.unitName, key)
+            if UnitSymbols.isCurrency(key) { b.flag(.currency) }
+        }
+        return b.finish(.unit, mark, text: written, range: range, rangeFromChildren: false)
+    }
+
     /// A token's operator text.
     @inline(__always) func tokenText(_ t: Token) -> String { t.textNode < 0 ? "" : text(t.textNode) }
 
@@ -428,6 +438,11 @@ extension Analyzer {
     /// (nil for invisible times and invisible plus, which add nothing).
     mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
                            _ ctx: Context) -> Token? {
+        // A unit of measure marked in MathML (`class="MathML-Unit"`, `intent=":unit"`).
+        if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText, !t.isEmpty {
+            let n = unitLeaf(t.trimmingSpaces, range: m.range)
+            return Token(.operand, n, text: n)
+        }
         switch itemKind {
         case .operator:
             let (t, cls, large) = m.operatorParts!

@@ -274,7 +274,18 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// with `prime-unit` = `1` | `2` and `unit-name` `ft` / `in`; after degrees (`30^\circ 15'`) it has
     /// `after-degrees` and `unit-name` `arcmin` / `arcsec` (ClearSpeak Prime preference: rules may
     /// choose the other reading from `prime-unit`).
+    ///
+    /// A unit marked in MathML (`class="MathML-Unit"`, `intent=":unit"`) after a number is a
+    /// measurement too, its `unit` child a ``unit``; a currency written before its amount (`$5`) is one
+    /// with `unit-first`.
     case measurement
+    /// A unit of measure marked as one in MathML (`<mi class="MathML-Unit">km</mi>`,
+    /// `<mi intent=":unit">s</mi>`), or the unit of a measurement. Text: as written. Properties
+    /// `unit-name` (the key a lexicon looks its words up by: the symbol, a full stop dropped, `µ` for
+    /// micro, `sq ft` → `ft²`; absent when the symbol is not a known unit), `currency` for a currency
+    /// sign. Products, powers and fractions of units keep their usual kinds (`km^2`: a ``power`` whose
+    /// base is a unit), so rules can say "square kilometers" and "miles per hour".
+    case unit
 
     // Fences
     /// Parentheses, brackets or other delimiters around content. Children: `content` (absent when
