@@ -63,7 +63,7 @@ public enum TemplatePart: Hashable, Sendable {
 
 /// An inline example: TeX, preferences, and the speech the rule must produce.
 public struct RuleExample: Hashable, Sendable {
-    /// The TeX input.
+    /// The input: TeX, or MathML when it starts with `<math`.
     public let tex: String
     /// Preferences set for this example.
     public let preferences: [String: String]
