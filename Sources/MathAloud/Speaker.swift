@@ -109,10 +109,14 @@ public struct Speaker: Sendable {
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
         let tree = analyzer.tree(of: parsed.root)
         let output = engine.speak(tree, trace: explain)
-        return SpokenFormula(speech: output.description,
-                             diagnostics: preferenceDiagnostics + Speaker.merged(parsed.diagnostics, output.diagnostics),
-                             speechDiagnostics: preferenceDiagnostics + output.diagnostics, trace: output.trace, semanticTree: tree,
-                             source: parsed.source)
+        var diagnostics = Speaker.merged(parsed.diagnostics, output.diagnostics)
+        var speechDiagnostics = output.diagnostics
+        if !preferenceDiagnostics.isEmpty {
+            diagnostics = preferenceDiagnostics + diagnostics
+            speechDiagnostics = preferenceDiagnostics + speechDiagnostics
+        }
+        return SpokenFormula(speech: output.description, diagnostics: diagnostics, speechDiagnostics: speechDiagnostics,
+                             trace: output.trace, semanticTree: tree, source: parsed.source)
     }
 
     /// The parser's diagnostics (as speech reads them, ``asSpoken(_:)``) and the speech engine's,
