@@ -5,7 +5,7 @@ import MathSemantics
 /// A compiled speech style: the rules of a style file and everything it inherits, its preferences
 /// and its word overrides. Immutable and `Sendable`.
 public struct SpeechStyle: Sendable {
-    /// The style name (`clearspeak`, `mathspeak`).
+    /// The style name (`ClearSpeak`, `SimpleSpeak`, `MathSpeak`: the `style` line of its rule file).
     public let name: String
     /// The locale tag of its rule file.
     public let locale: String
@@ -114,10 +114,10 @@ public struct PreferenceProblem: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The diagnostic id: `speech.unknown-preference` or `speech.unknown-preference-value`.
-    public var id: String {
+    public var id: DiagnosticID {
         switch kind {
-        case .unknownName: return "speech.unknown-preference"
-        case .unknownValue: return "speech.unknown-preference-value"
+        case .unknownName: return .speechUnknownPreference
+        case .unknownValue: return .speechUnknownPreferenceValue
         }
     }
 
@@ -125,14 +125,15 @@ public struct PreferenceProblem: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .unknownName:
-            return "unknown preference '\(name)' for style \(style), ignored; known: \(known.joined(separator: ", "))"
+            return "unknown preference '\(name)' for style \(style); known: \(known.joined(separator: ", "))"
         case .unknownValue:
-            return "unknown value '\(value)' for preference \(name), ignored; allowed: \(known.joined(separator: ", "))"
+            return "unknown value '\(value)' for preference \(name); allowed: \(known.joined(separator: ", "))"
         }
     }
 
-    /// The problem as a warning (no source range: preferences are not part of the formula).
-    public var diagnostic: Diagnostic { .warning(id, description, at: nil) }
+    /// The problem as a warning of a request that was answered without the preference (no source
+    /// range: preferences are not part of the formula).
+    public var diagnostic: Diagnostic { .warning(id, description + " (ignored)", at: nil) }
 }
 
 /// A property name or role as compiled rules refer to it: its number in the semantic tree's

@@ -5,8 +5,8 @@ import Testing
 /// The public speech API: speaker, labels, SSML, one-call conveniences, concurrency.
 @Suite struct SpeakerAPITests {
     @Test func oneCallConveniences() {
-        #expect(MathAloud.speech(forTeX: #"\sqrt{x}"#) == "the square root of x")
-        #expect(MathAloud.label(forTeX: "x^2", template: "Math: {speech}") == "Math: x squared")
+        #expect(Speaker.speech(forTeX: #"\sqrt{x}"#) == "the square root of x")
+        #expect(Speaker.label(forTeX: "x^2", template: "Math: {speech}") == "Math: x squared")
     }
 
     @Test func labelTemplates() throws {
@@ -75,7 +75,7 @@ import Testing
     /// A preference the style cannot use is a warning of every formula the speaker speaks, and the
     /// formula is spoken without it (MathCAT sends its own preferences with every request).
     @Test func unknownPreferencesAreWarnings() throws {
-        let speaker = try Speaker(style: "simplespeak", preferences: ["Verbosity": "Medium", "DecimalSeparators": ".",
+        let speaker = try Speaker(style: .simpleSpeak, preferences: ["Verbosity": "Medium", "DecimalSeparators": ".",
                                                                        "Impairment": "Sleepy"])
         #expect(speaker.preferences["Verbosity"] == "Medium" && speaker.preferences["Impairment"] == "Blindness")
         let spoken = speaker.speak(tex: #"\sqrt{x + 1}"#)
@@ -91,17 +91,23 @@ import Testing
 
     /// Every style accepts Verbosity (MathCAT sends it with every request), with its own values.
     @Test func verbosityIsAPreferenceOfEveryStyle() throws {
-        let values = ["clearspeak": ["Medium", "Terse", "Verbose"], "simplespeak": ["Medium", "Terse", "Verbose"],
-                      "mathspeak": ["Verbose", "Brief", "Superbrief"]]
+        let values: [(SpeechStyleName, [String])] = [(.clearSpeak, ["Medium", "Terse", "Verbose"]),
+                                                     (.simpleSpeak, ["Medium", "Terse", "Verbose"]),
+                                                     (.mathSpeak, ["Verbose", "Brief", "Superbrief"])]
         for (style, expected) in values {
             let speaker = try Speaker(style: style, preferences: ["verbosity": expected[1].lowercased()])
             #expect(speaker.preferenceProblems.isEmpty, "\(style)")
             #expect(speaker.availablePreferences.first { $0.name == "Verbosity" }?.values == expected, "\(style)")
+            #expect(speaker.verbosity == Verbosity(name: expected[1]), "\(style)")
+            // The typed parameter sets the same preference.
+            let typed = try Speaker(style: style, verbosity: Verbosity(name: expected[1]))
+            #expect(typed.preferences["Verbosity"] == expected[1], "\(style)")
         }
-        let terse = try Speaker(style: "simplespeak", preferences: ["Verbosity": "Terse"])
+        #expect(try Speaker(style: .mathSpeak, verbosity: .terse).preferenceProblems.map(\.kind) == [.unknownValue])
+        let terse = try Speaker(style: .simpleSpeak, verbosity: .terse)
         #expect(terse.speak(tex: #"\sqrt{x} + x_1"#).text == "square root x, plus x 1")
         // MathSpeak keeps its own values: MathCAT's Medium is reported, and Verbose is used.
-        let mathSpeak = try Speaker(style: "mathspeak", preferences: ["Verbosity": "Medium"])
+        let mathSpeak = try Speaker(style: .mathSpeak, preferences: ["Verbosity": "Medium"])
         #expect(mathSpeak.preferenceProblems.map(\.kind) == [.unknownValue])
         #expect(mathSpeak.speak(tex: #"\frac{1}{x}"#).text == "StartFraction 1 Over x EndFraction")
     }
@@ -147,7 +153,7 @@ import Testing
         let parallel = processor.process(lines: lines)
         #expect(parallel.count == lines.count)
         #expect(parallel == lines.map { processor.process(line: $0) })
-        #expect(parallel[17] == #"{"error":"line is not a JSON object","id":null}"#)
+        #expect(parallel[17] == #"{"error":"the line is not valid JSON: unexpected 'not' at column 1","id":null}"#)
         #expect(parallel[42].contains(#""error":"#))
         #expect(parallel[99].contains(#""id":99"#) && parallel[99].contains(#""diagnostics":[{"#))
         #expect(parallel[3].contains(#""id":3,"speech":"x cubed plus one fourth""#))

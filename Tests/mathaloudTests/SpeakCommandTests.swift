@@ -20,13 +20,13 @@ import Testing
         #expect(r.stdout.contains("<break time=\"250ms\"/>"))
     }
 
-    /// A preference the style does not know is a warning, not a failure: the formula is spoken.
-    @Test func unknownPreferenceIsAWarning() throws {
+    /// On the command line a preference the style does not know is a usage error (a typo should stop).
+    @Test func unknownPreferenceIsAUsageError() throws {
         let r = try runCLI(["speak", "x", "--pref", "Fractoins=Over"])
-        #expect(r.status == 0)
-        #expect(r.stdout == "x\n")
-        #expect(r.stderr.contains("warning: unknown preference 'Fractoins'"))
-        #expect(r.stderr.contains("[speech.unknown-preference]"))
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("unknown preference 'Fractoins'"))
+        let v = try runCLI(["speak", "x", "--style", "mathspeak", "--verbosity", "terse"])
+        #expect(v.status == 2 && v.stderr.contains("unknown value 'terse' for preference Verbosity"))
     }
 
     /// MathCAT sends its own preferences with every request: a batch line that carries them is
