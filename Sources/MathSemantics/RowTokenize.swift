@@ -451,7 +451,12 @@ extension Analyzer {
         }
         switch itemKind {
         case .operator:
-            let (t, cls, large) = m.operatorParts!
+            var (t, cls, large) = m.operatorParts!
+            // An operator's name is its letters (`\mathop{\mathrm{\ Spec}}` is "Spec", as MathML reads it).
+            if let first = t.unicodeScalars.first, let last = t.unicodeScalars.last,
+               first.properties.isWhitespace || last.properties.isWhitespace {
+                t = t.trimmingSpaces
+            }
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:

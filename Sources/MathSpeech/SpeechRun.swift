@@ -625,6 +625,12 @@ struct SpeechRun {
         case .unit: return core.lexicon.unit(value, plural: false)
         case .unitPlural: return core.lexicon.unit(value, plural: true)
         case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .concept:
+            // An intent's concept: the locale's words for it (`concept.NAME` in functions.txt), or its
+            // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to").
+            if value.isEmpty { return "" }
+            return core.lexicon.function("concept." + value, variant: preferences.variant)
+                ?? value.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
         case .unknown: return nil
         }
     }
