@@ -458,9 +458,15 @@ extension Analyzer {
                 t = t.trimmingSpaces
             }
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
+            if t.unicodeScalars.contains(" ") {
+                // Words (a glyph's alt text): said as words.
+                let n = text(t, range: m.range)
+                return Token(.operand, n, text: n)
+            }
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!
+            if t.isEmpty { return nil }  // an empty MathML <mi/> (a placeholder) says nothing
             return identifierToken(t, v, sole: scalar, nameClass: nameClass, range: m.range)
         case .number:
             let n = number(m.numberText!, range: m.range)
@@ -524,6 +530,11 @@ extension Analyzer {
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
+        // Words in an identifier (MathML `<mi><mglyph alt="my glyph"/></mi>`) are said as words.
+        if u == nil, t.unicodeScalars.contains(" ") {
+            let n = text(t, range: range)
+            return Token(.operand, n, text: n)
+        }
         if u == nil && !t.isEmpty {
             if let cls = nameClass ?? Vocabulary.nameClass(t) {
                 let name = functionName(t, range: range, nameClass: cls)

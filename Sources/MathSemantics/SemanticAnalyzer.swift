@@ -70,8 +70,9 @@ enum LargeStack {
     /// the calling thread meanwhile (only trees deeper than ``SemanticAnalyzer/callerStackDepth`` get here).
     static func run(_ work: @escaping @Sendable () -> SemanticTree) -> SemanticTree {
         let box = Box()
+        let deadline = FormulaDeadline.current   // the caller's time limit goes with the work
         let thread = Thread {
-            box.value = work()
+            box.value = FormulaDeadline.$current.withValue(deadline) { work() }
             box.done.signal()
         }
         thread.stackSize = stackSize
@@ -317,6 +318,15 @@ struct Analyzer {
     mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
         let t = raw.trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
+        // A label ending in a colon ("Step 1:"): the words, then the colon as the symbol it is.
+        if t.unicodeScalars.count > 1, t.unicodeScalars.last == ":" {
+            let words = text(String(t.dropLast()), range: range)
+            let colon = operatorLeaf(":", .punct, range: nil)
+            let mark = b.mark()
+            b.add(child: words, .item)
+            b.add(child: colon, .item)
+            return b.finish(.row, mark, range: range, rangeFromChildren: false)
+        }
         let mark = b.mark()
         if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
