@@ -37,6 +37,9 @@ extension Analyzer {
             }) {
                 tokens.push(t)
             } else if let token = item.withRaw({ classify($0, item.kind, scalar: item.scalar, nameClass: item.nameClass, ctx) }) {
+                if token == nil, item.scalar == "\u{2062}", tokens.count > start {
+                    tokens[tokens.count - 1].explicitTimes = true
+                }
                 if let t = token {
                     if t.kind == .apply {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }

@@ -45,6 +45,9 @@ struct Token {
     var kind: Kind
     /// Followed by U+2061: the next operand is its argument.
     var forcedFunction = false
+    /// Followed by a written U+2062 INVISIBLE TIMES: the author says the next operand is a factor, so
+    /// parentheses after it are not a function's argument (`t⁢(x)` is t times x).
+    var explicitTimes = false
     // Stored compactly (the token stacks copy tokens often): see ``postfix`` and ``isDifferentialMark``.
     private var postfixKind: UInt8 = 0
     private var differentialMark: UInt8 = 0

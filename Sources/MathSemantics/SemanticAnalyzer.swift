@@ -306,7 +306,15 @@ struct Analyzer {
 
     /// A number leaf; `font` for digits in an alphabet (`variant`, or styled digits and numbers that the
     /// front ends leave as written: `⑲` is 19 `circled`, `⁷` is 7 `superscript`).
+    /// Spaces inside a number (`<mn>1 234 567</mn>`, thin or no-break spaces) only group its digits,
+    /// in every convention: the number's text is its digits without them, as a speech engine must
+    /// read it ("1234567", not "1 234 567").
     mutating func number(_ text: String, variant: MathVariant? = nil, range: SourceRange?) -> NodeID {
+        var text = text
+        if text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x80 }),
+           text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isWhitespace }))
+        }
         if variant == nil, let styled = Analyzer.styledText(text) {
             var properties = Analyzer.numberProperties(styled.text)
             properties.append(.atom(.font, styled.font))

@@ -38,7 +38,7 @@ enum Vocabulary {
         (.log, ["log", "lg", "lb"]),
         (.ln, ["ln"]),
         (.exp, ["exp"]),
-        (.named, ["det", "dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
+        (.named, ["det", "dim", "Dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
                   "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
                   "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
                   "arg min", "argmax", "argmin", "ess sup", "ess inf"]),

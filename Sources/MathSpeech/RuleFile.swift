@@ -29,6 +29,10 @@ public enum RuleCondition: Hashable, Sendable {
     case first(negated: Bool)
     /// Some ancestor has one of these kinds (`within set-builder`).
     case within(kinds: [String], negated: Bool)
+    /// The nearest ancestor whose kind is not one of `through` has one of `kinds`
+    /// (`within fraction through infix, implied-times`: a fraction in a sum in a numerator, but not
+    /// one under a root in a numerator).
+    case withinThrough(kinds: [String], through: [String], negated: Bool)
 }
 
 /// One part of a `say` template.
@@ -50,11 +54,16 @@ public enum TemplatePart: Hashable, Sendable {
     /// Joins the words before and after without a space, with this text between (`}-{` in a template:
     /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
     case joiner(String)
+    /// What the inherited files' rules say for the node (`{inherited}`): the first of their rules
+    /// whose conditions hold speaks it (or the built-in default when none does). A style that
+    /// overrides a kind hands a node back to the style it inherits (SimpleSpeak leaves the sets of
+    /// numbers and derivatives to ClearSpeak's rules).
+    case inherited
 }
 
 /// An inline example: TeX, preferences, and the speech the rule must produce.
 public struct RuleExample: Hashable, Sendable {
-    /// The TeX input.
+    /// The input: TeX, or MathML when it starts with `<math`.
     public let tex: String
     /// Preferences set for this example.
     public let preferences: [String: String]
@@ -92,6 +101,23 @@ public struct PreferenceDeclaration: Hashable, Sendable {
     public let aliases: [String]
 }
 
+/// An `inherit` line of a rule file: another rule file whose rules apply after the inheriting file's.
+public struct RuleInheritance: Hashable, Sendable {
+    /// The inherited file, without `.rules` (`en/clearspeak`).
+    public let path: String
+    /// Whether the inherited file's preferences are offered by the inheriting style (`inherit PATH`).
+    /// When not (`inherit PATH without preferences`), its rules see each of its preferences at the
+    /// default value, and a request for one is unknown to the inheriting style unless that style
+    /// declares the preference itself.
+    public let offersPreferences: Bool
+
+    /// Creates an `inherit` line.
+    public init(path: String, offersPreferences: Bool = true) {
+        self.path = path
+        self.offersPreferences = offersPreferences
+    }
+}
+
 /// A parsed rule file (`Rules/<locale>/<style>.rules`).
 public struct RuleFile: Hashable, Sendable {
     /// The file name as given (e.g. `en/clearspeak.rules`).
@@ -100,8 +126,9 @@ public struct RuleFile: Hashable, Sendable {
     public var style: String = ""
     /// `locale TAG`.
     public var locale: String = ""
-    /// `inherit PATH` lines: other rule files whose rules apply after this file's.
-    public var inherits: [String] = []
+    /// `inherit PATH` and `inherit PATH without preferences` lines: other rule files whose rules
+    /// apply after this file's.
+    public var inherits: [RuleInheritance] = []
     /// `words NAME` lines: word files of this style (`Rules/<locale>/NAME.words`).
     public var wordFiles: [String] = []
     /// `phrases NAME` lines: translations of the inherited rules' words (`Rules/<locale>/NAME.phrases`,
@@ -152,7 +179,15 @@ public struct RuleFile: Hashable, Sendable {
                     switch keyword {
                     case "style": style = rest
                     case "locale": locale = rest
-                    case "inherit": inherits.append(rest)
+                    case "inherit":
+                        let words = spaceSeparatedWords(Substring(rest))
+                        if words.count == 1 {
+                            inherits.append(RuleInheritance(path: String(words[0])))
+                        } else if words.count == 3, words[1] == "without", words[2] == "preferences" {
+                            inherits.append(RuleInheritance(path: String(words[0]), offersPreferences: false))
+                        } else {
+                            fail("write 'inherit PATH' or 'inherit PATH without preferences', e.g. 'inherit en/clearspeak'")
+                        }
                     case "words": wordFiles.append(rest)
                     case "phrases": phraseFiles.append(rest)
                     case "preference":
@@ -318,6 +353,14 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
     case "followed": return .followed(negated: negated)
     case "within":
         guard !words.isEmpty else { throw RuleSyntaxError(message: "write 'within KIND'") }
+        if let through = words.firstIndex(of: "through") {
+            let targets = splitValues(text[words[words.startIndex].startIndex ..< words[through].startIndex])
+            let passed = kinds(words[words.index(after: through)...])
+            guard !targets.isEmpty, !passed.isEmpty else {
+                throw RuleSyntaxError(message: "write 'within KIND through KIND, KIND…'")
+            }
+            return .withinThrough(kinds: targets, through: passed, negated: negated)
+        }
         return .within(kinds: kinds(words), negated: negated)
     case "first": return .first(negated: negated)
     case "parent":
@@ -436,6 +479,7 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     if name.hasPrefix("@") { return .lookup(key: String(name.dropFirst())) }
     if name.hasPrefix("=") { return .property(name: String(name.dropFirst()), format: format) }
     if name == "children" { return .children }
+    if name == "inherited" { return .inherited }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
     return .child(role: name, format: format)

@@ -55,6 +55,8 @@ public struct SpeechEngine: Sendable {
     final class Core: Sendable {
         let table: RuleTable
         let rules: [SpeechRule]
+        /// The style's default verbosity (``SpeechStyle/defaultVerbosity``).
+        let defaultVerbosity: String?
         let lexicon: Lexicon
         let locale: String
         /// The preferences given when the engine was made, with every preference condition of the
@@ -77,6 +79,7 @@ public struct SpeechEngine: Sendable {
         init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences) {
             table = style.table
             rules = style.rules
+            defaultVerbosity = style.defaultVerbosity
             self.lexicon = lexicon
             locale = style.locale
             self.preferences = preferences
@@ -103,7 +106,8 @@ public struct SpeechEngine: Sendable {
     public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String]) {
         self.style = style
         self.lexicon = lexicon
-        core = Core(style: style, lexicon: lexicon, preferences: RunPreferences(preferences, table: style.table, testAll: true))
+        core = Core(style: style, lexicon: lexicon, preferences: RunPreferences(preferences, table: style.table,
+                                                                                           defaultVerbosity: style.defaultVerbosity, testAll: true))
     }
 
     /// Speaks `tree` with the preferences the engine was made with, or with resolved preference
@@ -123,7 +127,7 @@ public struct SpeechEngine: Sendable {
 
     /// The engine's preferences, or `preferences` with every preference condition tested for them.
     private func runPreferences(_ preferences: [String: String]?) -> RunPreferences {
-        preferences.map { RunPreferences($0, table: core.table, testAll: false) } ?? core.preferences
+        preferences.map { RunPreferences($0, table: core.table, defaultVerbosity: core.defaultVerbosity, testAll: false) } ?? core.preferences
     }
 
     private static func speak(_ tree: SemanticTree, rootRole: UInt16, _ core: Core, _ preferences: RunPreferences,
@@ -157,7 +161,8 @@ public struct SpeechEngine: Sendable {
 /// Shared by reference: a run copies one reference and, when it tests conditions itself, ``results``.
 final class RunPreferences: Sendable {
     let values: [String: String]
-    /// The word variant for the verbosity (`brief`, `superbrief`; nil for verbose or none).
+    /// The word variant for the verbosity: its value in lower case (`brief`, `terse`), nil for the
+    /// style's default verbosity or none.
     let variant: String?
     /// Per preference test: 0 not tested yet, 1 fails, 2 holds.
     let results: [UInt8]
@@ -165,10 +170,10 @@ final class RunPreferences: Sendable {
     /// preference tests fail (and the others' preference tests need no testing).
     let candidates: RuleTable.Candidates
 
-    init(_ values: [String: String], table: RuleTable, testAll: Bool) {
+    init(_ values: [String: String], table: RuleTable, defaultVerbosity: String?, testAll: Bool) {
         self.values = values
         let verbosity = RunPreferences.value("Verbosity", in: values)?.lowercased()
-        variant = verbosity == nil || verbosity == "verbose" ? nil : verbosity
+        variant = verbosity == nil || verbosity == defaultVerbosity?.lowercased() ? nil : verbosity
         guard testAll else {
             results = Array(repeating: 0, count: table.preferenceTests.count)
             candidates = table.candidates

@@ -74,7 +74,7 @@ public struct SpeechResources: Sendable {
         }.sorted()
     }
 
-    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`).
+    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`, `simplespeak`).
     public func styles(for locale: String) -> [String] {
         files.keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")
@@ -148,17 +148,21 @@ public struct SpeechResources: Sendable {
         }
         let path = "Rules/\(rulesLocale)/\(name.rawValue).rules"
         var ruleFiles: [RuleFile] = []
-        var queue = [path]
+        // Each file with whether its preferences are offered: not when it is reached through an
+        // `inherit … without preferences` line (nor anything it inherits in turn).
+        var queue = [(path: path, offersPreferences: true)]
         var visited: Set<String> = []
+        var fixed: Set<String> = []
         var words = WordTable()
         while !queue.isEmpty {
-            let next = queue.removeFirst()
+            let (next, offersPreferences) = queue.removeFirst()
             guard !visited.contains(next) else { continue }
             visited.insert(next)
             guard let text = files[next] else { throw .missingFile(next) }
             let file: RuleFile
             do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
+            if !offersPreferences { fixed.insert(file.file) }
             for name in file.wordFiles {
                 let wordPath = "Rules/\(file.locale.isEmpty ? rulesLocale : file.locale)/\(name).words"
                 guard let table = try wordTable(wordPath) else { throw .missingFile(wordPath) }
@@ -167,7 +171,9 @@ public struct SpeechResources: Sendable {
                 merged.merge(words)
                 words = merged
             }
-            for parent in file.inherits { queue.append("Rules/\(parent).rules") }
+            for parent in file.inherits {
+                queue.append(("Rules/\(parent.path).rules", offersPreferences && parent.offersPreferences))
+            }
         }
         // Rules inherited from another language speak this locale's phrases (PhraseTable).
         let ownLocale = ruleFiles.first?.locale ?? rulesLocale
@@ -189,7 +195,7 @@ public struct SpeechResources: Sendable {
                 ruleFiles[k].rules = ruleFiles[k].rules.map { $0.translated(by: phrases, missing: &untranslated) }
             }
         }
-        var compiled = SpeechStyle(files: ruleFiles, words: words)
+        var compiled = SpeechStyle(files: ruleFiles, words: words, fixingPreferencesOf: fixed)
         compiled.untranslatedPhrases = untranslated
         return compiled
     }
@@ -204,7 +210,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
     case inheritanceCycle(String)
     case invalidFiles([RuleFileError])
     /// Unknown preference names or values, with strict preferences (one message each).
-    case invalidPreferences([String])
+    case invalidPreferences([PreferenceProblem])
 
     public var description: String {
         switch self {
@@ -215,7 +221,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
         case let .missingOverrideDirectory(d): return "rules directory '\(d)' does not exist"
         case let .inheritanceCycle(t): return "locale '\(t)' inherits from itself"
         case let .invalidFiles(errors): return errors.map(\.description).joined(separator: "\n")
-        case let .invalidPreferences(problems): return problems.joined(separator: "; ")
+        case let .invalidPreferences(problems): return problems.map(\.description).joined(separator: "; ")
         }
     }
 }

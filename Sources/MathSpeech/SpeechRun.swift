@@ -353,7 +353,7 @@ struct SpeechRun {
     /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot
     /// match the node's text are not candidates at all (see ``RuleTable/Candidates``), nor are rules
     /// that test a property the node does not have (``RuleTable/requirements``).
-    private mutating func matchingRule(_ context: Context) -> Int? {
+    private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         let split = candidatesByKind[kind]
         let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
@@ -367,7 +367,7 @@ struct SpeechRun {
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
-            guard candidate.requires.isSubset(of: present) else { continue }
+            guard candidate.requires.isSubset(of: present), Int(candidate.rule) >= firstRule else { continue }
             let skipped = skipsTextTests ? candidate.textTest : -1
             var t = candidate.firstTest
             while t < candidate.endTest {
@@ -528,6 +528,13 @@ struct SpeechRun {
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if case .joiner(let text) = parts[i] {
                 joiner = text
+            } else if case .inherited = parts[i] {
+                // The first rule of a later file that matches the node speaks it.
+                if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
+                    render(rule: inherited, context, depth: depth, prosody: prosody, into: &out)
+                } else {
+                    speakDefault(context, depth: depth, prosody: prosody, into: &out)
+                }
             } else {
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
             }
@@ -538,7 +545,7 @@ struct SpeechRun {
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let node = context.node
         switch parts[part] {
-        case .joiner, .nothing:
+        case .joiner, .nothing, .inherited:
             break
         case .words(let w):
             out.append(nonBlank: w, range: tree.range(node), prosody: prosody)
@@ -719,6 +726,11 @@ struct SpeechRun {
                 let role = roleNumber(role)
                 guard let next = tree.child(current.node, role: role) else { return nil }
                 current = Frame(node: next, role: role)
+            case .lastChild:
+                let count = tree.childCount(current.node)
+                guard count > 0 else { return nil }
+                let link = tree.child(current.node, at: count - 1)
+                current = Frame(node: link.node, role: link.role)
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }
                 current = ancestors[ancestorCount - levels]
@@ -842,6 +854,16 @@ struct SpeechRun {
         case let .within(kinds):
             for i in 0 ..< ancestorCount where kinds.contains(tree.kind(ancestors[i].node)) { return !negated }
             return negated
+        case let .withinThrough(kinds, through):
+            // The nearest ancestor not of a `through` kind decides.
+            var i = ancestorCount - 1
+            while i >= 0 {
+                let kind = tree.kind(ancestors[i].node)
+                if kinds.contains(kind) { return !negated }
+                if !through.contains(kind) { return negated }
+                i -= 1
+            }
+            return negated
         }
     }
 
@@ -884,6 +906,8 @@ struct SpeechRun {
         case let .followed(negated): return negated ? "not followed" : "followed"
         case let .first(negated): return negated ? "not first" : "first"
         case let .within(kinds, negated): return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ")
+        case let .withinThrough(kinds, through, negated):
+            return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ") + " through " + through.joined(separator: ", ")
         }
     }
 }

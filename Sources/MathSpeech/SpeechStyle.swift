@@ -1,15 +1,20 @@
 import Foundation
+import MathSyntax
 import MathSemantics
 
 /// A compiled speech style: the rules of a style file and everything it inherits, its preferences
 /// and its word overrides. Immutable and `Sendable`.
 public struct SpeechStyle: Sendable {
-    /// The style name (`clearspeak`, `mathspeak`).
+    /// The style name (`ClearSpeak`, `SimpleSpeak`, `MathSpeak`: the `style` line of its rule file).
     public let name: String
     /// The locale tag of its rule file.
     public let locale: String
-    /// Declared preferences (own first, then inherited).
+    /// The preferences the style offers (own first, then those of files inherited with their
+    /// preferences).
     public let preferences: [PreferenceDeclaration]
+    /// Preferences of files inherited `without preferences`: their rules see each at its default
+    /// (first) value, and a request cannot change it.
+    public let fixedPreferences: [PreferenceDeclaration]
     /// All rules in priority order (own file first, then inherited files).
     public let rules: [SpeechRule]
     /// Word overrides of the style.
@@ -21,47 +26,117 @@ public struct SpeechStyle: Sendable {
     let table: RuleTable
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
-    public init(files: [RuleFile], words: WordTable) {
+    /// The preferences of the files named in `fixingPreferencesOf` (reached through `inherit …
+    /// without preferences`) are not offered: their rules see the default values.
+    public init(files: [RuleFile], words: WordTable, fixingPreferencesOf fixed: Set<String> = []) {
         name = files.first?.style ?? ""
         locale = files.first?.locale ?? ""
-        var preferences: [PreferenceDeclaration] = []
+        var offered: [PreferenceDeclaration] = [], hidden: [PreferenceDeclaration] = []
         var seen: Set<String> = []
-        for file in files {
-            for p in file.preferences where !seen.contains(p.name.lowercased()) {
-                seen.insert(p.name.lowercased())
-                preferences.append(p)
-            }
+        // Offered declarations first, so that a style re-declaring an inherited preference offers it.
+        for file in files where !fixed.contains(file.file) {
+            for p in file.preferences where seen.insert(p.name.lowercased()).inserted { offered.append(p) }
         }
-        self.preferences = preferences
+        for file in files where fixed.contains(file.file) {
+            for p in file.preferences where seen.insert(p.name.lowercased()).inserted { hidden.append(p) }
+        }
+        preferences = offered
+        fixedPreferences = hidden
         rules = files.flatMap(\.rules)
         self.words = words
         table = RuleTable(rules)
     }
 
-    /// Resolves user preferences (case-insensitive names, aliases and values) against the
-    /// declarations; unknown names or values are reported and ignored. Undeclared preferences get
-    /// their default (first) value.
-    public func resolve(_ requested: [String: String]) -> (values: [String: String], problems: [String]) {
+    /// The default value of the style's `Verbosity` preference (nil when it declares none): words
+    /// for any other verbosity are the word-file variant of that name (`| terse: …`).
+    public var defaultVerbosity: String? {
+        (preferences + fixedPreferences).first { equalIgnoringASCIICase($0.name, "Verbosity") }?.values.first
+    }
+
+    /// Resolves user preferences (case-insensitive names, aliases and values) against the offered
+    /// declarations; every preference (offered or fixed) starts at its default (first) value. A
+    /// request the style cannot use — an unknown name, or a value the preference does not allow — is
+    /// ignored and reported as a ``PreferenceProblem`` (a warning: the formula is still spoken).
+    public func resolve(_ requested: [String: String]) -> (values: [String: String], problems: [PreferenceProblem]) {
         var values: [String: String] = [:]
-        for p in preferences { values[p.name] = p.values.first ?? "" }
-        var problems: [String] = []
-        for (rawName, rawValue) in requested {
+        for p in fixedPreferences + preferences { values[p.name] = p.values.first ?? "" }
+        var problems: [PreferenceProblem] = []
+        // Sorted by name, so that the problems come out in the same order on every run.
+        for (rawName, rawValue) in requested.sorted(by: { $0.key < $1.key }) {
             let key = rawName.lowercased()
             guard let declaration = preferences.first(where: { d in
                 d.name.lowercased() == key || d.aliases.contains { $0.lowercased() == key }
                     || d.name.lowercased() == key + "s" || (key.hasSuffix("s") && d.name.lowercased() + "s" == key)
             }) else {
-                problems.append("unknown preference '\(rawName)' for style \(name); known: \(preferences.map(\.name).joined(separator: ", "))")
+                problems.append(PreferenceProblem(.unknownName, name: rawName, value: rawValue, style: name,
+                                                  known: preferences.map(\.name)))
                 continue
             }
             guard let value = declaration.values.first(where: { $0.lowercased() == rawValue.lowercased() }) else {
-                problems.append("unknown value '\(rawValue)' for preference \(declaration.name); allowed: \(declaration.values.joined(separator: ", "))")
+                problems.append(PreferenceProblem(.unknownValue, name: declaration.name, value: rawValue, style: name,
+                                                  known: declaration.values))
                 continue
             }
             values[declaration.name] = value
         }
         return (values, problems)
     }
+}
+
+/// A requested preference a style cannot use: a name it does not declare (MathCAT sends `Verbosity`,
+/// `DecimalSeparators`, `Impairment`… with every request, whatever the style), or a value the
+/// preference does not allow. The request is answered without it; ``diagnostic`` reports it as a
+/// warning.
+public struct PreferenceProblem: Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Kind: String, Hashable, Sendable {
+        /// The style declares no preference of that name.
+        case unknownName
+        /// The preference does not allow that value.
+        case unknownValue
+    }
+
+    /// What is wrong.
+    public let kind: Kind
+    /// The preference as requested (for an unknown value, its declared name).
+    public let name: String
+    /// The requested value.
+    public let value: String
+    /// The style that was asked.
+    public let style: String
+    /// What the style knows instead: its preference names, or the allowed values.
+    public let known: [String]
+
+    /// Creates a problem.
+    public init(_ kind: Kind, name: String, value: String, style: String, known: [String]) {
+        self.kind = kind
+        self.name = name
+        self.value = value
+        self.style = style
+        self.known = known
+    }
+
+    /// The diagnostic id: `speech.unknown-preference` or `speech.unknown-preference-value`.
+    public var id: DiagnosticID {
+        switch kind {
+        case .unknownName: return .speechUnknownPreference
+        case .unknownValue: return .speechUnknownPreferenceValue
+        }
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        switch kind {
+        case .unknownName:
+            return "unknown preference '\(name)' for style \(style); known: \(known.joined(separator: ", "))"
+        case .unknownValue:
+            return "unknown value '\(value)' for preference \(name); allowed: \(known.joined(separator: ", "))"
+        }
+    }
+
+    /// The problem as a warning of a request that was answered without the preference (no source
+    /// range: preferences are not part of the formula).
+    public var diagnostic: Diagnostic { .warning(id, description + " (ignored)", at: nil) }
 }
 
 /// A property name or role as compiled rules refer to it: its number in the semantic tree's
@@ -180,6 +255,9 @@ final class RuleTable: Sendable {
     let templatePathRoles: FrozenArray<NameNumber>
     /// Keys of `{@key}` look-ups, by number.
     let lookupKeys: [String]
+    /// Per rule, the number of the first rule of a later file (the rules count when there is none):
+    /// where `{inherited}` starts looking.
+    let inheritedStart: FrozenArray<Int>
     /// The arrays a run reads, as raw pointers.
     let reader: Reader
 
@@ -408,6 +486,14 @@ final class RuleTable: Sendable {
         templatePathStart = FrozenArray(builder.templatePathStart)
         templatePathRoles = FrozenArray(builder.templatePathRoles)
         lookupKeys = builder.lookupKeys
+        // Rules come file by file (the style's own, then what it inherits).
+        var starts = [Int](repeating: rules.count, count: rules.count)
+        var next = rules.count
+        for r in rules.indices.reversed() {
+            starts[r] = next
+            if r > 0, rules[r - 1].file != rules[r].file { next = r }
+        }
+        inheritedStart = FrozenArray(starts)
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
@@ -498,7 +584,7 @@ final class RuleTable: Sendable {
                 case "previous": pathSteps.append(.previous); rest = rest.dropFirst()
                 default: break
                 }
-                for name in rest { pathSteps.append(.child(role(name))) }
+                for name in rest { pathSteps.append(name == "last" ? .lastChild : .child(role(name))) }
                 pathStart.append(pathSteps.count)
             }
             return n
@@ -555,6 +641,8 @@ final class RuleTable: Sendable {
                 return CompiledCondition(.first, negated: negated)
             case let .within(kinds, negated):
                 return CompiledCondition(.within(KindSet(kinds)), negated: negated)
+            case let .withinThrough(kinds, through, negated):
+                return CompiledCondition(.withinThrough(KindSet(kinds), through: KindSet(through)), negated: negated)
             }
         }
 
@@ -576,6 +664,7 @@ final class RuleTable: Sendable {
             case let .child(name, format): return .child(role(name), format: format.map(ValueFormat.init))
             case .text(let format): return .text(format: format.map(ValueFormat.init))
             case let .property(name, format): return .property(property(name), format: format.map(ValueFormat.init))
+            case .inherited: return .inherited
             case .lookup(let key):
                 let (n, isNew) = Builder.number(key, &lookupNumbers)
                 if isNew { lookupKeys.append(key) }
@@ -620,6 +709,8 @@ struct CompiledCondition: Sendable {
         case next, previous
         case parent(levels: Int)
         case child(NameNumber)
+        /// The last child, whatever its role (`exponent.last`: the last factor of a product).
+        case lastChild
     }
 
     /// The tests; numbers refer to the ``RuleTable``'s lists, `path` -1 to the node itself.
@@ -632,6 +723,7 @@ struct CompiledCondition: Sendable {
         case followed
         case first
         case within(KindSet)
+        case withinThrough(KindSet, through: KindSet)
     }
 
     let test: Test
@@ -651,7 +743,7 @@ struct CompiledCondition: Sendable {
         case .first, .followed, .role, .parentKind: return 1
         case .kind(let path, _): return path < 0 ? 1 : 2
         case .property(let path, _, _): return path < 0 ? 3 : 4
-        case .within: return 5
+        case .within, .withinThrough: return 5
         }
     }
 }
@@ -908,6 +1000,8 @@ enum CompiledPart: Sendable {
     case property(Int, format: ValueFormat?)
     /// Words by key: a ``RuleTable/lookupKeys`` number.
     case lookup(Int)
+    /// The first matching rule of a later file (``TemplatePart/inherited``).
+    case inherited
     case joiner(String)
 }
 

@@ -54,6 +54,30 @@ import Testing
         #expect(normalizedSpeech(speaker.speak(tex: c.0).text) == c.1, "\(c.0)")
     }
 
+    static let meaningWords = ["derivative", "gradient", "divergence", "curl", "laplacian", "transpose", "inverse", "inner product",
+                               "transform", "expected value", "probability", "variance", "dot", "cross"]
+
+    /// SimpleSpeak reads the same meanings (its own words around them), leaves the look-alikes alone,
+    /// and has the literal reading one preference away too.
+    @Test(arguments: inferred)
+    func inferredReadingInSimpleSpeak(_ c: (String, String)) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "simplespeak")
+        let text = normalizedSpeech(speaker.speak(tex: c.0).text)
+        for word in Self.meaningWords where c.1.contains(word) { #expect(text.contains(word), "\(c.0): \(text)") }
+        let literal = try SpeakerCache.shared.speaker(style: "simplespeak", preferences: ["Meaning": "Literal"])
+        let literalText = normalizedSpeech(literal.speak(tex: c.0).text)
+        for word in Self.meaningWords where !c.0.contains("Pr") && !c.0.contains("Var") {
+            #expect(!literalText.contains(word), "\(c.0) with Meaning=Literal: \(literalText)")
+        }
+    }
+
+    @Test(arguments: lookAlikes)
+    func lookAlikesAreLeftAloneInSimpleSpeak(_ c: (String, String)) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "simplespeak")
+        let text = normalizedSpeech(speaker.speak(tex: c.0).text)
+        for word in Self.meaningWords { #expect(!text.contains(word), "\(c.0): \(text)") }
+    }
+
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or
     /// `\operatorname{Var}`, still says its own name).
     @Test(arguments: inferred.filter { !$0.0.contains("Pr") && !$0.0.contains("Var") })

@@ -62,6 +62,10 @@ extension SemanticNode {
         Case("E[X]", .impliedTimes, ["possible-function": "true"]),
         Case("3(x + 2)", .impliedTimes),
         Case("x^2(x + 1)", .impliedTimes),
+        // A written invisible times says the parentheses hold a factor, not an argument.
+        Case("t\u{2062}(x)", .impliedTimes),
+        Case("f\u{2062}(x)", .impliedTimes),
+        Case("\\mathrm{Dim}\\, M", .application, ["function-class": "named", "function-name": "Dim"]),
     ]
 
     @Test(arguments: functions)
@@ -293,5 +297,17 @@ extension SemanticNode {
             }
             check(n)
         }
+    }
+}
+
+/// Spaces inside a number only group its digits.
+@Suite struct NumberGroupingTests {
+    @Test func spacesInsideANumberAreDropped() {
+        for written in ["1 234 567", "1\u{2009}234\u{2009}567", "1\u{A0}234\u{A0}567"] {
+            let n = SemanticAnalyzer().analyze(MathNode(.number(written)))
+            #expect(n.kind == .number && n.text == "1234567", "\(written)")
+            #expect(n.properties["value"] == "1234567")
+        }
+        #expect(SemanticAnalyzer().analyze(MathNode(.number("3.14"))).text == "3.14")
     }
 }
