@@ -222,7 +222,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// letter, a text word, a function of a simple argument), where a common or simple fraction may
     /// be a factor; `contains-fraction` when a part holds a fraction and `fraction-depth` (1 when the
     /// parts hold fractions, 2 when those hold fractions… — MathSpeak's StartStartFraction; absent for
-    /// 0); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
+    /// 0; common fractions and fractions inside scripts do not count, MathSpeak Rules 7.1–7.3); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
     /// `contains-fraction`: "the fraction one half over three fourths"); `derivative` (`\frac{dy}{dx}`,
     /// `\frac{d}{dx}`), `partial-derivative`, `order` (for `d^2y/dx^2`); `linethickness-zero`;
     /// `continued` (`\cfrac`).

@@ -14,6 +14,9 @@ public struct SpeechStyle: Sendable {
     public let rules: [SpeechRule]
     /// Word overrides of the style.
     public let words: WordTable
+    /// The key prefix of the script-level indicator words when the style tracks script levels
+    /// (``RuleFile/levelWords``; the first file that declares one).
+    public let levelWords: String?
     /// The rules compiled against the semantic tree's vocabulary: what matching and speaking read.
     let table: RuleTable
 
@@ -32,6 +35,7 @@ public struct SpeechStyle: Sendable {
         self.preferences = preferences
         rules = files.flatMap(\.rules)
         self.words = words
+        levelWords = files.lazy.compactMap(\.levelWords).first
         table = RuleTable(rules)
     }
 
@@ -177,6 +181,10 @@ final class RuleTable: Sendable {
     let templatePathRoles: FrozenArray<NameNumber>
     /// Keys of `{@key}` look-ups, by number.
     let lookupKeys: [String]
+    /// Keys of `{@key[property]}` look-ups, by number.
+    let countedKeys: [String]
+    /// Names of script levels in `{role@level}` parts, by number.
+    let levelNames: [String]
     /// The arrays a run reads, as raw pointers.
     let reader: Reader
 
@@ -405,6 +413,8 @@ final class RuleTable: Sendable {
         templatePathStart = FrozenArray(builder.templatePathStart)
         templatePathRoles = FrozenArray(builder.templatePathRoles)
         lookupKeys = builder.lookupKeys
+        countedKeys = builder.countedKeys
+        levelNames = builder.levelNames
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
@@ -451,6 +461,8 @@ final class RuleTable: Sendable {
         var templatePathStart = [0]
         var templatePathRoles: [NameNumber] = []
         var lookupKeys: [String] = []
+        var countedKeys: [String] = []
+        var levelNames: [String] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
         var valueTestNumbers: [ValueTestKey: Int] = [:]
@@ -458,6 +470,8 @@ final class RuleTable: Sendable {
         var preferenceNumbers: [PreferenceKey: Int] = [:]
         var templatePathNumbers: [[String]: Int] = [:]
         var lookupNumbers: [String: Int] = [:]
+        var countedNumbers: [String: Int] = [:]
+        var levelNumbers: [String: Int] = [:]
 
         struct PreferenceKey: Hashable {
             let name: String
@@ -563,13 +577,7 @@ final class RuleTable: Sendable {
             case .pause(let p): return .pause(p)
             case .children: return .children
             case let .child(name, format) where name.utf8.contains(0x2E):  // a path: "function.subscript"
-                let roles = name.split(separator: ".").map(String.init)
-                let (path, isNew) = Builder.number(roles, &templatePathNumbers)
-                if isNew {
-                    for r in roles { templatePathRoles.append(role(r)) }
-                    templatePathStart.append(templatePathRoles.count)
-                }
-                return .path(path, format: format.map(ValueFormat.init))
+                return .path(templatePath(name), format: format.map(ValueFormat.init))
             case let .child(name, format): return .child(role(name), format: format.map(ValueFormat.init))
             case .text(let format): return .text(format: format.map(ValueFormat.init))
             case let .property(name, format): return .property(property(name), format: format.map(ValueFormat.init))
@@ -578,7 +586,27 @@ final class RuleTable: Sendable {
                 if isNew { lookupKeys.append(key) }
                 return .lookup(n)
             case .joiner(let text): return .joiner(text)
+            case let .countedLookup(key, name):
+                let (n, isNew) = Builder.number(key, &countedNumbers)
+                if isNew { countedKeys.append(key) }
+                return .countedLookup(n, property: property(name))
+            case let .leveled(name, level):
+                let (l, isNew) = Builder.number(level, &levelNumbers)
+                if isNew { levelNames.append(level) }
+                if name.utf8.contains(0x2E) { return .leveledPath(templatePath(name), level: Int32(l)) }
+                return .leveledChild(role(name), level: Int32(l))
             }
+        }
+
+        /// The number of a template's path of roles (`function.subscript`).
+        mutating func templatePath(_ name: String) -> Int {
+            let roles = name.split(separator: ".").map(String.init)
+            let (path, isNew) = Builder.number(roles, &templatePathNumbers)
+            if isNew {
+                for r in roles { templatePathRoles.append(role(r)) }
+                templatePathStart.append(templatePathRoles.count)
+            }
+            return path
         }
     }
 }
@@ -905,6 +933,12 @@ enum CompiledPart: Sendable {
     case property(Int, format: ValueFormat?)
     /// Words by key: a ``RuleTable/lookupKeys`` number.
     case lookup(Int)
+    /// Words by key and count: a ``RuleTable/countedKeys`` number and the property giving the count.
+    case countedLookup(Int, property: Int)
+    /// The children with a role, or the node a template path leads to, spoken at a script level
+    /// (a ``RuleTable/levelNames`` number).
+    case leveledChild(NameNumber, level: Int32)
+    case leveledPath(Int, level: Int32)
     case joiner(String)
 }
 
