@@ -405,7 +405,7 @@ struct Analyzer {
             let count = isRow ? sup.children.count : 1
             func item(_ i: Int) -> MathNode { isRow ? sup.children[i] : sup }
             var i = 0
-            while i < count, case .operator(let t, _) = item(i).kind, let n = Analyzer.primeCount(t) {
+            while i < count, let n = Analyzer.primes(item(i)) {
                 s.primes += n
                 i += 1
             }
@@ -425,17 +425,39 @@ struct Analyzer {
     /// The ring of degrees written as a superscript: `^\circ`, `°`, `^\bigcirc`.
     static func isDegreeRing(_ u: Unicode.Scalar?) -> Bool { u == "∘" || u == "°" || u == "○" }
 
-    /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1).
+    /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1, `ʹ` 1), also
+    /// several written in one text (`'''` 3).
     static func primeCount(_ text: String) -> Int? { primeCount(text, text.soleScalar) }
 
     /// ``primeCount(_:)`` of a text whose sole scalar (if any) is `u`.
     static func primeCount(_ text: String, _ u: Unicode.Scalar?) -> Int? {
-        guard let u else { return text == "''" ? 2 : nil }
+        if let u { return primeCount(of: u) }
+        var total = 0
+        for s in text.unicodeScalars {
+            guard let n = primeCount(of: s) else { return nil }
+            total += n
+        }
+        return total > 0 ? total : nil
+    }
+
+    /// The primes one character stands for.
+    @inline(__always)
+    static func primeCount(of u: Unicode.Scalar) -> Int? {
         switch u {
-        case "′", "'", "’": return 1
+        case "′", "'", "’", "ʹ": return 1
         case "″": return 2
         case "‴": return 3
         case "⁗": return 4
+        default: return nil
+        }
+    }
+
+    /// The primes a script item stands for: an operator of prime characters, or a number or
+    /// identifier written with them (`<mn>'</mn>`).
+    static func primes(_ m: MathNode) -> Int? {
+        switch m.kind {
+        case .operator(let t, _), .number(let t): return primeCount(t)
+        case .identifier(let t, _): return primeCount(t)
         default: return nil
         }
     }
@@ -481,12 +503,12 @@ struct Analyzer {
         return n
     }
 
-    /// A subscript (`numeric` for a number).
+    /// A subscript (`numeric` for a number written with digits).
     mutating func subscriptNode(_ base: NodeID, _ sub: NodeID) -> NodeID {
         let mark = b.mark()
         b.add(child: base, .base)
         b.add(child: sub, .subscript)
-        if kind(sub) == .number { b.flag(.numeric) }
+        if kind(sub) == .number, has(sub, .integer) || has(sub, .decimal) { b.flag(.numeric) }
         return b.finish(.subscript, mark, range: SourceRange.union(self.range(base), self.range(sub)))
     }
 
@@ -579,6 +601,7 @@ struct Analyzer {
         var rows = 0
         var columns = 0
         var allSimple = true
+        var allTokens = true
         var labelled = false
         var firstRow: NodeID = -1
         for r in m.children {
@@ -595,6 +618,7 @@ struct Analyzer {
                 let content = c.kind == .tableCell ? sequence(c.children, range: c.range, ctx) : sequence(single: c, range: c.range, ctx)
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
+                if isEmpty || !(kind(content) == .number || kind(content) == .identifier) { allTokens = false }
                 let cellMark = b.mark()
                 if !isEmpty { b.add(child: content, .item) }
                 b.add(child: b.finish(.tableCell, cellMark, range: c.range, rangeFromChildren: false), .cell)
@@ -612,6 +636,7 @@ struct Analyzer {
             kind = .matrix
             b.atom(.fence, .noFence)
             if allSimple { b.flag(.simpleCells) }
+            if allTokens { b.flag(.tokenCells) }
         case "cases", "dcases", "rcases", "drcases":
             kind = .cases
         case "aligned", "align", "alignat", "alignedat", "gather", "gathered", "split", "multline", "equation",
@@ -630,6 +655,7 @@ struct Analyzer {
             kind = .table
             b.string(.environment, env)
             if allSimple { b.flag(.simpleCells) }
+            if allTokens { b.flag(.tokenCells) }
         }
         b.integer(.rows, rows)
         b.integer(.columns, columns)

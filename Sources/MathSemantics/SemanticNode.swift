@@ -241,7 +241,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// than squared/cubed, a sum holding a power, roots, big operators, relations); `exponent-value` for
     /// integers (`-1` for negative ones); `nested` when the exponent contains a power.
     case power
-    /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number.
+    /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number
+    /// written with digits (an integer or a decimal).
     /// (`x_i^2` is a power whose base is the subscript.)
     case `subscript`
     /// Pre-scripts (`{}_n C_k`, `{}^{14}_{6}C`, `{}_2F_1`, MathML `mmultiscripts`). Children:
@@ -399,8 +400,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// A matrix or vector: children `row`s of `cell`s. Properties: `rows`, `columns`, `fence` =
     /// `parentheses` | `brackets` | `braces` | `bars` (a determinant) | `double-bars` | `none` | `other`
     /// (with `open`, `close`); `simple-cells` when every cell is a ClearSpeak simple expression
-    /// (Matrix_Auto reads column numbers only otherwise). Matrix environments, and `array`/MathML
-    /// tables between fences.
+    /// (Matrix_Auto reads column numbers only otherwise); `token-cells` when every cell is one number or
+    /// one identifier (MathSpeak reads such rows without column numbers). Matrix environments, and
+    /// `array`/MathML tables between fences.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).
     case binomial
@@ -414,7 +416,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// parentheses. An unnumbered one-line `equation` is just its content.
     case lines
     /// Any other table (`array`): `row`s of `cell`s. Properties `rows`, `columns`, `environment`,
-    /// `simple-cells`.
+    /// `simple-cells`, `token-cells`.
     case table
     /// A table row; children `cell`s (and optional `label`, first).
     case tableRow = "table-row"

@@ -55,6 +55,9 @@ public enum TemplatePart: Hashable, Sendable {
     /// when the words spoken change level, the style's level indicator is said first (see
     /// ``RuleFile/levelWords``).
     case leveled(role: String, level: String)
+    /// The indicator of the node's own script level, when the words before it were on another level
+    /// (`{level}`: "x Superscript b Baseline Subscript a" for a subscript on `x^b`).
+    case levelMark
     /// Joins the words before and after without a space, with this text between (`}-{` in a template:
     /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
     case joiner(String)
@@ -466,6 +469,7 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     }
     if name.hasPrefix("=") { return .property(name: String(name.dropFirst()), format: format) }
     if name == "children" { return .children }
+    if name == "level" { return .levelMark }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
     return .child(role: name, format: format)

@@ -591,6 +591,8 @@ struct SpeechRun {
             out.level = innerLevel(outer, level, &out)
             defer { out.level = outer }
             speakPath(path, format: nil, context, depth: depth, prosody: prosody, into: &out)
+        case .levelMark:
+            if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
         case .lookup(let k):
             if let cached = words?.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)

@@ -586,6 +586,7 @@ final class RuleTable: Sendable {
                 if isNew { lookupKeys.append(key) }
                 return .lookup(n)
             case .joiner(let text): return .joiner(text)
+            case .levelMark: return .levelMark
             case let .countedLookup(key, name):
                 let (n, isNew) = Builder.number(key, &countedNumbers)
                 if isNew { countedKeys.append(key) }
@@ -939,6 +940,8 @@ enum CompiledPart: Sendable {
     /// (a ``RuleTable/levelNames`` number).
     case leveledChild(NameNumber, level: Int32)
     case leveledPath(Int, level: Int32)
+    /// Says the indicator of the current script level if the words before were on another.
+    case levelMark
     case joiner(String)
 }
 
