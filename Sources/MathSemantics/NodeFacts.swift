@@ -410,7 +410,17 @@ extension Analyzer {
                     }
                 case 0x2E: points += 1                                  // .
                 case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
-                default: other += 1
+                default:
+                    // Decimal digits of other scripts and forms (full-width `１`, Arabic-Indic…).
+                    if u.properties.numericType == .decimal, let d = u.properties.numericValue {
+                        digits += 1
+                        if !overflow {
+                            value = value * 10 + Int(d)
+                            if value >= 1_000_000_000 { overflow = true }
+                        }
+                    } else {
+                        other += 1
+                    }
                 }
             }
         }

@@ -5,8 +5,10 @@ extension Analyzer {
 
     /// Turns the items in `range` into tokens, appended to ``tokens``; matched fence pairs become one
     /// operand each, whose content is tokenised and parsed recursively (one level per bracket, bounded
-    /// by ``Analyzer/maxGroupDepth``).
-    mutating func tokenize(_ range: Range<Int>, _ ctx: Context) {
+    /// by ``Analyzer/maxGroupDepth``). A full stop at the end is sentence punctuation: it is left out of
+    /// the tokens and returned.
+    @discardableResult
+    mutating func tokenize(_ range: Range<Int>, _ ctx: Context) -> NodeID? {
         let start = tokens.count
         var i = range.lowerBound
         var sawIntegral = false
@@ -47,7 +49,9 @@ extension Analyzer {
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
            tokenText(last) == "." {
             tokens.pop()
+            return last.node
         }
+        return nil
     }
 
     /// A token's operator text.

@@ -413,6 +413,7 @@ extension Analyzer {
         let count = items.count - base
         if count == 0 { return empty(range) }
         let tokenBase = tokens.count
+        var period: NodeID? = nil
         if count == 1, items[base].role == .notFence, let m = items[base].raw {
             // One item that is not a fence character: no pattern to merge, no fence to match; its token
             // is the row's only token (``oneTokenRow(_:range:_:)``).
@@ -420,10 +421,18 @@ extension Analyzer {
         } else {
             premerge(from: base, ctx)
             matchFences(from: base, ctx)
-            tokenize(base..<items.count, ctx)
+            period = tokenize(base..<items.count, ctx)
         }
-        let result = parse(tokenBase..<tokens.count, range: range, ctx)
+        var result = parse(tokenBase..<tokens.count, range: period == nil ? range : nil, ctx)
         tokens.truncate(to: tokenBase)
+        if let period {
+            // The sentence's full stop stays, after what it ends: a row of the two (styles that read
+            // punctuation say it; others leave it out).
+            let mark = b.mark()
+            b.add(child: result, .item)
+            b.add(child: period, .item)
+            result = b.finish(.row, mark, range: range)
+        }
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
         return result
     }

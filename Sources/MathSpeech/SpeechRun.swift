@@ -681,6 +681,26 @@ struct SpeechRun {
         case .unit: return core.lexicon.unit(value, plural: false)
         case .unitPlural: return core.lexicon.unit(value, plural: true)
         case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .characters:
+            // Every character by its words ("number-sign F F 0 0").
+            let range = node >= 0 ? tree.range(node) : nil
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }
+                .map { symbolWords(String(Character($0)), range: range) }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .punctuation:
+            // Words as written, punctuation by its words ("are colon").
+            let range = node >= 0 ? tree.range(node) : nil
+            var out = ""
+            for scalar in value.unicodeScalars {
+                let category = scalar.properties.generalCategory
+                let isPunctuation = category == .otherPunctuation || category == .dashPunctuation || category == .openPunctuation
+                    || category == .closePunctuation || category == .initialPunctuation || category == .finalPunctuation
+                if isPunctuation {
+                    out += " " + symbolWords(String(Character(scalar)), range: range) + " "
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            return out.split(separator: " ").joined(separator: " ")
         case .unknown: return nil
         }
     }
@@ -752,13 +772,10 @@ struct SpeechRun {
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }
                 current = ancestors[ancestorCount - levels]
-            case .next:
-                guard context.parent >= 0, context.index + 1 < tree.childCount(context.parent) else { return nil }
-                let link = tree.child(context.parent, at: context.index + 1)
-                current = Frame(node: link.node, role: link.role)
-            case .previous:
-                guard context.parent >= 0, context.index > 0 else { return nil }
-                let link = tree.child(context.parent, at: context.index - 1)
+            case .sibling(let offset):
+                let i = context.index + offset
+                guard context.parent >= 0, i >= 0, i < tree.childCount(context.parent) else { return nil }
+                let link = tree.child(context.parent, at: i)
                 current = Frame(node: link.node, role: link.role)
             }
         }

@@ -505,8 +505,14 @@ final class RuleTable: Sendable {
                     var levels = 0
                     while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
                     pathSteps.append(.parent(levels: levels))
-                case "next": pathSteps.append(.next); rest = rest.dropFirst()
-                case "previous": pathSteps.append(.previous); rest = rest.dropFirst()
+                case "next", "previous":
+                    // `previous.previous`: the sibling two before.
+                    var offset = 0
+                    while let step = rest.first, step == "next" || step == "previous" {
+                        offset += step == "next" ? 1 : -1
+                        rest = rest.dropFirst()
+                    }
+                    pathSteps.append(.sibling(offset: offset))
                 default: break
                 }
                 for name in rest { pathSteps.append(.child(role(name))) }
@@ -643,7 +649,8 @@ struct PropertyReference: Sendable {
 struct CompiledCondition: Sendable {
     /// One step of a path: a sibling, an ancestor, or the first child with a role.
     enum Step: Sendable {
-        case next, previous
+        /// A sibling: `offset` places after the node (before it when negative).
+        case sibling(offset: Int)
         case parent(levels: Int)
         case child(NameNumber)
     }
@@ -949,7 +956,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power
+    case word, function, unit, unitPlural, spell, power, characters, punctuation
     case unknown
 
     init(_ name: String) {
@@ -968,6 +975,8 @@ enum ValueFormat: Sendable {
         case "unit-plural": self = .unitPlural
         case "spell": self = .spell
         case "power": self = .power
+        case "characters": self = .characters
+        case "punctuation": self = .punctuation
         default: self = .unknown
         }
     }
