@@ -315,9 +315,9 @@ extension Analyzer {
             }
             if o == "|" && Vocabulary.isAngleClose(c) { return wrap(.ket) }
             if Vocabulary.isAngleOpen(o) && c == "|" { return wrap(.bra) }
+            if o == c && Vocabulary.isSingleBar(o) { return wrap(.absoluteValue) }
+            if o == c && Vocabulary.isDoubleBar(o) { return wrap(.norm) }
             switch (o, c) {
-            case ("|", "|"): return wrap(.absoluteValue)
-            case ("‖", "‖"): return wrap(.norm)
             case ("⌊", "⌋"): return wrap(.floor)
             case ("⌈", "⌉"): return wrap(.ceiling)
             default: break

@@ -776,7 +776,8 @@ extension Analyzer {
     static func fenceRole(_ u: Unicode.Scalar, _ cls: AtomClass, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
             switch cls {
-            case .rel: return nil
+            // ∥ is a relation (parallel to) unless it pairs around a norm.
+            case .rel where u != "\u{2225}": return nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
