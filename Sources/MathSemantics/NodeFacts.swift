@@ -352,6 +352,23 @@ extension SemanticTree.Records {
         return best
     }
 
+    /// Whether a denominator goes on as a continued fraction (MathSpeak Rule 7.6): it ends, after
+    /// what it adds, with an ellipsis or with a fraction that goes on so.
+    func continuesFraction(_ n: NodeID) -> Bool {
+        var n = n
+        while true {
+            switch kind(n) {
+            case .ellipsis: return true
+            case .fraction: return has(n, .continued)
+            case .infix, .impliedTimes, .row, .list:
+                let count = childCount(n)
+                guard count > 0 else { return false }
+                n = child(n, at: count - 1).node
+            default: return false
+            }
+        }
+    }
+
     /// Whether a part holds a fraction anywhere.
     func holdsFraction(_ n: NodeID) -> Bool {
         if kind(n) == .fraction { return true }
@@ -559,7 +576,7 @@ extension Analyzer {
         if depth > 0 { b.integer(.fractionDepth, depth) }
         if sn && sd && !holds { b.flag(.simple) }
         if let t = f.lineThickness, t == 0 { b.flag(.linethicknessZero) }
-        if f.continued { b.flag(.continued) }
+        if tree.continuesFraction(den) { b.flag(.continued) }
         if let d = tree.derivative(num, den) {
             b.flag(d.partial ? .partialDerivative : .derivative)
             if let o = d.order { b.string(.order, o) }

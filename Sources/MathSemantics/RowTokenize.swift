@@ -518,6 +518,16 @@ extension Analyzer {
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
+        // A number of degrees written as one identifier (`<mi>30°</mi>`).
+        if u == nil, t.unicodeScalars.last == "°" {
+            let digits = String(t.unicodeScalars.dropLast())
+            if !digits.isEmpty, digits.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }) {
+                let quantity = number(digits, range: range)
+                let mark = b.mark()
+                b.add(child: quantity, .quantity)
+                return Token(.operand, b.finish(.degrees, mark, range: range))
+            }
+        }
         if u == nil && !t.isEmpty {
             if let cls = nameClass ?? Vocabulary.nameClass(t) {
                 let name = functionName(t, range: range, nameClass: cls)
@@ -686,6 +696,12 @@ extension Analyzer {
                 let lower = sub.map { node($0, ctx) }
                 return limitToken(name, lower: lower, upper: nil, placement: placement, range: m.range)
             }
+        case .text(let t, _) where Vocabulary.nameClass(t.trimmingSpaces) == .limit:
+            // A limit name written as text under its limit (`<munder><mtext>lim</mtext>…`).
+            let name = functionName(t.trimmingSpaces, range: base.range, nameClass: .limit)
+            let lower = sub.map { node($0, ctx) }
+            let upper = sup.map { node($0, ctx) }
+            return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
         case .fenced(let open, let close):
             if !underOverKind {
                 let c = close.soleScalar

@@ -826,6 +826,9 @@ extension Analyzer {
     /// subscripts or superscripts (`\big|_0^1`, `)^2`) is that fence; other bases end an operand when
     /// they are closing or ordinary operators or no operator at all.
     static func fenceRole(ofBase m: MathNode, scripted: Bool) -> FenceRole {
+        // MathML may wrap the fence in a row of its own: `<msup><mrow><mo>|</mo></mrow><mn>2</mn></msup>`.
+        var m = m
+        while case .row = m.kind, m.children.count == 1 { m = m.children[0] }
         guard let (t, cls, _) = m.operatorParts else { return .notFence(endsOperand: true) }
         if scripted, let u = t.soleScalar, let role = fenceRole(u, cls, scripted: true) { return role }
         return .notFence(endsOperand: cls == .close || cls == .ord)

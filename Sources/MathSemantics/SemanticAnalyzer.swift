@@ -584,7 +584,12 @@ struct Analyzer {
     /// The accent character of a script that is one operator (or one identifier such as `.`).
     static func accentLeaf(_ m: MathNode) -> (String, Bool)? {
         var n = m
-        while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+        // A row of one child, or of one child and empty rows (`<mrow><mrow/><mo>‾</mo></mrow>`).
+        while case .row = n.kind {
+            let filled = n.children.filter { !$0.isEmptyRow }
+            guard filled.count == 1 else { break }
+            n = filled[0]
+        }
         switch n.kind {
         case .operator(let t, let p): return (t, p.stretchy)
         case .identifier(let t, _) where t.soleScalar != nil: return (t, false)

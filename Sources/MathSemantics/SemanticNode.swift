@@ -225,7 +225,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// 0; common fractions and fractions inside scripts do not count, MathSpeak Rules 7.1–7.3); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
     /// `contains-fraction`: "the fraction one half over three fourths"); `derivative` (`\frac{dy}{dx}`,
     /// `\frac{d}{dx}`), `partial-derivative`, `order` (for `d^2y/dx^2`); `linethickness-zero`;
-    /// `continued` (`\cfrac`).
+    /// `continued` when the denominator goes on as a continued fraction, ending (after what it adds)
+    /// with an ellipsis or with such a fraction (MathSpeak Rule 7.6).
     case fraction
     /// A whole number and a common fraction (`3\frac{1}{4}`). Children: `whole`, `item` (the fraction).
     /// Made for an integer followed directly by a fraction of two integers (`2\frac{x}{3}` and
