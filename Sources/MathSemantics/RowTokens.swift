@@ -839,8 +839,8 @@ extension Analyzer {
     static func fenceRole(_ u: Unicode.Scalar, _ cls: AtomClass, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
             switch cls {
-            // ∥ is a relation (parallel to) unless it pairs around a norm.
-            case .rel where u != "\u{2225}": return nil
+            // ∥ and ⫴ are relations (parallel to) unless they pair around a norm.
+            case .rel where u != "\u{2225}" && u != "\u{2AF4}": return nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
