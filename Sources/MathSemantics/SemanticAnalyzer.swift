@@ -232,7 +232,10 @@ struct Analyzer {
             let content = sequence(m.children, range: m.range, ctx)
             let mark = b.mark()
             b.add(child: content, .content)
-            b.string(.notation, notation)
+            // Notations as a list of names, one space apart (`" box  circle "` → `box circle`).
+            // (MathML's default notation is `longdiv`).
+            let names = notation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
+            b.string(.notation, names.isEmpty ? "longdiv" : names)
             return b.finish(.enclosed, mark, range: m.range)
         case .style(let p) where p.color != nil || p.background != nil:
             let content = sequence(m.children, range: m.range, ctx)

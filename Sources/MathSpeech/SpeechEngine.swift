@@ -73,6 +73,8 @@ public struct SpeechEngine: Sendable {
         let ordinalSuffix: String
         /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
         let levelWords: String?
+        /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
+        let contractions: Contractions
 
         init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences) {
             table = style.table
@@ -83,6 +85,7 @@ public struct SpeechEngine: Sendable {
             words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys,
                               countedKeys: style.table.countedKeys)
             levelWords = style.levelWords
+            contractions = Contractions(chain: lexicon.chain)
             roleCount = SemanticRole.allCases.count
             propertyNameCount = PropertyName.allCases.count
             exponentRole = SemanticRole.exponent.rawValue
@@ -190,7 +193,12 @@ public struct SpeechEngine: Sendable {
                 var out = SpeechBuilder(capacity: 2 * nodeCount)
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
                 SpeechDescription.removeTrailingPauses(&out.items)
-                return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: run.trace)
+                var trace = run.trace
+                if !core.contractions.isEmpty {
+                    core.contractions.apply(to: &out.items)
+                    for k in trace.indices { trace[k].speech = core.contractions.applied(to: trace[k].speech) }
+                }
+                return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)
             }
         }
     }

@@ -13,8 +13,10 @@ public struct TeXParser: Sendable {
     private let userMacros: [String: Macro]
     /// Whether the options define macros (beyond the built-in ones).
     private let hasUserMacros: Bool
+    /// Problems in ``TeXParserOptions/definitions`` (ranges into it), found when the parser was made.
+    public let definitionDiagnostics: [Diagnostic]
 
-    /// Creates a parser. User macros in `options` are lexed once here.
+    /// Creates a parser. User macros and definitions in `options` are read once here.
     public init(options: TeXParserOptions = TeXParserOptions()) {
         self.options = options
         var macros = BuiltinMacros.table
@@ -22,8 +24,15 @@ public struct TeXParser: Sendable {
             let key = name.hasPrefix("\\") ? String(name.dropFirst()) : name
             macros[key] = Macro.fromSource(body)
         }
+        if options.definitions.isEmpty {
+            definitionDiagnostics = []
+        } else {
+            let defined = Expander.definitions(in: options.definitions, adding: macros, limits: options.limits)
+            macros = defined.macros
+            definitionDiagnostics = defined.diagnostics
+        }
         self.userMacros = macros
-        self.hasUserMacros = !options.macros.isEmpty
+        self.hasUserMacros = !options.macros.isEmpty || !options.definitions.isEmpty
     }
 
     /// Parses one formula (math mode, without `$` delimiters).
@@ -192,13 +201,13 @@ struct ParserCore {
 
     // MARK: Diagnostics
 
-    mutating func error(_ id: String, _ message: String, at range: SourceRange?, fixIts: [Diagnostic.FixIt] = []) {
+    mutating func error(_ id: DiagnosticID, _ message: String, at range: SourceRange?, fixIts: [Diagnostic.FixIt] = []) {
         // Bound the number of diagnostics so hostile input cannot allocate without limit.
         guard diagnostics.count < 1000 else { return }
         diagnostics.append(.error(id, message, at: range, fixIts: fixIts))
     }
 
-    mutating func warning(_ id: String, _ message: String, at range: SourceRange?) {
+    mutating func warning(_ id: DiagnosticID, _ message: String, at range: SourceRange?) {
         guard diagnostics.count < 1000 else { return }
         diagnostics.append(.warning(id, message, at: range))
     }

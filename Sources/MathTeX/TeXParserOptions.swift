@@ -27,6 +27,11 @@ public struct TeXParserOptions: Sendable, Hashable {
     public var macros: [String: String] = [:]
     /// The resource limits.
     public var limits = TeXLimits()
+    /// TeX definitions read once, when the parser is made: a document's preamble or the definitions of
+    /// its earlier formulas (`\newcommand{\R}{\mathbb{R}}`, `\def`, `\let`, `\DeclareMathOperator`…).
+    /// The macros they define apply to every formula (after ``macros``); anything else in the text is
+    /// read and dropped. Problems in it are ``TeXParser/definitionDiagnostics``, with ranges into it.
+    public var definitions: String = ""
 
     /// Default options: inline math, no user macros, default limits.
     public init(displayMode: Bool = false, macros: [String: String] = [:], limits: TeXLimits = TeXLimits()) {
