@@ -449,7 +449,7 @@ extension Analyzer {
             let (t, cls, large) = m.operatorParts!
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
             // A function name written as an operator (MathML `<mo>cos</mo>`, `<mo>lim</mo>`): as if an identifier.
-            if scalar == nil, !large, t.unicodeScalars.count > 1, let nc = Vocabulary.nameClass(t) {
+            if scalar == nil, !large, cls != .bin, cls != .rel, t != "mod", t.unicodeScalars.count > 1, let nc = Vocabulary.nameClass(t) {
                 return identifierToken(t, nil, sole: nil, nameClass: nc, range: m.range)
             }
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)

@@ -436,12 +436,12 @@ extension Analyzer {
         var result = parse(tokenBase..<tokens.count, range: period == nil ? range : nil, ctx)
         tokens.truncate(to: tokenBase)
         if let period {
-            // The sentence's full stop stays, after what it ends: a row of the two (styles that read
-            // punctuation say it; others leave it out).
+            // The sentence's full stop stays, after what it ends: a list of the one item and the
+            // stop as its punctuation (styles that read punctuation say it; others leave it out).
             let mark = b.mark()
             b.add(child: result, .item)
-            b.add(child: period, .item)
-            result = b.finish(.row, mark, range: range)
+            b.add(child: period, .operator)
+            result = b.finish(.list, mark, range: range)
         }
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
         return result

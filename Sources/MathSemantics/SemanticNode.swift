@@ -206,7 +206,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// separator (`x = 2 \text{ or } x = -2`: its `operator` child is the ``text``), and a wide space
     /// (`\quad`) separates without an operator child. Precedence: a row whose comma-separated parts
     /// hold two or more relations is a list of relations (`x = 1, y = 2`); otherwise relations bind
-    /// loosest and their operands may be lists (`f(x) = 1, 2`, `x_1, x_2 \in A`).
+    /// loosest and their operands may be lists (`f(x) = 1, 2`, `x_1, x_2 \in A`). A full stop ending
+    /// a formula is sentence punctuation: the formula is then a list of one item and the stop.
     case list
     /// A row the analysis did not structure further: children are `item`s. Also words around one
     /// relation (`\text{if } x < 0` → text, relation).
