@@ -308,6 +308,8 @@ struct Analyzer {
     mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
         let t = raw.trimmingSpaces
         if t.isEmpty { return empty(range) }
+        // A text of one letter of another script (`<mtext>Δ</mtext>`) is that letter.
+        if let u = t.soleScalar, !u.isASCII, u.properties.isAlphabetic { return identifier(t, nil, sole: u, range: range) }
         let mark = b.mark()
         if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
