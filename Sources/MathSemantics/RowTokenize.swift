@@ -56,6 +56,12 @@ extension Analyzer {
             i += 1
         }
         if sawDifferentialMark { markDifferentials(from: start, afterIntegral: sawIntegral) }
+        // ∩ S_i with nothing to its left: the n-ary ⋂ (its operand is its body).
+        if tokens.count - start > 1, tokens[start].kind == .additive, let nary = Vocabulary.naryForm(tokenScalar(tokens[start])) {
+            let r = self.range(tokens[start].node)
+            let leaf = operatorLeaf(String(nary), .op, range: r)
+            tokens[start] = bigOperatorToken(leaf, lower: nil, upper: nil, placement: nil, range: r)
+        }
         // A full stop at the end is sentence punctuation, not math.
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
            tokenText(last) == "." {
@@ -654,6 +660,13 @@ extension Analyzer {
             let upper = sup.map { node($0, ctx) }
             return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
         case .operator(let t, let p):
+            // ∩, ∪, ⊕… with limits under and over them are the n-ary operators ⋂, ⋃, ⨁…
+            if underOverKind, p.atomClass == .bin, let nary = Vocabulary.naryForm(t.soleScalar) {
+                let leaf = operatorLeaf(String(nary), .op, range: base.range)
+                let lower = sub.map { node($0, ctx) }
+                let upper = sup.map { node($0, ctx) }
+                return bigOperatorToken(leaf, lower: lower, upper: upper, placement: placement, range: m.range)
+            }
             if p.largeOperator || Vocabulary.bigOperator(t) != nil {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 let lower = sub.map { node($0, ctx) }

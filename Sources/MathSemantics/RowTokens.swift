@@ -656,7 +656,7 @@ extension Analyzer {
             j += 1
         }
         guard written.unicodeScalars.contains("."), j < end, let over = items[j].raw, case .over = over.kind,
-              over.children.count == 2, case .number(let rep) = over.children[0].kind,
+              over.children.count == 2, case .number(let rep) = Analyzer.unwrapped(over.children[0]).kind,
               let (mark, _) = Analyzer.accentLeaf(over.children[1]),
               let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar
         else { return nil }
@@ -673,6 +673,13 @@ extension Analyzer {
         b.integer(.repeatingCount, rep.unicodeScalars.count)
         let n = b.finish(.number, start, text: all, range: range, rangeFromChildren: false)
         return (n, j - i + 1)
+    }
+
+    /// A node without the rows of one child around it (MathML `<mrow><mn>134</mn></mrow>`).
+    static func unwrapped(_ m: MathNode) -> MathNode {
+        var n = m
+        while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+        return n
     }
 
     /// Whether a node can be the quantity of a measurement: a number, a power of ten or a numeric fraction.
@@ -825,10 +832,13 @@ extension Analyzer {
     /// The fence role of a script or under/over node from its base (`m`): a fence operator carrying
     /// subscripts or superscripts (`\big|_0^1`, `)^2`) is that fence; other bases end an operand when
     /// they are closing or ordinary operators or no operator at all.
-    static func fenceRole(ofBase m: MathNode, scripted: Bool) -> FenceRole {
-        // MathML may wrap the fence in a row of its own: `<msup><mrow><mo>|</mo></mrow><mn>2</mn></msup>`.
-        var m = m
-        while case .row = m.kind, m.children.count == 1 { m = m.children[0] }
+    static func fenceRole(ofBase base: MathNode, scripted: Bool) -> FenceRole {
+        // A bar in a row of its own or sized by a style around it (MathML `<mrow><mo>|</mo></mrow>`,
+        // `<mstyle mathsize="140%"><mo>|</mo></mstyle>`) is the bar.
+        var m = base
+        while m.children.count == 1, m.kind == .row || { if case .style = m.kind { return true } else { return false } }() {
+            m = m.children[0]
+        }
         guard let (t, cls, _) = m.operatorParts else { return .notFence(endsOperand: true) }
         if scripted, let u = t.soleScalar, let role = fenceRole(u, cls, scripted: true) { return role }
         return .notFence(endsOperand: cls == .close || cls == .ord)
