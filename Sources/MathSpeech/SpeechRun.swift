@@ -686,6 +686,24 @@ struct SpeechRun {
             let range = node >= 0 ? tree.range(node) : nil
             return value.unicodeScalars.filter { !$0.properties.isWhitespace }
                 .map { symbolWords(String(Character($0)), range: range) }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .name:
+            // A function's words when the locale has them, else the letters of a name in capitals
+            // ("P M F"); other names as they are.
+            if let words = core.lexicon.function(value, variant: preferences.variant) { return words }
+            guard value.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) else { return nil }
+            return formatted(value, format: .letters, node: node)
+        case .letters:
+            // Letter by letter, as one-letter identifiers, when a letter is a capital ("Upper S i");
+            // a capital after the words of the key `letters.capital` when the style or locale has it.
+            // A name in small letters stays a word ("mol", "eff").
+            guard value.unicodeScalars.contains(where: { $0.properties.isUppercase }) else { return nil }
+            let range = node >= 0 ? tree.range(node) : nil
+            let capital = core.lexicon.symbol("letters.capital", variant: preferences.variant)?.trimmingSpaces
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }.map { scalar -> String in
+                let words = symbolWords(String(Character(scalar)), range: range)
+                guard let capital, !capital.isEmpty, scalar.properties.isUppercase else { return words }
+                return capital + " " + words
+            }.filter { !$0.isEmpty }.joined(separator: " ")
         case .punctuation:
             // Words as written, punctuation by its words ("are colon").
             let range = node >= 0 ? tree.range(node) : nil

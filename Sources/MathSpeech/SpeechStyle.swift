@@ -956,7 +956,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power, characters, punctuation
+    case word, function, unit, unitPlural, spell, power, characters, punctuation, letters, name
     case unknown
 
     init(_ name: String) {
@@ -977,6 +977,8 @@ enum ValueFormat: Sendable {
         case "power": self = .power
         case "characters": self = .characters
         case "punctuation": self = .punctuation
+        case "letters": self = .letters
+        case "name": self = .name
         default: self = .unknown
         }
     }
