@@ -956,7 +956,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power, characters, punctuation, letters, name
+    case word, function, unit, unitPlural, spell, power, concept, characters, punctuation, letters, name
     case unknown
 
     init(_ name: String) {
@@ -975,6 +975,7 @@ enum ValueFormat: Sendable {
         case "unit-plural": self = .unitPlural
         case "spell": self = .spell
         case "power": self = .power
+        case "concept": self = .concept
         case "characters": self = .characters
         case "punctuation": self = .punctuation
         case "letters": self = .letters
