@@ -471,6 +471,7 @@ extension Analyzer {
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!
+            if t.isEmpty { return nil }  // an empty MathML <mi/> (a placeholder) says nothing
             return identifierToken(t, v, sole: scalar, nameClass: nameClass, range: m.range)
         case .number:
             let n = number(m.numberText!, range: m.range)

@@ -549,6 +549,7 @@ extension Analyzer {
             let prescripts = kind == .scripts && next != .operator && next != .operand
             let repeating = kind == .number && (next == .operator || next == .underOver)
             let unit = next == .identifier || next == .other || next == .scripts
+                || (next == .operator && items[i + 1].scalar == "\u{2062}" && i + 2 < end)
             let currencyFirst = next == .number && items[i].mayBeCurrency
             guard items[i].mayStartPattern || currencyFirst, prescripts || repeating || unit || currencyFirst,
                   let m = items[i].raw else {
@@ -779,7 +780,10 @@ extension Analyzer {
 
     /// A quantity followed by a unit → ``SemanticKind/measurement``.
     mutating func measurement(_ m: MathNode, _ i: Int, _ end: Int, _ ctx: Context) -> (NodeID, Int)? {
-        guard let u = Analyzer.unitAt(items, i + 1, end) else { return nil }
+        // An invisible times between the quantity and its unit (MathML `1⁢mm`) changes nothing.
+        let gap = i + 2 < end && items[i + 1].scalar == "\u{2062}" ? 1 : 0
+        guard var u = Analyzer.unitAt(items, i + 1 + gap, end) else { return nil }
+        u.used += gap
         let q = node(m, ctx)
         let unitMark = b.mark()
         if let p = u.power { b.integer(.unitPower, p) }

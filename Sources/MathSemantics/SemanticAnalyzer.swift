@@ -312,6 +312,15 @@ struct Analyzer {
         if t.isEmpty { return empty(range) }
         // A text of one letter of another script (`<mtext>Δ</mtext>`) is that letter.
         if let u = t.soleScalar, !u.isASCII, u.properties.isAlphabetic { return identifier(t, nil, sole: u, range: range) }
+        // A label ending in a colon ("Step 1:"): the words, then the colon as the symbol it is.
+        if t.unicodeScalars.count > 1, t.unicodeScalars.last == ":" {
+            let words = text(String(t.dropLast()), range: range)
+            let colon = operatorLeaf(":", .punct, range: nil)
+            let mark = b.mark()
+            b.add(child: words, .item)
+            b.add(child: colon, .item)
+            return b.finish(.row, mark, range: range, rangeFromChildren: false)
+        }
         let mark = b.mark()
         if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
