@@ -176,7 +176,7 @@ public struct LabelAgreement: Sendable {
             case .identifier(let name, _):
                 let folded = LabelAgreement.latinLetter(name)
                 if let folded { letters.insert(folded) }
-            case .number(let digits):
+            case .number(let digits, _):
                 for run in digits.split(whereSeparator: { !$0.isNumber }) { numbers.insert(String(run)) }
             default: break
             }

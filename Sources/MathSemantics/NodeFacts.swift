@@ -337,13 +337,43 @@ extension SemanticTree.Records {
 
     // MARK: Fractions
 
-    /// How many levels of fractions a part holds (0 for none), read from the `fraction-depth` of the
-    /// outermost fractions inside it.
+    /// How many levels of fractions with indicators a part holds (0 for none), read from the
+    /// `fraction-depth` of the outermost such fractions inside it. MathSpeak Rules 7.1–7.3 (after
+    /// Nemeth §61): a common fraction, spoken as words, does not count ("StartFraction six-halves
+    /// Over 3 EndFraction"), nor do fractions in a superscript or subscript.
     func fractionDepth(_ n: NodeID) -> Int {
-        if kind(n) == .fraction { return (integer(n, .fractionDepth) ?? 0) + 1 }
+        switch kind(n) {
+        case .fraction: return has(n, .common) ? 0 : (integer(n, .fractionDepth) ?? 0) + 1
+        case .power, .subscript, .prescripts: return child(n, .base).map { fractionDepth($0) } ?? 0
+        default: break
+        }
         var best = 0
         for link in children(n) { best = max(best, fractionDepth(link.node)) }
         return best
+    }
+
+    /// Whether a denominator goes on as a continued fraction (MathSpeak Rule 7.6): it ends, after
+    /// what it adds, with an ellipsis or with a fraction that goes on so.
+    func continuesFraction(_ n: NodeID) -> Bool {
+        var n = n
+        while true {
+            switch kind(n) {
+            case .ellipsis: return true
+            case .fraction: return has(n, .continued)
+            case .infix, .impliedTimes, .row, .list:
+                let count = childCount(n)
+                guard count > 0 else { return false }
+                n = child(n, at: count - 1).node
+            default: return false
+            }
+        }
+    }
+
+    /// Whether a part holds a fraction anywhere.
+    func holdsFraction(_ n: NodeID) -> Bool {
+        if kind(n) == .fraction { return true }
+        for link in children(n) where holdsFraction(link.node) { return true }
+        return false
     }
 
     /// How many levels of roots a radicand holds (0 for none), from the `root-depth` of the roots in it.
@@ -451,7 +481,17 @@ extension Analyzer {
                     }
                 case 0x2E: points += 1                                  // .
                 case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
-                default: other += 1
+                default:
+                    // Decimal digits of other scripts and forms (full-width `１`, Arabic-Indic…).
+                    if u.properties.numericType == .decimal, let d = u.properties.numericValue {
+                        digits += 1
+                        if !overflow {
+                            value = value * 10 + Int(d)
+                            if value >= 1_000_000_000 { overflow = true }
+                        }
+                    } else {
+                        other += 1
+                    }
                 }
             }
         }
@@ -607,14 +647,13 @@ extension Analyzer {
         let sn = tree.isSimple(num, allowFractions: true), sd = tree.isSimple(den, allowFractions: true)
         if sn { b.flag(.simpleNumerator) }
         if sd { b.flag(.simpleDenominator) }
+        let holds = tree.holdsFraction(num) || tree.holdsFraction(den)
+        if holds { b.flag(.containsFraction) }
         let depth = max(tree.fractionDepth(num), tree.fractionDepth(den))
-        if depth > 0 {
-            b.flag(.containsFraction)
-            b.integer(.fractionDepth, depth)
-        }
-        if sn && sd && depth == 0 { b.flag(.simple) }
+        if depth > 0 { b.integer(.fractionDepth, depth) }
+        if sn && sd && !holds { b.flag(.simple) }
         if let t = f.lineThickness, t == 0 { b.flag(.linethicknessZero) }
-        if f.continued { b.flag(.continued) }
+        if tree.continuesFraction(den) { b.flag(.continued) }
         if let d = tree.derivative(num, den) {
             b.flag(d.partial ? .partialDerivative : .derivative)
             if let o = d.order { b.string(.order, o) }

@@ -428,6 +428,7 @@ extension Analyzer {
         let count = items.count - base
         if count == 0 { return empty(range) }
         let tokenBase = tokens.count
+        var period: NodeID? = nil
         if count == 1, items[base].role == .notFence, let m = items[base].raw {
             // One item that is not a fence character: no pattern to merge, no fence to match; its token
             // is the row's only token (``oneTokenRow(_:range:_:)``).
@@ -435,10 +436,18 @@ extension Analyzer {
         } else {
             premerge(from: base, ctx)
             matchFences(from: base, ctx)
-            tokenize(base..<items.count, ctx)
+            period = tokenize(base..<items.count, ctx)
         }
-        let result = parse(tokenBase..<tokens.count, range: range, ctx)
+        var result = parse(tokenBase..<tokens.count, range: period == nil ? range : nil, ctx)
         tokens.truncate(to: tokenBase)
+        if let period {
+            // The sentence's full stop stays, after what it ends: a list of the one item and the
+            // stop as its punctuation (styles that read punctuation say it; others leave it out).
+            let mark = b.mark()
+            b.add(child: result, .item)
+            b.add(child: period, .operator)
+            result = b.finish(.list, mark, range: range)
+        }
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
         return result
     }
@@ -838,7 +847,8 @@ extension Analyzer {
     /// subscripts or superscripts (`\big|_0^1`, `)^2`) is that fence; other bases end an operand when
     /// they are closing or ordinary operators or no operator at all.
     static func fenceRole(ofBase base: MathNode, scripted: Bool) -> FenceRole {
-        // A bar sized by a style around it (MathML `<mstyle mathsize="140%"><mo>|</mo></mstyle>`) is the bar.
+        // A bar in a row of its own or sized by a style around it (MathML `<mrow><mo>|</mo></mrow>`,
+        // `<mstyle mathsize="140%"><mo>|</mo></mstyle>`) is the bar.
         var m = base
         while m.children.count == 1, m.kind == .row || { if case .style = m.kind { return true } else { return false } }() {
             m = m.children[0]
@@ -853,7 +863,8 @@ extension Analyzer {
     static func fenceRole(_ u: Unicode.Scalar, _ cls: AtomClass, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
             switch cls {
-            case .rel: return nil
+            // ∥ and ⫴ are relations (parallel to) unless they pair around a norm.
+            case .rel where u != "\u{2225}" && u != "\u{2AF4}": return nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)

@@ -219,7 +219,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// separator (`x = 2 \text{ or } x = -2`: its `operator` child is the ``text``), and a wide space
     /// (`\quad`) separates without an operator child. Precedence: a row whose comma-separated parts
     /// hold two or more relations is a list of relations (`x = 1, y = 2`); otherwise relations bind
-    /// loosest and their operands may be lists (`f(x) = 1, 2`, `x_1, x_2 \in A`).
+    /// loosest and their operands may be lists (`f(x) = 1, 2`, `x_1, x_2 \in A`). A full stop ending
+    /// a formula is sentence punctuation: the formula is then a list of one item and the stop.
     case list
     /// A row the analysis did not structure further: children are `item`s. Also words around one
     /// relation (`\text{if } x < 0` → text, relation).
@@ -235,10 +236,11 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// letter, a text word, a function of a simple argument), where a common or simple fraction may
     /// be a factor; `contains-fraction` when a part holds a fraction and `fraction-depth` (1 when the
     /// parts hold fractions, 2 when those hold fractions… — MathSpeak's StartStartFraction; absent for
-    /// 0); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
+    /// 0; common fractions and fractions inside scripts do not count, MathSpeak Rules 7.1–7.3); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
     /// `contains-fraction`: "the fraction one half over three fourths"); `derivative` (`\frac{dy}{dx}`,
     /// `\frac{d}{dx}`), `partial-derivative`, `order` (for `d^2y/dx^2`); `linethickness-zero`;
-    /// `continued` (`\cfrac`).
+    /// `continued` when the denominator goes on as a continued fraction, ending (after what it adds)
+    /// with an ellipsis or with such a fraction (MathSpeak Rule 7.6).
     case fraction
     /// A whole number and a common fraction (`3\frac{1}{4}`). Children: `whole`, `item` (the fraction).
     /// Made for an integer followed directly by a fraction of two integers (`2\frac{x}{3}` and
@@ -254,7 +256,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// than squared/cubed, a sum holding a power, roots, big operators, relations); `exponent-value` for
     /// integers (`-1` for negative ones); `nested` when the exponent contains a power.
     case power
-    /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number.
+    /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number
+    /// written with digits (an integer or a decimal).
     /// (`x_i^2` is a power whose base is the subscript.)
     case `subscript`
     /// Pre-scripts (`{}_n C_k`, `{}^{14}_{6}C`, `{}_2F_1`, MathML `mmultiscripts`). Children:
@@ -433,7 +436,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `<mo>(</mo><mtable>…<mo>)</mo>`: the fences decide, never the environment's name). Children
     /// `row`s of `cell`s. Properties: `rows`, `columns`, `fence` = `parentheses` | `brackets` | `braces`
     /// | `bars` (a determinant) | `double-bars` | `other` (with `open`, `close`); `simple-cells` when
-    /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise).
+    /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise);
+    /// `token-cells` when every cell is one number or one identifier (MathSpeak reads such rows without
+    /// column numbers).
     /// A table of one cell between fences is a 1 by 1 matrix.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).

@@ -52,7 +52,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case operatorName, differential, limitsPlacement, lower, upper, bar, fence, mark, upright
     // Accents, decorations, tables, other
     case accentName, position, baseLetters, baseClass, notation, color, background
-    case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations
+    case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations, tokenCells
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }

@@ -51,6 +51,17 @@ public enum TemplatePart: Hashable, Sendable {
     case property(name: String, format: String?)
     /// Words from the word tables by key (`{@open-paren}`).
     case lookup(key: String)
+    /// Words by key for a count (`{@ms.start-root[root-depth]}`): the entry `KEY.N` for the value N of
+    /// the node's property (0 when absent), else the entry `KEY.*` with `{n}` replaced by N (and
+    /// `{n+1}` by N + 1, `{n:WORD}` by WORD repeated N times, `{n+1:WORD}` N + 1 times).
+    case countedLookup(key: String, property: String)
+    /// The children with a role (or a path of roles) spoken at a script level (`{exponent@super}`):
+    /// when the words spoken change level, the style's level indicator is said first (see
+    /// ``RuleFile/levelWords``).
+    case leveled(role: String, level: String)
+    /// The indicator of the node's own script level, when the words before it were on another level
+    /// (`{level}`: "x Superscript b Baseline Subscript a" for a subscript on `x^b`).
+    case levelMark
     /// Joins the words before and after without a space, with this text between (`}-{` in a template:
     /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
     case joiner(String)
@@ -134,6 +145,12 @@ public struct RuleFile: Hashable, Sendable {
     /// `phrases NAME` lines: translations of the inherited rules' words (`Rules/<locale>/NAME.phrases`,
     /// see ``PhraseTable``).
     public var phraseFiles: [String] = []
+    /// `levels PREFIX`: the style tracks script levels (MathSpeak chapter 8). Words spoken at another
+    /// level than the words before them are preceded by the level's indicator, read from the word
+    /// files: `PREFIX.base` for the baseline, `PREFIX.NAME` for a level named in a template
+    /// (`{exponent@super}`), `PREFIX.NAME.outer` for that level when further levels follow it
+    /// ("Super Subscript").
+    public var levelWords: String? = nil
     /// Declared preferences.
     public var preferences: [PreferenceDeclaration] = []
     /// Rules in file order.
@@ -190,6 +207,8 @@ public struct RuleFile: Hashable, Sendable {
                         }
                     case "words": wordFiles.append(rest)
                     case "phrases": phraseFiles.append(rest)
+                    case "levels":
+                        if rest.isEmpty { fail("write 'levels PREFIX', e.g. 'levels ms.level'") } else { levelWords = rest }
                     case "preference":
                         guard let colon = rest.firstIndex(of: ":") else {
                             fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
@@ -218,7 +237,7 @@ public struct RuleFile: Hashable, Sendable {
                         names.insert(parts[0])
                         current = (parts[0], parts[2], lineNumber, [], [], [], false)
                     default:
-                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, phrases, preference or rule")
+                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, phrases, levels, preference or rule")
                     }
                     continue
                 }
@@ -476,10 +495,29 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         name = String(inner[..<colon]).trimmingSpaces
         format = String(inner[inner.index(after: colon)...]).trimmingSpaces
     }
-    if name.hasPrefix("@") { return .lookup(key: String(name.dropFirst())) }
+    if name.hasPrefix("@") {
+        let key = name.dropFirst()
+        if let open = key.firstIndex(of: "[") {
+            let property = key[key.index(after: open)...].dropLast()
+            guard key.hasSuffix("]"), !property.isEmpty, open > key.startIndex else {
+                throw RuleSyntaxError(message: "write {@KEY[property]}, e.g. {@ms.start-root[root-depth]}")
+            }
+            return .countedLookup(key: String(key[..<open]), property: String(property))
+        }
+        return .lookup(key: String(key))
+    }
+    if let at = name.firstIndex(of: "@") {
+        let role = name[..<at], level = name[name.index(after: at)...]
+        guard !role.isEmpty, !level.isEmpty, format == nil, !level.contains("."), !role.hasPrefix("="), role != "text",
+              role != "children" else {
+            throw RuleSyntaxError(message: "write {ROLE@LEVEL}, e.g. {exponent@super}")
+        }
+        return .leveled(role: String(role), level: String(level))
+    }
     if name.hasPrefix("=") { return .property(name: String(name.dropFirst()), format: format) }
     if name == "children" { return .children }
     if name == "inherited" { return .inherited }
+    if name == "level" { return .levelMark }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
     return .child(role: name, format: format)

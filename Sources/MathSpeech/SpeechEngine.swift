@@ -73,6 +73,8 @@ public struct SpeechEngine: Sendable {
         let commandProperty: UInt16
         /// What makes a letter an ordinal ("n-th").
         let ordinalSuffix: String
+        /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
+        let levelWords: String?
         /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
         let contractions: Contractions
 
@@ -83,7 +85,9 @@ public struct SpeechEngine: Sendable {
             self.lexicon = lexicon
             locale = style.locale
             self.preferences = preferences
-            words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys)
+            words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys,
+                              countedKeys: style.table.countedKeys)
+            levelWords = style.levelWords
             contractions = Contractions(chain: lexicon.chain)
             roleCount = SemanticRole.allCases.count
             propertyNameCount = PropertyName.allCases.count
@@ -91,6 +95,55 @@ public struct SpeechEngine: Sendable {
             subscriptRole = SemanticRole.subscript.rawValue
             commandProperty = PropertyName.command.rawValue
             ordinalSuffix = lexicon.number("ordinal-suffix") ?? "-th"
+        }
+
+        /// The words of counted key number `k` for count `n` (see ``TemplatePart/countedLookup(key:property:)``).
+        func countedWords(_ k: Int, _ n: Int, variant: String?) -> String {
+            Core.countedWords(table.countedKeys[k], n, lexicon: lexicon, variant: variant)
+        }
+
+        /// `KEY.N`, else `KEY.*` with its count placeholders filled in; empty when neither exists.
+        static func countedWords(_ key: String, _ n: Int, lexicon: Lexicon, variant: String?) -> String {
+            if let w = lexicon.symbol("\(key).\(n)", variant: variant) { return w.trimmingSpaces }
+            guard let pattern = lexicon.symbol("\(key).*", variant: variant) else { return "" }
+            return fillCount(pattern, n).trimmingSpaces
+        }
+
+        /// Replaces `{n}`, `{n+K}`, `{n-K}` by the count (plus or minus K) and `{n:WORD}`, `{n+K:WORD}`
+        /// by WORD repeated that many times, without spaces.
+        static func fillCount(_ pattern: String, _ n: Int) -> String {
+            var out = ""
+            var rest = Substring(pattern)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                out += rest[..<open]
+                let inner = rest[rest.index(after: open)..<close]
+                let (expression, word) = inner.firstIndex(of: ":").map { (inner[..<$0], String(inner[inner.index(after: $0)...])) }
+                    ?? (inner, nil)
+                var count = n
+                let e = expression.trimmingSpaces
+                if e.hasPrefix("n+"), let k = Int(e.dropFirst(2)) { count = n + k }
+                else if e.hasPrefix("n-"), let k = Int(e.dropFirst(2)) { count = n - k }
+                else if e != "n" { out += rest[open...close]; rest = rest[rest.index(after: close)...]; continue }
+                if let word { out += String(repeating: word, count: max(0, min(count, 64))) } else { out += String(count) }
+                rest = rest[rest.index(after: close)...]
+            }
+            return out + rest
+        }
+
+        /// The indicator of the script level `path` (level-name numbers, outermost first; empty for the
+        /// baseline): `PREFIX.base`, or `PREFIX.NAME.outer` for every level but the last and
+        /// `PREFIX.NAME` for the last (MathSpeak "Super Subscript").
+        func levelIndicator(_ path: [Int32], variant: String?) -> String {
+            guard let prefix = levelWords else { return "" }
+            if path.isEmpty { return lexicon.symbol(prefix + ".base", variant: variant)?.trimmingSpaces ?? "" }
+            var words: [String] = []
+            for (i, l) in path.enumerated() {
+                let name = prefix + "." + table.levelNames[Int(l)]
+                let w = i < path.count - 1 ? lexicon.symbol(name + ".outer", variant: variant) ?? lexicon.symbol(name, variant: variant)
+                    : lexicon.symbol(name, variant: variant)
+                if let w, !w.isEmpty { words.append(w.trimmingSpaces) }
+            }
+            return words.joined(separator: " ")
         }
     }
 

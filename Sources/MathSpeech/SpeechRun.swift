@@ -8,18 +8,35 @@ import MathSemantics
 struct SpeechBuilder {
     var items: [SpeechDescription.Item] = []
     var start = 0
+    /// Script levels (styles that declare `levels`): the level of the words being appended, the level
+    /// of the last words appended, and per level the indicator said when words change to it (level 0
+    /// is the baseline; empty when the style does not track levels).
+    var level: Int32 = 0
+    var spokenLevel: Int32 = 0
+    var indicators: [String] = []
 
     init(capacity: Int) { items.reserveCapacity(capacity) }
 
     @inline(__always)
     mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
         SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
     }
 
     /// Appends words known not to be blank.
     @inline(__always)
     mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        if level != spokenLevel { changeLevel(range: range) }
         items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Says the indicator of ``level`` before words spoken at it after words at another level
+    /// (MathSpeak rules 8.3, 8.4: a level continues until another is stated, and indicators name
+    /// the absolute level).
+    mutating func changeLevel(range: SourceRange?) {
+        spokenLevel = level
+        let i = Int(level)
+        if i < indicators.count, !indicators[i].isEmpty { items.append(.words(indicators[i], range: range, prosody: nil)) }
     }
 
     @inline(__always)
@@ -206,6 +223,9 @@ struct SpeechRun {
     private let normalization: Normalization.Table
     /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
     private let textIsPseudo: Bool
+    /// Script levels met in this run (level 0, the baseline, is not listed): level `i + 1` is level
+    /// name `levels[i].name` (a ``RuleTable/levelNames`` number) inside level `levels[i].outer`.
+    private var levels: [(outer: Int32, name: Int32)] = []
     /// The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
     private let table: RuleTable.Reader
     private let lists: RuleTable.Candidates.Reader
@@ -554,29 +574,7 @@ struct SpeechRun {
         case .children:
             speakChildren(context, depth: depth, prosody: prosody, into: &out)
         case let .path(path, format):
-            // A path of roles: speak the first node it leads to.
-            var step = templatePathStart[path]
-            let end = templatePathStart[path + 1]
-            guard step < end else { return }
-            // The nodes passed on the way are ancestors of the one spoken (for its `parent.parent`
-            // and `within` tests), as they are when it is reached child by child.
-            var target = Frame(node: node, role: context.role)
-            let outerAncestors = ancestorCount
-            defer { ancestorCount = outerAncestors }
-            while step < end - 1 {
-                let role = roleNumber(templatePathRoles[step])
-                guard let next = tree.child(target.node, role: role) else { return }
-                ancestors[ancestorCount] = target
-                ancestorCount += 1
-                target = Frame(node: next, role: role)
-                step += 1
-            }
-            let last = roleNumber(templatePathRoles[end - 1])
-            for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
-                speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
-                      depth: depth, prosody: prosody, into: &out)
-                return
-            }
+            speakPath(path, format: format, context, depth: depth, prosody: prosody, into: &out)
         case let .child(role, format):
             let role = roleNumber(role)
             let frame = Frame(node: node, role: context.role)
@@ -597,6 +595,28 @@ struct SpeechRun {
             } else {
                 out.append(words: value, range: tree.range(node), prosody: prosody)
             }
+        case let .countedLookup(k, property):
+            let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context)
+            let n = value.flatMap(SpeechRun.integer) ?? 0
+            let found = words?.countedWords(k, n) ?? core.countedWords(k, n, variant: preferences.variant)
+            out.append(words: found, range: tree.range(node), prosody: prosody)
+        case let .leveledChild(role, level):
+            let role = roleNumber(role)
+            let frame = Frame(node: node, role: context.role)
+            let outer = out.level
+            out.level = innerLevel(outer, level, &out)
+            defer { out.level = outer }
+            for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
+                speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: nil,
+                      depth: depth, prosody: prosody, into: &out)
+            }
+        case let .leveledPath(path, level):
+            let outer = out.level
+            out.level = innerLevel(outer, level, &out)
+            defer { out.level = outer }
+            speakPath(path, format: nil, context, depth: depth, prosody: prosody, into: &out)
+        case .levelMark:
+            if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
         case .lookup(let k):
             if let cached = words?.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)
@@ -607,6 +627,49 @@ struct SpeechRun {
                 ?? symbolWords(key, range: tree.range(node))
             out.append(words: found.trimmingSpaces, range: tree.range(node), prosody: prosody)
         }
+    }
+
+    /// Speaks the first node a template path of roles leads to (`{function.subscript}`).
+    private mutating func speakPath(_ path: Int, format: ValueFormat?, _ context: Context, depth: Int, prosody: Prosody?,
+                                    into out: inout SpeechBuilder) {
+        let node = context.node
+        // A path of roles: speak the first node it leads to.
+        var step = templatePathStart[path]
+        let end = templatePathStart[path + 1]
+        guard step < end else { return }
+        // The nodes passed on the way are ancestors of the one spoken (for its `parent.parent`
+        // and `within` tests), as they are when it is reached child by child.
+        var target = Frame(node: node, role: context.role)
+        let outerAncestors = ancestorCount
+        defer { ancestorCount = outerAncestors }
+        while step < end - 1 {
+            let role = roleNumber(templatePathRoles[step])
+            guard let next = tree.child(target.node, role: role) else { return }
+            ancestors[ancestorCount] = target
+            ancestorCount += 1
+            target = Frame(node: next, role: role)
+            step += 1
+        }
+        let last = roleNumber(templatePathRoles[end - 1])
+        for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
+            speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
+                  depth: depth, prosody: prosody, into: &out)
+            return
+        }
+    }
+
+    /// The number of the script level `name` (a ``RuleTable/levelNames`` number) inside level `outer`,
+    /// made with its indicator words when first met.
+    private mutating func innerLevel(_ outer: Int32, _ name: Int32, _ out: inout SpeechBuilder) -> Int32 {
+        for (i, l) in levels.enumerated() where l.outer == outer && l.name == name { return Int32(i + 1) }
+        levels.append((outer, name))
+        var path: [Int32] = [name]
+        var o = outer
+        while o > 0 { path.insert(levels[Int(o) - 1].name, at: 0); o = levels[Int(o) - 1].outer }
+        if out.indicators.isEmpty { out.indicators.append(core.levelIndicator([], variant: preferences.variant)) }
+        while out.indicators.count < levels.count { out.indicators.append("") }
+        out.indicators.append(core.levelIndicator(path, variant: preferences.variant))
+        return Int32(levels.count)
     }
 
     /// A child named in a template (`{numerator}`, `{denominator:ordinal}`): a leaf with a format
@@ -652,6 +715,44 @@ struct SpeechRun {
         case .unit: return core.lexicon.unit(value, plural: false)
         case .unitPlural: return core.lexicon.unit(value, plural: true)
         case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .characters:
+            // Every character by its words ("number-sign F F 0 0").
+            let range = node >= 0 ? tree.range(node) : nil
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }
+                .map { symbolWords(String(Character($0)), range: range) }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .name:
+            // A function's words when the locale has them, else the letters of a name in capitals
+            // ("P M F"); other names as they are.
+            if let words = core.lexicon.function(value, variant: preferences.variant) { return words }
+            guard value.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) else { return nil }
+            return formatted(value, format: .letters, node: node)
+        case .letters:
+            // Letter by letter, as one-letter identifiers, when a letter is a capital ("Upper S i");
+            // a capital after the words of the key `letters.capital` when the style or locale has it.
+            // A name in small letters stays a word ("mol", "eff").
+            guard value.unicodeScalars.contains(where: { $0.properties.isUppercase }) else { return nil }
+            let range = node >= 0 ? tree.range(node) : nil
+            let capital = core.lexicon.symbol("letters.capital", variant: preferences.variant)?.trimmingSpaces
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }.map { scalar -> String in
+                let words = symbolWords(String(Character(scalar)), range: range)
+                guard let capital, !capital.isEmpty, scalar.properties.isUppercase else { return words }
+                return capital + " " + words
+            }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .punctuation:
+            // Words as written, punctuation by its words ("are colon").
+            let range = node >= 0 ? tree.range(node) : nil
+            var out = ""
+            for scalar in value.unicodeScalars {
+                let category = scalar.properties.generalCategory
+                let isPunctuation = category == .otherPunctuation || category == .dashPunctuation || category == .openPunctuation
+                    || category == .closePunctuation || category == .initialPunctuation || category == .finalPunctuation
+                if isPunctuation {
+                    out += " " + symbolWords(String(Character(scalar)), range: range) + " "
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            return out.split(separator: " ").joined(separator: " ")
         case .concept:
             // An intent's concept: the locale's words for it (`concept.NAME` in functions.txt), or its
             // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to").
@@ -734,13 +835,10 @@ struct SpeechRun {
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }
                 current = ancestors[ancestorCount - levels]
-            case .next:
-                guard context.parent >= 0, context.index + 1 < tree.childCount(context.parent) else { return nil }
-                let link = tree.child(context.parent, at: context.index + 1)
-                current = Frame(node: link.node, role: link.role)
-            case .previous:
-                guard context.parent >= 0, context.index > 0 else { return nil }
-                let link = tree.child(context.parent, at: context.index - 1)
+            case .sibling(let offset):
+                let i = context.index + offset
+                guard context.parent >= 0, i >= 0, i < tree.childCount(context.parent) else { return nil }
+                let link = tree.child(context.parent, at: i)
                 current = Frame(node: link.node, role: link.role)
             }
         }

@@ -22,6 +22,9 @@ public struct SpeechStyle: Sendable {
     /// Literal words of rules inherited from another language that the locale's phrase files do not
     /// translate (see ``PhraseTable``); empty when nothing is inherited across languages.
     public var untranslatedPhrases: [UntranslatedPhrase] = []
+    /// The key prefix of the script-level indicator words when the style tracks script levels
+    /// (``RuleFile/levelWords``; the first file that declares one).
+    public let levelWords: String?
     /// The rules compiled against the semantic tree's vocabulary: what matching and speaking read.
     let table: RuleTable
 
@@ -44,6 +47,7 @@ public struct SpeechStyle: Sendable {
         fixedPreferences = hidden
         rules = files.flatMap(\.rules)
         self.words = words
+        levelWords = files.lazy.compactMap(\.levelWords).first
         table = RuleTable(rules)
     }
 
@@ -258,6 +262,10 @@ final class RuleTable: Sendable {
     /// Per rule, the number of the first rule of a later file (the rules count when there is none):
     /// where `{inherited}` starts looking.
     let inheritedStart: FrozenArray<Int>
+    /// Keys of `{@key[property]}` look-ups, by number.
+    let countedKeys: [String]
+    /// Names of script levels in `{role@level}` parts, by number.
+    let levelNames: [String]
     /// The arrays a run reads, as raw pointers.
     let reader: Reader
 
@@ -494,6 +502,8 @@ final class RuleTable: Sendable {
             if r > 0, rules[r - 1].file != rules[r].file { next = r }
         }
         inheritedStart = FrozenArray(starts)
+        countedKeys = builder.countedKeys
+        levelNames = builder.levelNames
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
@@ -540,6 +550,8 @@ final class RuleTable: Sendable {
         var templatePathStart = [0]
         var templatePathRoles: [NameNumber] = []
         var lookupKeys: [String] = []
+        var countedKeys: [String] = []
+        var levelNames: [String] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
         var valueTestNumbers: [ValueTestKey: Int] = [:]
@@ -547,6 +559,8 @@ final class RuleTable: Sendable {
         var preferenceNumbers: [PreferenceKey: Int] = [:]
         var templatePathNumbers: [[String]: Int] = [:]
         var lookupNumbers: [String: Int] = [:]
+        var countedNumbers: [String: Int] = [:]
+        var levelNumbers: [String: Int] = [:]
 
         struct PreferenceKey: Hashable {
             let name: String
@@ -580,8 +594,14 @@ final class RuleTable: Sendable {
                     var levels = 0
                     while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
                     pathSteps.append(.parent(levels: levels))
-                case "next": pathSteps.append(.next); rest = rest.dropFirst()
-                case "previous": pathSteps.append(.previous); rest = rest.dropFirst()
+                case "next", "previous":
+                    // `previous.previous`: the sibling two before.
+                    var offset = 0
+                    while let step = rest.first, step == "next" || step == "previous" {
+                        offset += step == "next" ? 1 : -1
+                        rest = rest.dropFirst()
+                    }
+                    pathSteps.append(.sibling(offset: offset))
                 default: break
                 }
                 for name in rest { pathSteps.append(name == "last" ? .lastChild : .child(role(name))) }
@@ -654,13 +674,7 @@ final class RuleTable: Sendable {
             case .pause(let p): return .pause(p)
             case .children: return .children
             case let .child(name, format) where name.utf8.contains(0x2E):  // a path: "function.subscript"
-                let roles = name.split(separator: ".").map(String.init)
-                let (path, isNew) = Builder.number(roles, &templatePathNumbers)
-                if isNew {
-                    for r in roles { templatePathRoles.append(role(r)) }
-                    templatePathStart.append(templatePathRoles.count)
-                }
-                return .path(path, format: format.map(ValueFormat.init))
+                return .path(templatePath(name), format: format.map(ValueFormat.init))
             case let .child(name, format): return .child(role(name), format: format.map(ValueFormat.init))
             case .text(let format): return .text(format: format.map(ValueFormat.init))
             case let .property(name, format): return .property(property(name), format: format.map(ValueFormat.init))
@@ -670,7 +684,28 @@ final class RuleTable: Sendable {
                 if isNew { lookupKeys.append(key) }
                 return .lookup(n)
             case .joiner(let text): return .joiner(text)
+            case .levelMark: return .levelMark
+            case let .countedLookup(key, name):
+                let (n, isNew) = Builder.number(key, &countedNumbers)
+                if isNew { countedKeys.append(key) }
+                return .countedLookup(n, property: property(name))
+            case let .leveled(name, level):
+                let (l, isNew) = Builder.number(level, &levelNumbers)
+                if isNew { levelNames.append(level) }
+                if name.utf8.contains(0x2E) { return .leveledPath(templatePath(name), level: Int32(l)) }
+                return .leveledChild(role(name), level: Int32(l))
             }
+        }
+
+        /// The number of a template's path of roles (`function.subscript`).
+        mutating func templatePath(_ name: String) -> Int {
+            let roles = name.split(separator: ".").map(String.init)
+            let (path, isNew) = Builder.number(roles, &templatePathNumbers)
+            if isNew {
+                for r in roles { templatePathRoles.append(role(r)) }
+                templatePathStart.append(templatePathRoles.count)
+            }
+            return path
         }
     }
 }
@@ -706,7 +741,8 @@ struct PropertyReference: Sendable {
 struct CompiledCondition: Sendable {
     /// One step of a path: a sibling, an ancestor, or the first child with a role.
     enum Step: Sendable {
-        case next, previous
+        /// A sibling: `offset` places after the node (before it when negative).
+        case sibling(offset: Int)
         case parent(levels: Int)
         case child(NameNumber)
         /// The last child, whatever its role (`exponent.last`: the last factor of a product).
@@ -1002,6 +1038,14 @@ enum CompiledPart: Sendable {
     case lookup(Int)
     /// The first matching rule of a later file (``TemplatePart/inherited``).
     case inherited
+    /// Words by key and count: a ``RuleTable/countedKeys`` number and the property giving the count.
+    case countedLookup(Int, property: Int)
+    /// The children with a role, or the node a template path leads to, spoken at a script level
+    /// (a ``RuleTable/levelNames`` number).
+    case leveledChild(NameNumber, level: Int32)
+    case leveledPath(Int, level: Int32)
+    /// Says the indicator of the current script level if the words before were on another.
+    case levelMark
     case joiner(String)
 }
 
@@ -1009,7 +1053,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power, concept, font
+    case word, function, unit, unitPlural, spell, power, concept, font, characters, punctuation, letters, name
     case unknown
 
     init(_ name: String) {
@@ -1030,6 +1074,10 @@ enum ValueFormat: Sendable {
         case "power": self = .power
         case "concept": self = .concept
         case "font": self = .font
+        case "characters": self = .characters
+        case "punctuation": self = .punctuation
+        case "letters": self = .letters
+        case "name": self = .name
         default: self = .unknown
         }
     }

@@ -106,7 +106,7 @@ enum AuditCommand {
                                   preferences: configuration.preferences, strictPreferences: true,
                                   rulesDirectory: args.value("--rules-dir").map { URL(fileURLWithPath: $0) }, cacheCapacity: 4096)
         } catch {
-            if case .invalidPreferences(let problems) = error { throw UsageError(problems.joined(separator: "\n")) }
+            if case .invalidPreferences(let problems) = error { throw UsageError(problems.map(\.description).joined(separator: "\n")) }
             Output.error("mathaloud: \(error)\n")
             return .rules
         }

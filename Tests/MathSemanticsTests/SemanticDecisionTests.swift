@@ -178,7 +178,11 @@ extension SemanticNode {
         #expect(!analyze("\\frac{6!}{4!}").has("simple"))
         let nested = analyze("\\frac{\\frac{1}{2}}{\\frac{3}{4}}")
         #expect(!nested.has("simple") && nested.has("simple-numerator") && nested.has("simple-denominator"))
-        #expect(nested.has("contains-fraction") && nested.properties["fraction-depth"] == "1")
+        // Common fractions (read as words) and fractions in scripts do not count for MathSpeak's
+        // nesting (Rules 7.1–7.3: "StartFraction six-halves Over 3 EndFraction").
+        #expect(nested.has("contains-fraction") && nested.properties["fraction-depth"] == nil)
+        #expect(analyze("\\frac{\\frac{1}{x}}{y}").properties["fraction-depth"] == "1")
+        #expect(analyze("\\frac{a^{\\frac{1}{x}}}{y}").properties["fraction-depth"] == nil)
         let mixed = analyze("\\frac{\\frac{2}{5}x}{3}")
         #expect(mixed.has("simple-numerator") && mixed.has("contains-fraction"))
         #expect(!analyze("\\frac{1}{1 + \\frac{1}{n}}").has("simple-denominator"))
