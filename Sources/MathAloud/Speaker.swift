@@ -53,7 +53,8 @@ public struct Speaker: Sendable {
     public let preferenceDiagnostics: [Diagnostic]
     /// Parses TeX and MathML.
     public let parser: FormulaParser
-    private let analyzer: SemanticAnalyzer
+    /// The analysis, with the locale's unit names (``SemanticAnalyzer/Options/unitNames``).
+    package let analyzer: SemanticAnalyzer
     private let engine: SpeechEngine
     private let cache: SpeechCache
 
@@ -96,9 +97,9 @@ public struct Speaker: Sendable {
         self.preferenceProblems = resolved.problems
         self.preferenceDiagnostics = resolved.problems.map(\.diagnostic)
         self.parser = FormulaParser(texOptions: texOptions)
-        self.analyzer = SemanticAnalyzer()
-        self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words),
-                                   preferences: resolved.values)
+        let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
+        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
+        self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
 
