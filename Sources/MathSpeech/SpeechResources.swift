@@ -31,14 +31,15 @@ public struct SpeechResources: Sendable {
             }
             let hasTopFolders = FileManager.default.fileExists(atPath: base + "/Rules") || FileManager.default.fileExists(atPath: base + "/Locales")
             while let relative = enumerator.nextObject() as? String {
-                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt") else { continue }
+                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt")
+                        || relative.hasSuffix(".phrases") else { continue }
                 guard let text = try? String(contentsOfFile: base + "/" + relative, encoding: .utf8) else { continue }
                 var key = relative
                 if !hasTopFolders {
-                    // A bare folder: `.rules`/`.words` files are rules, `.txt` files are locale words.
+                    // A bare folder: `.rules`/`.words`/`.phrases` files are rules, `.txt` files are locale words.
                     key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
                 }
-                if key.hasSuffix(".rules") || files[key] == nil {
+                if key.hasSuffix(".rules") || key.hasSuffix(".phrases") || files[key] == nil {
                     files[key] = text
                 } else {
                     wordOverrides[key] = text
@@ -84,7 +85,7 @@ public struct SpeechResources: Sendable {
         }.sorted()
     }
 
-    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`).
+    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`, `simplespeak`).
     public func styles(for locale: String) -> [String] {
         files.keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")
@@ -169,10 +170,10 @@ public struct SpeechResources: Sendable {
             try wordTable("Locales/\(tag)/\(name)") ?? WordTable()
         }
         let settings = try table("locale.txt"), symbols = try table("symbols.txt"), functions = try table("functions.txt")
-        let units = try table("units.txt"), numbers = try table("numbers.txt"), contractions = try table("contractions.txt")
+        let units = try table("units.txt"), numbers = try table("numbers.txt"), fonts = try table("fonts.txt"), contractions = try table("contractions.txt")
         do throws(RuleFileErrors) {
             return try LocaleWords(tag: tag, settings: settings, symbols: symbols, functions: functions, units: units,
-                                   numbers: numbers, contractions: contractions)
+                                   numbers: numbers, fonts: fonts, contractions: contractions)
         } catch {
             throw .invalidFiles(error.errors)
         }
@@ -191,17 +192,21 @@ public struct SpeechResources: Sendable {
         }
         let path = "Rules/\(rulesLocale)/\(name.rawValue).rules"
         var ruleFiles: [RuleFile] = []
-        var queue = [path]
+        // Each file with whether its preferences are offered: not when it is reached through an
+        // `inherit … without preferences` line (nor anything it inherits in turn).
+        var queue = [(path: path, offersPreferences: true)]
         var visited: Set<String> = []
+        var fixed: Set<String> = []
         var words = WordTable()
         while !queue.isEmpty {
-            let next = queue.removeFirst()
+            let (next, offersPreferences) = queue.removeFirst()
             guard !visited.contains(next) else { continue }
             visited.insert(next)
             guard let text = files[next] else { throw .missingFile(next) }
             let file: RuleFile
             do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
+            if !offersPreferences { fixed.insert(file.file) }
             for name in file.wordFiles {
                 // A shared file (`locale common`, or none) names the speaking locale's word files.
                 let shared = file.locale.isEmpty || file.locale == "common"
@@ -212,9 +217,33 @@ public struct SpeechResources: Sendable {
                 merged.merge(words)
                 words = merged
             }
-            for parent in file.inherits { queue.append("Rules/\(parent).rules") }
+            for parent in file.inherits {
+                queue.append(("Rules/\(parent.path).rules", offersPreferences && parent.offersPreferences))
+            }
         }
-        return SpeechStyle(files: ruleFiles, words: words)
+        // Rules inherited from another language speak this locale's phrases (PhraseTable).
+        let ownLocale = ruleFiles.first?.locale ?? rulesLocale
+        var phrases = PhraseTable()
+        var translatesSomething = false
+        for file in ruleFiles where file.locale == ownLocale {
+            for name in file.phraseFiles {
+                let phrasePath = "Rules/\(file.locale)/\(name).phrases"
+                guard let text = files[phrasePath] else { throw .missingFile(phrasePath) }
+                do { phrases.merge(try PhraseTable(parsing: text, file: String(phrasePath.dropFirst(6)))) } catch {
+                    throw .invalidFiles(error.errors)
+                }
+                translatesSomething = true
+            }
+        }
+        var untranslated: [UntranslatedPhrase] = []
+        if translatesSomething {
+            for k in ruleFiles.indices where !ruleFiles[k].locale.isEmpty && ruleFiles[k].locale != ownLocale {
+                ruleFiles[k].rules = ruleFiles[k].rules.map { $0.translated(by: phrases, missing: &untranslated) }
+            }
+        }
+        var compiled = SpeechStyle(files: ruleFiles, words: words, fixingPreferencesOf: fixed)
+        compiled.untranslatedPhrases = untranslated
+        return compiled
     }
 }
 
@@ -227,7 +256,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
     case inheritanceCycle(String)
     case invalidFiles([RuleFileError])
     /// Unknown preference names or values, with strict preferences (one message each).
-    case invalidPreferences([String])
+    case invalidPreferences([PreferenceProblem])
 
     public var description: String {
         switch self {
@@ -238,7 +267,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
         case let .missingOverrideDirectory(d): return "rules directory '\(d)' does not exist"
         case let .inheritanceCycle(t): return "locale '\(t)' inherits from itself"
         case let .invalidFiles(errors): return errors.map(\.description).joined(separator: "\n")
-        case let .invalidPreferences(problems): return problems.joined(separator: "; ")
+        case let .invalidPreferences(problems): return problems.map(\.description).joined(separator: "; ")
         }
     }
 }
