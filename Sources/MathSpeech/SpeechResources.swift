@@ -44,7 +44,7 @@ public struct SpeechResources: Sendable {
                 } else {
                     wordOverrides[key] = text
                 }
-                origins[key] = base + "/" + relative
+                origins[key] = (dir.path.hasSuffix("/") ? dir.path : dir.path + "/") + relative
             }
         }
         self.files = files
