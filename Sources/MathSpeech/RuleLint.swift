@@ -272,7 +272,9 @@ public enum RuleLint {
         for (key, at) in lookedUp.sorted(by: { $0.key < $1.key }) {
             if lexicon.keyed(key, variants: []) == nil { missing(key, at, "the word"); continue }
             // A word of an inherited style's word file of another language, which this locale does not give.
-            if let entry = style.words.entries[key], let owner = entry.file.split(separator: "/").first,
+            if let entry = style.words.entries[key],
+               let owner = entry.file.replacingOccurrences(of: "override:", with: "").replacingOccurrences(of: "Rules/", with: "")
+                   .split(separator: "/").first,
                LocaleTag(String(owner)).language != language,
                Lexicon(chain: lexicon.chain).keyed(key, variants: []) == nil {
                 add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
