@@ -254,7 +254,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// simple parts, a linear expression such as `n - 1`, something squared or cubed such as `x^2` or
     /// `-\frac12 t^2`) | `complex` ("raised to the exponent, …, end exponent": nested powers other
     /// than squared/cubed, a sum holding a power, roots, big operators, relations); `exponent-value` for
-    /// integers (`-1` for negative ones); `nested` when the exponent contains a power.
+    /// integers (`-1` for negative ones); `nested` when the exponent contains a power; `scripted-base`
+    /// when the base is a subscript written apart from the superscript (`{x_a}^b`, MathML
+    /// `<msup><mrow><msub>…</msub></mrow>…</msup>`, not `x_a^b`).
     case power
     /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number
     /// written with digits (an integer or a decimal).
