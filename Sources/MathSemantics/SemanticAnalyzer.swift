@@ -340,8 +340,9 @@ struct Analyzer {
         b.leaf(.functionName, text: text, range: range, .atom(.functionClass, nameClass ?? .named))
     }
 
-    /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
-    mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
+    /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`), `font` when it is set
+    /// in a font other than upright (`<mtext mathvariant="bold-fraktur">`, `\textbf`).
+    mutating func text(_ raw: String, range: SourceRange?, font: PropertyAtom? = nil) -> NodeID {
         let t = Analyzer.plainText(raw).trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
         // A text of one letter of another script (`<mtext>Δ</mtext>`) is that letter.
@@ -357,6 +358,7 @@ struct Analyzer {
         }
         let mark = b.mark()
         if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
+        if let font { b.atom(.font, font) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
     }
 
