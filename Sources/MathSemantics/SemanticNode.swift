@@ -287,7 +287,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// (a text node with `unit-name`, or the prime operator). Properties `unit-name` (a normalised unit
     /// *symbol* key for the lexicon: `cm`, `kg`, `m/s`, `km/h`, `min`, `µm`, with powers as
     /// superscripts `cm²`, `m/s²`; spelled-out units map to their symbol, `meters` → `m`),
-    /// `unit-power` / `unit-power-denominator` (the 2 of `cm^2`, `m/s^2`),
+    /// `unit-power` / `unit-power-denominator` (the 2 of `cm^2`, `m/s^2`; the unit node of a written
+    /// power also has `unit-base`, the key of the unit raised: `cm` for `cm^2`),
     /// `singular` when the quantity is exactly 1. A number with primes (`6'`, `5' 4''`) is a measurement
     /// with `prime-unit` = `1` | `2` and `unit-name` `ft` / `in`; after degrees (`30^\circ 15'`) it has
     /// `after-degrees` and `unit-name` `arcmin` / `arcsec` (ClearSpeak Prime preference: rules may
