@@ -245,9 +245,9 @@ extension MathMLTreeBuilder {
                 ?? (attrs.take("mode").map { $0.trimmingCharacters(in: .whitespaces) == "display" } ?? false)
             noteMath(display: isDisplay, attributes: attrs.remaining)
             let nodes = collectNodes(frame)
-            // The author's words for the whole formula (its accessible name, or the `alt` text MathML 3
-            // §2.2.1 gives it) are what it says: kept on the root as its `aria-label`.
-            if let label = Self.directSpeech(attrs.remaining) {
+            // The author's words for the whole formula (its accessible name) are what it says: kept on
+            // the root as its `aria-label`.
+            if options.keepsFormulaLabel, let label = Self.directSpeech(attrs.remaining) {
                 return .node(MathNode(.row, nodes, range: range, attributes: ["aria-label": label]), marker: nil)
             }
             if nodes.count == 1 { return .node(nodes[0], marker: nil) }
@@ -267,10 +267,12 @@ extension MathMLTreeBuilder {
     // MARK: - Helpers
 
     /// The words an author gave an element to be spoken instead of its content: its accessible name
-    /// (`aria-label`), speech an authoring tool stored with it (`exact-speech`, as Speech Rule Engine
-    /// writes it), or, on `<math>`, its text alternative (`alt`). Nil when none is given or all are blank.
+    /// (`aria-label`) or speech an authoring tool stored with it (`exact-speech`, as Speech Rule Engine
+    /// writes it). Nil when neither is given or both are blank. A text alternative (`alttext`, or a
+    /// stray `alt`) is not read: it is the fallback for a reader that cannot read the MathML, and is
+    /// often its TeX source.
     static func directSpeech(_ attributes: [String: String]) -> String? {
-        for name in ["aria-label", "exact-speech", "alt"] {
+        for name in ["aria-label", "exact-speech"] {
             if let value = attributes[name], !value.allSatisfy(\.isWhitespace) { return value }
         }
         return nil
