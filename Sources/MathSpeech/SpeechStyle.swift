@@ -1053,7 +1053,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power, concept, font, characters, punctuation, letters, name
+    case word, function, unit, unitPlural, spell, power, concept, font, characters, punctuation, letters, name, notation
     case unknown
 
     init(_ name: String) {
@@ -1078,6 +1078,7 @@ enum ValueFormat: Sendable {
         case "punctuation": self = .punctuation
         case "letters": self = .letters
         case "name": self = .name
+        case "notation": self = .notation
         default: self = .unknown
         }
     }
