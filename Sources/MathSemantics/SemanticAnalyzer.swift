@@ -666,6 +666,7 @@ struct Analyzer {
         var columns = 0
         var allSimple = true
         var allTokens = true
+        var allZero = true
         var labelled = false
         var firstRow: NodeID = -1
         for r in m.children {
@@ -701,6 +702,7 @@ struct Analyzer {
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
                 if isEmpty || !(kind(content) == .number || kind(content) == .identifier) { allTokens = false }
+                if isEmpty || kind(content) != .number || tree.integerValue(content) != 0 { allZero = false }
                 let cellMark = b.mark()
                 if !isEmpty { b.add(child: content, .item) }
                 b.add(child: b.finish(.tableCell, cellMark, range: c.range, rangeFromChildren: false), .cell)
@@ -723,6 +725,7 @@ struct Analyzer {
         }
         if allSimple { b.flag(.simpleCells) }
         if allTokens { b.flag(.tokenCells) }
+        if allZero && rows > 0 { b.flag(.zeroCells) }
         b.integer(.rows, rows)
         b.integer(.columns, columns)
         // The author says what the lines are (MathML 4 intent ":system-of-equations").

@@ -438,7 +438,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// | `bars` (a determinant) | `double-bars` | `other` (with `open`, `close`); `simple-cells` when
     /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise);
     /// `token-cells` when every cell is one number or one identifier (MathSpeak reads such rows without
-    /// column numbers).
+    /// column numbers); `zero-cells` when every cell is the number 0 (a zero matrix).
     /// A table of one cell between fences is a 1 by 1 matrix.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).
