@@ -71,8 +71,6 @@ public struct SpeechEngine: Sendable {
         let exponentRole: UInt16
         let subscriptRole: UInt16
         let commandProperty: UInt16
-        /// What makes a letter an ordinal ("n-th").
-        let ordinalSuffix: String
         /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
         let levelWords: String?
         /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
@@ -94,7 +92,6 @@ public struct SpeechEngine: Sendable {
             exponentRole = SemanticRole.exponent.rawValue
             subscriptRole = SemanticRole.subscript.rawValue
             commandProperty = PropertyName.command.rawValue
-            ordinalSuffix = lexicon.number("ordinal-suffix") ?? "-th"
         }
 
         /// The words of counted key number `k` for count `n` (see ``TemplatePart/countedLookup(key:property:)``).
