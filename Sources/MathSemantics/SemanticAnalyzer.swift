@@ -246,9 +246,11 @@ struct Analyzer {
             let mark = b.mark()
             b.add(child: content, .content)
             // Notations as a list of names, one space apart (`" box  circle "` → `box circle`).
-            // (MathML's default notation is `longdiv`).
-            let names = notation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
-            b.string(.notation, names.isEmpty ? "longdiv" : names)
+            // (MathML's default notation is `longdiv`). The attribute is a set (MathML 4 §3.3.9):
+            // the names are put in one order and repeats dropped, so that the same enclosure
+            // reads the same whatever order its author wrote the names in.
+            let names = SemanticAnalyzer.canonicalNotations(notation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }))
+            b.string(.notation, names.isEmpty ? "longdiv" : names.joined(separator: " "))
             return b.finish(.enclosed, mark, range: m.range)
         case .style(let p) where p.color != nil || p.background != nil:
             let content = sequence(m.children, range: m.range, ctx)
@@ -690,6 +692,7 @@ struct Analyzer {
         var columns = 0
         var allSimple = true
         var allTokens = true
+        var allZero = true
         var labelled = false
         var firstRow: NodeID = -1
         for r in m.children {
@@ -725,6 +728,7 @@ struct Analyzer {
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
                 if isEmpty || !(kind(content) == .number || kind(content) == .identifier) { allTokens = false }
+                if isEmpty || kind(content) != .number || tree.integerValue(content) != 0 { allZero = false }
                 let cellMark = b.mark()
                 if !isEmpty { b.add(child: content, .item) }
                 b.add(child: b.finish(.tableCell, cellMark, range: c.range, rangeFromChildren: false), .cell)
@@ -747,6 +751,7 @@ struct Analyzer {
         }
         if allSimple { b.flag(.simpleCells) }
         if allTokens { b.flag(.tokenCells) }
+        if allZero && rows > 0 { b.flag(.zeroCells) }
         b.integer(.rows, rows)
         b.integer(.columns, columns)
         // The author says what the lines are (MathML 4 intent ":system-of-equations").
@@ -854,5 +859,28 @@ extension String {
         while hi > lo, s[s.index(before: hi)].properties.isWhitespace { hi = s.index(before: hi) }
         if lo == s.startIndex && hi == s.endIndex { return self }
         return String(s[lo..<hi])
+    }
+}
+
+extension SemanticAnalyzer {
+    /// The order notation names of `menclose` are put in: frames, strikes, marks, then arrows
+    /// (names not listed keep their written order after these).
+    static let notationOrder: [String: Int] = Dictionary(uniqueKeysWithValues: [
+        "box", "roundedbox", "circle", "left", "right", "top", "bottom",
+        "updiagonalstrike", "downdiagonalstrike", "verticalstrike", "horizontalstrike",
+        "longdiv", "radical", "actuarial", "phasorangle", "madruwb", "madrub", "updiagonalarrow",
+        "uparrow", "downarrow", "leftarrow", "rightarrow",
+        "northeastarrow", "southeastarrow", "southwestarrow", "northwestarrow",
+        "updownarrow", "leftrightarrow", "northeastsouthwestarrow", "northwestsoutheastarrow",
+    ].enumerated().map { ($0.element, $0.offset) })
+
+    /// The names of a `notation` attribute in ``notationOrder``, each once.
+    static func canonicalNotations<S: StringProtocol>(_ names: [S]) -> [String] {
+        var seen = Set<String>()
+        var keyed: [(key: Int, name: String)] = []
+        for name in names.map({ String($0) }) where seen.insert(name).inserted {
+            keyed.append((notationOrder[name] ?? notationOrder.count + keyed.count, name))
+        }
+        return keyed.sorted { $0.key < $1.key }.map { $0.name }
     }
 }

@@ -205,7 +205,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `possible-function` on a letter followed by parentheses that ClearSpeak may read as a function
     /// (`k(5)`, `P(A)`, `E[X]`: exactly the letter, the operator and the ``fenced`` group; rules choose
     /// "k of 5" or "a times (b + c)" from the group's properties). An invisible times written in MathML
-    /// is this same operator.
+    /// is this same operator. Property `chemical` on a chemical formula (`H_2O`, `SO_4^{2-}`: element
+    /// symbols with counts or charges, see `ChemicalFormulas.swift`).
     case impliedTimes = "implied-times"
     /// A unary prefix operator. Children: `operator` (the symbol leaf, first) and `argument`. Property
     /// `operator` names it: `negative` (−),
@@ -441,7 +442,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// | `bars` (a determinant) | `double-bars` | `other` (with `open`, `close`); `simple-cells` when
     /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise);
     /// `token-cells` when every cell is one number or one identifier (MathSpeak reads such rows without
-    /// column numbers).
+    /// column numbers); `zero-cells` when every cell is the number 0 (a zero matrix).
     /// A table of one cell between fences is a 1 by 1 matrix.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).
