@@ -43,6 +43,8 @@ let package = Package(
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
         .plugin(name: "EmbedSpeechResources", capability: .buildTool(), dependencies: ["EmbedResourcesTool"]),
+        .executableTarget(name: "ReadmeExamplesTool"),
+        .plugin(name: "ReadmeExamples", capability: .buildTool(), dependencies: ["ReadmeExamplesTool"]),
         // Tests mirror Sources/; TestSupport holds what several test targets share (golden files).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MathSyntaxTests", dependencies: ["MathSyntax"]),
@@ -57,6 +59,9 @@ let package = Package(
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
+        // The README's Swift examples, compiled (by the ReadmeExamples plugin) and run.
+        .testTarget(name: "ReadmeTests", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
+                    plugins: ["ReadmeExamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,8 @@
 #                                the other selectable math fonts (TeX Gyre Pagella/Termes/Bonum/Schola Math,
 #                                DejaVu Math TeX Gyre); optional fonts-texgyre gives \text their own text faces
 #   sox                          inspecting/checking generated audio in tests and demos
+#   zsh fish                     the tests check the shell completion scripts (`mathaloud completion`) with `zsh -n`
+#                                and `fish -n`
 set -euo pipefail
 
 PACKAGES=(
@@ -26,6 +28,8 @@ PACKAGES=(
   fonts-texgyre-math
   fonts-dejavu-extra
   sox
+  zsh
+  fish
 )
 
 log() { printf 'install-deps: %s\n' "$*"; }

@@ -20,6 +20,9 @@ public struct SpokenFormula: Sendable {
     public var semantics: SemanticNode { semanticTree.root }
     /// The source text.
     public let source: SourceText
+
+    /// The diagnostic that refused the input as a whole (nothing was spoken), if any.
+    public var rejection: Diagnostic? { diagnostics.rejection }
 }
 
 /// Speaks formulas in one locale, style and set of preferences (DESIGN.md §5–§7).
@@ -62,11 +65,12 @@ public struct Speaker: Sendable {
     ///     name or value instead of ignoring it (and listing it in ``preferenceProblems``).
     ///   - rulesDirectory: an override directory for rules and words (also `MATHALOUD_RULES`).
     ///   - texOptions: TeX parsing options (display mode, user macros, limits, trust).
+    ///   - speechLimits: bounds on speaking one formula (rule steps, output bytes).
     ///   - cacheCapacity: how many spoken formulas to keep (0 turns the cache off).
     public init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, verbosity: Verbosity? = nil,
                 preferences: [String: String] = [:], strictPreferences: Bool = false,
                 rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions(),
-                cacheCapacity: Int = 1024) throws(SpeechLoadError) {
+                speechLimits: SpeechLimits = SpeechLimits(), cacheCapacity: Int = 1024) throws(SpeechLoadError) {
         let directory = rulesDirectory ?? Speaker.environmentRulesDirectory
         let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: directory)
         let chain = try resources.lexiconChain(for: locale.rawValue)
@@ -87,7 +91,7 @@ public struct Speaker: Sendable {
         self.parser = FormulaParser(texOptions: texOptions)
         self.analyzer = SemanticAnalyzer()
         self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words),
-                                   preferences: resolved.values)
+                                   preferences: resolved.values, limits: speechLimits)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
 
@@ -115,10 +119,19 @@ public struct Speaker: Sendable {
 
     /// Speaks a formula that is already parsed (e.g. one a renderer also lays out), so the TeX is read
     /// once. Not cached: the caller holds the tree.
+    ///
+    /// Input refused as a whole (over a limit, malformed MathML: ``Diagnostic/rejection``) is never read
+    /// out: its speech is empty and its diagnostics say why; the same holds when the speech itself goes
+    /// over its limits (``SpeechLimits``).
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
+        if parsed.diagnostics.rejection != nil {
+            return SpokenFormula(speech: SpeechDescription(), diagnostics: Speaker.merged(parsed.diagnostics, []), speechDiagnostics: [],
+                                 trace: [], semanticTree: analyzer.tree(of: MathNode(.row, [])), source: parsed.source)
+        }
         let tree = analyzer.tree(of: parsed.root)
         let output = engine.speak(tree, trace: explain)
-        return SpokenFormula(speech: output.description,
+        let refused = output.diagnostics.rejection != nil
+        return SpokenFormula(speech: refused ? SpeechDescription() : output.description,
                              diagnostics: Speaker.merged(parsed.diagnostics, output.diagnostics),
                              speechDiagnostics: output.diagnostics, trace: output.trace, semanticTree: tree,
                              source: parsed.source)

@@ -27,6 +27,8 @@ public struct MathMLReader: Sendable {
         public var maxDepth = 200
         /// The most elements accepted (default 200,000); more give `mathml.too-many-nodes`.
         public var maxNodes = 200_000
+        /// Which links, styles and URLs are kept (``TrustPolicy``; event handlers never are).
+        public var trust = TrustPolicy.untrusted
 
         /// Creates options with the default limits.
         public init() {}

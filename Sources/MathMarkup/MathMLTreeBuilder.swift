@@ -70,7 +70,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     // Inputs
     let source: [UInt8]
     private let tags: [MathMLTag]
-    private let options: MathMLReader.Options
+    let options: MathMLReader.Options
 
     // Outputs
     var diagnostics: [Diagnostic] = []

@@ -102,6 +102,8 @@ public struct RuleFile: Hashable, Sendable {
     public var locale: String = ""
     /// `inherit PATH` lines: other rule files whose rules apply after this file's.
     public var inherits: [String] = []
+    /// The line of each `inherit` (parallel to ``inherits``), for errors about the file it names.
+    public var inheritLines: [Int] = []
     /// `words NAME` lines: word files of this style (`Rules/<locale>/NAME.words`).
     public var wordFiles: [String] = []
     /// Declared preferences.
@@ -149,7 +151,9 @@ public struct RuleFile: Hashable, Sendable {
                     switch keyword {
                     case "style": style = rest
                     case "locale": locale = rest
-                    case "inherit": inherits.append(rest)
+                    case "inherit":
+                        inherits.append(rest)
+                        inheritLines.append(lineNumber)
                     case "words": wordFiles.append(rest)
                     case "preference":
                         guard let colon = rest.firstIndex(of: ":") else {

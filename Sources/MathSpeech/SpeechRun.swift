@@ -8,17 +8,21 @@ import MathSemantics
 struct SpeechBuilder {
     var items: [SpeechDescription.Item] = []
     var start = 0
+    /// UTF-8 bytes of words appended so far (for ``SpeechLimits/maxOutputBytes``).
+    var bytes = 0
 
     init(capacity: Int) { items.reserveCapacity(capacity) }
 
     @inline(__always)
     mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
         SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
     }
 
     /// Appends words known not to be blank.
     @inline(__always)
     mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
         items.append(.words(words, range: range, prosody: prosody))
     }
 
@@ -28,6 +32,7 @@ struct SpeechBuilder {
     }
 
     mutating func join(_ text: String, words: String, range: SourceRange?) {
+        bytes &+= text.utf8.count
         SpeechDescription.join(text, words: words, range: range, to: &items, from: start)
     }
 }
@@ -182,6 +187,11 @@ struct SpeechRun {
     private let extraRoleStart: Int
     var diagnostics: [Diagnostic] = []
     var trace: [RuleTrace] = []
+    /// Nodes spoken so far, the limits, whether the run stopped at one, and the rule whose template is
+    /// being said (for the diagnostic that names it).
+    private var steps = 0
+    private(set) var stopped = false
+    private var currentRule = -1
     /// The parents of the nodes being spoken, root first, each with the role it was reached by:
     /// `ancestors[0 ..< ancestorCount]`, in memory the caller gives (room for one per node: a walk
     /// goes down links, and the tree has no cycles).
@@ -309,6 +319,14 @@ struct SpeechRun {
     /// Speaks node `node`, reached with `role` as child `index` of `parent`.
     mutating func speak(_ node: NodeID, role: UInt16, parent: Frame?, index: Int, depth: Int, prosody: Prosody?,
                         into out: inout SpeechBuilder) {
+        // Bounded work and output per formula (SpeechLimits): a rule that says its children many
+        // times over, on nested nodes, would otherwise grow without end.
+        if stopped { return }
+        steps &+= 1
+        if steps > core.limits.maxRuleSteps || out.bytes > core.limits.maxOutputBytes {
+            stop(steps > core.limits.maxRuleSteps, node: node)
+            return
+        }
         let context = Context(node: node, role: role, parent: parent?.node ?? -1, index: index)
         if let parent {
             ancestors[ancestorCount] = parent
@@ -409,6 +427,7 @@ struct SpeechRun {
     private mutating func speakChildren(_ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let frame = Frame(node: context.node, role: context.role)
         for i in 0 ..< tree.childCount(context.node) {
+            if stopped { return }
             let link = tree.child(context.node, at: i)
             speak(link.node, role: link.role, parent: frame, index: i, depth: depth + 1,
                   prosody: childProsody(link.role, prosody), into: &out)
@@ -499,7 +518,11 @@ struct SpeechRun {
     private mutating func render(rule: Int, _ context: Context, depth: Int, prosody: Prosody?,
                                  into out: inout SpeechBuilder) {
         var joiner: String? = nil
+        let outerRule = currentRule
+        currentRule = rule
+        defer { currentRule = outerRule }
         for i in templateStart[rule] ..< templateStart[rule + 1] {
+            if stopped { return }
             if let text = joiner {
                 joiner = nil
                 let mark = out.items.count, outerStart = out.start
@@ -810,6 +833,22 @@ struct SpeechRun {
             for i in 0 ..< ancestorCount where kinds.contains(tree.kind(ancestors[i].node)) { return !negated }
             return negated
         }
+    }
+
+    // MARK: Limits
+
+    /// Stops the run at a limit: reports `speech.step-limit` or `speech.output-limit`, naming the rule
+    /// whose template was being said (its file and line), at the node reached.
+    private mutating func stop(_ steps: Bool, node: NodeID) {
+        stopped = true
+        let limits = core.limits
+        let what = steps ? "more than \(limits.maxRuleSteps) rule steps" : "more than \(limits.maxOutputBytes) bytes of speech"
+        var message = "speaking the formula took \(what); stopped"
+        if currentRule >= 0 {
+            let rule = core.rules[currentRule]
+            message += " in rule \(rule.name) (\(rule.file):\(rule.line)), which may say its children too many times"
+        }
+        diagnostics.append(.error(steps ? "speech.step-limit" : "speech.output-limit", message, at: tree.range(node)))
     }
 
     // MARK: Traces

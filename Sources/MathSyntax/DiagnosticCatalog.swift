@@ -79,7 +79,7 @@ extension DiagnosticID {
     public static let speechOutputLimit: DiagnosticID = "speech.output-limit"
     /// Speaking one formula took more rule-evaluation steps than the limit.
     public static let speechStepLimit: DiagnosticID = "speech.step-limit"
-    /// An image larger than the page limit.
+    /// An image larger than the page limit (drawn smaller to fit).
     public static let renderPageTooLarge: DiagnosticID = "render.page-too-large"
 
     /// Every id the project emits, with its severity and meaning.
@@ -154,7 +154,7 @@ extension DiagnosticID {
             .init(.speechOutputLimit, .error, "The speech of one formula grew past its size limit.", rejectsInput: true),
             .init(.speechStepLimit, .error, "Speaking one formula took more rule steps than the limit.", rejectsInput: true),
             // Typesetting (MathAloudRender).
-            .init(.renderPageTooLarge, .error, "The image would be larger than the page limit.", rejectsInput: true),
+            .init(.renderPageTooLarge, .warning, "The image would be larger than the page limit; it is drawn smaller to fit."),
         ]
         return Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }()
