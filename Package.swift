@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MathAloud", targets: ["MathAloud"]),
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
+        .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -37,6 +38,9 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "MathAloudRender", dependencies: ["MathAloud", "CHarfBuzz", "CCairo", "CZlib"]),
+        // Math in documents and streams (DESIGN.md §2, §13): segmenters per format, the document API,
+        // streams, accessible HTML/Markdown output. Pure Swift; images come through a protocol.
+        .target(name: "MathAloudDocuments", dependencies: ["MathAloud"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"]),
         .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
                           path: "Sources/MathAloudBench"),
@@ -58,9 +62,10 @@ let package = Package(
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
+        .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
         // The README's Swift examples, compiled (by the ReadmeExamples plugin) and run.
-        .testTarget(name: "ReadmeTests", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
+        .testTarget(name: "ReadmeTests", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudDocuments"],
                     plugins: ["ReadmeExamples"]),
     ],
     swiftLanguageModes: [.v6]

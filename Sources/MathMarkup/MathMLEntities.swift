@@ -5,7 +5,7 @@
 ///
 /// XML parsers reject these names unless a DTD declares them, but real documents use them, so
 /// ``MathMLReader`` rewrites each one to a numeric character reference before parsing.
-enum MathMLEntities {
+package enum MathMLEntities {
     /// Name → replacement text, parsed once from ``table``.
     static let values: [String: String] = {
         var result: [String: String] = [:]
@@ -24,10 +24,10 @@ enum MathMLEntities {
     }()
 
     /// Names longer than this (the table's longest has 24 letters) are not looked up.
-    static let maxNameLength = 40
+    package static let maxNameLength = 40
 
     /// The replacement text of the entity `name` (without `&` and `;`), nil when unknown.
-    static func value(of name: String) -> String? { values[name] }
+    package static func value(of name: String) -> String? { values[name] }
 
     /// `name=HEX[+HEX…]`, code points in hexadecimal, several per line. Values follow the HTML5
     /// named character reference list.

@@ -190,7 +190,7 @@ extension SemanticTree.Records {
     func isSimple(_ n: NodeID, allowFractions: Bool = false, strict: Bool = false, depth: Int = 0) -> Bool {
         if depth > 6 { return false }
         switch kind(n) {
-        case .number, .identifier, .text, .functionName, .ellipsis:
+        case .number, .identifier, .text, .functionName, .ellipsis, .unit:
             return true
         case .prefix:
             // A negative number, letter or product of them (`-2x`).
@@ -199,7 +199,8 @@ extension SemanticTree.Records {
                 || (kind(a) == .impliedTimes && isSimple(a, depth: depth + 1))
         case .subscript:
             guard let b = child(n, .base), let s = child(n, .subscript) else { return false }
-            return kind(b) == .identifier && (kind(s) == .number || kind(s) == .identifier)
+            return kind(b) == .identifier && (kind(s) == .number || kind(s) == .identifier
+                || (kind(s) == .impliedTimes && isSimple(s, strict: true, depth: depth + 1)))
         case .primes:
             return child(n, .base).map { kind($0) == .identifier } ?? false
         case .fraction:

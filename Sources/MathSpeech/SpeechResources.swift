@@ -157,7 +157,8 @@ public struct SpeechResources: Sendable {
             try wordTable("Locales/\(tag)/\(name)") ?? WordTable()
         }
         return LocaleWords(tag: tag, settings: try table("locale.txt"), symbols: try table("symbols.txt"),
-                           functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"))
+                           functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"),
+                           contractions: try table("contractions.txt"))
     }
 
     /// Loads a style's rule file and what it inherits, and its word files; the locale is found by

@@ -155,6 +155,14 @@ extension DiagnosticID {
             .init(.speechStepLimit, .error, "Speaking one formula took more rule steps than the limit.", rejectsInput: true),
             // Typesetting (MathAloudRender).
             .init(.renderPageTooLarge, .warning, "The image would be larger than the page limit; it is drawn smaller to fit."),
+            // Documents (MathAloudDocuments).
+            .init("document.include-cycle", .error, "An \\input or \\include that includes itself again."),
+            .init("document.include-not-found", .error, "An \\input or \\include whose file cannot be read."),
+            .init("document.include-too-deep", .error, "Includes nested deeper than the limit."),
+            .init("document.input-too-large", .error, "A document larger than the size limit.", rejectsInput: true),
+            .init("document.invalid-encoding", .error, "A document whose bytes are not text in any encoding tried."),
+            .init("document.invalid-notebook", .error, "A notebook file that is not a Jupyter notebook's JSON."),
+            .init("document.unclosed-element", .warning, "An HTML element left open at the end of the document."),
         ]
         return Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }()

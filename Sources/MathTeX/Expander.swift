@@ -197,7 +197,7 @@ struct Expander {
         args.reserveCapacity(macro.parameterCount)
         var patternIndex = 0
         if let def = macro.optionalDefault {
-            args.append(readOptionalArgument() ?? def)
+            args.append(readOptionalArgument() ?? localized(def, from: macro.names))
             patternIndex = 1
         }
         let pattern = macro.parameterText
@@ -280,6 +280,40 @@ struct Expander {
             produced += 1
         }
         expandedTokens += produced
+    }
+
+    /// Tokens lexed outside this parse (with `names`), their local names made this parse's own.
+    private mutating func localized(_ tokens: [Token], from names: TokenNames?) -> [Token] {
+        guard let names else { return tokens }
+        return tokens.map { t in
+            guard t.kind == .controlSequence, t.name.isLocal else { return t }
+            var copy = t
+            copy.name = lexer.names.add(names.string(t.name, tables: tables))
+            return copy
+        }
+    }
+
+    /// The macros that TeX definitions (`\newcommand`, `\def`, `\let`, `\DeclareMathOperator`…) in
+    /// `text` leave behind, added to `macros`; everything else in `text` is read and dropped. The
+    /// result's macros carry their own names (``Macro/names``), so any parse can use them.
+    static func definitions(in text: String, adding macros: [String: Macro], limits: TeXLimits)
+        -> (macros: [String: Macro], diagnostics: [Diagnostic]) {
+        var text = text
+        return text.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: Token.self, capacity: 16) { memory in
+                var expander = Expander(bytes: bytes, tables: ParserTables.shared, macros: macros, hasUserMacros: true,
+                                        limits: limits, tokenMemory: memory)
+                defer { expander.release() }
+                while expander.next(skippingSpaces: true).kind != .eof {}
+                var result = expander.macros
+                for (name, macro) in result where macro.names == nil {
+                    var owned = macro
+                    owned.names = expander.lexer.names
+                    result[name] = owned
+                }
+                return (result, expander.diagnostics)
+            }
+        }
     }
 
     private func sameToken(_ a: Token, _ b: Token) -> Bool {

@@ -53,6 +53,9 @@ import MathSyntax
 ///   more backticks or tildes at the start of a line, indented at most three spaces, up to a closing
 ///   fence at least as long or the end of the input) stay text. An unmatched backtick run is literal
 ///   text. Indented code blocks are not recognised. Math that opens before a code span runs through it.
+///   With ``Options/markdownMath`` (the default), a fenced block whose info string is `math` is display
+///   math (delimiter "```math" or "~~~math"; its lines are the TeX) and `` $`…`$ `` is inline math
+///   (delimiter "$`"; the code span's content is the TeX), as on GitHub.
 /// - Delimiters are found in the raw input. HTML character references are decoded (when asked) only in
 ///   the segments' strings, so `&#36;` is never a delimiter.
 public struct MathTextScanner: Sendable {
@@ -81,6 +84,18 @@ public struct MathTextScanner: Sendable {
         /// `text.too-many-diagnostics` (range = the first unreported opener) counts the rest, so hostile
         /// input cannot make the diagnostics grow without bound. Default 1000.
         public var maxDiagnostics = 1000
+        /// The environments that are math, by name (`equation`, `align*`…); nil (the default) makes every
+        /// `\begin{name}…\end{name}` math. With a set, any other environment is text, and the scan goes
+        /// on inside it (so `\begin{itemize}` in a LaTeX document is prose, and the math in it is found).
+        public var environments: Set<String>? = nil
+        /// Markdown math beyond the dollars (GitHub's and GitLab's syntax): a fenced code block whose info
+        /// string is `math` is display math (its lines are the TeX), and `` $`…`$ `` (a code span between
+        /// dollars) is inline math. Only with ``markdownCode``. Default `true`.
+        public var markdownMath = true
+        /// Named character references beyond the six the scanner knows (`&alpha;`, `&le;`…), used when
+        /// ``decodeHTMLEntities`` is on: the name without `&` and `;` → its replacement text, nil when
+        /// unknown (the reference then stays as written). Names up to 40 bytes are looked up.
+        public var namedCharacterReference: (@Sendable (String) -> String?)? = nil
         /// The default options.
         public init() {}
     }
@@ -105,6 +120,25 @@ public struct MathTextScanner: Sendable {
     /// `text.too-many-diagnostics`), and the error `text.input-too-large` (range = the whole input)
     /// when the input exceeds ``Options/maxInputBytes``.
     public func scan(_ text: String) -> MathTextScan {
+        scan(text, excluding: [], complete: true)
+    }
+
+    /// Splits `text` into text and math segments, leaving `excluded` regions alone, and (when the text
+    /// is not `complete`) telling how much of the result is final.
+    ///
+    /// - Parameters:
+    ///   - excluded: regions that are not prose (HTML tags, comments, elements a document format reads
+    ///     itself), sorted and not overlapping: they are never scanned (they end up in text segments),
+    ///     and no math, code span or environment may span one: an opener whose closer lies past an
+    ///     excluded region stays text. Ranges outside the input are ignored.
+    ///   - complete: `false` when more text may follow (a stream): openers that could still be closed by
+    ///     text to come are not reported, and ``MathTextScan/settled`` says up to where the segments
+    ///     cannot change whatever follows, ``MathTextScan/resumeOffset`` where a later scan of the
+    ///     longer text may start (the segments before it stay the same).
+    ///   - startsLine: whether `text` starts at the start of a line (`false` when it is the rest of a line
+    ///     whose beginning was scanned before: a fence can then not open at offset 0).
+    public func scan(_ text: String, excluding excluded: [SourceRange], complete: Bool,
+                     startsLine: Bool = true) -> MathTextScan {
         let count = text.utf8.count
         if count > options.maxInputBytes || count >= Int(Int32.max) {
             let whole = SourceRange(0, count)
@@ -116,9 +150,12 @@ public struct MathTextScanner: Sendable {
                                      at: whole)])
         }
         if count == 0 { return MathTextScan(segments: [], diagnostics: []) }
-        var scanner = TextScan(bytes: Array(text.utf8), options: options)
+        var scanner = TextScan(bytes: Array(text.utf8), options: options, excluded: excluded, complete: complete,
+                               startsLine: startsLine)
         scanner.run()
-        return MathTextScan(segments: scanner.segments, diagnostics: scanner.diagnostics)
+        let settled = complete ? count : min(count, scanner.unsettled)
+        return MathTextScan(segments: scanner.segments, diagnostics: scanner.diagnostics, codeRanges: scanner.codeRanges,
+                            settled: settled, resumeOffset: min(settled, scanner.openFence ?? count))
     }
 }
 
@@ -130,11 +167,26 @@ public struct MathTextScan: Sendable {
     /// Warnings (`text.unclosed-math`), errors (`text.input-too-large`) and the note
     /// `text.too-many-diagnostics`, in input order.
     public let diagnostics: [Diagnostic]
+    /// The Markdown code spans and fenced code blocks found (with ``MathTextScanner/Options/markdownCode``),
+    /// in input order: each from its opening backticks or fence to the end of its closing ones. A math
+    /// fence (` ```math `) is a formula, not code, and is not listed.
+    public let codeRanges: [SourceRange]
+    /// For a scan of text that may go on (`complete: false`): the segments up to this offset are final.
+    /// A text segment that runs past it is final only up to it. For a complete scan, the input's length.
+    public let settled: Int
+    /// For a scan of text that may go on: where a scan of the longer text may start (at most
+    /// ``settled``; before it when an open fenced code block began earlier, whose end is still to come).
+    public let resumeOffset: Int
 
     /// Creates a scan result.
-    public init(segments: [MathTextSegment], diagnostics: [Diagnostic]) {
+    public init(segments: [MathTextSegment], diagnostics: [Diagnostic], codeRanges: [SourceRange] = [],
+                settled: Int? = nil, resumeOffset: Int? = nil) {
         self.segments = segments
         self.diagnostics = diagnostics
+        self.codeRanges = codeRanges
+        let end = segments.last?.range.upperBound ?? 0
+        self.settled = settled ?? end
+        self.resumeOffset = resumeOffset ?? self.settled
     }
 
     /// The math segments only, in input order.
@@ -173,8 +225,8 @@ public struct MathFragment: Sendable, Hashable {
     /// Whether the formula is display math (`$$`, `\[`, environments other than `math`) rather than
     /// inline (`$`, `\(`, `math`).
     public let display: Bool
-    /// What delimited it: `"$"`, `"$$"`, `"\\("`, `"\\["`, or the environment name (`"equation"`,
-    /// `"align*"`, `"math"`…).
+    /// What delimited it: `"$"`, `"$$"`, `"\\("`, `"\\["`, `` "$`" `` (GitHub's `` $`…`$ ``), `"```math"` or
+    /// `"~~~math"` (a Markdown math fence), or the environment name (`"equation"`, `"align*"`, `"math"`…).
     public let delimiter: String
     /// The input bytes of the whole formula, delimiters included.
     public let range: SourceRange
@@ -474,6 +526,18 @@ private struct TextScan {
     let bytes: [UInt8]
     let options: MathTextScanner.Options
     let index: DelimiterIndex
+    /// Regions left alone (sorted, disjoint, inside the input), and the first one not yet passed.
+    let excluded: [SourceRange]
+    var excludedCursor = 0
+    /// Whether the input is all there is (false: a stream that may go on).
+    let complete: Bool
+    /// Whether offset 0 is the start of a line.
+    let startsLine: Bool
+    /// The first offset whose reading could change with more input (`Int.max`: none).
+    var unsettled = Int.max
+    /// The start of a fenced code block still open at the end of a partial input.
+    var openFence: Int?
+    var codeRanges: [SourceRange] = []
     var segments: [MathTextSegment] = []
     var diagnostics: [Diagnostic] = []
     /// Where the pending text segment starts.
@@ -486,19 +550,57 @@ private struct TextScan {
     var unreported = 0
     var firstUnreported: SourceRange?
 
-    init(bytes: [UInt8], options: MathTextScanner.Options) {
+    init(bytes: [UInt8], options: MathTextScanner.Options, excluded: [SourceRange], complete: Bool, startsLine: Bool) {
         self.bytes = bytes
         self.options = options
+        self.complete = complete
+        self.startsLine = startsLine
+        let n = bytes.count
+        var regions: [SourceRange] = []
+        for r in excluded where r.lowerBound >= 0 && r.upperBound <= n && r.count > 0 {
+            if let last = regions.last, r.lowerBound < last.upperBound { continue }  // overlapping or unsorted
+            regions.append(r)
+        }
+        self.excluded = regions
         index = bytes.withUnsafeBufferPointer { DelimiterIndex(bytes: $0, dollars: options.dollarDelimiters) }
+    }
+
+    /// Marks the reading from `p` on as one that more input could change.
+    mutating func pending(_ p: Int) { unsettled = min(unsettled, p) }
+
+    /// Whether an excluded region overlaps `lo..<hi`.
+    func crossesExcluded(_ lo: Int, _ hi: Int) -> Bool {
+        guard !excluded.isEmpty else { return false }
+        var a = 0, b = excluded.count
+        while a < b {
+            let mid = (a + b) / 2
+            if excluded[mid].upperBound <= lo { a = mid + 1 } else { b = mid }
+        }
+        return a < excluded.count && excluded[a].lowerBound < hi
     }
 
     mutating func run() {
         let n = bytes.count
         var i = 0
+        var nextExcluded = excluded.first?.lowerBound ?? Int.max
         while i < n {
+            if i >= nextExcluded {
+                // Skip the region (and any the walk jumped into).
+                while excludedCursor < excluded.count, excluded[excludedCursor].upperBound <= i { excludedCursor += 1 }
+                if excludedCursor < excluded.count, excluded[excludedCursor].lowerBound <= i {
+                    i = excluded[excludedCursor].upperBound
+                    excludedCursor += 1
+                }
+                nextExcluded = excludedCursor < excluded.count ? excluded[excludedCursor].lowerBound : Int.max
+                continue
+            }
             switch bytes[i] {
             case Byte.backslash:
-                guard i + 1 < n else { i += 1; continue }
+                guard i + 1 < n else {
+                    if !complete { pending(i) }   // `\(` or `\[` may be coming
+                    i += 1
+                    continue
+                }
                 switch bytes[i + 1] {
                 case Byte.leftParen: i = delimited(at: i, display: false)
                 case Byte.leftBracket: i = delimited(at: i, display: true)
@@ -515,6 +617,15 @@ private struct TextScan {
                 i += 1
             }
         }
+        if !complete, options.decodeHTMLEntities {
+            // A character reference cut off at the end decodes differently once it is whole.
+            var j = n - 1
+            let limit = max(0, n - 41)
+            while j >= limit, bytes[j] != Byte.semicolon {
+                if bytes[j] == Byte.ampersand { pending(j); break }
+                j -= 1
+            }
+        }
         flushText(upTo: n)
         if unreported > 0 {
             diagnostics.append(Diagnostic(
@@ -527,26 +638,60 @@ private struct TextScan {
 
     mutating func inlineDollar(at q: Int) -> Int {
         let n = bytes.count
-        guard q + 1 < n, !Byte.isWhitespace(bytes[q + 1]) else { return q + 1 }
+        guard q + 1 < n else {
+            if !complete { pending(q) }   // a second `$` may follow
+            return q + 1
+        }
+        guard !Byte.isWhitespace(bytes[q + 1]) else { return q + 1 }
+        if options.markdownMath, options.markdownCode, bytes[q + 1] == Byte.backtick, let end = dollarBacktick(at: q) {
+            return end
+        }
         let closer = DelimiterIndex.closer(at: q, openers: index.dollars, closers: index.dollarClosers, cursor: &dollarCursor)
         guard let c = closer, !index.blankLine(between: q, and: c) else {
+            if closer == nil, !complete, !index.blankLine(between: q, and: n) {
+                pending(q)   // the closer may still come
+                return q + 1
+            }
             if !Byte.isDigit(bytes[q + 1]) {
                 warnUnclosed(q, q + 1, opener: "$", closer: "$", atBlankLine: closer != nil)
             }
             return q + 1
         }
         if Byte.isWhitespace(bytes[c - 1]) { return q + 1 }            // "$5 and $10": a closer after a space
+        if c + 1 == n, !complete { pending(q) }                        // the byte after the closer decides
         if c + 1 < n, Byte.isDigit(bytes[c + 1]) { return q + 1 }      // "$x$5": a closer before a digit
+        if crossesExcluded(q, c + 1) { return q + 1 }
         emitMath(q, c + 1, tex: q + 1, c, display: false, delimiter: "$")
         return c + 1
+    }
+
+    /// GitHub's `` $`…`$ ``: a code span right after a `$` and right before another is inline math (its
+    /// content is the TeX). Nil when the code span is not closed by a `$`.
+    mutating func dollarBacktick(at q: Int) -> Int? {
+        let n = bytes.count
+        var e = q + 1
+        while e < n, bytes[e] == Byte.backtick { e += 1 }
+        let length = e - q - 1
+        if e == n { if !complete { pending(q) }; return nil }
+        guard let closer = backtickRun(length: length, from: e), !index.blankLine(between: q, and: closer) else {
+            if !complete, !index.blankLine(between: q, and: n) { pending(q) }
+            return nil
+        }
+        let end = closer + length
+        if end >= n { if !complete { pending(q) }; return nil }
+        guard bytes[end] == Byte.dollar, !crossesExcluded(q, end + 1), !isBlank(e, closer) else { return nil }
+        emitMath(q, end + 1, tex: e, closer, display: false, delimiter: "$`")
+        return end + 1
     }
 
     mutating func displayDollars(at q: Int) -> Int {
         guard let c = DelimiterIndex.closer(at: q, openers: index.doubleDollars, closers: index.doubleDollarClosers,
                                              cursor: &doubleDollarCursor) else {
+            if !complete { pending(q); return q + 2 }
             warnUnclosed(q, q + 2, opener: "$$", closer: "$$", atBlankLine: false)
             return q + 2
         }
+        if crossesExcluded(q, c + 2) { return q + 2 }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: true, delimiter: "$$")
         return c + 2
@@ -559,9 +704,14 @@ private struct TextScan {
             : DelimiterIndex.closer(at: q, openers: index.parenOpens, closers: index.parenClosers, cursor: &parenCursor)
         let opener = display ? "\\[" : "\\("
         guard let c = closer, display || !index.blankLine(between: q, and: c) else {
+            if closer == nil, !complete, display || !index.blankLine(between: q, and: bytes.count) {
+                pending(q)
+                return q + 2
+            }
             warnUnclosed(q, q + 2, opener: opener, closer: display ? "\\]" : "\\)", atBlankLine: closer != nil)
             return q + 2
         }
+        if crossesExcluded(q, c + 2) { return q + 2 }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: display, delimiter: opener)
         return c + 2
@@ -569,17 +719,24 @@ private struct TextScan {
 
     mutating func environment(at q: Int) -> Int {
         guard let token = bytes.withUnsafeBufferPointer({ environmentToken(in: $0, at: q, begin: true) }) else {
+            if !complete, isBeginPrefixToTheEnd(q) { pending(q) }
             return q + 2
         }
         let name = token.name
+        if let allowed = options.environments, !allowed.contains(name) { return token.end }
         let inline = name == "math"
         guard let end = index.environmentEnds[Int32(q)],
               !inline || !index.blankLine(between: q, and: Int(end.start)) else {
-            warnUnclosed(q, token.end, opener: "\\begin{\(name)}", closer: "\\end{\(name)}",
-                         atBlankLine: index.environmentEnds[Int32(q)] != nil)
+            let closed = index.environmentEnds[Int32(q)] != nil
+            if !closed, !complete, !inline || !index.blankLine(between: q, and: bytes.count) {
+                pending(q)
+                return token.end
+            }
+            warnUnclosed(q, token.end, opener: "\\begin{\(name)}", closer: "\\end{\(name)}", atBlankLine: closed)
             return token.end
         }
         let endStart = Int(end.start), endEnd = Int(end.end)
+        if crossesExcluded(q, endEnd) { return token.end }
         if inline || name == "displaymath" {
             if isBlank(token.end, endStart) { return endEnd }
             emitMath(q, endEnd, tex: token.end, endStart, display: !inline, delimiter: name)
@@ -596,16 +753,22 @@ private struct TextScan {
         let n = bytes.count
         var e = p
         while e < n, bytes[e] == Byte.backtick { e += 1 }
+        if e == n, !complete { pending(p); return e }   // the run may grow
         let length = e - p
         if length >= 3, isAtLineStart(p) {
             // A backtick fence's info string may not contain a backtick (then it is a code span).
             var j = e
             while j < n, bytes[j] != Byte.newline, bytes[j] != Byte.backtick { j += 1 }
-            if j == n || bytes[j] == Byte.newline { return fencedBlockEnd(from: e, fence: Byte.backtick, length: length) }
+            if j == n, !complete { pending(p); return n }   // the fence's line is not finished
+            if j == n || bytes[j] == Byte.newline { return fencedBlock(at: p, from: e, fence: Byte.backtick, length: length) }
         }
         if let closer = backtickRun(length: length, from: e), !index.blankLine(between: p, and: closer) {
+            if closer + length == n, !complete { pending(p) }   // the closing run may grow
+            if crossesExcluded(p, closer + length) { return e }
+            codeRanges.append(SourceRange(p, closer + length))
             return closer + length
         }
+        if !complete, !index.blankLine(between: p, and: n) { pending(p) }   // the closing run may still come
         return e
     }
 
@@ -613,7 +776,11 @@ private struct TextScan {
         let n = bytes.count
         var e = p
         while e < n, bytes[e] == Byte.tilde { e += 1 }
-        if e - p >= 3, isAtLineStart(p) { return fencedBlockEnd(from: e, fence: Byte.tilde, length: e - p) }
+        if e == n, !complete { pending(p); return e }
+        if e - p >= 3, isAtLineStart(p) {
+            if !complete, lineEnd(from: e) == n { pending(p); return n }
+            return fencedBlock(at: p, from: e, fence: Byte.tilde, length: e - p)
+        }
         return e
     }
 
@@ -621,13 +788,58 @@ private struct TextScan {
     func isAtLineStart(_ p: Int) -> Bool {
         var j = p, spaces = 0
         while j > 0, bytes[j - 1] == Byte.space, spaces < 3 { j -= 1; spaces += 1 }
-        return j == 0 || bytes[j - 1] == Byte.newline
+        return j == 0 ? startsLine : bytes[j - 1] == Byte.newline
+    }
+
+    /// A fenced block whose opening fence runs from `p` to `e`: code (text), or display math when its
+    /// info string is `math` (``MathTextScanner/Options/markdownMath``). Returns where the scan goes on.
+    mutating func fencedBlock(at p: Int, from e: Int, fence: UInt8, length: Int) -> Int {
+        let n = bytes.count
+        let (end, closingLine) = fencedBlockEnd(from: e, fence: fence, length: length)
+        let infoEnd = lineEnd(from: e)
+        if options.markdownMath, infoWord(e, infoEnd) == "math" {
+            if closingLine == nil, !complete { pending(p); return n }
+            let contentStart = min(infoEnd + 1, n)
+            let contentEnd = max(contentStart, closingLine ?? n)
+            if isBlank(contentStart, contentEnd) { return end }
+            let opener = String(repeating: Character(Unicode.Scalar(fence)), count: 3) + "math"
+            emitMath(p, end, tex: contentStart, contentEnd, display: true, delimiter: opener)
+            return end
+        }
+        if closingLine == nil, !complete { openFence = openFence ?? p }
+        codeRanges.append(SourceRange(p, end))
+        return end
+    }
+
+    /// The first word of a fence's info string (bytes `lo..<hi`), lowercased.
+    func infoWord(_ lo: Int, _ hi: Int) -> String {
+        var i = lo
+        while i < hi, Byte.isWhitespace(bytes[i]) { i += 1 }
+        var j = i
+        while j < hi, !Byte.isWhitespace(bytes[j]), bytes[j] != 0x7B { j += 1 }   // `math {.class}` too
+        return String(decoding: bytes[i..<j], as: UTF8.self).lowercased()
+    }
+
+    /// Whether the input from `q` to its end is the beginning of `\begin{name` (a token cut off).
+    func isBeginPrefixToTheEnd(_ q: Int) -> Bool {
+        let keyword = Array("\\begin{".utf8)
+        var k = 0, i = q
+        while i < bytes.count, k < keyword.count {
+            if bytes[i] != keyword[k] { return false }
+            i += 1; k += 1
+        }
+        while i < bytes.count {
+            if !(Byte.isLetter(bytes[i]) || bytes[i] == Byte.star) { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The end of a fenced block whose opening fence ends at `e`: the end of the closing fence's line
     /// (a line of at least `length` fence characters, indented at most three spaces, nothing but spaces
-    /// after), or the end of the input.
-    func fencedBlockEnd(from e: Int, fence: UInt8, length: Int) -> Int {
+    /// after), or the end of the input; and where the closing line starts (nil: not closed). In a partial
+    /// input, a closing line must be complete (end in a newline) to count.
+    func fencedBlockEnd(from e: Int, fence: UInt8, length: Int) -> (end: Int, closingLine: Int?) {
         let n = bytes.count
         var j = lineEnd(from: e)
         while j < n {
@@ -636,10 +848,12 @@ private struct TextScan {
             var m = k
             while m < n, bytes[m] == fence { m += 1 }
             let end = lineEnd(from: m)
-            if m - k >= length, (m..<end).allSatisfy({ Byte.isLineSpace(bytes[$0]) }) { return end }
+            if m - k >= length, complete || end < n, (m..<end).allSatisfy({ Byte.isLineSpace(bytes[$0]) }) {
+                return (end, j + 1)
+            }
             j = end
         }
-        return n
+        return (n, nil)
     }
 
     func lineEnd(from i: Int) -> Int {
@@ -737,7 +951,7 @@ private struct TextScan {
     /// The UTF-8 replacement and source length of the character reference at `i` (which holds `&`).
     func reference(at i: Int, limit: Int, math: Bool) -> ([UInt8], Int)? {
         var j = i + 1
-        let end = min(limit, i + 12)
+        let end = min(limit, i + (options.namedCharacterReference == nil ? 12 : 42))
         while j < end, bytes[j] != Byte.semicolon { j += 1 }
         guard j < end, j > i + 1 else { return nil }
         let name = bytes[(i + 1)..<j]
@@ -771,6 +985,11 @@ private struct TextScan {
         else if name.elementsEqual("quot".utf8) { replacement = [0x22] }
         else if name.elementsEqual("apos".utf8) { replacement = [0x27] }
         else if name.elementsEqual("nbsp".utf8) { replacement = noBreakSpace }
+        else if let resolve = options.namedCharacterReference,
+                name.allSatisfy({ Byte.isLetter($0) || Byte.isDigit($0) }),
+                let value = resolve(String(decoding: name, as: UTF8.self)), !value.isEmpty {
+            replacement = Array(value.utf8)
+        }
         else { return nil }
         return (replacement, length)
     }

@@ -16,8 +16,10 @@ public struct TeXParser: Sendable {
     /// Macros of the options whose names no TeX input can call (`\a#1`, `\m1`): reported with every
     /// parse, since they define nothing.
     private let macroProblems: [Diagnostic]
+    /// Problems in ``TeXParserOptions/definitions`` (ranges into it), found when the parser was made.
+    public let definitionDiagnostics: [Diagnostic]
 
-    /// Creates a parser. User macros in `options` are lexed once here.
+    /// Creates a parser. User macros and definitions in `options` are read once here.
     public init(options: TeXParserOptions = TeXParserOptions()) {
         self.options = options
         var macros = BuiltinMacros.table
@@ -30,8 +32,15 @@ public struct TeXParser: Sendable {
             let key = name.hasPrefix("\\") ? String(name.dropFirst()) : name
             macros[key] = Macro.fromSource(body)
         }
+        if options.definitions.isEmpty {
+            definitionDiagnostics = []
+        } else {
+            let defined = Expander.definitions(in: options.definitions, adding: macros, limits: options.limits)
+            macros = defined.macros
+            definitionDiagnostics = defined.diagnostics
+        }
         self.userMacros = macros
-        self.hasUserMacros = !options.macros.isEmpty
+        self.hasUserMacros = !options.macros.isEmpty || !options.definitions.isEmpty
         self.macroProblems = problems
     }
 

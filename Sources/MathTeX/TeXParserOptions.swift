@@ -30,6 +30,11 @@ public struct TeXParserOptions: Sendable, Hashable {
     /// What beyond mathematics the input may ask for: links, HTML attributes, styles, images
     /// (``TrustPolicy``; nothing by default).
     public var trust = TrustPolicy.untrusted
+    /// TeX definitions read once, when the parser is made: a document's preamble or the definitions of
+    /// its earlier formulas (`\newcommand{\R}{\mathbb{R}}`, `\def`, `\let`, `\DeclareMathOperator`…).
+    /// The macros they define apply to every formula (after ``macros``); anything else in the text is
+    /// read and dropped. Problems in it are ``TeXParser/definitionDiagnostics``, with ranges into it.
+    public var definitions: String = ""
 
     /// Default options: inline math, no user macros, default limits, untrusted.
     public init(displayMode: Bool = false, macros: [String: String] = [:], limits: TeXLimits = TeXLimits(),
@@ -43,7 +48,7 @@ public struct TeXParserOptions: Sendable, Hashable {
 
 extension TeXParserOptions {
     /// Why `name` cannot be a macro name (nil when it can): a name is a backslash (optional here) and
-    /// either letters (`\\RR`) or one character that is not a letter (`\\!`), as TeX reads a control
+    /// either letters (`\RR`) or one character that is not a letter (`\!`), as TeX reads a control
     /// sequence (TeXbook ch. 3). Parameters go in the body as #1…#9, not in the name.
     public static func problem(withMacroName name: String) -> String? {
         let bare = name.hasPrefix("\\") ? name.dropFirst() : Substring(name)

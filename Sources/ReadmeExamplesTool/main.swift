@@ -4,7 +4,8 @@ import Foundation
 // `enum ReadmeExamples` (with `#sourceLocation` pointing at the README, so a compile error names the
 // README's line), and `ReadmeExamples.all` lists them. The blocks' imports go to the top of the file.
 // A line that is only an expression (`spoken.text   // "1 over 2"`) is prefixed with `_ = `, so the
-// README can show values without the compiler warning that they are unused.
+// README can show values without the compiler warning that they are unused (so a multi-line closure
+// whose body is one expression needs an explicit `return` in the README).
 // Usage: ReadmeExamplesTool README.md OUTPUT.swift
 
 let arguments = CommandLine.arguments
@@ -49,7 +50,7 @@ var body = ""
 for (n, block) in blocks.enumerated() {
     body += "    /// README.md:\(block.line)\n    static func example\(n + 1)() throws {\n"
     body += "#sourceLocation(file: \"\(readme.path)\", line: \(block.line))\n"
-    var depth = 0
+    var depth = 0     // open ( and [ : a line inside them continues an expression
     for line in block.lines {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("import ") {
@@ -64,7 +65,7 @@ for (n, block) in blocks.enumerated() {
         }
         body += code + "\n"
         let plain = line.components(separatedBy: "//")[0]
-        depth += plain.filter { $0 == "{" || $0 == "(" || $0 == "[" }.count - plain.filter { $0 == "}" || $0 == ")" || $0 == "]" }.count
+        depth += plain.filter { $0 == "(" || $0 == "[" }.count - plain.filter { $0 == ")" || $0 == "]" }.count
     }
     body += "#sourceLocation()\n    }\n\n"
 }

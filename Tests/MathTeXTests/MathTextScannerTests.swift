@@ -220,6 +220,23 @@ private let cases: [ScannerCase] = [
     ScannerCase(name: "markdown code off: backticks are LaTeX quotes", input: "``quoted'' $x$ ``again''",
                 segments: [text("``quoted'' ", 0, 11), math("x", "$", 11, 14, content: (12, 13)), text(" ``again''", 14, 24)],
                 markdownCode: false),
+
+    // Markdown math (GitHub's syntax).
+    ScannerCase(name: "math fence is display math", input: "a\n```math\nx^2\n```\nb",
+                segments: [text("a\n", 0, 2), math("x^2\n", "```math", display: true, 2, 17, content: (10, 14)), text("\nb", 17, 19)]),
+    ScannerCase(name: "tilde math fence", input: "~~~math\n\\frac12\n~~~",
+                segments: [math("\\frac12\n", "~~~math", display: true, 0, 19, content: (8, 16))]),
+    ScannerCase(name: "unclosed math fence runs to the end", input: "```math\nx",
+                segments: [math("x", "```math", display: true, 0, 9, content: (8, 9))]),
+    ScannerCase(name: "blank math fence is text", input: "```math\n\n```", segments: [text("```math\n\n```", 0, 12)]),
+    ScannerCase(name: "other info strings stay code", input: "```mathematica\n$x$\n```",
+                segments: [text("```mathematica\n$x$\n```", 0, 22)]),
+    ScannerCase(name: "dollar-backtick inline math", input: "a $`x^2`$ b",
+                segments: [text("a ", 0, 2), math("x^2", "$`", 2, 9, content: (4, 7)), text(" b", 9, 11)]),
+    ScannerCase(name: "dollar-backtick with a dollar inside", input: "$`a$b`$",
+                segments: [math("a$b", "$`", 0, 7, content: (2, 5))]),
+    ScannerCase(name: "dollar then a code span without closing dollar", input: "$`x` and $y$",
+                segments: [text("$`x` and ", 0, 9), math("y", "$", 9, 12, content: (10, 11))]),
 ]
 
 // MARK: - Tests
@@ -667,7 +684,10 @@ struct MathTextScannerCrossCheck {
         }
         for _ in 0..<500 {
             let input = (0..<(1 + next(40))).map { _ in Self.pieces[next(Self.pieces.count)] }.joined()
-            let scan = MathTextScanner().scan(input)
+            // The naive scanner knows the dollar, bracket, environment and code rules, not Markdown math.
+            var options = MathTextScanner.Options()
+            options.markdownMath = false
+            let scan = MathTextScanner(options: options).scan(input)
             var naive = NaiveScanner(input)
             naive.run()
             #expect(scan.segments == naive.segments, "\(input.debugDescription)")

@@ -1,0 +1,277 @@
+import Foundation
+import MathAloud
+
+/// What a LaTeX document adds to its segments.
+struct LaTeXResult {
+    var definitions = ""
+    var inclusions: [SegmentedDocument.Inclusion] = []
+    var documents: [SegmentedDocument] = []
+    var diagnostics: [Diagnostic] = []
+}
+
+/// LaTeX sources (``DocumentFormat/latex``).
+///
+/// Math: `$…$`, `$$…$$`, `\(…\)`, `\[…\]` and the environments of
+/// ``SegmenterOptions/latexMathEnvironments`` (`equation`, `align*`…; any other environment is prose and
+/// is scanned inside, so the math in an `itemize` is found). Comments (`%` to the end of the line, not
+/// `\%`), `\verb|…|` and the `verbatim`, `Verbatim`, `lstlisting`, `minted` and `comment` environments
+/// are never scanned. Backticks are quotes, not code.
+///
+/// Outside math: `\newcommand`, `\renewcommand`, `\providecommand` (starred too), `\def`, `\gdef`,
+/// `\edef`, `\xdef`, `\let` and `\DeclareMathOperator(*)` are collected, in reading order, into
+/// ``SegmentedDocument/definitions``; `\input{name}`, `\input name`, `\include{name}` and
+/// `\subfile{name}` are followed through ``SegmenterOptions/loadIncludedFile`` (depth and cycles
+/// checked), and each included file is segmented on its own, its ranges into its own bytes.
+struct LaTeXSegmenter {
+    let segmenter: DocumentSegmenter
+
+    static let verbatimEnvironments: Set<String> = ["verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted",
+                                                    "comment", "BVerbatim", "LVerbatim"]
+    static let definitionCommands: Set<String> = ["newcommand", "renewcommand", "providecommand", "def", "gdef", "edef", "xdef",
+                                                  "let", "DeclareMathOperator"]
+    static let inclusionCommands: Set<String> = ["input", "include", "subfile"]
+
+    func segment(_ source: DocumentSource, into collector: inout SegmentCollector, depth: Int, visited: inout Set<String>)
+        -> LaTeXResult {
+        let options = segmenter.options
+        let bytes = source.utf8
+        let excluded = Self.excludedRegions(bytes)
+        var scannerOptions = MathTextScanner.Options()
+        scannerOptions.markdownCode = false
+        scannerOptions.markdownMath = false
+        scannerOptions.environments = options.latexMathEnvironments
+        scannerOptions.dollarDelimiters = options.dollarDelimiters
+        scannerOptions.maxDiagnostics = options.maxDiagnostics
+        scannerOptions.maxInputBytes = options.maxInputBytes
+        let scan = MathTextScanner(options: scannerOptions).scan(source.text, excluding: excluded, complete: true)
+        let maps = [source.map]
+        for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
+        collector.add(scan.diagnostics, maps: maps)
+
+        // Definitions and inclusions: in the prose, outside comments, verbatim and math.
+        var skip = excluded + scan.fragments.map(\.range)
+        skip.sort { $0.lowerBound < $1.lowerBound }
+        var result = LaTeXResult()
+        var skipIndex = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            while skipIndex < skip.count, skip[skipIndex].upperBound <= i { skipIndex += 1 }
+            if skipIndex < skip.count, skip[skipIndex].lowerBound <= i { i = skip[skipIndex].upperBound; continue }
+            guard bytes[i] == 0x5C else { i += 1; continue }
+            var j = i + 1
+            while j < n, HTMLTokenizer.isLetter(bytes[j]) { j += 1 }
+            guard j > i + 1 else { i += 2; continue }
+            let name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+            if Self.definitionCommands.contains(name), let end = Self.definitionEnd(bytes, command: name, after: j) {
+                result.definitions += String(decoding: bytes[i..<end], as: UTF8.self) + "\n"
+                i = end
+                continue
+            }
+            if Self.inclusionCommands.contains(name), let (file, end) = Self.inclusionName(bytes, after: j) {
+                let range = source.fileRange(ofTextRange: SourceRange(i, end))
+                let index = include(file, range: range, depth: depth, visited: &visited, into: &result)
+                result.inclusions.append(.init(range: range, name: file, document: index))
+                if let index { result.definitions += result.documents[index].definitions }
+                i = end
+                continue
+            }
+            i = j
+        }
+        return result
+    }
+
+    /// Loads and segments an included file; its index in `result.documents`, or nil (with a diagnostic).
+    private func include(_ name: String, range: SourceRange, depth: Int, visited: inout Set<String>,
+                         into result: inout LaTeXResult) -> Int? {
+        guard let load = segmenter.options.loadIncludedFile else { return nil }
+        guard depth < segmenter.options.maxIncludeDepth else {
+            result.diagnostics.append(.warning("document.include-too-deep",
+                "\\input of '\(name)' is nested more than \(segmenter.options.maxIncludeDepth) deep; not followed", at: range))
+            return nil
+        }
+        guard !visited.contains(name) else {
+            result.diagnostics.append(.warning("document.include-cycle", "'\(name)' includes itself; not followed again", at: range))
+            return nil
+        }
+        let hasExtension = name.split(separator: "/").last?.contains(".") ?? false
+        guard let bytes = load(name) ?? (hasExtension ? nil : load(name + ".tex")) else {
+            result.diagnostics.append(.warning("document.include-not-found", "the included file '\(name)' was not found", at: range))
+            return nil
+        }
+        visited.insert(name)
+        let document = segmenter.segment(DocumentSource(bytes: bytes), as: .latex, depth: depth + 1, visited: &visited)
+        visited.remove(name)
+        result.documents.append(document)
+        return result.documents.count - 1
+    }
+
+    /// Comments, `\verb` and verbatim environments, in order.
+    static func excludedRegions(_ bytes: [UInt8]) -> [SourceRange] {
+        var regions: [SourceRange] = []
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            switch bytes[i] {
+            case 0x25:   // '%': a comment to the end of the line
+                var j = i
+                while j < n, bytes[j] != 0x0A { j += 1 }
+                regions.append(SourceRange(i, j))
+                i = j
+            case 0x5C:
+                if starts(bytes, "\\verb", at: i), i + 5 < n, !HTMLTokenizer.isLetter(bytes[i + 5]) {
+                    var d = i + 5
+                    if bytes[d] == 0x2A { d += 1 }   // \verb*
+                    guard d < n else { i = n; continue }
+                    let delimiter = bytes[d]
+                    var j = d + 1
+                    while j < n, bytes[j] != delimiter, bytes[j] != 0x0A { j += 1 }
+                    let end = j < n && bytes[j] == delimiter ? j + 1 : j
+                    regions.append(SourceRange(i, end))
+                    i = end
+                    continue
+                }
+                if starts(bytes, "\\begin{", at: i) {
+                    var j = i + 7
+                    while j < n, bytes[j] != 0x7D, bytes[j] != 0x0A { j += 1 }
+                    if j < n, bytes[j] == 0x7D {
+                        let name = String(decoding: bytes[(i + 7)..<j], as: UTF8.self)
+                        if verbatimEnvironments.contains(name) {
+                            let closing = Array("\\end{\(name)}".utf8)
+                            var k = j + 1
+                            while k < n, !(bytes[k] == 0x5C && starts(bytes, closing, at: k)) { k += 1 }
+                            let end = min(n, k + closing.count)
+                            regions.append(SourceRange(i, end))
+                            i = end
+                            continue
+                        }
+                    }
+                }
+                i += 2
+            default:
+                i += 1
+            }
+        }
+        return regions
+    }
+
+    static func starts(_ bytes: [UInt8], _ literal: String, at i: Int) -> Bool {
+        starts(bytes, Array(literal.utf8), at: i)
+    }
+
+    static func starts(_ bytes: [UInt8], _ literal: [UInt8], at i: Int) -> Bool {
+        guard i + literal.count <= bytes.count else { return false }
+        for k in 0..<literal.count where bytes[i + k] != literal[k] { return false }
+        return true
+    }
+
+    /// The end of a balanced `{…}` group starting at `i` (which holds `{`), nil when unbalanced.
+    static func groupEnd(_ bytes: [UInt8], at i: Int) -> Int? {
+        guard i < bytes.count, bytes[i] == 0x7B else { return nil }
+        var depth = 0
+        var j = i
+        while j < bytes.count {
+            switch bytes[j] {
+            case 0x5C: j += 2; continue
+            case 0x7B: depth += 1
+            case 0x7D:
+                depth -= 1
+                if depth == 0 { return j + 1 }
+            case 0x25:   // a comment inside the group
+                while j < bytes.count, bytes[j] != 0x0A { j += 1 }
+                continue
+            default: break
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    private static func skipSpaces(_ bytes: [UInt8], _ i: inout Int) {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+    }
+
+    /// A control sequence at `i` (`\name` or `\c`); its end.
+    private static func controlSequenceEnd(_ bytes: [UInt8], at i: Int) -> Int? {
+        guard i + 1 < bytes.count, bytes[i] == 0x5C else { return nil }
+        var j = i + 1
+        if HTMLTokenizer.isLetter(bytes[j]) {
+            while j < bytes.count, HTMLTokenizer.isLetter(bytes[j]) { j += 1 }
+            return j
+        }
+        return j + 1
+    }
+
+    /// The end of a definition whose command name ends at `i`, nil when it is not well formed.
+    static func definitionEnd(_ bytes: [UInt8], command: String, after start: Int) -> Int? {
+        var i = start
+        switch command {
+        case "def", "gdef", "edef", "xdef":
+            skipSpaces(bytes, &i)
+            guard let nameEnd = controlSequenceEnd(bytes, at: i) else { return nil }
+            i = nameEnd
+            // The parameter text, up to the body's `{`.
+            while i < bytes.count, bytes[i] != 0x7B {
+                if bytes[i] == 0x0A, i + 1 < bytes.count, bytes[i + 1] == 0x0A { return nil }
+                i += 1
+            }
+            return groupEnd(bytes, at: i)
+        case "let":
+            skipSpaces(bytes, &i)
+            guard let nameEnd = controlSequenceEnd(bytes, at: i) else { return nil }
+            i = nameEnd
+            skipSpaces(bytes, &i)
+            if i < bytes.count, bytes[i] == 0x3D { i += 1; skipSpaces(bytes, &i) }
+            if let end = controlSequenceEnd(bytes, at: i) { return end }
+            return i < bytes.count ? i + 1 : nil
+        default:   // \newcommand and friends, \DeclareMathOperator
+            if i < bytes.count, bytes[i] == 0x2A { i += 1 }
+            skipSpaces(bytes, &i)
+            if i < bytes.count, bytes[i] == 0x7B {
+                guard let end = groupEnd(bytes, at: i) else { return nil }
+                i = end
+            } else {
+                guard let end = controlSequenceEnd(bytes, at: i) else { return nil }
+                i = end
+            }
+            if command != "DeclareMathOperator" {
+                // [n] and [default]
+                for _ in 0..<2 {
+                    var j = i
+                    skipSpaces(bytes, &j)
+                    guard j < bytes.count, bytes[j] == 0x5B else { break }
+                    var depth = 0
+                    var k = j
+                    while k < bytes.count {
+                        if bytes[k] == 0x7B { depth += 1 }
+                        if bytes[k] == 0x7D { depth -= 1 }
+                        if bytes[k] == 0x5D, depth == 0 { break }
+                        k += 1
+                    }
+                    guard k < bytes.count else { return nil }
+                    i = k + 1
+                }
+            }
+            skipSpaces(bytes, &i)
+            return groupEnd(bytes, at: i)
+        }
+    }
+
+    /// The file name of `\input{name}` / `\input name` whose command ends at `i`, and the end.
+    static func inclusionName(_ bytes: [UInt8], after start: Int) -> (String, Int)? {
+        var i = start
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+        guard i < bytes.count else { return nil }
+        if bytes[i] == 0x7B {
+            guard let end = groupEnd(bytes, at: i) else { return nil }
+            let name = String(decoding: bytes[(i + 1)..<(end - 1)], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            return name.isEmpty ? nil : (name, end)
+        }
+        // `\input name`: up to white space (TeX's primitive syntax).
+        guard i > start else { return nil }
+        var j = i
+        while j < bytes.count, bytes[j] > 0x20, bytes[j] != 0x5C, bytes[j] != 0x7D, bytes[j] != 0x25 { j += 1 }
+        guard j > i else { return nil }
+        return (String(decoding: bytes[i..<j], as: UTF8.self), j)
+    }
+}

@@ -1,0 +1,312 @@
+import MathAloud
+
+/// Plain text with TeX delimiters (``DocumentFormat/text``): the ``MathTextScanner`` with its defaults
+/// (Markdown code spans and fences are not math).
+struct TextSegmenter {
+    let options: SegmenterOptions
+
+    var scanner: MathTextScanner {
+        var o = MathTextScanner.Options()
+        o.dollarDelimiters = options.dollarDelimiters
+        o.maxDiagnostics = options.maxDiagnostics
+        o.maxInputBytes = options.maxInputBytes
+        return MathTextScanner(options: o)
+    }
+
+    func segment(_ text: String, into collector: inout SegmentCollector, maps: [OffsetMap]) {
+        let scan = scanner.scan(text)
+        for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
+        collector.add(scan.diagnostics, maps: maps)
+    }
+}
+
+/// What the Markdown segmenter found in a text (offsets into that text).
+struct MarkdownScan {
+    /// TeX formulas.
+    var fragments: [MathFragment] = []
+    /// Elements (`<math>`, `<img>`, `<svg>`, math scripts, Markdown images) and the formula each holds.
+    var elements: [(element: MarkupElement, formula: ElementFormula?)] = []
+    var diagnostics: [Diagnostic] = []
+    /// For a partial text: up to where the result is final, and where a later scan may resume.
+    var settled: Int
+    var resumeOffset: Int
+}
+
+/// The formula an element holds, its source taken byte for byte from `content`.
+typealias ElementFormula = (notation: FormulaNotation, source: String, display: Bool, delimiter: FormulaDelimiter,
+                            content: SourceRange, texAnnotation: String?)
+
+/// CommonMark/GFM Markdown (``DocumentFormat/markdown``).
+///
+/// Math: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, environments, ```` ```math ```` fences and `` $`…`$ ``, as
+/// the ``MathTextScanner`` finds them with Markdown code (spans, fenced blocks) left alone; `\$` is a
+/// dollar; a `$` before a digit after whitespace is money. The TeX is taken as written (as pandoc does:
+/// no entity or backslash-escape decoding inside math).
+///
+/// Raw HTML outside code: comments are text that is never scanned; `<math>` elements are MathML
+/// formulas; `<img>`, `<svg>` and Markdown images (`![alt](src "title")`, `![alt][ref]`) are element
+/// segments whose `alt`, `src` and `title` have their ranges. No formula spans one of these.
+struct MarkdownSegmenter {
+    let options: SegmenterOptions
+
+    var scanner: MathTextScanner {
+        var o = MathTextScanner.Options()
+        o.dollarDelimiters = options.dollarDelimiters
+        o.maxDiagnostics = options.maxDiagnostics
+        o.maxInputBytes = options.maxInputBytes
+        return MathTextScanner(options: o)
+    }
+
+    func segment(_ text: String, into collector: inout SegmentCollector, maps: [OffsetMap], embedding: TextEmbedding = .plain) {
+        let found = scan(text, complete: true)
+        for fragment in found.fragments { collector.add(fragment, maps: maps, embedding: embedding) }
+        for (element, formula) in found.elements {
+            collector.add(element, formula: formula, maps: maps, embedding: embedding)
+        }
+        collector.add(found.diagnostics, maps: maps)
+    }
+
+    /// Scans Markdown text, which may go on when not `complete` (see
+    /// ``MathTextScanner/scan(_:excluding:complete:startsLine:)``).
+    func scan(_ text: String, complete: Bool, startsLine: Bool = true) -> MarkdownScan {
+        let bytes = Array(text.utf8)
+        // Pass 1: where the code is (nothing in code is HTML or math).
+        let first = scanner.scan(text, excluding: [], complete: complete, startsLine: startsLine)
+        var unsettled = complete ? bytes.count : first.settled
+        let code = first.codeRanges
+        let tokenizer = HTMLTokenizer(bytes: bytes)
+        var barriers: [SourceRange] = []
+        var result = MarkdownScan(settled: 0, resumeOffset: 0)
+        // The HTML and images outside code.
+        var tags: [HTMLTag] = []
+        var images: [(MarkupElement, Int)] = []
+        var codeIndex = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            while codeIndex < code.count, code[codeIndex].upperBound <= i { codeIndex += 1 }
+            if codeIndex < code.count, code[codeIndex].lowerBound <= i { i = code[codeIndex].upperBound; continue }
+            let b = bytes[i]
+            if b == 0x5C { i += 2; continue }   // a backslash escape
+            if b == 0x3C {   // '<'
+                if let tag = tokenizer.tag(at: i) {
+                    let interesting = tag.kind == .comment
+                        || (tag.kind == .start || tag.kind == .end) && ["math", "svg", "img", "script"].contains(tag.name)
+                    if interesting {
+                        if !tag.closed {
+                            if !complete { unsettled = min(unsettled, i) }
+                            i += 1
+                            continue
+                        }
+                        tags.append(tag)
+                        i = tag.range.upperBound
+                        if tag.kind == .start, tag.name == "script", !tag.selfClosing {
+                            if let end = tokenizer.rawTextEnd(of: "script", from: i), end.closed {
+                                tags.append(end)
+                                i = end.range.upperBound
+                            } else if !complete {
+                                unsettled = min(unsettled, tag.range.lowerBound)
+                            }
+                        }
+                        continue
+                    }
+                } else if !complete, i + 12 > n {
+                    unsettled = min(unsettled, i)   // `<!-` or `<mat` cut off
+                }
+                i += 1
+                continue
+            }
+            if b == 0x21, i + 1 < n, bytes[i + 1] == 0x5B {   // "!["
+                switch image(at: i, bytes: bytes, tokenizer: tokenizer) {
+                case .image(let element):
+                    images.append((element, i))
+                    i = element.range.upperBound
+                    continue
+                case .incomplete:
+                    if !complete { unsettled = min(unsettled, i) }
+                case .none:
+                    break
+                }
+            } else if b == 0x21, i + 1 == n, !complete {
+                unsettled = min(unsettled, i)
+            }
+            i += 1
+        }
+        let ends = HTMLSegmenter.matchEnds(tags)
+        var k = 0
+        var items: [(MarkupElement, ElementFormula?)] = []
+        while k < tags.count {
+            let tag = tags[k]
+            switch (tag.kind, tag.name) {
+            case (.comment, _):
+                barriers.append(tag.range)
+            case (.start, "math") where !tag.selfClosing, (.start, "svg") where !tag.selfClosing:
+                guard let e = ends[k] else {
+                    if !complete { unsettled = min(unsettled, tag.range.lowerBound) }
+                    break
+                }
+                let element = tag.element(end: tags[e])
+                barriers.append(element.range)
+                if tag.name == "math" {
+                    let source = String(decoding: bytes[element.range.lowerBound..<element.range.upperBound], as: UTF8.self)
+                    let display = element.attribute("display")?.value?.lowercased() == "block"
+                    items.append((element, (.mathml, source, display, .mathElement, element.range,
+                                            HTMLSegmenter.texAnnotation(in: element, tokenizer: tokenizer))))
+                } else {
+                    items.append((element, nil))
+                }
+                k = e
+            case (.start, "img"), (.start, "svg"):
+                barriers.append(tag.range)
+                items.append((tag.element(end: nil), nil))
+            case (.start, "script") where !tag.selfClosing:
+                if k + 1 < tags.count, tags[k + 1].kind == .end, tags[k + 1].name == "script" {
+                    let end = tags[k + 1]
+                    let element = tag.element(end: end)
+                    barriers.append(element.range)
+                    if let type = tag.value(of: "type")?.lowercased(), type.hasPrefix("math/tex") {
+                        let content = SourceRange(tag.range.upperBound, end.range.lowerBound)
+                        let source = String(decoding: bytes[content.lowerBound..<content.upperBound], as: UTF8.self)
+                        items.append((element, (.tex, source, type.contains("mode=display"), .scriptElement, content, nil)))
+                    }
+                    k += 1
+                }
+            default:
+                break
+            }
+            k += 1
+        }
+        for (element, _) in images {
+            barriers.append(element.range)
+            items.append((element, nil))
+        }
+        // Pass 2: the math, with the HTML and images fenced off.
+        let merged = HTMLSegmenter.merged(barriers)
+        let second = merged.isEmpty ? first : scanner.scan(text, excluding: merged, complete: complete, startsLine: startsLine)
+        result.fragments = second.fragments
+        result.diagnostics = second.diagnostics
+        result.elements = items.sorted { $0.0.range.lowerBound < $1.0.range.lowerBound }
+        if !complete {
+            unsettled = min(unsettled, second.settled)
+            result.settled = unsettled
+            result.resumeOffset = min(second.resumeOffset, unsettled)
+        } else {
+            result.settled = n
+            result.resumeOffset = n
+        }
+        return result
+    }
+
+    enum ImageResult {
+        case image(MarkupElement)
+        case incomplete
+        case none
+    }
+
+    /// A Markdown image at `i` (which holds `![`): `![alt](src "title")`, `![alt][ref]` or `![alt][]`.
+    func image(at i: Int, bytes: [UInt8], tokenizer: HTMLTokenizer) -> ImageResult {
+        let n = bytes.count
+        // The alt text: brackets nest, backslash escapes, no blank line, at most 4 KiB.
+        var j = i + 2
+        var depth = 1
+        let limit = min(n, i + 4096)
+        while j < limit {
+            let c = bytes[j]
+            if c == 0x5C { j += 2; continue }
+            if c == 0x5B { depth += 1 }
+            if c == 0x5D { depth -= 1; if depth == 0 { break } }
+            if c == 0x0A, isBlankLine(after: j, bytes) { return .none }
+            j += 1
+        }
+        guard j < limit else { return j >= n ? .incomplete : .none }
+        let alt = SourceRange(i + 2, j)
+        var k = j + 1
+        guard k < n else { return .incomplete }
+        var attributes = [attribute("alt", alt, bytes, quote: nil, markdown: true)]
+        if bytes[k] == 0x5B {   // [ref] or []
+            var m = k + 1
+            while m < n, bytes[m] != 0x5D, bytes[m] != 0x0A { m += 1 }
+            guard m < n else { return .incomplete }
+            guard bytes[m] == 0x5D else { return .none }
+            let range = SourceRange(i, m + 1)
+            return .image(MarkupElement(name: "img", syntax: .markdownImage, range: range, startTag: range, contentRange: nil,
+                                        attributes: attributes, attributeInsertionOffset: nil))
+        }
+        guard bytes[k] == 0x28 else { return .none }   // '('
+        k += 1
+        func skipSpaces() { while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0A { k += 1 } }
+        skipSpaces()
+        guard k < n else { return .incomplete }
+        // The destination.
+        let destination: SourceRange
+        if bytes[k] == 0x3C {
+            var m = k + 1
+            while m < n, bytes[m] != 0x3E, bytes[m] != 0x0A { m += 1 }
+            guard m < n else { return .incomplete }
+            guard bytes[m] == 0x3E else { return .none }
+            destination = SourceRange(k + 1, m)
+            k = m + 1
+        } else {
+            var m = k, parens = 0
+            while m < n, bytes[m] > 0x20 {
+                if bytes[m] == 0x5C { m += 2; continue }
+                if bytes[m] == 0x28 { parens += 1 }
+                if bytes[m] == 0x29 { if parens == 0 { break }; parens -= 1 }
+                m += 1
+            }
+            m = min(m, n)
+            destination = SourceRange(k, m)
+            k = m
+        }
+        if destination.count > 0 { attributes.append(attribute("src", destination, bytes, quote: nil, markdown: true)) }
+        skipSpaces()
+        guard k < n else { return .incomplete }
+        if bytes[k] == 0x22 || bytes[k] == 0x27 || bytes[k] == 0x28 {
+            let close: UInt8 = bytes[k] == 0x28 ? 0x29 : bytes[k]
+            var m = k + 1
+            while m < n, bytes[m] != close {
+                if bytes[m] == 0x5C { m += 1 }
+                m += 1
+            }
+            guard m < n else { return .incomplete }
+            attributes.append(attribute("title", SourceRange(k + 1, m), bytes, quote: Character(Unicode.Scalar(bytes[k])),
+                                        markdown: true))
+            k = m + 1
+            skipSpaces()
+            guard k < n else { return .incomplete }
+        }
+        guard bytes[k] == 0x29 else { return .none }
+        let range = SourceRange(i, k + 1)
+        return .image(MarkupElement(name: "img", syntax: .markdownImage, range: range, startTag: range, contentRange: nil,
+                                    attributes: attributes, attributeInsertionOffset: nil))
+    }
+
+    private func attribute(_ name: String, _ value: SourceRange, _ bytes: [UInt8], quote: Character?, markdown: Bool)
+        -> MarkupAttribute {
+        // Markdown text: backslash escapes of ASCII punctuation are removed (CommonMark §2.4).
+        var out: [UInt8] = []
+        var i = value.lowerBound
+        while i < value.upperBound {
+            if bytes[i] == 0x5C, i + 1 < value.upperBound, Self.isPunctuation(bytes[i + 1]) {
+                out.append(bytes[i + 1])
+                i += 2
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        let decoded = HTMLTokenizer.decode(out[...])
+        return MarkupAttribute(name: name, value: decoded, range: value, nameRange: SourceRange(value.lowerBound, value.lowerBound),
+                               valueRange: value, quote: quote)
+    }
+
+    static func isPunctuation(_ b: UInt8) -> Bool {
+        (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b)
+    }
+
+    private func isBlankLine(after newline: Int, _ bytes: [UInt8]) -> Bool {
+        var k = newline + 1
+        while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0D { k += 1 }
+        return k < bytes.count && bytes[k] == 0x0A
+    }
+}
