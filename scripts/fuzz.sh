@@ -9,7 +9,7 @@
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
 #   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
-# TARGET is one of: tex, mathml, textscanner, rulefile, or all (each target in turn).
+# TARGET is one of: tex, mathml, textscanner, rulefile, batch, or all (each target in turn).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
 # (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
@@ -18,6 +18,9 @@
 # when a source file is newer than their object. If MathSemantics or the full MathSpeech module does
 # not compile (work in progress), the rulefile target falls back to a MathSpeech module made of the
 # three files the rule/word-file parsers need (RuleFile, WordTable, SpeechDescription) and says so.
+# The batch target builds the whole MathAloud module, with the built-in rules: it takes the
+# EmbeddedSpeechResources.swift that `swift build` generates (and runs `swift build --target MathAloud`
+# first when there is none).
 #
 # Where things go (never into the repository's tracked folders):
 #   .build/fuzz/modules/     module objects;  .build/fuzz/bin/fuzz-TARGET  the fuzzer binaries
@@ -42,7 +45,7 @@ log() { echo "fuzz.sh: $*" >&2; }
 [[ $# -ge 1 ]] || usage
 target=$1; shift
 
-all_targets=(tex mathml textscanner rulefile)
+all_targets=(tex mathml textscanner rulefile batch)
 if [[ $target == all ]]; then
   status=0
   for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
@@ -54,6 +57,7 @@ case $target in
   mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict=Fuzz/mathml.dict ;;
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
   rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
+  batch)       harness=FuzzBatch;       modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud); dict=Fuzz/batch.dict ;;
   -h|--help)   usage ;;
   *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
 esac
@@ -75,6 +79,7 @@ deps_of() {
   case $1 in
     MathSyntax) ;;
     MathSpeech) echo "MathSyntax MathSemantics" ;;
+    MathAloud) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech" ;;
     *) echo MathSyntax ;;
   esac
 }
@@ -104,7 +109,20 @@ compile_module() {
   touch -r "$dir/$name.start" "$obj" "$dir/$name.swiftmodule"
 }
 
-module_sources() { find "$sources/$1" -name '*.swift' | sort; }
+module_sources() {
+  find "$sources/$1" -name '*.swift' | sort
+  if [[ $1 == MathAloud ]]; then
+    # The built-in rules and words, as the build-tool plugin embeds them.
+    local embedded
+    embedded=$(find "$root/.build/plugins/outputs" -path '*MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' 2>/dev/null | head -1)
+    if [[ -z $embedded ]]; then
+      log "no EmbeddedSpeechResources.swift yet: swift build --target MathAloud" >&2
+      swift build --target MathAloud >&2
+      embedded=$(find "$root/.build/plugins/outputs" -path '*MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' | head -1)
+    fi
+    echo "$embedded"
+  fi
+}
 
 build() {
   local objects=() m dir="$build_dir/modules"
