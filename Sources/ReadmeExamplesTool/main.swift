@@ -1,6 +1,6 @@
 import Foundation
 
-// Writes one Swift file from README.md: each ```swift block becomes `static func exampleN() throws` of
+// Writes one Swift file from README.md: each ```swift block (but a package manifest) becomes `static func exampleN() throws` of
 // `enum ReadmeExamples` (with `#sourceLocation` pointing at the README, so a compile error names the
 // README's line), and `ReadmeExamples.all` lists them. The blocks' imports go to the top of the file.
 // A line that is only an expression (`spoken.text   // "1 over 2"`) is prefixed with `_ = `, so the
@@ -23,7 +23,8 @@ for (i, line) in text.components(separatedBy: "\n").enumerated() {
     if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
         current = Block(line: i + 2, lines: [])
     } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-        blocks.append(current!)
+        // A package manifest is Swift for SwiftPM, not for a test target: it is checked by SwiftPM.
+        if !current!.lines.contains(where: { $0.contains("import PackageDescription") }) { blocks.append(current!) }
         current = nil
     } else if current != nil {
         current!.lines.append(line)
