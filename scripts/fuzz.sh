@@ -9,7 +9,10 @@
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
 #   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
-# TARGET is one of: tex, mathml, textscanner, rulefile, batch, or all (each target in turn).
+# TARGET is one of: tex, mathml, textscanner, rulefile, batch, httpbody, or all (each target in turn).
+# batch (JSON Lines requests through the speech pipeline) and httpbody (the service's request bodies)
+# compile the whole library stack, including the rules the build embeds
+# (.build/plugins/outputs/…/EmbeddedSpeechResources.swift; made by `swift build --target MathAloud` when missing).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
 # (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
@@ -45,7 +48,7 @@ log() { echo "fuzz.sh: $*" >&2; }
 [[ $# -ge 1 ]] || usage
 target=$1; shift
 
-all_targets=(tex mathml textscanner rulefile batch)
+all_targets=(tex mathml textscanner rulefile batch httpbody)
 if [[ $target == all ]]; then
   status=0
   for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
@@ -58,6 +61,8 @@ case $target in
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
   rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
   batch)       harness=FuzzBatch;       modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud); dict=Fuzz/batch.dict ;;
+  httpbody)    harness=FuzzHTTPBody;    modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudVoice
+                                                 MathAloudRender MathAloudServer); dict=Fuzz/httpbody.dict ;;
   -h|--help)   usage ;;
   *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
 esac
@@ -80,6 +85,8 @@ deps_of() {
     MathSyntax) ;;
     MathSpeech) echo "MathSyntax MathSemantics" ;;
     MathAloud) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech" ;;
+    MathAloudVoice|MathAloudRender) echo "MathAloud" ;;
+    MathAloudServer) echo "MathAloud MathAloudVoice MathAloudRender" ;;
     *) echo MathSyntax ;;
   esac
 }
@@ -97,7 +104,7 @@ compile_module() {
   log "compiling $name ($# files)"
   # The object gets the time the compile started, so a source edited meanwhile rebuilds next time.
   touch "$dir/$name.start"
-  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$build_dir/modules" \
+  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$build_dir/modules" "${c_modules[@]}" \
       -emit-module -emit-module-path "$dir/$name.swiftmodule" -emit-object -o "$obj.tmp" "$@" \
       >"$dir/$name.log" 2>&1; then
     rm -f "$obj.tmp"
@@ -114,15 +121,17 @@ module_sources() {
   if [[ $1 == MathAloud ]]; then
     # The built-in rules and words, as the build-tool plugin embeds them.
     local embedded
-    embedded=$(find "$root/.build/plugins/outputs" -path '*MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' 2>/dev/null | head -1)
+    embedded=$(find "$root/.build/plugins/outputs" -path '*/MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' 2>/dev/null | head -1)
     if [[ -z $embedded ]]; then
-      log "no EmbeddedSpeechResources.swift yet: swift build --target MathAloud" >&2
+      log "no EmbeddedSpeechResources.swift yet: swift build --target MathAloud"
       swift build --target MathAloud >&2
-      embedded=$(find "$root/.build/plugins/outputs" -path '*MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' | head -1)
+      embedded=$(find "$root/.build/plugins/outputs" -path '*/MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' | head -1)
     fi
     echo "$embedded"
   fi
 }
+# The C modules (header-only system libraries; the libraries are opened with dlopen).
+c_modules=(-I "$sources/CESpeakNG" -I "$sources/CHarfBuzz" -I "$sources/CCairo" -I "$sources/CZlib" -I "$sources/CMicroHTTPD")
 
 build() {
   local objects=() m dir="$build_dir/modules"
@@ -155,7 +164,7 @@ build() {
   if [[ $stale == 1 ]]; then
     log "linking $(basename "$binary")"
     touch "$binary.start"
-    swiftc "${link_flags[@]}" "${include[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
+    swiftc "${link_flags[@]}" "${include[@]}" "${c_modules[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
       >"$binary.log" 2>&1 || { cat "$binary.log" >&2; exit 1; }
     touch -r "$binary.start" "$binary"
   fi

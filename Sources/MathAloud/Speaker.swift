@@ -113,7 +113,8 @@ public struct Speaker: Sendable {
         let key = SpeechCache.Key(source: source, notation: notation)
         if !explain, let cached = cache.value(for: key) { return cached }
         let spoken = speak(parsed: parser.parse(source, notation: notation), explain: explain)
-        if !explain { cache.store(spoken, for: key) }
+        // A formula stopped by its time limit (FormulaDeadline) is partial: it is not kept.
+        if !explain && !FormulaDeadline.isExpired { cache.store(spoken, for: key) }
         return spoken
     }
 
@@ -199,6 +200,9 @@ public struct Speaker: Sendable {
         converter(tex)
     }
 
+    /// How often this speaker's cache of spoken formulas answered (hits) and missed.
+    public var cacheStatistics: (hits: Int, misses: Int) { cache.statistics }
+
     /// The preferences the style declares, with their allowed values (the first is the default).
     public var availablePreferences: [PreferenceDeclaration] { engine.style.preferences }
 }
@@ -242,10 +246,21 @@ final class SpeechCache: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
+    /// Look-ups answered from the cache, and look-ups that missed (for the service's metrics).
+    private(set) var hits = 0, misses = 0
+
     func value(for key: Key) -> SpokenFormula? {
         guard capacity > 0 else { return nil }
         lock.lock(); defer { lock.unlock() }
-        return entries[key]
+        let value = entries[key]
+        if value != nil { hits &+= 1 } else { misses &+= 1 }
+        return value
+    }
+
+    /// Hits and misses so far.
+    var statistics: (hits: Int, misses: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (hits, misses)
     }
 
     func store(_ value: SpokenFormula, for key: Key) {

@@ -140,6 +140,18 @@ public final class SpeakerPool: @unchecked Sendable {
         return s
     }
 
+    /// Cache hits and misses of the speakers in the pool now (speakers dropped from the pool no longer
+    /// count).
+    public var cacheStatistics: (hits: Int, misses: Int) {
+        lock.lock()
+        let speakers = Array(pool.values)
+        lock.unlock()
+        return speakers.reduce((0, 0)) { total, s in
+            let c = s.cacheStatistics
+            return (total.0 + c.hits, total.1 + c.misses)
+        }
+    }
+
     /// The speaker for these settings (loaded once, then shared). Loading happens under the pool's lock,
     /// so threads that ask for the same new settings at once load it once.
     public func speaker(locale: LocaleTag, style: SpeechStyleName, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {

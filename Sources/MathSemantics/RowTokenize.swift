@@ -448,8 +448,18 @@ extension Analyzer {
         }
         switch itemKind {
         case .operator:
-            let (t, cls, large) = m.operatorParts!
+            var (t, cls, large) = m.operatorParts!
+            // An operator's name is its letters (`\mathop{\mathrm{\ Spec}}` is "Spec", as MathML reads it).
+            if let first = t.unicodeScalars.first, let last = t.unicodeScalars.last,
+               first.properties.isWhitespace || last.properties.isWhitespace {
+                t = t.trimmingSpaces
+            }
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
+            if t.unicodeScalars.contains(" ") {
+                // Words (a glyph's alt text): said as words.
+                let n = text(t, range: m.range)
+                return Token(.operand, n, text: n)
+            }
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!
@@ -516,6 +526,11 @@ extension Analyzer {
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
+        // Words in an identifier (MathML `<mi><mglyph alt="my glyph"/></mi>`) are said as words.
+        if u == nil, t.unicodeScalars.contains(" ") {
+            let n = text(t, range: range)
+            return Token(.operand, n, text: n)
+        }
         if u == nil && !t.isEmpty {
             if let cls = nameClass ?? Vocabulary.nameClass(t) {
                 let name = functionName(t, range: range, nameClass: cls)

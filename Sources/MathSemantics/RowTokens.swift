@@ -403,6 +403,7 @@ extension Analyzer {
 
     /// The meaning of one presentation node read as a row.
     mutating func sequence(single m: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
+        if m.attributes != nil, Analyzer.hasIntent(m) { return intentNode(m, ctx) }
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
         let base = items.count
         let item = RowItem(raw: m)
@@ -465,7 +466,7 @@ extension Analyzer {
         var i = start
         while i < nodes.count {
             let item = RowItem(raw: nodes.unretained(i))
-            if item.kind == .splice { break }
+            if item.kind == .splice || nodes[i].attributes != nil { break }
             items.push(item)
             i += 1
         }
@@ -478,6 +479,11 @@ extension Analyzer {
             if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.pop(); continue }
             let m = flattenFrames[top].nodes[flattenFrames[top].index]
             flattenFrames[top].index += 1
+            // An element with an author's intent is one operand: what the intent says it is.
+            if m.attributes != nil, Analyzer.hasIntent(m) {
+                items.push(RowItem(operand: intentNode(m, Context())))
+                continue
+            }
             let item = RowItem(raw: m)
             if item.kind != .splice { items.push(item); continue }
             switch m.kind {

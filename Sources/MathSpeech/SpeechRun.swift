@@ -208,6 +208,9 @@ struct SpeechRun {
     private let exponentRole: UInt16
     private let subscriptRole: UInt16
     private let commandProperty: UInt16
+    /// The time limit in force (FormulaDeadline), read once per run and checked every 32 nodes; once
+    /// it has passed the nodes left are skipped.
+    private let deadline: FormulaDeadline? = FormulaDeadline.current
     private let normalization: Normalization.Table
     /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
     private let textIsPseudo: Bool
@@ -319,10 +322,16 @@ struct SpeechRun {
     /// Speaks node `node`, reached with `role` as child `index` of `parent`.
     mutating func speak(_ node: NodeID, role: UInt16, parent: Frame?, index: Int, depth: Int, prosody: Prosody?,
                         into out: inout SpeechBuilder) {
-        // Bounded work and output per formula (SpeechLimits): a rule that says its children many
-        // times over, on nested nodes, would otherwise grow without end.
+        // Bounded work and output per formula (SpeechLimits), and the request's deadline
+        // (FormulaDeadline, checked every 32 nodes): a rule that says its children many times over, on
+        // nested nodes, would otherwise grow without end.
         if stopped { return }
         steps &+= 1
+        if steps & 31 == 0, let deadline, deadline.hasPassed {
+            stopped = true
+            diagnostics.append(deadline.diagnostic(at: nil))
+            return
+        }
         if steps > core.limits.maxRuleSteps || out.bytes > core.limits.maxOutputBytes {
             stop(steps > core.limits.maxRuleSteps, node: node)
             return
@@ -641,6 +650,12 @@ struct SpeechRun {
         case .unit: return core.lexicon.unit(value, plural: false)
         case .unitPlural: return core.lexicon.unit(value, plural: true)
         case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .concept:
+            // An intent's concept: the locale's words for it (`concept.NAME` in functions.txt), or its
+            // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to").
+            if value.isEmpty { return "" }
+            return core.lexicon.function("concept." + value, variant: preferences.variant)
+                ?? value.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
         case .unknown: return nil
         }
     }

@@ -1,0 +1,50 @@
+import Foundation
+import MathAloud
+import MathAloudServer
+
+/// `mathaloud serve`: the HTTP API (see the README's "mathaloud serve" section).
+enum ServeCommand {
+    static let spec = CommandSpec(
+        name: "serve", arguments: "",
+        summary: """
+        Serves the HTTP API (POST /v1/speech, /v1/labels, /v1/parse, /v1/audio, /v1/render, /v1/speech:batch;
+        GET /v1/locales, /v1/styles, /openapi.json, /healthz, /readyz, /metrics) until SIGTERM or SIGINT.
+        SIGHUP reloads --rules-dir. Every option can also be set by its environment variable.
+        """,
+        options: ServerConfiguration.settings.map {
+            OptionSpec(["--" + $0.name], $0.value, $0.help + " [\($0.environmentVariable)]",
+                       completion: $0.name.hasSuffix("-dir") ? .directory : ($0.name.hasSuffix("-file") ? .file : nil))
+        } + [SharedOptions.help],
+        notes: "exit codes: 0 stopped by SIGTERM/SIGINT after draining, 2 usage error, 4 rules could not be loaded, 7 the server could not start\n")
+
+    static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        let args = try spec.parse(arguments)
+        if args.flag("--help") { print(spec.usage); return .success }
+        if let extra = args.positionals.first { throw args.usageError("serve takes no argument ('\(extra)')") }
+        var configuration = ServerConfiguration()
+        do {
+            try configuration.applyEnvironment()
+            for setting in ServerConfiguration.settings {
+                if let value = args.value("--" + setting.name) { try configuration.set(setting.name, value) }
+            }
+        } catch {
+            throw args.usageError(error.description)
+        }
+        let service: MathAloudService
+        do {
+            service = try MathAloudService(configuration: configuration)
+        } catch {
+            Output.error("mathaloud serve: \(error)\n")
+            return .rules
+        }
+        do {
+            _ = try ServerProcess.run(service) { server in
+                Output.error("mathaloud serve: listening on http://\(configuration.address.contains(":") ? "[\(configuration.address)]" : configuration.address):\(server.port)\n")
+            }
+        } catch {
+            Output.error("mathaloud serve: \(error)\n")
+            return .server
+        }
+        return .success
+    }
+}
