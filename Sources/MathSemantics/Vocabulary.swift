@@ -38,7 +38,7 @@ enum Vocabulary {
         (.log, ["log", "lg", "lb"]),
         (.ln, ["ln"]),
         (.exp, ["exp"]),
-        (.named, ["det", "dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
+        (.named, ["det", "dim", "Dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
                   "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
                   "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
                   "arg min", "argmax", "argmin", "ess sup", "ess inf"]),
@@ -148,8 +148,8 @@ enum Vocabulary {
     /// Whether a character opens a fence (``closes(_:_:)`` says which characters close it).
     static func isOpener(_ u: Unicode.Scalar) -> Bool {
         switch u {
-        case "(", "[", "{", "⟨", "\u{2329}", "\u{3008}", "⌊", "⌈", "⟦", "⦃", "⟪", "|", "‖": return true
-        default: return false
+        case "(", "[", "{", "⟨", "\u{2329}", "\u{3008}", "⌊", "⌈", "⟦", "⦃", "⟪": return true
+        default: return isBar(u)
         }
     }
 
@@ -166,8 +166,7 @@ enum Vocabulary {
         case "⦃": return close == "⦄"
         case "⟪": return close == "⟫"
         case "|": return close == "|" || close == "⟩" || close == "\u{232A}" || close == "\u{3009}"
-        case "‖": return close == "‖"
-        default: return false
+        default: return isBar(open) && close == open
         }
     }
 
@@ -179,9 +178,20 @@ enum Vocabulary {
         }
     }
 
-    /// Characters that open or close depending on context (`|x|`, `‖v‖`).
+    /// Characters that open or close depending on context (`|x|`, `‖v‖`): the single bars | ｜ ¦
+    /// and the double and triple bars ‖ ∥ ⫴ ⦀. A bar pairs only with the same character.
     static func isBar(_ u: Unicode.Scalar) -> Bool {
-        u == "|" || u == "‖"
+        isSingleBar(u) || isDoubleBar(u)
+    }
+
+    /// Bars that pair around an absolute value.
+    static func isSingleBar(_ u: Unicode.Scalar) -> Bool {
+        u == "|" || u == "\u{FF5C}" || u == "\u{00A6}"
+    }
+
+    /// Bars that pair around a norm.
+    static func isDoubleBar(_ u: Unicode.Scalar) -> Bool {
+        u == "‖" || u == "\u{2225}" || u == "\u{2AF4}" || u == "\u{2980}"
     }
 
     /// Normalised angle bracket.

@@ -1,5 +1,6 @@
 import Foundation
 import MathSemantics
+import MathSyntax
 
 /// The words of one locale (DESIGN.md §5): symbols, function names, units and number words, with a
 /// parent to fall back to (`en-GB` → `en`).
@@ -16,6 +17,10 @@ public struct LocaleWords: Sendable {
     public let units: WordTable
     /// Number words (`numbers.txt`): `cardinal.N`, `ordinal.N`, `denominator.N`, `root.N`, phrases.
     public let numbers: WordTable
+    /// Font and enclosure names (`fonts.txt`): `bold`, `double-struck`, `circled`, `full-stop`… (the
+    /// `font` property of letters and numbers), with the variant `position: after` for a name said
+    /// after the letter where no rule places it.
+    public let fonts: WordTable
     /// Word changes where parts of the speech meet (`contractions.txt`, see ``Contractions``).
     public let contractions: WordTable
 
@@ -24,7 +29,7 @@ public struct LocaleWords: Sendable {
 
     /// Creates a locale from its tables.
     public init(tag: String, settings: WordTable, symbols: WordTable, functions: WordTable, units: WordTable, numbers: WordTable,
-                contractions: WordTable = WordTable()) {
+                fonts: WordTable = WordTable(), contractions: WordTable = WordTable()) {
         self.contractions = contractions
         self.tag = tag
         self.settings = settings
@@ -32,6 +37,7 @@ public struct LocaleWords: Sendable {
         self.functions = functions
         self.units = units
         self.numbers = numbers
+        self.fonts = fonts
     }
 }
 
@@ -138,6 +144,37 @@ public struct Lexicon: Sendable {
     public func function(_ key: String, variant: String?) -> String? {
         if let styleFunctions = search.styleFunctions, let w = styleFunctions.words("fn." + key, variant: variant) { return w }
         return Search.words(key, variant: variant, in: search.functions)
+    }
+
+    /// Words for a font or enclosure (a `font` property value: `bold`, `circled`): the style's
+    /// `font.KEY` entry, then each locale's `fonts.txt`. Empty words make a font silent in a style.
+    public func font(_ key: String, variant: String?) -> String? {
+        if let styleFunctions = search.styleFunctions, let w = styleFunctions.words("font." + key, variant: variant) { return w }
+        for locale in chain {
+            if let w = locale.fonts.words(key, variant: variant) { return w }
+        }
+        return nil
+    }
+
+    /// Whether a font's name follows the letter (`position: after` in `fonts.txt`: "2 period").
+    public func fontFollows(_ key: String) -> Bool {
+        if let entry = styleWords.entries["font." + key] { return entry.variants["position"] == "after" }
+        for locale in chain {
+            if let entry = locale.fonts.entries[key] { return entry.variants["position"] == "after" }
+        }
+        return false
+    }
+
+    /// Words for a styled letter or digit that no rule speaks (inside a name, an operator): its font's
+    /// words and its base's, in the order `fonts.txt` gives (`𝐱` → "bold x", `⒉` → "2 period"). Nil
+    /// for a character that is not a styled letter or digit, or whose words are missing.
+    public func styledCharacter(_ scalar: Unicode.Scalar, variant: String?) -> String? {
+        guard let alphabet = UnicodeMath.alphabet(of: scalar), let font = font(alphabet.font, variant: variant) else { return nil }
+        var base = symbol(alphabet.base, variant: variant)
+        if base == nil, alphabet.base.utf8.allSatisfy({ $0 < 0x80 }) { base = alphabet.base }
+        guard let base else { return nil }
+        if font.isEmpty { return base }
+        return fontFollows(alphabet.font) ? base + " " + font : font + " " + base
     }
 
     /// Words for a unit key, singular or plural: the locale's entry for the key, else words composed

@@ -29,6 +29,10 @@ public enum RuleCondition: Hashable, Sendable {
     case first(negated: Bool)
     /// Some ancestor has one of these kinds (`within set-builder`).
     case within(kinds: [String], negated: Bool)
+    /// The nearest ancestor whose kind is not one of `through` has one of `kinds`
+    /// (`within fraction through infix, implied-times`: a fraction in a sum in a numerator, but not
+    /// one under a root in a numerator).
+    case withinThrough(kinds: [String], through: [String], negated: Bool)
 }
 
 /// One part of a `say` template.
@@ -47,14 +51,30 @@ public enum TemplatePart: Hashable, Sendable {
     case property(name: String, format: String?)
     /// Words from the word tables by key (`{@open-paren}`).
     case lookup(key: String)
+    /// Words by key for a count (`{@ms.start-root[root-depth]}`): the entry `KEY.N` for the value N of
+    /// the node's property (0 when absent), else the entry `KEY.*` with `{n}` replaced by N (and
+    /// `{n+1}` by N + 1, `{n:WORD}` by WORD repeated N times, `{n+1:WORD}` N + 1 times).
+    case countedLookup(key: String, property: String)
+    /// The children with a role (or a path of roles) spoken at a script level (`{exponent@super}`):
+    /// when the words spoken change level, the style's level indicator is said first (see
+    /// ``RuleFile/levelWords``).
+    case leveled(role: String, level: String)
+    /// The indicator of the node's own script level, when the words before it were on another level
+    /// (`{level}`: "x Superscript b Baseline Subscript a" for a subscript on `x^b`).
+    case levelMark
     /// Joins the words before and after without a space, with this text between (`}-{` in a template:
     /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
     case joiner(String)
+    /// What the inherited files' rules say for the node (`{inherited}`): the first of their rules
+    /// whose conditions hold speaks it (or the built-in default when none does). A style that
+    /// overrides a kind hands a node back to the style it inherits (SimpleSpeak leaves the sets of
+    /// numbers and derivatives to ClearSpeak's rules).
+    case inherited
 }
 
 /// An inline example: TeX, preferences, and the speech the rule must produce.
 public struct RuleExample: Hashable, Sendable {
-    /// The TeX input.
+    /// The input: TeX, or MathML when it starts with `<math`.
     public let tex: String
     /// Preferences set for this example.
     public let preferences: [String: String]
@@ -92,6 +112,23 @@ public struct PreferenceDeclaration: Hashable, Sendable {
     public let aliases: [String]
 }
 
+/// An `inherit` line of a rule file: another rule file whose rules apply after the inheriting file's.
+public struct RuleInheritance: Hashable, Sendable {
+    /// The inherited file, without `.rules` (`en/clearspeak`).
+    public let path: String
+    /// Whether the inherited file's preferences are offered by the inheriting style (`inherit PATH`).
+    /// When not (`inherit PATH without preferences`), its rules see each of its preferences at the
+    /// default value, and a request for one is unknown to the inheriting style unless that style
+    /// declares the preference itself.
+    public let offersPreferences: Bool
+
+    /// Creates an `inherit` line.
+    public init(path: String, offersPreferences: Bool = true) {
+        self.path = path
+        self.offersPreferences = offersPreferences
+    }
+}
+
 /// A parsed rule file (`Rules/<locale>/<style>.rules`).
 public struct RuleFile: Hashable, Sendable {
     /// The file name as given (e.g. `en/clearspeak.rules`).
@@ -100,12 +137,22 @@ public struct RuleFile: Hashable, Sendable {
     public var style: String = ""
     /// `locale TAG`.
     public var locale: String = ""
-    /// `inherit PATH` lines: other rule files whose rules apply after this file's.
-    public var inherits: [String] = []
+    /// `inherit PATH` and `inherit PATH without preferences` lines: other rule files whose rules
+    /// apply after this file's.
+    public var inherits: [RuleInheritance] = []
     /// The line of each `inherit` (parallel to ``inherits``), for errors about the file it names.
     public var inheritLines: [Int] = []
     /// `words NAME` lines: word files of this style (`Rules/<locale>/NAME.words`).
     public var wordFiles: [String] = []
+    /// `phrases NAME` lines: translations of the inherited rules' words (`Rules/<locale>/NAME.phrases`,
+    /// see ``PhraseTable``).
+    public var phraseFiles: [String] = []
+    /// `levels PREFIX`: the style tracks script levels (MathSpeak chapter 8). Words spoken at another
+    /// level than the words before them are preceded by the level's indicator, read from the word
+    /// files: `PREFIX.base` for the baseline, `PREFIX.NAME` for a level named in a template
+    /// (`{exponent@super}`), `PREFIX.NAME.outer` for that level when further levels follow it
+    /// ("Super Subscript").
+    public var levelWords: String? = nil
     /// Declared preferences.
     public var preferences: [PreferenceDeclaration] = []
     /// Rules in file order.
@@ -152,9 +199,20 @@ public struct RuleFile: Hashable, Sendable {
                     case "style": style = rest
                     case "locale": locale = rest
                     case "inherit":
-                        inherits.append(rest)
-                        inheritLines.append(lineNumber)
+                        let words = spaceSeparatedWords(Substring(rest))
+                        if words.count == 1 {
+                            inherits.append(RuleInheritance(path: String(words[0])))
+                            inheritLines.append(lineNumber)
+                        } else if words.count == 3, words[1] == "without", words[2] == "preferences" {
+                            inherits.append(RuleInheritance(path: String(words[0]), offersPreferences: false))
+                            inheritLines.append(lineNumber)
+                        } else {
+                            fail("write 'inherit PATH' or 'inherit PATH without preferences', e.g. 'inherit en/clearspeak'")
+                        }
                     case "words": wordFiles.append(rest)
+                    case "phrases": phraseFiles.append(rest)
+                    case "levels":
+                        if rest.isEmpty { fail("write 'levels PREFIX', e.g. 'levels ms.level'") } else { levelWords = rest }
                     case "preference":
                         guard let colon = rest.firstIndex(of: ":") else {
                             fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
@@ -183,7 +241,7 @@ public struct RuleFile: Hashable, Sendable {
                         names.insert(parts[0])
                         current = (parts[0], parts[2], lineNumber, [], [], [], false)
                     default:
-                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, preference or rule")
+                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, phrases, levels, preference or rule")
                     }
                     continue
                 }
@@ -318,6 +376,14 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
     case "followed": return .followed(negated: negated)
     case "within":
         guard !words.isEmpty else { throw RuleSyntaxError(message: "write 'within KIND'") }
+        if let through = words.firstIndex(of: "through") {
+            let targets = splitValues(text[words[words.startIndex].startIndex ..< words[through].startIndex])
+            let passed = kinds(words[words.index(after: through)...])
+            guard !targets.isEmpty, !passed.isEmpty else {
+                throw RuleSyntaxError(message: "write 'within KIND through KIND, KIND…'")
+            }
+            return .withinThrough(kinds: targets, through: passed, negated: negated)
+        }
         return .within(kinds: kinds(words), negated: negated)
     case "first": return .first(negated: negated)
     case "parent":
@@ -433,9 +499,29 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         name = String(inner[..<colon]).trimmingSpaces
         format = String(inner[inner.index(after: colon)...]).trimmingSpaces
     }
-    if name.hasPrefix("@") { return .lookup(key: String(name.dropFirst())) }
+    if name.hasPrefix("@") {
+        let key = name.dropFirst()
+        if let open = key.firstIndex(of: "[") {
+            let property = key[key.index(after: open)...].dropLast()
+            guard key.hasSuffix("]"), !property.isEmpty, open > key.startIndex else {
+                throw RuleSyntaxError(message: "write {@KEY[property]}, e.g. {@ms.start-root[root-depth]}")
+            }
+            return .countedLookup(key: String(key[..<open]), property: String(property))
+        }
+        return .lookup(key: String(key))
+    }
+    if let at = name.firstIndex(of: "@") {
+        let role = name[..<at], level = name[name.index(after: at)...]
+        guard !role.isEmpty, !level.isEmpty, format == nil, !level.contains("."), !role.hasPrefix("="), role != "text",
+              role != "children" else {
+            throw RuleSyntaxError(message: "write {ROLE@LEVEL}, e.g. {exponent@super}")
+        }
+        return .leveled(role: String(role), level: String(level))
+    }
     if name.hasPrefix("=") { return .property(name: String(name.dropFirst()), format: format) }
     if name == "children" { return .children }
+    if name == "inherited" { return .inherited }
+    if name == "level" { return .levelMark }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
     return .child(role: name, format: format)

@@ -86,15 +86,22 @@ public struct SpeechStyleName: RawRepresentable, Hashable, Sendable, Codable, Ex
     public static let simpleSpeak: SpeechStyleName = "simplespeak"
 }
 
-/// How much a style says around structures (the `Verbosity` preference; MathSpeak's three levels:
-/// "StartFraction … Over … EndFraction", "StartFrac … Over … EndFrac", "Frac … Over … EndFrac").
+/// How much a style says around structures: the `Verbosity` preference, which every shipped style
+/// declares with its own values. MathSpeak's three levels ("StartFraction … Over … EndFraction",
+/// "StartFrac … Over … EndFrac", "Frac … Over … EndFrac"): verbose (its default), brief, superbrief.
+/// ClearSpeak's and SimpleSpeak's, as MathCAT defines them: medium (their default), terse ("square
+/// root x", "sine x"), verbose. A value a style does not declare is a ``PreferenceProblem``.
 public enum Verbosity: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-    /// Every structure announced in full (the default).
+    /// Every structure announced in full (MathSpeak's default; ClearSpeak and SimpleSpeak add a little).
     case verbose
-    /// Shorter announcements.
+    /// Shorter announcements (MathSpeak).
     case brief
-    /// The shortest announcements.
+    /// The shortest announcements (MathSpeak).
     case superbrief
+    /// ClearSpeak's and SimpleSpeak's default.
+    case medium
+    /// Fewer words where the structure is clear (ClearSpeak, SimpleSpeak).
+    case terse
 
     /// The preference this sets.
     public static let preferenceName = "Verbosity"

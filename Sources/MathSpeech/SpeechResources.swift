@@ -27,7 +27,8 @@ public struct SpeechResources: Sendable {
             }
             let hasTopFolders = FileManager.default.fileExists(atPath: base + "/Rules") || FileManager.default.fileExists(atPath: base + "/Locales")
             while let relative = enumerator.nextObject() as? String {
-                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt") else { continue }
+                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt")
+                        || relative.hasSuffix(".phrases") else { continue }
                 // A file that cannot be read, or is not UTF-8, is an error: silently using the built-in
                 // file instead would hide the author's change.
                 let path = base + "/" + relative
@@ -44,10 +45,10 @@ public struct SpeechResources: Sendable {
                 let text = String(decoding: data, as: UTF8.self)
                 var key = relative
                 if !hasTopFolders {
-                    // A bare folder: `.rules`/`.words` files are rules, `.txt` files are locale words.
+                    // A bare folder: `.rules`/`.words`/`.phrases` files are rules, `.txt` files are locale words.
                     key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
                 }
-                if key.hasSuffix(".rules") || files[key] == nil {
+                if key.hasSuffix(".rules") || key.hasSuffix(".phrases") || files[key] == nil {
                     files[key] = text
                 } else {
                     wordOverrides[key] = text
@@ -100,7 +101,7 @@ public struct SpeechResources: Sendable {
         }.sorted()
     }
 
-    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`).
+    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`, `simplespeak`).
     public func styles(for locale: String) -> [String] {
         files.keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")
@@ -158,7 +159,7 @@ public struct SpeechResources: Sendable {
         }
         return LocaleWords(tag: tag, settings: try table("locale.txt"), symbols: try table("symbols.txt"),
                            functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"),
-                           contractions: try table("contractions.txt"))
+                           fonts: try table("fonts.txt"), contractions: try table("contractions.txt"))
     }
 
     /// Loads a style's rule file and what it inherits, and its word files; the locale is found by
@@ -174,12 +175,15 @@ public struct SpeechResources: Sendable {
         }
         let path = "Rules/\(rulesLocale)/\(name.rawValue).rules"
         var ruleFiles: [RuleFile] = []
-        // Each file to load, with where it was named (`file:line` of its `inherit`; nil for the style's own).
-        var queue: [(path: String, from: String?)] = [(path, nil)]
+        // Each file to load, with where it was named (`file:line` of its `inherit`; nil for the style's
+        // own) and whether its preferences are offered: not when it is reached through an
+        // `inherit … without preferences` line (nor anything it inherits in turn).
+        var queue: [(path: String, from: String?, offersPreferences: Bool)] = [(path, nil, true)]
         var visited: Set<String> = []
+        var fixed: Set<String> = []
         var words = WordTable()
         while !queue.isEmpty {
-            let (next, from) = queue.removeFirst()
+            let (next, from, offersPreferences) = queue.removeFirst()
             guard !visited.contains(next) else { continue }
             visited.insert(next)
             guard let text = files[next] else {
@@ -189,6 +193,7 @@ public struct SpeechResources: Sendable {
             let file: RuleFile
             do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
+            if !offersPreferences { fixed.insert(file.file) }
             for name in file.wordFiles {
                 let wordPath = "Rules/\(file.locale.isEmpty ? rulesLocale : file.locale)/\(name).words"
                 guard let table = try wordTable(wordPath) else { throw .missingFile(wordPath) }
@@ -198,10 +203,33 @@ public struct SpeechResources: Sendable {
                 words = merged
             }
             for (k, parent) in file.inherits.enumerated() {
-                queue.append(("Rules/\(parent).rules", "\(file.file):\(k < file.inheritLines.count ? file.inheritLines[k] : 0)"))
+                let line = k < file.inheritLines.count ? file.inheritLines[k] : 0
+                queue.append(("Rules/\(parent.path).rules", "\(file.file):\(line)", offersPreferences && parent.offersPreferences))
             }
         }
-        return SpeechStyle(files: ruleFiles, words: words)
+        // Rules inherited from another language speak this locale's phrases (PhraseTable).
+        let ownLocale = ruleFiles.first?.locale ?? rulesLocale
+        var phrases = PhraseTable()
+        var translatesSomething = false
+        for file in ruleFiles where file.locale == ownLocale {
+            for name in file.phraseFiles {
+                let phrasePath = "Rules/\(file.locale)/\(name).phrases"
+                guard let text = files[phrasePath] else { throw .missingFile(phrasePath) }
+                do { phrases.merge(try PhraseTable(parsing: text, file: String(phrasePath.dropFirst(6)))) } catch {
+                    throw .invalidFiles(error.errors)
+                }
+                translatesSomething = true
+            }
+        }
+        var untranslated: [UntranslatedPhrase] = []
+        if translatesSomething {
+            for k in ruleFiles.indices where !ruleFiles[k].locale.isEmpty && ruleFiles[k].locale != ownLocale {
+                ruleFiles[k].rules = ruleFiles[k].rules.map { $0.translated(by: phrases, missing: &untranslated) }
+            }
+        }
+        var compiled = SpeechStyle(files: ruleFiles, words: words, fixingPreferencesOf: fixed)
+        compiled.untranslatedPhrases = untranslated
+        return compiled
     }
 }
 
@@ -218,7 +246,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
     case inheritanceCycle(String)
     case invalidFiles([RuleFileError])
     /// Unknown preference names or values, with strict preferences (one message each).
-    case invalidPreferences([String])
+    case invalidPreferences([PreferenceProblem])
 
     public var description: String {
         switch self {
@@ -231,7 +259,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
         case let .missingOverrideDirectory(d): return "rules directory '\(d)' does not exist"
         case let .inheritanceCycle(t): return "locale '\(t)' inherits from itself"
         case let .invalidFiles(errors): return errors.map(\.description).joined(separator: "\n")
-        case let .invalidPreferences(problems): return problems.joined(separator: "; ")
+        case let .invalidPreferences(problems): return problems.map(\.description).joined(separator: "; ")
         }
     }
 }

@@ -10,12 +10,19 @@ struct SpeechBuilder {
     var start = 0
     /// UTF-8 bytes of words appended so far (for ``SpeechLimits/maxOutputBytes``).
     var bytes = 0
+    /// Script levels (styles that declare `levels`): the level of the words being appended, the level
+    /// of the last words appended, and per level the indicator said when words change to it (level 0
+    /// is the baseline; empty when the style does not track levels).
+    var level: Int32 = 0
+    var spokenLevel: Int32 = 0
+    var indicators: [String] = []
 
     init(capacity: Int) { items.reserveCapacity(capacity) }
 
     @inline(__always)
     mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
+        if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
         SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
     }
 
@@ -23,7 +30,17 @@ struct SpeechBuilder {
     @inline(__always)
     mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
+        if level != spokenLevel { changeLevel(range: range) }
         items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Says the indicator of ``level`` before words spoken at it after words at another level
+    /// (MathSpeak rules 8.3, 8.4: a level continues until another is stated, and indicators name
+    /// the absolute level).
+    mutating func changeLevel(range: SourceRange?) {
+        spokenLevel = level
+        let i = Int(level)
+        if i < indicators.count, !indicators[i].isEmpty { items.append(.words(indicators[i], range: range, prosody: nil)) }
     }
 
     @inline(__always)
@@ -214,6 +231,9 @@ struct SpeechRun {
     private let normalization: Normalization.Table
     /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
     private let textIsPseudo: Bool
+    /// Script levels met in this run (level 0, the baseline, is not listed): level `i + 1` is level
+    /// name `levels[i].name` (a ``RuleTable/levelNames`` number) inside level `levels[i].outer`.
+    private var levels: [(outer: Int32, name: Int32)] = []
     /// The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
     private let table: RuleTable.Reader
     private let lists: RuleTable.Candidates.Reader
@@ -369,7 +389,7 @@ struct SpeechRun {
     /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot
     /// match the node's text are not candidates at all (see ``RuleTable/Candidates``), nor are rules
     /// that test a property the node does not have (``RuleTable/requirements``).
-    private mutating func matchingRule(_ context: Context) -> Int? {
+    private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         let split = candidatesByKind[kind]
         let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
@@ -383,7 +403,7 @@ struct SpeechRun {
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
-            guard candidate.requires.isSubset(of: present) else { continue }
+            guard candidate.requires.isSubset(of: present), Int(candidate.rule) >= firstRule else { continue }
             let skipped = skipsTextTests ? candidate.textTest : -1
             var t = candidate.firstTest
             while t < candidate.endTest {
@@ -455,12 +475,16 @@ struct SpeechRun {
 
     // MARK: Words
 
-    /// The words of a leaf: numbers as written, letters as themselves, symbols and names through the
-    /// lexicon, with a readable fallback (reported once per character).
+    /// The words of a leaf: numbers as written (a number written with a symbol that has words, such as
+    /// `²`, says them), letters as themselves, symbols and names through the lexicon, with a readable
+    /// fallback (reported once per character).
     mutating func leafWords(_ node: NodeID) -> String {
         let text = tree.text(node)
         switch tree.kind(node) {
-        case .number, .text: return text
+        case .number:
+            if text.utf8.contains(where: { $0 >= 0x80 }), let w = core.lexicon.symbol(text, variant: preferences.variant) { return w }
+            return text
+        case .text: return text
         case .empty: return ""
         case .unknown:
             if let command = tree.property(node, commandProperty).map(tree.string(of:)) {
@@ -512,6 +536,8 @@ struct SpeechRun {
                 words.append(s)
             } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.isWhitespace {
                 continue
+            } else if let w = lexicon.styledCharacter(scalar, variant: variant) {
+                words.append(w)
             } else {
                 guard let w = missing(scalar, s) else { return nil }
                 words.append(w)
@@ -543,6 +569,13 @@ struct SpeechRun {
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if case .joiner(let text) = parts[i] {
                 joiner = text
+            } else if case .inherited = parts[i] {
+                // The first rule of a later file that matches the node speaks it.
+                if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
+                    render(rule: inherited, context, depth: depth, prosody: prosody, into: &out)
+                } else {
+                    speakDefault(context, depth: depth, prosody: prosody, into: &out)
+                }
             } else {
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
             }
@@ -553,7 +586,7 @@ struct SpeechRun {
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let node = context.node
         switch parts[part] {
-        case .joiner, .nothing:
+        case .joiner, .nothing, .inherited:
             break
         case .words(let w):
             out.append(nonBlank: w, range: tree.range(node), prosody: prosody)
@@ -562,29 +595,7 @@ struct SpeechRun {
         case .children:
             speakChildren(context, depth: depth, prosody: prosody, into: &out)
         case let .path(path, format):
-            // A path of roles: speak the first node it leads to.
-            var step = templatePathStart[path]
-            let end = templatePathStart[path + 1]
-            guard step < end else { return }
-            // The nodes passed on the way are ancestors of the one spoken (for its `parent.parent`
-            // and `within` tests), as they are when it is reached child by child.
-            var target = Frame(node: node, role: context.role)
-            let outerAncestors = ancestorCount
-            defer { ancestorCount = outerAncestors }
-            while step < end - 1 {
-                let role = roleNumber(templatePathRoles[step])
-                guard let next = tree.child(target.node, role: role) else { return }
-                ancestors[ancestorCount] = target
-                ancestorCount += 1
-                target = Frame(node: next, role: role)
-                step += 1
-            }
-            let last = roleNumber(templatePathRoles[end - 1])
-            for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
-                speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
-                      depth: depth, prosody: prosody, into: &out)
-                return
-            }
+            speakPath(path, format: format, context, depth: depth, prosody: prosody, into: &out)
         case let .child(role, format):
             let role = roleNumber(role)
             let frame = Frame(node: node, role: context.role)
@@ -605,6 +616,28 @@ struct SpeechRun {
             } else {
                 out.append(words: value, range: tree.range(node), prosody: prosody)
             }
+        case let .countedLookup(k, property):
+            let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context)
+            let n = value.flatMap(SpeechRun.integer) ?? 0
+            let found = words?.countedWords(k, n) ?? core.countedWords(k, n, variant: preferences.variant)
+            out.append(words: found, range: tree.range(node), prosody: prosody)
+        case let .leveledChild(role, level):
+            let role = roleNumber(role)
+            let frame = Frame(node: node, role: context.role)
+            let outer = out.level
+            out.level = innerLevel(outer, level, &out)
+            defer { out.level = outer }
+            for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
+                speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: nil,
+                      depth: depth, prosody: prosody, into: &out)
+            }
+        case let .leveledPath(path, level):
+            let outer = out.level
+            out.level = innerLevel(outer, level, &out)
+            defer { out.level = outer }
+            speakPath(path, format: nil, context, depth: depth, prosody: prosody, into: &out)
+        case .levelMark:
+            if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
         case .lookup(let k):
             if let cached = words?.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)
@@ -615,6 +648,49 @@ struct SpeechRun {
                 ?? symbolWords(key, range: tree.range(node))
             out.append(words: found.trimmingSpaces, range: tree.range(node), prosody: prosody)
         }
+    }
+
+    /// Speaks the first node a template path of roles leads to (`{function.subscript}`).
+    private mutating func speakPath(_ path: Int, format: ValueFormat?, _ context: Context, depth: Int, prosody: Prosody?,
+                                    into out: inout SpeechBuilder) {
+        let node = context.node
+        // A path of roles: speak the first node it leads to.
+        var step = templatePathStart[path]
+        let end = templatePathStart[path + 1]
+        guard step < end else { return }
+        // The nodes passed on the way are ancestors of the one spoken (for its `parent.parent`
+        // and `within` tests), as they are when it is reached child by child.
+        var target = Frame(node: node, role: context.role)
+        let outerAncestors = ancestorCount
+        defer { ancestorCount = outerAncestors }
+        while step < end - 1 {
+            let role = roleNumber(templatePathRoles[step])
+            guard let next = tree.child(target.node, role: role) else { return }
+            ancestors[ancestorCount] = target
+            ancestorCount += 1
+            target = Frame(node: next, role: role)
+            step += 1
+        }
+        let last = roleNumber(templatePathRoles[end - 1])
+        for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
+            speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
+                  depth: depth, prosody: prosody, into: &out)
+            return
+        }
+    }
+
+    /// The number of the script level `name` (a ``RuleTable/levelNames`` number) inside level `outer`,
+    /// made with its indicator words when first met.
+    private mutating func innerLevel(_ outer: Int32, _ name: Int32, _ out: inout SpeechBuilder) -> Int32 {
+        for (i, l) in levels.enumerated() where l.outer == outer && l.name == name { return Int32(i + 1) }
+        levels.append((outer, name))
+        var path: [Int32] = [name]
+        var o = outer
+        while o > 0 { path.insert(levels[Int(o) - 1].name, at: 0); o = levels[Int(o) - 1].outer }
+        if out.indicators.isEmpty { out.indicators.append(core.levelIndicator([], variant: preferences.variant)) }
+        while out.indicators.count < levels.count { out.indicators.append("") }
+        out.indicators.append(core.levelIndicator(path, variant: preferences.variant))
+        return Int32(levels.count)
     }
 
     /// A child named in a template (`{numerator}`, `{denominator:ordinal}`): a leaf with a format
@@ -647,9 +723,57 @@ struct SpeechRun {
             // A symbol's words: symbolWords looks the whole text up first.
             return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .function: return core.lexicon.function(value, variant: preferences.variant)
+        case .font:
+            if let w = core.lexicon.font(value, variant: preferences.variant) { return w }
+            // A font without words is read by its name and reported (as a character without words is).
+            let name = value.replacingOccurrences(of: "-", with: " ")
+            if reported?.contains(value) != true {
+                reported = (reported ?? []).union([value])
+                diagnostics.append(.warning("speech.missing-word",
+                    "no \(core.locale) word for the font '\(value)'; read as '\(name)'", at: node >= 0 ? tree.range(node) : nil))
+            }
+            return name
         case .unit: return core.lexicon.unit(value, plural: false)
         case .unitPlural: return core.lexicon.unit(value, plural: true)
         case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .characters:
+            // Every character by its words ("number-sign F F 0 0").
+            let range = node >= 0 ? tree.range(node) : nil
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }
+                .map { symbolWords(String(Character($0)), range: range) }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .name:
+            // A function's words when the locale has them, else the letters of a name in capitals
+            // ("P M F"); other names as they are.
+            if let words = core.lexicon.function(value, variant: preferences.variant) { return words }
+            guard value.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) else { return nil }
+            return formatted(value, format: .letters, node: node)
+        case .letters:
+            // Letter by letter, as one-letter identifiers, when a letter is a capital ("Upper S i");
+            // a capital after the words of the key `letters.capital` when the style or locale has it.
+            // A name in small letters stays a word ("mol", "eff").
+            guard value.unicodeScalars.contains(where: { $0.properties.isUppercase }) else { return nil }
+            let range = node >= 0 ? tree.range(node) : nil
+            let capital = core.lexicon.symbol("letters.capital", variant: preferences.variant)?.trimmingSpaces
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }.map { scalar -> String in
+                let words = symbolWords(String(Character(scalar)), range: range)
+                guard let capital, !capital.isEmpty, scalar.properties.isUppercase else { return words }
+                return capital + " " + words
+            }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .punctuation:
+            // Words as written, punctuation by its words ("are colon").
+            let range = node >= 0 ? tree.range(node) : nil
+            var out = ""
+            for scalar in value.unicodeScalars {
+                let category = scalar.properties.generalCategory
+                let isPunctuation = category == .otherPunctuation || category == .dashPunctuation || category == .openPunctuation
+                    || category == .closePunctuation || category == .initialPunctuation || category == .finalPunctuation
+                if isPunctuation {
+                    out += " " + symbolWords(String(Character(scalar)), range: range) + " "
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            return out.split(separator: " ").joined(separator: " ")
         case .concept:
             // An intent's concept: the locale's words for it (`concept.NAME` in functions.txt), or its
             // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to").
@@ -724,16 +848,18 @@ struct SpeechRun {
                 let role = roleNumber(role)
                 guard let next = tree.child(current.node, role: role) else { return nil }
                 current = Frame(node: next, role: role)
+            case .lastChild:
+                let count = tree.childCount(current.node)
+                guard count > 0 else { return nil }
+                let link = tree.child(current.node, at: count - 1)
+                current = Frame(node: link.node, role: link.role)
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }
                 current = ancestors[ancestorCount - levels]
-            case .next:
-                guard context.parent >= 0, context.index + 1 < tree.childCount(context.parent) else { return nil }
-                let link = tree.child(context.parent, at: context.index + 1)
-                current = Frame(node: link.node, role: link.role)
-            case .previous:
-                guard context.parent >= 0, context.index > 0 else { return nil }
-                let link = tree.child(context.parent, at: context.index - 1)
+            case .sibling(let offset):
+                let i = context.index + offset
+                guard context.parent >= 0, i >= 0, i < tree.childCount(context.parent) else { return nil }
+                let link = tree.child(context.parent, at: i)
                 current = Frame(node: link.node, role: link.role)
             }
         }
@@ -847,6 +973,16 @@ struct SpeechRun {
         case let .within(kinds):
             for i in 0 ..< ancestorCount where kinds.contains(tree.kind(ancestors[i].node)) { return !negated }
             return negated
+        case let .withinThrough(kinds, through):
+            // The nearest ancestor not of a `through` kind decides.
+            var i = ancestorCount - 1
+            while i >= 0 {
+                let kind = tree.kind(ancestors[i].node)
+                if kinds.contains(kind) { return !negated }
+                if !through.contains(kind) { return negated }
+                i -= 1
+            }
+            return negated
         }
     }
 
@@ -905,6 +1041,8 @@ struct SpeechRun {
         case let .followed(negated): return negated ? "not followed" : "followed"
         case let .first(negated): return negated ? "not first" : "first"
         case let .within(kinds, negated): return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ")
+        case let .withinThrough(kinds, through, negated):
+            return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ") + " through " + through.joined(separator: ", ")
         }
     }
 }

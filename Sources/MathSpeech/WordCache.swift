@@ -16,6 +16,10 @@ final class WordCache: Sendable {
     /// when the key has neither (the run then reads it character by character, reporting what is
     /// missing).
     private let lookups: FrozenArray<String?>
+    /// Per key of ``RuleTable/countedKeys``, its words for the counts `0 ..< countedCount`.
+    private let counted: FrozenArray<String>
+    /// How many counts of each counted key are here.
+    static let countedCount = 8
 
     /// The formats that put words to an integer, in the order of ``integers``.
     static let integerFormats: [ValueFormat] = [.cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural,
@@ -23,7 +27,7 @@ final class WordCache: Sendable {
     /// How many integers (from 0) have their words here.
     static let integerCount = 32
 
-    init(lexicon: Lexicon, variant: String?, lookupKeys: [String]) {
+    init(lexicon: Lexicon, variant: String?, lookupKeys: [String], countedKeys: [String] = []) {
         self.variant = variant
         ascii = FrozenArray((0 ..< 128).map { byte in
             SpeechRun.symbolWords(String(UnicodeScalar(UInt8(byte))), lexicon: lexicon, variant: variant) { _, _ in nil }
@@ -40,10 +44,15 @@ final class WordCache: Sendable {
         lookups = FrozenArray(lookupKeys.map { key in
             (lexicon.symbol(key, variant: variant) ?? lexicon.number(key, variant: variant))?.trimmingSpaces
         })
+        counted = FrozenArray(countedKeys.flatMap { key in
+            (0 ..< WordCache.countedCount).map { SpeechEngine.Core.countedWords(key, $0, lexicon: lexicon, variant: variant) }
+        })
     }
 
     /// The cache as a run reads it (valid while the cache lives).
-    var reader: Reader { Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base, lookups: lookups.base) }
+    var reader: Reader {
+        Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base, lookups: lookups.base, counted: counted.base)
+    }
 
     /// Reads a ``WordCache`` through raw pointers.
     struct Reader {
@@ -51,6 +60,13 @@ final class WordCache: Sendable {
         fileprivate let scalars: ScalarMap<String>.Reader
         fileprivate let integers: UnsafePointer<String?>
         fileprivate let lookups: UnsafePointer<String?>
+        fileprivate let counted: UnsafePointer<String>
+
+        /// The words of counted key number `k` for count `n`, when they are here.
+        @inline(__always)
+        func countedWords(_ k: Int, _ n: Int) -> String? {
+            n >= 0 && n < WordCache.countedCount ? counted[k * WordCache.countedCount + n] : nil
+        }
 
         /// The words of lookup key number `k` (see ``WordCache/lookups``).
         @inline(__always)

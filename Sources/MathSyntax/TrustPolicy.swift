@@ -1,3 +1,5 @@
+import Foundation
+
 /// What input may put into output beyond mathematics: links, HTML classes, ids and data, styles,
 /// images. Off by default, as KaTeX's `trust` option is: formulas often come from people other than the
 /// page's author, and a link or a style is a way to run script or leak data in a reader's browser.
@@ -10,7 +12,8 @@
 ///   dropped with `mathml.untrusted-attribute` otherwise.
 /// - Always, trusted or not: event-handler attributes (`onclick`, any `on…`) are dropped from MathML
 ///   input and never written to MathML output, and a URL is kept only when its scheme is in
-///   ``urlSchemes`` (a relative URL, with no scheme, is kept).
+///   ``urlSchemes`` (a relative URL, with no scheme, is kept) — in a link or image attribute and in a
+///   style's `url(…)` alike (``styleProblem(_:)``).
 ///
 /// The policy is a value shared by the TeX parser (``TeXParserOptions``), the MathML reader and the
 /// documents layer, so each applies the same rules.
@@ -95,7 +98,34 @@ public struct TrustPolicy: Sendable, Hashable {
                 return "attribute \(name) has a URL scheme that is not allowed (\(TrustPolicy.scheme(of: value) ?? "")); allowed: \(urlSchemes.sorted().joined(separator: ", "))"
             }
         }
-        if lower == "style" && !allows(.styles) { return "attribute style needs trust (styles)" }
+        if lower == "style" {
+            if !allows(.styles) { return "attribute style needs trust (styles)" }
+            if let problem = styleProblem(value) { return "attribute style \(problem)" }
+        }
+        return nil
+    }
+
+    /// Why an inline style may not be kept, even trusted (nil: it may): a `url(…)` whose scheme is not
+    /// in ``urlSchemes`` (CSS `background:url(javascript:…)`), or what could hide one from this check —
+    /// a CSS escape (`u\72l(`), a comment, `expression(` (old browsers run it as script) or `@import`.
+    public func styleProblem(_ css: String) -> String? {
+        let lower = css.lowercased()
+        if lower.contains("\\") || lower.contains("/*") { return "has a CSS escape or comment, which could hide a URL; not kept" }
+        if lower.contains("expression(") || lower.contains("@import") || lower.contains("behavior:") || lower.contains("-moz-binding") {
+            return "can run script (expression, @import, behavior, -moz-binding); not kept"
+        }
+        var rest = Substring(lower)
+        while let open = rest.range(of: "url(") {
+            var argument = rest[open.upperBound...]
+            let close = argument.firstIndex(of: ")") ?? argument.endIndex
+            argument = argument[..<close]
+            let quoteOrSpace: (Character) -> Bool = { " \t\n\r\u{0C}\"'".contains($0) }
+            let url = String(argument.drop(while: quoteOrSpace).reversed().drop(while: quoteOrSpace).reversed())
+            if !allows(url: url) {
+                return "has a URL scheme that is not allowed (\(TrustPolicy.scheme(of: url) ?? "")); allowed: \(urlSchemes.sorted().joined(separator: ", "))"
+            }
+            rest = rest[close...]
+        }
         return nil
     }
 }

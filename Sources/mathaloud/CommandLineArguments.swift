@@ -203,9 +203,9 @@ enum SharedOptions {
     static let macro = OptionSpec(["--macro"], "'\\name=body'", "define a macro (repeatable), e.g. --macro '\\RR=\\mathbb{R}'; #1…#9 are parameters")
     static let trust = OptionSpec(["--trust"], nil, "allow \\href, \\url, \\htmlClass, \\htmlId, \\htmlStyle, \\htmlData, \\includegraphics and MathML href/style (URLs still limited to http, https, mailto)")
     static let locale = OptionSpec(["--locale"], "L", "the language, a BCP 47 tag (default en; en-GB, en-US fall back to en)")
-    static let style = OptionSpec(["--style"], "S", "the speech style: clearspeak (default), mathspeak, or a style of the rules")
-    static let verbosity = OptionSpec(["--verbosity"], "V", "the verbosity, for styles that have it", choices: Verbosity.allCases.map(\.rawValue))
-    static let pref = OptionSpec(["--pref"], "NAME=VALUE", "a style preference (repeatable), e.g. --pref Fractions=Over")
+    static let style = OptionSpec(["--style"], "S", "the speech style: clearspeak (default), simplespeak, mathspeak, or a style of the rules")
+    static let verbosity = OptionSpec(["--verbosity"], "V", "the style's Verbosity: medium (default), terse, verbose for ClearSpeak and SimpleSpeak; verbose (default), brief, superbrief for MathSpeak", choices: Verbosity.allCases.map(\.rawValue))
+    static let pref = OptionSpec(["--pref"], "NAME=VALUE", "a style preference (repeatable), e.g. --pref Fractions=Over; one the style does not know is an error (in a batch line, a warning)")
     static let rulesDir = OptionSpec(["--rules-dir"], "DIR", "override rule and word files (also MATHALOUD_RULES)", completion: .directory)
     static let template = OptionSpec(["--template"], "T", "a label template: {speech} and {latex} are replaced, e.g. 'Math: {speech}'")
 
@@ -322,24 +322,19 @@ struct SpeechSettings {
             return nil
         }
         guard speaker.preferenceProblems.isEmpty else {
-            // Strict on the command line: each problem with the closest names.
-            let names = speaker.availablePreferences.flatMap { [$0.name] + $0.aliases }
-            var lines: [String] = []
-            for (name, value) in preferences.sorted(by: { $0.key < $1.key }) {
-                let key = name.lowercased()
-                if let d = speaker.availablePreferences.first(where: { d in
-                    d.name.lowercased() == key || d.aliases.contains { $0.lowercased() == key }
-                        || d.name.lowercased() == key + "s" || (key.hasSuffix("s") && d.name.lowercased() + "s" == key) }) {
-                    if !d.values.contains(where: { $0.lowercased() == value.lowercased() }) {
-                        lines.append("unknown value '\(value)' for preference \(d.name)" + Suggestion.didYouMean(value, among: d.values)
-                                     + " (allowed: \(d.values.joined(separator: ", ")))")
-                    }
-                } else {
-                    lines.append("unknown preference '\(name)' for style \(speaker.style)" + Suggestion.didYouMean(name, among: names))
+            // Strict on the command line (a typo there should stop the command; batch lines are
+            // answered with a warning instead): each problem with the closest names.
+            let lines = speaker.preferenceProblems.map { problem -> String in
+                switch problem.kind {
+                case .unknownName:
+                    return "unknown preference '\(problem.name)' for style \(problem.style)"
+                        + Suggestion.didYouMean(problem.name, among: problem.known) + " (known: \(problem.known.joined(separator: ", ")))"
+                case .unknownValue:
+                    return "unknown value '\(problem.value)' for preference \(problem.name)"
+                        + Suggestion.didYouMean(problem.value, among: problem.known) + " (allowed: \(problem.known.joined(separator: ", ")))"
                 }
             }
-            throw UsageError(lines.isEmpty ? speaker.preferenceProblems.joined(separator: "\n") : lines.joined(separator: "\n"),
-                             command: command)
+            throw UsageError(lines.joined(separator: "\n"), command: command)
         }
         return speaker
     }

@@ -65,6 +65,25 @@ import Testing
         #expect(!written.contains("onclick") && !written.contains("javascript") && written.contains(#"class="c""#))
     }
 
+    // Defect 3, trusted styles: a style's url(…) is a URL like any other (only allowed schemes), and
+    // what could hide one (CSS escapes, comments) or run script (expression, behavior) is refused.
+    @Test func trustedStylesKeepOnlyAllowedURLs() {
+        let policy = TrustPolicy.trusted
+        #expect(policy.styleProblem("color:red; background:url('https://e.org/a.png')") == nil)
+        #expect(policy.styleProblem("background:URL( \"JavaScript:alert(1)\" )") != nil)
+        #expect(policy.styleProblem(#"background:u\72l(javascript:alert(1))"#) != nil)
+        #expect(policy.styleProblem("background:url(/*x*/javascript:alert(1))") != nil)
+        #expect(policy.styleProblem("width:expression(alert(1))") != nil)
+        let trusted = FormulaParser(texOptions: TeXParserOptions(trust: .trusted))
+        let tex = trusted.parse(#"\htmlStyle{background:url(javascript:alert(1))}{x}"#)
+        #expect(tex.diagnostics.map(\.id) == [.texUntrustedCommand] && tex.root.children.first?.attributes == nil)
+        #expect(trusted.parse(#"\htmlStyle{color:red}{x}"#).root.children.first?.attributes == ["style": "color:red"])
+        let mathml = trusted.parse(#"<math><mi style="background:url(javascript:alert(1))">x</mi></math>"#, notation: .mathml)
+        #expect(mathml.root.firstLeaf?.attributes?["style"] == nil && mathml.diagnostics.contains { $0.id == .mathMLUntrustedAttribute })
+        let written = MathMLWriter().write(MathNode(.identifier("x", variant: nil), attributes: ["style": "background:url(vbscript:x)"]))
+        #expect(!written.contains("vbscript"))
+    }
+
     // Defect 8: macros of the options with names no input can call.
     @Test func badOptionMacroNamesAreReported() {
         #expect(TeXParserOptions.problem(withMacroName: #"\RR"#) == nil && TeXParserOptions.problem(withMacroName: "!") == nil)

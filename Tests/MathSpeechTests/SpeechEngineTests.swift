@@ -194,3 +194,48 @@ import MathSemantics
                 == "de le x")
     }
 }
+
+/// Rules inherited from another language, their literal words translated by the locale's phrases.
+@Suite struct PhraseTableTests {
+    @Test func parsesTranslationsRuleTranslationsAndEmptyOnes() throws {
+        let t = try PhraseTable(parsing: """
+            # comment
+            the square root of => die Quadratwurzel aus
+            [fraction-complex]  and   denominator => und Nenner   # a comment
+            end root =>
+            """, file: "de/clearspeak.phrases")
+        #expect(t.translation(of: "the  square root of", rule: "any") == "die Quadratwurzel aus")
+        #expect(t.translation(of: "and denominator", rule: "fraction-complex") == "und Nenner")
+        #expect(t.translation(of: "and denominator", rule: "other") == nil)
+        #expect(t.translation(of: "end root", rule: "x") == "")
+    }
+
+    @Test func malformedLinesAreErrorsWithLocations() {
+        #expect(throws: RuleFileErrors.self) { try PhraseTable(parsing: "no arrow here\n", file: "de/x.phrases") }
+        do {
+            _ = try PhraseTable(parsing: "a => b\na => c\n", file: "de/x.phrases")
+            Issue.record("a phrase translated twice must be an error")
+        } catch {
+            #expect(error.errors.first?.line == 2)
+        }
+    }
+
+    @Test func inheritedRulesAreTranslatedAndUntranslatedPhrasesListed() throws {
+        let en = try RuleFile(parsing: """
+            style Test
+            locale en
+            rule root for root
+              say the square root of {radicand}, end root
+              example \\sqrt{x} => the square root of x, end root
+            rule frac for fraction
+              say {numerator} over {denominator}
+            """, file: "en/test.rules")
+        let phrases = try PhraseTable(parsing: "the square root of => la racine carrée de\nend root => fin de la racine\n", file: "fr/test.phrases")
+        var missing: [UntranslatedPhrase] = []
+        let translated = en.rules.map { $0.translated(by: phrases, missing: &missing) }
+        #expect(translated[0].template.contains(.words("la racine carrée de")))
+        #expect(translated[0].examples.isEmpty)
+        #expect(missing.map(\.phrase) == ["over"])
+        #expect(missing.first?.location == "en/test.rules:6")
+    }
+}

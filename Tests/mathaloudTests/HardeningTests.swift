@@ -256,8 +256,12 @@ import Testing
         #expect(unreadable.status == 3 && unreadable.stderr.contains("cannot read /tmp: Is a directory"))
         let missing = try runCLI(["speak", "--input", "/nonexistent-file"])
         #expect(missing.status == 3 && missing.stderr.contains("No such file or directory"))
+        // ClearSpeak's Verbosity has its own levels: MathSpeak's 'brief' is a clear usage error naming them.
         let verbosity = try runCLI(["speak", "--verbosity", "brief", #"\frac{1}{2}"#])
-        #expect(verbosity.status == 0 && verbosity.stdout == "one half\n", "\(verbosity.stderr)")
+        #expect(verbosity.status == 2 && verbosity.stderr.contains("unknown value 'brief' for preference Verbosity")
+                && verbosity.stderr.contains("Medium, Terse, Verbose"), "\(verbosity.stderr)")
+        let brief = try runCLI(["speak", "--style", "mathspeak", "--verbosity", "brief", #"\frac{a+1}{b}"#])
+        #expect(brief.status == 0 && brief.stdout == "StartFrac a plus 1 Over b EndFrac\n", "\(brief.stderr)")
         let template = try runCLI(["speak", "--text", "--template", "Math: {speech}"], stdin: Data("Area $x^2$.".utf8))
         #expect(template.stdout == "Math: Area x squared.\n")
     }

@@ -140,6 +140,11 @@ enum MiscCommands {
             guard core.trusts(call.name == "htmlStyle" ? .styles : .htmlAttributes, call) else {
                 return MathNode(.row, children, range: call.range)
             }
+            // A trusted style is still checked for URLs and script (TrustPolicy.styleProblem).
+            if call.name == "htmlStyle", let problem = core.options.trust.styleProblem(call.arguments[0].raw ?? "") {
+                core.error("tex.untrusted-command", "\\htmlStyle: the style \(problem)", at: call.range)
+                return MathNode(.row, children, range: call.range)
+            }
             return MathNode(.row, children, range: call.range, attributes: [key: call.arguments[0].raw ?? ""])
         },
         CommandDefinition(["TeX", "LaTeX", "KaTeX"], modes: .both) { _, call in
