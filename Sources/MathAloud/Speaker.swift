@@ -51,12 +51,16 @@ public struct Speaker: Sendable {
     /// diagnostics (``preferenceDiagnostics``). With `strictPreferences` the initialiser throws them
     /// instead.
     public let preferenceProblems: [PreferenceProblem]
+    /// Words of rules inherited from another language that the locale's phrase files do not translate
+    /// (see `Rules/README.md`, "A new language from an existing one"): a locale author's to-do list.
+    public let untranslatedPhrases: [UntranslatedPhrase]
     /// ``preferenceProblems`` as warnings (`speech.unknown-preference`,
     /// `speech.unknown-preference-value`; no source range).
     public let preferenceDiagnostics: [Diagnostic]
     /// Parses TeX and MathML.
     public let parser: FormulaParser
-    private let analyzer: SemanticAnalyzer
+    /// The analysis, with the locale's unit names (``SemanticAnalyzer/Options/unitNames``).
+    package let analyzer: SemanticAnalyzer
     private let engine: SpeechEngine
     private let cache: SpeechCache
 
@@ -99,10 +103,11 @@ public struct Speaker: Sendable {
         self.preferences = resolved.values
         self.preferenceProblems = resolved.problems
         self.preferenceDiagnostics = resolved.problems.map(\.diagnostic)
+        self.untranslatedPhrases = compiled.untranslatedPhrases
         self.parser = FormulaParser(texOptions: texOptions)
-        self.analyzer = SemanticAnalyzer()
-        self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words),
-                                   preferences: resolved.values, limits: speechLimits)
+        let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
+        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
+        self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values, limits: speechLimits)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
 

@@ -729,7 +729,7 @@ extension Analyzer {
 
     /// A unit written after a quantity: upright identifiers (`\mathrm{kg}`), text (`\text{cm}`), their
     /// squares and cubes, and a quotient of two (`m/s`).
-    static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int) -> Unit? {
+    static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int, names: UnitNames) -> Unit? {
         func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k < end, let m = items[k].raw else { return nil }
             // A unit marked in MathML is one whatever its symbol (its key is the symbol when unknown).
@@ -747,12 +747,12 @@ extension Analyzer {
             switch m.kind {
             case .text(let t, _):
                 let tt = t.trimmingSpaces
-                if let key = Vocabulary.unitKey(tt) { return (tt, key, nil, m.range) }
+                if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
                 return nil
             case .identifier(let t, let v):
                 // An upright name, or a currency sign after an amount (`5€`).
                 guard v == .normal || (v == nil && t.hasSeveralScalars) || UnitSymbols.isCurrency(t) else { return nil }
-                if let key = Vocabulary.unitKey(t) { return (t, key, nil, m.range) }
+                if let key = Vocabulary.unitKey(t, names: names) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
                 guard case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" else { return nil }
@@ -762,7 +762,7 @@ extension Analyzer {
                 case .text(let t, _): base = t.trimmingSpaces
                 default: return nil
                 }
-                guard let key = Vocabulary.unitKey(base) else { return nil }
+                guard let key = Vocabulary.unitKey(base, names: names) else { return nil }
                 // Keys write powers as the lexicon does: cm², m/s².
                 return (base + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
             default:
@@ -786,7 +786,7 @@ extension Analyzer {
     mutating func measurement(_ m: MathNode, _ i: Int, _ end: Int, _ ctx: Context) -> (NodeID, Int)? {
         // An invisible times between the quantity and its unit (MathML `1⁢mm`) changes nothing.
         let gap = i + 2 < end && items[i + 1].scalar == "\u{2062}" ? 1 : 0
-        guard var u = Analyzer.unitAt(items, i + 1 + gap, end) else { return nil }
+        guard var u = Analyzer.unitAt(items, i + 1 + gap, end, names: unitNames) else { return nil }
         u.used += gap
         let q = node(m, ctx)
         let unitMark = b.mark()

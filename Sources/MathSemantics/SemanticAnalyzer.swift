@@ -15,11 +15,18 @@ import MathSyntax
 /// tree.root.has("common")        // true
 /// ```
 public struct SemanticAnalyzer: Sendable {
-    /// Switches for the analysis. None yet: the struct leaves room for later ones without breaking
-    /// callers.
+    /// Switches for the analysis.
     public struct Options: Sendable {
+        /// Unit names written out in words (`\text{meters}`) and the unit symbols they stand for: a
+        /// language's words, so they come from the speaking locale (its `units.txt`), given as a
+        /// language-neutral fact (word → unit symbol). None by default: only unit symbols are units.
+        public var unitNames: UnitNames
+
         /// The default options.
-        public init() {}
+        public init() { unitNames = UnitNames() }
+
+        /// Options with unit names.
+        public init(unitNames: UnitNames) { self.unitNames = unitNames }
     }
 
     /// The options this analyser was created with.
@@ -39,9 +46,9 @@ public struct SemanticAnalyzer: Sendable {
         // so a 200-deep tree is safe even on a 512 KiB secondary thread.
         var nodes = 1
         if root.nestingDepth(upTo: SemanticAnalyzer.callerStackDepth, counting: &nodes) < SemanticAnalyzer.callerStackDepth {
-            return Analyzer.tree(of: root, inputNodes: nodes)
+            return Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames)
         }
-        return LargeStack.run { [nodes] in Analyzer.tree(of: root, inputNodes: nodes) }
+        return LargeStack.run { [nodes, options] in Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames) }
     }
 
     /// The semantic tree of a presentation tree as linked ``SemanticNode``s (``tree(of:)``'s
@@ -156,10 +163,13 @@ struct Analyzer {
     var flattenFrames: LentStack<FlattenFrame>
     /// Scratch for ``matchFences(from:_:)``: the fences still open.
     var openFences: LentStack<OpenFence>
+    /// Unit names written out in words (``SemanticAnalyzer/Options/unitNames``).
+    let unitNames: UnitNames
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
-    init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int) {
+    init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int, unitNames: UnitNames) {
+        self.unitNames = unitNames
         // A block for the tokens, one for the items and factors, one for the rest (see ``SemanticTree/Builder``
         // for the tree's).
         tokens = scratchMemory.stack(of: Token.self, capacity: LentMemory.blockSize / MemoryLayout<Token>.stride)
@@ -175,11 +185,12 @@ struct Analyzer {
     }
 
     /// The semantic tree of `root`, a tree of `inputNodes` nodes.
-    static func tree(of root: MathNode, inputNodes: Int) -> SemanticTree {
+    static func tree(of root: MathNode, inputNodes: Int, unitNames: UnitNames) -> SemanticTree {
         // The records being built and the scratch stacks start in memory on the call stack.
         withLentMemory { treeMemory in
             withLentMemory { scratchMemory in
-                var analyzer = Analyzer(treeMemory: &treeMemory, scratchMemory: &scratchMemory, inputNodes: inputNodes)
+                var analyzer = Analyzer(treeMemory: &treeMemory, scratchMemory: &scratchMemory, inputNodes: inputNodes,
+                                        unitNames: unitNames)
                 let id = analyzer.node(root, Context())
                 return analyzer.finish(root: id)
             }
@@ -356,7 +367,7 @@ struct Analyzer {
             return b.finish(.row, mark, range: range, rangeFromChildren: false)
         }
         let mark = b.mark()
-        if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
+        if let key = unitNames.key(t) { b.string(.unitName, key) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
     }
 

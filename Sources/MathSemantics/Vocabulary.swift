@@ -254,15 +254,11 @@ enum Vocabulary {
 
     // MARK: Units
 
-    /// The normalised key of a unit written as a symbol (`cm`, `kg`, `m/s`) or spelled out
-    /// (`meters` → `m`). Keys are unit symbols; a lexicon turns them into words.
-    static func unitKey(_ text: String, spelledOnly: Bool = false) -> String? {
-        if !spelledOnly, let key = unitSymbols[text] { return key }
-        let lower = text.lowercased()
-        if let key = spelledUnits[lower] { return key }
-        if lower.hasSuffix("s"), let key = spelledUnits[String(lower.dropLast())] { return key }
-        if lower.hasSuffix("es"), let key = spelledUnits[String(lower.dropLast(2))] { return key }
-        return nil
+    /// The normalised key of a unit written as a symbol (`cm`, `kg`, `m/s`) or, by `names`, spelled out
+    /// in the speaking language (`meters` → `m`). Keys are unit symbols; a lexicon turns them into words.
+    static func unitKey(_ text: String, names: UnitNames) -> String? {
+        if let key = unitSymbols[text] { return key }
+        return names.key(text)
     }
 
     /// Unit symbols, mapped to their keys (the symbol itself, µ spellings folded).
@@ -289,17 +285,6 @@ enum Vocabulary {
         return table
     }()
 
-    /// Spelled-out unit names (singular, lower case) and their keys.
-    static let spelledUnits: [String: String] = [
-        "meter": "m", "metre": "m", "centimeter": "cm", "centimetre": "cm", "millimeter": "mm", "millimetre": "mm",
-        "kilometer": "km", "kilometre": "km", "nanometer": "nm", "inch": "in", "inche": "in", "foot": "ft", "feet": "ft",
-        "yard": "yd", "mile": "mi", "gram": "g", "kilogram": "kg", "milligram": "mg", "tonne": "t", "pound": "lb",
-        "ounce": "oz", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h", "day": "d", "year": "yr",
-        "liter": "L", "litre": "L", "milliliter": "mL", "millilitre": "mL", "newton": "N", "joule": "J",
-        "watt": "W", "kilowatt": "kW", "pascal": "Pa", "hertz": "Hz", "volt": "V", "ampere": "A", "amp": "A",
-        "kelvin": "K", "mole": "mol", "ohm": "Ω", "coulomb": "C", "calorie": "cal", "kilocalorie": "kcal",
-        "degree": "deg", "radian": "rad",
-    ]
 }
 
 extension String {

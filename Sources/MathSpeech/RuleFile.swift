@@ -42,15 +42,15 @@ public enum TemplatePart: Hashable, Sendable {
     /// A pause (`,` short, `;` medium, `.` long).
     case pause(SpeechDescription.Pause)
     /// The children with a role, spoken (`{numerator}`), optionally formatted (`{denominator:ordinal}`).
-    case child(role: String, format: String?)
+    case child(role: String, format: TemplateFormat?)
     /// All children in order (`{children}`).
     case children
     /// The node's own text through the lexicon (`{text}`), or formatted (`{text:raw}`).
-    case text(format: String?)
+    case text(format: TemplateFormat?)
     /// A property's value (`{=rows}`, `{=nesting:ordinal}`, `{=open:word}`).
-    case property(name: String, format: String?)
-    /// Words from the word tables by key (`{@open-paren}`).
-    case lookup(key: String)
+    case property(name: String, format: TemplateFormat?)
+    /// Words from the word tables by key (`{@open-paren}`), in a variant (`{@row@plural(=rows)}`).
+    case lookup(key: String, variants: [TemplateFormat.Variant])
     /// Words by key for a count (`{@ms.start-root[root-depth]}`): the entry `KEY.N` for the value N of
     /// the node's property (0 when absent), else the entry `KEY.*` with `{n}` replaced by N (and
     /// `{n+1}` by N + 1, `{n:WORD}` by WORD repeated N times, `{n+1:WORD}` N + 1 times).
@@ -100,6 +100,15 @@ public struct SpeechRule: Hashable, Sendable {
     /// Where it is defined.
     public let file: String
     public let line: Int
+    /// Where each condition and each template part is written (for `rules lint`).
+    public var conditionPositions: [RulePosition] = []
+    public var templatePositions: [RulePosition] = []
+}
+
+/// A line and column (1-based, in characters) in a rule file.
+public struct RulePosition: Hashable, Sendable {
+    public let line: Int
+    public let column: Int
 }
 
 /// A preference a style declares: its name, allowed values (the first is the default) and aliases.
@@ -157,6 +166,9 @@ public struct RuleFile: Hashable, Sendable {
     public var preferences: [PreferenceDeclaration] = []
     /// Rules in file order.
     public var rules: [SpeechRule] = []
+    /// Examples written outside any rule (at the start of a line): they test the file as a whole, for
+    /// instance a locale's file that only inherits the shared structure (`inherit common/clearspeak`).
+    public var examples: [RuleExample] = []
 
     /// Parses rule-file text. All errors are reported together, each with file:line:column and rule.
     /// `examples: false` skips the inline examples (they are only needed by tests), which makes
@@ -164,7 +176,8 @@ public struct RuleFile: Hashable, Sendable {
     public init(parsing text: String, file: String, examples includeExamples: Bool = true) throws(RuleFileErrors) {
         self.file = file
         var errors: [RuleFileError] = []
-        var current: (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample], said: Bool)? = nil
+        var current: (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample], said: Bool,
+                      conditionPositions: [RulePosition], templatePositions: [RulePosition])? = nil
         var names: Set<String> = []
 
         func finish() {
@@ -173,7 +186,8 @@ public struct RuleFile: Hashable, Sendable {
                 errors.append(RuleFileError(file: file, line: c.line, column: 1, rule: c.name, message: "rule has no 'say' line"))
             }
             rules.append(SpeechRule(name: c.name, kind: c.kind, conditions: c.conditions, template: c.template,
-                                    examples: c.examples, file: file, line: c.line))
+                                    examples: c.examples, file: file, line: c.line, conditionPositions: c.conditionPositions,
+                                    templatePositions: c.templatePositions))
             current = nil
         }
 
@@ -239,9 +253,12 @@ public struct RuleFile: Hashable, Sendable {
                         }
                         if names.contains(parts[0]) { fail("rule '\(parts[0])' is defined twice in this file") }
                         names.insert(parts[0])
-                        current = (parts[0], parts[2], lineNumber, [], [], [], false)
+                        current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [])
+                    case "example":
+                        guard includeExamples else { continue }
+                        do throws(RuleSyntaxError) { examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
                     default:
-                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, phrases, levels, preference or rule")
+                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, phrases, levels, preference, rule or example")
                     }
                     continue
                 }
@@ -252,15 +269,22 @@ public struct RuleFile: Hashable, Sendable {
                 switch keyword {
                 case "when":
                     for part in splitAnd(rest) {
-                        do throws(RuleSyntaxError) { current!.conditions.append(try parseCondition(part)) } catch {
-                            fail(error.message, column: column + body.distance(to: part))
+                        let partColumn = column + body.distance(to: part)
+                        do throws(RuleSyntaxError) {
+                            current!.conditions.append(try parseCondition(part))
+                            current!.conditionPositions.append(RulePosition(line: lineNumber, column: partColumn))
+                        } catch {
+                            fail(error.message, column: partColumn)
                         }
                     }
                 case "say":
+                    let restColumn = column + (body.utf8.count - rest.utf8.count)  // `say` and spaces are ASCII
                     do throws(RuleSyntaxError) {
-                        current!.template += try parseTemplate(rest)
+                        let parsed = try parseTemplate(rest)
+                        current!.template += parsed.map(\.part)
+                        current!.templatePositions += parsed.map { RulePosition(line: lineNumber, column: restColumn + $0.offset) }
                         current!.said = true
-                    } catch { fail(error.message) }
+                    } catch { fail(error.message, column: restColumn + (error.offset ?? 0)) }
                 case "example":
                     guard includeExamples else { continue }
                     do throws(RuleSyntaxError) { current!.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
@@ -274,7 +298,11 @@ public struct RuleFile: Hashable, Sendable {
     }
 }
 
-struct RuleSyntaxError: Error { let message: String }
+struct RuleSyntaxError: Error {
+    let message: String
+    /// Where in the text parsed (characters from its start), when known.
+    var offset: Int? = nil
+}
 
 private func stripComment(_ s: String) -> String {
     // '#' starts a comment unless escaped as '\#' or inside an example's TeX (after 'example').
@@ -432,11 +460,21 @@ func splitValues<S: StringProtocol>(_ text: S) -> [String] {
     return values.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.map { $0.utf8.contains(0x5C) ? (WordTable.unescapeKey($0) ?? $0) : $0 }
 }
 
-/// Words, `,` `;` `.` pauses, and `{…}` references. Works on UTF-8 bytes (rule files are read at
-/// every start-up); every byte the syntax looks at is ASCII.
-func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
+/// Words, `,` `;` `.` pauses, and `{…}` references, each with where it starts (characters from the
+/// start of `text`). Works on UTF-8 bytes (rule files are read at every start-up); every byte the
+/// syntax looks at is ASCII.
+func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePart, offset: Int)] {
     var parts: [TemplatePart] = []
+    var offsets: [Int] = []
     var word: [UInt8] = []
+    var wordStart = 0
+    let bytes = Array(text.utf8)
+    /// Characters before byte `b` (continuation bytes are not characters' starts).
+    func characters(before b: Int) -> Int { bytes[..<min(b, bytes.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+    func add(_ part: TemplatePart, at byte: Int) {
+        parts.append(part)
+        offsets.append(characters(before: byte))
+    }
     func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
     func flushWord() {
         var a = 0, b = word.count
@@ -447,32 +485,36 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
             if case .words(let previous) = parts.last {
                 parts[parts.count - 1] = .words(previous + " " + w)
             } else {
-                parts.append(.words(w))
+                add(.words(w), at: wordStart + a)
             }
         }
         word.removeAll(keepingCapacity: true)
     }
-    let bytes = Array(text.utf8)
     var i = 0
     while i < bytes.count {
         let c = bytes[i]
+        if word.isEmpty { wordStart = i }
         i += 1
         switch c {
         case 0x2D where word.isEmpty && i < bytes.count && bytes[i] == 0x7B
             && parts.last.map({ if case .words = $0 { return false } else { return true } }) == true:
-            parts.append(.joiner("-"))
+            add(.joiner("-"), at: i - 1)
         case 0x7B:
             // A word written right before a reference is glued to it: arc{…} → "arctangent".
             let glued = !word.isEmpty && word.last != 0x20
             flushWord()
-            if glued { parts.append(.joiner("")) }
-            guard let close = bytes[i...].firstIndex(of: 0x7D) else { throw RuleSyntaxError(message: "'{' is not closed") }
+            if glued { add(.joiner(""), at: i - 1) }
+            guard let close = bytes[i...].firstIndex(of: 0x7D) else {
+                throw RuleSyntaxError(message: "'{' is not closed", offset: characters(before: i - 1))
+            }
             let inner = String(decoding: bytes[i..<close], as: UTF8.self).trimmingSpaces
+            do throws(RuleSyntaxError) { add(try parseReference(inner), at: i - 1) } catch {
+                throw RuleSyntaxError(message: error.message, offset: characters(before: i - 1))
+            }
             i = close + 1
-            parts.append(try parseReference(inner))
         case 0x2C, 0x3B:
             flushWord()
-            parts.append(.pause(c == 0x2C ? .short : .medium))
+            add(.pause(c == 0x2C ? .short : .medium), at: i - 1)
         case 0x5C:
             // An escaped character: the whole UTF-8 sequence after the backslash.
             if i < bytes.count {
@@ -485,7 +527,7 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
         }
     }
     flushWord()
-    return parts
+    return zip(parts, offsets).map { ($0, $1) }
 }
 
 private func parseReference(_ inner: String) throws(RuleSyntaxError) -> TemplatePart {
@@ -493,14 +535,9 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     if inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
         throw RuleSyntaxError(message: "'{\(inner)}' is not a reference; write {role}, {role:format}, {=property}, {@key} or {text}")
     }
-    var name = inner
-    var format: String? = nil
-    if let colon = inner.firstIndex(of: ":") {
-        name = String(inner[..<colon]).trimmingSpaces
-        format = String(inner[inner.index(after: colon)...]).trimmingSpaces
-    }
-    if name.hasPrefix("@") {
-        let key = name.dropFirst()
+    if inner.hasPrefix("@") {
+        let key = inner.dropFirst()
+        // Words for a count: `{@ms.start-root[root-depth]}`.
         if let open = key.firstIndex(of: "[") {
             let property = key[key.index(after: open)...].dropLast()
             guard key.hasSuffix("]"), !property.isEmpty, open > key.startIndex else {
@@ -508,22 +545,38 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
             }
             return .countedLookup(key: String(key[..<open]), property: String(property))
         }
-        return .lookup(key: String(key))
+        let (lookupKey, variants) = try TemplateFormat.lookup(String(key))
+        return .lookup(key: lookupKey, variants: variants)
     }
-    if let at = name.firstIndex(of: "@") {
-        let role = name[..<at], level = name[name.index(after: at)...]
-        guard !role.isEmpty, !level.isEmpty, format == nil, !level.contains("."), !role.hasPrefix("="), role != "text",
-              role != "children" else {
-            throw RuleSyntaxError(message: "write {ROLE@LEVEL}, e.g. {exponent@super}")
+    // A child at a script level: `{exponent@super}` (a role, `@`, a level name; no format).
+    if let at = inner.firstIndex(of: "@"), !inner.contains(":"), !inner.hasPrefix("="), inner.first != "@" {
+        let role = inner[..<at], level = inner[inner.index(after: at)...]
+        if role != "text", level.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) {
+            guard !role.isEmpty, !level.isEmpty, !level.contains("."), !level.contains("@"), role != "children" else {
+                throw RuleSyntaxError(message: "write {ROLE@LEVEL}, e.g. {exponent@super}")
+            }
+            return .leveled(role: String(role), level: String(level))
         }
-        return .leveled(role: String(role), level: String(level))
+    }
+    var name = inner
+    var format: TemplateFormat? = nil
+    if let split = inner.firstIndex(where: { $0 == ":" || $0 == "@" }) {
+        name = String(inner[..<split]).trimmingSpaces
+        let rest = inner[(inner[split] == ":" ? inner.index(after: split) : split)...]
+        format = try TemplateFormat(parsing: String(rest))
     }
     if name.hasPrefix("=") { return .property(name: String(name.dropFirst()), format: format) }
-    if name == "children" { return .children }
+    if name == "children" {
+        guard format == nil else { throw RuleSyntaxError(message: "{children} takes no format") }
+        return .children
+    }
     if name == "inherited" { return .inherited }
     if name == "level" { return .levelMark }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
+    if let format, format.name == nil {
+        throw RuleSyntaxError(message: "a variant of a child needs a format that gives words, e.g. {\(name):ordinal@\(format.variants[0])}")
+    }
     return .child(role: name, format: format)
 }
 

@@ -88,8 +88,6 @@ public struct SpeechEngine: Sendable {
         let exponentRole: UInt16
         let subscriptRole: UInt16
         let commandProperty: UInt16
-        /// What makes a letter an ordinal ("n-th").
-        let ordinalSuffix: String
         /// The bounds on one run.
         let limits: SpeechLimits
         /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
@@ -114,7 +112,6 @@ public struct SpeechEngine: Sendable {
             exponentRole = SemanticRole.exponent.rawValue
             subscriptRole = SemanticRole.subscript.rawValue
             commandProperty = PropertyName.command.rawValue
-            ordinalSuffix = lexicon.number("ordinal-suffix") ?? "-th"
         }
 
         /// The words of counted key number `k` for count `n` (see ``TemplatePart/countedLookup(key:property:)``).

@@ -35,6 +35,9 @@ public struct LocaleTag: RawRepresentable, Hashable, Sendable, Codable, Expressi
     /// Hashes the lowercased tag.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue.lowercased()) }
 
+    /// The primary language subtag, lower case (`de` for `de-AT`): locales of one language share it.
+    public var language: String { subtags.first.map { $0.lowercased() } ?? "" }
+
     /// The subtags (`en`, `GB`).
     public var subtags: [Substring] { rawValue.split(separator: "-", omittingEmptySubsequences: false) }
 

@@ -123,17 +123,43 @@ public struct SpeechResources: Sendable {
     }
 
     /// The locale whose rules give `style` for `tag`: the first tag of its fallback chain that has
-    /// `Rules/<tag>/<style>.rules`; nil when none has.
+    /// `Rules/<tag>/<style>.rules`, else the first of the words locale's parents (`parent` in
+    /// `locale.txt`, so `nn` may speak with `nb`'s rules) that has; nil when none has.
     public func rulesLocale(for tag: LocaleTag, style: SpeechStyleName) -> String? {
-        for candidate in tag.fallbackChain {
-            let folders = Set(files.keys.compactMap { path -> String? in
-                let parts = path.split(separator: "/")
-                guard parts.count == 3, parts[0] == "Rules", parts[2] == "\(style.rawValue).rules" else { return nil }
-                return String(parts[1])
-            })
-            if let match = folders.sorted().first(where: { LocaleTag($0) == candidate }) { return match }
+        let folders = Set(files.keys.compactMap { path -> String? in
+            let parts = path.split(separator: "/")
+            guard parts.count == 3, parts[0] == "Rules", parts[2] == "\(style.rawValue).rules" else { return nil }
+            return String(parts[1])
+        }).sorted()
+        var candidates = tag.fallbackChain
+        if let words = wordsLocale(for: tag) { candidates += parentChain(of: words).dropFirst().map { LocaleTag($0) } }
+        for candidate in candidates {
+            if let match = folders.first(where: { LocaleTag($0) == candidate }) { return match }
         }
         return nil
+    }
+
+    /// The eSpeak-NG voices the locale of `tag` names (`espeak-voice`, of the first locale of its parent
+    /// chain that sets one), best first; empty when no locale data speaks `tag`.
+    public func espeakVoices(for tag: LocaleTag) -> [String] {
+        guard let locale = wordsLocale(for: tag) else { return [] }
+        for t in parentChain(of: locale) {
+            guard let text = files["Locales/\(t)/locale.txt"], let value = LocaleSettings.value("espeak-voice", in: text) else { continue }
+            return value.split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        }
+        return []
+    }
+
+    /// A locale and its parents by their `parent` settings, most specific first (a cycle or a missing
+    /// parent ends the list; loading the words reports them).
+    public func parentChain(of locale: String) -> [String] {
+        var chain: [String] = []
+        var next: String? = locale
+        while let t = next, !chain.contains(t), let text = files["Locales/\(t)/locale.txt"] {
+            chain.append(t)
+            next = LocaleSettings.parent(in: text)
+        }
+        return chain
     }
 
     /// Loads a locale and its parents' words; the locale is found by fallback (``wordsLocale(for:)``).
@@ -145,7 +171,9 @@ public struct SpeechResources: Sendable {
         while let t = tag {
             guard !visited.contains(t) else { throw .inheritanceCycle(t) }
             visited.insert(t)
-            guard files["Locales/\(t)/locale.txt"] != nil else { break }
+            guard files["Locales/\(t)/locale.txt"] != nil else {
+                throw .missingFile("Locales/\(t)/locale.txt (the parent of locale '\(chain.last?.tag ?? resolved)')")
+            }
             let words = try loadLocale(t)
             chain.append(words)
             tag = words.parent
@@ -157,9 +185,14 @@ public struct SpeechResources: Sendable {
         func table(_ name: String) throws(SpeechLoadError) -> WordTable {
             try wordTable("Locales/\(tag)/\(name)") ?? WordTable()
         }
-        return LocaleWords(tag: tag, settings: try table("locale.txt"), symbols: try table("symbols.txt"),
-                           functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"),
-                           fonts: try table("fonts.txt"), contractions: try table("contractions.txt"))
+        let settings = try table("locale.txt"), symbols = try table("symbols.txt"), functions = try table("functions.txt")
+        let units = try table("units.txt"), numbers = try table("numbers.txt"), fonts = try table("fonts.txt"), contractions = try table("contractions.txt")
+        do throws(RuleFileErrors) {
+            return try LocaleWords(tag: tag, settings: settings, symbols: symbols, functions: functions, units: units,
+                                   numbers: numbers, fonts: fonts, contractions: contractions)
+        } catch {
+            throw .invalidFiles(error.errors)
+        }
     }
 
     /// Loads a style's rule file and what it inherits, and its word files; the locale is found by

@@ -505,15 +505,42 @@ struct SpeechRun {
         if let words, let w = words.symbolWords(text) { return w }
         // Never nil: every character without words gets its name.
         return SpeechRun.symbolWords(text, lexicon: core.lexicon, variant: preferences.variant) { scalar, s in
-            let name = Lexicon.readableName(s)
-            if reported?.contains(s) != true {
-                reported = (reported ?? []).union([s])
-                diagnostics.append(.warning("speech.missing-word",
-                    "no \(core.locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
-                    at: range))
+            let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
+            if let (words, parent) = core.lexicon.foreignWords(s, in: "symbols", variant: preferences.variant) {
+                report(s, .speechFallbackWord, "no \(core.locale) word for '\(s)' (\(code)); said in \(parent): '\(words)'", at: range)
+                return words
             }
+            let name = core.lexicon.readableName(s)
+            report(s, .speechMissingWord, "no \(core.locale) word for '\(s)' (\(code)); read as '\(name)'", at: range)
             return name
         }!
+    }
+
+    /// Reports a missing or borrowed word once per key (a warning at `range`).
+    mutating func report(_ key: String, _ id: DiagnosticID, _ message: String, at range: SourceRange?) {
+        guard reported?.contains(key) != true else { return }
+        reported = (reported ?? []).union([key])
+        diagnostics.append(.warning(id, message, at: range))
+    }
+
+    /// Words by key (`{@key}`, an atom's `name.value`), in the first of `variants` the entry has: the
+    /// style's words and the locale's; then a parent locale of another language (reported). A key
+    /// missing everywhere is reported and said as its words (`ms.start-fraction` → "start fraction"),
+    /// a key that is a symbol as the symbol is read.
+    mutating func keyedWords(_ key: String, variants: [String], range: SourceRange?) -> String {
+        if let w = core.lexicon.keyed(key, variants: variants) { return w.trimmingSpaces }
+        if let (words, parent) = core.lexicon.foreignWords(key, in: "symbols", variant: variants.first)
+            ?? core.lexicon.foreignWords(key, in: "numbers", variant: variants.first) {
+            report(key, .speechFallbackWord, "no \(core.locale) word for key '\(key)'; said in \(parent): '\(words)'", at: range)
+            return words.trimmingSpaces
+        }
+        guard key.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "." || $0 == "-" || $0 == "_" }),
+              key.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else {
+            return symbolWords(key, range: range).trimmingSpaces
+        }
+        let said = key.split(separator: ".").last.map { $0.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ") } ?? key
+        report(key, .speechMissingWord, "no \(core.locale) word for key '\(key)'; read as '\(said)'", at: range)
+        return said
     }
 
     /// Words for symbol text: the whole text, else character by character; ASCII letters and digits
@@ -601,20 +628,22 @@ struct SpeechRun {
             let frame = Frame(node: node, role: context.role)
             for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
                 speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: format,
-                      depth: depth, prosody: prosody, into: &out)
+                      owner: context, depth: depth, prosody: prosody, into: &out)
             }
         case .text(let format):
-            if let format, let words = formatted(tree.text(node), format: format, node: node) {
+            if let format, let words = formatted(tree.text(node), format: format, node: node, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
                 out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
             }
         case let .property(property, format):
-            let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context) ?? ""
-            if let format, let words = formatted(value, format: format, node: -1) {
+            let target = Frame(node: node, role: context.role)
+            let value = propertyValue(property, of: target, isSelf: true, context) ?? ""
+            if let format, format.kind != .none, let words = formatted(value, format: format, node: -1, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
-                out.append(words: value, range: tree.range(node), prosody: prosody)
+                out.append(words: propertyWords(property, value, of: target, selector: Int(format?.selector ?? -1), context),
+                           range: tree.range(node), prosody: prosody)
             }
         case let .countedLookup(k, property):
             let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context)
@@ -629,7 +658,7 @@ struct SpeechRun {
             defer { out.level = outer }
             for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
                 speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: nil,
-                      depth: depth, prosody: prosody, into: &out)
+                      owner: context, depth: depth, prosody: prosody, into: &out)
             }
         case let .leveledPath(path, level):
             let outer = out.level
@@ -638,20 +667,67 @@ struct SpeechRun {
             speakPath(path, format: nil, context, depth: depth, prosody: prosody, into: &out)
         case .levelMark:
             if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
-        case .lookup(let k):
-            if let cached = words?.lookupWords(k) {
+        case let .lookup(k, selector):
+            if selector < 0, let cached = words?.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)
                 return
             }
             let key = core.table.lookupKeys[k]
-            let found = core.lexicon.symbol(key, variant: preferences.variant) ?? core.lexicon.number(key, variant: preferences.variant)
-                ?? symbolWords(key, range: tree.range(node))
-            out.append(words: found.trimmingSpaces, range: tree.range(node), prosody: prosody)
+            let found = keyedWords(key, variants: variants(selector, context, withVerbosity: true), range: tree.range(node))
+            out.append(words: found, range: tree.range(node), prosody: prosody)
+        }
+    }
+
+    /// What `{=name}` says without a format: an integer as digits; a value from the analysis's fixed
+    /// set (an atom: `plus-minus`, `overline`) by its words, the entry `name.value` (reported when
+    /// missing); any other value by such an entry when the locale has one (`notation.box`), else as written.
+    private mutating func propertyWords(_ property: Int, _ value: String, of target: Frame, selector: Int, _ context: Context) -> String {
+        guard !value.isEmpty else { return value }
+        let stored = tree.property(target.node, propertyNumber(properties[property].number))
+        if let stored, stored.form == .integer || stored.form == .flag { return value }
+        let name = tree.name(ofProperty: propertyNumber(properties[property].number))
+        let key = name + "." + value
+        if stored?.form == .atom { return keyedWords(key, variants: variants(selector, context, withVerbosity: true), range: tree.range(target.node)) }
+        return core.lexicon.keyed(key, variants: variants(selector, context, withVerbosity: true))?.trimmingSpaces ?? value
+    }
+
+    /// The variant names to try for variant selector `selector` (-1: none) of the node in `context`
+    /// (see ``VariantSelector``), with the verbosity's variant (`brief`) last when asked for.
+    mutating func variants(_ selector: Int, _ context: Context, withVerbosity: Bool) -> [String] {
+        let verbosity = withVerbosity ? preferences.variant : nil
+        guard selector >= 0 else { return verbosity.map { [$0] } ?? [] }
+        let s = core.table.variantSelectors[selector]
+        if let fixed = s.fixed, verbosity == nil { return fixed }
+        var components: [[String]] = s.components.map { component in
+            switch component {
+            case .named(let name): return [name]
+            case .plural(let source):
+                let category = core.lexicon.pluralCategory(of: countText(source, context))
+                return category == "one" ? ["one"] : [category, "plural"]
+            }
+        }
+        if let verbosity { components.append([verbosity]) }
+        return variantCandidates(components)
+    }
+
+    /// The number a `@plural(…)` variant counts, as written (empty when there is none).
+    private mutating func countText(_ source: VariantSelector.CountSource, _ context: Context) -> String {
+        let frame = Frame(node: context.node, role: context.role)
+        switch source {
+        case .text: return tree.text(context.node)
+        case .property(let p): return propertyValue(p, of: frame, isSelf: true, context) ?? ""
+        case .path(let path):
+            var target = context.node
+            for step in templatePathStart[path] ..< templatePathStart[path + 1] {
+                guard let next = tree.child(target, role: roleNumber(templatePathRoles[step])) else { return "" }
+                target = next
+            }
+            return tree.text(target)
         }
     }
 
     /// Speaks the first node a template path of roles leads to (`{function.subscript}`).
-    private mutating func speakPath(_ path: Int, format: ValueFormat?, _ context: Context, depth: Int, prosody: Prosody?,
+    private mutating func speakPath(_ path: Int, format: CompiledFormat?, _ context: Context, depth: Int, prosody: Prosody?,
                                     into out: inout SpeechBuilder) {
         let node = context.node
         // A path of roles: speak the first node it leads to.
@@ -674,7 +750,7 @@ struct SpeechRun {
         let last = roleNumber(templatePathRoles[end - 1])
         for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
             speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
-                  depth: depth, prosody: prosody, into: &out)
+                  owner: context, depth: depth, prosody: prosody, into: &out)
             return
         }
     }
@@ -695,9 +771,9 @@ struct SpeechRun {
 
     /// A child named in a template (`{numerator}`, `{denominator:ordinal}`): a leaf with a format
     /// that applies says the formatted words, anything else is spoken.
-    private mutating func speak(child: NodeID, role: UInt16, parent: Frame, index: Int, format: ValueFormat?, depth: Int,
-                                prosody: Prosody?, into out: inout SpeechBuilder) {
-        if let format, tree.childCount(child) == 0, let words = formatted(tree.text(child), format: format, node: child) {
+    private mutating func speak(child: NodeID, role: UInt16, parent: Frame, index: Int, format: CompiledFormat?, owner: Context,
+                                depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
+        if let format, tree.childCount(child) == 0, let words = formatted(tree.text(child), format: format, node: child, owner) {
             out.append(words: words, range: tree.range(child), prosody: childProsody(role, prosody))
         } else {
             speak(child, role: role, parent: parent, index: index, depth: depth + 1, prosody: childProsody(role, prosody),
@@ -706,19 +782,26 @@ struct SpeechRun {
     }
 
     /// Formats a value (see ``ValueFormat``); `node` is the leaf it is the text of (-1 for a property
-    /// value). Nil when the format does not apply.
-    mutating func formatted(_ value: String, format: ValueFormat, node: NodeID) -> String? {
-        switch format {
+    /// value), `owner` the node whose template names it (for `@plural(…)` variants). Nil when the format
+    /// does not apply.
+    mutating func formatted(_ value: String, format: CompiledFormat, node: NodeID, _ owner: Context) -> String? {
+        let kind = format.kind
+        switch kind {
         case .raw: return value
         case .cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural, .rootIndex, .ordinalNumeral, .power:
             if let n = SpeechRun.integer(value) {
-                if let words, let cached = words.integerWords(n, format) { return cached }
-                return SpeechRun.integerWords(n, format, lexicon: core.lexicon)
+                if format.selector < 0 {
+                    if let words, let cached = words.integerWords(n, kind) { return cached }
+                    return SpeechRun.integerWords(n, kind, variants: kind.impliedVariant.map { [$0] } ?? [], lexicon: core.lexicon)
+                }
+                return SpeechRun.integerWords(n, kind, variants: variants(Int(format.selector), owner, withVerbosity: false),
+                                              lexicon: core.lexicon)
             }
             // A letter used as an ordinal or root index ("n-th").
-            guard format == .ordinal || format == .rootIndex, node >= 0, tree.kind(node) == .identifier,
-                  tree.childCount(node) == 0 else { return nil }
-            return symbolWords(value, range: tree.range(node)) + core.ordinalSuffix
+            guard kind == .ordinal || kind == .rootIndex, node >= 0, tree.kind(node) == .identifier, tree.childCount(node) == 0,
+                  let suffix = core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
+            else { return nil }
+            return symbolWords(value, range: tree.range(node)) + suffix
         case .word:
             // A symbol's words: symbolWords looks the whole text up first.
             return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
@@ -733,8 +816,9 @@ struct SpeechRun {
                     "no \(core.locale) word for the font '\(value)'; read as '\(name)'", at: node >= 0 ? tree.range(node) : nil))
             }
             return name
-        case .unit: return core.lexicon.unit(value, plural: false)
-        case .unitPlural: return core.lexicon.unit(value, plural: true)
+        case .unit, .unitPlural:
+            let names = format.selector < 0 ? (kind == .unitPlural ? ["plural"] : []) : variants(Int(format.selector), owner, withVerbosity: false)
+            return core.lexicon.unit(value, variants: names)
         case .spell: return value.map { String($0) }.joined(separator: " ")
         case .characters:
             // Every character by its words ("number-sign F F 0 0").
@@ -746,7 +830,7 @@ struct SpeechRun {
             // ("P M F"); other names as they are.
             if let words = core.lexicon.function(value, variant: preferences.variant) { return words }
             guard value.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) else { return nil }
-            return formatted(value, format: .letters, node: node)
+            return formatted(value, format: CompiledFormat(kind: .letters, selector: -1), node: node, owner)
         case .letters:
             // Letter by letter, as one-letter identifiers, when a letter is a capital ("Upper S i");
             // a capital after the words of the key `letters.capital` when the style or locale has it.
@@ -776,30 +860,28 @@ struct SpeechRun {
             return out.split(separator: " ").joined(separator: " ")
         case .concept:
             // An intent's concept: the locale's words for it (`concept.NAME` in functions.txt), or its
-            // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to").
+            // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to"): the author's name.
             if value.isEmpty { return "" }
             return core.lexicon.function("concept." + value, variant: preferences.variant)
                 ?? value.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
-        case .unknown: return nil
+        case .unknown, .none: return nil
         }
     }
 
-    /// The words of integer `n` in one of the formats for integers (nil when there are none).
-    static func integerWords(_ n: Int, _ format: ValueFormat, lexicon: Lexicon) -> String? {
-        switch format {
-        case .cardinal: return NumberWording.cardinal(n, lexicon: lexicon)
-        case .ordinal: return NumberWording.ordinal(n, lexicon: lexicon)
-        case .ordinalPlural:
-            guard let o = NumberWording.ordinal(n, lexicon: lexicon) else { return nil }
-            return lexicon.number("ordinal.\(n)", variant: "plural") ?? (o + "s")
-        case .denominator: return lexicon.number("denominator.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
-        case .denominatorPlural:
-            return lexicon.number("denominator.\(n)", variant: "plural") ?? NumberWording.ordinal(n, lexicon: lexicon).map { $0 + "s" }
-        case .rootIndex: return lexicon.number("root.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
-        case .ordinalNumeral: return NumberWording.ordinalNumeral(n, lexicon: lexicon)
-        case .power: return lexicon.number("power.\(n)")
-        default: return nil
-        }
+    /// The words of integer `n` in one of the formats for integers, in the first of `variants` that
+    /// applies (nil when there are none; see ``NumberForm``). With `spellOut` false a number that
+    /// needs spelling out has none and sets `needsSpellOut`.
+    static func integerWords(_ n: Int, _ format: ValueFormat, variants: [String], lexicon: Lexicon, spellOut: Bool = true,
+                             needsSpellOut: inout Bool) -> String? {
+        if format == .ordinalNumeral { return lexicon.ordinalNumeral(n, variants: variants) }
+        guard let form = format.numberForm else { return nil }
+        return lexicon.numberWords(n, form, variants: variants, spellOut: spellOut, needsSpellOut: &needsSpellOut)
+    }
+
+    /// ``integerWords(_:_:variants:lexicon:spellOut:needsSpellOut:)``, spelling out as needed.
+    static func integerWords(_ n: Int, _ format: ValueFormat, variants: [String], lexicon: Lexicon) -> String? {
+        var needsSpellOut = false
+        return integerWords(n, format, variants: variants, lexicon: lexicon, needsSpellOut: &needsSpellOut)
     }
 
     /// `Int(value)`, read directly for the usual short digit strings.

@@ -266,6 +266,8 @@ final class RuleTable: Sendable {
     let countedKeys: [String]
     /// Names of script levels in `{role@level}` parts, by number.
     let levelNames: [String]
+    /// The variants references name (`@genitive`, `@plural(quantity)`), by number.
+    let variantSelectors: [VariantSelector]
     /// The arrays a run reads, as raw pointers.
     let reader: Reader
 
@@ -504,6 +506,7 @@ final class RuleTable: Sendable {
         inheritedStart = FrozenArray(starts)
         countedKeys = builder.countedKeys
         levelNames = builder.levelNames
+        variantSelectors = builder.variantSelectors
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
@@ -552,6 +555,7 @@ final class RuleTable: Sendable {
         var lookupKeys: [String] = []
         var countedKeys: [String] = []
         var levelNames: [String] = []
+        var variantSelectors: [VariantSelector] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
         var valueTestNumbers: [ValueTestKey: Int] = [:]
@@ -674,15 +678,17 @@ final class RuleTable: Sendable {
             case .pause(let p): return .pause(p)
             case .children: return .children
             case let .child(name, format) where name.utf8.contains(0x2E):  // a path: "function.subscript"
-                return .path(templatePath(name), format: format.map(ValueFormat.init))
-            case let .child(name, format): return .child(role(name), format: format.map(ValueFormat.init))
-            case .text(let format): return .text(format: format.map(ValueFormat.init))
-            case let .property(name, format): return .property(property(name), format: format.map(ValueFormat.init))
+                return .path(templatePath(name.split(separator: ".").map(String.init)), format: format.map { compile($0) })
+            case let .child(name, format): return .child(role(name), format: format.map { compile($0) })
+            case .text(let format): return .text(format: format.map { compile($0) })
+            case let .property(name, format):
+                // Without a format name, variants are those of the value's words (an atom's `name.value` entry).
+                return .property(property(name), format: format.map { compile($0) })
             case .inherited: return .inherited
-            case .lookup(let key):
+            case let .lookup(key, variants):
                 let (n, isNew) = Builder.number(key, &lookupNumbers)
                 if isNew { lookupKeys.append(key) }
-                return .lookup(n)
+                return .lookup(n, selector: variants.isEmpty ? -1 : selector(variants))
             case .joiner(let text): return .joiner(text)
             case .levelMark: return .levelMark
             case let .countedLookup(key, name):
@@ -692,14 +698,13 @@ final class RuleTable: Sendable {
             case let .leveled(name, level):
                 let (l, isNew) = Builder.number(level, &levelNumbers)
                 if isNew { levelNames.append(level) }
-                if name.utf8.contains(0x2E) { return .leveledPath(templatePath(name), level: Int32(l)) }
+                if name.utf8.contains(0x2E) { return .leveledPath(templatePath(name.split(separator: ".").map(String.init)), level: Int32(l)) }
                 return .leveledChild(role(name), level: Int32(l))
             }
         }
 
-        /// The number of a template's path of roles (`function.subscript`).
-        mutating func templatePath(_ name: String) -> Int {
-            let roles = name.split(separator: ".").map(String.init)
+        /// A template path's number (`function.subscript`).
+        mutating func templatePath(_ roles: [String]) -> Int {
             let (path, isNew) = Builder.number(roles, &templatePathNumbers)
             if isNew {
                 for r in roles { templatePathRoles.append(role(r)) }
@@ -707,6 +712,64 @@ final class RuleTable: Sendable {
             }
             return path
         }
+
+        /// A format: its kind, and the number of its variant selector when variants are written (the
+        /// plural formats, `denominator-plural`, imply the variant `plural` first).
+        mutating func compile(_ format: TemplateFormat) -> CompiledFormat {
+            let kind = format.name.map(ValueFormat.init) ?? .none
+            guard !format.variants.isEmpty else { return CompiledFormat(kind: kind, selector: -1) }
+            let implied: [TemplateFormat.Variant] = kind.impliedVariant.map { [.named($0)] } ?? []
+            return CompiledFormat(kind: kind, selector: Int32(selector(implied + format.variants)))
+        }
+
+        /// The number of a new variant selector.
+        mutating func selector(_ variants: [TemplateFormat.Variant]) -> Int {
+            let components = variants.map { variant -> VariantSelector.Component in
+                switch variant {
+                case .named(let name): return .named(name)
+                case .plural(of: .text): return .plural(.text)
+                case .plural(of: .property(let name)): return .plural(.property(property(name)))
+                case .plural(of: .path(let roles)): return .plural(.path(templatePath(roles)))
+                }
+            }
+            variantSelectors.append(VariantSelector(components: components))
+            return variantSelectors.count - 1
+        }
+    }
+}
+
+/// A format as compiled (`{d:denominator@genitive}`): its kind and, when variants are written, the
+/// number of its ``VariantSelector`` in ``RuleTable/variantSelectors`` (-1: none).
+struct CompiledFormat: Sendable {
+    let kind: ValueFormat
+    let selector: Int32
+}
+
+/// The variants of a reference (`@feminine@genitive`, `@plural(quantity)`): which variant names of an
+/// entry to try, most specific first (``variantCandidates(_:)``). Fixed names are listed once; a
+/// plural category is found per node.
+struct VariantSelector: Sendable {
+    enum Component: Sendable {
+        case named(String)
+        case plural(CountSource)
+    }
+
+    /// Where the number of a plural category comes from: a property (a ``RuleTable/properties``
+    /// number), the first node of a template path, or the node's own text.
+    enum CountSource: Sendable {
+        case property(Int)
+        case path(Int)
+        case text
+    }
+
+    let components: [Component]
+    /// The candidates when every component is a fixed name.
+    let fixed: [String]?
+
+    init(components: [Component]) {
+        self.components = components
+        let names = components.compactMap { c -> String? in if case .named(let n) = c { n } else { nil } }
+        fixed = names.count == components.count ? variantCandidates(names.map { [$0] }) : nil
     }
 }
 
@@ -1028,14 +1091,14 @@ enum CompiledPart: Sendable {
     /// All children in order.
     case children
     /// The children with a role (all of them, in order).
-    case child(NameNumber, format: ValueFormat?)
+    case child(NameNumber, format: CompiledFormat?)
     /// The first node reached through a path of roles (`function.subscript`): a template path number.
-    case path(Int, format: ValueFormat?)
-    case text(format: ValueFormat?)
+    case path(Int, format: CompiledFormat?)
+    case text(format: CompiledFormat?)
     /// A property's value: a ``RuleTable/properties`` number.
-    case property(Int, format: ValueFormat?)
-    /// Words by key: a ``RuleTable/lookupKeys`` number.
-    case lookup(Int)
+    case property(Int, format: CompiledFormat?)
+    /// Words by key: a ``RuleTable/lookupKeys`` number, and a ``RuleTable/variantSelectors`` number (-1: none).
+    case lookup(Int, selector: Int)
     /// The first matching rule of a later file (``TemplatePart/inherited``).
     case inherited
     /// Words by key and count: a ``RuleTable/countedKeys`` number and the property giving the count.
@@ -1050,35 +1113,42 @@ enum CompiledPart: Sendable {
 }
 
 /// The formats after a colon in a template reference (`{denominator:ordinal}`, see `Rules/README.md`).
-/// An unknown name formats nothing (the part is spoken as if it had no format).
+/// An unknown name formats nothing (the part is spoken as if it had no format; `rules lint` reports it).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
     case word, function, unit, unitPlural, spell, power, concept, font, characters, punctuation, letters, name
     case unknown
+    /// No format name, only variants (`{=operator@genitive}`, `{@…}`).
+    case none
 
-    init(_ name: String) {
-        switch name {
-        case "raw": self = .raw
-        case "cardinal": self = .cardinal
-        case "ordinal": self = .ordinal
-        case "ordinal-plural": self = .ordinalPlural
-        case "ordinal-numeral": self = .ordinalNumeral
-        case "denominator": self = .denominator
-        case "denominator-plural": self = .denominatorPlural
-        case "root-index": self = .rootIndex
-        case "word": self = .word
-        case "function": self = .function
-        case "unit": self = .unit
-        case "unit-plural": self = .unitPlural
-        case "spell": self = .spell
-        case "power": self = .power
-        case "concept": self = .concept
-        case "font": self = .font
-        case "characters": self = .characters
-        case "punctuation": self = .punctuation
-        case "letters": self = .letters
-        case "name": self = .name
-        default: self = .unknown
+    /// The format names, as templates write them.
+    static let names: [String: ValueFormat] = [
+        "raw": .raw, "cardinal": .cardinal, "ordinal": .ordinal, "ordinal-plural": .ordinalPlural,
+        "ordinal-numeral": .ordinalNumeral, "denominator": .denominator, "denominator-plural": .denominatorPlural,
+        "root-index": .rootIndex, "word": .word, "function": .function, "unit": .unit, "unit-plural": .unitPlural,
+        "spell": .spell, "power": .power, "concept": .concept, "font": .font, "characters": .characters,
+        "punctuation": .punctuation, "letters": .letters, "name": .name,
+    ]
+
+    init(_ name: String) { self = ValueFormat.names[name] ?? .unknown }
+
+    /// The variant a format implies (`denominator-plural` is `denominator@plural`).
+    var impliedVariant: String? {
+        switch self {
+        case .ordinalPlural, .denominatorPlural, .unitPlural: "plural"
+        default: nil
+        }
+    }
+
+    /// The number form of an integer format (nil for the others).
+    var numberForm: NumberForm? {
+        switch self {
+        case .cardinal: .cardinal
+        case .ordinal, .ordinalPlural: .ordinal
+        case .denominator, .denominatorPlural: .denominator
+        case .rootIndex: .rootIndex
+        case .power: .power
+        default: nil
         }
     }
 }

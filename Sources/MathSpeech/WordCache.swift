@@ -10,8 +10,11 @@ final class WordCache: Sendable {
     private let ascii: FrozenArray<String?>
     /// ``Lexicon/symbol(_:variant:)`` of one-scalar non-ASCII texts that have symbol words, by scalar.
     private let scalars: ScalarMap<String>
-    /// Per integer format (``integerFormats``), the words of `0 ..< integerCount`.
+    /// Per integer format (``integerFormats``), the words of `0 ..< integerCount` (``notCached`` for
+    /// those that need spelling out: start-up never loads ICU).
     private let integers: FrozenArray<String?>
+    /// Stands for words not made when the cache was: the run makes them.
+    static let notCached = "\u{0}"
     /// Per key of a rule table's ``RuleTable/lookupKeys``, its symbol or number words, trimmed; nil
     /// when the key has neither (the run then reads it character by character, reporting what is
     /// missing).
@@ -39,7 +42,12 @@ final class WordCache: Sendable {
         }
         self.scalars = ScalarMap(scalars)
         integers = FrozenArray(WordCache.integerFormats.flatMap { format in
-            (0 ..< WordCache.integerCount).map { SpeechRun.integerWords($0, format, lexicon: lexicon) }
+            (0 ..< WordCache.integerCount).map { n -> String? in
+                var needsSpellOut = false
+                let words = SpeechRun.integerWords(n, format, variants: format.impliedVariant.map { [$0] } ?? [], lexicon: lexicon,
+                                                   spellOut: false, needsSpellOut: &needsSpellOut)
+                return needsSpellOut ? WordCache.notCached : words
+            }
         })
         lookups = FrozenArray(lookupKeys.map { key in
             (lexicon.symbol(key, variant: variant) ?? lexicon.number(key, variant: variant))?.trimmingSpaces
@@ -89,7 +97,9 @@ final class WordCache: Sendable {
         @inline(__always)
         func integerWords(_ n: Int, _ format: ValueFormat) -> String?? {
             guard n >= 0, n < WordCache.integerCount, let f = format.integerFormatIndex else { return nil }
-            return .some(integers[f * WordCache.integerCount + n])
+            let words = integers[f * WordCache.integerCount + n]
+            if let words, words.utf8.count == 1, words == WordCache.notCached { return nil }
+            return .some(words)
         }
     }
 }

@@ -60,7 +60,7 @@ enum SayCommand {
 
         guard let speaker = try settings.loadSpeaker() else { return .rules }
         let voice: Voice
-        do { voice = try Voice(locale: settings.locale, options: options) } catch {
+        do { voice = try Voice(locale: settings.locale, options: options, resources: try? SpeechResources.builtIn(overriddenBy: settings.rulesDirectory)) } catch {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }
@@ -152,7 +152,7 @@ enum SayCommand {
             return .io
         }
         // Fail early, with the exit code, when eSpeak-NG or the default voice is missing.
-        do { _ = try Voice(locale: settings.locale, options: options) } catch {
+        do { _ = try Voice(locale: settings.locale, options: options, resources: try? SpeechResources.builtIn(overriddenBy: settings.rulesDirectory)) } catch {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }

@@ -15,7 +15,10 @@ enum SpeakCommand {
             OptionSpec(["--batch"], nil, "JSON Lines on standard input: {\"id\", \"tex\"|\"mathml\"|\"text\", \"locale\"?, \"style\"?, "
                        + "\"preferences\"?, \"format\"?: \"ssml\", \"template\"?} per line → {\"id\", \"speech\", \"ssml\"?, \"label\"?, "
                        + "\"diagnostics\"} or {\"id\", \"error\"} per line, same order"),
-            SharedOptions.maxLine, SharedOptions.help,
+            SharedOptions.maxLine,
+            OptionSpec(["--untranslated"], nil, "list the words of rules inherited from another language that the locale's phrase files "
+                       + "do not translate (file:line: rule: phrase), then exit (1 if any)"),
+            SharedOptions.help,
         ],
         notes: SharedOptions.exitCodes + "; 4 rules could not be loaded\n")
 
@@ -48,6 +51,10 @@ enum SpeakCommand {
         if args.flag("--text") && args.flag("--mathml") { throw args.usageError("--text reads prose with TeX math; it cannot be combined with --mathml") }
         if args.flag("--text") && args.flag("--explain") { throw args.usageError("--explain explains one formula; it cannot be combined with --text") }
         guard let speaker = try settings.loadSpeaker() else { return .rules }
+        if args.flag("--untranslated") {
+            for p in speaker.untranslatedPhrases { out.write("\(p.location): \(p.rule): \(p.phrase)\n") }
+            return speaker.untranslatedPhrases.isEmpty ? .success : .inputErrors
+        }
         var failure = ExitCode.success
         guard let (input, name) = try args.input(failure: &failure) else { return failure }
 

@@ -5,7 +5,7 @@ import MathTeX
 
 /// The analysis of a TeX string.
 func analyze(_ tex: String) -> SemanticNode {
-    SemanticAnalyzer().analyze(TeXParser().parse(tex).root)
+    SemanticAnalyzer(options: .init(unitNames: SemanticGoldenTests.englishUnitNames)).analyze(TeXParser().parse(tex).root)
 }
 
 extension SemanticNode {
@@ -313,5 +313,19 @@ extension SemanticNode {
             #expect(n.properties["value"] == "1234567")
         }
         #expect(SemanticAnalyzer().analyze(MathNode(.number("3.14"))).text == "3.14")
+    }
+}
+
+/// Unit names written out are a fact the analysis is given (the speaking locale's words), never one
+/// it knows: without names `\text{meters}` is text, with German names `Meter` is the unit `m`.
+@Suite struct UnitNameTests {
+    @Test func writtenUnitsComeFromTheCaller() {
+        let root = TeXParser().parse(#"5\text{ meters}"#).root
+        #expect(SemanticAnalyzer().analyze(root).kind != .measurement)
+        #expect(SemanticAnalyzer(options: .init(unitNames: SemanticGoldenTests.englishUnitNames)).analyze(root).kind == .measurement)
+        let german = UnitNames([("Meter", "m"), ("Sekunden", "s")])
+        let m = SemanticAnalyzer(options: .init(unitNames: german)).analyze(TeXParser().parse(#"5\text{ meter}"#).root)
+        #expect(m.kind == .measurement && m.properties["unit-name"] == "m")
+        #expect(UnitNames.isSymbol("km²") && UnitNames.isSymbol("m/s") && !UnitNames.isSymbol("meters"))
     }
 }

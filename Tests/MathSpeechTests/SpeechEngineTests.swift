@@ -50,7 +50,7 @@ import MathSemantics
     static func engine() throws -> SpeechEngine {
         let style = SpeechStyle(files: [try RuleFile(parsing: rules, file: "xx/test.rules")], words: WordTable())
         let symbols = try WordTable(parsing: "x  ex\n+  plus\n", file: "xx/symbols.txt")
-        let locale = LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(), units: WordTable(),
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(), units: WordTable(),
                                  numbers: WordTable())
         return SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]))
     }
@@ -160,7 +160,7 @@ import MathSemantics
 /// starting with an elision initial; never across a pause; a locale's entry replaces its parent's.
 @Suite struct ContractionTests {
     static func locale(_ tag: String, contractions: String, settings: String = "") throws -> LocaleWords {
-        LocaleWords(tag: tag, settings: try WordTable(parsing: settings, file: "\(tag)/locale.txt"), symbols: WordTable(),
+        try LocaleWords(tag: tag, settings: try WordTable(parsing: settings, file: "\(tag)/locale.txt"), symbols: WordTable(),
                     functions: WordTable(), units: WordTable(), numbers: WordTable(),
                     contractions: try WordTable(parsing: contractions, file: "\(tag)/contractions.txt"))
     }

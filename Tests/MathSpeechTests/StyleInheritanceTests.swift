@@ -45,7 +45,7 @@ import MathSemantics
 
     static func engine(_ preferences: [String: String] = [:]) throws -> (SpeechEngine, [PreferenceProblem]) {
         let style = try resources().style("child", locale: "xx")
-        let locale = LocaleWords(tag: "xx", settings: WordTable(), symbols: WordTable(), functions: WordTable(), units: WordTable(),
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: WordTable(), functions: WordTable(), units: WordTable(),
                                  numbers: WordTable())
         let resolved = style.resolve(preferences)
         return (SpeechEngine(style: style, lexicon: Lexicon(chain: [locale], styleWords: style.words), preferences: resolved.values),
