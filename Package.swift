@@ -58,6 +58,8 @@ let package = Package(
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
         .plugin(name: "EmbedSpeechResources", capability: .buildTool(), dependencies: ["EmbedResourcesTool"]),
+        .executableTarget(name: "ReadmeExamplesTool"),
+        .plugin(name: "ReadmeExamples", capability: .buildTool(), dependencies: ["ReadmeExamplesTool"]),
         // Tests mirror Sources/; TestSupport holds what several test targets share (golden files).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MathSyntaxTests", dependencies: ["MathSyntax"]),
@@ -76,6 +78,9 @@ let package = Package(
         .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
+        // The README's Swift examples, compiled (by the ReadmeExamples plugin) and run.
+        .testTarget(name: "ReadmeTests", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudDocuments"],
+                    plugins: ["ReadmeExamples"]),
     ],
     swiftLanguageModes: [.v6]
 )

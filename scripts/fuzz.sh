@@ -9,9 +9,10 @@
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
 #   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
-# TARGET is one of: tex, mathml, textscanner, rulefile, httpbody, or all (each target in turn).
-# httpbody (the service's request bodies) needs `swift build` to have run once: it compiles the whole
-# library stack, including the rules the build embeds (.build/plugins/outputs/…/EmbeddedSpeechResources.swift).
+# TARGET is one of: tex, mathml, textscanner, rulefile, batch, httpbody, or all (each target in turn).
+# batch (JSON Lines requests through the speech pipeline) and httpbody (the service's request bodies)
+# compile the whole library stack, including the rules the build embeds
+# (.build/plugins/outputs/…/EmbeddedSpeechResources.swift; made by `swift build --target MathAloud` when missing).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
 # (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
@@ -20,6 +21,9 @@
 # when a source file is newer than their object. If MathSemantics or the full MathSpeech module does
 # not compile (work in progress), the rulefile target falls back to a MathSpeech module made of the
 # three files the rule/word-file parsers need (RuleFile, WordTable, SpeechDescription) and says so.
+# The batch target builds the whole MathAloud module, with the built-in rules: it takes the
+# EmbeddedSpeechResources.swift that `swift build` generates (and runs `swift build --target MathAloud`
+# first when there is none).
 #
 # Where things go (never into the repository's tracked folders):
 #   .build/fuzz/modules/     module objects;  .build/fuzz/bin/fuzz-TARGET  the fuzzer binaries
@@ -44,7 +48,7 @@ log() { echo "fuzz.sh: $*" >&2; }
 [[ $# -ge 1 ]] || usage
 target=$1; shift
 
-all_targets=(tex mathml textscanner rulefile httpbody)
+all_targets=(tex mathml textscanner rulefile batch httpbody)
 if [[ $target == all ]]; then
   status=0
   for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
@@ -56,6 +60,7 @@ case $target in
   mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict=Fuzz/mathml.dict ;;
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
   rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
+  batch)       harness=FuzzBatch;       modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud); dict=Fuzz/batch.dict ;;
   httpbody)    harness=FuzzHTTPBody;    modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudVoice
                                                  MathAloudRender MathAloudServer); dict=Fuzz/httpbody.dict ;;
   -h|--help)   usage ;;
@@ -113,11 +118,15 @@ compile_module() {
 
 module_sources() {
   find "$sources/$1" -name '*.swift' | sort
-  # The built-in rules, embedded by the build-tool plugin (a `swift build` makes the file).
   if [[ $1 == MathAloud ]]; then
+    # The built-in rules and words, as the build-tool plugin embeds them.
     local embedded
     embedded=$(find "$root/.build/plugins/outputs" -path '*/MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' 2>/dev/null | head -1)
-    [[ -n $embedded ]] || { log "run swift build first: the embedded rules file is missing"; exit 1; }
+    if [[ -z $embedded ]]; then
+      log "no EmbeddedSpeechResources.swift yet: swift build --target MathAloud"
+      swift build --target MathAloud >&2
+      embedded=$(find "$root/.build/plugins/outputs" -path '*/MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' | head -1)
+    fi
     echo "$embedded"
   fi
 }

@@ -13,6 +13,8 @@
 #                                the other selectable math fonts (TeX Gyre Pagella/Termes/Bonum/Schola Math,
 #                                DejaVu Math TeX Gyre); optional fonts-texgyre gives \text their own text faces
 #   sox                          inspecting/checking generated audio in tests and demos
+#   zsh fish                     the tests check the shell completion scripts (`mathaloud completion`) with `zsh -n`
+#                                and `fish -n`
 #   nginx wrk curl               the service's failover test (scripts/nginx-failover.sh), its load and soak
 #                                scripts (scripts/load.sh, scripts/soak.sh) and README examples
 #   katex                        the peer service those load figures are compared with (../shared/bench)
@@ -35,6 +37,8 @@ PACKAGES=(
   fonts-texgyre-math
   fonts-dejavu-extra
   sox
+  zsh
+  fish
   nginx
   wrk
   curl

@@ -55,10 +55,13 @@ public struct FormulaParser: Sendable {
     /// The MathML reader used for MathML input.
     public let mathML: MathMLReader
 
-    /// Creates a parser with the given TeX options (display mode, user macros, limits).
-    public init(texOptions: TeXParserOptions = TeXParserOptions(), mathMLOptions: MathMLReader.Options = .init()) {
+    /// Creates a parser with the given TeX options (display mode, user macros, limits, trust). The MathML
+    /// reader takes `mathMLOptions`, or by default its own limits with the TeX options' trust policy.
+    public init(texOptions: TeXParserOptions = TeXParserOptions(), mathMLOptions: MathMLReader.Options? = nil) {
         self.tex = TeXParser(options: texOptions)
-        self.mathML = MathMLReader(options: mathMLOptions)
+        var reader = MathMLReader.Options()
+        reader.trust = texOptions.trust
+        self.mathML = MathMLReader(options: mathMLOptions ?? reader)
     }
 
     /// Parses `source` written in `notation`.

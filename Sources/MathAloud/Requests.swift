@@ -105,6 +105,16 @@ public enum FormulaInput: Sendable, Hashable {
         switch self { case .tex: .tex; case .mathml: .mathml; case .text: nil }
     }
 
+    /// The diagnostic that refuses this input as a whole: for a formula, any refusing diagnostic
+    /// (``DiagnosticID/rejectsInput``); for prose, only the text's own (too large), since one bad
+    /// formula in it never blanks the rest.
+    public func rejection(in diagnostics: [Diagnostic]) -> Diagnostic? {
+        switch self {
+        case .tex, .mathml: diagnostics.rejection
+        case .text: diagnostics.first { $0.severity == .error && $0.id.rejectsInput && $0.id.stage == "text" }
+        }
+    }
+
     /// The JSON field that carries it.
     public var field: String {
         switch self { case .tex: "tex"; case .mathml: "mathml"; case .text: "text" }
@@ -269,29 +279,43 @@ public enum BatchLimits {
     public static let defaultMaxInputBytes = 16 << 20
 }
 
-/// The response for a request that could not be served: `{"error", "id"}`.
-public struct BatchError: Error, JSONRepresentable, Sendable, Hashable, CustomStringConvertible {
+/// The response for a request that could not be served: `{"error", "id"}`, plus `"diagnostics"` when
+/// the input was read and refused as a whole (a limit, malformed MathML), so the line says why.
+public struct BatchError: Error, JSONRepresentable, DiagnosticsCarrying, Sendable, Hashable, CustomStringConvertible {
     /// The request's `id` (`null` when it could not be read).
     public var id: JSONValue
     /// What is wrong.
     public var message: String
+    /// The input's diagnostics, when it was read (omitted from JSON when empty).
+    public var diagnostics: [DiagnosticRecord]
 
     /// Creates an error response.
-    public init(id: JSONValue, message: String) {
+    public init(id: JSONValue, message: String, diagnostics: [DiagnosticRecord] = []) {
         self.id = id
         self.message = message
+        self.diagnostics = diagnostics
+    }
+
+    /// The error for a formula refused as a whole: the refusing diagnostic's message and id, and all
+    /// the formula's diagnostics.
+    public init(id: JSONValue, rejection: Diagnostic, diagnostics: [DiagnosticRecord]) {
+        self.init(id: id, message: "\(rejection.message) [\(rejection.id)]", diagnostics: diagnostics)
     }
 
     /// The message.
     public var description: String { message }
 
-    /// `{"error", "id"}`.
-    public var json: JSONValue { .object(["error": .string(message), "id": id]) }
+    /// `{"error", "id"}` (and `"diagnostics"` when there are any).
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["error": .string(message), "id": id]
+        if !diagnostics.isEmpty { o["diagnostics"] = .array(diagnostics.map(\.json)) }
+        return .object(o)
+    }
 
-    /// Reads `{"error", "id"}`.
+    /// Reads `{"error", "id", "diagnostics"?}`.
     public init(json: JSONValue) throws(JSONFieldError) {
         guard let message = json["error"]?.stringValue else { throw JSONFieldError("\"error\" must be a string") }
-        self.init(id: json["id"] ?? .null, message: message)
+        self.init(id: json["id"] ?? .null, message: message, diagnostics: try json.diagnostics())
     }
 
     /// The output line (without a newline).

@@ -22,6 +22,9 @@ public struct SpokenFormula: Sendable {
     public var semantics: SemanticNode { semanticTree.root }
     /// The source text.
     public let source: SourceText
+
+    /// The diagnostic that refused the input as a whole (nothing was spoken), if any.
+    public var rejection: Diagnostic? { diagnostics.rejection }
 }
 
 /// Speaks formulas in one locale, style and set of preferences (DESIGN.md §5–§7).
@@ -76,23 +79,26 @@ public struct Speaker: Sendable {
     ///     name or value instead of ignoring it.
     ///   - rulesDirectory: an override directory for rules and words (also `MATHALOUD_RULES`).
     ///   - texOptions: TeX parsing options (display mode, user macros, limits, trust).
+    ///   - speechLimits: bounds on speaking one formula (rule steps, output bytes).
     ///   - cacheCapacity: how many spoken formulas to keep (0 turns the cache off).
     public init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, verbosity: Verbosity? = nil,
                 preferences: [String: String] = [:], strictPreferences: Bool = false,
                 rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions(),
-                cacheCapacity: Int = 1024) throws(SpeechLoadError) {
+                speechLimits: SpeechLimits = SpeechLimits(), cacheCapacity: Int = 1024) throws(SpeechLoadError) {
         let directory = rulesDirectory ?? Speaker.environmentRulesDirectory
         let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: directory)
         try self.init(resources: resources, locale: locale, style: style, verbosity: verbosity, preferences: preferences,
-                      strictPreferences: strictPreferences, texOptions: texOptions, cacheCapacity: cacheCapacity)
+                      strictPreferences: strictPreferences, texOptions: texOptions, speechLimits: speechLimits,
+                      cacheCapacity: cacheCapacity)
     }
 
     /// Loads a speaker from given rules and words (``SpeechResources``: built-in files, an override
     /// directory, or files made in memory), with the other parameters as
-    /// ``init(locale:style:verbosity:preferences:strictPreferences:rulesDirectory:texOptions:cacheCapacity:)``.
+    /// ``init(locale:style:verbosity:preferences:strictPreferences:rulesDirectory:texOptions:speechLimits:cacheCapacity:)``.
     public init(resources: SpeechResources, locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak,
                 verbosity: Verbosity? = nil, preferences: [String: String] = [:], strictPreferences: Bool = false,
-                texOptions: TeXParserOptions = TeXParserOptions(), cacheCapacity: Int = 1024) throws(SpeechLoadError) {
+                texOptions: TeXParserOptions = TeXParserOptions(), speechLimits: SpeechLimits = SpeechLimits(),
+                cacheCapacity: Int = 1024) throws(SpeechLoadError) {
         let chain = try resources.lexiconChain(for: locale.rawValue)
         let compiled = try resources.style(style.rawValue, locale: locale.rawValue)
         var requested = preferences
@@ -113,7 +119,7 @@ public struct Speaker: Sendable {
         self.parser = FormulaParser(texOptions: texOptions)
         let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
         self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
-        self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values)
+        self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values, limits: speechLimits)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
 
@@ -142,17 +148,27 @@ public struct Speaker: Sendable {
 
     /// Speaks a formula that is already parsed (e.g. one a renderer also lays out), so the TeX is read
     /// once. Not cached: the caller holds the tree.
+    ///
+    /// Input refused as a whole (over a limit, malformed MathML: ``Diagnostic/rejection``) is never read
+    /// out: its speech is empty and its diagnostics say why; the same holds when the speech itself goes
+    /// over its limits (``SpeechLimits``).
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
+        if parsed.diagnostics.rejection != nil {
+            return SpokenFormula(speech: SpeechDescription(), diagnostics: Speaker.merged(parsed.diagnostics, []), speechDiagnostics: [],
+                                 trace: [], semanticTree: analyzer.tree(of: MathNode(.row, [])), source: parsed.source)
+        }
         let tree = analyzer.tree(of: parsed.root)
         let output = engine.speak(tree, trace: explain)
+        let refused = output.diagnostics.rejection != nil
         var diagnostics = Speaker.merged(parsed.diagnostics, output.diagnostics)
         var speechDiagnostics = output.diagnostics
         if !preferenceDiagnostics.isEmpty {
             diagnostics = preferenceDiagnostics + diagnostics
             speechDiagnostics = preferenceDiagnostics + speechDiagnostics
         }
-        return SpokenFormula(speech: output.description, diagnostics: diagnostics, speechDiagnostics: speechDiagnostics,
-                             trace: output.trace, semanticTree: tree, source: parsed.source)
+        return SpokenFormula(speech: refused ? SpeechDescription() : output.description, diagnostics: diagnostics,
+                             speechDiagnostics: speechDiagnostics, trace: output.trace, semanticTree: tree,
+                             source: parsed.source)
     }
 
     /// The parser's diagnostics (as speech reads them, ``asSpoken(_:)``) and the speech engine's,

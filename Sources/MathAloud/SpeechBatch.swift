@@ -254,6 +254,17 @@ public final class SpeechBatchProcessor: Sendable {
         requests.concurrentMap { process($0) }
     }
 
+    /// Results for many lines already read (``BatchRequestReader``): each request spoken, each error
+    /// passed through; in order, on all cores.
+    public func process(_ lines: [Result<FormulaRequest, BatchError>]) -> [BatchResult<SpeechResponse>] {
+        lines.concurrentMap { line in
+            switch line {
+            case .success(let request): process(request)
+            case .failure(let error): .failure(error)
+            }
+        }
+    }
+
     /// One output line (without a newline) for one input line. Never throws.
     public func process(line: String) -> String {
         processLine(line).jsonLine
@@ -294,6 +305,9 @@ public final class SpeechBatchProcessor: Sendable {
             source = spoken.source
         }
         let renderer = DiagnosticRenderer(source: source)
+        if let rejection = request.input.rejection(in: diagnostics) {
+            return .failure(BatchError(id: request.id, rejection: rejection, diagnostics: diagnostics.map(renderer.record)))
+        }
         let text = speech.plainText
         return .success(SpeechResponse(
             id: request.id, speech: text,

@@ -5,11 +5,21 @@ import MathAloud
 public final class ReportOutput: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let handle: FileHandle?
+    private let sink: ((Data) -> Void)?
     /// What was written, when collecting in memory.
     public private(set) var collected: [UInt8] = []
 
     /// Writes to `handle`; with `nil`, collects in memory (``collected``).
-    public init(handle: FileHandle?) { self.handle = handle }
+    public init(handle: FileHandle?) {
+        self.handle = handle
+        self.sink = nil
+    }
+
+    /// Hands each flushed piece to `sink` (e.g. a file written atomically).
+    public init(sink: @escaping (Data) -> Void) {
+        self.handle = nil
+        self.sink = sink
+    }
 
     /// Appends text.
     public func write(_ s: String) {
@@ -20,7 +30,7 @@ public final class ReportOutput: @unchecked Sendable {
     /// Writes what is buffered.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        if let handle { handle.write(Data(buffer)) } else { collected.append(contentsOf: buffer) }
+        if let handle { handle.write(Data(buffer)) } else if let sink { sink(Data(buffer)) } else { collected.append(contentsOf: buffer) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

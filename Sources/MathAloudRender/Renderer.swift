@@ -20,6 +20,10 @@ public struct RenderOptions: Sendable {
     public var padding: Double = 0.1
     /// The label template: `{speech}` and `{latex}` are replaced (default `{speech}`).
     public var labelTemplate: String = "{speech}"
+    /// The largest image side, in CSS px (SVG, PNG before ``scale``) or pt (PDF): a larger formula is
+    /// drawn smaller to fit, with a `render.page-too-large` warning (default 14,400, the largest page
+    /// PDF readers take; PNG is further held to 16,000 pixels a side and 40 megapixels).
+    public var maxPageSize: Double = 14_400
 
     /// Default options: Latin Modern Math, 20 px, black on transparent, text style.
     public init() {}
@@ -55,6 +59,24 @@ public struct RenderedFormula: Sendable {
     public var depthEm: Double { box.depth }
     /// The box's width in em.
     public var widthEm: Double { box.width }
+    /// The diagnostic that refused the input as a whole (nothing was laid out), if any.
+    public var rejection: Diagnostic? { diagnostics.rejection }
+}
+
+/// Why a ``Renderer`` could not be made.
+public enum RendererError: Error, Sendable, CustomStringConvertible {
+    /// The font, or HarfBuzz, could not be loaded.
+    case font(FontLoadError)
+    /// The default speaker's rules could not be loaded.
+    case speech(SpeechLoadError)
+
+    /// What went wrong, with the fix.
+    public var description: String {
+        switch self {
+        case .font(let e): e.description
+        case .speech(let e): e.description
+        }
+    }
 }
 
 /// Typesets TeX or MathML with OpenType MATH fonts and writes SVG, PNG and PDF, each carrying the
@@ -74,18 +96,22 @@ public final class Renderer: Sendable {
     public let speaker: Speaker
     private let template: LabelTemplate
 
-    /// Creates a renderer; throws when the font cannot be loaded.
+    /// Creates a renderer.
     /// - Parameters:
     ///   - options: font, size, colours, style and label template.
     ///   - speaker: the speech engine for labels (default: English ClearSpeak; its TeX options decide
-    ///     macros and limits).
-    public init(options: RenderOptions = RenderOptions(), speaker: Speaker? = nil) throws {
+    ///     macros, limits and trust).
+    /// - Throws: ``RendererError/font(_:)`` when the font (or HarfBuzz) cannot be loaded,
+    ///   ``RendererError/speech(_:)`` when the default speaker's rules cannot.
+    public init(options: RenderOptions = RenderOptions(), speaker: Speaker? = nil) throws(RendererError) {
         self.options = options
-        self.fonts = try FontSet.named(options.font)
+        do { self.fonts = try FontSet.named(options.font) } catch { throw .font(error) }
         if let speaker {
             self.speaker = speaker
         } else {
-            self.speaker = try Speaker(texOptions: TeXParserOptions(displayMode: options.display), cacheCapacity: 0)
+            do { self.speaker = try Speaker(texOptions: TeXParserOptions(displayMode: options.display), cacheCapacity: 0) } catch {
+                throw .speech(error)
+            }
         }
         self.template = LabelTemplate(options.labelTemplate)
     }
@@ -104,8 +130,17 @@ public final class Renderer: Sendable {
     /// Speaks and lays out a parsed formula (the tree is read once for both); `display` overrides the
     /// renderer's style, `speaker` the renderer's speaker for the label (a batch line's own locale,
     /// style and preferences).
+    ///
+    /// Input refused as a whole (a limit, malformed MathML: ``RenderedFormula/rejection``) is not laid
+    /// out: the result has an empty box and label, and its diagnostics say why. A formula larger than
+    /// ``RenderOptions/maxPageSize`` is drawn smaller to fit (``RenderedFormula/fontSize``), with a
+    /// `render.page-too-large` warning.
     public func render(_ parsed: ParsedFormula, display: Bool? = nil, speaker: Speaker? = nil) -> RenderedFormula {
         let source = String(decoding: parsed.source.bytes, as: UTF8.self)
+        if parsed.diagnostics.rejection != nil {
+            return RenderedFormula(source: source, box: Box(width: 0, height: 0, depth: 0), label: "", speech: "",
+                                   diagnostics: parsed.diagnostics, fontSize: options.size, padding: options.padding)
+        }
         let spoken = (speaker ?? self.speaker).speak(parsed: parsed)
         // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
         // left unlabelled.
@@ -122,8 +157,24 @@ public final class Renderer: Sendable {
         if zip(diagnostics, diagnostics.dropFirst()).contains(where: { position($1) < position($0) }) {
             diagnostics.sort { position($0) < position($1) }
         }
+        let (fontSize, pageDiagnostic) = pageFit(box, padding: options.padding)
+        if let pageDiagnostic { diagnostics.append(pageDiagnostic) }
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
-                               fontSize: options.size, padding: options.padding)
+                               fontSize: fontSize, padding: options.padding)
+    }
+
+    /// The font size that keeps the image within ``RenderOptions/maxPageSize`` (the options' size when
+    /// it fits), and the warning when it does not.
+    func pageFit(_ box: Box, padding: Double) -> (fontSize: Double, diagnostic: Diagnostic?) {
+        let size = options.size
+        let width = (box.width + 2 * padding) * size, height = (box.height + box.depth + 2 * padding) * size
+        let largest = max(width, height)
+        guard largest > options.maxPageSize || !largest.isFinite else { return (size, nil) }
+        let fitted = largest.isFinite ? size * options.maxPageSize / largest : 0
+        func px(_ v: Double) -> String { v.isFinite ? String(Int(v.rounded())) : "∞" }
+        return (fitted, .warning(.renderPageTooLarge,
+                                 "the image would be \(px(width))×\(px(height)); drawn smaller to fit \(px(options.maxPageSize)) a side",
+                                 at: nil))
     }
 
     /// Lays out a presentation tree into a box tree (em units) in this renderer's style and font.
@@ -218,9 +269,11 @@ extension Renderer {
             index += columns
         }
         let sheet = Box(width: Double(columns) * cellWidth, height: 0, depth: -top, content: .list("sheet"), children: rows)
+        let (fontSize, pageDiagnostic) = pageFit(sheet, padding: 0.5)
+        if let pageDiagnostic { diagnostics.append(pageDiagnostic) }
         return RenderedFormula(source: sources.joined(separator: "\n"), box: sheet, label: labels.joined(separator: "; "),
                                speech: labels.joined(separator: "; "), diagnostics: diagnostics,
-                               fontSize: options.size, padding: 0.5)
+                               fontSize: fontSize, padding: 0.5)
     }
 }
 

@@ -152,3 +152,35 @@ public struct Voice: Sendable {
         VoiceRecording(audio: audio, engineInput: request.text, isSSML: request.isSSML, voice: request.voice)
     }
 }
+
+// MARK: - async
+
+extension Voice {
+    /// Synthesises one utterance without blocking the caller's thread: eSpeak-NG is one engine per
+    /// process behind a lock (``VoiceEngine``), so the work waits its turn on a thread of its own and
+    /// the task resumes when the audio is ready.
+    public func synthesize(_ utterance: VoiceUtterance) async throws(VoiceError) -> VoiceRecording {
+        try await Voice.offload { () throws(VoiceError) in try self.synthesize(utterance) }
+    }
+
+    /// Synthesises many utterances (one lock hold) without blocking the caller's thread.
+    public func synthesize(_ utterances: [VoiceUtterance]) async -> [Result<VoiceRecording, VoiceError>] {
+        await Voice.offload { () throws(Never) in self.synthesize(utterances) }
+    }
+
+    /// Speaks TeX with `speaker` and voices it, without blocking the caller's thread.
+    public func synthesize(tex: String, speaker: Speaker) async throws(VoiceError) -> (spoken: SpokenFormula, recording: VoiceRecording) {
+        try await Voice.offload { () throws(VoiceError) in try self.synthesize(tex: tex, speaker: speaker) }
+    }
+
+    /// Runs blocking work on a dispatch thread and resumes the task with its result (the concurrency
+    /// pool's threads are not held while the engine's lock is waited for).
+    static func offload<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let result: Result<T, E> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: Result { () throws(E) -> T in try work() })
+            }
+        }
+        return try result.get()
+    }
+}

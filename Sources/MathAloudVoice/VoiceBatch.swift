@@ -61,14 +61,15 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
     }
 
     /// Voices lines (in order), writing their WAV files; returns one result per line. A bad line fails
-    /// alone. Throws only when a WAV file cannot be written.
-    public func process(lines: [String]) throws -> [LineResult] {
+    /// alone. Throws only when a WAV file cannot be written (``OutputFileError``).
+    public func process(lines: [String]) throws(OutputFileError) -> [LineResult] {
         try process(lines.map { FormulaRequest.read(line: $0) })
     }
 
     /// Voices requests (or the errors of lines that could not be read), in order, writing their WAV
-    /// files; one result per element. Throws only when a WAV file cannot be written.
-    public func process(_ requests: [Result<FormulaRequest, BatchError>]) throws -> [LineResult] {
+    /// files; one result per element. Throws only when a WAV file cannot be written. Files are written
+    /// with ``OutputFile`` (a temporary file renamed into place; never through a symbolic link).
+    public func process(_ requests: [Result<FormulaRequest, BatchError>]) throws(OutputFileError) -> [LineResult] {
         lock.lock()
         defer { lock.unlock() }
         var jobs: [Job] = []
@@ -102,13 +103,19 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
                     results.append(LineResult(result: .failure(BatchError(id: job.id, message: e.description))))
                 case .success(let wav):
                     let file = fileNames.name(forID: job.id, line: job.number, extension: "wav")
-                    try wav.wavData().write(to: directory.appendingPathComponent(file))
+                    try OutputFile.write(wav.wavData(), to: directory.appendingPathComponent(file))
                     results.append(LineResult(result: .success(AudioResponse(id: job.id, file: file, duration: wav.duration,
                                                                              label: s.label, diagnostics: s.diagnostics))))
                 }
             }
         }
         return results
+    }
+
+    /// ``process(_:)`` without blocking the caller's thread (the engine's lock is waited for on a
+    /// thread of its own).
+    public func process(_ requests: [Result<FormulaRequest, BatchError>]) async throws(OutputFileError) -> [LineResult] {
+        try await Voice.offload { () throws(OutputFileError) in try self.process(requests) }
     }
 
     private func prepare(_ request: FormulaRequest) -> Job {
@@ -133,6 +140,9 @@ public final class VoiceBatchProcessor: @unchecked Sendable {
             (speech, diagnostics, source) = (spoken.speech, spoken.diagnostics, spoken.source)
         }
         let renderer = DiagnosticRenderer(source: source)
+        if let rejection = request.input.rejection(in: diagnostics) {
+            return Job(id: id, outcome: .failure(BatchError(id: id, rejection: rejection, diagnostics: diagnostics.map(renderer.record))))
+        }
         do {
             let voice = try self.voice(locale: speaker.locale, options: options)
             let engineRequest = try voice.request(for: .speech(speech))

@@ -9,8 +9,21 @@ struct MathMLAttributes {
     private let range: SourceRange?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(_ attributes: [String: String], element: String, range: SourceRange?) {
-        remaining = attributes.filter { $0.key != "xmlns" && !$0.key.hasPrefix("xmlns:") }
+    /// The element's attributes less namespace declarations and what `trust` refuses (event handlers
+    /// always; links, styles and URLs with schemes outside the allow-list unless trusted), each refusal
+    /// reported as `mathml.untrusted-attribute`.
+    init(_ attributes: [String: String], element: String, range: SourceRange?, trust: TrustPolicy) {
+        var kept: [String: String] = [:]
+        var refused: [Diagnostic] = []
+        for (name, value) in attributes where name != "xmlns" && !name.hasPrefix("xmlns:") {
+            if let reason = trust.refusal(attribute: name, value: value) {
+                refused.append(.warning("mathml.untrusted-attribute", "<\(element)> \(reason); dropped", at: range))
+            } else {
+                kept[name] = value
+            }
+        }
+        remaining = kept
+        diagnostics = refused.sorted { $0.message < $1.message }
         self.element = element
         self.range = range
     }
@@ -78,7 +91,7 @@ extension MathMLTreeBuilder {
 
     /// Maps a closed element to what its parent receives.
     func build(_ frame: Frame) -> Item? {
-        var attrs = MathMLAttributes(frame.attributes, element: frame.name, range: frame.startTagRange)
+        var attrs = MathMLAttributes(frame.attributes, element: frame.name, range: frame.startTagRange, trust: options.trust)
         defer { diagnostics += attrs.diagnostics }
         let range = frame.range
 

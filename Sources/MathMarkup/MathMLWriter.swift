@@ -265,6 +265,11 @@ public struct MathMLWriter: Sendable {
         guard let extra, !extra.isEmpty else { return computed }
         var result = computed
         for (key, value) in extra.sorted(by: { $0.key < $1.key }) {
+            // Never an event handler, never a URL with a scheme outside the allow-list (TrustPolicy),
+            // whatever a tree built in code holds.
+            if TrustPolicy.isEventHandler(key) { continue }
+            if TrustPolicy.urlAttributes.contains(key), !TrustPolicy.trusted.allows(url: value) { continue }
+            if key == "style", TrustPolicy.trusted.styleProblem(value) != nil { continue }
             if let index = result.firstIndex(where: { $0.0 == key }) {
                 result[index].1 = value
             } else {

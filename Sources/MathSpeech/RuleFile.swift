@@ -149,6 +149,8 @@ public struct RuleFile: Hashable, Sendable {
     /// `inherit PATH` and `inherit PATH without preferences` lines: other rule files whose rules
     /// apply after this file's.
     public var inherits: [RuleInheritance] = []
+    /// The line of each `inherit` (parallel to ``inherits``), for errors about the file it names.
+    public var inheritLines: [Int] = []
     /// `words NAME` lines: word files of this style (`Rules/<locale>/NAME.words`).
     public var wordFiles: [String] = []
     /// `phrases NAME` lines: translations of the inherited rules' words (`Rules/<locale>/NAME.phrases`,
@@ -214,8 +216,10 @@ public struct RuleFile: Hashable, Sendable {
                         let words = spaceSeparatedWords(Substring(rest))
                         if words.count == 1 {
                             inherits.append(RuleInheritance(path: String(words[0])))
+                            inheritLines.append(lineNumber)
                         } else if words.count == 3, words[1] == "without", words[2] == "preferences" {
                             inherits.append(RuleInheritance(path: String(words[0]), offersPreferences: false))
+                            inheritLines.append(lineNumber)
                         } else {
                             fail("write 'inherit PATH' or 'inherit PATH without preferences', e.g. 'inherit en/clearspeak'")
                         }

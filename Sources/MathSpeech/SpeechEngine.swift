@@ -24,6 +24,23 @@ public struct RuleTrace: Hashable, Sendable {
     public var speech: String
 }
 
+/// Bounds on the work and output of speaking one formula, so that a rule file cannot make a run
+/// explode (a rule that says `{children}` four times, on nested nodes, grows as 4ⁿ). Going over one
+/// stops the run with `speech.step-limit` or `speech.output-limit`, naming the rule file and line;
+/// the formula is then not spoken at all.
+public struct SpeechLimits: Sendable, Hashable {
+    /// Most nodes spoken in one run (a node spoken twice counts twice); default 1,000,000.
+    public var maxRuleSteps: Int = 1_000_000
+    /// Most UTF-8 bytes of words in one formula's speech; default 4 MiB.
+    public var maxOutputBytes: Int = 4 << 20
+
+    /// The defaults.
+    public init(maxRuleSteps: Int = 1_000_000, maxOutputBytes: Int = 4 << 20) {
+        self.maxRuleSteps = maxRuleSteps
+        self.maxOutputBytes = maxOutputBytes
+    }
+}
+
 /// The result of speaking a semantic tree.
 public struct SpeechOutput: Sendable {
     /// The structured speech.
@@ -71,12 +88,15 @@ public struct SpeechEngine: Sendable {
         let exponentRole: UInt16
         let subscriptRole: UInt16
         let commandProperty: UInt16
+        /// The bounds on one run.
+        let limits: SpeechLimits
         /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
         let levelWords: String?
         /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
         let contractions: Contractions
 
-        init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences) {
+        init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences, limits: SpeechLimits) {
+            self.limits = limits
             table = style.table
             rules = style.rules
             defaultVerbosity = style.defaultVerbosity
@@ -153,12 +173,16 @@ public struct SpeechEngine: Sendable {
     /// Creates an engine for resolved preference values (see ``SpeechStyle/resolve(_:)``), spoken
     /// with by `speak(_:preferences:trace:)`: the style's preference conditions are tested
     /// here, once, instead of in every call.
-    public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String]) {
+    public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String], limits: SpeechLimits = SpeechLimits()) {
         self.style = style
         self.lexicon = lexicon
         core = Core(style: style, lexicon: lexicon, preferences: RunPreferences(preferences, table: style.table,
-                                                                                           defaultVerbosity: style.defaultVerbosity, testAll: true))
+                                                                               defaultVerbosity: style.defaultVerbosity, testAll: true),
+                    limits: limits)
     }
+
+    /// The bounds on one run.
+    public var limits: SpeechLimits { core.limits }
 
     /// Speaks `tree` with the preferences the engine was made with, or with resolved preference
     /// values (see ``SpeechStyle/resolve(_:)``). `trace` records which rule spoke each node

@@ -33,7 +33,20 @@ public struct SpeechResources: Sendable {
             while let relative = enumerator.nextObject() as? String {
                 guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt")
                         || relative.hasSuffix(".phrases") else { continue }
-                guard let text = try? String(contentsOfFile: base + "/" + relative, encoding: .utf8) else { continue }
+                // A file that cannot be read, or is not UTF-8, is an error: silently using the built-in
+                // file instead would hide the author's change.
+                let path = base + "/" + relative
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw SpeechLoadError.unreadableFile(path, reason: "it cannot be read (permissions?)")
+                }
+                let valid = SpeechResources.firstInvalidUTF8(in: data)
+                guard valid == data.count else {
+                    let line = data.prefix(valid).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    throw SpeechLoadError.unreadableFile(path, reason: "it is not UTF-8 (line \(line), byte \(valid + 1))")
+                }
+                let text = String(decoding: data, as: UTF8.self)
                 var key = relative
                 if !hasTopFolders {
                     // A bare folder: `.rules`/`.words`/`.phrases` files are rules, `.txt` files are locale words.
@@ -50,6 +63,20 @@ public struct SpeechResources: Sendable {
         self.files = files
         self.wordOverrides = wordOverrides
         self.origins = origins
+    }
+
+    /// The offset of the first byte that does not belong to valid UTF-8.
+    static func firstInvalidUTF8(in data: Data) -> Int {
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let s): offset += UTF8.width(s)
+            case .emptyInput: return offset
+            case .error: return offset
+            }
+        }
     }
 
     /// Files given directly (for tests).
@@ -192,17 +219,21 @@ public struct SpeechResources: Sendable {
         }
         let path = "Rules/\(rulesLocale)/\(name.rawValue).rules"
         var ruleFiles: [RuleFile] = []
-        // Each file with whether its preferences are offered: not when it is reached through an
+        // Each file to load, with where it was named (`file:line` of its `inherit`; nil for the style's
+        // own) and whether its preferences are offered: not when it is reached through an
         // `inherit … without preferences` line (nor anything it inherits in turn).
-        var queue = [(path: path, offersPreferences: true)]
+        var queue: [(path: String, from: String?, offersPreferences: Bool)] = [(path, nil, true)]
         var visited: Set<String> = []
         var fixed: Set<String> = []
         var words = WordTable()
         while !queue.isEmpty {
-            let (next, offersPreferences) = queue.removeFirst()
+            let (next, from, offersPreferences) = queue.removeFirst()
             guard !visited.contains(next) else { continue }
             visited.insert(next)
-            guard let text = files[next] else { throw .missingFile(next) }
+            guard let text = files[next] else {
+                if let from { throw .missingInheritedFile(next, inheritedAt: from) }
+                throw .missingFile(next)
+            }
             let file: RuleFile
             do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
@@ -217,8 +248,9 @@ public struct SpeechResources: Sendable {
                 merged.merge(words)
                 words = merged
             }
-            for parent in file.inherits {
-                queue.append(("Rules/\(parent.path).rules", offersPreferences && parent.offersPreferences))
+            for (k, parent) in file.inherits.enumerated() {
+                let line = k < file.inheritLines.count ? file.inheritLines[k] : 0
+                queue.append(("Rules/\(parent.path).rules", "\(file.file):\(line)", offersPreferences && parent.offersPreferences))
             }
         }
         // Rules inherited from another language speak this locale's phrases (PhraseTable).
@@ -252,6 +284,10 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
     case unknownLocale(String, available: [String])
     case unknownStyle(String, locale: String, available: [String])
     case missingFile(String)
+    /// A file named by an `inherit` line that does not exist: the path, and `file:line` of the line.
+    case missingInheritedFile(String, inheritedAt: String)
+    /// An override file that cannot be read or is not UTF-8: the path and why.
+    case unreadableFile(String, reason: String)
     case missingOverrideDirectory(String)
     case inheritanceCycle(String)
     case invalidFiles([RuleFileError])
@@ -264,6 +300,8 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
         case let .unknownStyle(s, locale, available):
             return "no style '\(s)' for locale '\(locale)'; available: \(available.joined(separator: ", "))"
         case let .missingFile(f): return "missing file \(f)"
+        case let .missingInheritedFile(f, at): return "\(at): error: inherit names \(f), which does not exist"
+        case let .unreadableFile(f, reason): return "cannot use the rules file \(f): \(reason)"
         case let .missingOverrideDirectory(d): return "rules directory '\(d)' does not exist"
         case let .inheritanceCycle(t): return "locale '\(t)' inherits from itself"
         case let .invalidFiles(errors): return errors.map(\.description).joined(separator: "\n")

@@ -8,6 +8,8 @@ import MathSemantics
 struct SpeechBuilder {
     var items: [SpeechDescription.Item] = []
     var start = 0
+    /// UTF-8 bytes of words appended so far (for ``SpeechLimits/maxOutputBytes``).
+    var bytes = 0
     /// Script levels (styles that declare `levels`): the level of the words being appended, the level
     /// of the last words appended, and per level the indicator said when words change to it (level 0
     /// is the baseline; empty when the style does not track levels).
@@ -19,6 +21,7 @@ struct SpeechBuilder {
 
     @inline(__always)
     mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
         if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
         SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
     }
@@ -26,6 +29,7 @@ struct SpeechBuilder {
     /// Appends words known not to be blank.
     @inline(__always)
     mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
         if level != spokenLevel { changeLevel(range: range) }
         items.append(.words(words, range: range, prosody: prosody))
     }
@@ -45,6 +49,7 @@ struct SpeechBuilder {
     }
 
     mutating func join(_ text: String, words: String, range: SourceRange?) {
+        bytes &+= text.utf8.count
         SpeechDescription.join(text, words: words, range: range, to: &items, from: start)
     }
 }
@@ -199,6 +204,11 @@ struct SpeechRun {
     private let extraRoleStart: Int
     var diagnostics: [Diagnostic] = []
     var trace: [RuleTrace] = []
+    /// Nodes spoken so far, the limits, whether the run stopped at one, and the rule whose template is
+    /// being said (for the diagnostic that names it).
+    private var steps = 0
+    private(set) var stopped = false
+    private var currentRule = -1
     /// The parents of the nodes being spoken, root first, each with the role it was reached by:
     /// `ancestors[0 ..< ancestorCount]`, in memory the caller gives (room for one per node: a walk
     /// goes down links, and the tree has no cycles).
@@ -218,8 +228,6 @@ struct SpeechRun {
     /// The time limit in force (FormulaDeadline), read once per run and checked every 32 nodes; once
     /// it has passed the nodes left are skipped.
     private let deadline: FormulaDeadline? = FormulaDeadline.current
-    private var nodesSpoken = 0
-    private var stopped = false
     private let normalization: Normalization.Table
     /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
     private let textIsPseudo: Bool
@@ -334,12 +342,20 @@ struct SpeechRun {
     /// Speaks node `node`, reached with `role` as child `index` of `parent`.
     mutating func speak(_ node: NodeID, role: UInt16, parent: Frame?, index: Int, depth: Int, prosody: Prosody?,
                         into out: inout SpeechBuilder) {
-        nodesSpoken &+= 1
-        if nodesSpoken & 31 == 0, let deadline, !stopped, deadline.hasPassed {
+        // Bounded work and output per formula (SpeechLimits), and the request's deadline
+        // (FormulaDeadline, checked every 32 nodes): a rule that says its children many times over, on
+        // nested nodes, would otherwise grow without end.
+        if stopped { return }
+        steps &+= 1
+        if steps & 31 == 0, let deadline, deadline.hasPassed {
             stopped = true
             diagnostics.append(deadline.diagnostic(at: nil))
+            return
         }
-        if stopped { return }
+        if steps > core.limits.maxRuleSteps || out.bytes > core.limits.maxOutputBytes {
+            stop(steps > core.limits.maxRuleSteps, node: node)
+            return
+        }
         let context = Context(node: node, role: role, parent: parent?.node ?? -1, index: index)
         if let parent {
             ancestors[ancestorCount] = parent
@@ -440,6 +456,7 @@ struct SpeechRun {
     private mutating func speakChildren(_ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let frame = Frame(node: context.node, role: context.role)
         for i in 0 ..< tree.childCount(context.node) {
+            if stopped { return }
             let link = tree.child(context.node, at: i)
             speak(link.node, role: link.role, parent: frame, index: i, depth: depth + 1,
                   prosody: childProsody(link.role, prosody), into: &out)
@@ -584,7 +601,11 @@ struct SpeechRun {
     private mutating func render(rule: Int, _ context: Context, depth: Int, prosody: Prosody?,
                                  into out: inout SpeechBuilder) {
         var joiner: String? = nil
+        let outerRule = currentRule
+        currentRule = rule
+        defer { currentRule = outerRule }
         for i in templateStart[rule] ..< templateStart[rule + 1] {
+            if stopped { return }
             if let text = joiner {
                 joiner = nil
                 let mark = out.items.count, outerStart = out.start
@@ -1072,6 +1093,22 @@ struct SpeechRun {
             }
             return negated
         }
+    }
+
+    // MARK: Limits
+
+    /// Stops the run at a limit: reports `speech.step-limit` or `speech.output-limit`, naming the rule
+    /// whose template was being said (its file and line), at the node reached.
+    private mutating func stop(_ steps: Bool, node: NodeID) {
+        stopped = true
+        let limits = core.limits
+        let what = steps ? "more than \(limits.maxRuleSteps) rule steps" : "more than \(limits.maxOutputBytes) bytes of speech"
+        var message = "speaking the formula took \(what); stopped"
+        if currentRule >= 0 {
+            let rule = core.rules[currentRule]
+            message += " in rule \(rule.name) (\(rule.file):\(rule.line)), which may say its children too many times"
+        }
+        diagnostics.append(.error(steps ? "speech.step-limit" : "speech.output-limit", message, at: tree.range(node)))
     }
 
     // MARK: Traces

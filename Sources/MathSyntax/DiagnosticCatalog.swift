@@ -85,7 +85,7 @@ extension DiagnosticID {
     public static let speechOutputLimit: DiagnosticID = "speech.output-limit"
     /// Speaking one formula took more rule-evaluation steps than the limit.
     public static let speechStepLimit: DiagnosticID = "speech.step-limit"
-    /// An image larger than the page limit.
+    /// An image larger than the page limit (drawn smaller to fit).
     public static let renderPageTooLarge: DiagnosticID = "render.page-too-large"
 
     /// Every id the project emits, with its severity and meaning.
@@ -163,7 +163,7 @@ extension DiagnosticID {
             .init(.speechOutputLimit, .error, "The speech of one formula grew past its size limit.", rejectsInput: true),
             .init(.speechStepLimit, .error, "Speaking one formula took more rule steps than the limit.", rejectsInput: true),
             // Typesetting (MathAloudRender).
-            .init(.renderPageTooLarge, .error, "The image would be larger than the page limit.", rejectsInput: true),
+            .init(.renderPageTooLarge, .warning, "The image would be larger than the page limit; it is drawn smaller to fit."),
             // Documents (MathAloudDocuments).
             .init("document.include-cycle", .error, "An \\input or \\include that includes itself again."),
             .init("document.include-not-found", .error, "An \\input or \\include whose file cannot be read."),

@@ -66,7 +66,15 @@ public struct SourceText: Sendable {
     public init(bytes: [UInt8]) {
         self.bytes = bytes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        // An index loop over the buffer: `enumerated()` stays generic (and ~100× slower) in debug builds,
+        // and a rejected input can be megabytes long.
+        bytes.withUnsafeBufferPointer { buffer in
+            var i = 0
+            while i < buffer.count {
+                if buffer[i] == 0x0A { starts.append(i + 1) }
+                i += 1
+            }
+        }
         lineStarts = starts
     }
 

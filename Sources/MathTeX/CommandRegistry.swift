@@ -120,15 +120,18 @@ enum CommandRegistry {
         return table
     }()
 
-    /// The closest known command name to an unknown one (edit distance ≤ 2), for fix-its.
+    /// The closest known command name to an unknown one, for fix-its: within a typo's distance
+    /// (``EditDistance/typoLimit(forLength:)``: one edit, two for long names; a transposition is one),
+    /// so `\\frca` suggests `\\frac` but `\\foo` suggests nothing.
     static func suggestion(for name: String) -> String? {
         guard name.count >= 2, name.count <= 30 else { return nil }
         if let cached = suggestions.value(for: name) { return cached.value }
         var best: (String, Int)? = nil
         let target = Array(name.utf8)
-        for (candidate, bytes) in knownCommandBytes where abs(bytes.count - target.count) <= 2 {
-            let d = editDistance(target, bytes, limit: 2)
-            if d <= 2, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) { best = (candidate, d) }
+        let limit = EditDistance.typoLimit(forLength: target.count)
+        for (candidate, bytes) in knownCommandBytes where abs(bytes.count - target.count) <= limit {
+            let d = EditDistance.between(target, bytes, limit: limit)
+            if d <= limit, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) { best = (candidate, d) }
         }
         suggestions.store(Suggestion(value: best?.0), for: name)
         return best?.0
@@ -151,22 +154,5 @@ enum CommandRegistry {
             if entries.count >= 4096 { entries.removeAll(keepingCapacity: true) }
             entries[name] = value
         }
-    }
-
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            current[0] = i
-            var rowMin = current[0]
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                rowMin = min(rowMin, current[j])
-            }
-            if rowMin > limit { return limit + 1 }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

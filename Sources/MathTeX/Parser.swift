@@ -13,6 +13,9 @@ public struct TeXParser: Sendable {
     private let userMacros: [String: Macro]
     /// Whether the options define macros (beyond the built-in ones).
     private let hasUserMacros: Bool
+    /// Macros of the options whose names no TeX input can call (`\a#1`, `\m1`): reported with every
+    /// parse, since they define nothing.
+    private let macroProblems: [Diagnostic]
     /// Problems in ``TeXParserOptions/definitions`` (ranges into it), found when the parser was made.
     public let definitionDiagnostics: [Diagnostic]
 
@@ -20,7 +23,12 @@ public struct TeXParser: Sendable {
     public init(options: TeXParserOptions = TeXParserOptions()) {
         self.options = options
         var macros = BuiltinMacros.table
-        for (name, body) in options.macros {
+        var problems: [Diagnostic] = []
+        for (name, body) in options.macros.sorted(by: { $0.key < $1.key }) {
+            if let problem = TeXParserOptions.problem(withMacroName: name) {
+                problems.append(.error("tex.bad-definition", "the macro '\(name)' of the parser options defines nothing: \(problem)", at: nil))
+                continue
+            }
             let key = name.hasPrefix("\\") ? String(name.dropFirst()) : name
             macros[key] = Macro.fromSource(body)
         }
@@ -33,17 +41,20 @@ public struct TeXParser: Sendable {
         }
         self.userMacros = macros
         self.hasUserMacros = !options.macros.isEmpty || !options.definitions.isEmpty
+        self.macroProblems = problems
     }
 
     /// Parses one formula (math mode, without `$` delimiters).
     public func parse(_ tex: String) -> TeXParseResult {
         var tex = tex
-        return tex.withUTF8 { parse(bytes: $0) }
+        let result = tex.withUTF8 { parse(bytes: $0) }
+        return macroProblems.isEmpty ? result : TeXParseResult(root: result.root, diagnostics: macroProblems + result.diagnostics)
     }
 
     /// Parses one formula given as UTF-8 bytes (invalid sequences read as U+FFFD).
     public func parse(utf8 bytes: [UInt8]) -> TeXParseResult {
-        bytes.withUnsafeBufferPointer { parse(bytes: $0) }
+        let result = bytes.withUnsafeBufferPointer { parse(bytes: $0) }
+        return macroProblems.isEmpty ? result : TeXParseResult(root: result.root, diagnostics: macroProblems + result.diagnostics)
     }
 
     /// Parses the formula in `bytes`, which the parse reads in place.

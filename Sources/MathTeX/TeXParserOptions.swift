@@ -27,17 +27,37 @@ public struct TeXParserOptions: Sendable, Hashable {
     public var macros: [String: String] = [:]
     /// The resource limits.
     public var limits = TeXLimits()
+    /// What beyond mathematics the input may ask for: links, HTML attributes, styles, images
+    /// (``TrustPolicy``; nothing by default).
+    public var trust = TrustPolicy.untrusted
     /// TeX definitions read once, when the parser is made: a document's preamble or the definitions of
     /// its earlier formulas (`\newcommand{\R}{\mathbb{R}}`, `\def`, `\let`, `\DeclareMathOperator`…).
     /// The macros they define apply to every formula (after ``macros``); anything else in the text is
     /// read and dropped. Problems in it are ``TeXParser/definitionDiagnostics``, with ranges into it.
     public var definitions: String = ""
 
-    /// Default options: inline math, no user macros, default limits.
-    public init(displayMode: Bool = false, macros: [String: String] = [:], limits: TeXLimits = TeXLimits()) {
+    /// Default options: inline math, no user macros, default limits, untrusted.
+    public init(displayMode: Bool = false, macros: [String: String] = [:], limits: TeXLimits = TeXLimits(),
+                trust: TrustPolicy = .untrusted) {
         self.displayMode = displayMode
         self.macros = macros
         self.limits = limits
+        self.trust = trust
+    }
+}
+
+extension TeXParserOptions {
+    /// Why `name` cannot be a macro name (nil when it can): a name is a backslash (optional here) and
+    /// either letters (`\RR`) or one character that is not a letter (`\!`), as TeX reads a control
+    /// sequence (TeXbook ch. 3). Parameters go in the body as #1…#9, not in the name.
+    public static func problem(withMacroName name: String) -> String? {
+        let bare = name.hasPrefix("\\") ? name.dropFirst() : Substring(name)
+        if bare.isEmpty { return "the name is empty; write '\\name=body'" }
+        if bare.contains("#") { return "parameters are #1…#9 in the body, not in the name (write '\\name=body with #1')" }
+        let isLetter = { (c: Character) in c.isASCII && c.isLetter }
+        if bare.count == 1 { return nil }
+        if bare.allSatisfy(isLetter) { return nil }
+        return "'\\\(bare)' is not one command name: TeX reads a backslash and letters, or one other character"
     }
 }
 

@@ -4,45 +4,59 @@ import MathAloudAudit
 
 /// `mathaloud audit`: finds the formulas of a document set a listener cannot hear, reports them, fixes labels.
 enum AuditCommand {
-    static let usage = """
-    usage: mathaloud audit [PATH…] [--format text|json|sarif|html] [-o FILE] [--fail-on error|warning|never]
-                           [--config FILE] [--include GLOB]… [--exclude GLOB]… [--rule ID=off|note|warning|error]…
-                           [--macros FILE]… [--macro '\\name=body']… [--locale L] [--style S] [--pref N=V]… [--template T]
-                           [--fix [--dry-run] [--force]] [--shard I/N] [--jobs N] [--no-progress] [--brief] [--list-rules]
-           mathaloud audit merge REPORT.json… [--format text|json|sarif|html] [-o FILE] [--fail-on …]
-      PATH             directories (walked), files or globs; default: the current directory. Formats by extension:
-                       .md .markdown .qmd .Rmd (Markdown), .html .htm .xhtml (HTML), .tex (LaTeX), .ipynb
-                       (Jupyter), .epub (EPUB 3), .txt (text with TeX delimiters); a file named on the command
-                       line is also recognised by its content
-      --format F       text (default: compiler-style with caret excerpts), json (one finding per line, plus
-                       documents and a summary; what `audit merge` reads), sarif (SARIF 2.1.0), html (a
-                       self-contained report with charts and a sortable table)
-      -o FILE          write the report to FILE (default: standard output)
-      --fail-on L      exit 1 when a finding is at least this severe: error (default), warning, never
-      --config FILE    the configuration (default: .mathaloud-audit.json in the first directory given, else here)
-      --include/--exclude GLOB   audit only matching files / skip matching files (added to the configuration's)
-      --rule ID=LEVEL  change a rule's severity or turn it off (see --list-rules)
-      --macros FILE    TeX definitions (\\newcommand, \\def, \\DeclareMathOperator) every formula may use
-      --locale, --style, --pref, --template   the speech of suggested labels (default en, clearspeak, {speech})
-      --fix            write the missing labels (alt, alttext, aria-label); atomic; nothing is written when any
-                       file could not be read or understood, unless --force
-      --dry-run        with --fix: print a unified diff instead of writing
-      --shard I/N      audit only shard I (1…N) of N: deterministic by path, for splitting a set across machines
-      --jobs N         worker threads (default: every core)
-      --no-progress    no progress bar (it is shown only when standard error is a terminal)
-      --brief          text format: location, message and caret only
-      --list-rules     print the rules with their ids and default severities
-    exit codes: 0 no finding at the --fail-on level, 1 findings at that level (or --fix refused), 2 usage error,
-                3 a path or the output could not be read or written, 4 rules could not be loaded
-    """
+    static let spec = CommandSpec(
+        name: "audit", arguments: "[PATH…]",
+        summary: "Finds the formulas of a document set a listener cannot hear, reports them, and fixes missing labels.\n"
+            + "  PATH   directories (walked), files or globs; default: the current directory. Formats by extension:\n"
+            + "         .md .markdown .qmd .Rmd (Markdown), .html .htm .xhtml (HTML), .tex (LaTeX), .ipynb (Jupyter),\n"
+            + "         .epub (EPUB 3), .txt (text with TeX delimiters); a file named on the command line is also\n"
+            + "         recognised by its content\n"
+            + "  mathaloud audit merge REPORT.json… [--format F] [-o FILE] [--fail-on L] [--brief]   merges shards' JSON reports",
+        options: [
+            OptionSpec(["--format"], "F", "text (compiler-style with caret excerpts), json (one finding per line, plus documents and a "
+                       + "summary; what `audit merge` reads), sarif (SARIF 2.1.0), html (a self-contained report)",
+                       choices: AuditReportFormat.allCases.map(\.rawValue)),
+            OptionSpec(["-o", "--output"], "FILE", "write the report to FILE (atomically, never through a link; default: standard output)",
+                       completion: .file),
+            OptionSpec(["--fail-on"], "L", "exit 1 when a finding is at least this severe (default error)", choices: ["error", "warning", "note", "never"]),
+            OptionSpec(["--config"], "FILE", "the configuration (default: .mathaloud-audit.json in the first directory given, else here)",
+                       completion: .file),
+            OptionSpec(["--include"], "GLOB", "audit only matching files (repeatable; added to the configuration's)"),
+            OptionSpec(["--exclude"], "GLOB", "skip matching files (repeatable; added to the configuration's)"),
+            OptionSpec(["--rule"], "ID=LEVEL", "change a rule's severity (off, note, warning, error; repeatable; see --list-rules)"),
+            OptionSpec(["--macros"], "FILE", "TeX definitions (\\newcommand, \\def, \\DeclareMathOperator) every formula may use (repeatable)",
+                       completion: .file),
+            SharedOptions.macro, SharedOptions.locale, SharedOptions.style, SharedOptions.pref, SharedOptions.rulesDir,
+            OptionSpec(["--template"], "T", "the label template of suggested labels: {speech} and {latex} are replaced (default {speech})"),
+            OptionSpec(["--fix"], nil, "write the missing labels (alt, alttext, aria-label); atomic; nothing is written when any file "
+                       + "could not be read or understood, unless --force"),
+            OptionSpec(["--dry-run"], nil, "with --fix: print a unified diff instead of writing"),
+            OptionSpec(["--force"], nil, "with --fix: fix the files that could be read even when others could not"),
+            OptionSpec(["--shard"], "I/N", "audit only shard I (1…N) of N: deterministic by path, for splitting a set across machines"),
+            OptionSpec(["--jobs"], "N", "worker threads (default: every core)"),
+            OptionSpec(["--no-progress"], nil, "no progress bar (it is shown only when standard error is a terminal)"),
+            OptionSpec(["--brief"], nil, "text format: location, message and caret only"),
+            OptionSpec(["--list-rules"], nil, "print the rules with their ids and default severities"),
+            SharedOptions.help,
+        ],
+        notes: """
+        exit codes: 0 no finding at the --fail-on level, 1 findings at that level (or --fix refused), 2 usage error,
+                    3 a path or the output could not be read or written, 4 rules could not be loaded
+
+        """)
+
+    /// `audit merge`'s options.
+    static let mergeSpec = CommandSpec(
+        name: "audit merge", arguments: "REPORT.json…",
+        summary: "Merges the JSON reports of shards (`audit --shard I/N --format json`) into one report.",
+        options: [spec.option(named: "--format")!, spec.option(named: "-o")!, spec.option(named: "--fail-on")!,
+                  spec.option(named: "--brief")!, SharedOptions.help],
+        notes: "exit codes: 0 no finding at the --fail-on level, 1 findings at that level, 2 usage error, 3 a report could not be read or written\n")
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         if arguments.first == "merge" { return try merge(Array(arguments.dropFirst())) }
-        let args = try CommandLineArguments(arguments, valued: ["--format", "-o", "--fail-on", "--config", "--include", "--exclude", "--rule",
-                                                                "--macros", "--macro", "--locale", "--style", "--pref", "--template",
-                                                                "--shard", "--jobs", "--rules-dir"],
-                                            flags: ["--fix", "--dry-run", "--force", "--no-progress", "--brief", "--list-rules", "--help", "-h"])
-        if args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        let args = try spec.parse(arguments)
+        if args.flag("--help") { print(spec.usage); return .success }
         if args.flag("--list-rules") {
             for rule in AuditRule.allCases {
                 print("\(rule.rawValue.padding(toLength: 26, withPad: " ", startingAt: 0)) \(rule.defaultSeverity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.title)")
@@ -66,21 +80,22 @@ enum AuditCommand {
             }
         }
         if let configURL {
-            do { configuration = try AuditConfiguration.load(contentsOf: configURL) } catch { throw UsageError(error.description) }
+            do { configuration = try AuditConfiguration.load(contentsOf: configURL) } catch { throw args.usageError(error.description) }
         }
         configuration.include += args.values("--include").map(Glob.init)
         configuration.exclude += args.values("--exclude").map(Glob.init)
         for rule in args.values("--rule") {
             let parts = rule.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let id = AuditRule(rawValue: parts[0]) else { throw UsageError("--rule needs ID=off|note|warning|error with a rule id from --list-rules") }
+            guard parts.count == 2, let id = AuditRule(rawValue: parts[0]) else { throw args.usageError("--rule needs ID=off|note|warning|error with a rule id from --list-rules") }
             switch parts[1] {
             case "off": configuration.severities[id] = .some(nil)
             case "note", "warning", "error": configuration.severities[id] = Diagnostic.Severity(rawValue: parts[1])!
-            default: throw UsageError("--rule \(parts[0]): the level must be off, note, warning or error")
+            default: throw args.usageError("--rule \(parts[0]): the level must be off, note, warning or error")
             }
         }
         for file in args.values("--macros") {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw UsageError("cannot read the macro file \(file)") }
+            let text: String
+            do { text = String(decoding: try InputFile.read(file), as: UTF8.self) } catch { throw args.usageError("--macros: \(error)") }
             configuration.definitions += text + "\n"
         }
         configuration.macros.merge(try args.texParserOptions().macros) { _, new in new }
@@ -93,12 +108,12 @@ enum AuditCommand {
         if let spec = args.value("--shard") {
             let parts = spec.split(separator: "/").map { Int($0) }
             guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, i >= 1, i <= n else {
-                throw UsageError("--shard needs I/N with 1 ≤ I ≤ N, e.g. --shard 2/4")
+                throw args.usageError("--shard needs I/N with 1 ≤ I ≤ N, e.g. --shard 2/4")
             }
             shard = (i, n)
         }
         let fix = args.flag("--fix") || args.flag("--dry-run")
-        if (args.flag("--force")) && !fix { throw UsageError("--force goes with --fix") }
+        if (args.flag("--force")) && !fix { throw args.usageError("--force goes with --fix") }
 
         let speaker: Speaker
         do {
@@ -106,7 +121,7 @@ enum AuditCommand {
                                   preferences: configuration.preferences, strictPreferences: true,
                                   rulesDirectory: args.value("--rules-dir").map { URL(fileURLWithPath: $0) }, cacheCapacity: 4096)
         } catch {
-            if case .invalidPreferences(let problems) = error { throw UsageError(problems.map(\.description).joined(separator: "\n")) }
+            if case .invalidPreferences(let problems) = error { throw args.usageError(problems.map(\.description).joined(separator: "\n")) }
             Output.error("mathaloud: \(error)\n")
             return .rules
         }
@@ -118,11 +133,10 @@ enum AuditCommand {
 
         var run = AuditRun(engine: AuditEngine(judge: FormulaJudge(speaker: speaker, configuration: configuration)))
         if let jobs = args.value("--jobs") {
-            guard let n = Int(jobs), n >= 1 else { throw UsageError("--jobs needs a positive number") }
+            guard let n = Int(jobs), n >= 1 else { throw args.usageError("--jobs needs a positive number") }
             run.threads = n
         }
-        guard let (output, handle) = openOutput(args.value("-o"), dryRunDiffOnStdout: args.flag("--dry-run")) else { return .io }
-        defer { try? handle?.close() }
+        guard let (output, reportFile) = openOutput(args.value("-o"), dryRunDiffOnStdout: args.flag("--dry-run")) else { return .io }
         var writers: [any AuditReportWriter] = []
         if let output {
             writers.append(format.writer(to: output, color: format == .text && args.value("-o") == nil && isatty(1) == 1, verbose: !args.flag("--brief")))
@@ -133,6 +147,7 @@ enum AuditCommand {
                               progress: bar.enabled ? { bar.update($0) } : nil)
         bar.finish()
         output?.flush()
+        if let reportFile, !reportFile.commit() { return .io }
         if output == nil {
             // The report was not printed (a dry run prints the diff): the totals go to standard error.
             Output.error(TextReportWriter.summaryText(summary))
@@ -161,7 +176,7 @@ enum AuditCommand {
     /// `--format`.
     static func reportFormat(_ args: CommandLineArguments) throws(UsageError) -> AuditReportFormat {
         guard let value = args.value("--format") else { return .text }
-        guard let format = AuditReportFormat(rawValue: value) else { throw UsageError("--format must be text, json, sarif or html") }
+        guard let format = AuditReportFormat(rawValue: value) else { throw args.usageError("--format must be text, json, sarif or html") }
         return format
     }
 
@@ -172,7 +187,7 @@ enum AuditCommand {
         case "warning": return .warning
         case "note": return .note
         case "never": return nil
-        default: throw UsageError("--fail-on must be error, warning or never")
+        default: throw args.usageError("--fail-on must be error, warning or never")
         }
     }
 
@@ -181,37 +196,72 @@ enum AuditCommand {
         return summary.findingsBySeverity.contains { $0.key >= level && $0.value > 0 }
     }
 
-    /// The report's output: `-o FILE` or standard output; nil output (and no error) when a dry run
-    /// prints its diff to standard output and no `-o` was given.
-    static func openOutput(_ path: String?, dryRunDiffOnStdout: Bool) -> (ReportOutput?, FileHandle?)? {
+    /// The report's output: `-o FILE` (an ``OutputFile``: written to a temporary file and renamed into
+    /// place, never through a link) or standard output; nil output (and no error) when a dry run prints
+    /// its diff to standard output and no `-o` was given.
+    static func openOutput(_ path: String?, dryRunDiffOnStdout: Bool) -> (ReportOutput?, ReportFile?)? {
         guard let path, path != "-" else {
             return dryRunDiffOnStdout ? (nil, nil) : (ReportOutput(handle: FileHandle.standardOutput), nil)
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            Output.error("mathaloud: cannot write \(path)\n")
+        let file: OutputFile
+        do { file = try OutputFile(URL(fileURLWithPath: path)) } catch {
+            Output.error("mathaloud: \(error)\n")
             return nil
         }
-        return (ReportOutput(handle: handle), handle)
+        let report = ReportFile(file)
+        return (ReportOutput(sink: { report.append($0) }), report)
     }
 
     /// `mathaloud audit merge`.
     static func merge(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try CommandLineArguments(arguments, valued: ["--format", "-o", "--fail-on"], flags: ["--brief", "--help", "-h"])
-        if args.flag("--help") || args.flag("-h") { print(usage); return .success }
-        guard !args.positionals.isEmpty else { throw UsageError("audit merge needs the JSON reports of the shards") }
+        let args = try mergeSpec.parse(arguments)
+        if args.flag("--help") { print(mergeSpec.usage); return .success }
+        guard !args.positionals.isEmpty else { throw args.usageError("audit merge needs the JSON reports of the shards") }
         let format = try reportFormat(args)
         let failOn = try failLevel(args)
-        guard let (output, handle) = openOutput(args.value("-o"), dryRunDiffOnStdout: false), let output else { return .io }
-        defer { try? handle?.close() }
+        guard let (output, reportFile) = openOutput(args.value("-o"), dryRunDiffOnStdout: false), let output else { return .io }
         var writers: [any AuditReportWriter] = [format.writer(to: output, color: false, verbose: !args.flag("--brief"))]
         do {
             let summary = try AuditMerge.merge(args.positionals.map { URL(fileURLWithPath: $0) }, writers: &writers)
+            output.flush()
+            if let reportFile, !reportFile.commit() { return .io }
             return exceeds(summary, failOn) ? .inputErrors : .success
         } catch {
+            reportFile?.discard()
             Output.error("mathaloud: \(error)\n")
             return .io
         }
     }
+}
+
+/// The `-o` file of a report: pieces are appended as the report is written; the first failure is kept
+/// and reported when the file is committed (the target is then left as it was).
+final class ReportFile {
+    private let file: OutputFile
+    private var failure: OutputFileError?
+
+    init(_ file: OutputFile) { self.file = file }
+
+    func append(_ data: Data) {
+        guard failure == nil else { return }
+        do { try file.append(data) } catch { failure = error }
+    }
+
+    /// Renames the report into place; false after printing why it could not be written.
+    func commit() -> Bool {
+        if let failure {
+            file.discard()
+            Output.error("mathaloud: \(failure)\n")
+            return false
+        }
+        do { try file.commit() } catch {
+            Output.error("mathaloud: \(error)\n")
+            return false
+        }
+        return true
+    }
+
+    func discard() { file.discard() }
 }
 
 /// A progress bar on standard error: files, formulas, rate and time left; redrawn at most ten times a second.

@@ -3,53 +3,56 @@ import MathAloud
 
 /// `mathaloud parse`: TeX or MathML to a tree, MathML or JSON.
 enum ParseCommand {
-    static let usage = """
-    usage: mathaloud parse [TEX] [--mathml] [--to tree|mathml|json] [--display] [--macro '\\name=body']…
-                           [--text] [--batch]
-      TEX            the formula; read from standard input when absent
-      --mathml       the input is MathML
-      --to FORMAT    tree (default), mathml or json
-      --display      display math (limits above and below large operators)
-      --macro M      define a macro, e.g. --macro '\\RR=\\mathbb{R}' (repeatable)
-      --text         the input is prose with $…$, \\(…\\), \\[…\\], \\begin{…} math; each formula is parsed
-      --entities     with --text: decode HTML entities (&lt; → <)
-      --batch        JSONL: each input line {"id", "tex"|"mathml"}; one output line per input line
-    exit codes: 0 ok, 1 the input had errors, 2 usage error, 3 I/O error
-    """
+    static let spec = CommandSpec(
+        name: "parse", arguments: "[TEX]",
+        summary: "Turns TeX (or MathML) into MathAloud's presentation tree, MathML or JSON.\n"
+            + "  TEX    the formula; read from --input FILE or standard input when absent",
+        options: SharedOptions.inputs + [
+            OptionSpec(["--to"], "FORMAT", "the output", choices: ["tree", "mathml", "json"]),
+            OptionSpec(["--entities"], nil, "with --text: decode HTML entities (&lt; → <)"),
+        ] + SharedOptions.tex + [
+            OptionSpec(["--batch"], nil, "JSON Lines on standard input: {\"id\", \"tex\"|\"mathml\", \"format\"?} per line → "
+                       + "{\"id\", \"tree\"|\"mathml\", \"diagnostics\"} or {\"id\", \"error\"} per line, same order"),
+            SharedOptions.maxLine, SharedOptions.help,
+        ],
+        notes: SharedOptions.exitCodes)
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try CommandLineArguments(arguments, valued: ["--to", "--macro"],
-                                            flags: ["--mathml", "--display", "--text", "--batch", "--entities", "--help", "-h"])
-        if args.flag("--help") || args.flag("-h") {
-            print(usage)
-            return .success
-        }
-        guard let format = TreeFormat(rawValue: args.value("--to") ?? "tree") else {
-            throw UsageError("--to must be tree, mathml or json")
-        }
+        let args = try spec.parse(arguments)
+        if args.flag("--help") { print(spec.usage); return .success }
+        let format = TreeFormat(rawValue: args.value("--to") ?? "tree")!
         let texOptions = try args.texParserOptions()
         let parser = FormulaParser(texOptions: texOptions)
-        let notation: FormulaNotation = args.flag("--mathml") ? .mathml : .tex
         var out = Output()
         defer { out.flush() }
 
         if args.flag("--batch") {
-            while let line = readLine(strippingNewline: true) {
-                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-                out.line(parser.batchLine(line, format: format))
+            if !args.positionals.isEmpty || args.value("--input") != nil || args.flag("--text") {
+                throw args.usageError("--batch reads JSON Lines from standard input: no TEX, --input or --text")
             }
-            return .success
+            var reader = BatchRequestReader(maxLineBytes: try args.maxLineBytes())
+            var failed = false
+            while let line = reader.next() {
+                let result: BatchResult<ParseResponse>
+                switch line {
+                case .success(let request): result = parser.response(to: request, format: format)
+                case .failure(let error): result = .failure(error)
+                }
+                failed = failed || result.hasErrors
+                out.line(result.jsonLine)
+            }
+            return failed ? .inputErrors : .success
         }
 
-        let input = args.positionals.first ?? readStandardInput()
-        if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
+        var failure = ExitCode.success
+        guard let (input, name) = try args.input(failure: &failure) else { return failure }
 
         if args.flag("--text") {
             var scanOptions = MathTextScanner.Options()
             scanOptions.decodeHTMLEntities = args.flag("--entities")
             let scan = MathTextScanner(options: scanOptions).scan(input)
             let source = SourceText(input)
-            let renderer = DiagnosticRenderer(source: source, inputName: "<text>")
+            let renderer = DiagnosticRenderer(source: source, inputName: name)
             var failed = scan.diagnostics.containsError
             for d in scan.diagnostics { Output.error(renderer.terminal(d)) }
             var jsonSegments: [JSONValue] = []
@@ -62,9 +65,10 @@ enum ParseCommand {
                         out.line("text @\(range): \(text.debugDescription)")
                     }
                 case let .math(fragment):
-                    let formula = FormulaParser(texOptions: TeXParserOptions(displayMode: fragment.display, macros: texOptions.macros))
-                        .parse(fragment.tex)
-                    let fragmentRenderer = DiagnosticRenderer(source: formula.source, inputName: "<text>@\(fragment.contentRange.lowerBound)")
+                    var fragmentOptions = texOptions
+                    fragmentOptions.displayMode = fragment.display
+                    let formula = FormulaParser(texOptions: fragmentOptions).parse(fragment.tex)
+                    let fragmentRenderer = DiagnosticRenderer(source: formula.source, inputName: "\(name)@\(fragment.contentRange.lowerBound)")
                     for d in formula.diagnostics { Output.error(fragmentRenderer.terminal(d)) }
                     failed = failed || formula.hasErrors
                     if format == .json {
@@ -84,8 +88,8 @@ enum ParseCommand {
             return failed ? .inputErrors : .success
         }
 
-        let formula = parser.parse(input, notation: notation)
-        let renderer = DiagnosticRenderer(source: formula.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
+        let formula = parser.parse(input, notation: args.flag("--mathml") ? .mathml : .tex)
+        let renderer = DiagnosticRenderer(source: formula.source, inputName: name)
         for d in formula.diagnostics { Output.error(renderer.terminal(d)) }
         if format == .json {
             out.line("{\"diagnostics\":" + renderer.json(formula.diagnostics) + ",\"tree\":" + formula.root.jsonText() + "}")

@@ -4,69 +4,89 @@ import MathAloudRender
 
 /// `mathaloud render`: TeX or MathML to SVG, PNG or PDF with the spoken label inside the file.
 enum RenderCommand {
-    static let usage = """
-    usage: mathaloud render [TEX] -o FILE.svg|FILE.png|FILE.pdf [--mathml] [--font F] [--size PX] [--color C]
-                            [--background C] [--display] [--scale N] [--locale L] [--style S] [--template T]
-                            [--format svg|png|pdf] [--dump] [--text] [--batch DIR]
-      TEX              the formula; read from standard input when absent
-      -o FILE          output file; the extension picks the format ('-' writes SVG to standard output)
-      --format F       svg, png or pdf (overrides the extension)
-      --font F         latin-modern (default), pagella, termes, bonum, schola, dejavu, or a font file path
-      --size PX        font size in px per em (pt per em in PDF); default 20
-      --color C        formula colour: a name (red), #rgb or #rrggbb; default black
-      --background C   background fill; default transparent
-      --display        display style (\\[…\\]) instead of text style
-      --scale N        PNG pixel density (2 = twice the pixels at the same CSS size); default 1
-      --locale, --style, --template   the label: speech locale, style and template ({speech}, {latex})
-      --pref N=V, --verbosity V, --rules-dir DIR   speech preferences and rules for the label, as for `speak`
-      --dump           print the box tree (em units) instead of writing an image
-      --text           the input is prose with inline math: one image per formula into the directory
-                       given by -o, manifest.jsonl with label, baseline and size of each, and index.html
-                       with the prose and every formula in place on the text's baseline
-      --sheet          a contact sheet: standard input (or TEX) holds one formula per line ('%' lines skipped);
-                       all are drawn in a grid, each above its label, into the -o file
-      --batch DIR      JSON Lines on standard input ({"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?,
-                       "display"?}), one image per line into DIR (named by id, repeated ids get -2, -3…;
-                       format from --format, default svg), and DIR/manifest.jsonl
-    exit codes: 0 ok, 1 the input had errors (the image shows what parsed), 2 usage error, 3 I/O error,
-                4 rules could not be loaded, 6 the font could not be loaded
-    """
+    static let spec = CommandSpec(
+        name: "render", arguments: "[TEX] -o FILE.svg|FILE.png|FILE.pdf",
+        summary: "Typesets TeX (or MathML) and writes SVG, PNG or PDF with the spoken label inside the file.\n"
+            + "  TEX    the formula; read from --input FILE or standard input when absent",
+        options: [
+            OptionSpec(["-o", "--output"], "FILE", "the image to write; its extension (.svg, .png, .pdf) picks the format, "
+                       + "no extension means SVG ('-' writes SVG to standard output); with --text, the directory", completion: .file),
+            OptionSpec(["--format"], "F", "the image format (overrides the extension)", choices: ImageFormat.allCases.map(\.rawValue)),
+            OptionSpec(["--font"], "F", "the math font: \(MathFontFamily.allCases.map(\.rawValue).joined(separator: ", ")) "
+                       + "(default latin-modern), or an OpenType font file with a MATH table", completion: .file),
+            OptionSpec(["--size"], "PX", "font size in px per em (pt per em in PDF); default 20"),
+            OptionSpec(["--color"], "C", "formula colour: a name (red), #rgb or #rrggbb; default black"),
+            OptionSpec(["--background"], "C", "background fill; default transparent"),
+            OptionSpec(["--scale"], "N", "PNG pixel density (2 = twice the pixels at the same CSS size); default 1"),
+            OptionSpec(["--max-page"], "PX", "the largest image side (px, pt in PDF); a larger formula is drawn smaller, with a warning (default 14400)"),
+        ] + SharedOptions.inputs + SharedOptions.speech + [
+            SharedOptions.template,
+            OptionSpec(["--dump"], nil, "print the box tree (em units) instead of writing an image"),
+            OptionSpec(["--sheet"], nil, "a contact sheet: the input holds one formula per line ('%' lines skipped); all are drawn "
+                       + "in a grid, each above its label, into the -o file"),
+        ] + SharedOptions.tex + [
+            OptionSpec(["--batch"], "DIR", "JSON Lines on standard input ({\"id\", \"tex\"|\"mathml\", \"locale\"?, \"style\"?, "
+                       + "\"preferences\"?, \"display\"?, \"format\"?}), one image per line into DIR (named by id; repeated ids get -2, -3…; "
+                       + "format from --format, default svg) and DIR/manifest.jsonl", completion: .directory),
+            SharedOptions.maxLine, SharedOptions.help,
+        ],
+        notes: """
+        With --text, every formula of the prose becomes one image in the -o directory, with manifest.jsonl (label,
+        baseline and size of each) and index.html (the prose with every formula in place).
+        """ + "\n" + SharedOptions.exitCodes + "; 4 rules could not be loaded;\n"
+            + "            6 the font, or cairo for PNG and PDF, could not be loaded\n")
 
     typealias Format = ImageFormat
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try CommandLineArguments(arguments, valued: ["-o", "--output", "--font", "--size", "--color", "--background",
-                                                                "--scale", "--locale", "--style", "--template", "--format",
-                                                                "--batch", "--macro", "--pref", "--verbosity", "--rules-dir"],
-                                            flags: ["--display", "--mathml", "--dump", "--text", "--sheet", "--help", "-h"])
-        if args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        let args = try spec.parse(arguments)
+        if args.flag("--help") { print(spec.usage); return .success }
         var options = RenderOptions()
-        if let f = args.value("--font") { options.font = f }
-        if let s = args.value("--size") {
-            guard let v = Double(s), v > 0, v <= 10_000 else { throw UsageError("--size needs a positive number of px") }
-            options.size = v
+        if let f = args.value("--font") {
+            if MathFontFamily(name: f) == nil && !FileManager.default.fileExists(atPath: f) {
+                throw args.usageError("unknown font '\(f)'" + Suggestion.didYouMean(f, among: MathFontFamily.allCases.map(\.rawValue))
+                                      + " (a family: \(MathFontFamily.allCases.map(\.rawValue).joined(separator: ", ")), or a font file)")
+            }
+            options.font = f
         }
-        if let s = args.value("--scale") {
-            guard let v = Double(s), v > 0, v <= 16 else { throw UsageError("--scale needs a number between 0 and 16") }
-            options.scale = v
+        func number(_ name: String, _ range: ClosedRange<Double>) throws(UsageError) -> Double? {
+            guard let s = args.value(name) else { return nil }
+            guard let v = Double(s), range.contains(v), v > 0 else {
+                throw args.usageError("\(name) needs a positive number up to \(Int(range.upperBound)), not '\(s)'")
+            }
+            return v
         }
+        if let v = try number("--size", 0...10_000) { options.size = v }
+        if let v = try number("--scale", 0...16) { options.scale = v }
+        if let v = try number("--max-page", 0...1_000_000) { options.maxPageSize = v }
         if let c = args.value("--color") {
-            guard let rgba = RGBAColor(c) else { throw UsageError("unknown colour '\(c)'") }
+            guard let rgba = RGBAColor(c) else { throw args.usageError("unknown colour '\(c)' (a name such as red, #rgb or #rrggbb)") }
             options.color = rgba
         }
         if let c = args.value("--background") {
-            guard let rgba = RGBAColor(c) else { throw UsageError("unknown colour '\(c)'") }
+            guard let rgba = RGBAColor(c) else { throw args.usageError("unknown colour '\(c)' (a name such as red, #rgb or #rrggbb)") }
             options.background = rgba
         }
         options.display = args.flag("--display")
         if let t = args.value("--template") { options.labelTemplate = t }
         let settings = try args.speechSettings()
-        var format: Format? = nil
-        if let f = args.value("--format") {
-            guard let v = Format(rawValue: f.lowercased()) else { throw UsageError("--format must be svg, png or pdf") }
-            format = v
+        let format = args.value("--format").flatMap(Format.init(rawValue:))
+        let output = args.value("-o")
+        /// The format of an output file: --format, else its extension (SVG when it has none).
+        func imageFormat(of path: String) throws(UsageError) -> Format {
+            if let format { return format }
+            let ext = (path as NSString).pathExtension
+            if ext.isEmpty { return .svg }
+            guard let f = Format(pathExtension: path) else {
+                throw args.usageError("cannot tell the image format of '\(path)': use .svg, .png or .pdf, or --format")
+            }
+            return f
         }
-        let output = args.value("-o") ?? args.value("--output")
+        if args.value("--batch") != nil,
+           !args.positionals.isEmpty || output != nil || args.value("--input") != nil || args.flag("--text") {
+            throw args.usageError("--batch reads JSON Lines from standard input and writes into DIR: no -o, TEX, --input or --text")
+        }
+        if args.flag("--text") && args.flag("--mathml") { throw args.usageError("--text reads prose with TeX math; it cannot be combined with --mathml") }
 
         guard let speaker = try settings.loadSpeaker() else { return .rules }
         let renderer: Renderer
@@ -80,37 +100,41 @@ enum RenderCommand {
         if let dir = args.value("--batch") {
             let chosen = format ?? .svg
             if let missing = missingLibrary(for: chosen) { return missing }
-            return batch(renderer, speakers: settings.speakerPool, directory: dir, format: chosen)
+            return batch(renderer, speakers: settings.speakerPool, directory: dir, format: chosen, maxLineBytes: try args.maxLineBytes())
         }
-        if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
-        let input = args.positionals.first ?? readStandardInput()
+        var failure = ExitCode.success
+        guard let (input, name) = try args.input(failure: &failure) else { return failure }
 
         if args.flag("--sheet") {
-            guard let output else { throw UsageError("--sheet needs -o FILE") }
+            guard let output else { throw args.usageError("--sheet needs -o FILE") }
             let sources = input.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("%") }
-            let chosen = format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .png
+            let chosen = output == "-" ? (format ?? .svg) : try imageFormat(of: output)
             if let missing = missingLibrary(for: chosen) { return missing }
             let sheet = renderer.contactSheet(sources)
-            return write(renderer, sheet, chosen, to: .file(URL(fileURLWithPath: output))) ?? .success
+            return write(renderer, sheet, chosen, to: output == "-" ? .standardOutput : .file(URL(fileURLWithPath: output))) ?? .success
         }
         if args.flag("--text") {
-            guard let dir = output else { throw UsageError("--text needs -o DIRECTORY") }
+            guard let dir = output else { throw args.usageError("--text needs -o DIRECTORY") }
             let chosen = format ?? .svg
             if let missing = missingLibrary(for: chosen) { return missing }
             return text(renderer, input: input, directory: dir, format: chosen)
         }
 
         let formula = args.flag("--mathml") ? renderer.render(mathML: input) : renderer.render(tex: input)
-        let diagnostics = DiagnosticRenderer(source: SourceText(input), inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
+        let diagnostics = DiagnosticRenderer(source: SourceText(input), inputName: name)
         for d in formula.diagnostics where d.severity != .note { Output.error(diagnostics.terminal(d)) }
+        if let rejection = formula.rejection {
+            Output.error("mathaloud: nothing was drawn: \(rejection.message) [\(rejection.id)]\n")
+            return .inputErrors
+        }
         if args.flag("--dump") {
             var out = Output()
             out.write(formula.box.dump())
             out.flush()
             return formula.diagnostics.containsError ? .inputErrors : .success
         }
-        guard let output else { throw UsageError("give an output file with -o (e.g. -o eq.svg), or --dump") }
-        let chosen = format ?? Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .svg
+        guard let output else { throw args.usageError("give an output file with -o (e.g. -o eq.svg), or --dump") }
+        let chosen = output == "-" ? (format ?? .svg) : try imageFormat(of: output)
         // One image, already laid out (its diagnostics printed): a missing library shows when it is written.
         if let failed = write(renderer, formula, chosen, to: output == "-" ? .standardOutput : .file(URL(fileURLWithPath: output))) {
             return failed
@@ -144,8 +168,9 @@ enum RenderCommand {
         return .font
     }
 
-    /// Writes one image; nil when written, else the exit code after the error is printed (`font`
-    /// when the format's library is missing, `io` when the file cannot be written).
+    /// Writes one image (a file through ``OutputFile``: never through a link, never half-written); nil
+    /// when written, else the exit code after the error is printed (`font` when the format's library is
+    /// missing, `io` when the file cannot be written).
     static func write(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format, to destination: Destination) -> ExitCode? {
         let data: Data
         do { data = try encode(renderer, formula, format) } catch { return failure(error) }
@@ -153,8 +178,8 @@ enum RenderCommand {
         case .standardOutput:
             FileHandle.standardOutput.write(data)
         case .file(let url):
-            do { try data.write(to: url) } catch {
-                Output.error("mathaloud: cannot write \(url.path): \(error.localizedDescription)\n")
+            do { try OutputFile.write(data, to: url) } catch {
+                Output.error("mathaloud: \(error)\n")
                 return .io
             }
         }
@@ -172,38 +197,34 @@ enum RenderCommand {
 
     static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
-    /// `--batch`: JSON Lines read as every batch reads them (``FormulaRequest``: `id`, `tex`|`mathml`,
-    /// `locale`, `style`, `preferences`, `display`, and `format` to override the image format), one image
-    /// per line named by ``BatchFileNamer``; chunks of 512 lines are rendered on all cores and written in
-    /// input order, the manifest as they finish.
-    static func batch(_ renderer: Renderer, speakers: SpeakerPool, directory: String, format: Format) -> ExitCode {
+    /// `--batch`: JSON Lines read as every batch reads them (``BatchRequestReader``, ``FormulaRequest``:
+    /// `id`, `tex`|`mathml`, `locale`, `style`, `preferences`, `display`, and `format` to override the
+    /// image format), one image per line named by ``BatchFileNamer``; chunks of 512 lines are rendered
+    /// on all cores and written in input order; the manifest is written safely (a temporary file renamed
+    /// to `manifest.jsonl` at the end) and each line is echoed as it finishes.
+    static func batch(_ renderer: Renderer, speakers: SpeakerPool, directory: String, format: Format, maxLineBytes: Int) -> ExitCode {
         let dir = URL(fileURLWithPath: directory)
-        let manifestURL = dir.appendingPathComponent("manifest.jsonl")
+        let manifest: OutputFile
         do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try Data().write(to: manifestURL)
+            try OutputFile.createDirectory(dir)
+            manifest = try OutputFile(dir.appendingPathComponent("manifest.jsonl"))
         } catch {
-            Output.error("mathaloud: cannot write in \(directory): \(error.localizedDescription)\n")
+            Output.error("mathaloud: \(error)\n")
             return .io
         }
-        guard let manifest = try? FileHandle(forWritingTo: manifestURL) else { return .io }
-        defer { try? manifest.close() }
         var names = BatchFileNamer()
-        var number = 0
-        var status: ExitCode = .success
+        var reader = BatchRequestReader(maxLineBytes: maxLineBytes)
+        var failed = false
         var out = Output()
         defer { out.flush() }
         struct Job: Sendable { let source: String, notation: FormulaNotation, display: Bool?, speaker: Speaker }
         enum Item { case formula(id: JSONValue, name: String, format: Format, job: Job); case bad(BatchError) }
-        var finished = false
-        while !finished {
+        while let lines = reader.nextChunk(maxLines: 512) {
             var items: [Item] = []
-            while items.count < 512 {
-                guard let line = readLine(strippingNewline: true) else { finished = true; break }
-                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-                number += 1
+            for (offset, line) in lines.enumerated() {
+                let number = reader.lineNumber - lines.count + offset + 1
                 let request: FormulaRequest
-                switch FormulaRequest.read(line: line) {
+                switch line {
                 case .failure(let e): items.append(.bad(e)); continue
                 case .success(let r): request = r
                 }
@@ -222,7 +243,10 @@ enum RenderCommand {
                         items.append(.bad(BatchError(id: request.id, message: "\"format\" must be \(OutputFormat.names(of: .image)) for render, not \(f)")))
                         continue
                     }
-                    if let missing = missingLibrary(for: image) { return missing }
+                    if image != .svg, (try? Renderer.checkCairo()) == nil {
+                        items.append(.bad(BatchError(id: request.id, message: "\(image) needs cairo, which could not be loaded")))
+                        continue
+                    }
                     chosen = image
                 }
                 let name = names.name(forID: request.id, line: number, extension: chosen.rawValue)
@@ -237,37 +261,67 @@ enum RenderCommand {
             }.makeIterator()
             var chunk = ""
             for item in items {
+                let line: String
                 switch item {
                 case .bad(let error):
-                    let line = error.jsonLine
-                    chunk += line + "\n"; out.line(line); status = .inputErrors
+                    line = error.jsonLine
+                    failed = true
                 case let .formula(id, name, chosen, _):
                     guard let formula = rendered.next() else { continue }
-                    if let failed = write(renderer, formula, chosen, to: .file(dir.appendingPathComponent(name))) { return failed }
-                    let entry = manifestEntry(id: id, file: name, formula: formula).jsonText
-                    chunk += entry + "\n"
-                    out.line(entry)
+                    if let rejection = formula.rejection {
+                        let source = DiagnosticRenderer(source: SourceText(formula.source))
+                        line = BatchError(id: id, rejection: rejection, diagnostics: formula.diagnostics.map(source.record)).jsonLine
+                        failed = true
+                    } else {
+                        if let status = write(renderer, formula, chosen, to: .file(dir.appendingPathComponent(name))) {
+                            manifest.discard()
+                            return status
+                        }
+                        line = manifestEntry(id: id, file: name, formula: formula).jsonText
+                        failed = failed || formula.diagnostics.containsError
+                    }
                 }
+                chunk += line + "\n"
+                out.line(line)
             }
-            manifest.write(Data(chunk.utf8))
+            do { try manifest.append(chunk) } catch {
+                manifest.discard()
+                Output.error("mathaloud: \(error)\n")
+                return .io
+            }
         }
-        return status
+        do { try manifest.commit() } catch {
+            Output.error("mathaloud: \(error)\n")
+            return .io
+        }
+        return failed ? .inputErrors : .success
     }
 
+    /// `--text`: one image per formula of the prose, `manifest.jsonl` and `index.html`, every file
+    /// written through ``OutputFile``. A formula refused as a whole gets an error line in the manifest
+    /// and stays as its source text in `index.html`.
     static func text(_ renderer: Renderer, input: String, directory: String, format: Format) -> ExitCode {
         let dir = URL(fileURLWithPath: directory)
-        do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch { return .io }
+        do { try OutputFile.createDirectory(dir) } catch {
+            Output.error("mathaloud: \(error)\n")
+            return .io
+        }
         let images = renderer.renderText(input)
         var manifest = ""
         for (i, image) in images.enumerated() {
             let name = "eq\(i + 1).\(format.rawValue)"
+            if let rejection = image.formula.rejection {
+                let source = DiagnosticRenderer(source: SourceText(image.formula.source))
+                manifest += BatchError(id: .number(JSONNumber(i + 1)), rejection: rejection,
+                                       diagnostics: image.formula.diagnostics.map(source.record)).jsonLine + "\n"
+                continue
+            }
             if let failed = write(renderer, image.formula, format, to: .file(dir.appendingPathComponent(name))) { return failed }
             var entry = manifestEntry(id: .number(JSONNumber(i + 1)), file: name, formula: image.formula)
             entry.display = image.display
             entry.range = image.range
             manifest += entry.jsonText + "\n"
         }
-        do { try Data(manifest.utf8).write(to: dir.appendingPathComponent("manifest.jsonl")) } catch { return .io }
         // index.html: the prose with each formula in place, sitting on the text's baseline.
         let bytes = Array(input.utf8)
         var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>MathAloud</title></head><body><p>"
@@ -276,18 +330,29 @@ enum RenderCommand {
             let lower = max(at, min(bytes.count, image.range.lowerBound)), upper = max(lower, min(bytes.count, image.range.upperBound))
             html += XMLEscaping.text(String(decoding: bytes[at..<lower], as: UTF8.self)).replacingOccurrences(of: "\n\n", with: "</p>\n<p>")
             let f = image.formula
+            if f.rejection != nil {
+                html += XMLEscaping.text(String(decoding: bytes[lower..<upper], as: UTF8.self))
+                at = upper
+                continue
+            }
             if image.display { html += "</p>\n<p style=\"text-align:center\">" }
             switch format {
             case .svg: html += renderer.svg(f, idPrefix: "eq\(i + 1)")
             case .png, .pdf:
-                html += "<img src=\"eq\(i + 1).\(format == .png ? "png" : "pdf")\" alt=\"\(XMLEscaping.attribute(f.label))\" width=\"\(rounded(f.width))\" "
+                html += "<img src=\"eq\(i + 1).\(format.rawValue)\" alt=\"\(XMLEscaping.attribute(f.label))\" width=\"\(rounded(f.width))\" "
                 html += "height=\"\(rounded(f.height))\" style=\"vertical-align:-\(rounded(f.baselineFromBottom))px\">"
             }
             if image.display { html += "</p>\n<p>" }
             at = upper
         }
         html += XMLEscaping.text(String(decoding: bytes[min(at, bytes.count)...], as: UTF8.self)) + "</p></body></html>\n"
-        do { try Data(html.utf8).write(to: dir.appendingPathComponent("index.html")) } catch { return .io }
+        do {
+            try OutputFile.write(manifest, to: dir.appendingPathComponent("manifest.jsonl"))
+            try OutputFile.write(html, to: dir.appendingPathComponent("index.html"))
+        } catch {
+            Output.error("mathaloud: \(error)\n")
+            return .io
+        }
         print(manifest, terminator: "")
         return images.contains { $0.formula.diagnostics.containsError } ? .inputErrors : .success
     }

@@ -3,32 +3,32 @@ import MathAloud
 
 /// `mathaloud rules lint|test|coverage`: the checks a locale author runs (docs/authoring-a-locale.md).
 enum RulesCommand {
-    static let usage = """
-    usage: mathaloud rules lint [--locale L]… [--rules-dir DIR]
-           mathaloud rules test --locale L [--corpus FILE] [--style S] [--explain] [--rules-dir DIR]
-           mathaloud rules coverage --locale L [--corpus FILE] [--style S] [--rules-dir DIR]
-      lint       check a locale's files (every locale when --locale is absent): unknown kinds, roles,
-                 properties and preferences, rules no input reaches, words the templates need that are
-                 missing, word keys defined twice, inline examples whose speech differs (errors); words
-                 and phrases still to translate (warnings). file:line:column; exit 1 on an error
-      test       speak the locale's inline examples, or a corpus, and print each failure as a word diff
-                 ([-expected-] {+said+}); exit 1 on a failure
-      coverage   how often each rule fired and which words were missing, with the inputs that needed
-                 them (default corpus: the inputs of the English rules' examples)
-      --corpus F   JSON Lines: {"tex"|"mathml", "expected", "style"?, "preferences"?, "locale"?, "id"?}
-                   per line; or one TeX formula per line (coverage)
-      --style S    only this style (default: every style of the locale)
-      --explain    for each failure, which rule spoke each node and why
-      --rules-dir  the folder with your rule and word files (also MATHALOUD_RULES)
-    exit codes: 0 ok, 1 errors or failures, 2 usage error, 3 I/O error, 4 rules could not be loaded
-    """
+    /// The command's options, for parsing, help and shell completion.
+    static let spec = CommandSpec(
+        name: "rules", arguments: "lint|test|coverage",
+        summary: "Checks a locale's rules and words, runs its examples and a corpus, counts coverage.\n"
+            + "  lint       unknown kinds, roles, properties and preferences, unreachable rules, missing words,\n"
+            + "             keys defined twice, failing examples (errors); words still to translate (warnings)\n"
+            + "  test       the locale's inline examples, or a corpus, each failure as a word diff\n"
+            + "  coverage   how often each rule fired, which words were missing and the inputs that needed them",
+        options: [
+            OptionSpec(["--locale"], "L", "the locale (repeatable for lint; every locale when absent)"),
+            OptionSpec(["--corpus"], "FILE", "JSON Lines {\"tex\"|\"mathml\", \"expected\", \"style\"?, \"preferences\"?} per line, "
+                       + "or one TeX formula per line (coverage)", completion: .file),
+            OptionSpec(["--style"], "S", "only this style (default: every style of the locale)"),
+            OptionSpec(["--explain"], nil, "for each failure, which rule spoke each node and why"),
+            SharedOptions.rulesDir, SharedOptions.help,
+        ],
+        notes: "exit codes: 0 ok, 1 errors or failures, 2 usage error, 3 I/O error, 4 rules could not be loaded")
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         var arguments = arguments
         let sub = arguments.isEmpty ? "--help" : arguments.removeFirst()
-        let args = try CommandLineArguments(arguments, valued: ["--locale", "--corpus", "--style", "--rules-dir"],
-                                            flags: ["--explain", "--help", "-h"])
-        if ["--help", "-h", "help"].contains(sub) || args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        let args = try spec.parse(arguments)
+        if ["--help", "-h", "help"].contains(sub) || args.flag("--help") { print(spec.usage); return .success }
+        guard ["lint", "test", "coverage"].contains(sub) else {
+            throw args.usageError("unknown rules command '\(sub)'" + Suggestion.didYouMean(sub, among: ["lint", "test", "coverage"]))
+        }
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         let resources: SpeechResources
         do { resources = try SpeechResources.builtIn(overriddenBy: args.value("--rules-dir").map { URL(fileURLWithPath: $0) }) } catch {
@@ -127,21 +127,25 @@ enum RulesCommand {
 
 /// `mathaloud locale new TAG [--from en] [--into DIR]`: a new locale to fill in.
 enum LocaleCommand {
-    static let usage = """
-    usage: mathaloud locale new TAG [--from L] [--into DIR]
-      new TAG      write DIR/Locales/TAG/ (from Locales/_template, every word of L listed as '# to-do:')
-                   and DIR/Rules/TAG/ (per style of L: a rule file that inherits L's rules, a phrase file
-                   listing every phrase to translate, a word file per word file L's rules use)
-      --from L     the locale to start from (default en)
-      --into DIR   where to write (default: the current folder); then run
-                   mathaloud rules lint --locale TAG --rules-dir DIR
-    """
+    /// The command's options, for parsing, help and shell completion.
+    static let spec = CommandSpec(
+        name: "locale", arguments: "new TAG",
+        summary: "Starts a new locale from an existing one: DIR/Locales/TAG/ (from Locales/_template, every word of the\n"
+            + "source listed as '# to-do:') and DIR/Rules/TAG/ (per style: a rule file inheriting the source's rules,\n"
+            + "a phrase file listing every phrase to translate, the style's word files). Then run\n"
+            + "mathaloud rules lint --locale TAG --rules-dir DIR",
+        options: [
+            OptionSpec(["--from"], "L", "the locale to start from (default en)"),
+            OptionSpec(["--into"], "DIR", "where to write (default: the current folder)", completion: .directory),
+            SharedOptions.rulesDir, SharedOptions.help,
+        ],
+        notes: "exit codes: 0 ok, 2 usage error, 3 a file could not be written, 4 rules could not be loaded")
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         var arguments = arguments
         let sub = arguments.isEmpty ? "--help" : arguments.removeFirst()
-        let args = try CommandLineArguments(arguments, valued: ["--from", "--into", "--rules-dir"], flags: ["--help", "-h"])
-        if ["--help", "-h", "help"].contains(sub) || args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        let args = try spec.parse(arguments)
+        if ["--help", "-h", "help"].contains(sub) || args.flag("--help") { print(spec.usage); return .success }
         guard sub == "new" else { throw UsageError("unknown locale command '\(sub)'; use new") }
         guard args.positionals.count == 1 else { throw UsageError("locale new needs one TAG") }
         let resources: SpeechResources

@@ -4,69 +4,59 @@ import MathAloudVoice
 
 /// `mathaloud say`: TeX, MathML or prose with inline math to a WAV file through eSpeak-NG.
 enum SayCommand {
-    static let usage = """
-    usage: mathaloud say [TEX] -o FILE|- [--mathml] [--locale L] [--style S] [--verbosity V] [--pref NAME=VALUE]…
-                         [--voice NAME] [--rate WPM] [--pitch P] [--volume V] [--pause-scale X] [--script-prosody]
-                         [--ssml-out FILE] [--text FILE] [--batch DIR] [--list-voices]
-                         [--rules-dir DIR] [--display] [--macro '\\name=body']…
-      TEX               the formula; read from standard input when absent
-      -o FILE           the WAV file to write (16-bit PCM mono); '-' writes it to standard output
-      --mathml          the input is MathML
-      --locale L        the language of the speech and of the voice (default en)
-      --style S         clearspeak (default), simplespeak or mathspeak;  --verbosity V  the style's verbosity
-      --pref N=V        a style preference (repeatable), as for `mathaloud speak`
-      --voice NAME      an eSpeak-NG voice by name (e.g. en-gb, de), instead of the locale's voice
-      --rate WPM        words per minute, 80…450 (default 175)
-      --pitch P         base pitch, 0…100 (default 50)
-      --volume V        volume, 0…200 (default 100)
-      --pause-scale X   multiply every pause (250/400/700 ms) by X, 0…10 (default 1)
-      --script-prosody  raise the pitch in superscripts and lower it in subscripts (off by default)
-      --ssml-out FILE   also write the SSML sent to the engine ('-' for standard output)
-      --text FILE       voice a file of prose with inline math ($…$, \\(…\\), …); prose is kept ('-': stdin)
-      --batch DIR       JSON Lines on standard input: {"id", "tex"|"mathml"|"text", "locale"?, "style"?,
-                        "preferences"?, "voice"?} per line → DIR/<id>.wav per line and DIR/index.jsonl with
-                        {"duration", "file", "id", "label"} or {"error", "id"} per line, same order
-      --list-voices     list the installed eSpeak-NG voices (language, identifier, name)
-    Prints the speech as text on standard output (unless the WAV goes there) and what was written on
-    standard error.
-    exit codes: 0 ok, 1 the input had errors or nothing to say, 2 usage error, 3 I/O error,
-                4 rules could not be loaded, 5 eSpeak-NG or the voice is not available
-    """
+    static let spec = CommandSpec(
+        name: "say", arguments: "[TEX] -o FILE",
+        summary: "Speaks a formula (TeX, MathML, or prose with inline math) into a WAV file with eSpeak-NG.\n"
+            + "Prints the speech as text on standard output (unless the WAV goes there) and what was written on\n"
+            + "standard error.\n"
+            + "  TEX    the formula; read from --input FILE or standard input when absent",
+        options: [
+            OptionSpec(["-o", "--output"], "FILE", "the WAV file to write (16-bit PCM mono); '-' writes it to standard output",
+                       completion: .file),
+        ] + SharedOptions.inputs + SharedOptions.speech + [
+            OptionSpec(["--voice"], "NAME", "an eSpeak-NG voice by name (e.g. en-gb, de), instead of the locale's voice"),
+            OptionSpec(["--rate"], "WPM", "words per minute, 80…450 (default 175)"),
+            OptionSpec(["--pitch"], "P", "base pitch, 0…100 (default 50)"),
+            OptionSpec(["--volume"], "V", "volume, 0…200 (default 100)"),
+            OptionSpec(["--pause-scale"], "X", "multiply every pause (250/400/700 ms) by X, 0…10 (default 1)"),
+            OptionSpec(["--script-prosody"], nil, "raise the pitch in superscripts and lower it in subscripts (off by default)"),
+            OptionSpec(["--ssml-out"], "FILE", "also write the SSML sent to the engine ('-' for standard output)", completion: .file),
+        ] + SharedOptions.tex + [
+            OptionSpec(["--batch"], "DIR", "JSON Lines on standard input: {\"id\", \"tex\"|\"mathml\"|\"text\", \"locale\"?, \"style\"?, "
+                       + "\"preferences\"?, \"voice\"?} per line → DIR/<id>.wav per line and DIR/index.jsonl with {\"diagnostics\", "
+                       + "\"duration\", \"file\", \"id\", \"label\"} or {\"error\", \"id\"} per line, same order", completion: .directory),
+            SharedOptions.maxLine,
+            OptionSpec(["--list-voices"], nil, "list the installed eSpeak-NG voices (language, identifier, name)"),
+            SharedOptions.help,
+        ],
+        notes: SharedOptions.exitCodes + "; 4 rules could not be loaded;\n"
+            + "            5 eSpeak-NG or the voice is not available. Empty input (nothing to say) is 1.\n")
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try CommandLineArguments(arguments,
-                                            valued: ["-o", "--output", "--locale", "--style", "--verbosity", "--pref", "--voice",
-                                                     "--rate", "--pitch", "--volume", "--pause-scale", "--ssml-out", "--text",
-                                                     "--batch", "--rules-dir", "--macro"],
-                                            flags: ["--mathml", "--script-prosody", "--list-voices", "--display", "--help", "-h"])
-        if args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        let args = try spec.parse(arguments)
+        if args.flag("--help") { print(spec.usage); return .success }
         if args.flag("--list-voices") { return listVoices() }
 
         let settings = try args.speechSettings()
-        func integer(_ name: String, _ fallback: Int) throws(UsageError) -> Int {
-            guard let v = args.value(name) else { return fallback }
-            guard let n = Int(v) else { throw UsageError("\(name) needs a whole number, not '\(v)'") }
-            return n
-        }
-        var options = VoiceOptions(voice: args.value("--voice"), rate: try integer("--rate", 175),
-                                   pitch: try integer("--pitch", 50), volume: try integer("--volume", 100),
+        var options = VoiceOptions(voice: args.value("--voice"), rate: try args.integer("--rate", 175),
+                                   pitch: try args.integer("--pitch", 50), volume: try args.integer("--volume", 100),
                                    scriptProsody: args.flag("--script-prosody"))
         if let v = args.value("--pause-scale") {
-            guard let x = Double(v) else { throw UsageError("--pause-scale needs a number, not '\(v)'") }
+            guard let x = Double(v) else { throw args.usageError("--pause-scale needs a number, not '\(v)'") }
             options.pauseScale = x
         }
-        do throws(VoiceError) { try options.validate() } catch { throw UsageError(error.description) }
-        let output = args.value("-o") ?? args.value("--output")
+        do throws(VoiceError) { try options.validate() } catch { throw args.usageError(error.description) }
+        let output = args.value("-o")
 
         if let directory = args.value("--batch") {
-            if output != nil || !args.positionals.isEmpty || args.value("--text") != nil {
-                throw UsageError("--batch reads JSON Lines from standard input and writes into DIR: no -o, --text or TEX")
+            if output != nil || !args.positionals.isEmpty || args.value("--input") != nil || args.flag("--text") {
+                throw args.usageError("--batch reads JSON Lines from standard input and writes into DIR: no -o, TEX, --input or --text")
             }
-            return batch(into: URL(fileURLWithPath: directory), settings: settings, options: options)
+            guard try settings.loadSpeaker() != nil else { return .rules }
+            return batch(into: URL(fileURLWithPath: directory), settings: settings, options: options, maxLineBytes: try args.maxLineBytes())
         }
-        guard let output else { throw UsageError("say needs -o FILE (or -o - for standard output)") }
-        if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
-        if args.value("--text") != nil && !args.positionals.isEmpty { throw UsageError("give either TEX or --text FILE") }
+        guard let output else { throw args.usageError("say needs -o FILE (or -o - for standard output)") }
+        if args.flag("--text") && args.flag("--mathml") { throw args.usageError("--text reads prose with TeX math; it cannot be combined with --mathml") }
 
         guard let speaker = try settings.loadSpeaker() else { return .rules }
         let voice: Voice
@@ -74,29 +64,27 @@ enum SayCommand {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }
+        var failure = ExitCode.success
+        guard let (input, name) = try args.input(failure: &failure) else { return failure }
 
         // The speech, and its diagnostics.
         let speech: SpeechDescription
         var hadErrors = false
-        if let textFile = args.value("--text") {
-            let text: String
-            if textFile == "-" { text = readStandardInput() } else {
-                guard let data = FileManager.default.contents(atPath: textFile) else {
-                    Output.error("mathaloud: cannot read \(textFile)\n")
-                    return .io
-                }
-                text = String(decoding: data, as: UTF8.self)
-            }
-            let result = speaker.speech(forText: text)
-            let renderer = DiagnosticRenderer(source: SourceText(text), inputName: textFile == "-" ? "<stdin>" : textFile)
+        if args.flag("--text") {
+            let result = speaker.speech(forText: input)
+            let renderer = DiagnosticRenderer(source: SourceText(input), inputName: name)
             for d in result.diagnostics { Output.error(renderer.terminal(d)) }
             hadErrors = result.diagnostics.containsError
             speech = result.speech
         } else {
-            let input = args.positionals.first ?? readStandardInput()
             let spoken = speaker.speak(input, notation: args.flag("--mathml") ? .mathml : .tex)
-            let renderer = DiagnosticRenderer(source: spoken.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
+            let renderer = DiagnosticRenderer(source: spoken.source, inputName: name)
             for d in spoken.diagnostics { Output.error(renderer.terminal(d)) }
+            if let rejection = spoken.rejection {
+                // Refused input is never voiced (a limit, malformed MathML): no WAV is written.
+                Output.error("mathaloud: nothing was said: \(rejection.message) [\(rejection.id)]\n")
+                return .inputErrors
+            }
             hadErrors = spoken.diagnostics.containsError
             speech = spoken.speech
         }
@@ -128,13 +116,15 @@ enum SayCommand {
         }
     }
 
+    /// Writes a file safely (``OutputFile``: a temporary file renamed into place, never through a
+    /// link), or standard output for `-`; false after printing why it failed.
     static func write(_ data: Data, to path: String) -> Bool {
         if path == "-" {
             FileHandle.standardOutput.write(data)
             return true
         }
-        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
-            Output.error("mathaloud: cannot write \(path): \(error.localizedDescription)\n")
+        do { try OutputFile.write(data, to: URL(fileURLWithPath: path)) } catch {
+            Output.error("mathaloud: \(error)\n")
             return false
         }
         return true
@@ -154,11 +144,11 @@ enum SayCommand {
         return .success
     }
 
-    static func batch(into directory: URL, settings: SpeechSettings, options: VoiceOptions) -> ExitCode {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            Output.error("mathaloud: cannot create \(directory.path): \(error.localizedDescription)\n")
+    /// `--batch DIR`: every line voiced (``VoiceBatchProcessor``), the manifest written safely as the
+    /// lines finish (a temporary file renamed to `index.jsonl` at the end).
+    static func batch(into directory: URL, settings: SpeechSettings, options: VoiceOptions, maxLineBytes: Int) -> ExitCode {
+        do { try OutputFile.createDirectory(directory) } catch {
+            Output.error("mathaloud: \(error)\n")
             return .io
         }
         // Fail early, with the exit code, when eSpeak-NG or the default voice is missing.
@@ -167,38 +157,31 @@ enum SayCommand {
             return .voice
         }
         let processor = VoiceBatchProcessor(directory: directory, speakers: settings.speakerPool, options: options)
-        _ = FileManager.default.createFile(atPath: processor.manifestURL.path, contents: nil)
-        guard let manifest = FileHandle(forWritingAtPath: processor.manifestURL.path) else {
-            Output.error("mathaloud: cannot write \(processor.manifestURL.path)\n")
+        let manifest: OutputFile
+        do { manifest = try OutputFile(processor.manifestURL) } catch {
+            Output.error("mathaloud: \(error)\n")
             return .io
         }
-        defer { try? manifest.close() }
         var failed = 0, voiced = 0
-        var chunk: [String] = []
-        func flush() -> Bool {
-            guard !chunk.isEmpty else { return true }
-            do {
-                let results = try processor.process(lines: chunk)
-                manifest.write(Data(results.map { $0.manifestLine + "\n" }.joined().utf8))
+        var reader = BatchRequestReader(maxLineBytes: maxLineBytes)
+        // Lines are voiced in chunks of 32: each chunk holds the engine once; memory stays flat.
+        do throws(OutputFileError) {
+            while let chunk = reader.nextChunk(maxLines: 32) {
+                let results = try processor.process(chunk)
+                try manifest.append(results.map { $0.manifestLine + "\n" }.joined())
                 for r in results {
                     if case .success = r.result { voiced += 1 }
                     if !r.succeeded { failed += 1 }
                 }
-            } catch {
-                Output.error("mathaloud: cannot write a WAV file in \(directory.path): \(error.localizedDescription)\n")
-                return false
             }
-            chunk.removeAll(keepingCapacity: true)
-            return true
+            try manifest.commit()
+        } catch {
+            manifest.discard()
+            Output.error("mathaloud: \(error)\n")
+            return .io
         }
-        // Lines are voiced in chunks of 32: each chunk holds the engine once; memory stays flat.
-        while let line = readLine(strippingNewline: true) {
-            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-            chunk.append(line)
-            if chunk.count == 32, !flush() { return .io }
-        }
-        guard flush() else { return .io }
-        Output.error("mathaloud: \(voiced) WAV files and index.jsonl in \(directory.path)" + (failed > 0 ? "; \(failed) \(failed == 1 ? "line" : "lines") failed\n" : "\n"))
+        Output.error("mathaloud: \(voiced) WAV files and index.jsonl in \(directory.path)"
+                     + (failed > 0 ? "; \(failed) \(failed == 1 ? "line" : "lines") with errors\n" : "\n"))
         return failed > 0 ? .inputErrors : .success
     }
 }

@@ -3,86 +3,92 @@ import MathAloud
 
 /// `mathaloud speak`: TeX or MathML to speech text, SSML or a label.
 enum SpeakCommand {
-    static let usage = """
-    usage: mathaloud speak [TEX] [--mathml] [--locale L] [--style clearspeak|simplespeak|mathspeak] [--verbosity V]
-                           [--pref NAME=VALUE]… [--ssml] [--template T] [--explain] [--text] [--batch]
-                           [--rules-dir DIR] [--display] [--macro '\\name=body']…
-      TEX              the formula; read from standard input when absent
-      --mathml         the input is MathML
-      --locale L       the language (default en)
-      --style S        clearspeak (default), simplespeak or mathspeak
-      --verbosity V    the style's Verbosity: medium (default), terse, verbose for ClearSpeak and SimpleSpeak;
-                       verbose (default), brief, superbrief for MathSpeak
-      --pref N=V       a style preference, e.g. --pref Fractions=Over (repeatable; names case-insensitive);
-                       one the style does not know is a warning and is ignored
-      --ssml           print SSML 1.1 instead of plain text
-      --template T     print a label from a template: {speech} and {latex} are replaced (e.g. 'Math: {speech}')
-      --explain        after the speech, list every node with the rule that spoke it and why
-      --text           the input is prose with inline math; prose is kept and each formula spoken
-      --batch          JSON Lines: {"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?} per line →
-                       {"id", "speech", "diagnostics"} or {"id", "error"} per line, same order
-      --rules-dir DIR  override rule and word files (also MATHALOUD_RULES); no rebuild needed
-      --untranslated   list the words of rules inherited from another language that the locale's
-                       phrase files do not translate (file:line: rule: phrase), then exit (1 if any)
-    exit codes: 0 ok, 1 the input had errors, 2 usage error, 3 I/O error, 4 rules could not be loaded
-    """
+    static let spec = CommandSpec(
+        name: "speak", arguments: "[TEX]",
+        summary: "Reads a formula aloud as text, SSML or a label.\n"
+            + "  TEX    the formula; read from --input FILE or standard input when absent",
+        options: SharedOptions.inputs + SharedOptions.speech + [
+            OptionSpec(["--ssml"], nil, "print SSML 1.1 (pauses as <break>) instead of plain text"),
+            SharedOptions.template,
+            OptionSpec(["--explain"], nil, "after the speech, list every node with the rule that spoke it and why"),
+        ] + SharedOptions.tex + [
+            OptionSpec(["--batch"], nil, "JSON Lines on standard input: {\"id\", \"tex\"|\"mathml\"|\"text\", \"locale\"?, \"style\"?, "
+                       + "\"preferences\"?, \"format\"?: \"ssml\", \"template\"?} per line → {\"id\", \"speech\", \"ssml\"?, \"label\"?, "
+                       + "\"diagnostics\"} or {\"id\", \"error\"} per line, same order"),
+            SharedOptions.maxLine,
+            OptionSpec(["--untranslated"], nil, "list the words of rules inherited from another language that the locale's phrase files "
+                       + "do not translate (file:line: rule: phrase), then exit (1 if any)"),
+            SharedOptions.help,
+        ],
+        notes: SharedOptions.exitCodes + "; 4 rules could not be loaded\n")
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
-        let args = try CommandLineArguments(arguments, valued: ["--locale", "--style", "--verbosity", "--pref", "--template",
-                                                                "--rules-dir", "--macro"],
-                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--batch", "--display", "--untranslated",
-                                                    "--help", "-h"])
-        if args.flag("--help") || args.flag("-h") { print(usage); return .success }
+        let args = try spec.parse(arguments)
+        if args.flag("--help") { print(spec.usage); return .success }
         let settings = try args.speechSettings()
         var out = Output()
         defer { out.flush() }
 
         if args.flag("--batch") {
+            if !args.positionals.isEmpty || args.value("--input") != nil || args.flag("--text") {
+                throw args.usageError("--batch reads JSON Lines from standard input: no TEX, --input or --text")
+            }
+            // Fail early, with the right exit code, when the default settings cannot load.
+            guard try settings.loadSpeaker() != nil else { return .rules }
             let processor = SpeechBatchProcessor(speakers: settings.speakerPool)
+            var reader = BatchRequestReader(maxLineBytes: try args.maxLineBytes())
+            var failed = false
             // Chunks of lines are spoken on all cores; output keeps input order and memory stays flat.
-            var chunk: [String] = []
-            chunk.reserveCapacity(512)
-            func flushChunk() {
-                for result in processor.process(lines: chunk) { out.line(result) }
-                chunk.removeAll(keepingCapacity: true)
+            while let chunk = reader.nextChunk(maxLines: 512) {
+                for result in processor.process(chunk) {
+                    failed = failed || result.hasErrors
+                    out.line(result.jsonLine)
+                }
             }
-            while let line = readLine(strippingNewline: true) {
-                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-                chunk.append(line)
-                if chunk.count == 512 { flushChunk() }
-            }
-            flushChunk()
-            return .success
+            return failed ? .inputErrors : .success
         }
 
+        if args.flag("--text") && args.flag("--mathml") { throw args.usageError("--text reads prose with TeX math; it cannot be combined with --mathml") }
+        if args.flag("--text") && args.flag("--explain") { throw args.usageError("--explain explains one formula; it cannot be combined with --text") }
         guard let speaker = try settings.loadSpeaker() else { return .rules }
         if args.flag("--untranslated") {
             for p in speaker.untranslatedPhrases { out.write("\(p.location): \(p.rule): \(p.phrase)\n") }
             return speaker.untranslatedPhrases.isEmpty ? .success : .inputErrors
         }
-        if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
-        let input = args.positionals.first ?? readStandardInput()
+        var failure = ExitCode.success
+        guard let (input, name) = try args.input(failure: &failure) else { return failure }
 
+        let speech: SpeechDescription
+        let diagnostics: [Diagnostic]
+        let renderer: DiagnosticRenderer
+        var spoken: SpokenFormula? = nil
         if args.flag("--text") {
-            let result = speaker.speak(text: input)
-            let renderer = DiagnosticRenderer(source: SourceText(input), inputName: "<text>")
-            for d in result.diagnostics { Output.error(renderer.terminal(d)) }
-            out.write(result.text)
-            if !result.text.hasSuffix("\n") { out.write("\n") }
-            return result.diagnostics.containsError ? .inputErrors : .success
-        }
-
-        let spoken = speaker.speak(input, notation: args.flag("--mathml") ? .mathml : .tex, explain: args.flag("--explain"))
-        let renderer = DiagnosticRenderer(source: spoken.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
-        for d in spoken.diagnostics { Output.error(renderer.terminal(d)) }
-        if args.flag("--ssml") {
-            out.line(SSMLRenderer(language: settings.locale.rawValue).render(spoken.speech))
-        } else if let template = args.value("--template") {
-            out.line(LabelTemplate(template).fill(speech: spoken.text, latex: input))
+            let result = speaker.speech(forText: input)
+            (speech, diagnostics) = (result.speech, result.diagnostics)
+            renderer = DiagnosticRenderer(source: SourceText(input), inputName: name)
         } else {
-            out.line(spoken.text)
+            let formula = speaker.speak(input, notation: args.flag("--mathml") ? .mathml : .tex, explain: args.flag("--explain"))
+            (speech, diagnostics) = (formula.speech, formula.diagnostics)
+            renderer = DiagnosticRenderer(source: formula.source, inputName: name)
+            spoken = formula
         }
-        if args.flag("--explain") { out.write(speaker.explanation(of: spoken)) }
-        return spoken.diagnostics.containsError ? .inputErrors : .success
+        for d in diagnostics { Output.error(renderer.terminal(d)) }
+        if let rejection = spoken?.rejection {
+            // Refused input is never read out (a limit, malformed MathML): nothing on standard output.
+            Output.error("mathaloud: nothing was spoken: \(rejection.message) [\(rejection.id)]\n")
+            return .inputErrors
+        }
+        // Prose keeps its own lines and spacing; a formula's speech is one line.
+        let text = args.flag("--text") ? speaker.speak(text: input).text : speech.plainText
+        if args.flag("--ssml") {
+            out.line(SSMLRenderer(language: settings.locale.rawValue).render(speech))
+        } else if let template = args.value("--template") {
+            out.line(LabelTemplate(template).fill(speech: text.trimmingCharacters(in: .newlines), latex: input))
+        } else {
+            out.write(text)
+            if !text.hasSuffix("\n") { out.write("\n") }
+        }
+        if let spoken, args.flag("--explain") { out.write(speaker.explanation(of: spoken)) }
+        return diagnostics.containsError ? .inputErrors : .success
     }
 }

@@ -25,7 +25,9 @@ import MathAloud
         #expect(cases.count == 126)
         var rendered = 0
         for c in cases where c.mode != "text" {
-            let speaker = try Speaker(texOptions: TeXParserOptions(displayMode: c.display ?? false, macros: c.macros ?? [:]), cacheCapacity: 0)
+            // KaTeX's screenshots are made with `trust` on (\href, \htmlId, \includegraphics…).
+            let speaker = try Speaker(texOptions: TeXParserOptions(displayMode: c.display ?? false, macros: c.macros ?? [:],
+                                                                   trust: .trusted), cacheCapacity: 0)
             var o = RenderOptions()
             o.display = c.display ?? false
             let renderer = try Renderer(options: o, speaker: speaker)
@@ -90,7 +92,9 @@ import MathAloud
         }
         let data = try Data(contentsOf: repositoryFixture("Tests/MathTeXTests/Fixtures/katex-screenshotter.json"))
         for c in try JSONDecoder().decode([ScreenshotCase].self, from: data) where c.mode != "text" {
-            let speaker = try Speaker(texOptions: TeXParserOptions(displayMode: c.display ?? false, macros: c.macros ?? [:]), cacheCapacity: 0)
+            // KaTeX's screenshots are made with `trust` on (\href, \htmlId, \includegraphics…).
+            let speaker = try Speaker(texOptions: TeXParserOptions(displayMode: c.display ?? false, macros: c.macros ?? [:],
+                                                                   trust: .trusted), cacheCapacity: 0)
             var o = coloured
             o.display = c.display ?? false
             var plainOptions = RenderOptions()

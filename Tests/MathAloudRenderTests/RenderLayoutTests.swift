@@ -166,7 +166,7 @@ import MathAloud
             #expect(f.box.width > 2, "\(family)")
             #expect(svgLabelProblems(renderer.svg(f), label: f.label, source: f.source).isEmpty)
         }
-        #expect(throws: FontLoadError.self) {
+        #expect(throws: RendererError.self) {
             var o = RenderOptions()
             o.font = "no-such-font"
             _ = try Renderer(options: o, speaker: r.speaker)

@@ -18,3 +18,21 @@ import MathMarkup
 
     @Test func regressionsArePresent() { #expect(fuzzRegressionInputs("tex").count >= 3) }
 }
+
+/// Inputs the text-scanner fuzzer kept (Fuzz/regressions/textscanner): scanned with both option sets,
+/// the segments tile the input.
+@Suite struct TextScannerFuzzRegressionTests {
+    @Test(arguments: fuzzRegressionInputs("textscanner"))
+    func textscanner(_ path: String) throws {
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        var flipped = MathTextScanner.Options()
+        flipped.decodeHTMLEntities = true
+        flipped.dollarDelimiters = false
+        flipped.markdownCode = false
+        flipped.maxDiagnostics = 3
+        for scanner in [MathTextScanner(), MathTextScanner(options: flipped)] {
+            let scan = scanner.scan(text)
+            #expect(scan.segments.last?.range.upperBound ?? 0 == text.utf8.count)
+        }
+    }
+}

@@ -7,7 +7,10 @@ struct CLIResult {
     let stderr: String
 }
 
+/// The `mathaloud` next to the test bundle, or `MATHALOUD_TEST_BINARY` when set (to run the CLI tests
+/// against another build, e.g. to see a regression test fail on the code before its fix).
 func mathaloudURL() -> URL {
+    if let path = ProcessInfo.processInfo.environment["MATHALOUD_TEST_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
     var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     // On Apple platforms the test bundle is nested: …/X.xctest/Contents/MacOS/X.
     while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("mathaloud").path), dir.path != "/" {
@@ -29,8 +32,11 @@ func runCLI(_ arguments: [String], stdin: Data = Data(), environment: [String: S
     process.standardError = error
     try launch(process)
     // Write and read concurrently so large outputs cannot dead-lock on full pipes.
+    // A command that exits before reading all its input (a usage error) closes the pipe: the write
+    // then fails with EPIPE, which must not kill the test process.
+    ignoreSIGPIPE
     let writer = Thread {
-        input.fileHandleForWriting.write(stdin)
+        try? input.fileHandleForWriting.write(contentsOf: stdin)
         try? input.fileHandleForWriting.close()
     }
     writer.start()
@@ -62,3 +68,6 @@ func launch(_ process: Process) throws {
     defer { processLaunchLock.unlock() }
     try process.run()
 }
+
+/// Ignores SIGPIPE in the test process, once (evaluated on first use).
+let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()

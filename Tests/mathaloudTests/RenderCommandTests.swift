@@ -51,7 +51,7 @@ import Testing
         #expect(try runCLI(["render", "x"]).status == 2)                            // no -o
         #expect(try runCLI(["render", "x", "-o", "-", "--size", "zero"]).status == 2)
         #expect(try runCLI(["render", "x", "-o", "-", "--color", "nocolour"]).status == 2)
-        #expect(try runCLI(["render", "x", "-o", "-", "--font", "no-such-font"]).status == 6)
+        #expect(try runCLI(["render", "x", "-o", "-", "--font", "no-such-font"]).status == 2)   // not a family, not a file
     }
 
     @Test func batchWritesImagesAndManifest() throws {

@@ -66,7 +66,7 @@ import MathAloudVoice
         defer { try? FileManager.default.removeItem(at: dir) }
         let text = dir.appendingPathComponent("p.txt")
         try "The area is $\\pi r^2$, and half is $\\frac{1}{2}$.".write(to: text, atomically: true, encoding: .utf8)
-        let r = try runCLI(["say", "--text", text.path, "-o", dir.appendingPathComponent("p.wav").path])
+        let r = try runCLI(["say", "--text", "--input", text.path, "-o", dir.appendingPathComponent("p.wav").path])
         #expect(r.status == 0)
         #expect(r.stdout == "The area is pi r squared, and half is one half.\n")
         #expect(try WAVAudio(wavData: Data(contentsOf: dir.appendingPathComponent("p.wav"))).duration > 2)
@@ -111,7 +111,7 @@ import MathAloudVoice
         #expect(try runCLI(["say", "x", "-o", out, "--pause-scale", "-1"]).status == 2)
         // I/O: exit 3.
         #expect(try runCLI(["say", "x", "-o", "/nonexistent-dir/x.wav"]).status == 3)
-        #expect(try runCLI(["say", "--text", "/nonexistent-file.txt", "-o", out]).status == 3)
+        #expect(try runCLI(["say", "--text", "--input", "/nonexistent-file.txt", "-o", out]).status == 3)
         // A missing voice or missing eSpeak-NG data: exit 5 with a clear message.
         let voice = try runCLI(["say", "x", "-o", out, "--voice", "no-such-voice"])
         #expect(voice.status == 5 && voice.stderr.contains("no installed eSpeak-NG voice named 'no-such-voice'"))
@@ -138,15 +138,24 @@ import MathAloudVoice
 }
 
 /// Like `runCLI`, keeping standard output as bytes (a WAV).
-func runCLIData(_ arguments: [String]) throws -> (status: Int32, stdout: Data) {
+func runCLIData(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: Data) {
     let process = Process()
     process.executableURL = mathaloudURL()
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
+    let input = Pipe()
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
     try launch(process)
+    if let stdin {
+        ignoreSIGPIPE
+        let writer = Thread {
+            try? input.fileHandleForWriting.write(contentsOf: stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+    }
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, data)

@@ -117,20 +117,35 @@ enum MiscCommands {
             call.node(1).withRange(call.range)
         },
         CommandDefinition(["vcenter"], [.math]) { _, call in call.node(0).withRange(call.range) },
-        CommandDefinition(["href"], [.raw, .math], modes: .both) { _, call in
+        // Links, HTML attributes and styles only under a trust policy that allows them (TrustPolicy,
+        // as KaTeX's `trust`); refused, the math content stays and the link or attribute goes.
+        CommandDefinition(["href"], [.raw, .math], modes: .both) { core, call in
             let content = call.node(1)
-            return MathNode(.row, content.kind == .row ? content.children : [content], range: call.range,
-                            attributes: ["href": call.arguments[0].raw ?? ""])
+            let children = content.kind == .row ? content.children : [content]
+            let url = call.arguments[0].raw ?? ""
+            guard core.trusts(.links, call) , core.trusts(url: url, call) else { return MathNode(.row, children, range: call.range) }
+            return MathNode(.row, children, range: call.range, attributes: ["href": url])
         },
-        CommandDefinition(["url"], [.raw], modes: .both) { _, call in
-            MathNode(.text(call.arguments[0].raw ?? "", variant: .monospace), range: call.range,
-                     attributes: ["href": call.arguments[0].raw ?? ""])
+        CommandDefinition(["url"], [.raw], modes: .both) { core, call in
+            let url = call.arguments[0].raw ?? ""
+            guard core.trusts(.links, call), core.trusts(url: url, call) else {
+                return MathNode(.text(url, variant: .monospace), range: call.range)
+            }
+            return MathNode(.text(url, variant: .monospace), range: call.range, attributes: ["href": url])
         },
-        CommandDefinition(["htmlClass", "htmlId", "htmlStyle", "htmlData"], [.raw, .math], modes: .both) { _, call in
+        CommandDefinition(["htmlClass", "htmlId", "htmlStyle", "htmlData"], [.raw, .math], modes: .both) { core, call in
             let key = ["htmlClass": "class", "htmlId": "id", "htmlStyle": "style", "htmlData": "data"][call.name]!
             let content = call.node(1)
-            return MathNode(.row, content.kind == .row ? content.children : [content], range: call.range,
-                            attributes: [key: call.arguments[0].raw ?? ""])
+            let children = content.kind == .row ? content.children : [content]
+            guard core.trusts(call.name == "htmlStyle" ? .styles : .htmlAttributes, call) else {
+                return MathNode(.row, children, range: call.range)
+            }
+            // A trusted style is still checked for URLs and script (TrustPolicy.styleProblem).
+            if call.name == "htmlStyle", let problem = core.options.trust.styleProblem(call.arguments[0].raw ?? "") {
+                core.error("tex.untrusted-command", "\\htmlStyle: the style \(problem)", at: call.range)
+                return MathNode(.row, children, range: call.range)
+            }
+            return MathNode(.row, children, range: call.range, attributes: [key: call.arguments[0].raw ?? ""])
         },
         CommandDefinition(["TeX", "LaTeX", "KaTeX"], modes: .both) { _, call in
             MathNode(.text(call.name, variant: nil), range: call.range)
@@ -141,9 +156,11 @@ enum MiscCommands {
                        at: call.range)
             return nil
         },
-        CommandDefinition(["includegraphics"], [.optionalRaw, .raw], modes: .both) { _, call in
+        CommandDefinition(["includegraphics"], [.optionalRaw, .raw], modes: .both) { core, call in
             // An image inside math has no math meaning; keep its source and alt text for the reader.
-            var attributes = ["src": call.arguments[1].raw ?? ""]
+            let src = call.arguments[1].raw ?? ""
+            guard core.trusts(.images, call), core.trusts(url: src, call) else { return MathNode(.row, [], range: call.range) }
+            var attributes = ["src": src]
             if let options = call.arguments[0].raw,
                let alt = options.split(separator: ",").first(where: { String($0).trimmingCharacters().hasPrefix("alt") }) {
                 attributes["alt"] = alt.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters() }
@@ -218,4 +235,26 @@ enum BuiltinMacros {
         for (name, body) in definitions { table[name] = Macro.fromSource(body) }
         return table
     }()
+}
+
+extension ParserCore {
+    /// Whether the trust policy allows `feature` for this command; if not, reports
+    /// `tex.untrusted-command` at the command.
+    mutating func trusts(_ feature: TrustPolicy.Feature, _ call: Invocation) -> Bool {
+        if options.trust.allows(feature) { return true }
+        error("tex.untrusted-command",
+              "\\\(call.name) is not allowed: it needs trust (\(feature.rawValue)); \(feature == .images ? "left out" : "its content is kept without it")",
+              at: call.range)
+        return false
+    }
+
+    /// Whether the trust policy allows this URL (relative, or a scheme in its list); if not, reports
+    /// `tex.untrusted-command` at the command.
+    mutating func trusts(url: String, _ call: Invocation) -> Bool {
+        if options.trust.allows(url: url) { return true }
+        error("tex.untrusted-command",
+              "\\\(call.name): the URL scheme '\(TrustPolicy.scheme(of: url) ?? "")' is not allowed (allowed: \(options.trust.urlSchemes.sorted().joined(separator: ", ")))",
+              at: call.range)
+        return false
+    }
 }
