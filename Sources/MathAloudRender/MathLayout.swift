@@ -61,6 +61,10 @@ struct Atom {
     /// An accent over one character: the character's italic correction (in `italic`) follows it before
     /// any atom, not only before a character (as LuaTeX sets accents, measured).
     var accentedCharacter = false
+    /// A letter of the text italic face (`\mathit`): its box includes its italic correction (in `italic`),
+    /// the kern TeX puts after it, which goes again when another such letter follows (TeX drops it in
+    /// mid-word for a text font, tex.web §755) and under a subscript.
+    var textItalicLetter = false
 
     /// Whether the atom is (the noad of) one character of the math font, as TeX sees it: a digit run
     /// starts with one; an Inner atom (`\ldots` is `\mathinner{…}`) never is.
@@ -115,18 +119,30 @@ struct MathLayout {
 
     func layout(_ node: MathNode, _ s: LayoutStyle) -> Atom {
         switch node.kind {
-        case .row, .tableRow, .tableCell:
+        case .row:
+            if let declared = node.declaredAtomClass {
+                // `\mathop{…}`, `\mathrel{…}` of a list: the list's box as an atom of that class (its nucleus
+                // is not a character: no italic correction, scripts on the box, rule 18a).
+                var a = group(row(node.children, s))
+                a.atomClass = declared
+                return a
+            }
+            if node.children.count == 1, MathLayout.isOrdGroup(node.children[0]) { return group(layout(node.children[0], s)) }
+            return row(node.children, s)
+        case .tableRow, .tableCell:
             return row(node.children, s)
         case let .identifier(text, variant):
             return identifier(text, variant: variant, s)
         case let .number(text):
-            var a = glyphRun(text, variant: nil, italicLetters: false, s, cls: .ord)
+            // `\mathbf{10}`: the alphabet MathML writes on the `mn` (the parser keeps it there too).
+            let variant = node.attributes?["mathvariant"].flatMap { MathVariant(rawValue: $0) }
+            var a = glyphRun(text, variant: variant, italicLetters: false, s, cls: .ord)
             a.endsInCharacter = true
             return a
         case let .operator(text, p):
             return operatorAtom(text, p, s)
         case let .text(text, variant):
-            return textRun(text, variant: variant, s)
+            return textRun(text, variant: variant, s, smallCaps: node.attributes?["style"]?.contains("small-caps") == true)
         case let .space(width):
             if let rule = node.attributes?["rule"], let h = MathLayout.length(rule) {
                 // \rule{width}{height}: a filled box on the baseline.
@@ -183,6 +199,43 @@ struct MathLayout {
         case .semantics:
             return node.children.first.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
         }
+    }
+
+    /// Whether the only child of a row is set differently as a braced group than alone: TeX makes a
+    /// group an Ord atom whose nucleus is its list (TeXbook ch. 17, Appendix G rule 16) and gives back
+    /// the character only for a group of one Ord character (tex.web §1186). So a relation, binary
+    /// operator, punctuation, large operator or function name in braces (`{=}`, `{+}`, `{\sum}`,
+    /// `{\log_{10}}`) is ordinary, and a number or word in braces (`{10}^{14}`, `\mathrm{Sym}_N`) takes
+    /// scripts on its box.
+    static func isOrdGroup(_ node: MathNode) -> Bool {
+        switch node.kind {
+        case let .operator(text, p): return p.atomClass != .ord && !p.fence || !text.isOneScalar
+        case let .number(text), let .identifier(text, _): return !text.isOneScalar
+        case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
+            return node.children.first.map(isOrdGroup) ?? false
+        case .space: return true      // `~`, LaTeX's `\nobreakspace{}`: the space and an empty Ord group
+        default: return false
+        }
+    }
+
+    /// An atom as the nucleus of an Ord atom that is a list (a braced group): Ord, a box to scripts (not a
+    /// character, so rule 18a's box rule), no italic correction, no limits.
+    func group(_ inner: consuming Atom) -> Atom {
+        var a = inner
+        a.atomClass = .ord
+        a.isSpace = false
+        a.glyph = nil
+        a.italic = 0
+        a.largeOperator = false
+        a.movableLimits = false
+        a.stretchyHorizontal = false
+        a.endsInCharacter = false
+        a.scriptedCharacter = false
+        a.accentedCharacter = false
+        a.textAlphabet = false
+        a.textItalicLetter = false
+        a.topAccent = nil
+        return a
     }
 
     // MARK: - Characters
@@ -260,10 +313,16 @@ struct MathLayout {
 
     func identifier(_ text: String, variant: MathVariant?, _ s: LayoutStyle) -> Atom {
         if text.isOneScalar {
+            // unicode-math takes `\mathrm`, `\mathbf`, `\mathit`, `\mathsf`, `\mathtt` letters from the text
+            // fonts: no italic correction (an OpenType text font has none), and `\mathit` letters are the
+            // text italic's, narrower than the math italic's.
+            if variant == .italic, let u = text.unicodeScalars.first, let a = textItalicLetter(u, s) { return a }
             var a = glyphRun(text, variant: variant, italicLetters: true, s, cls: .ord)
             a.atomClass = .ord
             switch variant {
-            case .normal?, .bold?, .italic?, .sansSerif?, .monospace?: a.textAlphabet = true
+            case .normal?, .bold?, .italic?, .sansSerif?, .monospace?:
+                a.textAlphabet = true
+                a.italic = 0
             default: break
             }
             return a
@@ -272,9 +331,31 @@ struct MathLayout {
         // in an alphabet (`\mathrm{MeV}`) is a group in TeX, an Ord atom (TeXbook Appendix G rule 16).
         var a = glyphRun(text, variant: variant ?? .normal, italicLetters: false, s, cls: variant == nil ? .op : .ord)
         a.glyph = nil
-        // A word (`\mathrm{Sym}_N`) is a group to TeX: scripts outside it use the box rule (18a); it is not
-        // a character of the math font for italic correction either.
+        // The letters of a word are characters to TeX: a script on the word (`\mathrm{GeV^{-1}}`) goes on
+        // the last one (rule 18a). (A script after the word's group, `\mathrm{Sym}_N`, has the group as its
+        // base: the parser keeps the group, see `isOrdGroup`.) They are text-font letters, not math-font
+        // characters, for italic correction.
+        a.endsInCharacter = variant != nil
         a.textAlphabet = variant != nil
+        return a
+    }
+
+    /// A `\mathit` letter from the text italic face (nil when there is none or it lacks the letter): a
+    /// character to scripts (rule 18a), with no italic correction.
+    func textItalicLetter(_ u: Unicode.Scalar, _ s: LayoutStyle) -> Atom? {
+        let role = fonts.textRole(.textItalic, scriptLevel: s.level)
+        guard fonts.hasTextFace(.textItalic), fonts.face(role).glyph(for: u.value) != nil else { return nil }
+        let g = glyphBox(u.value, s, role: role)
+        // The text face has no italic corrections: LuaTeX's font loader makes them for an italic text font
+        // (its `itlc` feature) as the ink beyond the advance plus half the underline thickness (0.02 em in
+        // Latin Modern), when that is positive.
+        let italic = max(0, g.metrics.inkRight - g.metrics.advance + 0.02) * scale(s)
+        var box = g.box
+        box.width += italic
+        var a = Atom(box: box, atomClass: .ord, italic: italic)
+        a.endsInCharacter = true
+        a.textAlphabet = true
+        a.textItalicLetter = true
         return a
     }
 
@@ -301,12 +382,18 @@ struct MathLayout {
     }
 
     /// Text (`\text`, `\mathrm` words in `mtext`) shaped in the text font.
-    func textRun(_ text: String, variant: MathVariant?, _ s: LayoutStyle) -> Atom {
+    func textRun(_ text: String, variant: MathVariant?, _ s: LayoutStyle, smallCaps: Bool = false) -> Atom {
         let baseRole: FontRole
         switch variant {
+        case _ where smallCaps: baseRole = .textSmallCaps
         case .bold?: baseRole = .textBold
         case .italic?: baseRole = .textItalic
         case .boldItalic?: baseRole = .textBoldItalic
+        case .sansSerif?: baseRole = .textSans
+        case .boldSansSerif?: baseRole = .textSansBold
+        case .sansSerifItalic?: baseRole = .textSansItalic
+        case .sansSerifBoldItalic?: baseRole = .textSansBoldItalic
+        case .monospace?: baseRole = .textMono
         default: baseRole = .text
         }
         let usesMath = !fonts.hasTextFace(baseRole) && !fonts.hasTextFace(.text)
@@ -400,9 +487,12 @@ struct MathLayout {
             // amsmath's \big… is `\left( \vcenter to S{} \right.`: an empty box S tall on the axis
             // (S = 1.195, 1.793, 2.391, 2.989 em for \big, \Big, \bigg, \Bigg) and a delimiter sized by
             // rule 19 for it; the box is as tall as the larger of the two.
+            // The \hbox starts a new formula in text style: in a script too, the delimiter is text-size
+            // and centred on the text axis.
             let strut = size * 0.99625 * s.sizeFactor
-            var a = delimiter(scalar, targetTotal: max(strut * 0.901, strut - 0.5 * s.sizeFactor), s)
-            let axis = c.axisHeight * scale(s)
+            let text = LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: s.sizeFactor)
+            var a = delimiter(scalar, targetTotal: max(strut * 0.901, strut - 0.5 * s.sizeFactor), text)
+            let axis = c.axisHeight * scale(text)
             a.box.height = max(a.box.height, strut / 2 + axis)
             a.box.depth = max(a.box.depth, strut / 2 - axis)
             a.atomClass = p.atomClass
@@ -630,6 +720,15 @@ struct MathLayout {
             atoms[2].atomClass = .ord
             return assemble(atoms, s)
         }
+        // amsmath's \mod{n} (`\quad mod\;\;n` in the tree): 18mu before "mod" in display style, 12mu
+        // otherwise; "mod" is an Ord group of upright letters, then \,\, (6mu).
+        if nodes.count >= 3, case let .space(w) = nodes[0].kind, abs(w - 1) < 0.001,
+           case let .identifier(word, nil) = nodes[1].kind, word == "mod", case .space = nodes[2].kind {
+            var atoms = nodes.map { layout($0, s) }
+            atoms[0] = Atom(box: .empty(width: (s.isDisplay ? 18 : 12) * scale(s) / 18), atomClass: .ord, isSpace: true)
+            atoms[1].atomClass = .ord
+            return assemble(atoms, s)
+        }
         return assemble(nodes.map { layout($0, s) }, s)
     }
 
@@ -668,6 +767,7 @@ struct MathLayout {
         var previousClass: AtomClass? = nil        // the last atom that is not a space
         var italicBefore = 0.0                     // the italic correction the atom just before asks for
         var italicBeforeAnything = false           // … whatever follows (it was an accented character)
+        var textItalicBefore = 0.0                 // the italic correction of a text italic letter just before
         atoms.withUnsafeMutableBufferPointer { a in
             for i in 0..<count {
                 let atom = (a.baseAddress! + i).move()
@@ -683,6 +783,8 @@ struct MathLayout {
                 // math font (TeXbook Appendix G rule 17, as LuaTeX applies it to OpenType fonts): not at
                 // the end of a list, nor before a space, a fraction, a fence, an accent or a text letter.
                 if !atom.isSpace, italicBefore > 0, atom.isMathCharacter || italicBeforeAnything { kern += italicBefore }
+                if atom.textItalicLetter { kern -= textItalicBefore }
+                textItalicBefore = atom.textItalicLetter ? atom.italic : 0
                 if !atom.isSpace { previousClass = atom.atomClass }
                 let slanted = atom.glyph.map { $0 != 0 } ?? false
                 italicBefore = (slanted || atom.accentedCharacter) && !atom.largeOperator && atom.italic > 0 && atom.atomClass == .ord ? atom.italic : 0
@@ -809,15 +911,9 @@ struct MathLayout {
     // MARK: - Scripts (TeXbook rules 17, 18)
 
     func scripts(_ baseNode: MathNode?, sub subNode: MathNode?, sup supNode: MathNode?, _ s: LayoutStyle) -> Atom {
-        var sup: Box? = nil
-        // Two, three or four primes are the double, triple and quadruple prime characters (as
-        // unicode-math sets them), narrower than primes side by side.
-        if let supNode, case .row = supNode.kind, (2...4).contains(supNode.children.count),
-           supNode.children.allSatisfy({ if case let .operator(t, _) = $0.kind { return t == "\u{2032}" }; return false }) {
-            let combined: UInt32 = [0x2033, 0x2034, 0x2057][supNode.children.count - 2]
-            if math.face.glyph(for: combined) != nil { sup = glyphBox(combined, s.superscript).box }
-        }
-        if sup == nil, let supNode { sup = layout(supNode, s.superscript).box }
+        // (Primes typed as `''` are one double-prime character already, as unicode-math sets them; the
+        // parser combines them. `^{\prime\prime}` is two primes side by side, as in TeX.)
+        let sup = supNode.map { layout($0, s.superscript).box }
         let sub = subNode.map { layout($0, s.subscript).box }
         if let baseNode, let accented = accentedCharacter(baseNode, sub: sub, sup: sup, s) { return accented }
         // An accented character with one script inside a group and the other outside it (`{\bar{B}_a}^d`)
@@ -894,14 +990,15 @@ struct MathLayout {
         var children: [Box.Placed] = []
         children.reserveCapacity(3)
         children.append(Box.Placed(x: 0, y: 0, box: b))
+        // (A text italic letter's box holds its italic correction already.)
         let italic = base.italic
         // A big operator's italic correction belongs to its superscript: with scripts, the nucleus
         // counts only up to where the subscript starts (as LuaTeX sets OpenType operators).
         var width = base.largeOperator ? b.width - italic : b.width
         // Italic correction: a superscript moves right of a slanted letter; a big operator's
-        // subscript moves left under it (OpenType MATH convention).
-        let supX = b.width + (base.largeOperator ? 0 : italic)
-        let subX = b.width - (base.largeOperator ? italic : 0)
+        // subscript moves left under it (OpenType MATH convention), as does a text italic letter's.
+        let supX = b.width + (base.largeOperator || base.textItalicLetter ? 0 : italic)
+        let subX = b.width - (base.largeOperator || base.textItalicLetter ? italic : 0)
         let space = c.spaceAfterScript * size
         if let sup, sub == nil {
             u = max(u, (s.cramped ? c.superscriptShiftUpCramped : c.superscriptShiftUp) * size, sup.depth + c.superscriptBottomMin * size)
@@ -950,6 +1047,7 @@ struct MathLayout {
         a.endsInCharacter = false
         a.scriptedCharacter = character
         a.accentedCharacter = false
+        a.textItalicLetter = false
         a.italic = 0
         a.largeOperator = false
         return a
@@ -963,7 +1061,9 @@ struct MathLayout {
     ]
 
     func underOver(_ baseNode: MathNode?, under: MathNode?, over: MathNode?, _ p: UnderOverProperties, _ s: LayoutStyle) -> Atom {
-        var base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
+        // The nucleus of an accent (TeXbook Appendix G rule 12) or of \overline (rule 9) is set in the cramped
+        // style: a superscript inside it sits lower (`\overline{H'}`, `\ddot{Z^1}`).
+        var base = baseNode.map { layout($0, p.accent ? s.crampedStyle : s) } ?? Atom(box: .empty(), atomClass: .ord)
         // Limits of a movable-limits operator become scripts outside display style.
         if base.movableLimits && !s.isDisplay && !p.accent && !p.accentUnder {
             return attachScripts(consume base, sub: under.map { layout($0, s.subscript).box }, sup: over.map { layout($0, s.superscript).box }, s)
@@ -1080,6 +1180,7 @@ struct MathLayout {
         result.glyph = nil
         result.endsInCharacter = false
         result.scriptedCharacter = false
+        result.textItalicLetter = false
         result.largeOperator = false
         result.movableLimits = false
         result.italic = 0
@@ -1218,15 +1319,17 @@ struct MathLayout {
         // Rule 19: δ = max(h − axis, d + axis); size ≥ max(2δ·901/1000, 2δ − 5pt).
         let delta = max(h - axis, d + axis)
         var target = max(2 * delta * 0.901, 2 * delta - 0.5 * s.sizeFactor)
-        // \binom and \genfrac{(}{)}{0pt}: the delimiters of a generalized fraction are at least
-        // TeX's \delim1 / \delim2 (LuaTeX's FractionDelimiterDisplayStyleSize 2.4 em, FractionDelimiterSize
-        // 1.01 em).
-        // Rule 15e: the delimiters of a generalized fraction are \delim1 in display style and \delim2
-        // otherwise, whatever the fraction's size (LuaTeX: FractionDelimiterDisplayStyleSize 2.4 em,
-        // FractionDelimiterSize 1.01 em).
+        // Rule 15e sizes the delimiters of a generalized fraction to \delim1 in display style and \delim2
+        // otherwise, whatever the fraction's size. amsmath's \genfrac under LuaTeX sets each one as
+        // `\hbox{$\left( \vcenter{\hrule height D}\right.$}`, D = \Umathfractiondelsize of the style
+        // (FractionDelimiterDisplayStyleSize 2.4 em, FractionDelimiterSize 1.01 em, of the style's size),
+        // with \delimitershortfall 0: a delimiter at least D tall, taken at the text size and centred on the
+        // text axis (the \hbox starts a new formula), so a \binom in a script keeps text-size parentheses.
+        var delimiterStyle = s
         if nodes.count == 1, case let .fraction(fp) = nodes[0].kind, fp.lineThickness == 0 {
             let isDisplay = fp.displayStyle ?? s.isDisplay
-            target = (isDisplay ? 2.4 : 1.01) * scale(s)
+            target = (isDisplay ? 2.4 : 1.01) * (fp.displayStyle != nil ? s.sizeFactor : scale(s))
+            delimiterStyle = LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: s.sizeFactor)
         }
         for i in middles {
             var m = delimiter(MathLayout.operatorScalar(atoms[i].pendingDelimiter!), targetTotal: target, s)
@@ -1235,15 +1338,19 @@ struct MathLayout {
             atoms[i] = m
         }
         var items: [Atom] = []
-        var l = delimiter(open.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, s)
+        var l = delimiter(open.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, delimiterStyle)
         l.atomClass = .open
         items.append(l)
         items.append(contentsOf: atoms)
-        var r = delimiter(close.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, s)
+        var r = delimiter(close.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, delimiterStyle)
         r.atomClass = .close
         items.append(r)
         var out = assemble(items, s, name: "fenced")
-        out.atomClass = .inner
+        // `\left…\right` is an Inner atom (rule 19); amsmath's `\binom` (`\genfrac`) is a group around its
+        // generalized fraction, an Ord atom (rule 16): no thin space between it and a letter or an operator.
+        let generalizedFraction: Bool
+        if nodes.count == 1, case let .fraction(fp) = nodes[0].kind, fp.lineThickness == 0 { generalizedFraction = true } else { generalizedFraction = false }
+        out.atomClass = generalizedFraction ? .ord : .inner
         out.glyph = nil
         out.italic = 0
         return out
@@ -1292,7 +1399,9 @@ struct MathLayout {
             previousDepth = d
         }
         let total = -(baseline - previousDepth)
-        let axis = c.axisHeight * s.sizeFactor
+        // \vcenter centres on the axis of the style it is in: the text style's for smallmatrix (whose `s` is
+        // its cells' script style), the style's own for \substack and subarray (in a subscript, the script axis).
+        let axis = c.axisHeight * (outerSpaces ? s.sizeFactor : scale(s))
         let shift = total / 2 + axis
         for k in children.indices { children[k].y += shift }
         let width = colWidth.reduce(0, +) + gap * Double(max(0, columns - 1)) + 2 * thin

@@ -46,15 +46,25 @@ enum AccentCommands {
             return MathNode(.under(UnderOverProperties()), [call.node(0), mark], range: call.range)
         },
         CommandDefinition(["overset", "stackrel"], [.math, .math]) { _, call in
-            MathNode(.over(UnderOverProperties()), [asRelation(call.node(1), stack: call.name == "stackrel"), call.node(0)], range: call.range)
+            MathNode(.over(UnderOverProperties()), [withLimits(asRelation(call.node(1), stack: call.name == "stackrel")), call.node(0)],
+                     range: call.range)
         },
         CommandDefinition(["underset"], [.math, .math]) { _, call in
-            MathNode(.under(UnderOverProperties()), [call.node(1), call.node(0)], range: call.range)
+            MathNode(.under(UnderOverProperties()), [withLimits(call.node(1)), call.node(0)], range: call.range)
         },
         CommandDefinition(["stackbin"], [.math, .math]) { _, call in
             MathNode(.over(UnderOverProperties()), [call.node(1), call.node(0)], range: call.range)
         },
     ]
+
+    /// amsmath sets the base of `\overset`, `\underset` and `\stackrel` as `\mathop{…}\limits`: the
+    /// script stays above or below in every style, so an operator whose limits move to script positions
+    /// in text style (`\underset{x}{\operatorname*{sup}}`, `\lim`) keeps them there.
+    private static func withLimits(_ node: MathNode) -> MathNode {
+        guard case .operator(let text, var p) = node.kind, p.movableLimits else { return node }
+        p.movableLimits = false
+        return MathNode(.operator(text, p), node.children, range: node.range, attributes: node.attributes)
+    }
 
     /// `\stackrel` makes its base a relation.
     private static func asRelation(_ node: MathNode, stack: Bool) -> MathNode {

@@ -52,7 +52,12 @@ enum OperatorCommands {
                                         "mathclose": .close, "mathpunct": .punct, "mathinner": .inner, "mathord": .ord][call.name]!
             let content = call.node(0)
             if call.name == "mathord" || call.name == "mathinner" { return content.withRange(call.range) }
-            guard let text = flatText(content) else { return content.withRange(call.range) }
+            guard let text = flatText(content) else {
+                // A list made an atom of a class (`\mathop{\mathrm{dim}_H}`, `\mathrel{\substack{…}}`): a row
+                // whose class MathML writes as `data-class`, as for an operator, so it is spaced as that atom.
+                return MathNode(.row, content.kind == .row && content.attributes == nil ? content.children : [content],
+                                range: call.range, attributes: [MathNode.atomClassAttribute: atomClass.rawValue])
+            }
             var props = OperatorProperties(atomClass: atomClass)
             if atomClass == .op {
                 props.movableLimits = true
@@ -64,7 +69,9 @@ enum OperatorCommands {
             let t = core.nextNonSpace()
             var base: MathNode? = nil
             switch t.kind {
-            case .character, .controlSequence, .beginGroup:
+            case .beginGroup:
+                base = core.parseGroupContent(opening: t)   // \not{=} negates the relation itself
+            case .character, .controlSequence:
                 base = core.parseAtom(t)?.node
             default:
                 core.pushBack(t)
