@@ -125,6 +125,14 @@ struct MathLayout {
                 // is not a character: no italic correction, scripts on the box, rule 18a).
                 var a = group(row(node.children, s))
                 a.atomClass = declared
+                if declared == .op, node.children.count == 1, MathLayout.isCharacter(node.children[0]) {
+                    // Rule 13: an Op atom whose nucleus is a character is centred on the axis (`\mathop{z}`: the
+                    // group of one Ord character gives its character back as the nucleus, tex.web §1186).
+                    let shift = (a.box.depth - a.box.height) / 2 + c.axisHeight * scale(s)
+                    let inner = a.box
+                    a.box = Box(width: inner.width, height: inner.height + shift, depth: inner.depth - shift, content: .list("op"),
+                                children: [Box.Placed(x: 0, y: shift, box: inner)])
+                }
                 return a
             }
             if node.children.count == 1, MathLayout.isOrdGroup(node.children[0]) { return group(layout(node.children[0], s)) }
@@ -198,6 +206,14 @@ struct MathLayout {
             return a
         case .semantics:
             return node.children.first.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
+        }
+    }
+
+    /// Whether a node is one letter or digit of the math font (a `math_char` nucleus in TeX's terms).
+    static func isCharacter(_ node: MathNode) -> Bool {
+        switch node.kind {
+        case let .identifier(text, _), let .number(text): return text.isOneScalar
+        default: return false
         }
     }
 
@@ -1067,6 +1083,13 @@ struct MathLayout {
         // Limits of a movable-limits operator become scripts outside display style.
         if base.movableLimits && !s.isDisplay && !p.accent && !p.accentUnder {
             return attachScripts(consume base, sub: under.map { layout($0, s.subscript).box }, sup: over.map { layout($0, s.superscript).box }, s)
+        }
+        if !p.accent && !p.accentUnder && base.glyph == nil {
+            // Rule 13a takes the nucleus through clean_box: a list is hpacked, and an hbox's height and
+            // depth start from zero (`\underset{x}{\mathop{z}}`: the z raised to the axis has no depth
+            // below zero for the limit to hang from).
+            base.box.height = max(0, base.box.height)
+            base.box.depth = max(0, base.box.depth)
         }
         let size = scale(s)
         var overAtom: Atom? = nil, underAtom: Atom? = nil

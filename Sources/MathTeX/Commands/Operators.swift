@@ -52,7 +52,15 @@ enum OperatorCommands {
                                         "mathclose": .close, "mathpunct": .punct, "mathinner": .inner, "mathord": .ord][call.name]!
             let content = call.node(0)
             if call.name == "mathord" || call.name == "mathinner" { return content.withRange(call.range) }
-            guard let text = flatText(content) else {
+            // A letter or digit keeps its alphabet (`\mathop{z}` is an italic z) and text its font
+            // (`\mathop{\textbf{z}}`): the row below says their class.
+            let keepsContent: Bool
+            switch content.kind {
+            case .identifier(let t, _), .number(let t): keepsContent = t.unicodeScalars.count == 1
+            case .text: keepsContent = true
+            default: keepsContent = false
+            }
+            guard !keepsContent, let text = flatText(content) else {
                 // A list made an atom of a class (`\mathop{\mathrm{dim}_H}`, `\mathrel{\substack{…}}`): a row
                 // whose class MathML writes as `data-class`, as for an operator, so it is spaced as that atom.
                 return MathNode(.row, content.kind == .row && content.attributes == nil ? content.children : [content],
