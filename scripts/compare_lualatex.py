@@ -71,7 +71,9 @@ def lualatex_measure(cases, work, jobs):
         first_line = len(lines) + 1
         for i in indices:
             display, tex = cases[i]
-            body = (r"\displaystyle " if display else "") + tex
+            # Display style is a display equation's: amsmath's \everydisplay sets \if@display, which
+            # \pmod and \mod read (18 mu before "mod" in a display, 8 or 12 mu inline).
+            body = (r"\csname @displaytrue\endcsname\displaystyle " if display else "") + tex
             lines.append(r"\sbox0{$" + body + r"$}\typeout{MEASURE " + str(i) +
                          r" \the\wd0\space\the\ht0\space\the\dp0\space\the\currentgrouplevel}")
         lines.append(r"\end{document}")

@@ -345,7 +345,7 @@ struct MathLayout {
         }
         // A multi-letter name (`sin`, `\operatorname{tr}`) is upright and spaced as an operator; a word
         // in an alphabet (`\mathrm{MeV}`) is a group in TeX, an Ord atom (TeXbook Appendix G rule 16).
-        var a = glyphRun(text, variant: variant ?? .normal, italicLetters: false, s, cls: variant == nil ? .op : .ord)
+        var a = nameRun(text, variant: variant ?? .normal, s, cls: variant == nil ? .op : .ord)
         a.glyph = nil
         // The letters of a word are characters to TeX: a script on the word (`\mathrm{GeV^{-1}}`) goes on
         // the last one (rule 18a). (A script after the word's group, `\mathrm{Sym}_N`, has the group as its
@@ -372,6 +372,21 @@ struct MathLayout {
         a.endsInCharacter = true
         a.textAlphabet = true
         a.textItalicLetter = true
+        return a
+    }
+
+    /// The letters of a name (`\operatorname{arg\,max}`, `lim`): a space in it is the name's `\,`, a thin
+    /// space (3 mu), not the font's space character.
+    func nameRun(_ text: String, variant: MathVariant?, _ s: LayoutStyle, cls: AtomClass) -> Atom {
+        guard text.contains(" ") else { return glyphRun(text, variant: variant, italicLetters: false, s, cls: cls) }
+        var items: [Atom] = []
+        for (k, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+            if k > 0 { items.append(Atom(box: .empty(width: 3 * scale(s) / 18), atomClass: .ord, isSpace: true)) }
+            if !word.isEmpty { items.append(glyphRun(String(word), variant: variant, italicLetters: false, s, cls: .ord)) }
+        }
+        var a = assemble(items, s, name: "chars")
+        a.atomClass = cls
+        a.glyph = nil
         return a
     }
 
@@ -473,19 +488,7 @@ struct MathLayout {
         }
         guard text.isOneScalar, let character = text.unicodeScalars.first else {
             // A named operator (`lim`, `max`): upright letters; a space inside (`arg\,min`) is a thin space.
-            if text.contains(" ") {
-                var items: [Atom] = []
-                for (k, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
-                    if k > 0 { items.append(Atom(box: .empty(width: 3 * scale(s) / 18), atomClass: .ord, isSpace: true)) }
-                    if !word.isEmpty { items.append(glyphRun(String(word), variant: .normal, italicLetters: false, s, cls: .ord)) }
-                }
-                var a = assemble(items, s, name: "chars")
-                a.atomClass = p.atomClass
-                a.glyph = nil
-                a.movableLimits = p.movableLimits
-                return a
-            }
-            var a = glyphRun(text, variant: .normal, italicLetters: false, s, cls: p.atomClass)
+            var a = nameRun(text, variant: .normal, s, cls: p.atomClass)
             a.glyph = nil
             a.movableLimits = p.movableLimits
             a.largeOperator = false
@@ -929,6 +932,11 @@ struct MathLayout {
     func scripts(_ baseNode: MathNode?, sub subNode: MathNode?, sup supNode: MathNode?, _ s: LayoutStyle) -> Atom {
         // (Primes typed as `''` are one double-prime character already, as unicode-math sets them; the
         // parser combines them. `^{\prime\prime}` is two primes side by side, as in TeX.)
+        if s.isDisplay, let baseNode, baseNode.kind == .row, baseNode.declaredAtomClass == .op {
+            // Rule 13a: an Op atom of normal limits (`\mathop{\mathrm{M}}_2`, not `\nolimits`) takes its
+            // scripts as limits in display style.
+            return underOver(baseNode, under: subNode, over: supNode, UnderOverProperties(), s)
+        }
         let sup = supNode.map { layout($0, s.superscript).box }
         let sub = subNode.map { layout($0, s.subscript).box }
         if let baseNode, let accented = accentedCharacter(baseNode, sub: sub, sup: sup, s) { return accented }

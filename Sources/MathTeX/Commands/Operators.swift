@@ -128,7 +128,13 @@ enum OperatorCommands {
         case .row:
             var out = ""
             for child in node.children {
-                if case .space = child.kind { out += " "; continue }
+                if case .space(let width) = child.kind {
+                    // A thin space (`\operatorname{arg\,max}`) is the name's space, drawn as \, is; any other
+                    // width (`\ `, `\quad`) keeps the list, so it keeps its width.
+                    guard abs(width - 3.0 / 18) < 0.001 else { return nil }
+                    out += " "
+                    continue
+                }
                 guard let s = flatText(child) else { return nil }
                 out += s
             }
