@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
         .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
+        .library(name: "MathAloudAudit", targets: ["MathAloudAudit"]),
+        .library(name: "MathAloudServer", targets: ["MathAloudServer"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -41,7 +43,16 @@ let package = Package(
         // Math in documents and streams (DESIGN.md §2, §13): segmenters per format, the document API,
         // streams, accessible HTML/Markdown output. Pure Swift; images come through a protocol.
         .target(name: "MathAloudDocuments", dependencies: ["MathAloud"]),
-        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"]),
+        // Audit (DESIGN.md §2, §13): findings, rules, reports, --fix writers, sharding and merge, on the
+        // documents' segmenters. zlib reads and rewrites EPUB containers (raw inflate/deflate, CRC-32).
+        .target(name: "MathAloudAudit", dependencies: ["MathAloudDocuments", "MathAloud", "CZlib"]),
+        // The HTTP service (DESIGN.md §12) on libmicrohttpd: only the header is used at build time
+        // (<microhttpd.h> in /usr/include); the library is opened with dlopen when a server starts, so
+        // `mathaloud` runs its other commands where it is absent.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "MathAloudServer", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "CMicroHTTPD"]),
+        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudServer",
+                                                            "MathAloudAudit"]),
         .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
                           path: "Sources/MathAloudBench"),
         // Build tooling.
@@ -61,6 +72,9 @@ let package = Package(
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloud"], exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudAuditTests", dependencies: ["MathAloudAudit", "MathAloud"], exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,9 @@
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
 #   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
-# TARGET is one of: tex, mathml, textscanner, rulefile, or all (each target in turn).
+# TARGET is one of: tex, mathml, textscanner, rulefile, httpbody, or all (each target in turn).
+# httpbody (the service's request bodies) needs `swift build` to have run once: it compiles the whole
+# library stack, including the rules the build embeds (.build/plugins/outputs/…/EmbeddedSpeechResources.swift).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
 # (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
@@ -42,7 +44,7 @@ log() { echo "fuzz.sh: $*" >&2; }
 [[ $# -ge 1 ]] || usage
 target=$1; shift
 
-all_targets=(tex mathml textscanner rulefile)
+all_targets=(tex mathml textscanner rulefile httpbody)
 if [[ $target == all ]]; then
   status=0
   for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
@@ -54,6 +56,8 @@ case $target in
   mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict=Fuzz/mathml.dict ;;
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
   rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
+  httpbody)    harness=FuzzHTTPBody;    modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudVoice
+                                                 MathAloudRender MathAloudServer); dict=Fuzz/httpbody.dict ;;
   -h|--help)   usage ;;
   *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
 esac
@@ -75,6 +79,9 @@ deps_of() {
   case $1 in
     MathSyntax) ;;
     MathSpeech) echo "MathSyntax MathSemantics" ;;
+    MathAloud) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech" ;;
+    MathAloudVoice|MathAloudRender) echo "MathAloud" ;;
+    MathAloudServer) echo "MathAloud MathAloudVoice MathAloudRender" ;;
     *) echo MathSyntax ;;
   esac
 }
@@ -92,7 +99,7 @@ compile_module() {
   log "compiling $name ($# files)"
   # The object gets the time the compile started, so a source edited meanwhile rebuilds next time.
   touch "$dir/$name.start"
-  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$build_dir/modules" \
+  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$build_dir/modules" "${c_modules[@]}" \
       -emit-module -emit-module-path "$dir/$name.swiftmodule" -emit-object -o "$obj.tmp" "$@" \
       >"$dir/$name.log" 2>&1; then
     rm -f "$obj.tmp"
@@ -104,7 +111,18 @@ compile_module() {
   touch -r "$dir/$name.start" "$obj" "$dir/$name.swiftmodule"
 }
 
-module_sources() { find "$sources/$1" -name '*.swift' | sort; }
+module_sources() {
+  find "$sources/$1" -name '*.swift' | sort
+  # The built-in rules, embedded by the build-tool plugin (a `swift build` makes the file).
+  if [[ $1 == MathAloud ]]; then
+    local embedded
+    embedded=$(find "$root/.build/plugins/outputs" -path '*/MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' 2>/dev/null | head -1)
+    [[ -n $embedded ]] || { log "run swift build first: the embedded rules file is missing"; exit 1; }
+    echo "$embedded"
+  fi
+}
+# The C modules (header-only system libraries; the libraries are opened with dlopen).
+c_modules=(-I "$sources/CESpeakNG" -I "$sources/CHarfBuzz" -I "$sources/CCairo" -I "$sources/CZlib" -I "$sources/CMicroHTTPD")
 
 build() {
   local objects=() m dir="$build_dir/modules"
@@ -137,7 +155,7 @@ build() {
   if [[ $stale == 1 ]]; then
     log "linking $(basename "$binary")"
     touch "$binary.start"
-    swiftc "${link_flags[@]}" "${include[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
+    swiftc "${link_flags[@]}" "${include[@]}" "${c_modules[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
       >"$binary.log" 2>&1 || { cat "$binary.log" >&2; exit 1; }
     touch -r "$binary.start" "$binary"
   fi

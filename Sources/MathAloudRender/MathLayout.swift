@@ -141,9 +141,7 @@ struct MathLayout {
             return row(node.children, s)
         case let .identifier(text, variant):
             return identifier(text, variant: variant, s)
-        case let .number(text):
-            // `\mathbf{10}`: the alphabet MathML writes on the `mn` (the parser keeps it there too).
-            let variant = node.attributes?["mathvariant"].flatMap { MathVariant(rawValue: $0) }
+        case let .number(text, variant):
             var a = glyphRun(text, variant: variant, italicLetters: false, s, cls: .ord)
             a.endsInCharacter = true
             return a
@@ -212,7 +210,7 @@ struct MathLayout {
     /// Whether a node is one letter or digit of the math font (a `math_char` nucleus in TeX's terms).
     static func isCharacter(_ node: MathNode) -> Bool {
         switch node.kind {
-        case let .identifier(text, _), let .number(text): return text.isOneScalar
+        case let .identifier(text, _), let .number(text, _): return text.isOneScalar
         default: return false
         }
     }
@@ -226,7 +224,7 @@ struct MathLayout {
     static func isOrdGroup(_ node: MathNode) -> Bool {
         switch node.kind {
         case let .operator(text, p): return p.atomClass != .ord && !p.fence || !text.isOneScalar
-        case let .number(text), let .identifier(text, _): return !text.isOneScalar
+        case let .number(text, _), let .identifier(text, _): return !text.isOneScalar
         case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
             return node.children.first.map(isOrdGroup) ?? false
         case .space: return true      // `~`, LaTeX's `\nobreakspace{}`: the space and an empty Ord group
@@ -972,7 +970,7 @@ struct MathLayout {
         // A single character: the nucleus is one symbol (not a group, a name or a big operator).
         switch node.children[0].kind {
         case let .identifier(t, _): guard t.isOneScalar else { return nil }
-        case let .number(t): guard t.isOneScalar else { return nil }
+        case let .number(t, _): guard t.isOneScalar else { return nil }
         case let .operator(t, o): guard t.isOneScalar, !o.largeOperator, o.size == nil, !o.stretchy else { return nil }
         default: return nil
         }

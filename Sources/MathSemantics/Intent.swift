@@ -131,9 +131,11 @@ struct IntentExpression: Equatable {
 }
 
 extension Analyzer {
-    /// Whether a presentation node carries an intent that changes its meaning (not only properties
-    /// the analysis reads elsewhere, such as `:unit`).
+    /// Whether a presentation node carries an author's meaning: an accessible name (`aria-label`) or an
+    /// intent that changes its meaning (not only properties the analysis reads elsewhere, such as
+    /// `:unit`).
     static func hasIntent(_ m: MathNode) -> Bool {
+        if let label = m.attributes?["aria-label"], !label.trimmingSpaces.isEmpty { return true }
         guard let text = m.attributes?["intent"], let e = IntentExpression(parsing: text) else { return false }
         if e.head != nil { return true }
         return e.properties.contains("silent")
@@ -145,6 +147,10 @@ extension Analyzer {
     /// is the referenced element read as usual; a literal says its name; `:silent` says nothing (or
     /// only its arguments).
     mutating func intentNode(_ m: MathNode, _ ctx: Context) -> NodeID {
+        // An accessible name the author gave (`aria-label`) is what the element says.
+        if let label = m.attributes?["aria-label"], !label.trimmingSpaces.isEmpty {
+            return text(label, range: m.range)
+        }
         guard let text = m.attributes?["intent"], let e = IntentExpression(parsing: text) else {
             return node(Analyzer.withoutIntent(m), ctx)
         }

@@ -560,8 +560,9 @@ extension Analyzer {
             b.atom(.operator, .nabla)
             return b.finish(.prefix, mark, range: SourceRange.union(range(n), range(a)))
         }
-        // A letter before parentheses: f(x) is an application; k(5) may be one.
-        if !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike {
+        // A letter before parentheses: f(x) is an application; k(5) may be one — unless an invisible
+        // times is written between them (`t⁢(x)`: the author says it is a product).
+        if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
             case .generic(var facts):
@@ -871,6 +872,16 @@ extension Analyzer {
                     }
                     b.copyProperties(of: f)
                     factors[w - 1] = b.finish(.measurement, mark)
+                    continue
+                }
+                // 𝓛{f}, 𝓕{f}, 𝓩{x}: a script L, F or Z before braces is a transform applied to what the
+                // braces hold (not a letter times a set).
+                if kind(last) == .identifier, atom(last, .variant) == .script, kind(f) == .set,
+                   let u = scalar(last), u == "L" || u == "F" || u == "Z", let content = child(f, .content) {
+                    var facts = ApplicationFacts()
+                    facts.functionClass = .transform
+                    facts.argumentFenced = true
+                    factors[w - 1] = application(last, content, facts)
                     continue
                 }
                 if kind(f) == .modulo, child(f, .item) == nil, has(f, .parenthesised) {

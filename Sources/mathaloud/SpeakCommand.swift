@@ -4,15 +4,17 @@ import MathAloud
 /// `mathaloud speak`: TeX or MathML to speech text, SSML or a label.
 enum SpeakCommand {
     static let usage = """
-    usage: mathaloud speak [TEX] [--mathml] [--locale L] [--style clearspeak|mathspeak] [--verbosity V]
+    usage: mathaloud speak [TEX] [--mathml] [--locale L] [--style clearspeak|simplespeak|mathspeak] [--verbosity V]
                            [--pref NAME=VALUE]… [--ssml] [--template T] [--explain] [--text] [--batch]
                            [--rules-dir DIR] [--display] [--macro '\\name=body']…
       TEX              the formula; read from standard input when absent
       --mathml         the input is MathML
       --locale L       the language (default en)
-      --style S        clearspeak (default) or mathspeak
-      --verbosity V    MathSpeak verbosity: verbose (default), brief, superbrief
-      --pref N=V       a style preference, e.g. --pref Fractions=Over (repeatable; names case-insensitive)
+      --style S        clearspeak (default), simplespeak or mathspeak
+      --verbosity V    the style's Verbosity: medium (default), terse, verbose for ClearSpeak and SimpleSpeak;
+                       verbose (default), brief, superbrief for MathSpeak
+      --pref N=V       a style preference, e.g. --pref Fractions=Over (repeatable; names case-insensitive);
+                       one the style does not know is a warning and is ignored
       --ssml           print SSML 1.1 instead of plain text
       --template T     print a label from a template: {speech} and {latex} are replaced (e.g. 'Math: {speech}')
       --explain        after the speech, list every node with the rule that spoke it and why
@@ -20,13 +22,16 @@ enum SpeakCommand {
       --batch          JSON Lines: {"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?} per line →
                        {"id", "speech", "diagnostics"} or {"id", "error"} per line, same order
       --rules-dir DIR  override rule and word files (also MATHALOUD_RULES); no rebuild needed
+      --untranslated   list the words of rules inherited from another language that the locale's
+                       phrase files do not translate (file:line: rule: phrase), then exit (1 if any)
     exit codes: 0 ok, 1 the input had errors, 2 usage error, 3 I/O error, 4 rules could not be loaded
     """
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         let args = try CommandLineArguments(arguments, valued: ["--locale", "--style", "--verbosity", "--pref", "--template",
                                                                 "--rules-dir", "--macro"],
-                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--batch", "--display", "--help", "-h"])
+                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--batch", "--display", "--untranslated",
+                                                    "--help", "-h"])
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
         let settings = try args.speechSettings()
         var out = Output()
@@ -51,6 +56,10 @@ enum SpeakCommand {
         }
 
         guard let speaker = try settings.loadSpeaker() else { return .rules }
+        if args.flag("--untranslated") {
+            for p in speaker.untranslatedPhrases { out.write("\(p.location): \(p.rule): \(p.phrase)\n") }
+            return speaker.untranslatedPhrases.isEmpty ? .success : .inputErrors
+        }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()
 

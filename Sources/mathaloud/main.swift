@@ -8,6 +8,8 @@ commands:
   speak    TeX or MathML to speech, SSML or a label (mathaloud speak --help)
   say      TeX or MathML to a WAV file through eSpeak-NG (mathaloud say --help)
   render   TeX or MathML to SVG, PNG or PDF with the spoken label inside (mathaloud render --help)
+  audit    find the formulas of a document set a listener cannot hear, report and fix them (mathaloud audit --help)
+  serve    the HTTP API for speech, labels, audio and images (mathaloud serve --help)
   help     this text
 """
 
@@ -24,6 +26,10 @@ do {
         exitCode = try SayCommand.run(arguments)
     case "render":
         exitCode = try RenderCommand.run(arguments)
+    case "audit":
+        exitCode = try AuditCommand.run(arguments)
+    case "serve":
+        exitCode = try ServeCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

@@ -55,7 +55,7 @@ enum AccentCommands {
             switch base.kind {
             case .operator:
                 return MathNode(.over(UnderOverProperties()), [withLimits(asRelation(base)), call.node(0)], range: call.range)
-            case .identifier(let t, _), .number(let t):
+            case .identifier(let t, _), .number(let t, _):
                 if t.unicodeScalars.count == 1 {
                     base = MathNode(.row, [base], range: base.range, attributes: [MathNode.atomClassAttribute: AtomClass.op.rawValue])
                 }

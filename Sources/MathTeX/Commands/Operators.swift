@@ -56,7 +56,7 @@ enum OperatorCommands {
             // (`\mathop{\textbf{z}}`): the row below says their class.
             let keepsContent: Bool
             switch content.kind {
-            case .identifier(let t, _), .number(let t): keepsContent = t.unicodeScalars.count == 1
+            case .identifier(let t, _), .number(let t, _): keepsContent = t.unicodeScalars.count == 1
             case .text: keepsContent = true
             default: keepsContent = false
             }
@@ -123,7 +123,7 @@ enum OperatorCommands {
     /// The text of a node made only of letters, digits and simple symbols (for `\operatorname{…}`).
     static func flatText(_ node: MathNode) -> String? {
         switch node.kind {
-        case .identifier(let s, _), .number(let s), .text(let s, _): return s
+        case .identifier(let s, _), .number(let s, _), .text(let s, _): return s
         case .operator(let s, _): return s
         case .row:
             var out = ""
