@@ -330,7 +330,7 @@ struct MathLayout {
             // unicode-math takes `\mathrm`, `\mathbf`, `\mathit`, `\mathsf`, `\mathtt` letters from the text
             // fonts: no italic correction (an OpenType text font has none), and `\mathit` letters are the
             // text italic's, narrower than the math italic's.
-            if variant == .italic, let u = text.unicodeScalars.first, let a = textItalicLetter(u, s) { return a }
+            if let u = text.unicodeScalars.first, u.properties.isAlphabetic, let a = textAlphabetLetter(u, variant, s) { return a }
             var a = glyphRun(text, variant: variant, italicLetters: true, s, cls: .ord)
             a.atomClass = .ord
             switch variant {
@@ -354,22 +354,30 @@ struct MathLayout {
         return a
     }
 
-    /// A `\mathit` letter from the text italic face (nil when there is none or it lacks the letter): a
-    /// character to scripts (rule 18a), with no italic correction.
-    func textItalicLetter(_ u: Unicode.Scalar, _ s: LayoutStyle) -> Atom? {
-        let role = fonts.textRole(.textItalic, scriptLevel: s.level)
-        guard fonts.hasTextFace(.textItalic), fonts.face(role).glyph(for: u.value) != nil else { return nil }
+    /// A `\mathit`, `\mathsf` or `\mathtt` letter from the text face unicode-math takes it from (nil when
+    /// there is none or it lacks the letter): a character to scripts (rule 18a). (`\mathbf` and `\mathrm`
+    /// letters stay the math font's, which agree with the text faces' within 0.2 %.)
+    func textAlphabetLetter(_ u: Unicode.Scalar, _ variant: MathVariant?, _ s: LayoutStyle) -> Atom? {
+        let face: FontRole
+        switch variant {
+        case .italic?: face = .textItalic
+        case .sansSerif?: face = .textSans
+        case .monospace?: face = .textMono
+        default: return nil
+        }
+        let role = fonts.textRole(face, scriptLevel: s.level)
+        guard fonts.hasTextFace(face), fonts.face(role).glyph(for: u.value) != nil else { return nil }
         let g = glyphBox(u.value, s, role: role)
         // The text face has no italic corrections: LuaTeX's font loader makes them for an italic text font
         // (its `itlc` feature) as the ink beyond the advance plus half the underline thickness (0.02 em in
-        // Latin Modern), when that is positive.
-        let italic = max(0, g.metrics.inkRight - g.metrics.advance + 0.02) * scale(s)
+        // Latin Modern), when that is positive; an upright face has none.
+        let italic = face == .textItalic ? max(0, g.metrics.inkRight - g.metrics.advance + 0.02) * scale(s) : 0
         var box = g.box
         box.width += italic
         var a = Atom(box: box, atomClass: .ord, italic: italic)
         a.endsInCharacter = true
         a.textAlphabet = true
-        a.textItalicLetter = true
+        a.textItalicLetter = face == .textItalic
         return a
     }
 
@@ -492,7 +500,10 @@ struct MathLayout {
             a.largeOperator = false
             return a
         }
-        let scalar = MathLayout.operatorScalar(character)
+        var scalar = MathLayout.operatorScalar(character)
+        // unicode-math's mathcode of `:` is U+2236 RATIO (a relation): its script form keeps the colon's
+        // width, where the ASCII colon's is wider. (`\colon`, punctuation, is the ASCII colon.)
+        if scalar == 0x3A, p.atomClass == .rel, math.face.glyph(for: 0x2236) != nil { scalar = 0x2236 }
         if scalar == 0x3A, p.atomClass == .punct, p.size == nil {
             // amsmath's \colon: 2mu, the colon, 6mu (its punctuation spacing cancelled by a kern).
             let mu = scale(s) / 18
@@ -977,14 +988,15 @@ struct MathLayout {
         let character = layout(node.children[0], s)
         guard character.glyph != nil, !character.largeOperator else { return nil }
         let size = scale(s)
-        let accent = accentMark(mark, stretchy: op.stretchy, width: character.box.width, s)
+        let fromText = textFontAccent(node.children[1], mark, s)
+        let accent = fromText?.mark ?? accentMark(mark, stretchy: op.stretchy, width: character.box.width, s)
         // As `underOver` places an accent over a character: centred when wider, at the attachment points.
         let cw = character.box.width
         let width = max(cw, accent.box.width)
         let baseX = (width - cw) / 2
         var x = (width - accent.box.width) / 2
         if let ba = character.topAccent, let oa = accent.topAccent { x = baseX + ba - oa }
-        let y = max(0, character.box.height - c.accentBaseHeight * size)
+        let y = max(0, character.box.height - (fromText?.xHeight ?? c.accentBaseHeight * size))
         let cls: AtomClass = [.op, .rel].contains(character.atomClass) ? character.atomClass : .ord
         let scripted = attachScripts(consume character, sub: sub, sup: sup, s).box
         let box = Box(width: max(width, baseX + scripted.width), height: max(scripted.height, y + accent.box.height),
@@ -1100,13 +1112,21 @@ struct MathLayout {
         let size = scale(s)
         var overAtom: Atom? = nil, underAtom: Atom? = nil
         var overIsAccent = p.accent, underIsAccent = p.accentUnder
+        // How far below the base's top an accent sits at most (rule 12's δ): the font's AccentBaseHeight,
+        // or the x-height of the text font an accent is taken from.
+        var accentDrop = c.accentBaseHeight * size
         // Accents: a mark over or under the base.
         if let over, p.accent, case let .operator(text, op) = over.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
             if u == 0x203E || (u == 0xAF && op.stretchy) {
                 return overbar(base, s)
             }
-            overAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, s)
+            if let fromText = textFontAccent(over, u, s) {
+                overAtom = fromText.mark
+                accentDrop = fromText.xHeight
+            } else {
+                overAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, s)
+            }
         }
         if let under, p.accentUnder, case let .operator(text, op) = under.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
@@ -1159,7 +1179,7 @@ struct MathLayout {
             var x = (width - o.box.width) / 2 + italic / 2
             if overIsAccent {
                 // TeXbook rule 12: the accent sits AccentBaseHeight lower than the base's top.
-                y = max(0, base.box.height - c.accentBaseHeight * size)
+                y = max(0, base.box.height - accentDrop)
                 if let ba = base.topAccent, let oa = o.topAccent, base.glyph != nil {
                     x = baseX + ba - oa
                 } else if let oa = o.topAccent, o.glyph != nil {
@@ -1274,6 +1294,38 @@ struct MathLayout {
         }
         let g = glyphBox(scalar, s)
         return Atom(box: g.box, atomClass: .ord, glyph: g.glyph, topAccent: g.metrics.topAccentAttachment * scale(s))
+    }
+
+    /// An accent inside a text-font alphabet (`\mathbf{\tilde{R}}`, `\mathrm{\hat{a}}`: the accent node carries
+    /// the alphabet), taken from that text font as LuaLaTeX does: unicode-math's accents are `\Umathaccent`
+    /// of the variable family (LaTeX's `\mathaccent` type 7), so they follow `\fam`, and `\mathrm`,
+    /// `\mathbf`, `\mathit`, `\mathsf`, `\mathtt` are text fonts. The mark is the font's combining
+    /// character (a box of no width, as TeX's char box; no wide forms), and rule 12's δ is the text font's
+    /// x-height (a font without a MATH table has no AccentBaseHeight). Nil when the accent has no such
+    /// alphabet, or the text face lacks the character.
+    func textFontAccent(_ node: MathNode, _ u: UInt32, _ s: LayoutStyle) -> (mark: Atom, xHeight: Double)? {
+        guard let raw = node.attributes?[MathNode.mathVariantAttribute], let variant = MathVariant(rawValue: raw),
+              let combining = MathLayout.accentScalars[u] ?? ((0x300...0x36F).contains(u) ? u : nil) else { return nil }
+        let role: FontRole
+        switch variant {
+        case .normal: role = .text
+        case .bold: role = .textBold
+        case .italic: role = .textItalic
+        case .sansSerif: role = .textSans
+        case .monospace: role = .textMono
+        default: return nil
+        }
+        guard fonts.hasTextFace(role) else { return nil }
+        let face = fonts.face(fonts.textRole(role, scriptLevel: s.level))
+        guard let glyph = face.glyph(for: combining), let xHeight = face.xHeight ?? face.glyph(for: 0x78).map({ face.metrics($0).height }) else {
+            return nil
+        }
+        let size = scale(s)
+        let m = face.metrics(glyph)
+        let box = Box(width: 0, height: max(0, m.height) * size, depth: max(0, m.depth) * size,
+                      content: .glyph(GlyphRef(font: fonts.textRole(role, scriptLevel: s.level), glyph: glyph, size: size,
+                                               character: combining)))
+        return (Atom(box: box, atomClass: .ord), xHeight * size)
     }
 
     /// `\overline` (TeXbook rule 9, OpenType Overbar constants).

@@ -4,6 +4,10 @@ extension MathNode {
     /// (`<mrow data-class="op">`); the value is an ``AtomClass`` raw value.
     public static let atomClassAttribute = "data-class"
 
+    /// The MathML attribute naming the alphabet of a node whose kind has no variant of its own (an
+    /// accent's `mo` in `\mathbf{\hat{a}}`); the value is a ``MathVariant`` raw value.
+    public static let mathVariantAttribute = "mathvariant"
+
     /// The atom class a row's ``atomClassAttribute`` gives it, if any.
     public var declaredAtomClass: AtomClass? {
         attributes?[MathNode.atomClassAttribute].flatMap { AtomClass(rawValue: $0) }

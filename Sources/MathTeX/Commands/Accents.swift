@@ -25,10 +25,17 @@ enum AccentCommands {
         ("underbar", "‾", true, true),
     ]
 
+    /// The alphabets unicode-math takes from text fonts.
+    private static let textAlphabets: Set<MathVariant> = [.normal, .bold, .italic, .sansSerif, .monospace]
+
     static let all: [CommandDefinition] = accents.map { entry in
         let (name, character, stretchy, under) = entry
-        return CommandDefinition([name], [.content], modes: ["underline", "overline"].contains(name) ? .both : .math) { _, call in
-            let mark = MathNode(.operator(character, OperatorProperties(atomClass: .ord, stretchy: stretchy)), range: call.token.range)
+        return CommandDefinition([name], [.content], modes: ["underline", "overline"].contains(name) ? .both : .math) { core, call in
+            // The accent is in the alphabet in force when that is a text font (unicode-math's accents follow
+            // \fam, and \mathrm, \mathbf, \mathit, \mathsf, \mathtt are text fonts): `\mathbf{\hat{a}}`.
+            let font = core.font.flatMap { textAlphabets.contains($0) ? [MathNode.mathVariantAttribute: $0.rawValue] : nil }
+            let mark = MathNode(.operator(character, OperatorProperties(atomClass: .ord, stretchy: stretchy)), range: call.token.range,
+                                attributes: under ? nil : font)
             if under {
                 return MathNode(.under(UnderOverProperties(accentUnder: true)), [call.node(0), mark], range: call.range)
             }
