@@ -18,8 +18,11 @@ PREAMBLE = [r"\documentclass[10pt]{article}", r"\usepackage{amsmath}", r"\usepac
             # lacks: LuaLaTeX would set them in the regular weight. unicode-math's bold italic alphabet is
             # what they mean here, and what MathAloud draws.
             # amsmath's \pmb ("poor man's bold", the argument overprinted) means the same; MathAloud draws it so.
-            r"\renewcommand{\boldsymbol}[1]{\symbfit{#1}}", r"\providecommand{\bm}{}", r"\renewcommand{\bm}[1]{\symbfit{#1}}",
-            r"\renewcommand{\pmb}[1]{\symbfit{#1}}",
+            # The bold math version's digits are bold upright (cmbx under pdfLaTeX); \symbfit's are the
+            # regular ones, so digits inside are set to the bold upright alphabet (U+1D7CE…).
+            r"\def\bolddigits{" + "".join(f"\\Umathcode`{d}=0 \\symoperators \"{0x1D7CE + d:X} " for d in range(10)) + "}",
+            r"\renewcommand{\boldsymbol}[1]{\symbfit{\bolddigits #1}}", r"\providecommand{\bm}{}",
+            r"\renewcommand{\bm}[1]{\symbfit{\bolddigits #1}}", r"\renewcommand{\pmb}[1]{\symbfit{\bolddigits #1}}",
             # LaTeX's old switch \cal is \mathcal without an argument, calligraphic to the end of the group;
             # unicode-math's \mathcal needs one, so \cal would do nothing: it is unicode-math's own switch.
             r"\ExplSyntaxOn",
