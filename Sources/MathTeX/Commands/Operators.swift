@@ -56,7 +56,8 @@ enum OperatorCommands {
             // (`\mathop{\textbf{z}}`): the row below says their class.
             let keepsContent: Bool
             switch content.kind {
-            case .identifier(let t, _), .number(let t, _): keepsContent = t.unicodeScalars.count == 1
+            case .identifier(let t, _), .number(let t, _):
+                keepsContent = t.unicodeScalars.count == 1 && t.unicodeScalars.first!.properties.isAlphabetic || Int(t) != nil && t.count == 1
             case .text: keepsContent = true
             default: keepsContent = false
             }
