@@ -8,9 +8,10 @@
 # Without --corpus: the reference list scripts/lualatex-formulas.txt ("t<TAB>TeX" or "d<TAB>TeX"),
 # every formula printed. With --corpus FILE: one formula a line, all in text style (or all in display
 # style with --display), optionally a random sample; only the summary and the worst cases are printed.
-# Formulas LuaLaTeX itself rejects (an error on its line, a missing glyph, a box left open) are dropped
-# and counted. Either way it prints the share within 1 % and within 3 % on width, height and depth, the
-# median of each formula's largest difference, and the worst cases.
+# Formulas with a cross-reference (\ref, \eqref, \cite: they print the document's labels, LuaLaTeX "??")
+# are skipped and counted. Formulas LuaLaTeX itself rejects (an error on its line, a missing glyph, a box
+# left open) are dropped and counted. Either way it prints the share within 1 % and within 3 % on width,
+# height and depth, the median of each formula's largest difference, and the worst cases.
 #
 # Many formulas go into one LuaLaTeX run (one document, one \sbox0 and one \typeout a line); a run a
 # formula breaks is split and run again, so one bad formula only costs its own measurement. Nothing is

@@ -55,7 +55,8 @@
     X(hb_set_create) \
     X(hb_set_destroy) \
     X(hb_set_next) \
-    X(hb_shape)
+    X(hb_shape) \
+    X(hb_ot_metrics_get_position)
 
 /// The HarfBuzz functions MathAloudRender calls, each with its declared type.
 typedef struct {

@@ -67,6 +67,9 @@ public enum FontRole: UInt8, Hashable, Sendable, CaseIterable {
     case math, text, textBold, textItalic, textBoldItalic
     /// Optical sizes of the text font for scripts (Latin Modern Roman 7 pt and 5 pt), as LaTeX uses.
     case textScript, textScriptBold, textScriptItalic, textScriptScript, textScriptScriptBold
+    /// Sans-serif (`\textsf`), monospace (`\texttt`) and small capitals (`\textsc`), with the sans-serif and
+    /// monospace optical sizes LaTeX uses for scripts (Latin Modern Sans and Mono 8 pt).
+    case textSans, textSansBold, textSansItalic, textSansBoldItalic, textMono, textSmallCaps, textScriptSans, textScriptMono
 }
 
 /// A glyph to draw: font, glyph id, size in em of the base size, and the character it shows (0 for

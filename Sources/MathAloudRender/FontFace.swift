@@ -46,6 +46,9 @@ public final class FontFace: @unchecked Sendable {
     public let path: String
     /// Units per em of the font.
     public let unitsPerEm: Double
+    /// The x-height the font declares (OS/2 `sxHeight`), in em; nil when it declares none. TeX's
+    /// `\fontdimen5` of an OpenType font is this value (luaotfload).
+    public let xHeight: Double?
     let face: OpaquePointer
     let font: OpaquePointer
     /// The character map, read once at load (immutable: no lock on the hot path).
@@ -70,6 +73,8 @@ public final class FontFace: @unchecked Sendable {
         self.face = face
         self.font = font
         self.unitsPerEm = Double(upem)
+        var xh: hb_position_t = 0
+        self.xHeight = hb.hb_ot_metrics_get_position(font, HB_OT_METRICS_TAG_X_HEIGHT, &xh) != 0 && xh > 0 ? Double(xh) / Double(upem) : nil
         // cmap: every character the font maps.
         var map: [UInt32: UInt32] = [:]
         if let set = hb.hb_set_create() {

@@ -46,8 +46,9 @@ public enum MathFontFamily: String, Sendable, CaseIterable {
         }
     }
 
-    /// Candidate text fonts (regular, bold, italic, bold italic) for `\text`; nil entries fall back
-    /// to the math font.
+    /// Candidate text fonts (regular, bold, italic, bold italic; Latin Modern also sans-serif, monospace,
+    /// small capitals and the optical sizes for scripts) for `\text`; a missing role falls back to the
+    /// regular text font, and that to the math font.
     var textFontFiles: [FontRole: [String]] {
         let lm = "/usr/share/texmf/fonts/opentype/public/lm/"
         let gyre = "/usr/share/texmf/fonts/opentype/public/tex-gyre/"
@@ -58,7 +59,11 @@ public enum MathFontFamily: String, Sendable, CaseIterable {
                     .textItalic: [lm + "lmroman10-italic.otf"], .textBoldItalic: [lm + "lmroman10-bolditalic.otf"],
                     .textScript: [lm + "lmroman7-regular.otf"], .textScriptBold: [lm + "lmroman7-bold.otf"],
                     .textScriptItalic: [lm + "lmroman7-italic.otf"], .textScriptScript: [lm + "lmroman5-regular.otf"],
-                    .textScriptScriptBold: [lm + "lmroman5-bold.otf"]]
+                    .textScriptScriptBold: [lm + "lmroman5-bold.otf"],
+                    .textSans: [lm + "lmsans10-regular.otf"], .textSansBold: [lm + "lmsans10-bold.otf"],
+                    .textSansItalic: [lm + "lmsans10-oblique.otf"], .textSansBoldItalic: [lm + "lmsans10-boldoblique.otf"],
+                    .textMono: [lm + "lmmono10-regular.otf"], .textSmallCaps: [lm + "lmromancaps10-regular.otf"],
+                    .textScriptSans: [lm + "lmsans8-regular.otf"], .textScriptMono: [lm + "lmmono8-regular.otf"]]
         case .pagella: stem = "texgyrepagella"
         case .termes: stem = "texgyretermes"
         case .bonum: stem = "texgyrebonum"
@@ -143,6 +148,8 @@ public final class FontSet: Sendable {
         case (.textItalic, 1): sized = .textScriptItalic
         case (.text, 2): sized = .textScriptScript
         case (.textBold, 2): sized = .textScriptScriptBold
+        case (.textSans, 1), (.textSans, 2): sized = .textScriptSans
+        case (.textMono, 1), (.textMono, 2): sized = .textScriptMono
         default: sized = nil
         }
         if let sized, textPaths[sized] != nil { return sized }

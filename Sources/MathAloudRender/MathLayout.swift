@@ -61,6 +61,10 @@ struct Atom {
     /// An accent over one character: the character's italic correction (in `italic`) follows it before
     /// any atom, not only before a character (as LuaTeX sets accents, measured).
     var accentedCharacter = false
+    /// A letter of the text italic face (`\mathit`): its box includes its italic correction (in `italic`),
+    /// the kern TeX puts after it, which goes again when another such letter follows (TeX drops it in
+    /// mid-word for a text font, tex.web §755) and under a subscript.
+    var textItalicLetter = false
 
     /// Whether the atom is (the noad of) one character of the math font, as TeX sees it: a digit run
     /// starts with one; an Inner atom (`\ldots` is `\mathinner{…}`) never is.
@@ -115,7 +119,25 @@ struct MathLayout {
 
     func layout(_ node: MathNode, _ s: LayoutStyle) -> Atom {
         switch node.kind {
-        case .row, .tableRow, .tableCell:
+        case .row:
+            if let declared = node.declaredAtomClass {
+                // `\mathop{…}`, `\mathrel{…}` of a list: the list's box as an atom of that class (its nucleus
+                // is not a character: no italic correction, scripts on the box, rule 18a).
+                var a = group(row(node.children, s))
+                a.atomClass = declared
+                if declared == .op, node.children.count == 1, MathLayout.isCharacter(node.children[0]) {
+                    // Rule 13: an Op atom whose nucleus is a character is centred on the axis (`\mathop{z}`: the
+                    // group of one Ord character gives its character back as the nucleus, tex.web §1186).
+                    let shift = (a.box.depth - a.box.height) / 2 + c.axisHeight * scale(s)
+                    let inner = a.box
+                    a.box = Box(width: inner.width, height: inner.height + shift, depth: inner.depth - shift, content: .list("op"),
+                                children: [Box.Placed(x: 0, y: shift, box: inner)])
+                }
+                return a
+            }
+            if node.children.count == 1, MathLayout.isOrdGroup(node.children[0]) { return group(layout(node.children[0], s)) }
+            return row(node.children, s)
+        case .tableRow, .tableCell:
             return row(node.children, s)
         case let .identifier(text, variant):
             return identifier(text, variant: variant, s)
@@ -126,7 +148,7 @@ struct MathLayout {
         case let .operator(text, p):
             return operatorAtom(text, p, s)
         case let .text(text, variant):
-            return textRun(text, variant: variant, s)
+            return textRun(text, variant: variant, s, smallCaps: node.attributes?["style"]?.contains("small-caps") == true)
         case let .space(width):
             if let rule = node.attributes?["rule"], let h = MathLayout.length(rule) {
                 // \rule{width}{height}: a filled box on the baseline.
@@ -183,6 +205,51 @@ struct MathLayout {
         case .semantics:
             return node.children.first.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
         }
+    }
+
+    /// Whether a node is one letter or digit of the math font (a `math_char` nucleus in TeX's terms).
+    static func isCharacter(_ node: MathNode) -> Bool {
+        switch node.kind {
+        case let .identifier(text, _), let .number(text, _): return text.isOneScalar
+        default: return false
+        }
+    }
+
+    /// Whether the only child of a row is set differently as a braced group than alone: TeX makes a
+    /// group an Ord atom whose nucleus is its list (TeXbook ch. 17, Appendix G rule 16) and gives back
+    /// the character only for a group of one Ord character (tex.web §1186). So a relation, binary
+    /// operator, punctuation, large operator or function name in braces (`{=}`, `{+}`, `{\sum}`,
+    /// `{\log_{10}}`) is ordinary, and a number or word in braces (`{10}^{14}`, `\mathrm{Sym}_N`) takes
+    /// scripts on its box.
+    static func isOrdGroup(_ node: MathNode) -> Bool {
+        switch node.kind {
+        case let .operator(text, p): return p.atomClass != .ord && !p.fence || !text.isOneScalar
+        case let .number(text, _), let .identifier(text, _): return !text.isOneScalar
+        case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
+            return node.children.first.map(isOrdGroup) ?? false
+        case .space: return true      // `~`, LaTeX's `\nobreakspace{}`: the space and an empty Ord group
+        default: return false
+        }
+    }
+
+    /// An atom as the nucleus of an Ord atom that is a list (a braced group): Ord, a box to scripts (not a
+    /// character, so rule 18a's box rule), no italic correction, no limits.
+    func group(_ inner: consuming Atom) -> Atom {
+        var a = inner
+        a.atomClass = .ord
+        a.isSpace = false
+        a.glyph = nil
+        a.italic = 0
+        a.largeOperator = false
+        a.movableLimits = false
+        a.stretchyHorizontal = false
+        a.endsInCharacter = false
+        a.scriptedCharacter = false
+        a.accentedCharacter = false
+        a.textAlphabet = false
+        a.textItalicLetter = false
+        a.topAccent = nil
+        return a
     }
 
     // MARK: - Characters
@@ -260,21 +327,72 @@ struct MathLayout {
 
     func identifier(_ text: String, variant: MathVariant?, _ s: LayoutStyle) -> Atom {
         if text.isOneScalar {
+            // unicode-math takes `\mathrm`, `\mathbf`, `\mathit`, `\mathsf`, `\mathtt` letters from the text
+            // fonts: no italic correction (an OpenType text font has none), and `\mathit` letters are the
+            // text italic's, narrower than the math italic's.
+            if let u = text.unicodeScalars.first, u.properties.isAlphabetic, let a = textAlphabetLetter(u, variant, s) { return a }
             var a = glyphRun(text, variant: variant, italicLetters: true, s, cls: .ord)
             a.atomClass = .ord
             switch variant {
-            case .normal?, .bold?, .italic?, .sansSerif?, .monospace?: a.textAlphabet = true
+            case .normal?, .bold?, .italic?, .sansSerif?, .monospace?:
+                a.textAlphabet = true
+                a.italic = 0
             default: break
             }
             return a
         }
         // A multi-letter name (`sin`, `\operatorname{tr}`) is upright and spaced as an operator; a word
         // in an alphabet (`\mathrm{MeV}`) is a group in TeX, an Ord atom (TeXbook Appendix G rule 16).
-        var a = glyphRun(text, variant: variant ?? .normal, italicLetters: false, s, cls: variant == nil ? .op : .ord)
+        var a = nameRun(text, variant: variant ?? .normal, s, cls: variant == nil ? .op : .ord)
         a.glyph = nil
-        // A word (`\mathrm{Sym}_N`) is a group to TeX: scripts outside it use the box rule (18a); it is not
-        // a character of the math font for italic correction either.
+        // The letters of a word are characters to TeX: a script on the word (`\mathrm{GeV^{-1}}`) goes on
+        // the last one (rule 18a). (A script after the word's group, `\mathrm{Sym}_N`, has the group as its
+        // base: the parser keeps the group, see `isOrdGroup`.) They are text-font letters, not math-font
+        // characters, for italic correction.
+        a.endsInCharacter = variant != nil
         a.textAlphabet = variant != nil
+        return a
+    }
+
+    /// A `\mathit`, `\mathsf` or `\mathtt` letter from the text face unicode-math takes it from (nil when
+    /// there is none or it lacks the letter): a character to scripts (rule 18a). (`\mathbf` and `\mathrm`
+    /// letters stay the math font's, which agree with the text faces' within 0.2 %.)
+    func textAlphabetLetter(_ u: Unicode.Scalar, _ variant: MathVariant?, _ s: LayoutStyle) -> Atom? {
+        let face: FontRole
+        switch variant {
+        case .italic?: face = .textItalic
+        case .sansSerif?: face = .textSans
+        case .monospace?: face = .textMono
+        default: return nil
+        }
+        let role = fonts.textRole(face, scriptLevel: s.level)
+        guard fonts.hasTextFace(face), fonts.face(role).glyph(for: u.value) != nil else { return nil }
+        let g = glyphBox(u.value, s, role: role)
+        // The text face has no italic corrections: LuaTeX's font loader makes them for an italic text font
+        // (its `itlc` feature) as the ink beyond the advance plus half the underline thickness (0.02 em in
+        // Latin Modern), when that is positive; an upright face has none.
+        let italic = face == .textItalic ? max(0, g.metrics.inkRight - g.metrics.advance + 0.02) * scale(s) : 0
+        var box = g.box
+        box.width += italic
+        var a = Atom(box: box, atomClass: .ord, italic: italic)
+        a.endsInCharacter = true
+        a.textAlphabet = true
+        a.textItalicLetter = face == .textItalic
+        return a
+    }
+
+    /// The letters of a name (`\operatorname{arg\,max}`, `lim`): a space in it is the name's `\,`, a thin
+    /// space (3 mu), not the font's space character.
+    func nameRun(_ text: String, variant: MathVariant?, _ s: LayoutStyle, cls: AtomClass) -> Atom {
+        guard text.contains(" ") else { return glyphRun(text, variant: variant, italicLetters: false, s, cls: cls) }
+        var items: [Atom] = []
+        for (k, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+            if k > 0 { items.append(Atom(box: .empty(width: 3 * scale(s) / 18), atomClass: .ord, isSpace: true)) }
+            if !word.isEmpty { items.append(glyphRun(String(word), variant: variant, italicLetters: false, s, cls: .ord)) }
+        }
+        var a = assemble(items, s, name: "chars")
+        a.atomClass = cls
+        a.glyph = nil
         return a
     }
 
@@ -301,12 +419,18 @@ struct MathLayout {
     }
 
     /// Text (`\text`, `\mathrm` words in `mtext`) shaped in the text font.
-    func textRun(_ text: String, variant: MathVariant?, _ s: LayoutStyle) -> Atom {
+    func textRun(_ text: String, variant: MathVariant?, _ s: LayoutStyle, smallCaps: Bool = false) -> Atom {
         let baseRole: FontRole
         switch variant {
+        case _ where smallCaps: baseRole = .textSmallCaps
         case .bold?: baseRole = .textBold
         case .italic?: baseRole = .textItalic
         case .boldItalic?: baseRole = .textBoldItalic
+        case .sansSerif?: baseRole = .textSans
+        case .boldSansSerif?: baseRole = .textSansBold
+        case .sansSerifItalic?: baseRole = .textSansItalic
+        case .sansSerifBoldItalic?: baseRole = .textSansBoldItalic
+        case .monospace?: baseRole = .textMono
         default: baseRole = .text
         }
         let usesMath = !fonts.hasTextFace(baseRole) && !fonts.hasTextFace(.text)
@@ -370,25 +494,16 @@ struct MathLayout {
         }
         guard text.isOneScalar, let character = text.unicodeScalars.first else {
             // A named operator (`lim`, `max`): upright letters; a space inside (`arg\,min`) is a thin space.
-            if text.contains(" ") {
-                var items: [Atom] = []
-                for (k, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
-                    if k > 0 { items.append(Atom(box: .empty(width: 3 * scale(s) / 18), atomClass: .ord, isSpace: true)) }
-                    if !word.isEmpty { items.append(glyphRun(String(word), variant: .normal, italicLetters: false, s, cls: .ord)) }
-                }
-                var a = assemble(items, s, name: "chars")
-                a.atomClass = p.atomClass
-                a.glyph = nil
-                a.movableLimits = p.movableLimits
-                return a
-            }
-            var a = glyphRun(text, variant: .normal, italicLetters: false, s, cls: p.atomClass)
+            var a = nameRun(text, variant: .normal, s, cls: p.atomClass)
             a.glyph = nil
             a.movableLimits = p.movableLimits
             a.largeOperator = false
             return a
         }
-        let scalar = MathLayout.operatorScalar(character)
+        var scalar = MathLayout.operatorScalar(character)
+        // unicode-math's mathcode of `:` is U+2236 RATIO (a relation): its script form keeps the colon's
+        // width, where the ASCII colon's is wider. (`\colon`, punctuation, is the ASCII colon.)
+        if scalar == 0x3A, p.atomClass == .rel, math.face.glyph(for: 0x2236) != nil { scalar = 0x2236 }
         if scalar == 0x3A, p.atomClass == .punct, p.size == nil {
             // amsmath's \colon: 2mu, the colon, 6mu (its punctuation spacing cancelled by a kern).
             let mu = scale(s) / 18
@@ -400,9 +515,12 @@ struct MathLayout {
             // amsmath's \big… is `\left( \vcenter to S{} \right.`: an empty box S tall on the axis
             // (S = 1.195, 1.793, 2.391, 2.989 em for \big, \Big, \bigg, \Bigg) and a delimiter sized by
             // rule 19 for it; the box is as tall as the larger of the two.
+            // The \hbox starts a new formula in text style: in a script too, the delimiter is text-size
+            // and centred on the text axis.
             let strut = size * 0.99625 * s.sizeFactor
-            var a = delimiter(scalar, targetTotal: max(strut * 0.901, strut - 0.5 * s.sizeFactor), s)
-            let axis = c.axisHeight * scale(s)
+            let text = LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: s.sizeFactor)
+            var a = delimiter(scalar, targetTotal: max(strut * 0.901, strut - 0.5 * s.sizeFactor), text)
+            let axis = c.axisHeight * scale(text)
             a.box.height = max(a.box.height, strut / 2 + axis)
             a.box.depth = max(a.box.depth, strut / 2 - axis)
             a.atomClass = p.atomClass
@@ -630,6 +748,15 @@ struct MathLayout {
             atoms[2].atomClass = .ord
             return assemble(atoms, s)
         }
+        // amsmath's \mod{n} (`\quad mod\;\;n` in the tree): 18mu before "mod" in display style, 12mu
+        // otherwise; "mod" is an Ord group of upright letters, then \,\, (6mu).
+        if nodes.count >= 3, case let .space(w) = nodes[0].kind, abs(w - 1) < 0.001,
+           case let .identifier(word, nil) = nodes[1].kind, word == "mod", case .space = nodes[2].kind {
+            var atoms = nodes.map { layout($0, s) }
+            atoms[0] = Atom(box: .empty(width: (s.isDisplay ? 18 : 12) * scale(s) / 18), atomClass: .ord, isSpace: true)
+            atoms[1].atomClass = .ord
+            return assemble(atoms, s)
+        }
         return assemble(nodes.map { layout($0, s) }, s)
     }
 
@@ -668,6 +795,7 @@ struct MathLayout {
         var previousClass: AtomClass? = nil        // the last atom that is not a space
         var italicBefore = 0.0                     // the italic correction the atom just before asks for
         var italicBeforeAnything = false           // … whatever follows (it was an accented character)
+        var textItalicBefore = 0.0                 // the italic correction of a text italic letter just before
         atoms.withUnsafeMutableBufferPointer { a in
             for i in 0..<count {
                 let atom = (a.baseAddress! + i).move()
@@ -683,6 +811,8 @@ struct MathLayout {
                 // math font (TeXbook Appendix G rule 17, as LuaTeX applies it to OpenType fonts): not at
                 // the end of a list, nor before a space, a fraction, a fence, an accent or a text letter.
                 if !atom.isSpace, italicBefore > 0, atom.isMathCharacter || italicBeforeAnything { kern += italicBefore }
+                if atom.textItalicLetter { kern -= textItalicBefore }
+                textItalicBefore = atom.textItalicLetter ? atom.italic : 0
                 if !atom.isSpace { previousClass = atom.atomClass }
                 let slanted = atom.glyph.map { $0 != 0 } ?? false
                 italicBefore = (slanted || atom.accentedCharacter) && !atom.largeOperator && atom.italic > 0 && atom.atomClass == .ord ? atom.italic : 0
@@ -809,15 +939,14 @@ struct MathLayout {
     // MARK: - Scripts (TeXbook rules 17, 18)
 
     func scripts(_ baseNode: MathNode?, sub subNode: MathNode?, sup supNode: MathNode?, _ s: LayoutStyle) -> Atom {
-        var sup: Box? = nil
-        // Two, three or four primes are the double, triple and quadruple prime characters (as
-        // unicode-math sets them), narrower than primes side by side.
-        if let supNode, case .row = supNode.kind, (2...4).contains(supNode.children.count),
-           supNode.children.allSatisfy({ if case let .operator(t, _) = $0.kind { return t == "\u{2032}" }; return false }) {
-            let combined: UInt32 = [0x2033, 0x2034, 0x2057][supNode.children.count - 2]
-            if math.face.glyph(for: combined) != nil { sup = glyphBox(combined, s.superscript).box }
+        // (Primes typed as `''` are one double-prime character already, as unicode-math sets them; the
+        // parser combines them. `^{\prime\prime}` is two primes side by side, as in TeX.)
+        if s.isDisplay, let baseNode, baseNode.kind == .row, baseNode.declaredAtomClass == .op {
+            // Rule 13a: an Op atom of normal limits (`\mathop{\mathrm{M}}_2`, not `\nolimits`) takes its
+            // scripts as limits in display style.
+            return underOver(baseNode, under: subNode, over: supNode, UnderOverProperties(), s)
         }
-        if sup == nil, let supNode { sup = layout(supNode, s.superscript).box }
+        let sup = supNode.map { layout($0, s.superscript).box }
         let sub = subNode.map { layout($0, s.subscript).box }
         if let baseNode, let accented = accentedCharacter(baseNode, sub: sub, sup: sup, s) { return accented }
         // An accented character with one script inside a group and the other outside it (`{\bar{B}_a}^d`)
@@ -859,14 +988,15 @@ struct MathLayout {
         let character = layout(node.children[0], s)
         guard character.glyph != nil, !character.largeOperator else { return nil }
         let size = scale(s)
-        let accent = accentMark(mark, stretchy: op.stretchy, width: character.box.width, s)
+        let fromText = textFontAccent(node.children[1], mark, s)
+        let accent = fromText?.mark ?? accentMark(mark, stretchy: op.stretchy, width: character.box.width, s)
         // As `underOver` places an accent over a character: centred when wider, at the attachment points.
         let cw = character.box.width
         let width = max(cw, accent.box.width)
         let baseX = (width - cw) / 2
         var x = (width - accent.box.width) / 2
         if let ba = character.topAccent, let oa = accent.topAccent { x = baseX + ba - oa }
-        let y = max(0, character.box.height - c.accentBaseHeight * size)
+        let y = max(0, character.box.height - (fromText?.xHeight ?? c.accentBaseHeight * size))
         let cls: AtomClass = [.op, .rel].contains(character.atomClass) ? character.atomClass : .ord
         let scripted = attachScripts(consume character, sub: sub, sup: sup, s).box
         let box = Box(width: max(width, baseX + scripted.width), height: max(scripted.height, y + accent.box.height),
@@ -894,14 +1024,15 @@ struct MathLayout {
         var children: [Box.Placed] = []
         children.reserveCapacity(3)
         children.append(Box.Placed(x: 0, y: 0, box: b))
+        // (A text italic letter's box holds its italic correction already.)
         let italic = base.italic
         // A big operator's italic correction belongs to its superscript: with scripts, the nucleus
         // counts only up to where the subscript starts (as LuaTeX sets OpenType operators).
         var width = base.largeOperator ? b.width - italic : b.width
         // Italic correction: a superscript moves right of a slanted letter; a big operator's
-        // subscript moves left under it (OpenType MATH convention).
-        let supX = b.width + (base.largeOperator ? 0 : italic)
-        let subX = b.width - (base.largeOperator ? italic : 0)
+        // subscript moves left under it (OpenType MATH convention), as does a text italic letter's.
+        let supX = b.width + (base.largeOperator || base.textItalicLetter ? 0 : italic)
+        let subX = b.width - (base.largeOperator || base.textItalicLetter ? italic : 0)
         let space = c.spaceAfterScript * size
         if let sup, sub == nil {
             u = max(u, (s.cramped ? c.superscriptShiftUpCramped : c.superscriptShiftUp) * size, sup.depth + c.superscriptBottomMin * size)
@@ -950,6 +1081,7 @@ struct MathLayout {
         a.endsInCharacter = false
         a.scriptedCharacter = character
         a.accentedCharacter = false
+        a.textItalicLetter = false
         a.italic = 0
         a.largeOperator = false
         return a
@@ -963,21 +1095,38 @@ struct MathLayout {
     ]
 
     func underOver(_ baseNode: MathNode?, under: MathNode?, over: MathNode?, _ p: UnderOverProperties, _ s: LayoutStyle) -> Atom {
-        var base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
+        // The nucleus of an accent (TeXbook Appendix G rule 12) or of \overline (rule 9) is set in the cramped
+        // style: a superscript inside it sits lower (`\overline{H'}`, `\ddot{Z^1}`).
+        var base = baseNode.map { layout($0, p.accent ? s.crampedStyle : s) } ?? Atom(box: .empty(), atomClass: .ord)
         // Limits of a movable-limits operator become scripts outside display style.
         if base.movableLimits && !s.isDisplay && !p.accent && !p.accentUnder {
             return attachScripts(consume base, sub: under.map { layout($0, s.subscript).box }, sup: over.map { layout($0, s.superscript).box }, s)
         }
+        if !p.accent && !p.accentUnder && base.glyph == nil {
+            // Rule 13a takes the nucleus through clean_box: a list is hpacked, and an hbox's height and
+            // depth start from zero (`\underset{x}{\mathop{z}}`: the z raised to the axis has no depth
+            // below zero for the limit to hang from).
+            base.box.height = max(0, base.box.height)
+            base.box.depth = max(0, base.box.depth)
+        }
         let size = scale(s)
         var overAtom: Atom? = nil, underAtom: Atom? = nil
         var overIsAccent = p.accent, underIsAccent = p.accentUnder
+        // How far below the base's top an accent sits at most (rule 12's δ): the font's AccentBaseHeight,
+        // or the x-height of the text font an accent is taken from.
+        var accentDrop = c.accentBaseHeight * size
         // Accents: a mark over or under the base.
         if let over, p.accent, case let .operator(text, op) = over.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
             if u == 0x203E || (u == 0xAF && op.stretchy) {
                 return overbar(base, s)
             }
-            overAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, s)
+            if let fromText = textFontAccent(over, u, s) {
+                overAtom = fromText.mark
+                accentDrop = fromText.xHeight
+            } else {
+                overAtom = accentMark(u, stretchy: op.stretchy, width: base.box.width, s)
+            }
         }
         if let under, p.accentUnder, case let .operator(text, op) = under.kind, text.isOneScalar {
             let u = text.unicodeScalars.first!.value
@@ -1030,7 +1179,7 @@ struct MathLayout {
             var x = (width - o.box.width) / 2 + italic / 2
             if overIsAccent {
                 // TeXbook rule 12: the accent sits AccentBaseHeight lower than the base's top.
-                y = max(0, base.box.height - c.accentBaseHeight * size)
+                y = max(0, base.box.height - accentDrop)
                 if let ba = base.topAccent, let oa = o.topAccent, base.glyph != nil {
                     x = baseX + ba - oa
                 } else if let oa = o.topAccent, o.glyph != nil {
@@ -1080,6 +1229,7 @@ struct MathLayout {
         result.glyph = nil
         result.endsInCharacter = false
         result.scriptedCharacter = false
+        result.textItalicLetter = false
         result.largeOperator = false
         result.movableLimits = false
         result.italic = 0
@@ -1144,6 +1294,38 @@ struct MathLayout {
         }
         let g = glyphBox(scalar, s)
         return Atom(box: g.box, atomClass: .ord, glyph: g.glyph, topAccent: g.metrics.topAccentAttachment * scale(s))
+    }
+
+    /// An accent inside a text-font alphabet (`\mathbf{\tilde{R}}`, `\mathrm{\hat{a}}`: the accent node carries
+    /// the alphabet), taken from that text font as LuaLaTeX does: unicode-math's accents are `\Umathaccent`
+    /// of the variable family (LaTeX's `\mathaccent` type 7), so they follow `\fam`, and `\mathrm`,
+    /// `\mathbf`, `\mathit`, `\mathsf`, `\mathtt` are text fonts. The mark is the font's combining
+    /// character (a box of no width, as TeX's char box; no wide forms), and rule 12's δ is the text font's
+    /// x-height (a font without a MATH table has no AccentBaseHeight). Nil when the accent has no such
+    /// alphabet, or the text face lacks the character.
+    func textFontAccent(_ node: MathNode, _ u: UInt32, _ s: LayoutStyle) -> (mark: Atom, xHeight: Double)? {
+        guard let raw = node.attributes?[MathNode.mathVariantAttribute], let variant = MathVariant(rawValue: raw),
+              let combining = MathLayout.accentScalars[u] ?? ((0x300...0x36F).contains(u) ? u : nil) else { return nil }
+        let role: FontRole
+        switch variant {
+        case .normal: role = .text
+        case .bold: role = .textBold
+        case .italic: role = .textItalic
+        case .sansSerif: role = .textSans
+        case .monospace: role = .textMono
+        default: return nil
+        }
+        guard fonts.hasTextFace(role) else { return nil }
+        let face = fonts.face(fonts.textRole(role, scriptLevel: s.level))
+        guard let glyph = face.glyph(for: combining), let xHeight = face.xHeight ?? face.glyph(for: 0x78).map({ face.metrics($0).height }) else {
+            return nil
+        }
+        let size = scale(s)
+        let m = face.metrics(glyph)
+        let box = Box(width: 0, height: max(0, m.height) * size, depth: max(0, m.depth) * size,
+                      content: .glyph(GlyphRef(font: fonts.textRole(role, scriptLevel: s.level), glyph: glyph, size: size,
+                                               character: combining)))
+        return (Atom(box: box, atomClass: .ord), xHeight * size)
     }
 
     /// `\overline` (TeXbook rule 9, OpenType Overbar constants).
@@ -1218,15 +1400,17 @@ struct MathLayout {
         // Rule 19: δ = max(h − axis, d + axis); size ≥ max(2δ·901/1000, 2δ − 5pt).
         let delta = max(h - axis, d + axis)
         var target = max(2 * delta * 0.901, 2 * delta - 0.5 * s.sizeFactor)
-        // \binom and \genfrac{(}{)}{0pt}: the delimiters of a generalized fraction are at least
-        // TeX's \delim1 / \delim2 (LuaTeX's FractionDelimiterDisplayStyleSize 2.4 em, FractionDelimiterSize
-        // 1.01 em).
-        // Rule 15e: the delimiters of a generalized fraction are \delim1 in display style and \delim2
-        // otherwise, whatever the fraction's size (LuaTeX: FractionDelimiterDisplayStyleSize 2.4 em,
-        // FractionDelimiterSize 1.01 em).
+        // Rule 15e sizes the delimiters of a generalized fraction to \delim1 in display style and \delim2
+        // otherwise, whatever the fraction's size. amsmath's \genfrac under LuaTeX sets each one as
+        // `\hbox{$\left( \vcenter{\hrule height D}\right.$}`, D = \Umathfractiondelsize of the style
+        // (FractionDelimiterDisplayStyleSize 2.4 em, FractionDelimiterSize 1.01 em, of the style's size),
+        // with \delimitershortfall 0: a delimiter at least D tall, taken at the text size and centred on the
+        // text axis (the \hbox starts a new formula), so a \binom in a script keeps text-size parentheses.
+        var delimiterStyle = s
         if nodes.count == 1, case let .fraction(fp) = nodes[0].kind, fp.lineThickness == 0 {
             let isDisplay = fp.displayStyle ?? s.isDisplay
-            target = (isDisplay ? 2.4 : 1.01) * scale(s)
+            target = (isDisplay ? 2.4 : 1.01) * (fp.displayStyle != nil ? s.sizeFactor : scale(s))
+            delimiterStyle = LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: s.sizeFactor)
         }
         for i in middles {
             var m = delimiter(MathLayout.operatorScalar(atoms[i].pendingDelimiter!), targetTotal: target, s)
@@ -1235,15 +1419,19 @@ struct MathLayout {
             atoms[i] = m
         }
         var items: [Atom] = []
-        var l = delimiter(open.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, s)
+        var l = delimiter(open.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, delimiterStyle)
         l.atomClass = .open
         items.append(l)
         items.append(contentsOf: atoms)
-        var r = delimiter(close.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, s)
+        var r = delimiter(close.unicodeScalars.first.map { MathLayout.operatorScalar($0) } ?? 0, targetTotal: target, delimiterStyle)
         r.atomClass = .close
         items.append(r)
         var out = assemble(items, s, name: "fenced")
-        out.atomClass = .inner
+        // `\left…\right` is an Inner atom (rule 19); amsmath's `\binom` (`\genfrac`) is a group around its
+        // generalized fraction, an Ord atom (rule 16): no thin space between it and a letter or an operator.
+        let generalizedFraction: Bool
+        if nodes.count == 1, case let .fraction(fp) = nodes[0].kind, fp.lineThickness == 0 { generalizedFraction = true } else { generalizedFraction = false }
+        out.atomClass = generalizedFraction ? .ord : .inner
         out.glyph = nil
         out.italic = 0
         return out
@@ -1292,7 +1480,9 @@ struct MathLayout {
             previousDepth = d
         }
         let total = -(baseline - previousDepth)
-        let axis = c.axisHeight * s.sizeFactor
+        // \vcenter centres on the axis of the style it is in: the text style's for smallmatrix (whose `s` is
+        // its cells' script style), the style's own for \substack and subarray (in a subscript, the script axis).
+        let axis = c.axisHeight * (outerSpaces ? s.sizeFactor : scale(s))
         let shift = total / 2 + axis
         for k in children.indices { children[k].y += shift }
         let width = colWidth.reduce(0, +) + gap * Double(max(0, columns - 1)) + 2 * thin

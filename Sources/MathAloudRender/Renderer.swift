@@ -182,6 +182,10 @@ public final class Renderer: Sendable {
         let engine = MathLayout(fonts: fonts)
         let d = display ?? (options.display || speaker.parser.tex.options.displayMode)
         var box = engine.layout(root, LayoutStyle(display: d, level: 0, cramped: false, sizeFactor: 1)).box
+        // The formula is a box of TeX's horizontal list (\hbox, \sbox): its height and depth are never
+        // negative (hpack starts both from zero), even when its only item is raised (`\mathop{z}`).
+        box.height = max(0, box.height)
+        box.depth = max(0, box.depth)
         if options.color != .black { box = box.wrapped(.color(options.color)) }
         return box
     }

@@ -81,7 +81,7 @@ enum MathMLConvention {
     static let continued = "data-continued"
     /// `data-class` on `mo`: the TeX atom class when it differs from the operator dictionary's and
     /// `form` cannot say it.
-    static let atomClass = "data-class"
+    static let atomClass = MathNode.atomClassAttribute
     /// MathJax's attribute for the TeX class, understood on input.
     static let mathJaxClass = "data-mjx-texclass"
 }

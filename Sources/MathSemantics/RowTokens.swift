@@ -757,7 +757,7 @@ extension Analyzer {
             case .superscript where m.children.count == 2:
                 guard case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" else { return nil }
                 let base: String
-                switch m.children[0].kind {
+                switch m.children[0].groupContent.kind {
                 case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t
                 case .text(let t, _): base = t.trimmingSpaces
                 default: return nil

@@ -121,6 +121,7 @@ extension DiagnosticID {
             .init("tex.multiple-tags", .error, "More than one \\tag in a row."),
             .init("tex.redefinition", .error, "\\newcommand of a command that exists."),
             .init("tex.script-in-text", .error, "^ or _ in text mode."),
+            .init("tex.size-in-math", .warning, "A text size command (\\tiny … \\Huge) in math mode, where LaTeX ignores it."),
             .init("tex.too-deep", .error, "Groups nested deeper than the limit.", rejectsInput: true),
             .init("tex.too-many-cells", .error, "A table with more cells than the limit.", rejectsInput: true),
             .init("tex.trailing-backslash", .warning, "A lone backslash at the end of the input."),

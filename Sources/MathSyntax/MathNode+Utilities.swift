@@ -1,4 +1,25 @@
 extension MathNode {
+    /// The attribute that gives a row (or an operator) the TeX atom class it is spaced as, when it is
+    /// not what its content says: `\mathop{\mathrm{dim}_H}` is an Op atom. MathML writes it as is
+    /// (`<mrow data-class="op">`); the value is an ``AtomClass`` raw value.
+    public static let atomClassAttribute = "data-class"
+
+    /// The MathML attribute naming the alphabet of a node whose kind has no variant of its own (an
+    /// accent's `mo` in `\mathbf{\hat{a}}`); the value is a ``MathVariant`` raw value.
+    public static let mathVariantAttribute = "mathvariant"
+
+    /// The atom class a row's ``atomClassAttribute`` gives it, if any.
+    public var declaredAtomClass: AtomClass? {
+        attributes?[MathNode.atomClassAttribute].flatMap { AtomClass(rawValue: $0) }
+    }
+
+    /// What a braced group of one item holds: the child of a row of one node without attributes (the
+    /// TeX parser keeps `{=}` and `\mathrm{GeV}` so, as TeX sets them as groups), else the node itself.
+    public var groupContent: MathNode {
+        if case .row = kind, children.count == 1, attributes == nil { return children[0] }
+        return self
+    }
+
     /// A row of `children` spanning their ranges; a single child is returned unwrapped.
     public static func row(_ children: [MathNode], range: SourceRange? = nil) -> MathNode {
         if children.count == 1, range == nil || children[0].range == range { return children[0] }

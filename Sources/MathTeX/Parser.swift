@@ -187,6 +187,18 @@ struct ParserCore {
     }
     /// The text font in force (`\textbf{…}`).
     var textFont: MathVariant?
+    /// Text is set in small capitals (`\textsc{…}`).
+    var textSmallCaps = false
+    /// The text size a size command set in math mode (`\tiny` 0.5 …), for the rest of the group: it
+    /// sizes nothing of the math, but the text font it selects sets `\text{…}` and the interword space
+    /// of `~` and `\ ` (as LaTeX's `\@setfontsize` does after its "invalid in math mode" warning).
+    var mathTextSize: Double?
+
+    /// The width of `~`, `\ ` and `\nobreakspace` in math: the interword space of the text font, at
+    /// the text size in force.
+    var interwordSpace: Double {
+        mathTextSize.map(StyleCommands.interwordSpace(size:)) ?? SpacingCommands.interwordSpace
+    }
     /// `\tag{…}` seen in the current row or formula.
     var pendingTag: MathNode?
     var tableCellCount = 0
@@ -469,15 +481,25 @@ struct ParserCore {
         let primes = last.primes
         last.primes = []
         if !primes.isEmpty {
-            let row = MathNode.row(primes)
+            let combined = Self.combinedPrimes(primes)
+            let row = MathNode.row(combined)
             if let s = sup {
-                sup = MathNode(.row, primes + (s.kind == .row ? s.children : [s]),
+                sup = MathNode(.row, combined + (s.kind == .row ? s.children : [s]),
                                range: SourceRange.union(row.range, s.range))
             } else {
                 sup = row
             }
         }
         itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, last: last))
+    }
+
+    /// Primes typed as `'` (each a `′` operator) as unicode-math sets them: two, three or four are one
+    /// character, the double, triple or quadruple prime (″ ‴ ⁗), narrower than primes side by side;
+    /// more stay single primes. (`^{\prime\prime}` is two primes, as TeX sets it.)
+    static func combinedPrimes(_ primes: [MathNode]) -> [MathNode] {
+        guard (2...4).contains(primes.count) else { return primes }
+        let range = primes.reduce(nil) { SourceRange.union($0, $1.range) }
+        return [MathNode(.operator(["\u{2033}", "\u{2034}", "\u{2057}"][primes.count - 2], .ordinary), range: range)]
     }
 
     /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
@@ -591,13 +613,16 @@ struct ParserCore {
     mutating func parseAtom(_ t: Token) -> Atom? {
         switch t.kind {
         case .beginGroup:
-            let node = parseGroupContent(opening: t)
+            let node = parseGroupContent(opening: t, keepingOrdGroup: true)
             return Atom(node: node, range: node.range)
         case .character:
             return parseCharacter(t)
         case .active:
-            // `~` is \nobreakspace: an interword space of the text font (3.33 pt in Latin Modern Roman 10).
-            return Atom(node: MathNode(.space(width: SpacingCommands.interwordSpace), range: t.range), range: t.range)
+            // `~` is LaTeX's `\nobreakspace{}`: an interword space of the text font (3.33 pt in Latin Modern
+            // Roman 10) and an empty group, an Ord atom, which spaces what follows (`,~\tan` has a thin space
+            // on each side of the Ord). As one item: a group holding the space (spaced as that Ord).
+            let space = MathNode(.space(width: interwordSpace), range: t.range)
+            return Atom(node: MathNode(.row, [space], range: t.range), range: t.range)
         case .verbatim:
             let text = t.scalar == "*" ? self.name(t).replacingOccurrences(of: " ", with: "␣") : self.name(t)
             return Atom(node: MathNode(.text(text, variant: .monospace), range: t.range), range: t.range)
@@ -609,16 +634,24 @@ struct ParserCore {
     }
 
     /// After an opening `{`: the group's content up to the matching `}` as one node.
-    mutating func parseGroupContent(opening: Token) -> MathNode {
+    ///
+    /// A group of one item is that item (as KaTeX and MathML's inferred rows treat it), except, with
+    /// `keepingOrdGroup` (a group standing as an item of a list), where TeX's meaning differs: a braced
+    /// group is an Ord atom whose nucleus is the group's list (TeXbook ch. 17 and Appendix G rule 16),
+    /// and only a group of one Ord character without scripts is that character again (tex.web §1186).
+    /// So `{=}`, `{+}` and `{\sum}` are ordinary symbols, spaced as letters, and `{10}^{14}` puts its
+    /// exponent on a box (rule 18a), not on the last digit: those stay a row of one node.
+    mutating func parseGroupContent(opening: Token, keepingOrdGroup: Bool = false) -> MathNode {
         guard enterNesting(at: opening.range) else {
             skipToGroupEnd()
             return MathNode(.error("{…}"), range: opening.range)
         }
         defer { depth -= 1 }
-        let savedFont = font, savedMerge = mergeLetters
+        let savedFont = font, savedMerge = mergeLetters, savedSize = mathTextSize
         let items = parseItems(until: .endGroup)
         font = savedFont
         mergeLetters = savedMerge
+        mathTextSize = savedSize
         let close = next()
         var end = close.range.upperBound
         if close.kind != .endGroup {
@@ -629,10 +662,26 @@ struct ParserCore {
         }
         switch items {
         case .one(let node):
-            // A group of one item is that item (as KaTeX and MathML's inferred rows treat it).
+            if keepingOrdGroup, Self.differsAsOrdGroup(node) {
+                return MathNode(.row, [node], range: SourceRange(opening.range.lowerBound, end))
+            }
             return node
         case .many(let nodes):
             return MathNode(.row, nodes, range: SourceRange(opening.range.lowerBound, end))
+        }
+    }
+
+    /// Whether a node set as the only item of a braced group is set differently as the group (an Ord
+    /// atom around it) than alone: an operator of another class (a relation, a binary operator,
+    /// punctuation, a large operator), a function name (`{\log}`), a number or word of several
+    /// characters (scripts on it go on a box), or such a node with scripts.
+    static func differsAsOrdGroup(_ node: MathNode) -> Bool {
+        switch node.kind {
+        case .operator(_, let p): return p.atomClass != .ord && !p.fence
+        case .number(let text, _), .identifier(let text, _): return text.unicodeScalars.count > 1
+        case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
+            return node.children.first.map(differsAsOrdGroup) ?? false    // `{\log_{10}}`, `{\sum_i}`
+        default: return false
         }
     }
 
@@ -878,7 +927,7 @@ struct ParserCore {
         }
         if name == " " {
             // A control space is the text font's interword space, in math as in text (TeXbook ch. 18).
-            return Atom(node: MathNode(.space(width: SpacingCommands.interwordSpace), range: t.range), range: t.range)
+            return Atom(node: MathNode(.space(width: interwordSpace), range: t.range), range: t.range)
         }
         // Suggestions cost a scan of all names: compute each once, and for at most 20 names per parse.
         let suggestion: String?

@@ -616,7 +616,7 @@ package enum SymbolTable {
         \perp               ⊥           rel
         \vdash              ⊢           rel
         \dashv              ⊣           rel
-        \models             ⊨           rel
+        \models             ⊧           rel
         \vDash              ⊨           rel
         \Vdash              ⊩           rel
         \Vvdash             ⊪           rel
@@ -757,9 +757,6 @@ package enum SymbolTable {
         \Longleftarrow      ⟸           rel
         \Longrightarrow     ⟹           rel
         \Longleftrightarrow ⟺           rel
-        \impliedby          ⟸           rel
-        \implies            ⟹           rel
-        \iff                ⟺           rel
         \mapsto             ↦           rel
         \longmapsto         ⟼           rel
         \hookleftarrow      ↩           rel

@@ -53,8 +53,6 @@ private let knownSymbols: [SymbolCase] = [
     .init(name: "coloneq", text: ":−", symbolClass: .rel),
     .init(name: "to", text: "→", symbolClass: .rel),
     .init(name: "gets", text: "←", symbolClass: .rel),
-    .init(name: "iff", text: "⟺", symbolClass: .rel),
-    .init(name: "implies", text: "⟹", symbolClass: .rel),
     .init(name: "mapsto", text: "↦", symbolClass: .rel),
     .init(name: "leadsto", text: "⇝", symbolClass: .rel),
     .init(name: "sum", text: "∑", symbolClass: .largeOperator(limits: true)),
@@ -121,7 +119,7 @@ private func knownMathSymbols(_ expected: SymbolCase) throws {
         }
         counts[key, default: 0] += 1
     }
-    #expect(SymbolTable.allMathNames.count >= 600)
+    #expect(SymbolTable.allMathNames.count >= 595)     // \implies, \impliedby, \iff are macros (amsmath's)
     #expect(counts["rel", default: 0] >= 250)
     #expect(counts["bin", default: 0] >= 70)
     #expect(counts["ord", default: 0] >= 130)
@@ -319,6 +317,9 @@ private let katexSymbolNames = #"""
 @Test func coversKaTeXSymbols() {
     let names = katexSymbolNames.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
     #expect(names.count == 600)
-    let missing = names.filter { SymbolTable.math($0) == nil }
+    // \implies, \impliedby and \iff are amsmath's (and KaTeX's) macros `\;\Longrightarrow\;`…: built-in
+    // macros here too, so they keep their thick spaces.
+    let macros: Set = ["implies", "impliedby", "iff"]
+    let missing = names.filter { SymbolTable.math($0) == nil && !(macros.contains($0) && TeXParser.isKnownCommand($0)) }
     #expect(missing == [])
 }

@@ -25,10 +25,17 @@ enum AccentCommands {
         ("underbar", "‾", true, true),
     ]
 
+    /// The alphabets unicode-math takes from text fonts.
+    private static let textAlphabets: Set<MathVariant> = [.normal, .bold, .italic, .sansSerif, .monospace]
+
     static let all: [CommandDefinition] = accents.map { entry in
         let (name, character, stretchy, under) = entry
-        return CommandDefinition([name], [.content], modes: ["underline", "overline"].contains(name) ? .both : .math) { _, call in
-            let mark = MathNode(.operator(character, OperatorProperties(atomClass: .ord, stretchy: stretchy)), range: call.token.range)
+        return CommandDefinition([name], [.content], modes: ["underline", "overline"].contains(name) ? .both : .math) { core, call in
+            // The accent is in the alphabet in force when that is a text font (unicode-math's accents follow
+            // \fam, and \mathrm, \mathbf, \mathit, \mathsf, \mathtt are text fonts): `\mathbf{\hat{a}}`.
+            let font = core.font.flatMap { textAlphabets.contains($0) ? [MathNode.mathVariantAttribute: $0.rawValue] : nil }
+            let mark = MathNode(.operator(character, OperatorProperties(atomClass: .ord, stretchy: stretchy)), range: call.token.range,
+                                attributes: under ? nil : font)
             if under {
                 return MathNode(.under(UnderOverProperties(accentUnder: true)), [call.node(0), mark], range: call.range)
             }
@@ -45,20 +52,56 @@ enum AccentCommands {
                                 range: call.token.range)
             return MathNode(.under(UnderOverProperties()), [call.node(0), mark], range: call.range)
         },
-        CommandDefinition(["overset", "stackrel"], [.math, .math]) { _, call in
-            MathNode(.over(UnderOverProperties()), [asRelation(call.node(1), stack: call.name == "stackrel"), call.node(0)], range: call.range)
+        CommandDefinition(["overset"], [.math, .math]) { _, call in
+            binaryOrRelation(MathNode(.over(UnderOverProperties()), [withLimits(call.node(1)), call.node(0)], range: call.range))
+        },
+        CommandDefinition(["stackrel"], [.math, .math]) { _, call in
+            // LaTeX: `\mathrel{\mathop{#2}\limits^{#1}}`, a relation whatever the base; a base of one letter
+            // or digit is the Op atom's character, centred on the axis (Appendix G rule 13).
+            var base = call.node(1)
+            switch base.kind {
+            case .operator:
+                return MathNode(.over(UnderOverProperties()), [withLimits(asRelation(base)), call.node(0)], range: call.range)
+            case .identifier(let t, _), .number(let t, _):
+                if t.unicodeScalars.count == 1 {
+                    base = MathNode(.row, [base], range: base.range, attributes: [MathNode.atomClassAttribute: AtomClass.op.rawValue])
+                }
+            default: break
+            }
+            let stacked = MathNode(.over(UnderOverProperties()), [base, call.node(0)], range: call.range)
+            return MathNode(.row, [stacked], range: call.range, attributes: [MathNode.atomClassAttribute: AtomClass.rel.rawValue])
         },
         CommandDefinition(["underset"], [.math, .math]) { _, call in
-            MathNode(.under(UnderOverProperties()), [call.node(1), call.node(0)], range: call.range)
+            binaryOrRelation(MathNode(.under(UnderOverProperties()), [withLimits(call.node(1)), call.node(0)], range: call.range))
         },
         CommandDefinition(["stackbin"], [.math, .math]) { _, call in
             MathNode(.over(UnderOverProperties()), [call.node(1), call.node(0)], range: call.range)
         },
     ]
 
+    /// amsmath sets the base of `\overset`, `\underset` and `\stackrel` as `\mathop{…}\limits`: the
+    /// script stays above or below in every style, so an operator whose limits move to script positions
+    /// in text style (`\underset{x}{\operatorname*{sup}}`, `\lim`) keeps them there, and an arrow keeps
+    /// its width (`\underset{n\to\infty}{\rightarrow}` is not an extensible arrow).
+    private static func withLimits(_ node: MathNode) -> MathNode {
+        guard case .operator(let text, var p) = node.kind, p.movableLimits || p.stretchy else { return node }
+        p.movableLimits = false
+        p.stretchy = false
+        return MathNode(.operator(text, p), node.children, range: node.range, attributes: node.attributes)
+    }
+
+    /// amsmath's `\overset`/`\underset` are `\binrel@{#2}\binrel@@{\mathop{\kern\z@#2}\limits…}`: a binary
+    /// operator or relation as base makes the stack `\mathbin`/`\mathrel`; any other base leaves
+    /// `\binrel@@` as `\relax`, so its braced argument is a group, an Ord atom (TeXbook Appendix G rule
+    /// 16: `\underset{x}{\sup} f` has no thin space before f, `\underset{x}{\mathop{z}}` neither).
+    private static func binaryOrRelation(_ stack: MathNode) -> MathNode {
+        if case .operator(_, let p) = stack.children[0].kind, p.atomClass == .bin || p.atomClass == .rel { return stack }
+        return MathNode(.row, [stack], range: stack.range, attributes: [MathNode.atomClassAttribute: AtomClass.ord.rawValue])
+    }
+
     /// `\stackrel` makes its base a relation.
-    private static func asRelation(_ node: MathNode, stack: Bool) -> MathNode {
-        guard stack, case .operator(let text, var p) = node.kind else { return node }
+    private static func asRelation(_ node: MathNode) -> MathNode {
+        guard case .operator(let text, var p) = node.kind else { return node }
         p.atomClass = .rel
         return MathNode(.operator(text, p), range: node.range)
     }

@@ -13,15 +13,19 @@ enum DelimiterCommands {
             CommandDefinition([base + suffix]) { core, call in
                 guard let (text, range) = core.parseDelimiter(after: call.token) else { return nil }
                 let atomClass: AtomClass
+                let natural = OperatorDictionary.properties(for: text).atomClass
                 switch suffix {
                 case "l": atomClass = .open
                 case "r": atomClass = .close
                 case "m": atomClass = .rel
                 default:
-                    let natural = OperatorDictionary.properties(for: text).atomClass
-                    atomClass = natural == .open || natural == .close ? natural : .ord
+                    // amsmath's \big( is `{\hbox{$\left( … \right.$}}`, a group: an Ord atom, spaced as a
+                    // letter (TeXbook Appendix G rule 16; `\log\big(` has a thin space). The character still
+                    // says whether it opens or closes (`fence`).
+                    atomClass = .ord
                 }
-                let props = OperatorProperties(atomClass: atomClass, stretchy: true, fence: atomClass == .open || atomClass == .close, size: size)
+                let fence = [.open, .close].contains(atomClass) || [.open, .close].contains(natural)
+                let props = OperatorProperties(atomClass: atomClass, stretchy: true, fence: fence, size: size)
                 return MathNode(.operator(text, props), range: call.range.union(range))
             }
         }

@@ -13,9 +13,13 @@ enum FontCommands {
         ("mathbfit", .boldItalic), ("mathsfit", .sansSerifItalic),
     ]
 
-    static let switches: [(String, MathVariant)] = [
-        ("rm", .normal), ("bf", .bold), ("it", .italic), ("sf", .sansSerif), ("tt", .monospace), ("cal", .script),
-        ("sl", .italic), ("sc", .normal), ("normalfont", .normal), ("boldmath", .bold), ("unboldmath", .normal),
+    /// Old switches: (name, alphabet in math mode, font in text mode); nil leaves the font as it is.
+    /// LaTeX's `\sl`, `\sc` and `\normalfont` change only the text font, and `\boldmath`/`\unboldmath`
+    /// only outside math: in math mode they do nothing (LaTeX warns "invalid in math mode").
+    static let switches: [(String, MathVariant?, MathVariant?)] = [
+        ("rm", .normal, .normal), ("bf", .bold, .bold), ("it", .italic, .italic), ("sf", .sansSerif, .sansSerif),
+        ("tt", .monospace, .monospace), ("cal", .script, .script), ("sl", nil, .italic), ("sc", nil, .normal),
+        ("normalfont", nil, .normal), ("boldmath", nil, nil), ("unboldmath", nil, nil),
     ]
 
     static let all: [CommandDefinition] = alphabets.map { entry in
@@ -28,16 +32,26 @@ enum FontCommands {
             let node = core.parseMathArgument(for: call)
             core.font = savedFont
             core.mergeLetters = savedMerge
-            return node.withRange(SourceRange.union(call.range, node.range))
+            let range = SourceRange.union(call.range, node.range)
+            // `\mathrm{…}` is a group (LaTeX's math alphabets are `{\mathgroup…#1}`): an Ord atom around its
+            // list, TeXbook Appendix G rule 16. Where that differs from its content alone it stays a row of
+            // one node: a word (scripts after `\mathrm{Sym}` go on the word's box, rule 18a, while a script
+            // inside, `\mathrm{GeV^{-1}}`, goes on its last letter), a relation or binary operator (`\mathrm{=}`
+            // is spaced as a letter), a number of several digits.
+            if ParserCore.differsAsOrdGroup(node) || node.isWord {
+                return MathNode(.row, [node], range: range)
+            }
+            return node.withRange(range)
         }
     } + switches.map { entry in
-        let (name, variant) = entry
+        let (name, mathVariant, textVariant) = entry
         return CommandDefinition([name], modes: .both) { core, _ in
             if core.mode == .math {
-                core.font = variant
-                core.mergeLetters = variant == .normal
-            } else {
-                core.textFont = variant == .normal ? nil : variant
+                guard let mathVariant else { return nil }
+                core.font = mathVariant
+                core.mergeLetters = mathVariant == .normal
+            } else if let textVariant {
+                core.textFont = textVariant == .normal ? nil : textVariant
             }
             return nil
         }
@@ -45,23 +59,87 @@ enum FontCommands {
 }
 
 /// Text inside math: `\text \textrm \textbf \textit \textsf \texttt \textnormal \textup \textmd \emph
-/// \mbox \hbox`; the content is text mode, with `$…$` and `\(…\)` switching back to math.
+/// \textsl \textsc \mbox \hbox`; the content is text mode, with `$…$` and `\(…\)` switching back to math.
+///
+/// As in LaTeX, a font command changes one of the font's axes and keeps the others: family (`\textrm`,
+/// `\textsf`, `\texttt`), series (`\textbf`, `\textmd`) and shape (`\textit`, `\textsl`, `\textup`,
+/// `\textsc`), so `\textbf{\textit{u}}` is bold italic; `\textnormal` resets all three. Small capitals
+/// have no MathML `mathvariant`: the text keeps its letters with `style="font-variant: small-caps"`.
 enum TextCommands {
-    static let variants: [(String, MathVariant?)] = [
-        ("text", nil), ("textrm", nil), ("textnormal", nil), ("textmd", nil), ("mbox", nil), ("hbox", nil),
-        ("textbf", .bold), ("textit", .italic), ("emph", .italic), ("textsl", .italic), ("textsf", .sansSerif),
-        ("texttt", .monospace), ("textsc", nil), ("textup", nil),
-    ]
+    static let names = ["text", "textrm", "textnormal", "textmd", "mbox", "hbox", "textbf", "textit", "emph", "textsl",
+                        "textsf", "texttt", "textsc", "textup"]
 
-    static let all: [CommandDefinition] = variants.map { entry in
-        let (name, variant) = entry
-        return CommandDefinition([name], modes: .both) { core, call in
-            let saved = core.textFont
-            if variant != nil || ["textrm", "textnormal", "textup", "textmd"].contains(name) { core.textFont = variant }
+    static let all: [CommandDefinition] = names.map { name in
+        CommandDefinition([name], modes: .both) { core, call in
+            let saved = core.textFont, savedCaps = core.textSmallCaps
+            (core.textFont, core.textSmallCaps) = TextCommands.font(after: name, core.textFont, smallCaps: core.textSmallCaps)
             let node = core.parseTextArgument(for: call)
             core.textFont = saved
-            return node.withRange(SourceRange.union(call.range, node.range))
+            core.textSmallCaps = savedCaps
+            let range = SourceRange.union(call.range, node.range)
+            if core.mode == .math, let size = core.mathTextSize {
+                // After `\tiny` in math, text is tiny (the text font's size), though the math is not.
+                return MathNode(.style(StyleProperties(mathSize: size)), [node], range: range)
+            }
+            return node.withRange(range)
         }
+    }
+
+    /// The text font (as a `mathvariant`, nil for roman upright medium) and small capitals after a
+    /// font command.
+    static func font(after name: String, _ current: MathVariant?, smallCaps: Bool) -> (MathVariant?, Bool) {
+        enum Family { case roman, sans, mono }
+        var family: Family, bold: Bool, italic: Bool
+        switch current {
+        case .bold?: (family, bold, italic) = (.roman, true, false)
+        case .italic?: (family, bold, italic) = (.roman, false, true)
+        case .boldItalic?: (family, bold, italic) = (.roman, true, true)
+        case .sansSerif?: (family, bold, italic) = (.sans, false, false)
+        case .boldSansSerif?: (family, bold, italic) = (.sans, true, false)
+        case .sansSerifItalic?: (family, bold, italic) = (.sans, false, true)
+        case .sansSerifBoldItalic?: (family, bold, italic) = (.sans, true, true)
+        case .monospace?: (family, bold, italic) = (.mono, false, false)
+        default: (family, bold, italic) = (.roman, false, false)
+        }
+        var caps = smallCaps
+        switch name {
+        case "textnormal": (family, bold, italic, caps) = (.roman, false, false, false)
+        case "textrm": family = .roman
+        case "textsf": family = .sans
+        case "texttt": family = .mono
+        case "textbf": bold = true
+        case "textmd": bold = false
+        case "textit", "textsl": (italic, caps) = (true, false)
+        case "emph": (italic, caps) = (!italic, false)
+        case "textup": (italic, caps) = (false, false)
+        case "textsc": (italic, caps) = (false, true)
+        default: break      // \text, \mbox, \hbox: the font around them
+        }
+        let variant: MathVariant?
+        switch (family, bold, italic) {
+        case (.roman, false, false): variant = nil
+        case (.roman, true, false): variant = .bold
+        case (.roman, false, true): variant = .italic
+        case (.roman, true, true): variant = .boldItalic
+        case (.sans, false, false): variant = .sansSerif
+        case (.sans, true, false): variant = .boldSansSerif
+        case (.sans, false, true): variant = .sansSerifItalic
+        case (.sans, true, true): variant = .sansSerifBoldItalic
+        case (.mono, _, _): variant = .monospace
+        }
+        return (variant, caps)
+    }
+
+    /// The attribute that marks text set in small capitals (`\textsc`), CSS as MathML allows it.
+    static let smallCapsStyle = ["style": "font-variant: small-caps"]
+}
+
+private extension MathNode {
+    /// An identifier of several characters (a word such as `\mathrm{MeV}`).
+    var isWord: Bool {
+        guard case .identifier(let text, _) = kind else { return false }
+        var scalars = text.unicodeScalars.makeIterator()
+        return scalars.next() != nil && scalars.next() != nil
     }
 }
 
@@ -71,7 +149,8 @@ extension ParserCore {
         let t = nextNonSpace()
         guard t.kind == .beginGroup else {
             if t.kind == .character {
-                return MathNode(.text(String(Character(t.scalar)), variant: textFont), range: t.range)
+                return MathNode(.text(String(Character(t.scalar)), variant: textFont), range: t.range,
+                                attributes: textSmallCaps ? TextCommands.smallCapsStyle : nil)
             }
             pushBack(t)
             error("tex.missing-argument", "\\\(call.name) needs a text argument in braces", at: call.range)
@@ -102,9 +181,11 @@ extension ParserCore {
         var nodes: [MathNode] = []
         var buffer = ""
         var bufferRange: SourceRange? = nil
+        let smallCaps = textSmallCaps
         func flush(_ nodes: inout [MathNode], _ font: MathVariant?) {
             if !buffer.isEmpty {
-                nodes.append(MathNode(.text(buffer, variant: font), range: bufferRange))
+                nodes.append(MathNode(.text(buffer, variant: font), range: bufferRange,
+                                      attributes: smallCaps ? TextCommands.smallCapsStyle : nil))
             }
             buffer = ""
             bufferRange = nil

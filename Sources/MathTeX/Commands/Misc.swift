@@ -1,5 +1,39 @@
 import MathSyntax
 
+extension ParserCore {
+    /// amsmath's `\dots`, `\dotso` and `\dotsc` (with unicode-math, whose `\cdots` and `\ldots` are
+    /// plain Inner atoms): `\dots` before a binary operator or relation character (`+ = < > - * :`) or
+    /// `\not` is `\cdots`, centred on the axis; otherwise the low dots, followed by a thin space `\,`
+    /// when what comes next closes: a right delimiter (`) ] \} \rangle \rceil \rfloor \right \bigr`…)
+    /// or the end of the formula; `\dotso` also before `, ; .`, `\dotsc` before `; .` (amsmath's
+    /// `\mdots@@`, `\dotso@`, `\extrap@` and `\dotsc`).
+    mutating func amsDots(_ call: Invocation) -> MathNode? {
+        let next = peekNonSpace()
+        let name = next.kind == .controlSequence ? self.name(next) : ""
+        if call.name == "dots", next.kind == .character, "+=<>-*:".unicodeScalars.contains(next.scalar) || name == "not" {
+            return SymbolTable.math("cdots").map { leaf(SymbolLeaf($0), range: call.range) }
+        }
+        var closes = next.kind == .eof || next.kind == .mathShift || next.isCharacter(")") || next.isCharacter("]")
+            || ["}", "rbrack", "rbrace", "rangle", "rceil", "rfloor", "rgroup", "rmoustache", "right", "bigr", "Bigr",
+                "biggr", "Biggr"].contains(name)
+        if next.kind == .character {
+            switch call.name {
+            case "dotso": closes = closes || ",;.".unicodeScalars.contains(next.scalar)
+            case "dotsc": closes = closes || ";.".unicodeScalars.contains(next.scalar)
+            default: break
+            }
+        }
+        if closes {
+            let entry = tables.entry(",")
+            if entry >= 0 {
+                let at = SourceRange(call.range.upperBound, call.range.upperBound)
+                pushBack(Token(controlSequence: TokenName(rawValue: entry), tables: tables, range: at))
+            }
+        }
+        return SymbolTable.math("ldots").map { leaf(SymbolLeaf($0), range: call.range) }
+    }
+}
+
 /// Everything else with math meaning: `\tag`, `\substack`, `\mathchoice`, `\TextOrMath`, `\char`,
 /// `\rule`, `\raisebox`, `\href \url`, `\htmlClass \htmlId \htmlStyle \htmlData`, `\TeX \LaTeX \KaTeX`,
 /// `\label` (kept silent).
@@ -40,7 +74,10 @@ enum MiscCommands {
         CommandDefinition(["ensuremath"], [.math], modes: .both) { _, call in call.node(0).withRange(call.range) },
         CommandDefinition(["smallskip", "medskip", "bigskip", "par", "noindent", "indent", "centering", "hfil",
                            "vfill", "vfil", "break", "linebreak", "pagebreak", "newpage", "displaybreak"], modes: .both) { _, _ in nil },
-        CommandDefinition(["hfill"], modes: .both) { _, call in MathNode(.space(width: 1), range: call.range) },
+        // \hfill is glue that only stretches: in a formula set at its natural width (a box, an inline
+        // formula) it has no width.
+        CommandDefinition(["hfill"], modes: .both) { _, _ in nil },
+        CommandDefinition(["dots", "dotso", "dotsc"]) { core, call in core.amsDots(call) },
         CommandDefinition(["substack"], []) { core, call in
             let open = core.nextNonSpace()
             guard open.kind == .beginGroup else {

@@ -52,7 +52,21 @@ enum OperatorCommands {
                                         "mathclose": .close, "mathpunct": .punct, "mathinner": .inner, "mathord": .ord][call.name]!
             let content = call.node(0)
             if call.name == "mathord" || call.name == "mathinner" { return content.withRange(call.range) }
-            guard let text = flatText(content) else { return content.withRange(call.range) }
+            // A letter or digit keeps its alphabet (`\mathop{z}` is an italic z) and text its font
+            // (`\mathop{\textbf{z}}`): the row below says their class.
+            let keepsContent: Bool
+            switch content.kind {
+            case .identifier(let t, _), .number(let t, _):
+                keepsContent = t.unicodeScalars.count == 1 && t.unicodeScalars.first!.properties.isAlphabetic || Int(t) != nil && t.count == 1
+            case .text: keepsContent = true
+            default: keepsContent = false
+            }
+            guard !keepsContent, let text = flatText(content) else {
+                // A list made an atom of a class (`\mathop{\mathrm{dim}_H}`, `\mathrel{\substack{…}}`): a row
+                // whose class MathML writes as `data-class`, as for an operator, so it is spaced as that atom.
+                return MathNode(.row, content.kind == .row && content.attributes == nil ? content.children : [content],
+                                range: call.range, attributes: [MathNode.atomClassAttribute: atomClass.rawValue])
+            }
             var props = OperatorProperties(atomClass: atomClass)
             if atomClass == .op {
                 props.movableLimits = true
@@ -64,7 +78,9 @@ enum OperatorCommands {
             let t = core.nextNonSpace()
             var base: MathNode? = nil
             switch t.kind {
-            case .character, .controlSequence, .beginGroup:
+            case .beginGroup:
+                base = core.parseGroupContent(opening: t)   // \not{=} negates the relation itself
+            case .character, .controlSequence:
                 base = core.parseAtom(t)?.node
             default:
                 core.pushBack(t)
@@ -113,7 +129,13 @@ enum OperatorCommands {
         case .row:
             var out = ""
             for child in node.children {
-                if case .space = child.kind { out += " "; continue }
+                if case .space(let width) = child.kind {
+                    // A thin space (`\operatorname{arg\,max}`) is the name's space, drawn as \, is; any other
+                    // width (`\ `, `\quad`) keeps the list, so it keeps its width.
+                    guard abs(width - 3.0 / 18) < 0.001 else { return nil }
+                    out += " "
+                    continue
+                }
                 guard let s = flatText(child) else { return nil }
                 out += s
             }

@@ -43,9 +43,28 @@ enum StyleCommands {
     } + sizes.map { entry in
         let (name, size) = entry
         return CommandDefinition([name], modes: .both) { core, call in
-            let rest = core.mode == .math ? core.parseRestOfGroup() : core.parseTextContent(until: .endGroup)
+            if core.mode == .math {
+                // LaTeX's size commands are text font commands: in math mode they warn ("Command \tiny
+                // invalid in math mode") and size no math (`\mathrm{\tiny RWL}` is the size around it), only
+                // the text font, which `\text{…}` and the spaces `~` and `\ ` use.
+                core.warning("tex.size-in-math", "\\\(name) does not size math (LaTeX ignores it in math mode); size text with \\text{\\\(name) …} or math with \\scriptstyle",
+                             at: call.range)
+                core.mathTextSize = size == 1 ? nil : size
+                return nil
+            }
+            let rest = core.parseTextContent(until: .endGroup)
             return MathNode(.style(StyleProperties(mathSize: size)), rest, range: SourceRange.union(call.range, rest.last?.range))
         }
+    }
+
+    /// The interword space (em of the normal size) of LaTeX's text font at a size command's size: Latin
+    /// Modern Roman in its optical size (5, 7, 8, 9, 10, 12, 17 pt), as LuaLaTeX measures `\ ` after
+    /// `\tiny` … `\Huge` (2.36, 2.695, 2.832, 3.087, 3.33, 3.912, 4.694, 5.219, 6.263, 7.514 pt).
+    static func interwordSpace(size: Double) -> Double {
+        let spaces: [(Double, Double)] = [(0.5, 0.236), (0.6, 0.2695), (0.7, 0.2695), (0.8, 0.2832), (0.9, 0.3087),
+                                          (1.0, 0.3333), (1.2, 0.3912), (1.44, 0.46944), (1.728, 0.521857),
+                                          (2.074, 0.626349), (2.488, 0.751376)]
+        return spaces.min { abs($0.0 - size) < abs($1.0 - size) }!.1
     }
 
     /// Named colours of `xcolor`/HTML that `\color` accepts, besides `#rgb`/`#rrggbb` and `rgb(…)`.
@@ -109,9 +128,14 @@ enum SpacingCommands {
         return CommandDefinition([name], modes: .both) { core, call in
             if name == "nobreak" || name == "allowbreak" { return nil }
             if core.mode == .text {
-                return MathNode(.text(width >= 1 ? "\u{2003}" : " ", variant: nil), range: call.range)
+                // Text mode: a quad is an em space and `\nobreakspace`, `\space` the interword space, in the
+                // text; `\,` `\:` `\;` `\!` keep their widths (LaTeX's \thinspace is 1/6 em in text too).
+                if width >= 1 || name == "nobreakspace" || name == "space" {
+                    return MathNode(.text(width >= 1 ? "\u{2003}" : " ", variant: nil), range: call.range)
+                }
+                return MathNode(.space(width: width), range: call.range)
             }
-            return MathNode(.space(width: width), range: call.range)
+            return MathNode(.space(width: name == "nobreakspace" ? core.interwordSpace : width), range: call.range)
         }
     } + [
         CommandDefinition(["hspace"], [], modes: .both) { core, call in
