@@ -49,6 +49,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         var isEmpty = false
         var items: [Item] = []
         var text = ""
+        /// The `alt` text of the `mglyph`s absorbed into ``text`` (a glyph is an image named by its alt).
+        var glyphText = ""
         var textStart: Int?
 
         var range: SourceRange? {
@@ -70,7 +72,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     // Inputs
     let source: [UInt8]
     private let tags: [MathMLTag]
-    private let options: MathMLReader.Options
+    let options: MathMLReader.Options
 
     // Outputs
     var diagnostics: [Diagnostic] = []
@@ -150,6 +152,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         }
         if role == .absorbed, name == "mglyph", let sink = textSink, let alt = attributeDict["alt"] {
             stack[sink].text += alt
+            stack[sink].glyphText += alt
         }
         stack.append(frame)
         if role == .token || role == .annotationXML { textSink = stack.count - 1 }

@@ -353,8 +353,9 @@ struct Analyzer {
         b.leaf(.functionName, text: text, range: range, .atom(.functionClass, nameClass ?? .named))
     }
 
-    /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
-    mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
+    /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`), `font` when it is set
+    /// in a font other than upright (`<mtext mathvariant="bold-fraktur">`, `\textbf`).
+    mutating func text(_ raw: String, range: SourceRange?, font: PropertyAtom? = nil) -> NodeID {
         let t = Analyzer.plainText(raw).trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
         // A text of one letter of another script (`<mtext>Δ</mtext>`) is that letter.
@@ -370,6 +371,7 @@ struct Analyzer {
         }
         let mark = b.mark()
         if let key = unitNames.key(t) { b.string(.unitName, key) }
+        if let font { b.atom(.font, font) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
     }
 
@@ -562,7 +564,10 @@ struct Analyzer {
             n = b.finish(.degrees, mark, range: whole)
         }
         if let sup = s.sup {
-            n = power(n, sup, range: whole)
+            // A superscript on a base that brought its own subscript (`{x_a}^b`) is not the pair of
+            // scripts of `x_a^b` (MathSpeak 8: "x Sub a Base Sup b").
+            let scriptedBase = s.sub == nil && s.primes == 0 && !s.degrees && kind(base) == .subscript
+            n = power(n, sup, range: whole, scriptedBase: scriptedBase)
         }
         if self.range(n) == nil, whole != nil { return b.copy(n, range: whole) }
         return n
@@ -578,11 +583,12 @@ struct Analyzer {
     }
 
     /// A power with ClearSpeak's exponent facts.
-    mutating func power(_ base: NodeID, _ exp: NodeID, range: SourceRange?) -> NodeID {
+    mutating func power(_ base: NodeID, _ exp: NodeID, range: SourceRange?, scriptedBase: Bool = false) -> NodeID {
         let mark = b.mark()
         b.add(child: base, .base)
         b.add(child: exp, .exponent)
         addExponentProperties(exp)
+        if scriptedBase { b.flag(.scriptedBase) }
         return b.finish(.power, mark, range: range ?? SourceRange.union(self.range(base), self.range(exp)))
     }
 
@@ -600,25 +606,34 @@ struct Analyzer {
         // An accent: the script is one accent character.
         if lower == nil, let upper, let (text, stretchy) = Analyzer.accentLeaf(upper),
            let name = Vocabulary.accentName(text, over: true, stretchy: stretchy), baseClass != .rel, props.accent || baseClass == nil {
-            let accent = b.leaf(.operator, text: text, range: upper.range, .atom(.class, .ord))
+            // An accent the author named (`aria-label`) says the author's words, and is no longer the
+            // mark its character draws.
+            let labelled = upper.attributes != nil && Analyzer.hasIntent(upper)
+            let accent = labelled ? intentNode(upper, ctx) : b.leaf(.operator, text: text, range: upper.range, .atom(.class, .ord))
             let letters = tree.isLetterSequence(base)
             let mark = b.mark()
             b.add(child: base, .base)
             b.add(child: accent, .accent)
-            b.atom(.accentName, name)
+            if !labelled { b.atom(.accentName, name) }
             if letters { b.flag(.baseLetters) }
             return b.finish(.accent, mark, range: m.range)
         }
         if upper == nil, let lower, let (text, _) = Analyzer.accentLeaf(lower),
            let name = Vocabulary.accentName(text, over: false, stretchy: true), baseClass != .rel, props.accentUnder || baseClass == nil {
-            let mark = b.mark()
-            b.atom(.class, .ord)
-            b.atom(.position, .under)
-            let accent = b.finish(.operator, mark, text: text, range: lower.range, rangeFromChildren: false)
+            let labelled = lower.attributes != nil && Analyzer.hasIntent(lower)
+            let accent: NodeID
+            if labelled {
+                accent = intentNode(lower, ctx)
+            } else {
+                let mark = b.mark()
+                b.atom(.class, .ord)
+                b.atom(.position, .under)
+                accent = b.finish(.operator, mark, text: text, range: lower.range, rangeFromChildren: false)
+            }
             let outer = b.mark()
             b.add(child: base, .base)
             b.add(child: accent, .accent)
-            b.atom(.accentName, name)
+            if !labelled { b.atom(.accentName, name) }
             b.atom(.position, .under)
             return b.finish(.accent, outer, range: m.range)
         }
