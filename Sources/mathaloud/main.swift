@@ -10,6 +10,8 @@ commands:
   render   TeX or MathML to SVG, PNG or PDF with the spoken label inside (mathaloud render --help)
   audit    find the formulas of a document set a listener cannot hear, report and fix them (mathaloud audit --help)
   serve    the HTTP API for speech, labels, audio and images (mathaloud serve --help)
+  rules    check a locale's rules and words, run its examples and a corpus, count coverage (mathaloud rules --help)
+  locale   start a new locale from an existing one (mathaloud locale --help)
   help     this text
 """
 
@@ -30,6 +32,10 @@ do {
         exitCode = try AuditCommand.run(arguments)
     case "serve":
         exitCode = try ServeCommand.run(arguments)
+    case "rules":
+        exitCode = try RulesCommand.run(arguments)
+    case "locale":
+        exitCode = try LocaleCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:
