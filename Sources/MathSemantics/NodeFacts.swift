@@ -136,11 +136,33 @@ extension SemanticTree.Records {
             if case .generic(let f) = functionLikeness(b) { return .generic(f) }
             return .none
         case .fenced:
-            // (g ∘ h)(t)
-            if let c = child(n, .content), kind(c) == .infix, string(c, .operators) == "∘" { return .generic(facts) }
+            // Functions combined: (g ∘ h)(t), (f + g)(x), (f ⋅ g)(x), (f/g)(x).
+            if let c = child(n, .content), isFunctionCombination(c) { return .generic(facts) }
             return .none
         default:
             return .none
+        }
+    }
+
+    /// Function letters combined by operations, as a group before an argument (`(f + g)(x)`,
+    /// `(f \cdot g)(x)`, `(\frac{f}{g})(x)`, `(g \circ h)(t)`): every operand is a generic function letter.
+    func isFunctionCombination(_ c: NodeID) -> Bool {
+        func isFunctionLetter(_ n: NodeID) -> Bool {
+            kind(n) == .identifier && SemanticTree.Records.isGenericFunctionLetter(soleScalar(n))
+        }
+        switch kind(c) {
+        case .infix, .impliedTimes:
+            var items = 0
+            for link in children(c) where link.role == SemanticRole.item.rawValue {
+                guard isFunctionLetter(link.node) else { return false }
+                items += 1
+            }
+            return items >= 2
+        case .fraction:
+            guard let num = child(c, .numerator), let den = child(c, .denominator) else { return false }
+            return isFunctionLetter(num) && isFunctionLetter(den)
+        default:
+            return false
         }
     }
 
@@ -160,22 +182,25 @@ extension SemanticTree.Records {
     // MARK: ClearSpeak "simple"
 
     /// ClearSpeak's simple expression (Part 1, "Simple fractions" and Paren_Auto): a number, a letter
-    /// (or Greek letter, or a text word), a negative number or letter, a number or letters followed by
-    /// letters (`3x`, `2πr`, `ab`), a subscripted letter, a letter with primes, a common fraction,
+    /// (or Greek letter, or a text word), a negative number, letter or product, a number or letters
+    /// followed by letters or words (`3x`, `2πr`, `ab`, `2\text{ miles}`), a subscripted letter, a letter with primes, a common fraction,
     /// and a function applied to a simple argument (`\sin x`, `f(x)`). With `allowFractions`, fractions
     /// whose parts are simple also count as factors (ClearSpeak reads such a fraction "the fraction
     /// … over …"); with `strict`, no fraction counts (for the parts of a fraction).
     func isSimple(_ n: NodeID, allowFractions: Bool = false, strict: Bool = false, depth: Int = 0) -> Bool {
         if depth > 6 { return false }
         switch kind(n) {
-        case .number, .identifier, .text, .functionName, .ellipsis:
+        case .number, .identifier, .text, .functionName, .ellipsis, .unit:
             return true
         case .prefix:
+            // A negative number, letter or product of them (`-2x`).
             guard atom(n, .operator) == .negative, let a = child(n, .argument) else { return false }
             return kind(a) == .number || kind(a) == .identifier
+                || (kind(a) == .impliedTimes && isSimple(a, depth: depth + 1))
         case .subscript:
             guard let b = child(n, .base), let s = child(n, .subscript) else { return false }
-            return kind(b) == .identifier && (kind(s) == .number || kind(s) == .identifier)
+            return kind(b) == .identifier && (kind(s) == .number || kind(s) == .identifier
+                || (kind(s) == .impliedTimes && isSimple(s, strict: true, depth: depth + 1)))
         case .primes:
             return child(n, .base).map { kind($0) == .identifier } ?? false
         case .fraction:
@@ -190,9 +215,13 @@ extension SemanticTree.Records {
                 let c = link.node
                 switch kind(c) {
                 case .number: if i != 0 { return false }
+                case .text: break  // a word after a count: "2 miles", "6 ways of rolling a 7"
                 case .identifier, .subscript, .primes:
                     if !isSimple(c, depth: depth + 1) { return false }
                 case .fraction:
+                    // A common fraction leads a simple product ("3 fourths x"); with `allowFractions`
+                    // simple fractions may be factors anywhere.
+                    if i == 0 && !strict && has(c, .common) { break }
                     guard allowFractions, isSimple(c, allowFractions: true, depth: depth + 1) else { return false }
                 default: return false
                 }

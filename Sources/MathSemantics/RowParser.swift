@@ -583,6 +583,17 @@ extension Analyzer {
                 break
             }
         }
+        // f|x|, g‖v‖: a function letter before bars is applied to the absolute value or norm.
+        if !p.atEnd, tokens[p.pos].fence >= 0, case .generic(var facts) = tree.functionLikeness(n), kind(n) != .fenced {
+            let g = tokens[p.pos].fence
+            let groupKind = kind(groups[Int(g)].node)
+            if groupKind == .absoluteValue || groupKind == .norm {
+                p.pos += 1
+                facts.argumentFenced = false
+                let argument = postfixes(&p, finishFence(groups[Int(g)].node, g))
+                return application(n, argument, facts)
+            }
+        }
         return n
     }
 
@@ -785,7 +796,7 @@ extension Analyzer {
             steps += 1
         }
         let inner = kind(argument) == .fenced ? (child(argument, .content) ?? argument) : argument
-        let simple = tree.isSimple(inner, strict: true)
+        let simple = tree.isSimple(inner)
         let mark = b.mark()
         b.add(child: function, .function)
         b.add(child: argument, .argument)
@@ -843,6 +854,23 @@ extension Analyzer {
                     b.add(child: last, .whole)
                     b.add(child: f, .item)
                     factors[w - 1] = b.finish(.mixedNumber, mark)
+                    continue
+                }
+                // 1\frac{2}{3}\,kg: a whole number before a measurement of a fraction is a mixed number.
+                if kind(last) == .number, has(last, .integer), tree.property(last, .repeatingDecimal) == nil,
+                   kind(f) == .measurement, let q = child(f, .quantity), kind(q) == .fraction,
+                   tree.property(q, .numeratorValue) != nil, tree.property(q, .denominatorValue) != nil {
+                    let mixedMark = b.mark()
+                    b.add(child: last, .whole)
+                    b.add(child: q, .item)
+                    let mixed = b.finish(.mixedNumber, mixedMark)
+                    let mark = b.mark()
+                    b.add(child: mixed, .quantity)
+                    for link in tree.children(f) where link.role != SemanticRole.quantity.rawValue {
+                        b.add(child: link.node, roleNumber: link.role)
+                    }
+                    b.copyProperties(of: f)
+                    factors[w - 1] = b.finish(.measurement, mark)
                     continue
                 }
                 if kind(f) == .modulo, child(f, .item) == nil, has(f, .parenthesised) {

@@ -20,6 +20,17 @@ extension Analyzer {
                 continue
             }
             let item = items[i]
+            // A lone `{` before a table that ends the row is cases (MathML writes `<mo>{</mo><mtable>`
+            // with no closing fence, or an empty one that the reader dropped).
+            if item.match == RowItem.looseFence, item.scalar == "{", i + 2 == range.upperBound,
+               let table = items[i + 1].withRaw({ Analyzer.soleTable($0) }), let table {
+                let t = node(table, ctx)
+                if kind(t) == .lines {
+                    let r = SourceRange.union(item.withRaw { $0.range } ?? nil, table.range)
+                    tokens.push(Token(.operand, fencedTable(t, open: "{", close: "", range: r)))
+                    break
+                }
+            }
             // A raw item's node is read borrowed: the input tree holds it throughout.
             if item.match == RowItem.looseBar || item.match == RowItem.looseFence, let t = item.withRaw({ m in
                 item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
@@ -48,6 +59,24 @@ extension Analyzer {
            tokenText(last) == "." {
             tokens.pop()
         }
+    }
+
+    /// The table a node is, or wraps in rows of one child (MathML `<mrow><mtable>…</mtable></mrow>`).
+    static func soleTable(_ m: MathNode) -> MathNode? {
+        var n = m
+        while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+        if case .table = n.kind { return n }
+        return nil
+    }
+
+    /// A ``SemanticKind/unit`` leaf for a unit as written.
+    mutating func unitLeaf(_ written: String, range: SourceRange?) -> NodeID {
+        let mark = b.mark()
+        if let key = UnitSymbols.key(written) {
+            b.string(.unitName, key)
+            if UnitSymbols.isCurrency(key) { b.flag(.currency) }
+        }
+        return b.finish(.unit, mark, text: written, range: range, rangeFromChildren: false)
     }
 
     /// A token's operator text.
@@ -138,9 +167,10 @@ extension Analyzer {
         // A matched item is one fence character, its scalar recorded in the item.
         let (os, cs) = (items[open].scalar, items[close].scalar)
         var inner = ctx
-        if Analyzer.isParenLike(os, cs) { inner.parenDepth += 1 }
+        if os == "(" && cs == ")" { inner.parenDepth += 1 }  // Paren_SpeakNestingLevel counts parentheses
         inner.groupDepth += 1
         inner.level += 1
+        inner.soleFenceContent = close == open + 2
         let contentStart = tokens.count
         tokenize((open + 1)..<close, inner)
         var stretchy = false
@@ -180,13 +210,14 @@ extension Analyzer {
     mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> FenceGroup {
         let o = open.soleScalar, c = close.soleScalar
         var inner = ctx
-        if Analyzer.isParenLike(o, c) { inner.parenDepth += 1 }
+        if o == "(" && c == ")" { inner.parenDepth += 1 }
         inner.level += 1
         inner.groupDepth = 0
         let base = items.count
         flatten(m.children, from: 0)
         premerge(from: base, inner)
         matchFences(from: base, inner)
+        inner.soleFenceContent = items.count == base + 1
         let tokenBase = tokens.count
         tokenize(base..<items.count, inner)
         let g = fence(open: open, o, close: close, c, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
@@ -273,7 +304,7 @@ extension Analyzer {
             }
             let inside = parse(content, range: nil, inner)
             let k = kind(inside)
-            if k == .matrix || k == .table || k == .cases {
+            if k == .lines || k == .cases {
                 return group(fencedTable(inside, open: open, close: close, range: range))
             }
             let items = tree.itemCount(inside)
@@ -291,7 +322,7 @@ extension Analyzer {
         let inside: NodeID? = content.isEmpty ? nil : parse(content, range: nil, inner)
         if let inside {
             let k = kind(inside)
-            if k == .matrix || k == .table || k == .cases {
+            if k == .lines || k == .cases {
                 return group(fencedTable(inside, open: open, close: close, range: range))
             }
         }
@@ -325,7 +356,7 @@ extension Analyzer {
         b.string(.open, open)
         b.string(.close, close)
         if stretchy { b.flag(.stretchy) }
-        if paren { b.integer(.nesting, inner.parenDepth) }
+        if o == "(" && c == ")" { b.integer(.nesting, inner.parenDepth) }  // Paren_SpeakNestingLevel: parentheses only
         if let inside {
             b.add(child: inside, .content)
             b.integer(.items, tree.itemCount(inside))
@@ -377,7 +408,7 @@ extension Analyzer {
                 if c == "]" { b.flag(.upperClosed) }
                 if tree.isInfinite(lower) { b.flag(.lowerInfinite) }
                 if tree.isInfinite(upper) { b.flag(.upperInfinite) }
-                b.integer(.nesting, inner.parenDepth)
+                if inner.parenDepth > 0 { b.integer(.nesting, inner.parenDepth) }
                 return group(b.finish(.interval, mark, range: range), plain: plain)
             }
         }
@@ -404,9 +435,15 @@ extension Analyzer {
     /// (nil for invisible times and invisible plus, which add nothing).
     mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
                            _ ctx: Context) -> Token? {
+        // A unit of measure marked in MathML (`class="MathML-Unit"`, `intent=":unit"`).
+        if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText, !t.isEmpty {
+            let n = unitLeaf(t.trimmingSpaces, range: m.range)
+            return Token(.operand, n, text: n)
+        }
         switch itemKind {
         case .operator:
             let (t, cls, large) = m.operatorParts!
+            if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!

@@ -316,6 +316,14 @@ struct RowItem {
     /// the item: scripts, a number or a fraction.
     var mayStartPattern: Bool { kind == .scripts || kind == .number || kind == .fraction }
 
+    /// Whether the item may be a currency written before its amount (which starts a measurement): a
+    /// currency sign, or a MathML leaf with attributes (a unit may be marked on it).
+    var mayBeCurrency: Bool {
+        guard kind == .identifier || kind == .other else { return false }
+        if let u = scalar, u.properties.generalCategory == .currencySymbol { return true }
+        return raw?.attributes != nil
+    }
+
     static let unmatched: Int32 = -1, looseBar: Int32 = -2, looseFence: Int32 = -3
 }
 
@@ -382,6 +390,8 @@ extension Analyzer {
     /// The meaning of a number or an identifier read as a row (nil for other nodes): one item that is
     /// not a fence, with nothing to merge or match, so its token decides (``oneTokenRow(_:range:_:)``).
     mutating func leafRow(_ m: MathNode, _ ctx: Context) -> NodeID? {
+        // MathML attributes may change what a leaf means (a unit): the general path reads them.
+        if m.attributes != nil { return nil }
         // A number's token is an operand with the number's own range: the number itself.
         if let t = m.numberText { return number(t, range: m.range) }
         guard let (t, v) = m.identifierParts else { return nil }
@@ -511,7 +521,7 @@ extension Analyzer {
         let end = items.count
         // Most rows hold no item where a pattern can start: nothing to merge.
         var first = base
-        while first < end, !items[first].mayStartPattern { first += 1 }
+        while first < end, !items[first].mayStartPattern, !items[first].mayBeCurrency { first += 1 }
         if first == end { return }
         var w = first
         var i = first
@@ -524,7 +534,9 @@ extension Analyzer {
             let prescripts = kind == .scripts && next != .operator && next != .operand
             let repeating = kind == .number && (next == .operator || next == .underOver)
             let unit = next == .identifier || next == .other || next == .scripts
-            guard items[i].mayStartPattern, prescripts || repeating || unit, let m = items[i].raw else {
+            let currencyFirst = next == .number && items[i].mayBeCurrency
+            guard items[i].mayStartPattern || currencyFirst, prescripts || repeating || unit || currencyFirst,
+                  let m = items[i].raw else {
                 if w != i { items[w] = items[i] }
                 w += 1
                 i += 1
@@ -546,6 +558,13 @@ extension Analyzer {
                     i += used
                     continue
                 }
+            }
+            // A currency written before its amount: `$5`.
+            if currencyFirst, let (n, used) = currencyMeasurement(m, i, ctx) {
+                items[w] = RowItem(operand: n)
+                w += 1
+                i += used
+                continue
             }
             if unit, Analyzer.isQuantity(m), let (n, used) = measurement(m, i, end, ctx) {
                 items[w] = RowItem(operand: n)
@@ -686,13 +705,26 @@ extension Analyzer {
     static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int) -> Unit? {
         func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k < end, let m = items[k].raw else { return nil }
+            // A unit marked in MathML is one whatever its symbol (its key is the symbol when unknown).
+            if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText {
+                let written = t.trimmingSpaces
+                return (written, UnitSymbols.key(written) ?? UnitSymbols.normalized(written), nil, m.range)
+            }
+            if case .superscript = m.kind, m.children.count == 2, let attributes = m.children[0].attributes,
+               Analyzer.isMarkedUnit(attributes), let t = m.children[0].leafText,
+               case .number(let p) = m.children[1].kind, p == "2" || p == "3" {
+                let written = t.trimmingSpaces
+                let key = UnitSymbols.key(written) ?? UnitSymbols.normalized(written)
+                return (written + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
+            }
             switch m.kind {
             case .text(let t, _):
                 let tt = t.trimmingSpaces
                 if let key = Vocabulary.unitKey(tt) { return (tt, key, nil, m.range) }
                 return nil
             case .identifier(let t, let v):
-                guard v == .normal || (v == nil && t.hasSeveralScalars) else { return nil }
+                // An upright name, or a currency sign after an amount (`5€`).
+                guard v == .normal || (v == nil && t.hasSeveralScalars) || UnitSymbols.isCurrency(t) else { return nil }
                 if let key = Vocabulary.unitKey(t) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
@@ -731,7 +763,8 @@ extension Analyzer {
         if let p = u.power { b.integer(.unitPower, p) }
         if let p = u.powerDenominator { b.integer(.unitPowerDenominator, p) }
         b.string(.unitName, u.key)
-        let unit = b.finish(.text, unitMark, text: u.text, range: u.range, rangeFromChildren: false)
+        if UnitSymbols.isCurrency(u.key) { b.flag(.currency) }
+        let unit = b.finish(.unit, unitMark, text: u.text, range: u.range, rangeFromChildren: false)
         let mark = b.mark()
         b.add(child: q, .quantity)
         b.add(child: unit, .unit)
@@ -740,6 +773,33 @@ extension Analyzer {
         if let p = u.powerDenominator { b.integer(.unitPowerDenominator, p) }
         if kind(q) == .number && text(q) == "1" { b.flag(.singular) }
         return (b.finish(.measurement, mark), u.used + 1)
+    }
+
+    /// A currency sign (unmarked, or marked as a unit in MathML) written before its amount (`\$5`,
+    /// `€ 2.50`) → a ``SemanticKind/measurement`` with `unit-first`.
+    mutating func currencyMeasurement(_ m: MathNode, _ i: Int, _ ctx: Context) -> (NodeID, Int)? {
+        guard let t = m.leafText, let key = UnitSymbols.key(t.trimmingSpaces), UnitSymbols.isCurrency(key),
+              m.attributes.map(Analyzer.isMarkedUnit) ?? true, let quantity = items[i + 1].raw else { return nil }
+        let unitMark = b.mark()
+        b.string(.unitName, key)
+        b.flag(.currency)
+        let unit = b.finish(.unit, unitMark, text: t.trimmingSpaces, range: m.range, rangeFromChildren: false)
+        let q = node(quantity, ctx)
+        let mark = b.mark()
+        b.add(child: q, .quantity)
+        b.add(child: unit, .unit)
+        b.string(.unitName, key)
+        b.flag(.unitFirst)
+        if kind(q) == .number && text(q) == "1" { b.flag(.singular) }
+        return (b.finish(.measurement, mark), 2)
+    }
+
+    /// Whether MathML attributes mark a unit of measure: `class="MathML-Unit"` (the class MathJax and
+    /// SRE use) or the `unit` property of MathML 4 `intent` (`intent=":unit"`).
+    static func isMarkedUnit(_ attributes: [String: String]) -> Bool {
+        if let c = attributes["class"], c.split(separator: " ").contains("MathML-Unit") { return true }
+        if let i = attributes["intent"], i.contains(":unit") { return true }
+        return false
     }
 
     // MARK: Fence matching

@@ -116,6 +116,9 @@ struct Context {
     /// structure only while this stays below ``Analyzer/maxLevel``, so the recursion stays within a
     /// small multiple of the input tree's depth.
     var level = 0
+    /// The node is the whole content of a fence: a table of one cell stays a table there (a 1 by 1
+    /// matrix), where on its own it is just its cell. Cleared for the table's cells.
+    var soleFenceContent = false
 }
 
 /// One run of the analysis: the tree it builds and the scratch buffers its rows share.
@@ -570,11 +573,14 @@ struct Analyzer {
 
     // MARK: Tables
 
-    /// Matrix environments (ClearSpeak "Matrices"), cases ("Multi-line Expressions": cases), line
-    /// layouts (aligned, gather…) and other tables. The fence is added by the enclosing fence.
-    mutating func table(_ m: MathNode, _ p: TableProperties, _ ctx: Context) -> NodeID {
-        var env = p.environment
-        if env.hasSuffix("*") { env.removeLast() }
+    /// A table, classified by its structure alone (never by the TeX environment it was written with, so
+    /// TeX and MathML read the same): a table on its own is a multi-line layout (ClearSpeak "Multi-line
+    /// Expressions": "2 lines, line 1, …"); the fences around it make it a matrix, a determinant or
+    /// cases (``fencedTable(_:open:close:range:)``). An unlabelled table of one cell is that cell.
+    mutating func table(_ m: MathNode, _ p: TableProperties, _ context: Context) -> NodeID {
+        let ctx = context
+        var cellContext = context
+        cellContext.soleFenceContent = false
         let tableMark = b.mark()
         var rows = 0
         var columns = 0
@@ -586,13 +592,14 @@ struct Analyzer {
             var cells = 0
             var first = 0
             if case .tableRow(let hasLabel) = r.kind, hasLabel, !r.children.isEmpty {
-                let label = tagLabel(r.children[0], ctx)
+                let label = tagLabel(r.children[0], cellContext)
                 b.add(child: label, .label)
                 labelled = true
                 first = 1
             }
             for c in r.children[first...] {
-                let content = c.kind == .tableCell ? sequence(c.children, range: c.range, ctx) : sequence(single: c, range: c.range, ctx)
+                let content = c.kind == .tableCell ? sequence(c.children, range: c.range, cellContext)
+                    : sequence(single: c, range: c.range, cellContext)
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
                 let cellMark = b.mark()
@@ -606,34 +613,19 @@ struct Analyzer {
             b.add(child: row, .row)
             rows += 1
         }
-        let kind: SemanticKind
-        switch env {
-        case "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix":
-            kind = .matrix
-            b.atom(.fence, .noFence)
-            if allSimple { b.flag(.simpleCells) }
-        case "cases", "dcases", "rcases", "drcases":
-            kind = .cases
-        case "aligned", "align", "alignat", "alignedat", "gather", "gathered", "split", "multline", "equation",
-             "eqnarray", "flalign", "subequations", "substack", "subarray":
-            // An unnumbered single-line equation is just its content.
-            if env == "equation" && rows == 1 && columns == 1 && !labelled, tree.childCount(firstRow) > 0 {
-                let cell = tree.child(firstRow, at: 0).node
-                if tree.childCount(cell) > 0 {
-                    b.discard(tableMark)
-                    return tree.child(cell, at: 0).node
-                }
+        // A single unlabelled cell (`\begin{equation}x = 1\end{equation}`) is just its content, unless
+        // fences make it a 1 by 1 matrix.
+        if rows == 1 && columns == 1 && !labelled && !ctx.soleFenceContent, tree.childCount(firstRow) > 0 {
+            let cell = tree.child(firstRow, at: 0).node
+            if tree.childCount(cell) > 0 {
+                b.discard(tableMark)
+                return tree.child(cell, at: 0).node
             }
-            kind = .lines
-            b.string(.environment, env)
-        default:
-            kind = .table
-            b.string(.environment, env)
-            if allSimple { b.flag(.simpleCells) }
         }
+        if allSimple { b.flag(.simpleCells) }
         b.integer(.rows, rows)
         b.integer(.columns, columns)
-        return b.finish(kind, tableMark, range: m.range)
+        return b.finish(.lines, tableMark, range: m.range)
     }
 
     /// The label of a numbered row (`\tag{A}` → text `A`, property `parenthesised` when it is shown in
@@ -662,7 +654,7 @@ struct Analyzer {
     mutating func fencedTable(_ t: NodeID, open: String, close: String, range: SourceRange?) -> NodeID {
         let mark = b.mark()
         if (open == "{" && close.isEmpty) || (open.isEmpty && close == "}") {
-            b.copyProperties(of: t, except: [.fence, .environment, .simpleCells])
+            b.copyProperties(of: t, except: [.fence, .simpleCells])
             if close == "}" { b.add(.atom(.side, .right), since: mark) }
             return b.copy(t, kind: .cases, propertiesSince: mark, range: range)
         }
@@ -675,7 +667,7 @@ struct Analyzer {
         case ("‖", "‖"): fence = .doubleBars
         default: fence = .other
         }
-        b.copyProperties(of: t, except: [.environment])
+        b.copyProperties(of: t)
         b.add(.atom(.fence, fence), since: mark)
         if fence == .other {
             b.remove(.open, since: mark)

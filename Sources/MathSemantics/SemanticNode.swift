@@ -274,7 +274,18 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// with `prime-unit` = `1` | `2` and `unit-name` `ft` / `in`; after degrees (`30^\circ 15'`) it has
     /// `after-degrees` and `unit-name` `arcmin` / `arcsec` (ClearSpeak Prime preference: rules may
     /// choose the other reading from `prime-unit`).
+    ///
+    /// A unit marked in MathML (`class="MathML-Unit"`, `intent=":unit"`) after a number is a
+    /// measurement too, its `unit` child a ``unit``; a currency written before its amount (`$5`) is one
+    /// with `unit-first`.
     case measurement
+    /// A unit of measure marked as one in MathML (`<mi class="MathML-Unit">km</mi>`,
+    /// `<mi intent=":unit">s</mi>`), or the unit of a measurement. Text: as written. Properties
+    /// `unit-name` (the key a lexicon looks its words up by: the symbol, a full stop dropped, `µ` for
+    /// micro, `sq ft` → `ft²`; absent when the symbol is not a known unit), `currency` for a currency
+    /// sign. Products, powers and fractions of units keep their usual kinds (`km^2`: a ``power`` whose
+    /// base is a unit), so rules can say "square kilometers" and "miles per hour".
+    case unit
 
     // Fences
     /// Parentheses, brackets or other delimiters around content. Children: `content` (absent when
@@ -396,25 +407,28 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     case styled
 
     // Tables
-    /// A matrix or vector: children `row`s of `cell`s. Properties: `rows`, `columns`, `fence` =
-    /// `parentheses` | `brackets` | `braces` | `bars` (a determinant) | `double-bars` | `none` | `other`
-    /// (with `open`, `close`); `simple-cells` when every cell is a ClearSpeak simple expression
-    /// (Matrix_Auto reads column numbers only otherwise). Matrix environments, and `array`/MathML
-    /// tables between fences.
+    /// A matrix or vector: a table between fences (TeX `pmatrix`, `\left[\begin{array}…\right]`, MathML
+    /// `<mo>(</mo><mtable>…<mo>)</mo>`: the fences decide, never the environment's name). Children
+    /// `row`s of `cell`s. Properties: `rows`, `columns`, `fence` = `parentheses` | `brackets` | `braces`
+    /// | `bars` (a determinant) | `double-bars` | `other` (with `open`, `close`); `simple-cells` when
+    /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise).
+    /// A table of one cell between fences is a 1 by 1 matrix.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).
     case binomial
-    /// `cases`: children `row`s, each with `cell`s (value, condition). Properties `rows`, `columns`,
-    /// `side` = `right` for `rcases`. Also a table after a lone `\left\{`.
+    /// Cases: a table after a lone `{` (TeX `cases`, `\left\{ … \right.`, MathML `<mo>{</mo><mtable>`
+    /// ending its row), or before a lone `}` (`rcases`: `side` = `right`). Children `row`s, each with
+    /// `cell`s (value, condition). Properties `rows`, `columns`.
     case cases
-    /// Multi-line alignments (`aligned`, `align`, `gather`…): children `row`s of `cell`s; property
-    /// `rows`, `environment`; a labelled row has a `label` child.
-    ///
-    /// Also `columns`. The label of `\tag{A}` is a ``text`` `A` with `parenthesised` when shown in
-    /// parentheses. An unnumbered one-line `equation` is just its content.
+    /// A table on its own, not between fences: multi-line layouts (`aligned`, `align`, `gather`…, a
+    /// bare `matrix` or `array`, a MathML `mtable`) — ClearSpeak "Multi-line expressions". Children
+    /// `row`s of `cell`s (an empty cell has no child); properties `rows`, `columns`, `simple-cells`; a
+    /// labelled row has a `label` child. The label of `\tag{A}` is a ``text`` `A` with `parenthesised`
+    /// when shown in parentheses. An unlabelled table of one cell (a one-line `equation`) is just its
+    /// content.
     case lines
-    /// Any other table (`array`): `row`s of `cell`s. Properties `rows`, `columns`, `environment`,
-    /// `simple-cells`.
+    /// A table of another kind, for trees built through the API; the analysis makes ``lines``,
+    /// ``matrix`` or ``cases`` from the structure. `row`s of `cell`s; properties `rows`, `columns`.
     case table
     /// A table row; children `cell`s (and optional `label`, first).
     case tableRow = "table-row"

@@ -43,7 +43,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case common, numeratorValue, denominatorValue, simpleNumerator, simpleDenominator, containsFraction
     case fractionDepth, simple, derivative, partialDerivative, order, linethicknessZero, continued
     case exponentKind, exponentValue, nested, numeric, combination, permutation, square, indexValue, rootDepth
-    case count, scale, unitPower, unitPowerDenominator, singular, primeUnit, afterDegrees
+    case count, scale, unitPower, unitPowerDenominator, singular, primeUnit, afterDegrees, currency, unitFirst
     // Fences
     case open, close, stretchy, nesting, items, empty, simpleContent, contentKind, silentAsBase
     case lowerClosed, upperClosed, lowerInfinite, upperInfinite, separator

@@ -250,6 +250,7 @@ enum Vocabulary {
             "Hz", "kHz", "MHz", "GHz", "V", "kV", "mV", "A", "mA", "K", "mol", "mmol",
             "Ω", "C", "F", "T", "Wb", "H", "lm", "lx", "cd", "Bq", "Gy", "Sv", "dB", "rad", "sr",
             "m/s", "km/h", "mi/h", "mph", "m/s^2", "kWh", "ha",
+            "$", "€", "£", "¥", "¢", "₹", "₩", "₽", "₿",
         ] {
             table[symbol] = symbol
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MathSemantics
 
 /// The words of one locale (DESIGN.md §5): symbols, function names, units and number words, with a
 /// parent to fall back to (`en-GB` → `en`).
@@ -135,14 +136,45 @@ public struct Lexicon: Sendable {
         return Search.words(key, variant: variant, in: search.functions)
     }
 
-    /// Words for a unit key, singular or plural.
+    /// Words for a unit key, singular or plural: the locale's entry for the key, else words composed
+    /// from its parts by the locale's templates — a square or cube (`km²`: `unit.²` "square {unit}"),
+    /// an SI prefix on a unit (`µs`: `prefix.µ` "micro{unit}") — so a locale lists base units and
+    /// prefixes once instead of every combination.
     public func unit(_ key: String, plural: Bool) -> String? {
+        if let w = unitEntry(key, plural: plural) { return w }
+        var core = key
+        var power: String? = nil
+        if let last = key.unicodeScalars.last, last == "²" || last == "³" {
+            power = String(last)
+            core = String(String.UnicodeScalarView(key.unicodeScalars.dropLast()))
+            if let w = unitEntry(core, plural: plural) ?? prefixed(core, plural: plural),
+               let template = unitEntry("unit." + power!, plural: plural) {
+                return Lexicon.fill(template, w)
+            }
+            return nil
+        }
+        return prefixed(core, plural: plural)
+    }
+
+    private func prefixed(_ key: String, plural: Bool) -> String? {
+        guard let (prefix, base) = UnitSymbols.prefixParts(key), let w = unitEntry(base, plural: plural),
+              let template = unitEntry("prefix." + prefix, plural: plural) else { return nil }
+        return Lexicon.fill(template, w)
+    }
+
+    private func unitEntry(_ key: String, plural: Bool) -> String? {
         for locale in chain {
             if let entry = locale.units.entries[key] {
                 return plural ? (entry.variants["plural"] ?? entry.words) : entry.words
             }
         }
         return nil
+    }
+
+    /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).
+    static func fill(_ template: String, _ words: String) -> String {
+        guard let r = template.range(of: "{unit}") else { return template + words }
+        return template.replacingCharacters(in: r, with: words)
     }
 
     /// A number-words entry (`cardinal.3`, `denominator.4`).

@@ -112,7 +112,11 @@ extension SemanticNode {
         Case("\\begin{vmatrix} a & b \\\\ c & d \\end{vmatrix}", .matrix, ["fence": "bars", "rows": "2", "columns": "2"]),
         Case("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", .matrix, ["fence": "parentheses", "rows": "2", "columns": "1"]),
         Case("\\begin{cases} 1 & x > 0 \\end{cases}", .cases, ["rows": "1"]),
-        Case("\\begin{aligned} a &= b \\end{aligned}", .lines, ["rows": "1", "environment": "aligned"]),
+        Case("\\begin{aligned} a &= b \\end{aligned}", .lines, ["rows": "1", "environment": ""]),
+        // Tables are classified by structure, not by their environment: a bare table is lines.
+        Case("\\begin{matrix} a & b \\\\ c & d \\end{matrix}", .lines, ["rows": "2", "columns": "2"]),
+        Case("\\begin{array}{cc} a & b \\end{array}", .lines, ["rows": "1", "columns": "2"]),
+        Case("\\left[\\begin{array}{cc} a & b \\end{array}\\right]", .matrix, ["fence": "brackets"]),
     ]
 
     @Test(arguments: fences)
@@ -145,9 +149,10 @@ extension SemanticNode {
         let outer = n.child(.base)!
         #expect(outer.properties["nesting"] == "1")
         #expect(outer.first(.infix)?.first(.fenced)?.properties["nesting"] == "2")
+        // Paren_SpeakNestingLevel counts parentheses only: a bracket has no level and does not count.
         let m = analyze("2[3 - (x + 1)]")
-        #expect(m.items[1].properties["nesting"] == "1")
-        #expect(m.items[1].child(.content)?.children[2].properties["nesting"] == "2")
+        #expect(m.items[1].properties["nesting"] == nil)
+        #expect(m.items[1].child(.content)?.children[2].properties["nesting"] == "1")
     }
 
     /// Common fractions (ClearSpeak Fractions_Auto: integer numerator 1–19, denominator 2–10).

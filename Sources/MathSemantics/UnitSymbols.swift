@@ -1,0 +1,81 @@
+/// Units of measure as they are written, independent of language: which symbols are units, the key a
+/// lexicon looks their words up by, how a prefixed SI symbol splits (`km` = `k` + `m`), and which are
+/// currencies. The words ("kilometers", "dollars") are each locale's (`Locales/<tag>/units.txt`).
+package enum UnitSymbols {
+    /// SI prefixes, longest first where one is the start of another (`da` before `d`).
+    package static let prefixes: [String] = ["da", "Q", "R", "Y", "Z", "E", "P", "T", "G", "M", "k", "h", "d", "c", "m",
+                                             "µ", "μ", "u", "n", "p", "f", "a", "z", "y", "r", "q"]
+
+    /// Units that take SI prefixes (the unit symbols of the SI Brochure, 9th edition, tables 2 and 4,
+    /// and the non-SI units accepted with prefixes, table 8).
+    package static let prefixable: Set<String> = [
+        "m", "g", "s", "A", "K", "mol", "cd", "N", "Pa", "J", "W", "C", "V", "F", "Ω", "S", "Wb", "T", "H", "Hz",
+        "Bq", "Gy", "Sv", "lm", "lx", "kat", "L", "l", "ℓ", "eV", "Da", "B", "bit", "byte", "Np", "rad", "sr", "bar",
+        "cal", "t", "baud", "°C",
+    ]
+
+    /// Units that take no prefix (customary units, time, angle, and others in common use).
+    package static let plain: Set<String> = [
+        "min", "h", "hr", "d", "yr", "a", "wk", "°", "′", "″", "deg", "arcmin", "arcsec", "amin", "asec",
+        "in", "ft", "yd", "mi", "mil", "li", "rd", "ch", "fur", "lea", "nmi", "ftm",
+        "ac", "ha", "oz", "lb", "dr", "gr", "cwt", "ton", "st", "gal", "qt", "pt", "cup", "tbsp", "tsp", "floz",
+        "°F", "℃", "℉", "au", "ly", "ltyr", "pc", "Å", "fm", "atm", "psi", "mmHg", "Torr", "dB", "mph", "kph", "kmh",
+        "u", "Ci", "R", "G", "Mx", "dyn", "erg", "P", "St", "kWh", "Wh", "VA", "var",
+    ]
+
+    /// Currency signs (Unicode category Sc) and the letters written for some currencies.
+    package static func isCurrency(_ key: String) -> Bool {
+        guard let u = key.soleScalar else { return false }
+        return u.properties.generalCategory == .currencySymbol
+    }
+
+    /// The written unit normalised: spaces trimmed, a full stop after an abbreviation dropped
+    /// (`ft.` → `ft`), µ and μ both written as µ, and `sq X` / `cu X` (`sq. ft.`, `cu in`) as `X²` / `X³`.
+    package static func normalized(_ written: String) -> String {
+        var words = written.split(whereSeparator: { $0 == " " || $0 == "\u{A0}" }).map { word -> String in
+            var w = String(word)
+            while w.count > 1, w.hasSuffix(".") { w.removeLast() }
+            return w
+        }
+        var power = ""
+        if words.count == 2, let first = words.first?.lowercased() {
+            if first == "sq" { power = "²"; words.removeFirst() }
+            if first == "cu" { power = "³"; words.removeFirst() }
+        }
+        var text = words.joined(separator: " ")
+        text = text.replacingMicro()
+        return text + power
+    }
+
+    /// The key of a written unit symbol: the symbol itself when it is a unit (known, or an SI prefix on
+    /// a prefixable unit; powers written `m²`, `s³`), nil otherwise.
+    package static func key(_ written: String) -> String? {
+        let text = normalized(written)
+        if text.isEmpty { return nil }
+        var core = text
+        if let last = core.unicodeScalars.last, last == "²" || last == "³" {
+            core = String(String.UnicodeScalarView(core.unicodeScalars.dropLast()))
+        }
+        if prefixable.contains(core) || plain.contains(core) || prefixParts(core) != nil || isCurrency(core) { return text }
+        return nil
+    }
+
+    /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`), nil for a
+    /// symbol that is not one (`min`, `m`).
+    package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
+        if prefixable.contains(key) || plain.contains(key) { return nil }
+        for p in prefixes where key.hasPrefix(p) && key.count > p.count {
+            let base = String(key.dropFirst(p.count))
+            if prefixable.contains(base) { return (p, base) }
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The string with MICRO SIGN and GREEK SMALL LETTER MU both written as MICRO SIGN.
+    func replacingMicro() -> String {
+        guard unicodeScalars.contains(where: { $0 == "μ" }) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.map { $0 == "μ" ? "µ" : $0 }))
+    }
+}
