@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
         .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
+        .library(name: "MathAloudDocumentsRender", targets: ["MathAloudDocumentsRender"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -41,7 +42,10 @@ let package = Package(
         // Math in documents and streams (DESIGN.md §2, §13): segmenters per format, the document API,
         // streams, accessible HTML/Markdown output. Pure Swift; images come through a protocol.
         .target(name: "MathAloudDocuments", dependencies: ["MathAloud"]),
-        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"]),
+        // Documents drawn with MathAloudRender: the renderer as the documents' image maker.
+        .target(name: "MathAloudDocumentsRender", dependencies: ["MathAloudDocuments", "MathAloudRender"]),
+        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender",
+                                                            "MathAloudDocuments", "MathAloudDocumentsRender"]),
         .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
                           path: "Sources/MathAloudBench"),
         // Build tooling.
@@ -60,7 +64,8 @@ let package = Package(
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
-        .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloud"], exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloudDocumentsRender", "MathAloud"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],
     swiftLanguageModes: [.v6]

@@ -156,6 +156,15 @@ public struct Speaker: Sendable {
         converter(tex)
     }
 
+    /// A phrase of the locale's `locale.txt`, or of a parent's (the document phrases such as
+    /// `document.equation-reference`); nil when no locale of the chain has it.
+    public func localePhrase(_ key: String, variant: String? = nil) -> String? {
+        for words in engine.lexicon.chain {
+            if let phrase = words.settings.words(key, variant: variant) { return phrase }
+        }
+        return nil
+    }
+
     /// The preferences the style declares, with their allowed values (the first is the default).
     public var availablePreferences: [PreferenceDeclaration] { engine.style.preferences }
 }

@@ -52,7 +52,11 @@ import MathSyntax
 ///   the next run of exactly n backticks, not across a blank line) and a fenced code block (three or
 ///   more backticks or tildes at the start of a line, indented at most three spaces, up to a closing
 ///   fence at least as long or the end of the input) stay text. An unmatched backtick run is literal
-///   text. Indented code blocks are not recognised. Math that opens before a code span runs through it.
+///   text. Indented code blocks are not recognised. Code spans bind tighter than dollars (CommonMark:
+///   code spans take precedence over other inline constructs): a `$` or `$$` whose closer lies inside a
+///   code span that starts after it stays text (`$10, code \`$x$\``), and so does the opener of `\(`,
+///   `\[` and environments whose closer does; math that opens before a code span and closes after it
+///   runs through it (`$a \`b\` c$` is one formula).
 ///   With ``Options/markdownMath`` (the default), a fenced block whose info string is `math` is display
 ///   math (delimiter "```math" or "~~~math"; its lines are the TeX) and `` $`…`$ `` is inline math
 ///   (delimiter "$`"; the code span's content is the TeX), as on GitHub.
@@ -544,6 +548,8 @@ private struct TextScan {
     var textStart = 0
     /// Maximal backtick runs: length → start offsets (built on first use).
     var backtickRuns: [Int: [Int32]]?
+    /// Every backtick run in order (built on first use).
+    var sortedBacktickRuns: [(start: Int32, length: Int32)]?
     /// Positions in the index's opener lists reached so far (see ``DelimiterIndex/closer(at:openers:closers:cursor:)``).
     var dollarCursor = 0, doubleDollarCursor = 0, parenCursor = 0, bracketCursor = 0
     /// Unclosed openers past `Options.maxDiagnostics`, and the first of them.
@@ -660,9 +666,69 @@ private struct TextScan {
         if Byte.isWhitespace(bytes[c - 1]) { return q + 1 }            // "$5 and $10": a closer after a space
         if c + 1 == n, !complete { pending(q) }                        // the byte after the closer decides
         if c + 1 < n, Byte.isDigit(bytes[c + 1]) { return q + 1 }      // "$x$5": a closer before a digit
-        if crossesExcluded(q, c + 1) { return q + 1 }
+        if crossesExcluded(q, c + 1) || closerInCode(after: q, closer: c, opener: q) { return q + 1 }
         emitMath(q, c + 1, tex: q + 1, c, display: false, delimiter: "$")
         return c + 1
+    }
+
+    /// Whether the closer at `c` lies inside a Markdown code span that starts after `q` (the code span
+    /// wins: CommonMark gives code spans precedence). At most 64 backtick runs between them are looked
+    /// at (past that, the closer counts), so hostile input stays linear. In a partial input, a run with
+    /// no closing run yet could still make a span over `c`: the opener waits.
+    mutating func closerInCode(after q: Int, closer c: Int, opener: Int) -> Bool {
+        guard options.markdownCode else { return false }
+        let runs = allBacktickRuns()
+        // The first run starting after q.
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(runs[mid].start) <= q { lo = mid + 1 } else { hi = mid }
+        }
+        var k = lo, looked = 0
+        while k < runs.count, Int(runs[k].start) < c, looked < 64 {
+            looked += 1
+            let start = Int(runs[k].start), length = Int(runs[k].length)
+            guard let closer = backtickRun(length: length, from: start + length),
+                  !index.blankLine(between: start, and: closer) else {
+                if !complete, !index.blankLine(between: start, and: bytes.count) { pending(opener) }
+                k += 1
+                continue
+            }
+            if closer + length >= bytes.count, !complete { pending(opener) }   // the closing run may grow
+            if closer + length > c { return true }
+            // Past this span: the next run after it.
+            while k < runs.count, Int(runs[k].start) < closer + length { k += 1 }
+        }
+        return false
+    }
+
+    /// Every maximal backtick run, in order (built on first use).
+    mutating func allBacktickRuns() -> [(start: Int32, length: Int32)] {
+        if let runs = sortedBacktickRuns { return runs }
+        var runs: [(start: Int32, length: Int32)] = []
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            guard bytes[i] == Byte.backtick else { i += 1; continue }
+            if backslashCount(before: i) % 2 == 1 {
+                // An escaped backtick is literal; a run may start after it.
+                i += 1
+                continue
+            }
+            var e = i
+            while e < n, bytes[e] == Byte.backtick { e += 1 }
+            runs.append((Int32(i), Int32(e - i)))
+            i = e
+        }
+        sortedBacktickRuns = runs
+        return runs
+    }
+
+    /// The number of backslashes right before `i` (odd: the byte at `i` is escaped).
+    func backslashCount(before i: Int) -> Int {
+        var j = i - 1, count = 0
+        while j >= 0, bytes[j] == Byte.backslash { count += 1; j -= 1 }
+        return count
     }
 
     /// GitHub's `` $`…`$ ``: a code span right after a `$` and right before another is inline math (its
@@ -691,7 +757,7 @@ private struct TextScan {
             warnUnclosed(q, q + 2, opener: "$$", closer: "$$", atBlankLine: false)
             return q + 2
         }
-        if crossesExcluded(q, c + 2) { return q + 2 }
+        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return q + 2 }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: true, delimiter: "$$")
         return c + 2
@@ -711,7 +777,7 @@ private struct TextScan {
             warnUnclosed(q, q + 2, opener: opener, closer: display ? "\\]" : "\\)", atBlankLine: closer != nil)
             return q + 2
         }
-        if crossesExcluded(q, c + 2) { return q + 2 }
+        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return q + 2 }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: display, delimiter: opener)
         return c + 2
@@ -736,7 +802,7 @@ private struct TextScan {
             return token.end
         }
         let endStart = Int(end.start), endEnd = Int(end.end)
-        if crossesExcluded(q, endEnd) { return token.end }
+        if crossesExcluded(q, endEnd) || closerInCode(after: token.end - 1, closer: endStart, opener: q) { return token.end }
         if inline || name == "displaymath" {
             if isBlank(token.end, endStart) { return endEnd }
             emitMath(q, endEnd, tex: token.end, endStart, display: !inline, delimiter: name)

@@ -107,11 +107,15 @@ enum MiscCommands {
             return core.unicodeLeaf(scalar, range: range)
         },
         CommandDefinition(["rule"], [.optionalRaw, .raw, .raw], modes: .both) { core, call in
-            guard let width = Dimension.parse(call.arguments[1].raw ?? "") else {
+            guard let width = core.capSize(Dimension.parse(call.arguments[1].raw ?? ""), at: call.arguments[1].range) else {
                 core.error("tex.bad-dimension", "\\rule width must be a dimension", at: call.arguments[1].range)
                 return nil
             }
-            return MathNode(.space(width: width), range: call.range, attributes: ["rule": call.arguments[2].raw ?? ""])
+            var height = call.arguments[2].raw ?? ""
+            if let h = Dimension.parse(height), let capped = core.capSize(h, at: call.arguments[2].range), capped != h {
+                height = "\(capped)em"
+            }
+            return MathNode(.space(width: width), range: call.range, attributes: ["rule": height])
         },
         CommandDefinition(["raisebox"], [.raw, .text], modes: .both) { _, call in
             call.node(1).withRange(call.range)
