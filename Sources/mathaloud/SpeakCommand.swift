@@ -1,5 +1,6 @@
 import Foundation
 import MathAloud
+import MathAloudDocuments
 
 /// `mathaloud speak`: TeX or MathML to speech text, SSML or a label.
 enum SpeakCommand {
@@ -17,6 +18,7 @@ enum SpeakCommand {
       --template T     print a label from a template: {speech} and {latex} are replaced (e.g. 'Math: {speech}')
       --explain        after the speech, list every node with the rule that spoke it and why
       --text           the input is prose with inline math; prose is kept and each formula spoken
+      --stream         with --text: read standard input as it comes, print each part as soon as it is final
       --batch          JSON Lines: {"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?} per line →
                        {"id", "speech", "diagnostics"} or {"id", "error"} per line, same order
       --rules-dir DIR  override rule and word files (also MATHALOUD_RULES); no rebuild needed
@@ -26,7 +28,7 @@ enum SpeakCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         let args = try CommandLineArguments(arguments, valued: ["--locale", "--style", "--verbosity", "--pref", "--template",
                                                                 "--rules-dir", "--macro"],
-                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--batch", "--display", "--help", "-h"])
+                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--stream", "--batch", "--display", "--help", "-h"])
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
         let settings = try args.speechSettings()
         var out = Output()
@@ -51,6 +53,10 @@ enum SpeakCommand {
         }
 
         guard let speaker = try settings.loadSpeaker() else { return .rules }
+        if args.flag("--stream") {
+            guard args.flag("--text"), args.positionals.isEmpty else { throw UsageError("--stream goes with --text and reads standard input") }
+            return streamText(speaker: speaker, settings: settings, out: &out)
+        }
         if args.positionals.count > 1 { throw UsageError("give one formula (quote it), or none to read standard input") }
         let input = args.positionals.first ?? readStandardInput()
 
@@ -75,5 +81,32 @@ enum SpeakCommand {
         }
         if args.flag("--explain") { out.write(speaker.explanation(of: spoken)) }
         return spoken.diagnostics.containsError ? .inputErrors : .success
+    }
+
+    /// `speak --text --stream`: standard input read as it comes; prose printed as it arrives, each formula's
+    /// speech once it is complete (MathAloudDocuments' MathStream, text format).
+    static func streamText(speaker: Speaker, settings: SpeechSettings, out: inout Output) -> ExitCode {
+        var options = DocumentOptions()
+        options.products = []
+        options.macros = settings.texOptions.macros
+        let processor = DocumentProcessor(options: options, speaker: speaker, cache: FormulaCache(capacity: 1024))
+        let stream = MathStream(processor: processor, format: .text)
+        var errors = false
+        func write(_ segments: [StreamSegment]) {
+            for segment in segments {
+                switch segment {
+                case .text(let t, _): out.write(t)
+                case .formula(let f):
+                    out.write(f.speech)
+                    if f.hasErrors { errors = true }
+                }
+            }
+            out.flush()
+        }
+        var reader = StandardInputChunks()
+        while let chunk = reader.next() { write(stream.append(chunk)) }
+        write(stream.finish())
+        for d in stream.diagnostics { Output.error("<stdin>: \(d.severity): \(d.message) [\(d.id)]\n") }
+        return errors ? .inputErrors : .success
     }
 }

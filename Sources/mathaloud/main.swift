@@ -8,6 +8,7 @@ commands:
   speak    TeX or MathML to speech, SSML or a label (mathaloud speak --help)
   say      TeX or MathML to a WAV file through eSpeak-NG (mathaloud say --help)
   render   TeX or MathML to SVG, PNG or PDF with the spoken label inside (mathaloud render --help)
+  convert  a document (Markdown, HTML, text, notebook) with every formula accessible (mathaloud convert --help)
   help     this text
 """
 
@@ -24,6 +25,8 @@ do {
         exitCode = try SayCommand.run(arguments)
     case "render":
         exitCode = try RenderCommand.run(arguments)
+    case "convert":
+        exitCode = try ConvertCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

@@ -87,7 +87,7 @@ public struct DocumentConverter: Sendable {
     /// Reads the formulas.
     public let processor: DocumentProcessor
     /// The conversion's options.
-    public let options: ConversionOptions
+    public var options: ConversionOptions
 
     /// Creates a converter. The processor's products are what the options need (MathML, images).
     public init(processor: DocumentProcessor, options: ConversionOptions = ConversionOptions()) {
@@ -118,7 +118,12 @@ public struct DocumentConverter: Sendable {
             let embedding = segment.embedding
             if let element = segment.element, element.name == "math", formula.segment.formula?.notation == .mathml {
                 // A MathML element: add the labels it lacks; nothing else about it changes.
-                guard let label = formula.label else { continue }
+                guard var label = formula.label else { continue }
+                // A label the author gave is kept, and used for the attribute that is missing.
+                if !options.relabelExisting,
+                   let given = [element.attribute("aria-label"), element.attribute("alttext")].compactMap({ $0?.value }).first(where: { !$0.isEmpty }) {
+                    label = given
+                }
                 var changed = false
                 for name in ["alttext", "aria-label"] {
                     if !options.relabelExisting, element.attribute(name)?.value?.isEmpty == false { changed = true; continue }
@@ -165,6 +170,46 @@ public struct DocumentConverter: Sendable {
         }
         return ConvertedDocument(processed: processed, bytes: bytes, assets: assets, edits: edits,
                                  formulaCount: processed.formulas.count, labelledCount: labelled)
+    }
+
+    /// What a formula of a stream becomes (``MathStream``): its markup (MathML or an inline image: a
+    /// stream writes no files), the error markup, or its text as written when it is kept; and whether
+    /// it is labelled.
+    public func streamText(for formula: ProcessedFormula) -> (text: String, labelled: Bool) {
+        let original = formula.segment.formula.map { _ in formula.originalText } ?? ""
+        if let element = formula.segment.element, element.name == "math", let label = formula.label {
+            // Add the labels the element lacks, to its own text.
+            let source = DocumentSource(text: original)
+            let shift = formula.segment.range.lowerBound
+            let local = MarkupElement(name: element.name, syntax: element.syntax,
+                                      range: SourceRange(element.range.lowerBound - shift, element.range.upperBound - shift),
+                                      startTag: SourceRange(element.startTag.lowerBound - shift, element.startTag.upperBound - shift),
+                                      contentRange: nil, attributes: element.attributes.map {
+                                          MarkupAttribute(name: $0.name, value: $0.value,
+                                                          range: SourceRange($0.range.lowerBound - shift, $0.range.upperBound - shift),
+                                                          nameRange: SourceRange($0.nameRange.lowerBound - shift, $0.nameRange.upperBound - shift),
+                                                          valueRange: $0.valueRange.map { SourceRange($0.lowerBound - shift, $0.upperBound - shift) },
+                                                          quote: $0.quote)
+                                      }, attributeInsertionOffset: element.attributeInsertionOffset.map { $0 - shift })
+            let edits = ["alttext", "aria-label"].compactMap { name -> DocumentEdit? in
+                if !options.relabelExisting, local.attribute(name)?.value?.isEmpty == false { return nil }
+                return DocumentEdit.setting(name, to: label, on: local)
+            }
+            let bytes = (try? source.applying(edits)) ?? Array(original.utf8)
+            return (String(decoding: bytes, as: UTF8.self), true)
+        }
+        if formula.hasErrors {
+            switch processor.options.errors {
+            case .keepSource: return (original, false)
+            case .showError: return (errorMarkup(formula, source: DocumentSource(text: original), whole: true), false)
+            case .render: break
+            }
+        }
+        var assets: [ConvertedAsset] = []
+        var inline = self
+        inline.options.inlineImages = true
+        guard let markup = inline.markup(for: formula, assets: &assets) else { return (original, false) }
+        return (markup, formula.label != nil)
     }
 
     /// The id of a numbered formula's element, for links from references.
@@ -227,8 +272,8 @@ public struct DocumentConverter: Sendable {
 
     /// The markup for a formula with errors under ``ErrorMode/showError``: the source as code and the
     /// message.
-    func errorMarkup(_ formula: ProcessedFormula, source: DocumentSource) -> String {
-        let original = source[formula.segment.range]
+    func errorMarkup(_ formula: ProcessedFormula, source: DocumentSource, whole: Bool = false) -> String {
+        let original = whole ? source.text : source[formula.segment.range]
         let message = formula.errorMessage ?? ""
         switch options.target {
         case .html:

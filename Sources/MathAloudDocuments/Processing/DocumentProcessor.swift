@@ -23,12 +23,18 @@ public struct ProcessedFormula: Sendable {
     public let mathML: String?
     /// The image, when asked for and an image maker was given.
     public let image: FormulaImage?
-    /// Parse and speech diagnostics, ranges in the file's bytes.
+    /// Parse and speech diagnostics, ranges in the file's bytes (an unknown command is a warning here,
+    /// as speech reads it by name).
     public let diagnostics: [Diagnostic]
-    /// Whether it has errors (the ``ErrorMode`` then applies).
-    public var hasErrors: Bool { diagnostics.containsError }
+    /// Whether the parser found errors, an unknown command included (the ``ErrorMode`` then applies).
+    public let hasErrors: Bool
     /// The message of the first error, for ``ErrorMode/showError``.
-    public var errorMessage: String? { diagnostics.first { $0.severity == .error }?.message }
+    public var errorMessage: String? {
+        (diagnostics.first { $0.severity == .error } ?? (hasErrors ? diagnostics.first : nil))?.message
+    }
+    /// The formula's text as written in the document (delimiters included; JSON escapes decoded in a
+    /// notebook).
+    public let originalText: String
 }
 
 /// An `\eqref{key}` or `\ref{key}` in a document's text.
@@ -137,6 +143,7 @@ public final class DocumentProcessor: @unchecked Sendable {
     /// formula (on all cores).
     public func process(_ document: SegmentedDocument) -> ProcessedDocument {
         var context = DocumentContext(processor: self, baseDefinitions: document.definitions)
+        context.documentSource = document.source
         let plans = document.segments.filter(\.isFormula).map { context.plan($0) }
         let resolved = plans.map { context.resolveReferences(in: $0) }
         let formulas: [ProcessedFormula]
@@ -253,7 +260,7 @@ public final class DocumentProcessor: @unchecked Sendable {
             moved.fixIts = d.fixIts.map { Diagnostic.FixIt(range: formula.fileRange(ofSourceRange: plan.readMap.map($0.range)), replacement: $0.replacement) }
             return moved
         }
-        let hasErrors = diagnostics.containsError
+        let hasErrors = result.hasErrors
         var label: String? = nil
         if !(hasErrors && options.errors == .keepSource) {
             label = makeLabel(plan: plan, speech: result.speechText)
@@ -281,7 +288,7 @@ public final class DocumentProcessor: @unchecked Sendable {
         return ProcessedFormula(segment: segment, display: plan.display, speech: result.speechText,
                                 speechDescription: result.speech, label: label, numbers: plan.numbers,
                                 drawnSource: plan.drawnSource, mathML: formula.notation == .tex ? result.mathML : nil,
-                                image: image, diagnostics: diagnostics)
+                                image: image, diagnostics: diagnostics, hasErrors: hasErrors, originalText: plan.originalText)
     }
 
     /// How an equation number or tag reads: as written when it is plain letters and digits, else
@@ -348,6 +355,8 @@ struct FormulaPlan: Sendable {
     var texAnnotation: String?
     /// A prefix for SVG ids (unique in the document).
     var idPrefix: String
+    /// The formula's text as written (delimiters included).
+    var originalText = ""
 }
 
 /// The first pass over a document's formulas: display, definitions, numbers, labels.
@@ -356,6 +365,8 @@ struct DocumentContext {
     var numberer: EquationNumberer
     var definitions: String
     var count = 0
+    /// The document (nil for a stream, whose formulas carry their text).
+    var documentSource: DocumentSource?
     /// The numbering result of each planned formula (its drawn TeX before references are resolved).
     private var drawn: [String?] = []
 
@@ -379,7 +390,8 @@ struct DocumentContext {
         count += 1
         var plan = FormulaPlan(segment: segment, source: formula.source, notation: formula.notation, display: display,
                                definitions: definitions, numbers: [], readSource: formula.source, readMap: OffsetMap(shift: 0),
-                               drawnSource: formula.source, texAnnotation: formula.texAnnotation, idPrefix: "f\(count)-")
+                               drawnSource: formula.source, texAnnotation: formula.texAnnotation, idPrefix: "mathaloud-f\(count)")
+        plan.originalText = originalText(of: segment)
         guard formula.notation == .tex else { return plan }
         let numbered = numberer.number(tex: formula.source, display: display)
         plan.numbers = numbered.numbers
@@ -388,6 +400,23 @@ struct DocumentContext {
             definitions += formula.source + "\n"
         }
         return plan
+    }
+
+    /// A formula's text as written: the delimiters around its source, or its element's bytes.
+    func originalText(of segment: DocumentSegment) -> String {
+        guard let formula = segment.formula else { return "" }
+        if let source = documentSource { return source[segment.range] }
+        switch formula.delimiter {
+        case .dollar: return "$\(formula.source)$"
+        case .doubleDollar: return "$$\(formula.source)$$"
+        case .parenthesis: return "\\(\(formula.source)\\)"
+        case .bracket: return "\\[\(formula.source)\\]"
+        case .dollarBacktick: return "$`\(formula.source)`$"
+        case .mathFence: return "```math\n\(formula.source)```"
+        case .environment(let name):
+            return name == "math" || name == "displaymath" ? "\\begin{\(name)}\(formula.source)\\end{\(name)}" : formula.source
+        case .mathElement, .scriptElement: return formula.source
+        }
     }
 
     /// The plan with `\eqref{key}`/`\ref{key}` replaced by the numbers (all labels are known now).

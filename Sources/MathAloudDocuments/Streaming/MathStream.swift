@@ -55,6 +55,9 @@ public final class MathStream {
     public var maxPendingBytes = 256 << 10
     /// Warnings so far (unclosed delimiters at the end, unresolved references), ranges in the stream.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// How many bytes the stream's scans have read in all (a measure of its work: about the length of
+    /// the text however it was chunked, never its square).
+    public private(set) var bytesScanned = 0
 
     /// The bytes from ``base`` on (earlier ones are final and dropped).
     private var buffer: [UInt8] = []
@@ -68,6 +71,8 @@ public final class MathStream {
     private var clean = true
     /// Where the last scan said the undecided part starts.
     private var lastSettled = 0
+    /// The bytes that can decide what the last scan held.
+    private var wake = ByteSet.all
     private var context: DocumentContext
     private var finished = false
     /// Line and column at `emitted`.
@@ -97,8 +102,7 @@ public final class MathStream {
             return [.text(chunk, range: range)]
         }
         // Something is held: scan again only when a byte that can decide it has come.
-        let nearEnd = end - lastSettled <= 64
-        if !clean, !nearEnd, !bytes.contains(where: Self.mayDecide), base + buffer.count - emitted <= maxPendingBytes {
+        if !clean, !bytes.contains(where: wake.contains), base + buffer.count - emitted <= maxPendingBytes {
             return []
         }
         return scan(complete: base + buffer.count - emitted > maxPendingBytes)
@@ -118,10 +122,6 @@ public final class MathStream {
         b == 0x24 || b == 0x5C || b == 0x60 || b == 0x7E || b == 0x3C || b == 0x21 || b == 0x26
     }
 
-    /// Bytes that can close or cut something held.
-    private static func mayDecide(_ b: UInt8) -> Bool {
-        mayOpen(b) || b == 0x0A || b == 0x7D || b == 0x3E || b == 0x29 || b == 0x5D || b == 0x3B || b == 0x2D
-    }
 
     /// Scans from `resume`, emits what became final.
     private func scan(complete: Bool) -> [StreamSegment] {
@@ -133,10 +133,12 @@ public final class MathStream {
         let from = startsLine ? k : start
         let text = String(decoding: buffer[from...], as: UTF8.self)
         let offset = base + from
+        bytesScanned += buffer.count - from
         var fragments: [MathFragment]
         var elements: [(element: MarkupElement, formula: ElementFormula?)] = []
         var found: [Diagnostic]
         var settled: Int, resumeOffset: Int
+        var wakeBytes = ByteSet.all
         if format == .text {
             let s = TextSegmenter(options: processor.options.segmenter).scanner.scan(text, excluding: [], complete: complete,
                                                                                     startsLine: startsLine)
@@ -144,6 +146,7 @@ public final class MathStream {
             found = s.diagnostics
             settled = s.settled
             resumeOffset = s.resumeOffset
+            wakeBytes = s.wakeBytes
         } else {
             let s = MarkdownSegmenter(options: processor.options.segmenter).scan(text, complete: complete, startsLine: startsLine)
             fragments = s.fragments
@@ -151,6 +154,7 @@ public final class MathStream {
             found = s.diagnostics
             settled = s.settled
             resumeOffset = s.resumeOffset
+            wakeBytes = s.wake
         }
         let settledAbs = offset + settled
         // The pieces, in order.
@@ -179,7 +183,9 @@ public final class MathStream {
             let segment = DocumentSegment(kind: found.kind, range: found.range, start: startLocation, end: endLocation,
                                           formula: found.formula, element: found.element, embedding: .plain)
             if segment.isFormula {
-                let plan = context.resolveReferences(in: context.plan(segment))
+                var plan = context.plan(segment)
+                plan.originalText = String(decoding: buffer[(lo - base)..<(hi - base)], as: UTF8.self)
+                plan = context.resolveReferences(in: plan)
                 let read = processor.read(plan)
                 diagnostics += read.diagnostics
                 out.append(.formula(read))
@@ -196,6 +202,7 @@ public final class MathStream {
         reportedUpTo = max(reportedUpTo, settledAbs)
         resume = min(emitted, offset + resumeOffset)
         lastSettled = settledAbs
+        wake = wakeBytes
         clean = settledAbs == base + buffer.count && resume == settledAbs
         compact()
         return out
