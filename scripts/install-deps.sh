@@ -13,6 +13,8 @@
 #                                the other selectable math fonts (TeX Gyre Pagella/Termes/Bonum/Schola Math,
 #                                DejaVu Math TeX Gyre); optional fonts-texgyre gives \text their own text faces
 #   sox                          inspecting/checking generated audio in tests and demos
+#   chromium                     the document tests read converted pages' accessibility tree in headless
+#                                Chromium; scripts/convert-sample.sh takes the docs/ screenshot with it
 set -euo pipefail
 
 PACKAGES=(
@@ -26,6 +28,7 @@ PACKAGES=(
   fonts-texgyre-math
   fonts-dejavu-extra
   sox
+  chromium
 )
 
 log() { printf 'install-deps: %s\n' "$*"; }

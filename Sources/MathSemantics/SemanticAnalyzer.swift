@@ -219,6 +219,7 @@ struct Analyzer {
     /// The meaning of any presentation node.
     mutating func node(_ m: MathNode, _ ctx: Context) -> NodeID {
         if let n = leafRow(m, ctx) { return n }
+        if m.attributes != nil, Analyzer.chemistryMark(m) != nil { return chemistry(m, ctx) }
         switch m.kind {
         case .identifier, .number, .text:
             return sequence(single: m, range: m.range, ctx)
