@@ -9,7 +9,7 @@
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
 #   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
-# TARGET is one of: tex, mathml, textscanner, rulefile, or all (each target in turn).
+# TARGET is one of: tex, mathml, textscanner, rulefile, documents, or all (each target in turn).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
 # (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
@@ -42,7 +42,7 @@ log() { echo "fuzz.sh: $*" >&2; }
 [[ $# -ge 1 ]] || usage
 target=$1; shift
 
-all_targets=(tex mathml textscanner rulefile)
+all_targets=(tex mathml textscanner rulefile documents)
 if [[ $target == all ]]; then
   status=0
   for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
@@ -54,6 +54,8 @@ case $target in
   mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict=Fuzz/mathml.dict ;;
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
   rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
+  documents)   harness=FuzzDocuments;   modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudDocuments)
+               dict=Fuzz/documents.dict ;;
   -h|--help)   usage ;;
   *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
 esac
@@ -75,6 +77,8 @@ deps_of() {
   case $1 in
     MathSyntax) ;;
     MathSpeech) echo "MathSyntax MathSemantics" ;;
+    MathAloud) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech" ;;
+    MathAloudDocuments) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud" ;;
     *) echo MathSyntax ;;
   esac
 }
@@ -104,7 +108,19 @@ compile_module() {
   touch -r "$dir/$name.start" "$obj" "$dir/$name.swiftmodule"
 }
 
-module_sources() { find "$sources/$1" -name '*.swift' | sort; }
+module_sources() {
+  find "$sources/$1" -name '*.swift' | sort
+  # MathAloud embeds the rule and word files through a build-tool plugin: its generated source.
+  if [[ $1 == MathAloud ]]; then
+    local generated
+    generated=$(find "$root/.build/plugins/outputs" -name EmbeddedSpeechResources.swift -path '*MathAloud*' 2>/dev/null | head -1)
+    if [[ -z $generated ]]; then
+      swift build --target MathAloud >/dev/null
+      generated=$(find "$root/.build/plugins/outputs" -name EmbeddedSpeechResources.swift -path '*MathAloud*' | head -1)
+    fi
+    echo "$generated"
+  fi
+}
 
 build() {
   local objects=() m dir="$build_dir/modules"

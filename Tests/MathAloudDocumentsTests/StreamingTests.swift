@@ -117,6 +117,23 @@ struct StreamingTests {
         #expect(stream.diagnostics[0].range == SourceRange(19, 21))
     }
 
+    /// A `<script>` whose end comes much later makes everything up to it raw text (no formulas): the
+    /// stream must not emit formulas it later finds inside it (found by the documents fuzzer).
+    @Test func aLateElementEndTakesBackNothing() {
+        let text = "<script>var a = [[$x$ and \\(y\\) <p>$z$</p> ```math\n $w$ </script> $v$ <math><mi>m</mi> $u$ </math> $t$"
+        let p = processor()
+        let whole = flatten(p.process(text: text, format: .markdown))
+        #expect(whole.filter { $0.hasPrefix("[") } == ["[v]", "[<math><mi>m</mi> $u$ </math>]", "[t]"])
+        for chunks in [[1], [2], [3, 1, 5], [11]] {
+            #expect(flatten(streamed(text, chunks: chunks, processor: p).segments) == whole, "chunks \(chunks)")
+        }
+        // A formula that would run over a comment not yet closed waits for it (the comment cuts it).
+        let comment = "$a {x <!-- $b$ }--> c$ and $d$"
+        let commentWhole = flatten(p.process(text: comment, format: .markdown))
+        #expect(commentWhole.filter { $0.hasPrefix("[") } == ["[d]"])
+        #expect(flatten(streamed(comment, chunks: [1], processor: p).segments) == commentWhole)
+    }
+
     @Test func codeAndEscapesStayText() {
         let p = processor()
         let (segments, _) = streamed("a `$x$` b \\$y\\$ c $5", chunks: [1], processor: p)

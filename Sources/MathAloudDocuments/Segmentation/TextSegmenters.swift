@@ -206,9 +206,19 @@ struct MarkdownSegmenter {
         result.elements = items.sorted { $0.0.range.lowerBound < $1.0.range.lowerBound }
         if !complete {
             hold(second.settled, second.wakeBytes)
+            // A formula running over an undecided place (a comment not yet closed) may still be cut
+            // by it: it waits too.
+            for f in second.fragments.reversed() where f.range.lowerBound < unsettled && unsettled < f.range.upperBound {
+                hold(f.range.lowerBound, wake)
+            }
+            // Neither point may fall inside an element or comment: what follows must be scanned with
+            // the element's start in view.
+            for b in merged where b.lowerBound < unsettled && unsettled < b.upperBound { hold(b.lowerBound, wake) }
+            var resume = min(second.resumeOffset, unsettled)
+            for b in merged where b.lowerBound < resume && resume < b.upperBound { resume = b.lowerBound }
             result.settled = unsettled
             result.wake = unsettled < n ? wake : .all
-            result.resumeOffset = min(second.resumeOffset, unsettled)
+            result.resumeOffset = resume
         } else {
             result.settled = n
             result.resumeOffset = n
