@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
         .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
         .library(name: "MathAloudDocumentsRender", targets: ["MathAloudDocumentsRender"]),
+        .library(name: "MathAloudServer", targets: ["MathAloudServer"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
     targets: [
@@ -42,9 +43,14 @@ let package = Package(
         // Math in documents and streams (DESIGN.md §2, §13): segmenters per format, the document API,
         // streams, accessible HTML/Markdown output. Pure Swift; images come through a protocol.
         .target(name: "MathAloudDocuments", dependencies: ["MathAloud"]),
+        // The HTTP service (DESIGN.md §12) on libmicrohttpd: only the header is used at build time
+        // (<microhttpd.h> in /usr/include); the library is opened with dlopen when a server starts, so
+        // `mathaloud` runs its other commands where it is absent.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "MathAloudServer", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "CMicroHTTPD"]),
         // Documents drawn with MathAloudRender: the renderer as the documents' image maker.
         .target(name: "MathAloudDocumentsRender", dependencies: ["MathAloudDocuments", "MathAloudRender"]),
-        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender",
+        .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudServer",
                                                             "MathAloudDocuments", "MathAloudDocumentsRender"]),
         .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
                           path: "Sources/MathAloudBench"),
@@ -65,6 +71,8 @@ let package = Package(
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloudDocumentsRender", "MathAloud"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
     ],

@@ -9,7 +9,9 @@
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
 #   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
-# TARGET is one of: tex, mathml, textscanner, rulefile, documents, or all (each target in turn).
+# TARGET is one of: tex, mathml, textscanner, rulefile, httpbody, documents, or all (each target in turn).
+# httpbody and documents (the service's request bodies; the document layer) need `swift build` to have run once: it compiles the whole
+# library stack, including the rules the build embeds (.build/plugins/outputs/…/EmbeddedSpeechResources.swift).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
 # (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
@@ -42,7 +44,7 @@ log() { echo "fuzz.sh: $*" >&2; }
 [[ $# -ge 1 ]] || usage
 target=$1; shift
 
-all_targets=(tex mathml textscanner rulefile documents)
+all_targets=(tex mathml textscanner rulefile httpbody documents)
 if [[ $target == all ]]; then
   status=0
   for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
@@ -54,6 +56,8 @@ case $target in
   mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict=Fuzz/mathml.dict ;;
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
   rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
+  httpbody)    harness=FuzzHTTPBody;    modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudVoice
+                                                 MathAloudRender MathAloudServer); dict=Fuzz/httpbody.dict ;;
   documents)   harness=FuzzDocuments;   modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudDocuments)
                dict=Fuzz/documents.dict ;;
   -h|--help)   usage ;;
@@ -79,6 +83,8 @@ deps_of() {
     MathSpeech) echo "MathSyntax MathSemantics" ;;
     MathAloud) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech" ;;
     MathAloudDocuments) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud" ;;
+    MathAloudVoice|MathAloudRender) echo "MathAloud" ;;
+    MathAloudServer) echo "MathAloud MathAloudVoice MathAloudRender" ;;
     *) echo MathSyntax ;;
   esac
 }
@@ -96,7 +102,7 @@ compile_module() {
   log "compiling $name ($# files)"
   # The object gets the time the compile started, so a source edited meanwhile rebuilds next time.
   touch "$dir/$name.start"
-  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$build_dir/modules" \
+  if ! swiftc "${swiftc_flags[@]}" -wmo -module-name "$name" -I "$build_dir/modules" "${c_modules[@]}" \
       -emit-module -emit-module-path "$dir/$name.swiftmodule" -emit-object -o "$obj.tmp" "$@" \
       >"$dir/$name.log" 2>&1; then
     rm -f "$obj.tmp"
@@ -110,17 +116,16 @@ compile_module() {
 
 module_sources() {
   find "$sources/$1" -name '*.swift' | sort
-  # MathAloud embeds the rule and word files through a build-tool plugin: its generated source.
+  # The built-in rules, embedded by the build-tool plugin (a `swift build` makes the file).
   if [[ $1 == MathAloud ]]; then
-    local generated
-    generated=$(find "$root/.build/plugins/outputs" -name EmbeddedSpeechResources.swift -path '*MathAloud*' 2>/dev/null | head -1)
-    if [[ -z $generated ]]; then
-      swift build --target MathAloud >/dev/null
-      generated=$(find "$root/.build/plugins/outputs" -name EmbeddedSpeechResources.swift -path '*MathAloud*' | head -1)
-    fi
-    echo "$generated"
+    local embedded
+    embedded=$(find "$root/.build/plugins/outputs" -path '*/MathAloud/destination/EmbedSpeechResources/EmbeddedSpeechResources.swift' 2>/dev/null | head -1)
+    [[ -n $embedded ]] || { log "run swift build first: the embedded rules file is missing"; exit 1; }
+    echo "$embedded"
   fi
 }
+# The C modules (header-only system libraries; the libraries are opened with dlopen).
+c_modules=(-I "$sources/CESpeakNG" -I "$sources/CHarfBuzz" -I "$sources/CCairo" -I "$sources/CZlib" -I "$sources/CMicroHTTPD")
 
 build() {
   local objects=() m dir="$build_dir/modules"
@@ -153,7 +158,7 @@ build() {
   if [[ $stale == 1 ]]; then
     log "linking $(basename "$binary")"
     touch "$binary.start"
-    swiftc "${link_flags[@]}" "${include[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
+    swiftc "${link_flags[@]}" "${include[@]}" "${c_modules[@]}" "Fuzz/$harness.swift" "${objects[@]}" -o "$binary" \
       >"$binary.log" 2>&1 || { cat "$binary.log" >&2; exit 1; }
     touch -r "$binary.start" "$binary"
   fi

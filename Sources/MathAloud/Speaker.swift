@@ -28,18 +28,21 @@ public struct SpokenFormula: Sendable {
 /// reads the built-in rules (embedded in the binary) and, when given, an override directory.
 ///
 /// ```swift
-/// let speaker = try Speaker(locale: "en", style: "clearspeak")
+/// let speaker = try Speaker(locale: "en", style: .clearSpeak)
 /// speaker.speak(tex: #"\frac{3}{4}"#).text          // "three fourths"
 /// speaker.label(tex: "x^2", template: "Math: {speech}") // "Math: x squared"
 /// ```
 public struct Speaker: Sendable {
-    /// The locale tag.
-    public let locale: String
+    /// The locale asked for (`en-GB`); its rules and words may come from a shorter tag (``rulesLocale``).
+    public let locale: LocaleTag
+    /// The locale whose rules speak (`en` for `en-GB` until `Rules/en-GB/` exists).
+    public let rulesLocale: LocaleTag
     /// The style (`clearspeak`, `mathspeak`).
-    public let style: String
+    public let style: SpeechStyleName
     /// The preference values in force (every declared preference, defaults filled in).
     public let preferences: [String: String]
-    /// Problems with the requested preferences (unknown names or values), which were ignored.
+    /// Problems with the requested preferences (unknown names or values), which were ignored (with
+    /// `strictPreferences`, the initialiser throws them instead).
     public let preferenceProblems: [String]
     /// Parses TeX and MathML.
     public let parser: FormulaParser
@@ -49,22 +52,36 @@ public struct Speaker: Sendable {
 
     /// Loads a speaker.
     /// - Parameters:
-    ///   - locale: a locale with rules (`en`).
-    ///   - style: `clearspeak` (default) or `mathspeak` (set `Verbosity` to `Verbose`, `Brief` or `Superbrief`).
+    ///   - locale: a locale tag; it resolves by fallback (`en-US`, `en-GB` → `en`).
+    ///   - style: ``SpeechStyleName/clearSpeak`` (default), ``SpeechStyleName/mathSpeak``, or any style
+    ///     the rules have.
+    ///   - verbosity: the `Verbosity` preference, for styles that declare it (MathSpeak's verbose,
+    ///     brief, superbrief); styles without verbosity levels ignore it.
     ///   - preferences: style preferences by name (case-insensitive; aliases such as `Fraction`, `Caps` accepted).
+    ///   - strictPreferences: throw ``SpeechLoadError/invalidPreferences(_:)`` for an unknown preference
+    ///     name or value instead of ignoring it (and listing it in ``preferenceProblems``).
     ///   - rulesDirectory: an override directory for rules and words (also `MATHALOUD_RULES`).
-    ///   - texOptions: TeX parsing options (display mode, user macros, limits).
+    ///   - texOptions: TeX parsing options (display mode, user macros, limits, trust).
     ///   - cacheCapacity: how many spoken formulas to keep (0 turns the cache off).
-    public init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
+    public init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, verbosity: Verbosity? = nil,
+                preferences: [String: String] = [:], strictPreferences: Bool = false,
                 rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions(),
                 cacheCapacity: Int = 1024) throws(SpeechLoadError) {
         let directory = rulesDirectory ?? Speaker.environmentRulesDirectory
         let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: directory)
-        let chain = try resources.lexiconChain(for: locale)
-        let compiled = try resources.style(style, locale: locale)
-        let resolved = compiled.resolve(preferences)
+        let chain = try resources.lexiconChain(for: locale.rawValue)
+        let compiled = try resources.style(style.rawValue, locale: locale.rawValue)
+        var requested = preferences
+        if let verbosity, compiled.preferences.contains(where: { $0.name == Verbosity.preferenceName }),
+           !requested.keys.contains(where: { $0.lowercased() == Verbosity.preferenceName.lowercased() }) {
+            requested[Verbosity.preferenceName] = verbosity.rawValue
+        }
+        let resolved = compiled.resolve(requested)
+        if strictPreferences && !resolved.problems.isEmpty { throw .invalidPreferences(resolved.problems) }
         self.locale = locale
-        self.style = compiled.name.isEmpty ? style : compiled.name
+        self.rulesLocale = LocaleTag(compiled.locale.isEmpty ? resources.rulesLocale(for: locale, style: style) ?? locale.rawValue
+                                                             : compiled.locale)
+        self.style = compiled.name.isEmpty ? style : SpeechStyleName(compiled.name)
         self.preferences = resolved.values
         self.preferenceProblems = resolved.problems
         self.parser = FormulaParser(texOptions: texOptions)
@@ -73,6 +90,9 @@ public struct Speaker: Sendable {
                                    preferences: resolved.values)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
+
+    /// The verbosity in force, when the style has the `Verbosity` preference.
+    public var verbosity: Verbosity? { preferences[Verbosity.preferenceName].flatMap(Verbosity.init(name:)) }
 
     /// Speaks TeX math (without `$` delimiters). `explain` records which rule spoke each node.
     public func speak(tex: String, explain: Bool = false) -> SpokenFormula {
@@ -89,7 +109,8 @@ public struct Speaker: Sendable {
         let key = SpeechCache.Key(source: source, notation: notation)
         if !explain, let cached = cache.value(for: key) { return cached }
         let spoken = speak(parsed: parser.parse(source, notation: notation), explain: explain)
-        if !explain { cache.store(spoken, for: key) }
+        // A formula stopped by its time limit (FormulaDeadline) is partial: it is not kept.
+        if !explain && !FormulaDeadline.isExpired { cache.store(spoken, for: key) }
         return spoken
     }
 
@@ -128,7 +149,7 @@ public struct Speaker: Sendable {
     /// How a parse problem reads in speech: an unknown command is spoken by its name, so for speech it is
     /// a warning (the parser, which cannot know what it means, reports an error).
     static func asSpoken(_ d: Diagnostic) -> Diagnostic {
-        guard d.id == "tex.unknown-command", d.severity == .error else { return d }
+        guard d.id == .texUnknownCommand, d.severity == .error else { return d }
         var spoken = d
         spoken.severity = .warning
         spoken.message += "; read by name"
@@ -150,6 +171,16 @@ public struct Speaker: Sendable {
         label(tex: tex, template: LabelTemplate(template))
     }
 
+    /// A label for MathML from a template (`{speech}`; `{latex}` is the MathML source).
+    public func label(mathML: String, template: LabelTemplate = .speechOnly) -> String {
+        template.fill(speech: speak(mathML: mathML).text, latex: mathML)
+    }
+
+    /// A label for MathML from a template string such as `Math: {speech}`.
+    public func label(mathML: String, template: String) -> String {
+        label(mathML: mathML, template: LabelTemplate(template))
+    }
+
     /// A label made by your own converter instead of the speech engine (e.g. a cloud service, or a
     /// fixed text); the closure receives the TeX.
     public func label(tex: String, converter: @Sendable (String) -> String) -> String {
@@ -165,23 +196,32 @@ public struct Speaker: Sendable {
         return nil
     }
 
+    /// How often this speaker's cache of spoken formulas answered (hits) and missed.
+    public var cacheStatistics: (hits: Int, misses: Int) { cache.statistics }
+
     /// The preferences the style declares, with their allowed values (the first is the default).
     public var availablePreferences: [PreferenceDeclaration] { engine.style.preferences }
 }
 
-/// One-call conveniences for the common case.
-public enum MathAloud {
-    private static let defaultSpeaker = Result { () throws(SpeechLoadError) -> Speaker in try Speaker() }
+extension Speaker {
+    /// The default speaker (English ClearSpeak, default preferences, built-in rules overlaid by
+    /// `MATHALOUD_RULES` when set), loaded once per process on first use and shared.
+    public static var shared: Speaker {
+        get throws(SpeechLoadError) { try sharedSpeaker.get() }
+    }
 
-    /// English ClearSpeak for TeX with default preferences.
+    private static let sharedSpeaker = Result { () throws(SpeechLoadError) -> Speaker in try Speaker() }
+
+    /// One call: English ClearSpeak for TeX with default preferences, as plain text (the TeX itself
+    /// if the default rules cannot be loaded).
     public static func speech(forTeX tex: String) -> String {
-        switch defaultSpeaker {
+        switch sharedSpeaker {
         case .success(let speaker): return speaker.speak(tex: tex).text
         case .failure: return tex
         }
     }
 
-    /// A label for TeX: `Math: {speech}` style templates; default `{speech}`.
+    /// One call: a label for TeX from a template (`Math: {speech}`; default `{speech}`).
     public static func label(forTeX tex: String, template: String = "{speech}") -> String {
         LabelTemplate(template).fill(speech: speech(forTeX: tex), latex: tex)
     }
@@ -202,10 +242,21 @@ final class SpeechCache: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
+    /// Look-ups answered from the cache, and look-ups that missed (for the service's metrics).
+    private(set) var hits = 0, misses = 0
+
     func value(for key: Key) -> SpokenFormula? {
         guard capacity > 0 else { return nil }
         lock.lock(); defer { lock.unlock() }
-        return entries[key]
+        let value = entries[key]
+        if value != nil { hits &+= 1 } else { misses &+= 1 }
+        return value
+    }
+
+    /// Hits and misses so far.
+    var statistics: (hits: Int, misses: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (hits, misses)
     }
 
     func store(_ value: SpokenFormula, for key: Key) {

@@ -79,8 +79,32 @@ extension Speaker {
 /// Speakers for the settings batch lines ask for, loaded on demand and kept in a small bounded pool
 /// (least recently added dropped first), so memory stays flat over millions of lines. Thread-safe.
 public final class SpeakerPool: @unchecked Sendable {
-    /// The settings a line gets when it names none.
-    public let defaults: (locale: String, style: String, preferences: [String: String])
+    /// The settings a request gets when it names none.
+    public struct Defaults: Sendable, Hashable {
+        /// The locale.
+        public var locale: LocaleTag
+        /// The style.
+        public var style: SpeechStyleName
+        /// The preferences (a request's own are merged over them).
+        public var preferences: [String: String]
+        /// The verbosity, for styles that have the `Verbosity` preference.
+        public var verbosity: Verbosity?
+        /// Whether an unknown preference makes a request fail (instead of being ignored).
+        public var strictPreferences: Bool
+
+        /// Creates defaults.
+        public init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, verbosity: Verbosity? = nil,
+                    preferences: [String: String] = [:], strictPreferences: Bool = true) {
+            self.locale = locale
+            self.style = style
+            self.verbosity = verbosity
+            self.preferences = preferences
+            self.strictPreferences = strictPreferences
+        }
+    }
+
+    /// The settings a request gets when it names none.
+    public let defaults: Defaults
     private let rulesDirectory: URL?
     private let texOptions: TeXParserOptions
     private let cacheCapacity: Int
@@ -91,9 +115,13 @@ public final class SpeakerPool: @unchecked Sendable {
     private let lock = NSLock()
 
     /// A pool whose speakers read rules from `rulesDirectory` (when given) and TeX with `texOptions`.
-    public init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
-                rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions(), cacheCapacity: Int = 256) {
-        self.defaults = (locale, style, preferences)
+    /// With `strictPreferences` (the default, as the CLI's batches use it) a request naming an unknown
+    /// preference or value gets an error response.
+    public init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, verbosity: Verbosity? = nil,
+                preferences: [String: String] = [:], strictPreferences: Bool = true, rulesDirectory: URL? = nil,
+                texOptions: TeXParserOptions = TeXParserOptions(), cacheCapacity: Int = 256) {
+        self.defaults = Defaults(locale: locale, style: style, verbosity: verbosity, preferences: preferences,
+                                 strictPreferences: strictPreferences)
         self.rulesDirectory = rulesDirectory
         self.texOptions = texOptions
         self.cacheCapacity = cacheCapacity
@@ -112,15 +140,29 @@ public final class SpeakerPool: @unchecked Sendable {
         return s
     }
 
+    /// Cache hits and misses of the speakers in the pool now (speakers dropped from the pool no longer
+    /// count).
+    public var cacheStatistics: (hits: Int, misses: Int) {
+        lock.lock()
+        let speakers = Array(pool.values)
+        lock.unlock()
+        return speakers.reduce((0, 0)) { total, s in
+            let c = s.cacheStatistics
+            return (total.0 + c.hits, total.1 + c.misses)
+        }
+    }
+
     /// The speaker for these settings (loaded once, then shared). Loading happens under the pool's lock,
     /// so threads that ask for the same new settings at once load it once.
-    public func speaker(locale: String, style: String, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {
-        let key = "\(locale)|\(style)|" + preferences.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "|")
+    public func speaker(locale: LocaleTag, style: SpeechStyleName, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {
+        let key = "\(locale.rawValue.lowercased())|\(style.rawValue)|"
+            + preferences.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "|")
         lock.lock()
         defer { lock.unlock() }
         if let s = pool[key] { return s }
-        let s = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                            texOptions: texOptions, cacheCapacity: cacheCapacity)
+        let s = try Speaker(locale: locale, style: style, verbosity: defaults.verbosity, preferences: preferences,
+                            strictPreferences: defaults.strictPreferences,
+                            rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: cacheCapacity)
         if pool.count >= limit, let oldest = poolOrder.first {
             pool[oldest] = nil
             poolOrder.removeFirst()
@@ -129,67 +171,39 @@ public final class SpeakerPool: @unchecked Sendable {
         poolOrder.append(key)
         return s
     }
-}
 
-/// One JSON Lines batch line, read the same way by every batch (speech, voice, render): an object with
-/// an `id` (any JSON value), optional `locale`, `style` and `preferences` ({name: value}), and the
-/// formula fields the batch knows.
-public struct BatchLine {
-    /// The `id` as JSON text (`null` when absent), ready to be written back.
-    public let id: String
-    /// The whole object, for the batch's own fields (`tex`, `mathml`, `voice`…).
-    public let object: [String: Any]
-    /// The speaker for the line's settings.
-    public let speaker: Speaker
-
-    /// The formula the line carries: `tex` or `mathml` (nil when it has neither string).
-    public var formula: (source: String, notation: FormulaNotation)? {
-        if let t = object["tex"] as? String { return (t, .tex) }
-        if let m = object["mathml"] as? String { return (m, .mathml) }
-        return nil
-    }
-
-    /// Reads a line; a line that cannot be used gives its error line (`{"error", "id"}`) instead.
-    public static func read(_ line: String, speakers: SpeakerPool) -> Result<BatchLine, BatchLineError> {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            return .failure(BatchLineError(id: "null", message: "line is not a JSON object"))
-        }
-        let id = JSONText.encode(object["id"] ?? NSNull())
-        func fail(_ message: String) -> Result<BatchLine, BatchLineError> { .failure(BatchLineError(id: id, message: message)) }
-        let speaker: Speaker
-        do {
-            if object["locale"] == nil && object["style"] == nil && object["preferences"] == nil {
-                speaker = try speakers.defaultSpeaker()
-            } else {
-                let locale = object["locale"] as? String ?? speakers.defaults.locale
-                let style = object["style"] as? String ?? speakers.defaults.style
-                var preferences = speakers.defaults.preferences
-                if let p = object["preferences"] {
-                    guard let dictionary = p as? [String: Any] else { return fail("\"preferences\" must be an object of strings") }
-                    for (k, v) in dictionary { preferences[k] = "\(v)" }
-                }
-                speaker = try speakers.speaker(locale: locale, style: style, preferences: preferences)
-            }
+    /// The speaker for a request's settings (its locale, style and preferences over the defaults), or
+    /// the error response when they cannot be loaded (an unknown locale, style or preference).
+    public func speaker(for request: FormulaRequest) -> Result<Speaker, BatchError> {
+        do throws(SpeechLoadError) {
+            if request.locale == nil && request.style == nil && request.preferences == nil { return .success(try defaultSpeaker()) }
+            var preferences = defaults.preferences
+            for (k, v) in request.preferences ?? [:] { preferences[k] = v }
+            return .success(try speaker(locale: request.locale ?? defaults.locale, style: request.style ?? defaults.style,
+                                        preferences: preferences))
         } catch {
-            return fail(error.description)
+            return .failure(BatchError(id: request.id, message: error.description))
         }
-        if !speaker.preferenceProblems.isEmpty { return fail(speaker.preferenceProblems.joined(separator: "; ")) }
-        return .success(BatchLine(id: id, object: object, speaker: speaker))
     }
 }
 
-/// File names for the files a batch writes, one per line, from the line's `id` (its JSON text):
-/// characters other than letters, digits, `.`, `-`, `_` become `_` (at most 64); lines without a usable
-/// id are `line-N`; a name already given gets `-2`, `-3`…, so no file overwrites another.
+/// File names for the files a batch writes, one per line, from the line's `id`: a string id's text,
+/// any other id's JSON text; characters other than letters, digits, `.`, `-`, `_` become `_` (at most
+/// 64); lines without a usable id are `line-N`; a name already given gets `-2`, `-3`…, so no file
+/// overwrites another.
 package struct BatchFileNamer {
     private var used: Set<String> = []
 
     package init() {}
 
-    /// A unique name for line `line` (1-based) with id `id` (JSON text), ending in `.ext`.
-    package mutating func name(forID id: String, line: Int, extension ext: String) -> String {
-        var stem = id
-        if stem.hasPrefix("\"") && stem.hasSuffix("\"") && stem.count >= 2 { stem = String(stem.dropFirst().dropLast()) }
+    /// A unique name for line `line` (1-based) with id `id`, ending in `.ext`.
+    package mutating func name(forID id: JSONValue, line: Int, extension ext: String) -> String {
+        var stem: String
+        switch id {
+        case .null: stem = ""
+        case .string(let s): stem = s
+        default: stem = id.jsonText
+        }
         stem = String(stem.unicodeScalars.map { s -> Character in
             let ok = (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9") || s == "-" || s == "_" || s == "."
             return ok ? Character(s) : "_"
@@ -203,34 +217,19 @@ package struct BatchFileNamer {
     }
 }
 
-/// Why a batch line could not be used, with the line's id (JSON text).
-public struct BatchLineError: Error, Sendable {
-    /// The line's `id` as JSON text (`null` when it has none or is not an object).
-    public let id: String
-    /// What is wrong.
-    public let message: String
-
-    /// Creates an error for a line.
-    public init(id: String, message: String) {
-        self.id = id
-        self.message = message
-    }
-
-    /// The output line `{"error", "id"}`.
-    public var jsonLine: String { "{\"error\":" + JSONString.quote(message) + ",\"id\":" + id + "}" }
-}
-
-/// Processes JSON Lines batches of formulas to speech with this contract: each input line
-/// `{"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?: {name: value}}`; each output line
-/// `{"id", "speech", "diagnostics": [{"id", "severity", "message", "range"}]}`, or `{"id", "error"}` when the
-/// line cannot be used. Speakers for other locales, styles and preferences are loaded on demand and
-/// kept in a small bounded pool, so memory stays flat over millions of lines.
+/// Processes JSON Lines batches of formulas to speech with this contract: each input line a
+/// ``FormulaRequest`` (`{"id", "tex"|"mathml"|"text", "locale"?, "style"?, "preferences"?: {name: value},
+/// "format"?: "ssml", "template"?}`); each output line a ``SpeechResponse`` (`{"id", "speech", "ssml"?,
+/// "label"?, "diagnostics": [{"id", "severity", "message", "range"}]}`), or a ``BatchError`` (`{"id",
+/// "error"}`) when the line cannot be used or its input is refused as a whole (a limit, malformed
+/// MathML). Speakers for other locales, styles and preferences are loaded on demand and kept in a small
+/// bounded pool, so memory stays flat over millions of lines.
 public final class SpeechBatchProcessor: Sendable {
     private let speakers: SpeakerPool
 
     /// Creates a processor whose lines default to these settings.
-    public convenience init(locale: String = "en", style: String = "clearspeak", preferences: [String: String] = [:],
-                rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions()) {
+    public convenience init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, preferences: [String: String] = [:],
+                            rulesDirectory: URL? = nil, texOptions: TeXParserOptions = TeXParserOptions()) {
         self.init(speakers: SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
                                         texOptions: texOptions))
     }
@@ -246,19 +245,56 @@ public final class SpeechBatchProcessor: Sendable {
         lines.concurrentMap { process(line: $0) }
     }
 
+    /// Results for many requests, in order, spoken on all cores.
+    public func process(_ requests: [FormulaRequest]) -> [BatchResult<SpeechResponse>] {
+        requests.concurrentMap { process($0) }
+    }
+
     /// One output line (without a newline) for one input line. Never throws.
     public func process(line: String) -> String {
-        let batchLine: BatchLine
-        switch BatchLine.read(line, speakers: speakers) {
-        case .success(let l): batchLine = l
-        case .failure(let e): return e.jsonLine
+        processLine(line).jsonLine
+    }
+
+    /// The result for one input line.
+    public func processLine(_ line: String) -> BatchResult<SpeechResponse> {
+        switch FormulaRequest.read(line: line) {
+        case .success(let request): process(request)
+        case .failure(let error): .failure(error)
         }
-        guard let (source, notation) = batchLine.formula else {
-            return BatchLineError(id: batchLine.id, message: "the object needs a \"tex\" or \"mathml\" string").jsonLine
+    }
+
+    /// The response for one request: speech, SSML when its format is `ssml`, a label when it has a
+    /// template; or the error response.
+    public func process(_ request: FormulaRequest) -> BatchResult<SpeechResponse> {
+        let speaker: Speaker
+        switch speakers.speaker(for: request) {
+        case .success(let s): speaker = s
+        case .failure(let e): return .failure(e)
         }
-        let spoken = batchLine.speaker.speak(source, notation: notation)
-        let renderer = DiagnosticRenderer(source: spoken.source)
-        return "{\"diagnostics\":" + JSONText.encode(spoken.diagnostics.map(renderer.jsonObject))
-            + ",\"id\":" + batchLine.id + ",\"speech\":" + JSONString.quote(spoken.text) + "}"
+        if let format = request.format, format.kind != .speech {
+            return .failure(BatchError(id: request.id, message: "\"format\" must be \(OutputFormat.names(of: .speech)) for speech, not \(format)"))
+        }
+        let speech: SpeechDescription
+        let diagnostics: [Diagnostic]
+        let source: SourceText
+        switch request.input {
+        case .text(let text):
+            let spoken = speaker.speech(forText: text)
+            speech = spoken.speech
+            diagnostics = spoken.diagnostics
+            source = SourceText(text)
+        case .tex(let formula), .mathml(let formula):
+            let spoken = speaker.speak(formula, notation: request.input.notation!)
+            speech = spoken.speech
+            diagnostics = spoken.diagnostics
+            source = spoken.source
+        }
+        let renderer = DiagnosticRenderer(source: source)
+        let text = speech.plainText
+        return .success(SpeechResponse(
+            id: request.id, speech: text,
+            ssml: request.format == .ssml ? SSMLRenderer(language: speaker.locale.rawValue).render(speech) : nil,
+            label: request.template.map { LabelTemplate($0).fill(speech: text, latex: request.input.source) },
+            diagnostics: diagnostics.map(renderer.record)))
     }
 }

@@ -511,7 +511,7 @@ case "rules-dump":
         ("mathspeak", ["Verbosity": "Superbrief"]),
     ]
     for (style, preferences) in configurations {
-        guard let speaker = try? Speaker(style: style, preferences: preferences, cacheCapacity: 0),
+        guard let speaker = try? Speaker(style: SpeechStyleName(style), preferences: preferences, cacheCapacity: 0),
               let resources = try? SpeechResources(builtIn: EmbeddedSpeechResources.files),
               let compiled = try? resources.style(style, locale: "en"), let chain = try? resources.lexiconChain(for: "en") else { exit(4) }
         // The engine without fixed preferences (preferences passed per call) must say the same.

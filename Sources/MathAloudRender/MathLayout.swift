@@ -48,6 +48,25 @@ struct Atom {
     var topAccent: Double? = nil
     /// A `\middle` delimiter waiting to be sized to its row.
     var pendingDelimiter: Unicode.Scalar? = nil
+    /// A run of characters that TeX sets as separate atoms (the digits of a number): scripts attach to
+    /// its last character, so they are placed as on a character (TeXbook Appendix G rule 18a).
+    var endsInCharacter = false
+    /// A letter of a text alphabet (`\mathrm`, `\mathbf`, `\mathit`, `\mathsf`, `\mathtt`), which
+    /// unicode-math takes from the text font: not a character of the math font for italic correction.
+    var textAlphabet = false
+
+    /// Scripts on a character of the math font: the atom is still that character's noad for what comes
+    /// before it.
+    var scriptedCharacter = false
+    /// An accent over one character: the character's italic correction (in `italic`) follows it before
+    /// any atom, not only before a character (as LuaTeX sets accents, measured).
+    var accentedCharacter = false
+
+    /// Whether the atom is (the noad of) one character of the math font, as TeX sees it: a digit run
+    /// starts with one; an Inner atom (`\ldots` is `\mathinner{…}`) never is.
+    var isMathCharacter: Bool {
+        atomClass != .inner && !textAlphabet && (glyph != nil || endsInCharacter || scriptedCharacter)
+    }
 
     /// The atom around another box, every other field as it is (a field added later is kept too).
     /// Consuming: where the caller is done with the atom, nothing is copied.
@@ -105,7 +124,9 @@ struct MathLayout {
         case let .identifier(text, variant):
             return identifier(text, variant: variant, s)
         case let .number(text):
-            return glyphRun(text, variant: nil, italicLetters: false, s, cls: .ord)
+            var a = glyphRun(text, variant: nil, italicLetters: false, s, cls: .ord)
+            a.endsInCharacter = true
+            return a
         case let .operator(text, p):
             return operatorAtom(text, p, s)
         case let .text(text, variant):
@@ -245,11 +266,19 @@ struct MathLayout {
         if text.isOneScalar {
             var a = glyphRun(text, variant: variant, italicLetters: true, s, cls: .ord)
             a.atomClass = .ord
+            switch variant {
+            case .normal?, .bold?, .italic?, .sansSerif?, .monospace?: a.textAlphabet = true
+            default: break
+            }
             return a
         }
-        // A multi-letter name (`sin`, `\operatorname{tr}`) is upright and spaced as an operator.
-        var a = glyphRun(text, variant: variant ?? .normal, italicLetters: false, s, cls: .op)
+        // A multi-letter name (`sin`, `\operatorname{tr}`) is upright and spaced as an operator; a word
+        // in an alphabet (`\mathrm{MeV}`) is a group in TeX, an Ord atom (TeXbook Appendix G rule 16).
+        var a = glyphRun(text, variant: variant ?? .normal, italicLetters: false, s, cls: variant == nil ? .op : .ord)
         a.glyph = nil
+        // A word (`\mathrm{Sym}_N`) is a group to TeX: scripts outside it use the box rule (18a); it is not
+        // a character of the math font for italic correction either.
+        a.textAlphabet = variant != nil
         return a
     }
 
@@ -537,8 +566,12 @@ struct MathLayout {
             return Atom(box: box, atomClass: .ord, glyph: glyph, topAccent: m.topAccentAttachment * size)
         }
         if cover {
+            // An extensible arrow is as wide as asked, as \cleaders fill it in TeX: the glyph when it is
+            // wide enough, else the assembly at exactly that width, else the first variant wide enough.
             if math.face.metrics(base).advance >= target { return single(base) }
-            if let v = variants.first(where: { $0.advance >= target }) { return single(v.glyph) }
+            if math.assembly(base, vertical: false).isEmpty, let v = variants.first(where: { $0.advance >= target }) {
+                return single(v.glyph)
+            }
         } else if let widest = variants.last, widest.advance >= target || math.assembly(base, vertical: false).isEmpty {
             return single((variants.last(where: { $0.advance <= target }) ?? variants[0]).glyph)
         }
@@ -638,6 +671,7 @@ struct MathLayout {
         children.reserveCapacity(count)
         var previousClass: AtomClass? = nil        // the last atom that is not a space
         var italicBefore = 0.0                     // the italic correction the atom just before asks for
+        var italicBeforeAnything = false           // … whatever follows (it was an accented character)
         atoms.withUnsafeMutableBufferPointer { a in
             for i in 0..<count {
                 let atom = (a.baseAddress! + i).move()
@@ -649,12 +683,14 @@ struct MathLayout {
                         kern = Double(abs(code) + 2) * mu     // codes 1, 2, 3: thin, medium, thick (3, 4, 5 mu)
                     }
                 }
-                // A slanted character followed by anything gets its italic correction (TeXbook §755; as
-                // LuaTeX does with OpenType fonts, not at the end of a list).
-                if !atom.isSpace, italicBefore > 0 { kern += italicBefore }
+                // A slanted character gets its italic correction when the next atom is a character of the
+                // math font (TeXbook Appendix G rule 17, as LuaTeX applies it to OpenType fonts): not at
+                // the end of a list, nor before a space, a fraction, a fence, an accent or a text letter.
+                if !atom.isSpace, italicBefore > 0, atom.isMathCharacter || italicBeforeAnything { kern += italicBefore }
                 if !atom.isSpace { previousClass = atom.atomClass }
                 let slanted = atom.glyph.map { $0 != 0 } ?? false
-                italicBefore = slanted && !atom.largeOperator && atom.italic > 0 && atom.atomClass == .ord ? atom.italic : 0
+                italicBefore = (slanted || atom.accentedCharacter) && !atom.largeOperator && atom.italic > 0 && atom.atomClass == .ord ? atom.italic : 0
+                italicBeforeAnything = atom.accentedCharacter
                 let x = metrics.place(width: atom.box.width, height: atom.box.height, depth: atom.box.depth, kern: kern)
                 children.append(Box.Placed(x: x, y: 0, box: atom.box))
             }
@@ -714,7 +750,10 @@ struct MathLayout {
         }
         let box = Box(width: inner + pad + rightPad, height: max(u + num.height, axis + theta / 2), depth: max(v + den.depth, 0),
                       content: .list("frac"), children: children)
-        return Atom(box: box, atomClass: .inner)
+        // Rule 15e makes a generalized fraction an Inner atom, but amsmath's \frac, \dfrac, \tfrac, \binom
+        // and \genfrac put it inside a group ({\begingroup#1\endgroup\over#2}), and a group is an Ord atom
+        // (rule 16 spaces it as one): no thin space between a fraction and a letter.
+        return Atom(box: box, atomClass: .ord)
     }
 
     // MARK: - Radicals (TeXbook rule 11)
@@ -774,25 +813,86 @@ struct MathLayout {
     // MARK: - Scripts (TeXbook rules 17, 18)
 
     func scripts(_ baseNode: MathNode?, sub subNode: MathNode?, sup supNode: MathNode?, _ s: LayoutStyle) -> Atom {
-        let base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
+        var sup: Box? = nil
         // Two, three or four primes are the double, triple and quadruple prime characters (as
         // unicode-math sets them), narrower than primes side by side.
         if let supNode, case .row = supNode.kind, (2...4).contains(supNode.children.count),
            supNode.children.allSatisfy({ if case let .operator(t, _) = $0.kind { return t == "\u{2032}" }; return false }) {
             let combined: UInt32 = [0x2033, 0x2034, 0x2057][supNode.children.count - 2]
-            if math.face.glyph(for: combined) != nil {
-                let g = glyphBox(combined, s.superscript)
-                return attachScripts(consume base, sub: subNode.map { layout($0, s.subscript).box }, sup: g.box, s)
+            if math.face.glyph(for: combined) != nil { sup = glyphBox(combined, s.superscript).box }
+        }
+        if sup == nil, let supNode { sup = layout(supNode, s.superscript).box }
+        let sub = subNode.map { layout($0, s.subscript).box }
+        if let baseNode, let accented = accentedCharacter(baseNode, sub: sub, sup: sup, s) { return accented }
+        // An accented character with one script inside a group and the other outside it (`{\bar{B}_a}^d`)
+        // is set as the accent with both scripts, as LuaTeX sets it (measured): rule 12 then puts both on
+        // the character.
+        if let baseNode, (sub == nil) != (sup == nil), baseNode.children.count == 2,
+           case let .over(p) = baseNode.children[0].kind, p.accent {
+            switch baseNode.kind {
+            case .subscript where sup != nil && baseNode.children.count == 2:
+                let inner = layout(baseNode.children[1], s.subscript).box
+                if let accented = accentedCharacter(baseNode.children[0], sub: inner, sup: sup, s) { return accented }
+            case .superscript where sub != nil && baseNode.children.count == 2:
+                let inner = layout(baseNode.children[1], s.superscript).box
+                if let accented = accentedCharacter(baseNode.children[0], sub: sub, sup: inner, s) { return accented }
+            default: break
             }
         }
-        return attachScripts(consume base, sub: subNode.map { layout($0, s.subscript).box },
-                             sup: supNode.map { layout($0, s.superscript).box }, s)
+        let base = baseNode.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
+        return attachScripts(consume base, sub: sub, sup: sup, s)
+    }
+
+    /// TeXbook Appendix G rule 12: when the nucleus of an accent is a single character and the accent
+    /// atom has scripts, "replace box x by a box containing the nucleus together with the superscript and
+    /// subscript of the Acc atom … also increase δ by the difference between the heights of the new and
+    /// old x boxes": the scripts sit as on the bare character (rule 18a starts from u = v = 0, not from
+    /// the accented box's height and depth) and the accent stays where it is over the character, moved
+    /// by the character's skew (its top accent attachment). Nil when the node is not such an accent.
+    func accentedCharacter(_ node: MathNode, sub: Box?, sup: Box?, _ s: LayoutStyle) -> Atom? {
+        guard case let .over(p) = node.kind, p.accent, node.children.count == 2,
+              case let .operator(text, op) = node.children[1].kind, let mark = text.soleScalar?.value,
+              MathLayout.isAccentMark(mark, stretchy: op.stretchy) else { return nil }
+        // A single character: the nucleus is one symbol (not a group, a name or a big operator).
+        switch node.children[0].kind {
+        case let .identifier(t, _): guard t.isOneScalar else { return nil }
+        case let .number(t): guard t.isOneScalar else { return nil }
+        case let .operator(t, o): guard t.isOneScalar, !o.largeOperator, o.size == nil, !o.stretchy else { return nil }
+        default: return nil
+        }
+        let character = layout(node.children[0], s)
+        guard character.glyph != nil, !character.largeOperator else { return nil }
+        let size = scale(s)
+        let accent = accentMark(mark, stretchy: op.stretchy, width: character.box.width, s)
+        // As `underOver` places an accent over a character: centred when wider, at the attachment points.
+        let cw = character.box.width
+        let width = max(cw, accent.box.width)
+        let baseX = (width - cw) / 2
+        var x = (width - accent.box.width) / 2
+        if let ba = character.topAccent, let oa = accent.topAccent { x = baseX + ba - oa }
+        let y = max(0, character.box.height - c.accentBaseHeight * size)
+        let cls: AtomClass = [.op, .rel].contains(character.atomClass) ? character.atomClass : .ord
+        let scripted = attachScripts(consume character, sub: sub, sup: sup, s).box
+        let box = Box(width: max(width, baseX + scripted.width), height: max(scripted.height, y + accent.box.height),
+                      depth: max(scripted.depth, accent.box.depth - y), content: .list("accent"),
+                      children: [Box.Placed(x: baseX, y: 0, box: scripted), Box.Placed(x: x, y: y, box: accent.box)])
+        return Atom(box: box, atomClass: cls)
+    }
+
+    /// Whether a mark over a base is an accent set at accent height (TeXbook rule 12: `\hat`, `\tilde`,
+    /// `\bar`, `\vec`, `\dot`, wide accents and arrows, the combining marks), not `\overline` (rule 9) nor a
+    /// brace or an arrow set above its base.
+    static func isAccentMark(_ u: UInt32, stretchy: Bool) -> Bool {
+        if u == 0x203E || (u == 0xAF && stretchy) { return false }
+        return accentScalars[u] != nil || arrowAccentsAbove[u] != nil || (0x300...0x36F).contains(u) || (0x20D0...0x20FF).contains(u)
     }
 
     func attachScripts(_ base: consuming Atom, sub: Box?, sup: Box?, _ s: LayoutStyle) -> Atom {
         let size = scale(s)
         let b = base.box
-        let isChar = base.glyph != nil && !base.largeOperator
+        // Rule 18a: a character nucleus starts from u = v = 0; a box from its height less
+        // SuperscriptBaselineDropMax and its depth plus SubscriptBaselineDropMin.
+        let isChar = (base.glyph != nil || base.endsInCharacter) && !base.largeOperator
         var u = isChar ? 0 : b.height - c.superscriptBaselineDropMax * size
         var v = isChar ? 0 : b.depth + c.subscriptBaselineDropMin * size
         var children: [Box.Placed] = []
@@ -848,8 +948,12 @@ struct MathLayout {
     private func finish(_ base: consuming Atom, _ children: [Box.Placed], width: Double) -> Atom {
         var h = 0.0, d = 0.0
         for ch in children { h = max(h, ch.y + ch.box.height); d = max(d, ch.box.depth - ch.y) }
+        let character = base.isMathCharacter
         var a = base.with(box: Box(width: width, height: h, depth: d, content: .list("scripts"), children: children))
         a.glyph = nil
+        a.endsInCharacter = false
+        a.scriptedCharacter = character
+        a.accentedCharacter = false
         a.italic = 0
         a.largeOperator = false
         return a
@@ -907,7 +1011,10 @@ struct MathLayout {
         }
         // A stretchy base (extensible arrow) grows to cover its scripts.
         if base.stretchyHorizontal, case let .operator(text, _)? = baseNode?.kind, text.isOneScalar {
-            let want = max(overAtom?.box.width ?? 0, underAtom?.box.width ?? 0) + 0.5 * size
+            // amsmath's \ext@arrow: the labels set in script style with 5mu and 9mu beside them (14 mu of the
+            // script size), and the arrow filled to that width with \cleaders (never narrower than its natural
+            // \rightarrowfill@, one arrow wide).
+            let want = max(overAtom?.box.width ?? 0, underAtom?.box.width ?? 0) + 14 * scale(s.superscript) / 18
             if let stretched = horizontalStretch(MathLayout.operatorScalar(text.unicodeScalars.first!), width: max(want, base.box.width), s, cover: true) {
                 var b = stretched
                 b.atomClass = base.atomClass
@@ -971,12 +1078,19 @@ struct MathLayout {
             depth = max(depth, -y + un.box.depth)
         }
         let baseClass = base.atomClass, baseIsLargeOperator = base.largeOperator
+        let baseIsCharacter = base.glyph != nil && !base.largeOperator, baseItalic = base.italic
         var result = (consume base).with(box: Box(width: width, height: height, depth: depth,
                                         content: .list(overIsAccent || underIsAccent ? "accent" : "limits"), children: children))
         result.glyph = nil
+        result.endsInCharacter = false
+        result.scriptedCharacter = false
         result.largeOperator = false
         result.movableLimits = false
         result.italic = 0
+        if baseIsCharacter, overIsAccent, overAtom != nil, underAtom == nil {
+            result.italic = baseItalic
+            result.accentedCharacter = true
+        }
         // Spacing class: an accented atom is an Ord (TeXbook rule 12) unless its base is an operator or a
         // relation; limits keep their operator's class, stacked relations (`\overset{!}{=}`) theirs.
         if isBraceMark(over) || isBraceMark(under) {
@@ -1111,9 +1225,12 @@ struct MathLayout {
         // \binom and \genfrac{(}{)}{0pt}: the delimiters of a generalized fraction are at least
         // TeX's \delim1 / \delim2 (LuaTeX's FractionDelimiterDisplayStyleSize 2.4 em, FractionDelimiterSize
         // 1.01 em).
+        // Rule 15e: the delimiters of a generalized fraction are \delim1 in display style and \delim2
+        // otherwise, whatever the fraction's size (LuaTeX: FractionDelimiterDisplayStyleSize 2.4 em,
+        // FractionDelimiterSize 1.01 em).
         if nodes.count == 1, case let .fraction(fp) = nodes[0].kind, fp.lineThickness == 0 {
             let isDisplay = fp.displayStyle ?? s.isDisplay
-            target = max(target, (isDisplay ? 2.4 : 1.01) * scale(s))
+            target = (isDisplay ? 2.4 : 1.01) * scale(s)
         }
         for i in middles {
             var m = delimiter(MathLayout.operatorScalar(atoms[i].pendingDelimiter!), targetTotal: target, s)
@@ -1404,6 +1521,16 @@ struct MathLayout {
         if let d = p.displayStyle { s.display = d; s.level = d ? 0 : s.level; if !d && s.level == 0 { s.display = false } }
         if let level = p.scriptLevel { s.level = max(0, min(2, level)); if level > 0 { s.display = false } }
         if let m = p.mathSize, m > 0 { s.sizeFactor = min(max(m, 0.1), 10) }  // size commands are absolute (relative to normal)
+        if let m = p.mathSize, m > 0, !nodes.isEmpty, nodes.allSatisfy({ if case .text = $0.kind { return true }; return false }) {
+            // A size command in text (`\textrm{\scriptsize 12}`) sets an absolute size, in a superscript
+            // too, in the text font's optical size for it: LaTeX's 7 pt and 5 pt faces (Latin Modern Roman
+            // 7 and 5) are the script and scriptscript text faces.
+            let size = min(max(m, 0.1), 10)
+            s.display = false
+            s.level = size <= c.scriptScriptPercentScaleDown * 1.05 ? 2 : (size <= c.scriptPercentScaleDown * 1.05 ? 1 : 0)
+            s.sizeFactor = 1
+            s.sizeFactor = size / scale(s)
+        }
         var a = row(nodes, s)
         if let color = p.color, let rgba = RGBAColor(color) {
             a.box = a.box.wrapped(.color(rgba))
@@ -1450,5 +1577,12 @@ private extension String {
     var isOneScalar: Bool {
         var scalars = unicodeScalars.makeIterator()
         return scalars.next() != nil && scalars.next() == nil
+    }
+
+    /// The string's only Unicode scalar, or nil.
+    var soleScalar: Unicode.Scalar? {
+        var scalars = unicodeScalars.makeIterator()
+        guard let first = scalars.next(), scalars.next() == nil else { return nil }
+        return first
     }
 }

@@ -40,7 +40,7 @@ public struct VoiceRecording: Sendable, Hashable {
 /// ```
 public struct Voice: Sendable {
     /// The locale the voice was chosen for (and the language of the speech).
-    public let locale: String
+    public let locale: LocaleTag
     /// The options.
     public let options: VoiceOptions
     /// The eSpeak-NG voice: ``VoiceOptions/voice`` when given, otherwise chosen from the locale through
@@ -54,7 +54,7 @@ public struct Voice: Sendable {
     ///   ``VoiceError/unknownVoice(_:suggestions:)`` for a voice name that is not installed,
     ///   ``VoiceError/noVoiceForLocale(_:tried:)`` when no voice speaks the locale,
     ///   ``VoiceError/invalidOption(_:)`` for an option out of range.
-    public init(locale: String = "en", options: VoiceOptions = VoiceOptions()) throws(VoiceError) {
+    public init(locale: LocaleTag = .english, options: VoiceOptions = VoiceOptions()) throws(VoiceError) {
         try options.validate()
         let engine = try VoiceEngine.shared()
         if let name = options.voice {
@@ -63,7 +63,7 @@ public struct Voice: Sendable {
             }
             installedVoice = v
         } else {
-            installedVoice = try engine.voice(forLocale: locale)
+            installedVoice = try engine.voice(forLocale: locale.rawValue)
         }
         self.locale = locale
         self.options = options
@@ -77,7 +77,7 @@ public struct Voice: Sendable {
     /// script prosody and language (the voice's own, so eSpeak-NG keeps the chosen voice).
     public func ssml(for speech: SpeechDescription) -> String {
         SSMLRenderer(scriptProsody: options.scriptProsody, pauseScale: options.pauseScale,
-                     language: installedVoice.languages.first ?? locale).render(speech)
+                     language: installedVoice.languages.first ?? locale.rawValue).render(speech)
     }
 
     /// Synthesises one utterance.

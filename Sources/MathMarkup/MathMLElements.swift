@@ -89,9 +89,9 @@ extension MathMLTreeBuilder {
         switch frame.name {
         case "mi":
             let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
-            var variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
-            // A multi-letter mi is upright by default: `normal` is the default, kept as nil.
-            if variant == .normal, text.count > 1 { variant = nil }
+            // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
+            // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
+            let variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
             return node(.identifier(text, variant: variant))
         case "mn":
             return node(.number(Self.collapse(frame.text, preserve: frame.preserveSpace)))

@@ -297,11 +297,11 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    func warn(_ id: String, _ message: String, at range: SourceRange?) {
+    func warn(_ id: DiagnosticID, _ message: String, at range: SourceRange?) {
         diagnostics.append(.warning(id, message, at: range))
     }
 
-    func error(_ id: String, _ message: String, at range: SourceRange?) {
+    func error(_ id: DiagnosticID, _ message: String, at range: SourceRange?) {
         diagnostics.append(.error(id, message, at: range))
     }
 

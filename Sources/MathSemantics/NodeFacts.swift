@@ -362,6 +362,31 @@ extension SemanticTree.Records {
         return (mark == "∂", order)
     }
 
+    /// What a derivative's numerator differentiates: `y` of `d y`, `d^2 y`, `\mathrm{d}y`, `∂f`; nil when
+    /// the numerator is the mark alone (the operator `d/dx`) or holds more than one factor after it.
+    func differentiated(_ num: NodeID) -> NodeID? {
+        if kind(num) == .differential { return child(num, .variable) }
+        guard kind(num) == .impliedTimes else { return nil }
+        let items = children(num).filter { $0.role == SemanticRole.item.rawValue }.map(\.node)
+        return items.count == 2 ? items[1] : nil
+    }
+
+    /// The variables a derivative's denominator names: `x` of `d x`, `d x^2`, `∂x ∂y` (`x`, `y`).
+    func derivativeVariables(_ den: NodeID) -> [NodeID] {
+        if kind(den) == .differential { return child(den, .variable).map { [$0] } ?? [] }
+        guard kind(den) == .impliedTimes else { return [] }
+        var variables: [NodeID] = []
+        for link in children(den) where link.role == SemanticRole.item.rawValue {
+            let item = link.node
+            if isDifferentialMark(item) || soleScalar(item) == "∂" { continue }
+            if kind(item) == .power, let base = child(item, .base), soleScalar(base) == "∂" { continue }
+            if kind(item) == .differential, let v = child(item, .variable) { variables.append(v); continue }
+            if kind(item) == .power, let base = child(item, .base) { variables.append(base); continue }
+            variables.append(item)
+        }
+        return variables
+    }
+
     /// The differential mark (`d` or `∂`) a numerator or denominator starts with, and its order.
     private func leadingDifferential(_ n: NodeID) -> (Unicode.Scalar, String?)? {
         func mark(_ x: NodeID) -> (Unicode.Scalar, String?)? {
@@ -541,6 +566,11 @@ extension Analyzer {
         if let d = tree.derivative(num, den) {
             b.flag(d.partial ? .partialDerivative : .derivative)
             if let o = d.order { b.string(.order, o) }
+            // What is differentiated (`function`, absent for the operator d/dx) and with respect to what
+            // (`variable`s), as children besides the numerator and denominator, for readings of the
+            // meaning ("the derivative of y with respect to x").
+            if let f = tree.differentiated(num) { b.add(child: f, .function) }
+            for v in tree.derivativeVariables(den) { b.add(child: v, .variable) }
         }
     }
 }

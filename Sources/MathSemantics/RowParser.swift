@@ -873,6 +873,16 @@ extension Analyzer {
                     factors[w - 1] = b.finish(.measurement, mark)
                     continue
                 }
+                // 𝓛{f}, 𝓕{f}, 𝓩{x}: a script L, F or Z before braces is a transform applied to what the
+                // braces hold (not a letter times a set).
+                if kind(last) == .identifier, atom(last, .variant) == .script, kind(f) == .set,
+                   let u = scalar(last), u == "L" || u == "F" || u == "Z", let content = child(f, .content) {
+                    var facts = ApplicationFacts()
+                    facts.functionClass = .transform
+                    facts.argumentFenced = true
+                    factors[w - 1] = application(last, content, facts)
+                    continue
+                }
                 if kind(f) == .modulo, child(f, .item) == nil, has(f, .parenthesised) {
                     let mark = b.mark()
                     b.add(child: last, .item)

@@ -54,6 +54,12 @@ extension Analyzer {
             i += 1
         }
         if sawDifferentialMark { markDifferentials(from: start, afterIntegral: sawIntegral) }
+        // ∩ S_i with nothing to its left: the n-ary ⋂ (its operand is its body).
+        if tokens.count - start > 1, tokens[start].kind == .additive, let nary = Vocabulary.naryForm(tokenScalar(tokens[start])) {
+            let r = self.range(tokens[start].node)
+            let leaf = operatorLeaf(String(nary), .op, range: r)
+            tokens[start] = bigOperatorToken(leaf, lower: nil, upper: nil, placement: nil, range: r)
+        }
         // A full stop at the end is sentence punctuation, not math.
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
            tokenText(last) == "." {
@@ -447,11 +453,22 @@ extension Analyzer {
         }
         switch itemKind {
         case .operator:
-            let (t, cls, large) = m.operatorParts!
+            var (t, cls, large) = m.operatorParts!
+            // An operator's name is its letters (`\mathop{\mathrm{\ Spec}}` is "Spec", as MathML reads it).
+            if let first = t.unicodeScalars.first, let last = t.unicodeScalars.last,
+               first.properties.isWhitespace || last.properties.isWhitespace {
+                t = t.trimmingSpaces
+            }
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
+            if t.unicodeScalars.contains(" ") {
+                // Words (a glyph's alt text): said as words.
+                let n = text(t, range: m.range)
+                return Token(.operand, n, text: n)
+            }
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!
+            if t.isEmpty { return nil }  // an empty MathML <mi/> (a placeholder) says nothing
             return identifierToken(t, v, sole: scalar, nameClass: nameClass, range: m.range)
         case .number:
             let n = number(m.numberText!, range: m.range)
@@ -515,6 +532,11 @@ extension Analyzer {
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
+        // Words in an identifier (MathML `<mi><mglyph alt="my glyph"/></mi>`) are said as words.
+        if u == nil, t.unicodeScalars.contains(" ") {
+            let n = text(t, range: range)
+            return Token(.operand, n, text: n)
+        }
         if u == nil && !t.isEmpty {
             if let cls = nameClass ?? Vocabulary.nameClass(t) {
                 let name = functionName(t, range: range, nameClass: cls)
@@ -631,6 +653,13 @@ extension Analyzer {
         let placement: PropertyAtom = underOverKind ? .underOver : .scripts
         switch base.kind {
         case .operator(let t, let p):
+            // ∩, ∪, ⊕… with limits under and over them are the n-ary operators ⋂, ⋃, ⨁…
+            if underOverKind, p.atomClass == .bin, let nary = Vocabulary.naryForm(t.soleScalar) {
+                let leaf = operatorLeaf(String(nary), .op, range: base.range)
+                let lower = sub.map { node($0, ctx) }
+                let upper = sup.map { node($0, ctx) }
+                return bigOperatorToken(leaf, lower: lower, upper: upper, placement: placement, range: m.range)
+            }
             if p.largeOperator || Vocabulary.bigOperator(t) != nil {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 let lower = sub.map { node($0, ctx) }

@@ -404,6 +404,7 @@ extension Analyzer {
     /// The meaning of one presentation node read as a row.
     mutating func sequence(single m: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
         if m.attributes != nil, Analyzer.chemistryMark(m) != nil { return chemistry(m, ctx) }
+        if m.attributes != nil, Analyzer.hasIntent(m) { return intentNode(m, ctx) }
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
         let base = items.count
         let item = RowItem(raw: m)
@@ -466,7 +467,7 @@ extension Analyzer {
         var i = start
         while i < nodes.count {
             let item = RowItem(raw: nodes.unretained(i))
-            if item.kind == .splice { break }
+            if item.kind == .splice || nodes[i].attributes != nil { break }
             items.push(item)
             i += 1
         }
@@ -479,6 +480,11 @@ extension Analyzer {
             if flattenFrames[top].index >= flattenFrames[top].end { flattenFrames.pop(); continue }
             let m = flattenFrames[top].nodes[flattenFrames[top].index]
             flattenFrames[top].index += 1
+            // An element with an author's intent is one operand: what the intent says it is.
+            if m.attributes != nil, Analyzer.hasIntent(m) {
+                items.push(RowItem(operand: intentNode(m, Context())))
+                continue
+            }
             let item = RowItem(raw: m)
             if item.kind != .splice { items.push(item); continue }
             switch m.kind {
@@ -537,6 +543,7 @@ extension Analyzer {
             let prescripts = kind == .scripts && next != .operator && next != .operand
             let repeating = kind == .number && (next == .operator || next == .underOver)
             let unit = next == .identifier || next == .other || next == .scripts
+                || (next == .operator && items[i + 1].scalar == "\u{2062}" && i + 2 < end)
             let currencyFirst = next == .number && items[i].mayBeCurrency
             guard items[i].mayStartPattern || currencyFirst, prescripts || repeating || unit || currencyFirst,
                   let m = items[i].raw else {
@@ -650,7 +657,7 @@ extension Analyzer {
             j += 1
         }
         guard written.unicodeScalars.contains("."), j < end, let over = items[j].raw, case .over = over.kind,
-              over.children.count == 2, case .number(let rep) = over.children[0].kind,
+              over.children.count == 2, case .number(let rep) = Analyzer.unwrapped(over.children[0]).kind,
               let (mark, _) = Analyzer.accentLeaf(over.children[1]),
               let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar
         else { return nil }
@@ -667,6 +674,13 @@ extension Analyzer {
         b.integer(.repeatingCount, rep.unicodeScalars.count)
         let n = b.finish(.number, start, text: all, range: range, rangeFromChildren: false)
         return (n, j - i + 1)
+    }
+
+    /// A node without the rows of one child around it (MathML `<mrow><mn>134</mn></mrow>`).
+    static func unwrapped(_ m: MathNode) -> MathNode {
+        var n = m
+        while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+        return n
     }
 
     /// Whether a node can be the quantity of a measurement: a number, a power of ten or a numeric fraction.
@@ -760,7 +774,10 @@ extension Analyzer {
 
     /// A quantity followed by a unit → ``SemanticKind/measurement``.
     mutating func measurement(_ m: MathNode, _ i: Int, _ end: Int, _ ctx: Context) -> (NodeID, Int)? {
-        guard let u = Analyzer.unitAt(items, i + 1, end) else { return nil }
+        // An invisible times between the quantity and its unit (MathML `1⁢mm`) changes nothing.
+        let gap = i + 2 < end && items[i + 1].scalar == "\u{2062}" ? 1 : 0
+        guard var u = Analyzer.unitAt(items, i + 1 + gap, end) else { return nil }
+        u.used += gap
         let q = node(m, ctx)
         let unitMark = b.mark()
         if let p = u.power { b.integer(.unitPower, p) }
@@ -819,7 +836,12 @@ extension Analyzer {
     /// The fence role of a script or under/over node from its base (`m`): a fence operator carrying
     /// subscripts or superscripts (`\big|_0^1`, `)^2`) is that fence; other bases end an operand when
     /// they are closing or ordinary operators or no operator at all.
-    static func fenceRole(ofBase m: MathNode, scripted: Bool) -> FenceRole {
+    static func fenceRole(ofBase base: MathNode, scripted: Bool) -> FenceRole {
+        // A bar sized by a style around it (MathML `<mstyle mathsize="140%"><mo>|</mo></mstyle>`) is the bar.
+        var m = base
+        while m.children.count == 1, m.kind == .row || { if case .style = m.kind { return true } else { return false } }() {
+            m = m.children[0]
+        }
         guard let (t, cls, _) = m.operatorParts else { return .notFence(endsOperand: true) }
         if scripted, let u = t.soleScalar, let role = fenceRole(u, cls, scripted: true) { return role }
         return .notFence(endsOperand: cls == .close || cls == .ord)

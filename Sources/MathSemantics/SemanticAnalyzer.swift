@@ -70,8 +70,9 @@ enum LargeStack {
     /// the calling thread meanwhile (only trees deeper than ``SemanticAnalyzer/callerStackDepth`` get here).
     static func run(_ work: @escaping @Sendable () -> SemanticTree) -> SemanticTree {
         let box = Box()
+        let deadline = FormulaDeadline.current   // the caller's time limit goes with the work
         let thread = Thread {
-            box.value = work()
+            box.value = FormulaDeadline.$current.withValue(deadline) { work() }
             box.done.signal()
         }
         thread.stackSize = stackSize
@@ -218,6 +219,7 @@ struct Analyzer {
 
     /// The meaning of any presentation node.
     mutating func node(_ m: MathNode, _ ctx: Context) -> NodeID {
+        if m.attributes != nil, Analyzer.hasIntent(m) { return intentNode(m, ctx) }
         if let n = leafRow(m, ctx) { return n }
         if m.attributes != nil, Analyzer.chemistryMark(m) != nil { return chemistry(m, ctx) }
         switch m.kind {
@@ -233,7 +235,10 @@ struct Analyzer {
             let content = sequence(m.children, range: m.range, ctx)
             let mark = b.mark()
             b.add(child: content, .content)
-            b.string(.notation, notation)
+            // Notations as a list of names, one space apart (`" box  circle "` → `box circle`).
+            // (MathML's default notation is `longdiv`).
+            let names = notation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
+            b.string(.notation, names.isEmpty ? "longdiv" : names)
             return b.finish(.enclosed, mark, range: m.range)
         case .style(let p) where p.color != nil || p.background != nil:
             let content = sequence(m.children, range: m.range, ctx)
@@ -304,8 +309,17 @@ struct Analyzer {
 
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
     mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
-        let t = raw.trimmingSpaces
+        let t = raw.trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
+        // A label ending in a colon ("Step 1:"): the words, then the colon as the symbol it is.
+        if t.unicodeScalars.count > 1, t.unicodeScalars.last == ":" {
+            let words = text(String(t.dropLast()), range: range)
+            let colon = operatorLeaf(":", .punct, range: nil)
+            let mark = b.mark()
+            b.add(child: words, .item)
+            b.add(child: colon, .item)
+            return b.finish(.row, mark, range: range, rangeFromChildren: false)
+        }
         let mark = b.mark()
         if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
@@ -583,12 +597,20 @@ struct Analyzer {
         var cellContext = context
         cellContext.soleFenceContent = false
         let tableMark = b.mark()
+        // Rows marked as continuing the row before them (MathML intent ":continued-row"); rare.
+        let hasContinuedRows = m.children.contains { $0.attributes?["intent"] != nil }
         var rows = 0
         var columns = 0
         var allSimple = true
         var labelled = false
         var firstRow: NodeID = -1
         for r in m.children {
+            // A row the author marked `intent=":continued-row"` goes on the row before it: its cells
+            // join that row's cells.
+            if hasContinuedRows, rows > 0, let intent = r.attributes?["intent"],
+               IntentExpression(parsing: intent)?.properties.contains("continued-row") == true {
+                continue
+            }
             let rowMark = b.mark()
             var cells = 0
             var first = 0
@@ -598,9 +620,20 @@ struct Analyzer {
                 labelled = true
                 first = 1
             }
-            for c in r.children[first...] {
-                let content = c.kind == .tableCell ? sequence(c.children, range: c.range, cellContext)
-                    : sequence(single: c, range: c.range, cellContext)
+            let continuation = hasContinuedRows ? Analyzer.continuedCells(after: r, in: m) : []
+            let lastCell = r.children.count - 1
+            for k in first..<r.children.count {
+                let c = r.children[k]
+                let content: NodeID
+                if k == lastCell && !continuation.isEmpty {
+                    // The continued rows' cells go on this row's last cell: "y" then "+ 1" is "y plus 1".
+                    let items = (c.kind == .tableCell ? c.children : [c])
+                        + continuation.flatMap { $0.kind == .tableCell ? $0.children : [$0] }
+                    content = sequence(items, range: c.range, cellContext)
+                } else {
+                    content = c.kind == .tableCell ? sequence(c.children, range: c.range, cellContext)
+                        : sequence(single: c, range: c.range, cellContext)
+                }
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
                 let cellMark = b.mark()
@@ -626,7 +659,24 @@ struct Analyzer {
         if allSimple { b.flag(.simpleCells) }
         b.integer(.rows, rows)
         b.integer(.columns, columns)
+        // The author says what the lines are (MathML 4 intent ":system-of-equations").
+        if let intent = m.attributes?["intent"], IntentExpression(parsing: intent)?.properties.contains("system-of-equations") == true {
+            b.flag(.equations)
+        }
         return b.finish(.lines, tableMark, range: m.range)
+    }
+
+    /// The non-empty cells of the rows marked `:continued-row` right after row `r` of table `m`.
+    static func continuedCells(after r: MathNode, in m: MathNode) -> [MathNode] {
+        guard let k = m.children.firstIndex(where: { $0 === r }) else { return [] }
+        var cells: [MathNode] = []
+        var j = k + 1
+        while j < m.children.count, let intent = m.children[j].attributes?["intent"],
+              IntentExpression(parsing: intent)?.properties.contains("continued-row") == true {
+            cells += m.children[j].children.filter { cell in !cell.children.isEmpty }
+            j += 1
+        }
+        return cells
     }
 
     /// The label of a numbered row (`\tag{A}` → text `A`, property `parenthesised` when it is shown in
@@ -681,6 +731,31 @@ struct Analyzer {
 }
 
 extension String {
+    /// The string with each run of white space (spaces, no-break spaces, tabs, line breaks) as one
+    /// space: how text reads aloud, whether TeX wrote `~~` or `\ \ ` or MathML `&#xA0;&#xA0;`.
+    var collapsingSpaces: String {
+        var previousSpace = false
+        var needed = false
+        for u in unicodeScalars {
+            let space = u.properties.isWhitespace
+            if space && (previousSpace || u != " ") { needed = true; break }
+            previousSpace = space
+        }
+        guard needed else { return self }
+        var out = String.UnicodeScalarView()
+        previousSpace = false
+        for u in unicodeScalars {
+            if u.properties.isWhitespace {
+                if !previousSpace { out.append(" ") }
+                previousSpace = true
+            } else {
+                out.append(u)
+                previousSpace = false
+            }
+        }
+        return String(out)
+    }
+
     /// The string without leading and trailing white space (no Foundation needed).
     var trimmingSpaces: String {
         let s = unicodeScalars

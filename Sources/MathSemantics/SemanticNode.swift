@@ -402,6 +402,15 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     case stacked
     /// Boxed, cancelled, struck: child `content`; property `notation`.
     case enclosed
+    /// An author's intent (MathML 4 `intent="concept(args)"`), which overrides the inferred meaning:
+    /// text = the concept (`transpose`, `probability`; a literal's name; empty for `_`), children the
+    /// arguments in order (role `argument`), property `fixity` = `function` (a concept applied to
+    /// arguments: "transpose of M"), `prefix`, `postfix`, `infix`, `silent` (only the arguments are
+    /// said: `index:silent($H,$n)`, `_($x)`) or `nofix`. A concept with no arguments says its name
+    /// (`<mo intent="perpendicular-to">⊥</mo>`). The interval concepts (`open-interval`,
+    /// `closed-interval`, `open-closed-interval`, `closed-open-interval`) are ``interval``s with
+    /// `explicit`.
+    case intent
     /// Colour: child `content`; properties `color`, `background`. Styles that only change display
     /// style, script level or size are passed through (their content joins the enclosing row).
     case styled

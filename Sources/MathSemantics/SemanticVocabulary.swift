@@ -52,7 +52,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case operatorName, differential, limitsPlacement, lower, upper, bar, fence, mark, upright
     // Accents, decorations, tables, other
     case accentName, position, baseLetters, baseClass, notation, color, background
-    case rows, columns, simpleCells, side, environment, parenthesised, form
+    case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations
     // Chemistry
     case ion, sign, state, arrow, bond
 
@@ -94,7 +94,7 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
     // `exponent-kind`, `power-kind`
     case squared, cubed, ordinal, negativeInteger, letter, symbol, simple, complex
     // `function-class`
-    case trig, hyperbolic, log, ln, exp, named, limit, generic
+    case trig, hyperbolic, log, ln, exp, named, limit, generic, transform
     // `operator` of a prefix
     case negative, positive, plusMinus, minusPlus, not, nabla, forAll, exists, notExists, angle, measuredAngle
     case triangle, rightAngle
@@ -135,7 +135,7 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
     package static let strings: [String] = [
         "ord", "op", "bin", "rel", "open", "close", "punct", "inner", "squared", "cubed", "ordinal",
         "negative-integer", "letter", "symbol", "simple", "complex", "trig", "hyperbolic", "log", "ln", "exp",
-        "named", "limit", "generic", "negative", "positive", "plus-minus", "minus-plus", "not", "nabla", "for-all",
+        "named", "limit", "generic", "transform", "negative", "positive", "plus-minus", "minus-plus", "not", "nabla", "for-all",
         "exists", "not-exists", "angle", "measured-angle", "triangle", "right-angle", "sum", "product", "coproduct",
         "union", "intersection", "direct-sum", "tensor-product", "circled-dot", "multiset-union", "square-union",
         "square-intersection", "join", "meet", "integral", "double-integral", "triple-integral",

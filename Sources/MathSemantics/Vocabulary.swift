@@ -96,6 +96,24 @@ enum Vocabulary {
         bigOperator(text.soleScalar)
     }
 
+    /// The n-ary form of a binary operator written where a large operator belongs (with limits under and
+    /// over it, or before its operand with nothing to its left): `∩` for `⋂`, `∪` for `⋃`, `⊕` for `⨁`…
+    static func naryForm(_ u: Unicode.Scalar?) -> Unicode.Scalar? {
+        switch u {
+        case "∩": return "⋂"
+        case "∪": return "⋃"
+        case "⊕": return "⨁"
+        case "⊗": return "⨂"
+        case "⊙": return "⨀"
+        case "⊎": return "⨄"
+        case "⊔": return "⨆"
+        case "⊓": return "⨅"
+        case "∨": return "⋁"
+        case "∧": return "⋀"
+        default: return nil
+        }
+    }
+
     /// The `operator-name` and integral count of a large operator given by its sole scalar.
     static func bigOperator(_ u: Unicode.Scalar?) -> (name: PropertyAtom, integrals: Int)? {
         switch u {
@@ -184,7 +202,7 @@ enum Vocabulary {
         guard let u = text.soleScalar else { return nil }
         if over {
             switch u {
-            case "¯", "ˉ", "\u{0304}": return .bar
+            case "¯", "ˉ", "\u{0304}": return stretchy ? .overline : .bar  // MathML writes \overline with a stretchy ¯
             case "‾", "\u{0305}": return stretchy ? .overline : .bar
             case "^", "ˆ", "\u{0302}": return .hat
             case "→", "\u{20D7}", "⟶": return .vector

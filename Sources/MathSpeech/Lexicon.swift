@@ -16,12 +16,16 @@ public struct LocaleWords: Sendable {
     public let units: WordTable
     /// Number words (`numbers.txt`): `cardinal.N`, `ordinal.N`, `denominator.N`, `root.N`, phrases.
     public let numbers: WordTable
+    /// Word changes where parts of the speech meet (`contractions.txt`, see ``Contractions``).
+    public let contractions: WordTable
 
     /// The parent locale's tag, if any.
     public var parent: String? { settings.words("parent").flatMap { $0.isEmpty ? nil : $0 } }
 
     /// Creates a locale from its tables.
-    public init(tag: String, settings: WordTable, symbols: WordTable, functions: WordTable, units: WordTable, numbers: WordTable) {
+    public init(tag: String, settings: WordTable, symbols: WordTable, functions: WordTable, units: WordTable, numbers: WordTable,
+                contractions: WordTable = WordTable()) {
+        self.contractions = contractions
         self.tag = tag
         self.settings = settings
         self.symbols = symbols

@@ -71,6 +71,8 @@ public struct SpeechEngine: Sendable {
         let commandProperty: UInt16
         /// What makes a letter an ordinal ("n-th").
         let ordinalSuffix: String
+        /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
+        let contractions: Contractions
 
         init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences) {
             table = style.table
@@ -79,6 +81,7 @@ public struct SpeechEngine: Sendable {
             locale = style.locale
             self.preferences = preferences
             words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys)
+            contractions = Contractions(chain: lexicon.chain)
             roleCount = SemanticRole.allCases.count
             propertyNameCount = PropertyName.allCases.count
             exponentRole = SemanticRole.exponent.rawValue
@@ -137,7 +140,12 @@ public struct SpeechEngine: Sendable {
                 var out = SpeechBuilder(capacity: 2 * nodeCount)
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
                 SpeechDescription.removeTrailingPauses(&out.items)
-                return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: run.trace)
+                var trace = run.trace
+                if !core.contractions.isEmpty {
+                    core.contractions.apply(to: &out.items)
+                    for k in trace.indices { trace[k].speech = core.contractions.applied(to: trace[k].speech) }
+                }
+                return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)
             }
         }
     }

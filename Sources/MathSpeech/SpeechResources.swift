@@ -84,18 +84,40 @@ public struct SpeechResources: Sendable {
 
     // MARK: Loading
 
-    /// Loads a locale and its parents' words.
+    /// The locale whose words speak `tag`: the first tag of its fallback chain (`en-GB` → `en`) that has
+    /// a `Locales/<tag>/locale.txt`, spelled as its folder is; nil when none has.
+    public func wordsLocale(for tag: LocaleTag) -> String? {
+        let available = locales
+        for candidate in tag.fallbackChain {
+            if let match = available.first(where: { LocaleTag($0) == candidate }) { return match }
+        }
+        return nil
+    }
+
+    /// The locale whose rules give `style` for `tag`: the first tag of its fallback chain that has
+    /// `Rules/<tag>/<style>.rules`; nil when none has.
+    public func rulesLocale(for tag: LocaleTag, style: SpeechStyleName) -> String? {
+        for candidate in tag.fallbackChain {
+            let folders = Set(files.keys.compactMap { path -> String? in
+                let parts = path.split(separator: "/")
+                guard parts.count == 3, parts[0] == "Rules", parts[2] == "\(style.rawValue).rules" else { return nil }
+                return String(parts[1])
+            })
+            if let match = folders.sorted().first(where: { LocaleTag($0) == candidate }) { return match }
+        }
+        return nil
+    }
+
+    /// Loads a locale and its parents' words; the locale is found by fallback (``wordsLocale(for:)``).
     public func lexiconChain(for locale: String) throws(SpeechLoadError) -> [LocaleWords] {
+        guard let resolved = wordsLocale(for: LocaleTag(locale)) else { throw .unknownLocale(locale, available: locales) }
         var chain: [LocaleWords] = []
-        var tag: String? = locale
+        var tag: String? = resolved
         var visited: Set<String> = []
         while let t = tag {
             guard !visited.contains(t) else { throw .inheritanceCycle(t) }
             visited.insert(t)
-            guard files["Locales/\(t)/locale.txt"] != nil else {
-                if t == locale { throw .unknownLocale(t, available: locales) }
-                break
-            }
+            guard files["Locales/\(t)/locale.txt"] != nil else { break }
             let words = try loadLocale(t)
             chain.append(words)
             tag = words.parent
@@ -108,17 +130,22 @@ public struct SpeechResources: Sendable {
             try wordTable("Locales/\(tag)/\(name)") ?? WordTable()
         }
         return LocaleWords(tag: tag, settings: try table("locale.txt"), symbols: try table("symbols.txt"),
-                           functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"))
+                           functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"),
+                           contractions: try table("contractions.txt"))
     }
 
-    /// Loads a style's rule file and what it inherits, and its word files. `examples` keeps the rules'
+    /// Loads a style's rule file and what it inherits, and its word files; the locale is found by
+    /// fallback (``rulesLocale(for:style:)``: `en-GB` uses `Rules/en/` until `Rules/en-GB/` exists). `examples` keeps the rules'
     /// inline examples (for tests); a speaker does not need them.
     public func style(_ style: String, locale: String, examples: Bool = false) throws(SpeechLoadError) -> SpeechStyle {
-        let lowered = style.lowercased()
-        let path = "Rules/\(locale)/\(lowered).rules"
-        guard files[path] != nil else {
-            throw .unknownStyle(style, locale: locale, available: styles(for: locale))
+        let name = SpeechStyleName(style)
+        guard let rulesLocale = rulesLocale(for: LocaleTag(locale), style: name) else {
+            let available = LocaleTag(locale).fallbackChain.lazy.compactMap { tag in
+                self.locales.first { LocaleTag($0) == tag }.map { self.styles(for: $0) }
+            }.first ?? []
+            throw .unknownStyle(style, locale: locale, available: available)
         }
+        let path = "Rules/\(rulesLocale)/\(name.rawValue).rules"
         var ruleFiles: [RuleFile] = []
         var queue = [path]
         var visited: Set<String> = []
@@ -132,7 +159,7 @@ public struct SpeechResources: Sendable {
             do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
             for name in file.wordFiles {
-                let wordPath = "Rules/\(file.locale.isEmpty ? locale : file.locale)/\(name).words"
+                let wordPath = "Rules/\(file.locale.isEmpty ? rulesLocale : file.locale)/\(name).words"
                 guard let table = try wordTable(wordPath) else { throw .missingFile(wordPath) }
                 // Earlier (more specific) files win.
                 var merged = table
@@ -153,6 +180,8 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
     case missingOverrideDirectory(String)
     case inheritanceCycle(String)
     case invalidFiles([RuleFileError])
+    /// Unknown preference names or values, with strict preferences (one message each).
+    case invalidPreferences([String])
 
     public var description: String {
         switch self {
@@ -163,6 +192,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
         case let .missingOverrideDirectory(d): return "rules directory '\(d)' does not exist"
         case let .inheritanceCycle(t): return "locale '\(t)' inherits from itself"
         case let .invalidFiles(errors): return errors.map(\.description).joined(separator: "\n")
+        case let .invalidPreferences(problems): return problems.joined(separator: "; ")
         }
     }
 }

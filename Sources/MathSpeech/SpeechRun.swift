@@ -198,6 +198,11 @@ struct SpeechRun {
     private let exponentRole: UInt16
     private let subscriptRole: UInt16
     private let commandProperty: UInt16
+    /// The time limit in force (FormulaDeadline), read once per run and checked every 32 nodes; once
+    /// it has passed the nodes left are skipped.
+    private let deadline: FormulaDeadline? = FormulaDeadline.current
+    private var nodesSpoken = 0
+    private var stopped = false
     private let normalization: Normalization.Table
     /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
     private let textIsPseudo: Bool
@@ -309,6 +314,12 @@ struct SpeechRun {
     /// Speaks node `node`, reached with `role` as child `index` of `parent`.
     mutating func speak(_ node: NodeID, role: UInt16, parent: Frame?, index: Int, depth: Int, prosody: Prosody?,
                         into out: inout SpeechBuilder) {
+        nodesSpoken &+= 1
+        if nodesSpoken & 31 == 0, let deadline, !stopped, deadline.hasPassed {
+            stopped = true
+            diagnostics.append(deadline.diagnostic(at: nil))
+        }
+        if stopped { return }
         let context = Context(node: node, role: role, parent: parent?.node ?? -1, index: index)
         if let parent {
             ancestors[ancestorCount] = parent
@@ -618,6 +629,12 @@ struct SpeechRun {
         case .unit: return core.lexicon.unit(value, plural: false)
         case .unitPlural: return core.lexicon.unit(value, plural: true)
         case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .concept:
+            // An intent's concept: the locale's words for it (`concept.NAME` in functions.txt), or its
+            // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to").
+            if value.isEmpty { return "" }
+            return core.lexicon.function("concept." + value, variant: preferences.variant)
+                ?? value.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
         case .unknown: return nil
         }
     }

@@ -912,7 +912,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power
+    case word, function, unit, unitPlural, spell, power, concept
     case unknown
 
     init(_ name: String) {
@@ -931,6 +931,7 @@ enum ValueFormat: Sendable {
         case "unit-plural": self = .unitPlural
         case "spell": self = .spell
         case "power": self = .power
+        case "concept": self = .concept
         default: self = .unknown
         }
     }

@@ -39,8 +39,9 @@ public struct Diagnostic: Hashable, Sendable {
         }
     }
 
-    /// A stable identifier such as `tex.unknown-command`; tools and tests match on it.
-    public var id: String
+    /// A stable identifier such as `tex.unknown-command` (listed in ``DiagnosticID/catalog``); tools and
+    /// tests match on it.
+    public var id: DiagnosticID
     /// How serious it is.
     public var severity: Severity
     /// A sentence for people.
@@ -53,7 +54,7 @@ public struct Diagnostic: Hashable, Sendable {
     public var fixIts: [FixIt]
 
     /// Creates a diagnostic.
-    public init(id: String, severity: Severity, message: String, range: SourceRange?,
+    public init(id: DiagnosticID, severity: Severity, message: String, range: SourceRange?,
                 notes: [Note] = [], fixIts: [FixIt] = []) {
         self.id = id
         self.severity = severity
@@ -64,13 +65,13 @@ public struct Diagnostic: Hashable, Sendable {
     }
 
     /// An error diagnostic.
-    public static func error(_ id: String, _ message: String, at range: SourceRange?,
+    public static func error(_ id: DiagnosticID, _ message: String, at range: SourceRange?,
                              notes: [Note] = [], fixIts: [FixIt] = []) -> Diagnostic {
         Diagnostic(id: id, severity: .error, message: message, range: range, notes: notes, fixIts: fixIts)
     }
 
     /// A warning diagnostic.
-    public static func warning(_ id: String, _ message: String, at range: SourceRange?,
+    public static func warning(_ id: DiagnosticID, _ message: String, at range: SourceRange?,
                                notes: [Note] = [], fixIts: [FixIt] = []) -> Diagnostic {
         Diagnostic(id: id, severity: .warning, message: message, range: range, notes: notes, fixIts: fixIts)
     }

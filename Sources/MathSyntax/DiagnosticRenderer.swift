@@ -63,39 +63,145 @@ public struct DiagnosticRenderer: Sendable {
         return "  \(text)\n  \(pad)^\(String(repeating: "~", count: max(0, caretLength - 1)))\n"
     }
 
-    /// A JSON-ready dictionary: `id`, `severity`, `message`, `range` (`start`/`end` byte offsets and
-    /// `line`/`column`), `notes`, `fixIts`.
-    public func jsonObject(_ diagnostic: Diagnostic) -> [String: Any] {
-        var object: [String: Any] = [
-            "id": diagnostic.id,
-            "severity": diagnostic.severity.rawValue,
-            "message": diagnostic.message,
-        ]
-        if let range = diagnostic.range { object["range"] = rangeObject(range) }
-        if !diagnostic.notes.isEmpty {
-            object["notes"] = diagnostic.notes.map { note -> [String: Any] in
-                var o: [String: Any] = ["message": note.message]
-                if let r = note.range { o["range"] = rangeObject(r) }
-                return o
-            }
-        }
-        if !diagnostic.fixIts.isEmpty {
-            object["fixIts"] = diagnostic.fixIts.map { ["range": rangeObject($0.range), "replacement": $0.replacement] }
-        }
-        return object
+    /// The diagnostic as its wire record: `id`, `severity`, `message`, `range` (`start`/`end` byte offsets
+    /// and `line`/`column`), `notes`, `fixIts`.
+    public func record(_ diagnostic: Diagnostic) -> DiagnosticRecord {
+        DiagnosticRecord(id: diagnostic.id, severity: diagnostic.severity, message: diagnostic.message,
+                         range: diagnostic.range.map(location),
+                         notes: diagnostic.notes.map { DiagnosticRecord.Note(message: $0.message, range: $0.range.map(location)) },
+                         fixIts: diagnostic.fixIts.map { DiagnosticRecord.FixIt(range: location($0.range), replacement: $0.replacement) })
     }
 
-    private func rangeObject(_ range: SourceRange) -> [String: Any] {
+    /// The diagnostic as JSON (its ``record(_:)``).
+    public func jsonValue(_ diagnostic: Diagnostic) -> JSONValue { record(diagnostic).json }
+
+    private func location(_ range: SourceRange) -> DiagnosticRecord.Location {
         let loc = source.location(of: range.lowerBound)
-        return ["start": range.lowerBound, "end": range.upperBound, "line": loc.line, "column": loc.column]
+        return DiagnosticRecord.Location(start: range.lowerBound, end: range.upperBound, line: loc.line, column: loc.column)
     }
 
     /// The diagnostics as a JSON array (sorted keys, one line).
     public func json(_ diagnostics: [Diagnostic]) -> String {
-        let objects = diagnostics.map(jsonObject)
-        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "[]"
+        JSONValue.array(diagnostics.map(jsonValue)).jsonText
+    }
+}
+
+/// A diagnostic as the batches, the service and `--to json` write it: the diagnostic with its range
+/// resolved to lines and columns of its source.
+public struct DiagnosticRecord: JSONRepresentable, Sendable, Hashable {
+    /// A range: UTF-8 byte offsets and the 1-based line and column of its start.
+    public struct Location: Sendable, Hashable {
+        /// First byte.
+        public var start: Int
+        /// One past the last byte.
+        public var end: Int
+        /// Line of `start`, from 1.
+        public var line: Int
+        /// Column of `start` in Unicode scalars, from 1.
+        public var column: Int
+
+        /// Creates a location.
+        public init(start: Int, end: Int, line: Int, column: Int) {
+            self.start = start
+            self.end = end
+            self.line = line
+            self.column = column
         }
-        return String(decoding: data, as: UTF8.self)
+
+        var json: JSONValue {
+            .object(["start": .number(JSONNumber(start)), "end": .number(JSONNumber(end)),
+                     "line": .number(JSONNumber(line)), "column": .number(JSONNumber(column))])
+        }
+
+        init(json: JSONValue, field: String) throws(JSONFieldError) {
+            guard case .object(let o) = json else { throw .type(field, expected: "an object", got: json) }
+            func int(_ k: String) throws(JSONFieldError) -> Int {
+                guard let v = o[k]?.numberValue?.intValue else { throw JSONFieldError("\"\(field).\(k)\" must be an integer") }
+                return v
+            }
+            self.init(start: try int("start"), end: try int("end"), line: try int("line"), column: try int("column"))
+        }
+    }
+
+    /// A note.
+    public struct Note: Sendable, Hashable {
+        /// The note's text.
+        public var message: String
+        /// Where it points.
+        public var range: Location?
+    }
+
+    /// A suggested edit.
+    public struct FixIt: Sendable, Hashable {
+        /// What to replace.
+        public var range: Location
+        /// The replacement.
+        public var replacement: String
+    }
+
+    /// The stable id (``DiagnosticID/catalog``).
+    public var id: DiagnosticID
+    /// How serious it is.
+    public var severity: Diagnostic.Severity
+    /// The sentence for people.
+    public var message: String
+    /// Where it applies.
+    public var range: Location?
+    /// Further information (omitted from JSON when empty).
+    public var notes: [Note]
+    /// Suggested edits (omitted from JSON when empty).
+    public var fixIts: [FixIt]
+
+    /// Creates a record.
+    public init(id: DiagnosticID, severity: Diagnostic.Severity, message: String, range: Location?,
+                notes: [Note] = [], fixIts: [FixIt] = []) {
+        self.id = id
+        self.severity = severity
+        self.message = message
+        self.range = range
+        self.notes = notes
+        self.fixIts = fixIts
+    }
+
+    /// The JSON object (keys sorted when written).
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["id": .string(id.rawValue), "severity": .string(severity.rawValue), "message": .string(message)]
+        if let range { o["range"] = range.json }
+        if !notes.isEmpty {
+            o["notes"] = .array(notes.map { n in
+                var no: [String: JSONValue] = ["message": .string(n.message)]
+                if let r = n.range { no["range"] = r.json }
+                return .object(no)
+            })
+        }
+        if !fixIts.isEmpty {
+            o["fixIts"] = .array(fixIts.map { .object(["range": $0.range.json, "replacement": .string($0.replacement)]) })
+        }
+        return .object(o)
+    }
+
+    /// Reads a record.
+    public init(json: JSONValue) throws(JSONFieldError) {
+        guard case .object(let o) = json else { throw .type("diagnostic", expected: "an object", got: json) }
+        guard let id = o["id"]?.stringValue else { throw JSONFieldError("\"id\" must be a string") }
+        guard let s = o["severity"]?.stringValue, let severity = Diagnostic.Severity(rawValue: s) else {
+            throw JSONFieldError("\"severity\" must be note, warning or error")
+        }
+        guard let message = o["message"]?.stringValue else { throw JSONFieldError("\"message\" must be a string") }
+        var notes: [Note] = []
+        for n in o["notes"]?.arrayValue ?? [] {
+            guard let m = n["message"]?.stringValue else { throw JSONFieldError("\"notes[].message\" must be a string") }
+            notes.append(Note(message: m, range: try n["range"].map { v throws(JSONFieldError) in try Location(json: v, field: "notes[].range") }))
+        }
+        var fixIts: [FixIt] = []
+        for f in o["fixIts"]?.arrayValue ?? [] {
+            guard let r = f["range"], let replacement = f["replacement"]?.stringValue else {
+                throw JSONFieldError("\"fixIts[]\" must have a range and a replacement")
+            }
+            fixIts.append(FixIt(range: try Location(json: r, field: "fixIts[].range"), replacement: replacement))
+        }
+        self.init(id: DiagnosticID(id), severity: severity, message: message,
+                  range: try o["range"].map { v throws(JSONFieldError) in try Location(json: v, field: "range") },
+                  notes: notes, fixIts: fixIts)
     }
 }

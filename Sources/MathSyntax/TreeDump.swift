@@ -142,21 +142,21 @@ extension MathNode {
         return (name, leafText, rest.isEmpty ? nil : String(rest))
     }
 
-    /// A JSON-ready representation: `{"kind", "text"?, "props"?, "attributes"?, "range"?: [start, end],
+    /// The tree as JSON: `{"kind", "text"?, "props"?, "attributes"?, "range"?: [start, end],
     /// "children"?}`.
-    public func jsonObject(ranges: Bool = true) -> [String: Any] {
-        var object: [String: Any] = [:]
+    public func jsonValue(ranges: Bool = true) -> JSONValue {
+        var object: [String: JSONValue] = [:]
         let fields = jsonFields()
-        object["kind"] = fields.kind
-        if let text = fields.text { object["text"] = text }
-        if let props = fields.props { object["props"] = props }
-        if let attributes, !attributes.isEmpty { object["attributes"] = attributes }
-        if ranges, let range { object["range"] = [range.lowerBound, range.upperBound] }
-        if !children.isEmpty { object["children"] = children.map { $0.jsonObject(ranges: ranges) } }
-        return object
+        object["kind"] = .string(fields.kind)
+        if let text = fields.text { object["text"] = .string(text) }
+        if let props = fields.props { object["props"] = .string(props) }
+        if let attributes, !attributes.isEmpty { object["attributes"] = .object(attributes.mapValues { .string($0) }) }
+        if ranges, let range { object["range"] = .array([.number(JSONNumber(range.lowerBound)), .number(JSONNumber(range.upperBound))]) }
+        if !children.isEmpty { object["children"] = .array(children.map { $0.jsonValue(ranges: ranges) }) }
+        return .object(object)
     }
 
-    /// The same representation as ``jsonObject(ranges:)`` written directly as compact JSON text with
+    /// The same representation as ``jsonValue(ranges:)`` written directly as compact JSON text with
     /// sorted keys (fast for large trees).
     public func jsonText(ranges: Bool = true) -> String {
         var out = ""

@@ -184,6 +184,15 @@ struct Expander {
 
     private mutating func expand(_ macro: Macro, call: Token) {
         expansions += 1
+        // A formula past its time limit (FormulaDeadline, the service's per-request limit) expands
+        // no more: the call is dropped and the parser reaches the end soon.
+        if let deadline = FormulaDeadline.current, deadline.hasPassed {
+            if !limitReported {
+                limitReported = true
+                diagnostics.append(deadline.diagnostic(at: call.range))
+            }
+            return
+        }
         guard expansions <= limits.maxExpansions, expandedTokens <= limits.maxExpandedTokens else {
             if !limitReported {
                 limitReported = true

@@ -201,13 +201,13 @@ struct ParserCore {
 
     // MARK: Diagnostics
 
-    mutating func error(_ id: String, _ message: String, at range: SourceRange?, fixIts: [Diagnostic.FixIt] = []) {
+    mutating func error(_ id: DiagnosticID, _ message: String, at range: SourceRange?, fixIts: [Diagnostic.FixIt] = []) {
         // Bound the number of diagnostics so hostile input cannot allocate without limit.
         guard diagnostics.count < 1000 else { return }
         diagnostics.append(.error(id, message, at: range, fixIts: fixIts))
     }
 
-    mutating func warning(_ id: String, _ message: String, at range: SourceRange?) {
+    mutating func warning(_ id: DiagnosticID, _ message: String, at range: SourceRange?) {
         guard diagnostics.count < 1000 else { return }
         diagnostics.append(.warning(id, message, at: range))
     }
@@ -576,7 +576,8 @@ struct ParserCore {
         case .character:
             return parseCharacter(t)
         case .active:
-            return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
+            // `~` is \nobreakspace: an interword space of the text font (3.33 pt in Latin Modern Roman 10).
+            return Atom(node: MathNode(.space(width: SpacingCommands.interwordSpace), range: t.range), range: t.range)
         case .verbatim:
             let text = t.scalar == "*" ? self.name(t).replacingOccurrences(of: " ", with: "␣") : self.name(t)
             return Atom(node: MathNode(.text(text, variant: .monospace), range: t.range), range: t.range)
@@ -677,7 +678,9 @@ struct ParserCore {
                         break
                     }
                 }
-                let node = MathNode(.identifier(text.string(tables), variant: text.count == 1 ? font : (font == .normal ? nil : font)),
+                // Letters merged by \mathrm keep their alphabet: `\mathrm{MeV}` is a word set in roman (an
+                // Ord in TeX), not a function name such as `\sin` (which has none).
+                let node = MathNode(.identifier(text.string(tables), variant: font),
                                     range: SourceRange(t.range.lowerBound, end))
                 return Atom(node: node, range: node.range)
             }
@@ -824,7 +827,8 @@ struct ParserCore {
             return nil
         }
         if name == " " {
-            return Atom(node: MathNode(.space(width: 0.2778), range: t.range), range: t.range)
+            // A control space is the text font's interword space, in math as in text (TeXbook ch. 18).
+            return Atom(node: MathNode(.space(width: SpacingCommands.interwordSpace), range: t.range), range: t.range)
         }
         // Suggestions cost a scan of all names: compute each once, and for at most 20 names per parse.
         let suggestion: String?

@@ -54,15 +54,23 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Options several commands share.
 extension CommandLineArguments {
-    /// `--pref NAME=VALUE` (repeatable) and `--verbosity V` (MathSpeak's `Verbosity`).
+    /// `--pref NAME=VALUE` (repeatable).
     func speechPreferences() throws(UsageError) -> [String: String] {
         var preferences: [String: String] = [:]
         for p in values("--pref") {
             guard let eq = p.firstIndex(of: "=") else { throw UsageError("--pref needs NAME=VALUE") }
             preferences[String(p[..<eq])] = String(p[p.index(after: eq)...])
         }
-        if let v = value("--verbosity") { preferences["Verbosity"] = v }
         return preferences
+    }
+
+    /// `--verbosity V`.
+    func verbosity() throws(UsageError) -> Verbosity? {
+        guard let v = value("--verbosity") else { return nil }
+        guard let verbosity = Verbosity(name: v) else {
+            throw UsageError("--verbosity must be \(Verbosity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(v)'")
+        }
+        return verbosity
     }
 
     /// `--display` and `--macro NAME=BODY` (repeatable).
@@ -79,8 +87,9 @@ extension CommandLineArguments {
 /// What the speech options ask for (`--locale --style --pref --verbosity --rules-dir`, and the TeX
 /// options), read once per command.
 struct SpeechSettings {
-    let locale: String
-    let style: String
+    let locale: LocaleTag
+    let style: SpeechStyleName
+    let verbosity: Verbosity?
     let preferences: [String: String]
     let rulesDirectory: URL?
     let texOptions: TeXParserOptions
@@ -88,29 +97,28 @@ struct SpeechSettings {
     /// The speaker, or nil after printing why its rules could not be loaded (the command then exits
     /// with `.rules`). Unknown preferences are a usage error.
     func loadSpeaker() throws(UsageError) -> Speaker? {
-        let speaker: Speaker
         do {
-            speaker = try Speaker(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory,
-                                  texOptions: texOptions, cacheCapacity: 0)
+            return try Speaker(locale: locale, style: style, verbosity: verbosity, preferences: preferences, strictPreferences: true,
+                               rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: 0)
         } catch {
+            if case .invalidPreferences(let problems) = error { throw UsageError(problems.joined(separator: "\n")) }
             Output.error("mathaloud: \(error)\n")
             return nil
         }
-        if !speaker.preferenceProblems.isEmpty { throw UsageError(speaker.preferenceProblems.joined(separator: "\n")) }
-        return speaker
     }
 
     /// Speakers for batch lines, defaulting to these settings.
     var speakerPool: SpeakerPool {
-        SpeakerPool(locale: locale, style: style, preferences: preferences, rulesDirectory: rulesDirectory, texOptions: texOptions)
+        SpeakerPool(locale: locale, style: style, verbosity: verbosity, preferences: preferences, rulesDirectory: rulesDirectory,
+                    texOptions: texOptions)
     }
 }
 
 extension CommandLineArguments {
     /// The speech options and the TeX options (`--display`, `--macro`).
     func speechSettings() throws(UsageError) -> SpeechSettings {
-        SpeechSettings(locale: value("--locale") ?? "en", style: value("--style") ?? "clearspeak",
-                       preferences: try speechPreferences(), rulesDirectory: value("--rules-dir").map { URL(fileURLWithPath: $0) },
-                       texOptions: try texParserOptions())
+        SpeechSettings(locale: LocaleTag(value("--locale") ?? "en"), style: SpeechStyleName(value("--style") ?? "clearspeak"),
+                       verbosity: try verbosity(), preferences: try speechPreferences(),
+                       rulesDirectory: value("--rules-dir").map { URL(fileURLWithPath: $0) }, texOptions: try texParserOptions())
     }
 }

@@ -38,6 +38,8 @@ enum ExitCode: Int32 {
     case voice = 5
     /// A font, or the library an image format needs (cairo for PNG and PDF), could not be loaded (render).
     case font = 6
+    /// The HTTP server could not start (libmicrohttpd missing, address in use) (serve).
+    case server = 7
 }
 
 /// Reads all of standard input as text (invalid UTF-8 decoded as U+FFFD).

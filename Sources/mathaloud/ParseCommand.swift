@@ -52,12 +52,12 @@ enum ParseCommand {
             let renderer = DiagnosticRenderer(source: source, inputName: "<text>")
             var failed = scan.diagnostics.containsError
             for d in scan.diagnostics { Output.error(renderer.terminal(d)) }
-            var jsonSegments: [[String: Any]] = []
+            var jsonSegments: [JSONValue] = []
             for segment in scan.segments {
                 switch segment {
                 case let .text(text, range):
                     if format == .json {
-                        jsonSegments.append(["text": text, "range": [range.lowerBound, range.upperBound]])
+                        jsonSegments.append(["text": .string(text), "range": [.number(JSONNumber(range.lowerBound)), .number(JSONNumber(range.upperBound))]])
                     } else {
                         out.line("text @\(range): \(text.debugDescription)")
                     }
@@ -68,10 +68,11 @@ enum ParseCommand {
                     for d in formula.diagnostics { Output.error(fragmentRenderer.terminal(d)) }
                     failed = failed || formula.hasErrors
                     if format == .json {
-                        jsonSegments.append(["math": fragment.tex, "display": fragment.display, "delimiter": fragment.delimiter,
-                                             "range": [fragment.range.lowerBound, fragment.range.upperBound],
-                                             "tree": formula.root.jsonObject(),
-                                             "diagnostics": formula.diagnostics.map(fragmentRenderer.jsonObject)])
+                        jsonSegments.append(["math": .string(fragment.tex), "display": .bool(fragment.display),
+                                             "delimiter": .string(fragment.delimiter),
+                                             "range": [.number(JSONNumber(fragment.range.lowerBound)), .number(JSONNumber(fragment.range.upperBound))],
+                                             "tree": formula.root.jsonValue(),
+                                             "diagnostics": .array(formula.diagnostics.map(fragmentRenderer.jsonValue))])
                     } else {
                         out.line("math \(fragment.display ? "display" : "inline") \(fragment.delimiter) @\(fragment.range):")
                         out.write(parser.write(formula, as: format, display: fragment.display))
@@ -79,7 +80,7 @@ enum ParseCommand {
                     }
                 }
             }
-            if format == .json { out.line(JSONText.encode(jsonSegments)) }
+            if format == .json { out.line(JSONValue.array(jsonSegments).jsonText) }
             return failed ? .inputErrors : .success
         }
 
@@ -87,8 +88,7 @@ enum ParseCommand {
         let renderer = DiagnosticRenderer(source: formula.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
         for d in formula.diagnostics { Output.error(renderer.terminal(d)) }
         if format == .json {
-            out.line("{\"diagnostics\":" + JSONText.encode(formula.diagnostics.map(renderer.jsonObject))
-                     + ",\"tree\":" + formula.root.jsonText() + "}")
+            out.line("{\"diagnostics\":" + renderer.json(formula.diagnostics) + ",\"tree\":" + formula.root.jsonText() + "}")
         } else {
             out.write(parser.write(formula, as: format, display: args.flag("--display")))
             if format == .mathml { out.write("\n") }

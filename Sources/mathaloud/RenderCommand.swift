@@ -32,7 +32,7 @@ enum RenderCommand {
                 4 rules could not be loaded, 6 the font could not be loaded
     """
 
-    enum Format: String { case svg, png, pdf }
+    typealias Format = ImageFormat
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         let args = try CommandLineArguments(arguments, valued: ["-o", "--output", "--font", "--size", "--color", "--background",
@@ -161,20 +161,21 @@ enum RenderCommand {
         return nil
     }
 
-    /// A manifest line: file, label, source and the metrics an inline image needs.
-    static func manifestObject(id: Any, file: String, formula: RenderedFormula) -> [String: Any] {
-        ["id": id, "file": file, "label": formula.label, "tex": formula.source,
-         "width": rounded(formula.width), "height": rounded(formula.height),
-         "baseline": rounded(formula.baselineFromBottom), "verticalAlign": "-\(rounded(formula.baselineFromBottom))px",
-         "errors": formula.diagnostics.filter { $0.severity == .error }.map(\.message)]
+    /// A manifest entry: file, label, source and the metrics an inline image needs.
+    static func manifestEntry(id: JSONValue, file: String, formula: RenderedFormula) -> ImageResponse {
+        ImageResponse(id: id, file: file, label: formula.label, tex: formula.source,
+                      width: rounded(formula.width), height: rounded(formula.height),
+                      baseline: rounded(formula.baselineFromBottom),
+                      verticalAlign: "-\(rounded(formula.baselineFromBottom))px",
+                      errors: formula.diagnostics.filter { $0.severity == .error }.map(\.message))
     }
 
     static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
-    /// `--batch`: JSON Lines read as every batch reads them (``BatchLine``: `id`, `tex`|`mathml`,
-    /// `locale`, `style`, `preferences`, plus `display` here), one image per line named by
-    /// ``BatchFileNamer``; chunks of 512 lines are rendered on all cores and written in input order, the
-    /// manifest as they finish.
+    /// `--batch`: JSON Lines read as every batch reads them (``FormulaRequest``: `id`, `tex`|`mathml`,
+    /// `locale`, `style`, `preferences`, `display`, and `format` to override the image format), one image
+    /// per line named by ``BatchFileNamer``; chunks of 512 lines are rendered on all cores and written in
+    /// input order, the manifest as they finish.
     static func batch(_ renderer: Renderer, speakers: SpeakerPool, directory: String, format: Format) -> ExitCode {
         let dir = URL(fileURLWithPath: directory)
         let manifestURL = dir.appendingPathComponent("manifest.jsonl")
@@ -193,7 +194,7 @@ enum RenderCommand {
         var out = Output()
         defer { out.flush() }
         struct Job: Sendable { let source: String, notation: FormulaNotation, display: Bool?, speaker: Speaker }
-        enum Item { case formula(id: Any, name: String, job: Job); case bad(String) }
+        enum Item { case formula(id: JSONValue, name: String, format: Format, job: Job); case bad(BatchError) }
         var finished = false
         while !finished {
             var items: [Item] = []
@@ -201,21 +202,35 @@ enum RenderCommand {
                 guard let line = readLine(strippingNewline: true) else { finished = true; break }
                 if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
                 number += 1
-                switch BatchLine.read(line, speakers: speakers) {
-                case .failure(let e):
-                    items.append(.bad(e.jsonLine))
-                case .success(let l):
-                    guard let (source, notation) = l.formula else {
-                        items.append(.bad(BatchLineError(id: l.id, message: "the object needs a \"tex\" or \"mathml\" string").jsonLine))
+                let request: FormulaRequest
+                switch FormulaRequest.read(line: line) {
+                case .failure(let e): items.append(.bad(e)); continue
+                case .success(let r): request = r
+                }
+                let speaker: Speaker
+                switch speakers.speaker(for: request) {
+                case .failure(let e): items.append(.bad(e)); continue
+                case .success(let s): speaker = s
+                }
+                guard let notation = request.input.notation else {
+                    items.append(.bad(BatchError(id: request.id, message: "render --batch takes \"tex\" or \"mathml\" (for prose use render --text)")))
+                    continue
+                }
+                var chosen = format
+                if let f = request.format {
+                    guard let image = ImageFormat(f) else {
+                        items.append(.bad(BatchError(id: request.id, message: "\"format\" must be \(OutputFormat.names(of: .image)) for render, not \(f)")))
                         continue
                     }
-                    let name = names.name(forID: l.id, line: number, extension: format.rawValue)
-                    items.append(.formula(id: l.object["id"] ?? number, name: name,
-                                          job: Job(source: source, notation: notation, display: l.object["display"] as? Bool, speaker: l.speaker)))
+                    if let missing = missingLibrary(for: image) { return missing }
+                    chosen = image
                 }
+                let name = names.name(forID: request.id, line: number, extension: chosen.rawValue)
+                items.append(.formula(id: request.id, name: name, format: chosen,
+                                      job: Job(source: request.input.source, notation: notation, display: request.display, speaker: speaker)))
             }
             var jobs: [Job] = []
-            for case let .formula(_, _, job) in items { jobs.append(job) }
+            for case let .formula(_, _, _, job) in items { jobs.append(job) }
             var rendered = jobs.concurrentMap { job in
                 let parsed = job.speaker.parser.parse(job.source, notation: job.notation)
                 return renderer.render(parsed, display: job.display ?? (parsed.display ? true : nil), speaker: job.speaker)
@@ -223,12 +238,13 @@ enum RenderCommand {
             var chunk = ""
             for item in items {
                 switch item {
-                case .bad(let message):
-                    chunk += message + "\n"; out.line(message); status = .inputErrors
-                case let .formula(id, name, _):
+                case .bad(let error):
+                    let line = error.jsonLine
+                    chunk += line + "\n"; out.line(line); status = .inputErrors
+                case let .formula(id, name, chosen, _):
                     guard let formula = rendered.next() else { continue }
-                    if let failed = write(renderer, formula, format, to: .file(dir.appendingPathComponent(name))) { return failed }
-                    let entry = JSONText.encode(manifestObject(id: id, file: name, formula: formula))
+                    if let failed = write(renderer, formula, chosen, to: .file(dir.appendingPathComponent(name))) { return failed }
+                    let entry = manifestEntry(id: id, file: name, formula: formula).jsonText
                     chunk += entry + "\n"
                     out.line(entry)
                 }
@@ -246,10 +262,10 @@ enum RenderCommand {
         for (i, image) in images.enumerated() {
             let name = "eq\(i + 1).\(format.rawValue)"
             if let failed = write(renderer, image.formula, format, to: .file(dir.appendingPathComponent(name))) { return failed }
-            var object = manifestObject(id: i + 1, file: name, formula: image.formula)
-            object["display"] = image.display
-            object["range"] = [image.range.lowerBound, image.range.upperBound]
-            manifest += JSONText.encode(object) + "\n"
+            var entry = manifestEntry(id: .number(JSONNumber(i + 1)), file: name, formula: image.formula)
+            entry.display = image.display
+            entry.range = image.range
+            manifest += entry.jsonText + "\n"
         }
         do { try Data(manifest.utf8).write(to: dir.appendingPathComponent("manifest.jsonl")) } catch { return .io }
         // index.html: the prose with each formula in place, sitting on the text's baseline.

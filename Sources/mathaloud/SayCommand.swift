@@ -180,7 +180,10 @@ enum SayCommand {
             do {
                 let results = try processor.process(lines: chunk)
                 manifest.write(Data(results.map { $0.manifestLine + "\n" }.joined().utf8))
-                for r in results { if r.succeeded { voiced += 1 } else { failed += 1 } }
+                for r in results {
+                    if case .success = r.result { voiced += 1 }
+                    if !r.succeeded { failed += 1 }
+                }
             } catch {
                 Output.error("mathaloud: cannot write a WAV file in \(directory.path): \(error.localizedDescription)\n")
                 return false

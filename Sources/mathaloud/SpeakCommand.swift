@@ -73,7 +73,7 @@ enum SpeakCommand {
         let renderer = DiagnosticRenderer(source: spoken.source, inputName: args.positionals.isEmpty ? "<stdin>" : "<formula>")
         for d in spoken.diagnostics { Output.error(renderer.terminal(d)) }
         if args.flag("--ssml") {
-            out.line(SSMLRenderer(language: settings.locale).render(spoken.speech))
+            out.line(SSMLRenderer(language: settings.locale.rawValue).render(spoken.speech))
         } else if let template = args.value("--template") {
             out.line(LabelTemplate(template).fill(speech: spoken.text, latex: input))
         } else {

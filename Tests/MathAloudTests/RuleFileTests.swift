@@ -23,7 +23,7 @@ import Testing
 
     @Test(arguments: styles)
     func styleLoads(_ s: Style) throws {
-        let speaker = try Speaker(locale: s.locale, style: s.style)
+        let speaker = try Speaker(locale: LocaleTag(s.locale), style: SpeechStyleName(s.style))
         #expect(!speaker.availablePreferences.isEmpty || s.style != "clearspeak")
     }
 

@@ -5,8 +5,8 @@ import Testing
 /// The public speech API: speaker, labels, SSML, one-call conveniences, concurrency.
 @Suite struct SpeakerAPITests {
     @Test func oneCallConveniences() {
-        #expect(MathAloud.speech(forTeX: #"\sqrt{x}"#) == "the square root of x")
-        #expect(MathAloud.label(forTeX: "x^2", template: "Math: {speech}") == "Math: x squared")
+        #expect(Speaker.speech(forTeX: #"\sqrt{x}"#) == "the square root of x")
+        #expect(Speaker.label(forTeX: "x^2", template: "Math: {speech}") == "Math: x squared")
     }
 
     @Test func labelTemplates() throws {
@@ -113,7 +113,7 @@ import Testing
         let parallel = processor.process(lines: lines)
         #expect(parallel.count == lines.count)
         #expect(parallel == lines.map { processor.process(line: $0) })
-        #expect(parallel[17] == #"{"error":"line is not a JSON object","id":null}"#)
+        #expect(parallel[17] == #"{"error":"the line is not valid JSON: unexpected 'not' at column 1","id":null}"#)
         #expect(parallel[42].contains(#""error":"#))
         #expect(parallel[99].contains(#""id":99"#) && parallel[99].contains(#""diagnostics":[{"#))
         #expect(parallel[3].contains(#""id":3,"speech":"x cubed plus one fourth""#))

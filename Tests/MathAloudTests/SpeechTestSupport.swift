@@ -59,7 +59,7 @@ final class SpeakerCache: @unchecked Sendable {
         lock.lock()
         if let s = speakers[key] { lock.unlock(); return s }
         lock.unlock()
-        let s = try Speaker(locale: locale, style: style, preferences: preferences, cacheCapacity: 0)
+        let s = try Speaker(locale: LocaleTag(locale), style: SpeechStyleName(style), preferences: preferences, cacheCapacity: 0)
         lock.lock(); speakers[key] = s; lock.unlock()
         return s
     }

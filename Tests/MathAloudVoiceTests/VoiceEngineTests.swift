@@ -99,7 +99,7 @@ enum VoiceFixtures {
         let locales = resources.locales.filter { !resources.styles(for: $0).isEmpty }
         #expect(!locales.isEmpty)
         for locale in locales {
-            let voice = try Voice(locale: locale)
+            let voice = try Voice(locale: LocaleTag(locale))
             #expect(voice.installedVoice.languages.contains { $0.hasPrefix(locale) }, "\(locale) → \(voice.installedVoice)")
             #expect(try voice.synthesize(.text("one")).audio.duration > 0.2)
         }

@@ -18,7 +18,7 @@ let readerCases: [ReaderCase] = [
     ReaderCase(name: "mi", input: "<mi>x</mi>", expected: mi("x")),
     ReaderCase(name: "mi variant", input: "<mi mathvariant='bold'>x</mi>", expected: mi("x", .bold)),
     ReaderCase(name: "single-letter mi normal kept", input: "<mi mathvariant='normal'>d</mi>", expected: mi("d", .normal)),
-    ReaderCase(name: "multi-letter mi normal is default", input: "<mi mathvariant='normal'>sin</mi>", expected: mi("sin")),
+    ReaderCase(name: "multi-letter mi normal is kept", input: "<mi mathvariant='normal'>sin</mi>", expected: mi("sin", .normal)),
     ReaderCase(name: "multi-letter mi italic kept", input: "<mi mathvariant='italic'>ab</mi>", expected: mi("ab", .italic)),
     ReaderCase(name: "bad mathvariant kept as attribute", input: "<mi mathvariant='wobbly'>x</mi>",
                expected: mi("x", attributes: ["mathvariant": "wobbly"]), diagnostics: ["mathml.invalid-attribute"]),

@@ -34,7 +34,7 @@ func read(_ mathml: String, options: MathMLReader.Options = .init()) -> MathMLRe
 }
 
 /// The ids of the diagnostics.
-func ids(_ result: MathMLReadResult) -> [String] { result.diagnostics.map(\.id) }
+func ids(_ result: MathMLReadResult) -> [String] { result.diagnostics.map(\.id.rawValue) }
 
 /// The byte offset of the first occurrence of `needle` in `text`.
 func offset(of needle: String, in text: String, occurrence: Int = 1) -> Int? {

@@ -155,3 +155,42 @@ import MathSemantics
         #expect(output.diagnostics.first?.range == SourceRange(0, 3))
     }
 }
+
+/// Word changes where parts of the speech meet (`contractions.txt`): exact pairs, any word, words
+/// starting with an elision initial; never across a pause; a locale's entry replaces its parent's.
+@Suite struct ContractionTests {
+    static func locale(_ tag: String, contractions: String, settings: String = "") throws -> LocaleWords {
+        LocaleWords(tag: tag, settings: try WordTable(parsing: settings, file: "\(tag)/locale.txt"), symbols: WordTable(),
+                    functions: WordTable(), units: WordTable(), numbers: WordTable(),
+                    contractions: try WordTable(parsing: contractions, file: "\(tag)/contractions.txt"))
+    }
+
+    static func apply(_ c: Contractions, _ items: [SpeechDescription.Item]) -> String {
+        var items = items
+        c.apply(to: &items)
+        return SpeechDescription(items: items).plainText
+    }
+
+    @Test func pairsMeetingAtABoundary() throws {
+        let en = Contractions(chain: [try Self.locale("en", contractions: "the\\sthe  the\n")])
+        #expect(Self.apply(en, [.words("raised to the", range: nil, prosody: nil), .words("the log of x", range: nil, prosody: nil)])
+                == "raised to the log of x")
+        // Inside one part too, but not across a pause.
+        #expect(Self.apply(en, [.words("raised to the the log", range: nil, prosody: nil)]) == "raised to the log")
+        #expect(Self.apply(en, [.words("to the", range: nil, prosody: nil), .pause(.short), .words("the x", range: nil, prosody: nil)])
+                == "to the, the x")
+    }
+
+    @Test func elisionAndParentOverride() throws {
+        let fr = try Self.locale("fr", contractions: "le\\s*V  l'*\nde\\sle  du\n", settings: "elision-initials  aeiouhé\n")
+        let c = Contractions(chain: [fr])
+        #expect(Self.apply(c, [.words("le", range: nil, prosody: nil), .words("intégrale de x", range: nil, prosody: nil)])
+                == "l'intégrale de x")
+        #expect(Self.apply(c, [.words("le", range: nil, prosody: nil), .words("carré", range: nil, prosody: nil)]) == "le carré")
+        #expect(Self.apply(c, [.words("la racine de", range: nil, prosody: nil), .words("le carré", range: nil, prosody: nil)])
+                == "la racine du carré")
+        let child = try Self.locale("fr-CA", contractions: "de\\sle  de le\n")
+        #expect(Self.apply(Contractions(chain: [child, fr]), [.words("de", range: nil, prosody: nil), .words("le x", range: nil, prosody: nil)])
+                == "de le x")
+    }
+}

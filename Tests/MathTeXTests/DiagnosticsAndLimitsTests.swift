@@ -34,7 +34,7 @@ import MathSyntax
     @Test(arguments: cases)
     func diagnosticPosition(_ c: Expectation) {
         let result = TeXParser().parse(c.tex)
-        let match = result.diagnostics.first { $0.id == c.id }
+        let match = result.diagnostics.first { $0.id.rawValue == c.id }
         #expect(match != nil, "\(c.tex): got \(result.diagnostics.map(\.id))")
         #expect(match?.range == SourceRange(c.start, c.end), "\(c.tex): range \(String(describing: match?.range))")
     }

@@ -31,7 +31,7 @@ private struct Expected: Hashable, CustomStringConvertible {
     }
 
     init(_ diagnostic: Diagnostic) {
-        id = diagnostic.id
+        id = diagnostic.id.rawValue
         severity = diagnostic.severity
         range = diagnostic.range
     }

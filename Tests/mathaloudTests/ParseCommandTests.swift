@@ -67,7 +67,7 @@ import Testing
         #expect((lines[0]?["mathml"] as? String)?.contains("<msup>") == true)
         #expect(lines[1]?["error"] != nil)
         #expect(lines[2]?["id"] as? String == "b")
-        #expect(lines[3]?["error"] as? String == #"the object needs a "tex" or "mathml" string"#)
+        #expect(lines[3]?["error"] as? String == #"the object needs a "tex", "mathml" or "text" string"#)
         let diagnostics = lines[4]?["diagnostics"] as? [[String: Any]]
         #expect(diagnostics?.first?["id"] as? String == "tex.missing-brace")
     }

@@ -65,7 +65,7 @@ import Testing
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 603)
         #expect(lines[0].contains(#""label":"one half""#))
-        #expect(lines[2].contains("not a JSON object"))
+        #expect(lines[2].contains("not valid JSON"))
         for i in 0..<600 { #expect(lines[3 + i].contains(#""id":"n\#(i)""#)) }
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.svg").path))
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("2.svg").path))

@@ -93,11 +93,15 @@ extension ParserCore {
 /// Spacing: `\, \: \> \; \! \quad \qquad \enspace \thinspace …`, `\hspace`, `\kern`, `\mkern`, `\hskip`,
 /// `\mskip`, and `\ `.
 enum SpacingCommands {
+    /// The interword space of the text font (`\ `, `~`, `\nobreakspace`): 3.33 pt of Latin Modern Roman 10,
+    /// in em.
+    static let interwordSpace = 0.3333
+
     private static let fixed: [(String, Double)] = [
         (",", 3.0 / 18), ("thinspace", 3.0 / 18), (":", 4.0 / 18), (">", 4.0 / 18), ("medspace", 4.0 / 18),
         (";", 5.0 / 18), ("thickspace", 5.0 / 18), ("!", -3.0 / 18), ("negthinspace", -3.0 / 18),
         ("negmedspace", -4.0 / 18), ("negthickspace", -5.0 / 18), ("quad", 1), ("qquad", 2), ("enspace", 0.5),
-        ("enskip", 0.5), ("nobreakspace", 0.2778), ("space", 0.2778), ("nobreak", 0), ("allowbreak", 0),
+        ("enskip", 0.5), ("nobreakspace", interwordSpace), ("space", 0.2778), ("nobreak", 0), ("allowbreak", 0),
     ]
 
     static let all: [CommandDefinition] = fixed.map { entry in

@@ -1,0 +1,76 @@
+import Foundation
+import MathAloud
+
+/// The speech engines the service shares between requests: a pool of speakers per locale, style and
+/// preferences over one set of rules. Immutable; a rules reload (SIGHUP) builds a new one and swaps it
+/// in (``EngineHolder``), so requests in flight finish on the rules they started with.
+public final class SpeechEngines: Sendable {
+    /// The rules and words (built-in, overlaid by the rules directory).
+    public let resources: SpeechResources
+    /// Speakers, loaded on demand and kept in a small bounded pool.
+    public let speakers: SpeakerPool
+    /// When these rules were loaded.
+    public let loaded: Date
+    /// `GET /openapi.json` for these rules (their locales and styles are listed in it).
+    let openAPI: String
+    /// `GET /v1/styles`: per locale, each style with its preferences, their values and defaults.
+    let styles: [String: [JSONValue]]
+
+    /// Loads the rules and checks every locale and style in them, so a broken file is found now (with
+    /// its file:line:column) and not by the first request that needs it.
+    public init(rulesDirectory: URL?, texOptions: TeXParserOptions) throws(SpeechLoadError) {
+        let resources = try SpeechResources.builtIn(overriddenBy: rulesDirectory)
+        var styles: [String: [JSONValue]] = [:]
+        for locale in resources.locales {
+            _ = try resources.lexiconChain(for: locale)
+            for style in resources.styles(for: locale) {
+                let compiled = try resources.style(style, locale: locale)
+                let preferences = compiled.preferences.map { p -> JSONValue in
+                    .object(["name": .string(p.name), "values": .array(p.values.map { .string($0) }),
+                             "default": .string(p.values.first ?? ""), "aliases": .array(p.aliases.map { .string($0) })])
+                }
+                styles[locale, default: []].append(.object(["locale": .string(locale), "style": .string(style),
+                                                            "preferences": .array(preferences)]))
+            }
+        }
+        self.styles = styles
+        self.resources = resources
+        self.speakers = SpeakerPool(rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: 4096)
+        self.loaded = Date()
+        self.openAPI = OpenAPIDocument.json(locales: resources.locales,
+                                            styles: Array(Set(resources.locales.flatMap { resources.styles(for: $0) })).sorted())
+        // The default speaker is loaded now, so the first request does not wait for it.
+        _ = try speakers.defaultSpeaker()
+    }
+
+    /// The speaker for a request's settings. Unknown locales, styles or preference names and values are
+    /// a 400 that says which are available.
+    public func speaker(for request: FormulaRequest) throws(ServiceError) -> Speaker {
+        switch speakers.speaker(for: request) {
+        case .success(let speaker): return speaker
+        case .failure(let error): throw ServiceError.badField(error.message)
+        }
+    }
+}
+
+/// Holds the current ``SpeechEngines`` and swaps them on reload. Thread-safe.
+public final class EngineHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var engines: SpeechEngines
+
+    /// Holds `engines`.
+    public init(_ engines: SpeechEngines) { self.engines = engines }
+
+    /// The engines in force.
+    public var current: SpeechEngines {
+        lock.lock(); defer { lock.unlock() }
+        return engines
+    }
+
+    /// Puts new engines in force.
+    public func replace(with new: SpeechEngines) {
+        lock.lock()
+        engines = new
+        lock.unlock()
+    }
+}

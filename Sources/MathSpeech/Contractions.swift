@@ -1,0 +1,130 @@
+import Foundation
+import MathSyntax
+
+/// Word changes where two parts of the speech meet, from a locale's `contractions.txt` (DESIGN.md §5:
+/// grammar is data): English says "raised to the log" where a template's "the" meets a child's "the
+/// log"; French elides "le intégrale" to "l'intégrale" and contracts "de le" to "du".
+///
+/// An entry's key is two words written with `\s` between them (`the\sthe`, `de\sle`); the second may
+/// be `*`, any word, or `*V`, a word whose first letter is one of the locale's `elision-initials`
+/// (`locale.txt`). The entry's words replace the pair; a `*` in them stands for the second word, so
+/// `le\s*V  l'*` makes "l'intégrale". Pairs change wherever they meet, but never across a pause.
+public struct Contractions: Sendable {
+    struct Entry: Sendable {
+        /// The second word, or nil for any word.
+        let second: String?
+        /// Whether the second word must start with an elision initial.
+        let vowel: Bool
+        let replacement: String
+    }
+
+    /// Entries by their first word.
+    private let entries: [String: [Entry]]
+    /// Letters that start a word a `*V` pattern matches (lower case).
+    private let initials: Set<Character>
+
+    /// No contractions.
+    public init() {
+        entries = [:]
+        initials = []
+    }
+
+    /// The contractions of a locale chain: a more specific locale's entry for a pair replaces its
+    /// parent's; the first locale that sets `elision-initials` gives them.
+    public init(chain: [LocaleWords]) {
+        var byFirst: [String: [Entry]] = [:]
+        var seen: Set<String> = []
+        for locale in chain {
+            for (key, entry) in locale.contractions.entries where !seen.contains(key) {
+                seen.insert(key)
+                let parts = key.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                guard parts.count == 2 else { continue }
+                let second: String? = parts[1].hasPrefix("*") ? nil : parts[1]
+                byFirst[parts[0], default: []].append(Entry(second: second, vowel: parts[1] == "*V", replacement: entry.words))
+            }
+        }
+        entries = byFirst
+        let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
+        initials = Set(letters.lowercased().filter { !$0.isWhitespace })
+    }
+
+    /// Whether there is nothing to change.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Applies the contractions to speech items in place.
+    public func apply(to items: inout [SpeechDescription.Item]) {
+        guard !entries.isEmpty, !items.isEmpty else { return }
+        // Pairs inside one item (a part spoken as one piece of text).
+        for k in items.indices {
+            guard case let .words(w, r, p) = items[k], mayContain(w) else { continue }
+            let changed = applyWithin(w)
+            if changed != w { items[k] = .words(changed, range: r, prosody: p) }
+        }
+        // Pairs across the boundary of two items.
+        var i = 0
+        while i + 1 < items.count {
+            guard case let .words(a, ra, pa) = items[i], case let .words(b, rb, pb) = items[i + 1] else {
+                i += 1
+                continue
+            }
+            let (headA, lastA) = Contractions.splitLast(a)
+            let (firstB, tailB) = Contractions.splitFirst(b)
+            if let list = entries[lastA], let entry = list.first(where: { matches($0, firstB) }) {
+                let replaced = entry.replacement.replacingOccurrences(of: "*", with: firstB)
+                items[i] = .words(headA.isEmpty ? replaced : headA + " " + replaced, range: SourceRange.union(ra, rb),
+                                  prosody: pa)
+                if tailB.isEmpty {
+                    items.remove(at: i + 1)
+                } else {
+                    items[i + 1] = .words(tailB, range: rb, prosody: pb)
+                }
+                continue  // the new last word may meet the next part
+            }
+            i += 1
+        }
+    }
+
+    /// Plain text with the contractions applied (a comma after a word is a pause: nothing changes
+    /// across it).
+    public func applied(to text: String) -> String {
+        guard !entries.isEmpty, mayContain(text) else { return text }
+        return applyWithin(text)
+    }
+
+    /// Whether a text holds a first word of an entry followed by a space (a quick test before splitting).
+    private func mayContain(_ text: String) -> Bool {
+        for first in entries.keys where text.contains(first + " ") { return true }
+        return false
+    }
+
+    /// The contractions applied to the words of one text.
+    private func applyWithin(_ text: String) -> String {
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        var k = 0
+        while k + 1 < words.count {
+            if let list = entries[words[k]], let entry = list.first(where: { matches($0, words[k + 1]) }) {
+                let replaced = entry.replacement.replacingOccurrences(of: "*", with: words[k + 1])
+                words.replaceSubrange(k...(k + 1), with: replaced.split(separator: " ").map(String.init))
+                continue
+            }
+            k += 1
+        }
+        return words.joined(separator: " ")
+    }
+
+    private func matches(_ entry: Entry, _ word: String) -> Bool {
+        if let second = entry.second { return second == word }
+        if entry.vowel { return word.first.map { initials.contains(Character($0.lowercased())) } ?? false }
+        return !word.isEmpty
+    }
+
+    static func splitLast(_ s: String) -> (String, String) {
+        guard let space = s.lastIndex(of: " ") else { return ("", s) }
+        return (String(s[..<space]), String(s[s.index(after: space)...]))
+    }
+
+    static func splitFirst(_ s: String) -> (String, String) {
+        guard let space = s.firstIndex(of: " ") else { return (s, "") }
+        return (String(s[..<space]), String(s[s.index(after: space)...]))
+    }
+}

@@ -1,0 +1,107 @@
+/// A BCP 47 language tag naming a locale (`en`, `en-GB`, `de-AT`). Tags compare case-insensitively
+/// (`en-gb` is `en-GB`) and `_` is read as `-`, as BCP 47 and POSIX locales spell them.
+///
+/// A tag resolves by fallback (RFC 4647 §3.4, "lookup"): the tag itself, then each shorter tag made by
+/// dropping the last subtag (`en-US-x-test` → `en-US` → `en`), so `en-GB` speaks with the `en` rules
+/// until `Rules/en-GB/` exists, and `de-AT` with `de`'s. A locale's own `locale.txt` may still inherit
+/// words from a parent (`parent = en`), which is a different chain: the words of a locale that exists.
+public struct LocaleTag: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    /// The tag as given, with `_` turned into `-`.
+    public let rawValue: String
+
+    /// A tag from its text.
+    public init(rawValue: String) { self.rawValue = rawValue.replacingOccurrences(of: "_", with: "-") }
+    /// A tag from its text.
+    public init(_ text: String) { self.init(rawValue: text) }
+    /// A tag from a literal.
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+    /// Decodes the tag's text.
+    public init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
+    /// Encodes the tag's text.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    /// English, the default.
+    public static let english: LocaleTag = "en"
+
+    /// The tag's text.
+    public var description: String { rawValue }
+
+    /// Equal ignoring case.
+    public static func == (a: LocaleTag, b: LocaleTag) -> Bool { a.rawValue.lowercased() == b.rawValue.lowercased() }
+    /// Hashes the lowercased tag.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue.lowercased()) }
+
+    /// The subtags (`en`, `GB`).
+    public var subtags: [Substring] { rawValue.split(separator: "-", omittingEmptySubsequences: false) }
+
+    /// The lookup chain: this tag, then each shorter one (`en-US` → [`en-US`, `en`]). A single-letter
+    /// subtag (an extension or private-use singleton such as `x`) is dropped together with what follows.
+    public var fallbackChain: [LocaleTag] {
+        var parts = subtags
+        var chain: [LocaleTag] = []
+        while !parts.isEmpty {
+            chain.append(LocaleTag(parts.joined(separator: "-")))
+            parts.removeLast()
+            while let last = parts.last, last.count == 1 { parts.removeLast() }
+        }
+        return chain
+    }
+}
+
+/// The name of a speech style: the stem of a rule file (`Rules/<locale>/<style>.rules`). Styles are
+/// data, so this is an extensible string type rather than an enum: a locale author adds a style by
+/// adding a rule file, and `SpeechStyleName("mystyle")` names it without a code change; the constants
+/// name the styles the project ships. Names compare case-insensitively.
+public struct SpeechStyleName: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible {
+    /// The name, lowercased (the rule file's stem).
+    public let rawValue: String
+
+    /// A style from its name (any case).
+    public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
+    /// A style from its name (any case).
+    public init(_ name: String) { self.init(rawValue: name) }
+    /// A style from a literal.
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+    /// Decodes the name.
+    public init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
+    /// Encodes the name.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    /// The name.
+    public var description: String { rawValue }
+
+    /// ClearSpeak (ETS, 2015), the default English style.
+    public static let clearSpeak: SpeechStyleName = "clearspeak"
+    /// MathSpeak (verbose, brief, superbrief).
+    public static let mathSpeak: SpeechStyleName = "mathspeak"
+    /// SimpleSpeak (MathCAT's plain style).
+    public static let simpleSpeak: SpeechStyleName = "simplespeak"
+}
+
+/// How much a style says around structures (the `Verbosity` preference; MathSpeak's three levels:
+/// "StartFraction … Over … EndFraction", "StartFrac … Over … EndFrac", "Frac … Over … EndFrac").
+public enum Verbosity: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// Every structure announced in full (the default).
+    case verbose
+    /// Shorter announcements.
+    case brief
+    /// The shortest announcements.
+    case superbrief
+
+    /// The preference this sets.
+    public static let preferenceName = "Verbosity"
+
+    /// A verbosity from its name in any case (`Brief`, `brief`).
+    public init?(name: String) { self.init(rawValue: name.lowercased()) }
+
+    /// The name.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,174 @@
+/// The stable identifier of a kind of diagnostic, such as `tex.unknown-command` (DESIGN.md §3, §11:
+/// one catalog of ids). Tools, tests and the service match on it; the message may change, the id does
+/// not. Every id the project emits is listed in ``DiagnosticID/catalog`` (a test checks the sources).
+///
+/// The ids are strings on the wire, and a string literal is an id in Swift
+/// (`d.id == "tex.missing-brace"`), so a stage can emit one without importing anything new; the
+/// static constants name the ids code needs to test for.
+public struct DiagnosticID: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible, Comparable {
+    /// The id's text, `stage.kebab-case-name`.
+    public let rawValue: String
+
+    /// An id from its text.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// An id from its text.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// An id from a literal.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// The id's text.
+    public var description: String { rawValue }
+    /// The stage that reports it: the text before the first `.` (`tex`, `mathml`, `speech`…).
+    public var stage: Substring { rawValue.prefix { $0 != "." } }
+
+    /// Ordered by text.
+    public static func < (a: DiagnosticID, b: DiagnosticID) -> Bool { a.rawValue < b.rawValue }
+
+    /// Decodes the id's text.
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    /// Encodes the id's text.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    /// What the catalog says about this id (nil for an id outside the catalog).
+    public var info: DiagnosticInfo? { DiagnosticID.catalog[self] }
+
+    /// Whether a diagnostic with this id means the whole input was refused (a limit, or input that is
+    /// not what it claims to be): nothing of it is spoken, drawn or voiced, and a batch line reports
+    /// an error instead of a result.
+    public var rejectsInput: Bool { info?.rejectsInput ?? false }
+}
+
+/// One entry of the diagnostic catalog.
+public struct DiagnosticInfo: Sendable, Hashable {
+    /// The id.
+    public let id: DiagnosticID
+    /// The severity it is reported with.
+    public let severity: Diagnostic.Severity
+    /// What it means, in a sentence.
+    public let summary: String
+    /// Whether the input is refused as a whole (see ``DiagnosticID/rejectsInput``).
+    public let rejectsInput: Bool
+
+    init(_ id: DiagnosticID, _ severity: Diagnostic.Severity, _ summary: String, rejectsInput: Bool = false) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.rejectsInput = rejectsInput
+    }
+}
+
+extension DiagnosticID {
+    // Ids code tests for.
+    /// A command the TeX parser does not know (speech reads it by name).
+    public static let texUnknownCommand: DiagnosticID = "tex.unknown-command"
+    /// TeX input over the size limit.
+    public static let texInputTooLarge: DiagnosticID = "tex.input-too-large"
+    /// A command refused by the trust policy (`\href`, `\url`, `\htmlClass`…).
+    public static let texUntrustedCommand: DiagnosticID = "tex.untrusted-command"
+    /// MathML that is not well-formed XML.
+    public static let mathMLMalformed: DiagnosticID = "mathml.malformed"
+    /// An attribute dropped by the trust policy (event handlers, unsafe URLs, styles).
+    public static let mathMLUntrustedAttribute: DiagnosticID = "mathml.untrusted-attribute"
+    /// A word the locale does not have (read by a fallback name).
+    public static let speechMissingWord: DiagnosticID = "speech.missing-word"
+    /// The speech of one formula grew past its size limit.
+    public static let speechOutputLimit: DiagnosticID = "speech.output-limit"
+    /// Speaking one formula took more rule-evaluation steps than the limit.
+    public static let speechStepLimit: DiagnosticID = "speech.step-limit"
+    /// An image larger than the page limit.
+    public static let renderPageTooLarge: DiagnosticID = "render.page-too-large"
+
+    /// Every id the project emits, with its severity and meaning.
+    public static let catalog: [DiagnosticID: DiagnosticInfo] = {
+        let entries: [DiagnosticInfo] = [
+            // TeX front end (MathTeX).
+            .init("tex.ambiguous-infix", .error, "Two of \\over, \\atop, \\choose, \\above in one group."),
+            .init("tex.bad-argument", .error, "An argument of the wrong form (e.g. a \\cfrac position other than l, c, r)."),
+            .init("tex.bad-column-spec", .error, "An array column specification with an unknown column type."),
+            .init("tex.bad-definition", .error, "A macro definition that cannot be read (\\def, \\newcommand, \\let, --macro)."),
+            .init("tex.bad-dimension", .error, "Text that should be a TeX dimension (1em, 2pt) and is not."),
+            .init("tex.double-subscript", .error, "Two subscripts on one base."),
+            .init("tex.double-superscript", .error, "Two superscripts on one base."),
+            .init("tex.expansion-limit", .error, "Macro expansion went past its limit (a recursive macro).", rejectsInput: true),
+            .init(.texInputTooLarge, .error, "The formula is larger than the input limit.", rejectsInput: true),
+            .init("tex.invalid-character", .error, "A character that cannot appear in TeX input (a control character)."),
+            .init("tex.macro-pattern", .error, "A macro use that does not match its delimited parameters."),
+            .init("tex.mismatched-end", .error, "\\begin{a} closed by \\end{b}."),
+            .init("tex.misplaced-alignment", .error, "& or \\\\ outside a table."),
+            .init("tex.misplaced-hline", .error, "\\hline or \\hdashline not at the start of a row."),
+            .init("tex.misplaced-limits", .error, "\\limits or \\nolimits not after a large operator."),
+            .init("tex.misplaced-math-shift", .error, "$ inside math."),
+            .init("tex.misplaced-middle", .error, "\\middle outside \\left…\\right."),
+            .init("tex.misplaced-parameter", .error, "# outside a macro definition."),
+            .init("tex.missing-argument", .error, "A command without its required argument."),
+            .init("tex.missing-brace", .error, "An unclosed {."),
+            .init("tex.missing-bracket", .error, "An unclosed [ of an optional argument."),
+            .init("tex.missing-delimiter", .error, "\\left, \\right, \\big… without a delimiter."),
+            .init("tex.missing-end", .error, "\\begin{…} without its \\end{…}."),
+            .init("tex.missing-environment-name", .error, "\\begin or \\end without a name in braces."),
+            .init("tex.missing-right", .error, "\\left without a matching \\right."),
+            .init("tex.missing-script", .error, "^ or _ with nothing after it."),
+            .init("tex.multiple-tags", .error, "More than one \\tag in a row."),
+            .init("tex.redefinition", .error, "\\newcommand of a command that exists."),
+            .init("tex.script-in-text", .error, "^ or _ in text mode."),
+            .init("tex.too-deep", .error, "Groups nested deeper than the limit.", rejectsInput: true),
+            .init("tex.too-many-cells", .error, "A table with more cells than the limit.", rejectsInput: true),
+            .init("tex.trailing-backslash", .warning, "A lone backslash at the end of the input."),
+            .init("tex.unclosed-math", .error, "$ or \\( inside \\text{…} that is not closed."),
+            .init("tex.unclosed-verb", .error, "\\verb without its closing delimiter."),
+            .init("tex.unknown-color", .error, "A colour name or value that is not known."),
+            .init(.texUnknownCommand, .error, "A command the parser does not know (speech reads it by name, as a warning)."),
+            .init("tex.unknown-environment", .error, "An environment the parser does not know."),
+            .init("tex.unmatched-brace", .error, "A } without its {."),
+            .init("tex.unmatched-end", .error, "\\end{…} without its \\begin{…}."),
+            .init("tex.unmatched-right", .error, "\\right without a \\left."),
+            .init(.texUntrustedCommand, .error, "A command the trust policy refuses (links, classes, styles, images)."),
+            .init("tex.wrong-mode", .error, "A math-only command in text or a text-only command in math."),
+            // Math in prose (the text scanner, MathTeX).
+            .init("text.input-too-large", .error, "The text is larger than the scanner's input limit.", rejectsInput: true),
+            .init("text.too-many-diagnostics", .warning, "Further problems in the text are not listed."),
+            .init("text.unclosed-math", .warning, "A math delimiter in prose that is not closed (read as prose)."),
+            // MathML reader (MathMarkup).
+            .init("mathml.doctype", .error, "A DOCTYPE with an internal subset (entity declarations) is refused.", rejectsInput: true),
+            .init("mathml.input-too-large", .error, "The MathML is larger than the input limit.", rejectsInput: true),
+            .init("mathml.invalid-attribute", .warning, "An attribute value that is not valid for its element."),
+            .init("mathml.invalid-character", .warning, "A character XML does not allow, replaced by U+FFFD."),
+            .init(.mathMLMalformed, .error, "The input is not well-formed XML.", rejectsInput: true),
+            .init("mathml.misplaced-element", .warning, "An element where it cannot be (e.g. <mtd> outside <mtr>)."),
+            .init("mathml.too-deep", .error, "Elements nested deeper than the limit.", rejectsInput: true),
+            .init("mathml.too-many-nodes", .error, "More elements than the limit.", rejectsInput: true),
+            .init("mathml.undeclared-prefix", .warning, "A namespace prefix without a declaration."),
+            .init("mathml.unescaped-ampersand", .warning, "An & that does not start a character reference."),
+            .init("mathml.unexpected-children", .warning, "Children of an element that takes none."),
+            .init("mathml.unexpected-text", .warning, "Text directly inside an element that holds elements."),
+            .init("mathml.unknown-element", .warning, "An element MathML does not have; its children are kept."),
+            .init("mathml.unknown-entity", .warning, "A named entity that is not known; kept as text."),
+            .init(.mathMLUntrustedAttribute, .warning, "An attribute dropped by the trust policy (event handler, unsafe URL, style)."),
+            .init("mathml.wrong-child-count", .warning, "An element with the wrong number of children."),
+            // Speech (MathSpeech).
+            .init(.speechMissingWord, .warning, "A word the locale does not have, read by a fallback name."),
+            .init(.speechOutputLimit, .error, "The speech of one formula grew past its size limit.", rejectsInput: true),
+            .init(.speechStepLimit, .error, "Speaking one formula took more rule steps than the limit.", rejectsInput: true),
+            // Typesetting (MathAloudRender).
+            .init(.renderPageTooLarge, .error, "The image would be larger than the page limit.", rejectsInput: true),
+            // Documents (MathAloudDocuments).
+            .init("document.include-cycle", .error, "An \\input or \\include that includes itself again."),
+            .init("document.include-not-found", .error, "An \\input or \\include whose file cannot be read."),
+            .init("document.include-too-deep", .error, "Includes nested deeper than the limit."),
+            .init("document.input-too-large", .error, "A document larger than the size limit.", rejectsInput: true),
+            .init("document.invalid-encoding", .error, "A document whose bytes are not text in any encoding tried."),
+            .init("document.invalid-notebook", .error, "A notebook file that is not a Jupyter notebook's JSON."),
+            .init("document.unclosed-element", .warning, "An HTML element left open at the end of the document."),
+        ]
+        return Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }()
+}
+
+extension Array where Element == Diagnostic {
+    /// The first diagnostic that refuses the input as a whole (see ``DiagnosticID/rejectsInput``).
+    public var rejection: Diagnostic? { first { $0.severity == .error && $0.id.rejectsInput } }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import MathAloud
+@testable import MathSemantics
+
+/// MathML 4 `intent`: an author's intent overrides what the analysis infers, in every style.
+@Suite struct IntentTests {
+    @Test(arguments: [
+        ("transpose($m)", "concept transpose args 1"),
+        ("index:silent($H,$n)", "concept index props silent args 2"),
+        (":unit", "props unit"),
+        ("_($x)", "literal  args 1"),
+        ("$op($arg)", "reference op args 1"),
+        ("open-interval($start, $end)", "concept open-interval args 2"),
+        ("f:prefix(power($x, 2))", "concept f props prefix args 1"),
+    ])
+    func parses(_ c: (String, String)) throws {
+        let e = try #require(IntentExpression(parsing: c.0))
+        var d: [String] = []
+        switch e.head {
+        case .concept(let n)?: d.append("concept \(n)")
+        case .literal(let n)?: d.append("literal \(n)")
+        case .reference(let n)?: d.append("reference \(n)")
+        case .number(let n)?: d.append("number \(n)")
+        case nil: break
+        }
+        if !e.properties.isEmpty { d.append("props " + e.properties.joined(separator: " ")) }
+        if let a = e.arguments { d.append("args \(a.count)") }
+        #expect(d.joined(separator: " ") == c.1)
+    }
+
+    @Test(arguments: ["transpose(", "($x)", "a::b", "f(x,)", String(repeating: "f(", count: 40) + "x" + String(repeating: ")", count: 40)])
+    func malformedIntentsAreIgnored(_ text: String) {
+        #expect(IntentExpression(parsing: text) == nil)
+    }
+
+    /// The same intents in each style: the concept is said, the layout's own reading is not.
+    @Test(arguments: ["clearspeak", "mathspeak"])
+    func intentOverridesInference(_ style: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: style)
+        func say(_ mathml: String) -> String { normalizedSpeech(speaker.speak(mathML: "<math>\(mathml)</math>").text, dropSpaces: false) }
+        // A superscript T is a transpose when the author says so (not "to the T-th power").
+        #expect(say("<msup intent='transpose($m)'><mi arg='m'>m</mi><mi>T</mi></msup>") == "transpose of m")
+        // A silent identifier says nothing; silent with arguments says only them.
+        #expect(say("<mn>2</mn><mi intent=':silent'>x</mi>") == "2")
+        #expect(say("<msup intent='index:silent($H,$n)'><mi arg='H'>h</mi><mn arg='n'>2</mn></msup>") == "h 2")
+        // A reference whose own intent names the concept.
+        #expect(say("<msup intent='$op($arg)'><mi arg='arg'>x</mi><mi arg='op' intent='probability'>P</mi></msup>")
+                == "probability of x")
+        // Fixity.
+        #expect(say("<mrow intent='dot-product:infix($a,$b)'><mi arg='a'>u</mi><mo>⋅</mo><mi arg='b'>v</mi></mrow>")
+                == "u dot product v")
+        #expect(say("<mrow intent='factorial:postfix($n)'><mi arg='n'>n</mi><mo>!</mo></mrow>") == "n factorial")
+        // A concept on an operator replaces the operator's word.
+        #expect(say("<mi>a</mi><mo intent='perpendicular-to'>⊥</mo><mi>b</mi>") == "a perpendicular to b")
+        // Intervals named by intent.
+        #expect(say("<mrow intent='open-interval($a,$b)'><mo>(</mo><mi arg='a'>c</mi><mo>,</mo><mi arg='b'>d</mi><mo>)</mo></mrow>")
+                == "the open interval from c to d")
+    }
+
+    @Test func systemOfEquationsAndContinuedRows() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let text = speaker.speak(mathML: """
+            <math><mtable intent=':system-of-equations'>
+            <mtr><mtd><mi>x</mi></mtd><mtd><mo>=</mo></mtd><mtd><mi>y</mi></mtd></mtr>
+            <mtr intent=':continued-row'><mtd/><mtd/><mtd><mrow><mo>+</mo><mn>1</mn></mrow></mtd></mtr>
+            <mtr><mtd><mi>y</mi></mtd><mtd><mo>=</mo></mtd><mtd><mn>1</mn></mtd></mtr>
+            </mtable></math>
+            """).text
+        #expect(normalizedSpeech(text, dropSpaces: false) == "2 equations equation 1 x equals y plus 1 equation 2 y equals 1")
+    }
+}
