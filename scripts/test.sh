@@ -6,6 +6,12 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 
+# The alphabet table is generated from Unicode data (scripts/generate-alphabets.py); it must be current.
+if command -v python3 >/dev/null; then
+  echo "test.sh: python3 scripts/generate-alphabets.py --check"
+  python3 scripts/generate-alphabets.py --check
+fi
+
 echo "test.sh: swift build --build-tests"
 swift build --build-tests
 

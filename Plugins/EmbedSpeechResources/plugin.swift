@@ -14,7 +14,9 @@ struct EmbedSpeechResources: BuildToolPlugin {
             guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else { continue }
             for case let url as URL in enumerator {
                 let name = url.lastPathComponent
-                if name.hasSuffix(".rules") || name.hasSuffix(".words") || name.hasSuffix(".txt") { inputs.append(url) }
+                if name.hasSuffix(".rules") || name.hasSuffix(".words") || name.hasSuffix(".txt") || name.hasSuffix(".phrases") {
+                    inputs.append(url)
+                }
             }
         }
         inputs.sort { $0.path < $1.path }

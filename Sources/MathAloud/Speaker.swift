@@ -7,10 +7,12 @@ public struct SpokenFormula: Sendable {
     public let speech: SpeechDescription
     /// The speech as plain text (pauses as commas).
     public var text: String { speech.plainText }
-    /// Parse problems and missing words, sorted by position (an unknown command, read by name, is a
-    /// warning here).
+    /// The speaker's preference warnings (``Speaker/preferenceProblems``: requested preferences the
+    /// style could not use, which were ignored), then parse problems and missing words sorted by
+    /// position (an unknown command, read by name, is a warning here).
     public let diagnostics: [Diagnostic]
-    /// What the speech engine itself reported (missing words), without the parser's diagnostics.
+    /// What speech itself reported (the speaker's preference warnings, missing words), without the
+    /// parser's diagnostics.
     public let speechDiagnostics: [Diagnostic]
     /// Per node, the rule that fired (empty unless `explain` was asked for).
     public let trace: [RuleTrace]
@@ -37,29 +39,38 @@ public struct Speaker: Sendable {
     public let locale: LocaleTag
     /// The locale whose rules speak (`en` for `en-GB` until `Rules/en-GB/` exists).
     public let rulesLocale: LocaleTag
-    /// The style (`clearspeak`, `mathspeak`).
+    /// The style (`clearspeak`, `simplespeak`, `mathspeak`).
     public let style: SpeechStyleName
     /// The preference values in force (every declared preference, defaults filled in).
     public let preferences: [String: String]
-    /// Problems with the requested preferences (unknown names or values), which were ignored (with
-    /// `strictPreferences`, the initialiser throws them instead).
-    public let preferenceProblems: [String]
+    /// Requested preferences the style cannot use (unknown names or values), which were ignored: the
+    /// speaker speaks without them and reports each as a warning in every ``SpokenFormula``'s
+    /// diagnostics (``preferenceDiagnostics``). With `strictPreferences` the initialiser throws them
+    /// instead.
+    public let preferenceProblems: [PreferenceProblem]
+    /// ``preferenceProblems`` as warnings (`speech.unknown-preference`,
+    /// `speech.unknown-preference-value`; no source range).
+    public let preferenceDiagnostics: [Diagnostic]
     /// Parses TeX and MathML.
     public let parser: FormulaParser
-    private let analyzer: SemanticAnalyzer
+    /// The analysis, with the locale's unit names (``SemanticAnalyzer/Options/unitNames``).
+    package let analyzer: SemanticAnalyzer
     private let engine: SpeechEngine
     private let cache: SpeechCache
 
     /// Loads a speaker.
     /// - Parameters:
     ///   - locale: a locale tag; it resolves by fallback (`en-US`, `en-GB` → `en`).
-    ///   - style: ``SpeechStyleName/clearSpeak`` (default), ``SpeechStyleName/mathSpeak``, or any style
-    ///     the rules have.
-    ///   - verbosity: the `Verbosity` preference, for styles that declare it (MathSpeak's verbose,
-    ///     brief, superbrief); styles without verbosity levels ignore it.
+    ///   - style: ``SpeechStyleName/clearSpeak`` (default), ``SpeechStyleName/simpleSpeak``,
+    ///     ``SpeechStyleName/mathSpeak``, or any style the rules have.
+    ///   - verbosity: the `Verbosity` preference, which every shipped style declares (ClearSpeak and
+    ///     SimpleSpeak: medium, terse, verbose; MathSpeak: verbose, brief, superbrief); a value the
+    ///     style does not allow is a preference problem like any other.
     ///   - preferences: style preferences by name (case-insensitive; aliases such as `Fraction`, `Caps` accepted).
+    ///     A preference the style does not know, or a value it does not allow, is ignored and reported
+    ///     (``preferenceProblems``, and a warning with every spoken formula).
     ///   - strictPreferences: throw ``SpeechLoadError/invalidPreferences(_:)`` for an unknown preference
-    ///     name or value instead of ignoring it (and listing it in ``preferenceProblems``).
+    ///     name or value instead of ignoring it.
     ///   - rulesDirectory: an override directory for rules and words (also `MATHALOUD_RULES`).
     ///   - texOptions: TeX parsing options (display mode, user macros, limits, trust).
     ///   - cacheCapacity: how many spoken formulas to keep (0 turns the cache off).
@@ -84,10 +95,11 @@ public struct Speaker: Sendable {
         self.style = compiled.name.isEmpty ? style : SpeechStyleName(compiled.name)
         self.preferences = resolved.values
         self.preferenceProblems = resolved.problems
+        self.preferenceDiagnostics = resolved.problems.map(\.diagnostic)
         self.parser = FormulaParser(texOptions: texOptions)
-        self.analyzer = SemanticAnalyzer()
-        self.engine = SpeechEngine(style: compiled, lexicon: Lexicon(chain: chain, styleWords: compiled.words),
-                                   preferences: resolved.values)
+        let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
+        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
+        self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values)
         self.cache = SpeechCache(capacity: cacheCapacity)
     }
 
@@ -119,10 +131,14 @@ public struct Speaker: Sendable {
     public func speak(parsed: ParsedFormula, explain: Bool = false) -> SpokenFormula {
         let tree = analyzer.tree(of: parsed.root)
         let output = engine.speak(tree, trace: explain)
-        return SpokenFormula(speech: output.description,
-                             diagnostics: Speaker.merged(parsed.diagnostics, output.diagnostics),
-                             speechDiagnostics: output.diagnostics, trace: output.trace, semanticTree: tree,
-                             source: parsed.source)
+        var diagnostics = Speaker.merged(parsed.diagnostics, output.diagnostics)
+        var speechDiagnostics = output.diagnostics
+        if !preferenceDiagnostics.isEmpty {
+            diagnostics = preferenceDiagnostics + diagnostics
+            speechDiagnostics = preferenceDiagnostics + speechDiagnostics
+        }
+        return SpokenFormula(speech: output.description, diagnostics: diagnostics, speechDiagnostics: speechDiagnostics,
+                             trace: output.trace, semanticTree: tree, source: parsed.source)
     }
 
     /// The parser's diagnostics (as speech reads them, ``asSpoken(_:)``) and the speech engine's,

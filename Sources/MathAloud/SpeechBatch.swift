@@ -32,7 +32,8 @@ extension Speaker {
     private func walk(_ text: String, scanner: MathTextScanner, prose: (String) -> Void,
                       formula: (SpokenFormula) -> Void) -> [Diagnostic] {
         let scan = scanner.scan(text)
-        var diagnostics = scan.diagnostics
+        // The speaker's preference warnings once, not once per formula.
+        var diagnostics = preferenceDiagnostics + scan.diagnostics
         for segment in scan.segments {
             switch segment {
             case .text(let s, _):
@@ -40,7 +41,7 @@ extension Speaker {
             case .math(let fragment):
                 let spoken = speak(tex: fragment.tex)
                 formula(spoken)
-                diagnostics += spoken.diagnostics.map { d in
+                diagnostics += spoken.diagnostics.dropFirst(preferenceDiagnostics.count).map { d in
                     var moved = d
                     moved.range = d.range.map { fragment.sourceRange(forTeXRange: $0) }
                     return moved
@@ -89,12 +90,14 @@ public final class SpeakerPool: @unchecked Sendable {
         public var preferences: [String: String]
         /// The verbosity, for styles that have the `Verbosity` preference.
         public var verbosity: Verbosity?
-        /// Whether an unknown preference makes a request fail (instead of being ignored).
+        /// Whether an unknown preference makes a request fail (instead of being ignored with a warning
+        /// in the response's diagnostics, the default: MathCAT's clients send their own preferences with
+        /// every request).
         public var strictPreferences: Bool
 
         /// Creates defaults.
         public init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, verbosity: Verbosity? = nil,
-                    preferences: [String: String] = [:], strictPreferences: Bool = true) {
+                    preferences: [String: String] = [:], strictPreferences: Bool = false) {
             self.locale = locale
             self.style = style
             self.verbosity = verbosity
@@ -115,10 +118,11 @@ public final class SpeakerPool: @unchecked Sendable {
     private let lock = NSLock()
 
     /// A pool whose speakers read rules from `rulesDirectory` (when given) and TeX with `texOptions`.
-    /// With `strictPreferences` (the default, as the CLI's batches use it) a request naming an unknown
-    /// preference or value gets an error response.
+    /// A request naming a preference or value its style does not know is answered, with a warning in
+    /// its diagnostics (`speech.unknown-preference`, `speech.unknown-preference-value`); with
+    /// `strictPreferences` it gets an error response instead.
     public init(locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak, verbosity: Verbosity? = nil,
-                preferences: [String: String] = [:], strictPreferences: Bool = true, rulesDirectory: URL? = nil,
+                preferences: [String: String] = [:], strictPreferences: Bool = false, rulesDirectory: URL? = nil,
                 texOptions: TeXParserOptions = TeXParserOptions(), cacheCapacity: Int = 256) {
         self.defaults = Defaults(locale: locale, style: style, verbosity: verbosity, preferences: preferences,
                                  strictPreferences: strictPreferences)

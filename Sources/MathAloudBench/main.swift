@@ -484,7 +484,7 @@ case "semantics-profile":
     let o = parseOptions(args.dropFirst())
     guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
     let parsed = loadLines(o.corpus).map { speaker.parser.parse($0, notation: .tex) }
-    let analyzer = SemanticAnalyzer()
+    let analyzer = speaker.analyzer
     profileLoop(o.repeatCount, parsed) { analyzer.tree(of: $0.root).nodeCount }
 case "stages":
     benchStages(parseOptions(args.dropFirst()))
@@ -536,7 +536,8 @@ case "semantics-dump":
     // each line is also written as MathML and read back, so the MathML reader's trees are compared too.
     let o = parseOptions(args.dropFirst())
     let parser = FormulaParser()
-    let analyzer = SemanticAnalyzer()
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
+    let analyzer = speaker.analyzer  // with English unit names, as English speech analyses
     let writer = MathMLWriter()
     for (i, line) in loadLines(o.corpus).enumerated() {
         let parsed = parser.parse(line, notation: .tex)

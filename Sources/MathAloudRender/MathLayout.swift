@@ -123,8 +123,8 @@ struct MathLayout {
             return row(node.children, s)
         case let .identifier(text, variant):
             return identifier(text, variant: variant, s)
-        case let .number(text):
-            var a = glyphRun(text, variant: nil, italicLetters: false, s, cls: .ord)
+        case let .number(text, variant):
+            var a = glyphRun(text, variant: variant, italicLetters: false, s, cls: .ord)
             a.endsInCharacter = true
             return a
         case let .operator(text, p):
@@ -856,7 +856,7 @@ struct MathLayout {
         // A single character: the nucleus is one symbol (not a group, a name or a big operator).
         switch node.children[0].kind {
         case let .identifier(t, _): guard t.isOneScalar else { return nil }
-        case let .number(t): guard t.isOneScalar else { return nil }
+        case let .number(t, _): guard t.isOneScalar else { return nil }
         case let .operator(t, o): guard t.isOneScalar, !o.largeOperator, o.size == nil, !o.stretchy else { return nil }
         default: return nil
         }

@@ -54,7 +54,9 @@ public struct Voice: Sendable {
     ///   ``VoiceError/unknownVoice(_:suggestions:)`` for a voice name that is not installed,
     ///   ``VoiceError/noVoiceForLocale(_:tried:)`` when no voice speaks the locale,
     ///   ``VoiceError/invalidOption(_:)`` for an option out of range.
-    public init(locale: LocaleTag = .english, options: VoiceOptions = VoiceOptions()) throws(VoiceError) {
+    /// `resources` holds the locales whose `espeak-voice` settings name voices (by default the built-in
+    /// ones overlaid by `MATHALOUD_RULES`; pass those of a rules directory to voice a locale there).
+    public init(locale: LocaleTag = .english, options: VoiceOptions = VoiceOptions(), resources: SpeechResources? = nil) throws(VoiceError) {
         try options.validate()
         let engine = try VoiceEngine.shared()
         if let name = options.voice {
@@ -63,7 +65,7 @@ public struct Voice: Sendable {
             }
             installedVoice = v
         } else {
-            installedVoice = try engine.voice(forLocale: locale.rawValue)
+            installedVoice = try engine.voice(forLocale: locale.rawValue, resources: resources)
         }
         self.locale = locale
         self.options = options

@@ -1,5 +1,6 @@
 import CESpeakNG
 import Foundation
+import MathAloud
 
 /// The one owner of eSpeak-NG's process-wide state.
 ///
@@ -103,9 +104,10 @@ public final class VoiceEngine: @unchecked Sendable {
         return voices.first(where: { $0.languages.contains { $0.lowercased() == n } })
     }
 
-    /// The voice for a locale through ``VoiceTable``.
-    public func voice(forLocale locale: String) throws(VoiceError) -> InstalledVoice {
-        let candidates = VoiceTable.candidates(forLocale: locale)
+    /// The voice for a locale through ``VoiceTable`` (the locale's data in `resources`, by default the
+    /// built-in locales).
+    public func voice(forLocale locale: String, resources: SpeechResources? = nil) throws(VoiceError) -> InstalledVoice {
+        let candidates = VoiceTable.candidates(forLocale: locale, resources: resources)
         for c in candidates { if let v = voice(named: c) { return v } }
         throw .noVoiceForLocale(locale, tried: candidates)
     }

@@ -1,3 +1,5 @@
+import MathAloud
+
 /// How to voice speech. Ranges are eSpeak-NG's; a value outside them is a
 /// ``VoiceError/invalidOption(_:)``, not clamped silently.
 public struct VoiceOptions: Sendable, Hashable {
@@ -53,14 +55,15 @@ public struct VoiceOptions: Sendable, Hashable {
 
 /// Which eSpeak-NG voice speaks a locale.
 ///
-/// The lookup for a locale tag such as `en-GB`: the table entry for the whole tag (case-insensitive,
+/// The lookup for a locale tag such as `en-GB`: the voices its locale data names (`espeak-voice` in
+/// `Locales/<tag>/locale.txt`, so a new locale brings its voice with it), then the table entry for the whole tag (case-insensitive,
 /// `_` read as `-`), then the tag itself as an eSpeak-NG voice name, then the same for each shorter tag
 /// (`en`), dropping the last subtag each time. The first candidate that is installed wins. There is no
 /// fallback to another language: a locale without a voice is ``VoiceError/noVoiceForLocale(_:tried:)``.
 ///
 /// | locale | voices tried |
 /// |---|---|
-/// | `en` | `en-us`, `en` (ClearSpeak and MathSpeak are American styles) |
+/// | `en` | `en-us`, `en` (ClearSpeak, SimpleSpeak and MathSpeak are American styles) |
 /// | `en-US` | `en-us` |
 /// | `en-GB` | `en-gb`, `en` |
 /// | `de` `es` `it` `fi` `sv` `nl` `ru` `hi` `ja` `ko` | the voice of that name |
@@ -82,12 +85,20 @@ public enum VoiceTable {
         "nb": ["nb"], "no": ["nb"],
     ]
 
-    /// The voice names tried for `locale`, in order, without duplicates.
-    public static func candidates(forLocale locale: String) -> [String] {
+    /// The voice names tried for `locale`, in order, without duplicates: for the tag and then each
+    /// shorter tag, the `espeak-voice` setting of its `locale.txt` when it has locale data (or its
+    /// parents'; `resources`, by default the built-in locales overlaid by `MATHALOUD_RULES`), the
+    /// table's entry, and the tag itself.
+    public static func candidates(forLocale locale: String, resources: SpeechResources? = nil) -> [String] {
         var tag = locale.lowercased().replacingOccurrences(of: "_", with: "-")
         var out: [String] = []
         func add(_ name: String) { if !name.isEmpty, !out.contains(name) { out.append(name) } }
+        let resources = resources ?? (try? SpeechResources.builtIn(overriddenBy: nil))
+        let folders = resources?.locales ?? []
         while !tag.isEmpty {
+            if let resources, let folder = folders.first(where: { LocaleTag($0) == LocaleTag(tag) }) {
+                for name in resources.espeakVoices(for: LocaleTag(folder)) { add(name.lowercased()) }
+            }
             for name in entries[tag] ?? [] { add(name) }
             add(tag)
             guard let dash = tag.lastIndex(of: "-") else { break }

@@ -88,22 +88,42 @@ extension MathMLTreeBuilder {
 
         switch frame.name {
         case "mi":
-            let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+            var text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+            // MathJax's own alphabets (`-tex-calligraphic`) are kept as attributes, without a warning.
+            let mathJaxFont = attrs.remaining["mathvariant"]?.hasPrefix("-tex-") == true
+            var variant = attrs.take("mathvariant", warn: !mathJaxFont) { MathVariant(mathML: $0) }
+            // Styled letters are a letter in an alphabet, as the TeX front end reads them (`𝐱` is
+            // `<mi mathvariant="bold">x</mi>`); the characters decide over the attribute. An italic
+            // letter that is italic by default is the plain letter (`𝑥` is `x`; `𝛤` stays italic).
+            if let plain = UnicodeMath.plainLetters(text) {
+                text = plain.text
+                if let v = plain.variant {
+                    let sole = text.unicodeScalars.count == 1 ? text.unicodeScalars.first : nil
+                    variant = v == .italic && sole.map(UnicodeMath.isItalicByDefault) == true ? nil : v
+                }
+            }
             // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
             // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
-            let variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
             return node(.identifier(text, variant: variant))
         case "mn":
-            return node(.number(Self.collapse(frame.text, preserve: frame.preserveSpace)))
+            // Upright digits are the default; styled digits (`𝟏𝟐`) are digits in an alphabet.
+            var text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+            var variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
+            if let plain = UnicodeMath.plainLetters(text) {
+                text = plain.text
+                if let v = plain.variant { variant = v }
+            }
+            if variant == .normal { variant = nil }
+            return node(.number(text, variant: variant))
         case "mo":
             return buildOperator(frame, &attrs)
         case "mtext":
-            let variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            let variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
             return node(.text(Self.collapse(frame.text, preserve: frame.preserveSpace), variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).
             let open = attrs.take("lquote") ?? "\"", close = attrs.take("rquote") ?? "\""
-            let variant = attrs.take("mathvariant") { MathVariant(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+            let variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
             return node(.text(open + Self.collapse(frame.text, preserve: frame.preserveSpace) + close, variant: variant))
         case "mspace":
             let width = attrs.take("width", warn: false) { MathMLLength.em($0) } ?? 0
@@ -270,7 +290,9 @@ extension MathMLTreeBuilder {
     // MARK: - mo
 
     private func buildOperator(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
-        let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+        var text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+        // Fullwidth forms are the ASCII operators (`＋` is `+`).
+        if let plain = UnicodeMath.plainLetters(text), plain.variant == nil { text = plain.text }
         var marker: FenceMarker?
         let raw = attrs.remaining
         if raw["fence"]?.trimmingCharacters(in: .whitespaces) == "true",

@@ -122,8 +122,8 @@ public struct MathMLWriter: Sendable {
             writeRow(node, &e)
         case let .identifier(text, variant):
             e.leaf("mi", merged(variant.map { [("mathvariant", $0.rawValue)] } ?? [], a), text)
-        case let .number(text):
-            e.leaf("mn", merged([], a), text)
+        case let .number(text, variant):
+            e.leaf("mn", merged(variant.map { [("mathvariant", $0.rawValue)] } ?? [], a), text)
         case let .operator(text, props):
             e.leaf("mo", merged(Self.operatorAttributes(text, props) + extra, a), text)
         case let .text(text, variant):

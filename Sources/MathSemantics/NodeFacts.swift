@@ -337,13 +337,43 @@ extension SemanticTree.Records {
 
     // MARK: Fractions
 
-    /// How many levels of fractions a part holds (0 for none), read from the `fraction-depth` of the
-    /// outermost fractions inside it.
+    /// How many levels of fractions with indicators a part holds (0 for none), read from the
+    /// `fraction-depth` of the outermost such fractions inside it. MathSpeak Rules 7.1–7.3 (after
+    /// Nemeth §61): a common fraction, spoken as words, does not count ("StartFraction six-halves
+    /// Over 3 EndFraction"), nor do fractions in a superscript or subscript.
     func fractionDepth(_ n: NodeID) -> Int {
-        if kind(n) == .fraction { return (integer(n, .fractionDepth) ?? 0) + 1 }
+        switch kind(n) {
+        case .fraction: return has(n, .common) ? 0 : (integer(n, .fractionDepth) ?? 0) + 1
+        case .power, .subscript, .prescripts: return child(n, .base).map { fractionDepth($0) } ?? 0
+        default: break
+        }
         var best = 0
         for link in children(n) { best = max(best, fractionDepth(link.node)) }
         return best
+    }
+
+    /// Whether a denominator goes on as a continued fraction (MathSpeak Rule 7.6): it ends, after
+    /// what it adds, with an ellipsis or with a fraction that goes on so.
+    func continuesFraction(_ n: NodeID) -> Bool {
+        var n = n
+        while true {
+            switch kind(n) {
+            case .ellipsis: return true
+            case .fraction: return has(n, .continued)
+            case .infix, .impliedTimes, .row, .list:
+                let count = childCount(n)
+                guard count > 0 else { return false }
+                n = child(n, at: count - 1).node
+            default: return false
+            }
+        }
+    }
+
+    /// Whether a part holds a fraction anywhere.
+    func holdsFraction(_ n: NodeID) -> Bool {
+        if kind(n) == .fraction { return true }
+        for link in children(n) where holdsFraction(link.node) { return true }
+        return false
     }
 
     /// How many levels of roots a radicand holds (0 for none), from the `root-depth` of the roots in it.
@@ -451,7 +481,17 @@ extension Analyzer {
                     }
                 case 0x2E: points += 1                                  // .
                 case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
-                default: other += 1
+                default:
+                    // Decimal digits of other scripts and forms (full-width `１`, Arabic-Indic…).
+                    if u.properties.numericType == .decimal, let d = u.properties.numericValue {
+                        digits += 1
+                        if !overflow {
+                            value = value * 10 + Int(d)
+                            if value >= 1_000_000_000 { overflow = true }
+                        }
+                    } else {
+                        other += 1
+                    }
                 }
             }
         }
@@ -469,16 +509,24 @@ extension Analyzer {
         return p
     }
 
-    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `set-name` (`sole`: the
-    /// text's sole scalar when known).
-    static func identifierProperties(_ text: String, variant: MathVariant?, sole: Unicode.Scalar?? = nil) -> SemanticTree.LeafProperties {
+    /// Properties of an identifier: `letter`, `greek`, `capital`, `variant`, `font`, `set-name` (`sole`:
+    /// the text's sole scalar when known). `font` is the letter's alphabet: `font` when given (a styled
+    /// character's), else the variant — except italic on letters, the way letters are set (MathML's
+    /// single-character `mi`), which is no font of its own.
+    static func identifierProperties(_ text: String, variant: MathVariant?, font: PropertyAtom? = nil,
+                                     sole: Unicode.Scalar?? = nil) -> SemanticTree.LeafProperties {
         var p = SemanticTree.LeafProperties()
         // Fast path for the commonest identifiers, plain ASCII letters.
-        if variant == nil, text.utf8.count == 1, let c = text.utf8.first {
+        if variant == nil, font == nil, text.utf8.count == 1, let c = text.utf8.first {
             if c >= 0x61 && c <= 0x7A { p.append(.flag(.letter)); return p }
             if c >= 0x41 && c <= 0x5A { p.append(.flag(.letter)); p.append(.flag(.capital)); return p }
         }
         if let v = variant { p.append(.atom(.variant, v.atom)) }
+        if let f = font ?? variant.flatMap({ v in
+            v == .italic && text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) ? nil : v.atom
+        }) {
+            p.append(.atom(.font, f))
+        }
         guard let u = sole ?? text.soleScalar else { return p }
         if u.isASCII {
             // An ASCII letter (in a variant: `\mathrm{d}`, `\mathbb{R}`) or another ASCII character.
@@ -507,6 +555,50 @@ extension Analyzer {
             : UnicodeMath.decompose(u).flatMap { $0.variant == .doubleStruck ? $0.base : nil }
         if let doubleStruck, let set = setName(doubleStruck) { p.append(.atom(.setName, set)) }
         return p
+    }
+
+    /// A leaf's text of styled characters the front ends leave as written (enclosed `Ⓐ ⑲ ⒈`, `ℓ`,
+    /// superscripts `⁷`, fullwidth forms), all of one font: the plain letters, digits or number, and the
+    /// font (`⑲` → `19`, `circled`). Nil for any other text (plain, or mixed fonts).
+    static func styledText(_ text: String) -> (text: String, font: PropertyAtom)? {
+        // Every styled character is outside ASCII; ¹ ² ³ (U+00B9, U+00B2, U+00B3) are the first.
+        guard let first = text.utf8.first, first >= 0xC2 else { return nil }
+        var plain = ""
+        var font: String? = nil
+        for u in text.unicodeScalars {
+            guard let a = UnicodeMath.alphabet(of: u), font == nil || font == a.font else { return nil }
+            font = a.font
+            plain += a.base
+        }
+        guard let font, let atom = PropertyAtom(string: font) else { return nil }
+        return (plain, atom)
+    }
+
+    /// The font of an identifier whose MathML `mathvariant` names an alphabet MathML lacks: MathJax's
+    /// `\mathcal`, `-tex-calligraphic` (also spelled `-tex-caligraphic`) and its bold forms. Nil otherwise.
+    static func attributeFont(_ m: MathNode) -> PropertyAtom? {
+        guard let value = m.attributes?["mathvariant"] else { return nil }
+        switch value.trimmingSpaces {
+        case "-tex-calligraphic", "-tex-caligraphic": return .calligraphic
+        case "-tex-bold-calligraphic", "-tex-calligraphic-bold", "-tex-caligraphic-bold": return .boldCalligraphic
+        default: return nil
+        }
+    }
+
+    /// Text with its styled letters and digits made plain (`𝐓𝐞𝐱𝐭` → `Text`): a text's font is not spoken.
+    static func plainText(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0xC2 }) else { return text }
+        var plain = String.UnicodeScalarView()
+        var changed = false
+        for u in text.unicodeScalars {
+            if let a = UnicodeMath.alphabet(of: u) {
+                plain.append(contentsOf: a.base.unicodeScalars)
+                changed = true
+            } else {
+                plain.append(u)
+            }
+        }
+        return changed ? String(plain) : text
     }
 
     /// `set-name` of a double-struck N Z Q R C (ClearSpeak reads ℝ as "the real numbers").
@@ -555,14 +647,13 @@ extension Analyzer {
         let sn = tree.isSimple(num, allowFractions: true), sd = tree.isSimple(den, allowFractions: true)
         if sn { b.flag(.simpleNumerator) }
         if sd { b.flag(.simpleDenominator) }
+        let holds = tree.holdsFraction(num) || tree.holdsFraction(den)
+        if holds { b.flag(.containsFraction) }
         let depth = max(tree.fractionDepth(num), tree.fractionDepth(den))
-        if depth > 0 {
-            b.flag(.containsFraction)
-            b.integer(.fractionDepth, depth)
-        }
-        if sn && sd && depth == 0 { b.flag(.simple) }
+        if depth > 0 { b.integer(.fractionDepth, depth) }
+        if sn && sd && !holds { b.flag(.simple) }
         if let t = f.lineThickness, t == 0 { b.flag(.linethicknessZero) }
-        if f.continued { b.flag(.continued) }
+        if tree.continuesFraction(den) { b.flag(.continued) }
         if let d = tree.derivative(num, den) {
             b.flag(d.partial ? .partialDerivative : .derivative)
             if let o = d.order { b.string(.order, o) }

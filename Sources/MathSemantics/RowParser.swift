@@ -560,8 +560,9 @@ extension Analyzer {
             b.atom(.operator, .nabla)
             return b.finish(.prefix, mark, range: SourceRange.union(range(n), range(a)))
         }
-        // A letter before parentheses: f(x) is an application; k(5) may be one.
-        if !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike {
+        // A letter before parentheses: f(x) is an application; k(5) may be one — unless an invisible
+        // times is written between them (`t⁢(x)`: the author says it is a product).
+        if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
             case .generic(var facts):

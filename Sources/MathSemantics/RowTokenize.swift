@@ -5,8 +5,10 @@ extension Analyzer {
 
     /// Turns the items in `range` into tokens, appended to ``tokens``; matched fence pairs become one
     /// operand each, whose content is tokenised and parsed recursively (one level per bracket, bounded
-    /// by ``Analyzer/maxGroupDepth``).
-    mutating func tokenize(_ range: Range<Int>, _ ctx: Context) {
+    /// by ``Analyzer/maxGroupDepth``). A full stop at the end is sentence punctuation: it is left out of
+    /// the tokens and returned.
+    @discardableResult
+    mutating func tokenize(_ range: Range<Int>, _ ctx: Context) -> NodeID? {
         let start = tokens.count
         var i = range.lowerBound
         var sawIntegral = false
@@ -37,6 +39,9 @@ extension Analyzer {
             }) {
                 tokens.push(t)
             } else if let token = item.withRaw({ classify($0, item.kind, scalar: item.scalar, nameClass: item.nameClass, ctx) }) {
+                if token == nil, item.scalar == "\u{2062}", tokens.count > start {
+                    tokens[tokens.count - 1].explicitTimes = true
+                }
                 if let t = token {
                     if t.kind == .apply {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
@@ -64,7 +69,9 @@ extension Analyzer {
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
            tokenText(last) == "." {
             tokens.pop()
+            return last.node
         }
+        return nil
     }
 
     /// The table a node is, or wraps in rows of one child (MathML `<mrow><mtable>…</mtable></mrow>`).
@@ -348,9 +355,9 @@ extension Analyzer {
             }
             if o == "|" && Vocabulary.isAngleClose(c) { return wrap(.ket) }
             if Vocabulary.isAngleOpen(o) && c == "|" { return wrap(.bra) }
+            if o == c && Vocabulary.isSingleBar(o) { return wrap(.absoluteValue) }
+            if o == c && Vocabulary.isDoubleBar(o) { return wrap(.norm) }
             switch (o, c) {
-            case ("|", "|"): return wrap(.absoluteValue)
-            case ("‖", "‖"): return wrap(.norm)
             case ("⌊", "⌋"): return wrap(.floor)
             case ("⌈", "⌉"): return wrap(.ceiling)
             default: break
@@ -465,13 +472,19 @@ extension Analyzer {
                 let n = text(t, range: m.range)
                 return Token(.operand, n, text: n)
             }
+            // A function name written as an operator (MathML `<mo>cos</mo>`, `<mo>lim</mo>`): as if an identifier.
+            if scalar == nil, !large, cls != .bin, cls != .rel, t != "mod", t.unicodeScalars.count > 1, let nc = Vocabulary.nameClass(t) {
+                return identifierToken(t, nil, sole: nil, nameClass: nc, range: m.range)
+            }
             return operatorToken(t, cls, largeOperator: large, sole: scalar, range: m.range)
         case .identifier:
             let (t, v) = m.identifierParts!
             if t.isEmpty { return nil }  // an empty MathML <mi/> (a placeholder) says nothing
-            return identifierToken(t, v, sole: scalar, nameClass: nameClass, range: m.range)
+            return identifierToken(t, v, sole: scalar, nameClass: nameClass,
+                                   font: m.attributes == nil ? nil : Analyzer.attributeFont(m), range: m.range)
         case .number:
-            let n = number(m.numberText!, range: m.range)
+            guard case .number(let t, let v) = m.kind else { return nil }
+            let n = number(t, variant: v, range: m.range)
             return Token(.operand, n, text: n)
         case .scripts, .underOver:
             return scriptToken(m, ctx)
@@ -508,17 +521,17 @@ extension Analyzer {
     /// `u` is the text's sole scalar.
     @inline(__always)
     mutating func identifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
-                                  range: SourceRange?) -> Token {
+                                  font: PropertyAtom? = nil, range: SourceRange?) -> Token {
         // The commonest identifier, one ASCII letter in the default variant: an operand, a letter
         // (capital or not), `d` the mark of a differential (what the general path decides).
-        if v == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
+        if v == nil, font == nil, let c = u?.value, c < 0x80, (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A {
             let n = c >= 0x61 ? b.leaf(.identifier, text: t, range: range, .flag(.letter))
                 : b.leaf(.identifier, text: t, range: range, .flag(.letter), .flag(.capital))
             var token = Token(.operand, n, text: n)
             token.isDifferentialMark = c == 0x64
             return token
         }
-        return otherIdentifierToken(t, v, sole: u, nameClass: nameClass, range: range)
+        return otherIdentifierToken(t, v, sole: u, nameClass: nameClass, font: font, range: range)
     }
 
     /// ``identifierToken(_:_:sole:nameClass:range:)`` of an identifier other than one ASCII letter in
@@ -526,7 +539,7 @@ extension Analyzer {
     /// up already (nil: not looked up).
     @inline(never)
     mutating func otherIdentifierToken(_ t: String, _ v: MathVariant?, sole u: Unicode.Scalar?, nameClass: PropertyAtom??,
-                                       range: SourceRange?) -> Token {
+                                       font: PropertyAtom? = nil, range: SourceRange?) -> Token {
         if let u {
             if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
@@ -536,6 +549,16 @@ extension Analyzer {
         if u == nil, t.unicodeScalars.contains(" ") {
             let n = text(t, range: range)
             return Token(.operand, n, text: n)
+        }
+        // A number of degrees written as one identifier (`<mi>30°</mi>`).
+        if u == nil, t.unicodeScalars.last == "°" {
+            let digits = String(t.unicodeScalars.dropLast())
+            if !digits.isEmpty, digits.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }) {
+                let quantity = number(digits, range: range)
+                let mark = b.mark()
+                b.add(child: quantity, .quantity)
+                return Token(.operand, b.finish(.degrees, mark, range: range))
+            }
         }
         if u == nil && !t.isEmpty {
             if let cls = nameClass ?? Vocabulary.nameClass(t) {
@@ -548,14 +571,14 @@ extension Analyzer {
                 return token
             }
             if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
-                let n = identifier(t, v, range: range, word: true)
+                let n = identifier(t, v, font: font, range: range, word: true)
                 return Token(.word, n, text: n)
             }
         }
         if let u, let primes = Analyzer.primeCount(t, u), !u.properties.isAlphabetic {
             return leafToken(.postfix, t, .ord, range: range, postfix: .primes(primes))
         }
-        let n = identifier(t, v, sole: u, range: range)
+        let n = identifier(t, v, sole: u, font: font, range: range)
         var token = Token(.operand, n, text: n)
         token.isDifferentialMark = u == "d" || u == "ⅆ"
         return token
@@ -652,6 +675,16 @@ extension Analyzer {
         }
         let placement: PropertyAtom = underOverKind ? .underOver : .scripts
         switch base.kind {
+        case .operator(let t, let p) where p.atomClass != .op && t.unicodeScalars.count > 1 && Vocabulary.nameClass(t) != nil:
+            // A function name written as an operator with scripts (`<msup><mo>cos</mo><mn>2</mn></msup>`).
+            let nameClass = Vocabulary.nameClass(t)!
+            if !underOverKind && nameClass != .limit {
+                return functionToken(functionName(t, range: base.range, nameClass: nameClass), sub: sub, sup: sup, range: m.range, ctx)
+            }
+            let name = functionName(t, range: base.range, nameClass: nameClass)
+            let lower = sub.map { node($0, ctx) }
+            let upper = sup.map { node($0, ctx) }
+            return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
         case .operator(let t, let p):
             // ∩, ∪, ⊕… with limits under and over them are the n-ary operators ⋂, ⋃, ⨁…
             if underOverKind, p.atomClass == .bin, let nary = Vocabulary.naryForm(t.soleScalar) {
@@ -674,7 +707,10 @@ extension Analyzer {
             }
             if p.atomClass == .rel || p.atomClass == .bin {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
-                let n = underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass)
+                // Stacked over or under (`\stackrel`, `\xrightarrow`), or scripts after an embellished
+                // operator (`+_2`, `=^n`, `+'`): still the operator of its row.
+                let n = underOverKind ? underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass)
+                    : apply(scripts(sub: sub, sup: sup, ctx), to: leaf, range: m.range)
                 return Token(p.atomClass == .rel ? .relation : .additive, n, text: leaf)
             }
             if underOverKind {
@@ -699,6 +735,12 @@ extension Analyzer {
                 let lower = sub.map { node($0, ctx) }
                 return limitToken(name, lower: lower, upper: nil, placement: placement, range: m.range)
             }
+        case .text(let t, _) where Vocabulary.nameClass(t.trimmingSpaces) == .limit:
+            // A limit name written as text under its limit (`<munder><mtext>lim</mtext>…`).
+            let name = functionName(t.trimmingSpaces, range: base.range, nameClass: .limit)
+            let lower = sub.map { node($0, ctx) }
+            let upper = sup.map { node($0, ctx) }
+            return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
         case .fenced(let open, let close):
             if !underOverKind {
                 let c = close.soleScalar
@@ -753,27 +795,41 @@ extension Analyzer {
     }
 
     /// MathML `mmultiscripts`: pre-scripts become ``SemanticKind/prescripts``; post-scripts a subscript
-    /// and power.
+    /// and power. Several pairs on one side join: their subscripts are read together, as are their
+    /// superscripts (`<none/>` left out).
     mutating func multiscripts(_ m: MathNode, prescriptPairs: Int, _ ctx: Context) -> NodeID {
         let c = m.children
         guard let baseRaw = c.first else { return empty(m.range) }
         let base = node(baseRaw, ctx)
         let postCount = max(0, (c.count - 1) / 2 - prescriptPairs)
-        var postSub: MathNode? = nil, postSup: MathNode? = nil
-        if postCount > 0, c.count > 2 { postSub = c[1]; postSup = c[2] }
-        var preSub: MathNode? = nil, preSup: MathNode? = nil
         let preStart = 1 + postCount * 2
-        if prescriptPairs > 0, preStart + 1 < c.count { preSub = c[preStart]; preSup = c[preStart + 1] }
-        if preSub == nil && preSup == nil {
-            let s = scripts(sub: postSub, sup: postSup, ctx)
+        /// The scripts at `start`, `start + 2`… (`count` of them) that are not `<none/>`.
+        func present(_ start: Int, _ count: Int) -> [MathNode] {
+            stride(from: start, to: min(start + 2 * count, c.count), by: 2).map { c[$0] }.filter { !Analyzer.isNone($0) }
+        }
+        let postSubs = present(1, postCount), postSups = present(2, postCount)
+        let preSubs = present(preStart, prescriptPairs), preSups = present(preStart + 1, prescriptPairs)
+        func part(_ nodes: [MathNode]) -> NodeID? {
+            switch nodes.count {
+            case 0: return nil
+            case 1: return node(nodes[0], ctx)
+            default:
+                let range = nodes.reduce(nil as SourceRange?) { SourceRange.union($0, $1.range) }
+                return sequence(nodes, range: range, ctx)
+            }
+        }
+        if preSubs.isEmpty && preSups.isEmpty {
+            if postSubs.count <= 1 && postSups.count <= 1 {
+                return apply(scripts(sub: postSubs.first, sup: postSups.first, ctx), to: base, range: m.range)
+            }
+            var s = Scripts()
+            s.sub = part(postSubs)
+            s.sup = part(postSups)
+            for n in postSubs + postSups { s.range = SourceRange.union(s.range, n.range) }
             return apply(s, to: base, range: m.range)
         }
-        func part(_ s: MathNode?) -> MathNode? { s.flatMap { Analyzer.isNone($0) ? nil : $0 } }
-        let ps = part(preSub).map { node($0, ctx) }
-        let pp = part(preSup).map { node($0, ctx) }
-        let sub = part(postSub).map { node($0, ctx) }
-        let sup = part(postSup).map { node($0, ctx) }
-        return prescriptsNode(preSub: ps, preSup: pp, base: base, sub: sub, sup: sup, range: m.range)
+        return prescriptsNode(preSub: part(preSubs), preSup: part(preSups), base: base, sub: part(postSubs), sup: part(postSups),
+                              range: m.range)
     }
 
     // MARK: Differentials

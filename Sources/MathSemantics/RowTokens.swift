@@ -45,6 +45,9 @@ struct Token {
     var kind: Kind
     /// Followed by U+2061: the next operand is its argument.
     var forcedFunction = false
+    /// Followed by a written U+2062 INVISIBLE TIMES: the author says the next operand is a factor, so
+    /// parentheses after it are not a function's argument (`t⁢(x)` is t times x).
+    var explicitTimes = false
     // Stored compactly (the token stacks copy tokens often): see ``postfix`` and ``isDifferentialMark``.
     private var postfixKind: UInt8 = 0
     private var differentialMark: UInt8 = 0
@@ -393,12 +396,13 @@ extension Analyzer {
         // MathML attributes may change what a leaf means (a unit): the general path reads them.
         if m.attributes != nil { return nil }
         // A number's token is an operand with the number's own range: the number itself.
-        if let t = m.numberText { return number(t, range: m.range) }
+        if case .number(let t, let v) = m.kind { return number(t, variant: v, range: m.range) }
         guard let (t, v) = m.identifierParts else { return nil }
         var row = ctx
         row.level += 1
         row.groupDepth = 0
-        return oneTokenRow(identifierToken(t, v, sole: t.soleScalar, range: m.range), range: m.range, row)
+        return oneTokenRow(identifierToken(t, v, sole: t.soleScalar, font: m.attributes == nil ? nil : Analyzer.attributeFont(m),
+                                           range: m.range), range: m.range, row)
     }
 
     /// The meaning of one presentation node read as a row.
@@ -425,6 +429,7 @@ extension Analyzer {
         let count = items.count - base
         if count == 0 { return empty(range) }
         let tokenBase = tokens.count
+        var period: NodeID? = nil
         if count == 1, items[base].role == .notFence, let m = items[base].raw {
             // One item that is not a fence character: no pattern to merge, no fence to match; its token
             // is the row's only token (``oneTokenRow(_:range:_:)``).
@@ -432,10 +437,18 @@ extension Analyzer {
         } else {
             premerge(from: base, ctx)
             matchFences(from: base, ctx)
-            tokenize(base..<items.count, ctx)
+            period = tokenize(base..<items.count, ctx)
         }
-        let result = parse(tokenBase..<tokens.count, range: range, ctx)
+        var result = parse(tokenBase..<tokens.count, range: period == nil ? range : nil, ctx)
         tokens.truncate(to: tokenBase)
+        if let period {
+            // The sentence's full stop stays, after what it ends: a list of the one item and the
+            // stop as its punctuation (styles that read punctuation say it; others leave it out).
+            let mark = b.mark()
+            b.add(child: result, .item)
+            b.add(child: period, .operator)
+            result = b.finish(.list, mark, range: range)
+        }
         if self.range(result) == nil, let range { return b.copy(result, range: range) }
         return result
     }
@@ -560,7 +573,7 @@ extension Analyzer {
                 i += 2
                 continue
             }
-            if repeating, case .number(let digits) = m.kind {
+            if repeating, case .number(let digits, _) = m.kind {
                 // Repeating decimal: 0.\overline{3}, 0.1\overline{6}.
                 if let (n, used) = repeatingDecimal(digits, m, i, end) {
                     items[w] = RowItem(operand: n)
@@ -657,7 +670,7 @@ extension Analyzer {
             j += 1
         }
         guard written.unicodeScalars.contains("."), j < end, let over = items[j].raw, case .over = over.kind,
-              over.children.count == 2, case .number(let rep) = Analyzer.unwrapped(over.children[0]).kind,
+              over.children.count == 2, case .number(let rep, _) = Analyzer.unwrapped(over.children[0]).kind,
               let (mark, _) = Analyzer.accentLeaf(over.children[1]),
               let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar
         else { return nil }
@@ -719,7 +732,7 @@ extension Analyzer {
 
     /// A unit written after a quantity: upright identifiers (`\mathrm{kg}`), text (`\text{cm}`), their
     /// squares and cubes, and a quotient of two (`m/s`).
-    static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int) -> Unit? {
+    static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int, names: UnitNames) -> Unit? {
         func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k < end, let m = items[k].raw else { return nil }
             // A unit marked in MathML is one whatever its symbol (its key is the symbol when unknown).
@@ -729,7 +742,7 @@ extension Analyzer {
             }
             if case .superscript = m.kind, m.children.count == 2, let attributes = m.children[0].attributes,
                Analyzer.isMarkedUnit(attributes), let t = m.children[0].leafText,
-               case .number(let p) = m.children[1].kind, p == "2" || p == "3" {
+               case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" {
                 let written = t.trimmingSpaces
                 let key = UnitSymbols.key(written) ?? UnitSymbols.normalized(written)
                 return (written + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
@@ -737,22 +750,22 @@ extension Analyzer {
             switch m.kind {
             case .text(let t, _):
                 let tt = t.trimmingSpaces
-                if let key = Vocabulary.unitKey(tt) { return (tt, key, nil, m.range) }
+                if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
                 return nil
             case .identifier(let t, let v):
                 // An upright name, or a currency sign after an amount (`5€`).
                 guard v == .normal || (v == nil && t.hasSeveralScalars) || UnitSymbols.isCurrency(t) else { return nil }
-                if let key = Vocabulary.unitKey(t) { return (t, key, nil, m.range) }
+                if let key = Vocabulary.unitKey(t, names: names) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
-                guard case .number(let p) = m.children[1].kind, p == "2" || p == "3" else { return nil }
+                guard case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" else { return nil }
                 let base: String
                 switch m.children[0].kind {
                 case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t
                 case .text(let t, _): base = t.trimmingSpaces
                 default: return nil
                 }
-                guard let key = Vocabulary.unitKey(base) else { return nil }
+                guard let key = Vocabulary.unitKey(base, names: names) else { return nil }
                 // Keys write powers as the lexicon does: cm², m/s².
                 return (base + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
             default:
@@ -776,7 +789,7 @@ extension Analyzer {
     mutating func measurement(_ m: MathNode, _ i: Int, _ end: Int, _ ctx: Context) -> (NodeID, Int)? {
         // An invisible times between the quantity and its unit (MathML `1⁢mm`) changes nothing.
         let gap = i + 2 < end && items[i + 1].scalar == "\u{2062}" ? 1 : 0
-        guard var u = Analyzer.unitAt(items, i + 1 + gap, end) else { return nil }
+        guard var u = Analyzer.unitAt(items, i + 1 + gap, end, names: unitNames) else { return nil }
         u.used += gap
         let q = node(m, ctx)
         let unitMark = b.mark()
@@ -837,7 +850,8 @@ extension Analyzer {
     /// subscripts or superscripts (`\big|_0^1`, `)^2`) is that fence; other bases end an operand when
     /// they are closing or ordinary operators or no operator at all.
     static func fenceRole(ofBase base: MathNode, scripted: Bool) -> FenceRole {
-        // A bar sized by a style around it (MathML `<mstyle mathsize="140%"><mo>|</mo></mstyle>`) is the bar.
+        // A bar in a row of its own or sized by a style around it (MathML `<mrow><mo>|</mo></mrow>`,
+        // `<mstyle mathsize="140%"><mo>|</mo></mstyle>`) is the bar.
         var m = base
         while m.children.count == 1, m.kind == .row || { if case .style = m.kind { return true } else { return false } }() {
             m = m.children[0]
@@ -852,7 +866,8 @@ extension Analyzer {
     static func fenceRole(_ u: Unicode.Scalar, _ cls: AtomClass, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
             switch cls {
-            case .rel: return nil
+            // ∥ and ⫴ are relations (parallel to) unless they pair around a norm.
+            case .rel where u != "\u{2225}" && u != "\u{2AF4}": return nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
@@ -1020,7 +1035,7 @@ extension MathNode {
 
     /// A number's digits as written.
     var numberText: String? {
-        if case .number(let t) = kind { return t }
+        if case .number(let t, _) = kind { return t }
         return nil
     }
 

@@ -15,11 +15,18 @@ import MathSyntax
 /// tree.root.has("common")        // true
 /// ```
 public struct SemanticAnalyzer: Sendable {
-    /// Switches for the analysis. None yet: the struct leaves room for later ones without breaking
-    /// callers.
+    /// Switches for the analysis.
     public struct Options: Sendable {
+        /// Unit names written out in words (`\text{meters}`) and the unit symbols they stand for: a
+        /// language's words, so they come from the speaking locale (its `units.txt`), given as a
+        /// language-neutral fact (word → unit symbol). None by default: only unit symbols are units.
+        public var unitNames: UnitNames
+
         /// The default options.
-        public init() {}
+        public init() { unitNames = UnitNames() }
+
+        /// Options with unit names.
+        public init(unitNames: UnitNames) { self.unitNames = unitNames }
     }
 
     /// The options this analyser was created with.
@@ -39,9 +46,9 @@ public struct SemanticAnalyzer: Sendable {
         // so a 200-deep tree is safe even on a 512 KiB secondary thread.
         var nodes = 1
         if root.nestingDepth(upTo: SemanticAnalyzer.callerStackDepth, counting: &nodes) < SemanticAnalyzer.callerStackDepth {
-            return Analyzer.tree(of: root, inputNodes: nodes)
+            return Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames)
         }
-        return LargeStack.run { [nodes] in Analyzer.tree(of: root, inputNodes: nodes) }
+        return LargeStack.run { [nodes, options] in Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames) }
     }
 
     /// The semantic tree of a presentation tree as linked ``SemanticNode``s (``tree(of:)``'s
@@ -156,10 +163,13 @@ struct Analyzer {
     var flattenFrames: LentStack<FlattenFrame>
     /// Scratch for ``matchFences(from:_:)``: the fences still open.
     var openFences: LentStack<OpenFence>
+    /// Unit names written out in words (``SemanticAnalyzer/Options/unitNames``).
+    let unitNames: UnitNames
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
-    init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int) {
+    init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int, unitNames: UnitNames) {
+        self.unitNames = unitNames
         // A block for the tokens, one for the items and factors, one for the rest (see ``SemanticTree/Builder``
         // for the tree's).
         tokens = scratchMemory.stack(of: Token.self, capacity: LentMemory.blockSize / MemoryLayout<Token>.stride)
@@ -175,11 +185,12 @@ struct Analyzer {
     }
 
     /// The semantic tree of `root`, a tree of `inputNodes` nodes.
-    static func tree(of root: MathNode, inputNodes: Int) -> SemanticTree {
+    static func tree(of root: MathNode, inputNodes: Int, unitNames: UnitNames) -> SemanticTree {
         // The records being built and the scratch stacks start in memory on the call stack.
         withLentMemory { treeMemory in
             withLentMemory { scratchMemory in
-                var analyzer = Analyzer(treeMemory: &treeMemory, scratchMemory: &scratchMemory, inputNodes: inputNodes)
+                var analyzer = Analyzer(treeMemory: &treeMemory, scratchMemory: &scratchMemory, inputNodes: inputNodes,
+                                        unitNames: unitNames)
                 let id = analyzer.node(root, Context())
                 return analyzer.finish(root: id)
             }
@@ -280,16 +291,50 @@ struct Analyzer {
     /// An identifier leaf (letters, Greek, double-struck set names); `word` for a name of several
     /// letters that is not applied as a function.
     /// `sole` is the text's sole scalar when the caller has it.
-    mutating func identifier(_ text: String, _ variant: MathVariant?, sole: Unicode.Scalar?? = nil, range: SourceRange?,
-                             word: Bool = false) -> NodeID {
+    /// A styled letter (`Ⓐ`, `ℓ`, `ᵃ`: those the front ends leave as written) is its plain letter with
+    /// `font` (and a styled number, `①`, a number); `font` is given for an alphabet MathML has no variant for (``attributeFont(_:)``).
+    mutating func identifier(_ text: String, _ variant: MathVariant?, sole: Unicode.Scalar?? = nil, font: PropertyAtom? = nil,
+                             range: SourceRange?, word: Bool = false) -> NodeID {
+        if let font {
+            var properties = Analyzer.identifierProperties(text, variant: variant, font: font, sole: sole)
+            if word { properties.append(.flag(.word)) }
+            return b.leaf(.identifier, text: text, range: range, properties)
+        }
+        if let styled = Analyzer.styledText(text) {
+            // An enclosed or styled number written as an identifier (`<mi>①</mi>`, `⑲` typed in TeX) is a number.
+            if styled.text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                var properties = Analyzer.numberProperties(styled.text)
+                properties.append(.atom(.font, styled.font))
+                return b.leaf(.number, text: styled.text, range: range, properties)
+            }
+            var properties = Analyzer.identifierProperties(styled.text, variant: variant, font: styled.font)
+            if word { properties.append(.flag(.word)) }
+            return b.leaf(.identifier, text: styled.text, range: range, properties)
+        }
         var properties = Analyzer.identifierProperties(text, variant: variant, sole: sole)
         if word { properties.append(.flag(.word)) }
         return b.leaf(.identifier, text: text, range: range, properties)
     }
 
-    /// A number leaf.
-    mutating func number(_ text: String, range: SourceRange?) -> NodeID {
-        b.leaf(.number, text: text, range: range, Analyzer.numberProperties(text))
+    /// A number leaf; `font` for digits in an alphabet (`variant`, or styled digits and numbers that the
+    /// front ends leave as written: `⑲` is 19 `circled`, `⁷` is 7 `superscript`).
+    /// Spaces inside a number (`<mn>1 234 567</mn>`, thin or no-break spaces) only group its digits,
+    /// in every convention: the number's text is its digits without them, as a speech engine must
+    /// read it ("1234567", not "1 234 567").
+    mutating func number(_ text: String, variant: MathVariant? = nil, range: SourceRange?) -> NodeID {
+        var text = text
+        if text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x80 }),
+           text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isWhitespace }))
+        }
+        if variant == nil, let styled = Analyzer.styledText(text) {
+            var properties = Analyzer.numberProperties(styled.text)
+            properties.append(.atom(.font, styled.font))
+            return b.leaf(.number, text: styled.text, range: range, properties)
+        }
+        var properties = Analyzer.numberProperties(text)
+        if let variant { properties.append(.atom(.font, variant.atom)) }
+        return b.leaf(.number, text: text, range: range, properties)
     }
 
     /// An operator leaf with its class.
@@ -309,8 +354,10 @@ struct Analyzer {
 
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
     mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
-        let t = raw.trimmingSpaces.collapsingSpaces
+        let t = Analyzer.plainText(raw).trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
+        // A text of one letter of another script (`<mtext>Δ</mtext>`) is that letter.
+        if let u = t.soleScalar, !u.isASCII, u.properties.isAlphabetic { return identifier(t, nil, sole: u, range: range) }
         // A label ending in a colon ("Step 1:"): the words, then the colon as the symbol it is.
         if t.unicodeScalars.count > 1, t.unicodeScalars.last == ":" {
             let words = text(String(t.dropLast()), range: range)
@@ -321,7 +368,7 @@ struct Analyzer {
             return b.finish(.row, mark, range: range, rangeFromChildren: false)
         }
         let mark = b.mark()
-        if let key = Vocabulary.unitKey(t, spelledOnly: true) { b.string(.unitName, key) }
+        if let key = unitNames.key(t) { b.string(.unitName, key) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
     }
 
@@ -423,7 +470,7 @@ struct Analyzer {
             let count = isRow ? sup.children.count : 1
             func item(_ i: Int) -> MathNode { isRow ? sup.children[i] : sup }
             var i = 0
-            while i < count, case .operator(let t, _) = item(i).kind, let n = Analyzer.primeCount(t) {
+            while i < count, let n = Analyzer.primes(item(i)) {
                 s.primes += n
                 i += 1
             }
@@ -443,17 +490,38 @@ struct Analyzer {
     /// The ring of degrees written as a superscript: `^\circ`, `°`, `^\bigcirc`.
     static func isDegreeRing(_ u: Unicode.Scalar?) -> Bool { u == "∘" || u == "°" || u == "○" }
 
-    /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1).
+    /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1, `ʹ` 1), also
+    /// several written in one text (`'''` 3).
     static func primeCount(_ text: String) -> Int? { primeCount(text, text.soleScalar) }
 
     /// ``primeCount(_:)`` of a text whose sole scalar (if any) is `u`.
     static func primeCount(_ text: String, _ u: Unicode.Scalar?) -> Int? {
-        guard let u else { return text == "''" ? 2 : nil }
+        if let u { return primeCount(of: u) }
+        var total = 0
+        for s in text.unicodeScalars {
+            guard let n = primeCount(of: s) else { return nil }
+            total += n
+        }
+        return total > 0 ? total : nil
+    }
+
+    /// The primes one character stands for.
+    @inline(__always)
+    static func primeCount(of u: Unicode.Scalar) -> Int? {
         switch u {
-        case "′", "'", "’": return 1
+        case "′", "'", "’", "ʹ": return 1
         case "″": return 2
         case "‴": return 3
         case "⁗": return 4
+        default: return nil
+        }
+    }
+
+    /// The primes a script item stands for: an operator of prime characters, or a number or
+    /// identifier written with them (`<mn>'</mn>`).
+    static func primes(_ m: MathNode) -> Int? {
+        switch m.kind {
+        case .operator(let t, _), .number(let t, _), .identifier(let t, _): return primeCount(t)
         default: return nil
         }
     }
@@ -499,12 +567,12 @@ struct Analyzer {
         return n
     }
 
-    /// A subscript (`numeric` for a number).
+    /// A subscript (`numeric` for a number written with digits).
     mutating func subscriptNode(_ base: NodeID, _ sub: NodeID) -> NodeID {
         let mark = b.mark()
         b.add(child: base, .base)
         b.add(child: sub, .subscript)
-        if kind(sub) == .number { b.flag(.numeric) }
+        if kind(sub) == .number, has(sub, .integer) || has(sub, .decimal) { b.flag(.numeric) }
         return b.finish(.subscript, mark, range: SourceRange.union(self.range(base), self.range(sub)))
     }
 
@@ -577,7 +645,12 @@ struct Analyzer {
     /// The accent character of a script that is one operator (or one identifier such as `.`).
     static func accentLeaf(_ m: MathNode) -> (String, Bool)? {
         var n = m
-        while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+        // A row of one child, or of one child and empty rows (`<mrow><mrow/><mo>‾</mo></mrow>`).
+        while case .row = n.kind {
+            let filled = n.children.filter { !$0.isEmptyRow }
+            guard filled.count == 1 else { break }
+            n = filled[0]
+        }
         switch n.kind {
         case .operator(let t, let p): return (t, p.stretchy)
         case .identifier(let t, _) where t.soleScalar != nil: return (t, false)
@@ -602,6 +675,7 @@ struct Analyzer {
         var rows = 0
         var columns = 0
         var allSimple = true
+        var allTokens = true
         var labelled = false
         var firstRow: NodeID = -1
         for r in m.children {
@@ -636,6 +710,7 @@ struct Analyzer {
                 }
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
+                if isEmpty || !(kind(content) == .number || kind(content) == .identifier) { allTokens = false }
                 let cellMark = b.mark()
                 if !isEmpty { b.add(child: content, .item) }
                 b.add(child: b.finish(.tableCell, cellMark, range: c.range, rangeFromChildren: false), .cell)
@@ -657,6 +732,7 @@ struct Analyzer {
             }
         }
         if allSimple { b.flag(.simpleCells) }
+        if allTokens { b.flag(.tokenCells) }
         b.integer(.rows, rows)
         b.integer(.columns, columns)
         // The author says what the lines are (MathML 4 intent ":system-of-equations").

@@ -145,7 +145,9 @@ public final class SemanticNode: Hashable, Sendable {
 public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     // Leaves
     /// A number as written (`42`, `3.14`, `1,000`). Properties: `integer`, `decimal`, `value` (integers
-    /// below 10^9, without group separators), `digits` (how many digits are written).
+    /// below 10^9, without group separators), `digits` (how many digits are written), `font` for digits
+    /// in an alphabet or an enclosure (`\mathbf{12}`, `𝟏𝟐`, `<mn mathvariant="bold">`: text `12`, font
+    /// `bold`; `⑲` 19 `circled`, `⒉` 2 `full-stop`, `⁷` 7 `superscript`; see ``identifier``).
     /// A repeating decimal (`0.\overline{3}`, ClearSpeak "repeating decimal") is one number whose text
     /// is all its digits (`0.3`), with `repeating-decimal`, `repeating-digits` (`3`) and
     /// `repeating-count` (how many digits repeat), and children `whole` (the part before the bar, `0.`)
@@ -155,6 +157,17 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `letter` (one letter), `greek`, `capital`, `variant` (MathML mathvariant), `set-name`
     /// (`naturals`, `integers`, `rationals`, `reals`, `complexes`) for double-struck N Z Q R C;
     /// `word` for a name of several letters that is not applied as a function (`T_{\mathrm{eff}}`).
+    ///
+    /// `font`: the letter's alphabet or enclosure, whatever wrote it — `\mathbf{x}`, `𝐱` and
+    /// `<mi mathvariant="bold">x</mi>` are all the text `x` with font `bold`; `Ⓐ` is `A` `circled`, `ℓ`
+    /// is `l` `script`. The values are MathML's mathvariant names where MathML has the alphabet
+    /// (`bold`, `italic`, `bold-italic`, `double-struck`, `fraktur`, `bold-fraktur`, `script`,
+    /// `bold-script`, `sans-serif`, `bold-sans-serif`, `sans-serif-italic`, `sans-serif-bold-italic`,
+    /// `monospace`, `normal`), else the Unicode names' words (`double-struck-italic`, `circled`,
+    /// `negative-circled`, `double-circled`, `circled-sans-serif`, `parenthesized`, `full-stop`,
+    /// `comma`, `squared`, `negative-squared`, `superscript`, `subscript`, `fullwidth`, `turned`, …;
+    /// ``UnicodeMath/alphabet(of:)``), and MathJax's `calligraphic`, `bold-calligraphic`. Italic on a
+    /// letter is how letters are set, no font: `\mathit{x}` and `𝑥` have none (`𝛻`, `\mathit{0}` do).
     case identifier
     /// A function name read as a word (`sin`, `log`, `ln`, `lim`, `\operatorname{rank}`). Properties:
     /// `function-class` = `trig` | `hyperbolic` | `log` | `ln` | `exp` | `limit` | `named`.
@@ -206,7 +219,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// separator (`x = 2 \text{ or } x = -2`: its `operator` child is the ``text``), and a wide space
     /// (`\quad`) separates without an operator child. Precedence: a row whose comma-separated parts
     /// hold two or more relations is a list of relations (`x = 1, y = 2`); otherwise relations bind
-    /// loosest and their operands may be lists (`f(x) = 1, 2`, `x_1, x_2 \in A`).
+    /// loosest and their operands may be lists (`f(x) = 1, 2`, `x_1, x_2 \in A`). A full stop ending
+    /// a formula is sentence punctuation: the formula is then a list of one item and the stop.
     case list
     /// A row the analysis did not structure further: children are `item`s. Also words around one
     /// relation (`\text{if } x < 0` → text, relation).
@@ -222,10 +236,11 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// letter, a text word, a function of a simple argument), where a common or simple fraction may
     /// be a factor; `contains-fraction` when a part holds a fraction and `fraction-depth` (1 when the
     /// parts hold fractions, 2 when those hold fractions… — MathSpeak's StartStartFraction; absent for
-    /// 0); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
+    /// 0; common fractions and fractions inside scripts do not count, MathSpeak Rules 7.1–7.3); `simple` when both parts are simple and hold no fraction ("3 x over 4 y"; with
     /// `contains-fraction`: "the fraction one half over three fourths"); `derivative` (`\frac{dy}{dx}`,
     /// `\frac{d}{dx}`), `partial-derivative`, `order` (for `d^2y/dx^2`); `linethickness-zero`;
-    /// `continued` (`\cfrac`).
+    /// `continued` when the denominator goes on as a continued fraction, ending (after what it adds)
+    /// with an ellipsis or with such a fraction (MathSpeak Rule 7.6).
     case fraction
     /// A whole number and a common fraction (`3\frac{1}{4}`). Children: `whole`, `item` (the fraction).
     /// Made for an integer followed directly by a fraction of two integers (`2\frac{x}{3}` and
@@ -241,7 +256,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// than squared/cubed, a sum holding a power, roots, big operators, relations); `exponent-value` for
     /// integers (`-1` for negative ones); `nested` when the exponent contains a power.
     case power
-    /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number.
+    /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number
+    /// written with digits (an integer or a decimal).
     /// (`x_i^2` is a power whose base is the subscript.)
     case `subscript`
     /// Pre-scripts (`{}_n C_k`, `{}^{14}_{6}C`, `{}_2F_1`, MathML `mmultiscripts`). Children:
@@ -420,7 +436,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `<mo>(</mo><mtable>…<mo>)</mo>`: the fences decide, never the environment's name). Children
     /// `row`s of `cell`s. Properties: `rows`, `columns`, `fence` = `parentheses` | `brackets` | `braces`
     /// | `bars` (a determinant) | `double-bars` | `other` (with `open`, `close`); `simple-cells` when
-    /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise).
+    /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise);
+    /// `token-cells` when every cell is one number or one identifier (MathSpeak reads such rows without
+    /// column numbers).
     /// A table of one cell between fences is a 1 by 1 matrix.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).

@@ -757,19 +757,23 @@ extension SemanticTree {
         package private(set) var count = 0
         private var p0 = Property.flag(.letter), p1 = Property.flag(.letter)
         private var p2 = Property.flag(.letter), p3 = Property.flag(.letter)
+        private var p4 = Property.flag(.letter), p5 = Property.flag(.letter)
 
         /// No properties.
         package init() {}
 
-        /// Adds a property (names must be distinct); at most four.
+        /// Adds a property (names must be distinct); at most six (a styled capital Greek letter has
+        /// `letter`, `greek`, `capital`, `variant` and `font`).
         package mutating func append(_ p: Property) {
             switch count {
             case 0: p0 = p
             case 1: p1 = p
             case 2: p2 = p
+            case 3: p3 = p
+            case 4: p4 = p
             default:
-                precondition(count == 3, "a leaf takes at most four properties")
-                p3 = p
+                precondition(count == 5, "a leaf takes at most six properties")
+                p5 = p
             }
             count += 1
         }
@@ -781,6 +785,8 @@ extension SemanticTree {
             if count > 1 { (target + 1).initialize(to: p1) }
             if count > 2 { (target + 2).initialize(to: p2) }
             if count > 3 { (target + 3).initialize(to: p3) }
+            if count > 4 { (target + 4).initialize(to: p4) }
+            if count > 5 { (target + 5).initialize(to: p5) }
         }
     }
 }

@@ -35,7 +35,7 @@ package enum SemanticRole: UInt16, CaseIterable, Sendable {
 /// name outside this list (only in a tree built by hand) is numbered per tree, after these.
 package enum PropertyName: UInt16, CaseIterable, Sendable {
     // Leaves
-    case letter, greek, capital, variant, setName, word, functionClass, `class`, unitName, direction, centered
+    case letter, greek, capital, variant, font, setName, word, functionClass, `class`, unitName, direction, centered
     case command, integer, decimal, value, digits, repeatingDecimal, repeatingDigits, repeatingCount
     // Operations
     case operators, hasModulo, possibleFunction, `operator`
@@ -52,7 +52,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case operatorName, differential, limitsPlacement, lower, upper, bar, fence, mark, upright
     // Accents, decorations, tables, other
     case accentName, position, baseLetters, baseClass, notation, color, background
-    case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations
+    case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations, tokenCells
     // Chemistry
     case ion, sign, state, arrow, bond
 
@@ -118,6 +118,14 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
     // `variant`: MathVariant raw values not listed above.
     case normal, bold, italic, boldItalic, doubleStruck, boldFraktur, script, boldScript, fraktur, sansSerif
     case boldSansSerif, sansSerifItalic, sansSerifBoldItalic, monospace
+    // `font`: the fonts and enclosures of styled characters MathML has no variant for (the names of
+    // ``UnicodeMath/fontNames`` that are not MathVariant raw values; `squared` is the exponent kind's).
+    case circled, circledItalic, circledSansSerif, comma, doubleCircled, doubleStruckItalic, fullStop, fullwidth
+    case negativeCircled, negativeCircledSansSerif, negativeSquared, parenthesized, regionalIndicatorSymbol
+    case reversedSansSerif, segmented, `subscript`, superscript, tortoiseShellBracketed, turned
+    case turnedSansSerif
+    // `font`: MathJax's calligraphic alphabets (`mathvariant="-tex-calligraphic"`).
+    case calligraphic, boldCalligraphic
     // `form`, `limits-placement`, `position`, `scale`, `side`, `mark`
     case bmod, mod, pmod, underOver, scripts, under, celsius, fahrenheit, right, d
 
@@ -149,7 +157,11 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
         "brackets", "braces", "bars", "double-bars", "none", "horizontal", "vertical", "diagonal", "anti-diagonal",
         "naturals", "integers", "rationals", "reals", "complexes", "normal", "bold", "italic", "bold-italic",
         "double-struck", "bold-fraktur", "script", "bold-script", "fraktur", "sans-serif", "bold-sans-serif",
-        "sans-serif-italic", "sans-serif-bold-italic", "monospace", "bmod", "mod", "pmod", "under-over", "scripts",
+        "sans-serif-italic", "sans-serif-bold-italic", "monospace", "circled", "circled-italic",
+        "circled-sans-serif", "comma", "double-circled", "double-struck-italic", "full-stop", "fullwidth",
+        "negative-circled", "negative-circled-sans-serif", "negative-squared", "parenthesized",
+        "regional-indicator-symbol", "reversed-sans-serif", "segmented", "subscript", "superscript",
+        "tortoise-shell-bracketed", "turned", "turned-sans-serif", "calligraphic", "bold-calligraphic", "bmod", "mod", "pmod", "under-over", "scripts",
         "under", "celsius", "fahrenheit", "right", "d"
     ]
     private static let numbers: [String: PropertyAtom] = {

@@ -79,3 +79,41 @@ extension String {
         return String(String.UnicodeScalarView(unicodeScalars.map { $0 == "μ" ? "µ" : $0 }))
     }
 }
+
+/// Unit names written out in words, as a language writes them (`meters`, `Meter`, `метров`), and the
+/// unit symbols they stand for (`m`): a fact the analysis is given, never knows. The speech layer makes
+/// it from the speaking locale's `units.txt` (each unit's singular, plural and `written` forms), so
+/// the analysis stays language-independent (DESIGN.md §4). Written forms compare ignoring case.
+public struct UnitNames: Sendable, Hashable {
+    private let names: [String: String]
+
+    /// No names: only unit symbols are units.
+    public init() { names = [:] }
+
+    /// Names (any case) and the unit symbols they stand for; a name given twice keeps its first symbol.
+    public init(_ pairs: [(name: String, unit: String)]) {
+        var names: [String: String] = [:]
+        for (name, unit) in pairs {
+            let key = name.lowercased()
+            if names[key] == nil, !key.isEmpty { names[key] = unit }
+        }
+        self.names = names
+    }
+
+    /// The unit symbol a written name stands for.
+    public func key(_ written: String) -> String? {
+        names.isEmpty ? nil : names[written.lowercased()]
+    }
+
+    /// How many names there are.
+    public var count: Int { names.count }
+
+    /// Whether `key` (a unit as written in a locale's `units.txt`) is a unit symbol rather than a
+    /// written name: a known unit, an SI prefix on a prefixable unit, their squares and cubes, a
+    /// currency sign, or a quotient of such.
+    public static func isSymbol(_ key: String) -> Bool {
+        if Vocabulary.unitSymbols[key] != nil { return true }
+        if key.contains("/") { return key.split(separator: "/").allSatisfy { isSymbol(String($0)) } }
+        return UnitSymbols.key(key) != nil && !key.contains(" ")
+    }
+}

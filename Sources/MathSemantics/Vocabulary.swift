@@ -38,7 +38,7 @@ enum Vocabulary {
         (.log, ["log", "lg", "lb"]),
         (.ln, ["ln"]),
         (.exp, ["exp"]),
-        (.named, ["det", "dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
+        (.named, ["det", "dim", "Dim", "ker", "gcd", "lcm", "deg", "arg", "hom", "Pr", "max", "min", "sup", "inf",
                   "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
                   "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
                   "arg min", "argmax", "argmin", "ess sup", "ess inf"]),
@@ -148,8 +148,8 @@ enum Vocabulary {
     /// Whether a character opens a fence (``closes(_:_:)`` says which characters close it).
     static func isOpener(_ u: Unicode.Scalar) -> Bool {
         switch u {
-        case "(", "[", "{", "⟨", "\u{2329}", "\u{3008}", "⌊", "⌈", "⟦", "⦃", "⟪", "|", "‖": return true
-        default: return false
+        case "(", "[", "{", "⟨", "\u{2329}", "\u{3008}", "⌊", "⌈", "⟦", "⦃", "⟪": return true
+        default: return isBar(u)
         }
     }
 
@@ -166,8 +166,7 @@ enum Vocabulary {
         case "⦃": return close == "⦄"
         case "⟪": return close == "⟫"
         case "|": return close == "|" || close == "⟩" || close == "\u{232A}" || close == "\u{3009}"
-        case "‖": return close == "‖"
-        default: return false
+        default: return isBar(open) && close == open
         }
     }
 
@@ -179,9 +178,20 @@ enum Vocabulary {
         }
     }
 
-    /// Characters that open or close depending on context (`|x|`, `‖v‖`).
+    /// Characters that open or close depending on context (`|x|`, `‖v‖`): the single bars | ｜ ¦
+    /// and the double and triple bars ‖ ∥ ⫴ ⦀. A bar pairs only with the same character.
     static func isBar(_ u: Unicode.Scalar) -> Bool {
-        u == "|" || u == "‖"
+        isSingleBar(u) || isDoubleBar(u)
+    }
+
+    /// Bars that pair around an absolute value.
+    static func isSingleBar(_ u: Unicode.Scalar) -> Bool {
+        u == "|" || u == "\u{FF5C}" || u == "\u{00A6}"
+    }
+
+    /// Bars that pair around a norm.
+    static func isDoubleBar(_ u: Unicode.Scalar) -> Bool {
+        u == "‖" || u == "\u{2225}" || u == "\u{2AF4}" || u == "\u{2980}"
     }
 
     /// Normalised angle bracket.
@@ -244,15 +254,11 @@ enum Vocabulary {
 
     // MARK: Units
 
-    /// The normalised key of a unit written as a symbol (`cm`, `kg`, `m/s`) or spelled out
-    /// (`meters` → `m`). Keys are unit symbols; a lexicon turns them into words.
-    static func unitKey(_ text: String, spelledOnly: Bool = false) -> String? {
-        if !spelledOnly, let key = unitSymbols[text] { return key }
-        let lower = text.lowercased()
-        if let key = spelledUnits[lower] { return key }
-        if lower.hasSuffix("s"), let key = spelledUnits[String(lower.dropLast())] { return key }
-        if lower.hasSuffix("es"), let key = spelledUnits[String(lower.dropLast(2))] { return key }
-        return nil
+    /// The normalised key of a unit written as a symbol (`cm`, `kg`, `m/s`) or, by `names`, spelled out
+    /// in the speaking language (`meters` → `m`). Keys are unit symbols; a lexicon turns them into words.
+    static func unitKey(_ text: String, names: UnitNames) -> String? {
+        if let key = unitSymbols[text] { return key }
+        return names.key(text)
     }
 
     /// Unit symbols, mapped to their keys (the symbol itself, µ spellings folded).
@@ -279,17 +285,6 @@ enum Vocabulary {
         return table
     }()
 
-    /// Spelled-out unit names (singular, lower case) and their keys.
-    static let spelledUnits: [String: String] = [
-        "meter": "m", "metre": "m", "centimeter": "cm", "centimetre": "cm", "millimeter": "mm", "millimetre": "mm",
-        "kilometer": "km", "kilometre": "km", "nanometer": "nm", "inch": "in", "inche": "in", "foot": "ft", "feet": "ft",
-        "yard": "yd", "mile": "mi", "gram": "g", "kilogram": "kg", "milligram": "mg", "tonne": "t", "pound": "lb",
-        "ounce": "oz", "second": "s", "millisecond": "ms", "minute": "min", "hour": "h", "day": "d", "year": "yr",
-        "liter": "L", "litre": "L", "milliliter": "mL", "millilitre": "mL", "newton": "N", "joule": "J",
-        "watt": "W", "kilowatt": "kW", "pascal": "Pa", "hertz": "Hz", "volt": "V", "ampere": "A", "amp": "A",
-        "kelvin": "K", "mole": "mol", "ohm": "Ω", "coulomb": "C", "calorie": "cal", "kilocalorie": "kcal",
-        "degree": "deg", "radian": "rad",
-    ]
 }
 
 extension String {

@@ -1,30 +1,38 @@
 import Foundation
 import MathSemantics
+import MathSyntax
 
 /// The words of one locale (DESIGN.md §5): symbols, function names, units and number words, with a
 /// parent to fall back to (`en-GB` → `en`).
 public struct LocaleWords: Sendable {
     /// The locale tag (`en`).
     public let tag: String
-    /// `locale.txt` settings (`name`, `parent`, `espeak-voice`, `number-words`).
+    /// `locale.txt` settings (see ``LocaleSettings``).
     public let settings: WordTable
+    /// The settings read and checked.
+    public let parsedSettings: LocaleSettings
     /// Symbol words (`Locales/<tag>/symbols.txt`).
     public let symbols: WordTable
     /// Function and operator names (`functions.txt`).
     public let functions: WordTable
     /// Unit names (`units.txt`), with `plural` variants.
     public let units: WordTable
-    /// Number words (`numbers.txt`): `cardinal.N`, `ordinal.N`, `denominator.N`, `root.N`, phrases.
+    /// Number words (`numbers.txt`): `cardinal.N`, `ordinal.N`, `denominator.N`, `root.N`, ending rules, phrases.
     public let numbers: WordTable
+    /// Font and enclosure names (`fonts.txt`): `bold`, `double-struck`, `circled`, `full-stop`… (the
+    /// `font` property of letters and numbers), with the variant `position: after` for a name said
+    /// after the letter where no rule places it.
+    public let fonts: WordTable
     /// Word changes where parts of the speech meet (`contractions.txt`, see ``Contractions``).
     public let contractions: WordTable
 
     /// The parent locale's tag, if any.
-    public var parent: String? { settings.words("parent").flatMap { $0.isEmpty ? nil : $0 } }
+    public var parent: String? { parsedSettings.parent }
 
-    /// Creates a locale from its tables.
+    /// Creates a locale from its tables; the settings are read by ``LocaleSettings/init(_:tag:)``.
     public init(tag: String, settings: WordTable, symbols: WordTable, functions: WordTable, units: WordTable, numbers: WordTable,
-                contractions: WordTable = WordTable()) {
+                fonts: WordTable = WordTable(), contractions: WordTable = WordTable()) throws(RuleFileErrors) {
+        parsedSettings = try LocaleSettings(settings, tag: tag)
         self.contractions = contractions
         self.tag = tag
         self.settings = settings
@@ -32,11 +40,103 @@ public struct LocaleWords: Sendable {
         self.functions = functions
         self.units = units
         self.numbers = numbers
+        self.fonts = fonts
+    }
+
+    /// The tables of the locale by file name (`symbols.txt` → its table).
+    public var tables: [(file: String, table: WordTable)] {
+        [("locale.txt", settings), ("symbols.txt", symbols), ("functions.txt", functions), ("units.txt", units),
+         ("numbers.txt", numbers), ("fonts.txt", fonts), ("contractions.txt", contractions)]
+    }
+}
+
+/// A locale's settings (`locale.txt`), checked when the locale loads: an unknown setting or value is
+/// an error with its file, line and column, never silently ignored.
+///
+/// | setting | value |
+/// |---|---|
+/// | `name` | the locale's name in its language |
+/// | `parent` | the locale whose words and rules fill in what this one lacks (`de` for `de-AT`) |
+/// | `espeak-voice` | eSpeak-NG voices, best first, separated by commas (`en-us, en`) |
+/// | `number-words` | how numbers are spelled out: ``NumberSpelling`` (`icu`, `icu ID`, `table`) |
+/// | `elision-initials` | the letters a `*V` contraction pattern matches (``Contractions``) |
+/// | `plural.CATEGORY` | a CLDR plural rule (``PluralRules``) |
+/// | `document.numbered-label`, `document.equation-reference`, `document.list-and` | the phrases of numbered equations and references in documents (MathAloudDocuments reads them through `Speaker.localePhrase`) |
+public struct LocaleSettings: Sendable, Hashable {
+    /// The settings a `locale.txt` may have (besides `plural.CATEGORY`).
+    public static let known = ["name", "parent", "espeak-voice", "number-words", "elision-initials",
+                               "document.numbered-label", "document.equation-reference", "document.list-and"]
+
+    /// `name`.
+    public let name: String?
+    /// `parent`.
+    public let parent: String?
+    /// `espeak-voice`, split at commas.
+    public let espeakVoices: [String]
+    /// `number-words`, nil when the locale does not set it (a regional locale takes its parent's).
+    public let numberSpelling: NumberSpelling?
+    /// `plural.CATEGORY` rules (empty when none).
+    public let pluralRules: PluralRules
+
+    /// The `parent` setting of a `locale.txt` text, read without checking the rest.
+    static func parent(in text: String) -> String? { value("parent", in: text) }
+
+    /// A setting of a `locale.txt` text, read without checking the rest.
+    static func value(_ name: String, in text: String) -> String? {
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingSpaces
+            guard trimmed.hasPrefix(name), let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }),
+                  trimmed[..<space] == name else { continue }
+            return trimmed[space...].trimmingSpaces
+        }
+        return nil
+    }
+
+    /// Reads and checks the settings of locale `tag`.
+    public init(_ table: WordTable, tag: String) throws(RuleFileErrors) {
+        var errors: [RuleFileError] = []
+        func fail(_ entry: WordTable.Entry, _ message: String) {
+            errors.append(RuleFileError(file: entry.file, line: entry.line, column: 1, message: message))
+        }
+        var rules: [PluralRules.Rule] = []
+        for (key, entry) in table.entries.sorted(by: { $0.value.line < $1.value.line }) {
+            if key.hasPrefix("plural.") {
+                let category = String(key.dropFirst("plural.".count))
+                guard PluralRules.categories.contains(category), category != "other" else {
+                    fail(entry, "unknown plural category '\(category)'; CLDR's are zero, one, two, few, many ('other' needs no rule)")
+                    continue
+                }
+                do throws(PluralRuleError) {
+                    rules.append(PluralRules.Rule(category: category, condition: try PluralRules.parseCondition(entry.words)))
+                } catch {
+                    fail(entry, "plural rule for '\(category)': \(error.message) (at character \(error.offset + 1) of the rule)")
+                }
+            } else if !LocaleSettings.known.contains(key) {
+                fail(entry, "unknown setting '\(key)'; the settings are \(LocaleSettings.known.joined(separator: ", ")) and plural.CATEGORY")
+            }
+        }
+        name = table.words("name")
+        parent = table.words("parent").flatMap { $0.isEmpty ? nil : $0 }
+        espeakVoices = (table.words("espeak-voice") ?? "").split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        if let value = table.entries["number-words"] {
+            numberSpelling = NumberSpelling(setting: value.words, tag: tag)
+            if numberSpelling == nil {
+                fail(value, "unknown number-words '\(value.words)'; write \(NumberSpelling.accepted)")
+            }
+        } else {
+            numberSpelling = nil
+        }
+        pluralRules = PluralRules(rules: rules)
+        if !errors.isEmpty { throw RuleFileErrors(errors: errors.sorted { $0.line < $1.line }, partial: nil) }
     }
 }
 
 /// Looks words up through a chain: the style's own words, then the locale, then its parents.
 /// Every miss that falls back to a readable name is reported once per key.
+///
+/// A parent of the same language (`de` for `de-AT`) fills in what a regional locale does not list, as
+/// inheritance; a parent of another language is a stopgap, and a word found only there is reported
+/// (``foreignWords(_:in:variant:)``).
 public struct Lexicon: Sendable {
     /// Most specific first.
     public let chain: [LocaleWords]
@@ -45,7 +145,7 @@ public struct Lexicon: Sendable {
 
     /// The tables `symbol`, `function` and `number` search, prepared for quick look-ups and held by
     /// reference, so a look-up does not copy the lexicon's tables.
-    private let search: Search
+    let search: Search
 
     /// Creates a lexicon.
     public init(chain: [LocaleWords], styleWords: WordTable = WordTable()) {
@@ -54,19 +154,38 @@ public struct Lexicon: Sendable {
         search = Search(chain: chain, styleWords: styleWords)
     }
 
+    /// The tag of the locale that speaks (the chain's first).
+    public var tag: String { chain.first?.tag ?? "" }
+
     /// The tables in search order (empty ones left out).
-    private final class Search: Sendable {
+    final class Search: Sendable {
         let symbols: [SearchTable]
         let functions: [SearchTable]
         let numbers: [SearchTable]
         let styleFunctions: SearchTable?
+        /// The chain's locales of another language than the first, by table (see ``Lexicon``).
+        let foreign: [(tag: String, symbols: WordTable, functions: WordTable, numbers: WordTable)]
+        /// How numbers are spelled out (the first `number-words` setting of the chain; `table` when none).
+        let spelled: SpelledNumbers
+        /// The ending rules of each number form (``NumberForm``).
+        let endings: [NumberForm: EndingRules]
+        /// The plural rules (the first locale of the chain that has any).
+        let pluralRules: PluralRules
 
         init(chain: [LocaleWords], styleWords: WordTable) {
             func tables(_ tables: [WordTable]) -> [SearchTable] { tables.filter { !$0.entries.isEmpty }.map(SearchTable.init) }
-            symbols = tables([styleWords] + chain.map(\.symbols))
-            functions = tables(chain.map(\.functions))
-            numbers = tables(chain.map(\.numbers))
+            let language = chain.first.map { LocaleTag($0.tag).language } ?? ""
+            let own = chain.filter { LocaleTag($0.tag).language == language }
+            symbols = tables([styleWords] + own.map(\.symbols))
+            functions = tables(own.map(\.functions))
+            numbers = tables(own.map(\.numbers))
             styleFunctions = styleWords.entries.isEmpty ? nil : SearchTable(styleWords)
+            foreign = chain.filter { LocaleTag($0.tag).language != language }.map { ($0.tag, $0.symbols, $0.functions, $0.numbers) }
+            spelled = SpelledNumbers(own.lazy.compactMap(\.parsedSettings.numberSpelling).first ?? .table)
+            var endings: [NumberForm: EndingRules] = [:]
+            for form in NumberForm.allCases { endings[form] = EndingRules(prefix: form.keyPrefix, tables: own.map(\.numbers)) }
+            self.endings = endings
+            pluralRules = own.lazy.map(\.parsedSettings.pluralRules).first { !$0.isEmpty } ?? PluralRules()
         }
 
         /// The words of the first table that has `key`.
@@ -77,6 +196,12 @@ public struct Lexicon: Sendable {
                 return nil
             }
         }
+
+        /// The words of the first table that has `key`, in the first of `variants` its entry has.
+        static func words(_ key: String, variants: [String], in tables: [SearchTable]) -> String? {
+            for t in tables { if let entry = t.entry(key) { return entry.words(variants) } }
+            return nil
+        }
     }
 
     /// A word table with its ASCII keys apart. Most look-ups that miss are of ASCII text (a letter
@@ -84,7 +209,7 @@ public struct Lexicon: Sendable {
     /// the text with a non-ASCII key, the slow path of string comparison; the ASCII keys alone
     /// answer such a miss quickly (a one-byte text by a bit). (``TextTable`` does more, but building
     /// one for the thousands of symbols costs more start-up time than it saves.)
-    private struct SearchTable: Sendable {
+    struct SearchTable: Sendable {
         let table: WordTable
         let asciiKeys: Set<String>
         /// The one-byte ASCII keys as bits (a letter `x` is answered without hashing).
@@ -108,16 +233,29 @@ public struct Lexicon: Sendable {
 
         @inline(__always)
         func words(_ key: String, variant: String?) -> String? {
-            if asciiKeysDecide {
+            if asciiKeysDecide && cannotHold(key) { return nil }
+            return table.words(key, variant: variant)
+        }
+
+        /// The entry for `key`.
+        func entry(_ key: String) -> WordTable.Entry? {
+            if asciiKeysDecide && cannotHold(key) { return nil }
+            return table.entries[key]
+        }
+
+        /// Whether the ASCII keys alone show that the table has no `key` (only when they decide).
+        @inline(__always)
+        private func cannotHold(_ key: String) -> Bool {
+            do {
                 let utf8 = key.utf8
                 if utf8.count == 1, let b = utf8.first, b < 0x80 {
                     let bit = b < 64 ? oneByteKeys.0 >> UInt64(b) : oneByteKeys.1 >> UInt64(b - 64)
-                    if bit & 1 == 0 { return nil }
+                    if bit & 1 == 0 { return true }
                 } else if utf8.allSatisfy({ $0 < 0x80 }) && !asciiKeys.contains(key) {
-                    return nil
+                    return true
                 }
             }
-            return table.words(key, variant: variant)
+            return false
         }
     }
 
@@ -140,39 +278,91 @@ public struct Lexicon: Sendable {
         return Search.words(key, variant: variant, in: search.functions)
     }
 
-    /// Words for a unit key, singular or plural: the locale's entry for the key, else words composed
-    /// from its parts by the locale's templates — a square or cube (`km²`: `unit.²` "square {unit}"),
-    /// an SI prefix on a unit (`µs`: `prefix.µ` "micro{unit}") — so a locale lists base units and
-    /// prefixes once instead of every combination.
-    public func unit(_ key: String, plural: Bool) -> String? {
-        if let w = unitEntry(key, plural: plural) { return w }
+    /// Words for a font or enclosure (a `font` property value: `bold`, `circled`): the style's
+    /// `font.KEY` entry, then each locale's `fonts.txt`. Empty words make a font silent in a style.
+    public func font(_ key: String, variant: String?) -> String? {
+        if let styleFunctions = search.styleFunctions, let w = styleFunctions.words("font." + key, variant: variant) { return w }
+        for locale in chain {
+            if let w = locale.fonts.words(key, variant: variant) { return w }
+        }
+        return nil
+    }
+
+    /// Whether a font's name follows the letter (`position: after` in `fonts.txt`: "2 period").
+    public func fontFollows(_ key: String) -> Bool {
+        if let entry = styleWords.entries["font." + key] { return entry.variants["position"] == "after" }
+        for locale in chain {
+            if let entry = locale.fonts.entries[key] { return entry.variants["position"] == "after" }
+        }
+        return false
+    }
+
+    /// Words for a styled letter or digit that no rule speaks (inside a name, an operator): its font's
+    /// words and its base's, in the order `fonts.txt` gives (`𝐱` → "bold x", `⒉` → "2 period"). Nil
+    /// for a character that is not a styled letter or digit, or whose words are missing.
+    public func styledCharacter(_ scalar: Unicode.Scalar, variant: String?) -> String? {
+        guard let alphabet = UnicodeMath.alphabet(of: scalar), let font = font(alphabet.font, variant: variant) else { return nil }
+        var base = symbol(alphabet.base, variant: variant)
+        if base == nil, alphabet.base.utf8.allSatisfy({ $0 < 0x80 }) { base = alphabet.base }
+        guard let base else { return nil }
+        if font.isEmpty { return base }
+        return fontFollows(alphabet.font) ? base + " " + font : font + " " + base
+    }
+
+    /// Words for a unit key in the first of `variants` that applies (`plural`, a plural category,
+    /// a case): the locale's entry for the key, else words composed from its parts by the locale's
+    /// templates — a square or cube (`km²`: `unit.²` "square {unit}"), an SI prefix on a unit (`µs`:
+    /// `prefix.µ` "micro{unit}") — so a locale lists base units and prefixes once instead of every
+    /// combination.
+    public func unit(_ key: String, variants: [String]) -> String? {
+        if let w = unitEntry(key, variants) { return w }
         var core = key
-        var power: String? = nil
         if let last = key.unicodeScalars.last, last == "²" || last == "³" {
-            power = String(last)
             core = String(String.UnicodeScalarView(key.unicodeScalars.dropLast()))
-            if let w = unitEntry(core, plural: plural) ?? prefixed(core, plural: plural),
-               let template = unitEntry("unit." + power!, plural: plural) {
+            if let w = unitEntry(core, variants) ?? prefixed(core, variants),
+               let template = unitEntry("unit." + String(last), variants) {
                 return Lexicon.fill(template, w)
             }
             return nil
         }
-        return prefixed(core, plural: plural)
+        return prefixed(core, variants)
     }
 
-    private func prefixed(_ key: String, plural: Bool) -> String? {
-        guard let (prefix, base) = UnitSymbols.prefixParts(key), let w = unitEntry(base, plural: plural),
-              let template = unitEntry("prefix." + prefix, plural: plural) else { return nil }
+    /// Words for a unit key, singular or plural (``unit(_:variants:)`` with the `plural` variant).
+    public func unit(_ key: String, plural: Bool) -> String? {
+        unit(key, variants: plural ? ["plural"] : [])
+    }
+
+    private func prefixed(_ key: String, _ variants: [String]) -> String? {
+        guard let (prefix, base) = UnitSymbols.prefixParts(key), let w = unitEntry(base, variants),
+              let template = unitEntry("prefix." + prefix, variants) else { return nil }
         return Lexicon.fill(template, w)
     }
 
-    private func unitEntry(_ key: String, plural: Bool) -> String? {
-        for locale in chain {
-            if let entry = locale.units.entries[key] {
-                return plural ? (entry.variants["plural"] ?? entry.words) : entry.words
-            }
+    private func unitEntry(_ key: String, _ variants: [String]) -> String? {
+        for locale in chain where LocaleTag(locale.tag).language == LocaleTag(tag).language {
+            if let entry = locale.units.entries[key] { return entry.words(variants) }
         }
         return nil
+    }
+
+    /// The unit names of the locale written out in words, for the analysis (``UnitNames``): every
+    /// forms listed after `| written:` first (comma-separated), then each unit entry's words and
+    /// variants (singular, plural, cases), in file order; only entries whose key is a unit symbol.
+    public var unitNames: UnitNames {
+        let tables = chain.filter { LocaleTag($0.tag).language == LocaleTag(tag).language }.map(\.units)
+        var written: [(name: String, unit: String)] = []
+        var words: [(name: String, unit: String)] = []
+        for table in tables {
+            for (key, entry) in table.entries.sorted(by: { $0.value.line < $1.value.line }) where UnitNames.isSymbol(key) {
+                if let forms = entry.variants["written"] {
+                    written += forms.split(separator: ",").map { ($0.trimmingSpaces, key) }
+                }
+                words.append((entry.words, key))
+                for (name, form) in entry.variants.sorted(by: { $0.key < $1.key }) where name != "written" { words.append((form, key)) }
+            }
+        }
+        return UnitNames(written + words)
     }
 
     /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).
@@ -186,76 +376,36 @@ public struct Lexicon: Sendable {
         Search.words(key, variant: variant, in: search.numbers)
     }
 
-    /// A readable fallback for a character without words: its Unicode name in lower case.
-    public static func readableName(_ text: String) -> String {
+    /// A number-words entry in the first of `variants` it has.
+    public func number(_ key: String, variants: [String]) -> String? {
+        variants.isEmpty ? Search.words(key, variant: nil, in: search.numbers) : Search.words(key, variants: variants, in: search.numbers)
+    }
+
+    /// Words by key (`{@key}` in a template): the style's words and the locale's symbols, then its
+    /// number words, in the first of `variants` the entry has.
+    public func keyed(_ key: String, variants: [String]) -> String? {
+        Search.words(key, variants: variants, in: search.symbols) ?? Search.words(key, variants: variants, in: search.numbers)
+    }
+
+    /// Words that only a parent locale of another language has (see ``Lexicon``), with its tag: the
+    /// symbols (`symbols`), function names (`functions`) or number words (`numbers`).
+    public func foreignWords(_ key: String, in table: String, variant: String?) -> (words: String, locale: String)? {
+        for locale in search.foreign {
+            let t = table == "functions" ? locale.functions : table == "numbers" ? locale.numbers : locale.symbols
+            if let w = t.words(key, variant: variant) { return (w, locale.tag) }
+        }
+        return nil
+    }
+
+    /// The words a locale gives a character it has no word for: its `unnamed-character` entry
+    /// (`character {code}`, with `{code}` the code point in hexadecimal) for a character without a
+    /// Unicode name. A character with a name is read by its Unicode name in lower case (and reported).
+    public func readableName(_ text: String) -> String {
         text.unicodeScalars.map { scalar -> String in
             if let name = scalar.properties.name { return name.lowercased() }
-            return "character \(String(scalar.value, radix: 16))"
+            let code = String(scalar.value, radix: 16)
+            guard let template = symbol("unnamed-character", variant: nil) else { return code }
+            return template.replacingOccurrences(of: "{code}", with: code)
         }.joined(separator: " ")
-    }
-}
-
-/// Number-to-words for a locale: the only Swift code per locale (DESIGN.md §5), kept in one table.
-/// Words come from the locale's `numbers.txt`; the algorithm (how to combine them) is registered here.
-public enum NumberWording {
-    /// Algorithms by name (`number-words` in `locale.txt`; default `english`).
-    public static let algorithms: [String: @Sendable (Int, Lexicon) -> String?] = [
-        "english": englishCardinal,
-    ]
-
-    /// Cardinal words for `n` (nil when the locale lacks the words).
-    public static func cardinal(_ n: Int, lexicon: Lexicon) -> String? {
-        let algorithm = lexicon.chain.first?.settings.words("number-words") ?? "english"
-        return (algorithms[algorithm] ?? englishCardinal)(n, lexicon)
-    }
-
-    /// Ordinal words for `n`: `ordinal.N` entries, else the cardinal with the last word made ordinal.
-    public static func ordinal(_ n: Int, lexicon: Lexicon) -> String? {
-        if let w = lexicon.number("ordinal.\(n)") { return w }
-        guard n > 0, let cardinal = cardinal(n, lexicon: lexicon) else { return nil }
-        // English-like: replace the last word by its ordinal (twenty-one → twenty-first).
-        var words = cardinal.split(separator: " ").map(String.init)
-        guard let last = words.last else { return nil }
-        let lastParts = last.split(separator: "-").map(String.init)
-        let lastWord = lastParts.last ?? last
-        // Find the ordinal of the last word through the tables.
-        for k in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000, 1_000_000, 1_000_000_000] {
-            if lexicon.number("cardinal.\(k)") == lastWord, let o = lexicon.number("ordinal.\(k)") {
-                var parts = lastParts
-                parts[parts.count - 1] = o
-                words[words.count - 1] = parts.joined(separator: "-")
-                return words.joined(separator: " ")
-            }
-        }
-        return nil
-    }
-
-    /// An ordinal written with digits: `ordinal-suffix.N` entries for the last digits (English: 1st,
-    /// 2nd, 3rd, 11th…), else `ordinal-suffix.other`, else "th".
-    public static func ordinalNumeral(_ n: Int, lexicon: Lexicon) -> String? {
-        let suffix = lexicon.number("ordinal-suffix.\(n % 100)") ?? lexicon.number("ordinal-suffix.\(n % 10)")
-            ?? lexicon.number("ordinal-suffix.other") ?? "th"
-        return "\(n)\(suffix)"
-    }
-
-    static func englishCardinal(_ n: Int, _ lexicon: Lexicon) -> String? {
-        if n < 0 { return englishCardinal(-n, lexicon).map { (lexicon.number("negative") ?? "negative") + " " + $0 } }
-        if let w = lexicon.number("cardinal.\(n)"), n < 100 || n % 100 != 0 || n == 100 && false { return w }
-        if n < 20 { return lexicon.number("cardinal.\(n)") }
-        if n < 100 {
-            guard let tens = lexicon.number("cardinal.\(n / 10 * 10)") else { return nil }
-            if n % 10 == 0 { return tens }
-            guard let ones = lexicon.number("cardinal.\(n % 10)") else { return nil }
-            return tens + "-" + ones
-        }
-        let scales = [(1_000_000_000, "1000000000"), (1_000_000, "1000000"), (1000, "1000"), (100, "100")]
-        for (value, key) in scales where n >= value {
-            guard let head = englishCardinal(n / value, lexicon), let scale = lexicon.number("cardinal.\(key)") else { return nil }
-            let rest = n % value
-            if rest == 0 { return head + " " + scale }
-            guard let tail = englishCardinal(rest, lexicon) else { return nil }
-            return head + " " + scale + " " + tail
-        }
-        return nil
     }
 }

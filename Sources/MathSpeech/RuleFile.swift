@@ -29,6 +29,10 @@ public enum RuleCondition: Hashable, Sendable {
     case first(negated: Bool)
     /// Some ancestor has one of these kinds (`within set-builder`).
     case within(kinds: [String], negated: Bool)
+    /// The nearest ancestor whose kind is not one of `through` has one of `kinds`
+    /// (`within fraction through infix, implied-times`: a fraction in a sum in a numerator, but not
+    /// one under a root in a numerator).
+    case withinThrough(kinds: [String], through: [String], negated: Bool)
 }
 
 /// One part of a `say` template.
@@ -38,23 +42,39 @@ public enum TemplatePart: Hashable, Sendable {
     /// A pause (`,` short, `;` medium, `.` long).
     case pause(SpeechDescription.Pause)
     /// The children with a role, spoken (`{numerator}`), optionally formatted (`{denominator:ordinal}`).
-    case child(role: String, format: String?)
+    case child(role: String, format: TemplateFormat?)
     /// All children in order (`{children}`).
     case children
     /// The node's own text through the lexicon (`{text}`), or formatted (`{text:raw}`).
-    case text(format: String?)
+    case text(format: TemplateFormat?)
     /// A property's value (`{=rows}`, `{=nesting:ordinal}`, `{=open:word}`).
-    case property(name: String, format: String?)
-    /// Words from the word tables by key (`{@open-paren}`).
-    case lookup(key: String)
+    case property(name: String, format: TemplateFormat?)
+    /// Words from the word tables by key (`{@open-paren}`), in a variant (`{@row@plural(=rows)}`).
+    case lookup(key: String, variants: [TemplateFormat.Variant])
+    /// Words by key for a count (`{@ms.start-root[root-depth]}`): the entry `KEY.N` for the value N of
+    /// the node's property (0 when absent), else the entry `KEY.*` with `{n}` replaced by N (and
+    /// `{n+1}` by N + 1, `{n:WORD}` by WORD repeated N times, `{n+1:WORD}` N + 1 times).
+    case countedLookup(key: String, property: String)
+    /// The children with a role (or a path of roles) spoken at a script level (`{exponent@super}`):
+    /// when the words spoken change level, the style's level indicator is said first (see
+    /// ``RuleFile/levelWords``).
+    case leveled(role: String, level: String)
+    /// The indicator of the node's own script level, when the words before it were on another level
+    /// (`{level}`: "x Superscript b Baseline Subscript a" for a subscript on `x^b`).
+    case levelMark
     /// Joins the words before and after without a space, with this text between (`}-{` in a template:
     /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
     case joiner(String)
+    /// What the inherited files' rules say for the node (`{inherited}`): the first of their rules
+    /// whose conditions hold speaks it (or the built-in default when none does). A style that
+    /// overrides a kind hands a node back to the style it inherits (SimpleSpeak leaves the sets of
+    /// numbers and derivatives to ClearSpeak's rules).
+    case inherited
 }
 
 /// An inline example: TeX, preferences, and the speech the rule must produce.
 public struct RuleExample: Hashable, Sendable {
-    /// The TeX input.
+    /// The input: TeX, or MathML when it starts with `<math`.
     public let tex: String
     /// Preferences set for this example.
     public let preferences: [String: String]
@@ -80,6 +100,15 @@ public struct SpeechRule: Hashable, Sendable {
     /// Where it is defined.
     public let file: String
     public let line: Int
+    /// Where each condition and each template part is written (for `rules lint`).
+    public var conditionPositions: [RulePosition] = []
+    public var templatePositions: [RulePosition] = []
+}
+
+/// A line and column (1-based, in characters) in a rule file.
+public struct RulePosition: Hashable, Sendable {
+    public let line: Int
+    public let column: Int
 }
 
 /// A preference a style declares: its name, allowed values (the first is the default) and aliases.
@@ -92,6 +121,23 @@ public struct PreferenceDeclaration: Hashable, Sendable {
     public let aliases: [String]
 }
 
+/// An `inherit` line of a rule file: another rule file whose rules apply after the inheriting file's.
+public struct RuleInheritance: Hashable, Sendable {
+    /// The inherited file, without `.rules` (`en/clearspeak`).
+    public let path: String
+    /// Whether the inherited file's preferences are offered by the inheriting style (`inherit PATH`).
+    /// When not (`inherit PATH without preferences`), its rules see each of its preferences at the
+    /// default value, and a request for one is unknown to the inheriting style unless that style
+    /// declares the preference itself.
+    public let offersPreferences: Bool
+
+    /// Creates an `inherit` line.
+    public init(path: String, offersPreferences: Bool = true) {
+        self.path = path
+        self.offersPreferences = offersPreferences
+    }
+}
+
 /// A parsed rule file (`Rules/<locale>/<style>.rules`).
 public struct RuleFile: Hashable, Sendable {
     /// The file name as given (e.g. `en/clearspeak.rules`).
@@ -100,14 +146,27 @@ public struct RuleFile: Hashable, Sendable {
     public var style: String = ""
     /// `locale TAG`.
     public var locale: String = ""
-    /// `inherit PATH` lines: other rule files whose rules apply after this file's.
-    public var inherits: [String] = []
+    /// `inherit PATH` and `inherit PATH without preferences` lines: other rule files whose rules
+    /// apply after this file's.
+    public var inherits: [RuleInheritance] = []
     /// `words NAME` lines: word files of this style (`Rules/<locale>/NAME.words`).
     public var wordFiles: [String] = []
+    /// `phrases NAME` lines: translations of the inherited rules' words (`Rules/<locale>/NAME.phrases`,
+    /// see ``PhraseTable``).
+    public var phraseFiles: [String] = []
+    /// `levels PREFIX`: the style tracks script levels (MathSpeak chapter 8). Words spoken at another
+    /// level than the words before them are preceded by the level's indicator, read from the word
+    /// files: `PREFIX.base` for the baseline, `PREFIX.NAME` for a level named in a template
+    /// (`{exponent@super}`), `PREFIX.NAME.outer` for that level when further levels follow it
+    /// ("Super Subscript").
+    public var levelWords: String? = nil
     /// Declared preferences.
     public var preferences: [PreferenceDeclaration] = []
     /// Rules in file order.
     public var rules: [SpeechRule] = []
+    /// Examples written outside any rule (at the start of a line): they test the file as a whole, for
+    /// instance a locale's file that only inherits the shared structure (`inherit common/clearspeak`).
+    public var examples: [RuleExample] = []
 
     /// Parses rule-file text. All errors are reported together, each with file:line:column and rule.
     /// `examples: false` skips the inline examples (they are only needed by tests), which makes
@@ -115,7 +174,8 @@ public struct RuleFile: Hashable, Sendable {
     public init(parsing text: String, file: String, examples includeExamples: Bool = true) throws(RuleFileErrors) {
         self.file = file
         var errors: [RuleFileError] = []
-        var current: (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample], said: Bool)? = nil
+        var current: (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample], said: Bool,
+                      conditionPositions: [RulePosition], templatePositions: [RulePosition])? = nil
         var names: Set<String> = []
 
         func finish() {
@@ -124,7 +184,8 @@ public struct RuleFile: Hashable, Sendable {
                 errors.append(RuleFileError(file: file, line: c.line, column: 1, rule: c.name, message: "rule has no 'say' line"))
             }
             rules.append(SpeechRule(name: c.name, kind: c.kind, conditions: c.conditions, template: c.template,
-                                    examples: c.examples, file: file, line: c.line))
+                                    examples: c.examples, file: file, line: c.line, conditionPositions: c.conditionPositions,
+                                    templatePositions: c.templatePositions))
             current = nil
         }
 
@@ -149,8 +210,19 @@ public struct RuleFile: Hashable, Sendable {
                     switch keyword {
                     case "style": style = rest
                     case "locale": locale = rest
-                    case "inherit": inherits.append(rest)
+                    case "inherit":
+                        let words = spaceSeparatedWords(Substring(rest))
+                        if words.count == 1 {
+                            inherits.append(RuleInheritance(path: String(words[0])))
+                        } else if words.count == 3, words[1] == "without", words[2] == "preferences" {
+                            inherits.append(RuleInheritance(path: String(words[0]), offersPreferences: false))
+                        } else {
+                            fail("write 'inherit PATH' or 'inherit PATH without preferences', e.g. 'inherit en/clearspeak'")
+                        }
                     case "words": wordFiles.append(rest)
+                    case "phrases": phraseFiles.append(rest)
+                    case "levels":
+                        if rest.isEmpty { fail("write 'levels PREFIX', e.g. 'levels ms.level'") } else { levelWords = rest }
                     case "preference":
                         guard let colon = rest.firstIndex(of: ":") else {
                             fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
@@ -177,9 +249,12 @@ public struct RuleFile: Hashable, Sendable {
                         }
                         if names.contains(parts[0]) { fail("rule '\(parts[0])' is defined twice in this file") }
                         names.insert(parts[0])
-                        current = (parts[0], parts[2], lineNumber, [], [], [], false)
+                        current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [])
+                    case "example":
+                        guard includeExamples else { continue }
+                        do throws(RuleSyntaxError) { examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
                     default:
-                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, preference or rule")
+                        fail("unknown line '\(keyword)'; expected style, locale, inherit, words, phrases, levels, preference, rule or example")
                     }
                     continue
                 }
@@ -190,15 +265,22 @@ public struct RuleFile: Hashable, Sendable {
                 switch keyword {
                 case "when":
                     for part in splitAnd(rest) {
-                        do throws(RuleSyntaxError) { current!.conditions.append(try parseCondition(part)) } catch {
-                            fail(error.message, column: column + body.distance(to: part))
+                        let partColumn = column + body.distance(to: part)
+                        do throws(RuleSyntaxError) {
+                            current!.conditions.append(try parseCondition(part))
+                            current!.conditionPositions.append(RulePosition(line: lineNumber, column: partColumn))
+                        } catch {
+                            fail(error.message, column: partColumn)
                         }
                     }
                 case "say":
+                    let restColumn = column + (body.utf8.count - rest.utf8.count)  // `say` and spaces are ASCII
                     do throws(RuleSyntaxError) {
-                        current!.template += try parseTemplate(rest)
+                        let parsed = try parseTemplate(rest)
+                        current!.template += parsed.map(\.part)
+                        current!.templatePositions += parsed.map { RulePosition(line: lineNumber, column: restColumn + $0.offset) }
                         current!.said = true
-                    } catch { fail(error.message) }
+                    } catch { fail(error.message, column: restColumn + (error.offset ?? 0)) }
                 case "example":
                     guard includeExamples else { continue }
                     do throws(RuleSyntaxError) { current!.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
@@ -212,7 +294,11 @@ public struct RuleFile: Hashable, Sendable {
     }
 }
 
-struct RuleSyntaxError: Error { let message: String }
+struct RuleSyntaxError: Error {
+    let message: String
+    /// Where in the text parsed (characters from its start), when known.
+    var offset: Int? = nil
+}
 
 private func stripComment(_ s: String) -> String {
     // '#' starts a comment unless escaped as '\#' or inside an example's TeX (after 'example').
@@ -314,6 +400,14 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
     case "followed": return .followed(negated: negated)
     case "within":
         guard !words.isEmpty else { throw RuleSyntaxError(message: "write 'within KIND'") }
+        if let through = words.firstIndex(of: "through") {
+            let targets = splitValues(text[words[words.startIndex].startIndex ..< words[through].startIndex])
+            let passed = kinds(words[words.index(after: through)...])
+            guard !targets.isEmpty, !passed.isEmpty else {
+                throw RuleSyntaxError(message: "write 'within KIND through KIND, KIND…'")
+            }
+            return .withinThrough(kinds: targets, through: passed, negated: negated)
+        }
         return .within(kinds: kinds(words), negated: negated)
     case "first": return .first(negated: negated)
     case "parent":
@@ -362,11 +456,21 @@ func splitValues<S: StringProtocol>(_ text: S) -> [String] {
     return values.map { $0.trimmingSpaces }.filter { !$0.isEmpty }.map { $0.utf8.contains(0x5C) ? (WordTable.unescapeKey($0) ?? $0) : $0 }
 }
 
-/// Words, `,` `;` `.` pauses, and `{…}` references. Works on UTF-8 bytes (rule files are read at
-/// every start-up); every byte the syntax looks at is ASCII.
-func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
+/// Words, `,` `;` `.` pauses, and `{…}` references, each with where it starts (characters from the
+/// start of `text`). Works on UTF-8 bytes (rule files are read at every start-up); every byte the
+/// syntax looks at is ASCII.
+func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePart, offset: Int)] {
     var parts: [TemplatePart] = []
+    var offsets: [Int] = []
     var word: [UInt8] = []
+    var wordStart = 0
+    let bytes = Array(text.utf8)
+    /// Characters before byte `b` (continuation bytes are not characters' starts).
+    func characters(before b: Int) -> Int { bytes[..<min(b, bytes.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+    func add(_ part: TemplatePart, at byte: Int) {
+        parts.append(part)
+        offsets.append(characters(before: byte))
+    }
     func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
     func flushWord() {
         var a = 0, b = word.count
@@ -377,32 +481,36 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
             if case .words(let previous) = parts.last {
                 parts[parts.count - 1] = .words(previous + " " + w)
             } else {
-                parts.append(.words(w))
+                add(.words(w), at: wordStart + a)
             }
         }
         word.removeAll(keepingCapacity: true)
     }
-    let bytes = Array(text.utf8)
     var i = 0
     while i < bytes.count {
         let c = bytes[i]
+        if word.isEmpty { wordStart = i }
         i += 1
         switch c {
         case 0x2D where word.isEmpty && i < bytes.count && bytes[i] == 0x7B
             && parts.last.map({ if case .words = $0 { return false } else { return true } }) == true:
-            parts.append(.joiner("-"))
+            add(.joiner("-"), at: i - 1)
         case 0x7B:
             // A word written right before a reference is glued to it: arc{…} → "arctangent".
             let glued = !word.isEmpty && word.last != 0x20
             flushWord()
-            if glued { parts.append(.joiner("")) }
-            guard let close = bytes[i...].firstIndex(of: 0x7D) else { throw RuleSyntaxError(message: "'{' is not closed") }
+            if glued { add(.joiner(""), at: i - 1) }
+            guard let close = bytes[i...].firstIndex(of: 0x7D) else {
+                throw RuleSyntaxError(message: "'{' is not closed", offset: characters(before: i - 1))
+            }
             let inner = String(decoding: bytes[i..<close], as: UTF8.self).trimmingSpaces
+            do throws(RuleSyntaxError) { add(try parseReference(inner), at: i - 1) } catch {
+                throw RuleSyntaxError(message: error.message, offset: characters(before: i - 1))
+            }
             i = close + 1
-            parts.append(try parseReference(inner))
         case 0x2C, 0x3B:
             flushWord()
-            parts.append(.pause(c == 0x2C ? .short : .medium))
+            add(.pause(c == 0x2C ? .short : .medium), at: i - 1)
         case 0x5C:
             // An escaped character: the whole UTF-8 sequence after the backslash.
             if i < bytes.count {
@@ -415,7 +523,7 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [TemplatePart] {
         }
     }
     flushWord()
-    return parts
+    return zip(parts, offsets).map { ($0, $1) }
 }
 
 private func parseReference(_ inner: String) throws(RuleSyntaxError) -> TemplatePart {
@@ -423,17 +531,48 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     if inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
         throw RuleSyntaxError(message: "'{\(inner)}' is not a reference; write {role}, {role:format}, {=property}, {@key} or {text}")
     }
-    var name = inner
-    var format: String? = nil
-    if let colon = inner.firstIndex(of: ":") {
-        name = String(inner[..<colon]).trimmingSpaces
-        format = String(inner[inner.index(after: colon)...]).trimmingSpaces
+    if inner.hasPrefix("@") {
+        let key = inner.dropFirst()
+        // Words for a count: `{@ms.start-root[root-depth]}`.
+        if let open = key.firstIndex(of: "[") {
+            let property = key[key.index(after: open)...].dropLast()
+            guard key.hasSuffix("]"), !property.isEmpty, open > key.startIndex else {
+                throw RuleSyntaxError(message: "write {@KEY[property]}, e.g. {@ms.start-root[root-depth]}")
+            }
+            return .countedLookup(key: String(key[..<open]), property: String(property))
+        }
+        let (lookupKey, variants) = try TemplateFormat.lookup(String(key))
+        return .lookup(key: lookupKey, variants: variants)
     }
-    if name.hasPrefix("@") { return .lookup(key: String(name.dropFirst())) }
+    // A child at a script level: `{exponent@super}` (a role, `@`, a level name; no format).
+    if let at = inner.firstIndex(of: "@"), !inner.contains(":"), !inner.hasPrefix("="), inner.first != "@" {
+        let role = inner[..<at], level = inner[inner.index(after: at)...]
+        if role != "text", level.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) {
+            guard !role.isEmpty, !level.isEmpty, !level.contains("."), !level.contains("@"), role != "children" else {
+                throw RuleSyntaxError(message: "write {ROLE@LEVEL}, e.g. {exponent@super}")
+            }
+            return .leveled(role: String(role), level: String(level))
+        }
+    }
+    var name = inner
+    var format: TemplateFormat? = nil
+    if let split = inner.firstIndex(where: { $0 == ":" || $0 == "@" }) {
+        name = String(inner[..<split]).trimmingSpaces
+        let rest = inner[(inner[split] == ":" ? inner.index(after: split) : split)...]
+        format = try TemplateFormat(parsing: String(rest))
+    }
     if name.hasPrefix("=") { return .property(name: String(name.dropFirst()), format: format) }
-    if name == "children" { return .children }
+    if name == "children" {
+        guard format == nil else { throw RuleSyntaxError(message: "{children} takes no format") }
+        return .children
+    }
+    if name == "inherited" { return .inherited }
+    if name == "level" { return .levelMark }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
+    if let format, format.name == nil {
+        throw RuleSyntaxError(message: "a variant of a child needs a format that gives words, e.g. {\(name):ordinal@\(format.variants[0])}")
+    }
     return .child(role: name, format: format)
 }
 

@@ -35,6 +35,9 @@ public struct LocaleTag: RawRepresentable, Hashable, Sendable, Codable, Expressi
     /// Hashes the lowercased tag.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue.lowercased()) }
 
+    /// The primary language subtag, lower case (`de` for `de-AT`): locales of one language share it.
+    public var language: String { subtags.first.map { $0.lowercased() } ?? "" }
+
     /// The subtags (`en`, `GB`).
     public var subtags: [Substring] { rawValue.split(separator: "-", omittingEmptySubsequences: false) }
 
@@ -86,15 +89,22 @@ public struct SpeechStyleName: RawRepresentable, Hashable, Sendable, Codable, Ex
     public static let simpleSpeak: SpeechStyleName = "simplespeak"
 }
 
-/// How much a style says around structures (the `Verbosity` preference; MathSpeak's three levels:
-/// "StartFraction … Over … EndFraction", "StartFrac … Over … EndFrac", "Frac … Over … EndFrac").
+/// How much a style says around structures: the `Verbosity` preference, which every shipped style
+/// declares with its own values. MathSpeak's three levels ("StartFraction … Over … EndFraction",
+/// "StartFrac … Over … EndFrac", "Frac … Over … EndFrac"): verbose (its default), brief, superbrief.
+/// ClearSpeak's and SimpleSpeak's, as MathCAT defines them: medium (their default), terse ("square
+/// root x", "sine x"), verbose. A value a style does not declare is a ``PreferenceProblem``.
 public enum Verbosity: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-    /// Every structure announced in full (the default).
+    /// Every structure announced in full (MathSpeak's default; ClearSpeak and SimpleSpeak add a little).
     case verbose
-    /// Shorter announcements.
+    /// Shorter announcements (MathSpeak).
     case brief
-    /// The shortest announcements.
+    /// The shortest announcements (MathSpeak).
     case superbrief
+    /// ClearSpeak's and SimpleSpeak's default.
+    case medium
+    /// Fewer words where the structure is clear (ClearSpeak, SimpleSpeak).
+    case terse
 
     /// The preference this sets.
     public static let preferenceName = "Verbosity"

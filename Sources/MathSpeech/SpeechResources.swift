@@ -27,14 +27,15 @@ public struct SpeechResources: Sendable {
             }
             let hasTopFolders = FileManager.default.fileExists(atPath: base + "/Rules") || FileManager.default.fileExists(atPath: base + "/Locales")
             while let relative = enumerator.nextObject() as? String {
-                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt") else { continue }
+                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt")
+                        || relative.hasSuffix(".phrases") else { continue }
                 guard let text = try? String(contentsOfFile: base + "/" + relative, encoding: .utf8) else { continue }
                 var key = relative
                 if !hasTopFolders {
-                    // A bare folder: `.rules`/`.words` files are rules, `.txt` files are locale words.
+                    // A bare folder: `.rules`/`.words`/`.phrases` files are rules, `.txt` files are locale words.
                     key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
                 }
-                if key.hasSuffix(".rules") || files[key] == nil {
+                if key.hasSuffix(".rules") || key.hasSuffix(".phrases") || files[key] == nil {
                     files[key] = text
                 } else {
                     wordOverrides[key] = text
@@ -73,7 +74,7 @@ public struct SpeechResources: Sendable {
         }.sorted()
     }
 
-    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`).
+    /// The styles that have rules for a locale (`clearspeak`, `mathspeak`, `simplespeak`).
     public func styles(for locale: String) -> [String] {
         files.keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")
@@ -95,17 +96,43 @@ public struct SpeechResources: Sendable {
     }
 
     /// The locale whose rules give `style` for `tag`: the first tag of its fallback chain that has
-    /// `Rules/<tag>/<style>.rules`; nil when none has.
+    /// `Rules/<tag>/<style>.rules`, else the first of the words locale's parents (`parent` in
+    /// `locale.txt`, so `nn` may speak with `nb`'s rules) that has; nil when none has.
     public func rulesLocale(for tag: LocaleTag, style: SpeechStyleName) -> String? {
-        for candidate in tag.fallbackChain {
-            let folders = Set(files.keys.compactMap { path -> String? in
-                let parts = path.split(separator: "/")
-                guard parts.count == 3, parts[0] == "Rules", parts[2] == "\(style.rawValue).rules" else { return nil }
-                return String(parts[1])
-            })
-            if let match = folders.sorted().first(where: { LocaleTag($0) == candidate }) { return match }
+        let folders = Set(files.keys.compactMap { path -> String? in
+            let parts = path.split(separator: "/")
+            guard parts.count == 3, parts[0] == "Rules", parts[2] == "\(style.rawValue).rules" else { return nil }
+            return String(parts[1])
+        }).sorted()
+        var candidates = tag.fallbackChain
+        if let words = wordsLocale(for: tag) { candidates += parentChain(of: words).dropFirst().map { LocaleTag($0) } }
+        for candidate in candidates {
+            if let match = folders.first(where: { LocaleTag($0) == candidate }) { return match }
         }
         return nil
+    }
+
+    /// The eSpeak-NG voices the locale of `tag` names (`espeak-voice`, of the first locale of its parent
+    /// chain that sets one), best first; empty when no locale data speaks `tag`.
+    public func espeakVoices(for tag: LocaleTag) -> [String] {
+        guard let locale = wordsLocale(for: tag) else { return [] }
+        for t in parentChain(of: locale) {
+            guard let text = files["Locales/\(t)/locale.txt"], let value = LocaleSettings.value("espeak-voice", in: text) else { continue }
+            return value.split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        }
+        return []
+    }
+
+    /// A locale and its parents by their `parent` settings, most specific first (a cycle or a missing
+    /// parent ends the list; loading the words reports them).
+    public func parentChain(of locale: String) -> [String] {
+        var chain: [String] = []
+        var next: String? = locale
+        while let t = next, !chain.contains(t), let text = files["Locales/\(t)/locale.txt"] {
+            chain.append(t)
+            next = LocaleSettings.parent(in: text)
+        }
+        return chain
     }
 
     /// Loads a locale and its parents' words; the locale is found by fallback (``wordsLocale(for:)``).
@@ -117,7 +144,9 @@ public struct SpeechResources: Sendable {
         while let t = tag {
             guard !visited.contains(t) else { throw .inheritanceCycle(t) }
             visited.insert(t)
-            guard files["Locales/\(t)/locale.txt"] != nil else { break }
+            guard files["Locales/\(t)/locale.txt"] != nil else {
+                throw .missingFile("Locales/\(t)/locale.txt (the parent of locale '\(chain.last?.tag ?? resolved)')")
+            }
             let words = try loadLocale(t)
             chain.append(words)
             tag = words.parent
@@ -129,9 +158,14 @@ public struct SpeechResources: Sendable {
         func table(_ name: String) throws(SpeechLoadError) -> WordTable {
             try wordTable("Locales/\(tag)/\(name)") ?? WordTable()
         }
-        return LocaleWords(tag: tag, settings: try table("locale.txt"), symbols: try table("symbols.txt"),
-                           functions: try table("functions.txt"), units: try table("units.txt"), numbers: try table("numbers.txt"),
-                           contractions: try table("contractions.txt"))
+        let settings = try table("locale.txt"), symbols = try table("symbols.txt"), functions = try table("functions.txt")
+        let units = try table("units.txt"), numbers = try table("numbers.txt"), fonts = try table("fonts.txt"), contractions = try table("contractions.txt")
+        do throws(RuleFileErrors) {
+            return try LocaleWords(tag: tag, settings: settings, symbols: symbols, functions: functions, units: units,
+                                   numbers: numbers, fonts: fonts, contractions: contractions)
+        } catch {
+            throw .invalidFiles(error.errors)
+        }
     }
 
     /// Loads a style's rule file and what it inherits, and its word files; the locale is found by
@@ -147,17 +181,21 @@ public struct SpeechResources: Sendable {
         }
         let path = "Rules/\(rulesLocale)/\(name.rawValue).rules"
         var ruleFiles: [RuleFile] = []
-        var queue = [path]
+        // Each file with whether its preferences are offered: not when it is reached through an
+        // `inherit … without preferences` line (nor anything it inherits in turn).
+        var queue = [(path: path, offersPreferences: true)]
         var visited: Set<String> = []
+        var fixed: Set<String> = []
         var words = WordTable()
         while !queue.isEmpty {
-            let next = queue.removeFirst()
+            let (next, offersPreferences) = queue.removeFirst()
             guard !visited.contains(next) else { continue }
             visited.insert(next)
             guard let text = files[next] else { throw .missingFile(next) }
             let file: RuleFile
             do { file = try RuleFile(parsing: text, file: String(next.dropFirst(6)), examples: examples) } catch { throw .invalidFiles(error.errors) }
             ruleFiles.append(file)
+            if !offersPreferences { fixed.insert(file.file) }
             for name in file.wordFiles {
                 let wordPath = "Rules/\(file.locale.isEmpty ? rulesLocale : file.locale)/\(name).words"
                 guard let table = try wordTable(wordPath) else { throw .missingFile(wordPath) }
@@ -166,9 +204,33 @@ public struct SpeechResources: Sendable {
                 merged.merge(words)
                 words = merged
             }
-            for parent in file.inherits { queue.append("Rules/\(parent).rules") }
+            for parent in file.inherits {
+                queue.append(("Rules/\(parent.path).rules", offersPreferences && parent.offersPreferences))
+            }
         }
-        return SpeechStyle(files: ruleFiles, words: words)
+        // Rules inherited from another language speak this locale's phrases (PhraseTable).
+        let ownLocale = ruleFiles.first?.locale ?? rulesLocale
+        var phrases = PhraseTable()
+        var translatesSomething = false
+        for file in ruleFiles where file.locale == ownLocale {
+            for name in file.phraseFiles {
+                let phrasePath = "Rules/\(file.locale)/\(name).phrases"
+                guard let text = files[phrasePath] else { throw .missingFile(phrasePath) }
+                do { phrases.merge(try PhraseTable(parsing: text, file: String(phrasePath.dropFirst(6)))) } catch {
+                    throw .invalidFiles(error.errors)
+                }
+                translatesSomething = true
+            }
+        }
+        var untranslated: [UntranslatedPhrase] = []
+        if translatesSomething {
+            for k in ruleFiles.indices where !ruleFiles[k].locale.isEmpty && ruleFiles[k].locale != ownLocale {
+                ruleFiles[k].rules = ruleFiles[k].rules.map { $0.translated(by: phrases, missing: &untranslated) }
+            }
+        }
+        var compiled = SpeechStyle(files: ruleFiles, words: words, fixingPreferencesOf: fixed)
+        compiled.untranslatedPhrases = untranslated
+        return compiled
     }
 }
 
@@ -181,7 +243,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
     case inheritanceCycle(String)
     case invalidFiles([RuleFileError])
     /// Unknown preference names or values, with strict preferences (one message each).
-    case invalidPreferences([String])
+    case invalidPreferences([PreferenceProblem])
 
     public var description: String {
         switch self {
@@ -192,7 +254,7 @@ public enum SpeechLoadError: Error, Sendable, CustomStringConvertible {
         case let .missingOverrideDirectory(d): return "rules directory '\(d)' does not exist"
         case let .inheritanceCycle(t): return "locale '\(t)' inherits from itself"
         case let .invalidFiles(errors): return errors.map(\.description).joined(separator: "\n")
-        case let .invalidPreferences(problems): return problems.joined(separator: "; ")
+        case let .invalidPreferences(problems): return problems.map(\.description).joined(separator: "; ")
         }
     }
 }

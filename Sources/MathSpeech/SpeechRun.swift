@@ -8,18 +8,35 @@ import MathSemantics
 struct SpeechBuilder {
     var items: [SpeechDescription.Item] = []
     var start = 0
+    /// Script levels (styles that declare `levels`): the level of the words being appended, the level
+    /// of the last words appended, and per level the indicator said when words change to it (level 0
+    /// is the baseline; empty when the style does not track levels).
+    var level: Int32 = 0
+    var spokenLevel: Int32 = 0
+    var indicators: [String] = []
 
     init(capacity: Int) { items.reserveCapacity(capacity) }
 
     @inline(__always)
     mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
         SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
     }
 
     /// Appends words known not to be blank.
     @inline(__always)
     mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        if level != spokenLevel { changeLevel(range: range) }
         items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Says the indicator of ``level`` before words spoken at it after words at another level
+    /// (MathSpeak rules 8.3, 8.4: a level continues until another is stated, and indicators name
+    /// the absolute level).
+    mutating func changeLevel(range: SourceRange?) {
+        spokenLevel = level
+        let i = Int(level)
+        if i < indicators.count, !indicators[i].isEmpty { items.append(.words(indicators[i], range: range, prosody: nil)) }
     }
 
     @inline(__always)
@@ -206,6 +223,9 @@ struct SpeechRun {
     private let normalization: Normalization.Table
     /// Whether `text` names the pseudo-property for every node (no property of the tree has that name).
     private let textIsPseudo: Bool
+    /// Script levels met in this run (level 0, the baseline, is not listed): level `i + 1` is level
+    /// name `levels[i].name` (a ``RuleTable/levelNames`` number) inside level `levels[i].outer`.
+    private var levels: [(outer: Int32, name: Int32)] = []
     /// The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
     private let table: RuleTable.Reader
     private let lists: RuleTable.Candidates.Reader
@@ -353,7 +373,7 @@ struct SpeechRun {
     /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot
     /// match the node's text are not candidates at all (see ``RuleTable/Candidates``), nor are rules
     /// that test a property the node does not have (``RuleTable/requirements``).
-    private mutating func matchingRule(_ context: Context) -> Int? {
+    private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         let split = candidatesByKind[kind]
         let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
@@ -367,7 +387,7 @@ struct SpeechRun {
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
-            guard candidate.requires.isSubset(of: present) else { continue }
+            guard candidate.requires.isSubset(of: present), Int(candidate.rule) >= firstRule else { continue }
             let skipped = skipsTextTests ? candidate.textTest : -1
             var t = candidate.firstTest
             while t < candidate.endTest {
@@ -438,12 +458,16 @@ struct SpeechRun {
 
     // MARK: Words
 
-    /// The words of a leaf: numbers as written, letters as themselves, symbols and names through the
-    /// lexicon, with a readable fallback (reported once per character).
+    /// The words of a leaf: numbers as written (a number written with a symbol that has words, such as
+    /// `²`, says them), letters as themselves, symbols and names through the lexicon, with a readable
+    /// fallback (reported once per character).
     mutating func leafWords(_ node: NodeID) -> String {
         let text = tree.text(node)
         switch tree.kind(node) {
-        case .number, .text: return text
+        case .number:
+            if text.utf8.contains(where: { $0 >= 0x80 }), let w = core.lexicon.symbol(text, variant: preferences.variant) { return w }
+            return text
+        case .text: return text
         case .empty: return ""
         case .unknown:
             if let command = tree.property(node, commandProperty).map(tree.string(of:)) {
@@ -464,15 +488,42 @@ struct SpeechRun {
         if let words, let w = words.symbolWords(text) { return w }
         // Never nil: every character without words gets its name.
         return SpeechRun.symbolWords(text, lexicon: core.lexicon, variant: preferences.variant) { scalar, s in
-            let name = Lexicon.readableName(s)
-            if reported?.contains(s) != true {
-                reported = (reported ?? []).union([s])
-                diagnostics.append(.warning("speech.missing-word",
-                    "no \(core.locale) word for '\(s)' (U+\(String(scalar.value, radix: 16, uppercase: true))); read as '\(name)'",
-                    at: range))
+            let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
+            if let (words, parent) = core.lexicon.foreignWords(s, in: "symbols", variant: preferences.variant) {
+                report(s, .speechFallbackWord, "no \(core.locale) word for '\(s)' (\(code)); said in \(parent): '\(words)'", at: range)
+                return words
             }
+            let name = core.lexicon.readableName(s)
+            report(s, .speechMissingWord, "no \(core.locale) word for '\(s)' (\(code)); read as '\(name)'", at: range)
             return name
         }!
+    }
+
+    /// Reports a missing or borrowed word once per key (a warning at `range`).
+    mutating func report(_ key: String, _ id: DiagnosticID, _ message: String, at range: SourceRange?) {
+        guard reported?.contains(key) != true else { return }
+        reported = (reported ?? []).union([key])
+        diagnostics.append(.warning(id, message, at: range))
+    }
+
+    /// Words by key (`{@key}`, an atom's `name.value`), in the first of `variants` the entry has: the
+    /// style's words and the locale's; then a parent locale of another language (reported). A key
+    /// missing everywhere is reported and said as its words (`ms.start-fraction` → "start fraction"),
+    /// a key that is a symbol as the symbol is read.
+    mutating func keyedWords(_ key: String, variants: [String], range: SourceRange?) -> String {
+        if let w = core.lexicon.keyed(key, variants: variants) { return w.trimmingSpaces }
+        if let (words, parent) = core.lexicon.foreignWords(key, in: "symbols", variant: variants.first)
+            ?? core.lexicon.foreignWords(key, in: "numbers", variant: variants.first) {
+            report(key, .speechFallbackWord, "no \(core.locale) word for key '\(key)'; said in \(parent): '\(words)'", at: range)
+            return words.trimmingSpaces
+        }
+        guard key.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "." || $0 == "-" || $0 == "_" }),
+              key.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else {
+            return symbolWords(key, range: range).trimmingSpaces
+        }
+        let said = key.split(separator: ".").last.map { $0.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ") } ?? key
+        report(key, .speechMissingWord, "no \(core.locale) word for key '\(key)'; read as '\(said)'", at: range)
+        return said
     }
 
     /// Words for symbol text: the whole text, else character by character; ASCII letters and digits
@@ -495,6 +546,8 @@ struct SpeechRun {
                 words.append(s)
             } else if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.isWhitespace {
                 continue
+            } else if let w = lexicon.styledCharacter(scalar, variant: variant) {
+                words.append(w)
             } else {
                 guard let w = missing(scalar, s) else { return nil }
                 words.append(w)
@@ -522,6 +575,13 @@ struct SpeechRun {
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if case .joiner(let text) = parts[i] {
                 joiner = text
+            } else if case .inherited = parts[i] {
+                // The first rule of a later file that matches the node speaks it.
+                if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
+                    render(rule: inherited, context, depth: depth, prosody: prosody, into: &out)
+                } else {
+                    speakDefault(context, depth: depth, prosody: prosody, into: &out)
+                }
             } else {
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
             }
@@ -532,7 +592,7 @@ struct SpeechRun {
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let node = context.node
         switch parts[part] {
-        case .joiner, .nothing:
+        case .joiner, .nothing, .inherited:
             break
         case .words(let w):
             out.append(nonBlank: w, range: tree.range(node), prosody: prosody)
@@ -541,66 +601,158 @@ struct SpeechRun {
         case .children:
             speakChildren(context, depth: depth, prosody: prosody, into: &out)
         case let .path(path, format):
-            // A path of roles: speak the first node it leads to.
-            var step = templatePathStart[path]
-            let end = templatePathStart[path + 1]
-            guard step < end else { return }
-            // The nodes passed on the way are ancestors of the one spoken (for its `parent.parent`
-            // and `within` tests), as they are when it is reached child by child.
-            var target = Frame(node: node, role: context.role)
-            let outerAncestors = ancestorCount
-            defer { ancestorCount = outerAncestors }
-            while step < end - 1 {
-                let role = roleNumber(templatePathRoles[step])
-                guard let next = tree.child(target.node, role: role) else { return }
-                ancestors[ancestorCount] = target
-                ancestorCount += 1
-                target = Frame(node: next, role: role)
-                step += 1
-            }
-            let last = roleNumber(templatePathRoles[end - 1])
-            for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
-                speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
-                      depth: depth, prosody: prosody, into: &out)
-                return
-            }
+            speakPath(path, format: format, context, depth: depth, prosody: prosody, into: &out)
         case let .child(role, format):
             let role = roleNumber(role)
             let frame = Frame(node: node, role: context.role)
             for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
                 speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: format,
-                      depth: depth, prosody: prosody, into: &out)
+                      owner: context, depth: depth, prosody: prosody, into: &out)
             }
         case .text(let format):
-            if let format, let words = formatted(tree.text(node), format: format, node: node) {
+            if let format, let words = formatted(tree.text(node), format: format, node: node, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
                 out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
             }
         case let .property(property, format):
-            let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context) ?? ""
-            if let format, let words = formatted(value, format: format, node: -1) {
+            let target = Frame(node: node, role: context.role)
+            let value = propertyValue(property, of: target, isSelf: true, context) ?? ""
+            if let format, format.kind != .none, let words = formatted(value, format: format, node: -1, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
-                out.append(words: value, range: tree.range(node), prosody: prosody)
+                out.append(words: propertyWords(property, value, of: target, selector: Int(format?.selector ?? -1), context),
+                           range: tree.range(node), prosody: prosody)
             }
-        case .lookup(let k):
-            if let cached = words?.lookupWords(k) {
+        case let .countedLookup(k, property):
+            let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context)
+            let n = value.flatMap(SpeechRun.integer) ?? 0
+            let found = words?.countedWords(k, n) ?? core.countedWords(k, n, variant: preferences.variant)
+            out.append(words: found, range: tree.range(node), prosody: prosody)
+        case let .leveledChild(role, level):
+            let role = roleNumber(role)
+            let frame = Frame(node: node, role: context.role)
+            let outer = out.level
+            out.level = innerLevel(outer, level, &out)
+            defer { out.level = outer }
+            for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
+                speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: nil,
+                      owner: context, depth: depth, prosody: prosody, into: &out)
+            }
+        case let .leveledPath(path, level):
+            let outer = out.level
+            out.level = innerLevel(outer, level, &out)
+            defer { out.level = outer }
+            speakPath(path, format: nil, context, depth: depth, prosody: prosody, into: &out)
+        case .levelMark:
+            if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
+        case let .lookup(k, selector):
+            if selector < 0, let cached = words?.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)
                 return
             }
             let key = core.table.lookupKeys[k]
-            let found = core.lexicon.symbol(key, variant: preferences.variant) ?? core.lexicon.number(key, variant: preferences.variant)
-                ?? symbolWords(key, range: tree.range(node))
-            out.append(words: found.trimmingSpaces, range: tree.range(node), prosody: prosody)
+            let found = keyedWords(key, variants: variants(selector, context, withVerbosity: true), range: tree.range(node))
+            out.append(words: found, range: tree.range(node), prosody: prosody)
         }
+    }
+
+    /// What `{=name}` says without a format: an integer as digits; a value from the analysis's fixed
+    /// set (an atom: `plus-minus`, `overline`) by its words, the entry `name.value` (reported when
+    /// missing); any other value by such an entry when the locale has one (`notation.box`), else as written.
+    private mutating func propertyWords(_ property: Int, _ value: String, of target: Frame, selector: Int, _ context: Context) -> String {
+        guard !value.isEmpty else { return value }
+        let stored = tree.property(target.node, propertyNumber(properties[property].number))
+        if let stored, stored.form == .integer || stored.form == .flag { return value }
+        let name = tree.name(ofProperty: propertyNumber(properties[property].number))
+        let key = name + "." + value
+        if stored?.form == .atom { return keyedWords(key, variants: variants(selector, context, withVerbosity: true), range: tree.range(target.node)) }
+        return core.lexicon.keyed(key, variants: variants(selector, context, withVerbosity: true))?.trimmingSpaces ?? value
+    }
+
+    /// The variant names to try for variant selector `selector` (-1: none) of the node in `context`
+    /// (see ``VariantSelector``), with the verbosity's variant (`brief`) last when asked for.
+    mutating func variants(_ selector: Int, _ context: Context, withVerbosity: Bool) -> [String] {
+        let verbosity = withVerbosity ? preferences.variant : nil
+        guard selector >= 0 else { return verbosity.map { [$0] } ?? [] }
+        let s = core.table.variantSelectors[selector]
+        if let fixed = s.fixed, verbosity == nil { return fixed }
+        var components: [[String]] = s.components.map { component in
+            switch component {
+            case .named(let name): return [name]
+            case .plural(let source):
+                let category = core.lexicon.pluralCategory(of: countText(source, context))
+                return category == "one" ? ["one"] : [category, "plural"]
+            }
+        }
+        if let verbosity { components.append([verbosity]) }
+        return variantCandidates(components)
+    }
+
+    /// The number a `@plural(…)` variant counts, as written (empty when there is none).
+    private mutating func countText(_ source: VariantSelector.CountSource, _ context: Context) -> String {
+        let frame = Frame(node: context.node, role: context.role)
+        switch source {
+        case .text: return tree.text(context.node)
+        case .property(let p): return propertyValue(p, of: frame, isSelf: true, context) ?? ""
+        case .path(let path):
+            var target = context.node
+            for step in templatePathStart[path] ..< templatePathStart[path + 1] {
+                guard let next = tree.child(target, role: roleNumber(templatePathRoles[step])) else { return "" }
+                target = next
+            }
+            return tree.text(target)
+        }
+    }
+
+    /// Speaks the first node a template path of roles leads to (`{function.subscript}`).
+    private mutating func speakPath(_ path: Int, format: CompiledFormat?, _ context: Context, depth: Int, prosody: Prosody?,
+                                    into out: inout SpeechBuilder) {
+        let node = context.node
+        // A path of roles: speak the first node it leads to.
+        var step = templatePathStart[path]
+        let end = templatePathStart[path + 1]
+        guard step < end else { return }
+        // The nodes passed on the way are ancestors of the one spoken (for its `parent.parent`
+        // and `within` tests), as they are when it is reached child by child.
+        var target = Frame(node: node, role: context.role)
+        let outerAncestors = ancestorCount
+        defer { ancestorCount = outerAncestors }
+        while step < end - 1 {
+            let role = roleNumber(templatePathRoles[step])
+            guard let next = tree.child(target.node, role: role) else { return }
+            ancestors[ancestorCount] = target
+            ancestorCount += 1
+            target = Frame(node: next, role: role)
+            step += 1
+        }
+        let last = roleNumber(templatePathRoles[end - 1])
+        for i in 0 ..< tree.childCount(target.node) where tree.child(target.node, at: i).role == last {
+            speak(child: tree.child(target.node, at: i).node, role: last, parent: target, index: i, format: format,
+                  owner: context, depth: depth, prosody: prosody, into: &out)
+            return
+        }
+    }
+
+    /// The number of the script level `name` (a ``RuleTable/levelNames`` number) inside level `outer`,
+    /// made with its indicator words when first met.
+    private mutating func innerLevel(_ outer: Int32, _ name: Int32, _ out: inout SpeechBuilder) -> Int32 {
+        for (i, l) in levels.enumerated() where l.outer == outer && l.name == name { return Int32(i + 1) }
+        levels.append((outer, name))
+        var path: [Int32] = [name]
+        var o = outer
+        while o > 0 { path.insert(levels[Int(o) - 1].name, at: 0); o = levels[Int(o) - 1].outer }
+        if out.indicators.isEmpty { out.indicators.append(core.levelIndicator([], variant: preferences.variant)) }
+        while out.indicators.count < levels.count { out.indicators.append("") }
+        out.indicators.append(core.levelIndicator(path, variant: preferences.variant))
+        return Int32(levels.count)
     }
 
     /// A child named in a template (`{numerator}`, `{denominator:ordinal}`): a leaf with a format
     /// that applies says the formatted words, anything else is spoken.
-    private mutating func speak(child: NodeID, role: UInt16, parent: Frame, index: Int, format: ValueFormat?, depth: Int,
-                                prosody: Prosody?, into out: inout SpeechBuilder) {
-        if let format, tree.childCount(child) == 0, let words = formatted(tree.text(child), format: format, node: child) {
+    private mutating func speak(child: NodeID, role: UInt16, parent: Frame, index: Int, format: CompiledFormat?, owner: Context,
+                                depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
+        if let format, tree.childCount(child) == 0, let words = formatted(tree.text(child), format: format, node: child, owner) {
             out.append(words: words, range: tree.range(child), prosody: childProsody(role, prosody))
         } else {
             speak(child, role: role, parent: parent, index: index, depth: depth + 1, prosody: childProsody(role, prosody),
@@ -609,52 +761,106 @@ struct SpeechRun {
     }
 
     /// Formats a value (see ``ValueFormat``); `node` is the leaf it is the text of (-1 for a property
-    /// value). Nil when the format does not apply.
-    mutating func formatted(_ value: String, format: ValueFormat, node: NodeID) -> String? {
-        switch format {
+    /// value), `owner` the node whose template names it (for `@plural(…)` variants). Nil when the format
+    /// does not apply.
+    mutating func formatted(_ value: String, format: CompiledFormat, node: NodeID, _ owner: Context) -> String? {
+        let kind = format.kind
+        switch kind {
         case .raw: return value
         case .cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural, .rootIndex, .ordinalNumeral, .power:
             if let n = SpeechRun.integer(value) {
-                if let words, let cached = words.integerWords(n, format) { return cached }
-                return SpeechRun.integerWords(n, format, lexicon: core.lexicon)
+                if format.selector < 0 {
+                    if let words, let cached = words.integerWords(n, kind) { return cached }
+                    return SpeechRun.integerWords(n, kind, variants: kind.impliedVariant.map { [$0] } ?? [], lexicon: core.lexicon)
+                }
+                return SpeechRun.integerWords(n, kind, variants: variants(Int(format.selector), owner, withVerbosity: false),
+                                              lexicon: core.lexicon)
             }
             // A letter used as an ordinal or root index ("n-th").
-            guard format == .ordinal || format == .rootIndex, node >= 0, tree.kind(node) == .identifier,
-                  tree.childCount(node) == 0 else { return nil }
-            return symbolWords(value, range: tree.range(node)) + core.ordinalSuffix
+            guard kind == .ordinal || kind == .rootIndex, node >= 0, tree.kind(node) == .identifier, tree.childCount(node) == 0,
+                  let suffix = core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
+            else { return nil }
+            return symbolWords(value, range: tree.range(node)) + suffix
         case .word:
             // A symbol's words: symbolWords looks the whole text up first.
             return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .function: return core.lexicon.function(value, variant: preferences.variant)
-        case .unit: return core.lexicon.unit(value, plural: false)
-        case .unitPlural: return core.lexicon.unit(value, plural: true)
+        case .font:
+            if let w = core.lexicon.font(value, variant: preferences.variant) { return w }
+            // A font without words is read by its name and reported (as a character without words is).
+            let name = value.replacingOccurrences(of: "-", with: " ")
+            if reported?.contains(value) != true {
+                reported = (reported ?? []).union([value])
+                diagnostics.append(.warning("speech.missing-word",
+                    "no \(core.locale) word for the font '\(value)'; read as '\(name)'", at: node >= 0 ? tree.range(node) : nil))
+            }
+            return name
+        case .unit, .unitPlural:
+            let names = format.selector < 0 ? (kind == .unitPlural ? ["plural"] : []) : variants(Int(format.selector), owner, withVerbosity: false)
+            return core.lexicon.unit(value, variants: names)
         case .spell: return value.map { String($0) }.joined(separator: " ")
+        case .characters:
+            // Every character by its words ("number-sign F F 0 0").
+            let range = node >= 0 ? tree.range(node) : nil
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }
+                .map { symbolWords(String(Character($0)), range: range) }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .name:
+            // A function's words when the locale has them, else the letters of a name in capitals
+            // ("P M F"); other names as they are.
+            if let words = core.lexicon.function(value, variant: preferences.variant) { return words }
+            guard value.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) else { return nil }
+            return formatted(value, format: CompiledFormat(kind: .letters, selector: -1), node: node, owner)
+        case .letters:
+            // Letter by letter, as one-letter identifiers, when a letter is a capital ("Upper S i");
+            // a capital after the words of the key `letters.capital` when the style or locale has it.
+            // A name in small letters stays a word ("mol", "eff").
+            guard value.unicodeScalars.contains(where: { $0.properties.isUppercase }) else { return nil }
+            let range = node >= 0 ? tree.range(node) : nil
+            let capital = core.lexicon.symbol("letters.capital", variant: preferences.variant)?.trimmingSpaces
+            return value.unicodeScalars.filter { !$0.properties.isWhitespace }.map { scalar -> String in
+                let words = symbolWords(String(Character(scalar)), range: range)
+                guard let capital, !capital.isEmpty, scalar.properties.isUppercase else { return words }
+                return capital + " " + words
+            }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .punctuation:
+            // Words as written, punctuation by its words ("are colon").
+            let range = node >= 0 ? tree.range(node) : nil
+            var out = ""
+            for scalar in value.unicodeScalars {
+                let category = scalar.properties.generalCategory
+                let isPunctuation = category == .otherPunctuation || category == .dashPunctuation || category == .openPunctuation
+                    || category == .closePunctuation || category == .initialPunctuation || category == .finalPunctuation
+                if isPunctuation {
+                    out += " " + symbolWords(String(Character(scalar)), range: range) + " "
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            return out.split(separator: " ").joined(separator: " ")
         case .concept:
             // An intent's concept: the locale's words for it (`concept.NAME` in functions.txt), or its
-            // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to").
+            // name with the hyphens as spaces ("perpendicular-to" → "perpendicular to"): the author's name.
             if value.isEmpty { return "" }
             return core.lexicon.function("concept." + value, variant: preferences.variant)
                 ?? value.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
-        case .unknown: return nil
+        case .unknown, .none: return nil
         }
     }
 
-    /// The words of integer `n` in one of the formats for integers (nil when there are none).
-    static func integerWords(_ n: Int, _ format: ValueFormat, lexicon: Lexicon) -> String? {
-        switch format {
-        case .cardinal: return NumberWording.cardinal(n, lexicon: lexicon)
-        case .ordinal: return NumberWording.ordinal(n, lexicon: lexicon)
-        case .ordinalPlural:
-            guard let o = NumberWording.ordinal(n, lexicon: lexicon) else { return nil }
-            return lexicon.number("ordinal.\(n)", variant: "plural") ?? (o + "s")
-        case .denominator: return lexicon.number("denominator.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
-        case .denominatorPlural:
-            return lexicon.number("denominator.\(n)", variant: "plural") ?? NumberWording.ordinal(n, lexicon: lexicon).map { $0 + "s" }
-        case .rootIndex: return lexicon.number("root.\(n)") ?? NumberWording.ordinal(n, lexicon: lexicon)
-        case .ordinalNumeral: return NumberWording.ordinalNumeral(n, lexicon: lexicon)
-        case .power: return lexicon.number("power.\(n)")
-        default: return nil
-        }
+    /// The words of integer `n` in one of the formats for integers, in the first of `variants` that
+    /// applies (nil when there are none; see ``NumberForm``). With `spellOut` false a number that
+    /// needs spelling out has none and sets `needsSpellOut`.
+    static func integerWords(_ n: Int, _ format: ValueFormat, variants: [String], lexicon: Lexicon, spellOut: Bool = true,
+                             needsSpellOut: inout Bool) -> String? {
+        if format == .ordinalNumeral { return lexicon.ordinalNumeral(n, variants: variants) }
+        guard let form = format.numberForm else { return nil }
+        return lexicon.numberWords(n, form, variants: variants, spellOut: spellOut, needsSpellOut: &needsSpellOut)
+    }
+
+    /// ``integerWords(_:_:variants:lexicon:spellOut:needsSpellOut:)``, spelling out as needed.
+    static func integerWords(_ n: Int, _ format: ValueFormat, variants: [String], lexicon: Lexicon) -> String? {
+        var needsSpellOut = false
+        return integerWords(n, format, variants: variants, lexicon: lexicon, needsSpellOut: &needsSpellOut)
     }
 
     /// `Int(value)`, read directly for the usual short digit strings.
@@ -703,16 +909,18 @@ struct SpeechRun {
                 let role = roleNumber(role)
                 guard let next = tree.child(current.node, role: role) else { return nil }
                 current = Frame(node: next, role: role)
+            case .lastChild:
+                let count = tree.childCount(current.node)
+                guard count > 0 else { return nil }
+                let link = tree.child(current.node, at: count - 1)
+                current = Frame(node: link.node, role: link.role)
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }
                 current = ancestors[ancestorCount - levels]
-            case .next:
-                guard context.parent >= 0, context.index + 1 < tree.childCount(context.parent) else { return nil }
-                let link = tree.child(context.parent, at: context.index + 1)
-                current = Frame(node: link.node, role: link.role)
-            case .previous:
-                guard context.parent >= 0, context.index > 0 else { return nil }
-                let link = tree.child(context.parent, at: context.index - 1)
+            case .sibling(let offset):
+                let i = context.index + offset
+                guard context.parent >= 0, i >= 0, i < tree.childCount(context.parent) else { return nil }
+                let link = tree.child(context.parent, at: i)
                 current = Frame(node: link.node, role: link.role)
             }
         }
@@ -826,6 +1034,16 @@ struct SpeechRun {
         case let .within(kinds):
             for i in 0 ..< ancestorCount where kinds.contains(tree.kind(ancestors[i].node)) { return !negated }
             return negated
+        case let .withinThrough(kinds, through):
+            // The nearest ancestor not of a `through` kind decides.
+            var i = ancestorCount - 1
+            while i >= 0 {
+                let kind = tree.kind(ancestors[i].node)
+                if kinds.contains(kind) { return !negated }
+                if !through.contains(kind) { return negated }
+                i -= 1
+            }
+            return negated
         }
     }
 
@@ -868,6 +1086,8 @@ struct SpeechRun {
         case let .followed(negated): return negated ? "not followed" : "followed"
         case let .first(negated): return negated ? "not first" : "first"
         case let .within(kinds, negated): return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ")
+        case let .withinThrough(kinds, through, negated):
+            return (negated ? "not " : "") + "within " + kinds.joined(separator: ", ") + " through " + through.joined(separator: ", ")
         }
     }
 }

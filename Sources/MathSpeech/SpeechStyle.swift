@@ -1,64 +1,146 @@
 import Foundation
+import MathSyntax
 import MathSemantics
 
 /// A compiled speech style: the rules of a style file and everything it inherits, its preferences
 /// and its word overrides. Immutable and `Sendable`.
 public struct SpeechStyle: Sendable {
-    /// The style name (`clearspeak`, `mathspeak`).
+    /// The style name (`ClearSpeak`, `SimpleSpeak`, `MathSpeak`: the `style` line of its rule file).
     public let name: String
     /// The locale tag of its rule file.
     public let locale: String
-    /// Declared preferences (own first, then inherited).
+    /// The preferences the style offers (own first, then those of files inherited with their
+    /// preferences).
     public let preferences: [PreferenceDeclaration]
+    /// Preferences of files inherited `without preferences`: their rules see each at its default
+    /// (first) value, and a request cannot change it.
+    public let fixedPreferences: [PreferenceDeclaration]
     /// All rules in priority order (own file first, then inherited files).
     public let rules: [SpeechRule]
     /// Word overrides of the style.
     public let words: WordTable
+    /// Literal words of rules inherited from another language that the locale's phrase files do not
+    /// translate (see ``PhraseTable``); empty when nothing is inherited across languages.
+    public var untranslatedPhrases: [UntranslatedPhrase] = []
+    /// The key prefix of the script-level indicator words when the style tracks script levels
+    /// (``RuleFile/levelWords``; the first file that declares one).
+    public let levelWords: String?
     /// The rules compiled against the semantic tree's vocabulary: what matching and speaking read.
     let table: RuleTable
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
-    public init(files: [RuleFile], words: WordTable) {
+    /// The preferences of the files named in `fixingPreferencesOf` (reached through `inherit …
+    /// without preferences`) are not offered: their rules see the default values.
+    public init(files: [RuleFile], words: WordTable, fixingPreferencesOf fixed: Set<String> = []) {
         name = files.first?.style ?? ""
         locale = files.first?.locale ?? ""
-        var preferences: [PreferenceDeclaration] = []
+        var offered: [PreferenceDeclaration] = [], hidden: [PreferenceDeclaration] = []
         var seen: Set<String> = []
-        for file in files {
-            for p in file.preferences where !seen.contains(p.name.lowercased()) {
-                seen.insert(p.name.lowercased())
-                preferences.append(p)
-            }
+        // Offered declarations first, so that a style re-declaring an inherited preference offers it.
+        for file in files where !fixed.contains(file.file) {
+            for p in file.preferences where seen.insert(p.name.lowercased()).inserted { offered.append(p) }
         }
-        self.preferences = preferences
+        for file in files where fixed.contains(file.file) {
+            for p in file.preferences where seen.insert(p.name.lowercased()).inserted { hidden.append(p) }
+        }
+        preferences = offered
+        fixedPreferences = hidden
         rules = files.flatMap(\.rules)
         self.words = words
+        levelWords = files.lazy.compactMap(\.levelWords).first
         table = RuleTable(rules)
     }
 
-    /// Resolves user preferences (case-insensitive names, aliases and values) against the
-    /// declarations; unknown names or values are reported and ignored. Undeclared preferences get
-    /// their default (first) value.
-    public func resolve(_ requested: [String: String]) -> (values: [String: String], problems: [String]) {
+    /// The default value of the style's `Verbosity` preference (nil when it declares none): words
+    /// for any other verbosity are the word-file variant of that name (`| terse: …`).
+    public var defaultVerbosity: String? {
+        (preferences + fixedPreferences).first { equalIgnoringASCIICase($0.name, "Verbosity") }?.values.first
+    }
+
+    /// Resolves user preferences (case-insensitive names, aliases and values) against the offered
+    /// declarations; every preference (offered or fixed) starts at its default (first) value. A
+    /// request the style cannot use — an unknown name, or a value the preference does not allow — is
+    /// ignored and reported as a ``PreferenceProblem`` (a warning: the formula is still spoken).
+    public func resolve(_ requested: [String: String]) -> (values: [String: String], problems: [PreferenceProblem]) {
         var values: [String: String] = [:]
-        for p in preferences { values[p.name] = p.values.first ?? "" }
-        var problems: [String] = []
-        for (rawName, rawValue) in requested {
+        for p in fixedPreferences + preferences { values[p.name] = p.values.first ?? "" }
+        var problems: [PreferenceProblem] = []
+        // Sorted by name, so that the problems come out in the same order on every run.
+        for (rawName, rawValue) in requested.sorted(by: { $0.key < $1.key }) {
             let key = rawName.lowercased()
             guard let declaration = preferences.first(where: { d in
                 d.name.lowercased() == key || d.aliases.contains { $0.lowercased() == key }
                     || d.name.lowercased() == key + "s" || (key.hasSuffix("s") && d.name.lowercased() + "s" == key)
             }) else {
-                problems.append("unknown preference '\(rawName)' for style \(name); known: \(preferences.map(\.name).joined(separator: ", "))")
+                problems.append(PreferenceProblem(.unknownName, name: rawName, value: rawValue, style: name,
+                                                  known: preferences.map(\.name)))
                 continue
             }
             guard let value = declaration.values.first(where: { $0.lowercased() == rawValue.lowercased() }) else {
-                problems.append("unknown value '\(rawValue)' for preference \(declaration.name); allowed: \(declaration.values.joined(separator: ", "))")
+                problems.append(PreferenceProblem(.unknownValue, name: declaration.name, value: rawValue, style: name,
+                                                  known: declaration.values))
                 continue
             }
             values[declaration.name] = value
         }
         return (values, problems)
     }
+}
+
+/// A requested preference a style cannot use: a name it does not declare (MathCAT sends `Verbosity`,
+/// `DecimalSeparators`, `Impairment`… with every request, whatever the style), or a value the
+/// preference does not allow. The request is answered without it; ``diagnostic`` reports it as a
+/// warning.
+public struct PreferenceProblem: Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Kind: String, Hashable, Sendable {
+        /// The style declares no preference of that name.
+        case unknownName
+        /// The preference does not allow that value.
+        case unknownValue
+    }
+
+    /// What is wrong.
+    public let kind: Kind
+    /// The preference as requested (for an unknown value, its declared name).
+    public let name: String
+    /// The requested value.
+    public let value: String
+    /// The style that was asked.
+    public let style: String
+    /// What the style knows instead: its preference names, or the allowed values.
+    public let known: [String]
+
+    /// Creates a problem.
+    public init(_ kind: Kind, name: String, value: String, style: String, known: [String]) {
+        self.kind = kind
+        self.name = name
+        self.value = value
+        self.style = style
+        self.known = known
+    }
+
+    /// The diagnostic id: `speech.unknown-preference` or `speech.unknown-preference-value`.
+    public var id: DiagnosticID {
+        switch kind {
+        case .unknownName: return .speechUnknownPreference
+        case .unknownValue: return .speechUnknownPreferenceValue
+        }
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        switch kind {
+        case .unknownName:
+            return "unknown preference '\(name)' for style \(style); known: \(known.joined(separator: ", "))"
+        case .unknownValue:
+            return "unknown value '\(value)' for preference \(name); allowed: \(known.joined(separator: ", "))"
+        }
+    }
+
+    /// The problem as a warning of a request that was answered without the preference (no source
+    /// range: preferences are not part of the formula).
+    public var diagnostic: Diagnostic { .warning(id, description + " (ignored)", at: nil) }
 }
 
 /// A property name or role as compiled rules refer to it: its number in the semantic tree's
@@ -177,6 +259,15 @@ final class RuleTable: Sendable {
     let templatePathRoles: FrozenArray<NameNumber>
     /// Keys of `{@key}` look-ups, by number.
     let lookupKeys: [String]
+    /// Per rule, the number of the first rule of a later file (the rules count when there is none):
+    /// where `{inherited}` starts looking.
+    let inheritedStart: FrozenArray<Int>
+    /// Keys of `{@key[property]}` look-ups, by number.
+    let countedKeys: [String]
+    /// Names of script levels in `{role@level}` parts, by number.
+    let levelNames: [String]
+    /// The variants references name (`@genitive`, `@plural(quantity)`), by number.
+    let variantSelectors: [VariantSelector]
     /// The arrays a run reads, as raw pointers.
     let reader: Reader
 
@@ -405,6 +496,17 @@ final class RuleTable: Sendable {
         templatePathStart = FrozenArray(builder.templatePathStart)
         templatePathRoles = FrozenArray(builder.templatePathRoles)
         lookupKeys = builder.lookupKeys
+        // Rules come file by file (the style's own, then what it inherits).
+        var starts = [Int](repeating: rules.count, count: rules.count)
+        var next = rules.count
+        for r in rules.indices.reversed() {
+            starts[r] = next
+            if r > 0, rules[r - 1].file != rules[r].file { next = r }
+        }
+        inheritedStart = FrozenArray(starts)
+        countedKeys = builder.countedKeys
+        levelNames = builder.levelNames
+        variantSelectors = builder.variantSelectors
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
@@ -451,6 +553,9 @@ final class RuleTable: Sendable {
         var templatePathStart = [0]
         var templatePathRoles: [NameNumber] = []
         var lookupKeys: [String] = []
+        var countedKeys: [String] = []
+        var levelNames: [String] = []
+        var variantSelectors: [VariantSelector] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
         var valueTestNumbers: [ValueTestKey: Int] = [:]
@@ -458,6 +563,8 @@ final class RuleTable: Sendable {
         var preferenceNumbers: [PreferenceKey: Int] = [:]
         var templatePathNumbers: [[String]: Int] = [:]
         var lookupNumbers: [String: Int] = [:]
+        var countedNumbers: [String: Int] = [:]
+        var levelNumbers: [String: Int] = [:]
 
         struct PreferenceKey: Hashable {
             let name: String
@@ -491,11 +598,17 @@ final class RuleTable: Sendable {
                     var levels = 0
                     while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
                     pathSteps.append(.parent(levels: levels))
-                case "next": pathSteps.append(.next); rest = rest.dropFirst()
-                case "previous": pathSteps.append(.previous); rest = rest.dropFirst()
+                case "next", "previous":
+                    // `previous.previous`: the sibling two before.
+                    var offset = 0
+                    while let step = rest.first, step == "next" || step == "previous" {
+                        offset += step == "next" ? 1 : -1
+                        rest = rest.dropFirst()
+                    }
+                    pathSteps.append(.sibling(offset: offset))
                 default: break
                 }
-                for name in rest { pathSteps.append(.child(role(name))) }
+                for name in rest { pathSteps.append(name == "last" ? .lastChild : .child(role(name))) }
                 pathStart.append(pathSteps.count)
             }
             return n
@@ -552,6 +665,8 @@ final class RuleTable: Sendable {
                 return CompiledCondition(.first, negated: negated)
             case let .within(kinds, negated):
                 return CompiledCondition(.within(KindSet(kinds)), negated: negated)
+            case let .withinThrough(kinds, through, negated):
+                return CompiledCondition(.withinThrough(KindSet(kinds), through: KindSet(through)), negated: negated)
             }
         }
 
@@ -563,23 +678,98 @@ final class RuleTable: Sendable {
             case .pause(let p): return .pause(p)
             case .children: return .children
             case let .child(name, format) where name.utf8.contains(0x2E):  // a path: "function.subscript"
-                let roles = name.split(separator: ".").map(String.init)
-                let (path, isNew) = Builder.number(roles, &templatePathNumbers)
-                if isNew {
-                    for r in roles { templatePathRoles.append(role(r)) }
-                    templatePathStart.append(templatePathRoles.count)
-                }
-                return .path(path, format: format.map(ValueFormat.init))
-            case let .child(name, format): return .child(role(name), format: format.map(ValueFormat.init))
-            case .text(let format): return .text(format: format.map(ValueFormat.init))
-            case let .property(name, format): return .property(property(name), format: format.map(ValueFormat.init))
-            case .lookup(let key):
+                return .path(templatePath(name.split(separator: ".").map(String.init)), format: format.map { compile($0) })
+            case let .child(name, format): return .child(role(name), format: format.map { compile($0) })
+            case .text(let format): return .text(format: format.map { compile($0) })
+            case let .property(name, format):
+                // Without a format name, variants are those of the value's words (an atom's `name.value` entry).
+                return .property(property(name), format: format.map { compile($0) })
+            case .inherited: return .inherited
+            case let .lookup(key, variants):
                 let (n, isNew) = Builder.number(key, &lookupNumbers)
                 if isNew { lookupKeys.append(key) }
-                return .lookup(n)
+                return .lookup(n, selector: variants.isEmpty ? -1 : selector(variants))
             case .joiner(let text): return .joiner(text)
+            case .levelMark: return .levelMark
+            case let .countedLookup(key, name):
+                let (n, isNew) = Builder.number(key, &countedNumbers)
+                if isNew { countedKeys.append(key) }
+                return .countedLookup(n, property: property(name))
+            case let .leveled(name, level):
+                let (l, isNew) = Builder.number(level, &levelNumbers)
+                if isNew { levelNames.append(level) }
+                if name.utf8.contains(0x2E) { return .leveledPath(templatePath(name.split(separator: ".").map(String.init)), level: Int32(l)) }
+                return .leveledChild(role(name), level: Int32(l))
             }
         }
+
+        /// A template path's number (`function.subscript`).
+        mutating func templatePath(_ roles: [String]) -> Int {
+            let (path, isNew) = Builder.number(roles, &templatePathNumbers)
+            if isNew {
+                for r in roles { templatePathRoles.append(role(r)) }
+                templatePathStart.append(templatePathRoles.count)
+            }
+            return path
+        }
+
+        /// A format: its kind, and the number of its variant selector when variants are written (the
+        /// plural formats, `denominator-plural`, imply the variant `plural` first).
+        mutating func compile(_ format: TemplateFormat) -> CompiledFormat {
+            let kind = format.name.map(ValueFormat.init) ?? .none
+            guard !format.variants.isEmpty else { return CompiledFormat(kind: kind, selector: -1) }
+            let implied: [TemplateFormat.Variant] = kind.impliedVariant.map { [.named($0)] } ?? []
+            return CompiledFormat(kind: kind, selector: Int32(selector(implied + format.variants)))
+        }
+
+        /// The number of a new variant selector.
+        mutating func selector(_ variants: [TemplateFormat.Variant]) -> Int {
+            let components = variants.map { variant -> VariantSelector.Component in
+                switch variant {
+                case .named(let name): return .named(name)
+                case .plural(of: .text): return .plural(.text)
+                case .plural(of: .property(let name)): return .plural(.property(property(name)))
+                case .plural(of: .path(let roles)): return .plural(.path(templatePath(roles)))
+                }
+            }
+            variantSelectors.append(VariantSelector(components: components))
+            return variantSelectors.count - 1
+        }
+    }
+}
+
+/// A format as compiled (`{d:denominator@genitive}`): its kind and, when variants are written, the
+/// number of its ``VariantSelector`` in ``RuleTable/variantSelectors`` (-1: none).
+struct CompiledFormat: Sendable {
+    let kind: ValueFormat
+    let selector: Int32
+}
+
+/// The variants of a reference (`@feminine@genitive`, `@plural(quantity)`): which variant names of an
+/// entry to try, most specific first (``variantCandidates(_:)``). Fixed names are listed once; a
+/// plural category is found per node.
+struct VariantSelector: Sendable {
+    enum Component: Sendable {
+        case named(String)
+        case plural(CountSource)
+    }
+
+    /// Where the number of a plural category comes from: a property (a ``RuleTable/properties``
+    /// number), the first node of a template path, or the node's own text.
+    enum CountSource: Sendable {
+        case property(Int)
+        case path(Int)
+        case text
+    }
+
+    let components: [Component]
+    /// The candidates when every component is a fixed name.
+    let fixed: [String]?
+
+    init(components: [Component]) {
+        self.components = components
+        let names = components.compactMap { c -> String? in if case .named(let n) = c { n } else { nil } }
+        fixed = names.count == components.count ? variantCandidates(names.map { [$0] }) : nil
     }
 }
 
@@ -614,9 +804,12 @@ struct PropertyReference: Sendable {
 struct CompiledCondition: Sendable {
     /// One step of a path: a sibling, an ancestor, or the first child with a role.
     enum Step: Sendable {
-        case next, previous
+        /// A sibling: `offset` places after the node (before it when negative).
+        case sibling(offset: Int)
         case parent(levels: Int)
         case child(NameNumber)
+        /// The last child, whatever its role (`exponent.last`: the last factor of a product).
+        case lastChild
     }
 
     /// The tests; numbers refer to the ``RuleTable``'s lists, `path` -1 to the node itself.
@@ -629,6 +822,7 @@ struct CompiledCondition: Sendable {
         case followed
         case first
         case within(KindSet)
+        case withinThrough(KindSet, through: KindSet)
     }
 
     let test: Test
@@ -648,7 +842,7 @@ struct CompiledCondition: Sendable {
         case .first, .followed, .role, .parentKind: return 1
         case .kind(let path, _): return path < 0 ? 1 : 2
         case .property(let path, _, _): return path < 0 ? 3 : 4
-        case .within: return 5
+        case .within, .withinThrough: return 5
         }
     }
 }
@@ -897,42 +1091,64 @@ enum CompiledPart: Sendable {
     /// All children in order.
     case children
     /// The children with a role (all of them, in order).
-    case child(NameNumber, format: ValueFormat?)
+    case child(NameNumber, format: CompiledFormat?)
     /// The first node reached through a path of roles (`function.subscript`): a template path number.
-    case path(Int, format: ValueFormat?)
-    case text(format: ValueFormat?)
+    case path(Int, format: CompiledFormat?)
+    case text(format: CompiledFormat?)
     /// A property's value: a ``RuleTable/properties`` number.
-    case property(Int, format: ValueFormat?)
-    /// Words by key: a ``RuleTable/lookupKeys`` number.
-    case lookup(Int)
+    case property(Int, format: CompiledFormat?)
+    /// Words by key: a ``RuleTable/lookupKeys`` number, and a ``RuleTable/variantSelectors`` number (-1: none).
+    case lookup(Int, selector: Int)
+    /// The first matching rule of a later file (``TemplatePart/inherited``).
+    case inherited
+    /// Words by key and count: a ``RuleTable/countedKeys`` number and the property giving the count.
+    case countedLookup(Int, property: Int)
+    /// The children with a role, or the node a template path leads to, spoken at a script level
+    /// (a ``RuleTable/levelNames`` number).
+    case leveledChild(NameNumber, level: Int32)
+    case leveledPath(Int, level: Int32)
+    /// Says the indicator of the current script level if the words before were on another.
+    case levelMark
     case joiner(String)
 }
 
 /// The formats after a colon in a template reference (`{denominator:ordinal}`, see `Rules/README.md`).
-/// An unknown name formats nothing (the part is spoken as if it had no format).
+/// An unknown name formats nothing (the part is spoken as if it had no format; `rules lint` reports it).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power, concept
+    case word, function, unit, unitPlural, spell, power, concept, font, characters, punctuation, letters, name
     case unknown
+    /// No format name, only variants (`{=operator@genitive}`, `{@…}`).
+    case none
 
-    init(_ name: String) {
-        switch name {
-        case "raw": self = .raw
-        case "cardinal": self = .cardinal
-        case "ordinal": self = .ordinal
-        case "ordinal-plural": self = .ordinalPlural
-        case "ordinal-numeral": self = .ordinalNumeral
-        case "denominator": self = .denominator
-        case "denominator-plural": self = .denominatorPlural
-        case "root-index": self = .rootIndex
-        case "word": self = .word
-        case "function": self = .function
-        case "unit": self = .unit
-        case "unit-plural": self = .unitPlural
-        case "spell": self = .spell
-        case "power": self = .power
-        case "concept": self = .concept
-        default: self = .unknown
+    /// The format names, as templates write them.
+    static let names: [String: ValueFormat] = [
+        "raw": .raw, "cardinal": .cardinal, "ordinal": .ordinal, "ordinal-plural": .ordinalPlural,
+        "ordinal-numeral": .ordinalNumeral, "denominator": .denominator, "denominator-plural": .denominatorPlural,
+        "root-index": .rootIndex, "word": .word, "function": .function, "unit": .unit, "unit-plural": .unitPlural,
+        "spell": .spell, "power": .power, "concept": .concept, "font": .font, "characters": .characters,
+        "punctuation": .punctuation, "letters": .letters, "name": .name,
+    ]
+
+    init(_ name: String) { self = ValueFormat.names[name] ?? .unknown }
+
+    /// The variant a format implies (`denominator-plural` is `denominator@plural`).
+    var impliedVariant: String? {
+        switch self {
+        case .ordinalPlural, .denominatorPlural, .unitPlural: "plural"
+        default: nil
+        }
+    }
+
+    /// The number form of an integer format (nil for the others).
+    var numberForm: NumberForm? {
+        switch self {
+        case .cardinal: .cardinal
+        case .ordinal, .ordinalPlural: .ordinal
+        case .denominator, .denominatorPlural: .denominator
+        case .rootIndex: .rootIndex
+        case .power: .power
+        default: nil
         }
     }
 }

@@ -10,12 +10,19 @@ final class WordCache: Sendable {
     private let ascii: FrozenArray<String?>
     /// ``Lexicon/symbol(_:variant:)`` of one-scalar non-ASCII texts that have symbol words, by scalar.
     private let scalars: ScalarMap<String>
-    /// Per integer format (``integerFormats``), the words of `0 ..< integerCount`.
+    /// Per integer format (``integerFormats``), the words of `0 ..< integerCount` (``notCached`` for
+    /// those that need spelling out: start-up never loads ICU).
     private let integers: FrozenArray<String?>
+    /// Stands for words not made when the cache was: the run makes them.
+    static let notCached = "\u{0}"
     /// Per key of a rule table's ``RuleTable/lookupKeys``, its symbol or number words, trimmed; nil
     /// when the key has neither (the run then reads it character by character, reporting what is
     /// missing).
     private let lookups: FrozenArray<String?>
+    /// Per key of ``RuleTable/countedKeys``, its words for the counts `0 ..< countedCount`.
+    private let counted: FrozenArray<String>
+    /// How many counts of each counted key are here.
+    static let countedCount = 8
 
     /// The formats that put words to an integer, in the order of ``integers``.
     static let integerFormats: [ValueFormat] = [.cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural,
@@ -23,7 +30,7 @@ final class WordCache: Sendable {
     /// How many integers (from 0) have their words here.
     static let integerCount = 32
 
-    init(lexicon: Lexicon, variant: String?, lookupKeys: [String]) {
+    init(lexicon: Lexicon, variant: String?, lookupKeys: [String], countedKeys: [String] = []) {
         self.variant = variant
         ascii = FrozenArray((0 ..< 128).map { byte in
             SpeechRun.symbolWords(String(UnicodeScalar(UInt8(byte))), lexicon: lexicon, variant: variant) { _, _ in nil }
@@ -35,15 +42,25 @@ final class WordCache: Sendable {
         }
         self.scalars = ScalarMap(scalars)
         integers = FrozenArray(WordCache.integerFormats.flatMap { format in
-            (0 ..< WordCache.integerCount).map { SpeechRun.integerWords($0, format, lexicon: lexicon) }
+            (0 ..< WordCache.integerCount).map { n -> String? in
+                var needsSpellOut = false
+                let words = SpeechRun.integerWords(n, format, variants: format.impliedVariant.map { [$0] } ?? [], lexicon: lexicon,
+                                                   spellOut: false, needsSpellOut: &needsSpellOut)
+                return needsSpellOut ? WordCache.notCached : words
+            }
         })
         lookups = FrozenArray(lookupKeys.map { key in
             (lexicon.symbol(key, variant: variant) ?? lexicon.number(key, variant: variant))?.trimmingSpaces
         })
+        counted = FrozenArray(countedKeys.flatMap { key in
+            (0 ..< WordCache.countedCount).map { SpeechEngine.Core.countedWords(key, $0, lexicon: lexicon, variant: variant) }
+        })
     }
 
     /// The cache as a run reads it (valid while the cache lives).
-    var reader: Reader { Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base, lookups: lookups.base) }
+    var reader: Reader {
+        Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base, lookups: lookups.base, counted: counted.base)
+    }
 
     /// Reads a ``WordCache`` through raw pointers.
     struct Reader {
@@ -51,6 +68,13 @@ final class WordCache: Sendable {
         fileprivate let scalars: ScalarMap<String>.Reader
         fileprivate let integers: UnsafePointer<String?>
         fileprivate let lookups: UnsafePointer<String?>
+        fileprivate let counted: UnsafePointer<String>
+
+        /// The words of counted key number `k` for count `n`, when they are here.
+        @inline(__always)
+        func countedWords(_ k: Int, _ n: Int) -> String? {
+            n >= 0 && n < WordCache.countedCount ? counted[k * WordCache.countedCount + n] : nil
+        }
 
         /// The words of lookup key number `k` (see ``WordCache/lookups``).
         @inline(__always)
@@ -73,7 +97,9 @@ final class WordCache: Sendable {
         @inline(__always)
         func integerWords(_ n: Int, _ format: ValueFormat) -> String?? {
             guard n >= 0, n < WordCache.integerCount, let f = format.integerFormatIndex else { return nil }
-            return .some(integers[f * WordCache.integerCount + n])
+            let words = integers[f * WordCache.integerCount + n]
+            if let words, words.utf8.count == 1, words == WordCache.notCached { return nil }
+            return .some(words)
         }
     }
 }

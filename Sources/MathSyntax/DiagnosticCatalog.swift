@@ -75,6 +75,12 @@ extension DiagnosticID {
     public static let mathMLUntrustedAttribute: DiagnosticID = "mathml.untrusted-attribute"
     /// A word the locale does not have (read by a fallback name).
     public static let speechMissingWord: DiagnosticID = "speech.missing-word"
+    /// A requested preference the style does not declare (ignored; the request is answered).
+    public static let speechUnknownPreference: DiagnosticID = "speech.unknown-preference"
+    /// A requested preference value the preference does not allow (ignored; the request is answered).
+    public static let speechUnknownPreferenceValue: DiagnosticID = "speech.unknown-preference-value"
+    /// A word found only in a parent locale of another language (spoken, and reported).
+    public static let speechFallbackWord: DiagnosticID = "speech.fallback-word"
     /// The speech of one formula grew past its size limit.
     public static let speechOutputLimit: DiagnosticID = "speech.output-limit"
     /// Speaking one formula took more rule-evaluation steps than the limit.
@@ -151,6 +157,9 @@ extension DiagnosticID {
             .init("mathml.wrong-child-count", .warning, "An element with the wrong number of children."),
             // Speech (MathSpeech).
             .init(.speechMissingWord, .warning, "A word the locale does not have, read by a fallback name."),
+            .init(.speechUnknownPreference, .warning, "A requested preference the style does not declare; ignored, the formula is spoken."),
+            .init(.speechUnknownPreferenceValue, .warning, "A requested preference value the preference does not allow; ignored, the formula is spoken."),
+            .init(.speechFallbackWord, .warning, "A word found only in a parent locale of another language (spoken in that language)."),
             .init(.speechOutputLimit, .error, "The speech of one formula grew past its size limit.", rejectsInput: true),
             .init(.speechStepLimit, .error, "Speaking one formula took more rule steps than the limit.", rejectsInput: true),
             // Typesetting (MathAloudRender).

@@ -29,7 +29,7 @@ extension MathNode {
     /// The text of a leaf (identifier, number, operator, text), nil for other kinds.
     public var leafText: String? {
         switch kind {
-        case .identifier(let s, _), .number(let s), .operator(let s, _), .text(let s, _): return s
+        case .identifier(let s, _), .number(let s, _), .operator(let s, _), .text(let s, _): return s
         default: return nil
         }
     }

@@ -51,8 +51,10 @@ public final class MathNode: Hashable, Sendable {
         /// An identifier (`mi`): a letter, a name like `sin`, a symbol of identifier class.
         /// The variant is nil when the MathML default applies (italic for one letter, upright otherwise).
         case identifier(String, variant: MathVariant?)
-        /// A number (`mn`), digits kept as written (`3.14`, `1{,}000` → `1,000`).
-        case number(String)
+        /// A number (`mn`), digits kept as written (`3.14`, `1{,}000` → `1,000`). The variant is nil for
+        /// the default, upright digits (`\mathbf{12}`, `𝟏𝟐` and `<mn mathvariant="bold">12</mn>` are "12"
+        /// in ``MathVariant/bold``).
+        case number(String, variant: MathVariant? = nil)
         /// An operator, relation, fence or separator (`mo`). The text is the Unicode character(s).
         case `operator`(String, OperatorProperties)
         /// Text (`mtext`).
@@ -314,4 +316,29 @@ public enum MathVariant: String, Hashable, Sendable, Codable, CaseIterable {
     case sansSerifItalic = "sans-serif-italic"
     case sansSerifBoldItalic = "sans-serif-bold-italic"
     case monospace
+}
+
+extension MathVariant {
+    /// The variant a MathML `mathvariant` value names: the values of MathML (surrounding spaces
+    /// ignored), and the spellings other tools write for them — `sans-serif-bold` for
+    /// `bold-sans-serif`, and MathJax's `-tex-mathit` (``italic``), `-tex-oldstyle` (``normal``) and
+    /// `-tex-bold-oldstyle` (``bold``). Nil for other values, MathJax's calligraphic alphabets
+    /// (`-tex-calligraphic`) among them: MathML has no variant for them (the semantic analysis reads
+    /// them from the attribute).
+    public init?(mathML value: String) {
+        var value = Substring(value)
+        while value.first == " " || value.first == "\t" { value.removeFirst() }
+        while value.last == " " || value.last == "\t" { value.removeLast() }
+        if let v = MathVariant(rawValue: String(value)) {
+            self = v
+            return
+        }
+        switch value {
+        case "sans-serif-bold": self = .boldSansSerif
+        case "-tex-mathit": self = .italic
+        case "-tex-oldstyle": self = .normal
+        case "-tex-bold-oldstyle": self = .bold
+        default: return nil
+        }
+    }
 }

@@ -25,7 +25,7 @@ extension MathNode {
         switch kind {
         case .row: return "row"
         case let .identifier(s, v): return "mi \(quoted(s))" + (v.map { " \($0.rawValue)" } ?? "")
-        case let .number(s): return "mn \(quoted(s))"
+        case let .number(s, v): return "mn \(quoted(s))" + (v.map { " \($0.rawValue)" } ?? "")
         case let .operator(s, p):
             var parts = ["mo \(quoted(s))", p.atomClass.rawValue]
             if p.stretchy { parts.append("stretchy") }

@@ -1,47 +1,48 @@
-/// The styled letters and digits of Unicode's Mathematical Alphanumeric Symbols block
-/// (U+1D400–U+1D7FF) and the Letterlike Symbols that fill its reserved holes.
+/// The styled letters and digits of Unicode: the Mathematical Alphanumeric Symbols (U+1D400–U+1D7FF)
+/// with the Letterlike Symbols that fill its reserved holes, the other letterlike letters (ℓ ℘ ⅅ ⅀),
+/// enclosed letters and numbers (Ⓐ ⑴ ⒈ ❶ ⓵ 🄰 🅐 🅰 ㉑), superscripts and subscripts (⁷ ₁ ᵃ), the fullwidth
+/// forms (Ａ ０ ＋) and a few more (segmented digits, turned capitals).
 ///
-/// A styled character such as `𝑥` is a plain letter (`x`) drawn from one alphabet
-/// (``MathVariant/italic``). `decompose` splits a character into the two; `styled` puts them
-/// back together. Both are computed from the block's regular layout (Unicode Standard §22.2,
-/// "Mathematical Alphanumeric Symbols"): each alphabet is a run of 52 Latin letters, 58 Greek
-/// letters or 10 digits at a fixed offset, and 24 reserved code points whose letters were encoded
-/// earlier in Letterlike Symbols (ℎ ℬ ℰ ℱ ℋ ℐ ℒ ℳ ℛ ℯ ℊ ℴ ℭ ℌ ℑ ℜ ℨ ℂ ℍ ℕ ℙ ℚ ℝ ℤ).
-///
-/// The double-struck italic letters ⅅ ⅆ ⅇ ⅈ ⅉ (U+2145–U+2149) are deliberately not decomposed:
-/// they stand for the differential d, e and i, not for a styled letter.
+/// A styled character such as `𝑥` is a plain letter (`x`) drawn from one alphabet (`italic`). The
+/// table is generated from the Unicode Character Database by `scripts/generate-alphabets.py` into
+/// `UnicodeAlphabets.swift` (decomposition mappings `<font>`, `<circle>`, `<square>`, `<super>`,
+/// `<sub>`, `<wide>`, `<compat>`, and the character names for the font; see the script): it is data,
+/// not a hand list. ``alphabet(of:)`` gives any character's font and base; ``decompose(_:)`` and
+/// ``styled(_:_:)`` convert between a letter in a MathML `mathvariant` and *the* character for it.
 public enum UnicodeMath {
     /// Splits a styled mathematical letter or digit into its plain character and its alphabet.
     ///
     /// `𝑥` → (`x`, ``MathVariant/italic``), `ℝ` → (`R`, ``MathVariant/doubleStruck``),
     /// `𝜶` → (`α`, ``MathVariant/boldItalic``), `𝟙` → (`1`, ``MathVariant/doubleStruck``).
+    /// Only *the* character of a letter in a MathML alphabet decomposes (``Alphabet/canonical``): the
+    /// block's letters and digits, the Letterlike letters that fill its reserved holes (ℎ ℬ ℰ ℱ ℋ ℐ ℒ ℳ ℛ
+    /// ℯ ℊ ℴ ℭ ℌ ℑ ℜ ℨ ℂ ℍ ℕ ℙ ℚ ℝ ℤ) and the double-struck Greek ℽ ℼ ℾ ℿ. ℓ and ℘ (the block has 𝓁 and 𝒫),
+    /// the double-struck italic ⅅ ⅆ ⅇ ⅈ ⅉ (no MathML alphabet; they stand for the differential d, e and i)
+    /// and ⅀ (an operator) are symbols of their own here; ``alphabet(of:)`` still gives their parts.
     /// Returns nil for every other character, including plain letters and reserved code points.
     public static func decompose(_ scalar: Unicode.Scalar) -> (base: Unicode.Scalar, variant: MathVariant)? {
-        let value = scalar.value
-        if let entry = Layout.shared.irregular[value] {
-            return (entry.base, entry.variant)
-        }
-        guard value >= blockStart && value <= blockEnd else { return nil }
-        if value < latinEnd {
-            let offset = value - blockStart
-            let alphabet = Int(offset / 52)
-            let index = offset % 52
-            let base = Unicode.Scalar(index < 26 ? 0x41 + index : 0x61 + index - 26)!
-            let variant = latinAlphabets[alphabet]
-            // A reserved code point: its letter lives in Letterlike Symbols.
-            if Layout.shared.irregularStyled[Key(base: base.value, variant: variant)] != nil { return nil }
-            return (base, variant)
-        }
-        if value >= greekStart && value < greekStart + 58 * UInt32(greekAlphabets.count) {
-            let offset = value - greekStart
-            return (Layout.shared.greek[Int(offset % 58)], greekAlphabets[Int(offset / 58)])
-        }
-        if value >= digitStart {
-            let offset = value - digitStart
-            return (Unicode.Scalar(0x30 + offset % 10)!, digitAlphabets[Int(offset / 10)])
-        }
-        return nil
+        guard let i = index(of: scalar.value) else { return nil }
+        let code = styledCodes[i]
+        guard code & canonicalBit != 0, code & multipleBit == 0, let base = Unicode.Scalar(code & baseMask),
+              let variant = fontVariants[Int(code >> fontShift & fontMask)] else { return nil }
+        return (base, variant)
     }
+
+    /// Whether a letter is set italic when no alphabet is given, as TeX sets math letters (and as
+    /// MathAloud draws them): Latin letters, lowercase Greek with its variant forms (ϑ ϕ ϖ ϰ ϱ ϵ), ∂
+    /// and the dotless ı ȷ. Greek capitals are upright. For these an italic styled character (`𝑥`,
+    /// `𝜕`) is the plain letter; for others (`𝛤`, `𝛻`) italic is an alphabet of its own.
+    public static func isItalicByDefault(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x41...0x5A, 0x61...0x7A, 0x3B1...0x3C9, 0x3D1, 0x3D5, 0x3D6, 0x3F0, 0x3F1, 0x3F5, 0x2202, 0x131, 0x237:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Font number → MathML `mathvariant` (nil for fonts MathML lacks).
+    private static let fontVariants: [MathVariant?] = fontNames.map(MathVariant.init(rawValue:))
 
     /// The styled character for a plain letter or digit in an alphabet: (`x`, ``MathVariant/bold``)
     /// → `𝐱`, (`R`, ``MathVariant/doubleStruck``) → `ℝ`. The inverse of ``decompose(_:)``.
@@ -50,71 +51,91 @@ public enum UnicodeMath {
     /// character (e.g. a script digit or a fraktur Greek letter).
     public static func styled(_ scalar: Unicode.Scalar, _ variant: MathVariant) -> Unicode.Scalar? {
         if variant == .normal { return scalar }
-        let value = scalar.value
-        if let special = Layout.shared.irregularStyled[Key(base: value, variant: variant)] {
-            return Unicode.Scalar(special)
-        }
-        switch value {
-        case 0x41...0x5A, 0x61...0x7A:
-            guard let alphabet = latinAlphabets.firstIndex(of: variant) else { return nil }
-            let index = value <= 0x5A ? value - 0x41 : value - 0x61 + 26
-            return Unicode.Scalar(blockStart + UInt32(alphabet) * 52 + index)
-        case 0x30...0x39:
-            guard let alphabet = digitAlphabets.firstIndex(of: variant) else { return nil }
-            return Unicode.Scalar(digitStart + UInt32(alphabet) * 10 + value - 0x30)
-        default:
-            guard let index = Layout.shared.greekIndex[value],
-                  let alphabet = greekAlphabets.firstIndex(of: variant) else { return nil }
-            return Unicode.Scalar(greekStart + UInt32(alphabet) * 58 + UInt32(index))
-        }
+        return canonicalStyled[Key(base: scalar.value, variant: variant)].flatMap(Unicode.Scalar.init)
     }
 
-    // MARK: - Layout of the block
+    /// A styled character's parts: its font or enclosure and its plain letter, digit or number.
+    public struct Alphabet: Hashable, Sendable {
+        /// The plain letter, digit or number: `A` for `𝐀` and `Ⓐ`, `α` for `𝜶`, `21` for `㉑`, `+` for `＋`,
+        /// `C D` (spelled) for `🄭`.
+        public let base: String
+        /// The font or enclosure: a MathML `mathvariant` name where MathML has the alphabet (`bold`,
+        /// `double-struck`, `bold-sans-serif`, `script`, `italic`), else the character names' words
+        /// (`circled`, `negative-circled`, `double-circled`, `circled-sans-serif`, `parenthesized`,
+        /// `full-stop`, `comma`, `squared`, `negative-squared`, `double-struck-italic`, `superscript`,
+        /// `subscript`, `fullwidth`, `turned`, …): see `UnicodeAlphabets.swift` for the list.
+        public let font: String
+        /// Whether the character is the one for its base in its MathML alphabet (`𝓁` is, `ℓ` is not:
+        /// see ``decompose(_:)``).
+        public let canonical: Bool
+        /// The MathML `mathvariant` of the font, when MathML has the alphabet.
+        public var variant: MathVariant? { MathVariant(rawValue: font) }
+    }
 
-    /// First code point of Mathematical Alphanumeric Symbols.
-    private static let blockStart: UInt32 = 0x1D400
-    /// Last code point of Mathematical Alphanumeric Symbols.
-    private static let blockEnd: UInt32 = 0x1D7FF
-    /// End (exclusive) of the thirteen Latin alphabets; the dotless i and j follow.
-    private static let latinEnd: UInt32 = 0x1D6A4
-    /// Start of the five Greek alphabets.
-    private static let greekStart: UInt32 = 0x1D6A8
-    /// Start of the five digit alphabets.
-    private static let digitStart: UInt32 = 0x1D7CE
+    /// The font and base of any styled letter, digit or number of the table: `𝐀` → (`A`, `bold`),
+    /// `Ⓐ` → (`A`, `circled`), `⒉` → (`2`, `full-stop`), `㉑` → (`21`, `circled`), `ℓ` → (`l`, `script`),
+    /// `⁷` → (`7`, `superscript`), `Ａ` → (`A`, `fullwidth`). Nil for plain characters and symbols.
+    public static func alphabet(of scalar: Unicode.Scalar) -> Alphabet? {
+        guard let i = index(of: scalar.value) else { return nil }
+        let code = styledCodes[i]
+        let base = code & multipleBit != 0 ? multipleBases[Int(code & baseMask)]
+            : String(Character(Unicode.Scalar(code & baseMask) ?? " "))
+        return Alphabet(base: base, font: fontNames[Int(code >> fontShift & fontMask)], canonical: code & canonicalBit != 0)
+    }
 
-    /// The Latin alphabets in block order, 52 letters (A–Z, a–z) each from U+1D400.
-    private static let latinAlphabets: [MathVariant] = [
-        .bold, .italic, .boldItalic, .script, .boldScript, .fraktur, .doubleStruck, .boldFraktur,
-        .sansSerif, .boldSansSerif, .sansSerifItalic, .sansSerifBoldItalic, .monospace,
-    ]
-    /// The Greek alphabets in block order, 58 characters each from U+1D6A8.
-    private static let greekAlphabets: [MathVariant] = [
-        .bold, .italic, .boldItalic, .boldSansSerif, .sansSerifBoldItalic,
-    ]
-    /// The digit alphabets in block order, 10 digits each from U+1D7CE.
-    private static let digitAlphabets: [MathVariant] = [
-        .bold, .doubleStruck, .sansSerif, .boldSansSerif, .monospace,
-    ]
+    /// A leaf's text with its styled letters and digits made plain, as the front ends read them: the
+    /// characters of one MathML alphabet become their plain letters and that alphabet (`𝐬𝐢𝐧` → `sin`,
+    /// ``MathVariant/bold``; `𝟏𝟐` → `12`), and the fullwidth forms their ASCII characters (`Ａ` → `A`,
+    /// `＋` → `+`: the same characters at the width of CJK text). Other characters, the enclosed and
+    /// non-canonical ones (`Ⓐ`, `ℓ`) included, are kept. Nil when nothing changes, or when the styled
+    /// characters are of several alphabets (kept as written); `variant` is nil when only fullwidth forms
+    /// were narrowed.
+    public static func plainLetters(_ text: String) -> (text: String, variant: MathVariant?)? {
+        // Styled characters are all outside ASCII; the fullwidth forms and the alphabets start with a
+        // lead byte of 0xEF or 0xF0.
+        guard text.utf8.contains(where: { $0 >= 0xE2 }) else { return nil }
+        var scalars = String.UnicodeScalarView()
+        var variant: MathVariant? = nil
+        var changed = false
+        for u in text.unicodeScalars {
+            if u.value >= 0xFF01 && u.value <= 0xFF5E {
+                scalars.append(Unicode.Scalar(u.value - 0xFEE0)!)
+                changed = true
+            } else if let (base, v) = decompose(u) {
+                if let variant, variant != v { return nil }
+                variant = v
+                scalars.append(base)
+                changed = true
+            } else {
+                scalars.append(u)
+            }
+        }
+        return changed ? (String(scalars), variant) : nil
+    }
 
-    /// The 58 plain characters of one Greek alphabet, in block order: capitals Α–Ω with ϴ in the
-    /// place of the unused U+03A2, ∇, small α–ω (with final ς), ∂, then the symbol variants
-    /// ϵ ϑ ϰ ϕ ϱ ϖ.
-    private static let greekOrder = "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡϴΣΤΥΦΧΨΩ∇αβγδεζηθικλμνξοπρςστυφχψω∂ϵϑϰϕϱϖ"
+    /// The position of `value` in ``styledScalars`` (binary search), or nil.
+    @inline(__always)
+    private static func index(of value: UInt32) -> Int? {
+        // Below the first styled character (¹ ² ³ ª) nothing is: most letters are answered here.
+        if value < 0xAA { return nil }
+        var low = 0, high = styledScalars.count
+        while low < high {
+            let mid = (low + high) >> 1
+            let v = styledScalars[mid]
+            if v == value { return mid }
+            if v < value { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
 
-    /// The styled letters outside the regular runs, as pairs of plain letter and styled character,
-    /// one alphabet per line. First the letters Letterlike Symbols (U+2100–U+214F) encoded before
-    /// the block existed, which fill its 24 reserved holes, and the double-struck Greek letters,
-    /// which have no place in the block at all; then the block's own odd ones: the italic dotless
-    /// i and j (U+1D6A4, U+1D6A5) and the bold digammas (U+1D7CA, U+1D7CB).
-    private static let irregularLetters = #"""
-        italic          hℎ
-        script          BℬEℰFℱHℋIℐLℒMℳRℛeℯgℊoℴ
-        fraktur         CℭHℌIℑRℜZℨ
-        double-struck   CℂHℍNℕPℙQℚRℝZℤ
-        double-struck   γℽπℼΓℾΠℿ
-        italic          ı𝚤ȷ𝚥
-        bold            Ϝ𝟊ϝ𝟋
-        """#
+    /// The fields of a ``styledCodes`` entry.
+    private static let baseMask: UInt32 = 0x1F_FFFF
+    private static let multipleBit: UInt32 = 1 << 21
+    private static let fontShift: UInt32 = 22
+    private static let fontMask: UInt32 = 0x1FF
+    private static let canonicalBit: UInt32 = 1 << 31
+
+    // MARK: - Tables derived from the generated data
 
     /// A plain character in one alphabet.
     private struct Key: Hashable {
@@ -122,35 +143,14 @@ public enum UnicodeMath {
         var variant: MathVariant
     }
 
-    /// The tables derived once from the strings above.
-    private struct Layout: Sendable {
-        /// Styled character outside the regular runs → (plain letter, alphabet).
-        var irregular: [UInt32: (base: Unicode.Scalar, variant: MathVariant)] = [:]
-        /// (plain letter, alphabet) → styled character outside the regular runs; for a Latin letter
-        /// this marks a reserved hole in the block.
-        var irregularStyled: [Key: UInt32] = [:]
-        /// Position in a Greek alphabet → plain character.
-        var greek: [Unicode.Scalar] = []
-        /// Plain Greek character → position in a Greek alphabet.
-        var greekIndex: [UInt32: Int] = [:]
-
-        /// Built once, on first use.
-        static let shared = Layout()
-
-        /// Derives the tables from ``UnicodeMath/greekOrder`` and ``UnicodeMath/irregularLetters``.
-        init() {
-            greek = Array(UnicodeMath.greekOrder.unicodeScalars)
-            for (index, scalar) in greek.enumerated() { greekIndex[scalar.value] = index }
-            for line in UnicodeMath.irregularLetters.split(separator: "\n") {
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                // A malformed line is skipped; the round-trip tests would miss its letters.
-                guard fields.count == 2, let variant = MathVariant(rawValue: String(fields[0])) else { continue }
-                let scalars = Array(fields[1].unicodeScalars)
-                for pair in stride(from: 0, to: scalars.count - 1, by: 2) {
-                    irregular[scalars[pair + 1].value] = (scalars[pair], variant)
-                    irregularStyled[Key(base: scalars[pair].value, variant: variant)] = scalars[pair + 1].value
-                }
-            }
+    /// (plain character, alphabet) → its canonical styled character, derived once from the generated
+    /// arrays (on first use: only the renderer and tests ask).
+    private static let canonicalStyled: [Key: UInt32] = {
+        var table: [Key: UInt32] = [:]
+        for (scalar, code) in zip(styledScalars, styledCodes) where code & canonicalBit != 0 && code & multipleBit == 0 {
+            guard let variant = fontVariants[Int(code >> fontShift & fontMask)] else { continue }
+            table[Key(base: code & baseMask, variant: variant)] = scalar
         }
-    }
+        return table
+    }()
 }

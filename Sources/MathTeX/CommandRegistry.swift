@@ -1,3 +1,4 @@
+import Foundation
 import MathSyntax
 
 /// The modes a command is allowed in.
@@ -122,13 +123,34 @@ enum CommandRegistry {
     /// The closest known command name to an unknown one (edit distance ≤ 2), for fix-its.
     static func suggestion(for name: String) -> String? {
         guard name.count >= 2, name.count <= 30 else { return nil }
+        if let cached = suggestions.value(for: name) { return cached.value }
         var best: (String, Int)? = nil
         let target = Array(name.utf8)
-        for candidate in TeXParser.knownCommands where abs(candidate.utf8.count - target.count) <= 2 {
-            let d = editDistance(target, Array(candidate.utf8), limit: 2)
+        for (candidate, bytes) in knownCommandBytes where abs(bytes.count - target.count) <= 2 {
+            let d = editDistance(target, bytes, limit: 2)
             if d <= 2, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) { best = (candidate, d) }
         }
+        suggestions.store(Suggestion(value: best?.0), for: name)
         return best?.0
+    }
+
+    /// The known command names with their bytes, made once (a suggestion compares against all of them).
+    private static let knownCommandBytes: [(String, [UInt8])] = TeXParser.knownCommands.map { ($0, Array($0.utf8)) }
+
+    /// A suggestion found before (documents repeat their unknown macros; the search costs ~0.1 ms).
+    struct Suggestion { let value: String? }
+    private static let suggestions = SuggestionCache()
+
+    /// A small thread-safe memo of suggestions by name, emptied when full.
+    final class SuggestionCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String: Suggestion] = [:]
+        func value(for name: String) -> Suggestion? { lock.lock(); defer { lock.unlock() }; return entries[name] }
+        func store(_ value: Suggestion, for name: String) {
+            lock.lock(); defer { lock.unlock() }
+            if entries.count >= 4096 { entries.removeAll(keepingCapacity: true) }
+            entries[name] = value
+        }
     }
 
     private static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {

@@ -83,10 +83,20 @@ final class SymbolLeaf: Sendable {
     let takesItalic: Bool
     /// A large operator whose limits go above and below in display style (`\sum`).
     let takesLimits: Bool
+    /// A symbol that is a letter of a MathML alphabet (`\varGamma` 𝛤, `\Re` ℜ): its plain letter and
+    /// alphabet, as the character typed directly gives them.
+    let alphabet: (base: String, variant: MathVariant?)?
 
     init(_ symbol: TeXSymbol) {
         text = symbol.text
         operatorProperties = symbol.operatorProperties
+        // (Styled letters are all at U+2100 or above: most symbols need no look-up.)
+        if symbol.operatorProperties == nil, let u = symbol.text.unicodeScalars.first, u.value >= 0x2100,
+           symbol.text.unicodeScalars.count == 1, let (base, variant) = UnicodeMath.decompose(u) {
+            alphabet = (String(Character(base)), variant == .italic && UnicodeMath.isItalicByDefault(base) ? nil : variant)
+        } else {
+            alphabet = nil
+        }
         let scalars = symbol.text.unicodeScalars
         takesItalic = !(scalars.count == 1 && !isASCIILetter(scalars.first!))
         if case .largeOperator(let limits) = symbol.symbolClass { takesLimits = limits } else { takesLimits = false }

@@ -165,6 +165,15 @@ struct ParserCore {
     var font: MathVariant?
     /// Letters are merged into one identifier (upright text fonts and `\operatorname`).
     var mergeLetters = false
+    /// The alphabet of digits under ``font``: upright digits are the default (nil), and TeX's bold
+    /// symbols set digits bold upright (`\boldsymbol{2}`, `\bm{2}` are `\mathbf{2}`).
+    var digitVariant: MathVariant? {
+        switch font {
+        case .normal?: return nil
+        case .boldItalic?: return .bold
+        default: return font
+        }
+    }
     /// The text font in force (`\textbf{…}`).
     var textFont: MathVariant?
     /// `\tag{…}` seen in the current row or formula.
@@ -558,7 +567,7 @@ struct ParserCore {
             return MathNode(.error(""), range: scriptToken.range)
         case .character where isASCIIDigit(t.scalar):
             // A script without braces takes one token: x^23 is x² followed by 3.
-            return MathNode(.number(tables.string(t.scalar)), range: t.range)
+            return MathNode(.number(tables.string(t.scalar), variant: digitVariant), range: t.range)
         default:
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return atom.node
@@ -696,6 +705,10 @@ struct ParserCore {
         if let symbol = tables.character(c) {
             return Atom(node: leaf(symbol, range: t.range), range: t.range)
         }
+        if c.value >= 0x1D7CE, let (base, variant) = UnicodeMath.decompose(c), isASCIIDigit(base) {
+            let node = parseStyledNumber(first: t, base, variant)
+            return Atom(node: node, range: node.range)
+        }
         let node = unicodeLeaf(c, range: t.range)
         var atom = Atom(node: node, range: t.range)
         if case .operator(_, let p) = node.kind, p.movableLimits { atom.takesLimits = true }
@@ -705,8 +718,16 @@ struct ParserCore {
     /// A node for a Unicode character typed directly: the same node its TeX command makes.
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
         if let (base, variant) = UnicodeMath.decompose(c) {
-            if isASCIIDigit(base) { return MathNode(.number(tables.string(base)), range: range) }
-            return MathNode(.identifier(tables.string(base), variant: variant == .italic ? nil : variant), range: range)
+            if isASCIIDigit(base) { return MathNode(.number(tables.string(base), variant: variant), range: range) }
+            // Letters are italic by default (not Greek capitals, nor ∇).
+            let plain = variant == .italic && UnicodeMath.isItalicByDefault(base)
+            return MathNode(.identifier(tables.string(base), variant: plain ? nil : variant), range: range)
+        }
+        // A fullwidth form is its ASCII character at the width of CJK text (`Ａ` is `A`, `＋` is `+`).
+        if c.value >= 0xFF01 && c.value <= 0xFF5E, let ascii = Unicode.Scalar(c.value - 0xFEE0) {
+            if isASCIIDigit(ascii) { return MathNode(.number(tables.string(ascii), variant: digitVariant), range: range) }
+            if isASCIILetter(ascii) { return MathNode(.identifier(tables.string(ascii), variant: font), range: range) }
+            if let symbol = tables.character(ascii) { return leaf(symbol, range: range) }
         }
         if let symbol = SymbolTable.leaf(forText: String(Character(c))) {
             return leaf(symbol, range: range)
@@ -720,6 +741,23 @@ struct ParserCore {
             return MathNode(.number(String(Character(c))), range: range)
         }
         return MathNode(.identifier(String(Character(c)), variant: font), range: range)
+    }
+
+    /// Styled digits typed directly (`𝟏𝟐`), read as one number in their alphabet, as `\mathbf{12}` is.
+    private mutating func parseStyledNumber(first: Token, _ base: Unicode.Scalar, _ variant: MathVariant) -> MathNode {
+        var text = String(Character(base))
+        var end = first.range.upperBound
+        while true {
+            let t = next()
+            if t.kind == .character, let (digit, v) = UnicodeMath.decompose(t.scalar), v == variant, isASCIIDigit(digit) {
+                text.unicodeScalars.append(digit)
+                end = t.range.upperBound
+                continue
+            }
+            pushBack(t)
+            break
+        }
+        return MathNode(.number(text, variant: variant), range: SourceRange(first.range.lowerBound, end))
     }
 
     /// Digits (and one decimal point, and `{,}` digit groups) read as one number.
@@ -764,7 +802,7 @@ struct ParserCore {
             pushBack(t)
             break
         }
-        return MathNode(.number(text.string(tables)), range: SourceRange(first.range.lowerBound, end))
+        return MathNode(.number(text.string(tables), variant: digitVariant), range: SourceRange(first.range.lowerBound, end))
     }
 
     /// After `{` (given, and put back by the caller on failure): if the group is `{,}` followed by a
@@ -797,6 +835,7 @@ struct ParserCore {
     @inline(__always)
     func leaf(_ symbol: SymbolLeaf, range: SourceRange?) -> MathNode {
         if let properties = symbol.operatorProperties { return MathNode(.operator(symbol.text, properties), range: range) }
+        if let alphabet = symbol.alphabet { return MathNode(.identifier(alphabet.base, variant: alphabet.variant), range: range) }
         let variant = font == .italic && !symbol.takesItalic ? nil : font
         return MathNode(.identifier(symbol.text, variant: variant), range: range)
     }
@@ -920,7 +959,7 @@ struct ParserCore {
             }
             if t.kind == .character, isASCIIDigit(t.scalar) {
                 // A single-token argument takes one digit: \frac12 is 1/2.
-                return MathNode(.number(tables.string(t.scalar)), range: t.range)
+                return MathNode(.number(tables.string(t.scalar), variant: digitVariant), range: t.range)
             }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return atom.node

@@ -95,13 +95,14 @@ struct SpeechSettings {
     let texOptions: TeXParserOptions
 
     /// The speaker, or nil after printing why its rules could not be loaded (the command then exits
-    /// with `.rules`). Unknown preferences are a usage error.
+    /// with `.rules`). A preference the style cannot use is a usage error on the command line (a typo
+    /// there should stop the command); batch lines are answered with a warning instead.
     func loadSpeaker() throws(UsageError) -> Speaker? {
         do {
             return try Speaker(locale: locale, style: style, verbosity: verbosity, preferences: preferences, strictPreferences: true,
                                rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: 0)
         } catch {
-            if case .invalidPreferences(let problems) = error { throw UsageError(problems.joined(separator: "\n")) }
+            if case .invalidPreferences(let problems) = error { throw UsageError(problems.map(\.description).joined(separator: "\n")) }
             Output.error("mathaloud: \(error)\n")
             return nil
         }

@@ -13,7 +13,7 @@ enum SayCommand {
       -o FILE           the WAV file to write (16-bit PCM mono); '-' writes it to standard output
       --mathml          the input is MathML
       --locale L        the language of the speech and of the voice (default en)
-      --style S         clearspeak (default) or mathspeak;  --verbosity V  MathSpeak verbosity
+      --style S         clearspeak (default), simplespeak or mathspeak;  --verbosity V  the style's verbosity
       --pref N=V        a style preference (repeatable), as for `mathaloud speak`
       --voice NAME      an eSpeak-NG voice by name (e.g. en-gb, de), instead of the locale's voice
       --rate WPM        words per minute, 80…450 (default 175)
@@ -70,7 +70,7 @@ enum SayCommand {
 
         guard let speaker = try settings.loadSpeaker() else { return .rules }
         let voice: Voice
-        do { voice = try Voice(locale: settings.locale, options: options) } catch {
+        do { voice = try Voice(locale: settings.locale, options: options, resources: try? SpeechResources.builtIn(overriddenBy: settings.rulesDirectory)) } catch {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }
@@ -162,7 +162,7 @@ enum SayCommand {
             return .io
         }
         // Fail early, with the exit code, when eSpeak-NG or the default voice is missing.
-        do { _ = try Voice(locale: settings.locale, options: options) } catch {
+        do { _ = try Voice(locale: settings.locale, options: options, resources: try? SpeechResources.builtIn(overriddenBy: settings.rulesDirectory)) } catch {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }

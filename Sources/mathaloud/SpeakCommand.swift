@@ -5,15 +5,17 @@ import MathAloudDocuments
 /// `mathaloud speak`: TeX or MathML to speech text, SSML or a label.
 enum SpeakCommand {
     static let usage = """
-    usage: mathaloud speak [TEX] [--mathml] [--locale L] [--style clearspeak|mathspeak] [--verbosity V]
+    usage: mathaloud speak [TEX] [--mathml] [--locale L] [--style clearspeak|simplespeak|mathspeak] [--verbosity V]
                            [--pref NAME=VALUE]… [--ssml] [--template T] [--explain] [--text] [--batch]
                            [--rules-dir DIR] [--display] [--macro '\\name=body']…
       TEX              the formula; read from standard input when absent
       --mathml         the input is MathML
       --locale L       the language (default en)
-      --style S        clearspeak (default) or mathspeak
-      --verbosity V    MathSpeak verbosity: verbose (default), brief, superbrief
-      --pref N=V       a style preference, e.g. --pref Fractions=Over (repeatable; names case-insensitive)
+      --style S        clearspeak (default), simplespeak or mathspeak
+      --verbosity V    the style's Verbosity: medium (default), terse, verbose for ClearSpeak and SimpleSpeak;
+                       verbose (default), brief, superbrief for MathSpeak
+      --pref N=V       a style preference, e.g. --pref Fractions=Over (repeatable; names case-insensitive);
+                       one the style does not know is a warning and is ignored
       --ssml           print SSML 1.1 instead of plain text
       --template T     print a label from a template: {speech} and {latex} are replaced (e.g. 'Math: {speech}')
       --explain        after the speech, list every node with the rule that spoke it and why

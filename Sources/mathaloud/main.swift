@@ -9,6 +9,7 @@ commands:
   say      TeX or MathML to a WAV file through eSpeak-NG (mathaloud say --help)
   render   TeX or MathML to SVG, PNG or PDF with the spoken label inside (mathaloud render --help)
   convert  a document (Markdown, HTML, text, notebook) with every formula accessible (mathaloud convert --help)
+  audit    find the formulas of a document set a listener cannot hear, report and fix them (mathaloud audit --help)
   serve    the HTTP API for speech, labels, audio and images (mathaloud serve --help)
   help     this text
 """
@@ -28,6 +29,8 @@ do {
         exitCode = try RenderCommand.run(arguments)
     case "convert":
         exitCode = try ConvertCommand.run(arguments)
+    case "audit":
+        exitCode = try AuditCommand.run(arguments)
     case "serve":
         exitCode = try ServeCommand.run(arguments)
     case "help", "--help", "-h":

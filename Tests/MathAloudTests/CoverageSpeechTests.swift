@@ -14,7 +14,7 @@ import Testing
         let text = try String(contentsOf: fixtureURL("arxiv-public.txt"), encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 4148)
-        for style in ["clearspeak", "mathspeak"] {
+        for style in ["clearspeak", "simplespeak", "mathspeak"] {
             let speaker = try SpeakerCache.shared.speaker(style: style)
             var fallbacks: [String] = []
             var empty = 0
@@ -39,7 +39,7 @@ import Testing
         for file in ["en-clearspeak.jsonl", "en-mathspeak.jsonl"] {
             lines += try jsonLines(file).map { $0["tex"] as! String }
         }
-        for style in ["clearspeak", "mathspeak"] {
+        for style in ["clearspeak", "simplespeak", "mathspeak"] {
             let speaker = try SpeakerCache.shared.speaker(style: style)
             var differing: [String] = []
             for line in lines {

@@ -12,12 +12,12 @@ import Testing
         (#"\frac{d^2 y}{dx^2}"#, "the second derivative of y with respect to x"),
         (#"\frac{\partial^2 u}{\partial t^2}"#, "the second partial derivative of u with respect to t"),
         (#"\nabla f"#, "the gradient of f"),
-        (#"\nabla \cdot \mathbf{E}"#, "the divergence of e"),
-        (#"\nabla \times \mathbf{E}"#, "the curl of e"),
+        (#"\nabla \cdot \mathbf{E}"#, "the divergence of bold e"),
+        (#"\nabla \times \mathbf{E}"#, "the curl of bold e"),
         (#"\nabla^2 u"#, "the laplacian of u"),
         (#"\vec a \cdot \vec b"#, "vector a dot vector b"),
         (#"\vec a \times \vec b"#, "vector a cross vector b"),
-        (#"\mathbf{x}^T A \mathbf{x}"#, "x transpose a x"),
+        (#"\mathbf{x}^T A \mathbf{x}"#, "bold x transpose a bold x"),
         (#"A^{-1}"#, "a inverse"),
         (#"A^\dagger"#, "a conjugate transpose"),
         (#"\langle u, v \rangle"#, "the inner product of u and v"),
@@ -52,6 +52,30 @@ import Testing
     func lookAlikesAreLeftAlone(_ c: (String, String)) throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         #expect(normalizedSpeech(speaker.speak(tex: c.0).text) == c.1, "\(c.0)")
+    }
+
+    static let meaningWords = ["derivative", "gradient", "divergence", "curl", "laplacian", "transpose", "inverse", "inner product",
+                               "transform", "expected value", "probability", "variance", "dot", "cross"]
+
+    /// SimpleSpeak reads the same meanings (its own words around them), leaves the look-alikes alone,
+    /// and has the literal reading one preference away too.
+    @Test(arguments: inferred)
+    func inferredReadingInSimpleSpeak(_ c: (String, String)) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "simplespeak")
+        let text = normalizedSpeech(speaker.speak(tex: c.0).text)
+        for word in Self.meaningWords where c.1.contains(word) { #expect(text.contains(word), "\(c.0): \(text)") }
+        let literal = try SpeakerCache.shared.speaker(style: "simplespeak", preferences: ["Meaning": "Literal"])
+        let literalText = normalizedSpeech(literal.speak(tex: c.0).text)
+        for word in Self.meaningWords where !c.0.contains("Pr") && !c.0.contains("Var") {
+            #expect(!literalText.contains(word), "\(c.0) with Meaning=Literal: \(literalText)")
+        }
+    }
+
+    @Test(arguments: lookAlikes)
+    func lookAlikesAreLeftAloneInSimpleSpeak(_ c: (String, String)) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "simplespeak")
+        let text = normalizedSpeech(speaker.speak(tex: c.0).text)
+        for word in Self.meaningWords { #expect(!text.contains(word), "\(c.0): \(text)") }
     }
 
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or

@@ -69,7 +69,47 @@ import Testing
         #expect(speaker.preferences["CapitalLetters"] == "SayCaps")
         #expect(speaker.preferences["MultSymbolX"] == "By")
         let bad = try Speaker(preferences: ["Fractions": "Sideways", "Colour": "Red"])
-        #expect(bad.preferenceProblems.count == 2)
+        #expect(bad.preferenceProblems.map(\.kind) == [.unknownName, .unknownValue])
+    }
+
+    /// A preference the style cannot use is a warning of every formula the speaker speaks, and the
+    /// formula is spoken without it (MathCAT sends its own preferences with every request).
+    @Test func unknownPreferencesAreWarnings() throws {
+        let speaker = try Speaker(style: .simpleSpeak, preferences: ["Verbosity": "Medium", "DecimalSeparators": ".",
+                                                                       "Impairment": "Sleepy"])
+        #expect(speaker.preferences["Verbosity"] == "Medium" && speaker.preferences["Impairment"] == "Blindness")
+        let spoken = speaker.speak(tex: #"\sqrt{x + 1}"#)
+        #expect(spoken.text == "the square root of x plus 1, end root")
+        #expect(spoken.diagnostics.map(\.id) == ["speech.unknown-preference", "speech.unknown-preference-value"])
+        #expect(spoken.diagnostics.allSatisfy { $0.severity == .warning && $0.range == nil })
+        #expect(spoken.speechDiagnostics.map(\.id) == spoken.diagnostics.map(\.id))
+        // Prose with several formulas reports them once.
+        let text = speaker.speak(text: "Take $x$ and $y$.")
+        #expect(text.text == "Take x and y.")
+        #expect(text.diagnostics.map(\.id) == ["speech.unknown-preference", "speech.unknown-preference-value"])
+    }
+
+    /// Every style accepts Verbosity (MathCAT sends it with every request), with its own values.
+    @Test func verbosityIsAPreferenceOfEveryStyle() throws {
+        let values: [(SpeechStyleName, [String])] = [(.clearSpeak, ["Medium", "Terse", "Verbose"]),
+                                                     (.simpleSpeak, ["Medium", "Terse", "Verbose"]),
+                                                     (.mathSpeak, ["Verbose", "Brief", "Superbrief"])]
+        for (style, expected) in values {
+            let speaker = try Speaker(style: style, preferences: ["verbosity": expected[1].lowercased()])
+            #expect(speaker.preferenceProblems.isEmpty, "\(style)")
+            #expect(speaker.availablePreferences.first { $0.name == "Verbosity" }?.values == expected, "\(style)")
+            #expect(speaker.verbosity == Verbosity(name: expected[1]), "\(style)")
+            // The typed parameter sets the same preference.
+            let typed = try Speaker(style: style, verbosity: Verbosity(name: expected[1]))
+            #expect(typed.preferences["Verbosity"] == expected[1], "\(style)")
+        }
+        #expect(try Speaker(style: .mathSpeak, verbosity: .terse).preferenceProblems.map(\.kind) == [.unknownValue])
+        let terse = try Speaker(style: .simpleSpeak, verbosity: .terse)
+        #expect(terse.speak(tex: #"\sqrt{x} + x_1"#).text == "square root x, plus x 1")
+        // MathSpeak keeps its own values: MathCAT's Medium is reported, and Verbose is used.
+        let mathSpeak = try Speaker(style: .mathSpeak, preferences: ["Verbosity": "Medium"])
+        #expect(mathSpeak.preferenceProblems.map(\.kind) == [.unknownValue])
+        #expect(mathSpeak.speak(tex: #"\frac{1}{x}"#).text == "StartFraction 1 Over x EndFraction")
     }
 
     @Test func concurrentCallersShareOneSpeaker() throws {

@@ -5,7 +5,7 @@ import MathTeX
 
 /// The analysis of a TeX string.
 func analyze(_ tex: String) -> SemanticNode {
-    SemanticAnalyzer().analyze(TeXParser().parse(tex).root)
+    SemanticAnalyzer(options: .init(unitNames: SemanticGoldenTests.englishUnitNames)).analyze(TeXParser().parse(tex).root)
 }
 
 extension SemanticNode {
@@ -62,6 +62,10 @@ extension SemanticNode {
         Case("E[X]", .impliedTimes, ["possible-function": "true"]),
         Case("3(x + 2)", .impliedTimes),
         Case("x^2(x + 1)", .impliedTimes),
+        // A written invisible times says the parentheses hold a factor, not an argument.
+        Case("t\u{2062}(x)", .impliedTimes),
+        Case("f\u{2062}(x)", .impliedTimes),
+        Case("\\mathrm{Dim}\\, M", .application, ["function-class": "named", "function-name": "Dim"]),
     ]
 
     @Test(arguments: functions)
@@ -174,7 +178,11 @@ extension SemanticNode {
         #expect(!analyze("\\frac{6!}{4!}").has("simple"))
         let nested = analyze("\\frac{\\frac{1}{2}}{\\frac{3}{4}}")
         #expect(!nested.has("simple") && nested.has("simple-numerator") && nested.has("simple-denominator"))
-        #expect(nested.has("contains-fraction") && nested.properties["fraction-depth"] == "1")
+        // Common fractions (read as words) and fractions in scripts do not count for MathSpeak's
+        // nesting (Rules 7.1–7.3: "StartFraction six-halves Over 3 EndFraction").
+        #expect(nested.has("contains-fraction") && nested.properties["fraction-depth"] == nil)
+        #expect(analyze("\\frac{\\frac{1}{x}}{y}").properties["fraction-depth"] == "1")
+        #expect(analyze("\\frac{a^{\\frac{1}{x}}}{y}").properties["fraction-depth"] == nil)
         let mixed = analyze("\\frac{\\frac{2}{5}x}{3}")
         #expect(mixed.has("simple-numerator") && mixed.has("contains-fraction"))
         #expect(!analyze("\\frac{1}{1 + \\frac{1}{n}}").has("simple-denominator"))
@@ -293,5 +301,31 @@ extension SemanticNode {
             }
             check(n)
         }
+    }
+}
+
+/// Spaces inside a number only group its digits.
+@Suite struct NumberGroupingTests {
+    @Test func spacesInsideANumberAreDropped() {
+        for written in ["1 234 567", "1\u{2009}234\u{2009}567", "1\u{A0}234\u{A0}567"] {
+            let n = SemanticAnalyzer().analyze(MathNode(.number(written)))
+            #expect(n.kind == .number && n.text == "1234567", "\(written)")
+            #expect(n.properties["value"] == "1234567")
+        }
+        #expect(SemanticAnalyzer().analyze(MathNode(.number("3.14"))).text == "3.14")
+    }
+}
+
+/// Unit names written out are a fact the analysis is given (the speaking locale's words), never one
+/// it knows: without names `\text{meters}` is text, with German names `Meter` is the unit `m`.
+@Suite struct UnitNameTests {
+    @Test func writtenUnitsComeFromTheCaller() {
+        let root = TeXParser().parse(#"5\text{ meters}"#).root
+        #expect(SemanticAnalyzer().analyze(root).kind != .measurement)
+        #expect(SemanticAnalyzer(options: .init(unitNames: SemanticGoldenTests.englishUnitNames)).analyze(root).kind == .measurement)
+        let german = UnitNames([("Meter", "m"), ("Sekunden", "s")])
+        let m = SemanticAnalyzer(options: .init(unitNames: german)).analyze(TeXParser().parse(#"5\text{ meter}"#).root)
+        #expect(m.kind == .measurement && m.properties["unit-name"] == "m")
+        #expect(UnitNames.isSymbol("km²") && UnitNames.isSymbol("m/s") && !UnitNames.isSymbol("meters"))
     }
 }

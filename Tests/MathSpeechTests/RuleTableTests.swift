@@ -10,7 +10,7 @@ import MathSemantics
     static func styles() throws -> [SpeechStyle] {
         let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Rules/en")
         var styles: [SpeechStyle] = []
-        for name in ["clearspeak", "mathspeak"] {
+        for name in ["clearspeak", "simplespeak", "mathspeak"] {
             let text = try String(contentsOf: rules.appendingPathComponent("\(name).rules"), encoding: .utf8)
             styles.append(SpeechStyle(files: [try RuleFile(parsing: text, file: "en/\(name).rules")], words: WordTable()))
         }
@@ -66,6 +66,7 @@ import MathSemantics
                 for condition in rule.conditions {
                     switch condition {
                     case let .kind(_, k, _), let .parentKind(k, _), let .within(k, _): kinds += k
+                    case let .withinThrough(k, through, _): kinds += k + through
                     default: break
                     }
                 }

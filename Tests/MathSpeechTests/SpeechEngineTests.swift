@@ -50,7 +50,7 @@ import MathSemantics
     static func engine() throws -> SpeechEngine {
         let style = SpeechStyle(files: [try RuleFile(parsing: rules, file: "xx/test.rules")], words: WordTable())
         let symbols = try WordTable(parsing: "x  ex\n+  plus\n", file: "xx/symbols.txt")
-        let locale = LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(), units: WordTable(),
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(), units: WordTable(),
                                  numbers: WordTable())
         return SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]))
     }
@@ -160,7 +160,7 @@ import MathSemantics
 /// starting with an elision initial; never across a pause; a locale's entry replaces its parent's.
 @Suite struct ContractionTests {
     static func locale(_ tag: String, contractions: String, settings: String = "") throws -> LocaleWords {
-        LocaleWords(tag: tag, settings: try WordTable(parsing: settings, file: "\(tag)/locale.txt"), symbols: WordTable(),
+        try LocaleWords(tag: tag, settings: try WordTable(parsing: settings, file: "\(tag)/locale.txt"), symbols: WordTable(),
                     functions: WordTable(), units: WordTable(), numbers: WordTable(),
                     contractions: try WordTable(parsing: contractions, file: "\(tag)/contractions.txt"))
     }
@@ -192,5 +192,50 @@ import MathSemantics
         let child = try Self.locale("fr-CA", contractions: "de\\sle  de le\n")
         #expect(Self.apply(Contractions(chain: [child, fr]), [.words("de", range: nil, prosody: nil), .words("le x", range: nil, prosody: nil)])
                 == "de le x")
+    }
+}
+
+/// Rules inherited from another language, their literal words translated by the locale's phrases.
+@Suite struct PhraseTableTests {
+    @Test func parsesTranslationsRuleTranslationsAndEmptyOnes() throws {
+        let t = try PhraseTable(parsing: """
+            # comment
+            the square root of => die Quadratwurzel aus
+            [fraction-complex]  and   denominator => und Nenner   # a comment
+            end root =>
+            """, file: "de/clearspeak.phrases")
+        #expect(t.translation(of: "the  square root of", rule: "any") == "die Quadratwurzel aus")
+        #expect(t.translation(of: "and denominator", rule: "fraction-complex") == "und Nenner")
+        #expect(t.translation(of: "and denominator", rule: "other") == nil)
+        #expect(t.translation(of: "end root", rule: "x") == "")
+    }
+
+    @Test func malformedLinesAreErrorsWithLocations() {
+        #expect(throws: RuleFileErrors.self) { try PhraseTable(parsing: "no arrow here\n", file: "de/x.phrases") }
+        do {
+            _ = try PhraseTable(parsing: "a => b\na => c\n", file: "de/x.phrases")
+            Issue.record("a phrase translated twice must be an error")
+        } catch {
+            #expect(error.errors.first?.line == 2)
+        }
+    }
+
+    @Test func inheritedRulesAreTranslatedAndUntranslatedPhrasesListed() throws {
+        let en = try RuleFile(parsing: """
+            style Test
+            locale en
+            rule root for root
+              say the square root of {radicand}, end root
+              example \\sqrt{x} => the square root of x, end root
+            rule frac for fraction
+              say {numerator} over {denominator}
+            """, file: "en/test.rules")
+        let phrases = try PhraseTable(parsing: "the square root of => la racine carrée de\nend root => fin de la racine\n", file: "fr/test.phrases")
+        var missing: [UntranslatedPhrase] = []
+        let translated = en.rules.map { $0.translated(by: phrases, missing: &missing) }
+        #expect(translated[0].template.contains(.words("la racine carrée de")))
+        #expect(translated[0].examples.isEmpty)
+        #expect(missing.map(\.phrase) == ["over"])
+        #expect(missing.first?.location == "en/test.rules:6")
     }
 }

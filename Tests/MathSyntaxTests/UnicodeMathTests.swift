@@ -1,3 +1,4 @@
+import Foundation
 import MathSyntax
 import Testing
 
@@ -128,4 +129,93 @@ func decomposeRejects(_ scalar: Unicode.Scalar) {
     #expect(UnicodeMath.styled("ı", .bold) == nil)
     #expect(UnicodeMath.styled("+", .bold) == nil)
     #expect(UnicodeMath.styled("é", .italic) == nil)
+}
+
+// MARK: - The whole table (`alphabet(of:)`), generated from Unicode data
+
+@Test(arguments: [
+    ("Ⓐ", "A", "circled"), ("ⓐ", "a", "circled"), ("⑲", "19", "circled"), ("㉑", "21", "circled"), ("㊿", "50", "circled"),
+    ("⓫", "11", "negative-circled"), ("❶", "1", "negative-circled"), ("🅐", "A", "negative-circled"),
+    ("➅", "6", "circled-sans-serif"), ("➑", "8", "negative-circled-sans-serif"), ("⓵", "1", "double-circled"),
+    ("⑴", "1", "parenthesized"), ("⒜", "a", "parenthesized"), ("🄕", "F", "parenthesized"), ("⒉", "2", "full-stop"),
+    ("⒛", "20", "full-stop"), ("🄆", "5", "comma"), ("🄳", "D", "squared"), ("🆂", "S", "negative-squared"),
+    ("⁷", "7", "superscript"), ("ⁿ", "n", "superscript"), ("₁", "1", "subscript"), ("Ａ", "A", "fullwidth"),
+    ("＋", "+", "fullwidth"), ("ℓ", "l", "script"), ("℘", "P", "script"), ("ℎ", "h", "italic"), ("ⅅ", "D", "double-struck-italic"),
+    ("⅀", "∑", "double-struck"), ("𝐀", "A", "bold"), ("𝗔", "A", "bold-sans-serif"), ("𝝯", "∇", "bold-sans-serif"),
+    ("ℭ", "C", "fraktur"), ("Ⅎ", "F", "turned"), ("🄭", "C D", "circled"),
+] as [(Unicode.Scalar, String, String)])
+func alphabetOfKnownCharacters(_ scalar: Unicode.Scalar, _ base: String, _ font: String) throws {
+    let alphabet = try #require(UnicodeMath.alphabet(of: scalar))
+    #expect(alphabet.base == base && alphabet.font == font)
+}
+
+@Test(arguments: ["x", "1", "α", "∂", "+", "ℏ", "ℹ", "™", "²", "ª", "Ω", "K", "\u{1D455}", "🆒", "中"] as [Unicode.Scalar])
+func alphabetOfOtherCharacters(_ scalar: Unicode.Scalar) {
+    #expect(UnicodeMath.alphabet(of: scalar) == nil)
+}
+
+/// Every entry agrees with the Unicode data of this Swift runtime: the character has a name, its
+/// compatibility decomposition (NFKD, less the enclosing punctuation) is its base's, or — for the
+/// characters without one — its name or numeric value says the base; and the words of its font
+/// are words of its name (the tags' fonts superscript, subscript and fullwidth aside, and fraktur,
+/// which Letterlike names BLACK-LETTER).
+@Test func tableAgreesWithUnicodeData() {
+    var checked = 0
+    for value in UInt32(0x80)...0x1FFFF {
+        guard let scalar = Unicode.Scalar(value), let alphabet = UnicodeMath.alphabet(of: scalar) else { continue }
+        checked += 1
+        let label = "U+\(String(value, radix: 16, uppercase: true)) \(scalar)"
+        guard let name = scalar.properties.name else { Issue.record("\(label) has no name"); continue }
+        let decomposed = String(Character(scalar)).decomposedStringWithCompatibilityMapping
+            .unicodeScalars.filter { !"().,〔〕".unicodeScalars.contains($0) }
+        // An enclosed abbreviation's base is spelled with spaces (🄭 is "C D").
+        let base = alphabet.base.replacingOccurrences(of: " ", with: "").decomposedStringWithCompatibilityMapping
+        if String(String.UnicodeScalarView(decomposed)) != base {
+            // No decomposition: the name spells the base, or the numeric value is the number.
+            let spelled = scalar.properties.numericValue.map { String(Int($0)) == alphabet.base }
+                ?? (name.hasSuffix(" " + alphabet.base.uppercased()) || name.contains(alphabet.base.unicodeScalars.first!.properties.name ?? "?"))
+            #expect(spelled, "\(label) \(name): base \(alphabet.base)")
+        }
+        if ["superscript", "subscript", "fullwidth"].contains(alphabet.font) { continue }
+        let nameWords = Set(name.replacingOccurrences(of: "-", with: " ").split(separator: " ").map(String.init))
+        for word in alphabet.font.split(separator: "-").map({ $0.uppercased() }) {
+            let found = nameWords.contains(word) || (word == "FRAKTUR" && nameWords.contains("BLACK"))
+                || (word == "SQUARED" && nameWords.contains("SQUARE"))
+                || (word == "ITALIC" && alphabet.base == "h")   // ℎ PLANCK CONSTANT fills the italic h's hole
+            #expect(found, "\(label) \(name): font \(alphabet.font)")
+        }
+    }
+    #expect(checked > 1600)
+}
+
+/// Every letter and digit of the Mathematical Alphanumeric Symbols that decomposes to a letter or digit
+/// is in the table, and every such character of the enclosed blocks.
+@Test func tableCoversTheBlocks() {
+    for range: ClosedRange<UInt32> in [0x1D400...0x1D7FF, 0x2460...0x24FF, 0x2776...0x2793, 0xFF01...0xFF5E] {
+        for value in range {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.name != nil else { continue }
+            let plain = String(Character(scalar)).decomposedStringWithCompatibilityMapping
+                .unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0.isASCII }
+            guard !plain.isEmpty, String(String.UnicodeScalarView(plain)) != String(Character(scalar)) else { continue }
+            #expect(UnicodeMath.alphabet(of: scalar) != nil, "U+\(String(value, radix: 16, uppercase: true)) \(scalar)")
+        }
+    }
+}
+
+@Test func plainLettersAsTheFrontEndsReadThem() {
+    #expect(UnicodeMath.plainLetters("𝐬𝐢𝐧")! == ("sin", .bold))
+    #expect(UnicodeMath.plainLetters("𝟏𝟐.𝟓")! == ("12.5", .bold))
+    #expect(UnicodeMath.plainLetters("ＡＢ")! == ("AB", nil))
+    #expect(UnicodeMath.plainLetters("x") == nil)
+    #expect(UnicodeMath.plainLetters("Ⓐ") == nil)            // enclosed: the semantic analysis reads it
+    #expect(UnicodeMath.plainLetters("ℓ") == nil)            // not the script l of the block
+    #expect(UnicodeMath.plainLetters("𝐱𝑦") == nil)          // two alphabets: kept as written
+}
+
+@Test func mathMLVariantSpellings() {
+    #expect(MathVariant(mathML: " bold ") == .bold)
+    #expect(MathVariant(mathML: "sans-serif-bold") == .boldSansSerif)
+    #expect(MathVariant(mathML: "-tex-mathit") == .italic)
+    #expect(MathVariant(mathML: "-tex-calligraphic") == nil)
+    #expect(MathVariant(mathML: "fullwidth") == nil)
 }

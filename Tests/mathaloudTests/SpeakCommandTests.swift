@@ -20,10 +20,25 @@ import Testing
         #expect(r.stdout.contains("<break time=\"250ms\"/>"))
     }
 
+    /// On the command line a preference the style does not know is a usage error (a typo should stop).
     @Test func unknownPreferenceIsAUsageError() throws {
         let r = try runCLI(["speak", "x", "--pref", "Fractoins=Over"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("unknown preference"))
+        #expect(r.stderr.contains("unknown preference 'Fractoins'"))
+        let v = try runCLI(["speak", "x", "--style", "mathspeak", "--verbosity", "terse"])
+        #expect(v.status == 2 && v.stderr.contains("unknown value 'terse' for preference Verbosity"))
+    }
+
+    /// MathCAT sends its own preferences with every request: a batch line that carries them is
+    /// answered, with one warning per preference the style cannot use.
+    @Test func batchLineWithUnknownPreferencesIsAnswered() throws {
+        let line = #"{"id": 1, "tex": "x^2", "preferences": {"Verbosity": "Medium", "DecimalSeparators": ".", "Roots": "Sideways"}}"#
+        let r = try runCLI(["speak", "--batch"], stdin: Data((line + "\n").utf8))
+        #expect(r.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        #expect(object?["speech"] as? String == "x squared")
+        let ids = (object?["diagnostics"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+        #expect(ids == ["speech.unknown-preference", "speech.unknown-preference-value"])
     }
 
     @Test func preferenceAliasesAreCaseInsensitive() throws {

@@ -108,7 +108,7 @@ enum OperatorCommands {
     /// The text of a node made only of letters, digits and simple symbols (for `\operatorname{…}`).
     static func flatText(_ node: MathNode) -> String? {
         switch node.kind {
-        case .identifier(let s, _), .number(let s), .text(let s, _): return s
+        case .identifier(let s, _), .number(let s, _), .text(let s, _): return s
         case .operator(let s, _): return s
         case .row:
             var out = ""

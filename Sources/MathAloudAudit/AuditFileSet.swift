@@ -1,0 +1,111 @@
+import Foundation
+
+/// The files of a document set: the directories and files given, walked in a fixed order (byte order of
+/// the relative paths), filtered by format and by the configuration's globs, and optionally cut into a
+/// deterministic shard.
+public struct AuditFileSet: Sendable {
+    /// One file to audit.
+    public struct Item: Sendable, Hashable {
+        /// Where it is.
+        public let url: URL
+        /// How it is reported: relative to the directory given, or as given for a file.
+        public let path: String
+        /// Its format.
+        public let format: FileFormat
+    }
+
+    /// The files, sorted by path.
+    public private(set) var items: [Item]
+    /// Inputs that do not exist (reported by the caller).
+    public private(set) var missing: [String]
+
+    /// Lists the files under `inputs` (directories are walked; symbolic links to directories are not
+    /// followed, so a cycle cannot loop). A file named on the command line is audited whatever its
+    /// extension when its content says its format; files found in a directory need a known extension.
+    public init(inputs: [String], configuration: AuditConfiguration, directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        var items: [Item] = []
+        var missing: [String] = []
+        let fm = FileManager.default
+        for input in inputs {
+            let url = URL(fileURLWithPath: input, relativeTo: directory).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                if input.contains("*") || input.contains("?") || input.contains("[") {
+                    // A glob the shell did not expand: matched against the files under the current directory.
+                    let glob = Glob(input.hasPrefix("/") ? input : "/" + input)
+                    for item in AuditFileSet.walk(directory, prefix: "", configuration: AuditConfiguration()) where glob.matches(item.path) {
+                        if configuration.selects(item.path) { items.append(item) }
+                    }
+                } else {
+                    missing.append(input)
+                }
+                continue
+            }
+            if isDirectory.boolValue {
+                let prefix = inputs.count > 1 ? (input.hasSuffix("/") ? String(input.dropLast()) : input) + "/" : ""
+                items.append(contentsOf: AuditFileSet.walk(url, prefix: prefix, configuration: configuration))
+            } else {
+                let format = FileFormat.forExtension(url.pathExtension) ?? AuditFileSet.sniff(url)
+                // A file given by name is audited even when it cannot be read: that is a finding.
+                items.append(Item(url: url, path: input, format: format ?? .text))
+            }
+        }
+        var seen = Set<String>()
+        self.items = items.filter { seen.insert($0.path).inserted }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        self.missing = missing
+    }
+
+    static func sniff(_ url: URL) -> FileFormat? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1024)) ?? nil
+        return head.flatMap { FileFormat.sniff([UInt8]($0)) }
+    }
+
+    /// The supported files under `root`, relative paths with `prefix`.
+    static func walk(_ root: URL, prefix: String, configuration: AuditConfiguration) -> [Item] {
+        var items: [Item] = []
+        let fm = FileManager.default
+        var stack: [(URL, String)] = [(root, "")]
+        while let (directory, relative) = stack.popLast() {
+            guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { continue }
+            for name in names {
+                if name == ".git" || name == ".hg" || name == ".svn" { continue }
+                let url = directory.appendingPathComponent(name)
+                let path = relative.isEmpty ? name : relative + "/" + name
+                guard let attributes = try? fm.attributesOfItem(atPath: url.path) else {
+                    // Unreadable entries are still listed when they look like documents: that is a finding.
+                    if let format = FileFormat.forExtension(url.pathExtension), configuration.selects(path) {
+                        items.append(Item(url: url, path: prefix + path, format: format))
+                    }
+                    continue
+                }
+                let type = attributes[.type] as? FileAttributeType
+                if type == .typeDirectory {
+                    stack.append((url, path))
+                } else if type == .typeRegular || type == .typeSymbolicLink {
+                    if type == .typeSymbolicLink {
+                        var isDirectory: ObjCBool = false
+                        if fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
+                    }
+                    guard let format = FileFormat.forExtension(url.pathExtension), configuration.selects(path) else { continue }
+                    items.append(Item(url: url, path: prefix + path, format: format))
+                }
+            }
+        }
+        return items
+    }
+
+    /// Keeps the files of shard `index` (1-based) of `count`: a file belongs to the shard its path's
+    /// FNV-1a hash selects, so shards are the same on every machine and a new file moves no other.
+    public mutating func restrict(toShard index: Int, of count: Int) {
+        items = items.filter { AuditFileSet.shard(of: $0.path, count: count) == index }
+    }
+
+    /// The 1-based shard of a path.
+    public static func shard(of path: String, count: Int) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return Int(hash % UInt64(max(1, count))) + 1
+    }
+}

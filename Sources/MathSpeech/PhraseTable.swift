@@ -1,0 +1,100 @@
+/// The phrases of a rule file inherited from another language, translated (DESIGN.md §5: a locale is
+/// data, and structure is shared). A locale's rule file can inherit another language's rules whole —
+/// `inherit en/clearspeak` — and give, in a phrase file (`phrases clearspeak` →
+/// `Rules/<locale>/clearspeak.phrases`), the translation of every run of literal words in their
+/// templates:
+///
+///     # English phrase => this locale's phrase
+///     the square root of => die Quadratwurzel aus
+///     [fraction-complex] and denominator => und Nenner      # only in the rule fraction-complex
+///     end root =>                                            # nothing
+///
+/// The inherited rules are translated when the style loads (so speaking costs nothing more), their
+/// English examples are dropped (the locale's own rules carry its examples), and a phrase without a
+/// translation stays as it is and is listed in ``SpeechStyle/untranslatedPhrases``. Rules whose grammar differs — word order, agreement — are written in the
+/// locale's own file, before the inherited ones.
+public struct PhraseTable: Sendable, Hashable {
+    /// Translations by phrase, and by `[rule] phrase` for a rule's own translation.
+    public private(set) var entries: [String: String] = [:]
+
+    /// An empty table.
+    public init() {}
+
+    /// Parses a phrase file; every malformed line is reported with its file and line.
+    public init(parsing text: String, file: String) throws(RuleFileErrors) {
+        var errors: [RuleFileError] = []
+        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingSpaces
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let arrow = line.range(of: "=>") else {
+                errors.append(RuleFileError(file: file, line: offset + 1, column: 1, rule: nil,
+                                            message: "write 'phrase => translation' (the translation may be empty)"))
+                continue
+            }
+            var key = String(line[..<arrow.lowerBound]).trimmingSpaces
+            var value = String(line[arrow.upperBound...])
+            if let hash = value.firstIndex(of: "#") { value = String(value[..<hash]) }
+            value = value.trimmingSpaces
+            var rule = ""
+            if key.hasPrefix("["), let close = key.firstIndex(of: "]") {
+                rule = String(key[key.index(after: key.startIndex)..<close]).trimmingSpaces
+                key = String(key[key.index(after: close)...]).trimmingSpaces
+            }
+            key = PhraseTable.normalized(key)
+            if key.isEmpty {
+                errors.append(RuleFileError(file: file, line: offset + 1, column: 1, rule: nil, message: "a phrase to translate is missing before '=>'"))
+                continue
+            }
+            let full = rule.isEmpty ? key : "[\(rule)] \(key)"
+            if entries[full] != nil {
+                errors.append(RuleFileError(file: file, line: offset + 1, column: 1, rule: nil, message: "'\(full)' is translated twice"))
+            }
+            entries[full] = value
+        }
+        if !errors.isEmpty { throw RuleFileErrors(errors: errors, partial: nil) }
+    }
+
+    /// Entries of `other` that this table lacks are added (this table's win).
+    public mutating func merge(_ other: PhraseTable) {
+        for (k, v) in other.entries where entries[k] == nil { entries[k] = v }
+    }
+
+    /// The translation of a phrase in a rule, nil when there is none.
+    public func translation(of phrase: String, rule: String) -> String? {
+        let key = PhraseTable.normalized(phrase)
+        return entries["[\(rule)] \(key)"] ?? entries[key]
+    }
+
+    /// Words one space apart.
+    static func normalized(_ phrase: String) -> String {
+        phrase.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+}
+
+/// A run of literal words in an inherited rule that the locale's phrase file does not translate.
+public struct UntranslatedPhrase: Sendable, Hashable {
+    /// The words.
+    public let phrase: String
+    /// The rule they are in.
+    public let rule: String
+    /// The rule's file and line (`en/clearspeak.rules:120`).
+    public let location: String
+}
+
+extension SpeechRule {
+    /// This rule with its literal words translated by `phrases` (and without its examples); the
+    /// phrases with no translation are appended to `missing`.
+    func translated(by phrases: PhraseTable, missing: inout [UntranslatedPhrase]) -> SpeechRule {
+        var template: [TemplatePart] = []
+        for part in self.template {
+            guard case .words(let w) = part else { template.append(part); continue }
+            if let t = phrases.translation(of: w, rule: name) {
+                if !t.isEmpty { template.append(.words(t)) }
+            } else {
+                missing.append(UntranslatedPhrase(phrase: PhraseTable.normalized(w), rule: name, location: "\(file):\(line)"))
+                template.append(part)
+            }
+        }
+        return SpeechRule(name: name, kind: kind, conditions: conditions, template: template, examples: [], file: file, line: line)
+    }
+}
