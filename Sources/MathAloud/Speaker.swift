@@ -48,6 +48,9 @@ public struct Speaker: Sendable {
     /// diagnostics (``preferenceDiagnostics``). With `strictPreferences` the initialiser throws them
     /// instead.
     public let preferenceProblems: [PreferenceProblem]
+    /// Words of rules inherited from another language that the locale's phrase files do not translate
+    /// (see `Rules/README.md`, "A new language from an existing one"): a locale author's to-do list.
+    public let untranslatedPhrases: [UntranslatedPhrase]
     /// ``preferenceProblems`` as warnings (`speech.unknown-preference`,
     /// `speech.unknown-preference-value`; no source range).
     public let preferenceDiagnostics: [Diagnostic]
@@ -96,6 +99,7 @@ public struct Speaker: Sendable {
         self.preferences = resolved.values
         self.preferenceProblems = resolved.problems
         self.preferenceDiagnostics = resolved.problems.map(\.diagnostic)
+        self.untranslatedPhrases = compiled.untranslatedPhrases
         self.parser = FormulaParser(texOptions: texOptions)
         let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
         self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))

@@ -24,13 +24,16 @@ enum SpeakCommand {
       --batch          JSON Lines: {"id", "tex"|"mathml", "locale"?, "style"?, "preferences"?} per line →
                        {"id", "speech", "diagnostics"} or {"id", "error"} per line, same order
       --rules-dir DIR  override rule and word files (also MATHALOUD_RULES); no rebuild needed
+      --untranslated   list the words of rules inherited from another language that the locale's
+                       phrase files do not translate (file:line: rule: phrase), then exit (1 if any)
     exit codes: 0 ok, 1 the input had errors, 2 usage error, 3 I/O error, 4 rules could not be loaded
     """
 
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         let args = try CommandLineArguments(arguments, valued: ["--locale", "--style", "--verbosity", "--pref", "--template",
                                                                 "--rules-dir", "--macro"],
-                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--stream", "--batch", "--display", "--help", "-h"])
+                                            flags: ["--mathml", "--ssml", "--explain", "--text", "--stream", "--batch", "--display", "--untranslated",
+                                                    "--help", "-h"])
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
         let settings = try args.speechSettings()
         var out = Output()
@@ -55,6 +58,10 @@ enum SpeakCommand {
         }
 
         guard let speaker = try settings.loadSpeaker() else { return .rules }
+        if args.flag("--untranslated") {
+            for p in speaker.untranslatedPhrases { out.write("\(p.location): \(p.rule): \(p.phrase)\n") }
+            return speaker.untranslatedPhrases.isEmpty ? .success : .inputErrors
+        }
         if args.flag("--stream") {
             guard args.flag("--text"), args.positionals.isEmpty else { throw UsageError("--stream goes with --text and reads standard input") }
             return streamText(speaker: speaker, settings: settings, out: &out)

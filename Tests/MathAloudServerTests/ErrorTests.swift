@@ -22,7 +22,9 @@ struct ErrorTests {
         expectError(try s.post("/v1/speech", #"{"id": 1}"#), 400, "bad-field")
         expectError(try s.post("/v1/speech", #"{"tex": "x", "style": "nope"}"#), 400, "bad-field")
         expectError(try s.post("/v1/speech", #"{"tex": "x", "locale": "xx"}"#), 400, "bad-field")
-        expectError(try s.post("/v1/speech", #"{"tex": "x", "preferences": {"Fractions": "Sideways"}}"#), 400, "bad-field")
+        // A preference value the style does not allow is a warning; the formula is answered (issue 12).
+        let sideways = try s.post("/v1/speech", #"{"tex": "x", "preferences": {"Fractions": "Sideways"}}"#)
+        #expect(sideways.status == 200 && sideways.text.contains("speech.unknown-preference-value"), "\(sideways.text)")
         expectError(try s.post("/v1/speech", #"{"tex": "x", "format": "mp3"}"#), 400, "bad-field")
         expectError(try s.post("/v1/render", #"{"tex": "x", "size": 1e9}"#), 400, "bad-field")
         expectError(try s.call("POST", "/v1/speech", body: Array(#"{"tex": "\#u{FF}"}"#.utf8) + [0xFF, 0xFE], contentType: "application/json"),
