@@ -11,6 +11,7 @@ enum ConvertCommand {
                              [--label speech|tex|none] [--template T] [--errors keep|show|render] [--error-color C]
                              [--numbering none|ams|all] [--number-start N] [--numbers-left] [--display-mode M]
                              [--macro '\\name=body']… [--definitions FILE] [--max-expand N] [--max-size EM]
+                             [--trust none|all|CMD,…] [--trust-protocols P,…]
                              [--image-format svg|png] [--images DIR] [--inline-images] [--relabel] [--stream] [--stats]
                              [--locale L] [--style S] [--pref N=V]… [--font F] [--size PX]
       FILE             the document (- or absent: standard input); its extension gives the format
@@ -30,6 +31,11 @@ enum ConvertCommand {
       --display-mode M as-written (default), display, inline
       --macro, --definitions FILE   macros and TeX definitions (\\newcommand…) for every formula
       --max-expand N   most macro expansions per formula (default 10000); --max-size EM: the largest size in em
+      --trust T        which of \\href, \\url, \\includegraphics, \\htmlClass, \\htmlId, \\htmlStyle, \\htmlData may
+                       act: none (default: their content is kept, the link or attribute dropped, with the warning
+                       tex.untrusted-command), all, or a comma-separated list of names (href,url)
+      --trust-protocols P  the URL schemes a trusted link or image may use (default http,https,mailto,_relative;
+                       _relative: a URL without a scheme); javascript: and data: only if listed
       --image-format   svg (default) or png, for --math-as img and --to markdown
       --images DIR     where image files go, relative to OUT (default images); --inline-images: data: URIs
       --relabel        replace the alttext/aria-label <math> elements already have (default: add what is missing)
@@ -42,7 +48,7 @@ enum ConvertCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
         let args = try CommandLineArguments(arguments, valued: [
             "--to", "--math-as", "-o", "--output", "--format", "--label", "--template", "--errors", "--error-color",
-            "--numbering", "--number-start", "--display-mode", "--macro", "--definitions", "--max-expand", "--max-size",
+            "--numbering", "--number-start", "--display-mode", "--macro", "--definitions", "--max-expand", "--max-size", "--trust", "--trust-protocols",
             "--image-format", "--images", "--locale", "--style", "--pref", "--verbosity", "--rules-dir", "--font", "--size",
         ], flags: ["--numbers-left", "--inline-images", "--relabel", "--stream", "--stats", "--help", "-h"])
         if args.flag("--help") || args.flag("-h") { print(usage); return .success }
@@ -210,7 +216,28 @@ enum ConvertCommand {
             guard let v = Double(s), v >= 0 else { throw UsageError("--max-size needs a size in em") }
             options.limits.maxSize = v
         }
+        options.trust = try trust(args.value("--trust"), protocols: args.value("--trust-protocols"))
         return options
+    }
+
+    /// `--trust` and `--trust-protocols` as a policy (KaTeX's `trust`).
+    static func trust(_ commands: String?, protocols: String?) throws(UsageError) -> TeXTrust {
+        var trust = TeXTrust.none
+        switch commands ?? "none" {
+        case "none": break
+        case "all": trust = .all
+        case let list:
+            let names = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingPrefix("\\") }.map(String.init))
+            let unknown = names.subtracting(TeXTrust.commandNames)
+            guard unknown.isEmpty else {
+                throw UsageError("--trust takes none, all or names from \(TeXTrust.commandNames.sorted().joined(separator: ",")); not \(unknown.sorted().joined(separator: ","))")
+            }
+            trust.commands = names
+        }
+        if let protocols {
+            trust.protocols = Set(protocols.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+        }
+        return trust
     }
 
     /// `--stream`: standard input converted as it arrives.

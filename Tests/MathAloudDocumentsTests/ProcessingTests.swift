@@ -198,6 +198,27 @@ struct MacroAndLimitTests {
         #expect(size.formulas[0].mathML?.contains(#"width="10em""#) == true)
         #expect(processor().process(text: "$\\rule{100em}{1em}$", format: .text).diagnostics.isEmpty)
     }
+
+    /// KaTeX's `trust`: off by default, so an untrusted `\href{javascript:…}` is refused with a
+    /// diagnostic and its content is still read; trusted links keep only the safe URL schemes.
+    @Test func trustPolicy() throws {
+        let text = "See $\\href{javascript:alert(1)}{x} + 1$."
+        let read = processor().process(text: text, format: .markdown)
+        #expect(read.diagnostics.map(\.id) == [.texUntrustedCommand])
+        #expect(read.formulas[0].label == "x plus 1")
+        #expect(read.formulas[0].mathML?.contains("href=") == false)
+        let html = try converted(text)
+        #expect(!html.contains(#"href="javascript"#) && html.contains(#"aria-label="x plus 1""#))
+        // Trusted: an https link stays; javascript: is still refused.
+        let trusted = try converted("$\\href{https://example.org}{x}$", options: { $0.trust = .all })
+        #expect(trusted.contains(#"<mrow href="https://example.org">"#))
+        let refused = processor { $0.trust = .all }.process(text: text, format: .markdown)
+        #expect(refused.diagnostics.map(\.id) == [.texUntrustedCommand])
+        #expect(refused.formulas[0].mathML?.contains("href=") == false)
+        // Only the commands listed are trusted.
+        let classes = processor { $0.trust = TeXTrust(commands: ["href"]) }.process(text: "$\\htmlClass{a}{x}$", format: .markdown)
+        #expect(classes.diagnostics.map(\.id) == [.texUntrustedCommand])
+    }
 }
 
 /// An image maker for tests: a tiny SVG naming the label.

@@ -40,6 +40,7 @@ struct ReadmeLibraryExamplesTests {
         options.numbering = EquationNumbering(scope: .ams, start: 1, side: .right)
         options.errors = .render(color: "#cc0000")
         options.label = .custom { request in "Formula: \(request.speech)" }
+        options.trust = TeXTrust(commands: ["href"])
         let processor = DocumentProcessor(options: options, speaker: try Speaker())
         let read = processor.process(text: "Area $\\pi r^2$.", format: .markdown)
         #expect(read.formulas[0].label == "Formula: pi r squared")

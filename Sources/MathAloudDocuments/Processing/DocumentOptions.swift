@@ -89,6 +89,9 @@ public struct DocumentOptions: Sendable {
     public var displayMode: DisplayMode = .asWritten
     /// Parser limits; `maxExpansions` is KaTeX's `maxExpand`, `maxSize` KaTeX's `maxSize`.
     public var limits = TeXLimits()
+    /// Which of `\href`, `\url`, `\includegraphics`, `\htmlClass`… may act (KaTeX's `trust`; default
+    /// none: an untrusted one gets the warning `tex.untrusted-command`, its content kept).
+    public var trust: TeXTrust = .none
     /// What to make besides speech and labels (default MathML).
     public var products: FormulaProducts = [.mathML]
     /// Resolve `\eqref{key}` and `\ref{key}` in the text (default `true`).
@@ -101,6 +104,7 @@ public struct DocumentOptions: Sendable {
     func texOptions(display: Bool, definitions: String) -> TeXParserOptions {
         var options = TeXParserOptions(displayMode: display, macros: macros, limits: limits)
         options.definitions = definitions
+        options.trust = trust
         return options
     }
 }

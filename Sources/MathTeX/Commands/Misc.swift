@@ -121,18 +121,24 @@ enum MiscCommands {
             call.node(1).withRange(call.range)
         },
         CommandDefinition(["vcenter"], [.math]) { _, call in call.node(0).withRange(call.range) },
-        CommandDefinition(["href"], [.raw, .math], modes: .both) { _, call in
-            let content = call.node(1)
+        // KaTeX's `trust`: links, images and HTML attributes act only when the policy trusts them; an
+        // untrusted one keeps its content and drops the link or attribute (TeXTrust).
+        CommandDefinition(["href"], [.raw, .math], modes: .both) { core, call in
+            let content = call.node(1), url = call.arguments[0].raw ?? ""
+            // Untrusted: the content alone, as if the command were not there.
+            guard core.checkTrust(call, url: url) else { return content.withRange(call.range) }
             return MathNode(.row, content.kind == .row ? content.children : [content], range: call.range,
-                            attributes: ["href": call.arguments[0].raw ?? ""])
+                            attributes: ["href": url])
         },
-        CommandDefinition(["url"], [.raw], modes: .both) { _, call in
-            MathNode(.text(call.arguments[0].raw ?? "", variant: .monospace), range: call.range,
-                     attributes: ["href": call.arguments[0].raw ?? ""])
+        CommandDefinition(["url"], [.raw], modes: .both) { core, call in
+            let url = call.arguments[0].raw ?? ""
+            let trusted = core.checkTrust(call, url: url)
+            return MathNode(.text(url, variant: .monospace), range: call.range, attributes: trusted ? ["href": url] : nil)
         },
-        CommandDefinition(["htmlClass", "htmlId", "htmlStyle", "htmlData"], [.raw, .math], modes: .both) { _, call in
+        CommandDefinition(["htmlClass", "htmlId", "htmlStyle", "htmlData"], [.raw, .math], modes: .both) { core, call in
             let key = ["htmlClass": "class", "htmlId": "id", "htmlStyle": "style", "htmlData": "data"][call.name]!
             let content = call.node(1)
+            guard core.checkTrust(call, url: nil) else { return content.withRange(call.range) }
             return MathNode(.row, content.kind == .row ? content.children : [content], range: call.range,
                             attributes: [key: call.arguments[0].raw ?? ""])
         },
@@ -145,16 +151,31 @@ enum MiscCommands {
                        at: call.range)
             return nil
         },
-        CommandDefinition(["includegraphics"], [.optionalRaw, .raw], modes: .both) { _, call in
+        CommandDefinition(["includegraphics"], [.optionalRaw, .raw], modes: .both) { core, call in
             // An image inside math has no math meaning; keep its source and alt text for the reader.
-            var attributes = ["src": call.arguments[1].raw ?? ""]
+            let url = call.arguments[1].raw ?? ""
+            var attributes = core.checkTrust(call, url: url) ? ["src": url] : [:]
             if let options = call.arguments[0].raw,
                let alt = options.split(separator: ",").first(where: { String($0).trimmingCharacters().hasPrefix("alt") }) {
                 attributes["alt"] = alt.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters() }
             }
-            return MathNode(.row, [], range: call.range, attributes: attributes)
+            return MathNode(.row, [], range: call.range, attributes: attributes.isEmpty ? nil : attributes)
         },
     ]
+}
+
+extension ParserCore {
+    /// Whether the trust policy lets `call` act (with `url`, for links and images); if not, the warning
+    /// `tex.untrusted-command` at the command (what it shows is still read, so the formula is not an error).
+    mutating func checkTrust(_ call: Invocation, url: String?) -> Bool {
+        if options.trust.allows(command: call.name, url: url) { return true }
+        let why = options.trust.commands.contains(call.name)
+            ? "the URL scheme '\(TeXTrust.urlProtocol(url ?? ""))' is not trusted"
+            : "\\\(call.name) is not trusted"
+        warning(.texUntrustedCommand, "\(why); its content is kept without the link or attribute (see the trust option)",
+              at: call.range)
+        return false
+    }
 }
 
 /// Commands defined as TeX macros (DESIGN.md §3: a command that is only shorthand is one line of TeX).
