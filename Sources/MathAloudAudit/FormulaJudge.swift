@@ -94,7 +94,10 @@ public struct FormulaJudge: Sendable {
         func parser(_ display: Bool) -> FormulaParser {
             var options = TeXParserOptions(displayMode: display, macros: configuration.macros)
             options.definitions = configuration.definitions + definitions
-            return FormulaParser(texOptions: options)
+            // The formula's own label is judged against what the formula says, so it is not read as it.
+            var mathML = MathMLReader.Options()
+            mathML.keepsFormulaLabel = false
+            return FormulaParser(texOptions: options, mathMLOptions: mathML)
         }
         return (parser(false), parser(true))
     }

@@ -122,9 +122,14 @@ extension MathMLTreeBuilder {
             return node(.text(Self.collapse(frame.text, preserve: frame.preserveSpace), variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).
+            // A string of glyphs alone is the images' names, which are not quoted characters.
             let open = attrs.take("lquote") ?? "\"", close = attrs.take("rquote") ?? "\""
             let variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
-            return node(.text(open + Self.collapse(frame.text, preserve: frame.preserveSpace) + close, variant: variant))
+            let content = Self.collapse(frame.text, preserve: frame.preserveSpace)
+            if !frame.glyphText.isEmpty, content == Self.collapse(frame.glyphText, preserve: frame.preserveSpace) {
+                return node(.text(content, variant: variant))
+            }
+            return node(.text(open + content + close, variant: variant))
         case "mspace":
             let width = attrs.take("width", warn: false) { MathMLLength.em($0) } ?? 0
             discardChildren(frame)
@@ -240,6 +245,11 @@ extension MathMLTreeBuilder {
                 ?? (attrs.take("mode").map { $0.trimmingCharacters(in: .whitespaces) == "display" } ?? false)
             noteMath(display: isDisplay, attributes: attrs.remaining)
             let nodes = collectNodes(frame)
+            // The author's words for the whole formula (its accessible name) are what it says: kept on
+            // the root as its `aria-label`.
+            if options.keepsFormulaLabel, let label = Self.directSpeech(attrs.remaining) {
+                return .node(MathNode(.row, nodes, range: range, attributes: ["aria-label": label]), marker: nil)
+            }
             if nodes.count == 1 { return .node(nodes[0], marker: nil) }
             return .node(MathNode(.row, nodes, range: range), marker: nil)
         case "malignmark", "maligngroup":
@@ -255,6 +265,18 @@ extension MathMLTreeBuilder {
     }
 
     // MARK: - Helpers
+
+    /// The words an author gave an element to be spoken instead of its content: its accessible name
+    /// (`aria-label`) or speech an authoring tool stored with it (`exact-speech`, as Speech Rule Engine
+    /// writes it). Nil when neither is given or both are blank. A text alternative (`alttext`, or a
+    /// stray `alt`) is not read: it is the fallback for a reader that cannot read the MathML, and is
+    /// often its TeX source.
+    static func directSpeech(_ attributes: [String: String]) -> String? {
+        for name in ["aria-label", "exact-speech"] {
+            if let value = attributes[name], !value.allSatisfy(\.isWhitespace) { return value }
+        }
+        return nil
+    }
 
     /// Children of an element that takes none are dropped.
     private func discardChildren(_ frame: Frame) {

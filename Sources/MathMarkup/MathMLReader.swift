@@ -27,6 +27,10 @@ public struct MathMLReader: Sendable {
         public var maxDepth = 200
         /// The most elements accepted (default 200,000); more give `mathml.too-many-nodes`.
         public var maxNodes = 200_000
+        /// Whether the words an author gave the whole formula (`aria-label` or `exact-speech` on
+        /// `<math>`) are kept on the root as its `aria-label`, so that they are what it says (default
+        /// true). A checker that compares those words with the formula (the audit) turns this off.
+        public var keepsFormulaLabel = true
 
         /// Creates options with the default limits.
         public init() {}

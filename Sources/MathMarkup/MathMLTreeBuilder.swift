@@ -49,6 +49,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         var isEmpty = false
         var items: [Item] = []
         var text = ""
+        /// The `alt` text of the `mglyph`s absorbed into ``text`` (a glyph is an image named by its alt).
+        var glyphText = ""
         var textStart: Int?
 
         var range: SourceRange? {
@@ -70,7 +72,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     // Inputs
     let source: [UInt8]
     private let tags: [MathMLTag]
-    private let options: MathMLReader.Options
+    let options: MathMLReader.Options
 
     // Outputs
     var diagnostics: [Diagnostic] = []
@@ -150,6 +152,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         }
         if role == .absorbed, name == "mglyph", let sink = textSink, let alt = attributeDict["alt"] {
             stack[sink].text += alt
+            stack[sink].glyphText += alt
         }
         stack.append(frame)
         if role == .token || role == .annotationXML { textSink = stack.count - 1 }
@@ -261,11 +264,16 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     static func isXMLSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
     /// MathML token content: leading and trailing XML whitespace removed and inner runs collapsed
-    /// to one space (MathML 3 §2.1.7); with `preserve`, only the ends are trimmed.
+    /// to one space (MathML 3 §2.1.7); with `preserve`, only the ends are trimmed. MathType's
+    /// private-use letters and digits become the Unicode characters they stand for
+    /// (``UnicodeMath/mathTypePrivateUse(_:)``).
     static func collapse(_ text: String, preserve: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
+        for var scalar in text.unicodeScalars {
+            if scalar.value >= 0xF000 && scalar.value <= 0xF55F, let standard = UnicodeMath.mathTypePrivateUse(scalar) {
+                scalar = standard
+            }
             let isSpace = scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
             if isSpace && !preserve {
                 pendingSpace = !scalars.isEmpty

@@ -135,10 +135,21 @@ extension Analyzer {
     /// intent that changes its meaning (not only properties the analysis reads elsewhere, such as
     /// `:unit`).
     static func hasIntent(_ m: MathNode) -> Bool {
-        if let label = m.attributes?["aria-label"], !label.trimmingSpaces.isEmpty { return true }
+        if authorSpeech(m) != nil { return true }
         guard let text = m.attributes?["intent"], let e = IntentExpression(parsing: text) else { return false }
         if e.head != nil { return true }
         return e.properties.contains("silent")
+    }
+
+    /// The words the author gave an element to say instead of its content: its accessible name
+    /// (`aria-label`), or speech stored with it by an authoring tool (`exact-speech`, Speech Rule
+    /// Engine's attribute). Nil when neither is given or both are blank.
+    static func authorSpeech(_ m: MathNode) -> String? {
+        guard let attributes = m.attributes else { return nil }
+        for name in ["aria-label", "exact-speech"] {
+            if let label = attributes[name], !label.trimmingSpaces.isEmpty { return label }
+        }
+        return nil
     }
 
     /// The semantic node of a presentation node with an intent (``hasIntent(_:)``): the author's
@@ -148,7 +159,7 @@ extension Analyzer {
     /// only its arguments).
     mutating func intentNode(_ m: MathNode, _ ctx: Context) -> NodeID {
         // An accessible name the author gave (`aria-label`) is what the element says.
-        if let label = m.attributes?["aria-label"], !label.trimmingSpaces.isEmpty {
+        if let label = Analyzer.authorSpeech(m) {
             return text(label, range: m.range)
         }
         guard let text = m.attributes?["intent"], let e = IntentExpression(parsing: text) else {

@@ -285,8 +285,8 @@ extension SemanticTree.Records {
 
     /// ClearSpeak Exponents_Auto "raised to the … power": an exponent with no relation, big operator
     /// or table in it, fractions only with simple parts, and powers inside only when they are squared
-    /// or cubed and the exponent is not a sum (`5^{x^2}`, `e^{-\frac12 t^2}` but not `e^{x^2+1}` or
-    /// `2^{2^k}`).
+    /// or cubed with a simple base and the exponent is not a sum (`5^{x^2}`, `e^{-\frac12 t^2}` but not
+    /// `e^{x^2+1}`, `3^{(x+1)^2}` or `2^{2^k}`).
     func isSimpleExponent(_ e: NodeID) -> Bool {
         var sawPower = false
         var ok = true
@@ -300,6 +300,8 @@ extension SemanticTree.Records {
             case .power:
                 let k = atom(n, .exponentKind)
                 if k != .squared && k != .cubed { ok = false; return }
+                // Only a simple base: `(x + 1)^2` in an exponent is "any other form".
+                if let b = child(n, .base), !isSimple(b) { ok = false; return }
                 sawPower = true
                 if let b = child(n, .base) { visit(b, depth + 1) }
                 return

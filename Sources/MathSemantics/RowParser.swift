@@ -940,6 +940,7 @@ extension Analyzer {
             b.add(child: f, .item)
         }
         if possibleFunction { b.flag(.possibleFunction) }
+        else if tree.isChemicalFormula(r.map { factors[$0] }) { b.flag(.chemical) }
         return b.finish(.impliedTimes, mark)
     }
 }

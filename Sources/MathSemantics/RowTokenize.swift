@@ -492,8 +492,8 @@ extension Analyzer {
             break
         }
         switch m.kind {
-        case .text(let t, _):
-            let n = text(t, range: m.range)
+        case .text(let t, let v):
+            let n = text(t, range: m.range, font: v.flatMap { $0 == .normal ? nil : $0.atom })
             if kind(n) == .empty { return nil }
             // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow.
             if !has(n, .unitName) {

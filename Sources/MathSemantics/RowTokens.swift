@@ -796,6 +796,11 @@ extension Analyzer {
         if let p = u.power { b.integer(.unitPower, p) }
         if let p = u.powerDenominator { b.integer(.unitPowerDenominator, p) }
         b.string(.unitName, u.key)
+        // A unit with a written superscript (`ft^2`): the unit it raises, for a reading of the layout
+        // ("feet squared").
+        if u.power != nil, u.powerDenominator == nil, let last = u.key.unicodeScalars.last, last == "²" || last == "³" {
+            b.string(.unitBase, String(String.UnicodeScalarView(u.key.unicodeScalars.dropLast())))
+        }
         if UnitSymbols.isCurrency(u.key) { b.flag(.currency) }
         let unit = b.finish(.unit, unitMark, text: u.text, range: u.range, rangeFromChildren: false)
         let mark = b.mark()

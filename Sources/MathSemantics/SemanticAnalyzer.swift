@@ -247,9 +247,11 @@ struct Analyzer {
             let mark = b.mark()
             b.add(child: content, .content)
             // Notations as a list of names, one space apart (`" box  circle "` → `box circle`).
-            // (MathML's default notation is `longdiv`).
-            let names = notation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
-            b.string(.notation, names.isEmpty ? "longdiv" : names)
+            // (MathML's default notation is `longdiv`). The attribute is a set (MathML 4 §3.3.9):
+            // the names are put in one order and repeats dropped, so that the same enclosure
+            // reads the same whatever order its author wrote the names in.
+            let names = SemanticAnalyzer.canonicalNotations(notation.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }))
+            b.string(.notation, names.isEmpty ? "longdiv" : names.joined(separator: " "))
             return b.finish(.enclosed, mark, range: m.range)
         case .style(let p) where p.color != nil || p.background != nil:
             let content = sequence(m.children, range: m.range, ctx)
@@ -352,8 +354,9 @@ struct Analyzer {
         b.leaf(.functionName, text: text, range: range, .atom(.functionClass, nameClass ?? .named))
     }
 
-    /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`).
-    mutating func text(_ raw: String, range: SourceRange?) -> NodeID {
+    /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`), `font` when it is set
+    /// in a font other than upright (`<mtext mathvariant="bold-fraktur">`, `\textbf`).
+    mutating func text(_ raw: String, range: SourceRange?, font: PropertyAtom? = nil) -> NodeID {
         let t = Analyzer.plainText(raw).trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
         // A text of one letter of another script (`<mtext>Δ</mtext>`) is that letter.
@@ -369,6 +372,7 @@ struct Analyzer {
         }
         let mark = b.mark()
         if let key = unitNames.key(t) { b.string(.unitName, key) }
+        if let font { b.atom(.font, font) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
     }
 
@@ -561,7 +565,10 @@ struct Analyzer {
             n = b.finish(.degrees, mark, range: whole)
         }
         if let sup = s.sup {
-            n = power(n, sup, range: whole)
+            // A superscript on a base that brought its own subscript (`{x_a}^b`) is not the pair of
+            // scripts of `x_a^b` (MathSpeak 8: "x Sub a Base Sup b").
+            let scriptedBase = s.sub == nil && s.primes == 0 && !s.degrees && kind(base) == .subscript
+            n = power(n, sup, range: whole, scriptedBase: scriptedBase)
         }
         if self.range(n) == nil, whole != nil { return b.copy(n, range: whole) }
         return n
@@ -577,11 +584,12 @@ struct Analyzer {
     }
 
     /// A power with ClearSpeak's exponent facts.
-    mutating func power(_ base: NodeID, _ exp: NodeID, range: SourceRange?) -> NodeID {
+    mutating func power(_ base: NodeID, _ exp: NodeID, range: SourceRange?, scriptedBase: Bool = false) -> NodeID {
         let mark = b.mark()
         b.add(child: base, .base)
         b.add(child: exp, .exponent)
         addExponentProperties(exp)
+        if scriptedBase { b.flag(.scriptedBase) }
         return b.finish(.power, mark, range: range ?? SourceRange.union(self.range(base), self.range(exp)))
     }
 
@@ -599,25 +607,34 @@ struct Analyzer {
         // An accent: the script is one accent character.
         if lower == nil, let upper, let (text, stretchy) = Analyzer.accentLeaf(upper),
            let name = Vocabulary.accentName(text, over: true, stretchy: stretchy), baseClass != .rel, props.accent || baseClass == nil {
-            let accent = b.leaf(.operator, text: text, range: upper.range, .atom(.class, .ord))
+            // An accent the author named (`aria-label`) says the author's words, and is no longer the
+            // mark its character draws.
+            let labelled = upper.attributes != nil && Analyzer.hasIntent(upper)
+            let accent = labelled ? intentNode(upper, ctx) : b.leaf(.operator, text: text, range: upper.range, .atom(.class, .ord))
             let letters = tree.isLetterSequence(base)
             let mark = b.mark()
             b.add(child: base, .base)
             b.add(child: accent, .accent)
-            b.atom(.accentName, name)
+            if !labelled { b.atom(.accentName, name) }
             if letters { b.flag(.baseLetters) }
             return b.finish(.accent, mark, range: m.range)
         }
         if upper == nil, let lower, let (text, _) = Analyzer.accentLeaf(lower),
            let name = Vocabulary.accentName(text, over: false, stretchy: true), baseClass != .rel, props.accentUnder || baseClass == nil {
-            let mark = b.mark()
-            b.atom(.class, .ord)
-            b.atom(.position, .under)
-            let accent = b.finish(.operator, mark, text: text, range: lower.range, rangeFromChildren: false)
+            let labelled = lower.attributes != nil && Analyzer.hasIntent(lower)
+            let accent: NodeID
+            if labelled {
+                accent = intentNode(lower, ctx)
+            } else {
+                let mark = b.mark()
+                b.atom(.class, .ord)
+                b.atom(.position, .under)
+                accent = b.finish(.operator, mark, text: text, range: lower.range, rangeFromChildren: false)
+            }
             let outer = b.mark()
             b.add(child: base, .base)
             b.add(child: accent, .accent)
-            b.atom(.accentName, name)
+            if !labelled { b.atom(.accentName, name) }
             b.atom(.position, .under)
             return b.finish(.accent, outer, range: m.range)
         }
@@ -676,6 +693,7 @@ struct Analyzer {
         var columns = 0
         var allSimple = true
         var allTokens = true
+        var allZero = true
         var labelled = false
         var firstRow: NodeID = -1
         for r in m.children {
@@ -711,6 +729,7 @@ struct Analyzer {
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
                 if isEmpty || !(kind(content) == .number || kind(content) == .identifier) { allTokens = false }
+                if isEmpty || kind(content) != .number || tree.integerValue(content) != 0 { allZero = false }
                 let cellMark = b.mark()
                 if !isEmpty { b.add(child: content, .item) }
                 b.add(child: b.finish(.tableCell, cellMark, range: c.range, rangeFromChildren: false), .cell)
@@ -733,6 +752,7 @@ struct Analyzer {
         }
         if allSimple { b.flag(.simpleCells) }
         if allTokens { b.flag(.tokenCells) }
+        if allZero && rows > 0 { b.flag(.zeroCells) }
         b.integer(.rows, rows)
         b.integer(.columns, columns)
         // The author says what the lines are (MathML 4 intent ":system-of-equations").
@@ -840,5 +860,28 @@ extension String {
         while hi > lo, s[s.index(before: hi)].properties.isWhitespace { hi = s.index(before: hi) }
         if lo == s.startIndex && hi == s.endIndex { return self }
         return String(s[lo..<hi])
+    }
+}
+
+extension SemanticAnalyzer {
+    /// The order notation names of `menclose` are put in: frames, strikes, marks, then arrows
+    /// (names not listed keep their written order after these).
+    static let notationOrder: [String: Int] = Dictionary(uniqueKeysWithValues: [
+        "box", "roundedbox", "circle", "left", "right", "top", "bottom",
+        "updiagonalstrike", "downdiagonalstrike", "verticalstrike", "horizontalstrike",
+        "longdiv", "radical", "actuarial", "phasorangle", "madruwb", "madrub", "updiagonalarrow",
+        "uparrow", "downarrow", "leftarrow", "rightarrow",
+        "northeastarrow", "southeastarrow", "southwestarrow", "northwestarrow",
+        "updownarrow", "leftrightarrow", "northeastsouthwestarrow", "northwestsoutheastarrow",
+    ].enumerated().map { ($0.element, $0.offset) })
+
+    /// The names of a `notation` attribute in ``notationOrder``, each once.
+    static func canonicalNotations<S: StringProtocol>(_ names: [S]) -> [String] {
+        var seen = Set<String>()
+        var keyed: [(key: Int, name: String)] = []
+        for name in names.map({ String($0) }) where seen.insert(name).inserted {
+            keyed.append((notationOrder[name] ?? notationOrder.count + keyed.count, name))
+        }
+        return keyed.sorted { $0.key < $1.key }.map { $0.name }
     }
 }

@@ -205,7 +205,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `possible-function` on a letter followed by parentheses that ClearSpeak may read as a function
     /// (`k(5)`, `P(A)`, `E[X]`: exactly the letter, the operator and the ``fenced`` group; rules choose
     /// "k of 5" or "a times (b + c)" from the group's properties). An invisible times written in MathML
-    /// is this same operator.
+    /// is this same operator. Property `chemical` on a chemical formula (`H_2O`, `SO_4^{2-}`: element
+    /// symbols with counts or charges, see `ChemicalFormulas.swift`).
     case impliedTimes = "implied-times"
     /// A unary prefix operator. Children: `operator` (the symbol leaf, first) and `argument`. Property
     /// `operator` names it: `negative` (−),
@@ -254,7 +255,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// simple parts, a linear expression such as `n - 1`, something squared or cubed such as `x^2` or
     /// `-\frac12 t^2`) | `complex` ("raised to the exponent, …, end exponent": nested powers other
     /// than squared/cubed, a sum holding a power, roots, big operators, relations); `exponent-value` for
-    /// integers (`-1` for negative ones); `nested` when the exponent contains a power.
+    /// integers (`-1` for negative ones); `nested` when the exponent contains a power; `scripted-base`
+    /// when the base is a subscript written apart from the superscript (`{x_a}^b`, MathML
+    /// `<msup><mrow><msub>…</msub></mrow>…</msup>`, not `x_a^b`).
     case power
     /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number
     /// written with digits (an integer or a decimal).
@@ -285,7 +288,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// (a text node with `unit-name`, or the prime operator). Properties `unit-name` (a normalised unit
     /// *symbol* key for the lexicon: `cm`, `kg`, `m/s`, `km/h`, `min`, `µm`, with powers as
     /// superscripts `cm²`, `m/s²`; spelled-out units map to their symbol, `meters` → `m`),
-    /// `unit-power` / `unit-power-denominator` (the 2 of `cm^2`, `m/s^2`),
+    /// `unit-power` / `unit-power-denominator` (the 2 of `cm^2`, `m/s^2`; the unit node of a written
+    /// power also has `unit-base`, the key of the unit raised: `cm` for `cm^2`),
     /// `singular` when the quantity is exactly 1. A number with primes (`6'`, `5' 4''`) is a measurement
     /// with `prime-unit` = `1` | `2` and `unit-name` `ft` / `in`; after degrees (`30^\circ 15'`) it has
     /// `after-degrees` and `unit-name` `arcmin` / `arcsec` (ClearSpeak Prime preference: rules may
@@ -438,7 +442,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// | `bars` (a determinant) | `double-bars` | `other` (with `open`, `close`); `simple-cells` when
     /// every cell is a ClearSpeak simple expression (Matrix_Auto reads column numbers only otherwise);
     /// `token-cells` when every cell is one number or one identifier (MathSpeak reads such rows without
-    /// column numbers).
+    /// column numbers); `zero-cells` when every cell is the number 0 (a zero matrix).
     /// A table of one cell between fences is a 1 by 1 matrix.
     case matrix
     /// `\binom{n}{k}`: children `upper` (n), `lower` (k).

@@ -43,7 +43,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case common, numeratorValue, denominatorValue, simpleNumerator, simpleDenominator, containsFraction
     case fractionDepth, simple, derivative, partialDerivative, order, linethicknessZero, continued
     case exponentKind, exponentValue, nested, numeric, combination, permutation, square, indexValue, rootDepth
-    case count, scale, unitPower, unitPowerDenominator, singular, primeUnit, afterDegrees, currency, unitFirst
+    case count, scale, unitPower, unitPowerDenominator, singular, primeUnit, afterDegrees, currency, unitFirst, scriptedBase, unitBase
     // Fences
     case open, close, stretchy, nesting, items, empty, simpleContent, contentKind, silentAsBase
     case lowerClosed, upperClosed, lowerInfinite, upperInfinite, separator
@@ -53,6 +53,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     // Accents, decorations, tables, other
     case accentName, position, baseLetters, baseClass, notation, color, background
     case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations, tokenCells
+    case zeroCells, chemical
     // Chemistry
     case ion, sign, state, arrow, bond
 

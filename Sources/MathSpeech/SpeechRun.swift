@@ -843,6 +843,12 @@ struct SpeechRun {
             if value.isEmpty { return "" }
             return core.lexicon.function("concept." + value, variant: preferences.variant)
                 ?? value.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+        case .notation:
+            // Enclosure notations (`menclose`), one name after another: the locale's words for each
+            // (`notation.NAME` in functions.txt), else the name as written.
+            return value.split(separator: " ").map { name in
+                core.lexicon.function("notation." + name, variant: preferences.variant) ?? String(name)
+            }.joined(separator: " ")
         case .unknown, .none: return nil
         }
     }

@@ -154,3 +154,34 @@ public enum UnicodeMath {
         return table
     }()
 }
+
+extension UnicodeMath {
+    /// The letters and digits MathType writes in the Private Use Area (its fonts predate the
+    /// Mathematical Alphanumeric Symbols, and MathML it exports still carries them): each block is an
+    /// alphabet in A–Z, a–z (or 0–9) order. `(first, last, variant, first base)`.
+    private static let mathTypeAlphabets: [(UInt32, UInt32, MathVariant, UInt32)] = [
+        (0xF000, 0xF019, .fraktur, 0x41), (0xF01A, 0xF033, .fraktur, 0x61),
+        (0xF040, 0xF059, .boldFraktur, 0x41), (0xF05A, 0xF073, .boldFraktur, 0x61),
+        (0xF080, 0xF099, .doubleStruck, 0x41), (0xF09A, 0xF0B3, .doubleStruck, 0x61),
+        (0xF0C0, 0xF0C9, .doubleStruck, 0x30),
+        (0xF100, 0xF119, .script, 0x41), (0xF11A, 0xF133, .script, 0x61),
+        (0xF140, 0xF159, .boldScript, 0x41), (0xF15A, 0xF173, .boldScript, 0x61),
+        (0xF180, 0xF199, .normal, 0x41),
+    ]
+
+    /// The Unicode character a MathType private-use letter or digit stands for: its alphabets above,
+    /// and two runs laid out as the Mathematical Alphanumeric Symbols block is (U+F260–U+F2FB: bold,
+    /// italic and bold italic Latin, U+1D400–U+1D49B; U+F300–U+F55F: sans-serif, monospace, dotless
+    /// letters, the Greek alphabets and the digits, U+1D5A0–U+1D7FF). Nil for any other character.
+    public static func mathTypePrivateUse(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        let v = scalar.value
+        guard v >= 0xF000 && v <= 0xF55F else { return nil }
+        if v >= 0xF260 && v <= 0xF2FB { return Unicode.Scalar(v + 0xE1A0) }
+        if v >= 0xF300 { return Unicode.Scalar(v + 0xE2A0) }
+        for (first, last, variant, base) in mathTypeAlphabets where v >= first && v <= last {
+            guard let plain = Unicode.Scalar(base + v - first) else { return nil }
+            return styled(plain, variant)
+        }
+        return nil
+    }
+}

@@ -69,4 +69,22 @@ import Testing
             """).text
         #expect(normalizedSpeech(text, dropSpaces: false) == "2 equations equation 1 x equals y plus 1 equation 2 y equals 1")
     }
+
+    /// Words the author gave an element (`aria-label`, `exact-speech`, also on `<math>`) replace what
+    /// its content would say, also on an accent mark; a text alternative (`alt`, `alttext`) does not; a
+    /// string of glyphs says their names unquoted.
+    @Test(arguments: ["clearspeak", "mathspeak"])
+    func authorsWordsReplaceTheContent(_ style: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: style)
+        func say(_ mathml: String) -> String { normalizedSpeech(speaker.speak(mathML: mathml).text, dropSpaces: false) }
+        let arrow = "<mover><mi>AC</mi><mo stretchy='true'>↔</mo></mover>"
+        #expect(say("<math alt='A C under line'><mi>x</mi></math>") == "x")
+        #expect(say("<math alttext='x^2'><mi>x</mi></math>") == "x")
+        #expect(say("<math exact-speech='A C under line'>\(arrow)</math>") == "a c under line")
+        #expect(say("<math aria-label='line A C'>\(arrow)</math>") == "line a c")
+        #expect(say("<math alt='  '><mi>x</mi></math>") == "x")
+        #expect(say("<math><mover><mi>x</mi><mo aria-label='line'>↔</mo></mover></math>").hasSuffix("line"))
+        #expect(say("<math><munder><mi>x</mi><mo exact-speech='segment'>_</mo></munder></math>").hasSuffix("segment"))
+        #expect(say("<math><ms><mglyph src='g.png' alt='my glyph'/></ms></math>") == "my glyph")
+    }
 }

@@ -78,6 +78,24 @@ import Testing
         for word in Self.meaningWords { #expect(!text.contains(word), "\(c.0): \(text)") }
     }
 
+    /// Chemical formulas (element symbols with counts or charges) read each element letter by letter
+    /// and their counts without "sub" in Terse SimpleSpeak; formulas that only look like them (a count
+    /// of 1, letters that are no element) stay mathematics, and Meaning=Literal reads them so too.
+    @Test func chemicalFormulasAndTheirLookAlikes() throws {
+        let terse = try SpeakerCache.shared.speaker(style: "simplespeak", preferences: ["Verbosity": "Terse"])
+        let ferricChloride = "<math><mi>Fe</mi><msub><mi>Cl</mi><mn>3</mn></msub></math>"
+        #expect(normalizedSpeech(terse.speak(mathML: ferricChloride).text) == "cap f e cap c l 3")
+        #expect(normalizedSpeech(terse.speak(tex: "H_2O").text) == "cap h 2 cap o")
+        let medium = try SpeakerCache.shared.speaker(style: "simplespeak")
+        for lookAlike in ["<math><mi>Fe</mi><msub><mi>Cl</mi><mn>1</mn></msub></math>",
+                          "<math><mi>Fe</mi><msub><mi>Xy</mi><mn>3</mn></msub></math>"] {
+            let text = normalizedSpeech(medium.speak(mathML: lookAlike).text)
+            #expect(text.hasPrefix("fe "), "\(lookAlike): \(text)")
+        }
+        let literal = try SpeakerCache.shared.speaker(style: "simplespeak", preferences: ["Meaning": "Literal"])
+        #expect(normalizedSpeech(literal.speak(mathML: ferricChloride).text).hasPrefix("fe cl"))
+    }
+
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or
     /// `\operatorname{Var}`, still says its own name).
     @Test(arguments: inferred.filter { !$0.0.contains("Pr") && !$0.0.contains("Var") })
