@@ -14,10 +14,11 @@ private let manualExamples: [String] = {
 struct ChemistrySpeechTests {
     static let clearSpeak = try! Speaker(style: "clearspeak")
     static let mathSpeak = try! Speaker(style: "mathspeak")
+    static let simpleSpeak = try! Speaker(style: "simplespeak")
 
     @Test(arguments: manualExamples)
     func everyManualExampleSpeaks(_ tex: String) {
-        for speaker in [Self.clearSpeak, Self.mathSpeak] {
+        for speaker in [Self.clearSpeak, Self.mathSpeak, Self.simpleSpeak] {
             let spoken = speaker.speak(tex: tex)
             #expect(!spoken.text.isEmpty)
             #expect(!spoken.diagnostics.containsError, "\(spoken.diagnostics.map(\.message))")
@@ -38,5 +39,6 @@ struct ChemistrySpeechTests {
         #expect(Self.clearSpeak.speak(tex: tex).text == expected)
         // \pu's units are read by each style's own rules (MathSpeak says the fraction).
         if !tex.hasPrefix("\\pu") { #expect(Self.mathSpeak.speak(tex: tex).text == expected) }
+        #expect(Self.simpleSpeak.speak(tex: tex).text == expected)
     }
 }
