@@ -3,6 +3,7 @@
 # Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI) for parse, speech and render;
 # the espeak-ng command (Debian package `espeak-ng`, from scripts/install-deps.sh) for voice. Installs them if missing.
 # Usage: scripts/bench.sh [parse|speech|startup|voice|render|documents] [--repeat N]
+#        scripts/bench.sh locales [RULES_DIR] — cold start per locale (hyperfine); RULES_DIR adds locales read from disk
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,22 @@ if [[ $what == documents ]]; then
   # Its peer is the one-shot reading of the same document, in the same invocation.
   build
   exec "$bin/MathAloudBench" documents "$@"
+fi
+if [[ $what == locales ]]; then
+  # Cold start of `speak` in English (built in) beside `parse` (no speech loaded), and of each locale of
+  # RULES_DIR (read from disk, then loaded when asked for): what loading one locale costs.
+  command -v hyperfine >/dev/null 2>&1 || ${SUDO:-$( [[ $(id -u) -eq 0 ]] || echo sudo )} apt-get install -y -qq hyperfine
+  swift build -c release --static-swift-stdlib --product mathaloud
+  bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+  commands=("$bin/mathaloud parse 'x^2'" "$bin/mathaloud speak 'x^2'" "$bin/mathaloud speak --style mathspeak 'x^2'")
+  if [[ $# -gt 0 ]]; then
+    dir="$1"
+    commands+=("$bin/mathaloud speak --rules-dir $dir 'x^2'")
+    for l in $(ls "$dir/Locales" | grep -v '^_' | grep -v README); do
+      commands+=("$bin/mathaloud speak --rules-dir $dir --locale $l 'x^2'")
+    done
+  fi
+  exec hyperfine -N --warmup 3 --runs 30 --export-markdown /dev/stdout "${commands[@]}"
 fi
 if [[ $what == voice ]]; then
   ./scripts/install-deps.sh

@@ -6,6 +6,10 @@ input once (Tests/MathAloudTests/Fixtures/reference-inputs.jsonl, its line numbe
 number), and per corpus one line per case naming its input by number, with the case's id, locale,
 style, preferences, expected speech and category (Fixtures/reference/<corpus>.jsonl).
 
+Every corpus of the folder is copied (every locale and style); the corpora that have no floor in
+Fixtures/reference-floors.tsv are listed at the end (ReferenceScoreTests requires a floor for each
+corpus of a shipped locale and style).
+
 Run from the repository root: python3 scripts/refresh-reference-fixtures.py [../shared/corpus/reference]
 """
 import glob
@@ -19,6 +23,7 @@ os.makedirs(os.path.join(fixtures, "reference"), exist_ok=True)
 inputs: list[str] = []
 number: dict[str, int] = {}
 corpora = sorted(glob.glob(os.path.join(src, "*.jsonl")))
+written: list[str] = []
 for path in corpora:
     cases = []
     for line in open(path, encoding="utf-8"):
@@ -35,6 +40,7 @@ for path in corpora:
     if not cases:
         continue
     name = os.path.basename(path)
+    written.append(name[:-6])
     with open(os.path.join(fixtures, "reference", name), "w", encoding="utf-8") as out:
         for c in cases:
             out.write(json.dumps(c, ensure_ascii=False, sort_keys=True) + "\n")
@@ -42,3 +48,12 @@ with open(os.path.join(fixtures, "reference-inputs.jsonl"), "w", encoding="utf-8
     for m in inputs:
         out.write(json.dumps({"mathml": m}, ensure_ascii=False) + "\n")
 print(f"{len(inputs)} inputs, {len(corpora)} corpora")
+# Corpora without a floor: ReferenceScoreTests requires one for every corpus of a shipped locale and style.
+floors = set()
+with open(os.path.join(fixtures, "reference-floors.tsv"), encoding="utf-8") as f:
+    for line in f:
+        if line.strip() and not line.startswith("#"):
+            floors.add(line.split("\t")[0])
+unfloored = [name for name in written if name not in floors]
+if unfloored:
+    print("without a floor in reference-floors.tsv (needed once the locale and style ship):", ", ".join(unfloored))

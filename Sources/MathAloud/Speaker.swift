@@ -83,6 +83,16 @@ public struct Speaker: Sendable {
                 cacheCapacity: Int = 1024) throws(SpeechLoadError) {
         let directory = rulesDirectory ?? Speaker.environmentRulesDirectory
         let resources = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: directory)
+        try self.init(resources: resources, locale: locale, style: style, verbosity: verbosity, preferences: preferences,
+                      strictPreferences: strictPreferences, texOptions: texOptions, cacheCapacity: cacheCapacity)
+    }
+
+    /// Loads a speaker from given rules and words (``SpeechResources``: built-in files, an override
+    /// directory, or files made in memory), with the other parameters as
+    /// ``init(locale:style:verbosity:preferences:strictPreferences:rulesDirectory:texOptions:cacheCapacity:)``.
+    public init(resources: SpeechResources, locale: LocaleTag = .english, style: SpeechStyleName = .clearSpeak,
+                verbosity: Verbosity? = nil, preferences: [String: String] = [:], strictPreferences: Bool = false,
+                texOptions: TeXParserOptions = TeXParserOptions(), cacheCapacity: Int = 1024) throws(SpeechLoadError) {
         let chain = try resources.lexiconChain(for: locale.rawValue)
         let compiled = try resources.style(style.rawValue, locale: locale.rawValue)
         var requested = preferences

@@ -290,7 +290,7 @@ public struct RuleFile: Hashable, Sendable {
             }
         }
         finish()
-        if !errors.isEmpty { throw RuleFileErrors(errors: errors, partial: nil) }
+        if !errors.isEmpty { throw RuleFileErrors(errors: errors, partial: nil, partialRules: self) }
     }
 }
 
@@ -580,8 +580,12 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
 private func parseExample(_ text: String, file: String, line: Int) throws(RuleSyntaxError) -> RuleExample {
     var rest = Substring(text)
     var preferences: [String: String] = [:]
-    if rest.hasPrefix("[") {
-        guard let close = rest.firstIndex(of: "]") else { throw RuleSyntaxError(message: "'[' is not closed in example") }
+    // `[Name=Value, …]` sets preferences; a `[` that does not open such a list is TeX (`[SO_4]^{2-}`).
+    if rest.hasPrefix("["), let close = rest.firstIndex(of: "]"),
+       rest[rest.index(after: rest.startIndex)..<close].split(separator: ",").allSatisfy({ pair in
+           let kv = pair.split(separator: "=", maxSplits: 1)
+           return kv.count == 2 && kv[0].trimmingSpaces.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && !kv[0].trimmingSpaces.isEmpty
+       }) {
         for pair in rest[rest.index(after: rest.startIndex)..<close].split(separator: ",") {
             let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
             guard kv.count == 2 else { throw RuleSyntaxError(message: "write example preferences as [Name=Value, …]") }

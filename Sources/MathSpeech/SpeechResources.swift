@@ -10,12 +10,16 @@ public struct SpeechResources: Sendable {
     /// Word files (`.txt`, `.words`) from the override directory: their entries are merged over the
     /// built-in file of the same path, so an author can change one word without copying the file.
     public let wordOverrides: [String: String]
+    /// Where the files from the override directory are on disk (relative path → file path), for
+    /// messages that name the file an author edits.
+    public let origins: [String: String]
 
     /// Built-in files overlaid by `overrideDirectory` (which may hold `Rules/` and `Locales/`
     /// sub-folders, or be a `Rules`-like folder holding `<locale>/…` directly).
     public init(builtIn: [String: String], overrideDirectory: URL? = nil) throws(SpeechLoadError) {
         var files = builtIn
         var wordOverrides: [String: String] = [:]
+        var origins: [String: String] = [:]
         if let dir = overrideDirectory {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -40,20 +44,27 @@ public struct SpeechResources: Sendable {
                 } else {
                     wordOverrides[key] = text
                 }
+                origins[key] = (dir.path.hasSuffix("/") ? dir.path : dir.path + "/") + relative
             }
         }
         self.files = files
         self.wordOverrides = wordOverrides
+        self.origins = origins
     }
 
     /// Files given directly (for tests).
     public init(files: [String: String], wordOverrides: [String: String] = [:]) {
         self.files = files
         self.wordOverrides = wordOverrides
+        origins = [:]
     }
 
+    /// The path to show for a file: where it is on disk when it comes from the override directory
+    /// (a word file merged over a built-in one shows the override), else its relative path.
+    public func displayPath(_ relative: String) -> String { origins[relative] ?? relative }
+
     /// A word table: the file's entries with the override's merged over them.
-    private func wordTable(_ path: String) throws(SpeechLoadError) -> WordTable? {
+    public func wordTable(_ path: String) throws(SpeechLoadError) -> WordTable? {
         guard let text = files[path] else { return nil }
         var table: WordTable
         do { table = try WordTable(parsing: text, file: String(path.drop { $0 != "/" }.dropFirst())) } catch {
@@ -197,7 +208,9 @@ public struct SpeechResources: Sendable {
             ruleFiles.append(file)
             if !offersPreferences { fixed.insert(file.file) }
             for name in file.wordFiles {
-                let wordPath = "Rules/\(file.locale.isEmpty ? rulesLocale : file.locale)/\(name).words"
+                // A shared file (`locale common`, or none) names the speaking locale's word files.
+                let shared = file.locale.isEmpty || file.locale == "common"
+                let wordPath = "Rules/\(shared ? rulesLocale : file.locale)/\(name).words"
                 guard let table = try wordTable(wordPath) else { throw .missingFile(wordPath) }
                 // Earlier (more specific) files win.
                 var merged = table

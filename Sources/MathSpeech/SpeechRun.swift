@@ -475,7 +475,7 @@ struct SpeechRun {
             }
             return text.isEmpty ? "" : symbolWords(text, range: tree.range(node))
         case .functionName:
-            if let w = core.lexicon.function(text, variant: preferences.variant) { return w }
+            if let w = functionWords(text, range: tree.range(node)) { return w }
             return symbolWords(text, range: tree.range(node))
         default:
             return symbolWords(text, range: tree.range(node))
@@ -497,6 +497,15 @@ struct SpeechRun {
             report(s, .speechMissingWord, "no \(core.locale) word for '\(s)' (\(code)); read as '\(name)'", at: range)
             return name
         }!
+    }
+
+    /// Words for a function name: the style's and the locale's, then a parent locale of another
+    /// language (reported as `speech.fallback-word`); nil when none has it.
+    mutating func functionWords(_ key: String, range: SourceRange?) -> String? {
+        if let w = core.lexicon.function(key, variant: preferences.variant) { return w }
+        guard let (words, parent) = core.lexicon.foreignWords(key, in: "functions", variant: preferences.variant) else { return nil }
+        report(key, .speechFallbackWord, "no \(core.locale) word for the function '\(key)'; said in \(parent): '\(words)'", at: range)
+        return words
     }
 
     /// Reports a missing or borrowed word once per key (a warning at `range`).
@@ -548,12 +557,24 @@ struct SpeechRun {
                 continue
             } else if let w = lexicon.styledCharacter(scalar, variant: variant) {
                 words.append(w)
+            } else if isLetter(scalar) {
+                // A letter of any script that the locale has no word for is said as written (`á`, `Я`,
+                // `若` in text): a voice of the language reads it, where its Unicode name would be English.
+                words.append(s)
             } else {
                 guard let w = missing(scalar, s) else { return nil }
                 words.append(w)
             }
         }
         return words.joined(separator: " ")
+    }
+
+    /// A letter (upper, lower, title case or other; not a modifier letter such as `ʺ`, which is a symbol).
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter: return true
+        default: return false
+        }
     }
 
     // MARK: Templates
@@ -784,7 +805,7 @@ struct SpeechRun {
         case .word:
             // A symbol's words: symbolWords looks the whole text up first.
             return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
-        case .function: return core.lexicon.function(value, variant: preferences.variant)
+        case .function: return functionWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .font:
             if let w = core.lexicon.font(value, variant: preferences.variant) { return w }
             // A font without words is read by its name and reported (as a character without words is).
@@ -807,7 +828,7 @@ struct SpeechRun {
         case .name:
             // A function's words when the locale has them, else the letters of a name in capitals
             // ("P M F"); other names as they are.
-            if let words = core.lexicon.function(value, variant: preferences.variant) { return words }
+            if let words = functionWords(value, range: node >= 0 ? tree.range(node) : nil) { return words }
             guard value.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) else { return nil }
             return formatted(value, format: CompiledFormat(kind: .letters, selector: -1), node: node, owner)
         case .letters:

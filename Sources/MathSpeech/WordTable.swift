@@ -157,6 +157,15 @@ public struct RuleFileErrors: Error, Sendable, CustomStringConvertible {
     public let errors: [RuleFileError]
     /// Anything that could be read despite the errors.
     public let partial: WordTable?
+    /// For a rule file, the rules that could be read despite the errors (for `rules lint`).
+    public var partialRules: RuleFile? = nil
+
+    /// Errors, with what could be read.
+    public init(errors: [RuleFileError], partial: WordTable?, partialRules: RuleFile? = nil) {
+        self.errors = errors
+        self.partial = partial
+        self.partialRules = partialRules
+    }
 
     public var description: String { errors.map(\.description).joined(separator: "\n") }
 }

@@ -11,6 +11,8 @@ commands:
   convert  a document (Markdown, HTML, text, notebook) with every formula accessible (mathaloud convert --help)
   audit    find the formulas of a document set a listener cannot hear, report and fix them (mathaloud audit --help)
   serve    the HTTP API for speech, labels, audio and images (mathaloud serve --help)
+  rules    check a locale's rules and words, run its examples and a corpus, count coverage (mathaloud rules --help)
+  locale   start a new locale from an existing one (mathaloud locale --help)
   help     this text
 """
 
@@ -33,6 +35,10 @@ do {
         exitCode = try AuditCommand.run(arguments)
     case "serve":
         exitCode = try ServeCommand.run(arguments)
+    case "rules":
+        exitCode = try RulesCommand.run(arguments)
+    case "locale":
+        exitCode = try LocaleCommand.run(arguments)
     case "help", "--help", "-h":
         print(usage)
     default:

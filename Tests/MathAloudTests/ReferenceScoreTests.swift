@@ -59,6 +59,32 @@ import Testing
         #expect(s.macro >= floor.macro, "\(floor.corpus): macro \(s.macro) below \(floor.macro)")
     }
 
+    /// The corpora of the fixtures (`reference/<suite>-<locale>-<style>.jsonl`) by suite, locale and style.
+    static func corpora() throws -> [(name: String, locale: String, style: String)] {
+        let folder = fixtureURL("reference")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jsonl") }.sorted().compactMap { file in
+            let name = String(file.dropLast(".jsonl".count))
+            let parts = name.split(separator: "-").map(String.init)
+            guard parts.count >= 3 else { return nil }
+            return (name, parts[1 ..< parts.count - 1].joined(separator: "-"), parts[parts.count - 1])
+        }
+    }
+
+    /// Every reference corpus of a shipped locale and style has a floor, so the suite scores every
+    /// locale (a new locale adds its rows to `reference-floors.tsv` at the figures it reaches; the
+    /// scores are printed by ``referenceScoreStaysAboveItsFloor(_:)``).
+    @Test func everyShippedLocaleAndStyleHasAFloor() throws {
+        let resources = SpeechResources(files: EmbeddedSpeechResources.files)
+        let floored = Set(try Self.floors().map(\.corpus))
+        var missing: [String] = []
+        for c in try Self.corpora() where resources.locales.contains(where: { LocaleTag($0) == LocaleTag(c.locale) }) {
+            let folder = resources.locales.first { LocaleTag($0) == LocaleTag(c.locale) }!
+            guard LocaleTools.styles(resources, locale: folder).contains(c.style) else { continue }
+            if !floored.contains(c.name) { missing.append(c.name) }
+        }
+        #expect(missing.isEmpty, "reference corpora of shipped locales without a row in reference-floors.tsv: \(missing)")
+    }
+
     @Test func normalizerMatchesTheScorer() {
         #expect(ReferenceNormalizer.normalize("StartFraction 1 Over x EndFraction", locale: "en") == "startfraction 1 over x endfraction")
         #expect(ReferenceNormalizer.normalize("twenty-three, plus-or-minus 3.5; one hundred five", locale: "en") == "23 plus or minus 3.5 105")

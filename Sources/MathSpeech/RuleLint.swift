@@ -1,0 +1,319 @@
+import MathSyntax
+import MathSemantics
+
+/// One finding of `mathaloud rules lint`: where, how bad, and what is wrong.
+public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
+    /// How bad a finding is: an error makes `rules lint` exit 1; a warning is a to-do.
+    public enum Severity: String, Hashable, Sendable { case error, warning }
+
+    /// The file as an author finds it (`Rules/de/clearspeak.rules`, or the path in the rules folder).
+    public let file: String
+    /// 1-based line and column (0 when the finding is about a whole file).
+    public let line: Int
+    public let column: Int
+    public let severity: Severity
+    /// What is wrong, and what to do.
+    public let message: String
+    /// The rule the finding is in, if any.
+    public let rule: String?
+
+    /// Creates a finding.
+    public init(file: String, line: Int, column: Int, severity: Severity, message: String, rule: String? = nil) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.severity = severity
+        self.message = message
+        self.rule = rule
+    }
+
+    /// `file:line:column: error: message (in rule 'name')`, as compilers print.
+    public var description: String {
+        let place = line > 0 ? "\(file):\(line):\(column)" : file
+        return "\(place): \(severity.rawValue): \(message)" + (rule.map { " (in rule '\($0)')" } ?? "")
+    }
+}
+
+/// The checks of `mathaloud rules lint` that read the files without speaking anything (Rules/README.md,
+/// "Checking a locale"): every file of the locale parses; rules name only kinds, roles, properties and
+/// preferences that exist; no rule is shadowed by an earlier rule of its file; every word a template
+/// asks for (`{@key}`, counted words, level words) is in the locale; the phrases of inherited rules are
+/// translated; no word of the locale is left marked `# to-do:`. Running the inline examples needs the
+/// whole pipeline and is done by the `MathAloud` library (`LocaleTools`).
+public enum RuleLint {
+    /// The findings for locale `tag` in `resources`, sorted by file and line.
+    public static func check(_ resources: SpeechResources, locale tag: String) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        func add(_ file: String, _ line: Int, _ column: Int, _ severity: LintFinding.Severity, _ message: String, rule: String? = nil) {
+            findings.append(LintFinding(file: file, line: line, column: column, severity: severity, message: message, rule: rule))
+        }
+        func add(_ errors: [RuleFileError], relativeTo folder: String) {
+            for e in errors {
+                let path = e.file.hasPrefix("override:") ? String(e.file.dropFirst("override:".count)) : folder + e.file
+                add(resources.displayPath(path), e.line, e.column, .error, e.message, rule: e.rule)
+            }
+        }
+        guard resources.files["Locales/\(tag)/locale.txt"] != nil else {
+            add("Locales/\(tag)/locale.txt", 0, 0, .error,
+                "no locale '\(tag)' (no Locales/\(tag)/locale.txt); the locales are \(resources.locales.joined(separator: ", "))")
+            return findings
+        }
+
+        // 1. Every file of the locale parses (a word key defined twice is an error of its file).
+        let own = resources.files.keys.filter { $0.hasPrefix("Locales/\(tag)/") || $0.hasPrefix("Rules/\(tag)/") }.sorted()
+        for path in own {
+            let text = resources.files[path]!
+            let folder = path.hasPrefix("Rules/") ? "Rules/" : "Locales/\(tag)/"
+            do throws(RuleFileErrors) {
+                if path.hasSuffix(".rules") {
+                    _ = try RuleFile(parsing: text, file: String(path.dropFirst(6)))
+                } else if path.hasSuffix(".phrases") {
+                    _ = try PhraseTable(parsing: text, file: String(path.dropFirst(6)))
+                } else {
+                    let name = path.hasPrefix("Rules/") ? String(path.dropFirst(6)) : String(path.dropFirst(folder.count))
+                    _ = try WordTable(parsing: text, file: name)
+                    if let override = resources.wordOverrides[path] { _ = try WordTable(parsing: override, file: "override:" + path) }
+                }
+            } catch {
+                add(error.errors, relativeTo: folder)
+            }
+            // Words an author has not written yet (`mathaloud locale new` lists them as `# to-do:` lines).
+            let todo = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.element.hasPrefix("# to-do:") }
+            if let first = todo.first {
+                add(resources.displayPath(path), first.offset + 1, 1, .warning,
+                    "\(todo.count) entr\(todo.count == 1 ? "y" : "ies") still marked '# to-do:' (the first: '\(first.element.dropFirst(8).trimmingSpaces)')")
+            }
+        }
+        // The locale's settings and words, with its parents.
+        // (When they do not load, the rules are still checked, without the words.)
+        var chain: [LocaleWords]? = nil
+        do throws(SpeechLoadError) { chain = try resources.lexiconChain(for: tag) } catch {
+            if case .invalidFiles(let errors) = error {
+                // Errors of files already reported by their own check are not repeated.
+                let reported = Set(findings.map { "\($0.file):\($0.line):\($0.column)" })
+                add(errors.filter { !reported.contains("\(resources.displayPath("Locales/" + $0.file)):\($0.line):\($0.column)") }, relativeTo: "Locales/")
+            } else { add("Locales/\(tag)/locale.txt", 0, 0, .error, error.description) }
+        }
+
+        // 2. Each style that speaks the locale.
+        var styles = Set(resources.styles(for: tag))
+        for name in ["clearspeak", "simplespeak", "mathspeak"] where resources.rulesLocale(for: LocaleTag(tag), style: SpeechStyleName(name)) != nil {
+            styles.insert(name)
+        }
+        for name in styles.sorted() {
+            let style: SpeechStyle
+            do throws(SpeechLoadError) { style = try resources.style(name, locale: tag, examples: true) } catch {
+                if case .invalidFiles(let errors) = error { add(errors, relativeTo: "Rules/") } else {
+                    add("Rules/\(tag)/\(name).rules", 0, 0, .error, error.description)
+                }
+                continue
+            }
+            let lexicon = chain.map { Lexicon(chain: $0, styleWords: style.words) }
+            checkStyle(style, lexicon: lexicon, locale: tag, resources: resources, add: { findings.append($0) })
+        }
+
+        // 3. Fonts: every font English names (the `font` values the analysis writes) has a name here.
+        if let chain, LocaleTag(tag).language != "en", let english = try? resources.wordTable("Locales/en/fonts.txt") {
+            let language = LocaleTag(tag).language
+            let missing = english.entries.keys.filter { key in
+                !chain.contains { LocaleTag($0.tag).language == language && $0.fonts.entries[key] != nil }
+            }.sorted()
+            if !missing.isEmpty {
+                add(resources.displayPath("Locales/\(tag)/fonts.txt"), 0, 0, .warning,
+                    "no name for the font\(missing.count == 1 ? "" : "s") \(missing.prefix(8).joined(separator: ", "))\(missing.count > 8 ? ", … (\(missing.count))" : "") (see Locales/en/fonts.txt)")
+            }
+        }
+        return unique(findings)
+    }
+
+    private static func unique(_ findings: [LintFinding]) -> [LintFinding] {
+        var seen: Set<LintFinding> = []
+        return findings.filter { seen.insert($0).inserted }.sorted {
+            ($0.file, $0.line, $0.column, $0.message) < ($1.file, $1.line, $1.column, $1.message)
+        }
+    }
+
+    /// The checks of one compiled style.
+    static func checkStyle(_ style: SpeechStyle, lexicon: Lexicon?, locale tag: String, resources: SpeechResources,
+                           add: (LintFinding) -> Void) {
+        let declared = style.preferences + style.fixedPreferences
+        func preference(_ name: String) -> PreferenceDeclaration? {
+            let key = name.lowercased()
+            return declared.first { $0.name.lowercased() == key || $0.aliases.contains { $0.lowercased() == key } }
+                ?? declared.first { $0.name.lowercased() == key + "s" || (key.hasSuffix("s") && $0.name.lowercased() + "s" == key) }
+        }
+        let vocabularyKinds = Set(SemanticKind.allCases.map(\.rawValue))
+        let roleNames = Set(SemanticRole.allCases.map(\.name))
+        func unknownKinds(_ kinds: [String]) -> [String] { kinds.filter { $0 != "*" && !vocabularyKinds.contains($0) } }
+        func unknownProperty(_ name: String) -> Bool {
+            PropertyName(name: name) == nil && PropertyReference.Pseudo(name: name) == .none
+        }
+        func unknownConditionPath(_ path: [String]) -> [String] {
+            path.filter { !["parent", "next", "previous", "last"].contains($0) && !roleNames.contains($0) }
+        }
+        let ownPrefix = "\(tag)/"
+        var lookedUp: [String: (rule: SpeechRule, position: RulePosition)] = [:]
+        var counted: [String: (rule: SpeechRule, position: RulePosition)] = [:]
+        var levels: [String: (rule: SpeechRule, position: RulePosition)] = [:]
+
+        for rule in style.rules {
+            let isOwn = rule.file.hasPrefix(ownPrefix)
+            let path = resources.displayPath("Rules/" + rule.file)
+            func position(condition i: Int) -> RulePosition {
+                i < rule.conditionPositions.count ? rule.conditionPositions[i] : RulePosition(line: rule.line, column: 1)
+            }
+            func position(part i: Int) -> RulePosition {
+                i < rule.templatePositions.count ? rule.templatePositions[i] : RulePosition(line: rule.line, column: 1)
+            }
+            if isOwn {
+                func error(_ p: RulePosition, _ message: String) {
+                    add(LintFinding(file: path, line: p.line, column: p.column, severity: .error, message: message, rule: rule.name))
+                }
+                if !unknownKinds([rule.kind]).isEmpty {
+                    error(RulePosition(line: rule.line, column: 1), "unknown kind '\(rule.kind)' (the kinds are listed in Sources/MathSemantics/SemanticNode.swift; `speak --explain` shows them)")
+                }
+                for (i, condition) in rule.conditions.enumerated() {
+                    let p = position(condition: i)
+                    switch condition {
+                    case let .property(path, name, _, _):
+                        for r in unknownConditionPath(path) { error(p, "unknown role '\(r)' in '\((path + [name]).joined(separator: "."))'") }
+                        if unknownProperty(name) { error(p, "unknown property '\(name)' (`speak --explain` lists every node's properties)") }
+                    case let .preference(name, test, _):
+                        guard let d = preference(name) else {
+                            error(p, "unknown preference '\(name)'; the style's preferences are \(declared.map(\.name).joined(separator: ", "))")
+                            continue
+                        }
+                        if case .oneOf(let values) = test {
+                            for v in values where !d.values.contains(where: { $0.lowercased() == v.lowercased() }) {
+                                error(p, "preference \(d.name) has no value '\(v)'; its values are \(d.values.joined(separator: ", "))")
+                            }
+                        }
+                    case let .kind(path, kinds, _):
+                        for r in unknownConditionPath(path) { error(p, "unknown role '\(r)' in '\(path.joined(separator: "."))'") }
+                        for k in unknownKinds(kinds) { error(p, "unknown kind '\(k)'") }
+                    case let .parentKind(kinds, _), let .within(kinds, _):
+                        for k in unknownKinds(kinds) { error(p, "unknown kind '\(k)'") }
+                    case let .withinThrough(kinds, through, _):
+                        for k in unknownKinds(kinds + through) { error(p, "unknown kind '\(k)'") }
+                    case let .role(roles, _):
+                        for r in roles where !roleNames.contains(r) { error(p, "unknown role '\(r)'") }
+                    case .followed, .first: break
+                    }
+                }
+                for (i, part) in rule.template.enumerated() {
+                    let p = position(part: i)
+                    switch part {
+                    case let .child(role, _), let .leveled(role, _):
+                        for r in role.split(separator: ".").map(String.init) where !roleNames.contains(r) {
+                            error(p, "unknown role '\(r)' in {\(role)}")
+                        }
+                    case let .property(name, _):
+                        if unknownProperty(name) { error(p, "unknown property '\(name)' in {=\(name)}") }
+                    case let .countedLookup(_, name):
+                        if unknownProperty(name) { error(p, "unknown property '\(name)' in a counted word") }
+                    default: break
+                    }
+                }
+                for example in rule.examples {
+                    for name in example.preferences.keys.sorted() {
+                        guard let d = preference(name) else {
+                            error(RulePosition(line: example.line, column: 1), "example sets unknown preference '\(name)'")
+                            continue
+                        }
+                        let value = example.preferences[name]!
+                        if !d.values.contains(where: { $0.lowercased() == value.lowercased() }) {
+                            error(RulePosition(line: example.line, column: 1), "example sets \(d.name) to '\(value)'; its values are \(d.values.joined(separator: ", "))")
+                        }
+                    }
+                }
+            }
+            // Words every rule the locale speaks with asks for, own or inherited.
+            for (i, part) in rule.template.enumerated() {
+                switch part {
+                case let .lookup(key, _): if lookedUp[key] == nil { lookedUp[key] = (rule, position(part: i)) }
+                case let .countedLookup(key, _): if counted[key] == nil { counted[key] = (rule, position(part: i)) }
+                case let .leveled(_, level): if levels[level] == nil { levels[level] = (rule, position(part: i)) }
+                default: break
+                }
+            }
+        }
+
+        // Shadowed rules: a rule after another rule of its file for the same kind (or after a rule for
+        // `*`) whose conditions are all among its own can never fire.
+        let ownRules = style.rules.filter { $0.file.hasPrefix(ownPrefix) }
+        var byFile: [String: [SpeechRule]] = [:]
+        for r in ownRules { byFile[r.file, default: []].append(r) }
+        for (file, rules) in byFile {
+            let sets = rules.map { Set($0.conditions) }
+            for j in rules.indices {
+                for i in 0 ..< j where (rules[i].kind == rules[j].kind || rules[i].kind == "*") && sets[i].isSubset(of: sets[j]) {
+                    add(LintFinding(file: resources.displayPath("Rules/" + file), line: rules[j].line, column: 1, severity: .error,
+                                    message: "no input can reach this rule: rule '\(rules[i].name)' (line \(rules[i].line)) comes first and its conditions are all among this rule's",
+                                    rule: rules[j].name))
+                    break
+                }
+            }
+        }
+
+        // Words the templates ask for.
+        guard let lexicon else { return untranslated(style, locale: tag, resources: resources, add: add) }
+        func missing(_ key: String, _ at: (rule: SpeechRule, position: RulePosition), _ what: String) {
+            let words = tag == style.locale ? "Rules/\(tag)/*.words or Locales/\(tag)/symbols.txt" : "Locales/\(tag)/symbols.txt (or a words file of the style)"
+            if let (_, parent) = lexicon.foreignWords(key, in: "symbols", variant: nil) ?? lexicon.foreignWords(key, in: "numbers", variant: nil) {
+                add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
+                                severity: .warning, message: "\(what) '\(key)' is only in \(parent) (said in that language); add it to \(words)", rule: at.rule.name))
+                return
+            }
+            add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
+                            severity: .error, message: "\(what) '\(key)' is missing in locale \(tag); add it to \(words)", rule: at.rule.name))
+        }
+        let language = LocaleTag(tag).language
+        for (key, at) in lookedUp.sorted(by: { $0.key < $1.key }) {
+            if lexicon.keyed(key, variants: []) == nil { missing(key, at, "the word"); continue }
+            // A word of an inherited style's word file of another language, which this locale does not give.
+            if let entry = style.words.entries[key],
+               let owner = entry.file.replacingOccurrences(of: "override:", with: "").replacingOccurrences(of: "Rules/", with: "")
+                   .split(separator: "/").first,
+               LocaleTag(String(owner)).language != language,
+               Lexicon(chain: lexicon.chain).keyed(key, variants: []) == nil {
+                add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
+                                severity: .warning, message: "the word '\(key)' comes from \(entry.file) (\(owner)); give it in a words file of Rules/\(tag)/",
+                                rule: at.rule.name))
+            }
+        }
+        for (key, at) in counted.sorted(by: { $0.key < $1.key })
+        where lexicon.keyed(key + ".*", variants: []) == nil && lexicon.keyed(key + ".0", variants: []) == nil && lexicon.keyed(key + ".1", variants: []) == nil {
+            missing(key + ".*", at, "the counted word")
+        }
+        if let prefix = style.levelWords, let first = levels.values.first {
+            if lexicon.keyed(prefix + ".base", variants: []) == nil { missing(prefix + ".base", first, "the level word") }
+            for (level, at) in levels.sorted(by: { $0.key < $1.key }) where lexicon.keyed("\(prefix).\(level)", variants: []) == nil {
+                missing("\(prefix).\(level)", at, "the level word")
+            }
+        }
+
+        untranslated(style, locale: tag, resources: resources, add: add)
+    }
+
+    /// Phrases of rules inherited from another language that are not translated: one warning per
+    /// phrase, at its first use, with how many rules use it.
+    static func untranslated(_ style: SpeechStyle, locale tag: String, resources: SpeechResources, add: (LintFinding) -> Void) {
+        var uses: [String: [UntranslatedPhrase]] = [:]
+        var order: [String] = []
+        for u in style.untranslatedPhrases {
+            if uses[u.phrase] == nil { order.append(u.phrase) }
+            uses[u.phrase, default: []].append(u)
+        }
+        for phrase in order {
+            let u = uses[phrase]![0], count = uses[phrase]!.count
+            let parts = u.location.split(separator: ":")
+            let file = parts.count == 2 ? String(parts[0]) : u.location
+            let line = parts.count == 2 ? Int(parts[1]) ?? 0 : 0
+            add(LintFinding(file: resources.displayPath("Rules/" + file), line: line, column: 1, severity: .warning,
+                            message: "phrase '\(phrase)' has no translation in Rules/\(tag)/*.phrases, so it is said in the inherited language"
+                                + (count > 1 ? " (in \(count) rules; this is the first)" : ""),
+                            rule: u.rule))
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import MathAloud
+
+/// What every shipped locale must hold when it speaks real formulas (issue 13): no English word reaches
+/// a listener of another language, and no character is read by its Unicode name (nor any word read by
+/// its key: the fallback reports `speech.missing-word`, so a missing word cannot hide).
+///
+/// The inputs are every formula of the conformance corpora, `arxiv-public.txt`,
+/// `katex-screenshotter.json` and the reference inputs, parsed once and shared. Each locale and style
+/// speaks all of them while the total stays within a budget (40,000 formulas); above it each locale and
+/// style speaks every k-th input, starting at a different offset for each, so that every input is still
+/// spoken by several locales and styles. `MATHALOUD_LOCALE_SAMPLE=all` speaks every input everywhere.
+@Suite struct LocaleSpeechTests {
+    struct Config: Sendable, CustomStringConvertible, Hashable {
+        let locale: String
+        let style: String
+        let index: Int
+        var description: String { "\(locale)/\(style)" }
+    }
+
+    static let resources = SpeechResources(files: EmbeddedSpeechResources.files)
+
+    static let configs: [Config] = {
+        var all: [Config] = []
+        for locale in resources.locales {
+            for style in LocaleTools.styles(resources, locale: locale) {
+                all.append(Config(locale: locale, style: style, index: all.count))
+            }
+        }
+        return all
+    }()
+
+    /// Every input, parsed once (TeX with the default options, MathML).
+    static let inputs: [(text: String, parsed: ParsedFormula)] = {
+        var sources: [(String, FormulaNotation)] = ((try? OneReadingTests.formulas()) ?? []).map { ($0, .tex) }
+        sources += ((try? jsonLines("reference-inputs.jsonl")) ?? []).compactMap { ($0["mathml"] as? String).map { ($0, .mathml) } }
+        let parser = FormulaParser(texOptions: TeXParserOptions())
+        return sources.map { ($0.0, parser.parse($0.0, notation: $0.1)) }
+    }()
+
+    /// Each config speaks every `stride`-th input.
+    static let stride: Int = {
+        if ProcessInfo.processInfo.environment["MATHALOUD_LOCALE_SAMPLE"] == "all" { return 1 }
+        let total = configs.count * inputs.count
+        return max(1, (total + 39_999) / 40_000)
+    }()
+
+    @Test func inputsAreThere() {
+        #expect(Self.inputs.count > 8000)
+        print("  locale speech: \(Self.configs.count) locales × styles, \(Self.inputs.count) inputs, every \(Self.stride). spoken")
+    }
+
+    /// Letters (and words) split from speech: runs of letters, in lower case.
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+    }
+
+    /// Every word English can say: its word files' words and variants and its rules' literal words.
+    static let englishWords: Set<String> = words(in: "en", ownRulesOnly: false)
+
+    /// The words of a locale's files (its parents' too), its rules' literal words and its phrase
+    /// translations (not the English keys of its phrase files).
+    static func words(in locale: String, ownRulesOnly: Bool = true) -> Set<String> {
+        var set: Set<String> = []
+        func addTable(_ text: String) {
+            guard let table = try? WordTable(parsing: text, file: "") else { return }
+            for entry in table.entries.values {
+                set.formUnion(words(entry.words))
+                for v in entry.variants.values { set.formUnion(words(v)) }
+            }
+        }
+        for t in resources.parentChain(of: locale) {
+            for (path, text) in resources.files where path.hasPrefix("Locales/\(t)/") && !path.hasSuffix("locale.txt") { addTable(text) }
+            for (path, text) in resources.files where path.hasPrefix("Rules/\(t)/") {
+                if path.hasSuffix(".words") { addTable(text) }
+                if path.hasSuffix(".phrases"), let table = try? PhraseTable(parsing: text, file: "") {
+                    for value in table.entries.values { set.formUnion(words(value)) }
+                }
+                if path.hasSuffix(".rules"), let file = try? RuleFile(parsing: text, file: String(path.dropFirst(6)), examples: false) {
+                    for rule in file.rules {
+                        for case .words(let w) in rule.template { set.formUnion(words(w)) }
+                    }
+                }
+            }
+        }
+        return set
+    }
+
+    struct Result: Sendable {
+        /// English words said, with an input that said each.
+        var english: [String: String] = [:]
+        /// Missing-word reports (a character read by its name, a key read as its words), with an input.
+        var named: [String: String] = [:]
+        var spoken = 0
+    }
+
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var locks: [Config: NSLock] = [:]
+        private var results: [Config: Result] = [:]
+
+        func result(_ config: Config, _ compute: () throws -> Result) rethrows -> Result {
+            lock.lock()
+            let own = locks[config] ?? NSLock()
+            locks[config] = own
+            lock.unlock()
+            own.lock(); defer { own.unlock() }
+            lock.lock()
+            if let r = results[config] { lock.unlock(); return r }
+            lock.unlock()
+            let r = try compute()
+            lock.lock(); results[config] = r; lock.unlock()
+            return r
+        }
+    }
+
+    static let results = Results()
+
+    static func speak(_ config: Config) throws -> Result {
+        try results.result(config) {
+            let speaker = try SpeakerCache.shared.speaker(locale: config.locale, style: config.style)
+            let checkEnglish = LocaleTag(config.locale).language != "en"
+            let allowed = checkEnglish ? words(in: config.locale) : []
+            var result = Result()
+            var i = config.index % stride
+            while i < inputs.count {
+                let (text, parsed) = inputs[i]
+                let spoken = speaker.speak(parsed: parsed)
+                result.spoken += 1
+                for d in spoken.speechDiagnostics where d.id == .speechMissingWord && result.named[d.message] == nil
+                    && readsAName(d.message) {
+                    result.named[d.message] = text
+                }
+                if checkEnglish {
+                    let source = Set(words(text))
+                    for w in words(spoken.text) where w.count > 1 && englishWords.contains(w) && !allowed.contains(w)
+                        && !source.contains(w) && result.english[w] == nil {
+                        result.english[w] = text
+                    }
+                }
+                i += stride
+            }
+            return result
+        }
+    }
+
+    /// Whether a missing-word report says a name: a key read as its words, or a character that has a
+    /// Unicode name (not a private-use or unassigned one, which the locale's `unnamed-character` words
+    /// read by its code).
+    static func readsAName(_ message: String) -> Bool {
+        guard let r = message.range(of: #"\(U\+[0-9A-F]+\)"#, options: .regularExpression) else { return true }
+        let hex = message[r].dropFirst(3).dropLast()
+        guard let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else { return true }
+        return scalar.properties.name != nil
+    }
+
+    @Test(arguments: configs)
+    func noEnglishWord(_ config: Config) throws {
+        guard LocaleTag(config.locale).language != "en" else { return }
+        let r = try Self.speak(config)
+        for (word, source) in r.english.sorted(by: { $0.key < $1.key }).prefix(20) { print("  \(config): English '\(word)' in \(source.prefix(80))") }
+        #expect(r.english.isEmpty, "\(config): \(r.english.count) English words in \(r.spoken) formulas: \(r.english.keys.sorted().prefix(40))")
+    }
+
+    @Test(arguments: configs)
+    func noCharacterName(_ config: Config) throws {
+        let r = try Self.speak(config)
+        for (message, source) in r.named.sorted(by: { $0.key < $1.key }).prefix(20) { print("  \(config): \(message) in \(source.prefix(80))") }
+        #expect(r.named.isEmpty, "\(config): \(r.named.count) characters or keys read by their names in \(r.spoken) formulas")
+    }
+}

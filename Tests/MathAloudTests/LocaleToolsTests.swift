@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import MathAloud
+
+/// `rules lint` on every shipped locale, and the authoring tools on small locales made for the test.
+@Suite struct LocaleToolsTests {
+    static var builtIn: SpeechResources { SpeechResources(files: EmbeddedSpeechResources.files) }
+    static var shippedLocales: [String] { builtIn.locales }
+
+    /// Every shipped locale passes `rules lint` without an error (the file checks; its inline examples
+    /// run in RuleFileTests). Warnings (words still to translate) are printed.
+    @Test(arguments: shippedLocales)
+    func shippedLocaleLintsClean(_ locale: String) {
+        let findings = RuleLint.check(Self.builtIn, locale: locale)
+        let warnings = findings.filter { $0.severity == .warning }
+        if !warnings.isEmpty { print("  lint \(locale): \(warnings.count) warnings, e.g. \(warnings[0])") }
+        let errors = findings.filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(locale):\n\(errors.prefix(20).map(\.description).joined(separator: "\n"))")
+    }
+
+    /// A small locale `xx` inheriting English ClearSpeak, with the files given over it.
+    static func resources(_ files: [String: String]) -> SpeechResources {
+        var all = EmbeddedSpeechResources.files
+        all["Locales/xx/locale.txt"] = "name  Test\nnumber-words  table\n"
+        all["Locales/xx/symbols.txt"] = "+  plus\n=  equals\n"
+        for (k, v) in files { all[k] = v }
+        return SpeechResources(files: all)
+    }
+
+    @Test func lintFindsEachKindOfMistakeWithItsPlace() {
+        let rules = """
+        style ClearSpeak
+        locale xx
+        inherit en/clearspeak
+        rule one for fraktion
+          say a
+        rule two for fraction
+          when nominator.simple and numerator.simpel and pref Fractionz = Over and pref Fractions = Sideways
+          say {nominator} {=simpel} {@no-such-word}
+        rule three for power
+          say b
+          example x^2 => c
+        rule four for power
+          when exponent-kind = squared
+          say d
+        """
+        let findings = LocaleTools.lint(Self.resources(["Rules/xx/clearspeak.rules": rules]), locale: "xx")
+        func has(_ line: Int, _ text: String, severity: LintFinding.Severity = .error) -> Bool {
+            findings.contains { $0.line == line && $0.message.contains(text) && $0.severity == severity }
+        }
+        let listing = findings.map(\.description).joined(separator: "\n")
+        #expect(has(4, "unknown kind 'fraktion'"), "\(listing)")
+        #expect(has(7, "unknown role 'nominator'"), "\(listing)")
+        #expect(has(7, "unknown property 'simpel'"), "\(listing)")
+        #expect(has(7, "unknown preference 'Fractionz'"), "\(listing)")
+        #expect(has(7, "has no value 'Sideways'"), "\(listing)")
+        #expect(has(8, "unknown role 'nominator'"), "\(listing)")
+        #expect(has(8, "'no-such-word' is missing"), "\(listing)")
+        #expect(has(12, "no input can reach this rule"), "\(listing)")
+        #expect(has(11, "example x^2 says 'b', not 'c'"), "\(listing)")
+        #expect(findings.first { $0.message.contains("fraktion") }?.description.hasPrefix("Rules/xx/clearspeak.rules:4:1: error:") == true, "\(listing)")
+        // Column of a condition: `numerator.simpel` starts at column 29.
+        #expect(findings.contains { $0.line == 7 && $0.column == 29 && $0.message.contains("simpel") }, "\(listing)")
+    }
+
+    @Test func aKeyDefinedTwiceIsOneErrorAtItsLine() {
+        let findings = LocaleTools.lint(Self.resources(["Locales/xx/functions.txt": "sin  sinus\nsin  sinus\n"]), locale: "xx")
+        let twice = findings.filter { $0.message.contains("defined twice") }
+        #expect(twice.count == 1 && twice[0].file == "Locales/xx/functions.txt" && twice[0].line == 2, "\(findings)")
+    }
+
+    @Test func untranslatedPhrasesAndToDoWordsAreWarnings() {
+        let rules = "style ClearSpeak\nlocale xx\ninherit en/clearspeak\nphrases clearspeak\n"
+        let r = Self.resources(["Rules/xx/clearspeak.rules": rules,
+                                "Rules/xx/clearspeak.phrases": "the square root of => la racine de\n",
+                                "Locales/xx/units.txt": "# to-do: m  meter\n"])
+        let findings = LocaleTools.lint(r, locale: "xx")
+        #expect(!findings.contains { $0.severity == .error }, "\(findings.filter { $0.severity == .error })")
+        #expect(findings.contains { $0.severity == .warning && $0.message.hasPrefix("phrase '") && $0.file == "Rules/en/clearspeak.rules" })
+        #expect(!findings.contains { $0.message.contains("phrase 'the square root of'") })
+        #expect(findings.contains { $0.severity == .warning && $0.file == "Locales/xx/units.txt" && $0.line == 1 && $0.message.contains("to-do") })
+    }
+
+    @Test func anUnknownLocaleIsAnError() {
+        let findings = LocaleTools.lint(Self.builtIn, locale: "zz")
+        #expect(findings.count == 1 && findings[0].severity == .error && findings[0].message.contains("no locale 'zz'"))
+    }
+
+    @Test func wordDiffMarksWhatDiffers() {
+        #expect(LocaleTools.wordDiff(expected: "x squared plus one", got: "x to the second power plus one")
+                == "x [-squared-] {+to the second power+} plus one")
+        #expect(LocaleTools.wordDiff(expected: "a b", got: "a b") == "a b")
+        #expect(LocaleTools.wordDiff(expected: "", got: "a") == "{+a+}")
+    }
+
+    @Test func corpusLinesAndTheirStyles() throws {
+        let text = """
+        {"id": "a", "tex": "x^2", "expected": "x squared"}
+        {"mathml": "<math><mi>y</mi></math>", "expected": "y", "style": "MathSpeak", "preferences": {"Verbosity": "Brief"}}
+        {"tex": "z", "expected": "z", "locale": "de"}
+        \\frac{1}{2}
+        """
+        let cases = try LocaleTools.corpus(text, name: "c.jsonl", locale: "en", defaultStyles: ["clearspeak", "mathspeak"])
+        #expect(cases.map(\.style) == ["clearspeak", "mathspeak", "mathspeak", "clearspeak", "mathspeak"])
+        #expect(cases[0].origin == "c.jsonl:1 (a)" && cases[2].notation == .mathml && cases[2].preferences == ["Verbosity": "Brief"])
+        #expect(cases[3].expected == nil && cases[3].source == #"\frac{1}{2}"#)
+        #expect(throws: LocaleTools.CorpusError.self) { _ = try LocaleTools.corpus("{oops", name: "c", locale: "en", defaultStyles: ["clearspeak"]) }
+        let outcomes = LocaleTools.run(Array(cases.prefix(3)), resources: Self.builtIn, locale: "en")
+        #expect(outcomes.map(\.passed) == [true, true, true], "\(outcomes.map(\.speech))")
+    }
+
+    @Test func coverageCountsRulesAndMissingWords() {
+        let r = Self.resources(["Rules/xx/clearspeak.rules": "style ClearSpeak\nlocale xx\ninherit en/clearspeak\n"])
+        let cases = [LocaleTools.TestCase(origin: "t", source: "x^2 + ∰", notation: .tex, style: "clearspeak", expected: nil)]
+        let coverage = LocaleTools.coverage(cases, resources: r, locale: "xx")
+        #expect(coverage.count == 1)
+        #expect(coverage[0].rules.contains { $0.count > 0 && $0.name.contains("square") }, "\(coverage[0].rules.filter { $0.count > 0 }.map(\.name))")
+        #expect(coverage[0].missing.contains { $0.message.contains("∰") && $0.inputs == ["x^2 + ∰"] }, "\(coverage[0].missing.map(\.message))")
+    }
+
+    /// `locale new` writes a locale that loads, lints without an error, and speaks; nothing is
+    /// overwritten.
+    @Test func newLocaleFromEnglish() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-locale-new-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let written = try LocaleTools.newLocale("xx", from: "en", resources: Self.builtIn, into: folder)
+        #expect(written.contains("Locales/xx/symbols.txt") && written.contains("Rules/xx/clearspeak.phrases") && written.contains("Rules/xx/mathspeak.words"))
+        let symbols = try String(contentsOf: folder.appendingPathComponent("Locales/xx/symbols.txt"), encoding: .utf8)
+        #expect(symbols.contains("# to-do: ≤"))
+        let phrases = try String(contentsOf: folder.appendingPathComponent("Rules/xx/clearspeak.phrases"), encoding: .utf8)
+        #expect(phrases.contains("# to-do: the square root of =>"))
+        let r = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: folder)
+        let findings = LocaleTools.lint(r, locale: "xx")
+        #expect(!findings.contains { $0.severity == .error }, "\(findings.filter { $0.severity == .error }.prefix(10))")
+        #expect(findings.contains { $0.severity == .warning && $0.message.contains("to-do") })
+        let speaker = try Speaker(resources: r, locale: "xx", style: .clearSpeak)
+        #expect(!speaker.speak(tex: "x^2").text.isEmpty)
+        #expect(throws: LocaleTools.ScaffoldError.self) { _ = try LocaleTools.newLocale("xx", from: "en", resources: Self.builtIn, into: folder) }
+        #expect(throws: LocaleTools.ScaffoldError.self) { _ = try LocaleTools.newLocale("../x", from: "en", resources: Self.builtIn, into: folder) }
+    }
+
+    /// A missing word falls back along the parent chain: inherited silently from a parent of the same
+    /// language, said in a parent of another language with a `speech.fallback-word` warning, read by a
+    /// name with `speech.missing-word` in a root locale — never silence.
+    @Test func aMissingWordFallsBackAlongTheChain() throws {
+        let r = Self.resources([
+            "Locales/xx/locale.txt": "name  Test\nparent  en\nnumber-words  table\n",
+            "Locales/xx-YY/locale.txt": "name  Test (YY)\nparent  xx\n",
+            "Locales/zz/locale.txt": "name  Root\nnumber-words  table\n",
+            "Locales/zz/symbols.txt": "+  pluss\n",
+            "Rules/xx/clearspeak.rules": "style ClearSpeak\nlocale xx\ninherit en/clearspeak\n",
+            "Rules/zz/clearspeak.rules": "style ClearSpeak\nlocale zz\nrule any for *\n  when kind = relation\n  say {children}\n",
+        ])
+        let regional = try Speaker(resources: r, locale: "xx-YY", style: .clearSpeak).speak(tex: "a + b")
+        #expect(regional.text == "a plus b" && regional.speechDiagnostics.isEmpty, "\(regional.text) \(regional.speechDiagnostics)")
+        let foreign = try Speaker(resources: r, locale: "xx", style: .clearSpeak).speak(tex: "a \\leq \\sin b")
+        #expect(foreign.text.contains("less than or equal to") && foreign.text.contains("sine"), "\(foreign.text)")
+        let ids = foreign.speechDiagnostics.map(\.id)
+        #expect(ids.filter { $0 == .speechFallbackWord }.count == 2, "\(foreign.speechDiagnostics.map(\.message))")
+        let root = try Speaker(resources: r, locale: "zz", style: .clearSpeak).speak(tex: "a \\leq b")
+        #expect(root.text.contains("less-than or equal to") && root.speechDiagnostics.map(\.id) == [.speechMissingWord],
+                "\(root.text) \(root.speechDiagnostics.map(\.message))")
+    }
+}
