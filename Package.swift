@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "MathAloudVoice", targets: ["MathAloudVoice"]),
         .library(name: "MathAloudRender", targets: ["MathAloudRender"]),
         .library(name: "MathAloudDocuments", targets: ["MathAloudDocuments"]),
+        .library(name: "MathAloudDocumentsRender", targets: ["MathAloudDocumentsRender"]),
         .library(name: "MathAloudAudit", targets: ["MathAloudAudit"]),
         .library(name: "MathAloudServer", targets: ["MathAloudServer"]),
         .executable(name: "mathaloud", targets: ["mathaloud"]),
@@ -51,9 +52,11 @@ let package = Package(
         // `mathaloud` runs its other commands where it is absent.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "MathAloudServer", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "CMicroHTTPD"]),
+        // Documents drawn with MathAloudRender: the renderer as the documents' image maker.
+        .target(name: "MathAloudDocumentsRender", dependencies: ["MathAloudDocuments", "MathAloudRender"]),
         .executableTarget(name: "mathaloud", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudServer",
-                                                            "MathAloudAudit"]),
-        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender"],
+                                                            "MathAloudAudit", "MathAloudDocuments", "MathAloudDocumentsRender"]),
+        .executableTarget(name: "MathAloudBench", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudDocuments"],
                           path: "Sources/MathAloudBench"),
         // Build tooling.
         .executableTarget(name: "EmbedResourcesTool"),
@@ -73,7 +76,8 @@ let package = Package(
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
                     exclude: ["Golden"]),
-        .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloud"], exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloudDocumentsRender", "MathAloud"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudAuditTests", dependencies: ["MathAloudAudit", "MathAloud"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
                     exclude: ["Fixtures"]),

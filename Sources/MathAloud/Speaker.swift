@@ -233,6 +233,15 @@ public struct Speaker: Sendable {
         converter(tex)
     }
 
+    /// A phrase of the locale's `locale.txt`, or of a parent's (the document phrases such as
+    /// `document.equation-reference`); nil when no locale of the chain has it.
+    public func localePhrase(_ key: String, variant: String? = nil) -> String? {
+        for words in engine.lexicon.chain {
+            if let phrase = words.settings.words(key, variant: variant) { return phrase }
+        }
+        return nil
+    }
+
     /// How often this speaker's cache of spoken formulas answered (hits) and missed.
     public var cacheStatistics: (hits: Int, misses: Int) { cache.statistics }
 

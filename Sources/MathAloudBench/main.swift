@@ -12,6 +12,8 @@ import MathAloudRender
 //   swift run -c release MathAloudBench voice  [--repeat N]   (N timed runs per figure, default 5 × 100)
 //   swift run -c release MathAloudBench render [--corpus FILE] [--repeat N] [--peers DIR]
 //   swift run -c release MathAloudBench stages [--corpus FILE] [--repeat N]   (each speech stage alone, no peers)
+//   swift run -c release MathAloudBench documents [--repeat N]   (a 2,000-formula stream against one-shot
+//     reading; convert on the README and the real documents of Tests/MathAloudDocumentsTests/Fixtures)
 //   … parse-profile | semantics-profile | rules-profile | render-svg-profile [--corpus FILE] [--repeat N]
 //     (one stage in a loop, for perf/callgrind), rules-dump (speech and traces), semantics-dump
 //     (semantic trees) and render-dump (box trees, SVG and PNG hashes), to diff two builds
@@ -555,7 +557,9 @@ case "startup":
     benchStartup()
 case "voice":
     benchVoice(parseOptions(args.dropFirst()))
+case "documents":
+    benchDocuments(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup|voice|render|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump|render-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice|render|documents|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump|render-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

@@ -97,6 +97,10 @@ struct MathLayout {
     /// Counter for automatic equation numbers of numbered environments.
     final class Counter { var equation = 0 }
     let counter = Counter()
+    /// The colour of input that did not parse (error nodes).
+    var errorColor = RGBAColor(red: 0.8, green: 0, blue: 0)
+    /// Equation numbers at the left margin (LaTeX's `leqno`) instead of the right.
+    var tagsOnLeft = false
 
     init(fonts: FontSet) {
         self.fonts = fonts
@@ -200,7 +204,7 @@ struct MathLayout {
             return padded(node.children, p, s)
         case let .error(text):
             var a = textRun(text.isEmpty ? "?" : text, variant: nil, s)
-            a.box = a.box.wrapped(.color(RGBAColor(red: 0.8, green: 0, blue: 0)))
+            a.box = a.box.wrapped(.color(errorColor))
             return a
         case .semantics:
             return node.children.first.map { layout($0, s) } ?? Atom(box: .empty(), atomClass: .ord)
@@ -1630,10 +1634,11 @@ struct MathLayout {
         if labels.contains(where: { $0 != nil }) {
             let labelGap = 2.0 * s.sizeFactor
             let labelWidth = labels.compactMap { $0?.width }.max() ?? 0
-            var placed = [Box.Placed(x: 0, y: 0, box: box)]
+            var placed = [Box.Placed(x: tagsOnLeft ? labelWidth + labelGap : 0, y: 0, box: box)]
             for (i, l) in labels.enumerated() {
                 guard let l else { continue }
-                placed.append(Box.Placed(x: tableWidth + labelGap + labelWidth - l.width, y: baselines[i] + shift, box: l))
+                let x = tagsOnLeft ? 0 : tableWidth + labelGap + labelWidth - l.width
+                placed.append(Box.Placed(x: x, y: baselines[i] + shift, box: l))
             }
             box = Box(width: tableWidth + labelGap + labelWidth, height: box.height, depth: box.depth, content: .list("tagged"), children: placed)
         }

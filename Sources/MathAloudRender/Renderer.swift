@@ -24,6 +24,10 @@ public struct RenderOptions: Sendable {
     /// drawn smaller to fit, with a `render.page-too-large` warning (default 14,400, the largest page
     /// PDF readers take; PNG is further held to 16,000 pixels a side and 40 megapixels).
     public var maxPageSize: Double = 14_400
+    /// The colour of input that did not parse (default dark red).
+    public var errorColor = RGBAColor(red: 0.8, green: 0, blue: 0)
+    /// Equation numbers (`\tag`, numbered environments) at the left instead of the right.
+    public var tagsOnLeft = false
 
     /// Default options: Latin Modern Math, 20 px, black on transparent, text style.
     public init() {}
@@ -177,9 +181,25 @@ public final class Renderer: Sendable {
                                  at: nil))
     }
 
+    /// Lays out a parsed formula whose speech and label are already made (a document's formula: its
+    /// label carries its equation number), so the formula is spoken once.
+    public func render(_ parsed: ParsedFormula, display: Bool?, label: String, speech: String,
+                       errorColor: RGBAColor? = nil, tagsOnLeft: Bool? = nil) -> RenderedFormula {
+        let source = String(decoding: parsed.source.bytes, as: UTF8.self)
+        let box = layout(parsed.root, display: display, errorColor: errorColor, tagsOnLeft: tagsOnLeft)
+        return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: parsed.diagnostics,
+                               fontSize: options.size, padding: options.padding)
+    }
+
     /// Lays out a presentation tree into a box tree (em units) in this renderer's style and font.
     public func layout(_ root: MathNode, display: Bool? = nil) -> Box {
-        let engine = MathLayout(fonts: fonts)
+        layout(root, display: display, errorColor: nil, tagsOnLeft: nil)
+    }
+
+    func layout(_ root: MathNode, display: Bool?, errorColor: RGBAColor?, tagsOnLeft: Bool?) -> Box {
+        var engine = MathLayout(fonts: fonts)
+        engine.errorColor = errorColor ?? options.errorColor
+        engine.tagsOnLeft = tagsOnLeft ?? options.tagsOnLeft
         let d = display ?? (options.display || speaker.parser.tex.options.displayMode)
         var box = engine.layout(root, LayoutStyle(display: d, level: 0, cramped: false, sizeFactor: 1)).box
         // The formula is a box of TeX's horizontal list (\hbox, \sbox): its height and depth are never

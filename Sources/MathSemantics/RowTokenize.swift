@@ -448,6 +448,11 @@ extension Analyzer {
     /// (nil for invisible times and invisible plus, which add nothing).
     mutating func classify(_ m: MathNode, _ itemKind: RowItem.Kind, scalar: Unicode.Scalar?, nameClass: PropertyAtom?? = nil,
                            _ ctx: Context) -> Token? {
+        // Chemistry is read as a whole.
+        if m.attributes != nil, Analyzer.chemistryMark(m) != nil {
+            let n = chemistry(m, ctx)
+            return Token(.operand, n, text: n)
+        }
         // A unit of measure marked in MathML (`class="MathML-Unit"`, `intent=":unit"`).
         if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText, !t.isEmpty {
             let n = unitLeaf(t.trimmingSpaces, range: m.range)

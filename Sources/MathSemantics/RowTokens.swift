@@ -381,7 +381,7 @@ extension Analyzer {
         // The row being analysed is opened here, so a self-contained group row is analysed as a row.
         var nodes = nodes
         var start = start
-        while nodes.count - start == 1, case .row = nodes[start].kind {
+        while nodes.count - start == 1, case .row = nodes[start].kind, Analyzer.chemistryMark(nodes[start]) == nil {
             nodes = nodes[start].children
             start = 0
         }
@@ -407,6 +407,7 @@ extension Analyzer {
 
     /// The meaning of one presentation node read as a row.
     mutating func sequence(single m: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
+        if m.attributes != nil, Analyzer.chemistryMark(m) != nil { return chemistry(m, ctx) }
         if m.attributes != nil, Analyzer.hasIntent(m) { return intentNode(m, ctx) }
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
         let base = items.count
@@ -522,6 +523,8 @@ extension Analyzer {
 
     /// A row of three or more items whose first item opens a bracket and whose last closes one.
     static func isSelfContainedGroup(_ m: MathNode) -> Bool {
+        // Chemistry is read as a whole (a species, an equation).
+        if m.attributes != nil, chemistryMark(m) != nil { return true }
         guard m.children.count >= 3, case .operator(let o, let op) = m.children[0].kind,
               case .operator(let c, let cp) = m.children[m.children.count - 1].kind,
               let u = o.soleScalar, Vocabulary.isOpener(u) else { return false }

@@ -232,6 +232,7 @@ struct Analyzer {
     mutating func node(_ m: MathNode, _ ctx: Context) -> NodeID {
         if m.attributes != nil, Analyzer.hasIntent(m) { return intentNode(m, ctx) }
         if let n = leafRow(m, ctx) { return n }
+        if m.attributes != nil, Analyzer.chemistryMark(m) != nil { return chemistry(m, ctx) }
         switch m.kind {
         case .identifier, .number, .text:
             return sequence(single: m, range: m.range, ctx)

@@ -471,4 +471,37 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// Property `form` = `bmod` | `mod` | `pmod`; `parenthesised` for `\pmod`. Binds like
     /// multiplication (`23 \bmod 7 = 2`); `x \equiv 1 \pmod{5}` is `x ≡ modulo(1, 5)`.
     case modulo
+
+    // Chemistry (mhchem's `\ce`: the presentation marks its parts with `data-chem`, see
+    // Sources/MathTeX/Mhchem.swift; MathML input carrying the same marks reads the same).
+    /// A reaction or a list of species: children `item`s (species, amounts, operators, arrows, marks).
+    case chemicalEquation = "chemical-equation"
+    /// One species: children `item`s (elements, groups, scripted parts, states, bonds). Flag `ion`
+    /// when it carries a charge.
+    case chemicalFormula = "chemical-formula"
+    /// An element symbol or particle (`Fe`, `n`). Text: the symbol as written.
+    case chemicalElement = "chemical-element"
+    /// A part with its count and charge: children `base`, `subscript` (a count), `exponent` (a
+    /// ``chemicalCharge``, ``chemicalOxidation``, a mark).
+    case chemicalScripted = "chemical-scripted"
+    /// A group in brackets: child `content`; properties `open`, `close`.
+    case chemicalGroup = "chemical-group"
+    /// A charge: properties `sign` (`plus`, `minus`, `neutral`), `value` (the amount when it is a
+    /// number), `count` (unpaired-electron dots); text: the amount as written (`2`, `n`).
+    case chemicalCharge = "chemical-charge"
+    /// An oxidation state (`Fe^{II}`): text as written (`II`), `value` its number.
+    case chemicalOxidation = "chemical-oxidation"
+    /// A state of aggregation or crystal system: property `state` (`aq`, `s`, `l`, `g`, or `other`);
+    /// text as written; a child `content` when it holds math.
+    case chemicalState = "chemical-state"
+    /// A reaction arrow: property `arrow` (`yields`, `reverse`, `resonance`, `reversible`,
+    /// `equilibrium`, `equilibrium-right`, `equilibrium-left`); children `upper`, `lower` (what is
+    /// written above and below it).
+    case chemicalArrow = "chemical-arrow"
+    /// A bond: property `bond` (`single`, `double`, `triple`, `partial`, `dotted`, `dative`).
+    case chemicalBond = "chemical-bond"
+    /// A mark: property `mark` (`precipitate`, `gas`, `addition`, `excited`, `circa`, `punctuation`).
+    case chemicalMark = "chemical-mark"
+    /// A nuclide: children `base`, `presuperscript` (mass number), `presubscript` (atomic number).
+    case chemicalIsotope = "chemical-isotope"
 }

@@ -54,6 +54,8 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case accentName, position, baseLetters, baseClass, notation, color, background
     case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations, tokenCells
     case zeroCells, chemical
+    // Chemistry
+    case ion, sign, state, arrow, bond
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }

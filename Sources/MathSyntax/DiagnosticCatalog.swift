@@ -122,6 +122,7 @@ extension DiagnosticID {
             .init("tex.redefinition", .error, "\\newcommand of a command that exists."),
             .init("tex.script-in-text", .error, "^ or _ in text mode."),
             .init("tex.size-in-math", .warning, "A text size command (\\tiny … \\Huge) in math mode, where LaTeX ignores it."),
+            .init("tex.size-capped", .warning, "A size larger than the maxSize limit, capped at the limit (\\rule, \\kern, \\hspace…)."),
             .init("tex.too-deep", .error, "Groups nested deeper than the limit.", rejectsInput: true),
             .init("tex.too-many-cells", .error, "A table with more cells than the limit.", rejectsInput: true),
             .init("tex.trailing-backslash", .warning, "A lone backslash at the end of the input."),
@@ -133,7 +134,7 @@ extension DiagnosticID {
             .init("tex.unmatched-brace", .error, "A } without its {."),
             .init("tex.unmatched-end", .error, "\\end{…} without its \\begin{…}."),
             .init("tex.unmatched-right", .error, "\\right without a \\left."),
-            .init(.texUntrustedCommand, .error, "A command the trust policy refuses (links, classes, styles, images)."),
+            .init(.texUntrustedCommand, .warning, "A command the trust policy refuses (links, classes, styles, images): its content is kept, the link or attribute dropped."),
             .init("tex.wrong-mode", .error, "A math-only command in text or a text-only command in math."),
             // Math in prose (the text scanner, MathTeX).
             .init("text.input-too-large", .error, "The text is larger than the scanner's input limit.", rejectsInput: true),
@@ -173,6 +174,7 @@ extension DiagnosticID {
             .init("document.invalid-encoding", .error, "A document whose bytes are not text in any encoding tried."),
             .init("document.invalid-notebook", .error, "A notebook file that is not a Jupyter notebook's JSON."),
             .init("document.unclosed-element", .warning, "An HTML element left open at the end of the document."),
+            .init("document.unresolved-reference", .warning, "An \\eqref or \\ref in the text with no \\label of that name (left as written)."),
         ]
         return Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }()

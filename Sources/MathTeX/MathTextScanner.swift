@@ -52,7 +52,11 @@ import MathSyntax
 ///   the next run of exactly n backticks, not across a blank line) and a fenced code block (three or
 ///   more backticks or tildes at the start of a line, indented at most three spaces, up to a closing
 ///   fence at least as long or the end of the input) stay text. An unmatched backtick run is literal
-///   text. Indented code blocks are not recognised. Math that opens before a code span runs through it.
+///   text. Indented code blocks are not recognised. Code spans bind tighter than dollars (CommonMark:
+///   code spans take precedence over other inline constructs): a `$` or `$$` whose closer lies inside a
+///   code span that starts after it stays text (`$10, code \`$x$\``), and so does the opener of `\(`,
+///   `\[` and environments whose closer does; math that opens before a code span and closes after it
+///   runs through it (`$a \`b\` c$` is one formula).
 ///   With ``Options/markdownMath`` (the default), a fenced block whose info string is `math` is display
 ///   math (delimiter "```math" or "~~~math"; its lines are the TeX) and `` $`…`$ `` is inline math
 ///   (delimiter "$`"; the code span's content is the TeX), as on GitHub.
@@ -154,9 +158,42 @@ public struct MathTextScanner: Sendable {
                                startsLine: startsLine)
         scanner.run()
         let settled = complete ? count : min(count, scanner.unsettled)
-        return MathTextScan(segments: scanner.segments, diagnostics: scanner.diagnostics, codeRanges: scanner.codeRanges,
-                            settled: settled, resumeOffset: min(settled, scanner.openFence ?? count))
+        var scan = MathTextScan(segments: scanner.segments, diagnostics: scanner.diagnostics, codeRanges: scanner.codeRanges,
+                                settled: settled, resumeOffset: min(settled, scanner.openFence ?? count))
+        if settled < count { scan.wakeBytes = scanner.wakeBytes }
+        return scan
     }
+}
+
+/// A set of bytes.
+public struct ByteSet: Sendable, Hashable {
+    private var words: [UInt64] = [0, 0, 0, 0]
+
+    /// The empty set.
+    public init() {}
+
+    /// The set of the bytes of `characters` (ASCII).
+    public init(_ characters: String) {
+        for b in characters.utf8 { insert(b) }
+    }
+
+    /// Every byte.
+    public static let all: ByteSet = {
+        var set = ByteSet()
+        set.words = [.max, .max, .max, .max]
+        return set
+    }()
+
+    /// Adds a byte.
+    public mutating func insert(_ b: UInt8) { words[Int(b >> 6)] |= 1 << UInt64(b & 63) }
+
+    /// Adds another set's bytes.
+    public mutating func formUnion(_ other: ByteSet) {
+        for k in 0..<4 { words[k] |= other.words[k] }
+    }
+
+    /// Whether the set holds `b`.
+    public func contains(_ b: UInt8) -> Bool { words[Int(b >> 6)] & (1 << UInt64(b & 63)) != 0 }
 }
 
 /// The result of ``MathTextScanner/scan(_:)``: the segments, covering the input in order, and what was
@@ -177,6 +214,11 @@ public struct MathTextScan: Sendable {
     /// For a scan of text that may go on: where a scan of the longer text may start (at most
     /// ``settled``; before it when an open fenced code block began earlier, whose end is still to come).
     public let resumeOffset: Int
+    /// For a scan of text that may go on: the bytes whose arrival can decide what is held at
+    /// ``settled`` (a `$` waits for `$` or a line break; a `\[` for `]`); text without one of them
+    /// changes nothing before ``settled``, so a stream need not scan again. All bytes when nothing is
+    /// held, or when the next byte decides whatever it is.
+    public var wakeBytes = ByteSet.all
 
     /// Creates a scan result.
     public init(segments: [MathTextSegment], diagnostics: [Diagnostic], codeRanges: [SourceRange] = [],
@@ -535,6 +577,8 @@ private struct TextScan {
     let startsLine: Bool
     /// The first offset whose reading could change with more input (`Int.max`: none).
     var unsettled = Int.max
+    /// The bytes that can change the reading at `unsettled`.
+    var wakeBytes = ByteSet.all
     /// The start of a fenced code block still open at the end of a partial input.
     var openFence: Int?
     var codeRanges: [SourceRange] = []
@@ -544,6 +588,8 @@ private struct TextScan {
     var textStart = 0
     /// Maximal backtick runs: length → start offsets (built on first use).
     var backtickRuns: [Int: [Int32]]?
+    /// Every backtick run in order (built on first use).
+    var sortedBacktickRuns: [(start: Int32, length: Int32)]?
     /// Positions in the index's opener lists reached so far (see ``DelimiterIndex/closer(at:openers:closers:cursor:)``).
     var dollarCursor = 0, doubleDollarCursor = 0, parenCursor = 0, bracketCursor = 0
     /// Unclosed openers past `Options.maxDiagnostics`, and the first of them.
@@ -565,8 +611,15 @@ private struct TextScan {
         index = bytes.withUnsafeBufferPointer { DelimiterIndex(bytes: $0, dollars: options.dollarDelimiters) }
     }
 
-    /// Marks the reading from `p` on as one that more input could change.
-    mutating func pending(_ p: Int) { unsettled = min(unsettled, p) }
+    /// Marks the reading from `p` on as one that more input could change, once one of `wake` comes.
+    mutating func pending(_ p: Int, wake: ByteSet) {
+        if p < unsettled {
+            unsettled = p
+            wakeBytes = wake
+        } else if p == unsettled {
+            wakeBytes.formUnion(wake)
+        }
+    }
 
     /// Whether an excluded region overlaps `lo..<hi`.
     func crossesExcluded(_ lo: Int, _ hi: Int) -> Bool {
@@ -597,7 +650,7 @@ private struct TextScan {
             switch bytes[i] {
             case Byte.backslash:
                 guard i + 1 < n else {
-                    if !complete { pending(i) }   // `\(` or `\[` may be coming
+                    if !complete { pending(i, wake: .all) }   // `\(` or `\[` may be coming
                     i += 1
                     continue
                 }
@@ -622,7 +675,7 @@ private struct TextScan {
             var j = n - 1
             let limit = max(0, n - 41)
             while j >= limit, bytes[j] != Byte.semicolon {
-                if bytes[j] == Byte.ampersand { pending(j); break }
+                if bytes[j] == Byte.ampersand { pending(j, wake: .all); break }
                 j -= 1
             }
         }
@@ -639,7 +692,7 @@ private struct TextScan {
     mutating func inlineDollar(at q: Int) -> Int {
         let n = bytes.count
         guard q + 1 < n else {
-            if !complete { pending(q) }   // a second `$` may follow
+            if !complete { pending(q, wake: .all) }   // a second `$` may follow
             return q + 1
         }
         guard !Byte.isWhitespace(bytes[q + 1]) else { return q + 1 }
@@ -649,7 +702,7 @@ private struct TextScan {
         let closer = DelimiterIndex.closer(at: q, openers: index.dollars, closers: index.dollarClosers, cursor: &dollarCursor)
         guard let c = closer, !index.blankLine(between: q, and: c) else {
             if closer == nil, !complete, !index.blankLine(between: q, and: n) {
-                pending(q)   // the closer may still come
+                pending(q, wake: ByteSet("$\n"))   // the closer may still come
                 return q + 1
             }
             if !Byte.isDigit(bytes[q + 1]) {
@@ -658,11 +711,71 @@ private struct TextScan {
             return q + 1
         }
         if Byte.isWhitespace(bytes[c - 1]) { return q + 1 }            // "$5 and $10": a closer after a space
-        if c + 1 == n, !complete { pending(q) }                        // the byte after the closer decides
+        if c + 1 == n, !complete { pending(q, wake: .all) }                        // the byte after the closer decides
         if c + 1 < n, Byte.isDigit(bytes[c + 1]) { return q + 1 }      // "$x$5": a closer before a digit
-        if crossesExcluded(q, c + 1) { return q + 1 }
+        if crossesExcluded(q, c + 1) || closerInCode(after: q, closer: c, opener: q) { return q + 1 }
         emitMath(q, c + 1, tex: q + 1, c, display: false, delimiter: "$")
         return c + 1
+    }
+
+    /// Whether the closer at `c` lies inside a Markdown code span that starts after `q` (the code span
+    /// wins: CommonMark gives code spans precedence). At most 64 backtick runs between them are looked
+    /// at (past that, the closer counts), so hostile input stays linear. In a partial input, a run with
+    /// no closing run yet could still make a span over `c`: the opener waits.
+    mutating func closerInCode(after q: Int, closer c: Int, opener: Int) -> Bool {
+        guard options.markdownCode else { return false }
+        let runs = allBacktickRuns()
+        // The first run starting after q.
+        var lo = 0, hi = runs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(runs[mid].start) <= q { lo = mid + 1 } else { hi = mid }
+        }
+        var k = lo, looked = 0
+        while k < runs.count, Int(runs[k].start) < c, looked < 64 {
+            looked += 1
+            let start = Int(runs[k].start), length = Int(runs[k].length)
+            guard let closer = backtickRun(length: length, from: start + length),
+                  !index.blankLine(between: start, and: closer) else {
+                if !complete, !index.blankLine(between: start, and: bytes.count) { pending(opener, wake: ByteSet("`\n")) }
+                k += 1
+                continue
+            }
+            if closer + length >= bytes.count, !complete { pending(opener, wake: .all) }   // the closing run may grow
+            if closer + length > c { return true }
+            // Past this span: the next run after it.
+            while k < runs.count, Int(runs[k].start) < closer + length { k += 1 }
+        }
+        return false
+    }
+
+    /// Every maximal backtick run, in order (built on first use).
+    mutating func allBacktickRuns() -> [(start: Int32, length: Int32)] {
+        if let runs = sortedBacktickRuns { return runs }
+        var runs: [(start: Int32, length: Int32)] = []
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            guard bytes[i] == Byte.backtick else { i += 1; continue }
+            if backslashCount(before: i) % 2 == 1 {
+                // An escaped backtick is literal; a run may start after it.
+                i += 1
+                continue
+            }
+            var e = i
+            while e < n, bytes[e] == Byte.backtick { e += 1 }
+            runs.append((Int32(i), Int32(e - i)))
+            i = e
+        }
+        sortedBacktickRuns = runs
+        return runs
+    }
+
+    /// The number of backslashes right before `i` (odd: the byte at `i` is escaped).
+    func backslashCount(before i: Int) -> Int {
+        var j = i - 1, count = 0
+        while j >= 0, bytes[j] == Byte.backslash { count += 1; j -= 1 }
+        return count
     }
 
     /// GitHub's `` $`…`$ ``: a code span right after a `$` and right before another is inline math (its
@@ -672,13 +785,13 @@ private struct TextScan {
         var e = q + 1
         while e < n, bytes[e] == Byte.backtick { e += 1 }
         let length = e - q - 1
-        if e == n { if !complete { pending(q) }; return nil }
+        if e == n { if !complete { pending(q, wake: .all) }; return nil }
         guard let closer = backtickRun(length: length, from: e), !index.blankLine(between: q, and: closer) else {
-            if !complete, !index.blankLine(between: q, and: n) { pending(q) }
+            if !complete, !index.blankLine(between: q, and: n) { pending(q, wake: ByteSet("`\n")) }
             return nil
         }
         let end = closer + length
-        if end >= n { if !complete { pending(q) }; return nil }
+        if end >= n { if !complete { pending(q, wake: .all) }; return nil }
         guard bytes[end] == Byte.dollar, !crossesExcluded(q, end + 1), !isBlank(e, closer) else { return nil }
         emitMath(q, end + 1, tex: e, closer, display: false, delimiter: "$`")
         return end + 1
@@ -687,11 +800,11 @@ private struct TextScan {
     mutating func displayDollars(at q: Int) -> Int {
         guard let c = DelimiterIndex.closer(at: q, openers: index.doubleDollars, closers: index.doubleDollarClosers,
                                              cursor: &doubleDollarCursor) else {
-            if !complete { pending(q); return q + 2 }
+            if !complete { pending(q, wake: ByteSet("$")); return q + 2 }
             warnUnclosed(q, q + 2, opener: "$$", closer: "$$", atBlankLine: false)
             return q + 2
         }
-        if crossesExcluded(q, c + 2) { return q + 2 }
+        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return q + 2 }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: true, delimiter: "$$")
         return c + 2
@@ -705,13 +818,13 @@ private struct TextScan {
         let opener = display ? "\\[" : "\\("
         guard let c = closer, display || !index.blankLine(between: q, and: c) else {
             if closer == nil, !complete, display || !index.blankLine(between: q, and: bytes.count) {
-                pending(q)
+                pending(q, wake: ByteSet(display ? "]" : ")\n"))
                 return q + 2
             }
             warnUnclosed(q, q + 2, opener: opener, closer: display ? "\\]" : "\\)", atBlankLine: closer != nil)
             return q + 2
         }
-        if crossesExcluded(q, c + 2) { return q + 2 }
+        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return q + 2 }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: display, delimiter: opener)
         return c + 2
@@ -719,7 +832,7 @@ private struct TextScan {
 
     mutating func environment(at q: Int) -> Int {
         guard let token = bytes.withUnsafeBufferPointer({ environmentToken(in: $0, at: q, begin: true) }) else {
-            if !complete, isBeginPrefixToTheEnd(q) { pending(q) }
+            if !complete, isBeginPrefixToTheEnd(q) { pending(q, wake: .all) }
             return q + 2
         }
         let name = token.name
@@ -729,14 +842,14 @@ private struct TextScan {
               !inline || !index.blankLine(between: q, and: Int(end.start)) else {
             let closed = index.environmentEnds[Int32(q)] != nil
             if !closed, !complete, !inline || !index.blankLine(between: q, and: bytes.count) {
-                pending(q)
+                pending(q, wake: ByteSet(inline ? "}\n" : "}"))
                 return token.end
             }
             warnUnclosed(q, token.end, opener: "\\begin{\(name)}", closer: "\\end{\(name)}", atBlankLine: closed)
             return token.end
         }
         let endStart = Int(end.start), endEnd = Int(end.end)
-        if crossesExcluded(q, endEnd) { return token.end }
+        if crossesExcluded(q, endEnd) || closerInCode(after: token.end - 1, closer: endStart, opener: q) { return token.end }
         if inline || name == "displaymath" {
             if isBlank(token.end, endStart) { return endEnd }
             emitMath(q, endEnd, tex: token.end, endStart, display: !inline, delimiter: name)
@@ -753,22 +866,22 @@ private struct TextScan {
         let n = bytes.count
         var e = p
         while e < n, bytes[e] == Byte.backtick { e += 1 }
-        if e == n, !complete { pending(p); return e }   // the run may grow
+        if e == n, !complete { pending(p, wake: .all); return e }   // the run may grow
         let length = e - p
         if length >= 3, isAtLineStart(p) {
             // A backtick fence's info string may not contain a backtick (then it is a code span).
             var j = e
             while j < n, bytes[j] != Byte.newline, bytes[j] != Byte.backtick { j += 1 }
-            if j == n, !complete { pending(p); return n }   // the fence's line is not finished
+            if j == n, !complete { pending(p, wake: ByteSet("\n`")); return n }   // the fence's line is not finished
             if j == n || bytes[j] == Byte.newline { return fencedBlock(at: p, from: e, fence: Byte.backtick, length: length) }
         }
         if let closer = backtickRun(length: length, from: e), !index.blankLine(between: p, and: closer) {
-            if closer + length == n, !complete { pending(p) }   // the closing run may grow
+            if closer + length == n, !complete { pending(p, wake: .all) }   // the closing run may grow
             if crossesExcluded(p, closer + length) { return e }
             codeRanges.append(SourceRange(p, closer + length))
             return closer + length
         }
-        if !complete, !index.blankLine(between: p, and: n) { pending(p) }   // the closing run may still come
+        if !complete, !index.blankLine(between: p, and: n) { pending(p, wake: ByteSet("`\n")) }   // the closing run may still come
         return e
     }
 
@@ -776,9 +889,9 @@ private struct TextScan {
         let n = bytes.count
         var e = p
         while e < n, bytes[e] == Byte.tilde { e += 1 }
-        if e == n, !complete { pending(p); return e }
+        if e == n, !complete { pending(p, wake: .all); return e }
         if e - p >= 3, isAtLineStart(p) {
-            if !complete, lineEnd(from: e) == n { pending(p); return n }
+            if !complete, lineEnd(from: e) == n { pending(p, wake: ByteSet("\n")); return n }
             return fencedBlock(at: p, from: e, fence: Byte.tilde, length: e - p)
         }
         return e
@@ -798,7 +911,7 @@ private struct TextScan {
         let (end, closingLine) = fencedBlockEnd(from: e, fence: fence, length: length)
         let infoEnd = lineEnd(from: e)
         if options.markdownMath, infoWord(e, infoEnd) == "math" {
-            if closingLine == nil, !complete { pending(p); return n }
+            if closingLine == nil, !complete { pending(p, wake: ByteSet("\n")); return n }
             let contentStart = min(infoEnd + 1, n)
             let contentEnd = max(contentStart, closingLine ?? n)
             if isBlank(contentStart, contentEnd) { return end }

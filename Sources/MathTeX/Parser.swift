@@ -1084,7 +1084,17 @@ struct ParserCore {
             text += self.sourceText(u)
             if text.utf8.count > 100 { break }
         }
-        return Dimension.parse(text)
+        return capSize(Dimension.parse(text), at: t.range)
+    }
+
+    /// A size the formula asked for, capped at ``TeXLimits/maxSize`` (with the warning
+    /// `tex.size-capped`).
+    mutating func capSize(_ value: Double?, at range: SourceRange?) -> Double? {
+        guard let value, abs(value) > options.limits.maxSize else { return value }
+        let limit = max(0, options.limits.maxSize)
+        diagnostics.append(.warning("tex.size-capped",
+            "the size \(value)em is larger than the limit of \(limit)em; \(limit)em is used", at: range))
+        return value < 0 ? -limit : limit
     }
 
     /// A dimension written as tokens (`\above 2pt`, `\kern1em`): digits, a point and a unit.
@@ -1108,7 +1118,7 @@ struct ParserCore {
         // supported and reads as a missing dimension).
         if unit.count < 2 { pushBack(t) }
         if text.isEmpty && unit.isEmpty { return nil }
-        return Dimension.parse(text + unit)
+        return capSize(Dimension.parse(text + unit), at: t.range)
     }
 }
 

@@ -13,10 +13,15 @@ public struct TeXLimits: Sendable, Hashable {
     public var maxExpandedTokens: Int = 1_000_000
     /// Most cells in one table (default 5,000).
     public var maxTableCells: Int = 5_000
+    /// The largest size a formula may ask for, in em (`\rule`, `\kern`, `\hspace`, `\genfrac`'s rule
+    /// thickness, a row's `\\[…]` spacing): larger ones, either sign, are capped with the warning
+    /// `tex.size-capped` (KaTeX's `maxSize`). Default: no cap.
+    public var maxSize: Double = .infinity
 
     /// The documented defaults.
     public init() {}
 }
+
 
 /// Options for parsing TeX.
 public struct TeXParserOptions: Sendable, Hashable {

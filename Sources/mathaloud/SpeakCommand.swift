@@ -1,5 +1,6 @@
 import Foundation
 import MathAloud
+import MathAloudDocuments
 
 /// `mathaloud speak`: TeX or MathML to speech text, SSML or a label.
 enum SpeakCommand {
@@ -15,6 +16,7 @@ enum SpeakCommand {
             OptionSpec(["--batch"], nil, "JSON Lines on standard input: {\"id\", \"tex\"|\"mathml\"|\"text\", \"locale\"?, \"style\"?, "
                        + "\"preferences\"?, \"format\"?: \"ssml\", \"template\"?} per line → {\"id\", \"speech\", \"ssml\"?, \"label\"?, "
                        + "\"diagnostics\"} or {\"id\", \"error\"} per line, same order"),
+            OptionSpec(["--stream"], nil, "with --text: read standard input as it comes, print each part as soon as it is final"),
             SharedOptions.maxLine,
             OptionSpec(["--untranslated"], nil, "list the words of rules inherited from another language that the locale's phrase files "
                        + "do not translate (file:line: rule: phrase), then exit (1 if any)"),
@@ -55,6 +57,10 @@ enum SpeakCommand {
             for p in speaker.untranslatedPhrases { out.write("\(p.location): \(p.rule): \(p.phrase)\n") }
             return speaker.untranslatedPhrases.isEmpty ? .success : .inputErrors
         }
+        if args.flag("--stream") {
+            guard args.flag("--text"), args.positionals.isEmpty else { throw args.usageError("--stream goes with --text and reads standard input") }
+            return streamText(speaker: speaker, settings: settings, out: &out)
+        }
         var failure = ExitCode.success
         guard let (input, name) = try args.input(failure: &failure) else { return failure }
 
@@ -90,5 +96,32 @@ enum SpeakCommand {
         }
         if let spoken, args.flag("--explain") { out.write(speaker.explanation(of: spoken)) }
         return diagnostics.containsError ? .inputErrors : .success
+    }
+
+    /// `speak --text --stream`: standard input read as it comes; prose printed as it arrives, each formula's
+    /// speech once it is complete (MathAloudDocuments' MathStream, text format).
+    static func streamText(speaker: Speaker, settings: SpeechSettings, out: inout Output) -> ExitCode {
+        var options = DocumentOptions()
+        options.products = []
+        options.macros = settings.texOptions.macros
+        let processor = DocumentProcessor(options: options, speaker: speaker, cache: FormulaCache(capacity: 1024))
+        let stream = MathStream(processor: processor, format: .text)
+        var errors = false
+        func write(_ segments: [StreamSegment]) {
+            for segment in segments {
+                switch segment {
+                case .text(let t, _): out.write(t)
+                case .formula(let f):
+                    out.write(f.speech)
+                    if f.hasErrors { errors = true }
+                }
+            }
+            out.flush()
+        }
+        var reader = StandardInputChunks()
+        while let chunk = reader.next() { write(stream.append(chunk)) }
+        write(stream.finish())
+        for d in stream.diagnostics { Output.error("<stdin>: \(d.severity): \(d.message) [\(d.id)]\n") }
+        return errors ? .inputErrors : .success
     }
 }

@@ -7,6 +7,7 @@ let commands: [(spec: CommandSpec, run: ([String]) throws(UsageError) -> ExitCod
     (SpeakCommand.spec, SpeakCommand.run),
     (SayCommand.spec, SayCommand.run),
     (RenderCommand.spec, RenderCommand.run),
+    (ConvertCommand.spec, ConvertCommand.run),
     (AuditCommand.spec, AuditCommand.run),
     (ServeCommand.spec, ServeCommand.run),
     (RulesCommand.spec, RulesCommand.run),
@@ -20,6 +21,7 @@ commands:
   speak        TeX or MathML to speech, SSML or a label (mathaloud speak --help)
   say          TeX or MathML to a WAV file through eSpeak-NG (mathaloud say --help)
   render       TeX or MathML to SVG, PNG or PDF with the spoken label inside (mathaloud render --help)
+  convert      a document (Markdown, HTML, text, notebook) with every formula accessible (mathaloud convert --help)
   audit        find the formulas of a document set a listener cannot hear, report and fix them (mathaloud audit --help)
   serve        the HTTP API for speech, labels, audio and images (mathaloud serve --help)
   rules        check a locale's rules and words, run its examples and a corpus, count coverage (mathaloud rules --help)

@@ -34,4 +34,29 @@ struct ReadmeLibraryExamplesTests {
         let edit = DocumentEdit.setting("alttext", to: "x", on: math)!
         #expect(String(decoding: try page.source.applying([edit]), as: UTF8.self) == #"<p><math alttext="x"><mi>x</mi></math></p>"#)
     }
+
+    @Test func documentAPIExample() throws {
+        var options = DocumentOptions()
+        options.numbering = EquationNumbering(scope: .ams, start: 1, side: .right)
+        options.errors = .render(color: "#cc0000")
+        options.label = .custom { request in "Formula: \(request.speech)" }
+        options.trust = TrustPolicy(allowed: [.links])
+        let processor = DocumentProcessor(options: options, speaker: try Speaker())
+        let read = processor.process(text: "Area $\\pi r^2$.", format: .markdown)
+        #expect(read.formulas[0].label == "Formula: pi r squared")
+        #expect(read.references.isEmpty)
+
+        let html = try DocumentConverter(processor: processor).convert(bytes: Array("Area $x$.".utf8), format: .markdown)
+        #expect(String(decoding: html.bytes, as: UTF8.self).hasPrefix("Area <math"))
+        #expect(html.edits.count == 1)
+
+        let stream = MathStream(processor: processor, format: .text)
+        var out: [StreamSegment] = []
+        for token in ["The area is $\\pi", " r^2$."] { for segment in stream.append(token) { out.append(segment) } }
+        for segment in stream.finish() { out.append(segment) }
+        #expect(out.filter { if case .formula = $0 { true } else { false } }.count == 1)
+
+        processor.preload([("x^2", false)])
+        #expect(processor.cache.statistics.entries >= 2)
+    }
 }

@@ -266,6 +266,13 @@ struct HTMLSegmenterTests {
         #expect(doc.diagnostics.map(\.id) == ["document.unclosed-element"])
     }
 
+    @Test func anUnclosedMathScriptRunsToTheEnd() {
+        let doc = segment("a <script type=\"math/tex\">x^2 and more", .html)
+        #expect(doc.formulas.count == 1)
+        #expect(doc.formulas[0].formula?.source == "x^2 and more")
+        #expect(doc.formulas[0].range == SourceRange(2, 38))
+    }
+
     @Test func manyUnclosedElementsStayLinear() {
         let input = String(repeating: "<svg><math>", count: 20_000)
         let doc = segment(input, .html)

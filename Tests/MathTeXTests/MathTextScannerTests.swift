@@ -215,8 +215,12 @@ private let cases: [ScannerCase] = [
                 segments: [text("````\n$x$\n```\n$y$", 0, 16)]),
     ScannerCase(name: "triple backticks inside a line are a code span", input: "a ```$x$``` $y$",
                 segments: [text("a ```$x$``` ", 0, 12), math("y", "$", 12, 15, content: (13, 14))]),
-    ScannerCase(name: "math opened before a code span runs through it", input: "$a `b$ c`",
-                segments: [math("a `b", "$", 0, 6, content: (1, 5)), text(" c`", 6, 9)]),
+    ScannerCase(name: "a code span holding the closer wins over the dollar", input: "$a `b$ c`",
+                segments: [text("$a `b$ c`", 0, 9)]),
+    ScannerCase(name: "math that closes after a code span runs through it", input: "$a `b` c$",
+                segments: [math("a `b` c", "$", 0, 9, content: (1, 8))]),
+    ScannerCase(name: "a price before code with dollars", input: "$10. Code `$x$` and $y$",
+                segments: [text("$10. Code `$x$` and ", 0, 20), math("y", "$", 20, 23, content: (21, 22))]),
     ScannerCase(name: "markdown code off: backticks are LaTeX quotes", input: "``quoted'' $x$ ``again''",
                 segments: [text("``quoted'' ", 0, 11), math("x", "$", 11, 14, content: (12, 13)), text(" ``again''", 14, 24)],
                 markdownCode: false),
@@ -586,6 +590,33 @@ private struct NaiveScanner {
         return b.count
     }
 
+    /// Whether a code span starting after `p` covers the closer at `c` (code spans bind tighter).
+    func closerInCode(after p: Int, closer c: Int) -> Bool {
+        var j = p + 1
+        while j < c {
+            var slashes = 0, k = j - 1
+            while k >= 0, b[k] == 0x5C { slashes += 1; k -= 1 }
+            guard b[j] == 0x60, slashes % 2 == 0 else { j += 1; continue }
+            var e = j
+            while e < b.count, b[e] == 0x60 { e += 1 }
+            let len = e - j
+            var m = e, found: Int?
+            while m < b.count {
+                if blankLineStarts(at: m) { break }
+                if b[m] == 0x60 {
+                    var r = m
+                    while r < b.count, b[r] == 0x60 { r += 1 }
+                    if r - m == len { found = m; break }
+                    m = r
+                } else { m += 1 }
+            }
+            guard let f = found else { j = e; continue }
+            if f + len > c { return true }
+            j = f + len
+        }
+        return false
+    }
+
     mutating func run() {
         var i = 0
         while i < b.count {
@@ -597,6 +628,7 @@ private struct NaiveScanner {
                     let close: UInt8 = display ? 0x5D : 0x29
                     let (found, _) = findCloser(from: i + 2, stopAtBlank: !display) { self.b[$0] == 0x5C && self.at($0 + 1) == close }
                     guard let e = found else { diagnostics.append(unclosed(i, i + 2)); i += 2; continue }
+                    if closerInCode(after: i + 1, closer: e) { i += 2; continue }
                     if !blank(i + 2, e) { emit(i, e + 2, i + 2, e, display, display ? "\\[" : "\\(") }
                     i = e + 2
                 } else if let (name, end) = token(i, "begin") {
@@ -613,6 +645,7 @@ private struct NaiveScanner {
                         } else { j += 1 }
                     }
                     guard let (es, ee) = closer else { diagnostics.append(unclosed(i, end)); i = end; continue }
+                    if closerInCode(after: end - 1, closer: es) { i = end; continue }
                     if name == "math" || name == "displaymath" {
                         if !blank(end, es) { emit(i, ee, end, es, name != "math", name) }
                     } else {
@@ -624,6 +657,7 @@ private struct NaiveScanner {
                 if at(i + 1) == 0x24 {
                     let (found, _) = findCloser(from: i + 2, stopAtBlank: false) { self.b[$0] == 0x24 && self.at($0 + 1) == 0x24 }
                     guard let e = found else { diagnostics.append(unclosed(i, i + 2)); i += 2; continue }
+                    if closerInCode(after: i + 1, closer: e) { i += 2; continue }
                     if !blank(i + 2, e) { emit(i, e + 2, i + 2, e, true, "$$") }
                     i = e + 2
                 } else {
@@ -634,6 +668,7 @@ private struct NaiveScanner {
                         i += 1; continue
                     }
                     if Self.ws(b[e - 1]) || at(e + 1).map(Self.digit) == true { i += 1; continue }
+                    if closerInCode(after: i, closer: e) { i += 1; continue }
                     emit(i, e + 1, i + 1, e, false, "$")
                     i = e + 1
                 }

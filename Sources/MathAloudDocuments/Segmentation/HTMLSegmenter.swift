@@ -174,7 +174,11 @@ struct HTMLSegmenter {
     func addScript(_ tag: HTMLTag, end: HTMLTag?, contentEnd: Int, bytes: [UInt8], into collector: inout SegmentCollector,
                    maps: [OffsetMap]) {
         guard let type = tag.value(of: "type")?.lowercased(), type.hasPrefix("math/") else { return }
-        let element = tag.element(end: end)
+        // Without its end tag, a script's raw text runs to the end of the document.
+        let element = end != nil ? tag.element(end: end)
+            : MarkupElement(name: tag.name, syntax: .markup, range: SourceRange(tag.range.lowerBound, contentEnd), startTag: tag.range,
+                            contentRange: SourceRange(tag.range.upperBound, contentEnd), attributes: tag.attributes,
+                            attributeInsertionOffset: tag.insertionOffset)
         var lo = tag.range.upperBound, hi = contentEnd
         // MathJax 2 accepts the content wrapped in a CDATA section (XHTML).
         var s = lo

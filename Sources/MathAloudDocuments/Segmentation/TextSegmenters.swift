@@ -30,6 +30,8 @@ struct MarkdownScan {
     /// For a partial text: up to where the result is final, and where a later scan may resume.
     var settled: Int
     var resumeOffset: Int
+    /// For a partial text: the bytes that can decide what is held (see ``MathTextScan/wakeBytes``).
+    var wake = ByteSet.all
 }
 
 /// The formula an element holds, its source taken byte for byte from `content`.
@@ -73,6 +75,11 @@ struct MarkdownSegmenter {
         // Pass 1: where the code is (nothing in code is HTML or math).
         let first = scanner.scan(text, excluding: [], complete: complete, startsLine: startsLine)
         var unsettled = complete ? bytes.count : first.settled
+        var wake = first.wakeBytes
+        /// Holds the reading from `p` on until one of `bytes` comes.
+        func hold(_ p: Int, _ bytes: ByteSet) {
+            if p < unsettled { unsettled = p; wake = bytes } else if p == unsettled { wake.formUnion(bytes) }
+        }
         let code = first.codeRanges
         let tokenizer = HTMLTokenizer(bytes: bytes)
         var barriers: [SourceRange] = []
@@ -90,11 +97,22 @@ struct MarkdownSegmenter {
             if b == 0x5C { i += 2; continue }   // a backslash escape
             if b == 0x3C {   // '<'
                 if let tag = tokenizer.tag(at: i) {
+                    let names = ["math", "svg", "img", "script"]
                     let interesting = tag.kind == .comment
-                        || (tag.kind == .start || tag.kind == .end) && ["math", "svg", "img", "script"].contains(tag.name)
+                        || (tag.kind == .start || tag.kind == .end) && names.contains(tag.name)
+                    if !complete, !tag.closed, !interesting {
+                        // A tag cut off at the end may still become one that counts (`<ma`, `<!-`).
+                        let written = String(decoding: bytes[i..<n], as: UTF8.self).lowercased()
+                        let nameCutOff = (tag.kind == .start || tag.kind == .end)
+                            && !bytes[i..<n].contains(where: HTMLTokenizer.isSpace)
+                            && names.contains(where: { $0.hasPrefix(tag.name) })
+                        if nameCutOff || "<!--".hasPrefix(written) || "</".hasPrefix(written) {
+                            hold(i, .all)
+                        }
+                    }
                     if interesting {
                         if !tag.closed {
-                            if !complete { unsettled = min(unsettled, i) }
+                            if !complete { hold(i, ByteSet(">")) }
                             i += 1
                             continue
                         }
@@ -105,13 +123,13 @@ struct MarkdownSegmenter {
                                 tags.append(end)
                                 i = end.range.upperBound
                             } else if !complete {
-                                unsettled = min(unsettled, tag.range.lowerBound)
+                                hold(tag.range.lowerBound, ByteSet(">"))
                             }
                         }
                         continue
                     }
                 } else if !complete, i + 12 > n {
-                    unsettled = min(unsettled, i)   // `<!-` or `<mat` cut off
+                    hold(i, .all)   // `<!-` or `<mat` cut off
                 }
                 i += 1
                 continue
@@ -123,12 +141,12 @@ struct MarkdownSegmenter {
                     i = element.range.upperBound
                     continue
                 case .incomplete:
-                    if !complete { unsettled = min(unsettled, i) }
+                    if !complete { hold(i, .all) }
                 case .none:
                     break
                 }
             } else if b == 0x21, i + 1 == n, !complete {
-                unsettled = min(unsettled, i)
+                hold(i, .all)
             }
             i += 1
         }
@@ -142,7 +160,7 @@ struct MarkdownSegmenter {
                 barriers.append(tag.range)
             case (.start, "math") where !tag.selfClosing, (.start, "svg") where !tag.selfClosing:
                 guard let e = ends[k] else {
-                    if !complete { unsettled = min(unsettled, tag.range.lowerBound) }
+                    if !complete { hold(tag.range.lowerBound, ByteSet(">")) }
                     break
                 }
                 let element = tag.element(end: tags[e])
@@ -187,9 +205,20 @@ struct MarkdownSegmenter {
         result.diagnostics = second.diagnostics
         result.elements = items.sorted { $0.0.range.lowerBound < $1.0.range.lowerBound }
         if !complete {
-            unsettled = min(unsettled, second.settled)
+            hold(second.settled, second.wakeBytes)
+            // A formula running over an undecided place (a comment not yet closed) may still be cut
+            // by it: it waits too.
+            for f in second.fragments.reversed() where f.range.lowerBound < unsettled && unsettled < f.range.upperBound {
+                hold(f.range.lowerBound, wake)
+            }
+            // Neither point may fall inside an element or comment: what follows must be scanned with
+            // the element's start in view.
+            for b in merged where b.lowerBound < unsettled && unsettled < b.upperBound { hold(b.lowerBound, wake) }
+            var resume = min(second.resumeOffset, unsettled)
+            for b in merged where b.lowerBound < resume && resume < b.upperBound { resume = b.lowerBound }
             result.settled = unsettled
-            result.resumeOffset = min(second.resumeOffset, unsettled)
+            result.wake = unsettled < n ? wake : .all
+            result.resumeOffset = resume
         } else {
             result.settled = n
             result.resumeOffset = n

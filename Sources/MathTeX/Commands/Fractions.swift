@@ -33,7 +33,7 @@ enum FractionCommands {
             let thicknessText = (call.arguments[2].raw ?? "").trimmingCharacters()
             var thickness: Double? = nil
             if !thicknessText.isEmpty {
-                thickness = Dimension.parse(thicknessText)
+                thickness = core.capSize(Dimension.parse(thicknessText), at: call.arguments[2].range)
                 if thickness == nil { core.error("tex.bad-dimension", "'\(thicknessText)' is not a dimension", at: call.arguments[2].range) }
             }
             var display: Bool? = nil

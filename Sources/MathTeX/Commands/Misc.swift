@@ -144,11 +144,15 @@ enum MiscCommands {
             return core.unicodeLeaf(scalar, range: range)
         },
         CommandDefinition(["rule"], [.optionalRaw, .raw, .raw], modes: .both) { core, call in
-            guard let width = Dimension.parse(call.arguments[1].raw ?? "") else {
+            guard let width = core.capSize(Dimension.parse(call.arguments[1].raw ?? ""), at: call.arguments[1].range) else {
                 core.error("tex.bad-dimension", "\\rule width must be a dimension", at: call.arguments[1].range)
                 return nil
             }
-            return MathNode(.space(width: width), range: call.range, attributes: ["rule": call.arguments[2].raw ?? ""])
+            var height = call.arguments[2].raw ?? ""
+            if let h = Dimension.parse(height), let capped = core.capSize(h, at: call.arguments[2].range), capped != h {
+                height = "\(capped)em"
+            }
+            return MathNode(.space(width: width), range: call.range, attributes: ["rule": height])
         },
         CommandDefinition(["raisebox"], [.raw, .text], modes: .both) { _, call in
             call.node(1).withRange(call.range)
@@ -179,7 +183,7 @@ enum MiscCommands {
             }
             // A trusted style is still checked for URLs and script (TrustPolicy.styleProblem).
             if call.name == "htmlStyle", let problem = core.options.trust.styleProblem(call.arguments[0].raw ?? "") {
-                core.error("tex.untrusted-command", "\\htmlStyle: the style \(problem)", at: call.range)
+                core.warning(.texUntrustedCommand, "\\htmlStyle: the style \(problem)", at: call.range)
                 return MathNode(.row, children, range: call.range)
             }
             return MathNode(.row, children, range: call.range, attributes: [key: call.arguments[0].raw ?? ""])
@@ -202,10 +206,11 @@ enum MiscCommands {
                let alt = options.split(separator: ",").first(where: { String($0).trimmingCharacters().hasPrefix("alt") }) {
                 attributes["alt"] = alt.split(separator: "=", maxSplits: 1).last.map { String($0).trimmingCharacters() }
             }
-            return MathNode(.row, [], range: call.range, attributes: attributes)
+            return MathNode(.row, [], range: call.range, attributes: attributes.isEmpty ? nil : attributes)
         },
     ]
 }
+
 
 /// Commands defined as TeX macros (DESIGN.md §3: a command that is only shorthand is one line of TeX).
 enum BuiltinMacros {
@@ -279,7 +284,7 @@ extension ParserCore {
     /// `tex.untrusted-command` at the command.
     mutating func trusts(_ feature: TrustPolicy.Feature, _ call: Invocation) -> Bool {
         if options.trust.allows(feature) { return true }
-        error("tex.untrusted-command",
+        warning(.texUntrustedCommand,
               "\\\(call.name) is not allowed: it needs trust (\(feature.rawValue)); \(feature == .images ? "left out" : "its content is kept without it")",
               at: call.range)
         return false
@@ -289,7 +294,7 @@ extension ParserCore {
     /// `tex.untrusted-command` at the command.
     mutating func trusts(url: String, _ call: Invocation) -> Bool {
         if options.trust.allows(url: url) { return true }
-        error("tex.untrusted-command",
+        warning(.texUntrustedCommand,
               "\\\(call.name): the URL scheme '\(TrustPolicy.scheme(of: url) ?? "")' is not allowed (allowed: \(options.trust.urlSchemes.sorted().joined(separator: ", ")))",
               at: call.range)
         return false

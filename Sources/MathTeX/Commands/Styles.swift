@@ -144,7 +144,7 @@ enum SpacingCommands {
             var invocation = call
             core.readArguments([.raw], into: &invocation)
             let raw = invocation.arguments[0].raw ?? ""
-            guard let width = Dimension.parse(raw) else {
+            guard let width = core.capSize(Dimension.parse(raw), at: invocation.arguments[0].range) else {
                 core.error("tex.bad-dimension", "'\(raw)' is not a dimension such as 1em or 3pt", at: invocation.arguments[0].range)
                 return nil
             }
@@ -162,6 +162,7 @@ enum SpacingCommands {
             } else {
                 width = core.readDimensionTokens()
             }
+            width = core.capSize(width, at: range)
             guard let width else {
                 core.error("tex.bad-dimension", "\\\(call.name) needs a dimension such as 1em, 3mu or 2pt", at: call.range)
                 return nil

@@ -1,0 +1,238 @@
+import Foundation
+import MathAloud
+
+/// A piece of a stream, emitted once it is final.
+public enum StreamSegment: Sendable {
+    /// Text (a run of text may come in several pieces, as it arrives); its range in the stream's bytes.
+    case text(String, range: SourceRange)
+    /// A formula, complete and read (spoken once).
+    case formula(ProcessedFormula)
+
+    /// The stream bytes it covers.
+    public var range: SourceRange {
+        switch self {
+        case .text(_, let range): range
+        case .formula(let f): f.segment.range
+        }
+    }
+}
+
+/// Math in a stream of text: chunks in (the tokens of a chat answer, lines of standard input),
+/// segments out as soon as they are final.
+///
+/// ```swift
+/// let stream = MathStream(processor: processor)
+/// for token in ["The area is $\\pi", " r^2$.", " Done"] {
+///     for segment in stream.append(token) { show(segment) }   // text, then the formula once "$" closes it
+/// }
+/// for segment in stream.finish() { show(segment) }
+/// ```
+///
+/// - A formula is read (parsed and spoken) once, when its closing delimiter and what decides it
+///   (`$x$` needs the next character: `$x$5` is money) have arrived; a partial formula is held, never
+///   spoken early.
+/// - Text is emitted as it comes, up to anything that could still open a formula (a `$`, a `\`, a
+///   backtick, `<`, `![`).
+/// - At the end (``finish()``) an unclosed `$$` or `\[` stays text (with the warning
+///   `text.unclosed-math`).
+/// - The segments are those of ``DocumentProcessor/process(text:format:)`` on the whole text: the stream
+///   rescans only the part not yet final, and only when a byte that can decide something arrives, so
+///   the work is proportional to the text (a stream fed one character at a time costs about what the
+///   whole text costs at once). Equation numbers, labels and definitions carry through the stream;
+///   a reference to a label that comes later stays unresolved.
+/// - Pending text is bounded by ``maxPendingBytes``: past it, what is held is decided as if the stream
+///   ended there.
+///
+/// A stream is used from one task at a time (it is a class with state); the processor it reads with
+/// can be shared.
+public final class MathStream {
+    /// The processor that reads the formulas.
+    public let processor: DocumentProcessor
+    /// The format of the text: ``DocumentFormat/text`` or ``DocumentFormat/markdown`` (HTML, LaTeX and
+    /// notebooks are read as Markdown).
+    public let format: DocumentFormat
+    /// The most bytes held undecided (default 256 KiB).
+    public var maxPendingBytes = 256 << 10
+    /// Warnings so far (unclosed delimiters at the end, unresolved references), ranges in the stream.
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// How many bytes the stream's scans have read in all (a measure of its work: about the length of
+    /// the text however it was chunked, never its square).
+    public private(set) var bytesScanned = 0
+
+    /// The bytes from ``base`` on (earlier ones are final and dropped).
+    private var buffer: [UInt8] = []
+    /// The stream offset of `buffer[0]`.
+    private var base = 0
+    /// Everything before this stream offset has been emitted.
+    private var emitted = 0
+    /// Where the next scan starts (a clean state for the scanner), at most `emitted`.
+    private var resume = 0
+    /// Whether the last scan left everything final (no open construct).
+    private var clean = true
+    /// Where the last scan said the undecided part starts.
+    private var lastSettled = 0
+    /// The bytes that can decide what the last scan held.
+    private var wake = ByteSet.all
+    private var context: DocumentContext
+    private var finished = false
+    /// Line and column at `emitted`.
+    private var line = 1, column = 1
+
+    /// A stream read by `processor`.
+    public init(processor: DocumentProcessor, format: DocumentFormat = .markdown) {
+        self.processor = processor
+        self.format = format == .text ? .text : .markdown
+        self.context = DocumentContext(processor: processor, baseDefinitions: "")
+    }
+
+    /// Adds a chunk; returns the segments that became final.
+    public func append(_ chunk: String) -> [StreamSegment] {
+        guard !finished, !chunk.isEmpty else { return [] }
+        let bytes = Array(chunk.utf8)
+        let end = base + buffer.count
+        buffer += bytes
+        // Plain prose while nothing is open: out at once, no scan.
+        if clean, emitted == end, !bytes.contains(where: Self.mayOpen) {
+            let range = SourceRange(end, end + bytes.count)
+            advance(over: bytes[...])
+            emitted = range.upperBound
+            resume = emitted
+            lastSettled = emitted
+            compact()
+            return [.text(chunk, range: range)]
+        }
+        // Something is held: scan again only when a byte that can decide it has come.
+        if !clean, !bytes.contains(where: wake.contains), base + buffer.count - emitted <= maxPendingBytes {
+            return []
+        }
+        return scan(complete: base + buffer.count - emitted > maxPendingBytes)
+    }
+
+    /// Ends the stream: what is held is decided (unclosed delimiters stay text); returns the last
+    /// segments.
+    public func finish() -> [StreamSegment] {
+        guard !finished else { return [] }
+        let out = scan(complete: true)
+        finished = true
+        return out
+    }
+
+    /// Bytes that can open something (a formula, code, an element).
+    private static func mayOpen(_ b: UInt8) -> Bool {
+        b == 0x24 || b == 0x5C || b == 0x60 || b == 0x7E || b == 0x3C || b == 0x21 || b == 0x26
+    }
+
+
+    /// Scans from `resume`, emits what became final.
+    private func scan(complete: Bool) -> [StreamSegment] {
+        let start = resume - base
+        // A fence is only at a line start: resume there when only spaces precede on the line.
+        var k = start
+        while k > 0, buffer[k - 1] == 0x20, start - k < 3 { k -= 1 }
+        let startsLine = k == 0 ? (base == 0 || lineStartAtBase) : buffer[k - 1] == 0x0A
+        let from = startsLine ? k : start
+        let text = String(decoding: buffer[from...], as: UTF8.self)
+        let offset = base + from
+        bytesScanned += buffer.count - from
+        var fragments: [MathFragment]
+        var elements: [(element: MarkupElement, formula: ElementFormula?)] = []
+        var found: [Diagnostic]
+        var settled: Int, resumeOffset: Int
+        var wakeBytes = ByteSet.all
+        if format == .text {
+            let s = TextSegmenter(options: processor.options.segmenter).scanner.scan(text, excluding: [], complete: complete,
+                                                                                    startsLine: startsLine)
+            fragments = s.fragments
+            found = s.diagnostics
+            settled = s.settled
+            resumeOffset = s.resumeOffset
+            wakeBytes = s.wakeBytes
+        } else {
+            let s = MarkdownSegmenter(options: processor.options.segmenter).scan(text, complete: complete, startsLine: startsLine)
+            fragments = s.fragments
+            elements = s.elements
+            found = s.diagnostics
+            settled = s.settled
+            resumeOffset = s.resumeOffset
+            wakeBytes = s.wake
+        }
+        let settledAbs = offset + settled
+        // The pieces, in order.
+        struct Item { var range: SourceRange; var fragment: MathFragment?; var element: (MarkupElement, ElementFormula?)? }
+        var items: [Item] = fragments.map { Item(range: $0.range, fragment: $0, element: nil) }
+            + elements.map { Item(range: $0.element.range, fragment: nil, element: ($0.element, $0.formula)) }
+        items.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var out: [StreamSegment] = []
+        let shift = OffsetMap(shift: offset)
+        for item in items {
+            let lo = item.range.lowerBound + offset, hi = item.range.upperBound + offset
+            guard hi <= settledAbs else { break }
+            guard lo >= emitted else { continue }
+            if lo > emitted { out.append(emitText(upTo: lo)) }
+            let startLocation = SourceLocation(line: line, column: column)
+            advance(over: buffer[(lo - base)..<(hi - base)])
+            let endLocation = SourceLocation(line: line, column: column)
+            emitted = hi
+            var collector = SegmentCollector(source: DocumentSource(text: ""))
+            if let fragment = item.fragment {
+                collector.add(fragment, maps: [shift], embedding: .plain)
+            } else if let (element, formula) = item.element {
+                collector.add(element, formula: formula, maps: [shift], embedding: .plain)
+            }
+            guard let found = collector.items.first else { continue }
+            let segment = DocumentSegment(kind: found.kind, range: found.range, start: startLocation, end: endLocation,
+                                          formula: found.formula, element: found.element, embedding: .plain)
+            if segment.isFormula {
+                var plan = context.plan(segment)
+                plan.originalText = String(decoding: buffer[(lo - base)..<(hi - base)], as: UTF8.self)
+                plan = context.resolveReferences(in: plan)
+                let read = processor.read(plan)
+                diagnostics += read.diagnostics
+                out.append(.formula(read))
+            } else {
+                out.append(.text(String(decoding: buffer[(lo - base)..<(hi - base)], as: UTF8.self), range: segment.range))
+            }
+        }
+        if settledAbs > emitted { out.append(emitText(upTo: settledAbs)) }
+        for d in found where complete || (d.range.map { $0.upperBound + offset <= settledAbs } ?? false) {
+            var moved = d
+            moved.range = d.range.map { SourceRange($0.lowerBound + offset, $0.upperBound + offset) }
+            if moved.range.map({ $0.lowerBound >= reportedUpTo }) ?? true { diagnostics.append(moved) }
+        }
+        reportedUpTo = max(reportedUpTo, settledAbs)
+        resume = min(emitted, offset + resumeOffset)
+        lastSettled = settledAbs
+        wake = wakeBytes
+        clean = settledAbs == base + buffer.count && resume == settledAbs
+        compact()
+        return out
+    }
+
+    /// Diagnostics up to here were reported.
+    private var reportedUpTo = 0
+    /// Whether `buffer[0]` starts a line.
+    private var lineStartAtBase = true
+
+    private func emitText(upTo end: Int) -> StreamSegment {
+        let range = SourceRange(emitted, end)
+        let slice = buffer[(emitted - base)..<(end - base)]
+        advance(over: slice)
+        emitted = end
+        return .text(String(decoding: slice, as: UTF8.self), range: range)
+    }
+
+    private func advance(over bytes: ArraySlice<UInt8>) {
+        for b in bytes {
+            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+        }
+    }
+
+    /// Drops the bytes before `resume` (what is final) once they are many.
+    private func compact() {
+        let drop = resume - base
+        guard drop > 4096, drop * 2 > buffer.count else { return }
+        lineStartAtBase = buffer[drop - 1] == 0x0A
+        buffer.removeFirst(drop)
+        base = resume
+    }
+}

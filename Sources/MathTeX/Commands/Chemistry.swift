@@ -1,0 +1,44 @@
+import MathSyntax
+
+/// Chemistry: mhchem's `\ce{…}` (formulas and equations) and `\pu{…}` (physical units), read by
+/// ``MhchemReader`` (mhchem 4's input syntax, https://mhchem.github.io/MathJax-mhchem/).
+enum ChemistryCommands {
+    static let all: [CommandDefinition] = [
+        CommandDefinition(["ce"], [], modes: .both) { core, call in core.mhchem(call, units: false) },
+        CommandDefinition(["pu"], [], modes: .both) { core, call in core.mhchem(call, units: true) },
+    ]
+}
+
+extension ParserCore {
+    /// Reads the argument of `\ce` or `\pu` and builds its tree.
+    mutating func mhchem(_ call: Invocation, units: Bool) -> MathNode? {
+        let t = peekNonSpace()
+        guard let tokens = expander.readArgument() else {
+            error("tex.missing-argument", "\\\(call.name) needs an argument in braces", at: call.range)
+            return nil
+        }
+        // The argument's exact text when it comes straight from the input (spaces matter to mhchem);
+        // the tokens written back when it came from a macro.
+        let written = sourceText(tokens)
+        var text = written
+        var base: Int?
+        if let first = tokens.first, let last = tokens.last, first.range.lowerBound < last.range.upperBound,
+           last.range.upperBound <= bytes.count {
+            let slice = sourceText(SourceRange(first.range.lowerBound, last.range.upperBound))
+            if slice.filter({ !$0.isWhitespace }) == written.filter({ !$0.isWhitespace }) {
+                text = slice
+                base = first.range.lowerBound
+            }
+        } else if tokens.isEmpty {
+            base = t.range.upperBound
+        }
+        guard enterNesting(at: call.range) else { return MathNode(.error("\\\(call.name)"), range: call.range) }
+        defer { depth -= 1 }
+        var reader = MhchemReader(text: text, base: base, commandRange: call.range, options: options,
+                                  depthLeft: options.limits.maxDepth - depth)
+        let node = units ? reader.physicalUnit() : reader.equation()
+        diagnostics += reader.diagnostics
+        let end = tokens.last.map { max($0.range.upperBound + 1, call.range.upperBound) } ?? call.range.upperBound
+        return MathNode(node.kind, node.children, range: SourceRange(call.range.lowerBound, end), attributes: node.attributes)
+    }
+}

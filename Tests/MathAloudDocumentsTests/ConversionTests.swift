@@ -1,0 +1,169 @@
+import Foundation
+import MathAloud
+import MathAloudDocuments
+import MathAloudDocumentsRender
+import MathAloudRender
+import Testing
+
+/// Every byte of the input outside the converter's edits (formulas, references, the attributes set on
+/// `<math>` elements) is in the output, in order: the text outside formulas is unchanged.
+func checkTextOutsideFormulasUnchanged(_ converted: ConvertedDocument, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    let input = converted.processed.document.source.bytes
+    let output = converted.bytes
+    let edits = converted.edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    var inPosition = 0, outPosition = 0
+    let formulaRanges = converted.processed.formulas.map(\.segment.range) + converted.processed.references.map(\.range)
+    for edit in edits {
+        // Only formulas, references and insertions into a <math> start tag are edited.
+        let allowed = formulaRanges.contains { $0.lowerBound <= edit.range.lowerBound && edit.range.upperBound <= $0.upperBound }
+        #expect(allowed, "edit at \(edit.range) is outside every formula", sourceLocation: sourceLocation)
+        let unchanged = input[inPosition..<edit.range.lowerBound]
+        #expect(Array(output[outPosition..<(outPosition + unchanged.count)]) == Array(unchanged),
+                "text before \(edit.range) changed", sourceLocation: sourceLocation)
+        outPosition += unchanged.count
+        let written = converted.processed.document.source.encode(edit.embedding.escape(edit.text)) ?? []
+        #expect(Array(output[outPosition..<(outPosition + written.count)]) == written, sourceLocation: sourceLocation)
+        outPosition += written.count
+        inPosition = edit.range.upperBound
+    }
+    #expect(Array(output[outPosition...]) == Array(input[inPosition...]), sourceLocation: sourceLocation)
+}
+
+func convert(_ text: String, _ format: DocumentFormat, conversion: ConversionOptions = ConversionOptions(),
+             imageMaker: (any FormulaImageMaker)? = nil) throws -> ConvertedDocument {
+    var options = DocumentOptions()
+    options.products = DocumentConverter.products(for: conversion)
+    let p = DocumentProcessor(options: options, speaker: testSpeaker, imageMaker: imageMaker)
+    let result = try DocumentConverter(processor: p, options: conversion).convert(bytes: Array(text.utf8), format: format)
+    checkTextOutsideFormulasUnchanged(result)
+    return result
+}
+
+let sharedRenderer: Renderer = try! Renderer(options: RenderOptions(), speaker: testSpeaker)
+
+@Suite("Documents: conversion")
+struct ConversionTests {
+    @Test func htmlPageWithMathJaxDelimitersAndMathElements() throws {
+        let page = """
+        <!DOCTYPE html><html><head><title>$t$</title><script>MathJax = {tex: {inlineMath: [['$', '$']]}};</script></head>
+        <body><p>Let \\(x^2\\) and $y_1$.</p><pre>$not$</pre>
+        <p><math display="block"><mfrac><mn>1</mn><mn>2</mn></mfrac></math> <math alttext="kept"><mi>z</mi></math></p>
+        </body></html>
+        """
+        let result = try convert(page, .html)
+        let out = String(decoding: result.bytes, as: UTF8.self)
+        #expect(result.formulaCount == 4)
+        #expect(result.labelledCount == 4)
+        #expect(out.contains(#"<math alttext="x squared" aria-label="x squared""#))
+        #expect(out.contains(#"<math alttext="y sub 1" aria-label="y sub 1""#))
+        #expect(out.contains(#"<math display="block" alttext="one half" aria-label="one half"><mfrac>"#))
+        #expect(out.contains(#"<math alttext="kept" aria-label="kept"><mi>z</mi></math>"#))
+        #expect(out.contains("<pre>$not$</pre>"))
+        #expect(out.contains("<title>$t$</title>"))
+    }
+
+    @Test func inlineSVGAndImages() throws {
+        var svg = ConversionOptions()
+        svg.mathStyle = .svg
+        let maker = RendererImageMaker(renderer: sharedRenderer)
+        let a = try convert("Let $x^2$ be.", .markdown, conversion: svg, imageMaker: maker)
+        let out = String(decoding: a.bytes, as: UTF8.self)
+        #expect(out.hasPrefix("Let <svg"))
+        #expect(out.contains(#"role="img""#))
+        #expect(out.contains("<title id=\"mathaloud-f1-title\">x squared</title>"))
+        #expect(out.contains("vertical-align:-"))
+        var img = ConversionOptions()
+        img.mathStyle = .img
+        let b = try convert("Let $x^2$ and $$y$$.", .markdown, conversion: img, imageMaker: maker)
+        #expect(b.assets.map(\.path) == ["images/f1.svg", "images/f2.svg"])
+        let imgOut = String(decoding: b.bytes, as: UTF8.self)
+        #expect(imgOut.contains(#"<img src="images/f1.svg" alt="x squared" width="#))
+        #expect(imgOut.contains(#"style="vertical-align:-"#))
+        img.inlineImages = true
+        let c = try convert("Let $x$.", .markdown, conversion: img, imageMaker: maker)
+        #expect(c.assets.isEmpty)
+        #expect(String(decoding: c.bytes, as: UTF8.self).contains("src=\"data:image/svg+xml;base64,"))
+    }
+
+    @Test func markdownImages() throws {
+        var md = ConversionOptions()
+        md.target = .markdown
+        md.imageFormat = .png
+        let result = try convert("A [link](x) and $a_{[1]}$ with `$code$`.", .markdown, conversion: md, imageMaker: FakeImageMaker())
+        #expect(String(decoding: result.bytes, as: UTF8.self) == "A [link](x) and ![a sub 1](images/f1.svg) with `$code$`.")
+        var options = DocumentOptions()
+        options.products = [.image]
+        options.labelTemplate = "[{speech}] \\ {latex}"
+        let p = DocumentProcessor(options: options, speaker: testSpeaker, imageMaker: FakeImageMaker())
+        let escaped = try DocumentConverter(processor: p, options: md).convert(bytes: Array("$x$".utf8), format: .markdown)
+        #expect(String(decoding: escaped.bytes, as: UTF8.self) == "![\\[x\\] \\\\ x](images/f1.svg)")
+    }
+
+    @Test func noImageMakerIsAnError() {
+        var img = ConversionOptions()
+        img.mathStyle = .img
+        #expect(throws: ConversionError.self) { try convert("$x$", .markdown, conversion: img) }
+    }
+
+    @Test func notebooksStayValidJSON() throws {
+        let notebook = #"""
+        {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["Energy \"E\": $E=mc^2$\n", "$$\\frac{a}{b}$$"]},
+                   {"cell_type": "code", "metadata": {}, "source": ["print('$x$')"], "outputs": [], "execution_count": null}],
+         "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        """#
+        let result = try convert(notebook, .notebook)
+        let object = try JSONSerialization.jsonObject(with: Data(result.bytes)) as? [String: Any]
+        let cells = object?["cells"] as? [[String: Any]]
+        let markdown = (cells?[0]["source"] as? [String])?.joined() ?? ""
+        #expect(markdown.hasPrefix("Energy \"E\": <math alttext=\"E equals m c squared\""))
+        #expect(markdown.contains("alttext=\"a over b\""))
+        #expect((cells?[1]["source"] as? [String]) == ["print('$x$')"])
+    }
+
+    @Test func crlfAndBOMAreKept() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("a $x$\r\nb\r\n".utf8)
+        var options = DocumentOptions()
+        options.products = [.mathML]
+        let result = try DocumentConverter(processor: DocumentProcessor(options: options, speaker: testSpeaker))
+            .convert(bytes: bytes, format: .text)
+        checkTextOutsideFormulasUnchanged(result)
+        #expect(Array(result.bytes.prefix(5)) == [0xEF, 0xBB, 0xBF, 0x61, 0x20])
+        #expect(result.bytes.suffix(5) == [0x0D, 0x0A, 0x62, 0x0D, 0x0A])
+    }
+}
+
+@Suite("Documents: cache")
+struct CacheTests {
+    @Test func hitsMissesAndPreload() {
+        let cache = FormulaCache(capacity: 100)
+        var options = DocumentOptions()
+        options.products = [.mathML]
+        let p = DocumentProcessor(options: options, speaker: testSpeaker, cache: cache)
+        p.preload([("x^2", false), ("\\frac12", true)])
+        #expect(cache.statistics.misses == 2)
+        let read = p.process(text: "$x^2$ $x^2$ $$\\frac12$$ $y$", format: .text)
+        #expect(read.formulas.map(\.speech) == ["x squared", "x squared", "one half", "y"])
+        let stats = cache.statistics
+        #expect(stats.hits == 3)
+        #expect(stats.misses == 3)
+        #expect(stats.entries == 3)
+        #expect(p.statistics.formulasAnalysed == 3)
+        #expect(stats.description.contains("50.0 %"))
+    }
+
+    @Test func boundedAndThreadSafe() {
+        let cache = FormulaCache(capacity: 8)
+        var options = DocumentOptions()
+        options.products = []
+        let p = DocumentProcessor(options: options, speaker: testSpeaker, cache: cache)
+        let texts = (0..<64).map { i in (0..<20).map { "$x_{\(($0 * 7 + i) % 30)}$" }.joined(separator: " ") }
+        DispatchQueue.concurrentPerform(iterations: texts.count) { i in
+            let read = p.process(text: texts[i], format: .text)
+            precondition(read.formulas.count == 20)
+        }
+        let stats = cache.statistics
+        #expect(stats.entries == 8)
+        #expect(stats.hits + stats.misses == 64 * 20)
+        #expect(p.process(text: "$x_{3}$", format: .text).formulas[0].speech == "x sub 3")
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import MathSyntax
+import MathTeX
+import Testing
+
+/// The examples of mhchem's manual (Fixtures/mhchem-manual.txt).
+let mhchemManualExamples: [String] = {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/mhchem-manual.txt")
+    let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("%") && !$0.isEmpty }
+}()
+
+@Suite("mhchem")
+struct MhchemTests {
+    @Test func theManualHasItsExamples() { #expect(mhchemManualExamples.count >= 100) }
+
+    @Test(arguments: mhchemManualExamples)
+    func everyManualExampleParses(_ tex: String) {
+        let result = TeXParser().parse(tex)
+        #expect(!result.hasErrors, "\(result.diagnostics.map(\.message))")
+        var marked = false
+        result.root.walk { if $0.attributes?["data-chem"] != nil { marked = true } }
+        #expect(marked)
+        var errors = false
+        result.root.walk { if case .error = $0.kind { errors = true } }
+        #expect(!errors)
+    }
+
+    func marks(_ tex: String) -> [String] {
+        var out: [String] = []
+        TeXParser().parse(tex).root.walk { n in if let c = n.attributes?["data-chem"] { out.append(c) } }
+        return out
+    }
+
+    @Test func structure() {
+        #expect(marks(#"\ce{H2O}"#) == ["formula", "element", "count", "element"])
+        #expect(marks(#"\ce{2 H2 + O2 -> 2 H2O}"#) == ["equation", "coefficient", "formula", "element", "count", "plus", "formula",
+                                                       "element", "count", "arrow", "coefficient", "formula", "element", "count", "element"])
+        #expect(marks(#"\ce{Fe^3+}"#) == ["formula", "element", "charge"])
+        #expect(marks(#"\ce{A ->[H2O] B}"#).contains("arrow"))
+        #expect(marks(#"\ce{NaCl(aq)}"#) == ["formula", "element", "element", "state", "text"])
+        #expect(marks(#"\ce{^{14}_{6}C}"#) == ["formula", "isotope", "element"])
+        #expect(marks(#"\pu{123 kJ//mol}"#) == ["quantity", "unit", "unit"])
+    }
+
+    @Test func rangesPointIntoTheFormula() {
+        let tex = #"x + \ce{SO4^2-}"#
+        var ranges: [String: SourceRange] = [:]
+        TeXParser().parse(tex).root.walk { n in
+            if let c = n.attributes?["data-chem"], let r = n.range { ranges[c + (n.leafText ?? "")] = r }
+        }
+        let bytes = Array(tex.utf8)
+        func text(_ r: SourceRange?) -> String { r.map { String(decoding: bytes[$0.lowerBound..<$0.upperBound], as: UTF8.self) } ?? "" }
+        #expect(text(ranges["elementS"]) == "S")
+        #expect(text(ranges["elementO"]) == "O")
+        #expect(text(ranges["charge"]) == "2-")
+    }
+
+    @Test func fromAMacroItStillReads() {
+        var options = TeXParserOptions()
+        options.macros = ["\\water": "\\ce{H2O}"]
+        let result = TeXParser(options: options).parse(#"\water"#)
+        #expect(!result.hasErrors)
+    }
+
+    @Test func nestingIsBounded() {
+        let deep = String(repeating: #"\ce{$"#, count: 300) + "x" + String(repeating: "$}", count: 300)
+        let result = TeXParser().parse(deep)
+        #expect(result.diagnostics.contains { $0.id == "tex.too-deep" })
+    }
+
+    @Test(arguments: [#"\ce{"#, #"\ce{$x}"#, #"\ce{(((}"#, #"\ce{^^^__}"#, #"\ce{A ->[[}"#, #"\ce{\bond{}}"#, #"\pu{}"#, #"\ce"#,
+                      #"\pu{1e}"#, #"\ce{-}"#, #"\ce{1/}"#, #"\ce{{}}"#, #"\ce{\{}"#, "\\ce{\u{0}\u{FFFF}}"])
+    func brokenInputNeverCrashes(_ tex: String) {
+        _ = TeXParser().parse(tex)
+    }
+}
