@@ -210,9 +210,9 @@ struct MacroAndLimitTests {
         let html = try converted(text)
         #expect(!html.contains(#"href="javascript"#) && html.contains(#"aria-label="x plus 1""#))
         // Trusted: an https link stays; javascript: is still refused.
-        let trusted = try converted("$\\href{https://example.org}{x}$", options: { $0.trust = .all })
+        let trusted = try converted("$\\href{https://example.org}{x}$", options: { $0.trust = .trusted })
         #expect(trusted.contains(#"<mrow href="https://example.org">"#))
-        let refused = processor { $0.trust = .all }.process(text: text, format: .markdown)
+        let refused = processor { $0.trust = .trusted }.process(text: text, format: .markdown)
         #expect(refused.diagnostics.map(\.id) == [.texUntrustedCommand])
         #expect(refused.formulas[0].mathML?.contains("href=") == false)
         // Only the commands listed are trusted.
