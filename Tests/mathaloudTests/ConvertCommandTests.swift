@@ -65,7 +65,7 @@ struct ConvertCommandTests {
         let trusted = try runCLI(["convert", "--format", "markdown", "--trust", "href"], stdin: text)
         #expect(trusted.stdout.contains("<mrow href=\"https://example.org\">"))
         #expect(!trusted.stdout.contains("href=\"javascript"))
-        #expect(trusted.stderr.contains("the URL scheme 'javascript' is not trusted"))
+        #expect(trusted.stderr.contains("the URL scheme 'javascript' is not allowed"))
         #expect(try runCLI(["convert", "--trust", "script"], stdin: text).status == 2)
     }
 
