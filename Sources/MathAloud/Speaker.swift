@@ -62,7 +62,7 @@ public struct Speaker: Sendable {
     /// The analysis, with the locale's unit names (``SemanticAnalyzer/Options/unitNames``).
     package let analyzer: SemanticAnalyzer
     private let engine: SpeechEngine
-    private let cache: SpeechCache
+    private let cache: BoundedCache<SpeechCacheKey, SpokenFormula>
 
     /// Loads a speaker.
     /// - Parameters:
@@ -120,7 +120,7 @@ public struct Speaker: Sendable {
         let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
         self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
         self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values, limits: speechLimits)
-        self.cache = SpeechCache(capacity: cacheCapacity)
+        self.cache = BoundedCache(capacity: cacheCapacity)
     }
 
     /// The verbosity in force, when the style has the `Verbosity` preference.
@@ -138,11 +138,12 @@ public struct Speaker: Sendable {
 
     /// Speaks a formula in either notation.
     public func speak(_ source: String, notation: FormulaNotation, explain: Bool = false) -> SpokenFormula {
-        let key = SpeechCache.Key(source: source, notation: notation)
+        let key = SpeechCacheKey(source: source, notation: notation)
         if !explain, let cached = cache.value(for: key) { return cached }
         let spoken = speak(parsed: parser.parse(source, notation: notation), explain: explain)
-        // A formula stopped by its time limit (FormulaDeadline) is partial: it is not kept.
-        if !explain && !FormulaDeadline.isExpired { cache.store(spoken, for: key) }
+        // A formula stopped by its time limit (FormulaDeadline) is partial, and a long one rarely comes
+        // again: neither is kept.
+        if !explain && !FormulaDeadline.isExpired && source.utf8.count <= 4096 { cache.store(spoken, for: key) }
         return spoken
     }
 
@@ -243,7 +244,7 @@ public struct Speaker: Sendable {
     }
 
     /// How often this speaker's cache of spoken formulas answered (hits) and missed.
-    public var cacheStatistics: (hits: Int, misses: Int) { cache.statistics }
+    public var cacheStatistics: (hits: Int, misses: Int) { let s = cache.statistics; return (s.hits, s.misses) }
 
     /// The preferences the style declares, with their allowed values (the first is the default).
     public var availablePreferences: [PreferenceDeclaration] { engine.style.preferences }
@@ -273,49 +274,8 @@ extension Speaker {
     }
 }
 
-/// A bounded, thread-safe cache of spoken formulas (least recently stored entries are dropped first).
-final class SpeechCache: @unchecked Sendable {
-    struct Key: Hashable {
-        let source: String
-        let notation: FormulaNotation
-    }
-
-    private let capacity: Int
-    private let lock = NSLock()
-    private var entries: [Key: SpokenFormula] = [:]
-    private var order: [Key] = []
-    private var head = 0
-
-    init(capacity: Int) { self.capacity = max(0, capacity) }
-
-    /// Look-ups answered from the cache, and look-ups that missed (for the service's metrics).
-    private(set) var hits = 0, misses = 0
-
-    func value(for key: Key) -> SpokenFormula? {
-        guard capacity > 0 else { return nil }
-        lock.lock(); defer { lock.unlock() }
-        let value = entries[key]
-        if value != nil { hits &+= 1 } else { misses &+= 1 }
-        return value
-    }
-
-    /// Hits and misses so far.
-    var statistics: (hits: Int, misses: Int) {
-        lock.lock(); defer { lock.unlock() }
-        return (hits, misses)
-    }
-
-    func store(_ value: SpokenFormula, for key: Key) {
-        guard capacity > 0, key.source.utf8.count <= 4096 else { return }
-        lock.lock(); defer { lock.unlock() }
-        if entries[key] != nil { return }
-        if order.count < capacity {
-            order.append(key)
-        } else {
-            entries[order[head]] = nil
-            order[head] = key
-            head = (head + 1) % capacity
-        }
-        entries[key] = value
-    }
+/// The key of a speaker's cache of spoken formulas.
+struct SpeechCacheKey: Hashable, Sendable {
+    let source: String
+    let notation: FormulaNotation
 }
