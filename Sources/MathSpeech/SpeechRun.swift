@@ -840,6 +840,8 @@ struct SpeechRun {
             if let variant = namedVariant(format, owner), let w = core.lexicon.function(value, variant: variant) { return w }
             return functionWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .font:
+            // `{=font:font@feminine}`: the variant of that name (German `bold  fettes | feminine: fette`).
+            if let variant = namedVariant(format, owner), let w = core.lexicon.font(value, variant: variant) { return w }
             if let w = core.lexicon.font(value, variant: preferences.variant) { return w }
             // A font without words is read by its name and reported (as a character without words is).
             let name = value.replacingOccurrences(of: "-", with: " ")
@@ -903,6 +905,20 @@ struct SpeechRun {
             return value.split(separator: " ").map { name in
                 core.lexicon.function("notation." + name, variant: preferences.variant) ?? String(name)
             }.joined(separator: " ")
+        case .decimal:
+            // A number with the locale's marks (`decimal-mark` and `group-mark` in numbers.txt) in place
+            // of the source's "." and ",": German `decimal-mark  ,` says 3.14 as "3,14".
+            let decimalMark = core.lexicon.number("decimal-mark"), groupMark = core.lexicon.number("group-mark")
+            if decimalMark == nil && groupMark == nil { return value }
+            var out = ""
+            for c in value {
+                switch c {
+                case ".": out += decimalMark ?? "."
+                case ",": out += groupMark ?? ","
+                default: out.append(c)
+                }
+            }
+            return out
         case .unknown, .none: return nil
         }
     }
