@@ -155,6 +155,18 @@ import MathSemantics
         #expect(Self.text(engine.speak(SemanticNode(.number, text: "2"))) == "2행 then 2 행, 2-2")
     }
 
+    /// `{first}` and `{last}`: the first and last child whatever their roles (a relation's sides).
+    @Test func firstAndLastChild() throws {
+        let rules = "style T\nlocale xx\nrule sides for row\n  say {last} before {first}\n"
+        let style = SpeechStyle(files: [try RuleFile(parsing: rules, file: "xx/t.rules")], words: WordTable())
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: WordTable(), functions: WordTable(), units: WordTable(),
+                                     numbers: WordTable())
+        let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]))
+        let row = SemanticNode(.row, children: [SemanticNode(.number, text: "1", role: .item), SemanticNode(.operator, text: "<", role: .operator),
+                                                SemanticNode(.number, text: "2", role: .item)])
+        #expect(Self.text(engine.speak(row)) == "2 before 1")
+    }
+
     /// A character without words is read by its name and reported once.
     @Test func missingWords() throws {
         let engine = try Self.engine()
