@@ -8,7 +8,11 @@ import MathSyntax
 /// An entry's key is two words written with `\s` between them (`the\sthe`, `de\sle`); the second may
 /// be `*`, any word, or `*V`, a word whose first letter is one of the locale's `elision-initials`
 /// (`locale.txt`). The entry's words replace the pair; a `*` in them stands for the second word, so
-/// `le\s*V  l'*` makes "l'intégrale". Pairs change wherever they meet, but never across a pause.
+/// `le\s*V  l'*` makes "l'intégrale". The first word may be `*C`, a word whose last letter (after
+/// canonical decomposition, so the final consonant of a Hangul syllable) is one of the locale's
+/// `final-letters`; `*` in the words then stands for that first word: Korean `*C\s는  * 은` chooses
+/// the particle by the sound it follows ("분수끝 은", "x 는"). Pairs change wherever they meet, but
+/// never across a pause.
 public struct Contractions: Sendable {
     struct Entry: Sendable {
         /// The second word, or nil for any word.
@@ -22,6 +26,10 @@ public struct Contractions: Sendable {
     private let entries: [String: [Entry]]
     /// Letters that start a word a `*V` pattern matches (lower case).
     private let initials: Set<Character>
+    /// The words of `*C` entries (a first word ending in a final letter), by their second word.
+    private let afterFinal: [String: String]
+    /// Letters (Unicode scalars, lower case, decomposed) that end a word a `*C` pattern matches.
+    private let finals: Set<Unicode.Scalar>
     /// Each first word and a space, as UTF-8 (for ``mayContain(_:)``).
     private let needles: [[UInt8]]
     /// The last bytes of the first words: a text ending in another byte has no first word last.
@@ -31,6 +39,8 @@ public struct Contractions: Sendable {
     public init() {
         entries = [:]
         initials = []
+        afterFinal = [:]
+        finals = []
         needles = []
         lastBytes = []
     }
@@ -39,29 +49,45 @@ public struct Contractions: Sendable {
     /// parent's; the first locale that sets `elision-initials` gives them.
     public init(chain: [LocaleWords]) {
         var byFirst: [String: [Entry]] = [:]
+        var bySecond: [String: String] = [:]
         var seen: Set<String> = []
         for locale in chain {
             for (key, entry) in locale.contractions.entries where !seen.contains(key) {
                 seen.insert(key)
                 let parts = key.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                 guard parts.count == 2 else { continue }
+                if parts[0] == "*C" {
+                    if !parts[1].hasPrefix("*") { bySecond[parts[1]] = entry.words }
+                    continue
+                }
                 let second: String? = parts[1].hasPrefix("*") ? nil : parts[1]
                 byFirst[parts[0], default: []].append(Entry(second: second, vowel: parts[1] == "*V", replacement: entry.words))
             }
         }
         entries = byFirst
-        needles = byFirst.keys.map { Array($0.utf8) + [0x20] }
+        afterFinal = bySecond
+        needles = byFirst.keys.map { Array($0.utf8) + [0x20] } + bySecond.keys.map { [0x20] + Array($0.utf8) }
         lastBytes = Set(byFirst.keys.compactMap { $0.utf8.last })
         let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
         initials = Set(letters.lowercased().filter { !$0.isWhitespace })
+        let endings = chain.lazy.compactMap { $0.settings.words("final-letters") }.first ?? ""
+        finals = Set(endings.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter { !$0.properties.isWhitespace })
     }
 
     /// Whether there is nothing to change.
-    public var isEmpty: Bool { entries.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && afterFinal.isEmpty }
+
+    /// Whether a word ends in one of the `final-letters` (its last character decomposed: the final
+    /// consonant of a Hangul syllable, a Latin letter in either case).
+    private func endsInFinal(_ word: some StringProtocol) -> Bool {
+        guard let last = word.last else { return false }
+        let scalars = String(last).lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+        return scalars.last.map { finals.contains($0) } ?? false
+    }
 
     /// Applies the contractions to speech items in place.
     public func apply(to items: inout [SpeechDescription.Item]) {
-        guard !entries.isEmpty, !items.isEmpty else { return }
+        guard !isEmpty, !items.isEmpty else { return }
         // Pairs inside one item (a part spoken as one piece of text).
         for k in items.indices {
             guard case let .words(w, r, p) = items[k], mayContain(w) else { continue }
@@ -74,6 +100,25 @@ public struct Contractions: Sendable {
             guard case let .words(a, ra, pa) = items[i], case let .words(b, rb, pb) = items[i + 1] else {
                 i += 1
                 continue
+            }
+            // A second word chosen by the sound the first ends in (`*C`).
+            if !afterFinal.isEmpty {
+                let (firstB, tailB) = Contractions.splitFirst(b)
+                if let words = afterFinal[firstB] {
+                    let (headA, lastA) = Contractions.splitLast(a)
+                    if endsInFinal(lastA) {
+                        let replaced = words.replacingOccurrences(of: "*", with: lastA)
+                        items[i] = .words(headA.isEmpty ? replaced : headA + " " + replaced, range: SourceRange.union(ra, rb),
+                                          prosody: pa)
+                        if tailB.isEmpty {
+                            items.remove(at: i + 1)
+                        } else {
+                            items[i + 1] = .words(tailB, range: rb, prosody: pb)
+                        }
+                        i += 1  // the changed words are not looked at again (no entry can undo or repeat itself)
+                        continue
+                    }
+                }
             }
             // The last word of `a` is looked up first, without splitting either text (most pairs have none).
             guard let lastByte = a.utf8.last, lastBytes.contains(lastByte) else {
@@ -105,7 +150,7 @@ public struct Contractions: Sendable {
     /// Plain text with the contractions applied (a comma after a word is a pause: nothing changes
     /// across it).
     public func applied(to text: String) -> String {
-        guard !entries.isEmpty, mayContain(text) else { return text }
+        guard !isEmpty, mayContain(text) else { return text }
         return applyWithin(text)
     }
 
@@ -137,6 +182,12 @@ public struct Contractions: Sendable {
             if let list = entries[words[k]], let entry = list.first(where: { matches($0, words[k + 1]) }) {
                 let replaced = entry.replacement.replacingOccurrences(of: "*", with: words[k + 1])
                 words.replaceSubrange(k...(k + 1), with: replaced.split(separator: " ").map(String.init))
+                continue
+            }
+            if let after = afterFinal[words[k + 1]], endsInFinal(words[k]) {
+                let replaced = after.replacingOccurrences(of: "*", with: words[k]).split(separator: " ").map(String.init)
+                words.replaceSubrange(k...(k + 1), with: replaced)
+                k += max(1, replaced.count - 1)
                 continue
             }
             k += 1

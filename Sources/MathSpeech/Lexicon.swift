@@ -60,11 +60,12 @@ public struct LocaleWords: Sendable {
 /// | `espeak-voice` | eSpeak-NG voices, best first, separated by commas (`en-us, en`) |
 /// | `number-words` | how numbers are spelled out: ``NumberSpelling`` (`icu`, `icu ID`, `table`) |
 /// | `elision-initials` | the letters a `*V` contraction pattern matches (``Contractions``) |
+/// | `final-letters` | the letters (decomposed: Hangul final consonants) a word ends in that a `*C` contraction pattern matches (``Contractions``) |
 /// | `plural.CATEGORY` | a CLDR plural rule (``PluralRules``) |
 /// | `document.numbered-label`, `document.equation-reference`, `document.list-and` | the phrases of numbered equations and references in documents (MathAloudDocuments reads them through `Speaker.localePhrase`) |
 public struct LocaleSettings: Sendable, Hashable {
     /// The settings a `locale.txt` may have (besides `plural.CATEGORY`).
-    public static let known = ["name", "parent", "espeak-voice", "number-words", "elision-initials",
+    public static let known = ["name", "parent", "espeak-voice", "number-words", "elision-initials", "final-letters",
                                "document.numbered-label", "document.equation-reference", "document.list-and"]
 
     /// `name`.

@@ -512,6 +512,11 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePa
                 throw RuleSyntaxError(message: error.message, offset: characters(before: i - 1))
             }
             i = close + 1
+            // A word written right after a reference is glued to it: {=position}행 → "1행".
+            if i < bytes.count, !isSpace(bytes[i]), bytes[i] != 0x7B, bytes[i] != 0x2C, bytes[i] != 0x3B,
+               !(bytes[i] == 0x2D && i + 1 < bytes.count && bytes[i + 1] == 0x7B) {
+                add(.joiner(""), at: i)
+            }
         case 0x2C, 0x3B:
             flushWord()
             add(.pause(c == 0x2C ? .short : .medium), at: i - 1)

@@ -150,7 +150,7 @@ public enum RuleLint {
             PropertyName(name: name) == nil && PropertyReference.Pseudo(name: name) == .none
         }
         func unknownConditionPath(_ path: [String]) -> [String] {
-            path.filter { !["parent", "next", "previous", "last"].contains($0) && !roleNames.contains($0) }
+            path.filter { !["parent", "next", "previous", "last", "first"].contains($0) && !roleNames.contains($0) }
         }
         let ownPrefix = "\(tag)/"
         var lookedUp: [String: (rule: SpeechRule, position: RulePosition)] = [:]
@@ -204,6 +204,8 @@ public enum RuleLint {
                 for (i, part) in rule.template.enumerated() {
                     let p = position(part: i)
                     switch part {
+                    case let .child(role, _) where role == "first" || role == "last":
+                        break  // the first or last child, whatever its role
                     case let .child(role, _), let .leveled(role, _):
                         for r in role.split(separator: ".").map(String.init) where !roleNames.contains(r) {
                             error(p, "unknown role '\(r)' in {\(role)}")

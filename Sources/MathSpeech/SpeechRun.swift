@@ -644,6 +644,13 @@ struct SpeechRun {
             speakChildren(context, depth: depth, prosody: prosody, into: &out)
         case let .path(path, format):
             speakPath(path, format: format, context, depth: depth, prosody: prosody, into: &out)
+        case let .end(last, format):
+            let count = tree.childCount(node)
+            guard count > 0 else { break }
+            let i = last ? count - 1 : 0
+            let link = tree.child(node, at: i)
+            speak(child: link.node, role: link.role, parent: Frame(node: node, role: context.role), index: i, format: format,
+                  owner: context, depth: depth, prosody: prosody, into: &out)
         case let .child(role, format):
             let role = roleNumber(role)
             let frame = Frame(node: node, role: context.role)
@@ -989,6 +996,10 @@ struct SpeechRun {
                 let count = tree.childCount(current.node)
                 guard count > 0 else { return nil }
                 let link = tree.child(current.node, at: count - 1)
+                current = Frame(node: link.node, role: link.role)
+            case .firstChild:
+                guard tree.childCount(current.node) > 0 else { return nil }
+                let link = tree.child(current.node, at: 0)
                 current = Frame(node: link.node, role: link.role)
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }

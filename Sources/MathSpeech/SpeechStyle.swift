@@ -608,7 +608,7 @@ final class RuleTable: Sendable {
                     pathSteps.append(.sibling(offset: offset))
                 default: break
                 }
-                for name in rest { pathSteps.append(name == "last" ? .lastChild : .child(role(name))) }
+                for name in rest { pathSteps.append(name == "last" ? .lastChild : name == "first" ? .firstChild : .child(role(name))) }
                 pathStart.append(pathSteps.count)
             }
             return n
@@ -677,6 +677,8 @@ final class RuleTable: Sendable {
                 return SpeechDescription.isBlank(w) ? .nothing : .words(w)
             case .pause(let p): return .pause(p)
             case .children: return .children
+            case let .child(name, format) where name == "first" || name == "last":
+                return .end(last: name == "last", format: format.map { compile($0) })
             case let .child(name, format) where name.utf8.contains(0x2E):  // a path: "function.subscript"
                 return .path(templatePath(name.split(separator: ".").map(String.init)), format: format.map { compile($0) })
             case let .child(name, format): return .child(role(name), format: format.map { compile($0) })
@@ -810,6 +812,8 @@ struct CompiledCondition: Sendable {
         case child(NameNumber)
         /// The last child, whatever its role (`exponent.last`: the last factor of a product).
         case lastChild
+        /// The first child, whatever its role (`{first} … {last}`: the two sides of a relation).
+        case firstChild
     }
 
     /// The tests; numbers refer to the ``RuleTable``'s lists, `path` -1 to the node itself.
@@ -1094,6 +1098,8 @@ enum CompiledPart: Sendable {
     case child(NameNumber, format: CompiledFormat?)
     /// The first node reached through a path of roles (`function.subscript`): a template path number.
     case path(Int, format: CompiledFormat?)
+    /// The first or the last child, whatever its role (`{first} … {last}`: the sides of a relation).
+    case end(last: Bool, format: CompiledFormat?)
     case text(format: CompiledFormat?)
     /// A property's value: a ``RuleTable/properties`` number.
     case property(Int, format: CompiledFormat?)

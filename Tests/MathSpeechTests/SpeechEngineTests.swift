@@ -144,6 +144,29 @@ import MathSemantics
         #expect(Self.text(engine.speak(pair)) == "1 second 2")
     }
 
+    /// A word written right after a reference, with no space, is glued to it (Korean "1행"); a space
+    /// keeps it a word of its own, and `}-{` still joins with a hyphen.
+    @Test func wordGluedAfterAReference() throws {
+        let rules = "style T\nlocale xx\nrule row for number\n  say {text:raw}행 then {text:raw} 행, {text:raw}-{text:raw}\n"
+        let style = SpeechStyle(files: [try RuleFile(parsing: rules, file: "xx/t.rules")], words: WordTable())
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: WordTable(), functions: WordTable(), units: WordTable(),
+                                     numbers: WordTable())
+        let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]))
+        #expect(Self.text(engine.speak(SemanticNode(.number, text: "2"))) == "2행 then 2 행, 2-2")
+    }
+
+    /// `{first}` and `{last}`: the first and last child whatever their roles (a relation's sides).
+    @Test func firstAndLastChild() throws {
+        let rules = "style T\nlocale xx\nrule sides for row\n  say {last} before {first}\n"
+        let style = SpeechStyle(files: [try RuleFile(parsing: rules, file: "xx/t.rules")], words: WordTable())
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: WordTable(), functions: WordTable(), units: WordTable(),
+                                     numbers: WordTable())
+        let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]))
+        let row = SemanticNode(.row, children: [SemanticNode(.number, text: "1", role: .item), SemanticNode(.operator, text: "<", role: .operator),
+                                                SemanticNode(.number, text: "2", role: .item)])
+        #expect(Self.text(engine.speak(row)) == "2 before 1")
+    }
+
     /// A character without words is read by its name and reported once.
     @Test func missingWords() throws {
         let engine = try Self.engine()
@@ -179,6 +202,20 @@ import MathSemantics
         #expect(Self.apply(en, [.words("raised to the the log", range: nil, prosody: nil)]) == "raised to the log")
         #expect(Self.apply(en, [.words("to the", range: nil, prosody: nil), .pause(.short), .words("the x", range: nil, prosody: nil)])
                 == "to the, the x")
+    }
+
+    /// `*C`: a first word ending in one of the `final-letters` (a Hangul syllable's final consonant
+    /// after decomposition, a Latin letter in either case, a digit) changes the particle after it,
+    /// at a boundary and inside one part, never across a pause; other words keep it.
+    @Test func particleAfterAFinalConsonant() throws {
+        let ko = try Self.locale("ko", contractions: "*C\\s는  * 은\n", settings: "final-letters  ᆫᆯᇀ lmn 1\n")
+        let c = Contractions(chain: [ko])
+        #expect(Self.apply(c, [.words("분수끝", range: nil, prosody: nil), .words("는 y", range: nil, prosody: nil)]) == "분수끝 은 y")
+        #expect(Self.apply(c, [.words("x", range: nil, prosody: nil), .words("는 y", range: nil, prosody: nil)]) == "x 는 y")
+        #expect(Self.apply(c, [.words("대문자 L 는 1 는 가", range: nil, prosody: nil)]) == "대문자 L 은 1 은 가")
+        #expect(Self.apply(c, [.words("분수시작 2 분의 1 분수끝", range: nil, prosody: nil), .pause(.short),
+                               .words("는 y", range: nil, prosody: nil)]) == "분수시작 2 분의 1 분수끝, 는 y")
+        #expect(Self.apply(c, [.words("사", range: nil, prosody: nil), .words("는", range: nil, prosody: nil)]) == "사 는")
     }
 
     @Test func elisionAndParentOverride() throws {
