@@ -14,8 +14,9 @@ import MathAloudRender
 //   swift run -c release MathAloudBench stages [--corpus FILE] [--repeat N]   (each speech stage alone, no peers)
 //   swift run -c release MathAloudBench documents [--repeat N]   (a 2,000-formula stream against one-shot
 //     reading; convert on the README and the real documents of Tests/MathAloudDocumentsTests/Fixtures)
-//   … parse-profile | semantics-profile | rules-profile | render-svg-profile [--corpus FILE] [--repeat N]
-//     (one stage in a loop, for perf/callgrind), rules-dump (speech and traces), semantics-dump
+//   … parse-profile | semantics-profile | rules-profile | render-svg-profile | render-svg-nolabel-profile |
+//     render-png-profile [--corpus FILE] [--repeat N] (one stage in a loop, for perf/callgrind; the
+//     nolabel loop lays out and writes SVG without speaking, to tell the label from the rendering), rules-dump (speech and traces), semantics-dump
 //     (semantic trees) and render-dump (box trees, SVG and PNG hashes), to diff two builds
 
 struct Options {
@@ -232,7 +233,7 @@ func benchSpeech(_ o: Options) {
 /// then the whole `Speaker()` construction averaged warm.
 /// Runs `body` over `inputs` `repeatCount` times and prints a checksum (so the work is not optimised
 /// away): the loop the `*-profile` modes give `perf` and callgrind.
-func profileLoop<T>(_ repeatCount: Int, _ inputs: [T], _ body: (T) -> Int) {
+@inline(never) func profileLoop<T>(_ repeatCount: Int, _ inputs: [T], _ body: (T) -> Int) {
     var sink = 0
     for _ in 0..<repeatCount { for x in inputs { sink &+= body(x) } }
     print(sink)
@@ -390,6 +391,12 @@ func benchRender(_ o: Options) {
     let layoutSeconds = bestOf(o.repeatCount) {
         for line in lines { sink &+= Int(renderer.layout(renderer.speaker.parser.parse(line).root).width) }
     }
+    // The same SVG with a fixed label: what the rendering costs without the speech engine.
+    let unlabelledSeconds = bestOf(o.repeatCount) {
+        for line in lines {
+            sink &+= renderer.svg(renderer.render(renderer.speaker.parser.parse(line), display: nil, label: "label", speech: "label")).utf8.count
+        }
+    }
     let speechSeconds = bestOf(o.repeatCount) {
         for line in lines { sink &+= renderer.speaker.speak(parsed: renderer.speaker.parser.parse(line)).speech.items.count }
     }
@@ -407,6 +414,7 @@ func benchRender(_ o: Options) {
                  lines.count - errors, o.repeatCount, svgSeconds, svg))
     print(String(format: "  of which: TeX → speech only (parse + semantics + rules): %.0f formulas/s", Double(lines.count) / speechSeconds))
     print(String(format: "  of which: TeX → box tree only (parse + layout, no speech): %.0f formulas/s", Double(lines.count) / layoutSeconds))
+    print(String(format: "  TeX → SVG without label (parse + layout + SVG, no speech): %.0f formulas/s", Double(lines.count) / unlabelledSeconds))
     print(String(format: "mathaloud TeX → SVG + label on %d threads: %.0f formulas/s", threads, Double(lines.count) / parallelSeconds))
     print(String(format: "mathaloud TeX → PNG + label (20 px): best of %d: %.3f s, %.0f formulas/s", max(1, o.repeatCount / 2), pngSeconds,
                  Double(lines.count) / pngSeconds))
@@ -448,6 +456,21 @@ case "render-svg-profile":
     let lines = loadLines(o.corpus)
     guard let renderer = try? Renderer() else { exit(4) }
     profileLoop(o.repeatCount, lines) { renderer.svg(renderer.render(tex: $0)).utf8.count }
+case "render-svg-nolabel-profile":
+    // TeX → SVG with a fixed label: parse, lay out and write, no speech (the label's share of
+    // render-svg-profile is the difference).
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    guard let renderer = try? Renderer() else { exit(4) }
+    profileLoop(o.repeatCount, lines) {
+        renderer.svg(renderer.render(renderer.speaker.parser.parse($0), display: nil, label: "label", speech: "label")).utf8.count
+    }
+case "render-png-profile":
+    // Only the TeX → PNG + label loop, for profiling.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    guard let renderer = try? Renderer() else { exit(4) }
+    profileLoop(o.repeatCount, lines) { ((try? renderer.png(renderer.render(tex: $0)))?.count ?? 0) }
 case "render-dump":
     // For every corpus formula, in text and display style: the box tree, the diagnostics, and hashes of
     // its SVG (default and coloured on a background) and PNG: diff two builds' dumps to check that a

@@ -265,25 +265,35 @@ public enum PNGEncoder {
     /// Encodes premultiplied native-endian ARGB32 pixels.
     public static func encode(argb: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int,
                               text: [(keyword: String, text: String)]) -> Data {
-        // Filtered scanlines: one filter byte (2 = Up) and RGBA, un-premultiplied.
+        // Filtered scanlines: one filter byte (2 = Up) and RGBA, un-premultiplied. One pass over the pixels,
+        // through buffer pointers into `raw` and the row above (`previous`, unfiltered). With checked array
+        // indexes and a row copy, this function's own work (zlib aside) took 429 k of the 2.6 M instructions
+        // per formula of `png(_:)`, now 319 k (`MathAloudBench render-png-profile`, callgrind, the first 150
+        // arXiv formulas). Every index stays in bounds: `base + 1 + 4 * x + 3 < (y + 1) * (rowBytes + 1)`
+        // for `x < width`, `y < height`, and `4 * x + 3 < rowBytes`.
         let rowBytes = width * 4
         var raw = [UInt8](repeating: 0, count: height * (rowBytes + 1))
         var previous = [UInt8](repeating: 0, count: rowBytes)
-        var current = [UInt8](repeating: 0, count: rowBytes)
         argb.withMemoryRebound(to: UInt32.self, capacity: height * stride / 4) { pixels in
-            for y in 0..<height {
-                let row = pixels + y * stride / 4
-                for x in 0..<width {
-                    let p = row[x]
-                    let a = UInt32(p >> 24)
-                    var r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255
-                    if a != 0 && a != 255 { r = min(255, (r * 255 + a / 2) / a); g = min(255, (g * 255 + a / 2) / a); b = min(255, (b * 255 + a / 2) / a) }
-                    current[4 * x] = UInt8(r); current[4 * x + 1] = UInt8(g); current[4 * x + 2] = UInt8(b); current[4 * x + 3] = UInt8(a)
+            raw.withUnsafeMutableBufferPointer { out in
+                previous.withUnsafeMutableBufferPointer { above in
+                    for y in 0..<height {
+                        let row = pixels + y * stride / 4
+                        let base = y * (rowBytes + 1)
+                        out[base] = 2
+                        for x in 0..<width {
+                            let p = row[x]
+                            let a = UInt32(p >> 24)
+                            var r = (p >> 16) & 255, g = (p >> 8) & 255, b = p & 255
+                            if a != 0 && a != 255 { r = min(255, (r * 255 + a / 2) / a); g = min(255, (g * 255 + a / 2) / a); b = min(255, (b * 255 + a / 2) / a) }
+                            let i = 4 * x, o = base + 1 + i
+                            let r8 = UInt8(r), g8 = UInt8(g), b8 = UInt8(b), a8 = UInt8(a)
+                            out[o] = r8 &- above[i]; out[o + 1] = g8 &- above[i + 1]
+                            out[o + 2] = b8 &- above[i + 2]; out[o + 3] = a8 &- above[i + 3]
+                            above[i] = r8; above[i + 1] = g8; above[i + 2] = b8; above[i + 3] = a8
+                        }
+                    }
                 }
-                let base = y * (rowBytes + 1)
-                raw[base] = 2
-                for i in 0..<rowBytes { raw[base + 1 + i] = current[i] &- previous[i] }
-                swap(&previous, &current)
             }
         }
         var compressedLength = compressBound(uLong(raw.count))
