@@ -636,6 +636,15 @@ extension Analyzer {
     /// child; otherwise the base carries its own scripts (`{}_2F_1`: base `F_1`, a subscript).
     mutating func prescriptsNode(preSub: NodeID?, preSup: NodeID?, base: NodeID, sub: NodeID?, sup: NodeID?,
                                  range: SourceRange?) -> NodeID {
+        // A nuclide written with pre-scripts (`{}^{14}_{6}C`): the same node as mhchem's isotope, so
+        // that it reads the same from MathML as from `\ce{^{14}_{6}C}`.
+        if sub == nil, sup == nil, tree.isNuclide(preSub: preSub, preSup: preSup, base: base), let preSup {
+            let mark = b.mark()
+            b.add(child: base, .base)
+            b.add(child: preSup, .presuperscript)
+            if let preSub { b.add(child: preSub, .presubscript) }
+            return b.finish(.chemicalIsotope, mark, range: range)
+        }
         var counting: PropertyName? = nil
         if preSub != nil, preSup == nil, sub != nil, sup == nil, kind(base) == .identifier {
             switch scalar(base) {
