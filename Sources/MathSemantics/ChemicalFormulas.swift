@@ -157,7 +157,7 @@ extension SemanticTree.Records {
         guard items.count >= 2 else { return false }
         var strong = false
         func species(_ n: NodeID) -> Bool {
-            if kind(n) == .chemicalIsotope || (kind(n) == .impliedTimes && has(n, .chemical)) { strong = true; return true }
+            if kind(n) == .chemicalIsotope || (kind(n) == .prescripts && has(n, .nuclide)) || (kind(n) == .impliedTimes && has(n, .chemical)) { strong = true; return true }
             if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) { return true }
             // A coefficient before a species: `2 H_2 O`, `2 H_2`.
             guard kind(n) == .impliedTimes else { return false }

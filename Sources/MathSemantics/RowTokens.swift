@@ -636,15 +636,6 @@ extension Analyzer {
     /// child; otherwise the base carries its own scripts (`{}_2F_1`: base `F_1`, a subscript).
     mutating func prescriptsNode(preSub: NodeID?, preSup: NodeID?, base: NodeID, sub: NodeID?, sup: NodeID?,
                                  range: SourceRange?) -> NodeID {
-        // A nuclide written with pre-scripts (`{}^{14}_{6}C`): the same node as mhchem's isotope, so
-        // that it reads the same from MathML as from `\ce{^{14}_{6}C}`.
-        if sub == nil, sup == nil, tree.isNuclide(preSub: preSub, preSup: preSup, base: base), let preSup {
-            let mark = b.mark()
-            b.add(child: base, .base)
-            b.add(child: preSup, .presuperscript)
-            if let preSub { b.add(child: preSub, .presubscript) }
-            return b.finish(.chemicalIsotope, mark, range: range)
-        }
         var counting: PropertyName? = nil
         if preSub != nil, preSup == nil, sub != nil, sup == nil, kind(base) == .identifier {
             switch scalar(base) {
@@ -658,6 +649,10 @@ extension Analyzer {
             if let sub { core = subscriptNode(core, sub) }
             if let sup { core = power(core, sup, range: nil) }
         }
+        // A nuclide (`{}^{14}_{6}C`, isotope notation): `nuclide`, so that ClearSpeak reads it as mhchem's
+        // `\ce{^{14}_{6}C}` is read ("C with mass number 14 and atomic number 6"); MathSpeak reads the
+        // scripts as written.
+        let nuclide = counting == nil && sub == nil && sup == nil && tree.isNuclide(preSub: preSub, preSup: preSup, base: base)
         let mark = b.mark()
         if let preSub { b.add(child: preSub, .presubscript) }
         if let preSup { b.add(child: preSup, .presuperscript) }
@@ -666,6 +661,7 @@ extension Analyzer {
             b.add(child: sub!, .subscript)
             b.flag(counting)
         }
+        if nuclide { b.flag(.nuclide) }
         return b.finish(.prescripts, mark, range: range)
     }
 
