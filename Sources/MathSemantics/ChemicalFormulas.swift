@@ -3,8 +3,8 @@
 // letters ("cap H sub 2 cap O") instead of as variables.
 
 extension SemanticTree.Records {
-    /// The symbols of the chemical elements (IUPAC), by which a formula is recognised.
-    static let elementSymbols: Set<String> = [
+    /// The symbols of the chemical elements (IUPAC) in order of atomic number (H is 1, Og is 118).
+    static let elementsByAtomicNumber: [String] = [
         "H", "He", "Li", "Be", "B", "C", "N", "O", "F", "Ne", "Na", "Mg", "Al", "Si", "P", "S", "Cl", "Ar",
         "K", "Ca", "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As", "Se", "Br",
         "Kr", "Rb", "Sr", "Y", "Zr", "Nb", "Mo", "Tc", "Ru", "Rh", "Pd", "Ag", "Cd", "In", "Sn", "Sb", "Te",
@@ -13,6 +13,13 @@ extension SemanticTree.Records {
         "Fr", "Ra", "Ac", "Th", "Pa", "U", "Np", "Pu", "Am", "Cm", "Bk", "Cf", "Es", "Fm", "Md", "No", "Lr",
         "Rf", "Db", "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc", "Lv", "Ts", "Og",
     ]
+
+    /// The symbols of the chemical elements, by which a formula is recognised.
+    static let elementSymbols: Set<String> = Set(elementsByAtomicNumber)
+
+    /// The atomic number of each element symbol.
+    static let atomicNumbers: [String: Int] = Dictionary(
+        uniqueKeysWithValues: elementsByAtomicNumber.enumerated().map { ($1, $0 + 1) })
 
     /// Whether `n` is an element symbol written as an identifier (`H`, `Cl`).
     func isElement(_ n: NodeID) -> Bool {
@@ -25,7 +32,12 @@ extension SemanticTree.Records {
     /// that happen to be element symbols (`C O`, `N P`) stays a product; and, besides counted single
     /// letters, a bare element, a two-letter symbol, a group or a charge, so that indexed variables
     /// (`P_1 V_1`, `P_2 V_2`, `x_2 y`) stay mathematics.
+    /// A positive integer coefficient may lead (`2H_2O`, as chemical equations write it) when at least
+    /// two parts follow it.
     func isChemicalFormula<C: Collection>(_ factors: C) -> Bool where C.Element == NodeID {
+        if factors.count >= 3, let first = factors.first, let c = integerValue(first), c >= 1 {
+            return isChemicalFormula(factors.dropFirst())
+        }
         guard factors.count >= 2 else { return false }
         var counted = false
         var distinctive = false
@@ -43,6 +55,9 @@ extension SemanticTree.Records {
         }
         return counted && distinctive
     }
+
+    /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`).
+    func chemicalPartOf(_ n: NodeID) -> Bool { chemicalPart(n) == true }
 
     /// Whether `n` is a part of a formula (nil if not), and whether it carries a count or charge.
     private func chemicalPart(_ n: NodeID, depth: Int = 0) -> Bool? {
@@ -76,5 +91,97 @@ extension SemanticTree.Records {
         let items = children(e).map(\.node)
         guard items.count == 2 || items.count == 3 else { return false }
         return items.contains(where: sign) && items.contains(where: { integerValue($0) != nil })
+    }
+}
+
+extension SemanticTree.Records {
+    // MARK: Nuclides, bonds and reactions written as mathematics
+
+    /// Whether pre-scripts on `base` write a nuclide (`{}^{14}_{6}C`, `{}^{6}\mathrm{Li}`): the base an
+    /// element symbol (as an identifier or a text), the pre-superscript a mass number A and the
+    /// pre-subscript, when written, the element's own atomic number Z, with Z ≤ A ≤ 3Z + 10 (every
+    /// known nuclide; `{}^{2}_{1}C`, `{}_{m}C_{j}` and `{}^{n}P` stay pre-scripts); or a particle that
+    /// nuclear equations write the same way: the electron and positron `e` (Z = ∓1, A = 0) and the
+    /// neutron `n` (Z = 0, A = 1).
+    func isNuclide(preSub: NodeID?, preSup: NodeID?, base: NodeID) -> Bool {
+        guard let preSup, kind(base) == .identifier || kind(base) == .text else { return false }
+        let symbol = text(base)
+        let a = integerValue(preSup)
+        let z = preSub.flatMap { integerValue($0) ?? negativeIntegerValue($0) }
+        if preSub != nil && z == nil { return false }
+        switch symbol {
+        case "e": return preSub != nil && a == 0 && (z == -1 || z == 1)
+        case "n": return preSub != nil && a == 1 && z == 0
+        default:
+            guard let number = Self.atomicNumbers[symbol], let a, a >= number, a <= 3 * number + 10 else { return false }
+            return z == nil || z == number
+        }
+    }
+
+    /// Whether `items` joined by bonds (`CH_3−CH_2−OH`, `CH_2=CH_2`, `HC≡CH`) read as a structural
+    /// formula: every item a part of a formula (a chemical formula, an element, element symbols side by
+    /// side such as `OH`, a counted element such as `H_3`), and at least one a chemical formula with a
+    /// count (``isChemicalFormula(_:)``), so that differences and equations of letters that happen to
+    /// be element symbols (`C - H`, `N = O`, `P_2 - P_3`) stay mathematics.
+    func isBondChain<C: Collection>(_ items: C) -> Bool where C.Element == NodeID {
+        guard items.count >= 2 else { return false }
+        var formula = false
+        for n in items {
+            if kind(n) == .impliedTimes && has(n, .chemical) { formula = true; continue }
+            guard isFormulaPart(n) else { return false }
+        }
+        return formula
+    }
+
+    /// An element, a counted or charged element (`H_3`, `Na^+`), or juxtaposed element symbols (`OH`).
+    private func isFormulaPart(_ n: NodeID) -> Bool {
+        if isElement(n) { return true }
+        switch kind(n) {
+        case .subscript, .power:
+            return chemicalPartOf(n)
+        case .impliedTimes:
+            for link in children(n) where link.role == SemanticRole.item.rawValue {
+                guard isElement(link.node) || chemicalPartOf(link.node) else { return false }
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether a relation's `items` joined by reaction arrows read as a chemical equation: each side a
+    /// species or a sum of species (a chemical formula, a nuclide, a counted element, an element, each
+    /// with an integer coefficient or none), and at least one species a formula or a nuclide, so that
+    /// arrows between letters (`N \to \infty`, `C \to C`) stay mathematics.
+    func isReaction<C: Collection>(_ items: C) -> Bool where C.Element == NodeID {
+        guard items.count >= 2 else { return false }
+        var strong = false
+        func species(_ n: NodeID) -> Bool {
+            if kind(n) == .chemicalIsotope || (kind(n) == .prescripts && has(n, .nuclide)) || (kind(n) == .impliedTimes && has(n, .chemical)) { strong = true; return true }
+            if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) { return true }
+            // A coefficient before a species: `2 H_2 O`, `2 H_2`.
+            guard kind(n) == .impliedTimes else { return false }
+            let parts = children(n).filter { $0.role == SemanticRole.item.rawValue }.map(\.node)
+            guard parts.count >= 2, let c = integerValue(parts[0]), c >= 1 else { return false }
+            let rest = parts.dropFirst()
+            if rest.count >= 2 {
+                guard isChemicalFormula(rest) else { return false }
+                strong = true
+                return true
+            }
+            let one = rest[rest.startIndex]
+            return kind(one) != .impliedTimes && species(one)
+        }
+        for side in items {
+            if kind(side) == .infix {
+                guard let ops = string(side, .operators), ops == "+" else { return false }
+                for link in children(side) where link.role == SemanticRole.item.rawValue {
+                    guard species(link.node) else { return false }
+                }
+            } else if !species(side) {
+                return false
+            }
+        }
+        return strong
     }
 }

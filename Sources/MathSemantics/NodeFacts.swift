@@ -264,8 +264,9 @@ extension SemanticTree.Records {
     /// the 0 power"), a negative integer → `negative-integer`, one letter → `letter` ("to the n-th
     /// power"), an operator or symbol alone → `symbol`, a simple expression (a decimal, a negative
     /// letter, a fraction, a linear expression such as `n - 1`, something squared or cubed) → `simple`
-    /// ("raised to the … power"), anything else → `complex` ("raised to the exponent, …, end
-    /// exponent"); its `exponent-value` for integers; `nested` when it contains a power.
+    /// ("raised to the … power"), any other exponent with no power in it → `simple` too, a nested one
+    /// of any other form → `complex` ("raised to the exponent, …, end exponent"); its `exponent-value`
+    /// for integers; `nested` when it contains a power.
     func exponentFacts(_ e: NodeID) -> (kind: PropertyAtom, value: Int?, nested: Bool) {
         let nested = kind(e) == .power || contains(.power, below: e)
         if let v = integerValue(e) {
@@ -280,7 +281,10 @@ extension SemanticTree.Records {
         if kind(e) == .operator || (kind(e) == .identifier && text(e).soleScalar != nil) {
             return (.symbol, nil, nested)
         }
-        return (isSimpleExponent(e) ? .simple : .complex, nil, nested)
+        // Exponents_Auto: "raised to the exponent … end exponent" is for nested exponents only; every
+        // other exponent is "raised to the … power" ("t raised to the fraction with numerator b plus 1
+        // and denominator 3 power").
+        return (!nested || isSimpleExponent(e) ? .simple : .complex, nil, nested)
     }
 
     /// ClearSpeak Exponents_Auto "raised to the … power": an exponent with no relation, big operator

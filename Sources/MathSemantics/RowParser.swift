@@ -168,7 +168,26 @@ extension Analyzer {
         b.string(.operators, takeOperatorTexts(since: operators))
         // `17 \equiv 2 \pmod{5}`: rules read ≡ as "is congruent to" next to a modulus.
         if hasModulo { b.flag(.hasModulo) }
-        return b.finish(.relation, mark)
+        let n = b.finish(.relation, mark)
+        // Double and triple bonds of a structural formula (`CH_2=CH_2`) and the arrows of a chemical
+        // equation written as mathematics (`2H_2 + O_2 → 2H_2O`, nuclides) read as chemistry.
+        if let ops = tree.string(n, .operators) {
+            let bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
+            let arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
+            if bonds || arrows {
+                let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map(\.node)
+                if bonds ? tree.isBondChain(items) : tree.isReaction(items) { return flagged(n, .chemical) }
+            }
+        }
+        return n
+    }
+
+    /// A reaction arrow (→ ⟶ ⇌ ⇄ ⇆ ⟷ ↔ ⇋) between the sides of a chemical equation.
+    static func isReactionArrow(_ u: Unicode.Scalar) -> Bool {
+        switch u {
+        case "\u{2192}", "\u{27F6}", "\u{21CC}", "\u{21C4}", "\u{21C6}", "\u{27F7}", "\u{2194}", "\u{21CB}": true
+        default: false
+        }
     }
 
     /// Notes an operator's text for the `operators` of the node being built (texts noted since
@@ -321,7 +340,20 @@ extension Analyzer {
         if count == 1 { return b.takeOnlyChild(mark) }
         if count == 0 { return empty(nil) }
         b.string(.operators, ops)
-        return b.finish(.infix, mark)
+        let n = b.finish(.infix, mark)
+        // Single bonds between parts of a structural formula (`CH_3−CH_2−OH`) read as chemistry.
+        if ops == "\u{2212}" || ops == "-", tree.isBondChain(tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map(\.node)) {
+            return flagged(n, .chemical)
+        }
+        return n
+    }
+
+    /// A copy of `n` with its properties and the flag `name`.
+    mutating func flagged(_ n: NodeID, _ name: PropertyName) -> NodeID {
+        let mark = b.mark()
+        b.copyProperties(of: n)
+        b.flag(name)
+        return b.copy(n, kind: kind(n), propertiesSince: mark)
     }
 
     /// The evaluation (``SemanticKind/evaluatedAt``) of `body` at a bare bar's limits.

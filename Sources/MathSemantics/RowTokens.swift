@@ -649,6 +649,10 @@ extension Analyzer {
             if let sub { core = subscriptNode(core, sub) }
             if let sup { core = power(core, sup, range: nil) }
         }
+        // A nuclide (`{}^{14}_{6}C`, isotope notation): `nuclide`, so that ClearSpeak reads it as mhchem's
+        // `\ce{^{14}_{6}C}` is read ("C with mass number 14 and atomic number 6"); MathSpeak reads the
+        // scripts as written.
+        let nuclide = counting == nil && sub == nil && sup == nil && tree.isNuclide(preSub: preSub, preSup: preSup, base: base)
         let mark = b.mark()
         if let preSub { b.add(child: preSub, .presubscript) }
         if let preSup { b.add(child: preSup, .presuperscript) }
@@ -657,6 +661,7 @@ extension Analyzer {
             b.add(child: sub!, .subscript)
             b.flag(counting)
         }
+        if nuclide { b.flag(.nuclide) }
         return b.finish(.prescripts, mark, range: range)
     }
 

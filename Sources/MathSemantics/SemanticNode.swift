@@ -267,7 +267,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `presubscript` and/or `presuperscript`, `base` (carrying its own scripts: `F_1` is a
     /// ``subscript``). A combination or permutation — a pre-subscript and a subscript on C or P,
     /// nothing else — has property `combination` or `permutation` and its subscript as a `subscript`
-    /// child instead.
+    /// child instead. A nuclide (an element symbol with its mass number and, if written, its own
+    /// atomic number: `{}^{14}_{6}C`) has flag `nuclide`.
     case prescripts
     /// A square root (child `radicand`) or a root with `index`. Properties: `square` (also `\sqrt[2]`),
     /// `index-value` for an integer index, `nested` and `root-depth` (levels of roots inside the

@@ -55,7 +55,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case rows, columns, simpleCells, side, environment, parenthesised, form, fixity, explicit, equations, tokenCells
     case zeroCells, chemical
     // Chemistry
-    case ion, sign, state, arrow, bond
+    case ion, sign, state, arrow, bond, nuclide
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }

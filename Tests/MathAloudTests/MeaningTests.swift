@@ -96,6 +96,44 @@ import Testing
         #expect(normalizedSpeech(literal.speak(mathML: ferricChloride).text).hasPrefix("fe cl"))
     }
 
+    /// Structural formulas, nuclides and chemical equations written as mathematics (no mhchem) read as
+    /// chemistry from their structure, the same from TeX as from MathML and as mhchem's `\ce` reads
+    /// them; differences, equations, arrows and pre-scripts of letters that only look like element
+    /// symbols stay mathematics, and Meaning=Literal reads the chemistry as mathematics too.
+    @Test func chemistryWithoutMhchemAndItsLookAlikes() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        func sayML(_ mathML: String) -> String { normalizedSpeech(speaker.speak(mathML: mathML).text) }
+        let ethanol = "<math><mi>C</mi><msub><mi>H</mi><mn>3</mn></msub><mo>−</mo><mi>C</mi><msub><mi>H</mi><mn>2</mn></msub><mo>−</mo><mi>O</mi><mi>H</mi></math>"
+        #expect(sayML(ethanol) == "c h sub 3 single bond c h sub 2 single bond o h")
+        #expect(say("CH_3 - CH_2 - OH") == sayML(ethanol))
+        #expect(say("CH_2 = CH_2") == "c h sub 2 double bond c h sub 2")
+        #expect(say(#"HC \equiv CH_3"#).contains("triple bond"))
+        #expect(say(#"2H_2 + O_2 \to 2H_2O"#) == "2 h sub 2 plus o sub 2 yields 2 h sub 2 o")
+        let carbon14 = "<math><mmultiscripts><mi>C</mi><mprescripts/><mn>6</mn><mn>14</mn></mmultiscripts></math>"
+        #expect(sayML(carbon14) == "c with mass number 14 and atomic number 6")
+        #expect(say("{}^{14}_{6}C") == sayML(carbon14))
+        #expect(say("{}^{14}_{6}C") == say(#"\ce{^{14}_{6}C}"#))
+        #expect(say(#"{}^{14}_{6}C \to {}^{14}_{7}N + {}^{0}_{-1}e"#).hasSuffix("yields n with mass number 14 and atomic number 7 plus e with mass number 0 and atomic number negative 1"))
+        // Look-alikes: letters that are element symbols, without counts, formulas or nuclide numbers.
+        let lookAlikes: [(String, String)] = [
+            ("C - H", "c minus h"),
+            ("N = O", "n equals o"),
+            ("P_2 - P_3", "p sub 2 minus p sub 3"),
+            ("x_2 y - C", "x sub 2 y minus c"),
+            (#"N \to \infty"#, "n right arrow infinity"),
+            (#"C \to H_2"#, "c right arrow h sub 2"),
+            ("{}_{m}C_{j}", "m c j"),
+            ("{}^{2}_{1}C", "pre subscript 1 pre superscript 2 c"),
+            ("{}^{n}P", "pre superscript n p"),
+        ]
+        for (tex, expected) in lookAlikes { #expect(say(tex) == expected, "\(tex)") }
+        let literal = try SpeakerCache.shared.speaker(style: "clearspeak", preferences: ["Meaning": "Literal"])
+        let literalText = normalizedSpeech(literal.speak(mathML: ethanol).text)
+        #expect(!literalText.contains("bond"), "\(literalText)")
+        #expect(!normalizedSpeech(literal.speak(tex: #"2H_2 + O_2 \to 2H_2O"#).text).contains("yields"))
+    }
+
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or
     /// `\operatorname{Var}`, still says its own name).
     @Test(arguments: inferred.filter { !$0.0.contains("Pr") && !$0.0.contains("Var") })
