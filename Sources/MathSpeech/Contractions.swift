@@ -8,7 +8,9 @@ import MathSyntax
 /// An entry's key is two words written with `\s` between them (`the\sthe`, `de\sle`); the second may
 /// be `*`, any word, or `*V`, a word whose first letter is one of the locale's `elision-initials`
 /// (`locale.txt`). The entry's words replace the pair; a `*` in them stands for the second word, so
-/// `le\s*V  l'*` makes "l'intégrale". Pairs change wherever they meet, but never across a pause.
+/// `le\s*V  l'*` makes "l'intégrale". An exact pair comes before a pattern with the same first word,
+/// so `de\sa  de a` keeps "de a" where `de\s*V` would elide. Pairs change wherever they meet, but
+/// never across a pause.
 public struct Contractions: Sendable {
     struct Entry: Sendable {
         /// The second word, or nil for any word.
@@ -49,6 +51,8 @@ public struct Contractions: Sendable {
                 byFirst[parts[0], default: []].append(Entry(second: second, vowel: parts[1] == "*V", replacement: entry.words))
             }
         }
+        // An exact pair wins over a pattern with the same first word (`de\sa  de a` before `de\s*V  d'*`).
+        for (first, list) in byFirst { byFirst[first] = list.filter { $0.second != nil } + list.filter { $0.second == nil } }
         entries = byFirst
         needles = byFirst.keys.map { Array($0.utf8) + [0x20] }
         lastBytes = Set(byFirst.keys.compactMap { $0.utf8.last })
@@ -136,6 +140,11 @@ public struct Contractions: Sendable {
         while k + 1 < words.count {
             if let list = entries[words[k]], let entry = list.first(where: { matches($0, words[k + 1]) }) {
                 let replaced = entry.replacement.replacingOccurrences(of: "*", with: words[k + 1])
+                // A pair kept as it is (`de\sa  de a`) is passed over, not matched again.
+                if replaced == words[k] + " " + words[k + 1] {
+                    k += 1
+                    continue
+                }
                 words.replaceSubrange(k...(k + 1), with: replaced.split(separator: " ").map(String.init))
                 continue
             }

@@ -828,6 +828,12 @@ struct SpeechRun {
             return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .function: return functionWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .font:
+            // A form asked for (`{=font:font@masculine}`: a font name that agrees with what it names)
+            // from the font's entry, else the name for the verbosity.
+            if format.selector >= 0, let form = variants(Int(format.selector), owner, withVerbosity: false).first,
+               let w = core.lexicon.font(value, variant: form) {
+                return w
+            }
             if let w = core.lexicon.font(value, variant: preferences.variant) { return w }
             // A font without words is read by its name and reported (as a character without words is).
             let name = value.replacingOccurrences(of: "-", with: " ")
