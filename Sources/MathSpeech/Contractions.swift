@@ -8,10 +8,11 @@ import MathSyntax
 /// An entry's key is two words written with `\s` between them (`the\sthe`, `de\sle`); the second may
 /// be `*`, any word, or `*V`, a word whose first letter is one of the locale's `elision-initials`
 /// (`locale.txt`). The entry's words replace the pair; a `*` in them stands for the second word, so
-/// `le\s*V  l'*` makes "l'intégrale". The first word may be `*C`, a word whose last letter (after
-/// canonical decomposition, so the final consonant of a Hangul syllable) is one of the locale's
-/// `final-letters`; `*` in the words then stands for that first word: Korean `*C\s는  * 은` chooses
-/// the particle by the sound it follows ("분수끝 은", "x 는"). Pairs change wherever they meet, but
+/// `le\s*V  l'*` makes "l'intégrale". An exact pair comes before a pattern with the same first word,
+/// so `de\sa  de a` keeps "de a" where `de\s*V` would elide. The first word may be `*C`, a word whose
+/// last letter (after canonical decomposition, so the final consonant of a Hangul syllable) is one of
+/// the locale's `final-letters`; `*` in the words then stands for that first word: Korean `*C\s는  * 은`
+/// chooses the particle by the sound it follows ("분수끝 은", "x 는"). Pairs change wherever they meet, but
 /// never across a pause.
 public struct Contractions: Sendable {
     struct Entry: Sendable {
@@ -64,6 +65,8 @@ public struct Contractions: Sendable {
                 byFirst[parts[0], default: []].append(Entry(second: second, vowel: parts[1] == "*V", replacement: entry.words))
             }
         }
+        // An exact pair wins over a pattern with the same first word (`de\sa  de a` before `de\s*V  d'*`).
+        for (first, list) in byFirst { byFirst[first] = list.filter { $0.second != nil } + list.filter { $0.second == nil } }
         entries = byFirst
         afterFinal = bySecond
         needles = byFirst.keys.map { Array($0.utf8) + [0x20] } + bySecond.keys.map { [0x20] + Array($0.utf8) }
@@ -181,6 +184,11 @@ public struct Contractions: Sendable {
         while k + 1 < words.count {
             if let list = entries[words[k]], let entry = list.first(where: { matches($0, words[k + 1]) }) {
                 let replaced = entry.replacement.replacingOccurrences(of: "*", with: words[k + 1])
+                // A pair kept as it is (`de\sa  de a`) is passed over, not matched again.
+                if replaced == words[k] + " " + words[k + 1] {
+                    k += 1
+                    continue
+                }
                 words.replaceSubrange(k...(k + 1), with: replaced.split(separator: " ").map(String.init))
                 continue
             }

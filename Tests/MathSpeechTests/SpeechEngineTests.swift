@@ -226,6 +226,11 @@ import MathSemantics
         #expect(Self.apply(c, [.words("le", range: nil, prosody: nil), .words("carré", range: nil, prosody: nil)]) == "le carré")
         #expect(Self.apply(c, [.words("la racine de", range: nil, prosody: nil), .words("le carré", range: nil, prosody: nil)])
                 == "la racine du carré")
+        // An exact pair wins over a pattern, whatever the file order.
+        let letters = Contractions(chain: [try Self.locale("fr", contractions: "de\\s*V  d'*\nde\\sa  de a\n", settings: "elision-initials  aeiou\n")])
+        #expect(Self.apply(letters, [.words("de", range: nil, prosody: nil), .words("a", range: nil, prosody: nil)]) == "de a")
+        #expect(Self.apply(letters, [.words("de", range: nil, prosody: nil), .words("un demi", range: nil, prosody: nil)]) == "d'un demi")
+        #expect(Self.apply(letters, [.words("f de a de un", range: nil, prosody: nil)]) == "f de a d'un")
         let child = try Self.locale("fr-CA", contractions: "de\\sle  de le\n")
         #expect(Self.apply(Contractions(chain: [child, fr]), [.words("de", range: nil, prosody: nil), .words("le x", range: nil, prosody: nil)])
                 == "de le x")
