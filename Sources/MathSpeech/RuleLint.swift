@@ -12,7 +12,8 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
         /// A phrase of a rule inherited from another language that no phrase file of the locale translates.
         case untranslatedPhrase = "untranslated-phrase"
         /// A word the locale takes from another language: a style word of another language's word file,
-        /// or a symbol or number word only its parent locale of another language has.
+        /// a symbol or number word only its parent locale of another language has, or a font with no name
+        /// in the locale's language.
         case foreignWord = "foreign-word"
         /// Any other finding.
         case other
@@ -135,8 +136,10 @@ public enum RuleLint {
                 !chain.contains { LocaleTag($0.tag).language == language && $0.fonts.entries[key] != nil }
             }.sorted()
             if !missing.isEmpty {
-                add(resources.displayPath("Locales/\(tag)/fonts.txt"), 0, 0, .warning,
-                    "no name for the font\(missing.count == 1 ? "" : "s") \(missing.prefix(8).joined(separator: ", "))\(missing.count > 8 ? ", … (\(missing.count))" : "") (see Locales/en/fonts.txt)")
+                findings.append(LintFinding(
+                    file: resources.displayPath("Locales/\(tag)/fonts.txt"), line: 0, column: 0, severity: .warning,
+                    message: "no name for the font\(missing.count == 1 ? "" : "s") \(missing.prefix(8).joined(separator: ", "))\(missing.count > 8 ? ", … (\(missing.count))" : "") (see Locales/en/fonts.txt)",
+                    kind: .foreignWord))
             }
         }
         return unique(findings)

@@ -46,7 +46,8 @@ import Testing
         #expect(untranslated.allSatisfy { $0.severity == .warning && $0.message.hasPrefix("phrase '") && $0.rule != nil })
         #expect(!untranslated.contains { $0.message.contains("'the square root of'") }, "\(listing)")
         let foreign = findings.filter { $0.kind == .foreignWord }
-        #expect(foreign.contains { $0.file.hasSuffix("en/mathspeak.rules") && $0.message.contains("Rules/en/mathspeak.words") }, "\(listing)")
+        #expect(foreign.contains { $0.file.hasSuffix("en/mathspeak.rules") && $0.message.contains("en/mathspeak.words (en)") }, "\(listing)")
+        #expect(foreign.contains { $0.file.hasSuffix("xx/fonts.txt") && $0.message.hasPrefix("no name for the fonts") }, "\(listing)")
         #expect(findings.filter { $0.kind == .other }.allSatisfy { !$0.message.hasPrefix("phrase '") })
     }
 
