@@ -714,6 +714,13 @@ struct SpeechRun {
 
     /// The variant names to try for variant selector `selector` (-1: none) of the node in `context`
     /// (see ``VariantSelector``), with the verbosity's variant (`brief`) last when asked for.
+    /// The variant a `word` or `function` format names after `@` (`{=function-name:function@arc}`); nil
+    /// without one. An entry without that variant gives its main words (Locales/README.md, "Variants").
+    mutating func namedVariant(_ format: CompiledFormat, _ owner: Context) -> String? {
+        guard format.selector >= 0 else { return nil }
+        return variants(Int(format.selector), owner, withVerbosity: false).first
+    }
+
     mutating func variants(_ selector: Int, _ context: Context, withVerbosity: Bool) -> [String] {
         let verbosity = withVerbosity ? preferences.variant : nil
         guard selector >= 0 else { return verbosity.map { [$0] } ?? [] }
@@ -824,10 +831,17 @@ struct SpeechRun {
             else { return nil }
             return symbolWords(value, range: tree.range(node)) + suffix
         case .word:
-            // A symbol's words: symbolWords looks the whole text up first.
+            // A symbol's words: symbolWords looks the whole text up first. `{operator:word@article}` asks
+            // for the entry's variant of that name (German `∫  Integral | article: das Integral`).
+            if let variant = namedVariant(format, owner), let w = core.lexicon.symbol(value, variant: variant) { return w }
             return symbolWords(value, range: node >= 0 ? tree.range(node) : nil)
-        case .function: return functionWords(value, range: node >= 0 ? tree.range(node) : nil)
+        case .function:
+            // `{=function-name:function@arc}`: the variant of that name (German `sin  Sinus | arc: Arkussinus`).
+            if let variant = namedVariant(format, owner), let w = core.lexicon.function(value, variant: variant) { return w }
+            return functionWords(value, range: node >= 0 ? tree.range(node) : nil)
         case .font:
+            // `{=font:font@feminine}`: the variant of that name (German `bold  fettes | feminine: fette`).
+            if let variant = namedVariant(format, owner), let w = core.lexicon.font(value, variant: variant) { return w }
             if let w = core.lexicon.font(value, variant: preferences.variant) { return w }
             // A font without words is read by its name and reported (as a character without words is).
             let name = value.replacingOccurrences(of: "-", with: " ")
@@ -891,6 +905,20 @@ struct SpeechRun {
             return value.split(separator: " ").map { name in
                 core.lexicon.function("notation." + name, variant: preferences.variant) ?? String(name)
             }.joined(separator: " ")
+        case .decimal:
+            // A number with the locale's marks (`decimal-mark` and `group-mark` in numbers.txt) in place
+            // of the source's "." and ",": German `decimal-mark  ,` says 3.14 as "3,14".
+            let decimalMark = core.lexicon.number("decimal-mark"), groupMark = core.lexicon.number("group-mark")
+            if decimalMark == nil && groupMark == nil { return value }
+            var out = ""
+            for c in value {
+                switch c {
+                case ".": out += decimalMark ?? "."
+                case ",": out += groupMark ?? ","
+                default: out.append(c)
+                }
+            }
+            return out
         case .unknown, .none: return nil
         }
     }

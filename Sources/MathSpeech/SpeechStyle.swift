@@ -1116,7 +1116,7 @@ enum CompiledPart: Sendable {
 /// An unknown name formats nothing (the part is spoken as if it had no format; `rules lint` reports it).
 enum ValueFormat: Sendable {
     case raw, cardinal, ordinal, ordinalPlural, ordinalNumeral, denominator, denominatorPlural, rootIndex
-    case word, function, unit, unitPlural, spell, power, concept, font, characters, punctuation, letters, name, notation
+    case word, function, unit, unitPlural, spell, power, concept, font, characters, punctuation, letters, name, notation, decimal
     case unknown
     /// No format name, only variants (`{=operator@genitive}`, `{@…}`).
     case none
@@ -1128,6 +1128,7 @@ enum ValueFormat: Sendable {
         "root-index": .rootIndex, "word": .word, "function": .function, "unit": .unit, "unit-plural": .unitPlural,
         "spell": .spell, "power": .power, "concept": .concept, "font": .font, "characters": .characters,
         "punctuation": .punctuation, "letters": .letters, "name": .name, "notation": .notation,
+        "decimal": .decimal,
     ]
 
     init(_ name: String) { self = ValueFormat.names[name] ?? .unknown }

@@ -194,4 +194,40 @@ import Testing
         #expect(root.text.contains("less-than or equal to") && root.speechDiagnostics.map(\.id) == [.speechMissingWord],
                 "\(root.text) \(root.speechDiagnostics.map(\.message))")
     }
+
+    /// `{=function-name:function@arc}`, `{operator:word@article}` and `{=font:font@feminine}` say the
+    /// entry's variant of that name, and its main words when it has none; `{text:decimal}` writes a
+    /// number with the locale's `decimal-mark` and `group-mark` (Rules/README.md, "Formats").
+    @Test func namedVariantsOfWordsFunctionsFontsAndTheDecimalMark() throws {
+        let r = Self.resources([
+            "Locales/xx/locale.txt": "name  Test\nparent  en\nnumber-words  table\n",
+            "Locales/xx/functions.txt": "sin  sine | arc: arcsine\n",
+            "Locales/xx/symbols.txt": "∫  integral | article: the integral\n",
+            "Locales/xx/fonts.txt": "bold  bold | feminine: bolde\n",
+            "Locales/xx/numbers.txt": "decimal-mark  ,\ngroup-mark  .\n",
+            "Rules/xx/clearspeak.rules": """
+                style ClearSpeak
+                locale xx
+                inherit en/clearspeak
+                rule arc for application
+                  when function-class = trig and inverse
+                  say {=function-name:function@arc} {argument}
+                rule integral for big-operator
+                  say {operator:word@article} of {body}
+                rule font-number for number
+                  when font
+                  say {=font:font@feminine} {text}
+                rule decimal for number
+                  when decimal
+                  say {text:decimal}
+
+                """,
+        ])
+        let speaker = try Speaker(resources: r, locale: "xx", style: .clearSpeak)
+        #expect(try speaker.speak(tex: "\\sin^{-1} x").text == "arcsine x")
+        #expect(try speaker.speak(tex: "\\cos^{-1} x").text == "cosine x", "an entry without the variant gives its main words")
+        #expect(try speaker.speak(tex: "\\int f").text.hasPrefix("the integral of f"))
+        #expect(try speaker.speak(tex: "\\mathbf{2}").text == "bolde 2")
+        #expect(try speaker.speak(tex: "3.25").text == "3,25")
+    }
 }
