@@ -6,6 +6,19 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
     /// How bad a finding is: an error makes `rules lint` exit 1; a warning is a to-do.
     public enum Severity: String, Hashable, Sendable { case error, warning }
 
+    /// What a finding is about, where a test holds one class of findings to zero (issue 13: no word of
+    /// another language reaches a listener of a shipped locale).
+    public enum Kind: String, Hashable, Sendable {
+        /// A phrase of a rule inherited from another language that no phrase file of the locale translates.
+        case untranslatedPhrase = "untranslated-phrase"
+        /// A word the locale takes from another language: a style word of another language's word file,
+        /// a symbol or number word only its parent locale of another language has, or a font with no name
+        /// in the locale's language.
+        case foreignWord = "foreign-word"
+        /// Any other finding.
+        case other
+    }
+
     /// The file as an author finds it (`Rules/de/clearspeak.rules`, or the path in the rules folder).
     public let file: String
     /// 1-based line and column (0 when the finding is about a whole file).
@@ -16,9 +29,12 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
     public let message: String
     /// The rule the finding is in, if any.
     public let rule: String?
+    /// What the finding is about.
+    public let kind: Kind
 
     /// Creates a finding.
-    public init(file: String, line: Int, column: Int, severity: Severity, message: String, rule: String? = nil) {
+    public init(file: String, line: Int, column: Int, severity: Severity, message: String, rule: String? = nil, kind: Kind = .other) {
+        self.kind = kind
         self.file = file
         self.line = line
         self.column = column
@@ -120,8 +136,10 @@ public enum RuleLint {
                 !chain.contains { LocaleTag($0.tag).language == language && $0.fonts.entries[key] != nil }
             }.sorted()
             if !missing.isEmpty {
-                add(resources.displayPath("Locales/\(tag)/fonts.txt"), 0, 0, .warning,
-                    "no name for the font\(missing.count == 1 ? "" : "s") \(missing.prefix(8).joined(separator: ", "))\(missing.count > 8 ? ", … (\(missing.count))" : "") (see Locales/en/fonts.txt)")
+                findings.append(LintFinding(
+                    file: resources.displayPath("Locales/\(tag)/fonts.txt"), line: 0, column: 0, severity: .warning,
+                    message: "no name for the font\(missing.count == 1 ? "" : "s") \(missing.prefix(8).joined(separator: ", "))\(missing.count > 8 ? ", … (\(missing.count))" : "") (see Locales/en/fonts.txt)",
+                    kind: .foreignWord))
             }
         }
         return unique(findings)
@@ -264,7 +282,7 @@ public enum RuleLint {
             let words = tag == style.locale ? "Rules/\(tag)/*.words or Locales/\(tag)/symbols.txt" : "Locales/\(tag)/symbols.txt (or a words file of the style)"
             if let (_, parent) = lexicon.foreignWords(key, in: "symbols", variant: nil) ?? lexicon.foreignWords(key, in: "numbers", variant: nil) {
                 add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
-                                severity: .warning, message: "\(what) '\(key)' is only in \(parent) (said in that language); add it to \(words)", rule: at.rule.name))
+                                severity: .warning, message: "\(what) '\(key)' is only in \(parent) (said in that language); add it to \(words)", rule: at.rule.name, kind: .foreignWord))
                 return
             }
             add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
@@ -281,7 +299,7 @@ public enum RuleLint {
                Lexicon(chain: lexicon.chain).keyed(key, variants: []) == nil {
                 add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
                                 severity: .warning, message: "the word '\(key)' comes from \(entry.file) (\(owner)); give it in a words file of Rules/\(tag)/",
-                                rule: at.rule.name))
+                                rule: at.rule.name, kind: .foreignWord))
             }
         }
         for (key, at) in counted.sorted(by: { $0.key < $1.key })
@@ -315,7 +333,7 @@ public enum RuleLint {
             add(LintFinding(file: resources.displayPath("Rules/" + file), line: line, column: 1, severity: .warning,
                             message: "phrase '\(phrase)' has no translation in Rules/\(tag)/*.phrases, so it is said in the inherited language"
                                 + (count > 1 ? " (in \(count) rules; this is the first)" : ""),
-                            rule: u.rule))
+                            rule: u.rule, kind: .untranslatedPhrase))
         }
     }
 }

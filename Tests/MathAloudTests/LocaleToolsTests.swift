@@ -18,6 +18,39 @@ import Testing
         #expect(errors.isEmpty, "\(locale):\n\(errors.prefix(20).map(\.description).joined(separator: "\n"))")
     }
 
+    /// The ratchet of issue 13 ("no English reaches a non-English listener"): no shipped locale leaves a
+    /// phrase of an inherited rule untranslated or takes a word from another language's word file. A new
+    /// rule in `Rules/en` fails here, naming each phrase to translate in every other locale's
+    /// `Rules/<tag>/*.phrases` (or to give in its words files).
+    @Test(arguments: shippedLocales)
+    func shippedLocaleSaysNoWordOfAnotherLanguage(_ locale: String) {
+        let foreign = RuleLint.check(Self.builtIn, locale: locale)
+            .filter { $0.kind == .untranslatedPhrase || $0.kind == .foreignWord }
+        #expect(foreign.isEmpty, """
+            \(locale): \(foreign.count) phrases or words in another language (translate them):
+            \(foreign.prefix(40).map(\.description).joined(separator: "\n"))
+            """)
+    }
+
+    /// The lint tells an untranslated phrase and a foreign word from other findings, so the ratchet above
+    /// can hold exactly those to zero.
+    @Test func lintKindsNameUntranslatedPhrasesAndForeignWords() {
+        let findings = RuleLint.check(Self.resources([
+            "Rules/xx/clearspeak.rules": "style ClearSpeak\nlocale xx\ninherit en/clearspeak\nphrases clearspeak\n",
+            "Rules/xx/clearspeak.phrases": "the square root of => la racine de\n",
+            "Rules/xx/mathspeak.rules": "style MathSpeak\nlocale xx\ninherit en/mathspeak\n",
+        ]), locale: "xx")
+        let listing = findings.map(\.description).joined(separator: "\n")
+        let untranslated = findings.filter { $0.kind == .untranslatedPhrase }
+        #expect(!untranslated.isEmpty, "\(listing)")
+        #expect(untranslated.allSatisfy { $0.severity == .warning && $0.message.hasPrefix("phrase '") && $0.rule != nil })
+        #expect(!untranslated.contains { $0.message.contains("'the square root of'") }, "\(listing)")
+        let foreign = findings.filter { $0.kind == .foreignWord }
+        #expect(foreign.contains { $0.file.hasSuffix("en/mathspeak.rules") && $0.message.contains("en/mathspeak.words (en)") }, "\(listing)")
+        #expect(foreign.contains { $0.file.hasSuffix("xx/fonts.txt") && $0.message.hasPrefix("no name for the fonts") }, "\(listing)")
+        #expect(findings.filter { $0.kind == .other }.allSatisfy { !$0.message.hasPrefix("phrase '") })
+    }
+
     /// A small locale `xx` inheriting English ClearSpeak, with the files given over it.
     static func resources(_ files: [String: String]) -> SpeechResources {
         var all = EmbeddedSpeechResources.files
