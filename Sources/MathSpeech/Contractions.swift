@@ -24,15 +24,16 @@ public struct Contractions: Sendable {
     private let initials: Set<Character>
     /// Each first word and a space, as UTF-8 (for ``mayContain(_:)``).
     private let needles: [[UInt8]]
-    /// The last bytes of the first words: a text ending in another byte has no first word last.
-    private let lastBytes: Set<UInt8>
+    /// The last bytes of the first words, as a set of 256 bits: a text ending in another byte has no
+    /// first word last (a bit test, not a `Set` look-up that hashes: every pair of items asks).
+    private let lastBytes: (UInt64, UInt64, UInt64, UInt64)
 
     /// No contractions.
     public init() {
         entries = [:]
         initials = []
         needles = []
-        lastBytes = []
+        lastBytes = (0, 0, 0, 0)
     }
 
     /// The contractions of a locale chain: a more specific locale's entry for a pair replaces its
@@ -51,9 +52,32 @@ public struct Contractions: Sendable {
         }
         entries = byFirst
         needles = byFirst.keys.map { Array($0.utf8) + [0x20] }
-        lastBytes = Set(byFirst.keys.compactMap { $0.utf8.last })
+        var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for b in byFirst.keys.compactMap({ $0.utf8.last }) {
+            let bit = UInt64(1) << UInt64(b & 63)
+            switch b >> 6 {
+            case 0: bits.0 |= bit
+            case 1: bits.1 |= bit
+            case 2: bits.2 |= bit
+            default: bits.3 |= bit
+            }
+        }
+        lastBytes = bits
         let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
         initials = Set(letters.lowercased().filter { !$0.isWhitespace })
+    }
+
+    /// Whether a first word ends in byte `b`.
+    @inline(__always)
+    private func isLastByte(_ b: UInt8) -> Bool {
+        let word: UInt64
+        switch b >> 6 {
+        case 0: word = lastBytes.0
+        case 1: word = lastBytes.1
+        case 2: word = lastBytes.2
+        default: word = lastBytes.3
+        }
+        return word >> UInt64(b & 63) & 1 != 0
     }
 
     /// Whether there is nothing to change.
@@ -76,7 +100,7 @@ public struct Contractions: Sendable {
                 continue
             }
             // The last word of `a` is looked up first, without splitting either text (most pairs have none).
-            guard let lastByte = a.utf8.last, lastBytes.contains(lastByte) else {
+            guard let lastByte = a.utf8.last, isLastByte(lastByte) else {
                 i += 1
                 continue
             }
@@ -117,14 +141,24 @@ public struct Contractions: Sendable {
         return false
     }
 
-    /// Whether `needle` occurs in the text's UTF-8 bytes.
+    /// Whether `needle` occurs in the text's UTF-8 bytes (read in place: every spoken item is searched).
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        let hay = text.utf8
-        guard let first = needle.first, hay.count >= needle.count else { return false }
-        var i = hay.startIndex
-        while i < hay.endIndex, let at = hay[i...].firstIndex(of: first) {
-            if hay[at...].starts(with: needle) { return true }
-            i = hay.index(after: at)
+        if let found = text.utf8.withContiguousStorageIfAvailable({ contains($0, needle) }) { return found }
+        return Array(text.utf8).withUnsafeBufferPointer { contains($0, needle) }
+    }
+
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        let n = needle.count
+        guard n > 0, hay.count >= n else { return false }
+        let first = needle[0]
+        var i = 0
+        while i <= hay.count - n {
+            if hay[i] == first {
+                var k = 1
+                while k < n, hay[i + k] == needle[k] { k += 1 }
+                if k == n { return true }
+            }
+            i += 1
         }
         return false
     }
