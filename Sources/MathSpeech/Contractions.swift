@@ -22,8 +22,14 @@ public struct Contractions: Sendable {
     private let entries: [String: [Entry]]
     /// Letters that start a word a `*V` pattern matches (lower case).
     private let initials: Set<Character>
-    /// Each first word and a space, as UTF-8 (for ``mayContain(_:)``).
+    /// What a text holding a pair must contain, as UTF-8 (for ``mayContain(_:)``): the two words of an
+    /// entry whose second word is given (`the the`), else its first word and a space. The narrower
+    /// search spares most items a split into words: English "the " is in most of them.
     private let needles: [[UInt8]]
+    /// The first words as UTF-8, and their entries (parallel): the last word of an item is compared
+    /// with these bytes instead of being made a `String` and hashed.
+    private let firstWords: [[UInt8]]
+    private let firstEntries: [[Entry]]
     /// The last bytes of the first words, as a set of 256 bits: a text ending in another byte has no
     /// first word last (a bit test, not a `Set` look-up that hashes: every pair of items asks).
     private let lastBytes: (UInt64, UInt64, UInt64, UInt64)
@@ -33,6 +39,8 @@ public struct Contractions: Sendable {
         entries = [:]
         initials = []
         needles = []
+        firstWords = []
+        firstEntries = []
         lastBytes = (0, 0, 0, 0)
     }
 
@@ -51,7 +59,17 @@ public struct Contractions: Sendable {
             }
         }
         entries = byFirst
-        needles = byFirst.keys.map { Array($0.utf8) + [0x20] }
+        var needles: [[UInt8]] = []
+        for (first, list) in byFirst {
+            for entry in list {
+                let needle = Array(first.utf8) + [0x20] + (entry.second.map { Array($0.utf8) } ?? [])
+                if !needles.contains(needle) { needles.append(needle) }
+            }
+        }
+        self.needles = needles
+        let firsts = byFirst.keys.sorted()
+        firstWords = firsts.map { Array($0.utf8) }
+        firstEntries = firsts.map { byFirst[$0]! }
         var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         for b in byFirst.keys.compactMap({ $0.utf8.last }) {
             let bit = UInt64(1) << UInt64(b & 63)
@@ -65,6 +83,18 @@ public struct Contractions: Sendable {
         lastBytes = bits
         let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
         initials = Set(letters.lowercased().filter { !$0.isWhitespace })
+    }
+
+    /// The entries whose first word is the last word of `text` (after its last space), if any.
+    private func entriesForLastWord(of text: String) -> [Entry]? {
+        func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            var start = bytes.count
+            while start > 0, bytes[start - 1] != 0x20 { start -= 1 }
+            let last = UnsafeBufferPointer(rebasing: bytes[start...])
+            return firstWords.firstIndex { $0.elementsEqual(last) }
+        }
+        let k = text.utf8.withContiguousStorageIfAvailable(find) ?? Array(text.utf8).withUnsafeBufferPointer(find)
+        return k.map { firstEntries[$0] }
     }
 
     /// Whether a first word ends in byte `b`.
@@ -104,8 +134,7 @@ public struct Contractions: Sendable {
                 i += 1
                 continue
             }
-            let lastStart = a.utf8.lastIndex(of: 0x20).map { a.utf8.index(after: $0) } ?? a.startIndex
-            guard let list = entries[String(a[lastStart...])] else {
+            guard let list = entriesForLastWord(of: a) else {
                 i += 1
                 continue
             }
