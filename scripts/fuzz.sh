@@ -31,6 +31,8 @@
 #                               fuzzer finds (kept between runs; delete it to start over)
 #   .build/fuzz/artifacts/TARGET/  crash-*, timeout-*, oom-* and minimized-* inputs
 #   .build/fuzz/coverage/      the --coverage build (profile instrumentation, no ASan)
+# FUZZ_ASAN=0 builds without AddressSanitizer into .build/fuzz/noasan/ (binaries in .build/fuzz/noasan/bin/),
+# for long campaigns; the working corpus and artifacts are shared with the ASan build.
 # Fuzzer settings: -max_len=4096 -timeout=5 -rss_limit_mb=2048, and a dictionary: Fuzz/tex.dict (tex,
 # textscanner), Fuzz/mathml.dict, Fuzz/rulefile.dict. Environment: FUZZ_JOBS (libFuzzer -jobs and
 # -workers, default 1). To keep fuzzing past known crashes: -- -fork=1 -ignore_crashes=1
@@ -75,6 +77,13 @@ if [[ $mode == --coverage ]]; then
   build_dir="$out/coverage"
   swiftc_flags=(-parse-as-library -O -g -swift-version 6 -package-name mathaloud -profile-generate -profile-coverage-mapping)
   link_flags=(-sanitize=fuzzer "${swiftc_flags[@]}")
+elif [[ ${FUZZ_ASAN:-1} == 0 ]]; then
+  # FUZZ_ASAN=0: libFuzzer without AddressSanitizer, for long campaigns (several times the executions
+  # per second). Swift's memory safety covers most of what ASan checks; the regressions and the
+  # unsafe-buffer code paths are replayed with ASan (the default build) before a campaign is reported.
+  build_dir="$out/noasan"
+  swiftc_flags=(-parse-as-library -O -g -swift-version 6 -package-name mathaloud -sanitize=fuzzer)
+  link_flags=("${swiftc_flags[@]}")
 else
   build_dir="$out"
   swiftc_flags=(-parse-as-library -O -g -swift-version 6 -package-name mathaloud -sanitize=fuzzer,address)

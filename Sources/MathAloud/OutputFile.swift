@@ -218,7 +218,9 @@ public enum InputFile {
 /// Lines of a stream with a bound on each: a line longer than the bound is reported by its length and
 /// skipped without being kept in memory, so one huge line (or `/dev/zero`) cannot exhaust memory and
 /// the lines after it are still read. `\n` ends a line; a `\r` before it is dropped; the last line
-/// needs no `\n`; a stream ending in `\n` has no empty last line.
+/// needs no `\n`; a stream ending in `\n` has no empty last line. A line still without an end after
+/// `maxSkipBytes` is `.endless` and ends the stream: such input (`/dev/zero`, a binary file) is not
+/// lines, and reading it to its end would never finish.
 public struct BoundedLineReader {
     /// One line.
     public enum Line: Sendable, Equatable {
@@ -226,19 +228,29 @@ public struct BoundedLineReader {
         case text([UInt8])
         /// A line over the limit: how many bytes it had.
         case tooLong(bytes: Int)
+        /// A line with no end after this many bytes: the reader stops there (`next()` then returns nil).
+        case endless(bytes: Int)
     }
+
+    /// The default bound on the bytes skipped for one over-long line, 64 MiB: far over any line
+    /// limit, small enough to be read in a fraction of a second.
+    public static let defaultMaxSkipBytes = 64 << 20
 
     private let fd: Int32
     private let limit: Int
+    private let maxSkip: Int
     private var buffer: [UInt8]
     private var start = 0
     private var end = 0
     private var atEOF = false
 
-    /// Reads from a file descriptor (0: standard input); lines longer than `limit` bytes are `.tooLong`.
-    public init(fileDescriptor: Int32 = 0, limit: Int = BatchLimits.defaultMaxLineBytes) {
+    /// Reads from a file descriptor (0: standard input); lines longer than `limit` bytes are `.tooLong`,
+    /// and a line with no end after `maxSkipBytes` (at least `limit`) is `.endless` and the last.
+    public init(fileDescriptor: Int32 = 0, limit: Int = BatchLimits.defaultMaxLineBytes,
+                maxSkipBytes: Int = BoundedLineReader.defaultMaxSkipBytes) {
         self.fd = fileDescriptor
         self.limit = max(1, limit)
+        self.maxSkip = max(self.limit, maxSkipBytes)
         self.buffer = [UInt8](repeating: 0, count: max(1 << 16, min(limit + 1, 1 << 20)))
     }
 
@@ -271,6 +283,10 @@ public struct BoundedLineReader {
                 start = 0
                 end = 0
                 scanned = 0
+                if overflow > maxSkip {
+                    atEOF = true
+                    return .endless(bytes: overflow)
+                }
             }
             // Make room, then read more.
             if start > 0 {
@@ -312,6 +328,8 @@ public struct BatchRequestReader {
         switch line {
         case .tooLong(let bytes):
             return .failure(BatchError(id: .null, message: "line \(lineNumber) is \(bytes) bytes, over the limit of \(limit) (--max-line-bytes); skipped"))
+        case .endless(let bytes):
+            return .failure(BatchError(id: .null, message: "line \(lineNumber) has no end after \(bytes) bytes: the input is not JSON Lines; the rest of it was not read"))
         case .text(let bytes):
             return bytes.withUnsafeBufferPointer { FormulaRequest.read(line: $0) }
         }

@@ -162,14 +162,16 @@ enum Segmenters {
             var title: (String, SourceRange)? = nil
             var desc: String? = nil
             if let content = element.contentRange {
-                var inner = HTMLTagScanner(bytes: bytes)
-                inner.position = content.lowerBound
-                while let t = inner.next(), t.range.lowerBound < content.upperBound {
-                    if !t.isEnd, t.name == "title" || t.name == "desc", let close = inner.findEnd(of: t.name, from: t.range.upperBound) {
-                        let text = HTMLEntities.decode(String(decoding: bytes[t.range.upperBound..<close.start], as: UTF8.self))
-                        if t.name == "title", title == nil { title = (text, SourceRange(t.range.upperBound, close.start)) }
-                        if t.name == "desc", desc == nil { desc = text }
-                    }
+                let tags = HTMLTokenizer(bytes: bytes)
+                var i = content.lowerBound
+                while let t = tags.nextTag(from: i), t.range.lowerBound < content.upperBound {
+                    i = t.range.upperBound
+                    guard t.kind == .start, !t.selfClosing, t.name == "title" || t.name == "desc",
+                          let close = tags.matchingEnd(of: t.name, from: t.range.upperBound) else { continue }
+                    let inside = SourceRange(t.range.upperBound, close.range.lowerBound)
+                    let text = HTMLTokenizer.decode(bytes[inside.lowerBound..<inside.upperBound])
+                    if t.name == "title", title == nil { title = (text, inside) }
+                    if t.name == "desc", desc == nil { desc = text }
                 }
             }
             let tex = attributes["data-tex"] ?? attributes["data-latex"] ?? desc.flatMap { LabelText.isTeX($0) ? $0 : nil }

@@ -97,6 +97,7 @@ extension DiagnosticID {
             .init("tex.bad-column-spec", .error, "An array column specification with an unknown column type."),
             .init("tex.bad-definition", .error, "A macro definition that cannot be read (\\def, \\newcommand, \\let, --macro)."),
             .init("tex.bad-dimension", .error, "Text that should be a TeX dimension (1em, 2pt) and is not."),
+            .init("tex.diagnostics-truncated", .note, "More diagnostics than the limit for one formula; the rest are counted, not shown."),
             .init("tex.double-subscript", .error, "Two subscripts on one base."),
             .init("tex.double-superscript", .error, "Two superscripts on one base."),
             .init("tex.expansion-limit", .error, "Macro expansion went past its limit (a recursive macro).", rejectsInput: true),

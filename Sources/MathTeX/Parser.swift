@@ -79,9 +79,36 @@ public struct TeXParser: Sendable {
                 }
                 var diagnostics = core.diagnostics + core.expander.diagnostics
                 diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
-                return TeXParseResult(root: root, diagnostics: diagnostics)
+                return TeXParseResult(root: root, diagnostics: Self.bounded(diagnostics, limit: options.limits.maxDiagnostics))
             }
         }
+    }
+
+    /// `diagnostics` with repeats dropped (the same id, message and range: a macro expanded a thousand
+    /// times reports its unknown command once) and at most `limit` kept, followed by the note
+    /// `tex.diagnostics-truncated` saying how many were left out. A diagnostic that refuses the input
+    /// (`tex.expansion-limit`) is always kept, so the reason a formula was refused is never cut.
+    static func bounded(_ diagnostics: [Diagnostic], limit: Int) -> [Diagnostic] {
+        if diagnostics.count < 2 { return diagnostics }
+        var seen = Set<Diagnostic>()
+        var unique: [Diagnostic] = []
+        unique.reserveCapacity(min(diagnostics.count, limit + 1))
+        var omitted = 0
+        var kept = 0
+        for d in diagnostics where seen.insert(d).inserted {
+            if kept < limit || d.id.rejectsInput {
+                unique.append(d)
+                kept += 1
+            } else {
+                omitted += 1
+            }
+        }
+        if omitted > 0 {
+            let range = unique.last?.range
+            unique.append(Diagnostic(id: "tex.diagnostics-truncated", severity: .note,
+                                     message: "\(omitted) more diagnostics not shown (limit \(limit) per formula)", range: range))
+        }
+        return unique
     }
 
     /// Whether `name` (without backslash) is a command, environment-free symbol or built-in macro

@@ -7,10 +7,14 @@ public struct TeXLimits: Sendable, Hashable {
     public var maxInputBytes: Int = 256 * 1024
     /// Deepest nesting of groups, arguments and environments (default 200).
     public var maxDepth: Int = 200
-    /// Most macro expansions in one parse (default 10,000), which stops `\def\a{\a\a}\a`.
-    public var maxExpansions: Int = 10_000
+    /// Most macro expansions in one parse (default 1,000, KaTeX's `maxExpand`), which stops
+    /// `\def\a{\a\a}\a`. The longest formula of the arXiv corpus needs far fewer.
+    public var maxExpansions: Int = 1_000
     /// Most tokens that macro expansion may produce in one parse (default 1,000,000).
     public var maxExpandedTokens: Int = 1_000_000
+    /// Most diagnostics reported for one formula (default 100); repeats are reported once, and a note
+    /// `tex.diagnostics-truncated` counts the ones left out.
+    public var maxDiagnostics: Int = 100
     /// Most cells in one table (default 5,000).
     public var maxTableCells: Int = 5_000
     /// The largest size a formula may ask for, in em (`\rule`, `\kern`, `\hspace`, `\genfrac`'s rule

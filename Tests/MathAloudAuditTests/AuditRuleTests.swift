@@ -71,6 +71,21 @@ import MathAloud
         #expect(missing.fixLabel == "x")
     }
 
+    /// An SVG formula's `<title>` is its label and `<desc>` may hold its TeX: read with the one HTML
+    /// tokenizer of the package (nested elements counted, every entity decoded).
+    @Test func svgTitleAndDescAreRead() {
+        let html = #"<p><svg class="math"><g><title>x squared &amp; more&#x21;</title></g><desc>x^{2}</desc><path d="M0 0"/></svg></p>"#
+        let document = Segmenters.segment(Array(html.utf8), format: .html, url: nil)
+        #expect(document.sites.count == 1)
+        guard let site = document.sites.first else { return }
+        #expect(site.source == "x^{2}")
+        let title = site.labels.first { $0.name == "title" }
+        #expect(title?.value == "x squared & more!")
+        if let range = title?.valueRange {
+            #expect(String(decoding: Array(html.utf8)[range.lowerBound..<range.upperBound], as: UTF8.self) == "x squared &amp; more&#x21;")
+        }
+    }
+
     @Test func latexRulesFireAndLookAlikesDoNot() {
         let dir = FixtureDirectory()
         dir.write("doc.tex", """

@@ -150,6 +150,20 @@ import Testing
         data = Data()
     }
 
+    /// A line that never ends (`speak --batch < /dev/zero`) stops the reader after the skip bound
+    /// instead of reading forever; the lines before it are kept.
+    @Test func endlessLineStopsTheReader() throws {
+        let fd = open("/dev/zero", O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var reader = BoundedLineReader(fileDescriptor: fd, limit: 1000, maxSkipBytes: 1 << 20)
+        var lines: [BoundedLineReader.Line] = []
+        while let l = reader.next() { lines.append(l) }
+        #expect(lines.count == 1)
+        guard case .endless(let bytes)? = lines.first else { Issue.record("\(lines)"); return }
+        #expect(bytes > 1 << 20 && bytes < 4 << 20)
+    }
+
     @Test func refusedFormulasAreErrorResponses() {
         let processor = SpeechBatchProcessor()
         let out = processor.process(FormulaRequest(id: 1, input: .mathml("<math><mi>x</mi>")))

@@ -102,6 +102,27 @@ import MathSyntax
         }
     }
 
+    /// A recursive macro whose body is full of unknown commands (a fuzzer's slow input) reports each
+    /// problem once, not once per expansion; more distinct problems than the limit are counted in a note,
+    /// and the refusing diagnostic is never cut.
+    @Test func diagnosticsAreBoundedPerFormula() {
+        let recursive = TeXParser().parse(#"\newcommand{\R}{\foo\bar x \R}\R"#)
+        #expect(recursive.diagnostics.filter { $0.id == "tex.unknown-command" }.count <= 2)
+        #expect(recursive.diagnostics.contains { $0.id == "tex.expansion-limit" })
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let names: [String] = (0..<150).map { (i: Int) -> String in "\\zz" + String(letters[i / 26]) + String(letters[i % 26]) }
+        let many = TeXParser().parse(names.joined(separator: " "))
+        #expect(many.diagnostics.count == 101)
+        #expect(many.diagnostics.last?.id == "tex.diagnostics-truncated")
+        #expect(many.diagnostics.last?.message.hasPrefix("50 more diagnostics") == true)
+        var limits = TeXLimits()
+        limits.maxDiagnostics = 3
+        limits.maxExpansions = 50
+        let refused = TeXParser(options: TeXParserOptions(limits: limits)).parse(names.joined(separator: " ") + #" \def\a{\a x}\a"#)
+        #expect(refused.diagnostics.contains { $0.id == "tex.expansion-limit" })
+        #expect(refused.diagnostics.filter { $0.id == "tex.unknown-command" }.count == 3)
+    }
+
     @Test func macroBodyExplosion() {
         // Each expansion multiplies the token count by 10: bounded by the expanded-token limit.
         let tex = #"\def\a{xxxxxxxxxx}\def\b{\a\a\a\a\a\a\a\a\a\a}\def\c{\b\b\b\b\b\b\b\b\b\b}\def\d{\c\c\c\c\c\c\c\c\c\c}\d\d\d\d\d\d\d\d\d\d"#

@@ -178,6 +178,27 @@ import Testing
         #expect(zeroBatch.stdout.contains(#""speech":"q""#))
     }
 
+    /// `speak --batch < /dev/zero`: a line that never ends is reported as the last error line after
+    /// 64 MiB and the command finishes (it used to read forever in flat memory).
+    @Test func batchFromDevZeroFinishes() throws {
+        let process = Process()
+        process.executableURL = mathaloudURL()
+        process.arguments = ["speak", "--batch"]
+        process.standardInput = try #require(FileHandle(forReadingAtPath: "/dev/zero"))
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try launch(process)
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: killer)
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        killer.cancel()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1)
+        let lines = out.split(separator: "\n")
+        #expect(lines.count == 1 && out.contains("has no end after") && out.contains("not JSON Lines"), "\(out.prefix(300))")
+    }
+
     @Test func refusedInputIsAnErrorNeverReadOut() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -2,33 +2,41 @@ import MathAloud
 
 /// A tag-like construct of HTML or XML text: a start or end tag, a comment, a CDATA section, a
 /// declaration (`<!DOCTYPE>`) or a processing instruction, as the HTML tokenizer (WHATWG HTML §13.2.5)
-/// reads them.
-struct HTMLTag {
-    enum Kind { case start, end, comment, cdata, declaration, processingInstruction }
+/// reads them. The one tag reader of the package: the documents layer and the audit (`package` access)
+/// both read HTML with it.
+package struct HTMLTag {
+    /// What the construct is.
+    package enum Kind { case start, end, comment, cdata, declaration, processingInstruction }
 
-    var kind: Kind
+    /// What the construct is.
+    package var kind: Kind
     /// From `<` to just after `>` (or to the end of the text when it is not closed).
-    var range: SourceRange
+    package var range: SourceRange
     /// The local name, lowercased (`math` for `m:math`); empty for comments and the like.
-    var name: String
-    var attributes: [MarkupAttribute]
+    package var name: String
+    /// The attributes in order, with their byte ranges.
+    package var attributes: [MarkupAttribute]
     /// `<… />`.
-    var selfClosing: Bool
+    package var selfClosing: Bool
     /// Just after the name or the last attribute.
-    var insertionOffset: Int
+    package var insertionOffset: Int
     /// Whether the construct ends with its `>` (or `-->`, `]]>`) before the end of the text.
-    var closed: Bool
+    package var closed: Bool
 }
 
 /// Reads tags out of UTF-8 HTML/XML text, and decodes character references.
-struct HTMLTokenizer {
-    let bytes: [UInt8]
+package struct HTMLTokenizer {
+    /// The text, as UTF-8.
+    package let bytes: [UInt8]
+
+    /// A tokenizer over `bytes`.
+    package init(bytes: [UInt8]) { self.bytes = bytes }
 
     static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D }
 
     /// The next construct starting at or after `from`.
-    func nextTag(from: Int) -> HTMLTag? {
+    package func nextTag(from: Int) -> HTMLTag? {
         var i = from
         let n = bytes.count
         while i < n {
@@ -169,7 +177,7 @@ struct HTMLTokenizer {
 
     /// The end tag `</name…>` that closes the element whose start tag ends at `from`, counting nested
     /// elements of the same name (self-closing ones do not nest); nil when there is none.
-    func matchingEnd(of name: String, from: Int) -> HTMLTag? {
+    package func matchingEnd(of name: String, from: Int) -> HTMLTag? {
         var depth = 1
         var i = from
         while let t = nextTag(from: i) {
@@ -208,7 +216,7 @@ struct HTMLTokenizer {
         Self.decode(bytes[range.lowerBound..<range.upperBound])
     }
 
-    static func decode(_ slice: ArraySlice<UInt8>) -> String {
+    package static func decode(_ slice: ArraySlice<UInt8>) -> String {
         guard slice.contains(0x26) else { return String(decoding: slice, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(slice.count)
