@@ -20,12 +20,43 @@ package enum SemanticRole: UInt16, CaseIterable, Sendable {
         self = n
     }
 
-    private static let names: [String] = allCases.map { role in
-        switch role {
-        case .noRole: return ""
-        case .operator: return "operator"
-        case .subscript: return "subscript"
-        default: return "\(role)"
+    private static let names: [String] = allCases.map(\.spelled)
+    /// The role's name, spelled out (a switch, not `"\(role)"`: reflection costs every start-up
+    /// ~1 M instructions, `BENCHMARKS.md`).
+    private var spelled: String {
+        switch self {
+        case .noRole: ""
+        case .item: "item"
+        case .`operator`: "operator"
+        case .numerator: "numerator"
+        case .denominator: "denominator"
+        case .base: "base"
+        case .exponent: "exponent"
+        case .`subscript`: "subscript"
+        case .radicand: "radicand"
+        case .index: "index"
+        case .content: "content"
+        case .open: "open"
+        case .close: "close"
+        case .function: "function"
+        case .argument: "argument"
+        case .lower: "lower"
+        case .upper: "upper"
+        case .body: "body"
+        case .differential: "differential"
+        case .variable: "variable"
+        case .condition: "condition"
+        case .accent: "accent"
+        case .label: "label"
+        case .row: "row"
+        case .cell: "cell"
+        case .whole: "whole"
+        case .quantity: "quantity"
+        case .unit: "unit"
+        case .presubscript: "presubscript"
+        case .presuperscript: "presuperscript"
+        case .bra: "bra"
+        case .ket: "ket"
         }
     }
     private static let numbers: [String: SemanticRole] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
@@ -66,21 +97,124 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         self = n
     }
 
-    private static let names: [String] = allCases.map { p in
-        switch p {
-        case .class: return "class"
-        case .operator: return "operator"
-        default:
-            // camelCase → kebab-case
-            var out = ""
-            for ch in "\(p)".unicodeScalars {
-                if ch.properties.isUppercase {
-                    out += "-" + String(ch).lowercased()
-                } else {
-                    out.unicodeScalars.append(ch)
-                }
-            }
-            return out
+    private static let names: [String] = allCases.map(\.spelled)
+    /// The name as rule files spell it, spelled out (a switch, not `"\(p)"` turned into kebab case:
+    /// reflection costs every start-up ~4 M instructions, `BENCHMARKS.md`).
+    private var spelled: String {
+        switch self {
+        case .letter: "letter"
+        case .greek: "greek"
+        case .capital: "capital"
+        case .variant: "variant"
+        case .font: "font"
+        case .setName: "set-name"
+        case .word: "word"
+        case .functionClass: "function-class"
+        case .`class`: "class"
+        case .unitName: "unit-name"
+        case .direction: "direction"
+        case .centered: "centered"
+        case .command: "command"
+        case .integer: "integer"
+        case .decimal: "decimal"
+        case .value: "value"
+        case .digits: "digits"
+        case .repeatingDecimal: "repeating-decimal"
+        case .repeatingDigits: "repeating-digits"
+        case .repeatingCount: "repeating-count"
+        case .operators: "operators"
+        case .hasModulo: "has-modulo"
+        case .possibleFunction: "possible-function"
+        case .`operator`: "operator"
+        case .common: "common"
+        case .numeratorValue: "numerator-value"
+        case .denominatorValue: "denominator-value"
+        case .simpleNumerator: "simple-numerator"
+        case .simpleDenominator: "simple-denominator"
+        case .containsFraction: "contains-fraction"
+        case .fractionDepth: "fraction-depth"
+        case .simple: "simple"
+        case .derivative: "derivative"
+        case .partialDerivative: "partial-derivative"
+        case .order: "order"
+        case .linethicknessZero: "linethickness-zero"
+        case .continued: "continued"
+        case .exponentKind: "exponent-kind"
+        case .exponentValue: "exponent-value"
+        case .nested: "nested"
+        case .numeric: "numeric"
+        case .combination: "combination"
+        case .permutation: "permutation"
+        case .square: "square"
+        case .indexValue: "index-value"
+        case .rootDepth: "root-depth"
+        case .count: "count"
+        case .scale: "scale"
+        case .unitPower: "unit-power"
+        case .unitPowerDenominator: "unit-power-denominator"
+        case .singular: "singular"
+        case .primeUnit: "prime-unit"
+        case .afterDegrees: "after-degrees"
+        case .currency: "currency"
+        case .unitFirst: "unit-first"
+        case .scriptedBase: "scripted-base"
+        case .unitBase: "unit-base"
+        case .open: "open"
+        case .close: "close"
+        case .stretchy: "stretchy"
+        case .nesting: "nesting"
+        case .items: "items"
+        case .empty: "empty"
+        case .simpleContent: "simple-content"
+        case .contentKind: "content-kind"
+        case .silentAsBase: "silent-as-base"
+        case .lowerClosed: "lower-closed"
+        case .upperClosed: "upper-closed"
+        case .lowerInfinite: "lower-infinite"
+        case .upperInfinite: "upper-infinite"
+        case .separator: "separator"
+        case .argumentFenced: "argument-fenced"
+        case .inverse: "inverse"
+        case .power: "power"
+        case .powerValue: "power-value"
+        case .powerKind: "power-kind"
+        case .logBase: "log-base"
+        case .functionName: "function-name"
+        case .simpleArgument: "simple-argument"
+        case .operatorName: "operator-name"
+        case .differential: "differential"
+        case .limitsPlacement: "limits-placement"
+        case .lower: "lower"
+        case .upper: "upper"
+        case .bar: "bar"
+        case .fence: "fence"
+        case .mark: "mark"
+        case .upright: "upright"
+        case .accentName: "accent-name"
+        case .position: "position"
+        case .baseLetters: "base-letters"
+        case .baseClass: "base-class"
+        case .notation: "notation"
+        case .color: "color"
+        case .background: "background"
+        case .rows: "rows"
+        case .columns: "columns"
+        case .simpleCells: "simple-cells"
+        case .side: "side"
+        case .environment: "environment"
+        case .parenthesised: "parenthesised"
+        case .form: "form"
+        case .fixity: "fixity"
+        case .explicit: "explicit"
+        case .equations: "equations"
+        case .tokenCells: "token-cells"
+        case .zeroCells: "zero-cells"
+        case .chemical: "chemical"
+        case .ion: "ion"
+        case .sign: "sign"
+        case .state: "state"
+        case .arrow: "arrow"
+        case .bond: "bond"
         }
     }
     private static let numbers: [String: PropertyName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })

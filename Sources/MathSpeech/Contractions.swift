@@ -31,10 +31,17 @@ public struct Contractions: Sendable {
     private let afterFinal: [String: String]
     /// Letters (Unicode scalars, lower case, decomposed) that end a word a `*C` pattern matches.
     private let finals: Set<Unicode.Scalar>
-    /// Each first word and a space, as UTF-8 (for ``mayContain(_:)``).
+    /// What a text holding a pair must contain, as UTF-8 (for ``mayContain(_:)``): the two words of an
+    /// entry whose second word is given (`the the`), else its first word and a space. The narrower
+    /// search spares most items a split into words: English "the " is in most of them.
     private let needles: [[UInt8]]
-    /// The last bytes of the first words: a text ending in another byte has no first word last.
-    private let lastBytes: Set<UInt8>
+    /// The first words as UTF-8, and their entries (parallel): the last word of an item is compared
+    /// with these bytes instead of being made a `String` and hashed.
+    private let firstWords: [[UInt8]]
+    private let firstEntries: [[Entry]]
+    /// The last bytes of the first words, as a set of 256 bits: a text ending in another byte has no
+    /// first word last (a bit test, not a `Set` look-up that hashes: every pair of items asks).
+    private let lastBytes: (UInt64, UInt64, UInt64, UInt64)
 
     /// No contractions.
     public init() {
@@ -43,7 +50,9 @@ public struct Contractions: Sendable {
         afterFinal = [:]
         finals = []
         needles = []
-        lastBytes = []
+        firstWords = []
+        firstEntries = []
+        lastBytes = (0, 0, 0, 0)
     }
 
     /// The contractions of a locale chain: a more specific locale's entry for a pair replaces its
@@ -69,12 +78,59 @@ public struct Contractions: Sendable {
         for (first, list) in byFirst { byFirst[first] = list.filter { $0.second != nil } + list.filter { $0.second == nil } }
         entries = byFirst
         afterFinal = bySecond
-        needles = byFirst.keys.map { Array($0.utf8) + [0x20] } + bySecond.keys.map { [0x20] + Array($0.utf8) }
-        lastBytes = Set(byFirst.keys.compactMap { $0.utf8.last })
+        var needles: [[UInt8]] = []
+        for (first, list) in byFirst {
+            for entry in list {
+                let needle = Array(first.utf8) + [0x20] + (entry.second.map { Array($0.utf8) } ?? [])
+                if !needles.contains(needle) { needles.append(needle) }
+            }
+        }
+        // A `*C` entry's second word, after a space.
+        for second in bySecond.keys { needles.append([0x20] + Array(second.utf8)) }
+        self.needles = needles
+        let firsts = byFirst.keys.sorted()
+        firstWords = firsts.map { Array($0.utf8) }
+        firstEntries = firsts.map { byFirst[$0]! }
+        var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for b in byFirst.keys.compactMap({ $0.utf8.last }) {
+            let bit = UInt64(1) << UInt64(b & 63)
+            switch b >> 6 {
+            case 0: bits.0 |= bit
+            case 1: bits.1 |= bit
+            case 2: bits.2 |= bit
+            default: bits.3 |= bit
+            }
+        }
+        lastBytes = bits
         let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
         initials = Set(letters.lowercased().filter { !$0.isWhitespace })
         let endings = chain.lazy.compactMap { $0.settings.words("final-letters") }.first ?? ""
         finals = Set(endings.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars.filter { !$0.properties.isWhitespace })
+    }
+
+    /// The entries whose first word is the last word of `text` (after its last space), if any.
+    private func entriesForLastWord(of text: String) -> [Entry]? {
+        func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            var start = bytes.count
+            while start > 0, bytes[start - 1] != 0x20 { start -= 1 }
+            let last = UnsafeBufferPointer(rebasing: bytes[start...])
+            return firstWords.firstIndex { $0.elementsEqual(last) }
+        }
+        let k = text.utf8.withContiguousStorageIfAvailable(find) ?? Array(text.utf8).withUnsafeBufferPointer(find)
+        return k.map { firstEntries[$0] }
+    }
+
+    /// Whether a first word ends in byte `b`.
+    @inline(__always)
+    private func isLastByte(_ b: UInt8) -> Bool {
+        let word: UInt64
+        switch b >> 6 {
+        case 0: word = lastBytes.0
+        case 1: word = lastBytes.1
+        case 2: word = lastBytes.2
+        default: word = lastBytes.3
+        }
+        return word >> UInt64(b & 63) & 1 != 0
     }
 
     /// Whether there is nothing to change.
@@ -124,12 +180,11 @@ public struct Contractions: Sendable {
                 }
             }
             // The last word of `a` is looked up first, without splitting either text (most pairs have none).
-            guard let lastByte = a.utf8.last, lastBytes.contains(lastByte) else {
+            guard let lastByte = a.utf8.last, isLastByte(lastByte) else {
                 i += 1
                 continue
             }
-            let lastStart = a.utf8.lastIndex(of: 0x20).map { a.utf8.index(after: $0) } ?? a.startIndex
-            guard let list = entries[String(a[lastStart...])] else {
+            guard let list = entriesForLastWord(of: a) else {
                 i += 1
                 continue
             }
@@ -165,14 +220,24 @@ public struct Contractions: Sendable {
         return false
     }
 
-    /// Whether `needle` occurs in the text's UTF-8 bytes.
+    /// Whether `needle` occurs in the text's UTF-8 bytes (read in place: every spoken item is searched).
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        let hay = text.utf8
-        guard let first = needle.first, hay.count >= needle.count else { return false }
-        var i = hay.startIndex
-        while i < hay.endIndex, let at = hay[i...].firstIndex(of: first) {
-            if hay[at...].starts(with: needle) { return true }
-            i = hay.index(after: at)
+        if let found = text.utf8.withContiguousStorageIfAvailable({ contains($0, needle) }) { return found }
+        return Array(text.utf8).withUnsafeBufferPointer { contains($0, needle) }
+    }
+
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        let n = needle.count
+        guard n > 0, hay.count >= n else { return false }
+        let first = needle[0]
+        var i = 0
+        while i <= hay.count - n {
+            if hay[i] == first {
+                var k = 1
+                while k < n, hay[i + k] == needle[k] { k += 1 }
+                if k == n { return true }
+            }
+            i += 1
         }
         return false
     }

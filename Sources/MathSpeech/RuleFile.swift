@@ -200,13 +200,41 @@ public struct RuleFile: Hashable, Sendable {
                 while contentStart < end, all[contentStart] == 0x20 || all[contentStart] == 0x09 { contentStart += 1 }
                 let indent = contentStart - lineStart
                 if contentStart == end || all[contentStart] == 0x23 { continue }  // blank line or comment
-                let body = stripComment(String(decoding: all[contentStart..<end], as: UTF8.self)).trimmingSpaces
-                if body.isEmpty { continue }
+                // The line's words are found on its bytes, and a `String` is made only of what a
+                // keyword needs (rule files are read at every start-up; cold start, `BENCHMARKS.md`).
+                // '#' starts a comment unless escaped as '\#' or inside an example's TeX.
+                let isExample = startsWith(all, contentStart, end, "example")
+                var bodyEnd = end
+                if !isExample {
+                    var previous: UInt8 = 0x20
+                    for k in contentStart ..< end {
+                        if all[k] == 0x23 && previous != 0x5C { bodyEnd = k; break }
+                        previous = all[k]
+                    }
+                }
+                var bodyStart = contentStart
+                while bodyStart < bodyEnd, isSpaceByte(all[bodyStart]) { bodyStart += 1 }
+                while bodyEnd > bodyStart, isSpaceByte(all[bodyEnd - 1]) { bodyEnd -= 1 }
+                if bodyStart == bodyEnd { continue }
                 let column = indent + 1
                 func fail(_ message: String, column c: Int? = nil) {
                     errors.append(RuleFileError(file: file, line: lineNumber, column: c ?? column, rule: current?.name, message: message))
                 }
-                let (keyword, rest) = splitKeyword(body)
+                var keywordEnd = bodyStart
+                while keywordEnd < bodyEnd, all[keywordEnd] != 0x20 && all[keywordEnd] != 0x09 { keywordEnd += 1 }
+                var restStart = keywordEnd
+                while restStart < bodyEnd, isSpaceByte(all[restStart]) { restStart += 1 }
+                func keywordIs(_ word: StaticString) -> Bool {
+                    keywordEnd - bodyStart == word.utf8CodeUnitCount && startsWith(all, bodyStart, keywordEnd, word)
+                }
+                let keywordIsExample = keywordIs("example")
+                // Examples are skipped without reading them when they are not wanted.
+                if keywordIsExample && !includeExamples {
+                    if indent == 0 { finish() } else if current == nil { fail("an indented line must belong to a rule") }
+                    continue
+                }
+                let keyword: String = String(decoding: all[bodyStart ..< keywordEnd], as: UTF8.self)
+                let rest: String = String(decoding: all[restStart ..< bodyEnd], as: UTF8.self)
                 if indent == 0 {
                     finish()
                     switch keyword {
@@ -269,7 +297,8 @@ public struct RuleFile: Hashable, Sendable {
                 switch keyword {
                 case "when":
                     for part in splitAnd(rest) {
-                        let partColumn = column + body.distance(to: part)
+                        // Columns count characters (UTF-8 sequences) before the condition.
+                        let partColumn = column + characterCount(all, bodyStart, restStart + rest.utf8.distance(from: rest.startIndex, to: part.startIndex))
                         do throws(RuleSyntaxError) {
                             current!.conditions.append(try parseCondition(part))
                             current!.conditionPositions.append(RulePosition(line: lineNumber, column: partColumn))
@@ -278,7 +307,7 @@ public struct RuleFile: Hashable, Sendable {
                         }
                     }
                 case "say":
-                    let restColumn = column + (body.utf8.count - rest.utf8.count)  // `say` and spaces are ASCII
+                    let restColumn = column + (restStart - bodyStart)  // `say` and spaces are ASCII
                     do throws(RuleSyntaxError) {
                         let parsed = try parseTemplate(rest)
                         current!.template += parsed.map(\.part)
@@ -304,37 +333,53 @@ struct RuleSyntaxError: Error {
     var offset: Int? = nil
 }
 
-private func stripComment(_ s: String) -> String {
-    // '#' starts a comment unless escaped as '\#' or inside an example's TeX (after 'example').
-    if s.hasPrefix("example") { return s }
-    var s = s
-    let cut: Int? = s.withUTF8 { bytes in
-        var previous: UInt8 = 0x20
-        for (offset, b) in bytes.enumerated() {
-            if b == 0x23 && previous != 0x5C { return offset }
-            previous = b
-        }
-        return nil
-    }
-    guard let cut else { return s }
-    return String(decoding: s.utf8.prefix(cut), as: UTF8.self)
+/// Space, tab or CR (what ``StringProtocol/trimmingSpaces`` trims).
+@inline(__always)
+private func isSpaceByte(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+
+/// Whether `bytes[start ..< end]` starts with the ASCII `word`.
+private func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ word: StaticString) -> Bool {
+    let n = word.utf8CodeUnitCount
+    guard end - start >= n else { return false }
+    let w = word.utf8Start
+    for k in 0 ..< n where bytes[start + k] != w[k] { return false }
+    return true
 }
 
-private func splitKeyword(_ s: String) -> (String, String) {
-    guard let space = s.utf8.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }) else { return (s, "") }
-    return (String(s[..<space]), s[space...].trimmingSpaces)
+/// The characters (UTF-8 sequences: bytes that are not continuation bytes) in `bytes[start ..< end]`.
+private func characterCount(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+    var n = 0
+    for k in start ..< max(start, end) where bytes[k] & 0xC0 != 0x80 { n += 1 }
+    return n
 }
 
 /// Space-separated words as slices (on UTF-8 bytes: rule files are read at every start-up).
 func spaceSeparatedWords(_ s: Substring) -> [Substring] {
-    s.utf8.split(separator: 0x20).map { Substring($0) }
+    // A loop on the indices, not `utf8.split`, whose generic code cost ~4,000 instructions a call.
+    var words: [Substring] = []
+    let bytes = s.utf8
+    var i = bytes.startIndex
+    while i < bytes.endIndex {
+        if bytes[i] == 0x20 { i = bytes.index(after: i); continue }
+        var end = i
+        while end < bytes.endIndex, bytes[end] != 0x20 { end = bytes.index(after: end) }
+        words.append(s[i..<end])
+        i = end
+    }
+    return words
 }
 
-/// Splits a condition line on the word `and` (no Foundation search: this runs at every start-up).
+/// Splits a condition line on the word `and` (no Foundation search: this runs at every start-up):
+/// slices of `s` between the `and`s, without the spaces, tabs and CRs around them.
 private func splitAnd(_ s: String) -> [Substring] {
-    // Word boundaries on UTF-8 bytes; each part is a slice of `s` between the `and`s.
     var parts: [Substring] = []
     let bytes = s.utf8
+    func trimmed(_ from: String.Index, _ to: String.Index) -> Substring {
+        var a = from, b = to
+        while a < b, isSpaceByte(bytes[a]) { a = bytes.index(after: a) }
+        while b > a, isSpaceByte(bytes[bytes.index(before: b)]) { b = bytes.index(before: b) }
+        return s[a..<b]
+    }
     var partStart = bytes.startIndex
     var i = bytes.startIndex
     while i < bytes.endIndex {
@@ -343,20 +388,13 @@ private func splitAnd(_ s: String) -> [Substring] {
         while end < bytes.endIndex, bytes[end] != 0x20 { end = bytes.index(after: end) }
         if bytes.distance(from: i, to: end) == 3, bytes[i] == 0x61, bytes[bytes.index(after: i)] == 0x6E,
            bytes[bytes.index(i, offsetBy: 2)] == 0x64 {
-            parts.append(Substring(s[partStart..<i].trimmingSpaces))
+            parts.append(trimmed(partStart, i))
             partStart = end
         }
         i = end
     }
-    parts.append(Substring(s[partStart...].trimmingSpaces))
+    parts.append(trimmed(partStart, bytes.endIndex))
     return parts
-}
-
-private extension String {
-    func distance(to sub: Substring) -> Int {
-        guard let r = range(of: sub) else { return 0 }
-        return self[..<r.lowerBound].count
-    }
 }
 
 /// `not? (pref NAME | parent | role | followed | first | PATH) (is KINDS | = V | != V | in A, B | < N | > N)?`
@@ -427,7 +465,7 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
         if rest.first == "not" { neg.toggle(); rest.removeFirst() }
         return .role(roles: kinds(rest), negated: neg)
     default:
-        let path = subject.split(separator: ".").map(String.init)
+        let path = subject.utf8.split(separator: 0x2E).map { String(decoding: $0, as: UTF8.self) }
         guard !path.isEmpty, !subject.hasPrefix("."), !subject.hasSuffix(".") else {
             throw RuleSyntaxError(message: "'\(subject)' is not a property or a path of roles such as numerator.simple")
         }
@@ -446,6 +484,17 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
 /// Values separated by commas; `\,` is a literal comma and the escapes of word-file keys apply
 /// (`\u{2062}`, `\#`, `\|`, `\s`).
 func splitValues<S: StringProtocol>(_ text: S) -> [String] {
+    // Without an escape: the comma-separated slices of the bytes, trimmed (what the general loop
+    // below gives; rule files are read at every start-up).
+    if !text.utf8.contains(0x5C) {
+        return text.utf8.split(separator: 0x2C, omittingEmptySubsequences: true).compactMap { piece -> String? in
+            var a = piece.startIndex, b = piece.endIndex
+            while a < b, piece[a] == 0x20 || piece[a] == 0x09 || piece[a] == 0x0D { a = piece.index(after: a) }
+            while b > a, piece[piece.index(before: b)] == 0x20 || piece[piece.index(before: b)] == 0x09
+                    || piece[piece.index(before: b)] == 0x0D { b = piece.index(before: b) }
+            return a == b ? nil : String(decoding: piece[a..<b], as: UTF8.self)
+        }
+    }
     var values: [String] = []
     var current = String.UnicodeScalarView()
     var escaped = false
@@ -537,6 +586,17 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePa
 
 private func parseReference(_ inner: String) throws(RuleSyntaxError) -> TemplatePart {
     guard !inner.isEmpty else { throw RuleSyntaxError(message: "empty {}") }
+    // The common reference, a bare name of ASCII letters, digits and `-` (`{numerator}`, `{children}`),
+    // without the general parse below (what it gives such a name; rule files are read at every start-up).
+    if inner.utf8.allSatisfy({ isASCIILetterOrDigit($0) || $0 == 0x2D }) {
+        switch inner {
+        case "children": return .children
+        case "inherited": return .inherited
+        case "level": return .levelMark
+        case "text": return .text(format: nil)
+        default: return .child(role: inner, format: nil)
+        }
+    }
     if inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
         throw RuleSyntaxError(message: "'{\(inner)}' is not a reference; write {role}, {role:format}, {=property}, {@key} or {text}")
     }

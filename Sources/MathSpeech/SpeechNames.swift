@@ -11,7 +11,11 @@ public struct LocaleTag: RawRepresentable, Hashable, Sendable, Codable, Expressi
     public let rawValue: String
 
     /// A tag from its text.
-    public init(rawValue: String) { self.rawValue = rawValue.replacingOccurrences(of: "_", with: "-") }
+    public init(rawValue: String) {
+        // No Foundation search for the usual tag without `_` (tags are compared while a speaker loads).
+        self.rawValue = rawValue.utf8.contains(0x5F) ? String(decoding: rawValue.utf8.map { $0 == 0x5F ? 0x2D : $0 }, as: UTF8.self)
+                                                     : rawValue
+    }
     /// A tag from its text.
     public init(_ text: String) { self.init(rawValue: text) }
     /// A tag from a literal.
@@ -31,7 +35,15 @@ public struct LocaleTag: RawRepresentable, Hashable, Sendable, Codable, Expressi
     public var description: String { rawValue }
 
     /// Equal ignoring case.
-    public static func == (a: LocaleTag, b: LocaleTag) -> Bool { a.rawValue.lowercased() == b.rawValue.lowercased() }
+    public static func == (a: LocaleTag, b: LocaleTag) -> Bool {
+        // ASCII tags (all real ones) without making lowercased strings.
+        if a.rawValue.utf8.allSatisfy({ $0 < 0x80 }) && b.rawValue.utf8.allSatisfy({ $0 < 0x80 }) {
+            return a.rawValue.utf8.elementsEqual(b.rawValue.utf8) { x, y in
+                (x >= 65 && x <= 90 ? x + 32 : x) == (y >= 65 && y <= 90 ? y + 32 : y)
+            }
+        }
+        return a.rawValue.lowercased() == b.rawValue.lowercased()
+    }
     /// Hashes the lowercased tag.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue.lowercased()) }
 

@@ -13,6 +13,9 @@ public struct SpeechResources: Sendable {
     /// Where the files from the override directory are on disk (relative path → file path), for
     /// messages that name the file an author edits.
     public let origins: [String: String]
+    /// The locales and styles the paths of ``files`` name, found in one pass when the resources are
+    /// made: every speaker asks for them several times while it loads (cold start, `BENCHMARKS.md`).
+    private let index: PathIndex
 
     /// Built-in files overlaid by `overrideDirectory` (which may hold `Rules/` and `Locales/`
     /// sub-folders, or be a `Rules`-like folder holding `<locale>/…` directly).
@@ -63,6 +66,7 @@ public struct SpeechResources: Sendable {
         self.files = files
         self.wordOverrides = wordOverrides
         self.origins = origins
+        index = PathIndex(files.keys)
     }
 
     /// The offset of the first byte that does not belong to valid UTF-8.
@@ -84,6 +88,7 @@ public struct SpeechResources: Sendable {
         self.files = files
         self.wordOverrides = wordOverrides
         origins = [:]
+        index = PathIndex(files.keys)
     }
 
     /// The path to show for a file: where it is on disk when it comes from the override directory
@@ -104,22 +109,10 @@ public struct SpeechResources: Sendable {
     }
 
     /// The locales that have a `locale.txt`.
-    public var locales: [String] {
-        files.keys.compactMap { path -> String? in
-            let parts = path.split(separator: "/")
-            guard parts.count == 3, parts[0] == "Locales", parts[2] == "locale.txt", !parts[1].hasPrefix("_") else { return nil }
-            return String(parts[1])
-        }.sorted()
-    }
+    public var locales: [String] { index.locales }
 
     /// The styles that have rules for a locale (`clearspeak`, `mathspeak`, `simplespeak`).
-    public func styles(for locale: String) -> [String] {
-        files.keys.compactMap { path -> String? in
-            let parts = path.split(separator: "/")
-            guard parts.count == 3, parts[0] == "Rules", parts[1] == locale, parts[2].hasSuffix(".rules") else { return nil }
-            return String(parts[2].dropLast(6))
-        }.sorted()
-    }
+    public func styles(for locale: String) -> [String] { index.styles[locale] ?? [] }
 
     // MARK: Loading
 
@@ -137,11 +130,7 @@ public struct SpeechResources: Sendable {
     /// `Rules/<tag>/<style>.rules`, else the first of the words locale's parents (`parent` in
     /// `locale.txt`, so `nn` may speak with `nb`'s rules) that has; nil when none has.
     public func rulesLocale(for tag: LocaleTag, style: SpeechStyleName) -> String? {
-        let folders = Set(files.keys.compactMap { path -> String? in
-            let parts = path.split(separator: "/")
-            guard parts.count == 3, parts[0] == "Rules", parts[2] == "\(style.rawValue).rules" else { return nil }
-            return String(parts[1])
-        }).sorted()
+        let folders = index.ruleFolders.filter { index.styles[$0]?.contains(style.rawValue) == true }
         var candidates = tag.fallbackChain
         if let words = wordsLocale(for: tag) { candidates += parentChain(of: words).dropFirst().map { LocaleTag($0) } }
         for candidate in candidates {
@@ -276,6 +265,33 @@ public struct SpeechResources: Sendable {
         var compiled = SpeechStyle(files: ruleFiles, words: words, fixingPreferencesOf: fixed)
         compiled.untranslatedPhrases = untranslated
         return compiled
+    }
+}
+
+/// The locales (`Locales/<tag>/locale.txt`, not `_template`) and the styles of each rules folder
+/// (`Rules/<tag>/<style>.rules`) among the paths of a ``SpeechResources``, sorted.
+private struct PathIndex: Sendable {
+    var locales: [String] = []
+    /// Rules folder → its styles.
+    var styles: [String: [String]] = [:]
+    /// The rules folders that have a style.
+    var ruleFolders: [String] = []
+
+    init(_ paths: Dictionary<String, String>.Keys) {
+        for path in paths {
+            // `Top/folder/name`, split on bytes (the paths of every built-in file are read here).
+            let parts = path.utf8.split(separator: 0x2F)
+            guard parts.count == 3 else { continue }
+            let top = Substring(parts[0]), folder = String(Substring(parts[1])), name = Substring(parts[2])
+            if top == "Locales", name == "locale.txt", !folder.hasPrefix("_") {
+                locales.append(folder)
+            } else if top == "Rules", name.hasSuffix(".rules") {
+                styles[folder, default: []].append(String(name.dropLast(6)))
+            }
+        }
+        locales.sort()
+        for k in styles.keys { styles[k]!.sort() }
+        ruleFolders = styles.keys.sorted()
     }
 }
 

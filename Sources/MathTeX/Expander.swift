@@ -156,7 +156,7 @@ struct Expander {
     /// that the path every token takes stays small.
     @inline(never)
     private mutating func expandOrExecute(_ t: Token) -> Token? {
-        if t.role == .builtinMacro || hasOtherMacros, let macro = macros[self.name(t)] {
+        if t.role == .builtinMacro || hasOtherMacros, let macro = macro(named: self.name(t)) {
             expand(macro, call: t)
             return nil
         }
@@ -510,7 +510,7 @@ struct Expander {
             diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) has no body", at: command.range))
             return
         }
-        var exists = macros[self.name(name)] != nil
+        var exists = macro(named: self.name(name)) != nil
         if case .none = tables.meaning(name.entry) {} else { exists = true }
         switch self.name(command) {
         case "newcommand" where exists:
@@ -539,7 +539,7 @@ struct Expander {
             diagnostics.append(.error("tex.bad-definition", "\\let\\\(self.name(name)) needs a token to copy", at: command.range))
             return
         }
-        if t.kind == .controlSequence, let existing = macros[self.name(t)] {
+        if t.kind == .controlSequence, let existing = macro(named: self.name(t)) {
             store(name, existing)
         } else {
             store(name, Macro(parameterCount: 0, body: [t]))
@@ -584,6 +584,11 @@ struct Expander {
         pushBack(t)
         return false
     }
+
+    /// The macro `name` names: one of the options or defined in the formula (``macros``), else a
+    /// built-in one. ``BuiltinMacros/table`` is made on first use, not with every parser: most
+    /// formulas use none, and making it cost every start-up ~6 M instructions (`BENCHMARKS.md`).
+    private func macro(named name: String) -> Macro? { macros[name] ?? BuiltinMacros.table[name] }
 
     private mutating func store(_ name: Token, _ macro: Macro) {
         let key = name.kind == .active ? "~" : self.name(name)

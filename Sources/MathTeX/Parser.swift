@@ -22,7 +22,8 @@ public struct TeXParser: Sendable {
     /// Creates a parser. User macros and definitions in `options` are read once here.
     public init(options: TeXParserOptions = TeXParserOptions()) {
         self.options = options
-        var macros = BuiltinMacros.table
+        // The built-in macros are not copied in: the expander falls back to them (``BuiltinMacros/table``).
+        var macros: [String: Macro] = [:]
         var problems: [Diagnostic] = []
         for (name, body) in options.macros.sorted(by: { $0.key < $1.key }) {
             if let problem = TeXParserOptions.problem(withMacroName: name) {
