@@ -103,6 +103,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     private var spelled: String {
         switch self {
         case .letter: "letter"
+        case .nuclide: "nuclide"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"
