@@ -41,7 +41,7 @@ public struct Contractions: Sendable {
     private let firstEntries: [[Entry]]
     /// The last bytes of the first words, as a set of 256 bits: a text ending in another byte has no
     /// first word last (a bit test, not a `Set` look-up that hashes: every pair of items asks).
-    private let lastBytes: (UInt64, UInt64, UInt64, UInt64)
+    private let lastBytes: BitSet256
 
     /// No contractions.
     public init() {
@@ -52,7 +52,7 @@ public struct Contractions: Sendable {
         needles = []
         firstWords = []
         firstEntries = []
-        lastBytes = (0, 0, 0, 0)
+        lastBytes = BitSet256()
     }
 
     /// The contractions of a locale chain: a more specific locale's entry for a pair replaces its
@@ -91,16 +91,8 @@ public struct Contractions: Sendable {
         let firsts = byFirst.keys.sorted()
         firstWords = firsts.map { Array($0.utf8) }
         firstEntries = firsts.map { byFirst[$0]! }
-        var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        for b in byFirst.keys.compactMap({ $0.utf8.last }) {
-            let bit = UInt64(1) << UInt64(b & 63)
-            switch b >> 6 {
-            case 0: bits.0 |= bit
-            case 1: bits.1 |= bit
-            case 2: bits.2 |= bit
-            default: bits.3 |= bit
-            }
-        }
+        var bits = BitSet256()
+        for b in byFirst.keys.compactMap({ $0.utf8.last }) { bits.insert(Int(b)) }
         lastBytes = bits
         let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
         initials = Set(letters.lowercased().filter { !$0.isWhitespace })
@@ -118,19 +110,6 @@ public struct Contractions: Sendable {
         }
         let k = text.utf8.withContiguousStorageIfAvailable(find) ?? Array(text.utf8).withUnsafeBufferPointer(find)
         return k.map { firstEntries[$0] }
-    }
-
-    /// Whether a first word ends in byte `b`.
-    @inline(__always)
-    private func isLastByte(_ b: UInt8) -> Bool {
-        let word: UInt64
-        switch b >> 6 {
-        case 0: word = lastBytes.0
-        case 1: word = lastBytes.1
-        case 2: word = lastBytes.2
-        default: word = lastBytes.3
-        }
-        return word >> UInt64(b & 63) & 1 != 0
     }
 
     /// Whether there is nothing to change.
@@ -166,21 +145,15 @@ public struct Contractions: Sendable {
                 if let words = afterFinal[firstB] {
                     let (headA, lastA) = Contractions.splitLast(a)
                     if endsInFinal(lastA) {
-                        let replaced = words.replacingOccurrences(of: "*", with: lastA)
-                        items[i] = .words(headA.isEmpty ? replaced : headA + " " + replaced, range: SourceRange.union(ra, rb),
-                                          prosody: pa)
-                        if tailB.isEmpty {
-                            items.remove(at: i + 1)
-                        } else {
-                            items[i + 1] = .words(tailB, range: rb, prosody: pb)
-                        }
+                        Contractions.replacePair(in: &items, at: i, head: headA, replaced: words.replacingOccurrences(of: "*", with: lastA),
+                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb))
                         i += 1  // the changed words are not looked at again (no entry can undo or repeat itself)
                         continue
                     }
                 }
             }
             // The last word of `a` is looked up first, without splitting either text (most pairs have none).
-            guard let lastByte = a.utf8.last, isLastByte(lastByte) else {
+            guard let lastByte = a.utf8.last, lastBytes.contains(Int(lastByte)) else {
                 i += 1
                 continue
             }
@@ -191,14 +164,8 @@ public struct Contractions: Sendable {
             let (headA, lastA) = Contractions.splitLast(a)
             let (firstB, tailB) = Contractions.splitFirst(b)
             if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }) {
-                let replaced = entry.replacement.replacingOccurrences(of: "*", with: firstB)
-                items[i] = .words(headA.isEmpty ? replaced : headA + " " + replaced, range: SourceRange.union(ra, rb),
-                                  prosody: pa)
-                if tailB.isEmpty {
-                    items.remove(at: i + 1)
-                } else {
-                    items[i + 1] = .words(tailB, range: rb, prosody: pb)
-                }
+                Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
+                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb))
                 continue  // the new last word may meet the next part
             }
             i += 1
@@ -277,6 +244,20 @@ public struct Contractions: Sendable {
     static func splitLast(_ s: String) -> (String, String) {
         guard let space = s.lastIndex(of: " ") else { return ("", s) }
         return (String(s[..<space]), String(s[s.index(after: space)...]))
+    }
+
+    /// Replaces the pair of items at `i` and `i + 1`: the first becomes its words before the pair
+    /// (`head`) and the pair's replacement, over both ranges; the second keeps its words after the
+    /// pair (`tail`), or goes when there are none.
+    static func replacePair(in items: inout [SpeechDescription.Item], at i: Int, head: String, replaced: String, tail: String,
+                            ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?)) {
+        items[i] = .words(head.isEmpty ? replaced : head + " " + replaced, range: SourceRange.union(ranges.0, ranges.1),
+                          prosody: prosodies.0)
+        if tail.isEmpty {
+            items.remove(at: i + 1)
+        } else {
+            items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
+        }
     }
 
     static func splitFirst(_ s: String) -> (String, String) {

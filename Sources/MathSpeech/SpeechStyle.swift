@@ -896,16 +896,19 @@ struct RoleSet: Sendable {
     }
 }
 
-/// A set of ``PropertyAtom``s as bits by number.
-struct AtomSet: Sendable {
+/// A set of numbers 0–255 as 256 bits: a membership test is a shift, not a hash. Used for the
+/// vocabulary's atoms (``AtomSet``) and for the last bytes of contraction words (``Contractions``),
+/// both asked for every node or pair of items (`MathAloudBench stages`, rules stage).
+struct BitSet256: Sendable {
     private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
-    /// No atom.
+    /// The empty set.
     init() {}
 
-    mutating func insert(_ atom: PropertyAtom) {
-        let n = Int(atom.rawValue), bit = UInt64(1) << UInt64(n & 63)
-        switch n >> 6 {
+    /// Adds `n` (0–255; other values wrap to their low 8 bits).
+    mutating func insert(_ n: Int) {
+        let bit = UInt64(1) << UInt64(n & 63)
+        switch (n >> 6) & 3 {
         case 0: words.0 |= bit
         case 1: words.1 |= bit
         case 2: words.2 |= bit
@@ -913,17 +916,31 @@ struct AtomSet: Sendable {
         }
     }
 
+    /// Whether `n` (0–255) is in the set.
     @inline(__always)
-    func contains(_ atom: Int32) -> Bool {
+    func contains(_ n: Int) -> Bool {
         let word: UInt64
-        switch atom >> 6 {
+        switch (n >> 6) & 3 {
         case 0: word = words.0
         case 1: word = words.1
         case 2: word = words.2
         default: word = words.3
         }
-        return word >> UInt64(atom & 63) & 1 != 0
+        return word >> UInt64(n & 63) & 1 != 0
     }
+}
+
+/// A set of ``PropertyAtom``s as bits by number.
+struct AtomSet: Sendable {
+    private var bits = BitSet256()
+
+    /// No atom.
+    init() {}
+
+    mutating func insert(_ atom: PropertyAtom) { bits.insert(Int(atom.rawValue)) }
+
+    @inline(__always)
+    func contains(_ atom: Int32) -> Bool { atom >= 0 && atom < 256 && bits.contains(Int(atom)) }
 }
 
 /// The names of the vocabulary's atoms, kinds and roles (what value tests are precomputed for), read
