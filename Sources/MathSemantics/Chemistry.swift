@@ -135,17 +135,18 @@ extension Analyzer {
     }
 
     /// A charge written as mhchem writes it: `2+`, `-`, `n+`, `.-`, `(2.)-`, dots (Kröger–Vink
-    /// positive), primes (negative), `x` (neutral).
+    /// positive), primes (negative), `x` (neutral). The `sign` property is the sign's character (`+`,
+    /// `−`), so rules say it with the locale's words for it (`{=sign:word}`), or `neutral`.
     mutating func charge(_ written: String, range: SourceRange?) -> NodeID {
         let mark = b.mark()
         var body = Substring(written)
         var sign = "neutral"
-        if body.hasSuffix("+") { sign = "plus"; body.removeLast() } else if body.hasSuffix("-") { sign = "minus"; body.removeLast() }
+        if body.hasSuffix("+") { sign = "+"; body.removeLast() } else if body.hasSuffix("-") { sign = "\u{2212}"; body.removeLast() }
         else if body.allSatisfy({ $0 == "." }) {
             // Kröger–Vink: each dot is a positive effective charge, each prime a negative one.
-            sign = "plus"; body = Substring(String(body.count))
+            sign = "+"; body = Substring(String(body.count))
         } else if body.hasSuffix("'") {
-            sign = "minus"
+            sign = "\u{2212}"
             let primes = body.reversed().prefix { $0 == "'" }.count
             body.removeLast(primes)
             if body.isEmpty { body = Substring(String(primes)) }
