@@ -10,8 +10,10 @@ public struct TeXLimits: Sendable, Hashable {
     /// Most macro expansions in one parse (default 1,000, KaTeX's `maxExpand`), which stops
     /// `\def\a{\a\a}\a`. The longest formula of the arXiv corpus needs far fewer.
     public var maxExpansions: Int = 1_000
-    /// Most tokens that macro expansion may produce in one parse (default 1,000,000).
-    public var maxExpandedTokens: Int = 1_000_000
+    /// Most tokens that macro expansion may produce in one parse (default 100,000: a thousand
+    /// expansions of a hundred tokens each). A recursive macro with a long body otherwise turns a few
+    /// hundred bytes into megabytes of tree (found by fuzzing; the arXiv corpus needs far fewer).
+    public var maxExpandedTokens: Int = 100_000
     /// Most diagnostics reported for one formula (default 100); repeats are reported once, and a note
     /// `tex.diagnostics-truncated` counts the ones left out.
     public var maxDiagnostics: Int = 100

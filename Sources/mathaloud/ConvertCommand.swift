@@ -33,7 +33,7 @@ enum ConvertCommand {
             OptionSpec(["--display-mode"], "M", "as-written (default), display, inline", choices: ["as-written", "display", "inline"]),
             SharedOptions.macro,
             OptionSpec(["--definitions"], "FILE", "TeX definitions (\\newcommand…) for every formula", completion: .file),
-            OptionSpec(["--max-expand"], "N", "most macro expansions per formula (default 10000)"),
+            OptionSpec(["--max-expand"], "N", "most macro expansions per formula (default 1000)"),
             OptionSpec(["--max-size"], "EM", "the largest size in em"),
             OptionSpec(["--trust"], "T", "which of \\href, \\url, \\includegraphics, \\htmlClass, \\htmlId, \\htmlStyle, \\htmlData may act: "
                        + "none (default: content kept, link or attribute dropped, warning tex.untrusted-command), all, or names (href,url)"),

@@ -132,6 +132,19 @@ import MathSyntax
         #expect(result.diagnostics.contains { $0.id == "tex.expansion-limit" })
     }
 
+    @Test func recursiveMacroWithALongBodyStaysSmall() {
+        // Found by the tex fuzz target: a recursive \newcommand whose body is a few hundred tokens
+        // made megabytes of tree from 250 bytes within the 1,000 expansions. The expanded-token limit
+        // (100,000 by default) refuses it first, and the tree stays bounded.
+        let tex = #"\newcommand{\R}{"# + String(repeating: "a_", count: 150) + #"\R} \R"#
+        let result = TeXParser().parse(tex)
+        #expect(result.diagnostics.contains { $0.id == "tex.expansion-limit" && $0.message.contains("100000 tokens") })
+        var nodes = 0
+        var stack = [result.root]
+        while let node = stack.popLast() { nodes += 1; stack.append(contentsOf: node.children) }
+        #expect(nodes <= 150_000)
+    }
+
     @Test func oneMebibyteFormula() {
         let tex = String(repeating: "x+", count: 512 * 1024)
         let result = TeXParser().parse(tex)
