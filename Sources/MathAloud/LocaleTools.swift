@@ -35,7 +35,7 @@ public enum LocaleTools {
     /// The styles that speak `locale`: those with rules in its folder, and those its fallback reaches.
     public static func styles(_ resources: SpeechResources, locale: String) -> [String] {
         var styles = Set(resources.styles(for: locale))
-        for name in ["clearspeak", "simplespeak", "mathspeak"]
+        for name in ["clearspeak", "simplespeak", "mathspeak", "literalspeak"]
         where resources.rulesLocale(for: LocaleTag(locale), style: SpeechStyleName(name)) != nil {
             styles.insert(name)
         }

@@ -42,7 +42,7 @@ public struct Speaker: Sendable {
     public let locale: LocaleTag
     /// The locale whose rules speak (`en` for `en-GB` until `Rules/en-GB/` exists).
     public let rulesLocale: LocaleTag
-    /// The style (`clearspeak`, `simplespeak`, `mathspeak`).
+    /// The style (`clearspeak`, `simplespeak`, `mathspeak`, `literalspeak`).
     public let style: SpeechStyleName
     /// The preference values in force (every declared preference, defaults filled in).
     public let preferences: [String: String]
@@ -68,7 +68,7 @@ public struct Speaker: Sendable {
     /// - Parameters:
     ///   - locale: a locale tag; it resolves by fallback (`en-US`, `en-GB` → `en`).
     ///   - style: ``SpeechStyleName/clearSpeak`` (default), ``SpeechStyleName/simpleSpeak``,
-    ///     ``SpeechStyleName/mathSpeak``, or any style the rules have.
+    ///     ``SpeechStyleName/mathSpeak``, ``SpeechStyleName/literalSpeak``, or any style the rules have.
     ///   - verbosity: the `Verbosity` preference, which every shipped style declares (ClearSpeak and
     ///     SimpleSpeak: medium, terse, verbose; MathSpeak: verbose, brief, superbrief); a value the
     ///     style does not allow is a preference problem like any other.

@@ -514,6 +514,8 @@ extension Analyzer {
                 }
             case .text:
                 continue    // blank text
+            case .phantom, .subscript, .superscript, .subSuperscript:
+                continue    // invisible content (a phantom; scripts of phantoms only)
             default:
                 flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count))    // pass-through style, padding
             }
@@ -1054,7 +1056,9 @@ extension MathNode {
     var itemKind: RowItem.Kind {
         switch kind {
         case .number: return .number
-        case .subscript, .superscript, .subSuperscript: return .scripts
+        // Scripts that show nothing (mhchem's aligning phantoms) are dropped like a phantom.
+        case .subscript, .superscript, .subSuperscript: return Analyzer.isInvisible(self) ? .splice : .scripts
+        case .phantom: return .splice
         case .under, .over, .underOver: return .underOver
         case .fraction: return .fraction
         case .row, .padded, .semantics, .space: return .splice

@@ -530,9 +530,33 @@ struct Analyzer {
         }
     }
 
+    /// Whether a script or base shows nothing: `none`, an empty row, or only invisible content
+    /// (``isInvisible(_:)``) — mhchem's nuclides put their pre-scripts on a padded phantom base.
     static func isNone(_ m: MathNode) -> Bool {
         if case .none = m.kind { return true }
-        return m.isEmptyRow
+        return m.isEmptyRow || isInvisible(m)
+    }
+
+    /// Whether a node shows nothing at all (MathML 4 §3.3.7 `mphantom` renders invisibly): a
+    /// phantom, `none`, a space, or rows, padding and scripts made only of those. MathJax's mhchem
+    /// output aligns nuclide scripts with such parts (`<msubsup>` of phantoms, a `<mpadded width="0">`
+    /// phantom base); they are not read. Bounded by the node's depth: it stops at the first visible
+    /// leaf, and the walk is iterative.
+    static func isInvisible(_ m: MathNode) -> Bool {
+        // Most nodes show a leaf first (`x^2`): answered without a walk.
+        if m.leafText != nil || m.children.first?.leafText != nil { return false }
+        var stack: [MathNode] = [m]
+        var seen = 0
+        while let n = stack.popLast() {
+            seen += 1
+            if seen > 4096 { return false }
+            switch n.kind {
+            case .phantom, .none, .space: continue
+            case .row, .padded, .subscript, .superscript, .subSuperscript: stack.append(contentsOf: n.children)
+            default: return false
+            }
+        }
+        return true
     }
 
     /// Applies analysed scripts to an analysed base: subscript, then primes (a number with primes is a

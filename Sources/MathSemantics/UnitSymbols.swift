@@ -23,6 +23,14 @@ package enum UnitSymbols {
         "u", "Ci", "R", "G", "Mx", "dyn", "erg", "P", "St", "kWh", "Wh", "VA", "var",
     ]
 
+    /// Abbreviations in common use for a prefixable unit besides its SI symbol, and the symbol they
+    /// stand for: they take the SI prefixes as the symbol does (`µsec`, `msec`, `kgm`), and a locale
+    /// without words of their own says the symbol's (`Locales/<tag>/units.txt`).
+    package static let abbreviations: [String: String] = ["sec": "s", "secs": "s", "gm": "g", "gms": "g", "amp": "A", "amps": "A"]
+
+    /// The unit symbol an abbreviation stands for (`sec` → `s`), nil for any other key.
+    package static func symbol(abbreviation key: String) -> String? { abbreviations[key] }
+
     /// Currency signs (Unicode category Sc) and the letters written for some currencies.
     package static func isCurrency(_ key: String) -> Bool {
         guard let u = key.soleScalar else { return false }
@@ -56,7 +64,8 @@ package enum UnitSymbols {
         if let last = core.unicodeScalars.last, last == "²" || last == "³" {
             core = String(String.UnicodeScalarView(core.unicodeScalars.dropLast()))
         }
-        if prefixable.contains(core) || plain.contains(core) || prefixParts(core) != nil || isCurrency(core) { return text }
+        if prefixable.contains(core) || plain.contains(core) || abbreviations[core] != nil || prefixParts(core) != nil
+            || isCurrency(core) { return text }
         return nil
     }
 
@@ -64,9 +73,11 @@ package enum UnitSymbols {
     /// symbol that is not one (`min`, `m`).
     package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
         if prefixable.contains(key) || plain.contains(key) { return nil }
+        if abbreviations[key] != nil { return nil }
         for p in prefixes where key.hasPrefix(p) && key.count > p.count {
             let base = String(key.dropFirst(p.count))
             if prefixable.contains(base) { return (p, base) }
+            if let symbol = abbreviations[base] { return (p, symbol) }
         }
         return nil
     }

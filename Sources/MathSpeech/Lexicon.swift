@@ -320,13 +320,18 @@ public struct Lexicon: Sendable {
         var core = key
         if let last = key.unicodeScalars.last, last == "²" || last == "³" {
             core = String(String.UnicodeScalarView(key.unicodeScalars.dropLast()))
-            if let w = unitEntry(core, variants) ?? prefixed(core, variants),
+            if let w = unitEntry(core, variants) ?? prefixed(core, variants) ?? abbreviated(core, variants),
                let template = unitEntry("unit." + String(last), variants) {
                 return Lexicon.fill(template, w)
             }
             return nil
         }
-        return prefixed(core, variants)
+        return prefixed(core, variants) ?? abbreviated(core, variants)
+    }
+
+    /// Words for an abbreviation of a unit the locale has no entry for: its symbol's (`sec` → `s`).
+    private func abbreviated(_ key: String, _ variants: [String]) -> String? {
+        UnitSymbols.symbol(abbreviation: key).flatMap { unitEntry($0, variants) }
     }
 
     /// Words for a unit key, singular or plural (``unit(_:variants:)`` with the `plural` variant).
@@ -367,8 +372,17 @@ public struct Lexicon: Sendable {
     }
 
     /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).
+    /// A template glued to the unit's words (`Mikro{unit}`, `Quadrat{unit}`) makes one compound word,
+    /// whose second part continues in small letters: German `Sekunden` gives "Mikrosekunden", not
+    /// "MikroSekunden" (a capital only starts a word). A template with a space keeps the words as they are.
     static func fill(_ template: String, _ words: String) -> String {
         guard let r = template.range(of: "{unit}") else { return template + words }
+        var words = words
+        if r.lowerBound > template.startIndex, template[template.index(before: r.lowerBound)].isLetter,
+           let first = words.first, first.isUppercase,
+           words.dropFirst().first.map({ $0.isLowercase }) ?? false {
+            words = first.lowercased() + words.dropFirst()
+        }
         return template.replacingCharacters(in: r, with: words)
     }
 

@@ -114,7 +114,7 @@ public enum RuleLint {
 
         // 2. Each style that speaks the locale.
         var styles = Set(resources.styles(for: tag))
-        for name in ["clearspeak", "simplespeak", "mathspeak"] where resources.rulesLocale(for: LocaleTag(tag), style: SpeechStyleName(name)) != nil {
+        for name in ["clearspeak", "simplespeak", "mathspeak", "literalspeak"] where resources.rulesLocale(for: LocaleTag(tag), style: SpeechStyleName(name)) != nil {
             styles.insert(name)
         }
         for name in styles.sorted() {

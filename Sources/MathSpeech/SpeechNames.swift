@@ -99,6 +99,9 @@ public struct SpeechStyleName: RawRepresentable, Hashable, Sendable, Codable, Ex
     public static let mathSpeak: SpeechStyleName = "mathspeak"
     /// SimpleSpeak (MathCAT's plain style).
     public static let simpleSpeak: SpeechStyleName = "simplespeak"
+    /// LiteralSpeak (MathCAT's literal style: what is written, symbol by symbol, with no inferred
+    /// meaning; an author's intent is honoured).
+    public static let literalSpeak: SpeechStyleName = "literalspeak"
 }
 
 /// How much a style says around structures: the `Verbosity` preference, which every shipped style

@@ -203,7 +203,7 @@ enum SharedOptions {
     static let macro = OptionSpec(["--macro"], "'\\name=body'", "define a macro (repeatable), e.g. --macro '\\RR=\\mathbb{R}'; #1…#9 are parameters")
     static let trust = OptionSpec(["--trust"], nil, "allow \\href, \\url, \\htmlClass, \\htmlId, \\htmlStyle, \\htmlData, \\includegraphics and MathML href/style (URLs still limited to http, https, mailto)")
     static let locale = OptionSpec(["--locale"], "L", "the language, a BCP 47 tag (default en; en-GB, en-US fall back to en)")
-    static let style = OptionSpec(["--style"], "S", "the speech style: clearspeak (default), simplespeak, mathspeak, or a style of the rules")
+    static let style = OptionSpec(["--style"], "S", "the speech style: clearspeak (default), simplespeak, mathspeak, literalspeak, or a style of the rules")
     static let verbosity = OptionSpec(["--verbosity"], "V", "the style's Verbosity: medium (default), terse, verbose for ClearSpeak and SimpleSpeak; verbose (default), brief, superbrief for MathSpeak", choices: Verbosity.allCases.map(\.rawValue))
     static let pref = OptionSpec(["--pref"], "NAME=VALUE", "a style preference (repeatable), e.g. --pref Fractions=Over; one the style does not know is an error (in a batch line, a warning)")
     static let rulesDir = OptionSpec(["--rules-dir"], "DIR", "override rule and word files (also MATHALOUD_RULES)", completion: .directory)

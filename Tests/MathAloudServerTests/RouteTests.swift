@@ -138,7 +138,7 @@ struct RouteTests {
     @Test func localesAndStyles() throws {
         let l = try server.call("GET", "/v1/locales")
         let first = try #require((l.json?["locales"] as? [[String: Any]])?.first { $0["locale"] as? String == "en" })
-        #expect(first["styles"] as? [String] == ["clearspeak", "mathspeak", "simplespeak"])
+        #expect(first["styles"] as? [String] == ["clearspeak", "literalspeak", "mathspeak", "simplespeak"])
         let s = try server.call("GET", "/v1/styles?locale=en")
         let styles = try #require(s.json?["styles"] as? [[String: Any]])
         let clearspeak = try #require(styles.first { $0["style"] as? String == "clearspeak" })

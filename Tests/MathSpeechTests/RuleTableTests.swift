@@ -10,7 +10,7 @@ import MathSemantics
     static func styles() throws -> [SpeechStyle] {
         let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Rules/en")
         var styles: [SpeechStyle] = []
-        for name in ["clearspeak", "simplespeak", "mathspeak"] {
+        for name in ["clearspeak", "simplespeak", "mathspeak", "literalspeak"] {
             let text = try String(contentsOf: rules.appendingPathComponent("\(name).rules"), encoding: .utf8)
             styles.append(SpeechStyle(files: [try RuleFile(parsing: text, file: "en/\(name).rules")], words: WordTable()))
         }

@@ -1,0 +1,86 @@
+import Foundation
+import MathAloud
+import Testing
+
+/// The shape of MathJax's mhchem output for a nuclide (`\ce{^{14}_{6}C}`): an `msubsup` of phantoms
+/// that reserves the width of the widest script, a second `msubsup` on a zero-width phantom base
+/// whose scripts are right-aligned by a zero-width phantom "2" and a `mpadded lspace="-1width"`,
+/// then the element in its own `mrow`. Written here from the structure MathJax produces (MathML 4
+/// §3.3.6 `mpadded`, §3.3.7 `mphantom`).
+private func mhchemNuclide(_ mass: String, _ atomic: String, _ element: String) -> String {
+    func number(_ n: String) -> String { n.hasPrefix("-") ? "<mo>&#x2212;</mo><mn>\(n.dropFirst())</mn>" : "<mn>\(n)</mn>" }
+    let phantomBase = "<mrow><mrow><mpadded width='0'><mphantom><mi>A</mi></mphantom></mpadded></mrow></mrow>"
+    let reserve = "<msubsup>\(phantomBase)"
+        + "<mrow><mrow><mpadded height='0' depth='0'><mphantom>\(number(atomic))</mphantom></mpadded></mrow></mrow>"
+        + "<mrow><mrow><mpadded height='0' depth='0'><mphantom>\(number(mass))</mphantom></mpadded></mrow></mrow></msubsup>"
+    let shown = "<msubsup>\(phantomBase)"
+        + "<mrow><mrow><mpadded width='0'><mphantom><mn>2</mn></mphantom></mpadded></mrow>"
+        + "<mrow><mpadded width='0' lspace='-1width'><mrow><mpadded height='0'>\(number(atomic))</mpadded></mrow></mpadded></mrow></mrow>"
+        + "<mrow><mrow><mpadded height='0'><mrow><mpadded width='0'><mphantom><mn>2</mn></mphantom></mpadded></mrow></mpadded></mrow>"
+        + "<mrow><mpadded width='0' lspace='-1width'>\(number(mass))</mpadded></mrow></mrow></msubsup>"
+    return reserve + "<mspace width='-0.083em'></mspace>" + shown + "<mrow><mi mathvariant='normal'>\(element)</mi></mrow>"
+}
+
+/// The same nuclide as plain `mmultiscripts`.
+private func multiscriptsNuclide(_ mass: String, _ atomic: String, _ element: String) -> String {
+    let a = atomic.hasPrefix("-") ? "<mrow><mo>&#x2212;</mo><mn>\(atomic.dropFirst())</mn></mrow>" : "<mn>\(atomic)</mn>"
+    return "<mmultiscripts><mi mathvariant='normal'>\(element)</mi><mprescripts/>\(a)<mn>\(mass)</mn></mmultiscripts>"
+}
+
+@Suite("Nuclides written by mhchem, units with prefixes")
+struct NuclideAndUnitSpeechTests {
+    /// β decay as MathJax's mhchem writes it reads as the same reaction written with `mmultiscripts`
+    /// and as `\ce{…}`, in every style: the phantoms that align the scripts say nothing.
+    @Test(arguments: ["clearspeak", "simplespeak", "mathspeak", "literalspeak"])
+    func mhchemBetaDecayReadsAsTheReaction(_ style: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: style)
+        func reaction(_ nuclide: (String, String, String) -> String) -> String {
+            "<math><mrow>" + nuclide("14", "6", "C") + "<mrow></mrow><mrow><mo stretchy='false'>&#x27F6;</mo></mrow><mrow></mrow>"
+                + nuclide("14", "7", "N") + "<mrow></mrow><mo>+</mo><mrow></mrow>" + nuclide("0", "-1", "e") + "</mrow></math>"
+        }
+        let mhchem = speaker.speak(mathML: reaction(mhchemNuclide))
+        let plain = speaker.speak(mathML: reaction(multiscriptsNuclide))
+        #expect(!mhchem.diagnostics.containsError)
+        #expect(mhchem.text == plain.text)
+        #expect(!mhchem.text.lowercased().contains("raised"), "\(mhchem.text)")
+        #expect(!mhchem.text.contains("2"), "the aligning phantom 2 is not read: \(mhchem.text)")
+        if style == "clearspeak" {
+            #expect(mhchem.text == "C with mass number 14 and atomic number 6 yields N with mass number 14 and atomic number 7 plus e with mass number 0 and atomic number negative 1")
+        }
+    }
+
+    /// A phantom alone, scripts of phantoms only, and a phantom base with visible scripts.
+    @Test func phantomsSayNothing() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(mathML: "<math><mi>x</mi><mphantom><mo>+</mo><mn>1</mn></mphantom></math>").text == "x")
+        #expect(speaker.speak(mathML: "<math><mi>x</mi><msubsup><mphantom><mi>A</mi></mphantom><mphantom><mn>1</mn></mphantom><mphantom><mn>2</mn></mphantom></msubsup><mo>+</mo><mi>y</mi></math>").text == "x plus y")
+        #expect(speaker.speak(tex: #"{}^{14}_{6}\mathrm{C}"#).text == speaker.speak(mathML: "<math>" + mhchemNuclide("14", "6", "C") + "</math>").text)
+    }
+
+    /// Every SI prefix on a unit's abbreviation (`sec` for s) or its symbol, with the micro sign
+    /// U+00B5 or the Greek mu U+03BC, reads as prefix and unit; no raw symbol reaches the speech.
+    @Test(arguments: [
+        ("µs", "2 microseconds"), ("μs", "2 microseconds"), ("µsec", "2 microseconds"), ("μsec", "2 microseconds"),
+        ("msec", "2 milliseconds"), ("nsec", "2 nanoseconds"), ("ksec", "2 kiloseconds"), ("sec", "2 seconds"),
+        ("psec", "2 picoseconds"), ("dasec", "2 dekaseconds"), ("Gsec", "2 gigaseconds"), ("µsecs", "2 microseconds"),
+        ("gm", "2 grams"), ("kgm", "2 kilograms"), ("µamp", "2 microamperes"), ("μA", "2 microamperes"),
+    ])
+    func prefixedUnits(_ unit: String, _ expected: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let spoken = speaker.speak(mathML: "<math><mn>2</mn><mi intent=':unit'>\(unit)</mi></math>").text
+        #expect(spoken == expected)
+        #expect(!spoken.contains("µ") && !spoken.contains("μ"))
+    }
+
+    /// German and Norwegian compose the prefix with their own words for the unit the abbreviation
+    /// stands for.
+    @Test func prefixedAbbreviationsInOtherLocales() throws {
+        for locale in ["de", "nb"] {
+            let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
+            let abbreviation = speaker.speak(mathML: "<math><mn>2</mn><mi intent=':unit'>µsec</mi></math>").text
+            let symbol = speaker.speak(mathML: "<math><mn>2</mn><mi intent=':unit'>µs</mi></math>").text
+            #expect(abbreviation == symbol, "\(locale)")
+            #expect(!abbreviation.contains("µ"))
+        }
+    }
+}
