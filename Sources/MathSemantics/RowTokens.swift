@@ -390,13 +390,20 @@ extension Analyzer {
         return row(from: base, range: range, ctx)
     }
 
+    /// Whether a number's text is words (MathML `<mn><mglyph alt="my glyph"/></mn>`): a space and a letter.
+    static func numberIsWords(_ t: String) -> Bool {
+        t.unicodeScalars.contains(" ") && t.unicodeScalars.contains(where: { $0.properties.isAlphabetic })
+    }
+
     /// The meaning of a number or an identifier read as a row (nil for other nodes): one item that is
     /// not a fence, with nothing to merge or match, so its token decides (``oneTokenRow(_:range:_:)``).
     mutating func leafRow(_ m: MathNode, _ ctx: Context) -> NodeID? {
         // MathML attributes may change what a leaf means (a unit): the general path reads them.
         if m.attributes != nil { return nil }
-        // A number's token is an operand with the number's own range: the number itself.
-        if case .number(let t, let v) = m.kind { return number(t, variant: v, range: m.range) }
+        // A number's token is an operand with the number's own range: the number itself (words, from a
+        // glyph's alt text, take the general path).
+        if case .number(let t, let v) = m.kind, !Self.numberIsWords(t) { return number(t, variant: v, range: m.range) }
+        if case .number = m.kind { return nil }
         guard let (t, v) = m.identifierParts else { return nil }
         var row = ctx
         row.level += 1

@@ -875,14 +875,18 @@ struct SpeechRun {
             return formatted(value, format: CompiledFormat(kind: .letters, selector: -1), node: node, owner)
         case .letters:
             // Letter by letter, as one-letter identifiers, when a letter is a capital ("Upper S i");
-            // a capital after the words of the key `letters.capital` when the style or locale has it.
-            // A name in small letters stays a word ("mol", "eff").
+            // a capital after the words of the key `letters.capital` when the style or locale has it,
+            // or before the words of `letters.capital-after` in a language that names the capital
+            // after its letter (French "S majuscule i"). A name in small letters stays a word ("mol", "eff").
             guard value.unicodeScalars.contains(where: { $0.properties.isUppercase }) else { return nil }
             let range = node >= 0 ? tree.range(node) : nil
+            let after = core.lexicon.symbol("letters.capital-after", variant: preferences.variant)?.trimmingSpaces
             let capital = core.lexicon.symbol("letters.capital", variant: preferences.variant)?.trimmingSpaces
             return value.unicodeScalars.filter { !$0.properties.isWhitespace }.map { scalar -> String in
                 let words = symbolWords(String(Character(scalar)), range: range)
-                guard let capital, !capital.isEmpty, scalar.properties.isUppercase else { return words }
+                guard scalar.properties.isUppercase else { return words }
+                if let after, !after.isEmpty { return words + " " + after }
+                guard let capital, !capital.isEmpty else { return words }
                 return capital + " " + words
             }.filter { !$0.isEmpty }.joined(separator: " ")
         case .punctuation:
