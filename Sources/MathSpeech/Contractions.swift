@@ -21,6 +21,15 @@ public struct Contractions: Sendable {
         /// Whether the second word must start with an elision initial.
         let vowel: Bool
         let replacement: String
+        /// The second word's bytes when it is ASCII (for ``mayMatch(_:firstWordOf:)``).
+        let secondASCII: [UInt8]?
+
+        init(second: String?, vowel: Bool, replacement: String) {
+            self.second = second
+            self.vowel = vowel
+            self.replacement = replacement
+            secondASCII = second.flatMap { s in s.utf8.allSatisfy { $0 < 0x80 } ? Array(s.utf8) : nil }
+        }
     }
 
     /// Entries by their first word.
@@ -108,8 +117,36 @@ public struct Contractions: Sendable {
             let last = UnsafeBufferPointer(rebasing: bytes[start...])
             return firstWords.firstIndex { $0.elementsEqual(last) }
         }
-        let k = text.utf8.withContiguousStorageIfAvailable(find) ?? Array(text.utf8).withUnsafeBufferPointer(find)
+        let k: Int? = text.withBytes { bytes in
+            // A text ending in a byte no first word ends in has none last (a bit test).
+            guard let last = bytes.last, lastBytes.contains(Int(last)) else { return nil }
+            return find(bytes)
+        }
         return k.map { firstEntries[$0] }
+    }
+
+    /// Whether an entry of `list` may match the first word of `text` (false only when none can): an
+    /// entry with an ASCII second word is compared with the bytes of an ASCII first word, without
+    /// splitting the text into `String`s (every pair of items whose first ends in a first word asks;
+    /// English "the" ends many). Anything else (a pattern, a non-ASCII word, a space a mark may join)
+    /// is left to ``matches(_:_:)``.
+    private func mayMatch(_ list: [Entry], firstWordOf text: String) -> Bool {
+        text.withBytes { bytes in
+            var end = 0
+            while end < bytes.count, bytes[end] != 0x20 {
+                if bytes[end] >= 0x80 { return true }
+                end += 1
+            }
+            // A mark after the space would make one character of them: the word would go on.
+            if end + 1 < bytes.count, bytes[end + 1] >= 0x80 { return true }
+            let word = UnsafeBufferPointer(rebasing: bytes[..<end])
+            for entry in list {
+                // ASCII against ASCII: equal strings exactly when equal bytes.
+                guard let second = entry.secondASCII else { return true }
+                if second.elementsEqual(word) { return true }
+            }
+            return false
+        }
     }
 
     /// Whether there is nothing to change.
@@ -152,12 +189,9 @@ public struct Contractions: Sendable {
                     }
                 }
             }
-            // The last word of `a` is looked up first, without splitting either text (most pairs have none).
-            guard let lastByte = a.utf8.last, lastBytes.contains(Int(lastByte)) else {
-                i += 1
-                continue
-            }
-            guard let list = entriesForLastWord(of: a) else {
+            // The last word of `a` is looked up first, then the first word of `b` is compared on bytes,
+            // without splitting either text (most pairs have none).
+            guard let list = entriesForLastWord(of: a), mayMatch(list, firstWordOf: b) else {
                 i += 1
                 continue
             }
@@ -189,8 +223,7 @@ public struct Contractions: Sendable {
 
     /// Whether `needle` occurs in the text's UTF-8 bytes (read in place: every spoken item is searched).
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        if let found = text.utf8.withContiguousStorageIfAvailable({ contains($0, needle) }) { return found }
-        return Array(text.utf8).withUnsafeBufferPointer { contains($0, needle) }
+        text.withBytes { contains($0, needle) }
     }
 
     private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
