@@ -163,16 +163,28 @@ public struct Contractions: Sendable {
     /// Applies the contractions to speech items in place.
     public func apply(to items: inout [SpeechDescription.Item]) {
         guard !isEmpty, !items.isEmpty else { return }
-        // Pairs inside one item (a part spoken as one piece of text).
+        // Pairs inside one item (a part spoken as one piece of text); and which items end in a byte a
+        // first word ends in: only those can start a pair across items (unless a `*C` entry, keyed
+        // by the second word, is there). One look at each item, instead of copying both items of
+        // every pair (rules stage, session 8).
+        var mayStartPair = [Bool](repeating: !afterFinal.isEmpty, count: items.count)
         for k in items.indices {
-            guard case let .words(w, r, p) = items[k], mayContain(w) else { continue }
-            let changed = applyWithin(w)
-            if changed != w { items[k] = .words(changed, range: r, prosody: p) }
+            guard case let .words(w, r, p) = items[k] else { continue }
+            let (contains, endsInFirst) = scan(w)
+            if contains {
+                let changed = applyWithin(w)
+                if changed != w {
+                    items[k] = .words(changed, range: r, prosody: p)
+                    mayStartPair[k] = mayStartPair[k] || endsInFirstWordByte(changed)
+                    continue
+                }
+            }
+            mayStartPair[k] = mayStartPair[k] || endsInFirst
         }
         // Pairs across the boundary of two items.
         var i = 0
         while i + 1 < items.count {
-            guard case let .words(a, ra, pa) = items[i], case let .words(b, rb, pb) = items[i + 1] else {
+            guard mayStartPair[i], case let .words(a, ra, pa) = items[i], case let .words(b, rb, pb) = items[i + 1] else {
                 i += 1
                 continue
             }
@@ -183,7 +195,7 @@ public struct Contractions: Sendable {
                     let (headA, lastA) = Contractions.splitLast(a)
                     if endsInFinal(lastA) {
                         Contractions.replacePair(in: &items, at: i, head: headA, replaced: words.replacingOccurrences(of: "*", with: lastA),
-                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb))
+                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: &mayStartPair)
                         i += 1  // the changed words are not looked at again (no entry can undo or repeat itself)
                         continue
                     }
@@ -199,11 +211,30 @@ public struct Contractions: Sendable {
             let (firstB, tailB) = Contractions.splitFirst(b)
             if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }) {
                 Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
-                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb))
+                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: &mayStartPair)
+                mayStartPair[i] = true
                 continue  // the new last word may meet the next part
             }
             i += 1
         }
+    }
+
+    /// Whether a text may hold a pair (``mayContain(_:)``) and whether its last byte is one a first
+    /// word ends in, in one reading of its bytes.
+    private func scan(_ text: String) -> (contains: Bool, endsInFirst: Bool) {
+        text.withBytes { bytes in
+            var contains = false
+            for needle in needles where Contractions.contains(bytes, needle) {
+                contains = true
+                break
+            }
+            return (contains, bytes.last.map { lastBytes.contains(Int($0)) } ?? false)
+        }
+    }
+
+    /// Whether the text's last byte is one a first word ends in.
+    private func endsInFirstWordByte(_ text: String) -> Bool {
+        text.withBytes { bytes in bytes.last.map { lastBytes.contains(Int($0)) } ?? false }
     }
 
     /// Plain text with the contractions applied (a comma after a word is a pause: nothing changes
@@ -283,11 +314,13 @@ public struct Contractions: Sendable {
     /// (`head`) and the pair's replacement, over both ranges; the second keeps its words after the
     /// pair (`tail`), or goes when there are none.
     static func replacePair(in items: inout [SpeechDescription.Item], at i: Int, head: String, replaced: String, tail: String,
-                            ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?)) {
+                            ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?),
+                            flags: inout [Bool]) {
         items[i] = .words(head.isEmpty ? replaced : head + " " + replaced, range: SourceRange.union(ranges.0, ranges.1),
                           prosody: prosodies.0)
         if tail.isEmpty {
             items.remove(at: i + 1)
+            flags.remove(at: i + 1)
         } else {
             items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
         }
