@@ -21,6 +21,15 @@ public struct Contractions: Sendable {
         /// Whether the second word must start with an elision initial.
         let vowel: Bool
         let replacement: String
+        /// The second word's bytes when it is ASCII (for ``mayMatch(_:firstWordOf:)``).
+        let secondASCII: [UInt8]?
+
+        init(second: String?, vowel: Bool, replacement: String) {
+            self.second = second
+            self.vowel = vowel
+            self.replacement = replacement
+            secondASCII = second.flatMap { s in s.utf8.allSatisfy { $0 < 0x80 } ? Array(s.utf8) : nil }
+        }
     }
 
     /// Entries by their first word.
@@ -108,8 +117,36 @@ public struct Contractions: Sendable {
             let last = UnsafeBufferPointer(rebasing: bytes[start...])
             return firstWords.firstIndex { $0.elementsEqual(last) }
         }
-        let k = text.utf8.withContiguousStorageIfAvailable(find) ?? Array(text.utf8).withUnsafeBufferPointer(find)
+        let k: Int? = text.withBytes { bytes in
+            // A text ending in a byte no first word ends in has none last (a bit test).
+            guard let last = bytes.last, lastBytes.contains(Int(last)) else { return nil }
+            return find(bytes)
+        }
         return k.map { firstEntries[$0] }
+    }
+
+    /// Whether an entry of `list` may match the first word of `text` (false only when none can): an
+    /// entry with an ASCII second word is compared with the bytes of an ASCII first word, without
+    /// splitting the text into `String`s (every pair of items whose first ends in a first word asks;
+    /// English "the" ends many). Anything else (a pattern, a non-ASCII word, a space a mark may join)
+    /// is left to ``matches(_:_:)``.
+    private func mayMatch(_ list: [Entry], firstWordOf text: String) -> Bool {
+        text.withBytes { bytes in
+            var end = 0
+            while end < bytes.count, bytes[end] != 0x20 {
+                if bytes[end] >= 0x80 { return true }
+                end += 1
+            }
+            // A mark after the space would make one character of them: the word would go on.
+            if end + 1 < bytes.count, bytes[end + 1] >= 0x80 { return true }
+            let word = UnsafeBufferPointer(rebasing: bytes[..<end])
+            for entry in list {
+                // ASCII against ASCII: equal strings exactly when equal bytes.
+                guard let second = entry.secondASCII else { return true }
+                if second.elementsEqual(word) { return true }
+            }
+            return false
+        }
     }
 
     /// Whether there is nothing to change.
@@ -126,16 +163,28 @@ public struct Contractions: Sendable {
     /// Applies the contractions to speech items in place.
     public func apply(to items: inout [SpeechDescription.Item]) {
         guard !isEmpty, !items.isEmpty else { return }
-        // Pairs inside one item (a part spoken as one piece of text).
+        // Pairs inside one item (a part spoken as one piece of text); and which items end in a byte a
+        // first word ends in: only those can start a pair across items (unless a `*C` entry, keyed
+        // by the second word, is there). One look at each item, instead of copying both items of
+        // every pair (rules stage, session 8).
+        var mayStartPair = [Bool](repeating: !afterFinal.isEmpty, count: items.count)
         for k in items.indices {
-            guard case let .words(w, r, p) = items[k], mayContain(w) else { continue }
-            let changed = applyWithin(w)
-            if changed != w { items[k] = .words(changed, range: r, prosody: p) }
+            guard case let .words(w, r, p) = items[k] else { continue }
+            let (contains, endsInFirst) = scan(w)
+            if contains {
+                let changed = applyWithin(w)
+                if changed != w {
+                    items[k] = .words(changed, range: r, prosody: p)
+                    mayStartPair[k] = mayStartPair[k] || endsInFirstWordByte(changed)
+                    continue
+                }
+            }
+            mayStartPair[k] = mayStartPair[k] || endsInFirst
         }
         // Pairs across the boundary of two items.
         var i = 0
         while i + 1 < items.count {
-            guard case let .words(a, ra, pa) = items[i], case let .words(b, rb, pb) = items[i + 1] else {
+            guard mayStartPair[i], case let .words(a, ra, pa) = items[i], case let .words(b, rb, pb) = items[i + 1] else {
                 i += 1
                 continue
             }
@@ -146,18 +195,15 @@ public struct Contractions: Sendable {
                     let (headA, lastA) = Contractions.splitLast(a)
                     if endsInFinal(lastA) {
                         Contractions.replacePair(in: &items, at: i, head: headA, replaced: words.replacingOccurrences(of: "*", with: lastA),
-                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb))
+                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: &mayStartPair)
                         i += 1  // the changed words are not looked at again (no entry can undo or repeat itself)
                         continue
                     }
                 }
             }
-            // The last word of `a` is looked up first, without splitting either text (most pairs have none).
-            guard let lastByte = a.utf8.last, lastBytes.contains(Int(lastByte)) else {
-                i += 1
-                continue
-            }
-            guard let list = entriesForLastWord(of: a) else {
+            // The last word of `a` is looked up first, then the first word of `b` is compared on bytes,
+            // without splitting either text (most pairs have none).
+            guard let list = entriesForLastWord(of: a), mayMatch(list, firstWordOf: b) else {
                 i += 1
                 continue
             }
@@ -165,11 +211,30 @@ public struct Contractions: Sendable {
             let (firstB, tailB) = Contractions.splitFirst(b)
             if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }) {
                 Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
-                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb))
+                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: &mayStartPair)
+                mayStartPair[i] = true
                 continue  // the new last word may meet the next part
             }
             i += 1
         }
+    }
+
+    /// Whether a text may hold a pair (``mayContain(_:)``) and whether its last byte is one a first
+    /// word ends in, in one reading of its bytes.
+    private func scan(_ text: String) -> (contains: Bool, endsInFirst: Bool) {
+        text.withBytes { bytes in
+            var contains = false
+            for needle in needles where Contractions.contains(bytes, needle) {
+                contains = true
+                break
+            }
+            return (contains, bytes.last.map { lastBytes.contains(Int($0)) } ?? false)
+        }
+    }
+
+    /// Whether the text's last byte is one a first word ends in.
+    private func endsInFirstWordByte(_ text: String) -> Bool {
+        text.withBytes { bytes in bytes.last.map { lastBytes.contains(Int($0)) } ?? false }
     }
 
     /// Plain text with the contractions applied (a comma after a word is a pause: nothing changes
@@ -189,8 +254,7 @@ public struct Contractions: Sendable {
 
     /// Whether `needle` occurs in the text's UTF-8 bytes (read in place: every spoken item is searched).
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        if let found = text.utf8.withContiguousStorageIfAvailable({ contains($0, needle) }) { return found }
-        return Array(text.utf8).withUnsafeBufferPointer { contains($0, needle) }
+        text.withBytes { contains($0, needle) }
     }
 
     private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
@@ -250,11 +314,13 @@ public struct Contractions: Sendable {
     /// (`head`) and the pair's replacement, over both ranges; the second keeps its words after the
     /// pair (`tail`), or goes when there are none.
     static func replacePair(in items: inout [SpeechDescription.Item], at i: Int, head: String, replaced: String, tail: String,
-                            ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?)) {
+                            ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?),
+                            flags: inout [Bool]) {
         items[i] = .words(head.isEmpty ? replaced : head + " " + replaced, range: SourceRange.union(ranges.0, ranges.1),
                           prosody: prosodies.0)
         if tail.isEmpty {
             items.remove(at: i + 1)
+            flags.remove(at: i + 1)
         } else {
             items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
         }

@@ -213,7 +213,7 @@ public struct SpeechEngine: Sendable {
         // The closures hold the engine's parts unowned: the caller holds them for the whole run.
         return TreeView.with(tree, vocabularyNames: core.propertyNameCount, vocabularyRoles: core.roleCount) {
             [unowned(unsafe) core, unowned(unsafe) preferences] view in
-            SpeechRun.Scratch.with(core.table, nodeCount: nodeCount) { [unowned(unsafe) core, unowned(unsafe) preferences] scratch in
+            SpeechRun.Scratch.with(core.table, nodeCount: nodeCount, stringCount: view.strings.count) { [unowned(unsafe) core, unowned(unsafe) preferences] scratch in
                 var run = SpeechRun(core: core, tree: view, preferences: preferences, tracing: trace, scratch: scratch)
                 var out = SpeechBuilder(capacity: 2 * nodeCount)
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)

@@ -202,6 +202,9 @@ struct SpeechRun {
     /// gives.
     private let extraNumbers: UnsafeMutablePointer<UInt16>
     private let extraRoleStart: Int
+    /// Per string of the tree, its text number (see ``Scratch/textIDs``), in memory the caller gives.
+    private let textIDs: UnsafeMutablePointer<Int32>
+    private static let unknownTextID: Int32 = -2
     var diagnostics: [Diagnostic] = []
     var trace: [RuleTrace] = []
     /// Nodes spoken so far, the limits, whether the run stopped at one, and the rule whose template is
@@ -245,20 +248,25 @@ struct SpeechRun {
         let resolved: UnsafeMutablePointer<ResolvedPath>
         let preferenceResults: UnsafeMutablePointer<UInt8>
         let extraNumbers: UnsafeMutablePointer<UInt16>
+        /// Per string of the tree, its number among the texts of `text` tests (``RuleTable/textIDTable``;
+        /// -1: none; ``unknownTextID``: not looked up yet).
+        let textIDs: UnsafeMutablePointer<Int32>
 
-        /// Runs `body` with memory for a run on a tree of `nodeCount` nodes with `table`'s rules, on the
-        /// stack (unless a part is large).
-        static func with<R>(_ table: RuleTable, nodeCount: Int, _ body: (Scratch) -> R) -> R {
+        /// Runs `body` with memory for a run on a tree of `nodeCount` nodes and `stringCount` strings
+        /// with `table`'s rules, on the stack (unless a part is large).
+        static func with<R>(_ table: RuleTable, nodeCount: Int, stringCount: Int, _ body: (Scratch) -> R) -> R {
             let names = table.extraNameCount, results = table.preferenceTestCount, paths = table.pathCount
             return withUnsafeTemporaryAllocation(of: Frame.self, capacity: nodeCount + 1) { ancestors in
                 withUnsafeTemporaryAllocation(of: ResolvedPath.self, capacity: paths) { resolved in
                     // The names' numbers, then the results (one more for a non-empty allocation).
                     withUnsafeTemporaryAllocation(of: UInt16.self, capacity: results + names + 1) { words in
-                        let numbers = words.baseAddress!
-                        return body(Scratch(ancestors: ancestors.baseAddress!, resolved: resolved.baseAddress!,
-                                            preferenceResults: UnsafeMutableRawPointer(numbers + names).bindMemory(
-                                                to: UInt8.self, capacity: results),
-                                            extraNumbers: numbers))
+                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: stringCount + 1) { textIDs in
+                            let numbers = words.baseAddress!
+                            return body(Scratch(ancestors: ancestors.baseAddress!, resolved: resolved.baseAddress!,
+                                                preferenceResults: UnsafeMutableRawPointer(numbers + names).bindMemory(
+                                                    to: UInt8.self, capacity: results),
+                                                extraNumbers: numbers, textIDs: textIDs.baseAddress!))
+                        }
                     }
                 }
             }
@@ -298,6 +306,8 @@ struct SpeechRun {
         }
         extraNumbers = scratch.extraNumbers
         extraRoleStart = rules.extraPropertyNameCount
+        textIDs = scratch.textIDs
+        textIDs.initialize(repeating: SpeechRun.unknownTextID, count: tree.strings.count)
         extraNumbers.initialize(repeating: .absent, count: rules.extraNameCount)
         if !tree.extraNames.isEmpty || !tree.extraRoles.isEmpty {
             for (i, name) in rules.extraPropertyNames.enumerated() { extraNumbers[i] = tree.propertyNumber(name) ?? .absent }
@@ -325,7 +335,9 @@ struct SpeechRun {
     private var pathStart: UnsafePointer<Int> { table.pathStart }
     private var pathSteps: UnsafePointer<CompiledCondition.Step> { table.pathSteps }
     private var properties: UnsafePointer<PropertyReference> { table.properties }
-    private var valueTests: UnsafePointer<CompiledValueTest> { table.valueTests }
+    private var valueTests: UnsafePointer<CompiledValueTest.Facts> { table.valueTests }
+    /// The value tests themselves, for testing a string value.
+    private var stringTests: UnsafePointer<CompiledValueTest> { table.stringTests }
     private var integerValues: UnsafePointer<Int32> { table.integerValues }
     private var roleSets: UnsafePointer<RoleSet> { table.roleSets }
     private var templateStart: UnsafePointer<Int> { table.templateStart }
@@ -400,10 +412,17 @@ struct SpeechRun {
         // In a list chosen by the node's text, each rule's `text = …` condition holds (unless a
         // property of the tree is named `text`).
         let skipsTextTests = chosen != nil && textIsPseudo
+        // The node's role as a bit (0 outside the vocabulary: not filtered) and its parent's kind, for
+        // the rules' role and parent filters (``RuleTable/Candidate/excludedRoles``).
+        let roleBit: UInt64 = Int(context.role) < roleCount ? 1 << UInt64(context.role) : 0
+        let hasParent = context.parent >= 0
+        let parentKind = hasParent ? tree.kind(context.parent) : tree.kind(context.node)
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
-            guard candidate.requires.isSubset(of: present), Int(candidate.rule) >= firstRule else { continue }
+            guard candidate.requires.isSubset(of: present), candidate.excludedRoles & roleBit == 0,
+                  hasParent ? candidate.parentKinds.contains(parentKind) : candidate.atRoot,
+                  Int(candidate.rule) >= firstRule else { continue }
             let skipped = skipsTextTests ? candidate.textTest : -1
             var t = candidate.firstTest
             while t < candidate.endTest {
@@ -419,9 +438,9 @@ struct SpeechRun {
     /// split by text (see ``RuleTable/KindCandidates``).
     @inline(__always)
     private mutating func candidates(kind: Int, text: String, _ split: RuleTable.KindCandidates) -> RuleTable.CandidateList? {
-        enum Decision { case scalar(UInt32), other, table }
+        enum Decision { case scalar(UInt32), other, table, empty }
         let decision: Decision = text.withBytes { bytes in
-            guard let first = bytes.first else { return .table }
+            guard let first = bytes.first else { return .empty }
             if first < 0x80 {
                 if bytes.count == 1 && split.decidesOneByte { return .scalar(UInt32(first)) }
                 if split.decidesASCII && !bytes.contains(where: { $0 >= 0x80 }) { return .other }
@@ -436,9 +455,10 @@ struct SpeechRun {
             // No rule names the text: a one-byte ASCII text is decided; a scalar in NFC when every
             // non-ASCII text rules name is one too.
             if scalar < 0x80 || split.decidesNFCScalars { return nil }
-            return preferences.candidates.byText[kind][text]
+            return lists.byText[kind][text]
         case .other: return nil
-        case .table: return preferences.candidates.byText[kind][text]
+        case .empty: return split.hasEmptyList ? split.emptyList : nil
+        case .table: return lists.byText[kind][text]
         }
     }
 
@@ -1029,11 +1049,21 @@ struct SpeechRun {
             case .flag: return valueTests[test].onFlag
             case .integer: return valueTests[test].passes(integer: p.payload, integerValues)
             case .atom: return valueTests[test].atoms.contains(p.payload)
-            case .string: return valueTests[test].passes(tree.strings[Int(p.payload)])
+            case .string: return stringTests[test].passes(tree.strings[Int(p.payload)])
             }
         }
         if properties[property].pseudo == .none { return valueTests[test].onMissing }
         return pseudoProperty(property, of: target, passes: test, isSelf: isSelf, context)
+    }
+
+    /// The number of the node's text among the texts of `text` tests (-1: none of them), looked up
+    /// once per string of the tree.
+    @inline(__always)
+    private mutating func textID(_ node: NodeID) -> Int32 {
+        let t = Int(tree.nodes[Int(node)].text)
+        if t < 0 { return core.table.emptyTextID }
+        if textIDs[t] == SpeechRun.unknownTextID { textIDs[t] = core.table.textIDTable[tree.strings[t]] ?? -1 }
+        return textIDs[t]
     }
 
     /// ``property(_:of:passes:isSelf:_:)`` for a pseudo-property.
@@ -1041,11 +1071,13 @@ struct SpeechRun {
         let node = target.node
         switch properties[property].pseudo {
         case .none: return valueTests[test].onMissing
-        case .text: return valueTests[test].passes(tree.text(node))
+        case .text:
+            if valueTests[test].byTextID { return valueTests[test].passes(textID: textID(node), table.textIDValues) }
+            return stringTests[test].passes(tree.text(node))
         case .kind: return valueTests[test].kinds.contains(tree.kind(node))
         case .role:
             if Int(target.role) < roleCount { return valueTests[test].roles >> UInt64(target.role) & 1 != 0 }
-            return valueTests[test].passes(tree.name(ofRole: target.role))
+            return stringTests[test].passes(tree.name(ofRole: target.role))
         case .count:
             return valueTests[test].passes(integer: Int32(tree.childCount(node)), integerValues)
         case .position:
@@ -1053,7 +1085,7 @@ struct SpeechRun {
             return valueTests[test].passes(integer: Int32(position(context)), integerValues)
         case .scriptPath:
             guard isSelf else { return valueTests[test].onMissing }
-            return valueTests[test].passes(scriptPath(context))
+            return stringTests[test].passes(scriptPath(context))
         }
     }
 

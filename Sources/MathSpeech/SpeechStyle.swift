@@ -241,7 +241,14 @@ final class RuleTable: Sendable {
     /// Value tests (`= squared`, `< 3`), by number; `integerValues` holds the integers of their
     /// ``CompiledValueTest/integers`` ranges.
     let valueTests: FrozenArray<CompiledValueTest>
+    /// The value tests' ``CompiledValueTest/Facts``, by the same numbers.
+    let valueFacts: FrozenArray<CompiledValueTest.Facts>
     let integerValues: FrozenArray<Int32>
+    /// The numbers of the values of exact `oneOf` tests (see ``TextIDs``): by text, and each test's.
+    let textIDTable: TextTable<Int32>
+    let textIDValues: FrozenArray<Int32>
+    /// The number of the empty text (-1 when no test names it).
+    let emptyTextID: Int32
     /// Role sets (`role is exponent, subscript`), by number.
     let roleSets: FrozenArray<RoleSet>
     /// The distinct preference tests (`pref Fractions = Over`), by number: preferences are fixed for a
@@ -278,8 +285,10 @@ final class RuleTable: Sendable {
         let pathStart: UnsafePointer<Int>
         let pathSteps: UnsafePointer<CompiledCondition.Step>
         let properties: UnsafePointer<PropertyReference>
-        let valueTests: UnsafePointer<CompiledValueTest>
+        let valueTests: UnsafePointer<CompiledValueTest.Facts>
+        let stringTests: UnsafePointer<CompiledValueTest>
         let integerValues: UnsafePointer<Int32>
+        let textIDValues: UnsafePointer<Int32>
         let roleSets: UnsafePointer<RoleSet>
         let templateStart: UnsafePointer<Int>
         let parts: UnsafePointer<CompiledPart>
@@ -310,6 +319,38 @@ final class RuleTable: Sendable {
         /// node itself with a test that fails when the property is missing): a node without one of
         /// them is not matched against the rule at all.
         let requires: NameSet
+        /// The vocabulary roles (bits by number) and parent kinds for which the rule's `role is …` and
+        /// `parent is …` conditions fail, and whether they hold at the root (no parent): a node
+        /// they rule out is not matched against the rule (a mask test in the candidate loop instead
+        /// of testing conditions; rules stage, session 8).
+        let excludedRoles: UInt64
+        let parentKinds: KindSet
+        let atRoot: Bool
+    }
+
+    /// What a rule's `role is …` and `parent is …` conditions allow (see ``Candidate/excludedRoles``).
+    private static func roleAndParentFilter(_ conditions: ArraySlice<CompiledCondition>, roleSets: [RoleSet])
+        -> (excludedRoles: UInt64, parentKinds: KindSet, atRoot: Bool) {
+        var allowed: UInt64 = ~0
+        var parents = KindSet.all, atRoot = true
+        for condition in conditions {
+            switch condition.test {
+            case .role(let set):
+                // For a role of the vocabulary the test is its bit (names outside it are never one).
+                let bits = roleSets[set].bits
+                allowed &= condition.negated ? ~bits : bits
+            case .parentKind(let kinds):
+                // At the root the test fails, negated it holds.
+                if condition.negated {
+                    parents = parents.subtracting(kinds)
+                } else {
+                    parents = parents.intersection(kinds)
+                    atRoot = false
+                }
+            default: break
+            }
+        }
+        return (~allowed, parents, atRoot)
     }
 
     /// Candidate rules in priority order: a range of ``Candidates/rules``.
@@ -350,6 +391,10 @@ final class RuleTable: Sendable {
         let decidesOneByte: Bool
         let decidesASCII: Bool
         let decidesNFCScalars: Bool
+        /// The list for the empty text (most inner nodes' text) when rules name it; otherwise
+        /// ``other`` (``hasEmptyList`` false): decided without a look-up by text.
+        let emptyList: CandidateList
+        let hasEmptyList: Bool
     }
 
     /// Per kind (indexed by ``SemanticKind/number``), the candidate lists, split by node text.
@@ -364,6 +409,9 @@ final class RuleTable: Sendable {
         let byScalar: ScalarMap<Int32>
         /// Per kind, all its text-named lists by text (for texts the other tables do not decide).
         let byText: [TextTable<CandidateList>]
+        /// The same tables, read in place by a run (an element of an array is copied, with its
+        /// dictionaries' reference counts, when read).
+        let byTextFrozen: FrozenArray<TextTable<CandidateList>>
         /// Whether the rules whose preference tests fail are left out (and the others' hold).
         let preferencesTested: Bool
         /// The lists as a run reads them.
@@ -376,6 +424,7 @@ final class RuleTable: Sendable {
             let byKind: UnsafePointer<KindCandidates>
             let textLists: UnsafePointer<CandidateList>
             let byScalar: ScalarMap<Int32>.Reader
+            let byText: UnsafePointer<TextTable<CandidateList>>
         }
 
         /// Lists in the layout of ``Candidates``, from lists of rule numbers; `entries` holds each
@@ -405,10 +454,12 @@ final class RuleTable: Sendable {
                 let table = TextTable(ranges)
                 let keys = ranges.keys
                 let nonASCII = keys.filter { !$0.utf8.allSatisfy { $0 < 0x80 } }
+                let other = add(lists.other)
                 byKind.append(KindCandidates(
-                    other: add(lists.other), split: !keys.isEmpty, decidesOneByte: table.asciiKeysDecide,
+                    other: other, split: !keys.isEmpty, decidesOneByte: table.asciiKeysDecide,
                     decidesASCII: table.asciiKeysDecide && !keys.contains { $0.utf8.count > 1 && $0.utf8.allSatisfy { $0 < 0x80 } },
-                    decidesNFCScalars: nonASCII.allSatisfy { Normalization.nfcScalar($0) != nil }))
+                    decidesNFCScalars: nonASCII.allSatisfy { Normalization.nfcScalar($0) != nil },
+                    emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
                 byText.append(table)
             }
             self.rules = FrozenArray(rules)
@@ -416,9 +467,10 @@ final class RuleTable: Sendable {
             self.textLists = FrozenArray(textLists)
             self.byScalar = ScalarMap(byScalar)
             self.byText = byText
+            byTextFrozen = FrozenArray(byText)
             self.preferencesTested = preferencesTested
             reader = Reader(rules: self.rules.base, byKind: self.byKind.base, textLists: self.textLists.base,
-                            byScalar: self.byScalar.reader)
+                            byScalar: self.byScalar.reader, byText: byTextFrozen.base)
         }
 
         /// The lists without the rules `keep` rejects, for fixed preferences (`entries`: each rule as
@@ -464,12 +516,17 @@ final class RuleTable: Sendable {
             }
             return required
         }
+        let roleFilters = (0 ..< rules.count).map { [builder] r in
+            RuleTable.roleAndParentFilter(tests[testStart[r] ..< testStart[r + 1]], roleSets: builder.roleSets)
+        }
         func entries(from first: [Int]) -> [Candidate] {
             var entries: [Candidate] = []
             for r in 0 ..< rules.count {
                 let end: Int = testStart[r + 1]
                 entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
-                                         textTest: Int32(textTests[r]), requires: requirements[r]))
+                                         textTest: Int32(textTests[r]), requires: requirements[r],
+                                         excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
+                                         atRoot: roleFilters[r].atRoot))
             }
             return entries
         }
@@ -484,7 +541,11 @@ final class RuleTable: Sendable {
         pathSteps = FrozenArray(builder.pathSteps)
         properties = FrozenArray(builder.properties)
         valueTests = FrozenArray(builder.valueTests)
+        valueFacts = FrozenArray(builder.valueTests.map(\.facts))
         integerValues = FrozenArray(builder.integerValues)
+        textIDTable = TextTable(builder.textIDs.ids)
+        textIDValues = FrozenArray(builder.textIDs.values)
+        emptyTextID = builder.textIDs.ids[""] ?? -1
         roleSets = FrozenArray(builder.roleSets)
         preferenceTests = builder.preferenceTests
         extraPropertyNames = builder.extraPropertyNames
@@ -508,7 +569,8 @@ final class RuleTable: Sendable {
         levelNames = builder.levelNames
         variantSelectors = builder.variantSelectors
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
-                        properties: properties.base, valueTests: valueTests.base, integerValues: integerValues.base,
+                        properties: properties.base, valueTests: valueFacts.base, stringTests: valueTests.base, integerValues: integerValues.base,
+                        textIDValues: textIDValues.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
                         templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
@@ -546,6 +608,7 @@ final class RuleTable: Sendable {
         var properties: [PropertyReference] = []
         var valueTests: [CompiledValueTest] = []
         var integerValues: [Int32] = []
+        var textIDs = TextIDs()
         var roleSets: [RoleSet] = []
         var preferenceTests: [PreferenceTest] = []
         var extraPropertyNames: [String] = []
@@ -634,7 +697,7 @@ final class RuleTable: Sendable {
         /// (`x` and `X` are different letters), where other values ignore ASCII case.
         mutating func valueTest(_ t: ValueTest, exact: Bool = false) -> Int {
             let (n, isNew) = Builder.number(ValueTestKey(test: t, exact: exact), &valueTestNumbers)
-            if isNew { valueTests.append(CompiledValueTest(t, exact: exact, integers: &integerValues)) }
+            if isNew { valueTests.append(CompiledValueTest(t, exact: exact, integers: &integerValues, textIDs: &textIDs)) }
             return n
         }
 
@@ -649,7 +712,7 @@ final class RuleTable: Sendable {
                 return CompiledCondition(.property(path: self.path(path), property: property(name), test: valueTest(t, exact: name == "text")), negated: negated)
             case let .preference(name, t, negated):
                 let (slot, isNew) = Builder.number(PreferenceKey(name: name, test: t), &preferenceNumbers)
-                if isNew { preferenceTests.append(PreferenceTest(name: name, test: CompiledValueTest(t, integers: &integerValues))) }
+                if isNew { preferenceTests.append(PreferenceTest(name: name, test: CompiledValueTest(t, integers: &integerValues, textIDs: &textIDs))) }
                 return CompiledCondition(.preference(slot: slot), negated: negated)
             case let .kind(path, kinds, negated):
                 return CompiledCondition(.kind(path: self.path(path), KindSet(kinds)), negated: negated)
@@ -867,6 +930,18 @@ struct KindSet: Sendable {
     /// No kind.
     init() {}
 
+    private init(low: UInt64, high: UInt64) {
+        self.low = low
+        self.high = high
+    }
+
+    /// Every kind.
+    static let all = KindSet(low: ~0, high: ~0)
+
+    func intersection(_ other: KindSet) -> KindSet { KindSet(low: low & other.low, high: high & other.high) }
+
+    func subtracting(_ other: KindSet) -> KindSet { KindSet(low: low & ~other.low, high: high & ~other.high) }
+
     mutating func insert(_ kind: SemanticKind) {
         let n = kind.number
         if n < 64 { low |= 1 << UInt64(n) } else { high |= 1 << UInt64(n - 64) }
@@ -1006,9 +1081,14 @@ struct CompiledValueTest: Sendable {
     /// For `oneOf`: the range of ``RuleTable/integerValues`` holding the integers whose decimal
     /// string passes.
     let integers: Range<Int>
+    /// For an exact `oneOf` (the `text` tests): the range of ``RuleTable/textIDValues`` holding the
+    /// numbers of its values among all such values (``TextIDs``); `byTextID` says it is one.
+    let textIDs: Range<Int>
+    let byTextID: Bool
 
-    /// Compiles `test`, appending the integers it accepts to `integerValues`.
-    init(_ test: ValueTest, exact: Bool = false, integers integerValues: inout [Int32]) {
+    /// Compiles `test`, appending the integers it accepts to `integerValues`, and for an exact
+    /// `oneOf` the numbers of its values to `textIDs`.
+    init(_ test: ValueTest, exact: Bool = false, integers integerValues: inout [Int32], textIDs: inout TextIDs) {
         var values: [String] = []
         var number = 0.0
         switch test {
@@ -1055,23 +1135,63 @@ struct CompiledValueTest: Sendable {
             }
         }
         integers = start ..< integerValues.count
+        byTextID = exact && operation == .oneOf
+        let textStart = textIDs.values.count
+        if byTextID {
+            for v in values {
+                let id = textIDs.number(v)
+                if !textIDs.values[textStart...].contains(id) { textIDs.values.append(id) }
+            }
+        }
+        self.textIDs = textStart ..< textIDs.values.count
     }
 
     /// Whether `value` passes: present and not `false` or empty; one of the values (equal as
     /// strings, or unless `exact` equal ignoring ASCII case); a number below / above.
     func passes(_ value: String?) -> Bool { string.passes(value) }
 
-    /// Whether an integer value passes (the test on its decimal string).
-    @inline(__always)
-    func passes(integer n: Int32, _ integerValues: UnsafePointer<Int32>) -> Bool {
-        switch operation {
-        case .present: return true
-        case .oneOf:
-            for i in integers where integerValues[i] == n { return true }
-            return false
-        case .less: return Double(n) < number
-        case .greater: return Double(n) > number
+    /// What a run reads of the test besides the string test: plain values only, so reading one from
+    /// the table copies no array and counts no reference (``RuleTable/valueFacts``; the whole test
+    /// was copied, with its values, on every pseudo-property test: rules stage, session 8).
+    struct Facts: Sendable {
+        let operation: Operation
+        let number: Double
+        let onFlag: Bool
+        let onMissing: Bool
+        let atoms: AtomSet
+        let kinds: KindSet
+        let roles: UInt64
+        let integers: Range<Int>
+        let textIDs: Range<Int>
+        let byTextID: Bool
+
+        /// Whether an integer value passes (the test on its decimal string).
+        @inline(__always)
+        func passes(integer n: Int32, _ integerValues: UnsafePointer<Int32>) -> Bool {
+            switch operation {
+            case .present: return true
+            case .oneOf:
+                for i in integers where integerValues[i] == n { return true }
+                return false
+            case .less: return Double(n) < number
+            case .greater: return Double(n) > number
+            }
         }
+
+        /// Whether a text with number `id` among ``TextIDs`` (-1: none of them) passes, for a test
+        /// with ``byTextID``: the string test on it (`values.contains`: equal as strings, as the
+        /// numbering's dictionary compares them, so one number per class of equal strings).
+        @inline(__always)
+        func passes(textID id: Int32, _ textIDValues: UnsafePointer<Int32>) -> Bool {
+            for i in textIDs where textIDValues[i] == id { return true }
+            return false
+        }
+    }
+
+    /// The test's ``Facts``.
+    var facts: Facts {
+        Facts(operation: operation, number: number, onFlag: onFlag, onMissing: onMissing, atoms: atoms, kinds: kinds,
+              roles: roles, integers: integers, textIDs: textIDs, byTextID: byTextID)
     }
 
     /// The test on strings. `valuesKnownNFC` when each value is ASCII or one scalar in NFC
@@ -1100,6 +1220,23 @@ struct CompiledValueTest: Sendable {
             case .greater: return value.flatMap(Double.init).map { $0 > number } ?? false
             }
         }
+    }
+}
+
+/// The values of the exact `oneOf` tests of a style (the `text = …` tests) numbered, one number per
+/// class of equal strings: a run finds a node's text among them once (``SpeechRun``'s text numbers)
+/// and tests its number, instead of comparing strings in every test (rules stage, `BENCHMARKS.md`,
+/// session 8).
+struct TextIDs {
+    var ids: [String: Int32] = [:]
+    /// The numbers of every test's values, test after test (``CompiledValueTest/textIDs``).
+    var values: [Int32] = []
+
+    mutating func number(_ text: String) -> Int32 {
+        if let id = ids[text] { return id }
+        let id = Int32(ids.count)
+        ids[text] = id
+        return id
     }
 }
 

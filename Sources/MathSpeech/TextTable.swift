@@ -21,6 +21,9 @@ struct TextTable<Value: Sendable>: Sendable {
     /// Values of one-byte ASCII keys by byte (128 entries; empty when the ASCII shortcuts are off).
     private let oneByte: [Value?]
     private let ascii: [String: Value]
+    /// The ASCII keys of 2–7 bytes without NUL by their bytes packed in an integer (``PackedText``):
+    /// found without hashing a string (most node texts rules name are such: `sin`, `10`, `dx`).
+    private let packed: PackedText.Map<Value>
     private let scalars: [UInt32: Value]
 
     init(_ all: [String: Value]) {
@@ -39,6 +42,9 @@ struct TextTable<Value: Sendable>: Sendable {
         }
         self.oneByte = oneByte
         self.ascii = ascii
+        var packed: [UInt64: Value] = [:]
+        for (key, value) in ascii { if let k = PackedText.key(key) { packed[k] = value } }
+        self.packed = PackedText.Map(packed)
         self.scalars = scalars
     }
 
@@ -48,9 +54,69 @@ struct TextTable<Value: Sendable>: Sendable {
         let utf8 = text.utf8
         if asciiKeysDecide, let first = utf8.first, first < 0x80 {
             if utf8.count == 1 { return oneByte[Int(first)] }
+            // Equal ASCII strings have equal bytes: the packed key decides among the ASCII keys.
+            if let key = PackedText.key(text) { return packed[key] }
             if utf8.allSatisfy({ $0 < 0x80 }) { return ascii[text] }
         }
         if let scalar = text.soleScalarValue, let value = scalars[scalar] { return value }
         return dictionary[text]
+    }
+}
+
+/// ASCII texts of up to 7 bytes without NUL as one integer (byte `i` in bits `8i ..< 8i + 8`; the zero
+/// bytes above the text tell its length), and a table keyed by them.
+enum PackedText {
+    /// The key of an ASCII text of 1–7 bytes without NUL; nil for any other text.
+    @inline(__always)
+    static func key(_ text: String) -> UInt64? {
+        text.withBytes { bytes in
+            guard bytes.count <= 7, !bytes.isEmpty else { return nil }
+            var key: UInt64 = 0
+            for i in 0 ..< bytes.count {
+                let b = bytes[i]
+                guard b != 0, b < 0x80 else { return nil }
+                key |= UInt64(b) << UInt64(8 * i)
+            }
+            return key
+        }
+    }
+
+    /// An open-addressing table from keys to values (keys are never 0: 0 marks an empty slot).
+    struct Map<Value: Sendable>: Sendable {
+        private let keys: [UInt64]
+        private let values: [Value?]
+        private let mask: Int
+
+        init(_ dictionary: [UInt64: Value]) {
+            var count = 1
+            while count < 2 * max(dictionary.count, 1) { count <<= 1 }
+            var keys = [UInt64](repeating: 0, count: count)
+            var values = [Value?](repeating: nil, count: count)
+            mask = count - 1
+            for (key, value) in dictionary {
+                var slot = Map.slot(key, mask)
+                while keys[slot] != 0 { slot = (slot + 1) & mask }
+                keys[slot] = key
+                values[slot] = value
+            }
+            self.keys = keys
+            self.values = values
+        }
+
+        @inline(__always)
+        private static func slot(_ key: UInt64, _ mask: Int) -> Int {
+            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        }
+
+        @inline(__always)
+        subscript(_ key: UInt64) -> Value? {
+            var slot = Map.slot(key, mask)
+            while true {
+                let k = keys[slot]
+                if k == key { return values[slot] }
+                if k == 0 { return nil }
+                slot = (slot + 1) & mask
+            }
+        }
     }
 }

@@ -26,6 +26,9 @@ import MathSemantics
         rule numbers for power
           when exponent-value in 007, -0, +1, 12, -3 and count < 3 and value > 1.5
           say c
+        rule texts for identifier
+          when text in x, X, \u{e9}, e\u{301}, \u{212A}, sin and not next.text = K
+          say d
         """#
         styles.append(SpeechStyle(files: [try RuleFile(parsing: extra, file: "xx/extra.rules")], words: WordTable()))
         return styles
@@ -44,7 +47,17 @@ import MathSemantics
                     #expect((t.roles >> UInt64(role.rawValue) & 1 != 0) == t.passes(role.name), "\(t.values) \(role)")
                 }
                 for n in Int32(-20) ... 40 {
-                    #expect(t.passes(integer: n, table.integerValues.base) == t.passes(String(n)), "\(t.values) \(n)")
+                    #expect(t.facts.passes(integer: n, table.integerValues.base) == t.passes(String(n)), "\(t.values) \(n)")
+                }
+                // `text = …` tests by text number: the string test's result for the values, the
+                // vocabulary's names, other spellings of the values and texts no test names.
+                if t.byTextID {
+                    let texts = t.values + t.values.map { $0.decomposedStringWithCanonicalMapping } + t.values.map { $0.uppercased() }
+                        + PropertyAtom.allCases.map(\.string) + ["", "x", "K", "\u{212A}", "é", "e\u{301}", "sin", "unnamed"]
+                    for text in texts {
+                        let id = table.textIDTable[text] ?? -1
+                        #expect(t.facts.passes(textID: id, table.textIDValues.base) == t.passes(text), "\(t.values) \(text)")
+                    }
                 }
             }
         }
