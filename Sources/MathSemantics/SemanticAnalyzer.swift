@@ -512,11 +512,11 @@ struct Analyzer {
     /// The primes one character stands for.
     @inline(__always)
     static func primeCount(of u: Unicode.Scalar) -> Int? {
-        switch u {
-        case "′", "'", "’", "ʹ": return 1
-        case "″": return 2
-        case "‴": return 3
-        case "⁗": return 4
+        switch u.value {
+        case 0x2032, 0x27, 0x2019, 0x2B9: return 1  // ′ ' ’ ʹ
+        case 0x2033: return 2                       // ″
+        case 0x2034: return 3                       // ‴
+        case 0x2057: return 4                       // ⁗
         default: return nil
         }
     }
