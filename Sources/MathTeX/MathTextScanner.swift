@@ -1063,47 +1063,23 @@ private struct TextScan {
 
     /// The UTF-8 replacement and source length of the character reference at `i` (which holds `&`).
     func reference(at i: Int, limit: Int, math: Bool) -> ([UInt8], Int)? {
-        var j = i + 1
-        let end = min(limit, i + (options.namedCharacterReference == nil ? 12 : 42))
-        while j < end, bytes[j] != Byte.semicolon { j += 1 }
-        guard j < end, j > i + 1 else { return nil }
-        let name = bytes[(i + 1)..<j]
-        let length = j + 1 - i
-        let noBreakSpace: [UInt8] = math ? [Byte.space] : [0xC2, 0xA0]
-        if name.first == Byte.hash {
-            var digits = name.dropFirst()
-            let hex = digits.first.map { $0 | 0x20 } == Byte.letterX
-            if hex { digits = digits.dropFirst() }
-            guard !digits.isEmpty, digits.count <= (hex ? 6 : 7) else { return nil }
-            var value: UInt32 = 0
-            for d in digits {
-                if hex {
-                    guard let v = Byte.hexValue(d) else { return nil }
-                    value = value * 16 + v
-                } else {
-                    guard Byte.isDigit(d) else { return nil }
-                    value = value * 10 + UInt32(d - 0x30)
-                }
-            }
-            guard value != 0, let scalar = Unicode.Scalar(value) else { return nil }
-            if value == 0xA0 { return (noBreakSpace, length) }
-            var utf8: [UInt8] = []
-            UTF8.encode(scalar) { utf8.append($0) }
-            return (utf8, length)
-        }
-        let replacement: [UInt8]
-        if name.elementsEqual("lt".utf8) { replacement = [0x3C] }
-        else if name.elementsEqual("gt".utf8) { replacement = [0x3E] }
-        else if name.elementsEqual("amp".utf8) { replacement = [Byte.ampersand] }
-        else if name.elementsEqual("quot".utf8) { replacement = [0x22] }
-        else if name.elementsEqual("apos".utf8) { replacement = [0x27] }
-        else if name.elementsEqual("nbsp".utf8) { replacement = noBreakSpace }
-        else if let resolve = options.namedCharacterReference,
-                name.allSatisfy({ Byte.isLetter($0) || Byte.isDigit($0) }),
-                let value = resolve(String(decoding: name, as: UTF8.self)), !value.isEmpty {
-            replacement = Array(value.utf8)
-        }
+        let resolve = options.namedCharacterReference
+        guard let (reference, length) = CharacterReference.read(bytes, at: i, limit: limit,
+                                                                maxNameLength: resolve == nil ? 10 : 40)
         else { return nil }
-        return (replacement, length)
+        let noBreakSpace: [UInt8] = math ? [Byte.space] : [0xC2, 0xA0]
+        switch reference {
+        case .scalar(let scalar):
+            if scalar.value == 0xA0 { return (noBreakSpace, length) }
+            return (Array(UTF8.encode(scalar)!), length)
+        case .name(let range):
+            let name = bytes[range]
+            if let byte = CharacterReference.xmlPredefined(name) { return ([byte], length) }
+            if name.elementsEqual("nbsp".utf8) { return (noBreakSpace, length) }
+            guard let resolve, name.allSatisfy({ Byte.isLetter($0) || Byte.isDigit($0) }),
+                  let value = resolve(String(decoding: name, as: UTF8.self)), !value.isEmpty
+            else { return nil }
+            return (Array(value.utf8), length)
+        }
     }
 }

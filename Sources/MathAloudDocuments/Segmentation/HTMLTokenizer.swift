@@ -235,39 +235,17 @@ package struct HTMLTokenizer {
 
     /// The replacement and length of the reference at `i` (which holds `&`).
     static func reference(in bytes: ArraySlice<UInt8>, at i: Int) -> ([UInt8], Int)? {
-        var j = i + 1
-        let end = min(bytes.endIndex, i + 2 + MathMLEntities.maxNameLength)
-        while j < end, bytes[j] != 0x3B { j += 1 }
-        guard j < end, j > i + 1 else { return nil }
-        let name = bytes[(i + 1)..<j]
-        if name.first == 0x23 {   // '#'
-            var digits = name.dropFirst()
-            let hex = digits.first.map { $0 | 0x20 } == 0x78
-            if hex { digits = digits.dropFirst() }
-            guard !digits.isEmpty, digits.count <= 7 else { return nil }
-            var value: UInt32 = 0
-            for d in digits {
-                if d >= 0x30 && d <= 0x39 { value = value * (hex ? 16 : 10) + UInt32(d - 0x30) }
-                else if hex, (d | 0x20) >= 0x61, (d | 0x20) <= 0x66 { value = value * 16 + UInt32((d | 0x20) - 0x61 + 10) }
-                else { return nil }
-            }
-            guard value != 0, let scalar = Unicode.Scalar(value) else { return nil }
-            var utf8: [UInt8] = []
-            UTF8.encode(scalar) { utf8.append($0) }
-            return (utf8, j + 1 - i)
+        guard let (reference, length) = CharacterReference.read(bytes, at: i, limit: bytes.endIndex,
+                                                                maxNameLength: MathMLEntities.maxNameLength)
+        else { return nil }
+        switch reference {
+        case .scalar(let scalar):
+            return (Array(UTF8.encode(scalar)!), length)
+        case .name(let range):
+            if let byte = CharacterReference.xmlPredefined(bytes[range]) { return ([byte], length) }
+            guard let value = MathMLEntities.value(of: String(decoding: bytes[range], as: UTF8.self)) else { return nil }
+            return (Array(value.utf8), length)
         }
-        let text = String(decoding: name, as: UTF8.self)
-        let value: String?
-        switch text {
-        case "lt": value = "<"
-        case "gt": value = ">"
-        case "amp": value = "&"
-        case "quot": value = "\""
-        case "apos": value = "'"
-        default: value = MathMLEntities.value(of: text)
-        }
-        guard let value else { return nil }
-        return (Array(value.utf8), j + 1 - i)
     }
 }
 
