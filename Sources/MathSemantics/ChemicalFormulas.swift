@@ -14,8 +14,27 @@ extension SemanticTree.Records {
         "Rf", "Db", "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc", "Lv", "Ts", "Og",
     ]
 
-    /// The symbols of the chemical elements, by which a formula is recognised.
-    static let elementSymbols: Set<String> = Set(elementsByAtomicNumber)
+    /// The element symbols as bit sets (every symbol is a capital ASCII letter and at most one small
+    /// one): bit `c` of `[26]` for the one-letter symbol of capital `c`, bit `s` of `[c]` for the
+    /// two-letter symbol of capital `c` and small letter `s`. Tested on the text's bytes, so asking
+    /// whether an identifier is an element hashes no string (``isElementSymbol(_:)``).
+    static let elementBits: [UInt32] = {
+        var bits = [UInt32](repeating: 0, count: 27)
+        for symbol in elementsByAtomicNumber {
+            let b = Array(symbol.utf8)
+            if b.count == 1 { bits[26] |= 1 << UInt32(b[0] - 0x41) } else { bits[Int(b[0] - 0x41)] |= 1 << UInt32(b[1] - 0x61) }
+        }
+        return bits
+    }()
+
+    /// Whether `symbol` is the symbol of a chemical element (`H`, `Cl`; not `h`, `CL`, `Xx`).
+    static func isElementSymbol(_ symbol: String) -> Bool {
+        var it = symbol.utf8.makeIterator()
+        guard let capital = it.next(), capital >= 0x41, capital <= 0x5A else { return false }
+        guard let small = it.next() else { return elementBits[26] & (1 << UInt32(capital - 0x41)) != 0 }
+        guard small >= 0x61, small <= 0x7A, it.next() == nil else { return false }
+        return elementBits[Int(capital - 0x41)] & (1 << UInt32(small - 0x61)) != 0
+    }
 
     /// The atomic number of each element symbol.
     static let atomicNumbers: [String: Int] = Dictionary(
@@ -23,7 +42,7 @@ extension SemanticTree.Records {
 
     /// Whether `n` is an element symbol written as an identifier (`H`, `Cl`).
     func isElement(_ n: NodeID) -> Bool {
-        kind(n) == .identifier && Self.elementSymbols.contains(text(n))
+        kind(n) == .identifier && Self.isElementSymbol(text(n))
     }
 
     /// Whether juxtaposed `factors` read as a chemical formula: at least two parts, each an element,

@@ -52,7 +52,7 @@ struct IntentExpression: Equatable {
         }
 
         mutating func skipSpace() {
-            while i < s.count, s[i].properties.isWhitespace { i += 1 }
+            while i < s.count, s[i].isSpace { i += 1 }
         }
 
         static func isNameStart(_ u: Unicode.Scalar) -> Bool { u.properties.isAlphabetic || u == "_" }

@@ -957,6 +957,25 @@ extension Analyzer {
         return impliedTimes(base..<w, possibleFunction: false)
     }
 
+    /// Whether `factors[r]` can be a chemical formula (``SemanticTree/Records/isChemicalFormula(_:)``), by
+    /// the kind of each factor: an element symbol, a subscript, a power or a fenced group, after an
+    /// optional leading number. A cheap look that spares most products the array that test needs.
+    func mayBeChemicalFormula(_ r: Range<Int>) -> Bool {
+        guard r.count >= 2 else { return false }
+        var i = r.lowerBound
+        if r.count >= 3, kind(factors[i]) == .number { i += 1 }
+        while i < r.upperBound {
+            let f = factors[i]
+            switch kind(f) {
+            case .identifier: if !tree.isElement(f) { return false }
+            case .subscript, .power, .fenced: break
+            default: return false
+            }
+            i += 1
+        }
+        return true
+    }
+
     /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
     mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool) -> NodeID {
@@ -972,7 +991,7 @@ extension Analyzer {
             b.add(child: f, .item)
         }
         if possibleFunction { b.flag(.possibleFunction) }
-        else if tree.isChemicalFormula(r.map { factors[$0] }) { b.flag(.chemical) }
+        else if mayBeChemicalFormula(r), tree.isChemicalFormula(r.map { factors[$0] }) { b.flag(.chemical) }
         return b.finish(.impliedTimes, mark)
     }
 }

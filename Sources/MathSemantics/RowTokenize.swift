@@ -462,12 +462,15 @@ extension Analyzer {
         case .operator:
             var (t, cls, large) = m.operatorParts!
             // An operator's name is its letters (`\mathop{\mathrm{\ Spec}}` is "Spec", as MathML reads it).
-            if let first = t.unicodeScalars.first, let last = t.unicodeScalars.last,
-               first.properties.isWhitespace || last.properties.isWhitespace {
+            // (`scalar` is the text's sole scalar: most operators need no look at the text.)
+            if let scalar {
+                if scalar.isSpace { return nil }  // a lone space trims to nothing
+            } else if let first = t.unicodeScalars.first, let last = t.unicodeScalars.last,
+               first.isSpace || last.isSpace {
                 t = t.trimmingSpaces
             }
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
-            if t.unicodeScalars.contains(" ") {
+            if scalar == nil, t.unicodeScalars.contains(" ") {
                 // Words (a glyph's alt text): said as words.
                 let n = text(t, range: m.range)
                 return Token(.operand, n, text: n)

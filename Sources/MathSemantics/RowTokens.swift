@@ -323,7 +323,7 @@ struct RowItem {
     /// currency sign, or a MathML leaf with attributes (a unit may be marked on it).
     var mayBeCurrency: Bool {
         guard kind == .identifier || kind == .other else { return false }
-        if let u = scalar, u.properties.generalCategory == .currencySymbol { return true }
+        if let u = scalar, u.isCurrencySign { return true }
         return raw?.attributes != nil
     }
 
@@ -1072,7 +1072,7 @@ extension MathNode {
         // Colour is kept as one item; other styles (display/script level, size) pass through.
         case .style(let p): return p.color != nil || p.background != nil ? .other : .splice
         // Blank text is dropped.
-        case .text(let t, _): return t.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? .splice : .other
+        case .text(let t, _): return t.unicodeScalars.allSatisfy(\.isSpace) ? .splice : .other
         default: return .other
         }
     }

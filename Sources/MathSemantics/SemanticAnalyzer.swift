@@ -280,7 +280,7 @@ struct Analyzer {
         if source.hasPrefix("\\") {
             var name = ""
             for u in source.unicodeScalars.dropFirst() {
-                if u.properties.isAlphabetic || (name.isEmpty && !u.properties.isWhitespace) { name.unicodeScalars.append(u) } else { break }
+                if u.properties.isAlphabetic || (name.isEmpty && !u.isSpace) { name.unicodeScalars.append(u) } else { break }
                 if name.count == 1 && !u.properties.isAlphabetic { break }
             }
             if !name.isEmpty { b.string(.command, name) }
@@ -326,8 +326,8 @@ struct Analyzer {
     mutating func number(_ text: String, variant: MathVariant? = nil, range: SourceRange?) -> NodeID {
         var text = text
         if text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x80 }),
-           text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
-            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isWhitespace }))
+           text.unicodeScalars.contains(where: { $0.isSpace }) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isSpace }))
         }
         if variant == nil, let styled = Analyzer.styledText(text) {
             var properties = Analyzer.numberProperties(styled.text)
@@ -512,11 +512,11 @@ struct Analyzer {
     /// The primes one character stands for.
     @inline(__always)
     static func primeCount(of u: Unicode.Scalar) -> Int? {
-        switch u {
-        case "′", "'", "’", "ʹ": return 1
-        case "″": return 2
-        case "‴": return 3
-        case "⁗": return 4
+        switch u.value {
+        case 0x2032, 0x27, 0x2019, 0x2B9: return 1  // ′ ' ’ ʹ
+        case 0x2033: return 2                       // ″
+        case 0x2034: return 3                       // ‴
+        case 0x2057: return 4                       // ⁗
         default: return nil
         }
     }
@@ -857,7 +857,7 @@ extension String {
         var previousSpace = false
         var needed = false
         for u in unicodeScalars {
-            let space = u.properties.isWhitespace
+            let space = u.isSpace
             if space && (previousSpace || u != " ") { needed = true; break }
             previousSpace = space
         }
@@ -865,7 +865,7 @@ extension String {
         var out = String.UnicodeScalarView()
         previousSpace = false
         for u in unicodeScalars {
-            if u.properties.isWhitespace {
+            if u.isSpace {
                 if !previousSpace { out.append(" ") }
                 previousSpace = true
             } else {
@@ -880,8 +880,8 @@ extension String {
     var trimmingSpaces: String {
         let s = unicodeScalars
         var lo = s.startIndex, hi = s.endIndex
-        while lo < hi, s[lo].properties.isWhitespace { lo = s.index(after: lo) }
-        while hi > lo, s[s.index(before: hi)].properties.isWhitespace { hi = s.index(before: hi) }
+        while lo < hi, s[lo].isSpace { lo = s.index(after: lo) }
+        while hi > lo, s[s.index(before: hi)].isSpace { hi = s.index(before: hi) }
         if lo == s.startIndex && hi == s.endIndex { return self }
         return String(s[lo..<hi])
     }

@@ -34,7 +34,7 @@ package enum UnitSymbols {
     /// Currency signs (Unicode category Sc) and the letters written for some currencies.
     package static func isCurrency(_ key: String) -> Bool {
         guard let u = key.soleScalar else { return false }
-        return u.properties.generalCategory == .currencySymbol
+        return u.isCurrencySign
     }
 
     /// The written unit normalised: spaces trimmed, a full stop after an abbreviation dropped

@@ -302,3 +302,21 @@ extension String {
         return it.next() != nil && it.next() != nil
     }
 }
+
+extension Unicode.Scalar {
+    /// `properties.isWhitespace` (Unicode White_Space, PropList.txt: a fixed list of 25 code points),
+    /// answered without the property tables: the table look-up cost ~320 instructions a call, 6 % of
+    /// the semantics stage when every operator's text was tested (`MathAloudBench semantics-profile`,
+    /// BENCHMARKS.md session 8).
+    @inline(__always) var isSpace: Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
+    /// Whether the scalar is a currency sign (Unicode general category Sc); in ASCII only `$` is.
+    @inline(__always) var isCurrencySign: Bool {
+        value < 0x80 ? value == 0x24 : properties.generalCategory == .currencySymbol
+    }
+}

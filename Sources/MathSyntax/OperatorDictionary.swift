@@ -202,27 +202,57 @@ public enum OperatorDictionary {
         /// Parses the table format documented on ``OperatorDictionary/table``. Lines it cannot read
         /// are skipped and listed in ``problems``.
         init(parsing text: String) {
-            for rawLine in text.split(separator: "\n") {
-                let fields = Self.fields(of: rawLine)
-                guard let head = fields.first else { continue }
-                guard let properties = Self.properties(head) else {
-                    problems.append("bad class or flag: \(fields.joined(separator: " "))")
-                    continue
-                }
-                for item in fields.dropFirst() {
-                    if item.hasPrefix("U+") {
-                        guard let range = Self.codePoints(item) else {
-                            problems.append("bad code point \(item)")
-                            continue
+            // Read on bytes (this runs at every start-up, for the symbol table's operators): splitting
+            // the text into `Character`s and each field into a `String` cost 7.9 M instructions of a
+            // `mathaloud parse 'x^2'` (BENCHMARKS.md, session 8). A field never contains a space or
+            // tab, and no byte of a multi-byte UTF-8 sequence is one.
+            var text = text
+            scalars.reserveCapacity(2048)  // ~1,300 code points: no rehashing as they come
+            text.withUTF8 { all in
+                var fields: [Range<Int>] = []
+                for (_, line) in ByteLines(all) {
+                    fields.removeAll(keepingCapacity: true)
+                    var i = line.lowerBound
+                    while i < line.upperBound {
+                        while i < line.upperBound, all[i] == 0x20 || all[i] == 0x09 { i += 1 }
+                        let start = i
+                        while i < line.upperBound, all[i] != 0x20, all[i] != 0x09 { i += 1 }
+                        if start < i {
+                            if all[start] == 0x23 { break }  // `#` starts a comment
+                            fields.append(start..<i)
                         }
-                        for value in range { scalars[value] = properties }
-                    } else if item.unicodeScalars.count == 1 {
-                        scalars[item.unicodeScalars.first!.value] = properties
-                    } else {
-                        strings[item] = properties
+                    }
+                    guard let head = fields.first else { continue }
+                    func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: all[r]), as: UTF8.self) }
+                    guard let properties = Self.properties(string(head)) else {
+                        problems.append("bad class or flag: \(fields.map(string).joined(separator: " "))")
+                        continue
+                    }
+                    for field in fields.dropFirst() {
+                        if field.count >= 2, all[field.lowerBound] == 0x55, all[field.lowerBound + 1] == 0x2B {  // U+
+                            let item = string(field)
+                            guard let range = Self.codePoints(item) else {
+                                problems.append("bad code point \(item)")
+                                continue
+                            }
+                            for value in range { scalars[value] = properties }
+                        } else if let scalar = Self.soleScalar(UnsafeBufferPointer(rebasing: all[field])) {
+                            scalars[scalar.value] = properties
+                        } else {
+                            strings[string(field)] = properties
+                        }
                     }
                 }
             }
+        }
+
+        /// The only scalar of a field's UTF-8 bytes, nil when it has several (or is not valid UTF-8).
+        private static func soleScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+            var iterator = bytes.makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator),
+                  case .emptyInput = decoder.decode(&iterator) else { return nil }
+            return scalar
         }
 
         /// The properties named by a line's first field (`rel+stretchy`); `.some(nil)` for `id`,
@@ -243,17 +273,6 @@ public enum OperatorDictionary {
                 }
             }
             return .some(properties)
-        }
-
-        /// The whitespace-separated fields of a line, up to a `#` that starts a field.
-        /// Split on scalars, not characters, so no field can merge with its neighbour.
-        private static func fields(of line: Substring) -> [String] {
-            var result: [String] = []
-            for field in line.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-                if field.first == "#" { break }
-                result.append(String(String.UnicodeScalarView(field)))
-            }
-            return result
         }
 
         /// The code points of an item written `U+XXXX` or `U+XXXX..U+YYYY`; nil when malformed.

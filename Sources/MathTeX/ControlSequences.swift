@@ -132,47 +132,92 @@ final class ParserTables: Sendable {
     private let nameStarts: [Int32]
 
     private init() {
-        // The roles first, then the built-in macros, the symbols and the registry commands: a name
-        // keeps the role it has and takes the registry's meaning over the symbol table's.
-        var roles: [String: ControlSequenceRole] = [:]
+        // Every name goes once into the hash table below as it comes (no dictionaries, sets or
+        // sorting: those cost ~6 M instructions at every start-up, BENCHMARKS.md session 8). The
+        // roles first, then the built-in macros, the symbols and the registry commands: a name keeps
+        // the role it has and takes the registry's meaning over the symbol table's. The order of
+        // ``controlSequences`` is the order names came in; ``TeXParser/knownCommands`` sorts.
+        let symbols = SymbolTable.mathSymbols
+        let registry = CommandRegistry.table
+        let builtins = BuiltinMacros.definitions
+        let most = ControlSequenceRole.names.reduce(0) { $0 + $1.1.count } + builtins.count + symbols.count + registry.count + 1
+        var size = 1
+        while size < most * 3 { size <<= 1 }
+        var builder = Builder(size: size, capacity: most)
+
         for (role, names) in ControlSequenceRole.names {
             for name in names {
-                precondition(roles[name] == nil, "\\\(name) has two roles")
-                roles[name] = role
+                let index = builder.index(of: name)
+                precondition(builder.roles[index] == .other, "\\\(name) has two roles")
+                builder.roles[index] = role
             }
         }
         // The names BuiltinMacros.table defines (those the registry and the symbol table do not).
-        for (name, _) in BuiltinMacros.definitions where roles[name] == nil { roles[name] = .builtinMacro }
-        var meanings: [String: ControlSequence.Meaning] = [:]
-        for name in SymbolTable.allMathNames {
-            if let symbol = SymbolTable.math(name) { meanings[name] = .symbol(SymbolLeaf(symbol)) }
+        for (name, _) in builtins {
+            let index = builder.index(of: name)
+            if builder.roles[index] == .other { builder.roles[index] = .builtinMacro }
         }
-        for (name, definition) in CommandRegistry.table { meanings[name] = .command(definition) }
-        let names = Set(roles.keys).union(meanings.keys).union(["verb"]).sorted()
-        controlSequences = names.map {
-            ControlSequence(name: $0, role: roles[$0] ?? .other, meaning: meanings[$0] ?? .none)
-        }
+        for (name, symbol) in symbols { builder.meanings[builder.index(of: name)] = .symbol(SymbolLeaf(symbol)) }
+        for (name, definition) in registry { builder.meanings[builder.index(of: name)] = .command(definition) }
+        verb = Int32(builder.index(of: "verb"))
 
-        var bytes: [UInt8] = [], starts: [Int32] = [0]
-        for name in names {
-            bytes.append(contentsOf: name.utf8)
-            starts.append(Int32(bytes.count))
+        controlSequences = builder.names.indices.map {
+            ControlSequence(name: builder.names[$0], role: builder.roles[$0], meaning: builder.meanings[$0])
         }
-        nameBytes = bytes
-        nameStarts = starts
-        var size = 1
-        while size < names.count * 3 { size <<= 1 }
-        var slots = [Int32](repeating: 0, count: size)
-        for (index, name) in names.enumerated() {
-            var slot = Int(Self.hash(Array(name.utf8)[...]) & UInt32(size - 1))
-            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Int32(index + 1)
-        }
-        self.slots = slots
-        verb = Int32(names.firstIndex(of: "verb")!)
+        nameBytes = builder.bytes
+        nameStarts = builder.starts
+        slots = builder.slots
 
         asciiSymbols = (0..<0x80).map { SymbolTable.character(Unicode.Scalar(UInt8($0))).map(SymbolLeaf.init) }
         asciiStrings = (0..<0x80).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+    }
+
+    /// The tables being made: the names so far in the hash table (``ParserTables/slots``), each with
+    /// its role and meaning.
+    private struct Builder {
+        var names: [String] = []
+        var roles: [ControlSequenceRole] = []
+        var meanings: [ControlSequence.Meaning] = []
+        var bytes: [UInt8] = []
+        var starts: [Int32] = [0]
+        var slots: [Int32]
+
+        init(size: Int, capacity: Int) {
+            slots = [Int32](repeating: 0, count: size)
+            names.reserveCapacity(capacity)
+            roles.reserveCapacity(capacity)
+            meanings.reserveCapacity(capacity)
+            starts.reserveCapacity(capacity + 1)
+            bytes.reserveCapacity(capacity * 8)
+        }
+
+        /// The index of `name`, added (with no role and no meaning) if it is not there yet.
+        mutating func index(of name: String) -> Int {
+            var utf8 = name
+            return utf8.withUTF8 { new in
+                let mask = slots.count - 1
+                var slot = Int(ParserTables.hash(new)) & mask
+                while true {
+                    let index = Int(slots[slot]) - 1
+                    if index < 0 { break }
+                    let start = Int(starts[index]), end = Int(starts[index + 1])
+                    if end - start == new.count {
+                        var k = 0
+                        while k < new.count, bytes[start + k] == new[k] { k += 1 }
+                        if k == new.count { return index }
+                    }
+                    slot = (slot + 1) & mask
+                }
+                precondition(names.count < slots.count / 2, "the parser tables' hash table is too small")
+                slots[slot] = Int32(names.count + 1)
+                names.append(name)
+                roles.append(.other)
+                meanings.append(.none)
+                bytes.append(contentsOf: new)
+                starts.append(Int32(bytes.count))
+                return names.count - 1
+            }
+        }
     }
 
     /// The hash of a name's bytes (FNV-1a): ``hashSeed`` combined with each byte by ``hash(_:_:)``.

@@ -123,11 +123,11 @@ public struct TeXParser: Sendable {
     /// commands), sorted.
     public static var knownCommands: [String] { allKnownCommands }
 
-    /// The parser tables' names (sorted there: the registry's, the symbol table's, the built-in macros',
+    /// The parser tables' names, sorted (the registry's, the symbol table's, the built-in macros',
     /// the roles' and `\verb`, which the lexer reads) but `\)`, which only closes `\(…\)` inside
     /// `\text{…}`.
     private static let allKnownCommands: [String] =
-        ParserTables.shared.controlSequences.compactMap { $0.role == .closeParen ? nil : $0.name }
+        ParserTables.shared.controlSequences.compactMap { $0.role == .closeParen ? nil : $0.name }.sorted()
 
     /// Whether `name` (without backslash) is a plain symbol of the symbol table.
     public static func isSymbol(_ name: String) -> Bool { SymbolTable.math(name) != nil }

@@ -117,7 +117,12 @@ package enum SymbolTable {
 
     /// Every math symbol name, sorted: for coverage tests.
     package static var allMathNames: [String] {
-        Tables.shared.mathNames
+        Tables.shared.math.keys.sorted()
+    }
+
+    /// Every math symbol by name, in no order (the parser tables take them all).
+    static var mathSymbols: [String: TeXSymbol] {
+        Tables.shared.math
     }
 
     /// Every text symbol name, sorted: for coverage tests.
@@ -134,7 +139,6 @@ package enum SymbolTable {
     /// The parsed table.
     private struct Tables: Sendable {
         var math: [String: TeXSymbol] = [:]
-        var mathNames: [String] = []
         var text: [String: String] = [:]
         var accents: [String: Unicode.Scalar] = [:]
         var negations: [String: String] = [:]
@@ -149,6 +153,9 @@ package enum SymbolTable {
             // Split on bytes (this runs at every start-up); a field never contains a space or tab.
             var table = table
             var fields: [String] = []
+            math.reserveCapacity(1024)
+            text.reserveCapacity(128)
+            characters.reserveCapacity(64)
             table.withUTF8 { (all: UnsafeBufferPointer<UInt8>) -> Void in
                 for (lineNumber, line) in ByteLines(all) {
                     let lineStart = line.lowerBound, lineEnd = line.upperBound
@@ -182,8 +189,7 @@ package enum SymbolTable {
                         }
                         let symbol = TeXSymbol(text: value, symbolClass: symbolClass)
                         if section == "[math]" {
-                            if math[key] != nil { problems.append("duplicate \(location)") }
-                            math[key] = symbol
+                            if math.updateValue(symbol, forKey: key) != nil { problems.append("duplicate \(location)") }
                         } else {
                             guard key.unicodeScalars.count == 1, let scalar = key.unicodeScalars.first else {
                                 problems.append("not one character \(location)")
@@ -214,19 +220,18 @@ package enum SymbolTable {
                     }
                 }
             }
-            mathNames = math.keys.sorted()
         }
 
         /// A name as written in the table: the leading backslash is dropped (`\alpha` → `alpha`,
         /// `\#` → `#`); other keys (`[char]`, `[not]`) are taken as they are.
         private static func decodeName(_ field: String) -> String {
-            field.hasPrefix("\\") && field.count > 1 ? String(field.dropFirst()) : field
+            field.utf8.first == 0x5C && field.utf8.count > 1 ? String(field.dropFirst()) : field  // `\`
         }
 
         /// A text field: the characters themselves, or `U+XXXX` with further scalars joined by `+`
         /// (`U+2A7D+0338`) for marks and characters that are hard to read in source.
         private static func decodeText(_ field: String) -> String? {
-            guard field.hasPrefix("U+"), field.count > 2 else { return field }
+            guard field.utf8.count > 2, field.hasPrefix("U+") else { return field }
             var result = String.UnicodeScalarView()
             for part in field.dropFirst(2).split(separator: "+") {
                 let digits = part.hasPrefix("U") ? part.dropFirst() : part

@@ -2,17 +2,28 @@ import Foundation
 import MathAloud
 
 // mathaloud: argument parsing and printing only; the work is done by the MathAloud library.
-let commands: [(spec: CommandSpec, run: ([String]) throws(UsageError) -> ExitCode)] = [
-    (ParseCommand.spec, ParseCommand.run),
-    (SpeakCommand.spec, SpeakCommand.run),
-    (SayCommand.spec, SayCommand.run),
-    (RenderCommand.spec, RenderCommand.run),
-    (ConvertCommand.spec, ConvertCommand.run),
-    (AuditCommand.spec, AuditCommand.run),
-    (ServeCommand.spec, ServeCommand.run),
-    (RulesCommand.spec, RulesCommand.run),
-    (LocaleCommand.spec, LocaleCommand.run),
+// Each command's spec is made only when asked for: building them all cost ~2 M instructions of every
+// start-up (`serve`'s lists the server's settings), which `mathaloud parse 'x^2'` does not need
+// (BENCHMARKS.md, session 8). `name` is the spec's name (checked where the spec is made).
+let commands: [(name: String, spec: () -> CommandSpec, run: ([String]) throws(UsageError) -> ExitCode)] = [
+    ("parse", { ParseCommand.spec }, ParseCommand.run),
+    ("speak", { SpeakCommand.spec }, SpeakCommand.run),
+    ("say", { SayCommand.spec }, SayCommand.run),
+    ("render", { RenderCommand.spec }, RenderCommand.run),
+    ("convert", { ConvertCommand.spec }, ConvertCommand.run),
+    ("audit", { AuditCommand.spec }, AuditCommand.run),
+    ("serve", { ServeCommand.spec }, ServeCommand.run),
+    ("rules", { RulesCommand.spec }, RulesCommand.run),
+    ("locale", { LocaleCommand.spec }, LocaleCommand.run),
 ]
+/// Every command's spec, in order, each checked against its name.
+@MainActor func allSpecs() -> [CommandSpec] {
+    commands.map { entry in
+        let spec = entry.spec()
+        precondition(spec.name == entry.name, "command \(entry.name) has the spec of \(spec.name)")
+        return spec
+    }
+}
 
 let usage = """
 usage: mathaloud <command> [options]
@@ -36,7 +47,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "help" : arguments.removeFirst()
 var exitCode: ExitCode = .success
 do throws(UsageError) {
-    if let entry = commands.first(where: { $0.spec.name == command }) {
+    if let entry = commands.first(where: { $0.name == command }) {
         exitCode = try entry.run(arguments)
     } else {
         switch command {
@@ -44,10 +55,10 @@ do throws(UsageError) {
             print("mathaloud \(MathAloudVersion.string)")
         case "help", "--help", "-h":
             if let name = arguments.first {
-                guard let entry = commands.first(where: { $0.spec.name == name }) else {
-                    throw UsageError("unknown command '\(name)'" + Suggestion.didYouMean(name, among: commands.map(\.spec.name)))
+                guard let entry = commands.first(where: { $0.name == name }) else {
+                    throw UsageError("unknown command '\(name)'" + Suggestion.didYouMean(name, among: commands.map(\.name)))
                 }
-                print(entry.spec.usage)
+                print(entry.spec().usage)
             } else {
                 print(usage)
             }
@@ -55,10 +66,10 @@ do throws(UsageError) {
             guard arguments.count == 1, let shell = CompletionScript.Shell(rawValue: arguments[0]) else {
                 throw UsageError("completion needs one shell: bash, zsh or fish")
             }
-            print(CompletionScript.script(for: shell, commands: commands.map(\.spec)), terminator: "")
+            print(CompletionScript.script(for: shell, commands: allSpecs()), terminator: "")
         default:
             throw UsageError("unknown command '\(command)'"
-                             + Suggestion.didYouMean(command, among: commands.map(\.spec.name) + ["help", "completion"]))
+                             + Suggestion.didYouMean(command, among: commands.map(\.name) + ["help", "completion"]))
         }
     }
 } catch {

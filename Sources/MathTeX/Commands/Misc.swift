@@ -261,13 +261,22 @@ enum BuiltinMacros {
     /// macro names, read by ``table`` and by ``ParserTables`` (which cannot read ``table``: that
     /// table is lexed with the parser tables).
     static let definitions: [(name: String, body: String)] = {
+        // Read on bytes: splitting the source into `Character`s cost ~3 M instructions at every
+        // start-up (BENCHMARKS.md session 8). A space byte is only ever a space.
         var definitions: [(name: String, body: String)] = []
-        for line in source.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " }
-            guard let space = trimmed.firstIndex(of: " ") else { continue }
-            let name = String(trimmed[..<space])
-            if CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil { continue }
-            definitions.append((name, String(trimmed[space...].drop { $0 == " " })))
+        var source = BuiltinMacros.source
+        source.withUTF8 { all in
+            for (_, line) in ByteLines(all) {
+                var i = line.lowerBound
+                while i < line.upperBound, all[i] == 0x20 { i += 1 }
+                let nameStart = i
+                while i < line.upperBound, all[i] != 0x20 { i += 1 }
+                guard i < line.upperBound, nameStart < i else { continue }  // a line without a space
+                let name = String(decoding: UnsafeBufferPointer(rebasing: all[nameStart..<i]), as: UTF8.self)
+                while i < line.upperBound, all[i] == 0x20 { i += 1 }
+                if CommandRegistry.table[name] != nil || SymbolTable.math(name) != nil { continue }
+                definitions.append((name, String(decoding: UnsafeBufferPointer(rebasing: all[i..<line.upperBound]), as: UTF8.self)))
+            }
         }
         return definitions
     }()
