@@ -630,6 +630,10 @@ struct ParserCore {
             // A script without braces takes one token: x^23 is x² followed by 3.
             return MathNode(.number(tables.string(t.scalar), variant: digitVariant), range: t.range)
         default:
+            // A command here may take arguments of its own without braces (`x^\sqrt\sqrt…`): each
+            // is a level of nesting, or a long chain recurses until the stack overflows.
+            guard enterNesting(at: t.range) else { return MathNode(.error(""), range: t.range) }
+            defer { depth -= 1 }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return atom.node
         }
@@ -718,7 +722,7 @@ struct ParserCore {
         depth += 1
         if depth > options.limits.maxDepth {
             depth -= 1
-            error("tex.too-deep", "groups nested more than \(options.limits.maxDepth) deep", at: range)
+            error("tex.too-deep", "groups and arguments nested more than \(options.limits.maxDepth) deep", at: range)
             return false
         }
         return true
@@ -1049,6 +1053,11 @@ struct ParserCore {
                 // A single-token argument takes one digit: \frac12 is 1/2.
                 return MathNode(.number(tables.string(t.scalar), variant: digitVariant), range: t.range)
             }
+            // A command as the argument may take arguments of its own without braces
+            // (`\sqrt\sqrt\sqrt…x`): each such argument is a level of nesting, or a long chain
+            // recurses until the stack overflows (found by the tex fuzz target through a recursive macro).
+            guard enterNesting(at: t.range) else { return MathNode(.error(""), range: t.range) }
+            defer { depth -= 1 }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return atom.node
         }

@@ -145,6 +145,16 @@ import MathSyntax
         #expect(nodes <= 150_000)
     }
 
+    @Test(arguments: [#"\sqrt"#, #"\mathop"#, #"\overline"#, #"\mathrm"#, #"x^\sqrt"#])
+    func chainsOfUnbracedArgumentsAreNesting(_ command: String) {
+        // `\sqrt\sqrt\sqrt…x`: each command takes the next as its argument without braces. The parser
+        // recursed once per command without counting the depth, and 36,000 of them (well under the
+        // input limit) overflowed the stack; found by the tex fuzz target through a recursive macro.
+        let tex = String(repeating: command, count: 200_000 / command.utf8.count) + "x"
+        let result = TeXParser().parse(tex)
+        #expect(result.diagnostics.contains { $0.id == "tex.too-deep" || $0.id == "tex.double-superscript" })
+    }
+
     @Test func oneMebibyteFormula() {
         let tex = String(repeating: "x+", count: 512 * 1024)
         let result = TeXParser().parse(tex)
