@@ -510,7 +510,7 @@ final class RuleTable: Sendable {
             for condition in tests[testStart[r] ..< testStart[r + 1]] {
                 guard case .property(path: -1, property: let property, test: let test) = condition.test, !condition.negated else { continue }
                 let reference = builder.properties[property]
-                if reference.pseudo == .none, reference.number < .extraBase, !builder.valueTests[test].onMissing {
+                if reference.pseudo == .none, reference.number < .extraBase, !builder.valueTests[test].facts.onMissing {
                     required.insert(reference.number)
                 }
             }
@@ -1064,46 +1064,31 @@ struct VocabularyNames: Sendable {
 /// copied, with reference counting, each time it is switched on).
 struct CompiledValueTest: Sendable {
     enum Operation: Sendable { case present, oneOf, less, greater }
-    let operation: Operation
-    /// For `less` and `greater`.
-    let number: Double
+    /// What a run reads of the test besides the string test (plain values).
+    let facts: Facts
     /// The test on strings (the values of `oneOf`), made once.
     private let string: StringTest
     /// For `oneOf`.
     var values: [String] { string.values }
-    /// The result for a flag (the string `true`) and for no value.
-    let onFlag: Bool
-    let onMissing: Bool
-    /// The atoms, kinds and vocabulary roles whose strings pass.
-    let atoms: AtomSet
-    let kinds: KindSet
-    let roles: UInt64
-    /// For `oneOf`: the range of ``RuleTable/integerValues`` holding the integers whose decimal
-    /// string passes.
-    let integers: Range<Int>
-    /// For an exact `oneOf` (the `text` tests): the range of ``RuleTable/textIDValues`` holding the
-    /// numbers of its values among all such values (``TextIDs``); `byTextID` says it is one.
-    let textIDs: Range<Int>
-    let byTextID: Bool
 
     /// Compiles `test`, appending the integers it accepts to `integerValues`, and for an exact
     /// `oneOf` the numbers of its values to `textIDs`.
     init(_ test: ValueTest, exact: Bool = false, integers integerValues: inout [Int32], textIDs: inout TextIDs) {
         var values: [String] = []
         var number = 0.0
+        let operation: Operation
         switch test {
         case .present: operation = .present
         case .oneOf(let v): operation = .oneOf; values = v
         case .less(let n): operation = .less; number = n
         case .greater(let n): operation = .greater; number = n
         }
-        self.number = number
         let valuesKnownNFC = values.allSatisfy(Normalization.isKnownNFC)
         // Every precomputed result is the string test's.
         let string = StringTest(operation: operation, values: values, valuesKnownNFC: valuesKnownNFC, exact: exact, number: number)
         self.string = string
-        onFlag = string.passes("true")
-        onMissing = string.passes(nil)
+        let onFlag = string.passes("true")
+        let onMissing = string.passes(nil)
         let names = VocabularyNames.shared
         var atoms = AtomSet(), kinds = KindSet(), roles: UInt64 = 0
         if operation == .oneOf && valuesKnownNFC {
@@ -1122,9 +1107,6 @@ struct CompiledValueTest: Sendable {
             for (kind, name) in names.kinds where string.passes(name) { kinds.insert(kind) }
             for (role, name) in names.roles where string.passes(name) { roles |= 1 << UInt64(role.rawValue) }
         }
-        self.atoms = atoms
-        self.kinds = kinds
-        self.roles = roles
         // The integers a `oneOf` can accept are those some value spells canonically: an integer's
         // string is ASCII digits (and `-`), which have no case and no canonically equivalent
         // spelling other than themselves.
@@ -1134,8 +1116,8 @@ struct CompiledValueTest: Sendable {
                 integerValues.append(n)
             }
         }
-        integers = start ..< integerValues.count
-        byTextID = exact && operation == .oneOf
+        let integers = start ..< integerValues.count
+        let byTextID = exact && operation == .oneOf
         let textStart = textIDs.values.count
         if byTextID {
             for v in values {
@@ -1143,7 +1125,9 @@ struct CompiledValueTest: Sendable {
                 if !textIDs.values[textStart...].contains(id) { textIDs.values.append(id) }
             }
         }
-        self.textIDs = textStart ..< textIDs.values.count
+        facts = Facts(operation: operation, number: number, onFlag: onFlag, onMissing: onMissing, atoms: atoms,
+                      kinds: kinds, roles: roles, integers: integers, textIDs: textStart ..< textIDs.values.count,
+                      byTextID: byTextID)
     }
 
     /// Whether `value` passes: present and not `false` or empty; one of the values (equal as
@@ -1155,13 +1139,20 @@ struct CompiledValueTest: Sendable {
     /// was copied, with its values, on every pseudo-property test: rules stage, session 8).
     struct Facts: Sendable {
         let operation: Operation
+        /// For `less` and `greater`.
         let number: Double
+        /// The result for a flag (the string `true`) and for no value.
         let onFlag: Bool
         let onMissing: Bool
+        /// The atoms, kinds and vocabulary roles whose strings pass.
         let atoms: AtomSet
         let kinds: KindSet
         let roles: UInt64
+        /// For `oneOf`: the range of ``RuleTable/integerValues`` holding the integers whose decimal
+        /// string passes.
         let integers: Range<Int>
+        /// For an exact `oneOf` (the `text` tests): the range of ``RuleTable/textIDValues`` holding the
+        /// numbers of its values among all such values (``TextIDs``); `byTextID` says it is one.
         let textIDs: Range<Int>
         let byTextID: Bool
 
@@ -1186,12 +1177,6 @@ struct CompiledValueTest: Sendable {
             for i in textIDs where textIDValues[i] == id { return true }
             return false
         }
-    }
-
-    /// The test's ``Facts``.
-    var facts: Facts {
-        Facts(operation: operation, number: number, onFlag: onFlag, onMissing: onMissing, atoms: atoms, kinds: kinds,
-              roles: roles, integers: integers, textIDs: textIDs, byTextID: byTextID)
     }
 
     /// The test on strings. `valuesKnownNFC` when each value is ASCII or one scalar in NFC

@@ -39,19 +39,19 @@ import MathSemantics
             let table = style.table
             #expect(table.valueTests.count >= 3)
             for t in table.valueTests.elements {
-                #expect(t.onFlag == t.passes("true"))
-                #expect(t.onMissing == t.passes(nil))
-                for atom in PropertyAtom.allCases { #expect(t.atoms.contains(Int32(atom.rawValue)) == t.passes(atom.string), "\(t.values) \(atom)") }
-                for kind in SemanticKind.allCases { #expect(t.kinds.contains(kind) == t.passes(kind.rawValue), "\(t.values) \(kind)") }
+                #expect(t.facts.onFlag == t.passes("true"))
+                #expect(t.facts.onMissing == t.passes(nil))
+                for atom in PropertyAtom.allCases { #expect(t.facts.atoms.contains(Int32(atom.rawValue)) == t.passes(atom.string), "\(t.values) \(atom)") }
+                for kind in SemanticKind.allCases { #expect(t.facts.kinds.contains(kind) == t.passes(kind.rawValue), "\(t.values) \(kind)") }
                 for role in SemanticRole.allCases {
-                    #expect((t.roles >> UInt64(role.rawValue) & 1 != 0) == t.passes(role.name), "\(t.values) \(role)")
+                    #expect((t.facts.roles >> UInt64(role.rawValue) & 1 != 0) == t.passes(role.name), "\(t.values) \(role)")
                 }
                 for n in Int32(-20) ... 40 {
                     #expect(t.facts.passes(integer: n, table.integerValues.base) == t.passes(String(n)), "\(t.values) \(n)")
                 }
                 // `text = …` tests by text number: the string test's result for the values, the
                 // vocabulary's names, other spellings of the values and texts no test names.
-                if t.byTextID {
+                if t.facts.byTextID {
                     let texts = t.values + t.values.map { $0.decomposedStringWithCanonicalMapping } + t.values.map { $0.uppercased() }
                         + PropertyAtom.allCases.map(\.string) + ["", "x", "K", "\u{212A}", "é", "e\u{301}", "sin", "unnamed"]
                     for text in texts {
