@@ -148,7 +148,7 @@ import MathSyntax
     @Test(arguments: [#"\sqrt"#, #"\mathop"#, #"\overline"#, #"\mathrm"#, #"x^\sqrt"#])
     func chainsOfUnbracedArgumentsAreNesting(_ command: String) {
         // `\sqrt\sqrt\sqrt…x`: each command takes the next as its argument without braces. The parser
-        // recursed once per command without counting the depth, and 40,000 `\\sqrt` (200 KB, under the
+        // recursed once per command without counting the depth, and 40,000 `\sqrt` (200 KB, under the
         // input limit) overflowed the stack; found by the tex fuzz target through a recursive macro.
         let tex = String(repeating: command, count: 200_000 / command.utf8.count) + "x"
         let result = TeXParser().parse(tex)
