@@ -353,19 +353,26 @@ private func characterCount(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _
     return n
 }
 
-/// Space-separated words as slices (on UTF-8 bytes: rule files are read at every start-up).
-func spaceSeparatedWords(_ s: Substring) -> [Substring] {
-    // A loop on the indices, not `utf8.split`, whose generic code cost ~4,000 instructions a call.
-    var words: [Substring] = []
+/// Calls `body` with the range of each space-separated word of `s`: a loop on the UTF-8 indices,
+/// not `utf8.split`, whose generic code cost ~4,000 instructions a call (rule files are read at every
+/// start-up).
+@inline(__always)
+private func forEachWord(_ s: Substring, _ body: (Range<String.Index>) -> Void) {
     let bytes = s.utf8
     var i = bytes.startIndex
     while i < bytes.endIndex {
         if bytes[i] == 0x20 { i = bytes.index(after: i); continue }
         var end = i
         while end < bytes.endIndex, bytes[end] != 0x20 { end = bytes.index(after: end) }
-        words.append(s[i..<end])
+        body(i..<end)
         i = end
     }
+}
+
+/// Space-separated words as slices.
+func spaceSeparatedWords(_ s: Substring) -> [Substring] {
+    var words: [Substring] = []
+    forEachWord(s) { words.append(s[$0]) }
     return words
 }
 
@@ -381,17 +388,11 @@ private func splitAnd(_ s: String) -> [Substring] {
         return s[a..<b]
     }
     var partStart = bytes.startIndex
-    var i = bytes.startIndex
-    while i < bytes.endIndex {
-        if bytes[i] == 0x20 { i = bytes.index(after: i); continue }
-        var end = i
-        while end < bytes.endIndex, bytes[end] != 0x20 { end = bytes.index(after: end) }
-        if bytes.distance(from: i, to: end) == 3, bytes[i] == 0x61, bytes[bytes.index(after: i)] == 0x6E,
-           bytes[bytes.index(i, offsetBy: 2)] == 0x64 {
-            parts.append(trimmed(partStart, i))
-            partStart = end
+    forEachWord(s[...]) { word in
+        if s.utf8[word].elementsEqual("and".utf8) {
+            parts.append(trimmed(partStart, word.lowerBound))
+            partStart = word.upperBound
         }
-        i = end
     }
     parts.append(trimmed(partStart, bytes.endIndex))
     return parts
