@@ -239,7 +239,7 @@ final class RuleTable: Sendable {
     /// Properties that conditions test and templates say (`{=rows}`), by number.
     let properties: FrozenArray<PropertyReference>
     /// Value tests (`= squared`, `< 3`), by number; `integerValues` holds the integers of their
-    /// ``CompiledValueTest/integers`` ranges.
+    /// ``CompiledValueTest/Facts/integers`` ranges.
     let valueTests: FrozenArray<CompiledValueTest>
     /// The value tests' ``CompiledValueTest/Facts``, by the same numbers.
     let valueFacts: FrozenArray<CompiledValueTest.Facts>
