@@ -1214,7 +1214,7 @@ struct CompiledValueTest: Sendable {
 /// session 8).
 struct TextIDs {
     var ids: [String: Int32] = [:]
-    /// The numbers of every test's values, test after test (``CompiledValueTest/textIDs``).
+    /// The numbers of every test's values, test after test (``CompiledValueTest/Facts/textIDs``).
     var values: [Int32] = []
 
     mutating func number(_ text: String) -> Int32 {
