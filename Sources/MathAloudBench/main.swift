@@ -513,6 +513,27 @@ case "semantics-profile":
     profileLoop(o.repeatCount, parsed) { analyzer.tree(of: $0.root).nodeCount }
 case "stages":
     benchStages(parseOptions(args.dropFirst()))
+case "rulefile-dump":
+    // Every file named (rule files, and with --words word files) parsed with its examples: the
+    // parse or the errors, one block per file. Diff two builds' dumps (over Rules/, Locales/ and the
+    // rulefile fuzz corpus) to check that a change to the parsers changes no result or message
+    // (with SWIFT_DETERMINISTIC_HASHING=1, so that dictionaries print in the same order).
+    var words = false
+    for path in args.dropFirst() {
+        if path == "--words" { words = true; continue }
+        guard let data = FileManager.default.contents(atPath: path) else { print("== \(path)\ncannot read"); continue }
+        let text = String(decoding: data, as: UTF8.self)
+        print("== \(path)")
+        do {
+            if words { print(String(reflecting: try WordTable(parsing: text, file: path))) } else {
+                print(String(reflecting: try RuleFile(parsing: text, file: path, examples: true)))
+            }
+        } catch {
+            print(error.errors.map(\.description).joined(separator: "\n"))
+            if let partial = error.partialRules { print(String(reflecting: partial)) }
+            if let partial = error.partial { print(String(reflecting: partial)) }
+        }
+    }
 case "rules-profile":
     // Only the rules stage (meaning → speech) on trees prepared beforehand, for `perf stat` / `perf record`.
     let o = parseOptions(args.dropFirst())

@@ -234,14 +234,16 @@ public struct RuleFile: Hashable, Sendable {
                     continue
                 }
                 let keyword: String = String(decoding: all[bodyStart ..< keywordEnd], as: UTF8.self)
-                let rest: String = String(decoding: all[restStart ..< bodyEnd], as: UTF8.self)
+                // The text after the keyword, made only where it is needed as a `String` (not for
+                // `when` lines, whose conditions are read on the bytes).
+                var rest: String { String(decoding: all[restStart ..< bodyEnd], as: UTF8.self) }
                 if indent == 0 {
                     finish()
                     switch keyword {
                     case "style": style = rest
                     case "locale": locale = rest
                     case "inherit":
-                        let words = spaceSeparatedWords(Substring(rest))
+                        let words = spaceSeparatedWords(all, restStart ..< bodyEnd).map { String(decoding: all[$0], as: UTF8.self) }
                         if words.count == 1 {
                             inherits.append(RuleInheritance(path: String(words[0])))
                             inheritLines.append(lineNumber)
@@ -274,7 +276,7 @@ public struct RuleFile: Hashable, Sendable {
                         preferences.append(PreferenceDeclaration(name: namePart, values: values, aliases: aliases))
                     case "rule":
                         // rule NAME for KIND
-                        let parts = spaceSeparatedWords(Substring(rest)).map(String.init)
+                        let parts = spaceSeparatedWords(all, restStart ..< bodyEnd).map { String(decoding: all[$0], as: UTF8.self) }
                         guard parts.count == 3, parts[1] == "for" else {
                             fail("write 'rule NAME for KIND', e.g. 'rule common-fraction for fraction'")
                             continue
@@ -296,11 +298,11 @@ public struct RuleFile: Hashable, Sendable {
                 }
                 switch keyword {
                 case "when":
-                    for part in splitAnd(rest) {
+                    for part in splitAnd(all, restStart ..< bodyEnd) {
                         // Columns count characters (UTF-8 sequences) before the condition.
-                        let partColumn = column + characterCount(all, bodyStart, restStart + rest.utf8.distance(from: rest.startIndex, to: part.startIndex))
+                        let partColumn = column + characterCount(all, bodyStart, part.lowerBound)
                         do throws(RuleSyntaxError) {
-                            current!.conditions.append(try parseCondition(part))
+                            current!.conditions.append(try parseCondition(all, part))
                             current!.conditionPositions.append(RulePosition(line: lineNumber, column: partColumn))
                         } catch {
                             fail(error.message, column: partColumn)
@@ -309,7 +311,7 @@ public struct RuleFile: Hashable, Sendable {
                 case "say":
                     let restColumn = column + (restStart - bodyStart)  // `say` and spaces are ASCII
                     do throws(RuleSyntaxError) {
-                        let parsed = try parseTemplate(rest)
+                        let parsed = try parseTemplate(UnsafeBufferPointer(rebasing: all[restStart ..< bodyEnd]))
                         current!.template += parsed.map(\.part)
                         current!.templatePositions += parsed.map { RulePosition(line: lineNumber, column: restColumn + $0.offset) }
                         current!.said = true
@@ -353,98 +355,115 @@ private func characterCount(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _
     return n
 }
 
-/// Calls `body` with the range of each space-separated word of `s`: a loop on the UTF-8 indices,
-/// not `utf8.split`, whose generic code cost ~4,000 instructions a call (rule files are read at every
-/// start-up).
-@inline(__always)
-private func forEachWord(_ s: Substring, _ body: (Range<String.Index>) -> Void) {
-    let bytes = s.utf8
-    var i = bytes.startIndex
-    while i < bytes.endIndex {
-        if bytes[i] == 0x20 { i = bytes.index(after: i); continue }
+/// The byte ranges of the words of `bytes[range]` (runs of bytes other than space; rule files are
+/// read at every start-up, so their lines are split on bytes).
+private func spaceSeparatedWords(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+    var words: [Range<Int>] = []
+    var i = range.lowerBound
+    while i < range.upperBound {
+        if bytes[i] == 0x20 { i += 1; continue }
         var end = i
-        while end < bytes.endIndex, bytes[end] != 0x20 { end = bytes.index(after: end) }
-        body(i..<end)
+        while end < range.upperBound, bytes[end] != 0x20 { end += 1 }
+        words.append(i ..< end)
         i = end
     }
-}
-
-/// Space-separated words as slices.
-func spaceSeparatedWords(_ s: Substring) -> [Substring] {
-    var words: [Substring] = []
-    forEachWord(s) { words.append(s[$0]) }
     return words
 }
 
-/// Splits a condition line on the word `and` (no Foundation search: this runs at every start-up):
-/// slices of `s` between the `and`s, without the spaces, tabs and CRs around them.
-private func splitAnd(_ s: String) -> [Substring] {
-    var parts: [Substring] = []
-    let bytes = s.utf8
-    func trimmed(_ from: String.Index, _ to: String.Index) -> Substring {
+/// Splits the condition text `bytes[range]` on the word `and` (words are separated by spaces):
+/// the byte ranges between the `and`s, without the spaces, tabs and CRs around them. On bytes, as
+/// the conditions are read: rule files are read at every start-up.
+private func splitAnd(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+    var parts: [Range<Int>] = []
+    func trimmed(_ from: Int, _ to: Int) -> Range<Int> {
         var a = from, b = to
-        while a < b, isSpaceByte(bytes[a]) { a = bytes.index(after: a) }
-        while b > a, isSpaceByte(bytes[bytes.index(before: b)]) { b = bytes.index(before: b) }
-        return s[a..<b]
+        while a < b, isSpaceByte(bytes[a]) { a += 1 }
+        while b > a, isSpaceByte(bytes[b - 1]) { b -= 1 }
+        return a ..< b
     }
-    var partStart = bytes.startIndex
-    forEachWord(s[...]) { word in
-        if s.utf8[word].elementsEqual("and".utf8) {
-            parts.append(trimmed(partStart, word.lowerBound))
-            partStart = word.upperBound
+    var partStart = range.lowerBound
+    var i = range.lowerBound
+    while i < range.upperBound {
+        if bytes[i] == 0x20 { i += 1; continue }
+        var end = i
+        while end < range.upperBound, bytes[end] != 0x20 { end += 1 }
+        if end - i == 3 && bytes[i] == 0x61 && bytes[i + 1] == 0x6E && bytes[i + 2] == 0x64 {  // "and"
+            parts.append(trimmed(partStart, i))
+            partStart = end
         }
+        i = end
     }
-    parts.append(trimmed(partStart, bytes.endIndex))
+    parts.append(trimmed(partStart, range.upperBound))
     return parts
 }
 
 /// `not? (pref NAME | parent | role | followed | first | PATH) (is KINDS | = V | != V | in A, B | < N | > N)?`
 func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition {
-    var words = spaceSeparatedWords(text)[...]
+    var text = text
+    let result: Result<RuleCondition, RuleSyntaxError> = text.withUTF8 { bytes in
+        do throws(RuleSyntaxError) { return .success(try parseCondition(bytes, 0 ..< bytes.count)) } catch { return .failure(error) }
+    }
+    return try result.get()
+}
+
+/// ``parseCondition(_:)`` of the condition text `bytes[range]` (valid UTF-8, cut at ASCII bytes).
+/// Its words (runs of bytes other than space) are compared as bytes and a `String` is made only of
+/// what the condition keeps: this runs for every condition of every rule file at start-up.
+func parseCondition(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(RuleSyntaxError) -> RuleCondition {
+    let all = spaceSeparatedWords(bytes, range)
+    func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self) }
+    func isWord(_ word: Range<Int>?, _ literal: StaticString) -> Bool {
+        guard let word else { return false }
+        return word.count == literal.utf8CodeUnitCount && startsWith(bytes, word.lowerBound, word.upperBound, literal)
+    }
+    var words = all[...]
     var negated = false
-    if words.first == "not" { negated = true; words.removeFirst() }
-    guard let subject = words.first.map(String.init) else { throw RuleSyntaxError(message: "empty condition") }
+    if isWord(words.first, "not") { negated = true; words.removeFirst() }
+    guard let subjectRange = words.first else { throw RuleSyntaxError(message: "empty condition") }
     words.removeFirst()
 
-    /// The text after the first `n` words (slices of the condition, spacing kept).
-    func after(_ words: ArraySlice<Substring>) -> Substring {
-        guard let first = words.first else { return "" }
-        return text[first.startIndex...]
+    /// The text from the first of `words` to the end of the condition (spacing kept).
+    func after(_ words: ArraySlice<Range<Int>>) -> Range<Int> {
+        guard let first = words.first else { return range.upperBound ..< range.upperBound }
+        return first.lowerBound ..< range.upperBound
     }
 
-    func valueTest(_ words: ArraySlice<Substring>) throws(RuleSyntaxError) -> (ValueTest, Bool) {
-        guard let op = words.first else { return (.present, false) }
-        let rest = String(after(words.dropFirst()))
-        let values = splitValues(rest)
-        switch op {
-        case "=", "in":
-            guard !values.isEmpty else { throw RuleSyntaxError(message: "'\(op)' needs a value") }
-            return (.oneOf(values), false)
-        case "!=":
-            guard !values.isEmpty else { throw RuleSyntaxError(message: "'!=' needs a value") }
-            return (.oneOf(values), true)
-        case "<", ">":
-            guard let n = Double(rest.trimmingSpaces) else { throw RuleSyntaxError(message: "'\(op)' needs a number, not '\(rest)'") }
-            return (op == "<" ? .less(n) : .greater(n), false)
-        default:
-            throw RuleSyntaxError(message: "expected =, !=, in, <, > or 'is' after '\(subject)', found '\(op)'")
+    func valueTest(_ words: ArraySlice<Range<Int>>) throws(RuleSyntaxError) -> (ValueTest, Bool) {
+        guard let opRange = words.first else { return (.present, false) }
+        let restRange = after(words.dropFirst())
+        if isWord(opRange, "=") || isWord(opRange, "in") || isWord(opRange, "!=") {
+            let values = splitValues(bytes, restRange)
+            guard !values.isEmpty else { throw RuleSyntaxError(message: "'\(string(opRange))' needs a value") }
+            return (.oneOf(values), isWord(opRange, "!="))
         }
+        if isWord(opRange, "<") || isWord(opRange, ">") {
+            let rest = string(restRange)
+            guard let n = Double(rest.trimmingSpaces) else { throw RuleSyntaxError(message: "'\(string(opRange))' needs a number, not '\(rest)'") }
+            return (isWord(opRange, "<") ? .less(n) : .greater(n), false)
+        }
+        throw RuleSyntaxError(message: "expected =, !=, in, <, > or 'is' after '\(string(subjectRange))', found '\(string(opRange))'")
     }
 
-    func kinds(_ words: ArraySlice<Substring>) -> [String] {
-        splitValues(after(words))
+    func kinds(_ words: ArraySlice<Range<Int>>) -> [String] { splitValues(bytes, after(words)) }
+
+    /// `is KINDS` or `is not KINDS` after a subject: the kinds and whether the condition is negated.
+    func kindsAfterIs(_ words: ArraySlice<Range<Int>>) -> ([String], Bool) {
+        var rest = words.dropFirst()
+        var neg = negated
+        if isWord(rest.first, "not") { neg.toggle(); rest.removeFirst() }
+        return (kinds(rest), neg)
     }
 
-    switch subject {
-    case "pref":
-        guard let name = words.first.map(String.init) else { throw RuleSyntaxError(message: "'pref' needs a preference name") }
+    if isWord(subjectRange, "pref") {
+        guard let name = words.first.map(string) else { throw RuleSyntaxError(message: "'pref' needs a preference name") }
         let (test, flip) = try valueTest(words.dropFirst())
         return .preference(name: name, test: test, negated: negated != flip)
-    case "followed": return .followed(negated: negated)
-    case "within":
+    }
+    if isWord(subjectRange, "followed") { return .followed(negated: negated) }
+    if isWord(subjectRange, "within") {
         guard !words.isEmpty else { throw RuleSyntaxError(message: "write 'within KIND'") }
-        if let through = words.firstIndex(of: "through") {
-            let targets = splitValues(text[words[words.startIndex].startIndex ..< words[through].startIndex])
+        if let through = words.firstIndex(where: { isWord($0, "through") }) {
+            let targets = splitValues(bytes, words[words.startIndex].lowerBound ..< words[through].lowerBound)
             let passed = kinds(words[words.index(after: through)...])
             guard !targets.isEmpty, !passed.isEmpty else {
                 throw RuleSyntaxError(message: "write 'within KIND through KIND, KIND…'")
@@ -452,34 +471,60 @@ func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition 
             return .withinThrough(kinds: targets, through: passed, negated: negated)
         }
         return .within(kinds: kinds(words), negated: negated)
-    case "first": return .first(negated: negated)
-    case "parent":
-        guard words.first == "is" else { throw RuleSyntaxError(message: "write 'parent is KIND'") }
-        var rest = words.dropFirst()
-        var neg = negated
-        if rest.first == "not" { neg.toggle(); rest.removeFirst() }
-        return .parentKind(kinds: kinds(rest), negated: neg)
-    case "role":
-        guard ["is", "=", "in"].contains(words.first) else { throw RuleSyntaxError(message: "write 'role is ROLE'") }
-        var rest = words.dropFirst()
-        var neg = negated
-        if rest.first == "not" { neg.toggle(); rest.removeFirst() }
-        return .role(roles: kinds(rest), negated: neg)
-    default:
-        let path = subject.utf8.split(separator: 0x2E).map { String(decoding: $0, as: UTF8.self) }
-        guard !path.isEmpty, !subject.hasPrefix("."), !subject.hasSuffix(".") else {
-            throw RuleSyntaxError(message: "'\(subject)' is not a property or a path of roles such as numerator.simple")
-        }
-        if words.first == "is" {
-            var rest = words.dropFirst()
-            var neg = negated
-            if rest.first == "not" { neg.toggle(); rest.removeFirst() }
-            guard !rest.isEmpty else { throw RuleSyntaxError(message: "'is' needs a kind") }
-            return .kind(path: path, kinds: kinds(rest), negated: neg)
-        }
-        let (test, flip) = try valueTest(words)
-        return .property(path: Array(path.dropLast()), name: path.last!, test: test, negated: negated != flip)
     }
+    if isWord(subjectRange, "first") { return .first(negated: negated) }
+    if isWord(subjectRange, "parent") {
+        guard isWord(words.first, "is") else { throw RuleSyntaxError(message: "write 'parent is KIND'") }
+        let (kinds, neg) = kindsAfterIs(words)
+        return .parentKind(kinds: kinds, negated: neg)
+    }
+    if isWord(subjectRange, "role") {
+        guard isWord(words.first, "is") || isWord(words.first, "=") || isWord(words.first, "in") else {
+            throw RuleSyntaxError(message: "write 'role is ROLE'")
+        }
+        let (roles, neg) = kindsAfterIs(words)
+        return .role(roles: roles, negated: neg)
+    }
+    // A property, or a path of roles to one: the subject's dot-separated names (empty ones dropped).
+    var path: [String] = []
+    var nameStart = subjectRange.lowerBound
+    for k in subjectRange.lowerBound ... subjectRange.upperBound where k == subjectRange.upperBound || bytes[k] == 0x2E {
+        if k > nameStart { path.append(string(nameStart ..< k)) }
+        nameStart = k + 1
+    }
+    // A subject that starts or ends with the character "." (a byte '.' that no combining or
+    // prepended scalar joins into another character: the `String` decides, as it rarely needs to).
+    let startsWithDot = bytes[subjectRange.lowerBound] == 0x2E && string(subjectRange).hasPrefix(".")
+    let endsWithDot = bytes[subjectRange.upperBound - 1] == 0x2E && string(subjectRange).hasSuffix(".")
+    guard !path.isEmpty, !startsWithDot, !endsWithDot else {
+        throw RuleSyntaxError(message: "'\(string(subjectRange))' is not a property or a path of roles such as numerator.simple")
+    }
+    if isWord(words.first, "is") {
+        guard words.count > 1 + (isWord(words.dropFirst().first, "not") ? 1 : 0) else { throw RuleSyntaxError(message: "'is' needs a kind") }
+        let (kinds, neg) = kindsAfterIs(words)
+        return .kind(path: path, kinds: kinds, negated: neg)
+    }
+    let (test, flip) = try valueTest(words)
+    return .property(path: Array(path.dropLast()), name: path.last!, test: test, negated: negated != flip)
+}
+
+/// ``splitValues(_:)`` of `bytes[range]`: without a backslash, the comma-separated pieces of the
+/// bytes, trimmed, without empty ones; with one, the general loop of ``splitValues(_:)``.
+private func splitValues(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [String] {
+    var values: [String] = []
+    var start = range.lowerBound
+    for k in range.lowerBound ... range.upperBound {
+        if k < range.upperBound {
+            if bytes[k] == 0x5C { return splitValues(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)) }
+            if bytes[k] != 0x2C { continue }
+        }
+        var a = start, b = k
+        while a < b, isSpaceByte(bytes[a]) { a += 1 }
+        while b > a, isSpaceByte(bytes[b - 1]) { b -= 1 }
+        if a < b { values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[a ..< b]), as: UTF8.self)) }
+        start = k + 1
+    }
+    return values
 }
 
 /// Values separated by commas; `\,` is a literal comma and the escapes of word-file keys apply
@@ -514,16 +559,31 @@ func splitValues<S: StringProtocol>(_ text: S) -> [String] {
 /// start of `text`). Works on UTF-8 bytes (rule files are read at every start-up); every byte the
 /// syntax looks at is ASCII.
 func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePart, offset: Int)] {
-    var parts: [TemplatePart] = []
-    var offsets: [Int] = []
+    var text = text
+    let result: Result<[(part: TemplatePart, offset: Int)], RuleSyntaxError> = text.withUTF8 { bytes in
+        do throws(RuleSyntaxError) { return .success(try parseTemplate(bytes)) } catch { return .failure(error) }
+    }
+    return try result.get()
+}
+
+/// ``parseTemplate(_:)`` of the UTF-8 bytes of a template (offsets count characters from `bytes`'
+/// start).
+func parseTemplate(_ bytes: UnsafeBufferPointer<UInt8>) throws(RuleSyntaxError) -> [(part: TemplatePart, offset: Int)] {
+    var parts: [(part: TemplatePart, offset: Int)] = []
     var word: [UInt8] = []
     var wordStart = 0
-    let bytes = Array(text.utf8)
-    /// Characters before byte `b` (continuation bytes are not characters' starts).
-    func characters(before b: Int) -> Int { bytes[..<min(b, bytes.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+    /// Characters before byte `b` (continuation bytes are not characters' starts), counted on from
+    /// the last byte asked about when `b` is past it (parts are added in order).
+    var countedBytes = 0, countedCharacters = 0
+    func characters(before b: Int) -> Int {
+        let b = min(b, bytes.count)
+        if b < countedBytes { countedBytes = 0; countedCharacters = 0 }
+        for k in countedBytes ..< b where bytes[k] & 0xC0 != 0x80 { countedCharacters += 1 }
+        countedBytes = b
+        return countedCharacters
+    }
     func add(_ part: TemplatePart, at byte: Int) {
-        parts.append(part)
-        offsets.append(characters(before: byte))
+        parts.append((part, characters(before: byte)))
     }
     func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
     func flushWord() {
@@ -532,8 +592,8 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePa
         while b > a, isSpace(word[b - 1]) { b -= 1 }
         if a < b {
             let w = String(decoding: word[a..<b], as: UTF8.self)
-            if case .words(let previous) = parts.last {
-                parts[parts.count - 1] = .words(previous + " " + w)
+            if case .words(let previous) = parts.last?.part {
+                parts[parts.count - 1].part = .words(previous + " " + w)
             } else {
                 add(.words(w), at: wordStart + a)
             }
@@ -547,7 +607,7 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePa
         i += 1
         switch c {
         case 0x2D where word.isEmpty && i < bytes.count && bytes[i] == 0x7B
-            && parts.last.map({ if case .words = $0 { return false } else { return true } }) == true:
+            && parts.last.map({ if case .words = $0.part { return false } else { return true } }) == true:
             add(.joiner("-"), at: i - 1)
         case 0x7B:
             // A word written right before a reference is glued to it: arc{…} → "arctangent".
@@ -582,7 +642,7 @@ func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePa
         }
     }
     flushWord()
-    return zip(parts, offsets).map { ($0, $1) }
+    return parts
 }
 
 private func parseReference(_ inner: String) throws(RuleSyntaxError) -> TemplatePart {
