@@ -79,8 +79,7 @@ let package = Package(
         .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloudDocumentsRender", "MathAloud"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudAuditTests", dependencies: ["MathAloudAudit", "MathAloud"], exclude: ["Fixtures"]),
-        .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"],
-                    exclude: ["Fixtures"]),
+        .testTarget(name: "MathAloudServerTests", dependencies: ["MathAloudServer", "MathAloud", "CMicroHTTPD"]),
         .testTarget(name: "mathaloudTests", dependencies: ["mathaloud", "MathAloudVoice"]),
         // The README's Swift examples, compiled (by the ReadmeExamples plugin) and run.
         .testTarget(name: "ReadmeTests", dependencies: ["MathAloud", "MathAloudVoice", "MathAloudRender", "MathAloudDocuments"],
