@@ -214,8 +214,19 @@ struct MarkdownSegmenter {
             // Neither point may fall inside an element or comment: what follows must be scanned with
             // the element's start in view.
             for b in merged where b.lowerBound < unsettled && unsettled < b.upperBound { hold(b.lowerBound, wake) }
+            // The next scan must see everything that decided what follows its start: it may not start
+            // inside an element or comment, nor inside a formula or code span of pass 1, which decided
+            // where the images are (`$![{\`$x$}![\`$]()`: pass 1's formula from the first `$` runs
+            // through the backticks, so they make no code span and the image `![\`$]()` stands; a scan
+            // from the `!` would read a code span there instead), nor inside a code span of pass 2
+            // (`<!--\`-->\`$\`$`: a scan from the `$` would not see the backtick that opens it).
+            let decided = merged + first.fragments.map(\.range) + first.codeRanges + second.codeRanges
             var resume = min(second.resumeOffset, unsettled)
-            for b in merged where b.lowerBound < resume && resume < b.upperBound { resume = b.lowerBound }
+            var moved = true
+            while moved {
+                moved = false
+                for r in decided where r.lowerBound < resume && resume < r.upperBound { resume = r.lowerBound; moved = true }
+            }
             result.settled = unsettled
             result.wake = unsettled < n ? wake : .all
             result.resumeOffset = resume
