@@ -27,7 +27,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     enum Role {
-        /// Children are elements; stray text becomes a text node.
+        /// Children are elements; stray text is dropped, or read as a text node (``flushText(before:)``).
         case container
         /// A token element: collects its text, including that of child elements.
         case token
@@ -68,6 +68,13 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     static let tokenElements: Set<String> = ["mi", "mn", "mo", "mtext", "ms", "annotation"]
+    /// The MathML elements that hold elements, not text (all but the tokens, `merror`, whose message
+    /// is read, and the annotations): text directly inside one is not content.
+    static let layoutElements: Set<String> = [
+        "math", "mrow", "mfrac", "msqrt", "mroot", "msub", "msup", "msubsup", "munder", "mover", "munderover",
+        "mmultiscripts", "mprescripts", "none", "mtable", "mtr", "mlabeledtr", "mtd", "menclose", "mstyle",
+        "mphantom", "mpadded", "mfenced", "semantics", "maction", "mspace", "malignmark", "maligngroup",
+    ]
 
     // Inputs
     let source: [UInt8]
@@ -231,8 +238,12 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
 
     // MARK: - Text
 
-    /// Turns pending character data of the top (container) frame into a text node; whitespace
-    /// alone is dropped, as MathML ignores whitespace between elements.
+    /// Handles pending character data of the top (container) frame: whitespace alone is dropped, as
+    /// MathML ignores whitespace between elements; other text directly inside a MathML element that
+    /// holds elements (`<mrow>&gt;<mi>n</mi></mrow>`, ``layoutElements``) is not content and is dropped
+    /// with the warning `mathml.unexpected-text`, never spoken. The text of `<merror>` (its message) is
+    /// read; so is text in an element MathML does not have (`<h1>a</h1>`) or outside any element, as
+    /// `<mtext>`, with the same warning.
     private func flushText(before tagStart: Int?) {
         guard textSink == nil, let top = stack.indices.last else { return }
         let text = stack[top].text
@@ -245,10 +256,15 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         if positionsValid, let textStart, let tagStart, textStart <= tagStart {
             range = trimmedRange(textStart, tagStart)
         }
-        if stack[top].name != "merror" {
+        let name = stack[top].name
+        if Self.layoutElements.contains(name) {
+            diagnostics.append(.warning("mathml.unexpected-text", "text directly inside <\(name)> is ignored", at: range))
+            return
+        }
+        if name != "merror" {
             diagnostics.append(.warning(
                 "mathml.unexpected-text",
-                "text directly inside <\(stack[top].name == "#fragment" ? "math" : stack[top].name)> is read as <mtext>",
+                "text directly inside <\(name == "#fragment" ? "math" : name)> is read as <mtext>",
                 at: range))
         }
         stack[top].items.append(.node(MathNode(.text(content, variant: nil), range: range), marker: nil))

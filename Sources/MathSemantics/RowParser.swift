@@ -399,10 +399,12 @@ extension Analyzer {
     }
 
     /// Prefix `− + ± ∓` before a product: `negative`, `positive`, `plus-minus`, `minus-plus`
-    /// (ClearSpeak: "negative 7", "the negative of").
+    /// (ClearSpeak: "negative 7", "the negative of"); not one the author marked `form="infix"`, which
+    /// stays a binary operator with nothing on its left.
     mutating func unary(_ p: inout ExpressionParser) -> NodeID? {
         let first = p.pos
-        while !p.atEnd, tokens[p.pos].kind == .additive, Analyzer.prefixName(tokenScalar(tokens[p.pos])) != nil {
+        while !p.atEnd, tokens[p.pos].kind == .additive, !tokens[p.pos].writtenInfix,
+              Analyzer.prefixName(tokenScalar(tokens[p.pos])) != nil {
             p.pos += 1
         }
         var k = p.pos - 1
@@ -421,6 +423,11 @@ extension Analyzer {
             k -= 1
         }
         return result
+    }
+
+    /// Whether a MathML `mo` says `form="infix"`.
+    static func writtenInfix(_ m: MathNode) -> Bool {
+        m.attributes?["form"]?.trimmingSpaces == "infix"
     }
 
     static func prefixName(_ u: Unicode.Scalar?) -> PropertyAtom? {

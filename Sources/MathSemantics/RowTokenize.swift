@@ -42,7 +42,8 @@ extension Analyzer {
                 if token == nil, item.scalar == "\u{2062}", tokens.count > start {
                     tokens[tokens.count - 1].explicitTimes = true
                 }
-                if let t = token {
+                if var t = token {
+                    if t.kind == .additive, item.withRaw({ Analyzer.writtenInfix($0) }) == true { t.writtenInfix = true }
                     if t.kind == .apply {
                         if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
                     } else {

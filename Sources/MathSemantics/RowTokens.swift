@@ -48,6 +48,9 @@ struct Token {
     /// Followed by a written U+2062 INVISIBLE TIMES: the author says the next operand is a factor, so
     /// parentheses after it are not a function's argument (`t⁢(x)` is t times x).
     var explicitTimes = false
+    /// An operator the author marked `form="infix"` (MathML): a binary operator even where a sign
+    /// would be read (first in a row, a table cell that continues the line above: "plus e").
+    var writtenInfix = false
     // Stored compactly (the token stacks copy tokens often): see ``postfix`` and ``isDifferentialMark``.
     private var postfixKind: UInt8 = 0
     private var differentialMark: UInt8 = 0

@@ -746,6 +746,10 @@ struct Analyzer {
                     let items = (c.kind == .tableCell ? c.children : [c])
                         + continuation.flatMap { $0.kind == .tableCell ? $0.children : [$0] }
                     content = sequence(items, range: c.range, cellContext)
+                } else if c.kind == .tableCell, c.attributes != nil, Analyzer.hasIntent(c) {
+                    // The author's intent on the cell (`<mtd intent="_">`: an empty cell that says
+                    // nothing, not "blank").
+                    content = intentNode(c, cellContext)
                 } else {
                     content = c.kind == .tableCell ? sequence(c.children, range: c.range, cellContext)
                         : sequence(single: c, range: c.range, cellContext)

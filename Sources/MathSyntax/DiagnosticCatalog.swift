@@ -153,7 +153,7 @@ extension DiagnosticID {
             .init("mathml.undeclared-prefix", .warning, "A namespace prefix without a declaration."),
             .init("mathml.unescaped-ampersand", .warning, "An & that does not start a character reference."),
             .init("mathml.unexpected-children", .warning, "Children of an element that takes none."),
-            .init("mathml.unexpected-text", .warning, "Text directly inside an element that holds elements."),
+            .init("mathml.unexpected-text", .warning, "Text directly inside an element that holds elements: ignored in a MathML element, read as text elsewhere."),
             .init("mathml.unknown-element", .warning, "An element MathML does not have; its children are kept."),
             .init("mathml.unknown-entity", .warning, "A named entity that is not known; kept as text."),
             .init(.mathMLUntrustedAttribute, .warning, "An attribute dropped by the trust policy (event handler, unsafe URL, style)."),

@@ -70,6 +70,22 @@ import Testing
         #expect(normalizedSpeech(text, dropSpaces: false) == "2 equations equation 1 x equals y plus 1 equation 2 y equals 1")
     }
 
+    /// A cell marked `intent="_"` says nothing (an empty cell without it is "blank"), and an operator
+    /// marked `form="infix"` is a binary operator even first in its row ("plus e", not "positive e").
+    @Test func silentCellsAndWrittenInfixOperators() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ mathml: String) -> String { normalizedSpeech(speaker.speak(mathML: mathml).text, dropSpaces: false) }
+        func table(_ cell: String) -> String {
+            "<math><mtable><mtr><mtd><mi>a</mi></mtd><mtd><mo>=</mo></mtd><mtd><mi>b</mi></mtd></mtr>"
+                + "<mtr>\(cell)\(cell)<mtd><mo form='infix'>+</mo><mi>e</mi><mo>−</mo><mi>f</mi></mtd></mtr></mtable></math>"
+        }
+        #expect(say(table("<mtd intent='_'></mtd>")) == "2 lines line 1 a equals b line 2 plus e minus f")
+        #expect(say(table("<mtd></mtd>")) == "2 lines line 1 a equals b line 2 blank blank plus e minus f")
+        #expect(say("<math><mo form='infix'>+</mo><mi>c</mi></math>") == "plus c")
+        #expect(say("<math><mo>+</mo><mi>c</mi></math>") == "positive c")
+        #expect(say("<math><mi>a</mi><mo>=</mo><mo form=' infix '>−</mo><mi>c</mi></math>") == "a equals minus c")
+    }
+
     /// Words the author gave an element (`aria-label`, `exact-speech`, also on `<math>`) replace what
     /// its content would say, also on an accent mark; a text alternative (`alt`, `alttext`) does not; a
     /// string of glyphs says their names unquoted.

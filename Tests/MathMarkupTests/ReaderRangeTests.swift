@@ -61,7 +61,8 @@ struct ReaderRangeTests {
     @Test func strayTextRange() {
         let input = "<mrow>  hello <mi>x</mi></mrow>"
         let result = read(input)
-        #expect(result.root.children[0].range == SourceRange(8, 13))
+        #expect(result.diagnostics.first?.id == "mathml.unexpected-text")
+        #expect(result.diagnostics.first?.range == SourceRange(8, 13))
     }
 
     @Test func prefixedAndDoctypeInputs() {
