@@ -122,7 +122,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         } else {
             positionsValid = false
         }
-        flushText(before: tag?.start)
+        flushText(before: tag?.start, beforeElement: true)
 
         elementCount += 1
         if stack.count > options.maxDepth {
@@ -239,12 +239,14 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     // MARK: - Text
 
     /// Handles pending character data of the top (container) frame: whitespace alone is dropped, as
-    /// MathML ignores whitespace between elements; other text directly inside a MathML element that
-    /// holds elements (`<mrow>&gt;<mi>n</mi></mrow>`, ``layoutElements``) is not content and is dropped
-    /// with the warning `mathml.unexpected-text`, never spoken. The text of `<merror>` (its message) is
-    /// read; so is text in an element MathML does not have (`<h1>a</h1>`) or outside any element, as
-    /// `<mtext>`, with the same warning.
-    private func flushText(before tagStart: Int?) {
+    /// MathML ignores whitespace between elements; other text beside the elements of a MathML element
+    /// that holds elements (`<mrow>&gt;<mi>n</mi></mrow>`, ``layoutElements``) is not content and is
+    /// dropped with the warning `mathml.unexpected-text`, never spoken. Text that is all such an
+    /// element holds (`<math>x</math>`) is read as `<mtext>` with that warning, so that a formula
+    /// written that way is not silent; so is text in an element MathML does not have (`<h1>a</h1>`)
+    /// or outside any element. The text of `<merror>` (its message) is read.
+    /// `beforeElement`: the text is followed by a child element (not by the element's end).
+    private func flushText(before tagStart: Int?, beforeElement: Bool = false) {
         guard textSink == nil, let top = stack.indices.last else { return }
         let text = stack[top].text
         let textStart = stack[top].textStart
@@ -257,7 +259,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             range = trimmedRange(textStart, tagStart)
         }
         let name = stack[top].name
-        if Self.layoutElements.contains(name) {
+        if Self.layoutElements.contains(name), beforeElement || !stack[top].items.isEmpty {
             diagnostics.append(.warning("mathml.unexpected-text", "text directly inside <\(name)> is ignored", at: range))
             return
         }

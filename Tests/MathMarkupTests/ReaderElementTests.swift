@@ -173,6 +173,11 @@ let readerCases: [ReaderCase] = [
     ReaderCase(name: "stray markup character ignored", input: "<msup><mi>a</mi><mrow>&gt;<mi>n</mi><mn>1</mn></mrow></msup>",
                expected: node(.superscript, mi("a"), row(mi("n"), mn("1"))),
                diagnostics: ["mathml.unexpected-text"]),
+    ReaderCase(name: "stray text after the elements ignored", input: "<mrow><mi>x</mi> tail</mrow>", expected: row(mi("x")),
+               diagnostics: ["mathml.unexpected-text"]),
+    // Text that is all an element holds is read, so that `<math>x</math>` is not silent.
+    ReaderCase(name: "text alone in a layout element read", input: "<msqrt>2</msqrt>", expected: node(.squareRoot, mtext("2")),
+               diagnostics: ["mathml.unexpected-text"]),
     ReaderCase(name: "text in an unknown element read", input: "<h1>a</h1>", expected: row(mtext("a")),
                diagnostics: ["mathml.unknown-element", "mathml.unexpected-text"]),
     ReaderCase(name: "text of merror kept", input: "<merror>bad input</merror>", expected: node(.error("bad input")),
