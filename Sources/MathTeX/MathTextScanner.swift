@@ -161,6 +161,7 @@ public struct MathTextScanner: Sendable {
         var scan = MathTextScan(segments: scanner.segments, diagnostics: scanner.diagnostics, codeRanges: scanner.codeRanges,
                                 settled: settled, resumeOffset: min(settled, scanner.openFence ?? count))
         if settled < count { scan.wakeBytes = scanner.wakeBytes }
+        scan.spans = scanner.spans
         return scan
     }
 }
@@ -219,6 +220,12 @@ public struct MathTextScan: Sendable {
     /// changes nothing before ``settled``, so a stream need not scan again. All bytes when nothing is
     /// held, or when the next byte decides whatever it is.
     public var wakeBytes = ByteSet.all
+    /// For a scan of text that may go on: the regions the scan read as one construct (a formula, a code
+    /// span or fence, an escape such as `\$`, a delimiter pair that made no formula such as `$$$$`), in
+    /// input order. A scan of the text started inside one would read it otherwise, so a caller that
+    /// combines this scan with others and resumes at an offset of its own choosing must not resume
+    /// inside one (``resumeOffset`` never is). Empty for a complete scan.
+    public var spans: [SourceRange] = []
 
     /// Creates a scan result.
     public init(segments: [MathTextSegment], diagnostics: [Diagnostic], codeRanges: [SourceRange] = [],
@@ -582,6 +589,8 @@ private struct TextScan {
     /// The start of a fenced code block still open at the end of a partial input.
     var openFence: Int?
     var codeRanges: [SourceRange] = []
+    /// The regions read as one construct (recorded for a partial input only; ``MathTextScan/spans``).
+    var spans: [SourceRange] = []
     var segments: [MathTextSegment] = []
     var diagnostics: [Diagnostic] = []
     /// Where the pending text segment starts.
@@ -647,6 +656,8 @@ private struct TextScan {
                 nextExcluded = excludedCursor < excluded.count ? excluded[excludedCursor].lowerBound : Int.max
                 continue
             }
+            let start = i
+            defer { if !complete, i > start + 1 { spans.append(SourceRange(start, i)) } }
             switch bytes[i] {
             case Byte.backslash:
                 guard i + 1 < n else {

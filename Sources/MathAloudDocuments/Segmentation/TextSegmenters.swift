@@ -215,12 +215,15 @@ struct MarkdownSegmenter {
             // the element's start in view.
             for b in merged where b.lowerBound < unsettled && unsettled < b.upperBound { hold(b.lowerBound, wake) }
             // The next scan must see everything that decided what follows its start: it may not start
-            // inside an element or comment, nor inside a formula or code span of pass 1, which decided
-            // where the images are (`$![{\`$x$}![\`$]()`: pass 1's formula from the first `$` runs
-            // through the backticks, so they make no code span and the image `![\`$]()` stands; a scan
-            // from the `!` would read a code span there instead), nor inside a code span of pass 2
-            // (`<!--\`-->\`$\`$`: a scan from the `$` would not see the backtick that opens it).
-            let decided = merged + first.fragments.map(\.range) + first.codeRanges + second.codeRanges
+            // inside an element or comment, nor inside anything either pass read as one construct
+            // (``MathTextScan/spans``): not inside a formula or code span of pass 1, which decided where
+            // the images are (`$![{\`$x$}![\`$]()`: pass 1's formula from the first `$` runs through the
+            // backticks, so they make no code span and the image `![\`$]()` stands; a scan from the `!`
+            // would read a code span there instead), nor inside a code span or a delimiter pair of pass
+            // 2 (`<!--\`-->\`$\`$`, `$![]()$$$$"$`: a scan from the second `$` would not see the backtick
+            // or the `$$` that opened what it is in). Each pass resumes cleanly at its own
+            // `resumeOffset`, but the earlier of two such points may lie inside the other pass's span.
+            let decided = merged + first.spans + second.spans
             var resume = min(second.resumeOffset, unsettled)
             var moved = true
             while moved {
