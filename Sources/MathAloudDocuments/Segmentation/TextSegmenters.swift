@@ -206,14 +206,19 @@ struct MarkdownSegmenter {
         result.elements = items.sorted { $0.0.range.lowerBound < $1.0.range.lowerBound }
         if !complete {
             hold(second.settled, second.wakeBytes)
-            // A formula running over an undecided place (a comment not yet closed) may still be cut
-            // by it: it waits too.
-            for f in second.fragments.reversed() where f.range.lowerBound < unsettled && unsettled < f.range.upperBound {
-                hold(f.range.lowerBound, wake)
+            // A construct of pass 2 running over an undecided place (a comment not yet closed) may still
+            // be cut by it: it waits too. A formula (`$a {x <!-- $b$ }--> c$`), and a code span, which
+            // hides the formulas in it (`\`$x$i <!--\`b-->`: the backtick in the comment closes a code
+            // span over `$x$` only until the comment closes). Neither point may fall inside an element
+            // or comment: what follows must be scanned with the element's start in view.
+            var moved = true
+            while moved {
+                moved = false
+                for r in second.spans + merged where r.lowerBound < unsettled && unsettled < r.upperBound {
+                    hold(r.lowerBound, wake)
+                    moved = true
+                }
             }
-            // Neither point may fall inside an element or comment: what follows must be scanned with
-            // the element's start in view.
-            for b in merged where b.lowerBound < unsettled && unsettled < b.upperBound { hold(b.lowerBound, wake) }
             // The next scan must see everything that decided what follows its start: it may not start
             // inside an element or comment, nor inside anything either pass read as one construct
             // (``MathTextScan/spans``): not inside a formula or code span of pass 1, which decided where
@@ -225,7 +230,7 @@ struct MarkdownSegmenter {
             // `resumeOffset`, but the earlier of two such points may lie inside the other pass's span.
             let decided = merged + first.spans + second.spans
             var resume = min(second.resumeOffset, unsettled)
-            var moved = true
+            moved = true
             while moved {
                 moved = false
                 for r in decided where r.lowerBound < resume && resume < r.upperBound { resume = r.lowerBound; moved = true }
