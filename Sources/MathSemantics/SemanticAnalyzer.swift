@@ -499,8 +499,14 @@ struct Analyzer {
     static func primeCount(_ text: String) -> Int? { primeCount(text, text.soleScalar) }
 
     /// ``primeCount(_:)`` of a text whose sole scalar (if any) is `u`.
+    @inline(__always)
     static func primeCount(_ text: String, _ u: Unicode.Scalar?) -> Int? {
         if let u { return primeCount(of: u) }
+        return primeCount(several: text)
+    }
+
+    /// ``primeCount(_:)`` of a text of several scalars (or none).
+    static func primeCount(several text: String) -> Int? {
         var total = 0
         for s in text.unicodeScalars {
             guard let n = primeCount(of: s) else { return nil }
