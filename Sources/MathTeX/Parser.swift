@@ -719,7 +719,10 @@ struct ParserCore {
     static func differsAsOrdGroup(_ node: MathNode) -> Bool {
         switch node.kind {
         case .operator(_, let p): return p.atomClass != .ord && !p.fence
-        case .number(let text, _), .identifier(let text, _): return text.unicodeScalars.count > 1
+        case .number(let text, _), .identifier(let text, _):
+            // Two scalars decide it: no need to count a long number's digits.
+            var scalars = text.unicodeScalars.makeIterator()
+            return scalars.next() != nil && scalars.next() != nil
         case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
             return node.children.first.map(differsAsOrdGroup) ?? false    // `{\log_{10}}`, `{\sum_i}`
         default: return false
