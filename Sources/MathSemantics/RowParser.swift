@@ -342,7 +342,10 @@ extension Analyzer {
         b.string(.operators, ops)
         let n = b.finish(.infix, mark)
         // Single bonds between parts of a structural formula (`CH_3−CH_2−OH`) read as chemistry.
-        if ops == "\u{2212}" || ops == "-", tree.isBondChain(tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map(\.node)) {
+        // (Tested on the sole scalar: `==` with the non-ASCII "−" takes String's slow, normalising
+        // comparison for every other operator text, ~75 instructions.)
+        let sole = ops.soleScalar
+        if sole == "\u{2212}" || sole == "-", tree.isBondChain(tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map(\.node)) {
             return flagged(n, .chemical)
         }
         return n

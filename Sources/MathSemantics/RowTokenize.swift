@@ -471,7 +471,7 @@ extension Analyzer {
                 t = t.trimmingSpaces
             }
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
-            if scalar == nil, t.unicodeScalars.contains(" ") {
+            if scalar == nil, t.containsASCII(0x20) {
                 // Words (a glyph's alt text): said as words.
                 let n = text(t, range: m.range)
                 return Token(.operand, n, text: n)
@@ -556,7 +556,7 @@ extension Analyzer {
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
         // Words in an identifier (MathML `<mi><mglyph alt="my glyph"/></mi>`) are said as words.
-        if u == nil, t.unicodeScalars.contains(" ") {
+        if u == nil, t.containsASCII(0x20) {
             let n = text(t, range: range)
             return Token(.operand, n, text: n)
         }

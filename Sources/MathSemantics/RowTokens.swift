@@ -395,7 +395,7 @@ extension Analyzer {
 
     /// Whether a number's text is words (MathML `<mn><mglyph alt="my glyph"/></mn>`): a space and a letter.
     static func numberIsWords(_ t: String) -> Bool {
-        t.unicodeScalars.contains(" ") && t.unicodeScalars.contains(where: { $0.properties.isAlphabetic })
+        t.containsASCII(0x20) && t.unicodeScalars.contains(where: { $0.properties.isAlphabetic })
     }
 
     /// The meaning of a number or an identifier read as a row (nil for other nodes): one item that is
@@ -686,7 +686,7 @@ extension Analyzer {
             written += "."
             j += 1
         }
-        guard written.unicodeScalars.contains("."), j < end, let over = items[j].raw, case .over = over.kind,
+        guard written.containsASCII(0x2E), j < end, let over = items[j].raw, case .over = over.kind,
               over.children.count == 2, case .number(let rep, _) = Analyzer.unwrapped(over.children[0]).kind,
               let (mark, _) = Analyzer.accentLeaf(over.children[1]),
               let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar

@@ -296,6 +296,12 @@ extension String {
         return first
     }
 
+    /// Whether the string holds the ASCII character `byte` (looked for in its UTF-8 bytes, where an
+    /// ASCII byte is always that character: no scalar is decoded).
+    func containsASCII(_ byte: UInt8) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? utf8.contains(byte)
+    }
+
     /// Whether the string has two or more Unicode scalars.
     var hasSeveralScalars: Bool {
         var it = unicodeScalars.makeIterator()

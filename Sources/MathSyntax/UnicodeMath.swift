@@ -118,6 +118,11 @@ public enum UnicodeMath {
     private static func index(of value: UInt32) -> Int? {
         // Below the first styled character (¹ ² ³ ª) nothing is: most letters are answered here.
         if value < 0xAA { return nil }
+        // Most other characters met (Greek letters, operators, arrows) are in a block of 256 with no
+        // styled character: answered by one bit, without the search (`MathAloudBench stages` under
+        // callgrind: the search cost ~70 instructions a styled-text check).
+        let page = Int(value >> 8)
+        if styledPages[page >> 6] & (1 << UInt64(page & 63)) == 0 { return nil }
         var low = 0, high = styledScalars.count
         while low < high {
             let mid = (low + high) >> 1
@@ -127,6 +132,17 @@ public enum UnicodeMath {
         }
         return nil
     }
+
+    /// One bit for each block of 256 code points, set when the block holds a character of
+    /// ``styledScalars``.
+    private static let styledPages: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 0x11_0000 >> 14)
+        for v in styledScalars {
+            let page = Int(v >> 8)
+            bits[page >> 6] |= 1 << UInt64(page & 63)
+        }
+        return bits
+    }()
 
     /// The fields of a ``styledCodes`` entry.
     private static let baseMask: UInt32 = 0x1F_FFFF

@@ -10,6 +10,8 @@ import MathSyntax
 public struct TeXParser: Sendable {
     /// The options every parse uses.
     public let options: TeXParserOptions
+    /// ``options`` shared with every parse by reference.
+    private let sharedOptions: SharedParserOptions
     private let userMacros: [String: Macro]
     /// Whether the options define macros (beyond the built-in ones).
     private let hasUserMacros: Bool
@@ -22,6 +24,7 @@ public struct TeXParser: Sendable {
     /// Creates a parser. User macros and definitions in `options` are read once here.
     public init(options: TeXParserOptions = TeXParserOptions()) {
         self.options = options
+        self.sharedOptions = SharedParserOptions(options)
         // The built-in macros are not copied in: the expander falls back to them (``BuiltinMacros/table``).
         var macros: [String: Macro] = [:]
         var problems: [Diagnostic] = []
@@ -70,7 +73,7 @@ public struct TeXParser: Sendable {
         // The parser's stacks start in memory on the call stack, room for a typical formula.
         return withUnsafeTemporaryAllocation(of: MathNode.self, capacity: 64) { itemMemory in
             withUnsafeTemporaryAllocation(of: Token.self, capacity: 16) { tokenMemory in
-                var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: options,
+                var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: sharedOptions,
                                       itemMemory: itemMemory, tokenMemory: tokenMemory)
                 defer { core.release() }
                 let root = core.parseTop()
@@ -193,7 +196,12 @@ struct LastItem {
 struct ParserCore {
     var expander: Expander
     var diagnostics: [Diagnostic] = []
-    let options: TeXParserOptions
+    /// The parser's options, held by reference: copying them into every parse cost their reference
+    /// counts (`MathAloudBench stages` under callgrind).
+    private let sharedOptions: SharedParserOptions
+    var options: TeXParserOptions { sharedOptions.options }
+    /// `options.limits`, read on the hot path (every group's nesting check).
+    let texLimits: TeXLimits
     /// The formula's bytes, read in place.
     let bytes: UnsafeBufferPointer<UInt8>
     /// The shared tables of control sequences and characters.
@@ -243,13 +251,14 @@ struct ParserCore {
 
     /// A parser for the formula in `bytes`, which it reads in place, with memory for its stacks of
     /// items and tokens (it must outlive none of them; see ``release()``).
-    init(bytes: UnsafeBufferPointer<UInt8>, macros: [String: Macro], hasUserMacros: Bool, options: TeXParserOptions,
+    init(bytes: UnsafeBufferPointer<UInt8>, macros: [String: Macro], hasUserMacros: Bool, options: SharedParserOptions,
          itemMemory: UnsafeMutableBufferPointer<MathNode>, tokenMemory: UnsafeMutableBufferPointer<Token>) {
         self.bytes = bytes
-        self.options = options
+        self.sharedOptions = options
+        self.texLimits = options.options.limits
         self.tables = ParserTables.shared
         self.expander = Expander(bytes: bytes, tables: tables, macros: macros, hasUserMacros: hasUserMacros,
-                                 limits: options.limits, tokenMemory: tokenMemory)
+                                 limits: texLimits, tokenMemory: tokenMemory)
         self.itemStack = LentStack(memory: itemMemory)
     }
 
@@ -710,7 +719,10 @@ struct ParserCore {
     static func differsAsOrdGroup(_ node: MathNode) -> Bool {
         switch node.kind {
         case .operator(_, let p): return p.atomClass != .ord && !p.fence
-        case .number(let text, _), .identifier(let text, _): return text.unicodeScalars.count > 1
+        case .number(let text, _), .identifier(let text, _):
+            // Two scalars decide it: no need to count a long number's digits.
+            var scalars = text.unicodeScalars.makeIterator()
+            return scalars.next() != nil && scalars.next() != nil
         case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
             return node.children.first.map(differsAsOrdGroup) ?? false    // `{\log_{10}}`, `{\sum_i}`
         default: return false
@@ -720,9 +732,9 @@ struct ParserCore {
     /// Enters one level of nesting, reporting when the limit is exceeded.
     mutating func enterNesting(at range: SourceRange) -> Bool {
         depth += 1
-        if depth > options.limits.maxDepth {
+        if depth > texLimits.maxDepth {
             depth -= 1
-            error("tex.too-deep", "groups and arguments nested more than \(options.limits.maxDepth) deep", at: range)
+            error("tex.too-deep", "groups and arguments nested more than \(texLimits.maxDepth) deep", at: range)
             return false
         }
         return true
@@ -1127,8 +1139,8 @@ struct ParserCore {
     /// A size the formula asked for, capped at ``TeXLimits/maxSize`` (with the warning
     /// `tex.size-capped`).
     mutating func capSize(_ value: Double?, at range: SourceRange?) -> Double? {
-        guard let value, abs(value) > options.limits.maxSize else { return value }
-        let limit = max(0, options.limits.maxSize)
+        guard let value, abs(value) > texLimits.maxSize else { return value }
+        let limit = max(0, texLimits.maxSize)
         diagnostics.append(.warning("tex.size-capped",
             "the size \(value)em is larger than the limit of \(limit)em; \(limit)em is used", at: range))
         return value < 0 ? -limit : limit
@@ -1233,4 +1245,10 @@ package enum Dimension {
         default: return nil
         }
     }
+}
+
+/// A parser's options, shared by reference with its parses.
+final class SharedParserOptions: Sendable {
+    let options: TeXParserOptions
+    init(_ options: TeXParserOptions) { self.options = options }
 }

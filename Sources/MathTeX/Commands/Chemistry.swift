@@ -35,7 +35,7 @@ extension ParserCore {
         guard enterNesting(at: call.range) else { return MathNode(.error("\\\(call.name)"), range: call.range) }
         defer { depth -= 1 }
         var reader = MhchemReader(text: text, base: base, commandRange: call.range, options: options,
-                                  depthLeft: options.limits.maxDepth - depth)
+                                  depthLeft: texLimits.maxDepth - depth)
         let node = units ? reader.physicalUnit() : reader.equation()
         diagnostics += reader.diagnostics
         let end = tokens.last.map { max($0.range.upperBound + 1, call.range.upperBound) } ?? call.range.upperBound

@@ -191,12 +191,12 @@ extension ParserCore {
             while true {
                 let items = parseExpression(until: [.alignment, .newline, .end, .endGroup])
                 cellCount += 1
-                if cellCount <= options.limits.maxTableCells {
+                if cellCount <= texLimits.maxTableCells {
                     let range = items.reduce(nil) { SourceRange.union($0, $1.range) }
                     cells.append(MathNode(.tableCell, items, range: range))
                 } else if !overflowReported {
                     overflowReported = true
-                    error("tex.too-many-cells", "more than \(options.limits.maxTableCells) table cells; the rest are dropped", at: call.range)
+                    error("tex.too-many-cells", "more than \(texLimits.maxTableCells) table cells; the rest are dropped", at: call.range)
                 }
                 let t = nextNonSpace()
                 if t.kind == .alignment { continue }
@@ -222,7 +222,7 @@ extension ParserCore {
             }
             // A trailing \\ leaves an empty last row: drop it (but keep its rule).
             if finished, cells.count == 1, cells[0].children.isEmpty, !rows.isEmpty, pendingTag == nil { break rowLoop }
-            if cells.isEmpty && cellCount > options.limits.maxTableCells { continue }
+            if cells.isEmpty && cellCount > texLimits.maxTableCells { continue }
             let rowRange = cells.reduce(nil) { SourceRange.union($0, $1.range) }
             if let tag = pendingTag {
                 pendingTag = nil
