@@ -165,6 +165,17 @@ struct TreeView {
         return extraNames.firstIndex(of: name).map { UInt16(vocabularyNames + $0) }
     }
 
+    /// The roles of the node's children below 64, as bits by number.
+    @inline(__always)
+    func childRoles(_ n: NodeID) -> UInt64 {
+        var roles: UInt64 = 0
+        let node = nodes[Int(n)]
+        for i in Int(node.firstChild) ..< Int(node.firstChild) + Int(node.childCount) where links[i].role < 64 {
+            roles |= 1 << UInt64(links[i].role)
+        }
+        return roles
+    }
+
     /// The names of the node's properties.
     @inline(__always)
     func propertyNames(_ n: NodeID) -> NameSet {
@@ -417,10 +428,15 @@ struct SpeechRun {
         let roleBit: UInt64 = Int(context.role) < roleCount ? 1 << UInt64(context.role) : 0
         let hasParent = context.parent >= 0
         let parentKind = hasParent ? tree.kind(context.parent) : tree.kind(context.node)
+        // The roles of the node's children (vocabulary roles) and its parent's property names, for
+        // the rules' path requirements (``RuleTable/Candidate/childRoles``).
+        let missingChildRoles = ~tree.childRoles(context.node)
+        let parentNames = hasParent ? tree.propertyNames(context.parent) : NameSet()
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
             guard candidate.requires.isSubset(of: present), candidate.excludedRoles & roleBit == 0,
+                  candidate.childRoles & missingChildRoles == 0, candidate.parentRequires.isSubset(of: parentNames),
                   hasParent ? candidate.parentKinds.contains(parentKind) : candidate.atRoot,
                   Int(candidate.rule) >= firstRule else { continue }
             let skipped = skipsTextTests ? candidate.textTest : -1

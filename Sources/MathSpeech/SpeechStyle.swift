@@ -319,6 +319,13 @@ final class RuleTable: Sendable {
         /// node itself with a test that fails when the property is missing): a node without one of
         /// them is not matched against the rule at all.
         let requires: NameSet
+        /// The roles (bits by number) of children the node must have, and the properties its parent
+        /// must have, for the rule's conditions to hold (those tested through a path that starts
+        /// with a child, or on the parent, that fail when the path leads nowhere or the property is
+        /// missing): a mask test in the candidate loop instead of following the path (rules stage,
+        /// session 9).
+        let childRoles: UInt64
+        let parentRequires: NameSet
         /// The vocabulary roles (bits by number) and parent kinds for which the rule's `role is …` and
         /// `parent is …` conditions fail, and whether they hold at the root (no parent): a node
         /// they rule out is not matched against the rule (a mask test in the candidate loop instead
@@ -516,6 +523,34 @@ final class RuleTable: Sendable {
             }
             return required
         }
+        // A test on the node's child with a role, or on a property of its parent, that fails when the
+        // path leads nowhere or the property is missing (and no pseudo-property stands in for it),
+        // needs that child or that property.
+        let pathRequirements = (0 ..< rules.count).map { [builder] r in
+            var childRoles: UInt64 = 0
+            var parentNames = NameSet()
+            for condition in tests[testStart[r] ..< testStart[r + 1]] where !condition.negated {
+                let path: Int
+                switch condition.test {
+                case .property(let p, _, _), .kind(let p, _): path = p
+                default: continue
+                }
+                guard path >= 0 else { continue }
+                let steps = builder.pathSteps[builder.pathStart[path] ..< builder.pathStart[path + 1]]
+                switch steps.first {
+                case .child(let role) where role < 64:
+                    childRoles |= 1 << UInt64(role)
+                case .parent(levels: 1) where steps.count == 1:
+                    guard case .property(_, let property, let test) = condition.test else { continue }
+                    let reference = builder.properties[property]
+                    if reference.pseudo == .none, reference.number < .extraBase, !builder.valueTests[test].facts.onMissing {
+                        parentNames.insert(reference.number)
+                    }
+                default: continue
+                }
+            }
+            return (childRoles: childRoles, parentNames: parentNames)
+        }
         let roleFilters = (0 ..< rules.count).map { [builder] r in
             RuleTable.roleAndParentFilter(tests[testStart[r] ..< testStart[r + 1]], roleSets: builder.roleSets)
         }
@@ -525,6 +560,7 @@ final class RuleTable: Sendable {
                 let end: Int = testStart[r + 1]
                 entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
                                          textTest: Int32(textTests[r]), requires: requirements[r],
+                                         childRoles: pathRequirements[r].childRoles, parentRequires: pathRequirements[r].parentNames,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
                                          atRoot: roleFilters[r].atRoot))
             }
