@@ -415,7 +415,15 @@ struct SpeechRun {
     private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         let split = candidatesByKind[kind]
-        let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
+        // The text read in place: ``TreeView/text(_:)`` returns a copy, reference counted.
+        let chosen: RuleTable.CandidateList?
+        if !split.split {
+            chosen = nil
+        } else if case let t = Int(tree.nodes[Int(context.node)].text), t >= 0 {
+            chosen = candidates(kind: kind, text: tree.strings[t], split)
+        } else {
+            chosen = candidates(kind: kind, text: "", split)
+        }
         let list = chosen ?? split.other
         if list.rules.isEmpty { return nil }
         let present = list.requiresAny ? tree.propertyNames(context.node) : NameSet()
