@@ -176,8 +176,19 @@ public struct Contractions: Sendable {
         // Pairs inside one item (a part spoken as one piece of text); and which items end in a byte a
         // first word ends in: only those can start a pair across items (unless a `*C` entry, keyed
         // by the second word, is there). One look at each item, instead of copying both items of
-        // every pair (rules stage, session 8).
-        for k in items.indices {
+        // every pair (rules stage, session 8). The items are read in place (a copy of an item counts
+        // a reference to its words: most of this pass, rules stage, session 9); the few with a pair
+        // inside are then changed from the first on.
+        let firstContaining: Int? = items.withUnsafeBufferPointer { items in
+            for k in items.indices {
+                guard case .words(let w, _, _) = items[k] else { continue }
+                let (contains, endsInFirst) = scan(w)
+                if contains { return k }
+                if endsInFirst { mayStartPair[k] = true }
+            }
+            return nil
+        }
+        for k in (firstContaining ?? items.count) ..< items.count {
             guard case let .words(w, r, p) = items[k] else { continue }
             let (contains, endsInFirst) = scan(w)
             if contains {
