@@ -620,10 +620,11 @@ final class RuleTable: Sendable {
             return Set(values)
         }
         // Per kind: its rules with the `*` rules merged in (file order), split by node text. A kind
-        // without rules of its own gets the `*` rules, unsplit.
+        // without rules of its own gets the `*` rules, split as well (unsplit, every node of such a
+        // kind tested the `text = …` conditions of the `*` rules: a fifth of all tests on arXiv
+        // formulas, rules stage, session 9).
         candidates = Candidates(lists: SemanticKind.allCases.map { kind in
-            guard let own = byKind[kind.rawValue] else { return (byText: [:], other: any) }
-            let list = (own + any).sorted()
+            let list = ((byKind[kind.rawValue] ?? []) + any).sorted()
             let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
             var byText: [String: [Int]] = [:]
             for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
