@@ -447,6 +447,9 @@ struct SpeechRun {
                   candidate.childRoles & missingChildRoles == 0, candidate.parentRequires.isSubset(of: parentNames),
                   hasParent ? candidate.parentKinds.contains(parentKind) : candidate.atRoot,
                   Int(candidate.rule) >= firstRule else { continue }
+            if candidate.kindPath >= 0 {
+                guard let target = resolve(Int(candidate.kindPath), context), candidate.pathKinds.contains(tree.kind(target.node)) else { continue }
+            }
             let skipped = skipsTextTests ? candidate.textTest : -1
             var t = candidate.firstTest
             while t < candidate.endTest {

@@ -326,6 +326,11 @@ final class RuleTable: Sendable {
         /// session 9).
         let childRoles: UInt64
         let parentRequires: NameSet
+        /// The rule's first test of the kind of a node a path leads to (`previous is fraction`), tested
+        /// in the candidate loop before the tests (path -1: none): the first test of most rules that
+        /// fail (`implied-times-…`, `transpose-…`), without a call per test (rules stage, session 9).
+        let kindPath: Int32
+        let pathKinds: KindSet
         /// The vocabulary roles (bits by number) and parent kinds for which the rule's `role is …` and
         /// `parent is …` conditions fail, and whether they hold at the root (no parent): a node
         /// they rule out is not matched against the rule (a mask test in the candidate loop instead
@@ -551,6 +556,13 @@ final class RuleTable: Sendable {
             }
             return (childRoles: childRoles, parentNames: parentNames)
         }
+        // The first test of a kind at a path (`previous is fraction`, `base is matrix`).
+        let kindTests = (0 ..< rules.count).map { r -> (path: Int32, kinds: KindSet) in
+            for condition in tests[testStart[r] ..< testStart[r + 1]] where !condition.negated {
+                if case let .kind(path, kinds) = condition.test, path >= 0 { return (Int32(path), kinds) }
+            }
+            return (-1, KindSet.all)
+        }
         let roleFilters = (0 ..< rules.count).map { [builder] r in
             RuleTable.roleAndParentFilter(tests[testStart[r] ..< testStart[r + 1]], roleSets: builder.roleSets)
         }
@@ -561,6 +573,7 @@ final class RuleTable: Sendable {
                 entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
                                          textTest: Int32(textTests[r]), requires: requirements[r],
                                          childRoles: pathRequirements[r].childRoles, parentRequires: pathRequirements[r].parentNames,
+                                         kindPath: kindTests[r].path, pathKinds: kindTests[r].kinds,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
                                          atRoot: roleFilters[r].atRoot))
             }
