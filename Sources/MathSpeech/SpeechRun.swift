@@ -165,15 +165,19 @@ struct TreeView {
         return extraNames.firstIndex(of: name).map { UInt16(vocabularyNames + $0) }
     }
 
-    /// The roles of the node's children below 64, as bits by number.
+    /// The roles of the node's children below 64, as bits by number, and the names of the
+    /// children's properties.
     @inline(__always)
-    func childRoles(_ n: NodeID) -> UInt64 {
+    func childRolesAndNames(_ n: NodeID) -> (roles: UInt64, names: NameSet) {
         var roles: UInt64 = 0
+        var names = NameSet()
         let node = nodes[Int(n)]
-        for i in Int(node.firstChild) ..< Int(node.firstChild) + Int(node.childCount) where links[i].role < 64 {
-            roles |= 1 << UInt64(links[i].role)
+        for i in Int(node.firstChild) ..< Int(node.firstChild) + Int(node.childCount) {
+            if links[i].role < 64 { roles |= 1 << UInt64(links[i].role) }
+            let child = nodes[Int(links[i].node)]
+            for p in Int(child.firstProperty) ..< Int(child.firstProperty + child.propertyCount) { names.insert(properties[p].name) }
         }
-        return roles
+        return (roles, names)
     }
 
     /// The names of the node's properties.
@@ -438,13 +442,15 @@ struct SpeechRun {
         let parentKind = hasParent ? tree.kind(context.parent) : tree.kind(context.node)
         // The roles of the node's children (vocabulary roles) and its parent's property names, for
         // the rules' path requirements (``RuleTable/Candidate/childRoles``).
-        let missingChildRoles = ~tree.childRoles(context.node)
+        let (childRoles, childNames) = tree.childRolesAndNames(context.node)
+        let missingChildRoles = ~childRoles
         let parentNames = hasParent ? tree.propertyNames(context.parent) : NameSet()
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
             guard candidate.requires.isSubset(of: present), candidate.excludedRoles & roleBit == 0,
                   candidate.childRoles & missingChildRoles == 0, candidate.parentRequires.isSubset(of: parentNames),
+                  candidate.childRequires.isSubset(of: childNames),
                   hasParent ? candidate.parentKinds.contains(parentKind) : candidate.atRoot,
                   Int(candidate.rule) >= firstRule else { continue }
             if candidate.kindPath >= 0 {

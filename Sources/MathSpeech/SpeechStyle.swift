@@ -326,6 +326,9 @@ final class RuleTable: Sendable {
         /// session 9).
         let childRoles: UInt64
         let parentRequires: NameSet
+        /// The properties one of the node's children must have (those tested on a child with a
+        /// role, as ``parentRequires`` on the parent): a test of the names all children have.
+        let childRequires: NameSet
         /// The rule's first test of the kind of a node a path leads to (`previous is fraction`), tested
         /// in the candidate loop before the tests (path -1: none): the first test of most rules that
         /// fail (`implied-times-…`, `transpose-…`), without a call per test (rules stage, session 9).
@@ -533,7 +536,7 @@ final class RuleTable: Sendable {
         // needs that child or that property.
         let pathRequirements = (0 ..< rules.count).map { [builder] r in
             var childRoles: UInt64 = 0
-            var parentNames = NameSet()
+            var parentNames = NameSet(), childNames = NameSet()
             for condition in tests[testStart[r] ..< testStart[r + 1]] where !condition.negated {
                 let path: Int
                 switch condition.test {
@@ -545,6 +548,12 @@ final class RuleTable: Sendable {
                 switch steps.first {
                 case .child(let role) where role < 64:
                     childRoles |= 1 << UInt64(role)
+                    // A property of that child (`base.set-name = reals`): some child has it.
+                    guard steps.count == 1, case .property(_, let property, let test) = condition.test else { continue }
+                    let reference = builder.properties[property]
+                    if reference.pseudo == .none, reference.number < .extraBase, !builder.valueTests[test].facts.onMissing {
+                        childNames.insert(reference.number)
+                    }
                 case .parent(levels: 1) where steps.count == 1:
                     guard case .property(_, let property, let test) = condition.test else { continue }
                     let reference = builder.properties[property]
@@ -554,7 +563,7 @@ final class RuleTable: Sendable {
                 default: continue
                 }
             }
-            return (childRoles: childRoles, parentNames: parentNames)
+            return (childRoles: childRoles, parentNames: parentNames, childNames: childNames)
         }
         // The first test of a kind at a path (`previous is fraction`, `base is matrix`).
         let kindTests = (0 ..< rules.count).map { r -> (path: Int32, kinds: KindSet) in
@@ -573,6 +582,7 @@ final class RuleTable: Sendable {
                 entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
                                          textTest: Int32(textTests[r]), requires: requirements[r],
                                          childRoles: pathRequirements[r].childRoles, parentRequires: pathRequirements[r].parentNames,
+                                         childRequires: pathRequirements[r].childNames,
                                          kindPath: kindTests[r].path, pathKinds: kindTests[r].kinds,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
                                          atRoot: roleFilters[r].atRoot))
