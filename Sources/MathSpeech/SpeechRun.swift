@@ -419,15 +419,7 @@ struct SpeechRun {
     private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         let split = candidatesByKind[kind]
-        // The text read in place: ``TreeView/text(_:)`` returns a copy, reference counted.
-        let chosen: RuleTable.CandidateList?
-        if !split.split {
-            chosen = nil
-        } else if case let t = Int(tree.nodes[Int(context.node)].text), t >= 0 {
-            chosen = candidates(kind: kind, text: tree.strings[t], split)
-        } else {
-            chosen = candidates(kind: kind, text: "", split)
-        }
+        let chosen = split.split ? candidates(kind: kind, string: Int(tree.nodes[Int(context.node)].text), split) : nil
         let list = chosen ?? split.other
         if list.rules.isEmpty { return nil }
         let present = list.requiresAny ? tree.propertyNames(context.node) : NameSet()
@@ -467,12 +459,15 @@ struct SpeechRun {
         return nil
     }
 
-    /// The candidate list of a node of kind number `kind` with `text`, in a kind whose lists are
-    /// split by text (see ``RuleTable/KindCandidates``).
+    /// The candidate list of a node of kind number `kind` whose text is string `t` of the tree (-1: the
+    /// empty text), in a kind whose lists are split by text (see ``RuleTable/KindCandidates``). The
+    /// string is read in place: passing it was a reference count up and down per node (rules stage,
+    /// session 9).
     @inline(__always)
-    private mutating func candidates(kind: Int, text: String, _ split: RuleTable.KindCandidates) -> RuleTable.CandidateList? {
+    private mutating func candidates(kind: Int, string t: Int, _ split: RuleTable.KindCandidates) -> RuleTable.CandidateList? {
         enum Decision { case scalar(UInt32), other, table, empty }
-        let decision: Decision = text.withBytes { bytes in
+        if t < 0 { return split.hasEmptyList ? split.emptyList : nil }
+        let decision: Decision = tree.strings[t].withBytes { bytes in
             guard let first = bytes.first else { return .empty }
             if first < 0x80 {
                 if bytes.count == 1 && split.decidesOneByte { return .scalar(UInt32(first)) }
@@ -488,10 +483,10 @@ struct SpeechRun {
             // No rule names the text: a one-byte ASCII text is decided; a scalar in NFC when every
             // non-ASCII text rules name is one too.
             if scalar < 0x80 || split.decidesNFCScalars { return nil }
-            return lists.byText[kind][text]
+            return lists.byText[kind][tree.strings[t]]
         case .other: return nil
         case .empty: return split.hasEmptyList ? split.emptyList : nil
-        case .table: return lists.byText[kind][text]
+        case .table: return lists.byText[kind][tree.strings[t]]
         }
     }
 
