@@ -527,8 +527,17 @@ struct SpeechRun {
     /// `²`, says them), letters as themselves, symbols and names through the lexicon, with a readable
     /// fallback (reported once per character).
     mutating func leafWords(_ node: NodeID) -> String {
+        let kind = tree.kind(node)
+        // Most leaves are one character with cached words (``symbolWords(_:range:)`` looks there
+        // first): read in place, without a counted copy of the text (rules stage, session 9).
+        switch kind {
+        case .number, .text, .empty, .unknown, .functionName: break
+        default:
+            let t = Int(tree.nodes[Int(node)].text)
+            if t >= 0, let words, let w = tree.strings[t].withBytes({ words.symbolWords(bytes: $0) }) { return w }
+        }
         let text = tree.text(node)
-        switch tree.kind(node) {
+        switch kind {
         case .number:
             if text.utf8.contains(where: { $0 >= 0x80 }), let w = core.lexicon.symbol(text, variant: preferences.variant) { return w }
             return text
