@@ -163,12 +163,32 @@ public struct Contractions: Sendable {
     /// Applies the contractions to speech items in place.
     public func apply(to items: inout [SpeechDescription.Item]) {
         guard !isEmpty, !items.isEmpty else { return }
+        // The flags on the stack: an array was a heap block per formula (rules stage, session 9).
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: items.count) { flags in
+            let mayStartPair = flags.baseAddress!
+            mayStartPair.initialize(repeating: !afterFinal.isEmpty, count: items.count)
+            apply(to: &items, mayStartPair: mayStartPair)
+        }
+    }
+
+    /// ``apply(to:)`` with room for a flag per item.
+    private func apply(to items: inout [SpeechDescription.Item], mayStartPair: UnsafeMutablePointer<Bool>) {
         // Pairs inside one item (a part spoken as one piece of text); and which items end in a byte a
         // first word ends in: only those can start a pair across items (unless a `*C` entry, keyed
         // by the second word, is there). One look at each item, instead of copying both items of
-        // every pair (rules stage, session 8).
-        var mayStartPair = [Bool](repeating: !afterFinal.isEmpty, count: items.count)
-        for k in items.indices {
+        // every pair (rules stage, session 8). The items are read in place (a copy of an item counts
+        // a reference to its words: most of this pass, rules stage, session 9); the few with a pair
+        // inside are then changed from the first on.
+        let firstContaining: Int? = items.withUnsafeBufferPointer { items in
+            for k in items.indices {
+                guard case .words(let w, _, _) = items[k] else { continue }
+                let (contains, endsInFirst) = scan(w)
+                if contains { return k }
+                if endsInFirst { mayStartPair[k] = true }
+            }
+            return nil
+        }
+        for k in (firstContaining ?? items.count) ..< items.count {
             guard case let .words(w, r, p) = items[k] else { continue }
             let (contains, endsInFirst) = scan(w)
             if contains {
@@ -195,7 +215,7 @@ public struct Contractions: Sendable {
                     let (headA, lastA) = Contractions.splitLast(a)
                     if endsInFinal(lastA) {
                         Contractions.replacePair(in: &items, at: i, head: headA, replaced: words.replacingOccurrences(of: "*", with: lastA),
-                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: &mayStartPair)
+                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair)
                         i += 1  // the changed words are not looked at again (no entry can undo or repeat itself)
                         continue
                     }
@@ -211,7 +231,7 @@ public struct Contractions: Sendable {
             let (firstB, tailB) = Contractions.splitFirst(b)
             if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }) {
                 Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
-                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: &mayStartPair)
+                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair)
                 mayStartPair[i] = true
                 continue  // the new last word may meet the next part
             }
@@ -315,12 +335,15 @@ public struct Contractions: Sendable {
     /// pair (`tail`), or goes when there are none.
     static func replacePair(in items: inout [SpeechDescription.Item], at i: Int, head: String, replaced: String, tail: String,
                             ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?),
-                            flags: inout [Bool]) {
+                            flags: UnsafeMutablePointer<Bool>) {
         items[i] = .words(head.isEmpty ? replaced : head + " " + replaced, range: SourceRange.union(ranges.0, ranges.1),
                           prosody: prosodies.0)
         if tail.isEmpty {
+            // The flags after the removed item move down with the items.
+            let count = items.count
             items.remove(at: i + 1)
-            flags.remove(at: i + 1)
+            var k = i + 1
+            while k + 1 < count { flags[k] = flags[k + 1]; k += 1 }
         } else {
             items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
         }

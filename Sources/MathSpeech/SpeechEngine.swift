@@ -107,12 +107,20 @@ public struct SpeechEngine: Sendable {
                               countedKeys: style.table.countedKeys)
             levelWords = style.levelWords
             contractions = Contractions(chain: lexicon.chain)
+            hasContractions = !contractions.isEmpty
             roleCount = SemanticRole.allCases.count
             propertyNameCount = PropertyName.allCases.count
             exponentRole = SemanticRole.exponent.rawValue
             subscriptRole = SemanticRole.subscript.rawValue
             commandProperty = PropertyName.command.rawValue
         }
+
+        /// Whether ``contractions`` change anything (read once: reading the contractions through a run's
+        /// unowned reference copied them, counting a reference per table; rules stage, session 9).
+        let hasContractions: Bool
+
+        /// Applies ``contractions`` to speech items (read in place, through `self`).
+        func applyContractions(to items: inout [SpeechDescription.Item]) { contractions.apply(to: &items) }
 
         /// The words of counted key number `k` for count `n` (see ``TemplatePart/countedLookup(key:property:)``).
         func countedWords(_ k: Int, _ n: Int, variant: String?) -> String {
@@ -219,8 +227,8 @@ public struct SpeechEngine: Sendable {
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
                 SpeechDescription.removeTrailingPauses(&out.items)
                 var trace = run.trace
-                if !core.contractions.isEmpty {
-                    core.contractions.apply(to: &out.items)
+                if core.hasContractions {
+                    core.applyContractions(to: &out.items)
                     for k in trace.indices { trace[k].speech = core.contractions.applied(to: trace[k].speech) }
                 }
                 return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)

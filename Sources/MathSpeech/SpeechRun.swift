@@ -165,6 +165,21 @@ struct TreeView {
         return extraNames.firstIndex(of: name).map { UInt16(vocabularyNames + $0) }
     }
 
+    /// The roles of the node's children below 64, as bits by number, and the names of the
+    /// children's properties.
+    @inline(__always)
+    func childRolesAndNames(_ n: NodeID) -> (roles: UInt64, names: NameSet) {
+        var roles: UInt64 = 0
+        var names = NameSet()
+        let node = nodes[Int(n)]
+        for i in Int(node.firstChild) ..< Int(node.firstChild) + Int(node.childCount) {
+            if links[i].role < 64 { roles |= 1 << UInt64(links[i].role) }
+            let child = nodes[Int(links[i].node)]
+            for p in Int(child.firstProperty) ..< Int(child.firstProperty + child.propertyCount) { names.insert(properties[p].name) }
+        }
+        return (roles, names)
+    }
+
     /// The names of the node's properties.
     @inline(__always)
     func propertyNames(_ n: NodeID) -> NameSet {
@@ -404,7 +419,7 @@ struct SpeechRun {
     private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         let split = candidatesByKind[kind]
-        let chosen = split.split ? candidates(kind: kind, text: tree.text(context.node), split) : nil
+        let chosen = split.split ? candidates(kind: kind, string: Int(tree.nodes[Int(context.node)].text), split) : nil
         let list = chosen ?? split.other
         if list.rules.isEmpty { return nil }
         let present = list.requiresAny ? tree.propertyNames(context.node) : NameSet()
@@ -417,12 +432,22 @@ struct SpeechRun {
         let roleBit: UInt64 = Int(context.role) < roleCount ? 1 << UInt64(context.role) : 0
         let hasParent = context.parent >= 0
         let parentKind = hasParent ? tree.kind(context.parent) : tree.kind(context.node)
+        // The roles of the node's children (vocabulary roles) and its parent's property names, for
+        // the rules' path requirements (``RuleTable/Candidate/childRoles``).
+        let (childRoles, childNames) = tree.childRolesAndNames(context.node)
+        let missingChildRoles = ~childRoles
+        let parentNames = hasParent ? tree.propertyNames(context.parent) : NameSet()
         epoch += 1
         rules: for k in list.rules {
             let candidate = candidates[k]
             guard candidate.requires.isSubset(of: present), candidate.excludedRoles & roleBit == 0,
+                  candidate.childRoles & missingChildRoles == 0, candidate.parentRequires.isSubset(of: parentNames),
+                  candidate.childRequires.isSubset(of: childNames),
                   hasParent ? candidate.parentKinds.contains(parentKind) : candidate.atRoot,
                   Int(candidate.rule) >= firstRule else { continue }
+            if candidate.kindPath >= 0 {
+                guard let target = resolve(Int(candidate.kindPath), context), candidate.pathKinds.contains(tree.kind(target.node)) else { continue }
+            }
             let skipped = skipsTextTests ? candidate.textTest : -1
             var t = candidate.firstTest
             while t < candidate.endTest {
@@ -434,12 +459,15 @@ struct SpeechRun {
         return nil
     }
 
-    /// The candidate list of a node of kind number `kind` with `text`, in a kind whose lists are
-    /// split by text (see ``RuleTable/KindCandidates``).
+    /// The candidate list of a node of kind number `kind` whose text is string `t` of the tree (-1: the
+    /// empty text), in a kind whose lists are split by text (see ``RuleTable/KindCandidates``). The
+    /// string is read in place: passing it was a reference count up and down per node (rules stage,
+    /// session 9).
     @inline(__always)
-    private mutating func candidates(kind: Int, text: String, _ split: RuleTable.KindCandidates) -> RuleTable.CandidateList? {
+    private mutating func candidates(kind: Int, string t: Int, _ split: RuleTable.KindCandidates) -> RuleTable.CandidateList? {
         enum Decision { case scalar(UInt32), other, table, empty }
-        let decision: Decision = text.withBytes { bytes in
+        if t < 0 { return split.hasEmptyList ? split.emptyList : nil }
+        let decision: Decision = tree.strings[t].withBytes { bytes in
             guard let first = bytes.first else { return .empty }
             if first < 0x80 {
                 if bytes.count == 1 && split.decidesOneByte { return .scalar(UInt32(first)) }
@@ -455,10 +483,10 @@ struct SpeechRun {
             // No rule names the text: a one-byte ASCII text is decided; a scalar in NFC when every
             // non-ASCII text rules name is one too.
             if scalar < 0x80 || split.decidesNFCScalars { return nil }
-            return lists.byText[kind][text]
+            return lists.byText[kind][tree.strings[t]]
         case .other: return nil
         case .empty: return split.hasEmptyList ? split.emptyList : nil
-        case .table: return lists.byText[kind][text]
+        case .table: return lists.byText[kind][tree.strings[t]]
         }
     }
 
@@ -499,8 +527,17 @@ struct SpeechRun {
     /// `²`, says them), letters as themselves, symbols and names through the lexicon, with a readable
     /// fallback (reported once per character).
     mutating func leafWords(_ node: NodeID) -> String {
+        let kind = tree.kind(node)
+        // Most leaves are one character with cached words (``symbolWords(_:range:)`` looks there
+        // first): read in place, without a counted copy of the text (rules stage, session 9).
+        switch kind {
+        case .number, .text, .empty, .unknown, .functionName: break
+        default:
+            let t = Int(tree.nodes[Int(node)].text)
+            if t >= 0, let words, let w = tree.strings[t].withBytes({ words.symbolWords(bytes: $0) }) { return w }
+        }
         let text = tree.text(node)
-        switch tree.kind(node) {
+        switch kind {
         case .number:
             if text.utf8.contains(where: { $0 >= 0x80 }), let w = core.lexicon.symbol(text, variant: preferences.variant) { return w }
             return text

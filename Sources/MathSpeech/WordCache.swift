@@ -82,13 +82,20 @@ final class WordCache: Sendable {
 
         /// The symbol words of `text` when they are here (nil: look them up).
         @inline(__always)
-        func symbolWords(_ text: String) -> String? {
-            let key: UInt32? = text.withBytes { bytes in
-                guard let first = bytes.first else { return nil }
-                if first < 0x80 { return bytes.count == 1 ? UInt32(first) : nil }
-                return Normalization.singleNonASCIIScalar(bytes)
+        func symbolWords(_ text: String) -> String? { text.withBytes { symbolWords(bytes: $0) } }
+
+        /// ``symbolWords(_:)`` of the text with these UTF-8 bytes.
+        @inline(__always)
+        func symbolWords(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            guard let first = bytes.first else { return nil }
+            let key: UInt32
+            if first < 0x80 {
+                guard bytes.count == 1 else { return nil }
+                key = UInt32(first)
+            } else {
+                guard let scalar = Normalization.singleNonASCIIScalar(bytes) else { return nil }
+                key = scalar
             }
-            guard let key else { return nil }
             return key < 0x80 ? ascii[Int(key)] : scalars[key]
         }
 
