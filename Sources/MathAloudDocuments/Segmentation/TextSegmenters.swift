@@ -91,8 +91,11 @@ struct MarkdownSegmenter {
         var i = 0
         let n = bytes.count
         while i < n {
-            while codeIndex < code.count, code[codeIndex].upperBound <= i { codeIndex += 1 }
-            if codeIndex < code.count, code[codeIndex].lowerBound <= i { i = code[codeIndex].upperBound; continue }
+            // Code that began inside what this loop stepped over (a comment, a tag, an image) is not
+            // code: what began first wins (`<!--\n\`\`\`-->\n<!--$h$-->` is two comments, the second
+            // not hidden in a fence that opened inside the first).
+            while codeIndex < code.count, code[codeIndex].lowerBound < i { codeIndex += 1 }
+            if codeIndex < code.count, code[codeIndex].lowerBound == i { i = code[codeIndex].upperBound; continue }
             let b = bytes[i]
             if b == 0x5C { i += 2; continue }   // a backslash escape
             if b == 0x3C {   // '<'
