@@ -358,7 +358,13 @@ private func characterCount(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _
 /// The byte ranges of the words of `bytes[range]` (runs of bytes other than space; rule files are
 /// read at every start-up, so their lines are split on bytes).
 private func spaceSeparatedWords(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+    // Counted first, so that the array is allocated once (it is made for every condition and
+    // `rule` line at start-up).
+    var count = 0
+    var previous: UInt8 = 0x20
+    for k in range { if bytes[k] != 0x20 && previous == 0x20 { count += 1 }; previous = bytes[k] }
     var words: [Range<Int>] = []
+    words.reserveCapacity(count)
     var i = range.lowerBound
     while i < range.upperBound {
         if bytes[i] == 0x20 { i += 1; continue }
@@ -658,7 +664,11 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         default: return .child(role: inner, format: nil)
         }
     }
-    if inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
+    // In a reference of printable ASCII (each byte a character), the ASCII characters the syntax
+    // looks for are found on the bytes, and the indices found are characters' indices.
+    let isASCII = inner.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    if isASCII ? inner.utf8.contains(where: { $0 == 0x20 || $0 == 0x7B || $0 == 0x09 })
+               : inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
         throw RuleSyntaxError(message: "'{\(inner)}' is not a reference; write {role}, {role:format}, {=property}, {@key} or {text}")
     }
     if inner.hasPrefix("@") {
@@ -675,7 +685,8 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         return .lookup(key: lookupKey, variants: variants)
     }
     // A child at a script level: `{exponent@super}` (a role, `@`, a level name; no format).
-    if let at = inner.firstIndex(of: "@"), !inner.contains(":"), !inner.hasPrefix("="), inner.first != "@" {
+    if let at = isASCII ? inner.utf8.firstIndex(of: 0x40) : inner.firstIndex(of: "@"),
+       !(isASCII ? inner.utf8.contains(0x3A) : inner.contains(":")), !inner.hasPrefix("="), inner.first != "@" {
         let role = inner[..<at], level = inner[inner.index(after: at)...]
         if role != "text", level.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) {
             guard !role.isEmpty, !level.isEmpty, !level.contains("."), !level.contains("@"), role != "children" else {
@@ -686,7 +697,7 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     }
     var name = inner
     var format: TemplateFormat? = nil
-    if let split = inner.firstIndex(where: { $0 == ":" || $0 == "@" }) {
+    if let split = isASCII ? inner.utf8.firstIndex(where: { $0 == 0x3A || $0 == 0x40 }) : inner.firstIndex(where: { $0 == ":" || $0 == "@" }) {
         name = String(inner[..<split]).trimmingSpaces
         let rest = inner[(inner[split] == ":" ? inner.index(after: split) : split)...]
         format = try TemplateFormat(parsing: String(rest))
