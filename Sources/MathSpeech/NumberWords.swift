@@ -117,7 +117,15 @@ struct EndingRules: Sendable {
     func apply(_ word: String, variants: [String]) -> String? {
         for rule in rules where rule.ending == "*" || word.hasSuffix(rule.ending) {
             let stem = rule.ending == "*" ? word : String(word.dropLast(rule.ending.count))
-            return rule.entry.words(variants).replacingOccurrences(of: "*", with: stem)
+            let template = rule.entry.words(variants)
+            // An ASCII template (each byte a character) has its `*`s replaced on its bytes, without
+            // Foundation (whose first use costs about a million instructions at start-up).
+            guard template.utf8.allSatisfy({ $0 < 0x80 }) else { return template.replacingOccurrences(of: "*", with: stem) }
+            var out: [UInt8] = []
+            for byte in template.utf8 {
+                if byte == 0x2A { out.append(contentsOf: stem.utf8) } else { out.append(byte) }
+            }
+            return String(decoding: out, as: UTF8.self)
         }
         return nil
     }
