@@ -21,6 +21,17 @@ public enum NumberForm: String, Sendable, CaseIterable {
 
     /// The prefix of the form's entries (`cardinal.3`) and, with `-ending`, of its ending rules.
     var keyPrefix: String { rawValue }
+
+    /// The form's place in ``allCases``.
+    var index: Int {
+        switch self {
+        case .cardinal: 0
+        case .ordinal: 1
+        case .denominator: 2
+        case .rootIndex: 3
+        case .power: 4
+        }
+    }
 }
 
 /// How a locale spells out the integers its `numbers.txt` does not list (`number-words` in
@@ -191,7 +202,7 @@ extension Lexicon {
             guard search.spelled.usesICU else { return nil }
             guard spellOut else { needsSpellOut = true; return nil }
             guard let spelled = search.spelled.words(n) else { return nil }
-            let rules = search.endings[.cardinal]!
+            let rules = search.endings[NumberForm.cardinal.index]
             guard !variants.isEmpty, !rules.isEmpty else { return spelled }
             return spelled.split(separator: " ").map { word in rules.apply(String(word), variants: variants) ?? String(word) }
                 .joined(separator: " ")
@@ -199,9 +210,9 @@ extension Lexicon {
             guard n >= 0, let cardinal = numberWords(n, .cardinal, variants: [], spellOut: spellOut, needsSpellOut: &needsSpellOut) else {
                 return nil
             }
-            return search.endings[.ordinal]!.apply(cardinal, variants: variants)
+            return search.endings[NumberForm.ordinal.index].apply(cardinal, variants: variants)
         case .denominator, .rootIndex:
-            let rules = search.endings[form]!
+            let rules = search.endings[form.index]
             if rules.isEmpty { return numberWords(n, .ordinal, variants: variants, spellOut: spellOut, needsSpellOut: &needsSpellOut) }
             guard let ordinal = numberWords(n, .ordinal, variants: [], spellOut: spellOut, needsSpellOut: &needsSpellOut) else {
                 return nil
