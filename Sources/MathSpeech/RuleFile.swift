@@ -176,19 +176,22 @@ public struct RuleFile: Hashable, Sendable {
     public init(parsing text: String, file: String, examples includeExamples: Bool = true) throws(RuleFileErrors) {
         self.file = file
         var errors: [RuleFileError] = []
-        var current: (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample], said: Bool,
-                      conditionPositions: [RulePosition], templatePositions: [RulePosition])? = nil
+        typealias Current = (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample],
+                             said: Bool, conditionPositions: [RulePosition], templatePositions: [RulePosition])
+        var current: Current? = nil
         var names: Set<String> = []
 
         func finish() {
-            guard let c = current else { return }
+            // The rule in progress is moved out (swapped with nil), not copied and then released.
+            var taken: Current? = nil
+            swap(&taken, &current)
+            guard let c = taken else { return }
             if !c.said {
                 errors.append(RuleFileError(file: file, line: c.line, column: 1, rule: c.name, message: "rule has no 'say' line"))
             }
             rules.append(SpeechRule(name: c.name, kind: c.kind, conditions: c.conditions, template: c.template,
                                     examples: c.examples, file: file, line: c.line, conditionPositions: c.conditionPositions,
                                     templatePositions: c.templatePositions))
-            current = nil
         }
 
         // Lines are split on bytes: rule files are read at every start-up.
@@ -281,8 +284,7 @@ public struct RuleFile: Hashable, Sendable {
                             fail("write 'rule NAME for KIND', e.g. 'rule common-fraction for fraction'")
                             continue
                         }
-                        if names.contains(parts[0]) { fail("rule '\(parts[0])' is defined twice in this file") }
-                        names.insert(parts[0])
+                        if !names.insert(parts[0]).inserted { fail("rule '\(parts[0])' is defined twice in this file") }
                         current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [])
                     case "example":
                         guard includeExamples else { continue }
@@ -298,7 +300,12 @@ public struct RuleFile: Hashable, Sendable {
                 }
                 switch keyword {
                 case "when":
-                    for part in splitAnd(all, restStart ..< bodyEnd) {
+                    let parts = splitAnd(all, restStart ..< bodyEnd)
+                    if current!.conditions.isEmpty {
+                        current!.conditions.reserveCapacity(parts.count)
+                        current!.conditionPositions.reserveCapacity(parts.count)
+                    }
+                    for part in parts {
                         // Columns count characters (UTF-8 sequences) before the condition.
                         let partColumn = column + characterCount(all, bodyStart, part.lowerBound)
                         do throws(RuleSyntaxError) {
