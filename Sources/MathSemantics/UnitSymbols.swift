@@ -85,7 +85,10 @@ package enum UnitSymbols {
     package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
         if prefixable.contains(key) || plain.contains(key) { return nil }
         if abbreviations[key] != nil { return nil }
-        for p in prefixes where key.hasPrefix(p) && key.count > p.count {
+        // A prefix's first byte is compared first: no other character is canonically equivalent to a
+        // prefix's first (ASCII letters other than K, µ, μ), so `hasPrefix` is false when they differ.
+        let first = key.utf8.first
+        for p in prefixes where p.utf8.first == first && key.hasPrefix(p) && key.count > p.count {
             let base = String(key.dropFirst(p.count))
             if prefixable.contains(base) { return (p, base) }
             if let symbol = abbreviations[base] { return (p, symbol) }
