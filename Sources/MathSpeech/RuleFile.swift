@@ -261,19 +261,25 @@ public struct RuleFile: Hashable, Sendable {
                     case "levels":
                         if rest.isEmpty { fail("write 'levels PREFIX', e.g. 'levels ms.level'") } else { levelWords = rest }
                     case "preference":
-                        guard let colon = rest.firstIndex(of: ":") else {
+                        // The text made once; when it is printable ASCII (each byte a character), the
+                        // ASCII delimiters are found on its bytes.
+                        let rest = rest
+                        let ascii = rest.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+                        guard let colon = ascii ? rest.utf8.firstIndex(of: 0x3A) : rest.firstIndex(of: ":") else {
                             fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
                             continue
                         }
                         var namePart = String(rest[..<colon]).trimmingSpaces
                         var aliases: [String] = []
-                        if let open = namePart.firstIndex(of: "("), namePart.hasSuffix(")") {
+                        if let open = ascii ? namePart.utf8.firstIndex(of: 0x28) : namePart.firstIndex(of: "("), namePart.hasSuffix(")") {
                             aliases = namePart[namePart.index(after: open)..<namePart.index(before: namePart.endIndex)]
                                 .split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
                             namePart = String(namePart[..<open]).trimmingSpaces
                         }
                         let valueText: Substring = rest[rest.index(after: colon)...]
-                        let pieces: [Substring] = valueText.split(whereSeparator: { (c: Character) -> Bool in c == " " || c == "," })
+                        let pieces: [Substring] = ascii
+                            ? valueText.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2C }).map { Substring($0) }
+                            : valueText.split(whereSeparator: { (c: Character) -> Bool in c == " " || c == "," })
                         let values: [String] = pieces.map { String($0) }.filter { !$0.isEmpty }
                         if values.isEmpty { fail("preference \(namePart) has no values") }
                         preferences.append(PreferenceDeclaration(name: namePart, values: values, aliases: aliases))
