@@ -40,6 +40,17 @@ package enum UnitSymbols {
     /// The written unit normalised: spaces trimmed, a full stop after an abbreviation dropped
     /// (`ft.` → `ft`), µ and μ both written as µ, and `sq X` / `cu X` (`sq. ft.`, `cu in`) as `X²` / `X³`.
     package static func normalized(_ written: String) -> String {
+        // Nothing to change in a unit without a space, no-break space, final full stop or μ (most
+        // are written so): it is returned as it is, without splitting it into words.
+        var plain = written.utf8.last != 0x2E
+        if plain {
+            var previous: UInt8 = 0
+            for b in written.utf8 {
+                if b == 0x20 || (previous == 0xC2 && b == 0xA0) || (previous == 0xCE && b == 0xBC) { plain = false; break }
+                previous = b
+            }
+        }
+        if plain { return written }
         var words = written.split(whereSeparator: { $0 == " " || $0 == "\u{A0}" }).map { word -> String in
             var w = String(word)
             while w.count > 1, w.hasSuffix(".") { w.removeLast() }
@@ -74,7 +85,10 @@ package enum UnitSymbols {
     package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
         if prefixable.contains(key) || plain.contains(key) { return nil }
         if abbreviations[key] != nil { return nil }
-        for p in prefixes where key.hasPrefix(p) && key.count > p.count {
+        // A prefix's first byte is compared first: no other character is canonically equivalent to a
+        // prefix's first (ASCII letters other than K, µ, μ), so `hasPrefix` is false when they differ.
+        let first = key.utf8.first
+        for p in prefixes where p.utf8.first == first && key.hasPrefix(p) && key.count > p.count {
             let base = String(key.dropFirst(p.count))
             if prefixable.contains(base) { return (p, base) }
             if let symbol = abbreviations[base] { return (p, symbol) }
@@ -124,7 +138,11 @@ public struct UnitNames: Sendable, Hashable {
     /// currency sign, or a quotient of such.
     public static func isSymbol(_ key: String) -> Bool {
         if Vocabulary.unitSymbols[key] != nil { return true }
-        if key.contains("/") { return key.split(separator: "/").allSatisfy { isSymbol(String($0)) } }
-        return UnitSymbols.key(key) != nil && !key.contains(" ")
+        // A key without a `/` or space byte has neither character: the searches are skipped (every
+        // unit key of the speaking locale is tested at start-up).
+        let bytes = key.utf8
+        if bytes.contains(0x2F), key.contains("/") { return key.split(separator: "/").allSatisfy { isSymbol(String($0)) } }
+        if bytes.contains(0x20), key.contains(" ") { return false }
+        return UnitSymbols.key(key) != nil
     }
 }

@@ -168,8 +168,10 @@ public struct Lexicon: Sendable {
         let foreign: [(tag: String, symbols: WordTable, functions: WordTable, numbers: WordTable)]
         /// How numbers are spelled out (the first `number-words` setting of the chain; `table` when none).
         let spelled: SpelledNumbers
-        /// The ending rules of each number form (``NumberForm``).
-        let endings: [NumberForm: EndingRules]
+        /// The ending rules of each number form, by ``NumberForm/index`` (an array, not a dictionary
+        /// keyed by the form: making that dictionary type at start-up costs a search of the
+        /// program's conformances, about 0.4M instructions).
+        let endings: [EndingRules]
         /// The plural rules (the first locale of the chain that has any).
         let pluralRules: PluralRules
 
@@ -183,9 +185,7 @@ public struct Lexicon: Sendable {
             styleFunctions = styleWords.entries.isEmpty ? nil : SearchTable(styleWords)
             foreign = chain.filter { LocaleTag($0.tag).language != language }.map { ($0.tag, $0.symbols, $0.functions, $0.numbers) }
             spelled = SpelledNumbers(own.lazy.compactMap(\.parsedSettings.numberSpelling).first ?? .table)
-            var endings: [NumberForm: EndingRules] = [:]
-            for form in NumberForm.allCases { endings[form] = EndingRules(prefix: form.keyPrefix, tables: own.map(\.numbers)) }
-            self.endings = endings
+            endings = NumberForm.allCases.map { EndingRules(prefix: $0.keyPrefix, tables: own.map(\.numbers)) }
             pluralRules = own.lazy.map(\.parsedSettings.pluralRules).first { !$0.isEmpty } ?? PluralRules()
         }
 

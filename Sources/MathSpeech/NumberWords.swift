@@ -21,6 +21,17 @@ public enum NumberForm: String, Sendable, CaseIterable {
 
     /// The prefix of the form's entries (`cardinal.3`) and, with `-ending`, of its ending rules.
     var keyPrefix: String { rawValue }
+
+    /// The form's place in ``allCases``.
+    var index: Int {
+        switch self {
+        case .cardinal: 0
+        case .ordinal: 1
+        case .denominator: 2
+        case .rootIndex: 3
+        case .power: 4
+        }
+    }
 }
 
 /// How a locale spells out the integers its `numbers.txt` does not list (`number-words` in
@@ -117,7 +128,15 @@ struct EndingRules: Sendable {
     func apply(_ word: String, variants: [String]) -> String? {
         for rule in rules where rule.ending == "*" || word.hasSuffix(rule.ending) {
             let stem = rule.ending == "*" ? word : String(word.dropLast(rule.ending.count))
-            return rule.entry.words(variants).replacingOccurrences(of: "*", with: stem)
+            let template = rule.entry.words(variants)
+            // An ASCII template (each byte a character) has its `*`s replaced on its bytes, without
+            // Foundation (whose first use costs about a million instructions at start-up).
+            guard template.utf8.allSatisfy({ $0 < 0x80 }) else { return template.replacingOccurrences(of: "*", with: stem) }
+            var out: [UInt8] = []
+            for byte in template.utf8 {
+                if byte == 0x2A { out.append(contentsOf: stem.utf8) } else { out.append(byte) }
+            }
+            return String(decoding: out, as: UTF8.self)
         }
         return nil
     }
@@ -183,7 +202,7 @@ extension Lexicon {
             guard search.spelled.usesICU else { return nil }
             guard spellOut else { needsSpellOut = true; return nil }
             guard let spelled = search.spelled.words(n) else { return nil }
-            let rules = search.endings[.cardinal]!
+            let rules = search.endings[NumberForm.cardinal.index]
             guard !variants.isEmpty, !rules.isEmpty else { return spelled }
             return spelled.split(separator: " ").map { word in rules.apply(String(word), variants: variants) ?? String(word) }
                 .joined(separator: " ")
@@ -191,9 +210,9 @@ extension Lexicon {
             guard n >= 0, let cardinal = numberWords(n, .cardinal, variants: [], spellOut: spellOut, needsSpellOut: &needsSpellOut) else {
                 return nil
             }
-            return search.endings[.ordinal]!.apply(cardinal, variants: variants)
+            return search.endings[NumberForm.ordinal.index].apply(cardinal, variants: variants)
         case .denominator, .rootIndex:
-            let rules = search.endings[form]!
+            let rules = search.endings[form.index]
             if rules.isEmpty { return numberWords(n, .ordinal, variants: variants, spellOut: spellOut, needsSpellOut: &needsSpellOut) }
             guard let ordinal = numberWords(n, .ordinal, variants: [], spellOut: spellOut, needsSpellOut: &needsSpellOut) else {
                 return nil

@@ -176,19 +176,22 @@ public struct RuleFile: Hashable, Sendable {
     public init(parsing text: String, file: String, examples includeExamples: Bool = true) throws(RuleFileErrors) {
         self.file = file
         var errors: [RuleFileError] = []
-        var current: (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample], said: Bool,
-                      conditionPositions: [RulePosition], templatePositions: [RulePosition])? = nil
+        typealias Current = (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample],
+                             said: Bool, conditionPositions: [RulePosition], templatePositions: [RulePosition])
+        var current: Current? = nil
         var names: Set<String> = []
 
         func finish() {
-            guard let c = current else { return }
+            // The rule in progress is moved out (swapped with nil), not copied and then released.
+            var taken: Current? = nil
+            swap(&taken, &current)
+            guard let c = taken else { return }
             if !c.said {
                 errors.append(RuleFileError(file: file, line: c.line, column: 1, rule: c.name, message: "rule has no 'say' line"))
             }
             rules.append(SpeechRule(name: c.name, kind: c.kind, conditions: c.conditions, template: c.template,
                                     examples: c.examples, file: file, line: c.line, conditionPositions: c.conditionPositions,
                                     templatePositions: c.templatePositions))
-            current = nil
         }
 
         // Lines are split on bytes: rule files are read at every start-up.
@@ -258,19 +261,25 @@ public struct RuleFile: Hashable, Sendable {
                     case "levels":
                         if rest.isEmpty { fail("write 'levels PREFIX', e.g. 'levels ms.level'") } else { levelWords = rest }
                     case "preference":
-                        guard let colon = rest.firstIndex(of: ":") else {
+                        // The text made once; when it is printable ASCII (each byte a character), the
+                        // ASCII delimiters are found on its bytes.
+                        let rest = rest
+                        let ascii = rest.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+                        guard let colon = ascii ? rest.utf8.firstIndex(of: 0x3A) : rest.firstIndex(of: ":") else {
                             fail("write 'preference Name: Value1 Value2 …' (the first value is the default)")
                             continue
                         }
                         var namePart = String(rest[..<colon]).trimmingSpaces
                         var aliases: [String] = []
-                        if let open = namePart.firstIndex(of: "("), namePart.hasSuffix(")") {
+                        if let open = ascii ? namePart.utf8.firstIndex(of: 0x28) : namePart.firstIndex(of: "("), namePart.hasSuffix(")") {
                             aliases = namePart[namePart.index(after: open)..<namePart.index(before: namePart.endIndex)]
                                 .split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
                             namePart = String(namePart[..<open]).trimmingSpaces
                         }
                         let valueText: Substring = rest[rest.index(after: colon)...]
-                        let pieces: [Substring] = valueText.split(whereSeparator: { (c: Character) -> Bool in c == " " || c == "," })
+                        let pieces: [Substring] = ascii
+                            ? valueText.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x2C }).map { Substring($0) }
+                            : valueText.split(whereSeparator: { (c: Character) -> Bool in c == " " || c == "," })
                         let values: [String] = pieces.map { String($0) }.filter { !$0.isEmpty }
                         if values.isEmpty { fail("preference \(namePart) has no values") }
                         preferences.append(PreferenceDeclaration(name: namePart, values: values, aliases: aliases))
@@ -281,8 +290,7 @@ public struct RuleFile: Hashable, Sendable {
                             fail("write 'rule NAME for KIND', e.g. 'rule common-fraction for fraction'")
                             continue
                         }
-                        if names.contains(parts[0]) { fail("rule '\(parts[0])' is defined twice in this file") }
-                        names.insert(parts[0])
+                        if !names.insert(parts[0]).inserted { fail("rule '\(parts[0])' is defined twice in this file") }
                         current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [])
                     case "example":
                         guard includeExamples else { continue }
@@ -298,7 +306,12 @@ public struct RuleFile: Hashable, Sendable {
                 }
                 switch keyword {
                 case "when":
-                    for part in splitAnd(all, restStart ..< bodyEnd) {
+                    let parts = splitAnd(all, restStart ..< bodyEnd)
+                    if current!.conditions.isEmpty {
+                        current!.conditions.reserveCapacity(parts.count)
+                        current!.conditionPositions.reserveCapacity(parts.count)
+                    }
+                    for part in parts {
                         // Columns count characters (UTF-8 sequences) before the condition.
                         let partColumn = column + characterCount(all, bodyStart, part.lowerBound)
                         do throws(RuleSyntaxError) {
@@ -358,7 +371,13 @@ private func characterCount(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _
 /// The byte ranges of the words of `bytes[range]` (runs of bytes other than space; rule files are
 /// read at every start-up, so their lines are split on bytes).
 private func spaceSeparatedWords(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+    // Counted first, so that the array is allocated once (it is made for every condition and
+    // `rule` line at start-up).
+    var count = 0
+    var previous: UInt8 = 0x20
+    for k in range { if bytes[k] != 0x20 && previous == 0x20 { count += 1 }; previous = bytes[k] }
     var words: [Range<Int>] = []
+    words.reserveCapacity(count)
     var i = range.lowerBound
     while i < range.upperBound {
         if bytes[i] == 0x20 { i += 1; continue }
@@ -658,7 +677,11 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         default: return .child(role: inner, format: nil)
         }
     }
-    if inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
+    // In a reference of printable ASCII (each byte a character), the ASCII characters the syntax
+    // looks for are found on the bytes, and the indices found are characters' indices.
+    let isASCII = inner.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    if isASCII ? inner.utf8.contains(where: { $0 == 0x20 || $0 == 0x7B || $0 == 0x09 })
+               : inner.contains(where: { $0 == " " || $0 == "{" || $0 == "\t" }) {
         throw RuleSyntaxError(message: "'{\(inner)}' is not a reference; write {role}, {role:format}, {=property}, {@key} or {text}")
     }
     if inner.hasPrefix("@") {
@@ -675,7 +698,8 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         return .lookup(key: lookupKey, variants: variants)
     }
     // A child at a script level: `{exponent@super}` (a role, `@`, a level name; no format).
-    if let at = inner.firstIndex(of: "@"), !inner.contains(":"), !inner.hasPrefix("="), inner.first != "@" {
+    if let at = isASCII ? inner.utf8.firstIndex(of: 0x40) : inner.firstIndex(of: "@"),
+       !(isASCII ? inner.utf8.contains(0x3A) : inner.contains(":")), !inner.hasPrefix("="), inner.first != "@" {
         let role = inner[..<at], level = inner[inner.index(after: at)...]
         if role != "text", level.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) {
             guard !role.isEmpty, !level.isEmpty, !level.contains("."), !level.contains("@"), role != "children" else {
@@ -686,7 +710,7 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     }
     var name = inner
     var format: TemplateFormat? = nil
-    if let split = inner.firstIndex(where: { $0 == ":" || $0 == "@" }) {
+    if let split = isASCII ? inner.utf8.firstIndex(where: { $0 == 0x3A || $0 == 0x40 }) : inner.firstIndex(where: { $0 == ":" || $0 == "@" }) {
         name = String(inner[..<split]).trimmingSpaces
         let rest = inner[(inner[split] == ":" ? inner.index(after: split) : split)...]
         format = try TemplateFormat(parsing: String(rest))

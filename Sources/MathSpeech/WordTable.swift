@@ -72,43 +72,73 @@ public struct WordTable: Hashable, Sendable {
                     i += 1
                 }
                 let keyEnd = min(i, end)
-                let keyRaw = String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
-                guard let key = hasEscape ? WordTable.unescapeKey(keyRaw) : keyRaw else {
+                func string(_ a: Int, _ b: Int) -> String {
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self)
+                }
+                // The key as written, for messages.
+                var keyRaw: String { string(keyStart, keyEnd) }
+                guard let key = hasEscape ? WordTable.unescapeKey(UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]))
+                                          : string(keyStart, keyEnd) else {
                     errors.append(RuleFileError(file: file, line: lineNumber, column: column, message: "bad escape in key '\(keyRaw)'"))
                     continue
                 }
-                // Words, then `| variant: words` parts.
-                var parts: [String] = []
+                // Words, then `| variant: words` parts, read on the bytes (a `String` is made only of
+                // what is kept).
+                func isSpaceOrTab(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+                func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+                var words = ""
+                var variants: [String: String] = [:]
+                var bad = false
+                var isFirst = true
                 var partStart = keyEnd
                 var j = keyEnd
                 while j <= end {
                     if j == end || bytes[j] == 0x7C {
                         var a = partStart, b = j
-                        while a < b, bytes[a] == 0x20 || bytes[a] == 0x09 { a += 1 }
-                        while b > a, bytes[b - 1] == 0x20 || bytes[b - 1] == 0x09 { b -= 1 }
-                        parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self))
+                        while a < b, isSpaceOrTab(bytes[a]) { a += 1 }
+                        while b > a, isSpaceOrTab(bytes[b - 1]) { b -= 1 }
                         partStart = j + 1
+                        if isFirst {
+                            isFirst = false
+                            words = string(a, b)
+                        } else {
+                            var colon = a
+                            while colon < b, bytes[colon] != 0x3A { colon += 1 }
+                            if colon == b {
+                                errors.append(RuleFileError(file: file, line: lineNumber, column: column,
+                                                            message: "variant '\(string(a, b))' needs a name, e.g. 'brief: words'"))
+                                bad = true
+                            } else if (colon > a && bytes[colon - 1] >= 0x80) || (colon + 1 < b && bytes[colon + 1] >= 0x80) {
+                                // A colon next to a non-ASCII character may be part of a larger
+                                // character (a combining mark after it): split on characters.
+                                let part = string(a, b)
+                                if let colon = part.firstIndex(of: ":") {
+                                    variants[String(part[..<colon]).trimmingSpaces] = String(part[part.index(after: colon)...]).trimmingSpaces
+                                } else {
+                                    errors.append(RuleFileError(file: file, line: lineNumber, column: column,
+                                                                message: "variant '\(part)' needs a name, e.g. 'brief: words'"))
+                                    bad = true
+                                }
+                            } else {
+                                var na = a, nb = colon, wa = colon + 1, wb = b
+                                while na < nb, isSpace(bytes[na]) { na += 1 }
+                                while nb > na, isSpace(bytes[nb - 1]) { nb -= 1 }
+                                while wa < wb, isSpace(bytes[wa]) { wa += 1 }
+                                while wb > wa, isSpace(bytes[wb - 1]) { wb -= 1 }
+                                variants[string(na, nb)] = string(wa, wb)
+                            }
+                        }
                     }
                     j += 1
                 }
-                var variants: [String: String] = [:]
-                var bad = false
-                for part in parts.dropFirst() {
-                    guard let colon = part.firstIndex(of: ":") else {
-                        errors.append(RuleFileError(file: file, line: lineNumber, column: column,
-                                                    message: "variant '\(part)' needs a name, e.g. 'brief: words'"))
-                        bad = true
-                        continue
-                    }
-                    variants[String(part[..<colon]).trimmingSpaces] = String(part[part.index(after: colon)...]).trimmingSpaces
-                }
                 if bad { continue }
-                if let existing = entries[key] {
+                // One hash of the key: the entry is stored, and put back if the key was there.
+                if let existing = entries.updateValue(Entry(words: words, variants: variants, file: file, line: lineNumber), forKey: key) {
+                    entries[key] = existing
                     errors.append(RuleFileError(file: file, line: lineNumber, column: column,
                                                 message: "'\(keyRaw)' is defined twice (first at \(existing.origin))"))
                     continue
                 }
-                entries[key] = Entry(words: parts.first ?? "", variants: variants, file: file, line: lineNumber)
             }
         }
         if !errors.isEmpty {
@@ -126,6 +156,46 @@ public struct WordTable: Hashable, Sendable {
     /// Adds or replaces entries from another table (used for overrides and inheritance).
     public mutating func merge(_ other: WordTable) {
         for (k, v) in other.entries { entries[k] = v }
+    }
+
+    /// ``unescapeKey(_:)`` of a key's UTF-8 bytes (valid UTF-8), on the bytes: word files are read
+    /// at every start-up.
+    static func unescapeKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        /// The end of the scalar starting at `k`.
+        func scalarEnd(_ k: Int) -> Int {
+            var e = k + 1
+            while e < bytes.count, bytes[e] & 0xC0 == 0x80 { e += 1 }
+            return e
+        }
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == 0x5C, i + 1 < bytes.count else {
+                let e = scalarEnd(i)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<e]))
+                i = e
+                continue
+            }
+            let n = i + 1
+            switch bytes[n] {
+            case 0x73: out.append(0x20); i = n + 1  // \s
+            case 0x75:  // \u{XXXX}
+                guard n + 1 < bytes.count, bytes[n + 1] == 0x7B else { return nil }
+                var close = n + 1
+                while close < bytes.count, bytes[close] != 0x7D { close += 1 }
+                guard close < bytes.count else { return nil }
+                let hex = String(decoding: UnsafeBufferPointer(rebasing: bytes[(n + 2)..<close]), as: UTF8.self)
+                guard let v = UInt32(hex, radix: 16), let s = Unicode.Scalar(v) else { return nil }
+                out.append(contentsOf: String(Character(s)).utf8)
+                i = close + 1
+            default:
+                let e = scalarEnd(n)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[n..<e]))
+                i = e
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Unescapes a key: `\#`, `\|`, `\s` (space), `\\`, `\u{XXXX}`.

@@ -225,13 +225,20 @@ package enum SymbolTable {
         /// A name as written in the table: the leading backslash is dropped (`\alpha` → `alpha`,
         /// `\#` → `#`); other keys (`[char]`, `[not]`) are taken as they are.
         private static func decodeName(_ field: String) -> String {
-            field.utf8.first == 0x5C && field.utf8.count > 1 ? String(field.dropFirst()) : field  // `\`
+            let bytes = field.utf8
+            guard bytes.first == 0x5C, bytes.count > 1 else { return field }  // `\`
+            // After an ASCII second byte the backslash is a character of its own: its byte is dropped.
+            if bytes[bytes.index(after: bytes.startIndex)] < 0x80 { return String(decoding: bytes.dropFirst(), as: UTF8.self) }
+            return String(field.dropFirst())
         }
 
         /// A text field: the characters themselves, or `U+XXXX` with further scalars joined by `+`
         /// (`U+2A7D+0338`) for marks and characters that are hard to read in source.
         private static func decodeText(_ field: String) -> String? {
-            guard field.utf8.count > 2, field.hasPrefix("U+") else { return field }
+            // `U+` bytes first (most fields are the characters themselves).
+            let bytes = field.utf8
+            guard bytes.count > 2, bytes.first == 0x55, bytes[bytes.index(after: bytes.startIndex)] == 0x2B,
+                  field.hasPrefix("U+") else { return field }
             var result = String.UnicodeScalarView()
             for part in field.dropFirst(2).split(separator: "+") {
                 let digits = part.hasPrefix("U") ? part.dropFirst() : part
