@@ -460,7 +460,7 @@ struct SpeechRun {
             var t = candidate.pointee.firstTest
             let endTest = candidate.pointee.endTest
             while t < endTest {
-                if t != skipped && !holds(tests[Int(t)], context) { continue rules }
+                if t != skipped && !holds(tests + Int(t), context) { continue rules }
                 t += 1
             }
             return Int(candidate.pointee.rule)
@@ -1175,9 +1175,11 @@ struct SpeechRun {
     }
 
     @inline(__always)
-    private mutating func holds(_ condition: CompiledCondition, _ context: Context) -> Bool {
-        let negated = condition.negated
-        switch condition.test {
+    private mutating func holds(_ condition: UnsafePointer<CompiledCondition>, _ context: Context) -> Bool {
+        // Read in place: a condition passed by value is copied to the stack per test (rules stage,
+        // session 9).
+        let negated = condition.pointee.negated
+        switch condition.pointee.test {
         case let .property(path, name, test):
             if path < 0 {
                 return property(name, of: Frame(node: context.node, role: context.role), passes: test, isSelf: true, context) != negated
