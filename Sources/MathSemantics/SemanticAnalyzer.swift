@@ -100,22 +100,17 @@ extension MathNode {
         guard limit > 1, count > 0 else { return 1 }
         var deepest = 1
         nodes += count
-        // The children's references read from the array's storage once, not through a bounds-checked
-        // look-up per child.
-        return children.withUnsafeBufferPointer { buffer in
-            let references = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: Unmanaged<MathNode>.self)
-            var i = 0
-            while i < count {
-                // A leaf child adds one level: no call for it.
-                let depth = references[i]._withUnsafeGuaranteedRef { c in
-                    c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1, counting: &nodes)
-                }
-                deepest = max(deepest, depth)
-                if deepest >= limit { break }
-                i += 1
+        var i = 0
+        while i < count {
+            // A leaf child adds one level: no call for it.
+            let depth = children.unretained(i)._withUnsafeGuaranteedRef { c in
+                c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1, counting: &nodes)
             }
-            return deepest
+            deepest = max(deepest, depth)
+            if deepest >= limit { break }
+            i += 1
         }
+        return deepest
     }
 }
 
