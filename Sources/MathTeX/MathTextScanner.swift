@@ -221,8 +221,8 @@ public struct MathTextScan: Sendable {
     /// held, or when the next byte decides whatever it is.
     public var wakeBytes = ByteSet.all
     /// For a scan of text that may go on: the regions the scan read as one construct (a formula, a code
-    /// span or fence, an escape such as `\$`, a delimiter pair that made no formula such as `$$$$`), in
-    /// input order. A scan of the text started inside one would read it otherwise, so a caller that
+    /// span or fence, an escape such as `\$`, a delimiter pair that made no formula such as `$$$$` or
+    /// whose closer lies across an excluded region), by their starts (they may overlap). A scan of the text started inside one would read it otherwise, so a caller that
     /// combines this scan with others and resumes at an offset of its own choosing must not resume
     /// inside one (``resumeOffset`` never is). Empty for a complete scan.
     public var spans: [SourceRange] = []
@@ -630,6 +630,17 @@ private struct TextScan {
         }
     }
 
+    /// An opener at `q` whose closer (ending at `end`) lies across an excluded region or inside code:
+    /// it stays text and the scan goes on at `next`. In a partial input the decision rests on the
+    /// region up to `end` (an element or comment there may still change), so the whole pair is a
+    /// span (``MathTextScan/spans``): a caller holds it while that region is undecided, and never
+    /// resumes inside it (`$<math>$<script></math>`: the `</math>` that makes the element may turn
+    /// out to be inside the script).
+    mutating func rejected(_ q: Int, _ end: Int, next: Int) -> Int {
+        if !complete, end > next { spans.append(SourceRange(q, end)) }
+        return next
+    }
+
     /// Whether an excluded region overlaps `lo..<hi`.
     func crossesExcluded(_ lo: Int, _ hi: Int) -> Bool {
         guard !excluded.isEmpty else { return false }
@@ -724,7 +735,7 @@ private struct TextScan {
         if Byte.isWhitespace(bytes[c - 1]) { return q + 1 }            // "$5 and $10": a closer after a space
         if c + 1 == n, !complete { pending(q, wake: .all) }                        // the byte after the closer decides
         if c + 1 < n, Byte.isDigit(bytes[c + 1]) { return q + 1 }      // "$x$5": a closer before a digit
-        if crossesExcluded(q, c + 1) || closerInCode(after: q, closer: c, opener: q) { return q + 1 }
+        if crossesExcluded(q, c + 1) || closerInCode(after: q, closer: c, opener: q) { return rejected(q, c + 1, next: q + 1) }
         emitMath(q, c + 1, tex: q + 1, c, display: false, delimiter: "$")
         return c + 1
     }
@@ -815,7 +826,7 @@ private struct TextScan {
             warnUnclosed(q, q + 2, opener: "$$", closer: "$$", atBlankLine: false)
             return q + 2
         }
-        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return q + 2 }
+        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return rejected(q, c + 2, next: q + 2) }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: true, delimiter: "$$")
         return c + 2
@@ -835,7 +846,7 @@ private struct TextScan {
             warnUnclosed(q, q + 2, opener: opener, closer: display ? "\\]" : "\\)", atBlankLine: closer != nil)
             return q + 2
         }
-        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return q + 2 }
+        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return rejected(q, c + 2, next: q + 2) }
         if isBlank(q + 2, c) { return c + 2 }
         emitMath(q, c + 2, tex: q + 2, c, display: display, delimiter: opener)
         return c + 2
@@ -860,7 +871,9 @@ private struct TextScan {
             return token.end
         }
         let endStart = Int(end.start), endEnd = Int(end.end)
-        if crossesExcluded(q, endEnd) || closerInCode(after: token.end - 1, closer: endStart, opener: q) { return token.end }
+        if crossesExcluded(q, endEnd) || closerInCode(after: token.end - 1, closer: endStart, opener: q) {
+            return rejected(q, endEnd, next: token.end)
+        }
         if inline || name == "displaymath" {
             if isBlank(token.end, endStart) { return endEnd }
             emitMath(q, endEnd, tex: token.end, endStart, display: !inline, delimiter: name)
