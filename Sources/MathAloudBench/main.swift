@@ -17,7 +17,8 @@ import MathAloudRender
 //   … parse-profile | semantics-profile | rules-profile | render-svg-profile | render-svg-nolabel-profile |
 //     render-png-profile [--corpus FILE] [--repeat N] (one stage in a loop, for perf/callgrind; the
 //     nolabel loop lays out and writes SVG without speaking, to tell the label from the rendering), rules-dump (speech and traces), semantics-dump
-//     (semantic trees) and render-dump (box trees, SVG and PNG hashes), to diff two builds
+//     (semantic trees) and render-dump (box trees, SVG and PNG hashes), to diff two builds;
+//     rulefile-dump [--words] FILE… (rule or word files parsed, or their errors), to diff two builds' parsers
 
 struct Options {
     var corpus = "Tests/MathTeXTests/Fixtures/arxiv-public.txt"
@@ -604,6 +605,6 @@ case "voice":
 case "documents":
     benchDocuments(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup|voice|render|documents|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump|render-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice|render|documents|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump|render-dump|rulefile-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }
