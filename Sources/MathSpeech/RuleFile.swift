@@ -389,30 +389,25 @@ private func spaceSeparatedWords(_ bytes: UnsafeBufferPointer<UInt8>, _ range: R
     return words
 }
 
-/// Splits the condition text `bytes[range]` on the word `and` (words are separated by spaces):
-/// the byte ranges between the `and`s, without the spaces, tabs and CRs around them. On bytes, as
-/// the conditions are read: rule files are read at every start-up.
+/// `bytes[from ..< to]` without the spaces, tabs and CRs around it.
+private func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int> {
+    var a = from, b = to
+    while a < b, isSpaceByte(bytes[a]) { a += 1 }
+    while b > a, isSpaceByte(bytes[b - 1]) { b -= 1 }
+    return a ..< b
+}
+
+/// Splits the condition text `bytes[range]` on the word `and` (``spaceSeparatedWords(_:_:)``): the
+/// byte ranges between the `and`s, trimmed.
 private func splitAnd(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
     var parts: [Range<Int>] = []
-    func trimmed(_ from: Int, _ to: Int) -> Range<Int> {
-        var a = from, b = to
-        while a < b, isSpaceByte(bytes[a]) { a += 1 }
-        while b > a, isSpaceByte(bytes[b - 1]) { b -= 1 }
-        return a ..< b
-    }
     var partStart = range.lowerBound
-    var i = range.lowerBound
-    while i < range.upperBound {
-        if bytes[i] == 0x20 { i += 1; continue }
-        var end = i
-        while end < range.upperBound, bytes[end] != 0x20 { end += 1 }
-        if end - i == 3 && bytes[i] == 0x61 && bytes[i + 1] == 0x6E && bytes[i + 2] == 0x64 {  // "and"
-            parts.append(trimmed(partStart, i))
-            partStart = end
-        }
-        i = end
+    for word in spaceSeparatedWords(bytes, range)
+    where word.count == 3 && bytes[word.lowerBound] == 0x61 && bytes[word.lowerBound + 1] == 0x6E && bytes[word.lowerBound + 2] == 0x64 {
+        parts.append(trimmedRange(bytes, partStart, word.lowerBound))
+        partStart = word.upperBound
     }
-    parts.append(trimmed(partStart, range.upperBound))
+    parts.append(trimmedRange(bytes, partStart, range.upperBound))
     return parts
 }
 
@@ -527,39 +522,27 @@ func parseCondition(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) th
     return .property(path: Array(path.dropLast()), name: path.last!, test: test, negated: negated != flip)
 }
 
-/// ``splitValues(_:)`` of `bytes[range]`: without a backslash, the comma-separated pieces of the
-/// bytes, trimmed, without empty ones; with one, the general loop of ``splitValues(_:)``.
+/// The comma-separated values of `bytes[range]`, trimmed, without empty ones (with a backslash,
+/// ``splitEscapedValues(_:)``).
 private func splitValues(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [String] {
     var values: [String] = []
     var start = range.lowerBound
     for k in range.lowerBound ... range.upperBound {
         if k < range.upperBound {
-            if bytes[k] == 0x5C { return splitValues(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)) }
+            if bytes[k] == 0x5C { return splitEscapedValues(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)) }
             if bytes[k] != 0x2C { continue }
         }
-        var a = start, b = k
-        while a < b, isSpaceByte(bytes[a]) { a += 1 }
-        while b > a, isSpaceByte(bytes[b - 1]) { b -= 1 }
-        if a < b { values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[a ..< b]), as: UTF8.self)) }
+        let value = trimmedRange(bytes, start, k)
+        if !value.isEmpty { values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)) }
         start = k + 1
     }
     return values
 }
 
-/// Values separated by commas; `\,` is a literal comma and the escapes of word-file keys apply
-/// (`\u{2062}`, `\#`, `\|`, `\s`).
-func splitValues<S: StringProtocol>(_ text: S) -> [String] {
-    // Without an escape: the comma-separated slices of the bytes, trimmed (what the general loop
-    // below gives; rule files are read at every start-up).
-    if !text.utf8.contains(0x5C) {
-        return text.utf8.split(separator: 0x2C, omittingEmptySubsequences: true).compactMap { piece -> String? in
-            var a = piece.startIndex, b = piece.endIndex
-            while a < b, piece[a] == 0x20 || piece[a] == 0x09 || piece[a] == 0x0D { a = piece.index(after: a) }
-            while b > a, piece[piece.index(before: b)] == 0x20 || piece[piece.index(before: b)] == 0x09
-                    || piece[piece.index(before: b)] == 0x0D { b = piece.index(before: b) }
-            return a == b ? nil : String(decoding: piece[a..<b], as: UTF8.self)
-        }
-    }
+/// Values separated by commas where the text has a backslash: `\,` is a literal comma and the
+/// escapes of word-file keys apply (`\u{2062}`, `\#`, `\|`, `\s`). Text without one is split on its
+/// bytes by ``splitValues(_:_:)``, which calls this otherwise.
+private func splitEscapedValues(_ text: String) -> [String] {
     var values: [String] = []
     var current = String.UnicodeScalarView()
     var escaped = false
