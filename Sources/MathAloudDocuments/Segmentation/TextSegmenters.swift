@@ -214,14 +214,7 @@ struct MarkdownSegmenter {
             // hides the formulas in it (`\`$x$i <!--\`b-->`: the backtick in the comment closes a code
             // span over `$x$` only until the comment closes). Neither point may fall inside an element
             // or comment: what follows must be scanned with the element's start in view.
-            var moved = true
-            while moved {
-                moved = false
-                for r in second.spans + merged where r.lowerBound < unsettled && unsettled < r.upperBound {
-                    hold(r.lowerBound, wake)
-                    moved = true
-                }
-            }
+            hold(Self.pulledBack(unsettled, outOf: second.spans + merged), wake)
             // The next scan must see everything that decided what follows its start: it may not start
             // inside an element or comment, nor inside anything either pass read as one construct
             // (``MathTextScan/spans``): not inside a formula or code span of pass 1, which decided where
@@ -232,12 +225,7 @@ struct MarkdownSegmenter {
             // or the `$$` that opened what it is in). Each pass resumes cleanly at its own
             // `resumeOffset`, but the earlier of two such points may lie inside the other pass's span.
             let decided = merged + first.spans + second.spans
-            var resume = min(second.resumeOffset, unsettled)
-            moved = true
-            while moved {
-                moved = false
-                for r in decided where r.lowerBound < resume && resume < r.upperBound { resume = r.lowerBound; moved = true }
-            }
+            let resume = Self.pulledBack(min(second.resumeOffset, unsettled), outOf: decided)
             result.settled = unsettled
             result.wake = unsettled < n ? wake : .all
             result.resumeOffset = resume
@@ -246,6 +234,17 @@ struct MarkdownSegmenter {
             result.resumeOffset = n
         }
         return result
+    }
+
+    /// `p`, moved back to the start of any of `ranges` it lies strictly inside, until it lies inside none.
+    static func pulledBack(_ p: Int, outOf ranges: [SourceRange]) -> Int {
+        var p = p
+        var moved = true
+        while moved {
+            moved = false
+            for r in ranges where r.lowerBound < p && p < r.upperBound { p = r.lowerBound; moved = true }
+        }
+        return p
     }
 
     enum ImageResult {
