@@ -412,15 +412,7 @@ private func splitAnd(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) 
 }
 
 /// `not? (pref NAME | parent | role | followed | first | PATH) (is KINDS | = V | != V | in A, B | < N | > N)?`
-func parseCondition(_ text: Substring) throws(RuleSyntaxError) -> RuleCondition {
-    var text = text
-    let result: Result<RuleCondition, RuleSyntaxError> = text.withUTF8 { bytes in
-        do throws(RuleSyntaxError) { return .success(try parseCondition(bytes, 0 ..< bytes.count)) } catch { return .failure(error) }
-    }
-    return try result.get()
-}
-
-/// ``parseCondition(_:)`` of the condition text `bytes[range]` (valid UTF-8, cut at ASCII bytes).
+/// The condition text `bytes[range]` (valid UTF-8, cut at ASCII bytes).
 /// Its words (runs of bytes other than space) are compared as bytes and a `String` is made only of
 /// what the condition keeps: this runs for every condition of every rule file at start-up.
 func parseCondition(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(RuleSyntaxError) -> RuleCondition {
@@ -558,18 +550,8 @@ private func splitEscapedValues(_ text: String) -> [String] {
 }
 
 /// Words, `,` `;` `.` pauses, and `{…}` references, each with where it starts (characters from the
-/// start of `text`). Works on UTF-8 bytes (rule files are read at every start-up); every byte the
+/// start of `bytes`). Works on UTF-8 bytes (rule files are read at every start-up); every byte the
 /// syntax looks at is ASCII.
-func parseTemplate(_ text: String) throws(RuleSyntaxError) -> [(part: TemplatePart, offset: Int)] {
-    var text = text
-    let result: Result<[(part: TemplatePart, offset: Int)], RuleSyntaxError> = text.withUTF8 { bytes in
-        do throws(RuleSyntaxError) { return .success(try parseTemplate(bytes)) } catch { return .failure(error) }
-    }
-    return try result.get()
-}
-
-/// ``parseTemplate(_:)`` of the UTF-8 bytes of a template (offsets count characters from `bytes`'
-/// start).
 func parseTemplate(_ bytes: UnsafeBufferPointer<UInt8>) throws(RuleSyntaxError) -> [(part: TemplatePart, offset: Int)] {
     var parts: [(part: TemplatePart, offset: Int)] = []
     var word: [UInt8] = []
