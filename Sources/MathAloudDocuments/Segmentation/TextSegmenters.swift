@@ -104,11 +104,12 @@ struct MarkdownSegmenter {
                     let interesting = tag.kind == .comment
                         || (tag.kind == .start || tag.kind == .end) && names.contains(tag.name)
                     if !complete, !tag.closed, !interesting {
-                        // A tag cut off at the end may still become one that counts (`<ma`, `<!-`).
+                        // A tag cut off at the end may still become one that counts (`<ma`, `<!-`). Any
+                        // name cut off may: only the part after its last colon counts, and more may come
+                        // (`<ss!"` goes on as `<ss!":img $>`, an `img` tag).
                         let written = String(decoding: bytes[i..<n], as: UTF8.self).lowercased()
                         let nameCutOff = (tag.kind == .start || tag.kind == .end)
                             && !bytes[i..<n].contains(where: HTMLTokenizer.isSpace)
-                            && names.contains(where: { $0.hasPrefix(tag.name) })
                         if nameCutOff || "<!--".hasPrefix(written) || "</".hasPrefix(written) {
                             hold(i, .all)
                         }
@@ -224,7 +225,10 @@ struct MarkdownSegmenter {
             // 2 (`<!--\`-->\`$\`$`, `$![]()$$$$"$`: a scan from the second `$` would not see the backtick
             // or the `$$` that opened what it is in). Each pass resumes cleanly at its own
             // `resumeOffset`, but the earlier of two such points may lie inside the other pass's span.
-            let decided = merged + first.spans + second.spans
+            // Nor inside a tag the loop above stepped over, a barrier or not (a self-closing `<script …/>`
+            // hides the backtick in it from pass 1: `<script \`/>$x$<!-->\``; a scan from the backtick
+            // would read a code span over `$x$`).
+            let decided = merged + first.spans + second.spans + tags.map(\.range)
             let resume = Self.pulledBack(min(second.resumeOffset, unsettled), outOf: decided)
             result.settled = unsettled
             result.wake = unsettled < n ? wake : .all
