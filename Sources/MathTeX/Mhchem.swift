@@ -958,8 +958,10 @@ struct MhchemReader {
             if c == 0x5C {
                 var j = i + 1
                 while j < hi, Self.isLetter(bytes[j]) { j += 1 }
-                items.append(math(i, max(j, i + 2)))
-                i = max(j, i + 2)
+                // A backslash and its name; a lone backslash at the end is one byte (`\pu{1 m\`).
+                let end = min(hi, max(j, i + 2))
+                items.append(math(i, end))
+                i = end
                 continue
             }
             // A unit symbol: letters (and °, µ, Ω, Å…) up to a digit, sign, ^ or separator.
