@@ -651,6 +651,10 @@ struct ParserCore {
     // MARK: Atoms
 
     /// Parses one item starting with `t` (already read).
+    ///
+    /// Groups, characters and commands, nearly every item, go straight to their parsers; the rare
+    /// kinds are made out of line (``parseRareAtom(_:)``), so that this dispatch saves no registers
+    /// (`MathAloudBench stages` under callgrind: ~30 instructions an item).
     mutating func parseAtom(_ t: Token) -> Atom? {
         switch t.kind {
         case .beginGroup:
@@ -658,6 +662,19 @@ struct ParserCore {
             return Atom(node: node, range: node.range)
         case .character:
             return parseCharacter(t)
+        case .controlSequence:
+            return parseCommand(t)
+        case .active, .verbatim:
+            return parseRareAtom(t)
+        default:
+            return nil
+        }
+    }
+
+    /// ``parseAtom(_:)`` for `~` and `\verb`.
+    @inline(never)
+    private mutating func parseRareAtom(_ t: Token) -> Atom? {
+        switch t.kind {
         case .active:
             // `~` is LaTeX's `\nobreakspace{}`: an interword space of the text font (3.33 pt in Latin Modern
             // Roman 10) and an empty group, an Ord atom, which spaces what follows (`,~\tan` has a thin space
@@ -667,8 +684,6 @@ struct ParserCore {
         case .verbatim:
             let text = t.scalar == "*" ? self.name(t).replacingOccurrences(of: " ", with: "␣") : self.name(t)
             return Atom(node: MathNode(.text(text, variant: .monospace), range: t.range), range: t.range)
-        case .controlSequence:
-            return parseCommand(t)
         default:
             return nil
         }
@@ -730,14 +745,20 @@ struct ParserCore {
     }
 
     /// Enters one level of nesting, reporting when the limit is exceeded.
+    @inline(__always)
     mutating func enterNesting(at range: SourceRange) -> Bool {
         depth += 1
-        if depth > texLimits.maxDepth {
-            depth -= 1
-            error("tex.too-deep", "groups and arguments nested more than \(texLimits.maxDepth) deep", at: range)
-            return false
-        }
+        if depth > texLimits.maxDepth { return refuseNesting(at: range) }
         return true
+    }
+
+    /// ``enterNesting(at:)`` over the limit: reports it and leaves the level (kept out of line, so that
+    /// the check costs its callers no registers).
+    @inline(never)
+    private mutating func refuseNesting(at range: SourceRange) -> Bool {
+        depth -= 1
+        error("tex.too-deep", "groups and arguments nested more than \(texLimits.maxDepth) deep", at: range)
+        return false
     }
 
     /// Skips raw tokens up to and including the `}` that closes the current group (iteratively).
@@ -754,12 +775,30 @@ struct ParserCore {
         }
     }
 
+    ///
+    /// Digits, single letters and the ASCII symbols of the character table, most characters, are read
+    /// here; the rest (merged letters, a decimal point, control characters, non-ASCII characters) by
+    /// ``parseOtherCharacter(_:)``, out of line: with them inline, every character paid for a large
+    /// frame with a stack protector (`MathAloudBench stages` under callgrind).
     private mutating func parseCharacter(_ t: Token) -> Atom? {
         let c = t.scalar
         if isASCIIDigit(c) {
             let node = parseNumber(first: t)
             return Atom(node: node, range: node.range)
         }
+        if isASCIILetter(c) && !mergeLetters {
+            return Atom(node: MathNode(.identifier(tables.string(c), variant: font), range: t.range), range: t.range)
+        }
+        if c.value > 0x20 && c.value < 0x7F && c != ".", let symbol = tables.character(c) {
+            return Atom(node: leaf(symbol, range: t.range), range: t.range)
+        }
+        return parseOtherCharacter(t)
+    }
+
+    /// ``parseCharacter(_:)`` for the characters it does not read itself.
+    @inline(never)
+    private mutating func parseOtherCharacter(_ t: Token) -> Atom? {
+        let c = t.scalar
         if c == "." {
             let after = peekNonSpace()
             if after.kind == .character, isASCIIDigit(after.scalar) {
