@@ -459,7 +459,7 @@ struct ParserCore {
             default:
                 break
             }
-            if let atom = parseAtom(t) { append(atom, last: &last) }
+            if let atom = parseAtom(t) { append(consume atom, last: &last) }
         }
         if last.hasScripts { attachScripts(&last) }
         if infix == nil, itemStack.count == base + 1 {
@@ -489,15 +489,17 @@ struct ParserCore {
 
     /// Puts `atom` on the item stack as the expression's last item (`last`), after adding the
     /// scripts of the item before.
+    /// (The atom is consumed and its node moved onto the stack: copying the node out of it cost a
+    /// retain and a release an item, `MathAloudBench stages` under callgrind.)
     @inline(__always)
-    private mutating func append(_ atom: Atom, last: inout LastItem) {
+    private mutating func append(_ atom: consuming Atom, last: inout LastItem) {
         if last.hasScripts { attachScripts(&last) }
-        itemStack.push(atom.node)
         last.exists = true
         last.range = atom.range
         last.takesLimits = atom.takesLimits
         last.bracePosition = atom.bracePosition
         last.limits = .auto
+        itemStack.push((consume atom).node)
     }
 
     /// The items of the expression whose items are above `base` on the item stack and whose last
@@ -527,7 +529,9 @@ struct ParserCore {
                 sup = row
             }
         }
-        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, last: last))
+        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, range: last.range,
+                                     limits: last.limits, takesLimits: last.takesLimits,
+                                     bracePosition: last.bracePosition))
     }
 
     /// Primes typed as `'` (each a `′` operator) as unicode-math sets them: two, three or four are one
@@ -541,12 +545,15 @@ struct ParserCore {
 
     /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
     /// `takesLimits` and brace position place them: under/over or sub/sup.
+    /// (The last item's fields are passed one by one: a copy of the whole item cost the reference
+    /// counts of its scripts and primes.)
     private static func scripted(_ base: MathNode, sub: MathNode?, sup: MathNode?, primed: Bool,
-                                 last: LastItem) -> MathNode {
-        let range = SourceRange.union(SourceRange.union(last.range ?? base.range, sub?.range), sup?.range)
+                                 range lastRange: SourceRange?, limits: LimitsMode, takesLimits: Bool,
+                                 bracePosition: Atom.BracePosition) -> MathNode {
+        let range = SourceRange.union(SourceRange.union(lastRange ?? base.range, sub?.range), sup?.range)
         var underOver: Bool
         var limitsBase = base
-        switch last.limits {
+        switch limits {
         case .limits:
             underOver = true
             // Explicit \limits: above and below in every style, so the limits no longer move to
@@ -556,10 +563,10 @@ struct ParserCore {
                 limitsBase = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
             }
         case .noLimits: underOver = false
-        case .auto: underOver = last.takesLimits
+        case .auto: underOver = takesLimits
         }
-        if last.bracePosition != .none { underOver = true }
-        if primed && sub == nil && !last.takesLimits { underOver = false }
+        if bracePosition != .none { underOver = true }
+        if primed && sub == nil && !takesLimits { underOver = false }
         if underOver {
             switch (sub, sup) {
             case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [limitsBase, s, p], range: range)
