@@ -71,7 +71,7 @@ public struct TeXParser: Sendable {
                                   diagnostics: [d])
         }
         // The parser's stacks start in memory on the call stack, room for a typical formula.
-        return withUnsafeTemporaryAllocation(of: MathNode.self, capacity: 64) { itemMemory in
+        return withUnsafeTemporaryAllocation(of: MathNode.self, capacity: 64 + 3 * ParserCore.scriptSlots) { itemMemory in
             withUnsafeTemporaryAllocation(of: Token.self, capacity: 16) { tokenMemory in
                 var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: sharedOptions,
                                       itemMemory: itemMemory, tokenMemory: tokenMemory)
@@ -176,6 +176,12 @@ struct Atom {
 /// still change it. The item's node is on top of the item stack; scripts are added to it only
 /// when the next item starts or the expression ends, so an item without scripts (most of them)
 /// is never touched again.
+///
+/// The item's subscript, superscript and primes wait on the parser's script stacks (``ParserCore/subs``,
+/// ``ParserCore/sups``, ``ParserCore/primes``), where an expression's entries are on top whenever
+/// it reads on (those of the expressions inside its scripts are gone by then): the item holds no
+/// references, so it is made and dropped without reference counting (`MathAloudBench stages` under
+/// callgrind: three releases an expression).
 struct LastItem {
     /// Whether the expression has read an item since it began (or since an infix `\over`).
     var exists = false
@@ -184,12 +190,15 @@ struct LastItem {
     var takesLimits = false
     var bracePosition: Atom.BracePosition = .none
     var limits: LimitsMode = .auto
-    var sub: MathNode?
-    var sup: MathNode?
-    var primes: [MathNode] = []
+    /// A subscript waits on ``ParserCore/subs``.
+    var hasSub = false
+    /// A superscript waits on ``ParserCore/sups``.
+    var hasSup = false
+    /// The number of primes waiting on ``ParserCore/primes``.
+    var primeCount = 0
 
     /// Whether scripts or primes were attached.
-    var hasScripts: Bool { sub != nil || sup != nil || !primes.isEmpty }
+    var hasScripts: Bool { hasSub || hasSup || primeCount > 0 }
 }
 
 /// The parser's state for one parse. Command builders receive it `inout`.
@@ -248,6 +257,12 @@ struct ParserCore {
     /// whole parse instead of a new, growing array per group. (An expression's last item may still
     /// get scripts: see ``LastItem``.)
     var itemStack: LentStack<MathNode>
+    /// The subscripts, superscripts and primes of the expressions' last items (see ``LastItem``).
+    var subs: LentStack<MathNode>
+    var sups: LentStack<MathNode>
+    var primes: LentStack<MathNode>
+    /// The room for each script stack at the end of the item memory a parser is lent.
+    static let scriptSlots = 8
 
     /// A parser for the formula in `bytes`, which it reads in place, with memory for its stacks of
     /// items and tokens (it must outlive none of them; see ``release()``).
@@ -259,12 +274,21 @@ struct ParserCore {
         self.tables = ParserTables.shared
         self.expander = Expander(bytes: bytes, tables: tables, macros: macros, hasUserMacros: hasUserMacros,
                                  limits: texLimits, tokenMemory: tokenMemory)
-        self.itemStack = LentStack(memory: itemMemory)
+        // The item memory's last slots hold the script stacks (when it has room for them).
+        let slots = itemMemory.count >= 4 * ParserCore.scriptSlots ? ParserCore.scriptSlots : 0
+        let itemCount = itemMemory.count - 3 * slots
+        self.itemStack = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[0 ..< itemCount]))
+        self.subs = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[itemCount ..< itemCount + slots]))
+        self.sups = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[itemCount + slots ..< itemCount + 2 * slots]))
+        self.primes = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[itemCount + 2 * slots ..< itemCount + 3 * slots]))
     }
 
     /// Frees what the parser holds beyond the memory it was lent; call once, at the end of the parse.
     mutating func release() {
         itemStack.release()
+        subs.release()
+        sups.release()
+        primes.release()
         expander.release()
     }
 
@@ -517,10 +541,12 @@ struct ParserCore {
     /// `MathAloudBench stages` under callgrind.)
     private mutating func attachScripts(_ last: inout LastItem) {
         let node = itemStack.pop()
-        let sub = last.sub.take()
-        var sup = last.sup.take()
-        var primes: [MathNode] = []
-        swap(&primes, &last.primes)
+        let sub = last.hasSub ? subs.pop() : nil
+        var sup = last.hasSup ? sups.pop() : nil
+        let primes = last.primeCount > 0 ? self.primes.take(from: self.primes.count - last.primeCount) : []
+        last.hasSub = false
+        last.hasSup = false
+        last.primeCount = 0
         let primed = !primes.isEmpty
         if primed {
             let combined = Self.combinedPrimes(primes)
@@ -598,21 +624,25 @@ struct ParserCore {
         // The script's own items are pushed and removed above ours, so the top item is ours again.
         guard let script = parseScriptArgument(after: t) else { return }
         if t.kind == .superscript {
-            if last.sup != nil {
+            if last.hasSup {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
                 append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
-                last.sup = script
+                sups.push(script)
+                last.hasSup = true
                 return
             }
-            last.sup = script
+            sups.push(script)
+            last.hasSup = true
         } else {
-            if last.sub != nil {
+            if last.hasSub {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
                 append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
-                last.sub = script
+                subs.push(script)
+                last.hasSub = true
                 return
             }
-            last.sub = script
+            subs.push(script)
+            last.hasSub = true
         }
         last.range = SourceRange.union(last.range, script.range)
     }
@@ -623,11 +653,12 @@ struct ParserCore {
             append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range),
                    last: &last)
         }
-        if last.sup != nil {
+        if last.hasSup {
             error("tex.double-superscript", "a prime after a superscript; write x'^2 rather than x^2'", at: t.range)
             return
         }
-        last.primes.append(MathNode(.operator("′", .ordinary), range: t.range))
+        primes.push(MathNode(.operator("′", .ordinary), range: t.range))
+        last.primeCount += 1
         last.range = SourceRange.union(last.range, t.range)
     }
 
