@@ -548,9 +548,17 @@ struct Analyzer {
     /// output aligns nuclide scripts with such parts (`<msubsup>` of phantoms, a `<mpadded width="0">`
     /// phantom base); they are not read. Bounded by the node's depth: it stops at the first visible
     /// leaf, and the walk is iterative.
+    @inline(__always)
     static func isInvisible(_ m: MathNode) -> Bool {
-        // Most nodes show a leaf first (`x^2`): answered without a walk.
+        // Most nodes show a leaf first (`x^2`): answered without a walk, and without the walk's frame
+        // (`MathAloudBench stages` under callgrind).
         if m.leafText != nil || m.children.first?.leafText != nil { return false }
+        return isInvisibleByWalk(m)
+    }
+
+    /// ``isInvisible(_:)`` for a node that does not show a leaf first.
+    @inline(never)
+    static func isInvisibleByWalk(_ m: MathNode) -> Bool {
         // The nodes still to look at, last first, held unretained (the tree `m` holds them) on a stack
         // that starts on the call stack: an array here allocated for a quarter of the scripted items
         // (`MathAloudBench stages` under callgrind).

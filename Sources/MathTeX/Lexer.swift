@@ -53,48 +53,17 @@ struct Lexer {
 
     /// The next token, or an `eof` token at the end. With `skippingSpaces`, runs of white space
     /// make no token (for readers that ignore space tokens anyway).
+    ///
+    /// Only the tokens of one byte and runs of white space, most tokens, are made here; control
+    /// sequences, comments, parameters and non-ASCII characters in ``nextRare(at:)``, kept out of
+    /// line so that this path needs few registers: with them inline, every token paid for saving and
+    /// restoring six registers, ~20 of the ~60 instructions of a one-byte token (`MathAloudBench
+    /// stages` under callgrind).
     mutating func next(skippingSpaces: Bool = false) -> Token {
         while position < bytes.count {
             let start = position
             let b = bytes[position]
             switch b {
-            case 0x5C:  // backslash
-                position += 1
-                guard position < bytes.count else {
-                    return controlSequence(named: "", range: range(start, position))
-                }
-                if Lexer.isLetter(bytes[position]) {
-                    var end = position
-                    var hash = ParserTables.hashSeed
-                    while end < bytes.count, Lexer.isLetter(bytes[end]) {
-                        hash = ParserTables.hash(hash, bytes[end])
-                        end += 1
-                    }
-                    let token = controlSequence(UnsafeBufferPointer(rebasing: bytes[position..<end]), hash: hash,
-                                                range: range(start, end))
-                    position = end
-                    if token.name.rawValue == tables.verb, let verbatim = lexVerbatim(start: start) { return verbatim }
-                    // TeX skips spaces after a control word (and one end of line).
-                    while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
-                    return token
-                }
-                let (scalar, length) = decodeScalar(at: position)
-                if Lexer.isSpace(bytes[position]) {
-                    // "\ " is a control space; swallow nothing further.
-                    position += 1
-                    return controlSequence(named: " ", range: range(start, position))
-                }
-                position += length
-                if length == 1, bytes[position - 1] < 0x80 {
-                    let name = UnsafeBufferPointer(rebasing: bytes[(position - 1)..<position])
-                    return controlSequence(name, hash: ParserTables.hash(name), range: range(start, position))
-                }
-                return controlSequence(named: String(Character(scalar)), range: range(start, position))
-            case 0x25:  // % comment to end of line, plus the leading spaces of the next line
-                while position < bytes.count, bytes[position] != 0x0A { position += 1 }
-                if position < bytes.count { position += 1 }
-                while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
-                continue
             case 0x20, 0x09, 0x0A, 0x0D:
                 while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
                 if skippingSpaces { continue }
@@ -106,25 +75,77 @@ struct Lexer {
             case 0x5E: position += 1; return Token(.superscript, scalar: "^", range: range(start, position))
             case 0x5F: position += 1; return Token(.subscript, scalar: "_", range: range(start, position))
             case 0x7E: position += 1; return Token(.active, scalar: "~", range: range(start, position))
-            case 0x23:  // # parameter
-                position += 1
-                if position < bytes.count, (bytes[position] >= 0x31 && bytes[position] <= 0x39) || bytes[position] == 0x23 {
-                    let digit = Unicode.Scalar(bytes[position])
-                    position += 1
-                    return Token(.parameter, scalar: digit, range: range(start, position))
-                }
-                return Token(.parameter, scalar: "0", range: range(start, position))
+            case 0x5C, 0x25, 0x23:
+                if let token = nextRare(at: start) { return token }
+                continue  // a comment
             default:
                 if b < 0x80 {  // ASCII, the common case: no decoding
                     position += 1
                     return Token(.character, scalar: Unicode.Scalar(b), range: range(start, position))
                 }
-                let (scalar, length) = decodeScalar(at: position)
-                position += length
-                return Token(.character, scalar: scalar, range: range(start, position))
+                return nextRare(at: start)!
             }
         }
         return Token(.eof, range: range(bytes.count, bytes.count))
+    }
+
+    /// The token at `start` (the current position) that ``next(skippingSpaces:)`` does not make
+    /// itself: a control sequence, a parameter or a non-ASCII character; nil after a `%` comment,
+    /// which is skipped.
+    @inline(never)
+    private mutating func nextRare(at start: Int) -> Token? {
+        let b = bytes[position]
+        switch b {
+        case 0x5C:  // backslash
+            position += 1
+            guard position < bytes.count else {
+                return controlSequence(named: "", range: range(start, position))
+            }
+            if Lexer.isLetter(bytes[position]) {
+                var end = position
+                var hash = ParserTables.hashSeed
+                while end < bytes.count, Lexer.isLetter(bytes[end]) {
+                    hash = ParserTables.hash(hash, bytes[end])
+                    end += 1
+                }
+                let token = controlSequence(UnsafeBufferPointer(rebasing: bytes[position..<end]), hash: hash,
+                                            range: range(start, end))
+                position = end
+                if token.name.rawValue == tables.verb, let verbatim = lexVerbatim(start: start) { return verbatim }
+                // TeX skips spaces after a control word (and one end of line).
+                while position < bytes.count, Lexer.isSpace(bytes[position]) { position += 1 }
+                return token
+            }
+            let (scalar, length) = decodeScalar(at: position)
+            if Lexer.isSpace(bytes[position]) {
+                // "\ " is a control space; swallow nothing further.
+                position += 1
+                return controlSequence(named: " ", range: range(start, position))
+            }
+            position += length
+            if length == 1, bytes[position - 1] < 0x80 {
+                let name = UnsafeBufferPointer(rebasing: bytes[(position - 1)..<position])
+                return controlSequence(name, hash: ParserTables.hash(name), range: range(start, position))
+            }
+            return controlSequence(named: String(Character(scalar)), range: range(start, position))
+        case 0x25:  // % comment to end of line, plus the leading spaces of the next line
+            while position < bytes.count, bytes[position] != 0x0A { position += 1 }
+            if position < bytes.count { position += 1 }
+            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+            return nil
+        case 0x23:  // # parameter
+            position += 1
+            if position < bytes.count, (bytes[position] >= 0x31 && bytes[position] <= 0x39) || bytes[position] == 0x23 {
+                let digit = Unicode.Scalar(bytes[position])
+                position += 1
+                return Token(.parameter, scalar: digit, range: range(start, position))
+            }
+            return Token(.parameter, scalar: "0", range: range(start, position))
+        default:
+            let (scalar, length) = decodeScalar(at: position)
+            position += length
+            return Token(.character, scalar: scalar, range: range(start, position))
+        }
     }
 
     /// The next byte after white space (which is skipped), or nil at the end.

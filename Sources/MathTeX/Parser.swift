@@ -71,7 +71,7 @@ public struct TeXParser: Sendable {
                                   diagnostics: [d])
         }
         // The parser's stacks start in memory on the call stack, room for a typical formula.
-        return withUnsafeTemporaryAllocation(of: MathNode.self, capacity: 64) { itemMemory in
+        return withUnsafeTemporaryAllocation(of: MathNode.self, capacity: 64 + 3 * ParserCore.scriptSlots) { itemMemory in
             withUnsafeTemporaryAllocation(of: Token.self, capacity: 16) { tokenMemory in
                 var core = ParserCore(bytes: bytes, macros: userMacros, hasUserMacros: hasUserMacros, options: sharedOptions,
                                       itemMemory: itemMemory, tokenMemory: tokenMemory)
@@ -176,6 +176,12 @@ struct Atom {
 /// still change it. The item's node is on top of the item stack; scripts are added to it only
 /// when the next item starts or the expression ends, so an item without scripts (most of them)
 /// is never touched again.
+///
+/// The item's subscript, superscript and primes wait on the parser's script stacks (``ParserCore/subs``,
+/// ``ParserCore/sups``, ``ParserCore/primes``), where an expression's entries are on top whenever
+/// it reads on (those of the expressions inside its scripts are gone by then): the item holds no
+/// references, so it is made and dropped without reference counting (`MathAloudBench stages` under
+/// callgrind: three releases an expression).
 struct LastItem {
     /// Whether the expression has read an item since it began (or since an infix `\over`).
     var exists = false
@@ -184,12 +190,15 @@ struct LastItem {
     var takesLimits = false
     var bracePosition: Atom.BracePosition = .none
     var limits: LimitsMode = .auto
-    var sub: MathNode?
-    var sup: MathNode?
-    var primes: [MathNode] = []
+    /// A subscript waits on ``ParserCore/subs``.
+    var hasSub = false
+    /// A superscript waits on ``ParserCore/sups``.
+    var hasSup = false
+    /// The number of primes waiting on ``ParserCore/primes``.
+    var primeCount = 0
 
     /// Whether scripts or primes were attached.
-    var hasScripts: Bool { sub != nil || sup != nil || !primes.isEmpty }
+    var hasScripts: Bool { hasSub || hasSup || primeCount > 0 }
 }
 
 /// The parser's state for one parse. Command builders receive it `inout`.
@@ -248,6 +257,12 @@ struct ParserCore {
     /// whole parse instead of a new, growing array per group. (An expression's last item may still
     /// get scripts: see ``LastItem``.)
     var itemStack: LentStack<MathNode>
+    /// The subscripts, superscripts and primes of the expressions' last items (see ``LastItem``).
+    var subs: LentStack<MathNode>
+    var sups: LentStack<MathNode>
+    var primes: LentStack<MathNode>
+    /// The room for each script stack at the end of the item memory a parser is lent.
+    static let scriptSlots = 8
 
     /// A parser for the formula in `bytes`, which it reads in place, with memory for its stacks of
     /// items and tokens (it must outlive none of them; see ``release()``).
@@ -259,12 +274,21 @@ struct ParserCore {
         self.tables = ParserTables.shared
         self.expander = Expander(bytes: bytes, tables: tables, macros: macros, hasUserMacros: hasUserMacros,
                                  limits: texLimits, tokenMemory: tokenMemory)
-        self.itemStack = LentStack(memory: itemMemory)
+        // The item memory's last slots hold the script stacks (when it has room for them).
+        let slots = itemMemory.count >= 4 * ParserCore.scriptSlots ? ParserCore.scriptSlots : 0
+        let itemCount = itemMemory.count - 3 * slots
+        self.itemStack = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[0 ..< itemCount]))
+        self.subs = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[itemCount ..< itemCount + slots]))
+        self.sups = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[itemCount + slots ..< itemCount + 2 * slots]))
+        self.primes = LentStack(memory: UnsafeMutableBufferPointer(rebasing: itemMemory[itemCount + 2 * slots ..< itemCount + 3 * slots]))
     }
 
     /// Frees what the parser holds beyond the memory it was lent; call once, at the end of the parse.
     mutating func release() {
         itemStack.release()
+        subs.release()
+        sups.release()
+        primes.release()
         expander.release()
     }
 
@@ -459,7 +483,7 @@ struct ParserCore {
             default:
                 break
             }
-            if let atom = parseAtom(t) { append(atom, last: &last) }
+            if let atom = parseAtom(t) { append(consume atom, last: &last) }
         }
         if last.hasScripts { attachScripts(&last) }
         if infix == nil, itemStack.count == base + 1 {
@@ -489,15 +513,17 @@ struct ParserCore {
 
     /// Puts `atom` on the item stack as the expression's last item (`last`), after adding the
     /// scripts of the item before.
+    /// (The atom is consumed and its node moved onto the stack: copying the node out of it cost a
+    /// retain and a release an item, `MathAloudBench stages` under callgrind.)
     @inline(__always)
-    private mutating func append(_ atom: Atom, last: inout LastItem) {
+    private mutating func append(_ atom: consuming Atom, last: inout LastItem) {
         if last.hasScripts { attachScripts(&last) }
-        itemStack.push(atom.node)
         last.exists = true
         last.range = atom.range
         last.takesLimits = atom.takesLimits
         last.bracePosition = atom.bracePosition
         last.limits = .auto
+        itemStack.push((consume atom).node)
     }
 
     /// The items of the expression whose items are above `base` on the item stack and whose last
@@ -509,15 +535,20 @@ struct ParserCore {
 
     /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
     /// are moved out of it.
+    ///
+    /// (The scripts and primes are taken out of `last`, and the node and its scripts moved into the
+    /// scripted node, without reference counting: copies cost a retain and a release each,
+    /// `MathAloudBench stages` under callgrind.)
     private mutating func attachScripts(_ last: inout LastItem) {
         let node = itemStack.pop()
-        let sub = last.sub
-        last.sub = nil
-        var sup = last.sup
-        last.sup = nil
-        let primes = last.primes
-        last.primes = []
-        if !primes.isEmpty {
+        let sub = last.hasSub ? subs.pop() : nil
+        var sup = last.hasSup ? sups.pop() : nil
+        let primes = last.primeCount > 0 ? self.primes.take(from: self.primes.count - last.primeCount) : []
+        last.hasSub = false
+        last.hasSup = false
+        last.primeCount = 0
+        let primed = !primes.isEmpty
+        if primed {
             let combined = Self.combinedPrimes(primes)
             let row = MathNode.row(combined)
             if let s = sup {
@@ -527,7 +558,9 @@ struct ParserCore {
                 sup = row
             }
         }
-        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: !primes.isEmpty, last: last))
+        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: primed, range: last.range,
+                                     limits: last.limits, takesLimits: last.takesLimits,
+                                     bracePosition: last.bracePosition))
     }
 
     /// Primes typed as `'` (each a `′` operator) as unicode-math sets them: two, three or four are one
@@ -541,12 +574,15 @@ struct ParserCore {
 
     /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
     /// `takesLimits` and brace position place them: under/over or sub/sup.
-    private static func scripted(_ base: MathNode, sub: MathNode?, sup: MathNode?, primed: Bool,
-                                 last: LastItem) -> MathNode {
-        let range = SourceRange.union(SourceRange.union(last.range ?? base.range, sub?.range), sup?.range)
+    /// (The last item's fields are passed one by one: a copy of the whole item cost the reference
+    /// counts of its scripts and primes.)
+    private static func scripted(_ base: consuming MathNode, sub: consuming MathNode?, sup: consuming MathNode?,
+                                 primed: Bool, range lastRange: SourceRange?, limits: LimitsMode, takesLimits: Bool,
+                                 bracePosition: Atom.BracePosition) -> MathNode {
+        let range = SourceRange.union(SourceRange.union(lastRange ?? base.range, sub?.range), sup?.range)
         var underOver: Bool
-        var limitsBase = base
-        switch last.limits {
+        var limitsBase: MathNode? = nil
+        switch limits {
         case .limits:
             underOver = true
             // Explicit \limits: above and below in every style, so the limits no longer move to
@@ -556,19 +592,21 @@ struct ParserCore {
                 limitsBase = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
             }
         case .noLimits: underOver = false
-        case .auto: underOver = last.takesLimits
+        case .auto: underOver = takesLimits
         }
-        if last.bracePosition != .none { underOver = true }
-        if primed && sub == nil && !last.takesLimits { underOver = false }
+        if bracePosition != .none { underOver = true }
+        if primed && sub == nil && !takesLimits { underOver = false }
         if underOver {
-            switch (sub, sup) {
-            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [limitsBase, s, p], range: range)
-            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [limitsBase, s], range: range)
-            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [limitsBase, p], range: range)
-            default: return limitsBase
+            let b: MathNode
+            if let replaced = limitsBase { b = replaced } else { b = consume base }
+            switch (consume sub, consume sup) {
+            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [b, s, p], range: range)
+            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [b, s], range: range)
+            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [b, p], range: range)
+            default: return b
             }
         }
-        switch (sub, sup) {
+        switch (consume sub, consume sup) {
         case let (s?, p?): return MathNode(.subSuperscript, [base, s, p], range: range)
         case let (s?, nil): return MathNode(.subscript, [base, s], range: range)
         case let (nil, p?): return MathNode(.superscript, [base, p], range: range)
@@ -586,21 +624,25 @@ struct ParserCore {
         // The script's own items are pushed and removed above ours, so the top item is ours again.
         guard let script = parseScriptArgument(after: t) else { return }
         if t.kind == .superscript {
-            if last.sup != nil {
+            if last.hasSup {
                 error("tex.double-superscript", "double superscript; use braces: x^{a^b} or {x^a}^b", at: t.range)
                 append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
-                last.sup = script
+                sups.push(script)
+                last.hasSup = true
                 return
             }
-            last.sup = script
+            sups.push(script)
+            last.hasSup = true
         } else {
-            if last.sub != nil {
+            if last.hasSub {
                 error("tex.double-subscript", "double subscript; use braces: x_{a_b} or {x_a}_b", at: t.range)
                 append(Atom(node: MathNode(.row, [], range: t.range), range: t.range), last: &last)
-                last.sub = script
+                subs.push(script)
+                last.hasSub = true
                 return
             }
-            last.sub = script
+            subs.push(script)
+            last.hasSub = true
         }
         last.range = SourceRange.union(last.range, script.range)
     }
@@ -611,11 +653,12 @@ struct ParserCore {
             append(Atom(node: MathNode(.row, [], range: SourceRange(t.range.lowerBound, t.range.lowerBound)), range: t.range),
                    last: &last)
         }
-        if last.sup != nil {
+        if last.hasSup {
             error("tex.double-superscript", "a prime after a superscript; write x'^2 rather than x^2'", at: t.range)
             return
         }
-        last.primes.append(MathNode(.operator("′", .ordinary), range: t.range))
+        primes.push(MathNode(.operator("′", .ordinary), range: t.range))
+        last.primeCount += 1
         last.range = SourceRange.union(last.range, t.range)
     }
 
@@ -651,6 +694,10 @@ struct ParserCore {
     // MARK: Atoms
 
     /// Parses one item starting with `t` (already read).
+    ///
+    /// Groups, characters and commands, nearly every item, go straight to their parsers; the rare
+    /// kinds are made out of line (``parseRareAtom(_:)``), so that this dispatch saves no registers
+    /// (`MathAloudBench stages` under callgrind: ~30 instructions an item).
     mutating func parseAtom(_ t: Token) -> Atom? {
         switch t.kind {
         case .beginGroup:
@@ -658,6 +705,19 @@ struct ParserCore {
             return Atom(node: node, range: node.range)
         case .character:
             return parseCharacter(t)
+        case .controlSequence:
+            return parseCommand(t)
+        case .active, .verbatim:
+            return parseRareAtom(t)
+        default:
+            return nil
+        }
+    }
+
+    /// ``parseAtom(_:)`` for `~` and `\verb`.
+    @inline(never)
+    private mutating func parseRareAtom(_ t: Token) -> Atom? {
+        switch t.kind {
         case .active:
             // `~` is LaTeX's `\nobreakspace{}`: an interword space of the text font (3.33 pt in Latin Modern
             // Roman 10) and an empty group, an Ord atom, which spaces what follows (`,~\tan` has a thin space
@@ -667,8 +727,6 @@ struct ParserCore {
         case .verbatim:
             let text = t.scalar == "*" ? self.name(t).replacingOccurrences(of: " ", with: "␣") : self.name(t)
             return Atom(node: MathNode(.text(text, variant: .monospace), range: t.range), range: t.range)
-        case .controlSequence:
-            return parseCommand(t)
         default:
             return nil
         }
@@ -730,14 +788,20 @@ struct ParserCore {
     }
 
     /// Enters one level of nesting, reporting when the limit is exceeded.
+    @inline(__always)
     mutating func enterNesting(at range: SourceRange) -> Bool {
         depth += 1
-        if depth > texLimits.maxDepth {
-            depth -= 1
-            error("tex.too-deep", "groups and arguments nested more than \(texLimits.maxDepth) deep", at: range)
-            return false
-        }
+        if depth > texLimits.maxDepth { return refuseNesting(at: range) }
         return true
+    }
+
+    /// ``enterNesting(at:)`` over the limit: reports it and leaves the level (kept out of line, so that
+    /// the check costs its callers no registers).
+    @inline(never)
+    private mutating func refuseNesting(at range: SourceRange) -> Bool {
+        depth -= 1
+        error("tex.too-deep", "groups and arguments nested more than \(texLimits.maxDepth) deep", at: range)
+        return false
     }
 
     /// Skips raw tokens up to and including the `}` that closes the current group (iteratively).
@@ -754,12 +818,30 @@ struct ParserCore {
         }
     }
 
+    ///
+    /// Digits, single letters and the ASCII symbols of the character table, most characters, are read
+    /// here; the rest (merged letters, a decimal point, control characters, non-ASCII characters) by
+    /// ``parseOtherCharacter(_:)``, out of line: with them inline, every character paid for a large
+    /// frame with a stack protector (`MathAloudBench stages` under callgrind).
     private mutating func parseCharacter(_ t: Token) -> Atom? {
         let c = t.scalar
         if isASCIIDigit(c) {
             let node = parseNumber(first: t)
             return Atom(node: node, range: node.range)
         }
+        if isASCIILetter(c) && !mergeLetters {
+            return Atom(node: MathNode(.identifier(tables.string(c), variant: font), range: t.range), range: t.range)
+        }
+        if c.value > 0x20 && c.value < 0x7F && c != ".", let symbol = tables.character(c) {
+            return Atom(node: leaf(symbol, range: t.range), range: t.range)
+        }
+        return parseOtherCharacter(t)
+    }
+
+    /// ``parseCharacter(_:)`` for the characters it does not read itself.
+    @inline(never)
+    private mutating func parseOtherCharacter(_ t: Token) -> Atom? {
+        let c = t.scalar
         if c == "." {
             let after = peekNonSpace()
             if after.kind == .character, isASCIIDigit(after.scalar) {
