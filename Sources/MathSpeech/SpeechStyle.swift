@@ -172,6 +172,16 @@ final class FrozenArray<Element: Sendable>: @unchecked Sendable {
         count = array.count
     }
 
+    /// `count` elements, element `i` being `element(i)`: made in place, without an array to copy
+    /// (the candidate lists, 0.15 MB per table, were made in an array grown by appending and then
+    /// copied: 1 MB of allocations at every start-up, BENCHMARKS.md session 10).
+    init(count: Int, _ element: (Int) -> Element) {
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        for i in 0 ..< count { (memory + i).initialize(to: element(i)) }
+        base = UnsafePointer(memory)
+        self.count = count
+    }
+
     deinit {
         let memory = UnsafeMutablePointer(mutating: base)
         memory.deinitialize(count: count)
@@ -378,15 +388,17 @@ final class RuleTable: Sendable {
         /// Whether some rule of the list requires a property (the node's names are needed).
         let requiresAny: Bool
 
-        init(_ rules: Range<Int>, _ candidates: [Candidate]) {
+        /// The list at `rules` of rules `list` (numbers into `entries`).
+        init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate]) {
             self.rules = rules
             var needs = NameSet()
-            for c in candidates[rules] {
+            for r in list {
+                let c = entries[r]
                 if c.requires.isEmpty { needs = NameSet(); break }
                 needs.formUnion(c.requires)
             }
             needsOneOf = needs
-            requiresAny = candidates[rules].contains { !$0.requires.isEmpty }
+            requiresAny = list.contains { !entries[$0].requires.isEmpty }
         }
     }
 
@@ -445,11 +457,15 @@ final class RuleTable: Sendable {
         /// Lists in the layout of ``Candidates``, from lists of rule numbers; `entries` holds each
         /// rule as a candidate.
         init(lists: [(byText: [String: [Int]], other: [Int])], entries: [Candidate], preferencesTested: Bool) {
-            var rules: [Candidate] = []
+            // The lists' rule numbers one after another; their candidates are made in place below.
+            var order: [Int32] = []
+            order.reserveCapacity(lists.reduce(0) { n, lists in
+                lists.byText.values.reduce(n + lists.other.count) { $1 != lists.other ? $0 + $1.count : $0 }
+            })
             func add(_ list: [Int]) -> CandidateList {
-                let start = rules.count
-                rules += list.map { entries[$0] }
-                return CandidateList(start ..< rules.count, rules)
+                let start = order.count
+                for r in list { order.append(Int32(truncatingIfNeeded: r)) }
+                return CandidateList(start ..< order.count, list, entries)
             }
             var textLists: [CandidateList] = []
             var byScalar: [UInt32: Int32] = [:]
@@ -477,7 +493,7 @@ final class RuleTable: Sendable {
                     emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
                 byText.append(table)
             }
-            self.rules = FrozenArray(rules)
+            self.rules = FrozenArray(count: order.count) { entries[Int(order[$0])] }
             self.byKind = FrozenArray(byKind)
             self.textLists = FrozenArray(textLists)
             self.byScalar = ScalarMap(byScalar)
@@ -577,6 +593,7 @@ final class RuleTable: Sendable {
         }
         func entries(from first: [Int]) -> [Candidate] {
             var entries: [Candidate] = []
+            entries.reserveCapacity(rules.count)
             for r in 0 ..< rules.count {
                 let end: Int = testStart[r + 1]
                 entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
