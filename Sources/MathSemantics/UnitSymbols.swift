@@ -1,3 +1,4 @@
+import Foundation
 /// Units of measure as they are written, independent of language: which symbols are units, the key a
 /// lexicon looks their words up by, how a prefixed SI symbol splits (`km` = `k` + `m`), and which are
 /// currencies. The words ("kilometers", "dollars") are each locale's (`Locales/<tag>/units.txt`).
@@ -110,28 +111,62 @@ extension String {
 /// it from the speaking locale's `units.txt` (each unit's singular, plural and `written` forms), so
 /// the analysis stays language-independent (DESIGN.md §4). Written forms compare ignoring case.
 public struct UnitNames: Sendable, Hashable {
-    private let names: [String: String]
+    private let storage: Storage
 
     /// No names: only unit symbols are units.
-    public init() { names = [:] }
+    public init() { storage = Storage(names: [:]) }
 
     /// Names (any case) and the unit symbols they stand for; a name given twice keeps its first symbol.
-    public init(_ pairs: [(name: String, unit: String)]) {
+    public init(_ pairs: [(name: String, unit: String)]) { storage = Storage(names: UnitNames.table(pairs)) }
+
+    /// The names `pairs` gives, as ``init(_:)`` takes them, asked for when the analysis first looks a
+    /// name up: a speaker loads its locale's names without going through every unit of `units.txt`,
+    /// and a run of formulas without a written unit never does (2.2 M instructions of every start-up,
+    /// BENCHMARKS.md session 10).
+    public init(lazy pairs: @escaping @Sendable () -> [(name: String, unit: String)]) { storage = Storage(pairs) }
+
+    private static func table(_ pairs: [(name: String, unit: String)]) -> [String: String] {
         var names: [String: String] = [:]
         for (name, unit) in pairs {
             let key = name.lowercased()
             if names[key] == nil, !key.isEmpty { names[key] = unit }
         }
-        self.names = names
+        return names
     }
 
     /// The unit symbol a written name stands for.
     public func key(_ written: String) -> String? {
-        names.isEmpty ? nil : names[written.lowercased()]
+        let names = storage.names
+        return names.isEmpty ? nil : names[written.lowercased()]
     }
 
     /// How many names there are.
-    public var count: Int { names.count }
+    public var count: Int { storage.names.count }
+
+    public static func == (a: UnitNames, b: UnitNames) -> Bool { a.storage === b.storage || a.storage.names == b.storage.names }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.names) }
+
+    /// The names, made on first use when given lazily (under a lock: the names are shared by every
+    /// analysis of a speaker, on any thread).
+    private final class Storage: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made: [String: String]?
+        private var pairs: (@Sendable () -> [(name: String, unit: String)])?
+
+        init(names: [String: String]) { made = names }
+        init(_ pairs: @escaping @Sendable () -> [(name: String, unit: String)]) { self.pairs = pairs }
+
+        var names: [String: String] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let made { return made }
+            let names = UnitNames.table(pairs?() ?? [])
+            made = names
+            pairs = nil
+            return names
+        }
+    }
 
     /// Whether `key` (a unit as written in a locale's `units.txt`) is a unit symbol rather than a
     /// written name: a known unit, an SI prefix on a prefixable unit, their squares and cubes, a

@@ -356,7 +356,13 @@ public struct Lexicon: Sendable {
     /// forms listed after `| written:` first (comma-separated), then each unit entry's words and
     /// variants (singular, plural, cases), in file order; only entries whose key is a unit symbol.
     public var unitNames: UnitNames {
+        // Made when the analysis first looks a written name up (see ``UnitNames/init(lazy:)``).
         let tables = chain.filter { LocaleTag($0.tag).language == LocaleTag(tag).language }.map(\.units)
+        return UnitNames(lazy: { Lexicon.unitNamePairs(tables) })
+    }
+
+    /// The pairs of ``unitNames``, from the unit tables of the locale's language.
+    private static func unitNamePairs(_ tables: [WordTable]) -> [(name: String, unit: String)] {
         var written: [(name: String, unit: String)] = []
         var words: [(name: String, unit: String)] = []
         for table in tables {
@@ -368,7 +374,7 @@ public struct Lexicon: Sendable {
                 for (name, form) in entry.variants.sorted(by: { $0.key < $1.key }) where name != "written" { words.append((form, key)) }
             }
         }
-        return UnitNames(written + words)
+        return written + words
     }
 
     /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).

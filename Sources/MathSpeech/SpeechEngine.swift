@@ -265,12 +265,12 @@ final class RunPreferences: Sendable {
             p.test.passes(RunPreferences.value(p.name, in: values)) ? UInt8(2) : 1
         }
         self.results = results
-        candidates = table.candidates.keeping({ r in
+        candidates = table.candidates(keeping: { r in
             table.tests.elements[table.testStart.base[r] ..< table.testsAfterPreferences.base[r]].allSatisfy { test in
                 guard case let .preference(slot) = test.test else { return true }
                 return (results[slot] == 2) != test.negated
             }
-        }, entries: table.testedEntries)
+        })
     }
 
     /// Whether preference test `slot` holds, with the results so far in `results` (a run's copy of

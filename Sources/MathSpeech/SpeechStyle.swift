@@ -156,6 +156,23 @@ extension NameNumber {
     static let absent: UInt16 = .max
 }
 
+/// A value made on first use, under a lock: a part of a shared, immutable table that not every user
+/// needs.
+final class LazyValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var made: Value?
+
+    /// The value, made by `make` on the first call.
+    func value(_ make: () -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made }
+        let value = make()
+        made = value
+        return value
+    }
+}
+
 /// An immutable array in memory of its own, read through an unsafe pointer: the tables a speech run
 /// reads many times per node are read without bounds checks or reference counting, and a field of
 /// an element without copying the element. The memory lives as long as the object, so a holder
@@ -170,6 +187,16 @@ final class FrozenArray<Element: Sendable>: @unchecked Sendable {
         memory.initialize(from: array, count: array.count)
         base = UnsafePointer(memory)
         count = array.count
+    }
+
+    /// `count` elements, element `i` being `element(i)`: made in place, without an array to copy
+    /// (the candidate lists, 0.15 MB per table, were made in an array grown by appending and then
+    /// copied: 1 MB of allocations at every start-up, BENCHMARKS.md session 10).
+    init(count: Int, _ element: (Int) -> Element) {
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        for i in 0 ..< count { (memory + i).initialize(to: element(i)) }
+        base = UnsafePointer(memory)
+        self.count = count
     }
 
     deinit {
@@ -296,8 +323,29 @@ final class RuleTable: Sendable {
         let templatePathRoles: UnsafePointer<NameNumber>
     }
 
-    /// The candidate rules per kind and node text.
-    let candidates: Candidates
+    /// Per kind (by ``SemanticKind/number``), the numbers of its candidate rules in priority order:
+    /// per node text that rules name, and for any other text. ``Candidates`` are made from them.
+    let candidateLists: [(byText: [String: [Int]], other: [Int])]
+    private let untestedCandidates = LazyValue<Candidates>()
+
+    /// The candidate rules per kind and node text, with their preference tests untested (for
+    /// preferences given per call): made on first use. A speaker with fixed preferences needs only the
+    /// lists without the rules they rule out (``candidates(keeping:)``), so it never makes these
+    /// (0.15 MB of candidates and their text tables at every start-up, BENCHMARKS.md session 10).
+    var candidates: Candidates {
+        untestedCandidates.value { [self] in
+            Candidates(lists: candidateLists, entries: testedEntries.map { $0.testing(from: Int32(testStart.base[Int($0.rule)])) },
+                       preferencesTested: false)
+        }
+    }
+
+    /// The candidate lists without the rules `keep` rejects, for fixed preferences (each rule's tests
+    /// after its preference tests).
+    func candidates(keeping keep: (Int) -> Bool) -> Candidates {
+        Candidates(lists: candidateLists.map { lists in
+            (byText: lists.byText.mapValues { $0.filter(keep) }, other: lists.other.filter(keep))
+        }, entries: testedEntries, preferencesTested: true)
+    }
 
     /// A preference condition without its negation.
     struct PreferenceTest: Sendable {
@@ -341,6 +389,13 @@ final class RuleTable: Sendable {
         let excludedRoles: UInt64
         let parentKinds: KindSet
         let atRoot: Bool
+
+        /// The same candidate with its tests from `first` on.
+        func testing(from first: Int32) -> Candidate {
+            Candidate(rule: rule, firstTest: first, endTest: endTest, textTest: textTest, requires: requires, childRoles: childRoles,
+                      parentRequires: parentRequires, childRequires: childRequires, kindPath: kindPath, pathKinds: pathKinds,
+                      excludedRoles: excludedRoles, parentKinds: parentKinds, atRoot: atRoot)
+        }
     }
 
     /// What a rule's `role is …` and `parent is …` conditions allow (see ``Candidate/excludedRoles``).
@@ -378,15 +433,17 @@ final class RuleTable: Sendable {
         /// Whether some rule of the list requires a property (the node's names are needed).
         let requiresAny: Bool
 
-        init(_ rules: Range<Int>, _ candidates: [Candidate]) {
+        /// The list at `rules` of rules `list` (numbers into `entries`).
+        init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate]) {
             self.rules = rules
             var needs = NameSet()
-            for c in candidates[rules] {
+            for r in list {
+                let c = entries[r]
                 if c.requires.isEmpty { needs = NameSet(); break }
                 needs.formUnion(c.requires)
             }
             needsOneOf = needs
-            requiresAny = candidates[rules].contains { !$0.requires.isEmpty }
+            requiresAny = list.contains { !entries[$0].requires.isEmpty }
         }
     }
 
@@ -422,10 +479,9 @@ final class RuleTable: Sendable {
         /// The ``textLists`` number of a kind and one-byte or one-scalar text that rules name,
         /// keyed by `kind number << 21 | scalar value`.
         let byScalar: ScalarMap<Int32>
-        /// Per kind, all its text-named lists by text (for texts the other tables do not decide).
-        let byText: [TextTable<CandidateList>]
-        /// The same tables, read in place by a run (an element of an array is copied, with its
-        /// dictionaries' reference counts, when read).
+        /// Per kind, all its text-named lists by text (for texts the other tables do not decide), read
+        /// in place by a run (an element of an array is copied, with its dictionaries' reference
+        /// counts, when read).
         let byTextFrozen: FrozenArray<TextTable<CandidateList>>
         /// Whether the rules whose preference tests fail are left out (and the others' hold).
         let preferencesTested: Bool
@@ -445,11 +501,15 @@ final class RuleTable: Sendable {
         /// Lists in the layout of ``Candidates``, from lists of rule numbers; `entries` holds each
         /// rule as a candidate.
         init(lists: [(byText: [String: [Int]], other: [Int])], entries: [Candidate], preferencesTested: Bool) {
-            var rules: [Candidate] = []
+            // The lists' rule numbers one after another; their candidates are made in place below.
+            var order: [Int32] = []
+            order.reserveCapacity(lists.reduce(0) { n, lists in
+                lists.byText.values.reduce(n + lists.other.count) { $1 != lists.other ? $0 + $1.count : $0 }
+            })
             func add(_ list: [Int]) -> CandidateList {
-                let start = rules.count
-                rules += list.map { entries[$0] }
-                return CandidateList(start ..< rules.count, rules)
+                let start = order.count
+                for r in list { order.append(Int32(truncatingIfNeeded: r)) }
+                return CandidateList(start ..< order.count, list, entries)
             }
             var textLists: [CandidateList] = []
             var byScalar: [UInt32: Int32] = [:]
@@ -477,24 +537,14 @@ final class RuleTable: Sendable {
                     emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
                 byText.append(table)
             }
-            self.rules = FrozenArray(rules)
+            self.rules = FrozenArray(count: order.count) { entries[Int(order[$0])] }
             self.byKind = FrozenArray(byKind)
             self.textLists = FrozenArray(textLists)
             self.byScalar = ScalarMap(byScalar)
-            self.byText = byText
             byTextFrozen = FrozenArray(byText)
             self.preferencesTested = preferencesTested
             reader = Reader(rules: self.rules.base, byKind: self.byKind.base, textLists: self.textLists.base,
                             byScalar: self.byScalar.reader, byText: byTextFrozen.base)
-        }
-
-        /// The lists without the rules `keep` rejects, for fixed preferences (`entries`: each rule as
-        /// a candidate then).
-        func keeping(_ keep: (Int) -> Bool, entries: [Candidate]) -> Candidates {
-            func list(_ list: CandidateList) -> [Int] { rules.elements[list.rules].map { Int($0.rule) }.filter(keep) }
-            return Candidates(lists: (0 ..< byKind.count).map { k in
-                (byText: byText[k].dictionary.mapValues(list), other: list(byKind.base[k].other))
-            }, entries: entries, preferencesTested: true)
         }
     }
 
@@ -577,6 +627,7 @@ final class RuleTable: Sendable {
         }
         func entries(from first: [Int]) -> [Candidate] {
             var entries: [Candidate] = []
+            entries.reserveCapacity(rules.count)
             for r in 0 ..< rules.count {
                 let end: Int = testStart[r + 1]
                 entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
@@ -589,7 +640,6 @@ final class RuleTable: Sendable {
             }
             return entries
         }
-        let untestedEntries = entries(from: testStart)
         testedEntries = entries(from: testsAfterPreferences)
         self.testStart = FrozenArray(testStart)
         self.testsAfterPreferences = FrozenArray(testsAfterPreferences)
@@ -646,13 +696,18 @@ final class RuleTable: Sendable {
         // without rules of its own gets the `*` rules, split as well (unsplit, every node of such a
         // kind tested the `text = …` conditions of the `*` rules: a fifth of all tests on arXiv
         // formulas, rules stage, session 9).
-        candidates = Candidates(lists: SemanticKind.allCases.map { kind in
+        candidateLists = SemanticKind.allCases.map { kind in
             let list = ((byKind[kind.rawValue] ?? []) + any).sorted()
             let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
+            let other = list.filter { filters[$0] == nil }
+            // A text whose list is `other` needs none (nor after rules are left out: both lose the same).
             var byText: [String: [Int]] = [:]
-            for text in texts { byText[text] = list.filter { filters[$0] == nil || filters[$0]!.contains(text) } }
-            return (byText: byText, other: list.filter { filters[$0] == nil })
-        }, entries: untestedEntries, preferencesTested: false)
+            for text in texts {
+                let rules = list.filter { filters[$0] == nil || filters[$0]!.contains(text) }
+                if rules != other { byText[text] = rules }
+            }
+            return (byText: byText, other: other)
+        }
     }
 
     /// Whether a condition is a `text = …` test of the node itself, which candidate lists are split by.

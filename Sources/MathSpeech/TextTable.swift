@@ -18,7 +18,9 @@ struct TextTable<Value: Sendable>: Sendable {
     /// Whether ASCII text is decided among the ASCII keys alone (no key holds one of the three
     /// characters whose canonical decomposition is ASCII).
     let asciiKeysDecide: Bool
-    /// Values of one-byte ASCII keys by byte (128 entries; empty when the ASCII shortcuts are off).
+    /// Values of one-byte ASCII keys by byte (128 entries; empty when the ASCII shortcuts are off or
+    /// no key is one byte: most tables of candidate lists have none, and 128 empty entries per kind
+    /// were 0.7 MB of every start-up, BENCHMARKS.md session 10).
     private let oneByte: [Value?]
     private let ascii: [String: Value]
     /// The ASCII keys of 2–7 bytes without NUL by their bytes packed in an integer (``PackedText``):
@@ -29,7 +31,8 @@ struct TextTable<Value: Sendable>: Sendable {
     init(_ all: [String: Value]) {
         dictionary = all
         asciiKeysDecide = !all.keys.contains(where: Normalization.hasASCIIDecomposingScalar)
-        var oneByte = [Value?](repeating: nil, count: asciiKeysDecide ? 128 : 0)
+        let hasOneByteKey = asciiKeysDecide && all.keys.contains { $0.utf8.count == 1 && $0.utf8.first! < 0x80 }
+        var oneByte = [Value?](repeating: nil, count: hasOneByteKey ? 128 : 0)
         var ascii: [String: Value] = [:]
         var scalars: [UInt32: Value] = [:]
         for (key, value) in all {
@@ -53,7 +56,7 @@ struct TextTable<Value: Sendable>: Sendable {
     subscript(_ text: String) -> Value? {
         let utf8 = text.utf8
         if asciiKeysDecide, let first = utf8.first, first < 0x80 {
-            if utf8.count == 1 { return oneByte[Int(first)] }
+            if utf8.count == 1 { return Int(first) < oneByte.count ? oneByte[Int(first)] : nil }
             // Equal ASCII strings have equal bytes: the packed key decides among the ASCII keys.
             if let key = PackedText.key(text) { return packed[key] }
             if utf8.allSatisfy({ $0 < 0x80 }) { return ascii[text] }

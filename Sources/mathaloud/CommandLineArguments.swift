@@ -311,6 +311,10 @@ struct SpeechSettings {
         switch loaded {
         case .success(let s):
             speaker = s
+            // Each command loads one speaker and exits when done: the exit reclaims its memory at once,
+            // where releasing it object by object when the command returns cost 2.6 M instructions,
+            // 4 % of `speak 'x^2'` (BENCHMARKS.md session 10).
+            KeptUntilExit.keep(s)
         case .failure(.unknownStyle(let s, let l, let available)):
             throw UsageError("no style '\(s)' for locale \(l)" + Suggestion.didYouMean(s, among: available)
                              + " (available: \(available.joined(separator: ", ")))", command: command)
@@ -344,4 +348,14 @@ struct SpeechSettings {
         SpeakerPool(locale: locale, style: style, verbosity: verbosity, preferences: preferences, rulesDirectory: rulesDirectory,
                     texOptions: texOptions)
     }
+}
+
+/// A value kept alive until the process exits, never released: for what a command uses until it
+/// returns and that the exit reclaims faster than a release would (see ``SpeechSettings/loadSpeaker()``).
+final class KeptUntilExit<Value> {
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// Keeps `value` (one reference, deliberately never released).
+    static func keep(_ value: Value) { _ = Unmanaged.passRetained(KeptUntilExit(value)) }
 }
