@@ -1,4 +1,5 @@
-import Foundation
+import MathSyntax
+
 /// Units of measure as they are written, independent of language: which symbols are units, the key a
 /// lexicon looks their words up by, how a prefixed SI symbol splits (`km` = `k` + `m`), and which are
 /// currencies. The words ("kilometers", "dollars") are each locale's (`Locales/<tag>/units.txt`).
@@ -147,25 +148,16 @@ public struct UnitNames: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.names) }
 
-    /// The names, made on first use when given lazily (under a lock: the names are shared by every
-    /// analysis of a speaker, on any thread).
-    private final class Storage: @unchecked Sendable {
-        private let lock = NSLock()
-        private var made: [String: String]?
-        private var pairs: (@Sendable () -> [(name: String, unit: String)])?
+    /// The names, made on first use when given lazily (shared by every analysis of a speaker, on any
+    /// thread).
+    private final class Storage: Sendable {
+        private let made: LazyValue<[String: String]>
+        private let pairs: (@Sendable () -> [(name: String, unit: String)])?
 
-        init(names: [String: String]) { made = names }
-        init(_ pairs: @escaping @Sendable () -> [(name: String, unit: String)]) { self.pairs = pairs }
+        init(names: [String: String]) { made = LazyValue(names); pairs = nil }
+        init(_ pairs: @escaping @Sendable () -> [(name: String, unit: String)]) { made = LazyValue(); self.pairs = pairs }
 
-        var names: [String: String] {
-            lock.lock()
-            defer { lock.unlock() }
-            if let made { return made }
-            let names = UnitNames.table(pairs?() ?? [])
-            made = names
-            pairs = nil
-            return names
-        }
+        var names: [String: String] { made.value { UnitNames.table(pairs?() ?? []) } }
     }
 
     /// Whether `key` (a unit as written in a locale's `units.txt`) is a unit symbol rather than a

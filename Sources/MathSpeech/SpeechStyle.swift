@@ -156,23 +156,6 @@ extension NameNumber {
     static let absent: UInt16 = .max
 }
 
-/// A value made on first use, under a lock: a part of a shared, immutable table that not every user
-/// needs.
-final class LazyValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var made: Value?
-
-    /// The value, made by `make` on the first call.
-    func value(_ make: () -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { return made }
-        let value = make()
-        made = value
-        return value
-    }
-}
-
 /// An immutable array in memory of its own, read through an unsafe pointer: the tables a speech run
 /// reads many times per node are read without bounds checks or reference counting, and a field of
 /// an element without copying the element. The memory lives as long as the object, so a holder
