@@ -228,8 +228,13 @@ struct MarkdownSegmenter {
             // Nor inside a tag the loop above stepped over, a barrier or not (a self-closing `<script …/>`
             // hides the backtick in it from pass 1: `<script \`/>$x$<!-->\``; a scan from the backtick
             // would read a code span over `$x$`).
+            // And never after a construct pass 1 still holds open (a fence, even one that opened inside a
+            // comment the loop stepped over): it hides what follows from pass 1, and so decides which
+            // backticks the loop takes for code (`<!--\n\`\`\`-->\n\`$x$<!--\`-->`: the fence keeps the
+            // backtick before `$x$` from pairing with the one in the second comment, which therefore is a
+            // comment; a scan from after the first comment would pair them and read no comment).
             let decided = merged + first.spans + second.spans + tags.map(\.range)
-            let resume = Self.pulledBack(min(second.resumeOffset, unsettled), outOf: decided)
+            let resume = Self.pulledBack(min(first.resumeOffset, second.resumeOffset, unsettled), outOf: decided)
             result.settled = unsettled
             result.wake = unsettled < n ? wake : .all
             result.resumeOffset = resume
