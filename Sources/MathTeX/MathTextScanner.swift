@@ -141,8 +141,11 @@ public struct MathTextScanner: Sendable {
     ///     longer text may start (the segments before it stay the same).
     ///   - startsLine: whether `text` starts at the start of a line (`false` when it is the rest of a line
     ///     whose beginning was scanned before: a fence can then not open at offset 0).
+    ///   - insideFence: `text` starts at the start of a line inside a fenced code block opened by this
+    ///     fence (a later scan resuming where ``MathTextScan/openCodeFence`` said): it is code up to the
+    ///     block's closing line.
     public func scan(_ text: String, excluding excluded: [SourceRange], complete: Bool,
-                     startsLine: Bool = true) -> MathTextScan {
+                     startsLine: Bool = true, insideFence: CodeFence? = nil) -> MathTextScan {
         let count = text.utf8.count
         if count > options.maxInputBytes || count >= Int(Int32.max) {
             let whole = SourceRange(0, count)
@@ -155,15 +158,49 @@ public struct MathTextScanner: Sendable {
         }
         if count == 0 { return MathTextScan(segments: [], diagnostics: []) }
         var scanner = TextScan(bytes: Array(text.utf8), options: options, excluded: excluded, complete: complete,
-                               startsLine: startsLine)
-        scanner.run()
+                               startsLine: startsLine || insideFence != nil)
+        scanner.run(insideFence: insideFence)
         let settled = complete ? count : min(count, scanner.unsettled)
         var scan = MathTextScan(segments: scanner.segments, diagnostics: scanner.diagnostics, codeRanges: scanner.codeRanges,
-                                settled: settled, resumeOffset: min(settled, scanner.openFence ?? count))
+                                settled: settled, resumeOffset: min(settled, scanner.openFence?.start ?? count))
         if settled < count { scan.wakeBytes = scanner.wakeBytes }
+        if settled == count, let open = scanner.openFence {
+            let lastNewline = scanner.bytes.lastIndex(of: Byte.newline)
+            scan.openCodeFence = OpenCodeFence(start: open.start, fence: open.fence,
+                                               lastLineStart: lastNewline.map { $0 + 1 } ?? 0)
+        }
         scan.spans = scanner.spans
         return scan
     }
+}
+
+/// The opening fence of a fenced code block: its character (a backtick or a tilde) and how many of
+/// them; the block closes at a line of at least as many.
+public struct CodeFence: Sendable, Hashable {
+    /// The fence character (`` ` `` or `~`).
+    public var character: UInt8
+    /// How many of them opened the block.
+    public var length: Int
+
+    /// Creates a fence.
+    public init(character: UInt8, length: Int) {
+        self.character = character
+        self.length = length
+    }
+}
+
+/// A fenced code block left open at the end of a partial scan (``MathTextScan/openCodeFence``).
+///
+/// Everything in it is code text whatever follows, and only a line that ends can close it, so a scan
+/// of the longer text may start at its last line, given the fence (``MathTextScanner/scan(_:excluding:complete:startsLine:insideFence:)``),
+/// instead of at the block's start: a stream inside a long code block rescans one line, not the block.
+public struct OpenCodeFence: Sendable, Hashable {
+    /// Where the block starts (its opening fence; 0 for a scan that started inside it).
+    public var start: Int
+    /// The fence that opened it.
+    public var fence: CodeFence
+    /// The start of the input's last line, inside the block.
+    public var lastLineStart: Int
 }
 
 /// A set of bytes.
@@ -226,6 +263,9 @@ public struct MathTextScan: Sendable {
     /// combines this scan with others and resumes at an offset of its own choosing must not resume
     /// inside one (``resumeOffset`` never is). Empty for a complete scan.
     public var spans: [SourceRange] = []
+    /// For a scan of text that may go on and is settled to its end: the fenced code block still open at
+    /// the end, if any (``resumeOffset`` is its start; a scan may instead resume at its last line).
+    public var openCodeFence: OpenCodeFence?
 
     /// Creates a scan result.
     public init(segments: [MathTextSegment], diagnostics: [Diagnostic], codeRanges: [SourceRange] = [],
@@ -586,8 +626,8 @@ private struct TextScan {
     var unsettled = Int.max
     /// The bytes that can change the reading at `unsettled`.
     var wakeBytes = ByteSet.all
-    /// The start of a fenced code block still open at the end of a partial input.
-    var openFence: Int?
+    /// The fenced code block still open at the end of a partial input: where it starts, and its fence.
+    var openFence: (start: Int, fence: CodeFence)?
     var codeRanges: [SourceRange] = []
     /// The regions read as one construct (recorded for a partial input only; ``MathTextScan/spans``).
     var spans: [SourceRange] = []
@@ -652,9 +692,17 @@ private struct TextScan {
         return a < excluded.count && excluded[a].lowerBound < hi
     }
 
-    mutating func run() {
+    mutating func run(insideFence: CodeFence? = nil) {
         let n = bytes.count
         var i = 0
+        if let fence = insideFence {
+            // The input starts on a line of an open fenced code block: code up to its closing line.
+            let (end, closingLine) = fencedBlockEnd(afterLineEndingAt: -1, fence: fence.character, length: fence.length)
+            if closingLine == nil, !complete { openFence = (0, fence) }
+            if !complete, end > 1 { spans.append(SourceRange(0, end)) }
+            if end > 0 { codeRanges.append(SourceRange(0, end)) }
+            i = end
+        }
         var nextExcluded = excluded.first?.lowerBound ?? Int.max
         while i < n {
             if i >= nextExcluded {
@@ -943,7 +991,7 @@ private struct TextScan {
             emitMath(p, end, tex: contentStart, contentEnd, display: true, delimiter: opener)
             return end
         }
-        if closingLine == nil, !complete { openFence = openFence ?? p }
+        if closingLine == nil, !complete, openFence == nil { openFence = (p, CodeFence(character: fence, length: length)) }
         codeRanges.append(SourceRange(p, end))
         return end
     }
@@ -977,8 +1025,13 @@ private struct TextScan {
     /// after), or the end of the input; and where the closing line starts (nil: not closed). In a partial
     /// input, a closing line must be complete (end in a newline) to count.
     func fencedBlockEnd(from e: Int, fence: UInt8, length: Int) -> (end: Int, closingLine: Int?) {
+        fencedBlockEnd(afterLineEndingAt: lineEnd(from: e), fence: fence, length: length)
+    }
+
+    /// The same, from the line after the line break at `lineBreak` (-1: from the first line).
+    func fencedBlockEnd(afterLineEndingAt lineBreak: Int, fence: UInt8, length: Int) -> (end: Int, closingLine: Int?) {
         let n = bytes.count
-        var j = lineEnd(from: e)
+        var j = lineBreak
         while j < n {
             var k = j + 1, spaces = 0
             while k < n, bytes[k] == Byte.space, spaces < 3 { k += 1; spaces += 1 }

@@ -187,3 +187,51 @@ struct StreamingTests {
         #expect(formulas.last?.label == "x is a member of the real numbers, equation 1")
     }
 }
+
+/// Streams that run through fenced code blocks: a block still open is scanned from its last line, not
+/// from its start, so a long block streamed in small pieces costs about one scan (it cost the square of
+/// its length before), and the segments stay the whole text's.
+@Suite("Documents: streams through code blocks")
+struct StreamCodeBlockTests {
+    @Test func aLongCodeBlockIsScannedAboutOnce() {
+        var code = "Here is code:\n\n```python\n"
+        for i in 0..<300 { code += "x\(i) = a[\(i)] * \\alpha + $y <b> `q` ~z!\n" }
+        let p = processor { $0.products = [] }
+        let texts = [code + "```\n\nDone $x$.", code, code + "``", code + "```\n$y$ <!-- ``` -->\n~~~\n$z$\n"]
+        for text in texts {
+            for format in [DocumentFormat.markdown, .text] {
+                for chunks in [[1], [3], [7, 1, 40]] {
+                    let (segments, stream) = streamed(text, chunks: chunks, processor: p, format: format)
+                    #expect(flatten(segments) == flatten(p.process(text: text, format: format)), "\(format), chunks \(chunks)")
+                    #expect(stream.bytesScanned <= 2 * text.utf8.count,
+                            "\(format), chunks \(chunks): scanned \(stream.bytesScanned) for \(text.utf8.count)")
+                }
+            }
+        }
+    }
+
+    /// Random texts of fences, comments, tags, dollars and backticks (a fixed seed): every chunking
+    /// streams the whole text's formulas.
+    @Test func randomFencedTextsStreamAsTheWholeText() {
+        let pieces = ["```", "~~~", "````", "\n", "\n\n", "  ", "$", "$$", "`", "x", "a b", "<!--", "-->", "<img src=q>",
+                      "<math><mi>x</mi></math>", "\\(", "\\)", "math", "![a](b)", "-", "1"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let p = processor { $0.products = [] }
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<(4 + next(24)) { text += pieces[next(pieces.count)] }
+            for format in [DocumentFormat.markdown, .text] {
+                let whole = p.process(text: text, format: format).formulas.map(\.segment.range)
+                for chunks in [[1], [2, 5], [1 + next(9)]] {
+                    let formulas = streamed(text, chunks: chunks, processor: p, format: format).segments
+                        .compactMap { if case .formula(let f) = $0 { f.segment.range } else { nil } }
+                    #expect(formulas == whole, "\(format), chunks \(chunks): \(text.debugDescription)")
+                }
+            }
+        }
+    }
+}

@@ -32,6 +32,9 @@ struct MarkdownScan {
     var resumeOffset: Int
     /// For a partial text: the bytes that can decide what is held (see ``MathTextScan/wakeBytes``).
     var wake = ByteSet.all
+    /// For a partial text that ends in an open fenced code block both passes read alike: the block
+    /// (``resumeOffset`` is then its last line, where a scan given its fence may start).
+    var openCodeFence: OpenCodeFence?
 }
 
 /// The formula an element holds, its source taken byte for byte from `content`.
@@ -69,11 +72,11 @@ struct MarkdownSegmenter {
     }
 
     /// Scans Markdown text, which may go on when not `complete` (see
-    /// ``MathTextScanner/scan(_:excluding:complete:startsLine:)``).
-    func scan(_ text: String, complete: Bool, startsLine: Bool = true) -> MarkdownScan {
+    /// ``MathTextScanner/scan(_:excluding:complete:startsLine:insideFence:)``).
+    func scan(_ text: String, complete: Bool, startsLine: Bool = true, insideFence: CodeFence? = nil) -> MarkdownScan {
         let bytes = Array(text.utf8)
         // Pass 1: where the code is (nothing in code is HTML or math).
-        let first = scanner.scan(text, excluding: [], complete: complete, startsLine: startsLine)
+        let first = scanner.scan(text, excluding: [], complete: complete, startsLine: startsLine, insideFence: insideFence)
         var unsettled = complete ? bytes.count : first.settled
         var wake = first.wakeBytes
         /// Holds the reading from `p` on until one of `bytes` comes.
@@ -204,7 +207,8 @@ struct MarkdownSegmenter {
         }
         // Pass 2: the math, with the HTML and images fenced off.
         let merged = HTMLSegmenter.merged(barriers)
-        let second = merged.isEmpty ? first : scanner.scan(text, excluding: merged, complete: complete, startsLine: startsLine)
+        let second = merged.isEmpty ? first : scanner.scan(text, excluding: merged, complete: complete, startsLine: startsLine,
+                                                            insideFence: insideFence)
         result.fragments = second.fragments
         result.diagnostics = second.diagnostics
         result.elements = items.sorted { $0.0.range.lowerBound < $1.0.range.lowerBound }
@@ -238,6 +242,12 @@ struct MarkdownSegmenter {
             result.settled = unsettled
             result.wake = unsettled < n ? wake : .all
             result.resumeOffset = resume
+            // Everything settled and a code block open to the end that both passes read alike, with no
+            // construct around its start: a later scan may start at its last line.
+            if unsettled == n, let open = first.openCodeFence, second.openCodeFence == open, resume == open.start {
+                result.openCodeFence = open
+                result.resumeOffset = open.lastLineStart
+            }
         } else {
             result.settled = n
             result.resumeOffset = n

@@ -40,6 +40,9 @@ public enum StreamSegment: Sendable {
 ///   the work is proportional to the text (a stream fed one character at a time costs about what the
 ///   whole text costs at once). Equation numbers, labels and definitions carry through the stream;
 ///   a reference to a label that comes later stays unresolved.
+/// - Inside a fenced code block still open, a chunk without a line break is text at once, and a scan
+///   reads from the start of the last line, not from the block's start: a long code block streamed in
+///   small pieces is scanned about once.
 /// - Pending text is bounded by ``maxPendingBytes``: past it, what is held is decided as if the stream
 ///   ended there.
 ///
@@ -73,6 +76,9 @@ public final class MathStream {
     private var lastSettled = 0
     /// The bytes that can decide what the last scan held.
     private var wake = ByteSet.all
+    /// When `resume` is the start of a line inside an open fenced code block: its fence (the next scan
+    /// starts there, in the block, rather than at the block's start).
+    private var resumeFence: CodeFence?
     private var context: DocumentContext
     private var finished = false
     /// Line and column at `emitted`.
@@ -91,6 +97,16 @@ public final class MathStream {
         let bytes = Array(chunk.utf8)
         let end = base + buffer.count
         buffer += bytes
+        // Inside an open fenced code block, a chunk with no line break cannot close it: code text, out at
+        // once (the next scan starts at the line's start).
+        if resumeFence != nil, emitted == end, !bytes.contains(0x0A) {
+            let range = SourceRange(end, end + bytes.count)
+            advance(over: bytes[...])
+            emitted = range.upperBound
+            lastSettled = emitted
+            compact()
+            return [.text(chunk, range: range)]
+        }
         // Plain prose while nothing is open: out at once, no scan.
         if clean, emitted == end, !bytes.contains(where: Self.mayOpen) {
             let range = SourceRange(end, end + bytes.count)
@@ -131,6 +147,8 @@ public final class MathStream {
         while k > 0, buffer[k - 1] == 0x20, start - k < 3 { k -= 1 }
         let startsLine = k == 0 ? (base == 0 || lineStartAtBase) : buffer[k - 1] == 0x0A
         let from = startsLine ? k : start
+        let fence = resumeFence
+        assert(fence == nil || (startsLine && from == start), "a scan inside a code block starts at a line start")
         let text = String(decoding: buffer[from...], as: UTF8.self)
         let offset = base + from
         bytesScanned += buffer.count - from
@@ -141,19 +159,22 @@ public final class MathStream {
         var wakeBytes = ByteSet.all
         if format == .text {
             let s = TextSegmenter(options: processor.options.segmenter).scanner.scan(text, excluding: [], complete: complete,
-                                                                                    startsLine: startsLine)
+                                                                                    startsLine: startsLine, insideFence: fence)
             fragments = s.fragments
             found = s.diagnostics
             settled = s.settled
-            resumeOffset = s.resumeOffset
+            resumeOffset = s.openCodeFence?.lastLineStart ?? s.resumeOffset
+            resumeFence = s.openCodeFence?.fence
             wakeBytes = s.wakeBytes
         } else {
-            let s = MarkdownSegmenter(options: processor.options.segmenter).scan(text, complete: complete, startsLine: startsLine)
+            let s = MarkdownSegmenter(options: processor.options.segmenter).scan(text, complete: complete, startsLine: startsLine,
+                                                                                insideFence: fence)
             fragments = s.fragments
             elements = s.elements
             found = s.diagnostics
             settled = s.settled
             resumeOffset = s.resumeOffset
+            resumeFence = s.openCodeFence?.fence
             wakeBytes = s.wake
         }
         let settledAbs = offset + settled
@@ -201,9 +222,10 @@ public final class MathStream {
         }
         reportedUpTo = max(reportedUpTo, settledAbs)
         resume = min(emitted, offset + resumeOffset)
+        if resume != offset + resumeOffset { resumeFence = nil }
         lastSettled = settledAbs
         wake = wakeBytes
-        clean = settledAbs == base + buffer.count && resume == settledAbs
+        clean = settledAbs == base + buffer.count && resume == settledAbs && resumeFence == nil
         compact()
         return out
     }
