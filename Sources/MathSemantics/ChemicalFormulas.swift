@@ -50,7 +50,8 @@ extension SemanticTree.Records {
     /// (`Na^+`), or a bracketed formula; at least one count or charge, so that a product of letters
     /// that happen to be element symbols (`C O`, `N P`) stays a product; and, besides counted single
     /// letters, a bare element, a two-letter symbol, a group or a charge, so that indexed variables
-    /// (`P_1 V_1`, `P_2 V_2`, `x_2 y`) stay mathematics.
+    /// (`P_1 V_1`, `P_2 V_2`, `x_2 y`) stay mathematics. Without counts, element symbols of which two
+    /// or more have two letters (`Na Cl`) are a formula too (``isProductOfTwoLetterElements(_:)``).
     /// A positive integer coefficient may lead (`2H_2O`, as chemical equations write it) when at least
     /// two parts follow it.
     func isChemicalFormula<C: Collection>(_ factors: C) -> Bool where C.Element == NodeID {
@@ -72,7 +73,21 @@ extension SemanticTree.Records {
                 }
             }
         }
-        return counted && distinctive
+        return counted && distinctive || isProductOfTwoLetterElements(factors)
+    }
+
+    /// Whether `factors` are element symbols written as identifiers, two or more of them symbols of two
+    /// letters each written as one identifier (`<mi>Na</mi><mi>Cl</mi>`, `\mathrm{Na}\mathrm{Cl}`): a
+    /// salt or an alloy written without counts. Mathematics writes a product of variables as
+    /// one-letter identifiers (`N a C l`), so two-letter symbols are evidence enough where one-letter
+    /// ones are not (`C O` stays a product).
+    private func isProductOfTwoLetterElements<C: Collection>(_ factors: C) -> Bool where C.Element == NodeID {
+        var twoLetter = 0
+        for f in factors {
+            guard isElement(f) else { return false }
+            if text(f).utf8.count == 2 { twoLetter += 1 }
+        }
+        return twoLetter >= 2
     }
 
     /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`).

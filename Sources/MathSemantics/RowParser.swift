@@ -889,6 +889,16 @@ extension Analyzer {
         var w = base
         for i in base..<end {
             let f = factors[i]
+            // `Fe Cl_3 (aq)`: a state in parentheses after a chemical formula written as mathematics is
+            // the formula's state, as mhchem's `\ce{FeCl3(aq)}` marks it.
+            if i == end - 1, w - base >= 2, let word = stateWord(f), mayBeChemicalFormula(base..<w),
+               tree.isChemicalFormula((base..<w).map { factors[$0] }) {
+                let mark = b.mark()
+                b.string(.state, word)
+                factors[w] = b.finish(.chemicalState, mark, text: word, range: range(f), rangeFromChildren: false)
+                w += 1
+                continue
+            }
             if w > base {
                 let last = factors[w - 1]
                 if kind(last) == .number, has(last, .integer), tree.property(last, .repeatingDecimal) == nil,
@@ -986,6 +996,15 @@ extension Analyzer {
         return true
     }
 
+    /// The state of matter a fenced factor names, `(aq)`, `(s)`, `(l)`, `(g)` or `(cr)` (IUPAC's symbols,
+    /// the same in every language), or nil.
+    func stateWord(_ f: NodeID) -> String? {
+        guard kind(f) == .fenced, tree.string(f, .open) == "(", tree.string(f, .close) == ")",
+              let c = child(f, .content), kind(c) == .identifier else { return nil }
+        let word = text(c)
+        return ["aq", "s", "l", "g", "cr"].contains(word) ? word : nil
+    }
+
     /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
     mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool) -> NodeID {
@@ -1001,6 +1020,7 @@ extension Analyzer {
             b.add(child: f, .item)
         }
         if possibleFunction { b.flag(.possibleFunction) }
+        else if kind(factors[r.upperBound - 1]) == .chemicalState { b.flag(.chemical) }   // made so by ``product(from:)``
         else if mayBeChemicalFormula(r), tree.isChemicalFormula(r.map { factors[$0] }) { b.flag(.chemical) }
         return b.finish(.impliedTimes, mark)
     }

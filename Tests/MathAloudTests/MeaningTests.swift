@@ -96,6 +96,29 @@ import Testing
         #expect(normalizedSpeech(literal.speak(mathML: ferricChloride).text).hasPrefix("fe cl"))
     }
 
+    /// Without counts, two or more two-letter element symbols written each as one identifier are a
+    /// formula (a salt, an alloy), from MathML and from TeX alike; a state in parentheses after a
+    /// formula is its state, as mhchem's `\ce` marks it. One-letter symbols without counts (`C O`),
+    /// identifiers that are no element (`Re Im`) and parentheses after mathematics stay mathematics.
+    @Test func saltsAndStatesWithoutCounts() throws {
+        let terse = try SpeakerCache.shared.speaker(style: "simplespeak", preferences: ["Verbosity": "Terse"])
+        #expect(normalizedSpeech(terse.speak(mathML: "<math><mi>Na</mi><mi>Cl</mi></math>").text) == "cap n eigh cap c l")
+        #expect(normalizedSpeech(terse.speak(tex: #"\mathrm{Na}\mathrm{Cl}"#).text) == "cap n eigh cap c l")
+        let aqueous = "<math><mi>Fe</mi><msub><mi>Cl</mi><mn>3</mn></msub><mrow><mo>(</mo><mi>aq</mi><mo>)</mo></mrow></math>"
+        #expect(normalizedSpeech(terse.speak(mathML: aqueous).text) == "cap f e cap c l 3 aqueous")
+        #expect(normalizedSpeech(terse.speak(tex: #"\mathrm{Fe}\mathrm{Cl}_3(\mathrm{aq})"#).text) == "cap f e cap c l 3 aqueous")
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let lookAlikes: [(String, String)] = [
+            ("C O", "c o"),
+            (#"\mathrm{Re}\,\mathrm{Im}"#, "real part of imaginary part"),
+            (#"x_2 y (\mathrm{s})"#, "x sub 2 y of s"),
+            (#"\mathrm{Na}\, x"#, "na x"),
+        ]
+        for (tex, expected) in lookAlikes {
+            #expect(normalizedSpeech(speaker.speak(tex: tex).text) == expected, "\(tex)")
+        }
+    }
+
     /// Structural formulas, nuclides and chemical equations written as mathematics (no mhchem) read as
     /// chemistry from their structure, the same from TeX as from MathML and as mhchem's `\ce` reads
     /// them; differences, equations, arrows and pre-scripts of letters that only look like element
