@@ -1020,7 +1020,7 @@ extension Analyzer {
             b.add(child: f, .item)
         }
         if possibleFunction { b.flag(.possibleFunction) }
-        else if kind(factors[r.upperBound - 1]) == .chemicalState { b.flag(.chemical) }   // made so by ``product(from:)``
+        else if let last = r.last, kind(factors[last]) == .chemicalState { b.flag(.chemical) }   // made so by ``product(from:)``
         else if mayBeChemicalFormula(r), tree.isChemicalFormula(r.map { factors[$0] }) { b.flag(.chemical) }
         return b.finish(.impliedTimes, mark)
     }
