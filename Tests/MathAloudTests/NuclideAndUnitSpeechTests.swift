@@ -83,4 +83,15 @@ struct NuclideAndUnitSpeechTests {
             #expect(!abbreviation.contains("µ"))
         }
     }
+
+    /// A marked unit whose symbol only the locale's units know (Scandinavian `sek`) is read by them
+    /// wherever it stands: after a quantity and in a quotient of units alike.
+    @Test func markedUnitsOnlyTheLocaleKnows() throws {
+        for locale in ["sv", "nb"] {
+            let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
+            let perSecond = speaker.speak(mathML: "<math><mfrac><mi intent=':unit'>m</mi><mi intent=':unit'>sek</mi></mfrac></math>").text
+            #expect(perSecond == "meter per sekund", "\(locale)")
+            #expect(speaker.speak(mathML: "<math><mn>2</mn><mi intent=':unit'>sek</mi></math>").text == "2 sekunder", "\(locale)")
+        }
+    }
 }
