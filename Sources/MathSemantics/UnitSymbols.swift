@@ -40,7 +40,8 @@ package enum UnitSymbols {
     }
 
     /// The written unit normalised: spaces trimmed, a full stop after an abbreviation dropped
-    /// (`ft.` → `ft`), µ and μ both written as µ, and `sq X` / `cu X` (`sq. ft.`, `cu in`) as `X²` / `X³`.
+    /// (`ft.` → `ft`), µ and μ both written as µ, `sq X` / `cu X` (`sq. ft.`, `cu in`) as `X²` / `X³`, and
+    /// two primes or a double quote as the double prime `″` (a quote alone as the prime `′`).
     package static func normalized(_ written: String) -> String {
         // Nothing to change in a unit without a space, no-break space, final full stop or μ (most
         // are written so): it is returned as it is, without splitting it into words.
@@ -52,7 +53,14 @@ package enum UnitSymbols {
                 previous = b
             }
         }
-        if plain { return written }
+        if plain {
+            // Primes typed as two single primes or as ASCII quotes are the prime and double prime.
+            switch written {
+            case "′′", "''", "\"": return "″"
+            case "'": return "′"
+            default: return written
+            }
+        }
         var words = written.split(whereSeparator: { $0 == " " || $0 == "\u{A0}" }).map { word -> String in
             var w = String(word)
             while w.count > 1, w.hasSuffix(".") { w.removeLast() }

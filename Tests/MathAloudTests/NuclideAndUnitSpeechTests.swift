@@ -84,6 +84,20 @@ struct NuclideAndUnitSpeechTests {
         }
     }
 
+    /// The prime and double prime as units (after degrees, or marked; written `″`, `′′` or `"`) are
+    /// minutes and seconds of arc in every locale's words, never the symbol or its key.
+    @Test(arguments: LocaleToolsTests.shippedLocales)
+    func primesAsUnitsInEveryLocale(_ locale: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
+        let spoken = [speaker.speak(tex: "30^\\circ 15' 10''").text]
+            + ["″", "′′", "&quot;", "′"].map { speaker.speak(mathML: "<math><mn>2</mn><mi intent=':unit'>\($0)</mi></math>").text }
+        for text in spoken {
+            for raw in ["′", "″", "\""] { #expect(!text.contains(raw), "\(locale): \(text)") }
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "," })
+            for key in ["arcmin", "arcsec"] { #expect(!words.contains(Substring(key)), "\(locale): \(text)") }
+        }
+    }
+
     /// A marked unit whose symbol only the locale's units know (Scandinavian `sek`) is read by them
     /// wherever it stands: after a quantity and in a quotient of units alike.
     @Test func markedUnitsOnlyTheLocaleKnows() throws {
