@@ -9,19 +9,20 @@ package enum UnitSymbols {
                                              "µ", "μ", "u", "n", "p", "f", "a", "z", "y", "r", "q"]
 
     /// Units that take SI prefixes (the unit symbols of the SI Brochure, 9th edition, tables 2 and 4,
-    /// and the non-SI units accepted with prefixes, table 8).
+    /// and the non-SI units accepted with prefixes, table 8; the annum `a` as ISO 80000-3 and the
+    /// geosciences prefix it: `ka`, `Ma`, `Ga`).
     package static let prefixable: Set<String> = [
         "m", "g", "s", "A", "K", "mol", "cd", "N", "Pa", "J", "W", "C", "V", "F", "Ω", "S", "Wb", "T", "H", "Hz",
         "Bq", "Gy", "Sv", "lm", "lx", "kat", "L", "l", "ℓ", "eV", "Da", "B", "bit", "byte", "Np", "rad", "sr", "bar",
-        "cal", "t", "baud", "°C",
+        "cal", "t", "baud", "Bd", "°C", "a",
     ]
 
     /// Units that take no prefix (customary units, time, angle, and others in common use).
     package static let plain: Set<String> = [
-        "min", "h", "hr", "d", "yr", "a", "wk", "°", "′", "″", "deg", "arcmin", "arcsec", "amin", "asec",
+        "min", "h", "hr", "d", "yr", "wk", "°", "′", "″", "deg", "arcmin", "arcsec", "amin", "asec",
         "in", "ft", "yd", "mi", "mil", "li", "rd", "ch", "fur", "lea", "nmi", "ftm",
         "ac", "ha", "oz", "lb", "dr", "gr", "cwt", "ton", "st", "gal", "qt", "pt", "cup", "tbsp", "tsp", "floz",
-        "°F", "℃", "℉", "au", "ly", "ltyr", "pc", "Å", "fm", "atm", "psi", "mmHg", "Torr", "dB", "mph", "kph", "kmh",
+        "°F", "℃", "℉", "au", "ly", "ltyr", "pc", "Å", "atm", "psi", "mmHg", "Torr", "dB", "mph", "kph", "kmh",
         "u", "Ci", "R", "G", "Mx", "dyn", "erg", "P", "St", "kWh", "Wh", "VA", "var",
     ]
 

@@ -64,6 +64,8 @@ struct NuclideAndUnitSpeechTests {
         ("msec", "2 milliseconds"), ("nsec", "2 nanoseconds"), ("ksec", "2 kiloseconds"), ("sec", "2 seconds"),
         ("psec", "2 picoseconds"), ("dasec", "2 dekaseconds"), ("Gsec", "2 gigaseconds"), ("µsecs", "2 microseconds"),
         ("gm", "2 grams"), ("kgm", "2 kilograms"), ("µamp", "2 microamperes"), ("μA", "2 microamperes"),
+        ("Ma", "2 megayears"), ("Ga", "2 gigayears"), ("ka", "2 kiloyears"), ("fm", "2 femtometers"),
+        ("kBd", "2 kilobauds"), ("am", "2 attometers"), ("ha", "2 hectares"),
     ])
     func prefixedUnits(_ unit: String, _ expected: String) throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
