@@ -79,6 +79,9 @@ public final class MathStream {
     /// When `resume` is the start of a line inside an open fenced code block: its fence (the next scan
     /// starts there, in the block, rather than at the block's start).
     private var resumeFence: CodeFence?
+    /// Where the text starts after a byte order mark (3 when the stream began with one, else 0): a line
+    /// starts there, as ``DocumentSource`` reads the whole text without the mark.
+    private var textStart = 0
     private var context: DocumentContext
     private var finished = false
     /// Line and column at `emitted`.
@@ -96,6 +99,17 @@ public final class MathStream {
         guard !finished, !chunk.isEmpty else { return [] }
         let bytes = Array(chunk.utf8)
         let end = base + buffer.count
+        // A byte order mark first: text of its own, and the text after it starts the first line (a fence
+        // may open there), as for the whole text.
+        if end == 0, textStart == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            buffer = [0xEF, 0xBB, 0xBF]
+            emitted = 3
+            resume = 3
+            lastSettled = 3
+            textStart = 3
+            let rest = String(String.UnicodeScalarView(chunk.unicodeScalars.dropFirst()))
+            return [.text("\u{FEFF}", range: SourceRange(0, 3))] + append(rest)
+        }
         buffer += bytes
         // Inside an open fenced code block, a chunk with no line break cannot close it: code text, out at
         // once (the next scan starts at the line's start).
@@ -145,7 +159,7 @@ public final class MathStream {
         // A fence is only at a line start: resume there when only spaces precede on the line.
         var k = start
         while k > 0, buffer[k - 1] == 0x20, start - k < 3 { k -= 1 }
-        let startsLine = k == 0 ? (base == 0 || lineStartAtBase) : buffer[k - 1] == 0x0A
+        let startsLine = base + k == textStart || (k == 0 ? (base == 0 || lineStartAtBase) : buffer[k - 1] == 0x0A)
         let from = startsLine ? k : start
         let fence = resumeFence
         assert(fence == nil || (startsLine && from == start), "a scan inside a code block starts at a line start")
