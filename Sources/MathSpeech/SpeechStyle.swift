@@ -377,8 +377,26 @@ final class RuleTable: Sendable {
         let needsOneOf: NameSet
         /// Whether some rule of the list requires a property (the node's names are needed).
         let requiresAny: Bool
+        /// Whether some rule of the list requires children with roles, a property of a child, or a
+        /// property of the parent (``Candidate/childRoles``, ``Candidate/childRequires``,
+        /// ``Candidate/parentRequires``): only then are the children's roles, their names or the
+        /// parent's names gathered for a node.
+        let needsChildRoles: Bool
+        let needsChildNames: Bool
+        let needsParentNames: Bool
+        /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
+        /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
+        /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
+        /// ``blocks`` words of 64 each). Matching visits only the rules in both rows, in list order.
+        let roleRow: Int32
+        let parentRow: Int32
+        /// How many words of 64 bits a row of the list has, and the bits of the list's rules in the last.
+        let blocks: Int32
+        let lastBlock: UInt64
 
-        init(_ rules: Range<Int>, _ candidates: [Candidate]) {
+        /// A list of `candidates[rules]`, its decision rows added to `masks` (for a vocabulary of
+        /// `roleCount` roles and `kindCount` kinds).
+        init(_ rules: Range<Int>, _ candidates: [Candidate], masks: inout [UInt64], roleCount: Int, kindCount: Int) {
             self.rules = rules
             var needs = NameSet()
             for c in candidates[rules] {
@@ -386,7 +404,50 @@ final class RuleTable: Sendable {
                 needs.formUnion(c.requires)
             }
             needsOneOf = needs
-            requiresAny = candidates[rules].contains { !$0.requires.isEmpty }
+            let list = candidates[rules]
+            requiresAny = list.contains { !$0.requires.isEmpty }
+            needsChildRoles = list.contains { $0.childRoles != 0 }
+            needsChildNames = list.contains { !$0.childRequires.isEmpty }
+            needsParentNames = list.contains { !$0.parentRequires.isEmpty }
+            let count = rules.count, blocks = max((count + 63) >> 6, 1)
+            let last: UInt64 = count & 63 == 0 && count > 0 ? ~0 : (1 << UInt64(count & 63)) &- 1
+            self.blocks = Int32(blocks)
+            lastBlock = last
+            let roleBits: UInt64 = roleCount >= 64 ? ~0 : (1 << UInt64(roleCount)) &- 1
+            let allKinds = KindSet.first(kindCount)
+            // Rows of `width` entries of every rule of the list, less those `each` clears per rule.
+            func rows(_ width: Int, _ each: (Candidate, (Int) -> Void) -> Void) -> Int32 {
+                let start = masks.count
+                for _ in 0 ..< width {
+                    for b in 0 ..< blocks { masks.append(b == blocks - 1 ? last : ~0) }
+                }
+                for (j, c) in list.enumerated() {
+                    each(c) { entry in masks[start + entry * blocks + j >> 6] &= ~(1 << UInt64(j & 63)) }
+                }
+                return Int32(start)
+            }
+            // A row is made only for a list with a rule it rules out somewhere; a rule's bit is
+            // cleared in the rows of the roles and parent kinds it rules out.
+            if list.contains(where: { $0.excludedRoles & roleBits != 0 }) {
+                roleRow = rows(roleCount) { c, clear in
+                    var bits = c.excludedRoles & roleBits
+                    while bits != 0 {
+                        clear(bits.trailingZeroBitCount)
+                        bits &= bits &- 1
+                    }
+                }
+            } else {
+                roleRow = -1
+            }
+            if list.contains(where: { !$0.atRoot || !allKinds.isSubset(of: $0.parentKinds) }) {
+                parentRow = rows(kindCount + 1) { c, clear in
+                    if !c.atRoot { clear(kindCount) }
+                    guard !allKinds.isSubset(of: c.parentKinds) else { return }
+                    for k in 0 ..< kindCount where !c.parentKinds.contains(number: k) { clear(k) }
+                }
+            } else {
+                parentRow = -1
+            }
         }
     }
 
@@ -395,8 +456,9 @@ final class RuleTable: Sendable {
     /// allows that text plus the rules without one; `other` for any other text. One look-up per
     /// node instead of a set test per rule.
     struct KindCandidates: Sendable {
-        /// The list for texts no rule names (the whole list when the kind's lists are not split).
-        let other: CandidateList
+        /// The list for texts no rule names (the whole list when the kind's lists are not split), by
+        /// number in ``Candidates/lists``.
+        let other: Int32
         /// Whether the lists are split by text.
         let split: Bool
         /// Which texts ``Candidates/byScalar`` decides (answering `other` when it has no list):
@@ -408,7 +470,7 @@ final class RuleTable: Sendable {
         let decidesNFCScalars: Bool
         /// The list for the empty text (most inner nodes' text) when rules name it; otherwise
         /// ``other`` (``hasEmptyList`` false): decided without a look-up by text.
-        let emptyList: CandidateList
+        let emptyList: Int32
         let hasEmptyList: Bool
     }
 
@@ -416,17 +478,20 @@ final class RuleTable: Sendable {
     struct Candidates: Sendable {
         /// Every list's rules, one list after the other.
         let rules: FrozenArray<Candidate>
+        /// The lists' decision rows (``CandidateList/roleRow``, ``CandidateList/parentRow``).
+        let masks: FrozenArray<UInt64>
         let byKind: FrozenArray<KindCandidates>
-        /// The lists for texts rules name, by number.
-        let textLists: FrozenArray<CandidateList>
-        /// The ``textLists`` number of a kind and one-byte or one-scalar text that rules name,
+        /// All lists, by number: the tables below hold their numbers, and a run reads the list it
+        /// chose in place (a list copied per node cost more than reading the few fields it needs).
+        let lists: FrozenArray<CandidateList>
+        /// The ``lists`` number of a kind and one-byte or one-scalar text that rules name,
         /// keyed by `kind number << 21 | scalar value`.
         let byScalar: ScalarMap<Int32>
-        /// Per kind, all its text-named lists by text (for texts the other tables do not decide).
-        let byText: [TextTable<CandidateList>]
+        /// Per kind, all its text-named lists' numbers by text (for texts the other tables do not decide).
+        let byText: [TextTable<Int32>]
         /// The same tables, read in place by a run (an element of an array is copied, with its
         /// dictionaries' reference counts, when read).
-        let byTextFrozen: FrozenArray<TextTable<CandidateList>>
+        let byTextFrozen: FrozenArray<TextTable<Int32>>
         /// Whether the rules whose preference tests fail are left out (and the others' hold).
         let preferencesTested: Bool
         /// The lists as a run reads them.
@@ -436,35 +501,36 @@ final class RuleTable: Sendable {
         /// written after it is made: hence `@unchecked Sendable`).
         struct Reader: @unchecked Sendable {
             let rules: UnsafePointer<Candidate>
+            let masks: UnsafePointer<UInt64>
             let byKind: UnsafePointer<KindCandidates>
-            let textLists: UnsafePointer<CandidateList>
+            let lists: UnsafePointer<CandidateList>
             let byScalar: ScalarMap<Int32>.Reader
-            let byText: UnsafePointer<TextTable<CandidateList>>
+            let byText: UnsafePointer<TextTable<Int32>>
         }
 
         /// Lists in the layout of ``Candidates``, from lists of rule numbers; `entries` holds each
         /// rule as a candidate.
         init(lists: [(byText: [String: [Int]], other: [Int])], entries: [Candidate], preferencesTested: Bool) {
             var rules: [Candidate] = []
-            func add(_ list: [Int]) -> CandidateList {
+            var masks: [UInt64] = []
+            let roleCount = SemanticRole.allCases.count, kindCount = SemanticKind.allCases.count
+            var all: [CandidateList] = []
+            func add(_ list: [Int]) -> Int32 {
                 let start = rules.count
                 rules += list.map { entries[$0] }
-                return CandidateList(start ..< rules.count, rules)
+                all.append(CandidateList(start ..< rules.count, rules, masks: &masks, roleCount: roleCount, kindCount: kindCount))
+                return Int32(all.count - 1)
             }
-            var textLists: [CandidateList] = []
             var byScalar: [UInt32: Int32] = [:]
             var byKind: [KindCandidates] = []
-            var byText: [TextTable<CandidateList>] = []
+            var byText: [TextTable<Int32>] = []
             for (kind, lists) in lists.enumerated() {
-                var ranges: [String: CandidateList] = [:]
+                var ranges: [String: Int32] = [:]
                 // A text whose list is `other` (its rules left out for fixed preferences) needs none.
                 for (text, list) in lists.byText where list != lists.other {
                     let range = add(list)
                     ranges[text] = range
-                    if let scalar = text.soleScalarValue {
-                        byScalar[UInt32(kind) << 21 | scalar] = Int32(textLists.count)
-                        textLists.append(range)
-                    }
+                    if let scalar = text.soleScalarValue { byScalar[UInt32(kind) << 21 | scalar] = range }
                 }
                 let table = TextTable(ranges)
                 let keys = ranges.keys
@@ -478,13 +544,14 @@ final class RuleTable: Sendable {
                 byText.append(table)
             }
             self.rules = FrozenArray(rules)
+            self.masks = FrozenArray(masks)
             self.byKind = FrozenArray(byKind)
-            self.textLists = FrozenArray(textLists)
+            self.lists = FrozenArray(all)
             self.byScalar = ScalarMap(byScalar)
             self.byText = byText
             byTextFrozen = FrozenArray(byText)
             self.preferencesTested = preferencesTested
-            reader = Reader(rules: self.rules.base, byKind: self.byKind.base, textLists: self.textLists.base,
+            reader = Reader(rules: self.rules.base, masks: self.masks.base, byKind: self.byKind.base, lists: self.lists.base,
                             byScalar: self.byScalar.reader, byText: byTextFrozen.base)
         }
 
@@ -493,7 +560,7 @@ final class RuleTable: Sendable {
         func keeping(_ keep: (Int) -> Bool, entries: [Candidate]) -> Candidates {
             func list(_ list: CandidateList) -> [Int] { rules.elements[list.rules].map { Int($0.rule) }.filter(keep) }
             return Candidates(lists: (0 ..< byKind.count).map { k in
-                (byText: byText[k].dictionary.mapValues(list), other: list(byKind.base[k].other))
+                (byText: byText[k].dictionary.mapValues { list(lists.base[Int($0)]) }, other: list(lists.base[Int(byKind.base[k].other)]))
             }, entries: entries, preferencesTested: true)
         }
     }
@@ -1008,10 +1075,20 @@ struct KindSet: Sendable {
     }
 
     @inline(__always)
-    func contains(_ kind: SemanticKind) -> Bool {
-        let n = kind.number
-        return (n < 64 ? low >> UInt64(n) : high >> UInt64(n - 64)) & 1 != 0
+    func contains(_ kind: SemanticKind) -> Bool { contains(number: kind.number) }
+
+    /// Whether the kind numbered `n` is in the set.
+    @inline(__always)
+    func contains(number n: Int) -> Bool { (n < 64 ? low >> UInt64(n) : high >> UInt64(n - 64)) & 1 != 0 }
+
+    /// The kinds numbered below `count`.
+    static func first(_ count: Int) -> KindSet {
+        KindSet(low: count >= 64 ? ~0 : (1 << UInt64(count)) &- 1,
+                high: count >= 128 ? ~0 : count <= 64 ? 0 : (1 << UInt64(count - 64)) &- 1)
     }
+
+    /// Whether every kind of `self` is in `other`.
+    func isSubset(of other: KindSet) -> Bool { low & ~other.low | high & ~other.high == 0 }
 }
 
 /// A set of roles (`role is exponent, subscript`): the vocabulary's roles as bits by number, and the
