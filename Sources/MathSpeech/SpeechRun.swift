@@ -1141,7 +1141,7 @@ struct SpeechRun {
     private mutating func textID(_ node: NodeID) -> Int32 {
         let t = Int(tree.nodes[Int(node)].text)
         if t < 0 { return core.table.emptyTextID }
-        if textIDs[t] == SpeechRun.unknownTextID { textIDs[t] = core.table.textIDTable[tree.strings[t]] ?? -1 }
+        if textIDs[t] == SpeechRun.unknownTextID { textIDs[t] = table.textIDTable[0][tree.strings[t]] ?? -1 }
         return textIDs[t]
     }
 

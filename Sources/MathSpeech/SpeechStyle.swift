@@ -246,6 +246,10 @@ final class RuleTable: Sendable {
     let integerValues: FrozenArray<Int32>
     /// The numbers of the values of exact `oneOf` tests (see ``TextIDs``): by text, and each test's.
     let textIDTable: TextTable<Int32>
+    /// The same table, read in place by a run (``Reader/textIDTable``): reading it from the table
+    /// copied it, with a reference count per dictionary, per look-up (0.6 M of 153.7 M instructions,
+    /// `MathAloudBench stages`, first 1,000 arXiv formulas, callgrind; session 10).
+    let textIDTableFrozen: FrozenArray<TextTable<Int32>>
     let textIDValues: FrozenArray<Int32>
     /// The number of the empty text (-1 when no test names it).
     let emptyTextID: Int32
@@ -289,6 +293,7 @@ final class RuleTable: Sendable {
         let stringTests: UnsafePointer<CompiledValueTest>
         let integerValues: UnsafePointer<Int32>
         let textIDValues: UnsafePointer<Int32>
+        let textIDTable: UnsafePointer<TextTable<Int32>>
         let roleSets: UnsafePointer<RoleSet>
         let templateStart: UnsafePointer<Int>
         let parts: UnsafePointer<CompiledPart>
@@ -670,6 +675,7 @@ final class RuleTable: Sendable {
         valueFacts = FrozenArray(builder.valueTests.map(\.facts))
         integerValues = FrozenArray(builder.integerValues)
         textIDTable = TextTable(builder.textIDs.ids)
+        textIDTableFrozen = FrozenArray([textIDTable])
         textIDValues = FrozenArray(builder.textIDs.values)
         emptyTextID = builder.textIDs.ids[""] ?? -1
         roleSets = FrozenArray(builder.roleSets)
@@ -696,7 +702,7 @@ final class RuleTable: Sendable {
         variantSelectors = builder.variantSelectors
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueFacts.base, stringTests: valueTests.base, integerValues: integerValues.base,
-                        textIDValues: textIDValues.base,
+                        textIDValues: textIDValues.base, textIDTable: textIDTableFrozen.base,
                         roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
                         templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
