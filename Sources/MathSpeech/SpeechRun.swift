@@ -714,9 +714,9 @@ struct SpeechRun {
                 let words = SpeechDescription.plainText(out.items[mark...])
                 out.items.removeSubrange(mark...)
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
-            } else if case .joiner(let text) = parts[i] {
+            } else if table.partTags[i] == 1, case .joiner(let text) = parts[i] {
                 joiner = text
-            } else if case .inherited = parts[i] {
+            } else if table.partTags[i] == 2 {
                 // The first rule of a later file that matches the node speaks it.
                 if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
                     render(rule: inherited, context, depth: depth, prosody: prosody, into: &out)

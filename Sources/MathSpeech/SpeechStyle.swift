@@ -264,6 +264,10 @@ final class RuleTable: Sendable {
     /// Rule `r`'s template is `parts[templateStart[r] ..< templateStart[r + 1]]`.
     let templateStart: FrozenArray<Int>
     let parts: FrozenArray<CompiledPart>
+    /// Per part, whether it is a joiner (1), `{inherited}` (2) or anything else (0): the template loop
+    /// reads this byte instead of matching each part against both cases, which copied the part (and
+    /// counted a reference to its words) twice per part (session 10).
+    let partTags: FrozenArray<UInt8>
     /// Role paths of templates (`{function.subscript}`): path `p` is
     /// `templatePathRoles[templatePathStart[p] ..< templatePathStart[p + 1]]`.
     let templatePathStart: FrozenArray<Int>
@@ -297,6 +301,7 @@ final class RuleTable: Sendable {
         let roleSets: UnsafePointer<RoleSet>
         let templateStart: UnsafePointer<Int>
         let parts: UnsafePointer<CompiledPart>
+        let partTags: UnsafePointer<UInt8>
         let templatePathStart: UnsafePointer<Int>
         let templatePathRoles: UnsafePointer<NameNumber>
     }
@@ -668,6 +673,13 @@ final class RuleTable: Sendable {
         self.tests = FrozenArray(tests)
         self.templateStart = FrozenArray(templateStart)
         self.parts = FrozenArray(parts)
+        partTags = FrozenArray(parts.map { part -> UInt8 in
+            switch part {
+            case .joiner: return 1
+            case .inherited: return 2
+            default: return 0
+            }
+        })
         pathStart = FrozenArray(builder.pathStart)
         pathSteps = FrozenArray(builder.pathSteps)
         properties = FrozenArray(builder.properties)
@@ -703,7 +715,7 @@ final class RuleTable: Sendable {
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueFacts.base, stringTests: valueTests.base, integerValues: integerValues.base,
                         textIDValues: textIDValues.base, textIDTable: textIDTableFrozen.base,
-                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
+                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base, partTags: partTags.base,
                         templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
         var byKind: [String: [Int]] = [:]
