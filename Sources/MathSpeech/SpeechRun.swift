@@ -578,6 +578,13 @@ struct SpeechRun {
             let t = Int(tree.nodes[Int(node)].text)
             if t >= 0, let words, let w = tree.strings[t].withBytes({ words.symbolWords(bytes: $0) }) { return w }
         }
+        return leafWords(node, kind)
+    }
+
+    /// ``leafWords(_:)`` past the cached words, out of line (the cached leaves, most of them, no longer
+    /// pay for its frame).
+    @inline(never)
+    private mutating func leafWords(_ node: NodeID, _ kind: SemanticKind) -> String {
         let text = tree.text(node)
         switch kind {
         case .number:
