@@ -20,7 +20,7 @@ struct SpeechBuilder {
     init(capacity: Int) { items.reserveCapacity(capacity) }
 
     @inline(__always)
-    mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+    mutating func append(words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
         if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
         SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
@@ -28,7 +28,7 @@ struct SpeechBuilder {
 
     /// Appends words known not to be blank.
     @inline(__always)
-    mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+    mutating func append(nonBlank words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
         if level != spokenLevel { changeLevel(range: range) }
         items.append(.words(words, range: range, prosody: prosody))
