@@ -722,7 +722,7 @@ struct SpeechRun {
                 out.items.removeSubrange(mark...)
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if table.partTags[i] == 1, case .joiner(let text) = parts[i] {
-                joiner = text
+                joiner = table.partTexts[Int(text)]
             } else if table.partTags[i] == 2 {
                 // The first rule of a later file that matches the node speaks it.
                 if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
@@ -743,7 +743,7 @@ struct SpeechRun {
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         switch parts[part] {
         case .words(let w):
-            out.append(nonBlank: w, range: tree.range(context.node), prosody: prosody)
+            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(context.node), prosody: prosody)
         case .pause(let p):
             out.append(pause: p)
         case let .child(role, format):
@@ -767,7 +767,7 @@ struct SpeechRun {
         case .joiner, .nothing, .inherited:
             break
         case .words(let w):
-            out.append(nonBlank: w, range: tree.range(node), prosody: prosody)
+            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(node), prosody: prosody)
         case .pause(let p):
             out.append(pause: p)
         case .children:

@@ -274,6 +274,8 @@ final class RuleTable: Sendable {
     /// Rule `r`'s template is `parts[templateStart[r] ..< templateStart[r + 1]]`.
     let templateStart: FrozenArray<Int>
     let parts: FrozenArray<CompiledPart>
+    /// The words of words parts and the texts of joiners, by the number the part holds.
+    let partTexts: FrozenArray<String>
     /// Per part, whether it is a joiner (1), `{inherited}` (2) or anything else (0): the template loop
     /// reads this byte instead of matching each part against both cases, which copied the part (and
     /// counted a reference to its words) twice per part (session 10).
@@ -311,6 +313,7 @@ final class RuleTable: Sendable {
         let roleSets: UnsafePointer<RoleSet>
         let templateStart: UnsafePointer<Int>
         let parts: UnsafePointer<CompiledPart>
+        let partTexts: UnsafePointer<String>
         let partTags: UnsafePointer<UInt8>
         let templatePathStart: UnsafePointer<Int>
         let templatePathRoles: UnsafePointer<NameNumber>
@@ -715,6 +718,7 @@ final class RuleTable: Sendable {
         self.tests = FrozenArray(tests)
         self.templateStart = FrozenArray(templateStart)
         self.parts = FrozenArray(parts)
+        partTexts = FrozenArray(builder.partTexts)
         partTags = FrozenArray(parts.map { part -> UInt8 in
             switch part {
             case .joiner: return 1
@@ -757,7 +761,7 @@ final class RuleTable: Sendable {
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueFacts.base, stringTests: valueTests.base, integerValues: integerValues.base,
                         textIDValues: textIDValues.base, textIDTable: textIDTableFrozen.base,
-                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base, partTags: partTags.base,
+                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base, partTexts: partTexts.base, partTags: partTags.base,
                         templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
         var byKind: [String: [Int]] = [:]
@@ -810,6 +814,7 @@ final class RuleTable: Sendable {
         var lookupKeys: [String] = []
         var countedKeys: [String] = []
         var levelNames: [String] = []
+        var partTexts: [String] = []
         var variantSelectors: [VariantSelector] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
@@ -925,11 +930,17 @@ final class RuleTable: Sendable {
             }
         }
 
+        /// The number of a text of a part (``RuleTable/partTexts``).
+        mutating func text(_ text: String) -> Int32 {
+            partTexts.append(text)
+            return Int32(partTexts.count - 1)
+        }
+
         mutating func compile(_ part: TemplatePart) -> CompiledPart {
             switch part {
             case .words(let w):
                 // Words that are all spaces say nothing (they keep their place before a joiner).
-                return SpeechDescription.isBlank(w) ? .nothing : .words(w)
+                return SpeechDescription.isBlank(w) ? .nothing : .words(text(w))
             case .pause(let p): return .pause(p)
             case .children: return .children
             case let .child(name, format) where name == "first" || name == "last":
@@ -946,7 +957,7 @@ final class RuleTable: Sendable {
                 let (n, isNew) = Builder.number(key, &lookupNumbers)
                 if isNew { lookupKeys.append(key) }
                 return .lookup(n, selector: variants.isEmpty ? -1 : selector(variants))
-            case .joiner(let text): return .joiner(text)
+            case .joiner(let joined): return .joiner(text(joined))
             case .levelMark: return .levelMark
             case let .countedLookup(key, name):
                 let (n, isNew) = Builder.number(key, &countedNumbers)
@@ -1444,7 +1455,9 @@ struct TextIDs {
 /// A template part prepared for speaking: roles, property names and keys numbered, role paths
 /// split, formats as cases, once when the style loads.
 enum CompiledPart: Sendable {
-    case words(String)
+    /// Words: a ``RuleTable/partTexts`` number (the part holds no reference, so reading one copies no
+    /// counted reference and calls no outlined copy and destroy; session 11).
+    case words(Int32)
     /// Words that say nothing (all spaces).
     case nothing
     case pause(SpeechDescription.Pause)
@@ -1471,7 +1484,8 @@ enum CompiledPart: Sendable {
     case leveledPath(Int, level: Int32)
     /// Says the indicator of the current script level if the words before were on another.
     case levelMark
-    case joiner(String)
+    /// Joins the next part's words onto the words before with a text: a ``RuleTable/partTexts`` number.
+    case joiner(Int32)
 }
 
 /// The formats after a colon in a template reference (`{denominator:ordinal}`, see `Rules/README.md`).
