@@ -706,14 +706,17 @@ struct SpeechRun {
     /// glues its words onto the words before.
     private mutating func render(rule: Int, _ context: Context, depth: Int, prosody: Prosody?,
                                  into out: inout SpeechBuilder) {
-        var joiner: String? = nil
+        // The pending joiner's text (a ``RuleTable/partTexts`` number; -1: none): a number, not the
+        // text, so the loop holds no string to retain and release.
+        var joiner: Int32 = -1
         let outerRule = currentRule
         currentRule = rule
         defer { currentRule = outerRule }
         for i in templateStart[rule] ..< templateStart[rule + 1] {
             if stopped { return }
-            if let text = joiner {
-                joiner = nil
+            if joiner >= 0 {
+                let text = table.partTexts[Int(joiner)]
+                joiner = -1
                 let mark = out.items.count, outerStart = out.start
                 out.start = mark
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
@@ -722,7 +725,7 @@ struct SpeechRun {
                 out.items.removeSubrange(mark...)
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if table.partTags[i] == 1, case .joiner(let text) = parts[i] {
-                joiner = table.partTexts[Int(text)]
+                joiner = text
             } else if table.partTags[i] == 2 {
                 // The first rule of a later file that matches the node speaks it.
                 if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
