@@ -1162,7 +1162,7 @@ struct SpeechRun {
             case .flag: return valueTests[test].onFlag
             case .integer: return valueTests[test].passes(integer: p.payload, integerValues)
             case .atom: return valueTests[test].atoms.contains(p.payload)
-            case .string: return stringTests[test].passes(tree.strings[Int(p.payload)])
+            case .string: return CompiledValueTest.passes(stringTests + test, tree.strings[Int(p.payload)])
             }
         }
         if properties[property].pseudo == .none { return valueTests[test].onMissing }
@@ -1186,11 +1186,11 @@ struct SpeechRun {
         case .none: return valueTests[test].onMissing
         case .text:
             if valueTests[test].byTextID { return valueTests[test].passes(textID: textID(node), table.textIDValues) }
-            return stringTests[test].passes(tree.text(node))
+            return CompiledValueTest.passes(stringTests + test, tree.text(node))
         case .kind: return valueTests[test].kinds.contains(tree.kind(node))
         case .role:
             if Int(target.role) < roleCount { return valueTests[test].roles >> UInt64(target.role) & 1 != 0 }
-            return stringTests[test].passes(tree.name(ofRole: target.role))
+            return CompiledValueTest.passes(stringTests + test, tree.name(ofRole: target.role))
         case .count:
             return valueTests[test].passes(integer: Int32(tree.childCount(node)), integerValues)
         case .position:
@@ -1198,7 +1198,7 @@ struct SpeechRun {
             return valueTests[test].passes(integer: Int32(position(context)), integerValues)
         case .scriptPath:
             guard isSelf else { return valueTests[test].onMissing }
-            return stringTests[test].passes(scriptPath(context))
+            return CompiledValueTest.passes(stringTests + test, scriptPath(context))
         }
     }
 

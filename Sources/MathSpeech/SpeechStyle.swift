@@ -1361,6 +1361,12 @@ struct CompiledValueTest: Sendable {
     /// strings, or unless `exact` equal ignoring ASCII case); a number below / above.
     func passes(_ value: String?) -> Bool { string.passes(value) }
 
+    /// ``passes(_:)`` of the test at `test`, read in place (called on a test read through a pointer,
+    /// the test was copied, with a reference count of its values, per call; session 11).
+    static func passes(_ test: UnsafePointer<CompiledValueTest>, _ value: String?) -> Bool {
+        test.pointee.string.passes(value)
+    }
+
     /// What a run reads of the test besides the string test: plain values only, so reading one from
     /// the table copies no array and counts no reference (``RuleTable/valueFacts``; the whole test
     /// was copied, with its values, on every pseudo-property test: rules stage, session 8).
