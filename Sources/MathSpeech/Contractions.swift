@@ -44,6 +44,9 @@ public struct Contractions: Sendable {
     /// entry whose second word is given (`the the`), else its first word and a space. The narrower
     /// search spares most items a split into words: English "the " is in most of them.
     private let needles: [[UInt8]]
+    /// The length of the shortest needle: a shorter text holds none (most spoken items are a word or
+    /// two; session 10).
+    private let shortestNeedle: Int
     /// The first words as UTF-8, and their entries (parallel): the last word of an item is compared
     /// with these bytes instead of being made a `String` and hashed.
     private let firstWords: [[UInt8]]
@@ -59,6 +62,7 @@ public struct Contractions: Sendable {
         afterFinal = [:]
         finals = []
         needles = []
+        shortestNeedle = 0
         firstWords = []
         firstEntries = []
         lastBytes = BitSet256()
@@ -97,6 +101,7 @@ public struct Contractions: Sendable {
         // A `*C` entry's second word, after a space.
         for second in bySecond.keys { needles.append([0x20] + Array(second.utf8)) }
         self.needles = needles
+        shortestNeedle = needles.lazy.map(\.count).min() ?? 0
         let firsts = byFirst.keys.sorted()
         firstWords = firsts.map { Array($0.utf8) }
         firstEntries = firsts.map { byFirst[$0]! }
@@ -243,12 +248,11 @@ public struct Contractions: Sendable {
     /// word ends in, in one reading of its bytes.
     private func scan(_ text: String) -> (contains: Bool, endsInFirst: Bool) {
         text.withBytes { bytes in
-            var contains = false
-            for needle in needles where Contractions.contains(bytes, needle) {
-                contains = true
-                break
-            }
-            return (contains, bytes.last.map { lastBytes.contains(Int($0)) } ?? false)
+            guard let last = bytes.last else { return (false, false) }
+            let endsInFirst = lastBytes.contains(Int(last))
+            if bytes.count < shortestNeedle { return (false, endsInFirst) }
+            for needle in needles where Contractions.contains(bytes, needle) { return (true, endsInFirst) }
+            return (false, endsInFirst)
         }
     }
 

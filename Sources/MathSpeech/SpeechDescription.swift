@@ -100,7 +100,7 @@ public struct SpeechDescription: Hashable, Sendable {
 
     /// Appends words unless they are blank.
     @inline(__always)
-    static func append(words: String, range: SourceRange?, prosody: Prosody?, to items: inout [Item]) {
+    static func append(words: consuming String, range: SourceRange?, prosody: Prosody?, to items: inout [Item]) {
         guard !isBlank(words) else { return }
         items.append(.words(words, range: range, prosody: prosody))
     }

@@ -84,6 +84,8 @@ public struct SpeechEngine: Sendable {
         /// Numbers of the vocabulary that runs compare with (read once: an enum's raw value from
         /// another module is a call, and a static constant is checked for initialization on every read).
         let roleCount: Int
+        /// How many kinds the vocabulary has (the root's entry in a parent-kind row is at this index).
+        let kindCount: Int
         let propertyNameCount: Int
         let exponentRole: UInt16
         let subscriptRole: UInt16
@@ -109,6 +111,7 @@ public struct SpeechEngine: Sendable {
             contractions = Contractions(chain: lexicon.chain)
             hasContractions = !contractions.isEmpty
             roleCount = SemanticRole.allCases.count
+            kindCount = SemanticKind.allCases.count
             propertyNameCount = PropertyName.allCases.count
             exponentRole = SemanticRole.exponent.rawValue
             subscriptRole = SemanticRole.subscript.rawValue

@@ -20,7 +20,7 @@ struct SpeechBuilder {
     init(capacity: Int) { items.reserveCapacity(capacity) }
 
     @inline(__always)
-    mutating func append(words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+    mutating func append(words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
         if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
         SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
@@ -28,7 +28,7 @@ struct SpeechBuilder {
 
     /// Appends words known not to be blank.
     @inline(__always)
-    mutating func append(nonBlank words: String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+    mutating func append(nonBlank words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
         if level != spokenLevel { changeLevel(range: range) }
         items.append(.words(words, range: range, prosody: prosody))
@@ -180,6 +180,17 @@ struct TreeView {
         return (roles, names)
     }
 
+    /// The roles of the node's children below 64, as bits by number.
+    @inline(__always)
+    func childRoles(_ n: NodeID) -> UInt64 {
+        var roles: UInt64 = 0
+        let node = nodes[Int(n)]
+        for i in Int(node.firstChild) ..< Int(node.firstChild) + Int(node.childCount) where links[i].role < 64 {
+            roles |= 1 << UInt64(links[i].role)
+        }
+        return roles
+    }
+
     /// The names of the node's properties.
     @inline(__always)
     func propertyNames(_ n: NodeID) -> NameSet {
@@ -240,6 +251,7 @@ struct SpeechRun {
     private var reported: Set<String>? = nil
     /// ``SpeechEngine/Core``'s numbers of the vocabulary, and the NFC table, at hand.
     private let roleCount: Int
+    private let kindCount: Int
     private let exponentRole: UInt16
     private let subscriptRole: UInt16
     private let commandProperty: UInt16
@@ -339,6 +351,7 @@ struct SpeechRun {
         self.preferences = preferences
         self.tracing = tracing
         roleCount = core.roleCount
+        kindCount = core.kindCount
         exponentRole = core.exponentRole
         subscriptRole = core.subscriptRole
         commandProperty = core.commandProperty
@@ -360,8 +373,9 @@ struct SpeechRun {
     private var templatePathStart: UnsafePointer<Int> { table.templatePathStart }
     private var templatePathRoles: UnsafePointer<NameNumber> { table.templatePathRoles }
     private var candidates: UnsafePointer<RuleTable.Candidate> { lists.rules }
+    private var candidateMasks: UnsafePointer<UInt64> { lists.masks }
     private var candidatesByKind: UnsafePointer<RuleTable.KindCandidates> { lists.byKind }
-    private var candidateTextLists: UnsafePointer<RuleTable.CandidateList> { lists.textLists }
+    private var candidateLists: UnsafePointer<RuleTable.CandidateList> { lists.lists }
     private var candidatesByScalar: ScalarMap<Int32>.Reader { lists.byScalar }
 
     // MARK: Nodes
@@ -422,63 +436,78 @@ struct SpeechRun {
         // candidate (about 120 bytes) per rule tried, and the kind's lists per node, cost more than
         // the tests that read a few of their fields (rules stage, session 9).
         let split = candidatesByKind + kind
-        let chosen = split.pointee.split ? candidates(kind: kind, string: Int(tree.nodes[Int(context.node)].text), split) : nil
-        let list = chosen ?? split.pointee.other
-        if list.rules.isEmpty { return nil }
-        let present = list.requiresAny ? tree.propertyNames(context.node) : NameSet()
-        if !list.needsOneOf.isEmpty && !list.needsOneOf.intersects(present) { return nil }
+        let chosen = split.pointee.split ? candidates(kind: kind, string: Int(tree.nodes[Int(context.node)].text), split) : -1
+        let list = candidateLists + Int(chosen >= 0 ? chosen : split.pointee.other)
+        if list.pointee.rules.isEmpty { return nil }
+        let present = list.pointee.requiresAny ? tree.propertyNames(context.node) : NameSet()
+        if !list.pointee.needsOneOf.isEmpty && !list.pointee.needsOneOf.intersects(present) { return nil }
         // In a list chosen by the node's text, each rule's `text = …` condition holds (unless a
         // property of the tree is named `text`).
-        let skipsTextTests = chosen != nil && textIsPseudo
-        // The node's role as a bit (0 outside the vocabulary: not filtered) and its parent's kind, for
-        // the rules' role and parent filters (``RuleTable/Candidate/excludedRoles``).
-        let roleBit: UInt64 = Int(context.role) < roleCount ? 1 << UInt64(context.role) : 0
+        let skipsTextTests = chosen >= 0 && textIsPseudo
+        // The list's decision rows for the node's role (none outside the vocabulary: not filtered) and
+        // its parent's kind (or the root): the rules whose role and parent conditions hold, as bits
+        // (``RuleTable/CandidateList/roleRow``).
+        let blocks = Int(list.pointee.blocks)
         let hasParent = context.parent >= 0
-        let parentKind = hasParent ? tree.kind(context.parent) : tree.kind(context.node)
-        // The roles of the node's children (vocabulary roles) and its parent's property names, for
-        // the rules' path requirements (``RuleTable/Candidate/childRoles``).
-        let (childRoles, childNames) = tree.childRolesAndNames(context.node)
-        let missingChildRoles = ~childRoles
-        let parentNames = hasParent ? tree.propertyNames(context.parent) : NameSet()
+        let roleRow: UnsafePointer<UInt64>? = list.pointee.roleRow >= 0 && Int(context.role) < roleCount
+            ? candidateMasks + Int(list.pointee.roleRow) + Int(context.role) * blocks : nil
+        let parentRow: UnsafePointer<UInt64>? = list.pointee.parentRow >= 0
+            ? candidateMasks + Int(list.pointee.parentRow) + (hasParent ? tree.kind(context.parent).number : kindCount) * blocks : nil
+        // The roles of the node's children (vocabulary roles), their names and its parent's property
+        // names, for the rules' path requirements (``RuleTable/Candidate/childRoles``), gathered only
+        // when a rule of the list has them.
+        var missingChildRoles: UInt64 = 0, childNames = NameSet()
+        if list.pointee.needsChildNames {
+            let (roles, names) = tree.childRolesAndNames(context.node)
+            missingChildRoles = ~roles
+            childNames = names
+        } else if list.pointee.needsChildRoles {
+            missingChildRoles = ~tree.childRoles(context.node)
+        }
+        let parentNames = hasParent && list.pointee.needsParentNames ? tree.propertyNames(context.parent) : NameSet()
         epoch += 1
-        var k = list.rules.lowerBound
-        let end = list.rules.upperBound
-        rules: while k < end {
-            let candidate = candidates + k
-            k += 1
-            // The order was measured (rules stage, session 9): the parent-kind test after the name
-            // sets saves 0.5 M instructions on the arXiv benchmark, the node's names tested first
-            // costs 1.1 M more (the loop is compiled with more spills).
-            guard candidate.pointee.excludedRoles & roleBit == 0, candidate.pointee.childRoles & missingChildRoles == 0,
-                  candidate.pointee.requires.isSubset(of: present),
-                  candidate.pointee.parentRequires.isSubset(of: parentNames),
-                  candidate.pointee.childRequires.isSubset(of: childNames),
-                  hasParent ? candidate.pointee.parentKinds.contains(parentKind) : candidate.pointee.atRoot,
-                  Int(candidate.pointee.rule) >= firstRule else { continue }
-            let kindPath = candidate.pointee.kindPath
-            if kindPath >= 0 {
-                guard let target = resolve(Int(kindPath), context), candidate.pointee.pathKinds.contains(tree.kind(target.node)) else { continue }
+        let first = candidates + list.pointee.rules.lowerBound
+        var block = 0
+        while block < blocks {
+            var bits: UInt64 = block == blocks - 1 ? list.pointee.lastBlock : ~0
+            if let roleRow { bits &= roleRow[block] }
+            if let parentRow { bits &= parentRow[block] }
+            let offset = block << 6
+            block += 1
+            rules: while bits != 0 {
+                let candidate = first + (offset | bits.trailingZeroBitCount)
+                bits &= bits &- 1
+                guard candidate.pointee.childRoles & missingChildRoles == 0,
+                      candidate.pointee.requires.isSubset(of: present),
+                      candidate.pointee.parentRequires.isSubset(of: parentNames),
+                      candidate.pointee.childRequires.isSubset(of: childNames),
+                      Int(candidate.pointee.rule) >= firstRule else { continue }
+                let kindPath = candidate.pointee.kindPath
+                if kindPath >= 0 {
+                    guard let target = resolve(Int(kindPath), context), candidate.pointee.pathKinds.contains(tree.kind(target.node)) else { continue }
+                }
+                let skipped = skipsTextTests ? candidate.pointee.textTest : -1
+                var t = candidate.pointee.firstTest
+                let endTest = candidate.pointee.endTest
+                while t < endTest {
+                    if t != skipped && !holds(tests + Int(t), context) { continue rules }
+                    t += 1
+                }
+                return Int(candidate.pointee.rule)
             }
-            let skipped = skipsTextTests ? candidate.pointee.textTest : -1
-            var t = candidate.pointee.firstTest
-            let endTest = candidate.pointee.endTest
-            while t < endTest {
-                if t != skipped && !holds(tests + Int(t), context) { continue rules }
-                t += 1
-            }
-            return Int(candidate.pointee.rule)
         }
         return nil
     }
 
-    /// The candidate list of a node of kind number `kind` whose text is string `t` of the tree (-1: the
-    /// empty text), in a kind whose lists are split by text (see ``RuleTable/KindCandidates``). The
+    /// The number of the candidate list (``RuleTable/Candidates/lists``; -1: the kind's `other` list) of
+    /// a node of kind number `kind` whose text is string `t` of the tree (-1: the empty text), in a kind
+    /// whose lists are split by text (see ``RuleTable/KindCandidates``). The
     /// string is read in place: passing it was a reference count up and down per node (rules stage,
     /// session 9).
     @inline(__always)
-    private mutating func candidates(kind: Int, string t: Int, _ split: UnsafePointer<RuleTable.KindCandidates>) -> RuleTable.CandidateList? {
+    private mutating func candidates(kind: Int, string t: Int, _ split: UnsafePointer<RuleTable.KindCandidates>) -> Int32 {
         enum Decision { case scalar(UInt32), other, table, empty }
-        if t < 0 { return split.pointee.hasEmptyList ? split.pointee.emptyList : nil }
+        if t < 0 { return split.pointee.hasEmptyList ? split.pointee.emptyList : -1 }
         let decidesOneByte = split.pointee.decidesOneByte, decidesASCII = split.pointee.decidesASCII
         let decision: Decision = tree.strings[t].withBytes { bytes in
             guard let first = bytes.first else { return .empty }
@@ -492,14 +521,14 @@ struct SpeechRun {
         }
         switch decision {
         case .scalar(let scalar):
-            if let list = candidatesByScalar[UInt32(kind) << 21 | scalar] { return candidateTextLists[Int(list)] }
+            if let list = candidatesByScalar[UInt32(kind) << 21 | scalar] { return list }
             // No rule names the text: a one-byte ASCII text is decided; a scalar in NFC when every
             // non-ASCII text rules name is one too.
-            if scalar < 0x80 || split.pointee.decidesNFCScalars { return nil }
-            return lists.byText[kind][tree.strings[t]]
-        case .other: return nil
-        case .empty: return split.pointee.hasEmptyList ? split.pointee.emptyList : nil
-        case .table: return lists.byText[kind][tree.strings[t]]
+            if scalar < 0x80 || split.pointee.decidesNFCScalars { return -1 }
+            return lists.byText[kind][tree.strings[t]] ?? -1
+        case .other: return -1
+        case .empty: return split.pointee.hasEmptyList ? split.pointee.emptyList : -1
+        case .table: return lists.byText[kind][tree.strings[t]] ?? -1
         }
     }
 
@@ -549,6 +578,13 @@ struct SpeechRun {
             let t = Int(tree.nodes[Int(node)].text)
             if t >= 0, let words, let w = tree.strings[t].withBytes({ words.symbolWords(bytes: $0) }) { return w }
         }
+        return leafWords(node, kind)
+    }
+
+    /// ``leafWords(_:)`` past the cached words, out of line (the cached leaves, most of them, no longer
+    /// pay for its frame).
+    @inline(never)
+    private mutating func leafWords(_ node: NodeID, _ kind: SemanticKind) -> String {
         let text = tree.text(node)
         switch kind {
         case .number:
@@ -670,14 +706,17 @@ struct SpeechRun {
     /// glues its words onto the words before.
     private mutating func render(rule: Int, _ context: Context, depth: Int, prosody: Prosody?,
                                  into out: inout SpeechBuilder) {
-        var joiner: String? = nil
+        // The pending joiner's text (a ``RuleTable/partTexts`` number; -1: none): a number, not the
+        // text, so the loop holds no string to retain and release.
+        var joiner: Int32 = -1
         let outerRule = currentRule
         currentRule = rule
         defer { currentRule = outerRule }
         for i in templateStart[rule] ..< templateStart[rule + 1] {
             if stopped { return }
-            if let text = joiner {
-                joiner = nil
+            if joiner >= 0 {
+                let text = table.partTexts[Int(joiner)]
+                joiner = -1
                 let mark = out.items.count, outerStart = out.start
                 out.start = mark
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
@@ -685,9 +724,9 @@ struct SpeechRun {
                 let words = SpeechDescription.plainText(out.items[mark...])
                 out.items.removeSubrange(mark...)
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
-            } else if case .joiner(let text) = parts[i] {
+            } else if table.partTags[i] == 1, case .joiner(let text) = parts[i] {
                 joiner = text
-            } else if case .inherited = parts[i] {
+            } else if table.partTags[i] == 2 {
                 // The first rule of a later file that matches the node speaks it.
                 if let inherited = matchingRule(context, from: core.table.inheritedStart.base[rule]) {
                     render(rule: inherited, context, depth: depth, prosody: prosody, into: &out)
@@ -700,14 +739,38 @@ struct SpeechRun {
         }
     }
 
-    /// One part of a template (a joiner is handled by the template loop).
+    /// One part of a template (a joiner is handled by the template loop): the usual parts — words, a
+    /// pause, the children with a role (more than four in five parts spoken on arXiv formulas) — here,
+    /// the others out of line (``render(otherPart:_:depth:prosody:into:)``), whose frame the usual
+    /// ones no longer pay for.
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
+        switch parts[part] {
+        case .words(let w):
+            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(context.node), prosody: prosody)
+        case .pause(let p):
+            out.append(pause: p)
+        case let .child(role, format):
+            let node = context.node
+            let role = roleNumber(role)
+            let frame = Frame(node: node, role: context.role)
+            for i in 0 ..< tree.childCount(node) where tree.child(node, at: i).role == role {
+                speak(child: tree.child(node, at: i).node, role: role, parent: frame, index: i, format: format,
+                      owner: context, depth: depth, prosody: prosody, into: &out)
+            }
+        default:
+            render(otherPart: part, context, depth: depth, prosody: prosody, into: &out)
+        }
+    }
+
+    /// The parts ``render(part:_:depth:prosody:into:)`` leaves out of line.
+    @inline(never)
+    private mutating func render(otherPart part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let node = context.node
         switch parts[part] {
         case .joiner, .nothing, .inherited:
             break
         case .words(let w):
-            out.append(nonBlank: w, range: tree.range(node), prosody: prosody)
+            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(node), prosody: prosody)
         case .pause(let p):
             out.append(pause: p)
         case .children:
@@ -1099,7 +1162,7 @@ struct SpeechRun {
             case .flag: return valueTests[test].onFlag
             case .integer: return valueTests[test].passes(integer: p.payload, integerValues)
             case .atom: return valueTests[test].atoms.contains(p.payload)
-            case .string: return stringTests[test].passes(tree.strings[Int(p.payload)])
+            case .string: return CompiledValueTest.passes(stringTests + test, tree.strings[Int(p.payload)])
             }
         }
         if properties[property].pseudo == .none { return valueTests[test].onMissing }
@@ -1112,7 +1175,7 @@ struct SpeechRun {
     private mutating func textID(_ node: NodeID) -> Int32 {
         let t = Int(tree.nodes[Int(node)].text)
         if t < 0 { return core.table.emptyTextID }
-        if textIDs[t] == SpeechRun.unknownTextID { textIDs[t] = core.table.textIDTable[tree.strings[t]] ?? -1 }
+        if textIDs[t] == SpeechRun.unknownTextID { textIDs[t] = table.textIDTable[0][tree.strings[t]] ?? -1 }
         return textIDs[t]
     }
 
@@ -1123,11 +1186,11 @@ struct SpeechRun {
         case .none: return valueTests[test].onMissing
         case .text:
             if valueTests[test].byTextID { return valueTests[test].passes(textID: textID(node), table.textIDValues) }
-            return stringTests[test].passes(tree.text(node))
+            return CompiledValueTest.passes(stringTests + test, tree.text(node))
         case .kind: return valueTests[test].kinds.contains(tree.kind(node))
         case .role:
             if Int(target.role) < roleCount { return valueTests[test].roles >> UInt64(target.role) & 1 != 0 }
-            return stringTests[test].passes(tree.name(ofRole: target.role))
+            return CompiledValueTest.passes(stringTests + test, tree.name(ofRole: target.role))
         case .count:
             return valueTests[test].passes(integer: Int32(tree.childCount(node)), integerValues)
         case .position:
@@ -1135,7 +1198,7 @@ struct SpeechRun {
             return valueTests[test].passes(integer: Int32(position(context)), integerValues)
         case .scriptPath:
             guard isSelf else { return valueTests[test].onMissing }
-            return stringTests[test].passes(scriptPath(context))
+            return CompiledValueTest.passes(stringTests + test, scriptPath(context))
         }
     }
 

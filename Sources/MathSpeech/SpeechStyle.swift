@@ -256,6 +256,10 @@ final class RuleTable: Sendable {
     let integerValues: FrozenArray<Int32>
     /// The numbers of the values of exact `oneOf` tests (see ``TextIDs``): by text, and each test's.
     let textIDTable: TextTable<Int32>
+    /// The same table, read in place by a run (``Reader/textIDTable``): reading it from the table
+    /// copied it, with a reference count per dictionary, per look-up (0.6 M of 153.7 M instructions,
+    /// `MathAloudBench stages`, first 1,000 arXiv formulas, callgrind; session 10).
+    let textIDTableFrozen: FrozenArray<TextTable<Int32>>
     let textIDValues: FrozenArray<Int32>
     /// The number of the empty text (-1 when no test names it).
     let emptyTextID: Int32
@@ -270,6 +274,12 @@ final class RuleTable: Sendable {
     /// Rule `r`'s template is `parts[templateStart[r] ..< templateStart[r + 1]]`.
     let templateStart: FrozenArray<Int>
     let parts: FrozenArray<CompiledPart>
+    /// The words of words parts and the texts of joiners, by the number the part holds.
+    let partTexts: FrozenArray<String>
+    /// Per part, whether it is a joiner (1), `{inherited}` (2) or anything else (0): the template loop
+    /// reads this byte instead of matching each part against both cases, which copied the part (and
+    /// counted a reference to its words) twice per part (session 10).
+    let partTags: FrozenArray<UInt8>
     /// Role paths of templates (`{function.subscript}`): path `p` is
     /// `templatePathRoles[templatePathStart[p] ..< templatePathStart[p + 1]]`.
     let templatePathStart: FrozenArray<Int>
@@ -299,9 +309,12 @@ final class RuleTable: Sendable {
         let stringTests: UnsafePointer<CompiledValueTest>
         let integerValues: UnsafePointer<Int32>
         let textIDValues: UnsafePointer<Int32>
+        let textIDTable: UnsafePointer<TextTable<Int32>>
         let roleSets: UnsafePointer<RoleSet>
         let templateStart: UnsafePointer<Int>
         let parts: UnsafePointer<CompiledPart>
+        let partTexts: UnsafePointer<String>
+        let partTags: UnsafePointer<UInt8>
         let templatePathStart: UnsafePointer<Int>
         let templatePathRoles: UnsafePointer<NameNumber>
     }
@@ -415,18 +428,88 @@ final class RuleTable: Sendable {
         let needsOneOf: NameSet
         /// Whether some rule of the list requires a property (the node's names are needed).
         let requiresAny: Bool
+        /// Whether some rule of the list requires children with roles, a property of a child, or a
+        /// property of the parent (``Candidate/childRoles``, ``Candidate/childRequires``,
+        /// ``Candidate/parentRequires``): only then are the children's roles, their names or the
+        /// parent's names gathered for a node.
+        let needsChildRoles: Bool
+        let needsChildNames: Bool
+        let needsParentNames: Bool
+        /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
+        /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
+        /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
+        /// ``blocks`` words of 64 each). Matching visits only the rules in both rows, in list order.
+        let roleRow: Int32
+        let parentRow: Int32
+        /// How many words of 64 bits a row of the list has, and the bits of the list's rules in the last.
+        let blocks: Int32
+        let lastBlock: UInt64
 
-        /// The list at `rules` of rules `list` (numbers into `entries`).
-        init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate]) {
+        /// The list at `rules` of rules `list` (numbers into `entries`), its decision rows added to
+        /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds).
+        init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], roleCount: Int, kindCount: Int) {
             self.rules = rules
-            var needs = NameSet()
+            let roleBits: UInt64 = roleCount >= 64 ? ~0 : (1 << UInt64(roleCount)) &- 1
+            let allKinds = KindSet.first(kindCount)
+            // What the list's rules need and rule out, in one reading of them (start-up).
+            var needs = NameSet(), allRequire = true
+            var requiresAny = false, needsChildRoles = false, needsChildNames = false, needsParentNames = false
+            var excludesRoles = false, excludesParents = false
             for r in list {
                 let c = entries[r]
-                if c.requires.isEmpty { needs = NameSet(); break }
-                needs.formUnion(c.requires)
+                if c.requires.isEmpty { allRequire = false } else { needs.formUnion(c.requires) }
+                requiresAny = requiresAny || !c.requires.isEmpty
+                needsChildRoles = needsChildRoles || c.childRoles != 0
+                needsChildNames = needsChildNames || !c.childRequires.isEmpty
+                needsParentNames = needsParentNames || !c.parentRequires.isEmpty
+                excludesRoles = excludesRoles || c.excludedRoles & roleBits != 0
+                excludesParents = excludesParents || !c.atRoot || !allKinds.isSubset(of: c.parentKinds)
             }
-            needsOneOf = needs
-            requiresAny = list.contains { !entries[$0].requires.isEmpty }
+            needsOneOf = allRequire ? needs : NameSet()
+            self.requiresAny = requiresAny
+            self.needsChildRoles = needsChildRoles
+            self.needsChildNames = needsChildNames
+            self.needsParentNames = needsParentNames
+            let count = rules.count, blocks = max((count + 63) >> 6, 1)
+            let last: UInt64 = count & 63 == 0 && count > 0 ? ~0 : (1 << UInt64(count & 63)) &- 1
+            self.blocks = Int32(blocks)
+            lastBlock = last
+            // A row is made only for a list with a rule it rules out somewhere; a rule's bit is
+            // cleared in the rows of the roles and parent kinds it rules out. Each row of `width`
+            // entries starts with every rule of the list.
+            func newRows(_ width: Int) -> [UInt64] {
+                if blocks == 1 { return [UInt64](repeating: last, count: width) }
+                var rows = [UInt64](repeating: ~0, count: width * blocks)
+                for entry in 0 ..< width { rows[entry * blocks + blocks - 1] = last }
+                return rows
+            }
+            if excludesRoles {
+                var rows = newRows(roleCount)
+                for (j, r) in list.enumerated() {
+                    let bit = ~(UInt64(1) << UInt64(j & 63)), column = j >> 6
+                    var roles = entries[r].excludedRoles & roleBits
+                    while roles != 0 {
+                        rows[roles.trailingZeroBitCount * blocks + column] &= bit
+                        roles &= roles &- 1
+                    }
+                }
+                roleRow = Int32(masks.count)
+                masks += rows
+            } else {
+                roleRow = -1
+            }
+            if excludesParents {
+                var rows = newRows(kindCount + 1)
+                for (j, r) in list.enumerated() {
+                    let bit = ~(UInt64(1) << UInt64(j & 63)), column = j >> 6
+                    if !entries[r].atRoot { rows[kindCount * blocks + column] &= bit }
+                    allKinds.subtracting(entries[r].parentKinds).forEachNumber { rows[$0 * blocks + column] &= bit }
+                }
+                parentRow = Int32(masks.count)
+                masks += rows
+            } else {
+                parentRow = -1
+            }
         }
     }
 
@@ -435,8 +518,9 @@ final class RuleTable: Sendable {
     /// allows that text plus the rules without one; `other` for any other text. One look-up per
     /// node instead of a set test per rule.
     struct KindCandidates: Sendable {
-        /// The list for texts no rule names (the whole list when the kind's lists are not split).
-        let other: CandidateList
+        /// The list for texts no rule names (the whole list when the kind's lists are not split), by
+        /// number in ``Candidates/lists``.
+        let other: Int32
         /// Whether the lists are split by text.
         let split: Bool
         /// Which texts ``Candidates/byScalar`` decides (answering `other` when it has no list):
@@ -448,7 +532,7 @@ final class RuleTable: Sendable {
         let decidesNFCScalars: Bool
         /// The list for the empty text (most inner nodes' text) when rules name it; otherwise
         /// ``other`` (``hasEmptyList`` false): decided without a look-up by text.
-        let emptyList: CandidateList
+        let emptyList: Int32
         let hasEmptyList: Bool
     }
 
@@ -456,16 +540,19 @@ final class RuleTable: Sendable {
     struct Candidates: Sendable {
         /// Every list's rules, one list after the other.
         let rules: FrozenArray<Candidate>
+        /// The lists' decision rows (``CandidateList/roleRow``, ``CandidateList/parentRow``).
+        let masks: FrozenArray<UInt64>
         let byKind: FrozenArray<KindCandidates>
-        /// The lists for texts rules name, by number.
-        let textLists: FrozenArray<CandidateList>
-        /// The ``textLists`` number of a kind and one-byte or one-scalar text that rules name,
+        /// All lists, by number: the tables below hold their numbers, and a run reads the list it
+        /// chose in place (a list copied per node cost more than reading the few fields it needs).
+        let lists: FrozenArray<CandidateList>
+        /// The ``lists`` number of a kind and one-byte or one-scalar text that rules name,
         /// keyed by `kind number << 21 | scalar value`.
         let byScalar: ScalarMap<Int32>
-        /// Per kind, all its text-named lists by text (for texts the other tables do not decide), read
-        /// in place by a run (an element of an array is copied, with its dictionaries' reference
-        /// counts, when read).
-        let byTextFrozen: FrozenArray<TextTable<CandidateList>>
+        /// Per kind, all its text-named lists' numbers by text (for texts the other tables do not
+        /// decide), read in place by a run (an element of an array is copied, with its dictionaries'
+        /// reference counts, when read).
+        let byTextFrozen: FrozenArray<TextTable<Int32>>
         /// Whether the rules whose preference tests fail are left out (and the others' hold).
         let preferencesTested: Bool
         /// The lists as a run reads them.
@@ -475,10 +562,11 @@ final class RuleTable: Sendable {
         /// written after it is made: hence `@unchecked Sendable`).
         struct Reader: @unchecked Sendable {
             let rules: UnsafePointer<Candidate>
+            let masks: UnsafePointer<UInt64>
             let byKind: UnsafePointer<KindCandidates>
-            let textLists: UnsafePointer<CandidateList>
+            let lists: UnsafePointer<CandidateList>
             let byScalar: ScalarMap<Int32>.Reader
-            let byText: UnsafePointer<TextTable<CandidateList>>
+            let byText: UnsafePointer<TextTable<Int32>>
         }
 
         /// Lists in the layout of ``Candidates``, from lists of rule numbers; `entries` holds each
@@ -489,25 +577,25 @@ final class RuleTable: Sendable {
             order.reserveCapacity(lists.reduce(0) { n, lists in
                 lists.byText.values.reduce(n + lists.other.count) { $1 != lists.other ? $0 + $1.count : $0 }
             })
-            func add(_ list: [Int]) -> CandidateList {
+            var masks: [UInt64] = []
+            let roleCount = SemanticRole.allCases.count, kindCount = SemanticKind.allCases.count
+            var all: [CandidateList] = []
+            func add(_ list: [Int]) -> Int32 {
                 let start = order.count
                 for r in list { order.append(Int32(truncatingIfNeeded: r)) }
-                return CandidateList(start ..< order.count, list, entries)
+                all.append(CandidateList(start ..< order.count, list, entries, masks: &masks, roleCount: roleCount, kindCount: kindCount))
+                return Int32(all.count - 1)
             }
-            var textLists: [CandidateList] = []
             var byScalar: [UInt32: Int32] = [:]
             var byKind: [KindCandidates] = []
-            var byText: [TextTable<CandidateList>] = []
+            var byText: [TextTable<Int32>] = []
             for (kind, lists) in lists.enumerated() {
-                var ranges: [String: CandidateList] = [:]
+                var ranges: [String: Int32] = [:]
                 // A text whose list is `other` (its rules left out for fixed preferences) needs none.
                 for (text, list) in lists.byText where list != lists.other {
                     let range = add(list)
                     ranges[text] = range
-                    if let scalar = text.soleScalarValue {
-                        byScalar[UInt32(kind) << 21 | scalar] = Int32(textLists.count)
-                        textLists.append(range)
-                    }
+                    if let scalar = text.soleScalarValue { byScalar[UInt32(kind) << 21 | scalar] = range }
                 }
                 let table = TextTable(ranges)
                 let keys = ranges.keys
@@ -521,12 +609,13 @@ final class RuleTable: Sendable {
                 byText.append(table)
             }
             self.rules = FrozenArray(count: order.count) { entries[Int(order[$0])] }
+            self.masks = FrozenArray(masks)
             self.byKind = FrozenArray(byKind)
-            self.textLists = FrozenArray(textLists)
+            self.lists = FrozenArray(all)
             self.byScalar = ScalarMap(byScalar)
             byTextFrozen = FrozenArray(byText)
             self.preferencesTested = preferencesTested
-            reader = Reader(rules: self.rules.base, byKind: self.byKind.base, textLists: self.textLists.base,
+            reader = Reader(rules: self.rules.base, masks: self.masks.base, byKind: self.byKind.base, lists: self.lists.base,
                             byScalar: self.byScalar.reader, byText: byTextFrozen.base)
         }
     }
@@ -629,6 +718,14 @@ final class RuleTable: Sendable {
         self.tests = FrozenArray(tests)
         self.templateStart = FrozenArray(templateStart)
         self.parts = FrozenArray(parts)
+        partTexts = FrozenArray(builder.partTexts)
+        partTags = FrozenArray(parts.map { part -> UInt8 in
+            switch part {
+            case .joiner: return 1
+            case .inherited: return 2
+            default: return 0
+            }
+        })
         pathStart = FrozenArray(builder.pathStart)
         pathSteps = FrozenArray(builder.pathSteps)
         properties = FrozenArray(builder.properties)
@@ -636,6 +733,7 @@ final class RuleTable: Sendable {
         valueFacts = FrozenArray(builder.valueTests.map(\.facts))
         integerValues = FrozenArray(builder.integerValues)
         textIDTable = TextTable(builder.textIDs.ids)
+        textIDTableFrozen = FrozenArray([textIDTable])
         textIDValues = FrozenArray(builder.textIDs.values)
         emptyTextID = builder.textIDs.ids[""] ?? -1
         roleSets = FrozenArray(builder.roleSets)
@@ -662,8 +760,8 @@ final class RuleTable: Sendable {
         variantSelectors = builder.variantSelectors
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueFacts.base, stringTests: valueTests.base, integerValues: integerValues.base,
-                        textIDValues: textIDValues.base,
-                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base,
+                        textIDValues: textIDValues.base, textIDTable: textIDTableFrozen.base,
+                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base, partTexts: partTexts.base, partTags: partTags.base,
                         templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
         var byKind: [String: [Int]] = [:]
@@ -716,6 +814,7 @@ final class RuleTable: Sendable {
         var lookupKeys: [String] = []
         var countedKeys: [String] = []
         var levelNames: [String] = []
+        var partTexts: [String] = []
         var variantSelectors: [VariantSelector] = []
         var pathNumbers: [[String]: Int] = [:]
         var propertyNumbers: [String: Int] = [:]
@@ -831,11 +930,17 @@ final class RuleTable: Sendable {
             }
         }
 
+        /// The number of a text of a part (``RuleTable/partTexts``).
+        mutating func text(_ text: String) -> Int32 {
+            partTexts.append(text)
+            return Int32(partTexts.count - 1)
+        }
+
         mutating func compile(_ part: TemplatePart) -> CompiledPart {
             switch part {
             case .words(let w):
                 // Words that are all spaces say nothing (they keep their place before a joiner).
-                return SpeechDescription.isBlank(w) ? .nothing : .words(w)
+                return SpeechDescription.isBlank(w) ? .nothing : .words(text(w))
             case .pause(let p): return .pause(p)
             case .children: return .children
             case let .child(name, format) where name == "first" || name == "last":
@@ -852,7 +957,7 @@ final class RuleTable: Sendable {
                 let (n, isNew) = Builder.number(key, &lookupNumbers)
                 if isNew { lookupKeys.append(key) }
                 return .lookup(n, selector: variants.isEmpty ? -1 : selector(variants))
-            case .joiner(let text): return .joiner(text)
+            case .joiner(let joined): return .joiner(text(joined))
             case .levelMark: return .levelMark
             case let .countedLookup(key, name):
                 let (n, isNew) = Builder.number(key, &countedNumbers)
@@ -1046,10 +1151,34 @@ struct KindSet: Sendable {
     }
 
     @inline(__always)
-    func contains(_ kind: SemanticKind) -> Bool {
-        let n = kind.number
-        return (n < 64 ? low >> UInt64(n) : high >> UInt64(n - 64)) & 1 != 0
+    func contains(_ kind: SemanticKind) -> Bool { contains(number: kind.number) }
+
+    /// Whether the kind numbered `n` is in the set.
+    @inline(__always)
+    func contains(number n: Int) -> Bool { (n < 64 ? low >> UInt64(n) : high >> UInt64(n - 64)) & 1 != 0 }
+
+    /// The kinds numbered below `count`.
+    static func first(_ count: Int) -> KindSet {
+        KindSet(low: count >= 64 ? ~0 : (1 << UInt64(count)) &- 1,
+                high: count >= 128 ? ~0 : count <= 64 ? 0 : (1 << UInt64(count - 64)) &- 1)
     }
+
+    /// Calls `body` with the number of each kind of the set, in increasing order.
+    func forEachNumber(_ body: (Int) -> Void) {
+        var bits = low
+        while bits != 0 {
+            body(bits.trailingZeroBitCount)
+            bits &= bits &- 1
+        }
+        bits = high
+        while bits != 0 {
+            body(64 + bits.trailingZeroBitCount)
+            bits &= bits &- 1
+        }
+    }
+
+    /// Whether every kind of `self` is in `other`.
+    func isSubset(of other: KindSet) -> Bool { low & ~other.low | high & ~other.high == 0 }
 }
 
 /// A set of roles (`role is exponent, subscript`): the vocabulary's roles as bits by number, and the
@@ -1232,6 +1361,12 @@ struct CompiledValueTest: Sendable {
     /// strings, or unless `exact` equal ignoring ASCII case); a number below / above.
     func passes(_ value: String?) -> Bool { string.passes(value) }
 
+    /// ``passes(_:)`` of the test at `test`, read in place (called on a test read through a pointer,
+    /// the test was copied, with a reference count of its values, per call; session 11).
+    static func passes(_ test: UnsafePointer<CompiledValueTest>, _ value: String?) -> Bool {
+        test.pointee.string.passes(value)
+    }
+
     /// What a run reads of the test besides the string test: plain values only, so reading one from
     /// the table copies no array and counts no reference (``RuleTable/valueFacts``; the whole test
     /// was copied, with its values, on every pseudo-property test: rules stage, session 8).
@@ -1326,7 +1461,9 @@ struct TextIDs {
 /// A template part prepared for speaking: roles, property names and keys numbered, role paths
 /// split, formats as cases, once when the style loads.
 enum CompiledPart: Sendable {
-    case words(String)
+    /// Words: a ``RuleTable/partTexts`` number (the part holds no reference, so reading one copies no
+    /// counted reference and calls no outlined copy and destroy; session 11).
+    case words(Int32)
     /// Words that say nothing (all spaces).
     case nothing
     case pause(SpeechDescription.Pause)
@@ -1353,7 +1490,8 @@ enum CompiledPart: Sendable {
     case leveledPath(Int, level: Int32)
     /// Says the indicator of the current script level if the words before were on another.
     case levelMark
-    case joiner(String)
+    /// Joins the next part's words onto the words before with a text: a ``RuleTable/partTexts`` number.
+    case joiner(Int32)
 }
 
 /// The formats after a colon in a template reference (`{denominator:ordinal}`, see `Rules/README.md`).
