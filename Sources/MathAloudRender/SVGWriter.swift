@@ -363,7 +363,44 @@ struct SVGBytes: ~Copyable {
     }
 
     private mutating func number1(_ v: Double) { fixed(v, decimals: 1, scale: 10, unit: 10) }
-    private mutating func number2(_ v: Double) { fixed(v, decimals: 2, scale: 100, unit: 100) }
+    /// ``fixed(_:decimals:scale:unit:)`` with 2 decimals (the SVG's coordinates, most of its numbers),
+    /// written out: the whole part up to 99 and the two decimals without loops.
+    /// (MathAloudBench render-svg-profile, callgrind: number2 3.23 k to 2.73 k instructions a formula.)
+    private mutating func number2(_ v: Double) {
+        // (Not finite fails the comparison too.)
+        guard abs(v) < 1e9 else { append(0x30); return }
+        let i = SVGBytes.roundedHalfAway(v * 100)
+        if i == 0 { append(0x30); return }
+        // At most a sign, 9 integer digits, a point and 2 decimals.
+        ensure(24)
+        var p = base + count
+        if i < 0 { p.pointee = 0x2D; p += 1 }
+        let (whole, fraction) = i.magnitude.quotientAndRemainder(dividingBy: 100)
+        let pairs = SVGBytes.digitPairs.utf8Start
+        if whole < 10 {
+            p.pointee = 0x30 &+ UInt8(truncatingIfNeeded: whole)
+            p += 1
+        } else if whole < 100 {
+            p[0] = pairs[2 &* Int(whole)]
+            p[1] = pairs[2 &* Int(whole) &+ 1]
+            p += 2
+        } else {
+            p = SVGBytes.writeDigits(whole, count: SVGBytes.digitCount(whole), at: p)
+        }
+        if fraction != 0 {
+            p.pointee = 0x2E
+            let (tens, units) = fraction.quotientAndRemainder(dividingBy: 10)
+            if units == 0 {
+                p[1] = 0x30 &+ UInt8(truncatingIfNeeded: tens)
+                p += 2
+            } else {
+                p[1] = pairs[2 &* Int(fraction)]
+                p[2] = pairs[2 &* Int(fraction) &+ 1]
+                p += 3
+            }
+        }
+        count = p - base
+    }
     private mutating func number6(_ v: Double) { fixed(v, decimals: 6, scale: 1e6, unit: 1_000_000) }
 
     /// `v` to `decimals` places, `scale` and `unit` being 10 to that power.
@@ -424,6 +461,26 @@ struct SVGBytes: ~Copyable {
     /// A non-negative integer in decimal.
     mutating func integer(_ value: Int) {
         let n = UInt(Swift.max(0, value))
+        // Glyph ids, nearly all below 10,000: written without loops (MathAloudBench render-svg-profile,
+        // callgrind: 1.58 k to 1.22 k instructions a formula).
+        if n < 10_000 {
+            ensure(4)
+            let pairs = SVGBytes.digitPairs.utf8Start
+            var p = base + count
+            let (high, low) = n.quotientAndRemainder(dividingBy: 100)
+            if high >= 10 {
+                p[0] = pairs[2 &* Int(high)]; p[1] = pairs[2 &* Int(high) &+ 1]; p += 2
+            } else if high > 0 {
+                p.pointee = 0x30 &+ UInt8(truncatingIfNeeded: high); p += 1
+            }
+            if high > 0 || low >= 10 {
+                p[0] = pairs[2 &* Int(low)]; p[1] = pairs[2 &* Int(low) &+ 1]; p += 2
+            } else {
+                p.pointee = 0x30 &+ UInt8(truncatingIfNeeded: low); p += 1
+            }
+            count = p - base
+            return
+        }
         let digits = SVGBytes.digitCount(n)
         ensure(digits)
         count = SVGBytes.writeDigits(n, count: digits, at: base + count) - base
