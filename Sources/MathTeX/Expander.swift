@@ -63,6 +63,14 @@ struct Expander {
     private let limits: TeXLimits
     private var expansions = 0
     private var expandedTokens = 0
+    /// The expansions and expanded tokens spent so far (``TeXParseResult/expansionsSpent``).
+    package var spent: (expansions: Int, tokens: Int) { (expansions, expandedTokens) }
+
+    /// Counts what a nested parse (math inside `\ce`) spent as spent here: one formula has one budget.
+    package mutating func charge(expansions: Int, tokens: Int) {
+        self.expansions += expansions
+        expandedTokens += tokens
+    }
     private var limitReported = false
     /// Diagnostics found while expanding; the parser collects them.
     var diagnostics: [Diagnostic] = []

@@ -949,7 +949,7 @@ private struct TextScan {
         }
         if let closer = backtickRun(length: length, from: e), !index.blankLine(between: p, and: closer) {
             if closer + length == n, !complete { pending(p, wake: .all) }   // the closing run may grow
-            if crossesExcluded(p, closer + length) { return e }
+            if crossesExcluded(p, closer + length) { return rejected(p, closer + length, next: e) }   // no code span across an excluded region; while the region is undecided, the pair waits
             codeRanges.append(SourceRange(p, closer + length))
             return closer + length
         }

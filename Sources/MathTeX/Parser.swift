@@ -52,13 +52,22 @@ public struct TeXParser: Sendable {
     public func parse(_ tex: String) -> TeXParseResult {
         var tex = tex
         let result = tex.withUTF8 { parse(bytes: $0) }
-        return macroProblems.isEmpty ? result : TeXParseResult(root: result.root, diagnostics: macroProblems + result.diagnostics)
+        return withMacroProblems(result)
     }
 
     /// Parses one formula given as UTF-8 bytes (invalid sequences read as U+FFFD).
     public func parse(utf8 bytes: [UInt8]) -> TeXParseResult {
         let result = bytes.withUnsafeBufferPointer { parse(bytes: $0) }
-        return macroProblems.isEmpty ? result : TeXParseResult(root: result.root, diagnostics: macroProblems + result.diagnostics)
+        return withMacroProblems(result)
+    }
+
+    /// `result` with the problems of the definitions first.
+    private func withMacroProblems(_ result: TeXParseResult) -> TeXParseResult {
+        if macroProblems.isEmpty { return result }
+        var joined = TeXParseResult(root: result.root, diagnostics: macroProblems + result.diagnostics)
+        joined.expansionsSpent = result.expansionsSpent
+        joined.expandedTokensSpent = result.expandedTokensSpent
+        return joined
     }
 
     /// Parses the formula in `bytes`, which the parse reads in place.
@@ -77,12 +86,16 @@ public struct TeXParser: Sendable {
                                       itemMemory: itemMemory, tokenMemory: tokenMemory)
                 defer { core.release() }
                 let root = core.parseTop()
+                var result: TeXParseResult
                 if core.diagnostics.isEmpty && core.expander.diagnostics.isEmpty {
-                    return TeXParseResult(root: root, diagnostics: [])
+                    result = TeXParseResult(root: root, diagnostics: [])
+                } else {
+                    var diagnostics = core.diagnostics + core.expander.diagnostics
+                    diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
+                    result = TeXParseResult(root: root, diagnostics: Self.bounded(diagnostics, limit: options.limits.maxDiagnostics))
                 }
-                var diagnostics = core.diagnostics + core.expander.diagnostics
-                diagnostics.sort { ($0.range?.lowerBound ?? 0) < ($1.range?.lowerBound ?? 0) }
-                return TeXParseResult(root: root, diagnostics: Self.bounded(diagnostics, limit: options.limits.maxDiagnostics))
+                (result.expansionsSpent, result.expandedTokensSpent) = core.expander.spent
+                return result
             }
         }
     }

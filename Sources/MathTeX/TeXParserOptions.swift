@@ -79,6 +79,10 @@ public struct TeXParseResult: Sendable {
     public let root: MathNode
     /// Everything worth telling, errors first by position.
     public let diagnostics: [Diagnostic]
+    /// The macro expansions and expanded tokens the parse spent (of ``TeXLimits/maxExpansions`` and
+    /// ``TeXLimits/maxExpandedTokens``): a parse nested in another (math inside mhchem's `\ce`) spends
+    /// its parent's budget, so nesting cannot multiply it.
+    package var expansionsSpent = 0, expandedTokensSpent = 0
 
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.containsError }

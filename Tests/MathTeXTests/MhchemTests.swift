@@ -69,6 +69,19 @@ struct MhchemTests {
         #expect(result.diagnostics.contains { $0.id == "tex.too-deep" })
     }
 
+    /// Math inside `\ce` is parsed on its own, but with what is left of the formula's macro budget:
+    /// a definition whose `\ce` holds the macro twice in math (`\newcommand{\b}{\ce{$\b$ $\b$}}`)
+    /// doubled at each of ~200 levels, each with a fresh budget, and ran for hours (the documents
+    /// fuzzer's 1 KB input took 1.8 GB and a minute per document); now the whole formula stops at the
+    /// expansion limit.
+    @Test func nestedMathSharesTheFormulasMacroBudget() {
+        var options = TeXParserOptions()
+        options.definitions = #"\newcommand{\b}{\ce{$\b$ $\b$}}"#
+        let result = TeXParser(options: options).parse(#"\b"#)
+        #expect(result.diagnostics.contains { $0.id == "tex.expansion-limit" })
+        #expect(result.expansionsSpent <= 2 * options.limits.maxExpansions)   // each parse past the limit counts the call it refused
+    }
+
     @Test(arguments: [#"\ce{"#, #"\ce{$x}"#, #"\ce{(((}"#, #"\ce{^^^__}"#, #"\ce{A ->[[}"#, #"\ce{\bond{}}"#, #"\pu{}"#, #"\ce"#,
                       #"\pu{1e}"#, #"\ce{-}"#, #"\ce{1/}"#, #"\ce{{}}"#, #"\ce{\{}"#, "\\ce{\u{0}\u{FFFF}}"])
     func brokenInputNeverCrashes(_ tex: String) {

@@ -34,9 +34,12 @@ extension ParserCore {
         }
         guard enterNesting(at: call.range) else { return MathNode(.error("\\\(call.name)"), range: call.range) }
         defer { depth -= 1 }
+        let spent = expander.spent
         var reader = MhchemReader(text: text, base: base, commandRange: call.range, options: options,
-                                  depthLeft: texLimits.maxDepth - depth)
+                                  depthLeft: texLimits.maxDepth - depth,
+                                  budgetLeft: (texLimits.maxExpansions - spent.expansions, texLimits.maxExpandedTokens - spent.tokens))
         let node = units ? reader.physicalUnit() : reader.equation()
+        expander.charge(expansions: reader.spent.expansions, tokens: reader.spent.tokens)
         diagnostics += reader.diagnostics
         let end = tokens.last.map { max($0.range.upperBound + 1, call.range.upperBound) } ?? call.range.upperBound
         return MathNode(node.kind, node.children, range: SourceRange(call.range.lowerBound, end), attributes: node.attributes)
