@@ -3,6 +3,10 @@
 // letters ("cap H sub 2 cap O") instead of as variables.
 
 extension SemanticTree.Records {
+    /// The states of matter a formula may be followed by in parentheses (IUPAC's symbols, the same in
+    /// every language): aqueous, solid, liquid, gas, crystalline.
+    static let stateSymbols: Set<String> = ["aq", "s", "l", "g", "cr"]
+
     /// The symbols of the chemical elements (IUPAC) in order of atomic number (H is 1, Og is 118).
     static let elementsByAtomicNumber: [String] = [
         "H", "He", "Li", "Be", "B", "C", "N", "O", "F", "Ne", "Na", "Mg", "Al", "Si", "P", "S", "Cl", "Ar",
@@ -53,11 +57,13 @@ extension SemanticTree.Records {
     /// (`P_1 V_1`, `P_2 V_2`, `x_2 y`) stay mathematics. Without counts, element symbols of which two
     /// or more have two letters (`Na Cl`) are a formula too (``isProductOfTwoLetterElements(_:)``).
     /// A positive integer coefficient may lead (`2H_2O`, as chemical equations write it) when at least
-    /// two parts follow it.
-    func isChemicalFormula<C: Collection>(_ factors: C) -> Bool where C.Element == NodeID {
+    /// two parts follow it, and the formula's state may end it (`Fe Cl_3 (aq)`: a ``SemanticKind/chemicalState``,
+    /// which the row analysis makes of a state after a formula).
+    func isChemicalFormula<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
         if factors.count >= 3, let first = factors.first, let c = integerValue(first), c >= 1 {
             return isChemicalFormula(factors.dropFirst())
         }
+        if let last = factors.last, kind(last) == .chemicalState { return isChemicalFormula(factors.dropLast()) }
         guard factors.count >= 2 else { return false }
         var counted = false
         var distinctive = false
@@ -81,7 +87,7 @@ extension SemanticTree.Records {
     /// salt or an alloy written without counts. Mathematics writes a product of variables as
     /// one-letter identifiers (`N a C l`), so two-letter symbols are evidence enough where one-letter
     /// ones are not (`C O` stays a product).
-    private func isProductOfTwoLetterElements<C: Collection>(_ factors: C) -> Bool where C.Element == NodeID {
+    private func isProductOfTwoLetterElements<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
         var twoLetter = 0
         for f in factors {
             guard isElement(f) else { return false }

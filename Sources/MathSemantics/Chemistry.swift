@@ -72,7 +72,7 @@ extension Analyzer {
             let written = a["data-chem-state"] ?? ""
             let mark = b.mark()
             let word = written.trimmingSpaces
-            let known = ["aq", "s", "l", "g", "cr"].contains(word)
+            let known = SemanticTree.Records.stateSymbols.contains(word)
             b.string(.state, known ? word : "other")
             // A state holding math or a list (aq,$\infty$) keeps it as content.
             if !known, m.children.count == 3 {

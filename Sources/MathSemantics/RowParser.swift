@@ -989,6 +989,7 @@ extension Analyzer {
             switch kind(f) {
             case .identifier: if !tree.isElement(f) { return false }
             case .subscript, .power, .fenced: break
+            case .chemicalState where i == r.upperBound - 1: break   // a formula's state ends it
             default: return false
             }
             i += 1
@@ -996,13 +997,12 @@ extension Analyzer {
         return true
     }
 
-    /// The state of matter a fenced factor names, `(aq)`, `(s)`, `(l)`, `(g)` or `(cr)` (IUPAC's symbols,
-    /// the same in every language), or nil.
+    /// The state of matter a fenced factor names (`(aq)`, ``SemanticTree/Records/stateSymbols``), or nil.
     func stateWord(_ f: NodeID) -> String? {
         guard kind(f) == .fenced, tree.string(f, .open) == "(", tree.string(f, .close) == ")",
               let c = child(f, .content), kind(c) == .identifier else { return nil }
         let word = text(c)
-        return ["aq", "s", "l", "g", "cr"].contains(word) ? word : nil
+        return SemanticTree.Records.stateSymbols.contains(word) ? word : nil
     }
 
     /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,
@@ -1020,7 +1020,6 @@ extension Analyzer {
             b.add(child: f, .item)
         }
         if possibleFunction { b.flag(.possibleFunction) }
-        else if let last = r.last, kind(factors[last]) == .chemicalState { b.flag(.chemical) }   // made so by ``product(from:)``
         else if mayBeChemicalFormula(r), tree.isChemicalFormula(r.map { factors[$0] }) { b.flag(.chemical) }
         return b.finish(.impliedTimes, mark)
     }
