@@ -43,20 +43,20 @@ struct MhchemReader {
     /// How deep nested parses may still go.
     let depthLeft: Int
     var diagnostics: [Diagnostic] = []
-    /// The formula's macro budget still to spend (expansions, expanded tokens), shared by every parse
-    /// nested here, and what they spent: math in `\ce{$…$ $…$}` whose macros hold more `\ce` would
-    /// otherwise get a fresh budget at each level and multiply it.
-    private(set) var budgetLeft: (expansions: Int, tokens: Int)
+    /// The formula's macro budget left when the reader began (expansions, expanded tokens), shared by
+    /// every parse nested here, and what they spent of it: math in `\ce{$…$ $…$}` whose macros hold more
+    /// `\ce` would otherwise get a fresh budget at each level and multiply it.
+    let budget: (expansions: Int, tokens: Int)
     private(set) var spent = (expansions: 0, tokens: 0)
 
     init(text: String, base: Int?, commandRange: SourceRange, options: TeXParserOptions, depthLeft: Int,
-         budgetLeft: (expansions: Int, tokens: Int)) {
+         budget: (expansions: Int, tokens: Int)) {
         self.bytes = Array(text.utf8)
         self.base = base
         self.commandRange = commandRange
         self.options = options
         self.depthLeft = depthLeft
-        self.budgetLeft = budgetLeft
+        self.budget = budget
     }
 
     // MARK: Small helpers
@@ -135,11 +135,9 @@ struct MhchemReader {
         var nested = options
         nested.displayMode = display
         nested.limits.maxDepth = depthLeft - 1
-        nested.limits.maxExpansions = max(0, budgetLeft.expansions)
-        nested.limits.maxExpandedTokens = max(0, budgetLeft.tokens)
+        nested.limits.maxExpansions = max(0, budget.expansions - spent.expansions)
+        nested.limits.maxExpandedTokens = max(0, budget.tokens - spent.tokens)
         let result = TeXParser(options: nested).parse(source)
-        budgetLeft.expansions -= result.expansionsSpent
-        budgetLeft.tokens -= result.expandedTokensSpent
         spent.expansions += result.expansionsSpent
         spent.tokens += result.expandedTokensSpent
         let shift = base.map { $0 + lo }

@@ -37,7 +37,7 @@ extension ParserCore {
         let spent = expander.spent
         var reader = MhchemReader(text: text, base: base, commandRange: call.range, options: options,
                                   depthLeft: texLimits.maxDepth - depth,
-                                  budgetLeft: (texLimits.maxExpansions - spent.expansions, texLimits.maxExpandedTokens - spent.tokens))
+                                  budget: (texLimits.maxExpansions - spent.expansions, texLimits.maxExpandedTokens - spent.tokens))
         let node = units ? reader.physicalUnit() : reader.equation()
         expander.charge(expansions: reader.spent.expansions, tokens: reader.spent.tokens)
         diagnostics += reader.diagnostics
