@@ -86,9 +86,7 @@ extension Analyzer {
     /// A ``SemanticKind/unit`` leaf for a unit as written.
     mutating func unitLeaf(_ written: String, range: SourceRange?) -> NodeID {
         let mark = b.mark()
-        // A marked unit is one whatever its symbol: its key is the symbol when no table knows it (the
-        // locale's units may: Swedish `sek`), as for a marked unit after a quantity (``unitAt``).
-        let key = UnitSymbols.key(written) ?? UnitSymbols.normalized(written)
+        let key = UnitSymbols.markedKey(written)
         if !key.isEmpty {
             b.string(.unitName, key)
             if UnitSymbols.isCurrency(key) { b.flag(.currency) }

@@ -755,13 +755,13 @@ extension Analyzer {
             // A unit marked in MathML is one whatever its symbol (its key is the symbol when unknown).
             if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText {
                 let written = t.trimmingSpaces
-                return (written, UnitSymbols.key(written) ?? UnitSymbols.normalized(written), nil, m.range)
+                return (written, UnitSymbols.markedKey(written), nil, m.range)
             }
             if case .superscript = m.kind, m.children.count == 2, let attributes = m.children[0].attributes,
                Analyzer.isMarkedUnit(attributes), let t = m.children[0].leafText,
                case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" {
                 let written = t.trimmingSpaces
-                let key = UnitSymbols.key(written) ?? UnitSymbols.normalized(written)
+                let key = UnitSymbols.markedKey(written)
                 return (written + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
             }
             switch m.kind {

@@ -91,6 +91,13 @@ package enum UnitSymbols {
         return nil
     }
 
+    /// The key of a unit marked as one in MathML (`intent=":unit"`, `class="MathML-Unit"`): a unit
+    /// whatever its symbol, so its key is the symbol itself (normalised) when no table knows it, and
+    /// the locale's units may (Swedish `sek`).
+    package static func markedKey(_ written: String) -> String {
+        key(written) ?? normalized(written)
+    }
+
     /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`), nil for a
     /// symbol that is not one (`min`, `m`).
     package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
