@@ -114,22 +114,12 @@ public final class MathStream {
         // Inside an open fenced code block, a chunk with no line break cannot close it: code text, out at
         // once (the next scan starts at the line's start).
         if resumeFence != nil, emitted == end, !bytes.contains(0x0A) {
-            let range = SourceRange(end, end + bytes.count)
-            advance(over: bytes[...])
-            emitted = range.upperBound
-            lastSettled = emitted
-            compact()
-            return [.text(chunk, range: range)]
+            return emitWhole(chunk, bytes, from: end)
         }
         // Plain prose while nothing is open: out at once, no scan.
         if clean, emitted == end, !bytes.contains(where: Self.mayOpen) {
-            let range = SourceRange(end, end + bytes.count)
-            advance(over: bytes[...])
-            emitted = range.upperBound
-            resume = emitted
-            lastSettled = emitted
-            compact()
-            return [.text(chunk, range: range)]
+            resume = end + bytes.count
+            return emitWhole(chunk, bytes, from: end)
         }
         // Something is held: scan again only when a byte that can decide it has come.
         if !clean, !bytes.contains(where: wake.contains), base + buffer.count - emitted <= maxPendingBytes {
@@ -248,6 +238,17 @@ public final class MathStream {
     private var reportedUpTo = 0
     /// Whether `buffer[0]` starts a line.
     private var lineStartAtBase = true
+
+    /// The chunk just appended (its `bytes`, from stream offset `start`, with everything before it
+    /// emitted), out whole as text without a scan.
+    private func emitWhole(_ chunk: String, _ bytes: [UInt8], from start: Int) -> [StreamSegment] {
+        let range = SourceRange(start, start + bytes.count)
+        advance(over: bytes[...])
+        emitted = range.upperBound
+        lastSettled = emitted
+        compact()
+        return [.text(chunk, range: range)]
+    }
 
     private func emitText(upTo end: Int) -> StreamSegment {
         let range = SourceRange(emitted, end)
