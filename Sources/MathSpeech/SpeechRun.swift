@@ -472,15 +472,23 @@ struct SpeechRun {
             var bits: UInt64 = block == blocks - 1 ? list.pointee.lastBlock : ~0
             if let roleRow { bits &= roleRow[block] }
             if let parentRow { bits &= parentRow[block] }
+            // The rules that require a property the node, its parent or its children lack are not
+            // visited (``RuleTable/CandidateList/requirementRows``).
+            if list.pointee.requiresAny {
+                list.pointee.requirementRows.clear(&bits, block: block, blocks: blocks, present: present, masks: candidateMasks)
+            }
+            if list.pointee.needsParentNames {
+                list.pointee.parentRequirementRows.clear(&bits, block: block, blocks: blocks, present: parentNames, masks: candidateMasks)
+            }
+            if list.pointee.needsChildNames {
+                list.pointee.childRequirementRows.clear(&bits, block: block, blocks: blocks, present: childNames, masks: candidateMasks)
+            }
             let offset = block << 6
             block += 1
             rules: while bits != 0 {
                 let candidate = first + (offset | bits.trailingZeroBitCount)
                 bits &= bits &- 1
                 guard candidate.pointee.childRoles & missingChildRoles == 0,
-                      candidate.pointee.requires.isSubset(of: present),
-                      candidate.pointee.parentRequires.isSubset(of: parentNames),
-                      candidate.pointee.childRequires.isSubset(of: childNames),
                       Int(candidate.pointee.rule) >= firstRule else { continue }
                 let kindPath = candidate.pointee.kindPath
                 if kindPath >= 0 {
