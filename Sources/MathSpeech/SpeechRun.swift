@@ -492,7 +492,14 @@ struct SpeechRun {
                       Int(candidate.pointee.rule) >= firstRule else { continue }
                 let kindPath = candidate.pointee.kindPath
                 if kindPath >= 0 {
-                    guard let target = resolve(Int(kindPath), context), candidate.pointee.pathKinds.contains(tree.kind(target.node)) else { continue }
+                    let kind = resolve(Int(kindPath), context).map { tree.kind($0.node).number } ?? kindCount
+                    guard kind < kindCount, candidate.pointee.pathKinds.contains(number: kind) else {
+                        // The later rules of the block whose test of the same path fails are cleared:
+                        // those testing it (the last row) whose test does not hold for this kind.
+                        let rows = candidateMasks + Int(candidate.pointee.pathRow) + offset >> 6
+                        bits &= ~rows[(kindCount + 1) * blocks] | rows[kind * blocks]
+                        continue
+                    }
                 }
                 let skipped = skipsTextTests ? candidate.pointee.textTest : -1
                 var t = candidate.pointee.firstTest

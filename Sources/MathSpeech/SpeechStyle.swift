@@ -431,6 +431,11 @@ final class RuleTable: Sendable {
         /// fail (`implied-times-…`, `transpose-…`), without a call per test (rules stage, session 9).
         let kindPath: Int32
         let pathKinds: KindSet
+        /// In its list, the start in ``RuleTable/Candidates/masks`` of the rows of its ``kindPath``
+        /// (-1: none): per kind (by number) the node at the path may have, then for no node there,
+        /// the list's rules testing that path whose kind test holds; then the row of all the list's
+        /// rules that test it (see ``RuleTable/CandidateList``).
+        var pathRow: Int32 = -1
         /// The vocabulary roles (bits by number) and parent kinds for which the rule's `role is …` and
         /// `parent is …` conditions fail, and whether they hold at the root (no parent): a node
         /// they rule out is not matched against the rule (a mask test in the candidate loop instead
@@ -507,8 +512,10 @@ final class RuleTable: Sendable {
         let lastBlock: UInt64
 
         /// The list at `rules` of rules `list` (numbers into `entries`), its decision rows added to
-        /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds).
-        init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], roleCount: Int, kindCount: Int) {
+        /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds), and each rule's
+        /// ``Candidate/pathRow`` in the list appended to `pathRows`.
+        init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], pathRows: inout [Int32],
+             roleCount: Int, kindCount: Int) {
             self.rules = rules
             let roleBits: UInt64 = roleCount >= 64 ? ~0 : (1 << UInt64(roleCount)) &- 1
             let allKinds = KindSet.first(kindCount)
@@ -575,6 +582,28 @@ final class RuleTable: Sendable {
                     masks += row
                 }
                 return RequirementRows(names: names, start: start)
+            }
+            // Per path whose kind some rule tests first (``Candidate/kindPath``), per kind of node there
+            // (and none), the rules testing that path whose test fails: when one fails, so do they,
+            // and they are not visited (the tests of the kind before `times` in a product rule out six
+            // rules a node; rules stage, session 12).
+            var rowsOfPath: [(path: Int32, start: Int32)] = []
+            for r in list {
+                let path = entries[r].kindPath
+                guard path >= 0 else { pathRows.append(-1); continue }
+                if let known = rowsOfPath.first(where: { $0.path == path }) { pathRows.append(known.start); continue }
+                let start = Int32(masks.count)
+                rowsOfPath.append((path, start))
+                var rows = [UInt64](repeating: 0, count: (kindCount + 2) * blocks)
+                for (j, other) in list.enumerated() where entries[other].kindPath == path {
+                    let bit = UInt64(1) << UInt64(j & 63), column = j >> 6
+                    rows[(kindCount + 1) * blocks + column] |= bit
+                    entries[other].pathKinds.forEachNumber { k in
+                        if k < kindCount { rows[k * blocks + column] |= bit }
+                    }
+                }
+                masks += rows
+                pathRows.append(start)
             }
             requirementRows = makeRequirementRows({ $0.requires }, needs)
             parentRequirementRows = makeRequirementRows({ $0.parentRequires }, parentNeeds)
@@ -659,12 +688,15 @@ final class RuleTable: Sendable {
                 lists.byText.values.reduce(n + lists.other.count) { $1 != lists.other ? $0 + $1.count : $0 }
             })
             var masks: [UInt64] = []
+            var pathRows: [Int32] = []
+            pathRows.reserveCapacity(order.capacity)
             let roleCount = SemanticRole.allCases.count, kindCount = SemanticKind.allCases.count
             var all: [CandidateList] = []
             func add(_ list: [Int]) -> Int32 {
                 let start = order.count
                 for r in list { order.append(Int32(truncatingIfNeeded: r)) }
-                all.append(CandidateList(start ..< order.count, list, entries, masks: &masks, roleCount: roleCount, kindCount: kindCount))
+                all.append(CandidateList(start ..< order.count, list, entries, masks: &masks, pathRows: &pathRows,
+                                         roleCount: roleCount, kindCount: kindCount))
                 return Int32(all.count - 1)
             }
             var byScalar: [UInt32: Int32] = [:]
@@ -689,7 +721,11 @@ final class RuleTable: Sendable {
                     emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
                 byText.append(table)
             }
-            self.rules = FrozenArray(count: order.count) { entries[Int(order[$0])] }
+            self.rules = FrozenArray(count: order.count) {
+                var candidate = entries[Int(order[$0])]
+                candidate.pathRow = pathRows[$0]
+                return candidate
+            }
             self.masks = FrozenArray(masks)
             self.byKind = FrozenArray(byKind)
             self.lists = FrozenArray(all)
