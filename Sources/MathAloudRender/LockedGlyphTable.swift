@@ -1,4 +1,7 @@
 import Foundation
+#if os(Linux)
+import Synchronization
+#endif
 
 /// A thread-safe memo of values computed from a font (outlines, SVG paths, size variants, assemblies,
 /// script forms), one slot per glyph id (or per glyph and direction or level: the caller numbers the
@@ -6,7 +9,7 @@ import Foundation
 /// missing (two threads may compute the same value once each; both results are equal), then stored.
 /// The slots are memory of its own, read and written only under the lock.
 final class LockedGlyphTable<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = GlyphTableLock()
     /// The slots, allocated when the first value is stored (many tables of a font are never used).
     private var slots: UnsafeMutablePointer<Value?>? = nil
     private let count: Int
@@ -25,22 +28,20 @@ final class LockedGlyphTable<Value>: @unchecked Sendable {
     /// The value stored in `slot`, if any.
     func stored(_ slot: Int) -> Value? {
         guard slot >= 0, slot < count else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        return slots?[slot]
+        return lock.withLock { slots?[slot] }
     }
 
     /// Stores (or replaces) the value in `slot`.
     func store(_ value: Value, in slot: Int) {
         guard slot >= 0, slot < count else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if slots == nil {
-            let memory = UnsafeMutablePointer<Value?>.allocate(capacity: count)
-            memory.initialize(repeating: nil, count: count)
-            slots = memory
+        lock.withLock {
+            if slots == nil {
+                let memory = UnsafeMutablePointer<Value?>.allocate(capacity: count)
+                memory.initialize(repeating: nil, count: count)
+                slots = memory
+            }
+            slots![slot] = value
         }
-        slots![slot] = value
     }
 
     /// The value in `slot`, computing and storing it with `make` the first time.
@@ -50,4 +51,29 @@ final class LockedGlyphTable<Value>: @unchecked Sendable {
         store(v, in: slot)
         return v
     }
+}
+
+/// The lock of a ``LockedGlyphTable``: taken about fifteen times per formula rendered to SVG (glyph
+/// look-ups, script forms, outlines). On Linux the standard library's `Mutex` (an atomic compare and
+/// exchange, the futex only when contended); `NSLock` there wraps an `NSCondition` around a pthread
+/// mutex and cost 1.1 k instructions per formula (`MathAloudBench render-svg-profile` under callgrind,
+/// session 12). Elsewhere `NSLock` (`Mutex` needs macOS 15; the package supports macOS 13).
+private final class GlyphTableLock: Sendable {
+    #if os(Linux)
+    private let mutex = Mutex(())
+
+    @inline(__always)
+    func withLock<R>(_ body: () -> R) -> R {
+        mutex.withLock { _ in body() }
+    }
+    #else
+    private let lock = NSLock()
+
+    @inline(__always)
+    func withLock<R>(_ body: () -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+    #endif
 }
