@@ -139,34 +139,38 @@ public struct SpeechDescription: Hashable, Sendable {
 
     /// The plain text of some items (see ``plainText``).
     static func plainText(_ items: ArraySlice<Item>) -> String {
-        // Written as UTF-8 bytes straight into the string: a label is read for every image.
-        var end = items.endIndex
-        while end > items.startIndex, case .pause = items[end - 1] { end -= 1 }
-        var capacity = 0
-        for item in items[..<end] {
-            if case .words(let w, _, _) = item { capacity += w.utf8.count + 1 } else { capacity += 1 }
-        }
-        if capacity == 0 { return "" }
-        return String(unsafeUninitializedCapacity: capacity) { bytes in
-            var n = 0
-            for item in items[..<end] {
-                switch item {
-                case .words(let w, _, _):
-                    if n > 0, bytes[n - 1] != 0x20 {
-                        bytes[n] = 0x20
+        // Written as UTF-8 bytes straight into the string: a label is read for every image. The items
+        // are read in place (a copy of an item counted a reference to its words, twice per item: a
+        // fifth of this function; `MathAloudBench render-svg-profile`, session 12).
+        items.withUnsafeBufferPointer { items in
+            var end = items.count
+            while end > 0, case .pause = items[end - 1] { end -= 1 }
+            var capacity = 0
+            for i in 0 ..< end {
+                if case .words(let w, _, _) = items[i] { capacity += w.utf8.count + 1 } else { capacity += 1 }
+            }
+            if capacity == 0 { return "" }
+            return String(unsafeUninitializedCapacity: capacity) { bytes in
+                var n = 0
+                for i in 0 ..< end {
+                    switch items[i] {
+                    case .words(let w, _, _):
+                        if n > 0, bytes[n - 1] != 0x20 {
+                            bytes[n] = 0x20
+                            n += 1
+                        }
+                        let copied = w.withBytes { source in
+                            if let from = source.baseAddress { (bytes.baseAddress! + n).initialize(from: from, count: source.count) }
+                            return source.count
+                        }
+                        n += copied
+                    case .pause(let p):
+                        bytes[n] = p == .short ? 0x2C : p == .medium ? 0x3B : 0x2E    // , ; .
                         n += 1
                     }
-                    let copied = w.withBytes { source in
-                        _ = UnsafeMutableBufferPointer(rebasing: bytes[n...]).initialize(from: source)
-                        return source.count
-                    }
-                    n += copied
-                case .pause(let p):
-                    bytes[n] = p == .short ? 0x2C : p == .medium ? 0x3B : 0x2E    // , ; .
-                    n += 1
                 }
+                return n
             }
-            return n
         }
     }
 }
