@@ -99,4 +99,35 @@ import Testing
             }
         }
     }
+
+    /// Escaping on bytes agrees with escaping a Unicode scalar at a time (the way it was written
+    /// first) on many strings mixing markup, controls, non-ASCII letters and U+FFFE/U+FFFF.
+    @Test func escapingAgreesWithScalarByScalar() {
+        func reference(_ text: String, attribute: Bool, nbsp: Bool) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"" where attribute: out += "&quot;"
+                case "\n" where attribute: out += "&#xA;"
+                case "\r" where attribute: out += "&#xD;"
+                case "\t" where attribute: out += "&#x9;"
+                case "\u{A0}" where nbsp: out += "&#xA0;"
+                default: out.unicodeScalars.append(XMLEscaping.isXMLCharacter(scalar.value) ? scalar : "\u{FFFD}")
+                }
+            }
+            return out
+        }
+        let pieces = ["a", "<", ">", "&", "\"", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "\u{A0}", "é", "Ġ",
+                      "\u{FFFE}", "\u{FFFF}", "\u{FFBE}", "\u{FFFD}", "𝑥", "∑", " "]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0 ..< 2000 {
+            let text = (0 ..< Int.random(in: 1 ... 12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(XMLEscaping.text(text) == reference(text, attribute: false, nbsp: false), "\(text.debugDescription)")
+            #expect(XMLEscaping.text(text, nbspAsReference: true) == reference(text, attribute: false, nbsp: true), "\(text.debugDescription)")
+            #expect(XMLEscaping.attribute(text) == reference(text, attribute: true, nbsp: false), "\(text.debugDescription)")
+        }
+    }
 }
