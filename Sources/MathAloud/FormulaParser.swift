@@ -87,7 +87,7 @@ public struct FormulaParser: Sendable {
         case .mathml:
             var options = MathMLWriter.Options()
             options.display = display || tex.options.displayMode
-            if formula.notation == .tex { options.includeAnnotation = String(decoding: formula.source.bytes, as: UTF8.self) }
+            if formula.notation == .tex { options.includeAnnotation = formula.source.text }
             return MathMLWriter(options: options).write(formula.root)
         case .json:
             return formula.root.jsonText()

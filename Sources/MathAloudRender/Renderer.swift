@@ -140,7 +140,7 @@ public final class Renderer: Sendable {
     /// ``RenderOptions/maxPageSize`` is drawn smaller to fit (``RenderedFormula/fontSize``), with a
     /// `render.page-too-large` warning.
     public func render(_ parsed: ParsedFormula, display: Bool? = nil, speaker: Speaker? = nil) -> RenderedFormula {
-        let source = String(decoding: parsed.source.bytes, as: UTF8.self)
+        let source = parsed.source.text
         if parsed.diagnostics.rejection != nil {
             return RenderedFormula(source: source, box: Box(width: 0, height: 0, depth: 0), label: "", speech: "",
                                    diagnostics: parsed.diagnostics, fontSize: options.size, padding: options.padding)
@@ -185,7 +185,7 @@ public final class Renderer: Sendable {
     /// label carries its equation number), so the formula is spoken once.
     public func render(_ parsed: ParsedFormula, display: Bool?, label: String, speech: String,
                        errorColor: RGBAColor? = nil, tagsOnLeft: Bool? = nil) -> RenderedFormula {
-        let source = String(decoding: parsed.source.bytes, as: UTF8.self)
+        let source = parsed.source.text
         let box = layout(parsed.root, display: display, errorColor: errorColor, tagsOnLeft: tagsOnLeft)
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: parsed.diagnostics,
                                fontSize: options.size, padding: options.padding)

@@ -58,15 +58,26 @@ public struct SourceText: Sendable {
     /// The UTF-8 bytes of the source.
     public let bytes: [UInt8]
     private let lineStarts: [Int]
+    /// The text it was made from, when it was made from a string (``text`` need not decode it again).
+    private let string: String?
 
     /// Indexes `text` for location look-ups.
     public init(_ text: String) {
-        self.init(bytes: Array(text.utf8))
+        self.init(bytes: Array(text.utf8), string: text)
     }
+
+    /// The source as a string (invalid UTF-8 of a source made from bytes repaired, as
+    /// `String(decoding:as:)` does).
+    public var text: String { string ?? String(decoding: bytes, as: UTF8.self) }
 
     /// Indexes raw UTF-8 bytes (invalid sequences are tolerated) for location look-ups.
     public init(bytes: [UInt8]) {
+        self.init(bytes: bytes, string: nil)
+    }
+
+    private init(bytes: [UInt8], string: String?) {
         self.bytes = bytes
+        self.string = string
         // Every parsed formula makes one (speech keeps it for its diagnostics), and nearly all are one
         // line: the newlines are found with `memchr`, and a text without one shares a single index
         // array instead of allocating its own (`MathAloudBench stages` under callgrind: the byte loop
