@@ -38,20 +38,26 @@ extension Analyzer {
                 item.match == RowItem.looseBar ? looseBarToken(m, ctx) : looseFenceToken(m, ctx)
             }) {
                 tokens.push(t)
-            } else if let token = item.withRaw({ classify($0, item.kind, scalar: item.scalar, nameClass: item.nameClass, ctx) }) {
-                if token == nil, item.scalar == "\u{2062}", tokens.count > start {
-                    tokens[tokens.count - 1].explicitTimes = true
+            } else if let seen = item.withRaw({ m -> (integral: Bool, differentialMark: Bool) in
+                // The token is pushed here, where it is made: handed out of the closure (as `Token??`)
+                // it was taken apart field by field and put together again, some 110 instructions a
+                // token (`MathAloudBench stages` under callgrind, session 12).
+                guard var t = classify(m, item.kind, scalar: item.scalar, nameClass: item.nameClass, ctx) else {
+                    if item.scalar == "\u{2062}", tokens.count > start { tokens[tokens.count - 1].explicitTimes = true }
+                    return (false, false)
                 }
-                if var t = token {
-                    if t.kind == .additive, item.withRaw({ Analyzer.writtenInfix($0) }) == true { t.writtenInfix = true }
-                    if t.kind == .apply {
-                        if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
-                    } else {
-                        if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { sawIntegral = true }
-                        if t.kind == .operand, isDifferentialMark(t) { sawDifferentialMark = true }
-                        tokens.push(t)
-                    }
+                if t.kind == .additive, Analyzer.writtenInfix(m) == true { t.writtenInfix = true }
+                if t.kind == .apply {
+                    if tokens.count > start { tokens[tokens.count - 1].forcedFunction = true }
+                    return (false, false)
                 }
+                let seen = (integral: t.kind == .bigOperator && bigs[Int(t.big)].integrals > 0,
+                            differentialMark: t.kind == .operand && isDifferentialMark(t))
+                tokens.push(t)
+                return seen
+            }) {
+                if seen.integral { sawIntegral = true }
+                if seen.differentialMark { sawDifferentialMark = true }
             } else if item.kind == .wideSpace {
                 tokens.push(Token(.wideSpace, empty(item.spaceRange)))
             } else if item.kind == .operand {
