@@ -5,12 +5,20 @@ extension SemanticNode {
     /// `kind "text" role=… {key=value flag …}` with properties sorted by key; flags whose value is
     /// `true` print as the bare key. With `ranges`, each line ends with `@start..<end`.
     public func dump(ranges: Bool = false) -> String {
+        // Depth first with a stack of its own, not by recursion: a tree thousands of levels deep (the
+        // analysis bounds nesting, a tree built in code need not) is dumped without exhausting the
+        // call stack of the thread it runs on.
         var out = ""
-        dump(into: &out, depth: 0, ranges: ranges)
+        var pending: [(node: SemanticNode, depth: Int)] = [(self, 0)]
+        while let (node, depth) = pending.popLast() {
+            node.dumpLine(into: &out, depth: depth, ranges: ranges)
+            for child in node.children.reversed() { pending.append((child, depth + 1)) }
+        }
         return out
     }
 
-    private func dump(into out: inout String, depth: Int, ranges: Bool) {
+    /// The node's own line.
+    private func dumpLine(into out: inout String, depth: Int, ranges: Bool) {
         out += String(repeating: "  ", count: depth)
         out += kind.rawValue
         if !text.isEmpty { out += " " + DumpText.quote(text) }
@@ -28,7 +36,6 @@ extension SemanticNode {
         }
         if ranges, let range { out += " @\(range)" }
         out += "\n"
-        for child in children { child.dump(into: &out, depth: depth + 1, ranges: ranges) }
     }
 
     /// Values with spaces, `=`, braces or quotes (or empty ones) are quoted so the line stays parseable.

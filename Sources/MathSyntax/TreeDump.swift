@@ -4,20 +4,21 @@ extension MathNode {
     /// An indented, one-node-per-line dump of the tree, stable for golden tests:
     /// `kind "text" [properties] @start..<end`.
     public func treeDump(ranges: Bool = true) -> String {
+        // Depth first with a stack of its own, not by recursion: a tree built in code may be deeper
+        // than the call stack of the thread it is dumped on allows (the parsers bound their depth).
         var out = ""
-        dump(into: &out, depth: 0, ranges: ranges)
-        return out
-    }
-
-    private func dump(into out: inout String, depth: Int, ranges: Bool) {
-        out += String(repeating: "  ", count: depth)
-        out += kindDescription
-        if let attributes, !attributes.isEmpty {
-            out += " {" + attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "}"
+        var pending: [(node: MathNode, depth: Int)] = [(self, 0)]
+        while let (node, depth) = pending.popLast() {
+            out += String(repeating: "  ", count: depth)
+            out += node.kindDescription
+            if let attributes = node.attributes, !attributes.isEmpty {
+                out += " {" + attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "}"
+            }
+            if ranges, let range = node.range { out += " @\(range)" }
+            out += "\n"
+            for child in node.children.reversed() { pending.append((child, depth + 1)) }
         }
-        if ranges, let range { out += " @\(range)" }
-        out += "\n"
-        for child in children { child.dump(into: &out, depth: depth + 1, ranges: ranges) }
+        return out
     }
 
     /// A short description of the node's kind and properties (no children), as in ``treeDump(ranges:)``.
