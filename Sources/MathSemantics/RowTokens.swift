@@ -790,6 +790,10 @@ extension Analyzer {
             }
         }
         guard let first = single(start) else { return nil }
+        // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
+        if first.key == "d", start + 1 < end, items[start + 1].kind == .identifier || items[start + 1].kind == .scripts {
+            return nil
+        }
         var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: 1)
         if start + 2 < end, items[start + 1].kind == .operator, items[start + 1].scalar == "/" || items[start + 1].scalar == "∕",
            let second = single(start + 2) {

@@ -329,3 +329,32 @@ extension SemanticNode {
         #expect(UnitNames.isSymbol("km²") && UnitNames.isSymbol("m/s") && !UnitNames.isSymbol("meters"))
     }
 }
+
+/// One table (``UnitSymbols``) says which written symbols are units, unmarked ones after a quantity too:
+/// an SI-prefixed annum is a unit from TeX as from the MathML of it, and look-alikes stay what they are.
+@Suite struct UnitSymbolTableTests {
+    @Test func prefixedSymbolsAreUnitsFromTeXAndMathML() {
+        for (tex, key) in [(#"3\,\mathrm{Ga}"#, "Ga"), (#"5\,\mathrm{ka}"#, "ka"), (#"2\,\text{PA}"#, "PA"),
+                           (#"4.5\,\text{mT}"#, "mT"), (#"3\,\mathrm{m/s^2}"#, "m/s²"), (#"7\,\mathrm{hPa}"#, "hPa")] {
+            let n = analyze(tex)
+            #expect(n.kind == .measurement && n.properties["unit-name"] == key, "\(tex)")
+        }
+        // The tree MathML `<mn>3</mn><mi mathvariant="normal">Ga</mi>` makes, as `parse --to mathml` writes it.
+        let mathml = MathNode(.row, [MathNode(.number("3")), MathNode(.identifier("Ga", variant: .normal))])
+        let m = SemanticAnalyzer().analyze(mathml)
+        #expect(m.kind == .measurement && m.properties["unit-name"] == "Ga")
+        #expect(UnitSymbols.writtenKey("μs") == "µs" && UnitSymbols.writtenKey("km/h") == "km/h")
+        #expect(UnitSymbols.writtenKey("kWh") == "kWh" && UnitSymbols.writtenKey("meters") == nil)
+    }
+
+    @Test func lookAlikesAreNotUnits() {
+        // A variable after a number, the mark of a differential, a transpose, an italic letter, the
+        // letter or article a between numbers.
+        #expect(analyze("2a").first(.measurement) == nil)
+        #expect(analyze(#"3\,\mathrm{d}x"#).first(.measurement) == nil)
+        #expect(analyze(#"\int 3\,\mathrm{d}x"#).first(.measurement) == nil)
+        #expect(analyze(#"A^\mathrm{T}"#).first(.measurement) == nil)
+        #expect(analyze("2Ga").first(.measurement) == nil)
+        #expect(analyze(#"(1\text{ a }1)"#).first(.measurement) == nil)
+    }
+}
