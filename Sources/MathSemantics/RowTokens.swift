@@ -644,12 +644,13 @@ extension Analyzer {
     }
 
     /// A ``SemanticKind/prescripts`` node of analysed parts. A combination or permutation (`{}_nC_k`,
-    /// `{}_nP_k`: a pre-subscript and a subscript on C or P, nothing else) keeps its subscript as a
-    /// child; otherwise the base carries its own scripts (`{}_2F_1`: base `F_1`, a subscript).
+    /// `{}_nP_k`, or with the total written above, `{}^nP_k`: one pre-script and a subscript on C or P,
+    /// nothing else) keeps its subscript as a child, the total in the role it is written in; otherwise
+    /// the base carries its own scripts (`{}_2F_1`: base `F_1`, a subscript).
     mutating func prescriptsNode(preSub: NodeID?, preSup: NodeID?, base: NodeID, sub: NodeID?, sup: NodeID?,
                                  range: SourceRange?) -> NodeID {
         var counting: PropertyName? = nil
-        if preSub != nil, preSup == nil, sub != nil, sup == nil, kind(base) == .identifier {
+        if (preSub != nil) != (preSup != nil), sub != nil, sup == nil, kind(base) == .identifier {
             switch scalar(base) {
             case "C": counting = .combination
             case "P": counting = .permutation

@@ -282,6 +282,13 @@ extension SemanticNode {
         let p = analyze("{}_{m}C_{j}")
         #expect(p.kind == .prescripts && p.has("combination"))
         #expect(analyze("{}_{10}P_{2}").has("permutation"))
+        // The total written above (ⁿPₖ) counts the same; it keeps the role it is written in.
+        let above = analyze("{}^{n}P_{k}")
+        #expect(above.has("permutation") && above.children.map(\.role) == [.presuperscript, .base, .subscript])
+        #expect(analyze("{}^{n}C_{k}").has("combination"))
+        // Look-alikes: both pre-scripts, a superscript after, another letter, no subscript (a nuclide).
+        #expect(!analyze("{}^{n}_{m}P_{k}").has("permutation") && !analyze("{}^{n}P^{k}").has("permutation"))
+        #expect(!analyze("{}^{n}Q_{k}").has("permutation") && !analyze("{}^{14}C").has("combination"))
         #expect(analyze("x_1").has("numeric"))
         #expect(analyze("\\sqrt[3]{x}").properties["index-value"] == "3")
         #expect(analyze("\\sqrt{x}").has("square"))
