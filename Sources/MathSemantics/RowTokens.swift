@@ -790,18 +790,38 @@ extension Analyzer {
                 return nil
             }
         }
-        guard let first = single(start) else { return nil }
+        // The micro prefix written as a Greek letter before an upright unit symbol (`5\,\mu\mathrm{m}`,
+        // `\mathrm{\mu m}`, `\mu\mathrm{s}^2`): one prefixed unit, as `µm` written in one piece is.
+        func microPrefixed(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
+            guard k + 1 < end, let m = items[k].raw, case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ",
+                  let next = items[k + 1].raw else { return nil }
+            var unitNode = next
+            var power: Int? = nil
+            if case .superscript = next.kind, next.children.count == 2, case .number(let p, _) = next.children[1].kind,
+               p == "2" || p == "3" {
+                unitNode = next.children[0].groupContent
+                power = p == "2" ? 2 : 3
+            }
+            guard case .identifier(let t, let v) = unitNode.kind, v == .normal,
+                  UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil,
+                  let key = UnitSymbols.writtenKey("µ" + t) else { return nil }
+            let sup = power.map { $0 == 2 ? "²" : "³" } ?? ""
+            return ("µ" + t + (power.map { "^\($0)" } ?? ""), key + sup, power, SourceRange.union(m.range, next.range))
+        }
+        var firstUsed = 1
+        guard let first = single(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }
         // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
         if first.key == "d", start + 1 < end, items[start + 1].kind == .identifier || items[start + 1].kind == .scripts {
             return nil
         }
-        var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: 1)
-        if start + 2 < end, items[start + 1].kind == .operator, items[start + 1].scalar == "/" || items[start + 1].scalar == "∕",
-           let second = single(start + 2) {
+        var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: firstUsed)
+        let slash = start + firstUsed
+        if slash + 1 < end, items[slash].kind == .operator, items[slash].scalar == "/" || items[slash].scalar == "∕",
+           let second = single(slash + 1) {
             unit.text += "/" + second.text
             unit.key += "/" + second.key
             unit.range = SourceRange.union(unit.range, second.range)
-            unit.used = 3
+            unit.used = firstUsed + 2
             unit.powerDenominator = second.power
         }
         return unit

@@ -354,6 +354,18 @@ extension SemanticNode {
         #expect(UnitSymbols.writtenKey("kWh") == "kWh" && UnitSymbols.writtenKey("meters") == nil)
     }
 
+    @Test func theMicroPrefixWrittenAsAGreekLetter() {
+        for (tex, key) in [(#"5\,\mu\mathrm{m}"#, "µm"), (#"5\,\mathrm{\mu m}"#, "µm"), (#"5\,\mathrm{\mu}\mathrm{s}"#, "µs"),
+                           (#"2\,\mu\mathrm{m}^2"#, "µm²"), (#"3\,\mu\mathrm{m}/\mathrm{s}"#, "µm/s")] {
+            let n = analyze(tex)
+            #expect(n.kind == .measurement && n.properties["unit-name"] == key, "\(tex)")
+        }
+        // μ times an italic m, μ alone, μm without a quantity.
+        #expect(analyze(#"5\mu m"#).first(.measurement) == nil)
+        #expect(analyze(#"5\mu"#).first(.measurement) == nil)
+        #expect(analyze(#"\mu\mathrm{m}"#).first(.measurement) == nil)
+    }
+
     @Test func lookAlikesAreNotUnits() {
         // A variable after a number, the mark of a differential, a transpose, an italic letter, the
         // letter or article a between numbers.
