@@ -768,11 +768,19 @@ extension Analyzer {
             switch m.kind {
             case .text(let t, _):
                 let tt = t.trimmingSpaces
+                // A text with spaces on both sides is a word between others (`2 \text{ at } t = 0`,
+                // `(1 a 1)`): a unit only when it is a unit's name, not a symbol's look-alike.
+                if let first = t.unicodeScalars.first, first.isSpace, let last = t.unicodeScalars.last, last.isSpace {
+                    return names.key(tt).map { (tt, $0, nil, m.range) }
+                }
                 if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
                 return nil
             case .identifier(let t, let v):
-                // An upright name, or a currency sign after an amount (`5€`).
+                // An upright name, or a currency sign after an amount (`5€`); not the name of a
+                // trigonometric, hyperbolic, logarithmic or exponential function (`3\mathrm{ch}`, the
+                // hyperbolic cosine, not chains; `min` and `deg` stay units).
                 guard v == .normal || (v == nil && t.hasSeveralScalars) || UnitSymbols.isCurrency(t) else { return nil }
+                if let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
                 if let key = Vocabulary.unitKey(t, names: names) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
@@ -812,6 +820,10 @@ extension Analyzer {
         guard let first = single(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }
         // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
         if first.key == "d", start + 1 < end, items[start + 1].kind == .identifier || items[start + 1].kind == .scripts {
+            return nil
+        }
+        // A one-letter symbol before an opening parenthesis is a function's name (`3\,\mathrm{P}(A)`).
+        if first.text.unicodeScalars.count == 1, start + firstUsed < end, items[start + firstUsed].scalar == "(" {
             return nil
         }
         var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: firstUsed)
