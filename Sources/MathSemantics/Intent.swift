@@ -204,6 +204,11 @@ extension Analyzer {
             concept = n
         case .concept(let name):
             concept = name
+            // A concept named without arguments on a function's name (`<mi intent="sine">sin</mi>`)
+            // replaces its words, not its part in the row: it is still a function head.
+            if fixity == nil, e.arguments == nil, depth == 0, Analyzer.isFunctionName(m) {
+                return intentComposite(concept: concept, arguments: [], fixity: "function", range: m.range)
+            }
         }
         return intentComposite(concept: concept, arguments: arguments,
                                fixity: fixity ?? (e.arguments == nil ? nil : "function"), range: m.range)
@@ -236,6 +241,13 @@ extension Analyzer {
         }
         if let fixity { b.string(.fixity, fixity) }
         return b.finish(.intent, mark, text: concept, range: range, rangeFromChildren: false)
+    }
+
+    /// Whether an element (through rows of one child) is an identifier naming a function (`sin`, `log`;
+    /// not a limit name).
+    static func isFunctionName(_ m: MathNode) -> Bool {
+        guard case .identifier(let t, _) = unwrapped(m).kind, let c = Vocabulary.nameClass(t) else { return false }
+        return c != .limit
     }
 
     /// The descendant of `m` (or `m` itself) marked `arg="name"`, searched depth first.

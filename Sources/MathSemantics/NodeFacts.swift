@@ -135,6 +135,12 @@ extension SemanticTree.Records {
             guard !has(n, .combination), !has(n, .permutation), let b = child(n, .base) else { return .none }
             if case .generic(let f) = functionLikeness(b) { return .generic(f) }
             return .none
+        case .intent:
+            // An author's concept named without arguments (arity 0, MathML 4 intent) before an argument is
+            // a function when the author says so (`<mi intent="probability:function">P</mi>(x)`: "probability
+            // of x") or it stands on a function's name (`<mi intent="sine">sin</mi>(x)`); else not.
+            guard childCount(n) == 0, string(n, .fixity) == "function" else { return .none }
+            return .generic(facts)
         case .fenced:
             // Functions combined: (g ∘ h)(t), (f + g)(x), (f ⋅ g)(x), (f/g)(x).
             if let c = child(n, .content), isFunctionCombination(c) { return .generic(facts) }

@@ -644,12 +644,13 @@ extension Analyzer {
     }
 
     /// A ``SemanticKind/prescripts`` node of analysed parts. A combination or permutation (`{}_nC_k`,
-    /// `{}_nP_k`: a pre-subscript and a subscript on C or P, nothing else) keeps its subscript as a
-    /// child; otherwise the base carries its own scripts (`{}_2F_1`: base `F_1`, a subscript).
+    /// `{}_nP_k`, or with the total written above, `{}^nP_k`: one pre-script and a subscript on C or P,
+    /// nothing else) keeps its subscript as a child, the total in the role it is written in; otherwise
+    /// the base carries its own scripts (`{}_2F_1`: base `F_1`, a subscript).
     mutating func prescriptsNode(preSub: NodeID?, preSup: NodeID?, base: NodeID, sub: NodeID?, sup: NodeID?,
                                  range: SourceRange?) -> NodeID {
         var counting: PropertyName? = nil
-        if preSub != nil, preSup == nil, sub != nil, sup == nil, kind(base) == .identifier {
+        if (preSub != nil) != (preSup != nil), sub != nil, sup == nil, kind(base) == .identifier {
             switch scalar(base) {
             case "C": counting = .combination
             case "P": counting = .permutation
@@ -767,11 +768,19 @@ extension Analyzer {
             switch m.kind {
             case .text(let t, _):
                 let tt = t.trimmingSpaces
+                // A text with spaces on both sides is a word between others (`2 \text{ at } t = 0`,
+                // `(1 a 1)`): a unit only when it is a unit's name, not a symbol's look-alike.
+                if let first = t.unicodeScalars.first, first.isSpace, let last = t.unicodeScalars.last, last.isSpace {
+                    return names.key(tt).map { (tt, $0, nil, m.range) }
+                }
                 if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
                 return nil
             case .identifier(let t, let v):
-                // An upright name, or a currency sign after an amount (`5€`).
+                // An upright name, or a currency sign after an amount (`5€`); not the name of a
+                // trigonometric, hyperbolic, logarithmic or exponential function (`3\mathrm{ch}`, the
+                // hyperbolic cosine, not chains; `min` and `deg` stay units).
                 guard v == .normal || (v == nil && t.hasSeveralScalars) || UnitSymbols.isCurrency(t) else { return nil }
+                if let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
                 if let key = Vocabulary.unitKey(t, names: names) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
@@ -789,14 +798,42 @@ extension Analyzer {
                 return nil
             }
         }
-        guard let first = single(start) else { return nil }
-        var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: 1)
-        if start + 2 < end, items[start + 1].kind == .operator, items[start + 1].scalar == "/" || items[start + 1].scalar == "∕",
-           let second = single(start + 2) {
+        // The micro prefix written as a Greek letter before an upright unit symbol (`5\,\mu\mathrm{m}`,
+        // `\mathrm{\mu m}`, `\mu\mathrm{s}^2`): one prefixed unit, as `µm` written in one piece is.
+        func microPrefixed(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
+            guard k + 1 < end, let m = items[k].raw, case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ",
+                  let next = items[k + 1].raw else { return nil }
+            var unitNode = next
+            var power: Int? = nil
+            if case .superscript = next.kind, next.children.count == 2, case .number(let p, _) = next.children[1].kind,
+               p == "2" || p == "3" {
+                unitNode = next.children[0].groupContent
+                power = p == "2" ? 2 : 3
+            }
+            guard case .identifier(let t, let v) = unitNode.kind, v == .normal,
+                  UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil,
+                  let key = UnitSymbols.writtenKey("µ" + t) else { return nil }
+            let sup = power.map { $0 == 2 ? "²" : "³" } ?? ""
+            return ("µ" + t + (power.map { "^\($0)" } ?? ""), key + sup, power, SourceRange.union(m.range, next.range))
+        }
+        var firstUsed = 1
+        guard let first = single(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }
+        // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
+        if first.key == "d", start + 1 < end, items[start + 1].kind == .identifier || items[start + 1].kind == .scripts {
+            return nil
+        }
+        // A one-letter symbol before an opening parenthesis is a function's name (`3\,\mathrm{P}(A)`).
+        if first.text.unicodeScalars.count == 1, start + firstUsed < end, items[start + firstUsed].scalar == "(" {
+            return nil
+        }
+        var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: firstUsed)
+        let slash = start + firstUsed
+        if slash + 1 < end, items[slash].kind == .operator, items[slash].scalar == "/" || items[slash].scalar == "∕",
+           let second = single(slash + 1) {
             unit.text += "/" + second.text
             unit.key += "/" + second.key
             unit.range = SourceRange.union(unit.range, second.range)
-            unit.used = 3
+            unit.used = firstUsed + 2
             unit.powerDenominator = second.power
         }
         return unit

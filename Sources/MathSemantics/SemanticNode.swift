@@ -265,9 +265,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     case `subscript`
     /// Pre-scripts (`{}_n C_k`, `{}^{14}_{6}C`, `{}_2F_1`, MathML `mmultiscripts`). Children:
     /// `presubscript` and/or `presuperscript`, `base` (carrying its own scripts: `F_1` is a
-    /// ``subscript``). A combination or permutation — a pre-subscript and a subscript on C or P,
-    /// nothing else — has property `combination` or `permutation` and its subscript as a `subscript`
-    /// child instead. A nuclide (an element symbol with its mass number and, if written, its own
+    /// ``subscript``). A combination or permutation — one pre-script (the total: `{}_nP_k` or ⁿPₖ)
+    /// and a subscript on C or P, nothing else — has property `combination` or `permutation` and its
+    /// subscript as a `subscript` child instead. A nuclide (an element symbol with its mass number and, if written, its own
     /// atomic number: `{}^{14}_{6}C`) has flag `nuclide`.
     case prescripts
     /// A square root (child `radicand`) or a root with `index`. Properties: `square` (also `\sqrt[2]`),

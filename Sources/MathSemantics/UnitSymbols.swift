@@ -91,6 +91,33 @@ package enum UnitSymbols {
         return nil
     }
 
+    /// The key of a unit symbol written in one piece after a quantity (`\text{km/h}`, `\mathrm{m/s^2}`):
+    /// a symbol ``key(_:)`` knows, or a quotient of two whose parts it knows, a part's power written with
+    /// a caret as the lexicon writes it (`m/s^2` → `m/s²`); nil otherwise. This table alone says which
+    /// written symbols are units (`UnitNames.isSymbol` and the analysis of an unmarked unit ask it).
+    package static func writtenKey(_ written: String) -> String? {
+        // The annum written bare is the letter or word `a` as often as it is the year (`1 a 1`, the
+        // indefinite article): a unit only when marked so or prefixed (`ka`, `Ga`).
+        if written == "a" { return nil }
+        if let k = key(written) { return k }
+        guard written.containsASCII(0x2F) || written.containsASCII(0x5E) else { return nil }
+        func part(_ p: Substring) -> String? {
+            if p.hasSuffix("^2") || p.hasSuffix("^3") {
+                guard let k = key(String(p.dropLast(2))) else { return nil }
+                return k + (p.last == "2" ? "²" : "³")
+            }
+            return key(String(p))
+        }
+        let parts = written.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return nil }
+        var keys: [String] = []
+        for p in parts {
+            guard let k = part(p) else { return nil }
+            keys.append(k)
+        }
+        return keys.joined(separator: "/")
+    }
+
     /// The key of a unit marked as one in MathML (`intent=":unit"`, `class="MathML-Unit"`): a unit
     /// whatever its symbol, so its key is the symbol itself (normalised) when no table knows it, and
     /// the locale's units may (Swedish `sek`).
@@ -180,7 +207,6 @@ public struct UnitNames: Sendable, Hashable {
     /// written name: a known unit, an SI prefix on a prefixable unit, their squares and cubes, a
     /// currency sign, or a quotient of such.
     public static func isSymbol(_ key: String) -> Bool {
-        if Vocabulary.unitSymbols[key] != nil { return true }
         // A key without a `/` or space byte has neither character: the searches are skipped (every
         // unit key of the speaking locale is tested at start-up).
         let bytes = key.utf8

@@ -254,36 +254,12 @@ enum Vocabulary {
 
     // MARK: Units
 
-    /// The normalised key of a unit written as a symbol (`cm`, `kg`, `m/s`) or, by `names`, spelled out
-    /// in the speaking language (`meters` → `m`). Keys are unit symbols; a lexicon turns them into words.
+    /// The normalised key of a unit written as a symbol (`cm`, `kg`, `m/s`: ``UnitSymbols/writtenKey(_:)``)
+    /// or, by `names`, spelled out in the speaking language (`meters` → `m`). Keys are unit symbols; a
+    /// lexicon turns them into words.
     static func unitKey(_ text: String, names: UnitNames) -> String? {
-        if let key = unitSymbols[text] { return key }
-        return names.key(text)
+        UnitSymbols.writtenKey(text) ?? names.key(text)
     }
-
-    /// Unit symbols, mapped to their keys (the symbol itself, µ spellings folded).
-    static let unitSymbols: [String: String] = {
-        var table: [String: String] = [:]
-        for symbol in [
-            "m", "cm", "mm", "km", "nm", "pm", "dm", "in", "ft", "yd", "mi",
-            "g", "kg", "mg", "t", "lb", "oz",
-            "s", "ms", "ns", "min", "h", "hr", "d", "yr",
-            "L", "l", "mL", "ml", "cL", "dL",
-            "N", "kN", "J", "kJ", "MJ", "eV", "keV", "MeV", "GeV", "TeV", "cal", "kcal",
-            "W", "kW", "MW", "GW", "mW", "Pa", "kPa", "MPa", "GPa", "hPa", "bar", "atm",
-            "Hz", "kHz", "MHz", "GHz", "V", "kV", "mV", "A", "mA", "K", "mol", "mmol",
-            "Ω", "C", "F", "T", "Wb", "H", "lm", "lx", "cd", "Bq", "Gy", "Sv", "dB", "rad", "sr",
-            "m/s", "km/h", "mi/h", "mph", "m/s^2", "kWh", "ha",
-            "$", "€", "£", "¥", "¢", "₹", "₩", "₽", "₿",
-        ] {
-            table[symbol] = symbol
-        }
-        for (micro, key) in [("μm", "µm"), ("µm", "µm"), ("μs", "µs"), ("µs", "µs"), ("μg", "µg"), ("µg", "µg"),
-                             ("μL", "µL"), ("µL", "µL"), ("μA", "µA"), ("µA", "µA")] {
-            table[micro] = key
-        }
-        return table
-    }()
 
 }
 

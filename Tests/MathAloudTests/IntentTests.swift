@@ -58,6 +58,25 @@ import Testing
                 == "the open interval from c to d")
     }
 
+    /// A concept named without arguments (arity 0, MathML 4 §5.1; "intent-core-concepts": a name not
+    /// used as a function head has arity 0) says the concept, never the element's content, on a token,
+    /// a row or a script alike; a locale without `concept.NAME` words says the name, hyphens as spaces.
+    @Test(arguments: ["en", "de"])
+    func conceptWithoutArgumentsSaysTheConcept(_ locale: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "simplespeak")
+        func say(_ mathml: String) -> String { normalizedSpeech(speaker.speak(mathML: "<math>\(mathml)</math>").text, dropSpaces: false) }
+        #expect(say("<mi intent='sine'>sin</mi>") == "sine")
+        #expect(say("<mrow intent='greatest-common-divisor'><mi>g</mi><mi>c</mi><mi>d</mi></mrow>") == "greatest common divisor")
+        #expect(say("<msup intent='transpose'><mi>A</mi><mi>T</mi></msup>") == "transpose")
+        #expect(say("<mi intent='natural-numbers:function'>N</mi>") == "natural numbers")
+        // It keeps the element's part in the row: a function's name, or a concept the author marks
+        // `:function`, is still applied to the argument after it; a plain concept on a letter is not.
+        let of = locale == "de" ? "von" : "of"
+        #expect(say("<mi intent='sine'>sin</mi><mo>(</mo><mi>x</mi><mo>)</mo>") == "sine \(of) x")
+        #expect(say("<mi intent='probability:function'>P</mi><mo>(</mo><mi>x</mi><mo>)</mo>") == "probability \(of) x")
+        #expect(!say("<mi intent='probability'>P</mi><mo>(</mo><mi>x</mi><mo>)</mo>").contains(" \(of) "))
+    }
+
     @Test func systemOfEquationsAndContinuedRows() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         let text = speaker.speak(mathML: """

@@ -282,6 +282,13 @@ extension SemanticNode {
         let p = analyze("{}_{m}C_{j}")
         #expect(p.kind == .prescripts && p.has("combination"))
         #expect(analyze("{}_{10}P_{2}").has("permutation"))
+        // The total written above (ⁿPₖ) counts the same; it keeps the role it is written in.
+        let above = analyze("{}^{n}P_{k}")
+        #expect(above.has("permutation") && above.children.map(\.role) == [.presuperscript, .base, .subscript])
+        #expect(analyze("{}^{n}C_{k}").has("combination"))
+        // Look-alikes: both pre-scripts, a superscript after, another letter, no subscript (a nuclide).
+        #expect(!analyze("{}^{n}_{m}P_{k}").has("permutation") && !analyze("{}^{n}P^{k}").has("permutation"))
+        #expect(!analyze("{}^{n}Q_{k}").has("permutation") && !analyze("{}^{14}C").has("combination"))
         #expect(analyze("x_1").has("numeric"))
         #expect(analyze("\\sqrt[3]{x}").properties["index-value"] == "3")
         #expect(analyze("\\sqrt{x}").has("square"))
@@ -327,5 +334,54 @@ extension SemanticNode {
         let m = SemanticAnalyzer(options: .init(unitNames: german)).analyze(TeXParser().parse(#"5\text{ meter}"#).root)
         #expect(m.kind == .measurement && m.properties["unit-name"] == "m")
         #expect(UnitNames.isSymbol("km²") && UnitNames.isSymbol("m/s") && !UnitNames.isSymbol("meters"))
+    }
+}
+
+/// One table (``UnitSymbols``) says which written symbols are units, unmarked ones after a quantity too:
+/// an SI-prefixed annum is a unit from TeX as from the MathML of it, and look-alikes stay what they are.
+@Suite struct UnitSymbolTableTests {
+    @Test func prefixedSymbolsAreUnitsFromTeXAndMathML() {
+        for (tex, key) in [(#"3\,\mathrm{Ga}"#, "Ga"), (#"5\,\mathrm{ka}"#, "ka"), (#"2\,\text{PA}"#, "PA"),
+                           (#"4.5\,\text{mT}"#, "mT"), (#"3\,\mathrm{m/s^2}"#, "m/s²"), (#"7\,\mathrm{hPa}"#, "hPa")] {
+            let n = analyze(tex)
+            #expect(n.kind == .measurement && n.properties["unit-name"] == key, "\(tex)")
+        }
+        // The tree MathML `<mn>3</mn><mi mathvariant="normal">Ga</mi>` makes, as `parse --to mathml` writes it.
+        let mathml = MathNode(.row, [MathNode(.number("3")), MathNode(.identifier("Ga", variant: .normal))])
+        let m = SemanticAnalyzer().analyze(mathml)
+        #expect(m.kind == .measurement && m.properties["unit-name"] == "Ga")
+        #expect(UnitSymbols.writtenKey("μs") == "µs" && UnitSymbols.writtenKey("km/h") == "km/h")
+        #expect(UnitSymbols.writtenKey("kWh") == "kWh" && UnitSymbols.writtenKey("meters") == nil)
+    }
+
+    @Test func theMicroPrefixWrittenAsAGreekLetter() {
+        for (tex, key) in [(#"5\,\mu\mathrm{m}"#, "µm"), (#"5\,\mathrm{\mu m}"#, "µm"), (#"5\,\mathrm{\mu}\mathrm{s}"#, "µs"),
+                           (#"2\,\mu\mathrm{m}^2"#, "µm²"), (#"3\,\mu\mathrm{m}/\mathrm{s}"#, "µm/s")] {
+            let n = analyze(tex)
+            #expect(n.kind == .measurement && n.properties["unit-name"] == key, "\(tex)")
+        }
+        // μ times an italic m, μ alone, μm without a quantity.
+        #expect(analyze(#"5\mu m"#).first(.measurement) == nil)
+        #expect(analyze(#"5\mu"#).first(.measurement) == nil)
+        #expect(analyze(#"\mu\mathrm{m}"#).first(.measurement) == nil)
+    }
+
+    @Test func lookAlikesAreNotUnits() {
+        // A variable after a number, the mark of a differential, a transpose, an italic letter, the
+        // letter or article a between numbers.
+        #expect(analyze("2a").first(.measurement) == nil)
+        #expect(analyze(#"3\,\mathrm{d}x"#).first(.measurement) == nil)
+        #expect(analyze(#"\int 3\,\mathrm{d}x"#).first(.measurement) == nil)
+        #expect(analyze(#"A^\mathrm{T}"#).first(.measurement) == nil)
+        #expect(analyze("2Ga").first(.measurement) == nil)
+        #expect(analyze(#"(1\text{ a }1)"#).first(.measurement) == nil)
+        // A function's name (the hyperbolic cosine, not chains), a one-letter name applied to an
+        // argument (probability, not poise), a word between others in a text.
+        #expect(analyze(#"3\mathrm{ch}"#).first(.measurement) == nil)
+        #expect(analyze(#"3\,\mathrm{P}(A)"#).first(.measurement) == nil)
+        #expect(analyze(#"x = 2 \text{ at } t = 0"#).first(.measurement) == nil)
+        // … while `min` and a text unit with a space after it stay units.
+        #expect(analyze(#"3\,\mathrm{min}"#).first(.measurement)?.properties["unit-name"] == "min")
+        #expect(analyze(#"5\,\text{cm }"#).first(.measurement)?.properties["unit-name"] == "cm")
     }
 }
