@@ -23,39 +23,50 @@ public enum XMLEscaping {
     }
 
     /// `text` escaped (the caller has found that something needs escaping), on its UTF-8 bytes: a
-    /// byte that starts nothing escaped is copied as it is (a Unicode scalar at a time through
-    /// `UTF8.encode` cost some 400 instructions a byte; `MathAloudBench render-svg-profile`, where
-    /// one source in seventeen holds a `<`, `>` or `&`, session 12).
+    /// byte that starts nothing escaped (``replacement(_:_:attribute:nbspAsReference:)``) is copied as it
+    /// is (a Unicode scalar at a time through `UTF8.encode` cost some 400 instructions a byte;
+    /// `MathAloudBench render-svg-profile`, where one source in seventeen holds a `<`, `>` or `&`,
+    /// session 12).
     private static func escape(_ text: String, attribute: Bool, nbspAsReference: Bool) -> String {
         var text = text
         return text.withUTF8 { bytes in
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count + 16)
-            let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]   // U+FFFD
             var i = 0
             while i < bytes.count {
-                let byte = bytes[i]
-                switch byte {
-                case 0x26: out.append(contentsOf: "&amp;".utf8)
-                case 0x3C: out.append(contentsOf: "&lt;".utf8)
-                case 0x3E: out.append(contentsOf: "&gt;".utf8)
-                case 0x22 where attribute: out.append(contentsOf: "&quot;".utf8)
-                case 0x0A where attribute: out.append(contentsOf: "&#xA;".utf8)
-                case 0x0D where attribute: out.append(contentsOf: "&#xD;".utf8)
-                case 0x09 where attribute: out.append(contentsOf: "&#x9;".utf8)
-                case 0x09, 0x0A, 0x0D: out.append(byte)
-                case ..<0x20: out.append(contentsOf: replacement)         // control characters XML forbids
-                case 0xC2 where nbspAsReference && i + 1 < bytes.count && bytes[i + 1] == 0xA0:
-                    out.append(contentsOf: "&#xA0;".utf8)
+                if let (written, length) = replacement(bytes, i, attribute: attribute, nbspAsReference: nbspAsReference) {
+                    written.withUTF8Buffer { out.append(contentsOf: $0) }
+                    i += length
+                } else {
+                    out.append(bytes[i])
                     i += 1
-                case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
-                    out.append(contentsOf: replacement)                   // U+FFFE, U+FFFF
-                    i += 2
-                default: out.append(byte)
                 }
-                i += 1
             }
             return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// What escaping writes for the character that starts at byte `i` of valid UTF-8 `bytes`, and how
+    /// many bytes that character has; nil when it is kept as it is. The one statement of what is
+    /// escaped: markup characters; control characters XML forbids (in element content all but tab,
+    /// line feed and carriage return) and U+FFFE/U+FFFF become U+FFFD; in attributes quotes and white
+    /// space are references; U+00A0 is one when `nbspAsReference`.
+    @inline(__always)
+    private static func replacement(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, attribute: Bool,
+                                     nbspAsReference: Bool) -> (StaticString, Int)? {
+        switch bytes[i] {
+        case 0x26: return ("&amp;", 1)
+        case 0x3C: return ("&lt;", 1)
+        case 0x3E: return ("&gt;", 1)
+        case 0x22: return attribute ? ("&quot;", 1) : nil
+        case 0x0A: return attribute ? ("&#xA;", 1) : nil
+        case 0x0D: return attribute ? ("&#xD;", 1) : nil
+        case 0x09: return attribute ? ("&#x9;", 1) : nil
+        case ..<0x20: return ("\u{FFFD}", 1)
+        case 0xC2 where nbspAsReference && i + 1 < bytes.count && bytes[i + 1] == 0xA0: return ("&#xA0;", 2)
+        case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && (bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF):
+            return ("\u{FFFD}", 3)
+        default: return nil
         }
     }
 
@@ -69,19 +80,9 @@ public enum XMLEscaping {
         var text = text
         return text.withUTF8 { bytes in
             let count = bytes.count
-            // The bytes below 0x40 that are escaped: control characters (in element content not tab,
-            // line feed or carriage return), `&`, `<`, `>`, and in attributes `"`.
-            let markup: UInt64 = 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
-            let special: UInt64 = attribute ? 0xFFFF_FFFF | 1 << 0x22 | markup
-                                            : 0xFFFF_FFFF & ~(1 << 0x09 | 1 << 0x0A | 1 << 0x0D) | markup
-            /// Whether the byte at `i` starts something that is escaped.
+            /// Whether the character at `i` is escaped (``replacement(_:_:attribute:nbspAsReference:)``).
             @inline(__always) func escapes(_ i: Int) -> Bool {
-                let byte = bytes[i]
-                if byte < 0x40 { return special >> byte & 1 != 0 }
-                if byte < 0xA0 { return false }                                    // letters, most punctuation
-                if byte == 0xA0 { return nbspAsReference && i > 0 && bytes[i - 1] == 0xC2 }     // U+00A0
-                if byte == 0xBE || byte == 0xBF { return i > 1 && bytes[i - 1] == 0xBF && bytes[i - 2] == 0xEF }
-                return false
+                replacement(bytes, i, attribute: attribute, nbspAsReference: nbspAsReference) != nil
             }
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
             /// Whether any byte of an ASCII word is zero (exact: a borrow only ever follows a zero byte).
