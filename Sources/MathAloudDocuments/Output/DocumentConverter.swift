@@ -288,18 +288,9 @@ public struct DocumentConverter: Sendable {
         }
     }
 
-    static func htmlText(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Element content for HTML: ``XMLEscaping/text(_:nbspAsReference:)``, the one statement of what is
+    /// escaped (markup characters; control characters HTML and XML forbid become U+FFFD).
+    static func htmlText(_ text: String) -> String { XMLEscaping.text(text) }
 
     static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100

@@ -50,21 +50,10 @@ public struct DocumentEdit: Sendable, Hashable {
         }
     }
 
-    /// `value` escaped for a double-quoted HTML/XML attribute.
-    public static func htmlAttributeValue(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for c in value.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// `value` escaped for a double-quoted HTML/XML attribute: ``XMLEscaping/attribute(_:)``, the one
+    /// statement of what is escaped (markup characters and quotes; white space as references, so a
+    /// line break in a label survives attribute-value normalisation).
+    public static func htmlAttributeValue(_ value: String) -> String { XMLEscaping.attribute(value) }
 }
 
 /// Why edits could not be applied.
