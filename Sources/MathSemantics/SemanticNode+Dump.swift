@@ -5,15 +5,10 @@ extension SemanticNode {
     /// `kind "text" role=… {key=value flag …}` with properties sorted by key; flags whose value is
     /// `true` print as the bare key. With `ranges`, each line ends with `@start..<end`.
     public func dump(ranges: Bool = false) -> String {
-        // Depth first with a stack of its own, not by recursion: a tree thousands of levels deep (the
-        // analysis bounds nesting, a tree built in code need not) is dumped without exhausting the
-        // call stack of the thread it runs on.
+        // A tree thousands of levels deep (the analysis bounds nesting, a tree built in code need not)
+        // is dumped without exhausting the call stack of the thread it runs on.
         var out = ""
-        var pending: [(node: SemanticNode, depth: Int)] = [(self, 0)]
-        while let (node, depth) = pending.popLast() {
-            node.dumpLine(into: &out, depth: depth, ranges: ranges)
-            for child in node.children.reversed() { pending.append((child, depth + 1)) }
-        }
+        forEachInPreorder(self, children: \.children) { node, depth in node.dumpLine(into: &out, depth: depth, ranges: ranges) }
         return out
     }
 

@@ -4,11 +4,10 @@ extension MathNode {
     /// An indented, one-node-per-line dump of the tree, stable for golden tests:
     /// `kind "text" [properties] @start..<end`.
     public func treeDump(ranges: Bool = true) -> String {
-        // Depth first with a stack of its own, not by recursion: a tree built in code may be deeper
-        // than the call stack of the thread it is dumped on allows (the parsers bound their depth).
+        // A tree built in code may be deeper than the call stack of the thread it is dumped on allows
+        // (the parsers bound their depth): walked without recursion.
         var out = ""
-        var pending: [(node: MathNode, depth: Int)] = [(self, 0)]
-        while let (node, depth) = pending.popLast() {
+        forEachInPreorder(self, children: \.children) { node, depth in
             out += String(repeating: "  ", count: depth)
             out += node.kindDescription
             if let attributes = node.attributes, !attributes.isEmpty {
@@ -16,7 +15,6 @@ extension MathNode {
             }
             if ranges, let range = node.range { out += " @\(range)" }
             out += "\n"
-            for child in node.children.reversed() { pending.append((child, depth + 1)) }
         }
         return out
     }
@@ -222,5 +220,16 @@ public enum JSONString {
         var out = ""
         append(s, to: &out)
         return out
+    }
+}
+
+/// Calls `visit` with each node of the tree under `root` and its depth (the root's is 0), parents
+/// before their children and children in order, walking with a stack of its own rather than by
+/// recursion, so that a tree of any depth is walked on any thread (dumps of trees built in code).
+package func forEachInPreorder<Node>(_ root: Node, children: (Node) -> [Node], _ visit: (Node, Int) -> Void) {
+    var pending: [(node: Node, depth: Int)] = [(root, 0)]
+    while let (node, depth) = pending.popLast() {
+        visit(node, depth)
+        for child in children(node).reversed() { pending.append((child, depth + 1)) }
     }
 }
