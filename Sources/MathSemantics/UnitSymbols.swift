@@ -96,9 +96,6 @@ package enum UnitSymbols {
     /// a caret as the lexicon writes it (`m/s^2` → `m/s²`); nil otherwise. This table alone says which
     /// written symbols are units (`UnitNames.isSymbol` and the analysis of an unmarked unit ask it).
     package static func writtenKey(_ written: String) -> String? {
-        // The annum written bare is the letter or word `a` as often as it is the year (`1 a 1`, the
-        // indefinite article): a unit only when marked so or prefixed (`ka`, `Ga`).
-        if written == "a" { return nil }
         if let k = key(written) { return k }
         guard written.containsASCII(0x2F) || written.containsASCII(0x5E) else { return nil }
         func part(_ p: Substring) -> String? {
@@ -116,6 +113,17 @@ package enum UnitSymbols {
             keys.append(k)
         }
         return keys.joined(separator: "/")
+    }
+
+    /// Symbols that are units only when marked as units (or prefixed), never when read from the
+    /// formula alone: the annum written bare is the letter or word `a` as often as it is the year
+    /// (`1 a 1`, the indefinite article; `ka`, `Ga` are years).
+    package static let onlyWhenMarked: Set<String> = ["a"]
+
+    /// The key of a unit symbol as an unmarked formula writes it (after a quantity, in `\mathrm{}` or
+    /// `\text{}`): ``writtenKey(_:)`` but for the symbols in ``onlyWhenMarked``.
+    package static func unmarkedKey(_ written: String) -> String? {
+        onlyWhenMarked.contains(written) ? nil : writtenKey(written)
     }
 
     /// The key of a unit marked as one in MathML (`intent=":unit"`, `class="MathML-Unit"`): a unit
@@ -207,11 +215,9 @@ public struct UnitNames: Sendable, Hashable {
     /// written name: a known unit, an SI prefix on a prefixable unit, their squares and cubes, a
     /// currency sign, or a quotient of such.
     public static func isSymbol(_ key: String) -> Bool {
-        // A key without a `/` or space byte has neither character: the searches are skipped (every
-        // unit key of the speaking locale is tested at start-up).
-        let bytes = key.utf8
-        if bytes.contains(0x2F), key.contains("/") { return key.split(separator: "/").allSatisfy { isSymbol(String($0)) } }
-        if bytes.contains(0x20), key.contains(" ") { return false }
-        return UnitSymbols.key(key) != nil
+        // A key without a space byte has no space: the search is skipped (every unit key of the
+        // speaking locale is tested at start-up).
+        if key.utf8.contains(0x20), key.contains(" ") { return false }
+        return UnitSymbols.writtenKey(key) != nil
     }
 }

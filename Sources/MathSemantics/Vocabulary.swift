@@ -258,7 +258,7 @@ enum Vocabulary {
     /// or, by `names`, spelled out in the speaking language (`meters` → `m`). Keys are unit symbols; a
     /// lexicon turns them into words.
     static func unitKey(_ text: String, names: UnitNames) -> String? {
-        UnitSymbols.writtenKey(text) ?? names.key(text)
+        UnitSymbols.unmarkedKey(text) ?? names.key(text)
     }
 
 }

@@ -352,6 +352,8 @@ extension SemanticNode {
         #expect(m.kind == .measurement && m.properties["unit-name"] == "Ga")
         #expect(UnitSymbols.writtenKey("μs") == "µs" && UnitSymbols.writtenKey("km/h") == "km/h")
         #expect(UnitSymbols.writtenKey("kWh") == "kWh" && UnitSymbols.writtenKey("meters") == nil)
+        // The bare annum is a unit symbol (a locale's `a` key, a marked unit) but not read as one unmarked.
+        #expect(UnitSymbols.writtenKey("a") == "a" && UnitSymbols.unmarkedKey("a") == nil && UnitSymbols.unmarkedKey("Ga") == "Ga")
     }
 
     @Test func theMicroPrefixWrittenAsAGreekLetter() {
