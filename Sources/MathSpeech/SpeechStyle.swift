@@ -206,6 +206,9 @@ struct NameSet: Sendable {
 
     var isEmpty: Bool { low | high == 0 }
 
+    /// Whether name number `n` is in the set.
+    func contains(number n: Int) -> Bool { (n < 64 ? low >> UInt64(n) : n < 128 ? high >> UInt64(n - 64) : 0) & 1 != 0 }
+
     mutating func formUnion(_ other: NameSet) {
         low |= other.low
         high |= other.high
@@ -574,9 +577,7 @@ final class RuleTable: Sendable {
                 let start = Int32(masks.count)
                 names.forEachNumber { n in
                     var row = [UInt64](repeating: 0, count: blocks)
-                    var name = NameSet()
-                    name.insert(UInt16(n))
-                    for (j, r) in list.enumerated() where name.isSubset(of: requires(entries[r])) {
+                    for (j, r) in list.enumerated() where requires(entries[r]).contains(number: n) {
                         row[j >> 6] |= UInt64(1) << UInt64(j & 63)
                     }
                     masks += row
