@@ -505,6 +505,13 @@ case "parse-profile":
     let lines = loadLines(o.corpus)
     let parser = FormulaParser()
     profileLoop(o.repeatCount, lines) { parser.parse($0, notation: .tex).diagnostics.count }
+case "speak-profile":
+    // The whole TeX → speech text path (what `speech` times in process), for `perf record -e cpu-clock`:
+    // each formula's tree is fresh, as in use, where the stage profiles read trees built beforehand.
+    let o = parseOptions(args.dropFirst())
+    let lines = loadLines(o.corpus)
+    guard let speaker = try? Speaker(cacheCapacity: 0) else { exit(4) }
+    profileLoop(o.repeatCount, lines) { speaker.speak(tex: $0).text.utf8.count }
 case "semantics-profile":
     // Only the semantics stage, on trees parsed beforehand, for profiling.
     let o = parseOptions(args.dropFirst())
@@ -605,6 +612,6 @@ case "voice":
 case "documents":
     benchDocuments(parseOptions(args.dropFirst()))
 default:
-    print("usage: MathAloudBench parse|speech|startup|voice|render|documents|stages|parse-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump|render-dump|rulefile-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
+    print("usage: MathAloudBench parse|speech|startup|voice|render|documents|stages|parse-profile|speak-profile|semantics-profile|rules-profile|render-svg-profile|rules-dump|semantics-dump|render-dump|rulefile-dump [--corpus FILE] [--repeat N] [--peers DIR] [--big-batch LINES]")
     exit(args.isEmpty ? 0 : 2)
 }

@@ -372,7 +372,7 @@ struct SpeechRun {
     private var parts: UnsafePointer<CompiledPart> { table.parts }
     private var templatePathStart: UnsafePointer<Int> { table.templatePathStart }
     private var templatePathRoles: UnsafePointer<NameNumber> { table.templatePathRoles }
-    private var candidates: UnsafePointer<RuleTable.Candidate> { lists.rules }
+    private var candidates: UnsafePointer<RuleTable.Candidate.Probe> { lists.rules }
     private var candidateMasks: UnsafePointer<UInt64> { lists.masks }
     private var candidatesByKind: UnsafePointer<RuleTable.KindCandidates> { lists.byKind }
     private var candidateLists: UnsafePointer<RuleTable.CandidateList> { lists.lists }
@@ -433,8 +433,9 @@ struct SpeechRun {
     private mutating func matchingRule(_ context: Context, from firstRule: Int = 0) -> Int? {
         let kind = tree.kind(context.node).number
         // The kind's lists and each candidate are read in place through their pointers: copying a
-        // candidate (about 120 bytes) per rule tried, and the kind's lists per node, cost more than
-        // the tests that read a few of their fields (rules stage, session 9).
+        // candidate per rule tried, and the kind's lists per node, cost more than the tests that read
+        // a few of their fields (rules stage, session 9); a candidate is its 48-byte probe
+        // (``RuleTable/Candidate/Probe``).
         let split = candidatesByKind + kind
         let chosen = split.pointee.split ? candidates(kind: kind, string: Int(tree.nodes[Int(context.node)].text), split) : -1
         let list = candidateLists + Int(chosen >= 0 ? chosen : split.pointee.other)

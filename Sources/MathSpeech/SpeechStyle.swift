@@ -434,11 +434,6 @@ final class RuleTable: Sendable {
         /// fail (`implied-times-…`, `transpose-…`), without a call per test (rules stage, session 9).
         let kindPath: Int32
         let pathKinds: KindSet
-        /// In its list, the start in ``RuleTable/Candidates/masks`` of the rows of its ``kindPath``
-        /// (-1: none): per kind (by number) the node at the path may have, then for no node there,
-        /// the list's rules testing that path whose kind test holds; then the row of all the list's
-        /// rules that test it (see ``RuleTable/CandidateList``).
-        var pathRow: Int32 = -1
         /// The vocabulary roles (bits by number) and parent kinds for which the rule's `role is …` and
         /// `parent is …` conditions fail, and whether they hold at the root (no parent): a node
         /// they rule out is not matched against the rule (a mask test in the candidate loop instead
@@ -446,6 +441,31 @@ final class RuleTable: Sendable {
         let excludedRoles: UInt64
         let parentKinds: KindSet
         let atRoot: Bool
+
+        /// What the candidate loop of a run reads of it (``Probe``).
+        func probe(pathRow: Int32) -> Probe {
+            Probe(rule: rule, firstTest: firstTest, endTest: endTest, textTest: textTest, kindPath: kindPath,
+                  pathRow: pathRow, childRoles: childRoles, pathKinds: pathKinds)
+        }
+
+        /// The fields of a candidate that a run's candidate loop reads, 48 bytes side by side; the
+        /// others (requirements, role and parent filters) are folded into the list's rows when the
+        /// lists are made and never read again. Reading the 128-byte candidates cost a data cache
+        /// miss per few rules tried (`MathAloudBench speak-profile` under cachegrind, session 13).
+        struct Probe: Sendable {
+            let rule: Int32
+            let firstTest: Int32
+            let endTest: Int32
+            let textTest: Int32
+            let kindPath: Int32
+            /// In its list, the start in ``RuleTable/Candidates/masks`` of the rows of its
+            /// ``kindPath`` (-1: none): per kind (by number) the node at the path may have, then for
+            /// no node there, the list's rules testing that path whose kind test holds; then the row
+            /// of all the list's rules that test it (see ``RuleTable/CandidateList``).
+            let pathRow: Int32
+            let childRoles: UInt64
+            let pathKinds: KindSet
+        }
 
         /// The same candidate with its tests from `first` on.
         func testing(from first: Int32) -> Candidate {
@@ -516,7 +536,7 @@ final class RuleTable: Sendable {
 
         /// The list at `rules` of rules `list` (numbers into `entries`), its decision rows added to
         /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds), and each rule's
-        /// ``Candidate/pathRow`` in the list appended to `pathRows`.
+        /// ``Candidate/Probe/pathRow`` in the list appended to `pathRows`.
         init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], pathRows: inout [Int32],
              roleCount: Int, kindCount: Int) {
             self.rules = rules
@@ -649,8 +669,8 @@ final class RuleTable: Sendable {
 
     /// Per kind (indexed by ``SemanticKind/number``), the candidate lists, split by node text.
     struct Candidates: Sendable {
-        /// Every list's rules, one list after the other.
-        let rules: FrozenArray<Candidate>
+        /// Every list's rules, one list after the other, as the candidate loop reads them.
+        let rules: FrozenArray<Candidate.Probe>
         /// The lists' decision rows (``CandidateList/roleRow``, ``CandidateList/parentRow``).
         let masks: FrozenArray<UInt64>
         let byKind: FrozenArray<KindCandidates>
@@ -672,7 +692,7 @@ final class RuleTable: Sendable {
         /// Reads ``Candidates`` through raw pointers (valid while the candidates live, into memory never
         /// written after it is made: hence `@unchecked Sendable`).
         struct Reader: @unchecked Sendable {
-            let rules: UnsafePointer<Candidate>
+            let rules: UnsafePointer<Candidate.Probe>
             let masks: UnsafePointer<UInt64>
             let byKind: UnsafePointer<KindCandidates>
             let lists: UnsafePointer<CandidateList>
@@ -722,11 +742,7 @@ final class RuleTable: Sendable {
                     emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
                 byText.append(table)
             }
-            self.rules = FrozenArray(count: order.count) {
-                var candidate = entries[Int(order[$0])]
-                candidate.pathRow = pathRows[$0]
-                return candidate
-            }
+            self.rules = FrozenArray(count: order.count) { entries[Int(order[$0])].probe(pathRow: pathRows[$0]) }
             self.masks = FrozenArray(masks)
             self.byKind = FrozenArray(byKind)
             self.lists = FrozenArray(all)
@@ -1337,16 +1353,14 @@ struct BitSet256: Sendable {
     }
 
     /// Whether `n` (0–255) is in the set.
+    /// The word is chosen by selects, not a `switch`: the switch compiled to an indirect jump through
+    /// a table, mispredicted on most calls (``Contractions`` asks once per spoken item; perf annotate of
+    /// `MathAloudBench speak-profile`, session 13).
     @inline(__always)
     func contains(_ n: Int) -> Bool {
-        let word: UInt64
-        switch (n >> 6) & 3 {
-        case 0: word = words.0
-        case 1: word = words.1
-        case 2: word = words.2
-        default: word = words.3
-        }
-        return word >> UInt64(n & 63) & 1 != 0
+        let odd = n & 64 != 0
+        let low = odd ? words.1 : words.0, high = odd ? words.3 : words.2
+        return (n & 128 != 0 ? high : low) >> UInt64(n & 63) & 1 != 0
     }
 }
 
