@@ -455,7 +455,7 @@ struct SpeechRun {
         let parentRow: UnsafePointer<UInt64>? = list.pointee.parentRow >= 0
             ? candidateMasks + Int(list.pointee.parentRow) + (hasParent ? tree.kind(context.parent).number : kindCount) * blocks : nil
         // The roles of the node's children (vocabulary roles), their names and its parent's property
-        // names, for the rules' path requirements (``RuleTable/Candidate/childRoles``), gathered only
+        // names, for the rules' path requirements (``RuleTable/Candidate/Probe/childRoles``), gathered only
         // when a rule of the list has them.
         var missingChildRoles: UInt64 = 0, childNames = NameSet()
         if list.pointee.needsChildNames {

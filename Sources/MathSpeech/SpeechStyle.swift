@@ -386,7 +386,7 @@ final class RuleTable: Sendable {
     /// (0.15 MB of candidates and their text tables at every start-up, BENCHMARKS.md session 10).
     var candidates: Candidates {
         untestedCandidates.value { [self] in
-            Candidates(lists: candidateLists, entries: testedEntries.map { $0.testing(from: Int32(testStart.base[Int($0.rule)])) },
+            Candidates(lists: candidateLists, entries: testedEntries.map { $0.testing(from: Int32(testStart.base[Int($0.probe.rule)])) },
                        preferencesTested: false)
         }
     }
@@ -405,35 +405,20 @@ final class RuleTable: Sendable {
         let test: CompiledValueTest
     }
 
-    /// A rule as a candidate list holds it: what matching reads, side by side.
+    /// A rule as a candidate list holds it: what the candidate loop reads (``probe``), and the filters
+    /// folded into the list's rows when the lists are made (never read by a run).
     struct Candidate: Sendable {
-        let rule: Int32
-        /// The tests to test, `tests[firstTest ..< endTest]` (after the preference tests when those
-        /// are known).
-        let firstTest: Int32
-        let endTest: Int32
-        /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split by
-        /// (-1 for none): a rule in a list chosen by the node's text passes it.
-        let textTest: Int32
+        var probe: Probe
         /// The properties a node must have for the rule's conditions to hold (those it tests on the
         /// node itself with a test that fails when the property is missing): a node without one of
         /// them is not matched against the rule at all.
         let requires: NameSet
-        /// The roles (bits by number) of children the node must have, and the properties its parent
-        /// must have, for the rule's conditions to hold (those tested through a path that starts
-        /// with a child, or on the parent, that fail when the path leads nowhere or the property is
-        /// missing): a mask test in the candidate loop instead of following the path (rules stage,
-        /// session 9).
-        let childRoles: UInt64
+        /// The properties its parent must have, for the rule's conditions to hold (those tested on
+        /// the parent that fail when the property is missing).
         let parentRequires: NameSet
         /// The properties one of the node's children must have (those tested on a child with a
         /// role, as ``parentRequires`` on the parent): a test of the names all children have.
         let childRequires: NameSet
-        /// The rule's first test of the kind of a node a path leads to (`previous is fraction`), tested
-        /// in the candidate loop before the tests (path -1: none): the first test of most rules that
-        /// fail (`implied-times-…`, `transpose-…`), without a call per test (rules stage, session 9).
-        let kindPath: Int32
-        let pathKinds: KindSet
         /// The vocabulary roles (bits by number) and parent kinds for which the rule's `role is …` and
         /// `parent is …` conditions fail, and whether they hold at the root (no parent): a node
         /// they rule out is not matched against the rule (a mask test in the candidate loop instead
@@ -442,36 +427,42 @@ final class RuleTable: Sendable {
         let parentKinds: KindSet
         let atRoot: Bool
 
-        /// What the candidate loop of a run reads of it (``Probe``).
-        func probe(pathRow: Int32) -> Probe {
-            Probe(rule: rule, firstTest: firstTest, endTest: endTest, textTest: textTest, kindPath: kindPath,
-                  pathRow: pathRow, childRoles: childRoles, pathKinds: pathKinds)
-        }
-
-        /// The fields of a candidate that a run's candidate loop reads, 48 bytes side by side; the
-        /// others (requirements, role and parent filters) are folded into the list's rows when the
-        /// lists are made and never read again. Reading the 128-byte candidates cost a data cache
-        /// miss per few rules tried (`MathAloudBench speak-profile` under cachegrind, session 13).
+        /// The fields of a candidate that a run's candidate loop reads, 48 bytes side by side, apart
+        /// from the filters (``Candidate``): reading whole 128-byte candidates cost a data cache miss
+        /// per few rules tried (`MathAloudBench speak-profile` under cachegrind, session 13).
         struct Probe: Sendable {
             let rule: Int32
+            /// The tests to test, `tests[firstTest ..< endTest]` (after the preference tests when
+            /// those are known).
             let firstTest: Int32
             let endTest: Int32
+            /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split
+            /// by (-1 for none): a rule in a list chosen by the node's text passes it.
             let textTest: Int32
+            /// The rule's first test of the kind of a node a path leads to (`previous is fraction`),
+            /// tested in the candidate loop before the tests (path -1: none): the first test of most
+            /// rules that fail (`implied-times-…`, `transpose-…`), without a call per test (rules
+            /// stage, session 9).
             let kindPath: Int32
             /// In its list, the start in ``RuleTable/Candidates/masks`` of the rows of its
             /// ``kindPath`` (-1: none): per kind (by number) the node at the path may have, then for
             /// no node there, the list's rules testing that path whose kind test holds; then the row
             /// of all the list's rules that test it (see ``RuleTable/CandidateList``).
-            let pathRow: Int32
+            var pathRow: Int32 = -1
+            /// The roles (bits by number) of children the node must have for the rule's conditions
+            /// to hold (those tested through a path that starts with a child, that fail when the path
+            /// leads nowhere): a mask test in the candidate loop instead of following the path (rules
+            /// stage, session 9).
             let childRoles: UInt64
             let pathKinds: KindSet
         }
 
         /// The same candidate with its tests from `first` on.
         func testing(from first: Int32) -> Candidate {
-            Candidate(rule: rule, firstTest: first, endTest: endTest, textTest: textTest, requires: requires, childRoles: childRoles,
-                      parentRequires: parentRequires, childRequires: childRequires, kindPath: kindPath, pathKinds: pathKinds,
-                      excludedRoles: excludedRoles, parentKinds: parentKinds, atRoot: atRoot)
+            var c = self
+            c.probe = Probe(rule: probe.rule, firstTest: first, endTest: probe.endTest, textTest: probe.textTest,
+                            kindPath: probe.kindPath, childRoles: probe.childRoles, pathKinds: probe.pathKinds)
+            return c
         }
     }
 
@@ -510,7 +501,7 @@ final class RuleTable: Sendable {
         /// Whether some rule of the list requires a property (the node's names are needed).
         let requiresAny: Bool
         /// Whether some rule of the list requires children with roles, a property of a child, or a
-        /// property of the parent (``Candidate/childRoles``, ``Candidate/childRequires``,
+        /// property of the parent (``Candidate/Probe/childRoles``, ``Candidate/childRequires``,
         /// ``Candidate/parentRequires``): only then are the children's roles, their names or the
         /// parent's names gathered for a node.
         let needsChildRoles: Bool
@@ -552,7 +543,7 @@ final class RuleTable: Sendable {
                 parentNeeds.formUnion(c.parentRequires)
                 childNeeds.formUnion(c.childRequires)
                 requiresAny = requiresAny || !c.requires.isEmpty
-                needsChildRoles = needsChildRoles || c.childRoles != 0
+                needsChildRoles = needsChildRoles || c.probe.childRoles != 0
                 needsChildNames = needsChildNames || !c.childRequires.isEmpty
                 needsParentNames = needsParentNames || !c.parentRequires.isEmpty
                 excludesRoles = excludesRoles || c.excludedRoles & roleBits != 0
@@ -604,22 +595,22 @@ final class RuleTable: Sendable {
                 }
                 return RequirementRows(names: names, start: start)
             }
-            // Per path whose kind some rule tests first (``Candidate/kindPath``), per kind of node there
+            // Per path whose kind some rule tests first (``Candidate/Probe/kindPath``), per kind of node there
             // (and none), the rules testing that path whose test fails: when one fails, so do they,
             // and they are not visited (the tests of the kind before `times` in a product rule out six
             // rules a node; rules stage, session 12).
             var rowsOfPath: [(path: Int32, start: Int32)] = []
             for r in list {
-                let path = entries[r].kindPath
+                let path = entries[r].probe.kindPath
                 guard path >= 0 else { pathRows.append(-1); continue }
                 if let known = rowsOfPath.first(where: { $0.path == path }) { pathRows.append(known.start); continue }
                 let start = Int32(masks.count)
                 rowsOfPath.append((path, start))
                 var rows = [UInt64](repeating: 0, count: (kindCount + 2) * blocks)
-                for (j, other) in list.enumerated() where entries[other].kindPath == path {
+                for (j, other) in list.enumerated() where entries[other].probe.kindPath == path {
                     let bit = UInt64(1) << UInt64(j & 63), column = j >> 6
                     rows[(kindCount + 1) * blocks + column] |= bit
-                    entries[other].pathKinds.forEachNumber { k in
+                    entries[other].probe.pathKinds.forEachNumber { k in
                         if k < kindCount { rows[k * blocks + column] |= bit }
                     }
                 }
@@ -742,7 +733,11 @@ final class RuleTable: Sendable {
                     emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
                 byText.append(table)
             }
-            self.rules = FrozenArray(count: order.count) { entries[Int(order[$0])].probe(pathRow: pathRows[$0]) }
+            self.rules = FrozenArray(count: order.count) {
+                var probe = entries[Int(order[$0])].probe
+                probe.pathRow = pathRows[$0]
+                return probe
+            }
             self.masks = FrozenArray(masks)
             self.byKind = FrozenArray(byKind)
             self.lists = FrozenArray(all)
@@ -836,11 +831,11 @@ final class RuleTable: Sendable {
             entries.reserveCapacity(rules.count)
             for r in 0 ..< rules.count {
                 let end: Int = testStart[r + 1]
-                entries.append(Candidate(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
-                                         textTest: Int32(textTests[r]), requires: requirements[r],
-                                         childRoles: pathRequirements[r].childRoles, parentRequires: pathRequirements[r].parentNames,
+                let probe = Candidate.Probe(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
+                                            textTest: Int32(textTests[r]), kindPath: kindTests[r].path,
+                                            childRoles: pathRequirements[r].childRoles, pathKinds: kindTests[r].kinds)
+                entries.append(Candidate(probe: probe, requires: requirements[r], parentRequires: pathRequirements[r].parentNames,
                                          childRequires: pathRequirements[r].childNames,
-                                         kindPath: kindTests[r].path, pathKinds: kindTests[r].kinds,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
                                          atRoot: roleFilters[r].atRoot))
             }
