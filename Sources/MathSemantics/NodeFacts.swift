@@ -117,6 +117,10 @@ extension SemanticTree.Records {
         case .subscript:
             guard let b = child(n, .base), isLetter(b) else { return .none }
             return SemanticTree.Records.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
+        case .accent:
+            // f̂(ξ), ẋ(t), ū(x, t): an accented letter before parentheses is a function as the letter is.
+            guard let b = child(n, .base), kind(b) == .identifier, isLetter(b) else { return .none }
+            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
         case .primes:
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)
