@@ -245,32 +245,32 @@ struct NameSet: Sendable {
 /// require a name the node lacks are then cleared from the rules to visit with a mask per name it
 /// lacks, instead of being visited one by one (``RuleTable/CandidateList/requirementRows``).
 struct RequirementRows: Sendable {
-    /// The names some rule of the list requires; their rows follow each other, in the order of the
-    /// names' numbers, from ``start`` (-1: no name, no rows).
+    /// The names some rule of the list requires. Name number `n`'s row is at `start + n * blocks`:
+    /// the rows run from the lowest name to the highest, one per number between them (the rows of
+    /// names no rule requires are zero and never read), so a lacking name's row is found from its
+    /// number alone. `start` may lie before the rows (and before the array) when the lowest name is
+    /// not 0; with no name there are no rows.
     let names: NameSet
     let start: Int32
 
-    static let none = RequirementRows(names: NameSet(), start: -1)
+    static let none = RequirementRows(names: NameSet(), start: 0)
 
     /// Clears from `bits` (block `block` of a row of `blocks` words) the rules that require a name
     /// of ``names`` that `present` lacks.
     @inline(__always)
     func clear(_ bits: inout UInt64, block: Int, blocks: Int, present: NameSet, masks: UnsafePointer<UInt64>) {
-        // The rows in the names' order: a running place, not a count of the names below each (no
-        // population-count instruction in the baseline x86-64 this is built for).
-        var row = masks + Int(start) + block
-        var l = names.low, h = names.high
+        // Only the lacking names are visited, each row read by its number: walking every required
+        // name to keep a running place cost 9 instructions a name, most of them lacking
+        // (`MathAloudBench stages` under callgrind, session 13).
         let lacking = names.subtracting(present)
+        let first = Int(start) + block
+        var l = lacking.low, h = lacking.high
         while l != 0 {
-            let bit = l & (0 &- l)
-            if lacking.low & bit != 0 { bits &= ~row.pointee }
-            row += blocks
+            bits &= ~masks[first + l.trailingZeroBitCount * blocks]
             l &= l &- 1
         }
         while h != 0 {
-            let bit = h & (0 &- h)
-            if lacking.high & bit != 0 { bits &= ~row.pointee }
-            row += blocks
+            bits &= ~masks[first + (64 + h.trailingZeroBitCount) * blocks]
             h &= h &- 1
         }
     }
@@ -585,14 +585,19 @@ final class RuleTable: Sendable {
             // Per required name, the rules that require it (``requirementRows``).
             func makeRequirementRows(_ requires: (Candidate) -> NameSet, _ names: NameSet) -> RequirementRows {
                 if names.isEmpty { return .none }
-                let start = Int32(masks.count)
+                var lowest = Int.max, highest = 0
                 names.forEachNumber { n in
-                    var row = [UInt64](repeating: 0, count: blocks)
-                    for (j, r) in list.enumerated() where requires(entries[r]).contains(number: n) {
-                        row[j >> 6] |= UInt64(1) << UInt64(j & 63)
-                    }
-                    masks += row
+                    lowest = min(lowest, n)
+                    highest = max(highest, n)
                 }
+                var rows = [UInt64](repeating: 0, count: (highest - lowest + 1) * blocks)
+                names.forEachNumber { n in
+                    for (j, r) in list.enumerated() where requires(entries[r]).contains(number: n) {
+                        rows[(n - lowest) * blocks + j >> 6] |= UInt64(1) << UInt64(j & 63)
+                    }
+                }
+                let start = Int32(masks.count - lowest * blocks)
+                masks += rows
                 return RequirementRows(names: names, start: start)
             }
             // Per path whose kind some rule tests first (``Candidate/Probe/kindPath``), per kind of node there
