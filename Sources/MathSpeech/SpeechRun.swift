@@ -528,12 +528,14 @@ struct SpeechRun {
     /// session 9).
     @inline(__always)
     private mutating func candidates(kind: Int, string t: Int, _ split: UnsafePointer<RuleTable.KindCandidates>) -> Int32 {
-        enum Decision { case scalar(UInt32), other, table, empty }
+        enum Decision { case list(Int32), scalar(UInt32), other, table, empty }
         let decidesOneByte = split.pointee.decidesOneByte, decidesASCII = split.pointee.decidesASCII
+        let oneByteStart = Int(split.pointee.oneByteStart), oneByte = lists.oneByte
         let decision: Decision = tree.strings[t].withBytes { bytes in
             guard let first = bytes.first else { return .empty }
             if first < 0x80 {
-                if bytes.count == 1 && decidesOneByte { return .scalar(UInt32(first)) }
+                // The map's answer for the byte, read from the kind's table of them.
+                if bytes.count == 1 && decidesOneByte { return .list(oneByte[oneByteStart + Int(first)]) }
                 if decidesASCII && !bytes.contains(where: { $0 >= 0x80 }) { return .other }
             } else if let scalar = Normalization.singleNonASCIIScalar(bytes) {
                 return .scalar(scalar)
@@ -541,6 +543,7 @@ struct SpeechRun {
             return .table
         }
         switch decision {
+        case .list(let list): return list
         case .scalar(let scalar):
             // A key of the map is a text rules name, so a hit is that text byte for byte, whose list
             // the look-up by text would give too: whether the scalar is in NFC (a binary search) is

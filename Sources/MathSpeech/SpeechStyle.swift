@@ -661,6 +661,9 @@ final class RuleTable: Sendable {
         /// ``other`` (``hasEmptyList`` false): decided without a look-up by text.
         let emptyList: Int32
         let hasEmptyList: Bool
+        /// When ``decidesOneByte``, where the kind's 128 lists of one-byte texts start in
+        /// ``Candidates/oneByte`` (-1 otherwise).
+        let oneByteStart: Int32
     }
 
     /// Per kind (indexed by ``SemanticKind/number``), the candidate lists, split by node text.
@@ -676,6 +679,11 @@ final class RuleTable: Sendable {
         /// The ``lists`` number of a kind and one-byte or one-scalar text that rules name,
         /// keyed by `kind number << 21 | scalar value`.
         let byScalar: ScalarMap<Int32>
+        /// Per kind whose one-byte texts ``byScalar`` decides, the list of each one-byte text by its
+        /// byte (-1: `other`), from ``KindCandidates/oneByteStart``: most leaves' text is one ASCII
+        /// byte, and reading its list here costs less than the map's hash and probes (`MathAloudBench
+        /// stages` under callgrind, session 13).
+        let oneByte: FrozenArray<Int32>
         /// Per kind, all its text-named lists' numbers by text (for texts the other tables do not
         /// decide), read in place by a run (an element of an array is copied, with its dictionaries'
         /// reference counts, when read).
@@ -693,6 +701,7 @@ final class RuleTable: Sendable {
             let byKind: UnsafePointer<KindCandidates>
             let lists: UnsafePointer<CandidateList>
             let byScalar: ScalarMap<Int32>.Reader
+            let oneByte: UnsafePointer<Int32>
             let byText: UnsafePointer<TextTable<Int32>>
         }
 
@@ -717,6 +726,7 @@ final class RuleTable: Sendable {
                 return Int32(all.count - 1)
             }
             var byScalar: [UInt32: Int32] = [:]
+            var oneByte: [Int32] = []
             var byKind: [KindCandidates] = []
             var byText: [TextTable<Int32>] = []
             for (kind, lists) in lists.enumerated() {
@@ -731,11 +741,15 @@ final class RuleTable: Sendable {
                 let keys = ranges.keys
                 let nonASCII = keys.filter { !$0.utf8.allSatisfy { $0 < 0x80 } }
                 let other = add(lists.other)
+                let oneByteStart = !keys.isEmpty && table.asciiKeysDecide ? Int32(oneByte.count) : -1
+                if oneByteStart >= 0 {
+                    for byte in 0 ..< UInt32(0x80) { oneByte.append(byScalar[UInt32(kind) << 21 | byte] ?? -1) }
+                }
                 byKind.append(KindCandidates(
                     other: other, split: !keys.isEmpty, decidesOneByte: table.asciiKeysDecide,
                     decidesASCII: table.asciiKeysDecide && !keys.contains { $0.utf8.count > 1 && $0.utf8.allSatisfy { $0 < 0x80 } },
                     decidesNFCScalars: nonASCII.allSatisfy { Normalization.nfcScalar($0) != nil },
-                    emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
+                    emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil, oneByteStart: oneByteStart))
                 byText.append(table)
             }
             self.rules = FrozenArray(count: order.count) {
@@ -747,10 +761,11 @@ final class RuleTable: Sendable {
             self.byKind = FrozenArray(byKind)
             self.lists = FrozenArray(all)
             self.byScalar = ScalarMap(byScalar)
+            self.oneByte = FrozenArray(oneByte.isEmpty ? [-1] : oneByte)
             byTextFrozen = FrozenArray(byText)
             self.preferencesTested = preferencesTested
             reader = Reader(rules: self.rules.base, masks: self.masks.base, byKind: self.byKind.base, lists: self.lists.base,
-                            byScalar: self.byScalar.reader, byText: byTextFrozen.base)
+                            byScalar: self.byScalar.reader, oneByte: self.oneByte.base, byText: byTextFrozen.base)
         }
     }
 
