@@ -437,7 +437,13 @@ struct SpeechRun {
         // a few of their fields (rules stage, session 9); a candidate is its 48-byte probe
         // (``RuleTable/Candidate/Probe``).
         let split = candidatesByKind + kind
-        let chosen = split.pointee.split ? candidates(kind: kind, string: Int(tree.nodes[Int(context.node)].text), split) : -1
+        // The empty text (most inner nodes') is decided here: a call of ``candidates(kind:string:_:)``
+        // costs about twenty instructions before it looks (`MathAloudBench stages` under callgrind,
+        // session 13).
+        let text = Int(tree.nodes[Int(context.node)].text)
+        let chosen = !split.pointee.split ? -1
+            : text < 0 ? (split.pointee.hasEmptyList ? split.pointee.emptyList : -1)
+            : candidates(kind: kind, string: text, split)
         let list = candidateLists + Int(chosen >= 0 ? chosen : split.pointee.other)
         if list.pointee.rules.isEmpty { return nil }
         let present = list.pointee.requiresAny ? tree.propertyNames(context.node) : NameSet()
@@ -516,31 +522,36 @@ struct SpeechRun {
     }
 
     /// The number of the candidate list (``RuleTable/Candidates/lists``; -1: the kind's `other` list) of
-    /// a node of kind number `kind` whose text is string `t` of the tree (-1: the empty text), in a kind
+    /// a node of kind number `kind` whose text is string `t` of the tree (not -1, the empty text), in a kind
     /// whose lists are split by text (see ``RuleTable/KindCandidates``). The
     /// string is read in place: passing it was a reference count up and down per node (rules stage,
     /// session 9).
     @inline(__always)
     private mutating func candidates(kind: Int, string t: Int, _ split: UnsafePointer<RuleTable.KindCandidates>) -> Int32 {
-        enum Decision { case scalar(UInt32), other, table, empty }
-        if t < 0 { return split.pointee.hasEmptyList ? split.pointee.emptyList : -1 }
+        enum Decision { case list(Int32), scalar(UInt32), other, table, empty }
         let decidesOneByte = split.pointee.decidesOneByte, decidesASCII = split.pointee.decidesASCII
+        let oneByteStart = Int(split.pointee.oneByteStart), oneByte = lists.oneByte
         let decision: Decision = tree.strings[t].withBytes { bytes in
             guard let first = bytes.first else { return .empty }
             if first < 0x80 {
-                if bytes.count == 1 && decidesOneByte { return .scalar(UInt32(first)) }
+                // The map's answer for the byte, read from the kind's table of them.
+                if bytes.count == 1 && decidesOneByte { return .list(oneByte[oneByteStart + Int(first)]) }
                 if decidesASCII && !bytes.contains(where: { $0 >= 0x80 }) { return .other }
-            } else if let scalar = Normalization.singleNonASCIIScalar(bytes), normalization.isNFC(scalar) {
+            } else if let scalar = Normalization.singleNonASCIIScalar(bytes) {
                 return .scalar(scalar)
             }
             return .table
         }
         switch decision {
+        case .list(let list): return list
         case .scalar(let scalar):
+            // A key of the map is a text rules name, so a hit is that text byte for byte, whose list
+            // the look-up by text would give too: whether the scalar is in NFC (a binary search) is
+            // asked only on a miss (`MathAloudBench stages` under callgrind, session 13).
             if let list = candidatesByScalar[UInt32(kind) << 21 | scalar] { return list }
             // No rule names the text: a one-byte ASCII text is decided; a scalar in NFC when every
             // non-ASCII text rules name is one too.
-            if scalar < 0x80 || split.pointee.decidesNFCScalars { return -1 }
+            if scalar < 0x80 || split.pointee.decidesNFCScalars && normalization.isNFC(scalar) { return -1 }
             return lists.byText[kind][tree.strings[t]] ?? -1
         case .other: return -1
         case .empty: return split.pointee.hasEmptyList ? split.pointee.emptyList : -1

@@ -245,32 +245,32 @@ struct NameSet: Sendable {
 /// require a name the node lacks are then cleared from the rules to visit with a mask per name it
 /// lacks, instead of being visited one by one (``RuleTable/CandidateList/requirementRows``).
 struct RequirementRows: Sendable {
-    /// The names some rule of the list requires; their rows follow each other, in the order of the
-    /// names' numbers, from ``start`` (-1: no name, no rows).
+    /// The names some rule of the list requires. Name number `n`'s row is at `start + n * blocks`:
+    /// the rows run from the lowest name to the highest, one per number between them (the rows of
+    /// names no rule requires are zero and never read), so a lacking name's row is found from its
+    /// number alone. `start` may lie before the rows (and before the array) when the lowest name is
+    /// not 0; with no name there are no rows.
     let names: NameSet
     let start: Int32
 
-    static let none = RequirementRows(names: NameSet(), start: -1)
+    static let none = RequirementRows(names: NameSet(), start: 0)
 
     /// Clears from `bits` (block `block` of a row of `blocks` words) the rules that require a name
     /// of ``names`` that `present` lacks.
     @inline(__always)
     func clear(_ bits: inout UInt64, block: Int, blocks: Int, present: NameSet, masks: UnsafePointer<UInt64>) {
-        // The rows in the names' order: a running place, not a count of the names below each (no
-        // population-count instruction in the baseline x86-64 this is built for).
-        var row = masks + Int(start) + block
-        var l = names.low, h = names.high
+        // Only the lacking names are visited, each row read by its number: walking every required
+        // name to keep a running place cost 9 instructions a name, most of them lacking
+        // (`MathAloudBench stages` under callgrind, session 13).
         let lacking = names.subtracting(present)
+        let first = Int(start) + block
+        var l = lacking.low, h = lacking.high
         while l != 0 {
-            let bit = l & (0 &- l)
-            if lacking.low & bit != 0 { bits &= ~row.pointee }
-            row += blocks
+            bits &= ~masks[first + l.trailingZeroBitCount * blocks]
             l &= l &- 1
         }
         while h != 0 {
-            let bit = h & (0 &- h)
-            if lacking.high & bit != 0 { bits &= ~row.pointee }
-            row += blocks
+            bits &= ~masks[first + (64 + h.trailingZeroBitCount) * blocks]
             h &= h &- 1
         }
     }
@@ -585,14 +585,19 @@ final class RuleTable: Sendable {
             // Per required name, the rules that require it (``requirementRows``).
             func makeRequirementRows(_ requires: (Candidate) -> NameSet, _ names: NameSet) -> RequirementRows {
                 if names.isEmpty { return .none }
-                let start = Int32(masks.count)
+                var lowest = Int.max, highest = 0
                 names.forEachNumber { n in
-                    var row = [UInt64](repeating: 0, count: blocks)
-                    for (j, r) in list.enumerated() where requires(entries[r]).contains(number: n) {
-                        row[j >> 6] |= UInt64(1) << UInt64(j & 63)
-                    }
-                    masks += row
+                    lowest = min(lowest, n)
+                    highest = max(highest, n)
                 }
+                var rows = [UInt64](repeating: 0, count: (highest - lowest + 1) * blocks)
+                names.forEachNumber { n in
+                    for (j, r) in list.enumerated() where requires(entries[r]).contains(number: n) {
+                        rows[(n - lowest) * blocks + j >> 6] |= UInt64(1) << UInt64(j & 63)
+                    }
+                }
+                let start = Int32(masks.count - lowest * blocks)
+                masks += rows
                 return RequirementRows(names: names, start: start)
             }
             // Per path whose kind some rule tests first (``Candidate/Probe/kindPath``), per kind of node there
@@ -656,6 +661,9 @@ final class RuleTable: Sendable {
         /// ``other`` (``hasEmptyList`` false): decided without a look-up by text.
         let emptyList: Int32
         let hasEmptyList: Bool
+        /// When ``decidesOneByte``, where the kind's 128 lists of one-byte texts start in
+        /// ``Candidates/oneByte`` (-1 otherwise).
+        let oneByteStart: Int32
     }
 
     /// Per kind (indexed by ``SemanticKind/number``), the candidate lists, split by node text.
@@ -671,6 +679,11 @@ final class RuleTable: Sendable {
         /// The ``lists`` number of a kind and one-byte or one-scalar text that rules name,
         /// keyed by `kind number << 21 | scalar value`.
         let byScalar: ScalarMap<Int32>
+        /// Per kind whose one-byte texts ``byScalar`` decides, the list of each one-byte text by its
+        /// byte (-1: `other`), from ``KindCandidates/oneByteStart``: most leaves' text is one ASCII
+        /// byte, and reading its list here costs less than the map's hash and probes (`MathAloudBench
+        /// stages` under callgrind, session 13).
+        let oneByte: FrozenArray<Int32>
         /// Per kind, all its text-named lists' numbers by text (for texts the other tables do not
         /// decide), read in place by a run (an element of an array is copied, with its dictionaries'
         /// reference counts, when read).
@@ -688,6 +701,7 @@ final class RuleTable: Sendable {
             let byKind: UnsafePointer<KindCandidates>
             let lists: UnsafePointer<CandidateList>
             let byScalar: ScalarMap<Int32>.Reader
+            let oneByte: UnsafePointer<Int32>
             let byText: UnsafePointer<TextTable<Int32>>
         }
 
@@ -712,6 +726,7 @@ final class RuleTable: Sendable {
                 return Int32(all.count - 1)
             }
             var byScalar: [UInt32: Int32] = [:]
+            var oneByte: [Int32] = []
             var byKind: [KindCandidates] = []
             var byText: [TextTable<Int32>] = []
             for (kind, lists) in lists.enumerated() {
@@ -726,11 +741,15 @@ final class RuleTable: Sendable {
                 let keys = ranges.keys
                 let nonASCII = keys.filter { !$0.utf8.allSatisfy { $0 < 0x80 } }
                 let other = add(lists.other)
+                let oneByteStart = !keys.isEmpty && table.asciiKeysDecide ? Int32(oneByte.count) : -1
+                if oneByteStart >= 0 {
+                    for byte in 0 ..< UInt32(0x80) { oneByte.append(byScalar[UInt32(kind) << 21 | byte] ?? -1) }
+                }
                 byKind.append(KindCandidates(
                     other: other, split: !keys.isEmpty, decidesOneByte: table.asciiKeysDecide,
                     decidesASCII: table.asciiKeysDecide && !keys.contains { $0.utf8.count > 1 && $0.utf8.allSatisfy { $0 < 0x80 } },
                     decidesNFCScalars: nonASCII.allSatisfy { Normalization.nfcScalar($0) != nil },
-                    emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil))
+                    emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil, oneByteStart: oneByteStart))
                 byText.append(table)
             }
             self.rules = FrozenArray(count: order.count) {
@@ -742,10 +761,11 @@ final class RuleTable: Sendable {
             self.byKind = FrozenArray(byKind)
             self.lists = FrozenArray(all)
             self.byScalar = ScalarMap(byScalar)
+            self.oneByte = FrozenArray(oneByte.isEmpty ? [-1] : oneByte)
             byTextFrozen = FrozenArray(byText)
             self.preferencesTested = preferencesTested
             reader = Reader(rules: self.rules.base, masks: self.masks.base, byKind: self.byKind.base, lists: self.lists.base,
-                            byScalar: self.byScalar.reader, byText: byTextFrozen.base)
+                            byScalar: self.byScalar.reader, oneByte: self.oneByte.base, byText: byTextFrozen.base)
         }
     }
 
