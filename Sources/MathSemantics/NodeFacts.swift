@@ -115,7 +115,10 @@ extension SemanticTree.Records {
             guard isLetter(n) else { return .none }
             return SemanticTree.Records.isGenericFunctionLetter(soleScalar(n)) ? .generic(facts) : .possible
         case .subscript:
-            guard let b = child(n, .base), isLetter(b) else { return .none }
+            // f_n(x), and an accented letter with a subscript, f̂_n(x): as the letter is.
+            guard var b = child(n, .base) else { return .none }
+            if kind(b) == .accent, let core = child(b, .base), kind(core) == .identifier { b = core }
+            guard isLetter(b) else { return .none }
             return SemanticTree.Records.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
         case .accent:
             // f̂(ξ), ẋ(t), ū(x, t): an accented letter before parentheses is a function as the letter is.
