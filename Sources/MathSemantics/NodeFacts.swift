@@ -111,19 +111,11 @@ extension SemanticTree.Records {
         var facts = ApplicationFacts()
         facts.functionClass = .generic
         switch kind(n) {
-        case .identifier:
-            guard isLetter(n) else { return .none }
-            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(n)) ? .generic(facts) : .possible
-        case .subscript:
-            // f_n(x), and an accented letter with a subscript, f̂_n(x): as the letter is.
-            guard var b = child(n, .base) else { return .none }
-            if kind(b) == .accent, let core = child(b, .base), kind(core) == .identifier { b = core }
-            guard isLetter(b) else { return .none }
-            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
-        case .accent:
-            // f̂(ξ), ẋ(t), ū(x, t): an accented letter before parentheses is a function as the letter is.
-            guard let b = child(n, .base), kind(b) == .identifier, isLetter(b) else { return .none }
-            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(b)) ? .generic(facts) : .possible
+        case .identifier, .subscript, .accent:
+            // A letter, and a letter with a subscript or an accent (f_n(x), f̂(ξ), ẋ(t), x̂_i(t)), reads as
+            // the letter does.
+            guard let core = coreIdentifier(n), isLetter(core) else { return .none }
+            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) ? .generic(facts) : .possible
         case .primes:
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)
