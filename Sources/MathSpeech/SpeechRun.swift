@@ -549,9 +549,9 @@ struct SpeechRun {
             // the look-up by text would give too: whether the scalar is in NFC (a binary search) is
             // asked only on a miss (`MathAloudBench stages` under callgrind, session 13).
             if let list = candidatesByScalar[UInt32(kind) << 21 | scalar] { return list }
-            // No rule names the text: a one-byte ASCII text is decided; a scalar in NFC when every
-            // non-ASCII text rules name is one too.
-            if scalar < 0x80 || split.pointee.decidesNFCScalars && normalization.isNFC(scalar) { return -1 }
+            // No rule names the scalar: decided when it is in NFC and every non-ASCII text rules name
+            // is one scalar in NFC too; otherwise a canonically equivalent text may be named.
+            if split.pointee.decidesNFCScalars && normalization.isNFC(scalar) { return -1 }
             return lists.byText[kind][tree.strings[t]] ?? -1
         case .other: return -1
         case .empty: return split.pointee.hasEmptyList ? split.pointee.emptyList : -1
