@@ -811,10 +811,11 @@ extension Analyzer {
                 power = p == "2" ? 2 : 3
             }
             guard case .identifier(let t, let v) = unitNode.kind, v == .normal,
-                  UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil,
-                  let key = UnitSymbols.writtenKey("µ" + t) else { return nil }
-            let sup = power.map { $0 == 2 ? "²" : "³" } ?? ""
-            return ("µ" + t + (power.map { "^\($0)" } ?? ""), key + sup, power, SourceRange.union(m.range, next.range))
+                  UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil else { return nil }
+            // Written as the unit table reads a power (`µm^2` → `µm²`).
+            let written = "µ" + t + (power.map { "^\($0)" } ?? "")
+            guard let key = UnitSymbols.writtenKey(written) else { return nil }
+            return (written, key, power, SourceRange.union(m.range, next.range))
         }
         var firstUsed = 1
         guard let first = single(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }
