@@ -94,9 +94,14 @@ wrk.body = [[{"tex":"x^2+\\frac{a}{b}"}]]
 wrk.headers["Content-Type"] = "application/json"
 EOF
 # The load runs until the last phase is over (wrk prints its summary on SIGINT), so both failovers
-# happen under load however long the restarts take on a slow machine.
+# happen under load however long the restarts take on a slow machine. A background job of a script
+# inherits SIGINT ignored (and a test runner may block it), so wrk is started with SIGINT unblocked and
+# at its default, for its own handler to take over.
 load_start=$(date +%s.%N)
-wrk -t1 -c8 -d"$((seconds * 20))s" -s "$work/post.lua" "http://127.0.0.1:$port_n/v1/speech" >"$work/wrk.txt" 2>&1 &
+python3 -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' wrk -t1 -c8 -d"$((seconds * 20))s" -s "$work/post.lua" "http://127.0.0.1:$port_n/v1/speech" >"$work/wrk.txt" 2>&1 &
 wrk_pid=$!
 pids+=("$wrk_pid")
 
@@ -155,6 +160,8 @@ start_backend b "$port_b"; pid_b=$backend_pid
 log "backend b restarted"
 sleep "$(python3 -c "print($third / 1000)")"
 kill -INT "$wrk_pid" 2>/dev/null || true
+for _ in $(seq 1 100); do kill -0 "$wrk_pid" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$wrk_pid" 2>/dev/null && { log "wrk did not stop on SIGINT"; kill -TERM "$wrk_pid" 2>/dev/null || true; }
 wait "$wrk_pid" || true
 load_seconds=$(python3 -c "import time; print(round(time.time() - $load_start, 1))")
 wait "$batch_pid" || true
