@@ -591,6 +591,24 @@ extension Analyzer {
                 return application(n, a, facts)
             }
         }
+        // ∇⋅F, ∇×F after another factor (κ∇⋅u, 2∇×E): the divergence or curl binds tighter than the
+        // juxtaposition before it, as ∇ before an operand does. (∇ first in its term is not taken
+        // here: term() makes the same infix of it.)
+        if kind(n) == .identifier, scalar(n) == "∇", p.pos + 1 < p.end, tokens[p.pos].kind == .multiplicative,
+           tokens[p.pos + 1].kind == .operand {
+            let op = tokens[p.pos]
+            switch tokenScalar(op) {
+            case "⋅", "·", "×":
+                p.pos += 1
+                let operand = factor(&p)
+                let (mark, operators) = (b.mark(), operatorTexts.count)
+                var count = beginInfix(n)
+                addOperation(op, operand, count: &count, operators: operators)
+                return finishInfix(mark, count, operators: operators)
+            default:
+                break
+            }
+        }
         // ∇ before an operand.
         if kind(n) == .identifier, scalar(n) == "∇", !p.atEnd, tokens[p.pos].kind == .operand, tokens[p.pos].fence < 0 {
             let a = tokens[p.pos].node
