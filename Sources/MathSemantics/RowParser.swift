@@ -30,6 +30,9 @@ extension Analyzer {
         if hasSeparator {
             var relational = 0
             var quantifierClause = false
+            // A relation symbol alone between separators (`k_{\perp, s}`) names itself: it is an item
+            // of the list, not a relation over what follows the comma.
+            var loneRelation = false
             var start = r.lowerBound
             var i = r.lowerBound
             while true {
@@ -38,6 +41,7 @@ extension Analyzer {
                     var relation = false
                     for k in start..<i where tokens[k].kind == .relation { relation = true; break }
                     if relation { relational += 1 }
+                    if i == start + 1, tokens[start].kind == .relation { loneRelation = true }
                     // A clause after a comma that starts with a quantifier also makes a list
                     // (`\forall x \in A, \exists y`).
                     if start > r.lowerBound, start < i, tokens[start].kind == .prefix, Analyzer.isQuantifier(tokenScalar(tokens[start])) {
@@ -48,7 +52,7 @@ extension Analyzer {
                 }
                 i += 1
             }
-            if relational >= 2 || (relational == 1 && quantifierClause) {
+            if relational >= 2 || (relational == 1 && (quantifierClause || loneRelation)) {
                 let mark = b.mark()
                 var count = 0
                 start = r.lowerBound
