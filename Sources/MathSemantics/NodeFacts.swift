@@ -114,7 +114,15 @@ extension SemanticTree.Records {
         case .identifier, .subscript, .accent:
             // A letter, and a letter with a subscript or an accent (f_n(x), f̂(ξ), ẋ(t), x̂_i(t)), reads as
             // the letter does.
-            guard let core = coreIdentifier(n), isLetter(core) else { return .none }
+            guard let core = coreIdentifier(n) else { return .none }
+            // A name of several letters with a subscript (`\operatorname{trad}_A(x)`, `\mathrm{prox}_f`
+            // unknown to the vocabulary) applies as the name alone does (`\operatorname{trad}(x)`) —
+            // not an element symbol with a count, a part of a chemical formula (`Al_2(SO_4)_3`).
+            if kind(n) == .subscript, kind(child(n, .base) ?? n) == .identifier, has(core, .word),
+               !(isElement(core) && kind(child(n, .subscript) ?? n) == .number) {
+                return .generic(facts)
+            }
+            guard isLetter(core) else { return .none }
             return SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) ? .generic(facts) : .possible
         case .primes:
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
