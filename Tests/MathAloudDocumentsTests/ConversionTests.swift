@@ -90,7 +90,7 @@ struct ConversionTests {
         md.target = .markdown
         md.imageFormat = .png
         let result = try convert("A [link](x) and $a_{[1]}$ with `$code$`.", .markdown, conversion: md, imageMaker: FakeImageMaker())
-        #expect(String(decoding: result.bytes, as: UTF8.self) == "A [link](x) and ![a sub 1](images/f1.svg) with `$code$`.")
+        #expect(String(decoding: result.bytes, as: UTF8.self) == "A [link](x) and ![a sub, open bracket, 1, close bracket](images/f1.svg) with `$code$`.")
         var options = DocumentOptions()
         options.products = [.image]
         options.labelTemplate = "[{speech}] \\ {latex}"
