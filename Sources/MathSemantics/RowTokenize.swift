@@ -512,8 +512,10 @@ extension Analyzer {
         case .text(let t, let v):
             let n = text(t, range: m.range, font: v.flatMap { $0 == .normal ? nil : $0.atom })
             if kind(n) == .empty { return nil }
-            // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow.
-            if !has(n, .unitName) {
+            // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow;
+            // not a word written with spaces around it, which is prose (`\text{ on }[0, 1]`).
+            if !has(n, .unitName), t.unicodeScalars.first.map({ !$0.properties.isWhitespace }) ?? false,
+               t.unicodeScalars.last.map({ !$0.properties.isWhitespace }) ?? false {
                 let scalars = text(n).unicodeScalars
                 if scalars.count >= 2, scalars.allSatisfy({ $0.properties.isAlphabetic }) {
                     return Token(.word, n, text: n)
