@@ -144,12 +144,14 @@ extension Analyzer {
     }
 
     /// (subscript, superscript) children of a script node.
+    /// An empty script (`\sum_{}`, `x^{}`, `<mrow/>`) shows nothing and is none.
     static func scriptChildren(_ m: MathNode) -> (MathNode?, MathNode?) {
         let c = m.children
+        @inline(__always) func at(_ i: Int) -> MathNode? { c.count > i && !c[i].isEmptyRow ? c[i] : nil }
         switch m.kind {
-        case .subscript, .under: return (c.count > 1 ? c[1] : nil, nil)
-        case .superscript, .over: return (nil, c.count > 1 ? c[1] : nil)
-        case .subSuperscript, .underOver: return (c.count > 1 ? c[1] : nil, c.count > 2 ? c[2] : nil)
+        case .subscript, .under: return (at(1), nil)
+        case .superscript, .over: return (nil, at(1))
+        case .subSuperscript, .underOver: return (at(1), at(2))
         default: return (nil, nil)
         }
     }
