@@ -817,8 +817,17 @@ extension Analyzer {
             guard let key = UnitSymbols.writtenKey(written) else { return nil }
             return (written, key, power, SourceRange.union(m.range, next.range))
         }
+        func reciprocal(_ k: Int) -> (text: String, key: String, range: SourceRange?)? {
+            guard let m = items[k].raw else { return nil }
+            return reciprocalUnit(m, names: names)
+        }
+        // `\mathrm{km\,s}^{-1}`: a group of units with a negative power on its last.
+        func group(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
+            guard let r = reciprocal(k), !r.key.hasPrefix("/") else { return nil }
+            return (r.text, r.key, nil, r.range)
+        }
         var firstUsed = 1
-        guard let first = single(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }
+        guard let first = single(start) ?? group(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }
         // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
         if first.key == "d", start + 1 < end, items[start + 1].kind == .identifier || items[start + 1].kind == .scripts {
             return nil
@@ -837,7 +846,53 @@ extension Analyzer {
             unit.used = firstUsed + 2
             unit.powerDenominator = second.power
         }
+        // Units after it with a negative power, as the sciences write a quotient (`km\,s^{-1}`,
+        // `erg\,s^{-1}\,cm^{-2}`, and `\mathrm{km\,s}^{-1}`, where the power is typeset on the last
+        // unit of the group): each is a unit after a `/` (`km/s`, `erg/s/cm²`).
+        var k = start + unit.used
+        while k < end, let d = reciprocal(k) {
+            unit.text += " " + d.text
+            unit.key += d.key
+            unit.range = SourceRange.union(unit.range, d.range)
+            unit.used += 1
+            k += 1
+        }
         return unit
+    }
+
+    /// A unit or units after a quantity with a negative power of 1 to 3 on the last
+    /// (`s^{-1}`, `cm^{-2}`, `\mathrm{km\,s}^{-1}`): the keys to add to a unit's, each after a `/`
+    /// (`/s`, `/cm²`; `km/s` for a group whose first unit is not a reciprocal).
+    static func reciprocalUnit(_ m: MathNode, names: UnitNames) -> (text: String, key: String, range: SourceRange?)? {
+        guard case .superscript = m.kind, m.children.count == 2 else { return nil }
+        var e = m.children[1]
+        while case .row = e.kind, e.children.count == 1 { e = e.children[0] }
+        guard case .row = e.kind, e.children.count == 2, case .operator(let minus, _) = e.children[0].kind,
+              minus == "−" || minus == "-", case .number(let p, _) = e.children[1].kind, p == "1" || p == "2" || p == "3" else {
+            return nil
+        }
+        func key(_ n: MathNode) -> String? {
+            switch n.kind {
+            case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars):
+                if let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
+                return Vocabulary.unitKey(t, names: names)
+            case .text(let t, _): return Vocabulary.unitKey(t.trimmingSpaces, names: names)
+            default: return nil
+            }
+        }
+        let power = p == "1" ? "" : p == "2" ? "²" : "³"
+        let base = m.children[0].groupContent
+        if let k = key(base) { return ("\(k)^-\(p)", "/" + k + power, m.range) }
+        // `\mathrm{km\,s}^{-1}`: units side by side (spaces between them), the power on the last.
+        guard case .row = base.kind else { return nil }
+        let parts = base.children.filter { if case .space = $0.kind { return false } else { return true } }
+        guard parts.count >= 2 else { return nil }
+        var keys: [String] = []
+        for part in parts {
+            guard let k = key(part) else { return nil }
+            keys.append(k)
+        }
+        return (keys.joined(separator: " ") + "^-\(p)", keys.dropLast().joined(separator: " ") + "/" + keys.last! + power, m.range)
     }
 
     /// A quantity followed by a unit → ``SemanticKind/measurement``.

@@ -317,6 +317,18 @@ public struct Lexicon: Sendable {
     /// combination.
     public func unit(_ key: String, variants: [String]) -> String? {
         if let w = unitEntry(key, variants) { return w }
+        // A quotient without an entry (`km/s`, `mg/L`, `kg/m³`): the first unit as asked, each one after
+        // a `/` in the singular, joined by the locale's `unit./` template ("{unit} per {denominator}").
+        if key.utf8.contains(0x2F) {
+            let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 2, let template = unitEntry("unit./", variants) ?? unitEntry("unit./", []),
+                  var words = unit(String(parts[0]), variants: variants) else { return nil }
+            for part in parts.dropFirst() {
+                guard let denominator = unit(String(part), variants: []) else { return nil }
+                words = Lexicon.fill(template, words, denominator: denominator)
+            }
+            return words
+        }
         var core = key
         if let last = key.unicodeScalars.last, last == "²" || last == "³" {
             core = String(String.UnicodeScalarView(key.unicodeScalars.dropLast()))
@@ -381,6 +393,12 @@ public struct Lexicon: Sendable {
     /// A template glued to the unit's words (`Mikro{unit}`, `Quadrat{unit}`) makes one compound word,
     /// whose second part continues in small letters: German `Sekunden` gives "Mikrosekunden", not
     /// "MikroSekunden" (a capital only starts a word). A template with a space keeps the words as they are.
+    /// A `unit./` template filled with the unit before the `/` (`{unit}`) and the one after it
+    /// (`{denominator}`).
+    static func fill(_ template: String, _ words: String, denominator: String) -> String {
+        fill(template.replacingOccurrences(of: "{denominator}", with: denominator), words)
+    }
+
     static func fill(_ template: String, _ words: String) -> String {
         guard let r = template.range(of: "{unit}") else { return template + words }
         var words = words
