@@ -54,6 +54,16 @@ extension Analyzer {
                 let seen = (integral: t.kind == .bigOperator && bigs[Int(t.big)].integrals > 0,
                             differentialMark: t.kind == .operand && isDifferentialMark(t))
                 tokens.push(t)
+                // Three centred dots with nothing between them (`\cdot\cdot\cdot`) are an ellipsis, ⋯.
+                if t.kind == .multiplicative, tokens.count - start >= 3, let u = tokenScalar(t), u == "⋅" || u == "·" {
+                    let (a, b) = (tokens[tokens.count - 3], tokens[tokens.count - 2])
+                    if a.kind == .multiplicative, b.kind == .multiplicative, tokenScalar(a) == u, tokenScalar(b) == u {
+                        let r = SourceRange.union(self.range(a.node), self.range(t.node))
+                        tokens.truncate(to: tokens.count - 3)
+                        let n = ellipsis("⋯", range: r)
+                        tokens.push(Token(.operand, n, text: n))
+                    }
+                }
                 return seen
             }) {
                 if seen.integral { sawIntegral = true }
