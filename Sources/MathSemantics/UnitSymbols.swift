@@ -135,6 +135,9 @@ package enum UnitSymbols {
 
     /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`), nil for a
     /// symbol that is not one (`min`, `m`).
+    /// The prefixes the annum takes (`ka`, `Ma`, `Ga`, `Ta`).
+    static let annumPrefixes: Set<String> = ["k", "M", "G", "T"]
+
     package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
         if prefixable.contains(key) || plain.contains(key) { return nil }
         if abbreviations[key] != nil { return nil }
@@ -143,6 +146,9 @@ package enum UnitSymbols {
         let first = key.utf8.first
         for p in prefixes where p.utf8.first == first && key.hasPrefix(p) && key.count > p.count {
             let base = String(key.dropFirst(p.count))
+            // The annum takes only the prefixes geology and astronomy write (ka, Ma, Ga, Ta): `na`, `ma`,
+            // `Pa` (the pascal) are not years.
+            if base == "a" { if annumPrefixes.contains(p) { return (p, base) } else { continue } }
             if prefixable.contains(base) { return (p, base) }
             if let symbol = abbreviations[base] { return (p, symbol) }
         }
