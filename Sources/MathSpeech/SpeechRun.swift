@@ -515,6 +515,15 @@ struct SpeechRun {
                     if t != skipped && !holds(tests + Int(t), context) { continue rules }
                     t += 1
                 }
+                // The tests the list's rows decide (``RuleTable/Candidate/Probe/endTest``), for a role
+                // they do not know.
+                if roleRow == nil && Int(context.role) >= roleCount {
+                    let end = core.table.testStart.base[Int(candidate.pointee.rule) + 1]
+                    while Int(t) < end {
+                        if !holds(tests + Int(t), context) { continue rules }
+                        t += 1
+                    }
+                }
                 return Int(candidate.pointee.rule)
             }
         }

@@ -433,7 +433,9 @@ final class RuleTable: Sendable {
         struct Probe: Sendable {
             let rule: Int32
             /// The tests to test, `tests[firstTest ..< endTest]` (after the preference tests when
-            /// those are known).
+            /// those are known). The rule's tests from `endTest` on are those the list decides (its
+            /// role and parent rows, ``kindPath``), tested only for a node whose role is outside the
+            /// vocabulary.
             let firstTest: Int32
             let endTest: Int32
             /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split
@@ -778,11 +780,36 @@ final class RuleTable: Sendable {
         var templateStart = [0]
         var parts: [CompiledPart] = []
         var textTests: [Int] = []
+        // Per rule, where its tests that the candidate lists decide start (``Candidate/Probe/endTest``),
+        // and its first test of the kind at a path (``Candidate/Probe/kindPath``).
+        var decidedStart: [Int] = []
+        var kindTests: [(path: Int32, kinds: KindSet)] = []
         for rule in rules {
             let compiled = rule.conditions.map { builder.compile($0) }
-            let order = compiled.indices.sorted { (compiled[$0].cost, $0) < (compiled[$1].cost, $1) }
+            let sorted = compiled.indices.sorted { (compiled[$0].cost, $0) < (compiled[$1].cost, $1) }
+            // The tests a candidate list decides before any test is tested come last: `role is …` (by
+            // the list's role row, for a role of the vocabulary), `parent is …` (by its parent row) and
+            // the first test of the kind at a path (in the candidate loop). A run tests them only for a
+            // node whose role is outside the vocabulary (rules stage, session 14: a fifth of the
+            // conditions tested were these, each a call that always held).
+            let kindTest = sorted.first { i in
+                if case .kind(let path, _) = compiled[i].test, path >= 0, !compiled[i].negated { true } else { false }
+            }
+            func decided(_ i: Int) -> Bool {
+                switch compiled[i].test {
+                case .role, .parentKind: return true
+                default: return i == kindTest
+                }
+            }
+            let order = sorted.filter { !decided($0) } + sorted.filter(decided)
+            if let kindTest, case let .kind(path, kinds) = compiled[kindTest].test {
+                kindTests.append((Int32(path), kinds))
+            } else {
+                kindTests.append((-1, KindSet.all))
+            }
             let textTest = rule.conditions.firstIndex(where: RuleTable.isTextFilter)
             textTests.append(textTest.map { tests.count + order.firstIndex(of: $0)! } ?? -1)
+            decidedStart.append(tests.count + order.count { !decided($0) })
             tests += order.map { compiled[$0] }
             testsAfterPreferences.append(testStart.last! + compiled.filter { if case .preference = $0.test { true } else { false } }.count)
             testStart.append(tests.count)
@@ -836,13 +863,6 @@ final class RuleTable: Sendable {
             }
             return (childRoles: childRoles, parentNames: parentNames, childNames: childNames)
         }
-        // The first test of a kind at a path (`previous is fraction`, `base is matrix`).
-        let kindTests = (0 ..< rules.count).map { r -> (path: Int32, kinds: KindSet) in
-            for condition in tests[testStart[r] ..< testStart[r + 1]] where !condition.negated {
-                if case let .kind(path, kinds) = condition.test, path >= 0 { return (Int32(path), kinds) }
-            }
-            return (-1, KindSet.all)
-        }
         let roleFilters = (0 ..< rules.count).map { [builder] r in
             RuleTable.roleAndParentFilter(tests[testStart[r] ..< testStart[r + 1]], roleSets: builder.roleSets)
         }
@@ -850,7 +870,7 @@ final class RuleTable: Sendable {
             var entries: [Candidate] = []
             entries.reserveCapacity(rules.count)
             for r in 0 ..< rules.count {
-                let end: Int = testStart[r + 1]
+                let end: Int = decidedStart[r]
                 let probe = Candidate.Probe(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
                                             textTest: Int32(textTests[r]), kindPath: kindTests[r].path,
                                             childRoles: pathRequirements[r].childRoles, pathKinds: kindTests[r].kinds)
