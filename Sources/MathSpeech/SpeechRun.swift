@@ -476,6 +476,9 @@ struct SpeechRun {
             missingChildRoles = ~tree.childRoles(context.node)
         }
         let parentNames = hasParent && list.pointee.needsParentNames ? tree.propertyNames(context.parent) : NameSet()
+        // The grandparent (``follow(_:_:)``'s `parent(levels: 2)`), when there is one.
+        let grandparentNames = list.pointee.needsGrandparentNames && ancestorCount >= 2
+            ? tree.propertyNames(ancestors[ancestorCount - 2].node) : NameSet()
         epoch += 1
         let first = candidates + list.pointee.rules.lowerBound
         var block = 0
@@ -490,6 +493,10 @@ struct SpeechRun {
             }
             if list.pointee.needsParentNames {
                 list.pointee.parentRequirementRows.clear(&bits, block: block, blocks: blocks, present: parentNames, masks: candidateMasks)
+            }
+            if list.pointee.needsGrandparentNames {
+                list.pointee.grandparentRequirementRows.clear(&bits, block: block, blocks: blocks, present: grandparentNames,
+                                                             masks: candidateMasks)
             }
             if list.pointee.needsChildNames {
                 list.pointee.childRequirementRows.clear(&bits, block: block, blocks: blocks, present: childNames, masks: candidateMasks)
