@@ -479,6 +479,12 @@ struct SpeechRun {
         // The grandparent (``follow(_:_:)``'s `parent(levels: 2)`), when there is one.
         let grandparentNames = list.pointee.needsGrandparentNames && ancestorCount >= 2
             ? tree.propertyNames(ancestors[ancestorCount - 2].node) : NameSet()
+        // The rules whose tests of the list's atom property pass for the node's atom
+        // (``RuleTable/CandidateList/atomRow``).
+        var atomRow: UnsafePointer<UInt64>? = nil
+        if list.pointee.atomRow >= 0, let p = tree.property(context.node, list.pointee.atomName), p.form == .atom, p.payload >= 0 {
+            atomRow = candidateMasks + Int(list.pointee.atomRow) + min(Int(p.payload), Int(list.pointee.atomRows) - 1) * blocks
+        }
         epoch += 1
         let first = candidates + list.pointee.rules.lowerBound
         var block = 0
@@ -486,6 +492,7 @@ struct SpeechRun {
             var bits: UInt64 = block == blocks - 1 ? list.pointee.lastBlock : ~0
             if let roleRow { bits &= roleRow[block] }
             if let parentRow { bits &= parentRow[block] }
+            if let atomRow { bits &= atomRow[block] }
             // The rules that require a property the node, its parent or its children lack are not
             // visited (``RuleTable/CandidateList/requirementRows``).
             if list.pointee.requiresAny {

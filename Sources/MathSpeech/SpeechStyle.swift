@@ -420,6 +420,9 @@ final class RuleTable: Sendable {
         /// ``parentRequires`` on the parent): `chemical-element-base` tried on every identifier in a
         /// base and failing, 2,000 calls of `holds` per 1,000 arXiv formulas (rules stage, session 14).
         let grandparentRequires: NameSet
+        /// The rule's tests of an atom value of a property of the node itself (`exponent-kind = squared`,
+        /// `function-class = trig`): the name and the atoms that pass (see ``CandidateList/atomRow``).
+        let atomTests: AtomTests
         /// The properties one of the node's children must have (those tested on a child with a
         /// role, as ``parentRequires`` on the parent): a test of the names all children have.
         let childRequires: NameSet
@@ -514,6 +517,15 @@ final class RuleTable: Sendable {
         let needsChildNames: Bool
         let needsParentNames: Bool
         let needsGrandparentNames: Bool
+        /// The property whose atom value the most rules of the list test (``Candidate/atomTests``;
+        /// ``NameNumber/absent`` for none, or for fewer than two such rules), and where its rows start in
+        /// ``Candidates/masks``: per atom (by raw value, up to ``atomRows`` - 1: the last row is every
+        /// atom's from there on), the rules whose tests of that property pass. A node with that property as an atom visits only those (a power
+        /// tried `power-squared`, `power-cubed`, `power-ordinal`… each failing on its `exponent-kind`:
+        /// 2,000 calls of `holds` per 1,000 arXiv formulas; rules stage, session 14).
+        let atomName: UInt16
+        let atomRow: Int32
+        let atomRows: Int32
         /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
         /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
         /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
@@ -636,6 +648,45 @@ final class RuleTable: Sendable {
             requirementRows = makeRequirementRows({ $0.requires }, needs)
             parentRequirementRows = makeRequirementRows({ $0.parentRequires }, parentNeeds)
             grandparentRequirementRows = makeRequirementRows({ $0.grandparentRequires }, grandparentNeeds)
+            // How many rules test each name (most lists have none: no allocation for them at start-up).
+            var atomTesters: [(name: UInt16, rules: Int)] = []
+            for r in list where !entries[r].atomTests.isEmpty {
+                entries[r].atomTests.forEachName { name in
+                    if let i = atomTesters.firstIndex(where: { $0.name == name }) {
+                        atomTesters[i].rules += 1
+                    } else {
+                        atomTesters.append((name, 1))
+                    }
+                }
+            }
+            if let (name, testers) = atomTesters.max(by: { ($0.rules, $1.name) < ($1.rules, $0.name) }), testers >= 2 {
+                // Each row starts with the rules that do not test the name; a rule that does is added to
+                // the rows of the atoms that pass (a few), not cleared from the others (most).
+                // Rows up to the highest atom some test passes, and one for every atom above it (the
+                // rules that do not test the name): a run reads row min(atom, count - 1).
+                var highest = 0
+                for r in list { entries[r].atomTests.passing(name)?.forEach(below: 256) { highest = max(highest, $0) } }
+                let atomCount = highest + 2
+                var keep = newRows(1)
+                for (j, r) in list.enumerated() where entries[r].atomTests.passing(name) != nil {
+                    keep[j >> 6] &= ~(UInt64(1) << UInt64(j & 63))
+                }
+                var rows = [UInt64](repeating: 0, count: atomCount * blocks)
+                for atom in 0 ..< atomCount { for column in 0 ..< blocks { rows[atom * blocks + column] = keep[column] } }
+                for (j, r) in list.enumerated() {
+                    guard let atoms = entries[r].atomTests.passing(name) else { continue }
+                    let bit = UInt64(1) << UInt64(j & 63), column = j >> 6
+                    atoms.forEach(below: atomCount) { rows[$0 * blocks + column] |= bit }
+                }
+                atomName = name
+                atomRows = Int32(atomCount)
+                atomRow = Int32(masks.count)
+                masks += rows
+            } else {
+                atomName = NameNumber.absent
+                atomRows = 0
+                atomRow = -1
+            }
             childRequirementRows = makeRequirementRows({ $0.childRequires }, childNeeds)
             if excludesParents {
                 var rows = newRows(kindCount + 1)
@@ -811,7 +862,8 @@ final class RuleTable: Sendable {
                 default: return i == kindTest
                 }
             }
-            let order = sorted.filter { !decided($0) } + sorted.filter(decided)
+            let decidedCount = sorted.count(where: decided)
+            let order = decidedCount == 0 ? sorted : sorted.filter { !decided($0) } + sorted.filter(decided)
             if let kindTest, case let .kind(path, kinds) = compiled[kindTest].test {
                 kindTests.append((Int32(path), kinds))
             } else {
@@ -819,7 +871,7 @@ final class RuleTable: Sendable {
             }
             let textTest = rule.conditions.firstIndex(where: RuleTable.isTextFilter)
             textTests.append(textTest.map { tests.count + order.firstIndex(of: $0)! } ?? -1)
-            decidedStart.append(tests.count + order.count { !decided($0) })
+            decidedStart.append(tests.count + order.count - decidedCount)
             tests += order.map { compiled[$0] }
             testsAfterPreferences.append(testStart.last! + compiled.filter { if case .preference = $0.test { true } else { false } }.count)
             testStart.append(tests.count)
@@ -838,6 +890,18 @@ final class RuleTable: Sendable {
                 }
             }
             return required
+        }
+        // The tests of an atom value of a property of the node itself.
+        let atomTests = (0 ..< rules.count).map { [builder] r -> AtomTests in
+            var found = AtomTests()
+            for condition in tests[testStart[r] ..< testStart[r + 1]] {
+                guard case .property(path: -1, property: let property, test: let test) = condition.test, !condition.negated else { continue }
+                let reference = builder.properties[property]
+                if reference.pseudo == .none, reference.number < .extraBase {
+                    found.append(reference.number, builder.valueTests[test].facts.atoms)
+                }
+            }
+            return found
         }
         // A test on the node's child with a role, or on a property of its parent, that fails when the
         // path leads nowhere or the property is missing (and no pseudo-property stands in for it),
@@ -885,7 +949,7 @@ final class RuleTable: Sendable {
                                             textTest: Int32(textTests[r]), kindPath: kindTests[r].path,
                                             childRoles: pathRequirements[r].childRoles, pathKinds: kindTests[r].kinds)
                 entries.append(Candidate(probe: probe, requires: requirements[r], parentRequires: pathRequirements[r].parentNames,
-                                         grandparentRequires: pathRequirements[r].grandparentNames,
+                                         grandparentRequires: pathRequirements[r].grandparentNames, atomTests: atomTests[r],
                                          childRequires: pathRequirements[r].childNames,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
                                          atRoot: roleFilters[r].atRoot))
@@ -1408,6 +1472,29 @@ struct BitSet256: Sendable {
         let low = odd ? words.1 : words.0, high = odd ? words.3 : words.2
         return (n & 128 != 0 ? high : low) >> UInt64(n & 63) & 1 != 0
     }
+
+    /// Calls `body` with each number of the set below `count`.
+    func forEach(below count: Int, _ body: (Int) -> Void) {
+        func each(_ word: UInt64, from start: Int) {
+            guard start < count else { return }
+            var bits = word & (count - start >= 64 ? ~0 : (1 << UInt64(count - start)) &- 1)
+            while bits != 0 {
+                body(start + bits.trailingZeroBitCount)
+                bits &= bits &- 1
+            }
+        }
+        each(words.0, from: 0)
+        each(words.1, from: 64)
+        each(words.2, from: 128)
+        each(words.3, from: 192)
+    }
+
+    /// The numbers in both sets.
+    func intersection(_ other: BitSet256) -> BitSet256 {
+        var both = BitSet256()
+        both.words = (words.0 & other.words.0, words.1 & other.words.1, words.2 & other.words.2, words.3 & other.words.3)
+        return both
+    }
 }
 
 /// A set of ``PropertyAtom``s as bits by number.
@@ -1421,6 +1508,46 @@ struct AtomSet: Sendable {
 
     @inline(__always)
     func contains(_ atom: Int32) -> Bool { atom >= 0 && atom < 256 && bits.contains(Int(atom)) }
+
+    /// Calls `body` with each atom's raw value below `count`.
+    func forEach(below count: Int, _ body: (Int) -> Void) { bits.forEach(below: count, body) }
+
+    /// The atoms in both sets.
+    func intersection(_ other: AtomSet) -> AtomSet {
+        var both = AtomSet()
+        both.bits = bits.intersection(other.bits)
+        return both
+    }
+}
+
+/// A rule's tests of an atom value of a property of the node itself, at most two (a rule with more
+/// is filtered by two: the rest are tested), kept inline: a candidate is copied per list it is in
+/// when the lists are made, and an array in it would be counted each time (start-up).
+struct AtomTests: Sendable {
+    private(set) var first: (name: UInt16, atoms: AtomSet)? = nil
+    private(set) var second: (name: UInt16, atoms: AtomSet)? = nil
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ name: UInt16, _ atoms: AtomSet) {
+        if first == nil { first = (name, atoms) } else if second == nil { second = (name, atoms) }
+    }
+
+    /// Calls `body` with each name tested, once.
+    func forEachName(_ body: (UInt16) -> Void) {
+        guard let first else { return }
+        body(first.name)
+        if let second, second.name != first.name { body(second.name) }
+    }
+
+    /// Whether `name` is tested, and the atoms that pass every test of it.
+    func passing(_ name: UInt16) -> AtomSet? {
+        switch (first?.name == name ? first?.atoms : nil, second?.name == name ? second?.atoms : nil) {
+        case let (a?, b?): return a.intersection(b)
+        case let (a?, nil), let (nil, a?): return a
+        case (nil, nil): return nil
+        }
+    }
 }
 
 /// The names of the vocabulary's atoms, kinds and roles (what value tests are precomputed for), read
