@@ -27,10 +27,18 @@ struct TextTable<Value: Sendable>: Sendable {
     /// found without hashing a string (most node texts rules name are such: `sin`, `10`, `dx`).
     private let packed: PackedText.Map<Value>
     private let scalars: [UInt32: Value]
+    /// Whether every non-ASCII key is one scalar in NFC: then a text of one non-ASCII scalar in NFC
+    /// that ``scalars`` lacks has no key (an equivalent key would be that scalar), decided without
+    /// hashing it (Greek letters against a table of texts rules name: 2,500 instructions a look-up;
+    /// `MathAloudBench rules-profile` under callgrind, session 14).
+    private let decidesNFCScalars: Bool
 
     init(_ all: [String: Value]) {
         dictionary = all
         asciiKeysDecide = !all.keys.contains(where: Normalization.hasASCIIDecomposingScalar)
+        decidesNFCScalars = all.keys.allSatisfy { key in
+            key.utf8.allSatisfy { $0 < 0x80 } || key.soleScalarValue.map(Normalization.isNFC) == true
+        }
         let hasOneByteKey = asciiKeysDecide && all.keys.contains { $0.utf8.count == 1 && $0.utf8.first! < 0x80 }
         var oneByte = [Value?](repeating: nil, count: hasOneByteKey ? 128 : 0)
         var ascii: [String: Value] = [:]
@@ -61,7 +69,10 @@ struct TextTable<Value: Sendable>: Sendable {
             if let key = PackedText.key(text) { return packed[key] }
             if utf8.allSatisfy({ $0 < 0x80 }) { return ascii[text] }
         }
-        if let scalar = text.soleScalarValue, let value = scalars[scalar] { return value }
+        if let scalar = text.soleScalarValue {
+            if let value = scalars[scalar] { return value }
+            if decidesNFCScalars && scalar >= 0x80 && Normalization.isNFC(scalar) { return nil }
+        }
         return dictionary[text]
     }
 }
