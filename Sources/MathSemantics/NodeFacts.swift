@@ -573,7 +573,9 @@ extension Analyzer {
     /// font (`⑲` → `19`, `circled`). Nil for any other text (plain, or mixed fonts).
     static func styledText(_ text: String) -> (text: String, font: PropertyAtom)? {
         // Every styled character is outside ASCII; ¹ ² ³ (U+00B9, U+00B2, U+00B3) are the first.
-        guard let first = text.utf8.first, first >= 0xC2 else { return nil }
+        guard let first = text.utf8.withContiguousStorageIfAvailable({ $0.first }) ?? text.utf8.first, first >= 0xC2 else {
+            return nil
+        }
         var plain = ""
         var font: String? = nil
         for u in text.unicodeScalars {
