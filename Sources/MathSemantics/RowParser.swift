@@ -169,16 +169,23 @@ extension Analyzer {
             if kind(item) == .impliedTimes && has(item, .chemical) { chemicalItem = true }
             b.add(child: item, .item)
         }
-        addOperators(since: operators)
+        let sole = addOperators(since: operators)
         // `17 \equiv 2 \pmod{5}`: rules read ≡ as "is congruent to" next to a modulus.
         if hasModulo { b.flag(.hasModulo) }
         let n = b.finish(.relation, mark)
         // Double and triple bonds of a structural formula (`CH_2=CH_2`) and the arrows of a chemical
         // equation written as mathematics (`2H_2 + O_2 → 2H_2O`, nuclides) read as chemistry.
         // (A bond chain holds a chemical formula among its items: without one, the chain is not looked for.)
-        if let ops = tree.string(n, .operators) {
-            let bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
-            let arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
+        // (One operator text of one scalar, the usual relation, is tested on that scalar.)
+        var bonds = false, arrows = false
+        if let u = sole {
+            bonds = u == "=" || u == "\u{2261}" || u == " "
+            arrows = !bonds && Self.isReactionArrow(u)
+        } else if let ops = tree.string(n, .operators) {
+            bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
+            arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
+        }
+        do {
             if bonds ? chemicalItem : arrows {
                 let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }
                 if bonds ? tree.isBondChain(items) : tree.isReaction(items) { return flagged(n, .chemical) }

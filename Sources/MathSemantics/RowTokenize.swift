@@ -734,7 +734,7 @@ extension Analyzer {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 return Token(.operand, underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass))
             }
-        case .identifier(let t, _) where t.hasSeveralScalars:
+        case .identifier(let t, _) where t.utf8.count > 1 && t.hasSeveralScalars:
             // Function and limit names (none is one letter), looked up once.
             guard let nameClass = Vocabulary.nameClass(t) else { break }
             if !underOverKind && nameClass != .limit {

@@ -234,13 +234,16 @@ struct RowItem {
     /// fence role.
     private init(classifying m: __shared MathNode, _ unmanaged: Unmanaged<MathNode>) {
         // Narrow views of the kind: a switch binding payloads would copy the whole kind.
-        if let cls = m.operatorProperties?.atomClass {
-            let t = m.operatorText!
-            let u = t.soleScalar
-            if let u, let role = Analyzer.fenceRole(u, cls, scripted: false) {
-                self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
+        if let (cls, u) = m.operatorClassAndScalar {
+            if let u {
+                if let role = Analyzer.fenceRole(u, cls, scripted: false) {
+                    self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
+                } else {
+                    // One scalar: the text is not read (``Analyzer/endsOperand(_:_:_:)`` tests the scalar).
+                    self.init(.operator, .notFence, Analyzer.endsOperand("", u, cls), u, node: unmanaged, operand: -1)
+                }
             } else {
-                self.init(.operator, .notFence, Analyzer.endsOperand(t, u, cls), u, node: unmanaged, operand: -1)
+                self.init(.operator, .notFence, Analyzer.endsOperand(m.operatorText!, nil, cls), nil, node: unmanaged, operand: -1)
             }
             return
         }
@@ -1065,6 +1068,15 @@ extension MathNode {
         return (operatorText!, p.atomClass, p.largeOperator)
     }
 
+
+    /// An operator leaf's atom class and the sole scalar of its text (nil for a longer or empty text),
+    /// read in one look at the kind, without handing the text out (``RowItem``'s classification of
+    /// every operator item).
+    @inline(never)
+    var operatorClassAndScalar: (AtomClass, Unicode.Scalar?)? {
+        if case .operator(let t, let p) = kind { return (p.atomClass, t.soleScalar) }
+        return nil
+    }
 
     /// An operator's properties.
     @inline(never)
