@@ -264,8 +264,9 @@ struct RowItem {
         let k = m.itemKind
         let role: Analyzer.FenceRole
         switch k {
-        case .scripts: role = Analyzer.fenceRole(ofBase: m.children[0], scripted: true)
-        case .underOver: role = Analyzer.fenceRole(ofBase: m.children[0], scripted: false)
+        // The base read unretained: the tree holds it.
+        case .scripts: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: true) }
+        case .underOver: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: false) }
         default: role = .notFence(endsOperand: true)
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
