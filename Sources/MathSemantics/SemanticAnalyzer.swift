@@ -307,7 +307,8 @@ struct Analyzer {
             if word { properties.append(.flag(.word)) }
             return b.leaf(.identifier, text: text, range: range, properties)
         }
-        if let styled = Analyzer.styledText(text) {
+        // (A sole scalar of no styled alphabet, a Greek letter say, is not styled: no look at the text.)
+        if sole.map({ u in u.map { UnicodeMath.alphabet(of: $0) != nil } ?? true }) ?? true, let styled = Analyzer.styledText(text) {
             // An enclosed or styled number written as an identifier (`<mi>①</mi>`, `⑲` typed in TeX) is a number.
             if styled.text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
                 var properties = Analyzer.numberProperties(styled.text)
@@ -330,13 +331,14 @@ struct Analyzer {
     /// read it ("1234567", not "1 234 567").
     mutating func number(_ text: String, variant: MathVariant? = nil, range: SourceRange?) -> NodeID {
         var text = text
-        // The bytes in place (a generic search of the UTF-8 view cost ~80 instructions a number).
-        if text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: { $0 <= 0x20 || $0 >= 0x80 }) })
-            ?? text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x80 }),
-           text.unicodeScalars.contains(where: { $0.isSpace }) {
+        // The bytes in place (a generic search of the UTF-8 view cost ~80 instructions a number). Printable
+        // ASCII, nearly every number, has no space to drop and no styled character.
+        let plainASCII = !(text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: { $0 <= 0x20 || $0 >= 0x80 }) })
+            ?? text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x80 }))
+        if !plainASCII, text.unicodeScalars.contains(where: { $0.isSpace }) {
             text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isSpace }))
         }
-        if variant == nil, let styled = Analyzer.styledText(text) {
+        if variant == nil, !plainASCII, let styled = Analyzer.styledText(text) {
             var properties = Analyzer.numberProperties(styled.text)
             properties.append(.atom(.font, styled.font))
             return b.leaf(.number, text: styled.text, range: range, properties)
