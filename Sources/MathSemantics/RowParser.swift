@@ -119,7 +119,7 @@ extension Analyzer {
             return false
         }
         var letters = 0
-        for u in tree.text(t.node).unicodeScalars where u.properties.isAlphabetic {
+        for u in tree.text(t.node).unicodeScalars where u.isAlphabeticScalar {
             letters += 1
             if letters >= 2 { return true }
         }

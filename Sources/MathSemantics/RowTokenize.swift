@@ -515,7 +515,7 @@ extension Analyzer {
             // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow.
             if !has(n, .unitName) {
                 let scalars = text(n).unicodeScalars
-                if scalars.count >= 2, scalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                if scalars.count >= 2, scalars.allSatisfy({ $0.isAlphabeticScalar }) {
                     return Token(.word, n, text: n)
                 }
             }
@@ -587,7 +587,7 @@ extension Analyzer {
                 token.application.functionClass = cls
                 return token
             }
-            if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
+            if !t.unicodeScalars.allSatisfy({ $0.hasNumericType }) {
                 let n = identifier(t, v, font: font, range: range, word: true)
                 return Token(.word, n, text: n)
             }
