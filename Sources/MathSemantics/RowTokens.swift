@@ -190,9 +190,11 @@ struct RowItem {
 
     let kind: Kind
     let role: Role
-    /// For a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
-    /// operand (so that a bar after it closes rather than opens).
-    private let flag: Bool
+    /// Bit 0: for a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
+    /// operand (so that a bar after it closes rather than opens). Bit 1: a raw item's node has MathML
+    /// attributes (noted once, so that the row passes need not read the node for them).
+    private var bits: UInt8
+    private var flag: Bool { bits & 1 != 0 }
     /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)`` (a ``PropertyAtom``
     /// number; ``RowItem/noClass`` for none, and for other items).
     private var nameClassValue: UInt8 = RowItem.noClass
@@ -214,7 +216,7 @@ struct RowItem {
                  operand: Analyzer.NodeID) {
         self.kind = kind
         self.role = role
-        self.flag = flag
+        self.bits = flag ? 1 : 0
         self.scalarValue = scalar?.value ?? RowItem.none
         self.node = node
         self.operand = operand
@@ -227,7 +229,11 @@ struct RowItem {
 
     /// A presentation node, held by its tree, as one item.
     init(raw unmanaged: Unmanaged<MathNode>) {
-        self = unmanaged._withUnsafeGuaranteedRef { RowItem(classifying: $0, unmanaged) }
+        self = unmanaged._withUnsafeGuaranteedRef { m in
+            var item = RowItem(classifying: m, unmanaged)
+            if m.attributes != nil { item.bits |= 2 }
+            return item
+        }
     }
 
     /// `m` (whose reference is `unmanaged`) as one item: its kind, its text's sole scalar and its
@@ -306,6 +312,9 @@ struct RowItem {
         }
     }
 
+    /// Whether the item is a presentation node with MathML attributes.
+    var hasAttributes: Bool { bits & 2 != 0 }
+
     /// Whether the item is a presentation node as it is.
     var isRaw: Bool { kind.rawValue < Kind.wideSpace.rawValue }
 
@@ -331,7 +340,7 @@ struct RowItem {
     var mayBeCurrency: Bool {
         guard kind == .identifier || kind == .other else { return false }
         if let u = scalar, u.isCurrencySign { return true }
-        return raw?.attributes != nil
+        return hasAttributes
     }
 
     static let unmatched: Int32 = -1, looseBar: Int32 = -2, looseFence: Int32 = -3
@@ -494,7 +503,7 @@ extension Analyzer {
         var i = start
         while i < nodes.count {
             let item = RowItem(raw: nodes.unretained(i))
-            if item.kind == .splice || nodes[i].attributes != nil { break }
+            if item.kind == .splice || item.hasAttributes { break }
             items.push(item)
             i += 1
         }
