@@ -577,6 +577,13 @@ extension Analyzer {
             // base (not an operator), a repeating decimal with `.` or the overlined digits, a
             // measurement with its unit (an identifier, a text, a unit squared or cubed).
             let kind = items[i].kind
+            // An item that neither starts a pattern nor may be a currency (operators, most items) starts none.
+            if !items[i].mayStartPattern && kind != .identifier && kind != .other {
+                if w != i { items[w] = items[i] }
+                w += 1
+                i += 1
+                continue
+            }
             let next = i + 1 < end ? items[i + 1].kind : .operand
             let prescripts = kind == .scripts && next != .operator && next != .operand
             let repeating = kind == .number && (next == .operator || next == .underOver)
