@@ -542,7 +542,7 @@ extension Analyzer {
         }
         if let v = variant { p.append(.atom(.variant, v.atom)) }
         if let f = font ?? variant.flatMap({ v in
-            v == .italic && text.unicodeScalars.allSatisfy(\.properties.isAlphabetic) ? nil : v.atom
+            v == .italic && text.unicodeScalars.allSatisfy({ $0.isAlphabeticScalar }) ? nil : v.atom
         }) {
             p.append(.atom(.font, f))
         }
@@ -564,10 +564,21 @@ extension Analyzer {
             if u.value <= 0x03A9 { p.append(.flag(.capital)) }
             return p
         }
-        if u.properties.isAlphabetic {
+        // The property tables cost ~320 instructions a look-up (`MathAloudBench semantics-profile` under
+        // callgrind): the Greek symbol letters and the mathematical operators (∂ ∞ ∅ ∇) are answered here,
+        // as the tables answer them (lower-case letters; no letters).
+        switch u.value {
+        case 0x03D1, 0x03D5, 0x03D6, 0x03F0, 0x03F1, 0x03F5:    // ϑ ϕ ϖ ϰ ϱ ϵ
             p.append(.flag(.letter))
             if Analyzer.isGreek(u) { p.append(.flag(.greek)) }
-            if u.properties.isUppercase { p.append(.flag(.capital)) }
+        case 0x2200...0x22FF:
+            break
+        default:
+            if u.properties.isAlphabetic {
+                p.append(.flag(.letter))
+                if Analyzer.isGreek(u) { p.append(.flag(.greek)) }
+                if u.properties.isUppercase { p.append(.flag(.capital)) }
+            }
         }
         // Double-struck N Z Q R C name number sets, whether written ℝ or \mathbb{R}.
         let doubleStruck: Unicode.Scalar? = variant == .doubleStruck ? u
@@ -581,7 +592,9 @@ extension Analyzer {
     /// font (`⑲` → `19`, `circled`). Nil for any other text (plain, or mixed fonts).
     static func styledText(_ text: String) -> (text: String, font: PropertyAtom)? {
         // Every styled character is outside ASCII; ¹ ² ³ (U+00B9, U+00B2, U+00B3) are the first.
-        guard let first = text.utf8.first, first >= 0xC2 else { return nil }
+        guard let first = text.utf8.withContiguousStorageIfAvailable({ $0.first }) ?? text.utf8.first, first >= 0xC2 else {
+            return nil
+        }
         var plain = ""
         var font: String? = nil
         for u in text.unicodeScalars {

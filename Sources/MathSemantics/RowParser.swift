@@ -123,7 +123,7 @@ extension Analyzer {
             return false
         }
         var letters = 0
-        for u in tree.text(t.node).unicodeScalars where u.properties.isAlphabetic {
+        for u in tree.text(t.node).unicodeScalars where u.isAlphabeticScalar {
             letters += 1
             if letters >= 2 { return true }
         }
@@ -151,11 +151,14 @@ extension Analyzer {
         let mark = b.mark()
         let operators = operatorTexts.count
         var hasModulo = false
+        // Whether an item is a chemical formula (`impliedTimes` with `chemical`): a bond chain needs one.
+        var chemicalItem = false
         var start = r.lowerBound
         for i in r where tokens[i].kind == .relation {
             if i > start {
                 let item = listSpan(start..<i, hasPunctuation: hasPunctuation, ctx)
                 if kind(item) == .modulo { hasModulo = true }
+                if kind(item) == .impliedTimes && has(item, .chemical) { chemicalItem = true }
                 b.add(child: item, .item)
             }
             let t = tokens[i]
@@ -167,19 +170,28 @@ extension Analyzer {
         if start < r.upperBound {
             let item = listSpan(start..<r.upperBound, hasPunctuation: hasPunctuation, ctx)
             if kind(item) == .modulo { hasModulo = true }
+            if kind(item) == .impliedTimes && has(item, .chemical) { chemicalItem = true }
             b.add(child: item, .item)
         }
-        b.string(.operators, takeOperatorTexts(since: operators))
+        let sole = addOperators(since: operators)
         // `17 \equiv 2 \pmod{5}`: rules read ≡ as "is congruent to" next to a modulus.
         if hasModulo { b.flag(.hasModulo) }
         let n = b.finish(.relation, mark)
         // Double and triple bonds of a structural formula (`CH_2=CH_2`) and the arrows of a chemical
         // equation written as mathematics (`2H_2 + O_2 → 2H_2O`, nuclides) read as chemistry.
-        if let ops = tree.string(n, .operators) {
-            let bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
-            let arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
-            if bonds || arrows {
-                let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map(\.node)
+        // (A bond chain holds a chemical formula among its items: without one, the chain is not looked for.)
+        // (One operator text of one scalar, the usual relation, is tested on that scalar.)
+        var bonds = false, arrows = false
+        if let u = sole {
+            bonds = u == "=" || u == "\u{2261}" || u == " "
+            arrows = !bonds && Self.isReactionArrow(u)
+        } else if let ops = tree.string(n, .operators) {
+            bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
+            arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
+        }
+        do {
+            if bonds ? chemicalItem : arrows {
+                let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }
                 if bonds ? tree.isBondChain(items) : tree.isReaction(items) { return flagged(n, .chemical) }
             }
         }
@@ -195,23 +207,56 @@ extension Analyzer {
     }
 
     /// Notes an operator's text for the `operators` of the node being built (texts noted since
-    /// `start`), once per distinct text.
+    /// `start`), once per distinct text. The texts are kept as the nodes that hold them (-1: none,
+    /// the empty text), so that no string is copied to note one.
     mutating func addOperatorText(_ t: Token, since start: Int) {
-        let s = tokenText(t)
-        for k in start..<operatorTexts.count where operatorTexts[k] == s { return }
-        operatorTexts.push(s)
+        let n = t.textNode
+        let index = n < 0 ? -1 : tree.record(n).text
+        for k in start..<operatorTexts.count {
+            let other = operatorTexts[k]
+            let otherIndex = other < 0 ? -1 : tree.record(other).text
+            // The same string, or two leaves' equal texts.
+            if otherIndex == index || (index >= 0 && otherIndex >= 0 && text(other) == text(n)) { return }
+        }
+        operatorTexts.push(n)
     }
+
+    /// The text of a node noted by ``addOperatorText(_:since:)``.
+    func operatorText(_ n: NodeID) -> String { n < 0 ? "" : text(n) }
 
     /// The operator texts noted since `start`, space-separated in order of appearance; removes them.
     mutating func takeOperatorTexts(since start: Int) -> String {
         defer { operatorTexts.truncate(to: start) }
-        if operatorTexts.count - start == 1 { return operatorTexts[start] }
+        if operatorTexts.count - start == 1 { return operatorText(operatorTexts[start]) }
         var s = ""
         for k in start..<operatorTexts.count {
             if k > start { s += " " }
-            s += operatorTexts[k]
+            s += operatorText(operatorTexts[k])
         }
         return s
+    }
+
+    /// Adds `operators`, the operator texts noted since `start` (``takeOperatorTexts(since:)``), to the
+    /// node being built and removes them; returns the value's sole scalar. One text that
+    /// ``SemanticTree/Builder/string(_:_:)`` would store as a string is stored as the string its leaf
+    /// already holds (no copy, no search of the atoms and integers).
+    @discardableResult
+    mutating func addOperators(since start: Int) -> Unicode.Scalar? {
+        if operatorTexts.count - start == 1, operatorTexts[start] >= 0 {
+            let n = operatorTexts[start]
+            let index = tree.record(n).text
+            // Texts that may be `true`, an atom or an integer (a lower-case letter, a digit or `-` first)
+            // take the general path.
+            let first = index < 0 ? 0 : (text(n).utf8.withContiguousStorageIfAvailable { $0.first ?? 0 } ?? text(n).utf8.first ?? 0)
+            if index >= 0, !(first >= 0x61 && first <= 0x7A), !(first >= 0x30 && first <= 0x39), first != 0x2D {
+                operatorTexts.truncate(to: start)
+                b.add(SemanticTree.Property(name: PropertyName.operators.rawValue, form: .string, payload: index))
+                return scalar(n)
+            }
+        }
+        let ops = takeOperatorTexts(since: start)
+        b.string(.operators, ops)
+        return ops.soleScalar
     }
 
     /// Items separated by `,` `;` (and words), each an expression (`hasPunctuation` false when the
@@ -340,16 +385,16 @@ extension Analyzer {
     /// noted since `operators`); an operand alone, or an operator alone (`A^{\dagger}`, `x^{*}`), is
     /// itself.
     mutating func finishInfix(_ mark: SemanticTree.Builder.Mark, _ count: Int, operators: Int) -> NodeID {
-        let ops = takeOperatorTexts(since: operators)
-        if count == 1 { return b.takeOnlyChild(mark) }
-        if count == 0 { return empty(nil) }
-        b.string(.operators, ops)
+        if count <= 1 {
+            operatorTexts.truncate(to: operators)
+            return count == 1 ? b.takeOnlyChild(mark) : empty(nil)
+        }
+        let sole = addOperators(since: operators)
         let n = b.finish(.infix, mark)
         // Single bonds between parts of a structural formula (`CH_3−CH_2−OH`) read as chemistry.
         // (Tested on the sole scalar: `==` with the non-ASCII "−" takes String's slow, normalising
         // comparison for every other operator text, ~75 instructions.)
-        let sole = ops.soleScalar
-        if sole == "\u{2212}" || sole == "-", tree.isBondChain(tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map(\.node)) {
+        if sole == "\u{2212}" || sole == "-", tree.isBondChain(tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }) {
             return flagged(n, .chemical)
         }
         return n

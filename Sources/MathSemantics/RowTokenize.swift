@@ -529,7 +529,7 @@ extension Analyzer {
             if !has(n, .unitName), t.unicodeScalars.first.map({ !$0.properties.isWhitespace }) ?? false,
                t.unicodeScalars.last.map({ !$0.properties.isWhitespace }) ?? false {
                 let scalars = text(n).unicodeScalars
-                if scalars.count >= 2, scalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                if scalars.count >= 2, scalars.allSatisfy({ $0.isAlphabeticScalar }) {
                     return Token(.word, n, text: n)
                 }
             }
@@ -601,7 +601,7 @@ extension Analyzer {
                 token.application.functionClass = cls
                 return token
             }
-            if !t.unicodeScalars.allSatisfy({ $0.properties.numericType != nil }) {
+            if !t.unicodeScalars.allSatisfy({ $0.hasNumericType }) {
                 let n = identifier(t, v, font: font, range: range, word: true)
                 return Token(.word, n, text: n)
             }
@@ -748,7 +748,7 @@ extension Analyzer {
                 let leaf = operatorLeaf(t, p.atomClass, range: base.range)
                 return Token(.operand, underOver(m, base: leaf, lower: sub, upper: sup, ctx, baseClass: p.atomClass))
             }
-        case .identifier(let t, _) where t.hasSeveralScalars:
+        case .identifier(let t, _) where t.utf8.count > 1 && t.hasSeveralScalars:
             // Function and limit names (none is one letter), looked up once.
             guard let nameClass = Vocabulary.nameClass(t) else { break }
             if !underOverKind && nameClass != .limit {

@@ -190,9 +190,11 @@ struct RowItem {
 
     let kind: Kind
     let role: Role
-    /// For a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
-    /// operand (so that a bar after it closes rather than opens).
-    private let flag: Bool
+    /// Bit 0: for a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
+    /// operand (so that a bar after it closes rather than opens). Bit 1: a raw item's node has MathML
+    /// attributes (noted once, so that the row passes need not read the node for them).
+    private var bits: UInt8
+    private var flag: Bool { bits & 1 != 0 }
     /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)`` (a ``PropertyAtom``
     /// number; ``RowItem/noClass`` for none, and for other items).
     private var nameClassValue: UInt8 = RowItem.noClass
@@ -214,7 +216,7 @@ struct RowItem {
                  operand: Analyzer.NodeID) {
         self.kind = kind
         self.role = role
-        self.flag = flag
+        self.bits = flag ? 1 : 0
         self.scalarValue = scalar?.value ?? RowItem.none
         self.node = node
         self.operand = operand
@@ -227,20 +229,27 @@ struct RowItem {
 
     /// A presentation node, held by its tree, as one item.
     init(raw unmanaged: Unmanaged<MathNode>) {
-        self = unmanaged._withUnsafeGuaranteedRef { RowItem(classifying: $0, unmanaged) }
+        self = unmanaged._withUnsafeGuaranteedRef { m in
+            var item = RowItem(classifying: m, unmanaged)
+            if m.attributes != nil { item.bits |= 2 }
+            return item
+        }
     }
 
     /// `m` (whose reference is `unmanaged`) as one item: its kind, its text's sole scalar and its
     /// fence role.
     private init(classifying m: __shared MathNode, _ unmanaged: Unmanaged<MathNode>) {
         // Narrow views of the kind: a switch binding payloads would copy the whole kind.
-        if let cls = m.operatorProperties?.atomClass {
-            let t = m.operatorText!
-            let u = t.soleScalar
-            if let u, let role = Analyzer.fenceRole(u, cls, scripted: false) {
-                self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
+        if let (cls, u) = m.operatorClassAndScalar {
+            if let u {
+                if let role = Analyzer.fenceRole(u, cls, scripted: false) {
+                    self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
+                } else {
+                    // One scalar: the text is not read (``Analyzer/endsOperand(_:_:_:)`` tests the scalar).
+                    self.init(.operator, .notFence, Analyzer.endsOperand("", u, cls), u, node: unmanaged, operand: -1)
+                }
             } else {
-                self.init(.operator, .notFence, Analyzer.endsOperand(t, u, cls), u, node: unmanaged, operand: -1)
+                self.init(.operator, .notFence, Analyzer.endsOperand(m.operatorText!, nil, cls), nil, node: unmanaged, operand: -1)
             }
             return
         }
@@ -261,8 +270,9 @@ struct RowItem {
         let k = m.itemKind
         let role: Analyzer.FenceRole
         switch k {
-        case .scripts: role = Analyzer.fenceRole(ofBase: m.children[0], scripted: true)
-        case .underOver: role = Analyzer.fenceRole(ofBase: m.children[0], scripted: false)
+        // The base read unretained: the tree holds it.
+        case .scripts: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: true) }
+        case .underOver: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: false) }
         default: role = .notFence(endsOperand: true)
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
@@ -302,6 +312,9 @@ struct RowItem {
         }
     }
 
+    /// Whether the item is a presentation node with MathML attributes.
+    var hasAttributes: Bool { bits & 2 != 0 }
+
     /// Whether the item is a presentation node as it is.
     var isRaw: Bool { kind.rawValue < Kind.wideSpace.rawValue }
 
@@ -327,7 +340,7 @@ struct RowItem {
     var mayBeCurrency: Bool {
         guard kind == .identifier || kind == .other else { return false }
         if let u = scalar, u.isCurrencySign { return true }
-        return raw?.attributes != nil
+        return hasAttributes
     }
 
     static let unmatched: Int32 = -1, looseBar: Int32 = -2, looseFence: Int32 = -3
@@ -490,7 +503,7 @@ extension Analyzer {
         var i = start
         while i < nodes.count {
             let item = RowItem(raw: nodes.unretained(i))
-            if item.kind == .splice || nodes[i].attributes != nil { break }
+            if item.kind == .splice || item.hasAttributes { break }
             items.push(item)
             i += 1
         }
@@ -564,6 +577,13 @@ extension Analyzer {
             // base (not an operator), a repeating decimal with `.` or the overlined digits, a
             // measurement with its unit (an identifier, a text, a unit squared or cubed).
             let kind = items[i].kind
+            // An item that neither starts a pattern nor may be a currency (operators, most items) starts none.
+            if !items[i].mayStartPattern && kind != .identifier && kind != .other {
+                if w != i { items[w] = items[i] }
+                w += 1
+                i += 1
+                continue
+            }
             let next = i + 1 < end ? items[i + 1].kind : .operand
             let prescripts = kind == .scripts && next != .operator && next != .operand
             let repeating = kind == .number && (next == .operator || next == .underOver)
@@ -1120,6 +1140,15 @@ extension MathNode {
         return (operatorText!, p.atomClass, p.largeOperator)
     }
 
+
+    /// An operator leaf's atom class and the sole scalar of its text (nil for a longer or empty text),
+    /// read in one look at the kind, without handing the text out (``RowItem``'s classification of
+    /// every operator item).
+    @inline(never)
+    var operatorClassAndScalar: (AtomClass, Unicode.Scalar?)? {
+        if case .operator(let t, let p) = kind { return (p.atomClass, t.soleScalar) }
+        return nil
+    }
 
     /// An operator's properties.
     @inline(never)
