@@ -54,6 +54,16 @@ extension Analyzer {
                 let seen = (integral: t.kind == .bigOperator && bigs[Int(t.big)].integrals > 0,
                             differentialMark: t.kind == .operand && isDifferentialMark(t))
                 tokens.push(t)
+                // `<<` and `>>` written as two relations with nothing between them are ≪ and ≫.
+                if t.kind == .relation, tokens.count - start >= 2, let u = tokenScalar(t), u == "<" || u == ">" {
+                    let a = tokens[tokens.count - 2]
+                    if a.kind == .relation, tokenScalar(a) == u {
+                        let r = SourceRange.union(self.range(a.node), self.range(t.node))
+                        tokens.truncate(to: tokens.count - 2)
+                        let leaf = operatorLeaf(u == "<" ? "≪" : "≫", .rel, range: r)
+                        tokens.push(Token(.relation, leaf, text: leaf))
+                    }
+                }
                 // Three centred dots with nothing between them (`\cdot\cdot\cdot`) are an ellipsis, ⋯.
                 if t.kind == .multiplicative, tokens.count - start >= 3, let u = tokenScalar(t), u == "⋅" || u == "·" {
                     let (a, b) = (tokens[tokens.count - 3], tokens[tokens.count - 2])
