@@ -118,8 +118,8 @@ extension SemanticTree.Records {
             // A name of several letters with a subscript (`\operatorname{trad}_A(x)`, `\mathrm{prox}_f`
             // unknown to the vocabulary) applies as the name alone does (`\operatorname{trad}(x)`) —
             // not an element symbol with a count, a part of a chemical formula (`Al_2(SO_4)_3`).
-            if kind(n) == .subscript, kind(child(n, .base) ?? n) == .identifier, has(core, .word),
-               !(isElement(core) && kind(child(n, .subscript) ?? n) == .number) {
+            if kind(n) == .subscript, child(n, .base) == core, has(core, .word),
+               !(isElement(core) && child(n, .subscript).map({ kind($0) == .number }) == true) {
                 return .generic(facts)
             }
             guard isLetter(core) else { return .none }

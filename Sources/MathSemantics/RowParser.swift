@@ -179,21 +179,19 @@ extension Analyzer {
         let n = b.finish(.relation, mark)
         // Double and triple bonds of a structural formula (`CH_2=CH_2`) and the arrows of a chemical
         // equation written as mathematics (`2H_2 + O_2 → 2H_2O`, nuclides) read as chemistry.
-        // (A bond chain holds a chemical formula among its items: without one, the chain is not looked for.)
-        // (One operator text of one scalar, the usual relation, is tested on that scalar.)
+        // A bond chain holds a chemical formula among its items: without one, the chain is not looked
+        // for. One operator text of one scalar, the usual relation, is tested on that scalar.
         var bonds = false, arrows = false
         if let u = sole {
-            bonds = u == "=" || u == "\u{2261}" || u == " "
+            bonds = u == "=" || u == "\u{2261}"
             arrows = !bonds && Self.isReactionArrow(u)
         } else if let ops = tree.string(n, .operators) {
             bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
             arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
         }
-        do {
-            if bonds ? chemicalItem : arrows {
-                let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }
-                if bonds ? tree.isBondChain(items) : tree.isReaction(items) { return flagged(n, .chemical) }
-            }
+        if bonds ? chemicalItem : arrows {
+            let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }
+            if bonds ? tree.isBondChain(items) : tree.isReaction(items) { return flagged(n, .chemical) }
         }
         return n
     }
@@ -640,34 +638,31 @@ extension Analyzer {
                 return application(n, a, facts)
             }
         }
-        // ∇⋅F, ∇×F after another factor (κ∇⋅u, 2∇×E): the divergence or curl binds tighter than the
-        // juxtaposition before it, as ∇ before an operand does. (∇ first in its term is not taken
-        // here: term() makes the same infix of it.)
-        if kind(n) == .identifier, scalar(n) == "∇", p.pos + 1 < p.end, tokens[p.pos].kind == .multiplicative,
-           tokens[p.pos + 1].kind == .operand {
+        if kind(n) == .identifier, scalar(n) == "∇", !p.atEnd {
+            // ∇⋅F, ∇×F after another factor (κ∇⋅u, 2∇×E): the divergence or curl binds tighter than the
+            // juxtaposition before it, as ∇ before an operand does. (∇ first in its term is not taken
+            // here: term() makes the same infix of it.)
             let op = tokens[p.pos]
-            switch tokenScalar(op) {
-            case "⋅", "·", "×":
+            if op.kind == .multiplicative, p.pos + 1 < p.end, tokens[p.pos + 1].kind == .operand,
+               let u = tokenScalar(op), u == "⋅" || u == "·" || u == "×" {
                 p.pos += 1
                 let operand = factor(&p)
                 let (mark, operators) = (b.mark(), operatorTexts.count)
                 var count = beginInfix(n)
                 addOperation(op, operand, count: &count, operators: operators)
                 return finishInfix(mark, count, operators: operators)
-            default:
-                break
             }
-        }
-        // ∇ before an operand.
-        if kind(n) == .identifier, scalar(n) == "∇", !p.atEnd, tokens[p.pos].kind == .operand, tokens[p.pos].fence < 0 {
-            let a = tokens[p.pos].node
-            p.pos += 1
-            let argument = postfixes(&p, a)
-            let mark = b.mark()
-            b.add(child: n, .operator)
-            b.add(child: argument, .argument)
-            b.atom(.operator, .nabla)
-            return b.finish(.prefix, mark, range: SourceRange.union(range(n), range(a)))
+            // ∇ before an operand.
+            if op.kind == .operand, op.fence < 0 {
+                let a = op.node
+                p.pos += 1
+                let argument = postfixes(&p, a)
+                let mark = b.mark()
+                b.add(child: n, .operator)
+                b.add(child: argument, .argument)
+                b.atom(.operator, .nabla)
+                return b.finish(.prefix, mark, range: SourceRange.union(range(n), range(a)))
+            }
         }
         // A letter before parentheses: f(x) is an application; k(5) may be one — unless an invisible
         // times is written between them (`t⁢(x)`: the author says it is a product).

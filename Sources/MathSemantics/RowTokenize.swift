@@ -536,8 +536,8 @@ extension Analyzer {
             if kind(n) == .empty { return nil }
             // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow;
             // not a word written with spaces around it, which is prose (`\text{ on }[0, 1]`).
-            if !has(n, .unitName), t.unicodeScalars.first.map({ !$0.properties.isWhitespace }) ?? false,
-               t.unicodeScalars.last.map({ !$0.properties.isWhitespace }) ?? false {
+            if !has(n, .unitName), t.unicodeScalars.first.map({ !$0.isSpace }) ?? false,
+               t.unicodeScalars.last.map({ !$0.isSpace }) ?? false {
                 let scalars = text(n).unicodeScalars
                 if scalars.count >= 2, scalars.allSatisfy({ $0.isAlphabeticScalar }) {
                     return Token(.word, n, text: n)

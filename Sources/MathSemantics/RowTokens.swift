@@ -780,10 +780,10 @@ extension Analyzer {
             }
             if case .superscript = m.kind, m.children.count == 2, let attributes = m.children[0].attributes,
                Analyzer.isMarkedUnit(attributes), let t = m.children[0].leafText,
-               case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" {
+               let p = unitPower(m.children[1]), p > 0 {
                 let written = t.trimmingSpaces
                 let key = UnitSymbols.markedKey(written)
-                return (written + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
+                return (written + "^\(p)", key + powerSign(p), p, m.range)
             }
             switch m.kind {
             case .text(let t, _):
@@ -804,16 +804,10 @@ extension Analyzer {
                 if let key = Vocabulary.unitKey(t, names: names) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
-                guard case .number(let p, _) = m.children[1].kind, p == "2" || p == "3" else { return nil }
-                let base: String
-                switch m.children[0].groupContent.kind {
-                case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t
-                case .text(let t, _): base = t.trimmingSpaces
-                default: return nil
-                }
-                guard let key = Vocabulary.unitKey(base, names: names) else { return nil }
+                guard let p = unitPower(m.children[1]), p > 0,
+                      let (base, key) = poweredUnit(m.children[0].groupContent, names: names) else { return nil }
                 // Keys write powers as the lexicon does: cm², m/s².
-                return (base + "^" + p, key + (p == "2" ? "²" : "³"), p == "2" ? 2 : 3, m.range)
+                return (base + "^\(p)", key + powerSign(p), p, m.range)
             default:
                 return nil
             }
@@ -825,10 +819,9 @@ extension Analyzer {
                   let next = items[k + 1].raw else { return nil }
             var unitNode = next
             var power: Int? = nil
-            if case .superscript = next.kind, next.children.count == 2, case .number(let p, _) = next.children[1].kind,
-               p == "2" || p == "3" {
+            if case .superscript = next.kind, next.children.count == 2, let p = unitPower(next.children[1]), p > 0 {
                 unitNode = next.children[0].groupContent
-                power = p == "2" ? 2 : 3
+                power = p
             }
             guard case .identifier(let t, let v) = unitNode.kind, v == .normal,
                   UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil else { return nil }
@@ -880,39 +873,50 @@ extension Analyzer {
         return unit
     }
 
+    /// The power a unit's superscript writes: 2 or 3 (`cm^2`), or -1 to -3 (`s^{-1}`, `cm^{-2}`); nil
+    /// for any other.
+    static func unitPower(_ e: MathNode) -> Int? {
+        if case .number(let p, _) = e.kind { return p == "2" ? 2 : p == "3" ? 3 : nil }
+        var e = e
+        while case .row = e.kind, e.children.count == 1 { e = e.children[0] }
+        guard case .row = e.kind, e.children.count == 2, case .operator(let minus, _) = e.children[0].kind,
+              minus == "−" || minus == "-", case .number(let p, _) = e.children[1].kind else { return nil }
+        return p == "1" ? -1 : p == "2" ? -2 : p == "3" ? -3 : nil
+    }
+
+    /// How a unit key writes a power (the lexicon's `cm²`, `s³`; nothing for the first power).
+    static func powerSign(_ p: Int) -> String { abs(p) == 2 ? "²" : abs(p) == 3 ? "³" : "" }
+
+    /// A unit symbol that carries a power (an upright identifier or a text under a superscript): as
+    /// written, and its key.
+    static func poweredUnit(_ n: MathNode, names: UnitNames) -> (written: String, key: String)? {
+        let base: String
+        switch n.kind {
+        case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t
+        case .text(let t, _): base = t.trimmingSpaces
+        default: return nil
+        }
+        return Vocabulary.unitKey(base, names: names).map { (base, $0) }
+    }
+
     /// A unit or units after a quantity with a negative power of 1 to 3 on the last
     /// (`s^{-1}`, `cm^{-2}`, `\mathrm{km\,s}^{-1}`): the keys to add to a unit's, each after a `/`
     /// (`/s`, `/cm²`; `km/s` for a group whose first unit is not a reciprocal).
     static func reciprocalUnit(_ m: MathNode, names: UnitNames) -> (text: String, key: String, range: SourceRange?)? {
-        guard case .superscript = m.kind, m.children.count == 2 else { return nil }
-        var e = m.children[1]
-        while case .row = e.kind, e.children.count == 1 { e = e.children[0] }
-        guard case .row = e.kind, e.children.count == 2, case .operator(let minus, _) = e.children[0].kind,
-              minus == "−" || minus == "-", case .number(let p, _) = e.children[1].kind, p == "1" || p == "2" || p == "3" else {
-            return nil
-        }
-        func key(_ n: MathNode) -> String? {
-            switch n.kind {
-            case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars):
-                if let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
-                return Vocabulary.unitKey(t, names: names)
-            case .text(let t, _): return Vocabulary.unitKey(t.trimmingSpaces, names: names)
-            default: return nil
-            }
-        }
-        let power = p == "1" ? "" : p == "2" ? "²" : "³"
+        guard case .superscript = m.kind, m.children.count == 2, let p = unitPower(m.children[1]), p < 0 else { return nil }
         let base = m.children[0].groupContent
-        if let k = key(base) { return ("\(k)^-\(p)", "/" + k + power, m.range) }
+        if let (written, key) = poweredUnit(base, names: names) { return ("\(written)^\(p)", "/" + key + powerSign(p), m.range) }
         // `\mathrm{km\,s}^{-1}`: units side by side (spaces between them), the power on the last.
         guard case .row = base.kind else { return nil }
-        let parts = base.children.filter { if case .space = $0.kind { return false } else { return true } }
-        guard parts.count >= 2 else { return nil }
-        var keys: [String] = []
-        for part in parts {
-            guard let k = key(part) else { return nil }
+        var written: [String] = [], keys: [String] = []
+        for part in base.children {
+            if case .space = part.kind { continue }
+            guard let (w, k) = poweredUnit(part, names: names) else { return nil }
+            written.append(w)
             keys.append(k)
         }
-        return (keys.joined(separator: " ") + "^-\(p)", keys.dropLast().joined(separator: " ") + "/" + keys.last! + power, m.range)
+        guard keys.count >= 2 else { return nil }
+        return (written.joined(separator: " ") + "^\(p)", keys.dropLast().joined(separator: " ") + "/" + keys.last! + powerSign(p), m.range)
     }
 
     /// A quantity followed by a unit → ``SemanticKind/measurement``.

@@ -133,11 +133,11 @@ package enum UnitSymbols {
         key(written) ?? normalized(written)
     }
 
-    /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`), nil for a
-    /// symbol that is not one (`min`, `m`).
     /// The prefixes the annum takes (`ka`, `Ma`, `Ga`, `Ta`).
     static let annumPrefixes: Set<String> = ["k", "M", "G", "T"]
 
+    /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`), nil for a
+    /// symbol that is not one (`min`, `m`).
     package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
         if prefixable.contains(key) || plain.contains(key) { return nil }
         if abbreviations[key] != nil { return nil }

@@ -321,7 +321,7 @@ public struct Lexicon: Sendable {
         // a `/` in the singular, joined by the locale's `unit./` template ("{unit} per {denominator}").
         if key.utf8.contains(0x2F) {
             let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count >= 2, let template = unitEntry("unit./", variants) ?? unitEntry("unit./", []),
+            guard parts.count >= 2, let template = unitEntry("unit./", variants),
                   var words = unit(String(parts[0]), variants: variants) else { return nil }
             for part in parts.dropFirst() {
                 guard let denominator = unit(String(part), variants: []) else { return nil }
@@ -389,16 +389,16 @@ public struct Lexicon: Sendable {
         return written + words
     }
 
-    /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).
-    /// A template glued to the unit's words (`Mikro{unit}`, `Quadrat{unit}`) makes one compound word,
-    /// whose second part continues in small letters: German `Sekunden` gives "Mikrosekunden", not
-    /// "MikroSekunden" (a capital only starts a word). A template with a space keeps the words as they are.
     /// A `unit./` template filled with the unit before the `/` (`{unit}`) and the one after it
     /// (`{denominator}`).
     static func fill(_ template: String, _ words: String, denominator: String) -> String {
         fill(template.replacingOccurrences(of: "{denominator}", with: denominator), words)
     }
 
+    /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).
+    /// A template glued to the unit's words (`Mikro{unit}`, `Quadrat{unit}`) makes one compound word,
+    /// whose second part continues in small letters: German `Sekunden` gives "Mikrosekunden", not
+    /// "MikroSekunden" (a capital only starts a word). A template with a space keeps the words as they are.
     static func fill(_ template: String, _ words: String) -> String {
         guard let r = template.range(of: "{unit}") else { return template + words }
         var words = words

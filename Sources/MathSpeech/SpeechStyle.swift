@@ -443,7 +443,7 @@ final class RuleTable: Sendable {
             /// those are known). The rule's tests from `endTest` on are those the list decides (its
             /// role and parent rows, ``kindPath``), tested only for a node whose role is outside the
             /// vocabulary.
-            let firstTest: Int32
+            var firstTest: Int32
             let endTest: Int32
             /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split
             /// by (-1 for none): a rule in a list chosen by the node's text passes it.
@@ -469,8 +469,7 @@ final class RuleTable: Sendable {
         /// The same candidate with its tests from `first` on.
         func testing(from first: Int32) -> Candidate {
             var c = self
-            c.probe = Probe(rule: probe.rule, firstTest: first, endTest: probe.endTest, textTest: probe.textTest,
-                            kindPath: probe.kindPath, childRoles: probe.childRoles, pathKinds: probe.pathKinds)
+            c.probe.firstTest = first
             return c
         }
     }
