@@ -86,11 +86,22 @@ extension Analyzer {
             i += 1
         }
         if sawDifferentialMark { markDifferentials(from: start, afterIntegral: sawIntegral) }
-        // ∩ S_i with nothing to its left: the n-ary ⋂ (its operand is its body).
-        if tokens.count - start > 1, tokens[start].kind == .additive, let nary = Vocabulary.naryForm(tokenScalar(tokens[start])) {
-            let r = self.range(tokens[start].node)
-            let leaf = operatorLeaf(String(nary), .op, range: r)
-            tokens[start] = bigOperatorToken(leaf, lower: nil, upper: nil, placement: nil, range: r)
+        // ∩ S_i with nothing to its left, and ∪_{i=1}^{n} S_i after a relation or another operator: the
+        // n-ary ⋂, ⋃ (its operand is its body, its scripts are its limits).
+        if tokens.count - start > 1 {
+            var k = start
+            while k < tokens.count - 1 {
+                if tokens[k].kind == .additive, let nary = Vocabulary.naryForm(tokenScalar(tokens[k])),
+                   k == start || [.relation, .punctuation, .additive, .multiplicative].contains(tokens[k - 1].kind),
+                   let limits = naryLimits(tokens[k]), k == start || limits.lower != nil || limits.upper != nil {
+                    let r = self.range(tokens[k].node)
+                    let leaf = operatorLeaf(String(nary), .op, range: self.range(tokens[k].textNode))
+                    let scripted = limits.lower != nil || limits.upper != nil
+                    tokens[k] = bigOperatorToken(leaf, lower: limits.lower, upper: limits.upper, placement: scripted ? .scripts : nil,
+                                                 range: r)
+                }
+                k += 1
+            }
         }
         // A full stop at the end is sentence punctuation, not math.
         if tokens.count - start > 1, let last = tokens.last, last.kind == .operand, kind(last.node) == .operator,
@@ -99,6 +110,25 @@ extension Analyzer {
             return last.node
         }
         return nil
+    }
+
+    /// The scripts of a binary operator's token (`∪_{i=1}^{n}`: the operator with a subscript, a
+    /// superscript or both), as limits; nil when the token is something else (primes, a stacked
+    /// operator).
+    func naryLimits(_ t: Token) -> (lower: NodeID?, upper: NodeID?)? {
+        if t.node == t.textNode { return (nil, nil) }
+        var inner = t.node, upper: NodeID? = nil, lower: NodeID? = nil
+        if kind(inner) == .power {
+            guard let e = child(inner, .exponent), let b = child(inner, .base) else { return nil }
+            upper = e
+            inner = b
+        }
+        if kind(inner) == .subscript {
+            guard let s = child(inner, .subscript), let b = child(inner, .base) else { return nil }
+            lower = s
+            inner = b
+        }
+        return inner == t.textNode ? (lower, upper) : nil
     }
 
     /// The table a node is, or wraps in rows of one child (MathML `<mrow><mtable>…</mtable></mrow>`).

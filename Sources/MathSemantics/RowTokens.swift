@@ -302,6 +302,9 @@ struct RowItem {
     /// For an item that is not a fence, whether it ends an operand.
     var endsOperand: Bool { role == .notFence && flag }
 
+    /// For a fence character, its scalar.
+    var fenceScalar: Unicode.Scalar? { role == .notFence ? nil : Unicode.Scalar(scalarValue) }
+
     /// The fence character the item is, if any; for other items, whether they end an operand.
     var fenceRole: Analyzer.FenceRole {
         switch role {
@@ -1049,6 +1052,12 @@ extension Analyzer {
             // Items that are not fences only say whether they end an operand.
             if items[i].role == .notFence {
                 previousEnds = items[i].endsOperand
+                // An operator alone between two bars of the same kind stands for an operand (the
+                // placeholder of |·| and ‖·‖): the second bar closes.
+                if !previousEnds, items[i].kind == .operator, i + 1 < end, items[i + 1].role == .bar,
+                   let top = openFences.last, top.bar, top.index == i - 1, items[i + 1].fenceScalar == top.scalar {
+                    previousEnds = true
+                }
                 continue
             }
             switch items[i].fenceRole {
