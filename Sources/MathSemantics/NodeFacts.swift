@@ -128,6 +128,10 @@ extension SemanticTree.Records {
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)
         case .power:
+            // A word as a superscript labels its base (G^{ret}(x, y), Θ_β^{hom}(y)): applied as the base is.
+            if let b = child(n, .base), let e = child(n, .exponent), kind(e) == .text || kind(e) == .functionName || has(e, .word) {
+                return functionLikeness(b)
+            }
             guard let b = child(n, .base), let e = child(n, .exponent), let core = coreIdentifier(b), isLetter(core) else {
                 return .none
             }
