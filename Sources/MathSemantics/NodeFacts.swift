@@ -106,6 +106,20 @@ extension SemanticTree.Records {
         }
     }
 
+    /// The letters that name function spaces and cohomology groups with an index as a superscript
+    /// (L^p, H^s, W^{k,p}, C^k).
+    static func isSpaceLetter(_ u: Unicode.Scalar?) -> Bool {
+        switch u {
+        case "L", "H", "W", "C": return true
+        default: return false
+        }
+    }
+
+    /// Whether an exponent can index a function space: a natural number, ∞, a letter or a list (`1, p`).
+    func isSpaceIndex(_ e: NodeID) -> Bool {
+        integerValue(e) != nil || (kind(e) == .identifier && (soleScalar(e) == "∞" || isLetter(e))) || kind(e) == .list
+    }
+
     /// How node `n` reads before a parenthesised group (ClearSpeak "Functions", Functions_Auto).
     func functionLikeness(_ n: NodeID) -> Analyzer.FunctionLikeness {
         var facts = ApplicationFacts()
@@ -134,6 +148,11 @@ extension SemanticTree.Records {
             }
             guard let b = child(n, .base), let e = child(n, .exponent), let core = coreIdentifier(b), isLetter(core) else {
                 return .none
+            }
+            // A function space or a cohomology group before its domain (L^2(Ω), W_0^{1,p}(Ω), C^∞(M),
+            // H^1(X)): the superscript indexes it, so the application is not of a power of a function.
+            if kind(b) != .power, SemanticTree.Records.isSpaceLetter(soleScalar(core)), isSpaceIndex(e) {
+                return .generic(facts)
             }
             let power = powerFacts(e)
             if power.inverse || SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
