@@ -106,6 +106,17 @@ extension SemanticTree.Records {
         }
     }
 
+    /// Greek letters side by side (`μν`, `μνλρ`): a tensor's indices.
+    func isGreekIndices(_ e: NodeID) -> Bool {
+        guard kind(e) == .impliedTimes else { return false }
+        var items = 0
+        for link in children(e) where link.role == SemanticRole.item.rawValue {
+            guard has(link.node, .greek) else { return false }
+            items += 1
+        }
+        return items >= 2
+    }
+
     /// The letters that name function spaces and cohomology groups with an index as a superscript
     /// (L^p, H^s, W^{k,p}, C^k).
     static func isSpaceLetter(_ u: Unicode.Scalar?) -> Bool {
@@ -142,8 +153,10 @@ extension SemanticTree.Records {
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)
         case .power:
-            // A word as a superscript labels its base (G^{ret}(x, y), Θ_β^{hom}(y)): applied as the base is.
-            if let b = child(n, .base), let e = child(n, .exponent), kind(e) == .text || kind(e) == .functionName || has(e, .word) {
+            // A word as a superscript labels its base (G^{ret}(x, y), Θ_β^{hom}(y)), Greek letters index it
+            // (T^{μν}(q, p)): applied as the base is.
+            if let b = child(n, .base), let e = child(n, .exponent),
+               kind(e) == .text || kind(e) == .functionName || has(e, .word) || isGreekIndices(e) {
                 return functionLikeness(b)
             }
             guard let b = child(n, .base), let e = child(n, .exponent), let core = coreIdentifier(b), isLetter(core) else {
