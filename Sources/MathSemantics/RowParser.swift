@@ -923,11 +923,13 @@ extension Analyzer {
     }
 
     /// Applies scripts written on a closing fence (of group `g`) to what the group became (`(x+1)^2`,
-    /// `f(x)^2`, `|x|^2`); a bracket with a subscript is an evaluation (`[F(x)]_a^b`).
+    /// `f(x)^2`, `|x|^2`); a bracket with both scripts, or with a condition under it, is an evaluation
+    /// (`[F(x)]_a^b`, `[f(x)]_{x=0}`), with a subscript alone an index (`[A]_{ij}`, the entry of a matrix).
     mutating func finishFence(_ n: NodeID, _ g: Int32) -> NodeID {
         let group = groups[Int(g)]
         guard let s = group.scripts, !s.isEmpty else { return n }
-        if group.open == "[" && group.close == "]" && s.sub != nil && kind(n) != .application {
+        if group.open == "[" && group.close == "]", let sub = s.sub, s.sup != nil || kind(sub) == .relation,
+           kind(n) != .application {
             let body = child(group.node, .content) ?? n
             let mark = b.mark()
             b.add(child: body, .body)
