@@ -110,6 +110,8 @@ public struct SpeechEngine: Sendable {
             levelWords = style.levelWords
             contractions = Contractions(chain: lexicon.chain)
             hasContractions = !contractions.isEmpty
+            screensContractions = contractions.screens
+            contractionScreen = contractions.screen
             roleCount = SemanticRole.allCases.count
             kindCount = SemanticKind.allCases.count
             propertyNameCount = PropertyName.allCases.count
@@ -121,6 +123,10 @@ public struct SpeechEngine: Sendable {
         /// Whether ``contractions`` change anything (read once: reading the contractions through a run's
         /// unowned reference copied them, counting a reference per table; rules stage, session 9).
         let hasContractions: Bool
+        /// Whether the speech builder screens items for ``contractions`` (``Contractions/screens``), and
+        /// the tests it screens them with (read once, as ``hasContractions``).
+        let screensContractions: Bool
+        let contractionScreen: Contractions.Screen
 
         /// Applies ``contractions`` to speech items (read in place, through `self`).
         func applyContractions(to items: inout [SpeechDescription.Item]) { contractions.apply(to: &items) }
@@ -226,12 +232,13 @@ public struct SpeechEngine: Sendable {
             [unowned(unsafe) core, unowned(unsafe) preferences] view in
             SpeechRun.Scratch.with(core.table, nodeCount: nodeCount, stringCount: view.strings.count) { [unowned(unsafe) core, unowned(unsafe) preferences] scratch in
                 var run = SpeechRun(core: core, tree: view, preferences: preferences, tracing: trace, scratch: scratch)
-                var out = SpeechBuilder(capacity: 2 * nodeCount)
+                var out = SpeechBuilder(capacity: 2 * nodeCount, screen: core.contractionScreen, screened: core.screensContractions)
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
                 SpeechDescription.removeTrailingPauses(&out.items)
                 var trace = run.trace
                 if core.hasContractions {
-                    core.applyContractions(to: &out.items)
+                    // Items the builder screened and found no pair in are left as they are.
+                    if out.mayContract { core.applyContractions(to: &out.items) }
                     for k in trace.indices { trace[k].speech = core.contractions.applied(to: trace[k].speech) }
                 }
                 return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)

@@ -6,6 +6,8 @@ import MathSemantics
 /// (a template part spoken alone before it is joined to the words before it, see
 /// ``SpeechRun/render(rule:_:depth:prosody:into:)``).
 struct SpeechBuilder {
+    /// The items so far. Words and pauses are added, joined and removed through the methods below,
+    /// which keep the contraction screen (``watching``) true to them.
     var items: [SpeechDescription.Item] = []
     var start = 0
     /// UTF-8 bytes of words appended so far (for ``SpeechLimits/maxOutputBytes``).
@@ -16,14 +18,35 @@ struct SpeechBuilder {
     var level: Int32 = 0
     var spokenLevel: Int32 = 0
     var indicators: [String] = []
+    /// The locale's contraction tests (``Contractions/Screen``), asked of words as they are appended
+    /// while ``watching``.
+    private let screen: Contractions.Screen
+    /// Whether the items are screened: the locale has contractions that allow it (``Contractions/screens``).
+    private let screened: Bool
+    /// Whether words are still screened: they are, and no contraction could change the items so far.
+    private(set) var watching: Bool
+    /// Whether the last item is words that end in a byte a contraction's first word ends in.
+    private var lastEndsInFirst = false
 
-    init(capacity: Int) { items.reserveCapacity(capacity) }
+    /// A builder whose items are screened with `screen` when `screened` (``Contractions/screens``).
+    init(capacity: Int, screen: Contractions.Screen, screened: Bool) {
+        items.reserveCapacity(capacity)
+        self.screen = screen
+        self.screened = screened
+        watching = screened
+    }
+
+    /// Whether the contractions may change the items: not when every item was screened and none
+    /// held a pair or met the next in one (``Contractions/apply(to:)`` then has nothing to do).
+    var mayContract: Bool { !screened || !watching }
 
     @inline(__always)
     mutating func append(words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
-        if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
-        SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
+        guard !SpeechDescription.isBlank(words) else { return }
+        if level != spokenLevel { changeLevel(range: range) }
+        if watching { note(words) }
+        items.append(.words(words, range: range, prosody: prosody))
     }
 
     /// Appends words known not to be blank.
@@ -31,7 +54,38 @@ struct SpeechBuilder {
     mutating func append(nonBlank words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
         if level != spokenLevel { changeLevel(range: range) }
+        if watching { note(words) }
         items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Screens words about to be appended as an item of their own: a pair inside them, or a pair
+    /// across them and the last item, stops the watching (the contractions are then applied). Out of
+    /// line: inlined at every append, it grew the template loop past what the compiler inlines into
+    /// it, which cost more than the call (`MathAloudBench stages` under callgrind, session 15).
+    @inline(never)
+    mutating func note(_ words: String) {
+        let follows = lastEndsInFirst, screen = self.screen
+        let (endsInFirst, found) = words.withBytes { bytes -> (Bool, Bool) in
+            guard let first = bytes.first, let last = bytes.last else { return (false, false) }
+            let found = (follows && screen.mayStartSecondWord(first)) || (bytes.count >= screen.window && screen.holdsNeedle(bytes))
+            return (screen.endsFirstWord(last), found)
+        }
+        if found { watching = false }
+        lastEndsInFirst = endsInFirst
+    }
+
+    /// Screens the last item again after its words changed (a join): a pair inside it, and how it ends.
+    private mutating func renoteLast() {
+        guard let last = items.last, case .words(let w, _, _) = last else {
+            lastEndsInFirst = false
+            return
+        }
+        let (found, endsInFirst) = w.withBytes { bytes -> (Bool, Bool) in
+            guard let last = bytes.last else { return (false, false) }
+            return (screen.holdsNeedle(bytes), screen.endsFirstWord(last))
+        }
+        if found { watching = false }
+        lastEndsInFirst = endsInFirst
     }
 
     /// Says the indicator of ``level`` before words spoken at it after words at another level
@@ -40,17 +94,36 @@ struct SpeechBuilder {
     mutating func changeLevel(range: SourceRange?) {
         spokenLevel = level
         let i = Int(level)
-        if i < indicators.count, !indicators[i].isEmpty { items.append(.words(indicators[i], range: range, prosody: nil)) }
+        if i < indicators.count, !indicators[i].isEmpty {
+            if watching { note(indicators[i]) }
+            items.append(.words(indicators[i], range: range, prosody: nil))
+        }
     }
 
     @inline(__always)
     mutating func append(pause: SpeechDescription.Pause) {
+        // The pause is appended or merged (then it is last), or dropped (nothing changes).
+        if items.count > start { lastEndsInFirst = false }
         SpeechDescription.append(pause: pause, to: &items, from: start)
     }
 
     mutating func join(_ text: String, words: String, range: SourceRange?) {
         bytes &+= text.utf8.count
+        let count = items.count
         SpeechDescription.join(text, words: words, range: range, to: &items, from: start)
+        guard watching else { return }
+        if items.count > count, case .words(let w, _, _) = items[count] {
+            // Appended as an item of its own after the last one.
+            note(w)
+        } else {
+            renoteLast()
+        }
+    }
+
+    /// Removes the items from `mark` on (a part spoken alone, about to be joined).
+    mutating func removeItems(from mark: Int) {
+        items.removeSubrange(mark...)
+        if watching { renoteLast() }
     }
 }
 
@@ -776,7 +849,7 @@ struct SpeechRun {
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
                 out.start = outerStart
                 let words = SpeechDescription.plainText(out.items[mark...])
-                out.items.removeSubrange(mark...)
+                out.removeItems(from: mark)
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if table.partTags[i] == 1, case .joiner(let text) = parts[i] {
                 joiner = text
