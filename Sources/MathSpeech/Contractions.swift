@@ -394,6 +394,21 @@ extension Contractions {
             marks = (0 ..< 256).map { b in (lastBytes.contains(b) ? 1 : 0) | (secondFirstBytes.contains(b) ? 2 : 0) }
         }
 
+        /// A text's marks, the answers of ``SpeechBuilder/note(_:)``'s tests made once for a text
+        /// spoken again and again (a template's words, a character's cached words): it holds a needle
+        /// (``holdsPair``), ends in a byte a first word ends in (``endsInFirstWord``), starts with a
+        /// byte a second word may start with (``startsSecondWord``); ``unmarked`` when not made.
+        static let holdsPair: UInt8 = 1, endsInFirstWord: UInt8 = 2, startsSecondWord: UInt8 = 4, unmarked: UInt8 = 0x80
+
+        /// The marks of `text` (0 for the empty text, which the builder never appends).
+        func marks(of text: String) -> UInt8 {
+            text.withBytes { bytes in
+                guard let first = bytes.first, let last = bytes.last else { return 0 }
+                return (holdsNeedle(bytes) ? Screen.holdsPair : 0) | (endsFirstWord(last) ? Screen.endsInFirstWord : 0)
+                    | (mayStartSecondWord(first) ? Screen.startsSecondWord : 0)
+            }
+        }
+
         /// Whether a first word ends in byte `b`.
         @inline(__always)
         func endsFirstWord(_ b: UInt8) -> Bool { marks[Int(b)] & 1 != 0 }

@@ -105,13 +105,16 @@ public struct SpeechEngine: Sendable {
             self.lexicon = lexicon
             locale = style.locale
             self.preferences = preferences
-            words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys,
-                              countedKeys: style.table.countedKeys)
-            levelWords = style.levelWords
-            contractions = Contractions(chain: lexicon.chain)
+            let contractions = Contractions(chain: lexicon.chain)
+            self.contractions = contractions
             hasContractions = !contractions.isEmpty
             screensContractions = contractions.screens
             contractionScreen = contractions.screen
+            words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys,
+                              countedKeys: style.table.countedKeys, screen: contractions.screens ? contractions.screen : nil)
+            let texts = style.table.partTexts
+            partMarks = FrozenArray(count: texts.count) { contractions.screens ? contractions.screen.marks(of: texts.base[$0]) : 0 }
+            levelWords = style.levelWords
             roleCount = SemanticRole.allCases.count
             kindCount = SemanticKind.allCases.count
             propertyNameCount = PropertyName.allCases.count
@@ -127,6 +130,10 @@ public struct SpeechEngine: Sendable {
         /// the tests it screens them with (read once, as ``hasContractions``).
         let screensContractions: Bool
         let contractionScreen: Contractions.Screen
+        /// The marks of the rule table's part texts (``Contractions/Screen/marks(of:)``; 0 when the
+        /// items are not screened), by text number: the builder notes a template's words without
+        /// reading them.
+        let partMarks: FrozenArray<UInt8>
 
         /// Applies ``contractions`` to speech items (read in place, through `self`).
         func applyContractions(to items: inout [SpeechDescription.Item]) { contractions.apply(to: &items) }

@@ -58,6 +58,36 @@ struct SpeechBuilder {
         items.append(.words(words, range: range, prosody: prosody))
     }
 
+    /// Appends words with their marks (``Contractions/Screen/marks(of:)``; ``Contractions/Screen/unmarked``:
+    /// the words are screened as ``append(words:range:prosody:)`` screens them), unless they are blank.
+    @inline(__always)
+    mutating func append(words: consuming String, marks: UInt8, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
+        guard !SpeechDescription.isBlank(words) else { return }
+        if level != spokenLevel { changeLevel(range: range) }
+        if watching { if marks == Contractions.Screen.unmarked { note(words) } else { note(marks: marks) } }
+        items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Appends words known not to be blank, with their marks (see ``append(words:marks:range:prosody:)``).
+    @inline(__always)
+    mutating func append(nonBlank words: consuming String, marks: UInt8, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
+        if level != spokenLevel { changeLevel(range: range) }
+        if watching { note(marks: marks) }
+        items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// ``note(_:)`` for words whose marks were made before: a few instructions, where reading the
+    /// words' bytes cost 45 per item (`MathAloudBench stages` under callgrind, session 15).
+    @inline(__always)
+    mutating func note(marks: UInt8) {
+        if marks & Contractions.Screen.holdsPair != 0 || (lastEndsInFirst && marks & Contractions.Screen.startsSecondWord != 0) {
+            watching = false
+        }
+        lastEndsInFirst = marks & Contractions.Screen.endsInFirstWord != 0
+    }
+
     /// Screens words about to be appended as an item of their own: a pair inside them, or a pair
     /// across them and the last item, stops the watching (the contractions are then applied). Out of
     /// line: inlined at every append, it grew the template loop past what the compiler inlines into
@@ -340,6 +370,8 @@ struct SpeechRun {
     /// The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
     private let table: RuleTable.Reader
     private let lists: RuleTable.Candidates.Reader
+    /// The marks of the table's part texts (``SpeechEngine/Core/partMarks``).
+    private let partMarks: UnsafePointer<UInt8>
 
     /// Memory a run works in, given by its caller: room for the ancestors, the paths followed,
     /// the preference results and the numbers of names outside the vocabulary.
@@ -422,6 +454,7 @@ struct SpeechRun {
         }
         words = core.words.variant == preferences.variant ? core.words.reader : nil
         table = rules.reader
+        partMarks = core.partMarks.base
         lists = preferences.candidates.reader
         self.tree = tree
         self.core = core
@@ -663,7 +696,8 @@ struct SpeechRun {
     private mutating func speakDefault(_ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let node = context.node
         if tree.childCount(node) == 0 {
-            out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
+            let (words, marks) = markedLeafWords(node)
+            out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
         } else {
             speakChildren(context, depth: depth, prosody: prosody, into: &out)
         }
@@ -706,6 +740,20 @@ struct SpeechRun {
             if t >= 0, let words, let w = tree.strings[t].withBytes({ words.symbolWords(bytes: $0) }) { return w }
         }
         return leafWords(node, kind)
+    }
+
+    /// ``leafWords(_:)`` with the words' marks for the builder (``Contractions/Screen/marks(of:)``):
+    /// a leaf's cached words have theirs (``WordCache``), other words are ``Contractions/Screen/unmarked``.
+    @inline(__always)
+    mutating func markedLeafWords(_ node: NodeID) -> (String, UInt8) {
+        let kind = tree.kind(node)
+        switch kind {
+        case .number, .text, .empty, .unknown, .functionName: break
+        default:
+            let t = Int(tree.nodes[Int(node)].text)
+            if t >= 0, let words, let found = tree.strings[t].withBytes({ words.markedSymbolWords(bytes: $0) }) { return found }
+        }
+        return (leafWords(node, kind), Contractions.Screen.unmarked)
     }
 
     /// ``leafWords(_:)`` past the cached words, out of line (the cached leaves, most of them, no longer
@@ -869,11 +917,14 @@ struct SpeechRun {
     /// One part of a template (a joiner is handled by the template loop): the usual parts — words, a
     /// pause, the children with a role (more than four in five parts spoken on arXiv formulas) — here,
     /// the others out of line (``render(otherPart:_:depth:prosody:into:)``), whose frame the usual
-    /// ones no longer pay for.
+    /// ones no longer pay for. Inlined into the template loop by force: the compiler's own choice
+    /// flipped with a few instructions more in a part (the contraction screen's note), and the call
+    /// then cost 0.7 k instructions a formula (`MathAloudBench stages` under callgrind, session 15).
+    @inline(__always)
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         switch parts[part] {
         case .words(let w):
-            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(context.node), prosody: prosody)
+            out.append(nonBlank: table.partTexts[Int(w)], marks: partMarks[Int(w)], range: tree.range(context.node), prosody: prosody)
         case .pause(let p):
             out.append(pause: p)
         case let .child(role, format):
@@ -897,7 +948,7 @@ struct SpeechRun {
         case .joiner, .nothing, .inherited:
             break
         case .words(let w):
-            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(node), prosody: prosody)
+            out.append(nonBlank: table.partTexts[Int(w)], marks: partMarks[Int(w)], range: tree.range(node), prosody: prosody)
         case .pause(let p):
             out.append(pause: p)
         case .children:
