@@ -94,6 +94,11 @@ public struct SpeechEngine: Sendable {
         let limits: SpeechLimits
         /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
         let levelWords: String?
+        /// The locale's suffix of a letter said as an ordinal ("n-th"), in no variant
+        /// (``Lexicon/ordinalSuffix(variants:)``), looked up once: a look-up per such letter cost 700
+        /// instructions, 0.2 k a formula on the first 1000 arXiv formulas (`MathAloudBench stages`
+        /// under callgrind, session 15).
+        let ordinalSuffix: String?
         /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
         let contractions: Contractions
 
@@ -115,6 +120,7 @@ public struct SpeechEngine: Sendable {
             let texts = style.table.partTexts
             partMarks = FrozenArray(count: texts.count) { contractions.screens ? contractions.screen.marks(of: texts.base[$0]) : 0 }
             levelWords = style.levelWords
+            ordinalSuffix = lexicon.ordinalSuffix()
             roleCount = SemanticRole.allCases.count
             kindCount = SemanticKind.allCases.count
             propertyNameCount = PropertyName.allCases.count

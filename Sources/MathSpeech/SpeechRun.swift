@@ -1144,8 +1144,10 @@ struct SpeechRun {
                                               lexicon: core.lexicon)
             }
             // A letter used as an ordinal or root index ("n-th").
+            // Without a selector the variants are none: the engine's suffix (``SpeechEngine/Core/ordinalSuffix``).
             guard kind == .ordinal || kind == .rootIndex, node >= 0, tree.kind(node) == .identifier, tree.childCount(node) == 0,
-                  let suffix = core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
+                  let suffix = format.selector < 0 ? core.ordinalSuffix
+                      : core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
             else { return nil }
             return symbolWords(value, range: tree.range(node)) + suffix
         case .word:
