@@ -970,15 +970,20 @@ struct SpeechRun {
                       owner: context, depth: depth, prosody: prosody, into: &out)
             }
         case .text(let format):
-            if let format, let words = formatted(tree.text(node), format: format, node: node, context) {
+            if let format, let (words, marks) = markedWordFormat(tree.text(node), format) {
+                out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
+            } else if let format, let words = formatted(tree.text(node), format: format, node: node, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
-                out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
+                let (words, marks) = markedLeafWords(node)
+                out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
             }
         case let .property(property, format):
             let target = Frame(node: node, role: context.role)
             let value = propertyValue(property, of: target, isSelf: true, context) ?? ""
-            if let format, format.kind != .none, let words = formatted(value, format: format, node: -1, context) {
+            if let format, let (words, marks) = markedWordFormat(value, format) {
+                out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
+            } else if let format, format.kind != .none, let words = formatted(value, format: format, node: -1, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
                 out.append(words: propertyWords(property, value, of: target, selector: Int(format?.selector ?? -1), context),
@@ -1015,6 +1020,17 @@ struct SpeechRun {
             let found = keyedWords(key, variants: variants(selector, context, withVerbosity: true), range: tree.range(node))
             out.append(words: found, range: tree.range(node), prosody: prosody)
         }
+    }
+
+    /// The words ``formatted(_:format:node:_:)`` says for `value` in a `word` format without a variant
+    /// when the cache has them (a character's words), with their marks for the builder: said so,
+    /// the words are noted without reading them (a third of the words appended through
+    /// ``SpeechBuilder/append(words:range:prosody:)`` on arXiv formulas; `MathAloudBench stages` under
+    /// callgrind, session 15). Nil otherwise: ``formatted(_:format:node:_:)`` says them.
+    @inline(__always)
+    private func markedWordFormat(_ value: String, _ format: CompiledFormat) -> (String, UInt8)? {
+        guard format.kind == .word, format.selector < 0, let words else { return nil }
+        return value.withBytes { words.markedSymbolWords(bytes: $0) }
     }
 
     /// What `{=name}` says without a format: an integer as digits; a value from the analysis's fixed
