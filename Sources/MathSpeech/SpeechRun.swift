@@ -25,8 +25,11 @@ struct SpeechBuilder {
     private let screened: Bool
     /// Whether words are still screened: they are, and no contraction could change the items so far.
     private(set) var watching: Bool
-    /// Whether the last item is words that end in a byte a contraction's first word ends in.
-    private var lastEndsInFirst = false
+    /// How the last item ends: ``endsOther`` (words that do not end in a byte a contraction's first
+    /// word ends in, a pause, no item), ``endsInFirst``, or ``endsUnread``: words noted without their
+    /// bytes read (``note(_:)``), read when the next item may start a pair with them.
+    private var lastEnd = SpeechBuilder.endsOther
+    private static let endsOther: UInt8 = 0, endsInFirst: UInt8 = 1, endsUnread: UInt8 = 2
 
     /// A builder whose items are screened with `screen` when `screened` (``Contractions/screens``).
     init(capacity: Int, screen: Contractions.Screen, screened: Bool) {
@@ -82,32 +85,56 @@ struct SpeechBuilder {
     /// words' bytes cost 45 per item (`MathAloudBench stages` under callgrind, session 15).
     @inline(__always)
     mutating func note(marks: UInt8) {
-        if marks & Contractions.Screen.holdsPair != 0 || (lastEndsInFirst && marks & Contractions.Screen.startsSecondWord != 0) {
+        if marks & Contractions.Screen.holdsPair != 0 || (marks & Contractions.Screen.startsSecondWord != 0 && lastEndsInFirst()) {
             watching = false
         }
-        lastEndsInFirst = marks & Contractions.Screen.endsInFirstWord != 0
+        lastEnd = marks & Contractions.Screen.endsInFirstWord != 0 ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
+    }
+
+    /// Whether the last item ends in a byte a contraction's first word ends in (read now when it was
+    /// not: ``endsUnread``).
+    @inline(__always)
+    private func lastEndsInFirst() -> Bool {
+        lastEnd == SpeechBuilder.endsInFirst || (lastEnd == SpeechBuilder.endsUnread && lastItemEndsInFirst())
+    }
+
+    /// Whether the last item is words that end in a byte a contraction's first word ends in.
+    @inline(never)
+    private func lastItemEndsInFirst() -> Bool {
+        guard let last = items.last, case .words(let w, _, _) = last else { return false }
+        return w.withBytes { bytes in bytes.last.map { screen.endsFirstWord($0) } ?? false }
     }
 
     /// Screens words about to be appended as an item of their own: a pair inside them, or a pair
     /// across them and the last item, stops the watching (the contractions are then applied). Out of
     /// line: inlined at every append, it grew the template loop past what the compiler inlines into
     /// it, which cost more than the call (`MathAloudBench stages` under callgrind, session 15).
+    /// Its bytes are read only where a pair may be: its first byte after words that may end one, all
+    /// of them when it is as long as a needle; its last byte is left unread (``endsUnread``) until an
+    /// item after it may start a pair. Reading first and last bytes of every such item cost 45
+    /// instructions an item (`MathAloudBench stages` under callgrind, session 15).
     @inline(never)
     mutating func note(_ words: String) {
-        let follows = lastEndsInFirst, screen = self.screen
-        let (endsInFirst, found) = words.withBytes { bytes -> (Bool, Bool) in
-            guard let first = bytes.first, let last = bytes.last else { return (false, false) }
-            let found = (follows && screen.mayStartSecondWord(first)) || (bytes.count >= screen.window && screen.holdsNeedle(bytes))
-            return (screen.endsFirstWord(last), found)
+        let screen = self.screen, count = words.utf8.count
+        guard count > 0 else {
+            lastEnd = SpeechBuilder.endsOther
+            return
         }
-        if found { watching = false }
-        lastEndsInFirst = endsInFirst
+        if lastEnd != SpeechBuilder.endsOther, screen.mayStartSecondWord(words.withBytes { $0[0] }), lastEndsInFirst() {
+            watching = false
+            return
+        }
+        if count >= screen.window, words.withBytes({ screen.holdsNeedle($0) }) {
+            watching = false
+            return
+        }
+        lastEnd = SpeechBuilder.endsUnread
     }
 
     /// Screens the last item again after its words changed (a join): a pair inside it, and how it ends.
     private mutating func renoteLast() {
         guard let last = items.last, case .words(let w, _, _) = last else {
-            lastEndsInFirst = false
+            lastEnd = SpeechBuilder.endsOther
             return
         }
         let (found, endsInFirst) = w.withBytes { bytes -> (Bool, Bool) in
@@ -115,7 +142,7 @@ struct SpeechBuilder {
             return (screen.holdsNeedle(bytes), screen.endsFirstWord(last))
         }
         if found { watching = false }
-        lastEndsInFirst = endsInFirst
+        lastEnd = endsInFirst ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
     }
 
     /// Says the indicator of ``level`` before words spoken at it after words at another level
@@ -133,12 +160,16 @@ struct SpeechBuilder {
     @inline(__always)
     mutating func append(pause: SpeechDescription.Pause) {
         // The pause is appended or merged (then it is last), or dropped (nothing changes).
-        if items.count > start { lastEndsInFirst = false }
+        if items.count > start { lastEnd = SpeechBuilder.endsOther }
         SpeechDescription.append(pause: pause, to: &items, from: start)
     }
 
     mutating func join(_ text: String, words: String, range: SourceRange?) {
         bytes &+= text.utf8.count
+        // How the last item ends is read before the join may append an item after it.
+        if watching && lastEnd == SpeechBuilder.endsUnread {
+            lastEnd = lastItemEndsInFirst() ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
+        }
         let count = items.count
         SpeechDescription.join(text, words: words, range: range, to: &items, from: start)
         guard watching else { return }
