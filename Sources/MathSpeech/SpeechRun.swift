@@ -106,13 +106,13 @@ struct SpeechBuilder {
     }
 
     /// Screens words about to be appended as an item of their own: a pair inside them, or a pair
-    /// across them and the last item, stops the watching (the contractions are then applied). Out of
-    /// line: inlined at every append, it grew the template loop past what the compiler inlines into
-    /// it, which cost more than the call (`MathAloudBench stages` under callgrind, session 15).
-    /// Its bytes are read only where a pair may be: its first byte after words that may end one, all
-    /// of them when it is as long as a needle; its last byte is left unread (``endsUnread``) until an
-    /// item after it may start a pair. Reading first and last bytes of every such item cost 45
-    /// instructions an item (`MathAloudBench stages` under callgrind, session 15).
+    /// across them and the last item, stops the watching (the contractions are then applied). Their
+    /// bytes are read only where a pair may be: the first after words that may end a first word, all
+    /// of them when they are as long as a needle; the last is left unread (``endsUnread``) until an
+    /// item after them may start a pair (reading both ends of every item cost 45 instructions an
+    /// item). Out of line: inlined at every append, it grew the template loop past what the compiler
+    /// inlines into it, which cost more than the call (`MathAloudBench stages` under callgrind,
+    /// session 15).
     @inline(never)
     mutating func note(_ words: String) {
         let screen = self.screen, count = words.utf8.count
