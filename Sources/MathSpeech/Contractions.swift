@@ -40,32 +40,26 @@ public struct Contractions: Sendable {
     private let afterFinal: [String: String]
     /// Letters (Unicode scalars, lower case, decomposed) that end a word a `*C` pattern matches.
     private let finals: Set<Unicode.Scalar>
-    /// What a text holding a pair must contain, as UTF-8 (for ``mayContain(_:)``): the two words of an
-    /// entry whose second word is given (`the the`), else its first word and a space. The narrower
-    /// search spares most items a split into words: English "the " is in most of them.
-    private let needles: [[UInt8]]
-    /// The length of the shortest needle: a shorter text holds none (most spoken items are a word or
-    /// two; session 10).
-    private let shortestNeedle: Int
+    /// The byte tests of a text (its needles, the last bytes of the first words), which the speech
+    /// builder also asks as it appends (``Screen``).
+    let screen: Screen
+    /// Whether a run of speech in which ``screen`` found no pair needs no ``apply(to:)`` (false when a
+    /// `*C` entry is there: its first word is any word that ends in a final letter).
+    let screens: Bool
     /// The first words as UTF-8, and their entries (parallel): the last word of an item is compared
     /// with these bytes instead of being made a `String` and hashed.
     private let firstWords: [[UInt8]]
     private let firstEntries: [[Entry]]
-    /// The last bytes of the first words, as a set of 256 bits: a text ending in another byte has no
-    /// first word last (a bit test, not a `Set` look-up that hashes: every pair of items asks).
-    private let lastBytes: BitSet256
-
     /// No contractions.
     public init() {
         entries = [:]
         initials = []
         afterFinal = [:]
         finals = []
-        needles = []
-        shortestNeedle = 0
+        screen = Screen(needles: [], lastBytes: BitSet256(), secondFirstBytes: BitSet256())
+        screens = false
         firstWords = []
         firstEntries = []
-        lastBytes = BitSet256()
     }
 
     /// The contractions of a locale chain: a more specific locale's entry for a pair replaces its
@@ -100,14 +94,28 @@ public struct Contractions: Sendable {
         }
         // A `*C` entry's second word, after a space.
         for second in bySecond.keys { needles.append([0x20] + Array(second.utf8)) }
-        self.needles = needles
-        shortestNeedle = needles.lazy.map(\.count).min() ?? 0
         let firsts = byFirst.keys.sorted()
         firstWords = firsts.map { Array($0.utf8) }
         firstEntries = firsts.map { byFirst[$0]! }
-        var bits = BitSet256()
-        for b in byFirst.keys.compactMap({ $0.utf8.last }) { bits.insert(Int(b)) }
-        lastBytes = bits
+        var lastBytes = BitSet256()
+        for b in byFirst.keys.compactMap({ $0.utf8.last }) { lastBytes.insert(Int(b)) }
+        // The bytes a text whose first word is a second word may start with: an ASCII word's first
+        // byte (a text canonically equal to it that starts with an ASCII byte starts with that one);
+        // any byte ≥ 0x80 (a scalar that decomposes to the letter: U+212A KELVIN SIGN is "K"); a space
+        // (``mayMatch(_:firstWordOf:)`` lets a space before a mark through). Any byte for a pattern or
+        // a non-ASCII word.
+        var secondFirstBytes = BitSet256()
+        for b in 0x80 ..< 0x100 { secondFirstBytes.insert(b) }
+        secondFirstBytes.insert(0x20)
+        for entry in byFirst.values.joined() {
+            if let first = entry.secondASCII?.first {
+                secondFirstBytes.insert(Int(first))
+            } else {
+                for b in 0 ..< 0x80 { secondFirstBytes.insert(b) }
+            }
+        }
+        screen = Screen(needles: needles, lastBytes: lastBytes, secondFirstBytes: secondFirstBytes)
+        screens = !byFirst.isEmpty && bySecond.isEmpty
         let letters = chain.lazy.compactMap { $0.settings.words("elision-initials") }.first ?? ""
         initials = Set(letters.lowercased().filter { !$0.isWhitespace })
         let endings = chain.lazy.compactMap { $0.settings.words("final-letters") }.first ?? ""
@@ -124,7 +132,7 @@ public struct Contractions: Sendable {
         }
         let k: Int? = text.withBytes { bytes in
             // A text ending in a byte no first word ends in has none last (a bit test).
-            guard let last = bytes.last, lastBytes.contains(Int(last)) else { return nil }
+            guard let last = bytes.last, screen.lastBytes.contains(Int(last)) else { return nil }
             return find(bytes)
         }
         return k.map { firstEntries[$0] }
@@ -165,7 +173,8 @@ public struct Contractions: Sendable {
         return scalars.last.map { finals.contains($0) } ?? false
     }
 
-    /// Applies the contractions to speech items in place.
+    /// Applies the contractions to speech items in place. The speech engine calls it only when the
+    /// builder's screen (``Screen``) found a pair the items may hold, or could not screen them.
     public func apply(to items: inout [SpeechDescription.Item]) {
         guard !isEmpty, !items.isEmpty else { return }
         // The flags on the stack: an array was a heap block per formula (rules stage, session 9).
@@ -249,16 +258,14 @@ public struct Contractions: Sendable {
     private func scan(_ text: String) -> (contains: Bool, endsInFirst: Bool) {
         text.withBytes { bytes in
             guard let last = bytes.last else { return (false, false) }
-            let endsInFirst = lastBytes.contains(Int(last))
-            if bytes.count < shortestNeedle { return (false, endsInFirst) }
-            for needle in needles where Contractions.contains(bytes, needle) { return (true, endsInFirst) }
-            return (false, endsInFirst)
+            let endsInFirst = screen.lastBytes.contains(Int(last))
+            return (screen.holdsNeedle(bytes), endsInFirst)
         }
     }
 
     /// Whether the text's last byte is one a first word ends in.
     private func endsInFirstWordByte(_ text: String) -> Bool {
-        text.withBytes { bytes in bytes.last.map { lastBytes.contains(Int($0)) } ?? false }
+        text.withBytes { bytes in bytes.last.map { screen.lastBytes.contains(Int($0)) } ?? false }
     }
 
     /// Plain text with the contractions applied (a comma after a word is a pause: nothing changes
@@ -272,29 +279,7 @@ public struct Contractions: Sendable {
     /// A byte search on the UTF-8 view: Foundation's `contains` cost a quarter of all speaking time
     /// (`MathAloudBench stages`: the rules stage went from 35 µs to 19 µs per arXiv formula with this search).
     private func mayContain(_ text: String) -> Bool {
-        for needle in needles where Contractions.contains(text, needle) { return true }
-        return false
-    }
-
-    /// Whether `needle` occurs in the text's UTF-8 bytes (read in place: every spoken item is searched).
-    static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        text.withBytes { contains($0, needle) }
-    }
-
-    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        let n = needle.count
-        guard n > 0, hay.count >= n else { return false }
-        let first = needle[0]
-        var i = 0
-        while i <= hay.count - n {
-            if hay[i] == first {
-                var k = 1
-                while k < n, hay[i + k] == needle[k] { k += 1 }
-                if k == n { return true }
-            }
-            i += 1
-        }
-        return false
+        text.withBytes { screen.holdsNeedle($0) }
     }
 
     /// The contractions applied to the words of one text.
@@ -356,5 +341,101 @@ public struct Contractions: Sendable {
     static func splitFirst(_ s: String) -> (String, String) {
         guard let space = s.firstIndex(of: " ") else { return (s, "") }
         return (String(s[..<space]), String(s[s.index(after: space)...]))
+    }
+}
+
+extension Contractions {
+    /// The byte tests that tell speech which no contraction can change, asked by the speech builder
+    /// as it appends words (``SpeechBuilder/note(_:)``) so that ``apply(to:)`` is not run at all on
+    /// most formulas: a pair inside one item holds a needle; a pair across two items needs the
+    /// first to end in a byte a first word ends in and the second to start with a byte a second word
+    /// may start with. ``apply(to:)`` read every spoken item of every formula for English's one entry
+    /// (`the\sthe`): 2.5 % of whole speech (`MathAloudBench stages` under callgrind, session 15). A
+    /// class: the builder reads it through one reference, not a copy of its tables per item.
+    final class Screen: Sendable {
+        /// What a text holding a pair must contain, as UTF-8: the two words of an entry whose second
+        /// word is given (`the the`), else its first word and a space; a `*C` entry's second word after
+        /// a space. The narrower search spares most items a split into words: English "the " is in
+        /// most of them.
+        let needles: [[UInt8]]
+        /// The length of the shortest needle: a shorter text holds none (most spoken items are a word
+        /// or two; session 10).
+        let window: Int
+        /// The needles are looked for as a set (Horspool's search): a window of ``window`` bytes is
+        /// moved along a text by the shift of its last byte — the distance from that byte's last place
+        /// among the needles' first bytes (before the window's end) to the window's end, the window's
+        /// length for a byte in none — so most bytes of a text are never read; the needles are compared
+        /// only where the window ends in a byte one of them has there (``windowEnds``). At most 255 (a
+        /// shorter shift is still safe).
+        let shifts: [UInt8]
+        /// The bytes the needles have at the window's last place (index ``window`` − 1).
+        let windowEnds: BitSet256
+        /// The last bytes of the first words, as a set of 256 bits: a text ending in another byte has
+        /// no first word last (a bit test, not a `Set` look-up that hashes: every pair of items asks).
+        let lastBytes: BitSet256
+        /// Per byte, 1 when a first word ends in it (``lastBytes``) and 2 when a text whose first word
+        /// is a second word may start with it: one load per test where the builder asks per item (two
+        /// bit tests by selects cost a dozen instructions each).
+        private let marks: [UInt8]
+
+        init(needles: [[UInt8]], lastBytes: BitSet256, secondFirstBytes: BitSet256) {
+            self.needles = needles
+            let window = needles.lazy.map(\.count).min() ?? 0
+            self.window = window
+            var shifts = [UInt8](repeating: UInt8(min(window, 255)), count: 256)
+            var ends = BitSet256()
+            for needle in needles where window > 0 {
+                for j in 0 ..< window - 1 { shifts[Int(needle[j])] = min(shifts[Int(needle[j])], UInt8(min(window - 1 - j, 255))) }
+                ends.insert(Int(needle[window - 1]))
+            }
+            self.shifts = shifts
+            windowEnds = ends
+            self.lastBytes = lastBytes
+            marks = (0 ..< 256).map { b in (lastBytes.contains(b) ? 1 : 0) | (secondFirstBytes.contains(b) ? 2 : 0) }
+        }
+
+        /// A text's marks, the answers of ``SpeechBuilder/note(_:)``'s tests made once for a text
+        /// spoken again and again (a template's words, a character's cached words): it holds a needle
+        /// (``holdsPair``), ends in a byte a first word ends in (``endsInFirstWord``), starts with a
+        /// byte a second word may start with (``startsSecondWord``); ``unmarked`` when not made.
+        static let holdsPair: UInt8 = 1, endsInFirstWord: UInt8 = 2, startsSecondWord: UInt8 = 4, unmarked: UInt8 = 0x80
+
+        /// The marks of `text` (0 for the empty text, which the builder never appends).
+        func marks(of text: String) -> UInt8 {
+            text.withBytes { bytes in
+                guard let first = bytes.first, let last = bytes.last else { return 0 }
+                return (holdsNeedle(bytes) ? Screen.holdsPair : 0) | (endsFirstWord(last) ? Screen.endsInFirstWord : 0)
+                    | (mayStartSecondWord(first) ? Screen.startsSecondWord : 0)
+            }
+        }
+
+        /// Whether a first word ends in byte `b`.
+        @inline(__always)
+        func endsFirstWord(_ b: UInt8) -> Bool { marks[Int(b)] & 1 != 0 }
+
+        /// Whether a text starting with byte `b` may start with a second word.
+        @inline(__always)
+        func mayStartSecondWord(_ b: UInt8) -> Bool { marks[Int(b)] & 2 != 0 }
+
+        /// Whether the bytes hold one of the ``needles`` (found as a set by ``shifts``: a spoken item
+        /// of a dozen bytes is read at two or three places, not at each byte).
+        @inline(never)
+        func holdsNeedle(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            let count = bytes.count
+            guard window > 0, count >= window else { return false }
+            var i = 0
+            while i <= count - window {
+                let end = bytes[i + window - 1]
+                if windowEnds.contains(Int(end)) {
+                    for needle in needles where needle.count <= count - i {
+                        var k = 0
+                        while k < needle.count, bytes[i + k] == needle[k] { k += 1 }
+                        if k == needle.count { return true }
+                    }
+                }
+                i += Int(shifts[Int(end)])
+            }
+            return false
+        }
     }
 }

@@ -6,6 +6,8 @@ import MathSemantics
 /// (a template part spoken alone before it is joined to the words before it, see
 /// ``SpeechRun/render(rule:_:depth:prosody:into:)``).
 struct SpeechBuilder {
+    /// The items so far. Words and pauses are added, joined and removed through the methods below,
+    /// which keep the contraction screen (``watching``) true to them.
     var items: [SpeechDescription.Item] = []
     var start = 0
     /// UTF-8 bytes of words appended so far (for ``SpeechLimits/maxOutputBytes``).
@@ -16,14 +18,38 @@ struct SpeechBuilder {
     var level: Int32 = 0
     var spokenLevel: Int32 = 0
     var indicators: [String] = []
+    /// The locale's contraction tests (``Contractions/Screen``), asked of words as they are appended
+    /// while ``watching``.
+    private let screen: Contractions.Screen
+    /// Whether the items are screened: the locale has contractions that allow it (``Contractions/screens``).
+    private let screened: Bool
+    /// Whether words are still screened: they are, and no contraction could change the items so far.
+    private(set) var watching: Bool
+    /// How the last item ends: ``endsOther`` (words that do not end in a byte a contraction's first
+    /// word ends in, a pause, no item), ``endsInFirst``, or ``endsUnread``: words noted without their
+    /// bytes read (``note(_:)``), read when the next item may start a pair with them.
+    private var lastEnd = SpeechBuilder.endsOther
+    private static let endsOther: UInt8 = 0, endsInFirst: UInt8 = 1, endsUnread: UInt8 = 2
 
-    init(capacity: Int) { items.reserveCapacity(capacity) }
+    /// A builder whose items are screened with `screen` when `screened` (``Contractions/screens``).
+    init(capacity: Int, screen: Contractions.Screen, screened: Bool) {
+        items.reserveCapacity(capacity)
+        self.screen = screen
+        self.screened = screened
+        watching = screened
+    }
+
+    /// Whether the contractions may change the items: not when every item was screened and none
+    /// held a pair or met the next in one (``Contractions/apply(to:)`` then has nothing to do).
+    var mayContract: Bool { !screened || !watching }
 
     @inline(__always)
     mutating func append(words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
-        if level != spokenLevel, !SpeechDescription.isBlank(words) { changeLevel(range: range) }
-        SpeechDescription.append(words: words, range: range, prosody: prosody, to: &items)
+        guard !SpeechDescription.isBlank(words) else { return }
+        if level != spokenLevel { changeLevel(range: range) }
+        if watching { note(words) }
+        items.append(.words(words, range: range, prosody: prosody))
     }
 
     /// Appends words known not to be blank.
@@ -31,7 +57,92 @@ struct SpeechBuilder {
     mutating func append(nonBlank words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
         bytes &+= words.utf8.count
         if level != spokenLevel { changeLevel(range: range) }
+        if watching { note(words) }
         items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Appends words with their marks (``Contractions/Screen/marks(of:)``; ``Contractions/Screen/unmarked``:
+    /// the words are screened as ``append(words:range:prosody:)`` screens them), unless they are blank.
+    @inline(__always)
+    mutating func append(words: consuming String, marks: UInt8, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
+        guard !SpeechDescription.isBlank(words) else { return }
+        if level != spokenLevel { changeLevel(range: range) }
+        if watching { if marks == Contractions.Screen.unmarked { note(words) } else { note(marks: marks) } }
+        items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// Appends words known not to be blank, with their marks (see ``append(words:marks:range:prosody:)``).
+    @inline(__always)
+    mutating func append(nonBlank words: consuming String, marks: UInt8, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
+        bytes &+= words.utf8.count
+        if level != spokenLevel { changeLevel(range: range) }
+        if watching { note(marks: marks) }
+        items.append(.words(words, range: range, prosody: prosody))
+    }
+
+    /// ``note(_:)`` for words whose marks were made before: a few instructions, where reading the
+    /// words' bytes cost 45 per item (`MathAloudBench stages` under callgrind, session 15).
+    @inline(__always)
+    mutating func note(marks: UInt8) {
+        if marks & Contractions.Screen.holdsPair != 0 || (marks & Contractions.Screen.startsSecondWord != 0 && lastEndsInFirst()) {
+            watching = false
+        }
+        lastEnd = marks & Contractions.Screen.endsInFirstWord != 0 ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
+    }
+
+    /// Whether the last item ends in a byte a contraction's first word ends in (read now when it was
+    /// not: ``endsUnread``).
+    @inline(__always)
+    private func lastEndsInFirst() -> Bool {
+        lastEnd == SpeechBuilder.endsInFirst || (lastEnd == SpeechBuilder.endsUnread && lastItemEndsInFirst())
+    }
+
+    /// Whether the last item is words that end in a byte a contraction's first word ends in.
+    @inline(never)
+    private func lastItemEndsInFirst() -> Bool {
+        guard let last = items.last, case .words(let w, _, _) = last else { return false }
+        return w.withBytes { bytes in bytes.last.map { screen.endsFirstWord($0) } ?? false }
+    }
+
+    /// Screens words about to be appended as an item of their own: a pair inside them, or a pair
+    /// across them and the last item, stops the watching (the contractions are then applied). Their
+    /// bytes are read only where a pair may be: the first after words that may end a first word, all
+    /// of them when they are as long as a needle; the last is left unread (``endsUnread``) until an
+    /// item after them may start a pair (reading both ends of every item cost 45 instructions an
+    /// item). Out of line: inlined at every append, it grew the template loop past what the compiler
+    /// inlines into it, which cost more than the call (`MathAloudBench stages` under callgrind,
+    /// session 15).
+    @inline(never)
+    mutating func note(_ words: String) {
+        let screen = self.screen, count = words.utf8.count
+        guard count > 0 else {
+            lastEnd = SpeechBuilder.endsOther
+            return
+        }
+        if lastEnd != SpeechBuilder.endsOther, screen.mayStartSecondWord(words.withBytes { $0[0] }), lastEndsInFirst() {
+            watching = false
+            return
+        }
+        if count >= screen.window, words.withBytes({ screen.holdsNeedle($0) }) {
+            watching = false
+            return
+        }
+        lastEnd = SpeechBuilder.endsUnread
+    }
+
+    /// Screens the last item again after its words changed (a join): a pair inside it, and how it ends.
+    private mutating func renoteLast() {
+        guard let last = items.last, case .words(let w, _, _) = last else {
+            lastEnd = SpeechBuilder.endsOther
+            return
+        }
+        let (found, endsInFirst) = w.withBytes { bytes -> (Bool, Bool) in
+            guard let last = bytes.last else { return (false, false) }
+            return (screen.holdsNeedle(bytes), screen.endsFirstWord(last))
+        }
+        if found { watching = false }
+        lastEnd = endsInFirst ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
     }
 
     /// Says the indicator of ``level`` before words spoken at it after words at another level
@@ -40,17 +151,40 @@ struct SpeechBuilder {
     mutating func changeLevel(range: SourceRange?) {
         spokenLevel = level
         let i = Int(level)
-        if i < indicators.count, !indicators[i].isEmpty { items.append(.words(indicators[i], range: range, prosody: nil)) }
+        if i < indicators.count, !indicators[i].isEmpty {
+            if watching { note(indicators[i]) }
+            items.append(.words(indicators[i], range: range, prosody: nil))
+        }
     }
 
     @inline(__always)
     mutating func append(pause: SpeechDescription.Pause) {
+        // The pause is appended or merged (then it is last), or dropped (nothing changes).
+        if items.count > start { lastEnd = SpeechBuilder.endsOther }
         SpeechDescription.append(pause: pause, to: &items, from: start)
     }
 
     mutating func join(_ text: String, words: String, range: SourceRange?) {
         bytes &+= text.utf8.count
+        // How the last item ends is read before the join may append an item after it.
+        if watching && lastEnd == SpeechBuilder.endsUnread {
+            lastEnd = lastItemEndsInFirst() ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
+        }
+        let count = items.count
         SpeechDescription.join(text, words: words, range: range, to: &items, from: start)
+        guard watching else { return }
+        if items.count > count, case .words(let w, _, _) = items[count] {
+            // Appended as an item of its own after the last one.
+            note(w)
+        } else {
+            renoteLast()
+        }
+    }
+
+    /// Removes the items from `mark` on (a part spoken alone, about to be joined).
+    mutating func removeItems(from mark: Int) {
+        items.removeSubrange(mark...)
+        if watching { renoteLast() }
     }
 }
 
@@ -267,6 +401,8 @@ struct SpeechRun {
     /// The rule table's and the candidates' arrays (kept alive by `core` and `preferences`).
     private let table: RuleTable.Reader
     private let lists: RuleTable.Candidates.Reader
+    /// The marks of the table's part texts (``SpeechEngine/Core/partMarks``).
+    private let partMarks: UnsafePointer<UInt8>
 
     /// Memory a run works in, given by its caller: room for the ancestors, the paths followed,
     /// the preference results and the numbers of names outside the vocabulary.
@@ -349,6 +485,7 @@ struct SpeechRun {
         }
         words = core.words.variant == preferences.variant ? core.words.reader : nil
         table = rules.reader
+        partMarks = core.partMarks.base
         lists = preferences.candidates.reader
         self.tree = tree
         self.core = core
@@ -590,7 +727,8 @@ struct SpeechRun {
     private mutating func speakDefault(_ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         let node = context.node
         if tree.childCount(node) == 0 {
-            out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
+            let (words, marks) = markedLeafWords(node)
+            out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
         } else {
             speakChildren(context, depth: depth, prosody: prosody, into: &out)
         }
@@ -633,6 +771,20 @@ struct SpeechRun {
             if t >= 0, let words, let w = tree.strings[t].withBytes({ words.symbolWords(bytes: $0) }) { return w }
         }
         return leafWords(node, kind)
+    }
+
+    /// ``leafWords(_:)`` with the words' marks for the builder (``Contractions/Screen/marks(of:)``):
+    /// a leaf's cached words have theirs (``WordCache``), other words are ``Contractions/Screen/unmarked``.
+    @inline(__always)
+    mutating func markedLeafWords(_ node: NodeID) -> (String, UInt8) {
+        let kind = tree.kind(node)
+        switch kind {
+        case .number, .text, .empty, .unknown, .functionName: break
+        default:
+            let t = Int(tree.nodes[Int(node)].text)
+            if t >= 0, let words, let found = tree.strings[t].withBytes({ words.markedSymbolWords(bytes: $0) }) { return found }
+        }
+        return (leafWords(node, kind), Contractions.Screen.unmarked)
     }
 
     /// ``leafWords(_:)`` past the cached words, out of line (the cached leaves, most of them, no longer
@@ -776,7 +928,7 @@ struct SpeechRun {
                 render(part: i, context, depth: depth, prosody: prosody, into: &out)
                 out.start = outerStart
                 let words = SpeechDescription.plainText(out.items[mark...])
-                out.items.removeSubrange(mark...)
+                out.removeItems(from: mark)
                 if !words.isEmpty { out.join(text, words: words, range: tree.range(context.node)) }
             } else if table.partTags[i] == 1, case .joiner(let text) = parts[i] {
                 joiner = text
@@ -796,11 +948,14 @@ struct SpeechRun {
     /// One part of a template (a joiner is handled by the template loop): the usual parts — words, a
     /// pause, the children with a role (more than four in five parts spoken on arXiv formulas) — here,
     /// the others out of line (``render(otherPart:_:depth:prosody:into:)``), whose frame the usual
-    /// ones no longer pay for.
+    /// ones no longer pay for. Inlined into the template loop by force: the compiler's own choice
+    /// flipped with a few instructions more in a part (the contraction screen's note), and the call
+    /// then cost 0.7 k instructions a formula (`MathAloudBench stages` under callgrind, session 15).
+    @inline(__always)
     private mutating func render(part: Int, _ context: Context, depth: Int, prosody: Prosody?, into out: inout SpeechBuilder) {
         switch parts[part] {
         case .words(let w):
-            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(context.node), prosody: prosody)
+            out.append(nonBlank: table.partTexts[Int(w)], marks: partMarks[Int(w)], range: tree.range(context.node), prosody: prosody)
         case .pause(let p):
             out.append(pause: p)
         case let .child(role, format):
@@ -824,7 +979,7 @@ struct SpeechRun {
         case .joiner, .nothing, .inherited:
             break
         case .words(let w):
-            out.append(nonBlank: table.partTexts[Int(w)], range: tree.range(node), prosody: prosody)
+            out.append(nonBlank: table.partTexts[Int(w)], marks: partMarks[Int(w)], range: tree.range(node), prosody: prosody)
         case .pause(let p):
             out.append(pause: p)
         case .children:
@@ -846,15 +1001,20 @@ struct SpeechRun {
                       owner: context, depth: depth, prosody: prosody, into: &out)
             }
         case .text(let format):
-            if let format, let words = formatted(tree.text(node), format: format, node: node, context) {
+            if let format, let (words, marks) = markedWordFormat(tree.text(node), format) {
+                out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
+            } else if let format, let words = formatted(tree.text(node), format: format, node: node, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
-                out.append(words: leafWords(node), range: tree.range(node), prosody: prosody)
+                let (words, marks) = markedLeafWords(node)
+                out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
             }
         case let .property(property, format):
             let target = Frame(node: node, role: context.role)
             let value = propertyValue(property, of: target, isSelf: true, context) ?? ""
-            if let format, format.kind != .none, let words = formatted(value, format: format, node: -1, context) {
+            if let format, let (words, marks) = markedWordFormat(value, format) {
+                out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
+            } else if let format, format.kind != .none, let words = formatted(value, format: format, node: -1, context) {
                 out.append(words: words, range: tree.range(node), prosody: prosody)
             } else {
                 out.append(words: propertyWords(property, value, of: target, selector: Int(format?.selector ?? -1), context),
@@ -891,6 +1051,17 @@ struct SpeechRun {
             let found = keyedWords(key, variants: variants(selector, context, withVerbosity: true), range: tree.range(node))
             out.append(words: found, range: tree.range(node), prosody: prosody)
         }
+    }
+
+    /// The words ``formatted(_:format:node:_:)`` says for `value` in a `word` format without a variant
+    /// when the cache has them (a character's words), with their marks for the builder: said so,
+    /// the words are noted without reading them (a third of the words appended through
+    /// ``SpeechBuilder/append(words:range:prosody:)`` on arXiv formulas; `MathAloudBench stages` under
+    /// callgrind, session 15). Nil otherwise: ``formatted(_:format:node:_:)`` says them.
+    @inline(__always)
+    private func markedWordFormat(_ value: String, _ format: CompiledFormat) -> (String, UInt8)? {
+        guard format.kind == .word, format.selector < 0, let words else { return nil }
+        return value.withBytes { words.markedSymbolWords(bytes: $0) }
     }
 
     /// What `{=name}` says without a format: an integer as digits; a value from the analysis's fixed
@@ -1020,8 +1191,10 @@ struct SpeechRun {
                                               lexicon: core.lexicon)
             }
             // A letter used as an ordinal or root index ("n-th").
+            // Without a selector the variants are none: the engine's suffix (``SpeechEngine/Core/ordinalSuffix``).
             guard kind == .ordinal || kind == .rootIndex, node >= 0, tree.kind(node) == .identifier, tree.childCount(node) == 0,
-                  let suffix = core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
+                  let suffix = format.selector < 0 ? core.ordinalSuffix
+                      : core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
             else { return nil }
             return symbolWords(value, range: tree.range(node)) + suffix
         case .word:

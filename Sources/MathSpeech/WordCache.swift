@@ -10,6 +10,11 @@ final class WordCache: Sendable {
     private let ascii: FrozenArray<String?>
     /// ``Lexicon/symbol(_:variant:)`` of one-scalar non-ASCII texts that have symbol words, by scalar.
     private let scalars: ScalarMap<String>
+    /// The marks of the words of ``ascii`` and ``scalars`` for the speech builder's contraction screen
+    /// (``Contractions/Screen/marks(of:)``; 0 when it does not screen): a leaf's words are noted
+    /// without reading them (`MathAloudBench stages` under callgrind, session 15).
+    private let asciiMarks: FrozenArray<UInt8>
+    private let scalarMarks: ScalarMap<UInt8>
     /// Per integer format (``integerFormats``), the words of `0 ..< integerCount` (``notCached`` for
     /// those that need spelling out: start-up never loads ICU).
     private let integers: FrozenArray<String?>
@@ -30,17 +35,20 @@ final class WordCache: Sendable {
     /// How many integers (from 0) have their words here.
     static let integerCount = 32
 
-    init(lexicon: Lexicon, variant: String?, lookupKeys: [String], countedKeys: [String] = []) {
+    init(lexicon: Lexicon, variant: String?, lookupKeys: [String], countedKeys: [String] = [], screen: Contractions.Screen? = nil) {
         self.variant = variant
-        ascii = FrozenArray((0 ..< 128).map { byte in
+        let ascii = (0 ..< 128).map { byte in
             SpeechRun.symbolWords(String(UnicodeScalar(UInt8(byte))), lexicon: lexicon, variant: variant) { _, _ in nil }
-        })
+        }
+        self.ascii = FrozenArray(ascii)
+        asciiMarks = FrozenArray(ascii.map { words in words.flatMap { screen?.marks(of: $0) } ?? 0 })
         var scalars: [UInt32: String] = [:]
         for key in lexicon.singleScalarSymbolKeys() {
             let scalar = key.unicodeScalars.first!.value
             if scalars[scalar] == nil, let words = lexicon.symbol(key, variant: variant) { scalars[scalar] = words }
         }
         self.scalars = ScalarMap(scalars)
+        scalarMarks = ScalarMap(scalars.mapValues { screen?.marks(of: $0) ?? 0 })
         integers = FrozenArray(WordCache.integerFormats.flatMap { format in
             (0 ..< WordCache.integerCount).map { n -> String? in
                 var needsSpellOut = false
@@ -59,7 +67,8 @@ final class WordCache: Sendable {
 
     /// The cache as a run reads it (valid while the cache lives).
     var reader: Reader {
-        Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base, lookups: lookups.base, counted: counted.base)
+        Reader(ascii: ascii.base, scalars: scalars.reader, integers: integers.base, lookups: lookups.base, counted: counted.base,
+               asciiMarks: asciiMarks.base, scalarMarks: scalarMarks.reader)
     }
 
     /// Reads a ``WordCache`` through raw pointers.
@@ -69,6 +78,8 @@ final class WordCache: Sendable {
         fileprivate let integers: UnsafePointer<String?>
         fileprivate let lookups: UnsafePointer<String?>
         fileprivate let counted: UnsafePointer<String>
+        fileprivate let asciiMarks: UnsafePointer<UInt8>
+        fileprivate let scalarMarks: ScalarMap<UInt8>.Reader
 
         /// The words of counted key number `k` for count `n`, when they are here.
         @inline(__always)
@@ -97,6 +108,18 @@ final class WordCache: Sendable {
                 key = scalar
             }
             return key < 0x80 ? ascii[Int(key)] : scalars[key]
+        }
+
+        /// ``symbolWords(bytes:)`` with the words' marks (``WordCache/asciiMarks``).
+        @inline(__always)
+        func markedSymbolWords(bytes: UnsafeBufferPointer<UInt8>) -> (String, UInt8)? {
+            guard let first = bytes.first else { return nil }
+            if first < 0x80 {
+                guard bytes.count == 1, let words = ascii[Int(first)] else { return nil }
+                return (words, asciiMarks[Int(first)])
+            }
+            guard let scalar = Normalization.singleNonASCIIScalar(bytes), let words = scalars[scalar] else { return nil }
+            return (words, scalarMarks[scalar] ?? Contractions.Screen.unmarked)
         }
 
         /// The words of integer `n` in `format`, when they are here: `.some(nil)` when the format

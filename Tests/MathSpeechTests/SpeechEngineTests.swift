@@ -194,6 +194,49 @@ import MathSemantics
         return SpeechDescription(items: items).plainText
     }
 
+    /// The speech builder's screen (``Contractions/Screen``) lets the engine skip
+    /// ``Contractions/apply(to:)`` only when it would change nothing: words appended, joined, paused
+    /// and removed at random, as a run does, for an exact pair, patterns (`*V`, with the exact pair
+    /// before them) and words that are not ASCII.
+    @Test func screenNeverHidesAPair() throws {
+        let sets = [("en", "the\\sthe  the\n", ""),
+                    ("fr", "le\\s*V  l'*\nde\\sle  du\nde\\sa  de a\nà\\sle  au\n", "elision-initials  aeiouhé\n"),
+                    ("de", "zu\\sdie  zu den\nder\\sdie  der\n", "")]
+        let pool = ["the", "the log", "raised to the", "x", "le", "intégrale", "de", "le x", "de le", "a", "é", "à", "zu",
+                    "die", "der die", "to the the end", "K", "théta", " ", "e", "la", "xthe", "thex"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for (tag, table, settings) in sets {
+            let c = Contractions(chain: [try Self.locale(tag, contractions: table, settings: settings)])
+            #expect(c.screens)
+            var skipped = 0, applied = 0
+            for _ in 0 ..< 3000 {
+                var out = SpeechBuilder(capacity: 4, screen: c.screen, screened: c.screens)
+                for _ in 0 ... next(6) {
+                    switch next(8) {
+                    case 0: out.append(pause: .short)
+                    case 1: out.join(next(2) == 0 ? "-" : " ", words: pool[next(pool.count)], range: nil)
+                    case 2: if !out.items.isEmpty { out.removeItems(from: next(out.items.count)) }
+                    default: out.append(words: pool[next(pool.count)], range: nil, prosody: nil)
+                    }
+                }
+                SpeechDescription.removeTrailingPauses(&out.items)
+                guard !out.mayContract else {
+                    applied += 1
+                    continue
+                }
+                skipped += 1
+                var items = out.items
+                c.apply(to: &items)
+                #expect(items == out.items, "\(tag): \(SpeechDescription(items: out.items).plainText)")
+            }
+            #expect(skipped > 0 && applied > 0)
+        }
+    }
+
     @Test func pairsMeetingAtABoundary() throws {
         let en = Contractions(chain: [try Self.locale("en", contractions: "the\\sthe  the\n")])
         #expect(Self.apply(en, [.words("raised to the", range: nil, prosody: nil), .words("the log of x", range: nil, prosody: nil)])
