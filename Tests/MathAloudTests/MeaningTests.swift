@@ -25,6 +25,10 @@ import Testing
         (#"\mathbb{E}[X]"#, "the expected value of x"),
         (#"\Pr(A)"#, "the probability of a"),
         (#"\operatorname{Var}(X)"#, "the variance of x"),
+        (#"(-3, 4, 0)^T"#, "open paren negative 3 comma 4 comma 0 close paren transpose"),
+        (#"x^\top y"#, "x transpose y"),
+        (#"M_y^T"#, "m sub y transpose"),
+        (#"L^2(\Omega)"#, "l 2 of omega"),
     ]
 
     /// Formulas that look like the ones above but mean something else: read as written.
@@ -40,6 +44,12 @@ import Testing
         (#"E[X]"#, "e of x"),
         (#"\langle x \rangle"#, "left angle bracket x right angle bracket"),
         (#"L\{1, 2\}"#, "l the set 1 comma 2"),
+        (#"(1 + r)^T"#, "open paren 1 plus r close paren to the t th power"),
+        (#"\gamma_{lm}^{\mathrm{T}}"#, "gamma sub l m to the t th power"),
+        (#"f^2(x)"#, "f squared of x"),
+        (#"e^{\beta\mu}"#, "e raised to the beta mu power"),
+        (#"x^{ab}"#, "x raised to the a b power"),
+        (#"\sum_{d|n} d"#, "the sum over d divides n of d"),
     ]
 
     @Test(arguments: inferred)
