@@ -759,25 +759,14 @@ struct SpeechRun {
 
     /// The words of a leaf: numbers as written (a number written with a symbol that has words, such as
     /// `²`, says them), letters as themselves, symbols and names through the lexicon, with a readable
-    /// fallback (reported once per character).
-    mutating func leafWords(_ node: NodeID) -> String {
-        let kind = tree.kind(node)
-        // Most leaves are one character with cached words (``symbolWords(_:range:)`` looks there
-        // first): read in place, without a counted copy of the text (rules stage, session 9).
-        switch kind {
-        case .number, .text, .empty, .unknown, .functionName: break
-        default:
-            let t = Int(tree.nodes[Int(node)].text)
-            if t >= 0, let words, let w = tree.strings[t].withBytes({ words.symbolWords(bytes: $0) }) { return w }
-        }
-        return leafWords(node, kind)
-    }
-
-    /// ``leafWords(_:)`` with the words' marks for the builder (``Contractions/Screen/marks(of:)``):
-    /// a leaf's cached words have theirs (``WordCache``), other words are ``Contractions/Screen/unmarked``.
+    /// fallback (reported once per character); with the words' marks for the builder
+    /// (``Contractions/Screen/marks(of:)``): a leaf's cached words have theirs (``WordCache``), other
+    /// words are ``Contractions/Screen/unmarked``.
     @inline(__always)
     mutating func markedLeafWords(_ node: NodeID) -> (String, UInt8) {
         let kind = tree.kind(node)
+        // Most leaves are one character with cached words (``symbolWords(_:range:)`` looks there
+        // first): read in place, without a counted copy of the text (rules stage, session 9).
         switch kind {
         case .number, .text, .empty, .unknown, .functionName: break
         default:
@@ -787,7 +776,7 @@ struct SpeechRun {
         return (leafWords(node, kind), Contractions.Screen.unmarked)
     }
 
-    /// ``leafWords(_:)`` past the cached words, out of line (the cached leaves, most of them, no longer
+    /// ``markedLeafWords(_:)`` past the cached words, out of line (the cached leaves, most of them, no longer
     /// pay for its frame).
     @inline(never)
     private mutating func leafWords(_ node: NodeID, _ kind: SemanticKind) -> String {
