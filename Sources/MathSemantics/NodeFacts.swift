@@ -153,15 +153,11 @@ extension SemanticTree.Records {
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)
         case .power:
-            // A word as a superscript labels its base (G^{ret}(x, y), Θ_β^{hom}(y)), Greek letters index it
-            // (T^{μν}(q, p)): applied as the base is.
-            if let b = child(n, .base), let e = child(n, .exponent),
-               kind(e) == .text || kind(e) == .functionName || has(e, .word) || isGreekIndices(e) {
-                return functionLikeness(b)
-            }
-            guard let b = child(n, .base), let e = child(n, .exponent), let core = coreIdentifier(b), isLetter(core) else {
-                return .none
-            }
+            guard let b = child(n, .base), let e = child(n, .exponent) else { return .none }
+            // A label as a superscript (G^{ret}(x, y), Θ_β^{hom}(y)) or Greek indices (T^{μν}(q, p)): applied
+            // as the base is.
+            if atom(n, .exponentKind) == .label || isGreekIndices(e) { return functionLikeness(b) }
+            guard let core = coreIdentifier(b), isLetter(core) else { return .none }
             // A function space or a cohomology group before its domain (L^2(Ω), W_0^{1,p}(Ω), C^∞(M),
             // H^1(X)): the superscript indexes it, so the application is not of a power of a function.
             if kind(b) != .power, SemanticTree.Records.isSpaceLetter(soleScalar(core)), isSpaceIndex(e) {
@@ -323,6 +319,10 @@ extension SemanticTree.Records {
         }
         if let v = negativeIntegerValue(e) {
             return (.negativeInteger, v, nested)
+        }
+        // A word, a text or a named function as a superscript labels the base (T^{eff}, p_T^{max}).
+        if kind(e) == .text || kind(e) == .functionName || has(e, .word) {
+            return (.label, nil, nested)
         }
         if isLetter(e) {
             return (.letter, nil, nested)

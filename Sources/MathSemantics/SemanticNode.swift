@@ -254,7 +254,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `x^\infty`) | `simple` ("raised to the … power": a decimal, a negative letter, a fraction with
     /// simple parts, a linear expression such as `n - 1`, something squared or cubed such as `x^2` or
     /// `-\frac12 t^2`) | `complex` ("raised to the exponent, …, end exponent": nested powers other
-    /// than squared/cubed, a sum holding a power, roots, big operators, relations); `exponent-value` for
+    /// than squared/cubed, a sum holding a power, roots, big operators, relations) | `label` (a word, a
+    /// text or a named function that labels the base: `T^{\text{eff}}`, `p_T^{\max}`); `exponent-value` for
     /// integers (`-1` for negative ones); `nested` when the exponent contains a power; `scripted-base`
     /// when the base is a subscript written apart from the superscript (`{x_a}^b`, MathML
     /// `<msup><mrow><msub>…</msub></mrow>…</msup>`, not `x_a^b`).

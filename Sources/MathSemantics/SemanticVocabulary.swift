@@ -264,6 +264,8 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
     case calligraphic, boldCalligraphic
     // `form`, `limits-placement`, `position`, `scale`, `side`, `mark`
     case bmod, mod, pmod, underOver, scripts, under, celsius, fahrenheit, right, d
+    // `exponent-kind` (added after the others: an atom's number is its place)
+    case label
 
     /// The value's string (`negative-integer`, `under-over`).
     package var string: String { PropertyAtom.strings[Int(rawValue)] }
@@ -298,7 +300,7 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
         "negative-circled", "negative-circled-sans-serif", "negative-squared", "parenthesized",
         "regional-indicator-symbol", "reversed-sans-serif", "segmented", "subscript", "superscript",
         "tortoise-shell-bracketed", "turned", "turned-sans-serif", "calligraphic", "bold-calligraphic", "bmod", "mod", "pmod", "under-over", "scripts",
-        "under", "celsius", "fahrenheit", "right", "d"
+        "under", "celsius", "fahrenheit", "right", "d", "label"
     ]
     private static let numbers: [String: PropertyAtom] = {
         var d: [String: PropertyAtom] = [:]
