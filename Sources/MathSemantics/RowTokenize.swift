@@ -92,13 +92,18 @@ extension Analyzer {
             var k = start
             while k < tokens.count - 1 {
                 if tokens[k].kind == .additive, let nary = Vocabulary.naryForm(tokenScalar(tokens[k])),
-                   k == start || [.relation, .punctuation, .additive, .multiplicative].contains(tokens[k - 1].kind),
-                   let limits = naryLimits(tokens[k]), k == start || limits.lower != nil || limits.upper != nil {
-                    let r = self.range(tokens[k].node)
-                    let leaf = operatorLeaf(String(nary), .op, range: self.range(tokens[k].textNode))
+                   let limits = naryLimits(tokens[k]) {
                     let scripted = limits.lower != nil || limits.upper != nil
-                    tokens[k] = bigOperatorToken(leaf, lower: limits.lower, upper: limits.upper, placement: scripted ? .scripts : nil,
-                                                 range: r)
+                    let after: Bool
+                    switch tokens[k == start ? k : k - 1].kind {
+                    case .relation, .punctuation, .additive, .multiplicative: after = true
+                    default: after = false
+                    }
+                    if k == start || (after && scripted) {
+                        let leaf = operatorLeaf(String(nary), .op, range: self.range(tokens[k].textNode))
+                        tokens[k] = bigOperatorToken(leaf, lower: limits.lower, upper: limits.upper,
+                                                     placement: scripted ? .scripts : nil, range: self.range(tokens[k].node))
+                    }
                 }
                 k += 1
             }

@@ -132,7 +132,7 @@ public struct Contractions: Sendable {
         }
         let k: Int? = text.withBytes { bytes in
             // A text ending in a byte no first word ends in has none last (a bit test).
-            guard let last = bytes.last, screen.lastBytes.contains(Int(last)) else { return nil }
+            guard let last = bytes.last, screen.endsFirstWord(last) else { return nil }
             return find(bytes)
         }
         return k.map { firstEntries[$0] }
@@ -258,14 +258,14 @@ public struct Contractions: Sendable {
     private func scan(_ text: String) -> (contains: Bool, endsInFirst: Bool) {
         text.withBytes { bytes in
             guard let last = bytes.last else { return (false, false) }
-            let endsInFirst = screen.lastBytes.contains(Int(last))
+            let endsInFirst = screen.endsFirstWord(last)
             return (screen.holdsNeedle(bytes), endsInFirst)
         }
     }
 
     /// Whether the text's last byte is one a first word ends in.
     private func endsInFirstWordByte(_ text: String) -> Bool {
-        text.withBytes { bytes in bytes.last.map { screen.lastBytes.contains(Int($0)) } ?? false }
+        text.withBytes { bytes in bytes.last.map { screen.endsFirstWord($0) } ?? false }
     }
 
     /// Plain text with the contractions applied (a comma after a word is a pause: nothing changes
@@ -370,12 +370,10 @@ extension Contractions {
         let shifts: [UInt8]
         /// The bytes the needles have at the window's last place (index ``window`` − 1).
         let windowEnds: BitSet256
-        /// The last bytes of the first words, as a set of 256 bits: a text ending in another byte has
-        /// no first word last (a bit test, not a `Set` look-up that hashes: every pair of items asks).
-        let lastBytes: BitSet256
-        /// Per byte, 1 when a first word ends in it (``lastBytes``) and 2 when a text whose first word
-        /// is a second word may start with it: one load per test where the builder asks per item (two
-        /// bit tests by selects cost a dozen instructions each).
+        /// Per byte, 1 when a first word ends in it (a text ending in another byte has no first word
+        /// last) and 2 when a text whose first word is a second word may start with it: one load per
+        /// test, asked per item by the builder and per pair of items by ``apply(to:)`` (two bit tests by
+        /// selects cost a dozen instructions each).
         private let marks: [UInt8]
 
         init(needles: [[UInt8]], lastBytes: BitSet256, secondFirstBytes: BitSet256) {
@@ -390,7 +388,6 @@ extension Contractions {
             }
             self.shifts = shifts
             windowEnds = ends
-            self.lastBytes = lastBytes
             marks = (0 ..< 256).map { b in (lastBytes.contains(b) ? 1 : 0) | (secondFirstBytes.contains(b) ? 2 : 0) }
         }
 
