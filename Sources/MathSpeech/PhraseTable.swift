@@ -95,6 +95,8 @@ extension SpeechRule {
                 template.append(part)
             }
         }
-        return SpeechRule(name: name, kind: kind, conditions: conditions, template: template, examples: [], file: file, line: line)
+        var rule = SpeechRule(name: name, kind: kind, conditions: conditions, template: template, examples: [], file: file, line: line)
+        rule.early = early
+        return rule
     }
 }

@@ -103,6 +103,11 @@ public struct SpeechRule: Hashable, Sendable {
     /// Where each condition and each template part is written (for `rules lint`).
     public var conditionPositions: [RulePosition] = []
     public var templatePositions: [RulePosition] = []
+    /// Written `early`: in a file of another language that inherits this rule's file, the rule is tried
+    /// before that file's own rules (a reading of meaning that a language's catch-all rules for the
+    /// kind would otherwise hide), unless that language's files define a rule of the same name, which
+    /// replaces it (``SpeechResources/style(_:locale:examples:)``).
+    public var early = false
 }
 
 /// A line and column (1-based, in characters) in a rule file.
@@ -177,7 +182,7 @@ public struct RuleFile: Hashable, Sendable {
         self.file = file
         var errors: [RuleFileError] = []
         typealias Current = (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample],
-                             said: Bool, conditionPositions: [RulePosition], templatePositions: [RulePosition])
+                             said: Bool, conditionPositions: [RulePosition], templatePositions: [RulePosition], early: Bool)
         var current: Current? = nil
         var names: Set<String> = []
 
@@ -191,7 +196,7 @@ public struct RuleFile: Hashable, Sendable {
             }
             rules.append(SpeechRule(name: c.name, kind: c.kind, conditions: c.conditions, template: c.template,
                                     examples: c.examples, file: file, line: c.line, conditionPositions: c.conditionPositions,
-                                    templatePositions: c.templatePositions))
+                                    templatePositions: c.templatePositions, early: c.early))
         }
 
         // Lines are split on bytes: rule files are read at every start-up.
@@ -291,7 +296,7 @@ public struct RuleFile: Hashable, Sendable {
                             continue
                         }
                         if !names.insert(parts[0]).inserted { fail("rule '\(parts[0])' is defined twice in this file") }
-                        current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [])
+                        current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [], false)
                     case "example":
                         guard includeExamples else { continue }
                         do throws(RuleSyntaxError) { examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
@@ -332,8 +337,12 @@ public struct RuleFile: Hashable, Sendable {
                 case "example":
                     guard includeExamples else { continue }
                     do throws(RuleSyntaxError) { current!.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
+                case "early":
+                    if restStart < bodyEnd { fail("'early' stands alone on its line") }
+                    if current!.early { fail("'early' is written twice") }
+                    current!.early = true
                 default:
-                    fail("unknown rule line '\(keyword)'; expected when, say or example")
+                    fail("unknown rule line '\(keyword)'; expected when, say, example or early")
                 }
             }
         }

@@ -262,6 +262,21 @@ public struct SpeechResources: Sendable {
                 ruleFiles[k].rules = ruleFiles[k].rules.map { $0.translated(by: phrases, missing: &untranslated) }
             }
         }
+        // The `early` rules of another language's files come before this language's own rules, in the
+        // order of their files (Rules/README.md, "Inheriting"): a reading of meaning English adds (a
+        // transpose, a function space) reaches a language whose catch-all rules for the kind would hide
+        // it. A rule of this language's files with the same name replaces it.
+        if ruleFiles.count > 1 {
+            var ownNames: Set<String> = []
+            for file in ruleFiles where file.locale == ownLocale { for rule in file.rules { ownNames.insert(rule.name) } }
+            var early: [SpeechRule] = []
+            for k in ruleFiles.indices.dropFirst() where !ruleFiles[k].locale.isEmpty && ruleFiles[k].locale != ownLocale
+                && ruleFiles[k].rules.contains(where: \.early) {
+                early += ruleFiles[k].rules.filter { $0.early && !ownNames.contains($0.name) }
+                ruleFiles[k].rules.removeAll { $0.early && !ownNames.contains($0.name) }
+            }
+            if !early.isEmpty { ruleFiles[0].rules = early + ruleFiles[0].rules }
+        }
         var compiled = SpeechStyle(files: ruleFiles, words: words, fixingPreferencesOf: fixed)
         compiled.untranslatedPhrases = untranslated
         return compiled

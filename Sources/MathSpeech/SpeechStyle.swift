@@ -48,7 +48,7 @@ public struct SpeechStyle: Sendable {
         rules = files.flatMap(\.rules)
         self.words = words
         levelWords = files.lazy.compactMap(\.levelWords).first
-        table = RuleTable(rules)
+        table = RuleTable(rules, fileOrder: files.map(\.file))
     }
 
     /// The default value of the style's `Verbosity` preference (nil when it declares none): words
@@ -831,7 +831,7 @@ final class RuleTable: Sendable {
         }
     }
 
-    init(_ rules: [SpeechRule]) {
+    init(_ rules: [SpeechRule], fileOrder: [String]) {
         SemanticKind.checkNumbering()
         var builder = Builder()
         var testStart = [0]
@@ -990,12 +990,24 @@ final class RuleTable: Sendable {
         templatePathStart = FrozenArray(builder.templatePathStart)
         templatePathRoles = FrozenArray(builder.templatePathRoles)
         lookupKeys = builder.lookupKeys
-        // Rules come file by file (the style's own, then what it inherits).
+        // Rules come file by file (the style's own, then what it inherits, in `fileOrder`), except the
+        // `early` rules of another language, which come first (``SpeechResources/style(_:locale:examples:)``):
+        // `{inherited}` looks from the first later rule of a file after the rule's own in that order (the
+        // rule after its file's run when nothing was moved).
+        let order = Dictionary(fileOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var rank = [Int](repeating: 0, count: rules.count)
+        var ranks = fileOrder.count
+        for r in rules.indices {
+            if let known = order[rules[r].file] { rank[r] = known; continue }
+            // A file the order does not name ranks after the files met before it.
+            if r > 0 && rules[r - 1].file == rules[r].file { rank[r] = rank[r - 1] } else { rank[r] = ranks; ranks += 1 }
+        }
         var starts = [Int](repeating: rules.count, count: rules.count)
-        var next = rules.count
+        // nearest[k]: the first rule after the one looked at whose file ranks k (rules.count: none).
+        var nearest = [Int](repeating: rules.count, count: ranks)
         for r in rules.indices.reversed() {
-            starts[r] = next
-            if r > 0, rules[r - 1].file != rules[r].file { next = r }
+            starts[r] = nearest[(rank[r] + 1)...].min() ?? rules.count
+            nearest[rank[r]] = r
         }
         inheritedStart = FrozenArray(starts)
         countedKeys = builder.countedKeys

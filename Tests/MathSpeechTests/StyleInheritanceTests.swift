@@ -120,4 +120,74 @@ import MathSemantics
             try RuleFile(parsing: "style S\nrule r for fraction\n  when within fraction through\n  say x\n", file: "xx/s.rules")
         }
     }
+
+    /// `early`: a rule of another language's file that a language inherits is tried before that
+    /// language's own rules (a reading of meaning its catch-all rules would hide); a rule of the
+    /// language's own with the same name replaces it; within one language the order stays as written.
+    @Test func earlyRulesOfAnotherLanguageComeFirst() throws {
+        let english = #"""
+        style Base
+        locale en
+        rule transpose for identifier
+          early
+          when text = t
+          say transpose
+        rule inverse for identifier
+          early
+          when text = i
+          say inverse
+        rule letter for identifier
+          say letter {text}
+        """#
+        let other = #"""
+        style Base
+        locale yy
+        inherit en/base
+        rule inverse for identifier
+          when text = i
+          say own inverse
+        rule letter for identifier
+          say own {text}
+        """#
+        let resources = SpeechResources(files: ["Rules/en/base.rules": english, "Rules/yy/base.rules": other])
+        func say(_ text: String, locale: String) throws -> String {
+            let style = try resources.style("base", locale: locale)
+            let words = try LocaleWords(tag: locale, settings: WordTable(), symbols: WordTable(), functions: WordTable(),
+                                        units: WordTable(), numbers: WordTable())
+            let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [words], styleWords: style.words),
+                                      preferences: style.resolve([:]).values)
+            return engine.speak(Self.letter(text)).description.plainText
+        }
+        // The early English rule precedes the language's catch-all; its own `inverse` replaces English's.
+        #expect(try say("t", locale: "yy") == "transpose")
+        #expect(try say("i", locale: "yy") == "own inverse")
+        #expect(try say("x", locale: "yy") == "own x")
+        #expect(try resources.style("base", locale: "yy").rules.map(\.name) == ["transpose", "inverse", "letter", "inverse", "letter"])
+        // English itself is unchanged.
+        #expect(try say("t", locale: "en") == "transpose")
+        #expect(try say("x", locale: "en") == "letter x")
+        #expect(try RuleFile(parsing: english, file: "en/base.rules").rules.map(\.early) == [true, true, false])
+        for bad in ["rule r for fraction\n  early now\n  say x\n", "rule r for fraction\n  early\n  early\n  say x\n"] {
+            #expect(throws: RuleFileErrors.self) { try RuleFile(parsing: "style S\n" + bad, file: "xx/s.rules") }
+        }
+    }
+
+    /// `{inherited}` in an early rule looks at the rules of the files its own file inherits, in their
+    /// order: an English style that hands a node back to the style it inherits still does so for a
+    /// language that inherits it.
+    @Test func anEarlyRuleHandsBackToTheFileItInherits() throws {
+        let base = "style Base\nlocale en\nrule transpose for identifier\n  early\n  when text = t\n  say transpose\n"
+        let short = "style Short\nlocale en\ninherit en/base without preferences\n"
+            + "rule transpose for identifier\n  early\n  when text = t\n  say {inherited}\n"
+        let other = "style Short\nlocale yy\ninherit en/short\nrule letter for identifier\n  say own {text}\n"
+        let resources = SpeechResources(files: ["Rules/en/base.rules": base, "Rules/en/short.rules": short, "Rules/yy/short.rules": other])
+        let style = try resources.style("short", locale: "yy")
+        #expect(style.rules.map(\.file) == ["en/short.rules", "en/base.rules", "yy/short.rules"])
+        let words = try LocaleWords(tag: "yy", settings: WordTable(), symbols: WordTable(), functions: WordTable(),
+                                    units: WordTable(), numbers: WordTable())
+        let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [words], styleWords: style.words),
+                                  preferences: style.resolve([:]).values)
+        #expect(engine.speak(Self.letter("t")).description.plainText == "transpose")
+        #expect(engine.speak(Self.letter("x")).description.plainText == "own x")
+    }
 }
