@@ -486,8 +486,12 @@ extension SemanticTree.Records {
                 // The analysis writes differentials (`\mathrm{d}x`) with the mark `d` only.
                 return ("d", string(x, .order))
             case .power:
+                // The order is a number or a letter (d^2, ∂^n); an expression as the order (∂^{n+1}) is
+                // not read as a derivative, whose reading names its order as an ordinal: the fraction is
+                // read literally rather than with a wrong order.
                 guard let b = child(x, .base), let (m, _) = mark(b), let e = child(x, .exponent) else { return nil }
-                return (m, integerValue(e).map(String.init) ?? (isLetter(e) ? text(e) : "true"))
+                if let n = integerValue(e) { return (m, String(n)) }
+                return isLetter(e) ? (m, text(e)) : nil
             default:
                 return nil
             }

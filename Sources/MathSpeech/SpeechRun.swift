@@ -888,6 +888,13 @@ struct SpeechRun {
     }
 
     /// A letter (upper, lower, title case or other; not a modifier letter such as `ʺ`, which is a symbol).
+    /// Whether `text` is one letter (one scalar that is a letter).
+    static func isSingleLetter(_ text: String) -> Bool {
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let first = scalars.next(), scalars.next() == nil else { return false }
+        return isLetter(first)
+    }
+
     static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter: return true
@@ -1181,11 +1188,13 @@ struct SpeechRun {
             }
             // A letter used as an ordinal or root index ("n-th").
             // Without a selector the variants are none: the engine's suffix (``SpeechEngine/Core/ordinalSuffix``).
-            guard kind == .ordinal || kind == .rootIndex, node >= 0, tree.kind(node) == .identifier, tree.childCount(node) == 0,
+            // A property's value (`{=order:ordinal}`, node -1) is such a letter when it is one letter.
+            guard kind == .ordinal || kind == .rootIndex,
+                  node >= 0 ? tree.kind(node) == .identifier && tree.childCount(node) == 0 : SpeechRun.isSingleLetter(value),
                   let suffix = format.selector < 0 ? core.ordinalSuffix
                       : core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
             else { return nil }
-            return symbolWords(value, range: tree.range(node)) + suffix
+            return symbolWords(value, range: node >= 0 ? tree.range(node) : nil) + suffix
         case .word:
             // A symbol's words: symbolWords looks the whole text up first. `{operator:word@article}` asks
             // for the entry's variant of that name (German `∫  Integral | article: das Integral`).
