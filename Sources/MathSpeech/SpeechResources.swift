@@ -263,7 +263,7 @@ public struct SpeechResources: Sendable {
             }
         }
         // The `early` rules of another language's files come before this language's own rules, in the
-        // order of their files (Rules/README.md, "Inheriting"): a reading of meaning English adds (a
+        // order of their files (Rules/README.md, "Early rules"): a reading of meaning English adds (a
         // transpose, a function space) reaches a language whose catch-all rules for the kind would hide
         // it. A rule of this language's files with the same name replaces it.
         if ruleFiles.count > 1 {

@@ -888,18 +888,18 @@ struct SpeechRun {
     }
 
     /// A letter (upper, lower, title case or other; not a modifier letter such as `ʺ`, which is a symbol).
-    /// Whether `text` is one letter (one scalar that is a letter).
-    static func isSingleLetter(_ text: String) -> Bool {
-        var scalars = text.unicodeScalars.makeIterator()
-        guard let first = scalars.next(), scalars.next() == nil else { return false }
-        return isLetter(first)
-    }
-
     static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter: return true
         default: return false
         }
+    }
+
+    /// Whether `text` is one letter (one scalar that ``isLetter(_:)``).
+    static func isSingleLetter(_ text: String) -> Bool {
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let first = scalars.next(), scalars.next() == nil else { return false }
+        return isLetter(first)
     }
 
     // MARK: Templates

@@ -999,7 +999,7 @@ final class RuleTable: Sendable {
         var ranks = fileOrder.count
         for r in rules.indices {
             if let known = order[rules[r].file] { rank[r] = known; continue }
-            // A file the order does not name ranks after the files met before it.
+            // A file the order does not name ranks after every file it names.
             if r > 0 && rules[r - 1].file == rules[r].file { rank[r] = rank[r - 1] } else { rank[r] = ranks; ranks += 1 }
         }
         var starts = [Int](repeating: rules.count, count: rules.count)
