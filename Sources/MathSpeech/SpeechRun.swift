@@ -43,22 +43,10 @@ struct SpeechBuilder {
     /// held a pair or met the next in one (``Contractions/apply(to:)`` then has nothing to do).
     var mayContract: Bool { !screened || !watching }
 
+    /// Appends words, which the screen reads, unless they are blank.
     @inline(__always)
     mutating func append(words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
-        bytes &+= words.utf8.count
-        guard !SpeechDescription.isBlank(words) else { return }
-        if level != spokenLevel { changeLevel(range: range) }
-        if watching { note(words) }
-        items.append(.words(words, range: range, prosody: prosody))
-    }
-
-    /// Appends words known not to be blank.
-    @inline(__always)
-    mutating func append(nonBlank words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
-        bytes &+= words.utf8.count
-        if level != spokenLevel { changeLevel(range: range) }
-        if watching { note(words) }
-        items.append(.words(words, range: range, prosody: prosody))
+        append(words: words, marks: Contractions.Screen.unmarked, range: range, prosody: prosody)
     }
 
     /// Appends words with their marks (``Contractions/Screen/marks(of:)``; ``Contractions/Screen/unmarked``:
@@ -137,12 +125,9 @@ struct SpeechBuilder {
             lastEnd = SpeechBuilder.endsOther
             return
         }
-        let (found, endsInFirst) = w.withBytes { bytes -> (Bool, Bool) in
-            guard let last = bytes.last else { return (false, false) }
-            return (screen.holdsNeedle(bytes), screen.endsFirstWord(last))
-        }
-        if found { watching = false }
-        lastEnd = endsInFirst ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
+        let marks = screen.marks(of: w)
+        if marks & Contractions.Screen.holdsPair != 0 { watching = false }
+        lastEnd = marks & Contractions.Screen.endsInFirstWord != 0 ? SpeechBuilder.endsInFirst : SpeechBuilder.endsOther
     }
 
     /// Says the indicator of ``level`` before words spoken at it after words at another level
@@ -895,13 +880,6 @@ struct SpeechRun {
         }
     }
 
-    /// Whether `text` is one letter (one scalar that ``isLetter(_:)``).
-    static func isSingleLetter(_ text: String) -> Bool {
-        var scalars = text.unicodeScalars.makeIterator()
-        guard let first = scalars.next(), scalars.next() == nil else { return false }
-        return isLetter(first)
-    }
-
     // MARK: Templates
 
     /// Says rule `rule`'s template for the node. A joiner (`}-{`) speaks the part after it alone and
@@ -1190,7 +1168,8 @@ struct SpeechRun {
             // Without a selector the variants are none: the engine's suffix (``SpeechEngine/Core/ordinalSuffix``).
             // A property's value (`{=order:ordinal}`, node -1) is such a letter when it is one letter.
             guard kind == .ordinal || kind == .rootIndex,
-                  node >= 0 ? tree.kind(node) == .identifier && tree.childCount(node) == 0 : SpeechRun.isSingleLetter(value),
+                  node >= 0 ? tree.kind(node) == .identifier && tree.childCount(node) == 0
+                      : value.soleScalarValue.flatMap(Unicode.Scalar.init).map(SpeechRun.isLetter) == true,
                   let suffix = format.selector < 0 ? core.ordinalSuffix
                       : core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
             else { return nil }

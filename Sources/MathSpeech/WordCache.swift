@@ -93,24 +93,9 @@ final class WordCache: Sendable {
 
         /// The symbol words of `text` when they are here (nil: look them up).
         @inline(__always)
-        func symbolWords(_ text: String) -> String? { text.withBytes { symbolWords(bytes: $0) } }
+        func symbolWords(_ text: String) -> String? { text.withBytes { markedSymbolWords(bytes: $0)?.0 } }
 
-        /// ``symbolWords(_:)`` of the text with these UTF-8 bytes.
-        @inline(__always)
-        func symbolWords(bytes: UnsafeBufferPointer<UInt8>) -> String? {
-            guard let first = bytes.first else { return nil }
-            let key: UInt32
-            if first < 0x80 {
-                guard bytes.count == 1 else { return nil }
-                key = UInt32(first)
-            } else {
-                guard let scalar = Normalization.singleNonASCIIScalar(bytes) else { return nil }
-                key = scalar
-            }
-            return key < 0x80 ? ascii[Int(key)] : scalars[key]
-        }
-
-        /// ``symbolWords(bytes:)`` with the words' marks (``WordCache/asciiMarks``).
+        /// The symbol words of the text with these UTF-8 bytes, with their marks (``WordCache/asciiMarks``).
         @inline(__always)
         func markedSymbolWords(bytes: UnsafeBufferPointer<UInt8>) -> (String, UInt8)? {
             guard let first = bytes.first else { return nil }
