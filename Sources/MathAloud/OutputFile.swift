@@ -194,6 +194,12 @@ public enum InputFile {
         try readAll(0, limit: limit, name: "standard input")
     }
 
+    /// Reads an open handle (the pipe of a child process) to its end, retrying interrupted reads, where
+    /// `FileHandle.readDataToEndOfFile()` stops the process on EINTR.
+    public static func readToEnd(_ handle: FileHandle, limit: Int = .max) throws(OutputFileError) -> Data {
+        try readAll(handle.fileDescriptor, limit: limit, name: "descriptor \(handle.fileDescriptor)")
+    }
+
     /// Reads a descriptor to its end; more than `limit` bytes is an error (reading stops there, so
     /// memory stays bounded whatever the input is).
     static func readAll(_ fd: Int32, limit: Int, name: String) throws(OutputFileError) -> Data {
@@ -213,6 +219,37 @@ public enum InputFile {
             data.append(contentsOf: buffer[0..<n])
         }
     }
+}
+
+/// Standard output or standard error, written without Foundation's `FileHandle.write(_:)`, which stops
+/// the process when a write is interrupted by a signal (EINTR) or the reader has gone (EPIPE). Every
+/// write of the command-line tool and the service to these streams goes through here.
+public enum StandardStream: Sendable {
+    /// Standard output (descriptor 1).
+    case output
+    /// Standard error (descriptor 2).
+    case error
+
+    /// Writes all of `bytes`, retrying an interrupted write. Returns false when the stream is closed
+    /// or a write fails (the rest is dropped: there is nowhere left to report it).
+    @discardableResult
+    public func write(_ bytes: some ContiguousBytes) -> Bool {
+        let fd: Int32 = self == .output ? 1 : 2
+        return bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    /// Writes text as UTF-8.
+    @discardableResult
+    public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 }
 
 /// Lines of a stream with a bound on each: a line longer than the bound is reported by its length and

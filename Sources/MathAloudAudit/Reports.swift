@@ -1,23 +1,23 @@
 import Foundation
 import MathAloud
 
-/// Where a report goes: bytes written in large blocks to a file handle (or collected in memory).
+/// Where a report goes: bytes written in large blocks to standard output (or a sink, or memory).
 public final class ReportOutput: @unchecked Sendable {
     private var buffer: [UInt8] = []
-    private let handle: FileHandle?
+    private let stream: StandardStream?
     private let sink: ((Data) -> Void)?
     /// What was written, when collecting in memory.
     public private(set) var collected: [UInt8] = []
 
-    /// Writes to `handle`; with `nil`, collects in memory (``collected``).
-    public init(handle: FileHandle?) {
-        self.handle = handle
+    /// Writes to `stream`; with `nil`, collects in memory (``collected``).
+    public init(stream: StandardStream?) {
+        self.stream = stream
         self.sink = nil
     }
 
     /// Hands each flushed piece to `sink` (e.g. a file written atomically).
     public init(sink: @escaping (Data) -> Void) {
-        self.handle = nil
+        self.stream = nil
         self.sink = sink
     }
 
@@ -30,7 +30,7 @@ public final class ReportOutput: @unchecked Sendable {
     /// Writes what is buffered.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        if let handle { handle.write(Data(buffer)) } else if let sink { sink(Data(buffer)) } else { collected.append(contentsOf: buffer) }
+        if let stream { stream.write(buffer) } else if let sink { sink(Data(buffer)) } else { collected.append(contentsOf: buffer) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -4,6 +4,11 @@ import MathSpeech
 import MathAloudVoice
 import MathAloudRender
 
+extension FileHandle {
+    /// A child's pipe to its end, retrying interrupted reads (`readDataToEndOfFile()` traps on EINTR).
+    func readToEndOrEmpty() -> Data { (try? InputFile.readToEnd(self)) ?? Data() }
+}
+
 // MathAloud benchmarks (build with -c release). Each benchmark runs its peer in the same invocation
 // and prints the ratio, because absolute times on shared machines drift between runs.
 //
@@ -38,7 +43,7 @@ func parseOptions(_ args: ArraySlice<String>) -> Options {
         case "--repeat": o.repeatCount = max(1, Int(v) ?? 5); i += 1
         case "--peers": o.peers = v; i += 1
         case "--big-batch": o.bigBatch = Int(v) ?? 0; i += 1
-        default: FileHandle.standardError.write(Data("unknown option \(a)\n".utf8)); exit(2)
+        default: StandardStream.error.write("unknown option \(a)\n"); exit(2)
         }
         i += 1
     }
@@ -47,7 +52,7 @@ func parseOptions(_ args: ArraySlice<String>) -> Options {
 
 func loadLines(_ path: String) -> [String] {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+        StandardStream.error.write("cannot read \(path)\n")
         exit(3)
     }
     return text.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
@@ -77,7 +82,7 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
     do { try process.run() } catch { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = pipe.fileHandleForReading.readToEndOrEmpty()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { return nil }
     return String(decoding: data, as: UTF8.self)
@@ -143,7 +148,7 @@ func measureProcess(_ arguments: [String], stdinFile: String) -> (seconds: Doubl
     let err = Pipe()
     process.standardError = err
     do { try process.run() } catch { return nil }
-    let data = err.fileHandleForReading.readDataToEndOfFile()
+    let data = err.fileHandleForReading.readToEndOrEmpty()
     process.waitUntilExit()
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
     guard fields.count >= 2, let s = Double(fields[fields.count - 2]), let kb = Int(fields[fields.count - 1]) else { return nil }
@@ -199,15 +204,9 @@ func benchSpeech(_ o: Options) {
     }
     let batchFile = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-batch.jsonl").path
     func writeBatch(_ count: Int) {
-        _ = FileManager.default.createFile(atPath: batchFile, contents: nil)
-        guard let handle = FileHandle(forWritingAtPath: batchFile) else { return }
-        var chunk = ""
-        for i in 0..<count {
-            chunk += "{\"id\":\(i),\"tex\":" + JSONString.quote(lines[i % lines.count]) + "}\n"
-            if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
-        }
-        handle.write(Data(chunk.utf8))
-        try? handle.close()
+        var batch = ""
+        for i in 0..<count { batch += "{\"id\":\(i),\"tex\":" + JSONString.quote(lines[i % lines.count]) + "}\n" }
+        try? OutputFile.write(batch, to: URL(fileURLWithPath: batchFile))
     }
     writeBatch(lines.count)
     if let m = measureProcess([binary, "speak", "--batch"], stdinFile: batchFile) {
@@ -496,9 +495,9 @@ case "render-dump":
         out += "svg \(hash(renderer.svg(text).utf8)) \(hash(colour.svg(colour.render(tex: line), idPrefix: "f\(i)").utf8))"
         if i % 8 == 0 { out += " png " + ((try? renderer.png(text)).map { hash($0) } ?? "-") }
         out += "\n"
-        if out.utf8.count > 1 << 20 { FileHandle.standardOutput.write(Data(out.utf8)); out = "" }
+        if out.utf8.count > 1 << 20 { StandardStream.output.write(out); out = "" }
     }
-    FileHandle.standardOutput.write(Data(out.utf8))
+    StandardStream.output.write(out)
 case "parse-profile":
     // Only TeX parsing, for profiling.
     let o = parseOptions(args.dropFirst())

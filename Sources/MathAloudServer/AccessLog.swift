@@ -13,6 +13,8 @@ public final class AccessLog: @unchecked Sendable {
         case standardError
         /// A closure (tests collect lines).
         case lines(@Sendable (String) -> Void)
+
+        var isStandardOutput: Bool { if case .standardOutput = self { return true } else { return false } }
     }
 
     let format: ServerConfiguration.LogFormat
@@ -53,7 +55,7 @@ public final class AccessLog: @unchecked Sendable {
         case .off, .text:
             // Events always reach standard error in text form, so a reload failure is seen.
             let text = "mathaloud serve: \(name)" + fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-            if format == .text { write(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+            if format == .text { write(text) } else { StandardStream.error.write(text + "\n") }
         case .json:
             var line = "{\"time\":" + JSONString.quote(AccessLog.timestamp()) + ",\"event\":" + JSONString.quote(name)
             for (k, v) in fields.sorted(by: { $0.key < $1.key }) { line += "," + JSONString.quote(k) + ":" + JSONString.quote(v) }
@@ -65,17 +67,9 @@ public final class AccessLog: @unchecked Sendable {
         switch output {
         case .lines(let sink): sink(line)
         case .standardOutput, .standardError:
-            let data = Data((line + "\n").utf8)
-            let fd: Int32 = { if case .standardOutput = output { return 1 } else { return 2 } }()
+            // One write per line under the lock, so lines of concurrent requests never interleave.
             lock.lock()
-            data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if n <= 0 { break }
-                    offset += n
-                }
-            }
+            (output.isStandardOutput ? StandardStream.output : .error).write(line + "\n")
             lock.unlock()
         }
     }

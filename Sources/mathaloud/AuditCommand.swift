@@ -201,7 +201,7 @@ enum AuditCommand {
     /// its diff to standard output and no `-o` was given.
     static func openOutput(_ path: String?, dryRunDiffOnStdout: Bool) -> (ReportOutput?, ReportFile?)? {
         guard let path, path != "-" else {
-            return dryRunDiffOnStdout ? (nil, nil) : (ReportOutput(handle: FileHandle.standardOutput), nil)
+            return dryRunDiffOnStdout ? (nil, nil) : (ReportOutput(stream: .output), nil)
         }
         let file: OutputFile
         do { file = try OutputFile(URL(fileURLWithPath: path)) } catch {
@@ -286,12 +286,12 @@ final class ProgressBar: @unchecked Sendable {
         let line = String(format: "\r\u{1B}[K[%@%@] %d/%d files, %d formulas, %.1f MB/s, %@ left",
                           String(repeating: "#", count: filled), String(repeating: " ", count: width - filled),
                           p.filesDone, p.files, p.formulas, p.elapsed > 0 ? mb / p.elapsed : 0, Self.time(left))
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStream.error.write(line)
         drawn = true
     }
 
     func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardStream.error.write("\r\u{1B}[K") }
     }
 
     static func time(_ seconds: Double) -> String {

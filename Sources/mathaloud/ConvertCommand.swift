@@ -121,7 +121,11 @@ enum ConvertCommand {
 
         let bytes: [UInt8]
         if path == "-" {
-            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+            // As a FILE is read: whole (the converter needs the document at once; --stream is the way to bound it).
+            do { bytes = Array(try InputFile.readStandardInput(limit: .max)) } catch {
+                Output.error("mathaloud: \(error)\n")
+                return .io
+            }
         } else {
             do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
                 Output.error("mathaloud: cannot read \(path): \(error.localizedDescription)\n")
@@ -160,7 +164,7 @@ enum ConvertCommand {
             guard converted.assets.isEmpty else {
                 throw UsageError("image files need -o OUT (or --inline-images)")
             }
-            FileHandle.standardOutput.write(Data(converted.bytes))
+            StandardStream.output.write(converted.bytes)
         }
         if args.flag("--stats") {
             Output.error(statistics(formulas: converted.formulaCount, labelled: converted.labelledCount, bytes: bytes.count,
@@ -267,7 +271,7 @@ enum ConvertCommand {
                     if isLabelled { labelled += 1 }
                 }
             }
-            if !out.isEmpty { FileHandle.standardOutput.write(Data(out.utf8)) }
+            if !out.isEmpty { StandardStream.output.write(out) }
         }
         var reader = StandardInputChunks()
         while let chunk = reader.next() {
@@ -310,14 +314,18 @@ struct StandardInputChunks {
 
     mutating func next() -> String? {
         while !done {
-            let data = FileHandle.standardInput.availableData
+            // What has arrived, up to 64 KiB (read(2) directly: FileHandle traps on an interrupted read).
+            var data = [UInt8](repeating: 0, count: 1 << 16)
+            let n = data.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            data.removeSubrange(max(n, 0)...)
             if data.isEmpty {
                 done = true
                 if carry.isEmpty { return nil }
                 defer { carry = [] }
                 return String(decoding: carry, as: UTF8.self)
             }
-            var bytes = carry + Array(data)
+            var bytes = carry + data
             // Keep an unfinished UTF-8 sequence for the next chunk.
             var cut = bytes.count
             var k = bytes.count - 1

@@ -1,4 +1,5 @@
 import Foundation
+import MathAloud
 
 /// Buffered writing to standard output and standard error.
 struct Output {
@@ -13,12 +14,12 @@ struct Output {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        StandardStream.output.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
     static func error(_ s: String) {
-        FileHandle.standardError.write(Data(s.utf8))
+        StandardStream.error.write(s)
     }
 }
 
@@ -42,7 +43,3 @@ enum ExitCode: Int32 {
     case server = 7
 }
 
-/// Reads all of standard input as text (invalid UTF-8 decoded as U+FFFD).
-func readStandardInput() -> String {
-    String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-}

@@ -176,7 +176,7 @@ enum RenderCommand {
         do { data = try encode(renderer, formula, format) } catch { return failure(error) }
         switch destination {
         case .standardOutput:
-            FileHandle.standardOutput.write(data)
+            StandardStream.output.write(data)
         case .file(let url):
             do { try OutputFile.write(data, to: url) } catch {
                 Output.error("mathaloud: \(error)\n")

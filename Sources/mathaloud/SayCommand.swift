@@ -120,7 +120,7 @@ enum SayCommand {
     /// link), or standard output for `-`; false after printing why it failed.
     static func write(_ data: Data, to path: String) -> Bool {
         if path == "-" {
-            FileHandle.standardOutput.write(data)
+            StandardStream.output.write(data)
             return true
         }
         do { try OutputFile.write(data, to: URL(fileURLWithPath: path)) } catch {

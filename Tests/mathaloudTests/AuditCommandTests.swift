@@ -176,7 +176,7 @@ func runProcess(_ executable: String, _ arguments: [String]) throws -> CLIResult
     process.standardInput = FileHandle.nullDevice
     try launch(process)
     let errData = ErrorCollector(error.fileHandleForReading)
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let outData = output.fileHandleForReading.readToEndRetrying()
     process.waitUntilExit()
     return CLIResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                      stderr: String(decoding: errData.wait(), as: UTF8.self))

@@ -1,4 +1,21 @@
 import Foundation
+import MathAloud
+
+extension FileHandle {
+    /// The pipe read to its end, retrying interrupted reads: `readDataToEndOfFile()` stops the whole
+    /// test process when a signal (a child's SIGCHLD) interrupts it, as a CI run once showed.
+    func readToEndRetrying() -> Data { (try? InputFile.readToEnd(self)) ?? Data() }
+
+    /// What a readable pipe holds now (one read(2), retried when interrupted; `availableData` traps on EINTR).
+    func availableBytes() -> Data {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(fileDescriptor, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            return Data(buffer.prefix(max(n, 0)))
+        }
+    }
+}
 
 /// Runs the built `mathaloud` binary (next to the test bundle) with arguments and standard input.
 struct CLIResult {
@@ -41,7 +58,7 @@ func runCLI(_ arguments: [String], stdin: Data = Data(), environment: [String: S
     }
     writer.start()
     let errData = ErrorCollector(error.fileHandleForReading)
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let outData = output.fileHandleForReading.readToEndRetrying()
     process.waitUntilExit()
     return CLIResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                      stderr: String(decoding: errData.wait(), as: UTF8.self))
@@ -52,7 +69,7 @@ final class ErrorCollector: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     init(_ handle: FileHandle) {
         Thread {
-            self.data = handle.readDataToEndOfFile()
+            self.data = handle.readToEndRetrying()
             self.done.signal()
         }.start()
     }

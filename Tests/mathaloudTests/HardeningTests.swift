@@ -191,7 +191,7 @@ import Testing
         try launch(process)
         let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: killer)
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let out = String(decoding: output.fileHandleForReading.readToEndRetrying(), as: UTF8.self)
         process.waitUntilExit()
         killer.cancel()
         #expect(process.terminationReason == .exit && process.terminationStatus == 1)
@@ -343,7 +343,7 @@ import Testing
         let err = Pipe()
         check.standardError = err
         try launch(check)
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: err.fileHandleForReading.readToEndRetrying(), as: UTF8.self)
         check.waitUntilExit()
         #expect(check.terminationStatus == 0, "\(shell) -n: \(message)")
     }
@@ -364,7 +364,7 @@ import Testing
         let out = Pipe()
         p.standardOutput = out
         try launch(p)
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: out.fileHandleForReading.readToEndRetrying(), as: UTF8.self)
         p.waitUntilExit()
         #expect(text == "--format\nsvg png pdf\n")
     }

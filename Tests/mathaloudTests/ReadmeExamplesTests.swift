@@ -53,7 +53,7 @@ import Testing
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try launch(process)
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readToEndRetrying()
         process.waitUntilExit()
         let got = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
         #expect(got == e.expected, "\(e)\n--- got\n\(got)\n--- expected\n\(e.expected)")

@@ -35,7 +35,7 @@ import MathAloudVoice
             p.standardOutput = out
             p.standardError = FileHandle.nullDevice
             try launch(p)
-            let samples = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let samples = String(decoding: out.fileHandleForReading.readToEndRetrying(), as: UTF8.self)
             p.waitUntilExit()
             #expect(p.terminationStatus == 0)
             #expect(Int(samples.trimmingCharacters(in: .whitespacesAndNewlines)) == audio.samples.count)
@@ -156,7 +156,7 @@ func runCLIData(_ arguments: [String], stdin: Data? = nil) throws -> (status: In
         }
         writer.start()
     }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let data = output.fileHandleForReading.readToEndRetrying()
     process.waitUntilExit()
     return (process.terminationStatus, data)
 }

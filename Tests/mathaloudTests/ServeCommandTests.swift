@@ -16,6 +16,7 @@ struct ServeCommandTests {
         private var out = Data()
         private var err = Data()
         private(set) var port = 0
+        private let readersDone = DispatchSemaphore(value: 0)
 
         init(_ arguments: [String]) throws {
             process.executableURL = mathaloudURL()
@@ -23,9 +24,20 @@ struct ServeCommandTests {
             let o = Pipe(), e = Pipe()
             process.standardOutput = o
             process.standardError = e
-            o.fileHandleForReading.readabilityHandler = { [weak self] h in self?.append(h.availableData, error: false) }
-            e.fileHandleForReading.readabilityHandler = { [weak self] h in self?.append(h.availableData, error: true) }
             try launch(process)
+            // One reading thread per pipe until the child closes it: a FileHandle `readabilityHandler`
+            // left on a pipe that is later closed crashed the test process in libdispatch's event loop.
+            for (pipe, isError) in [(o, false), (e, true)] {
+                let handle = pipe.fileHandleForReading
+                Thread { [self] in
+                    while true {
+                        let chunk = handle.availableBytes()
+                        if chunk.isEmpty { break }
+                        append(chunk, error: isError)
+                    }
+                    readersDone.signal()
+                }.start()
+            }
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
                 if let range = stderr.range(of: "listening on http://127.0.0.1:") {
@@ -35,6 +47,7 @@ struct ServeCommandTests {
                 if !process.isRunning { break }
                 usleep(20_000)
             }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw TestFailure("serve did not start: \(stderr)")
         }
 
@@ -47,6 +60,13 @@ struct ServeCommandTests {
         var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
 
         func signal(_ s: Int32) { kill(process.processIdentifier, s) }
+
+        /// Waits for the process to end and for its output to be read to the end.
+        func waitUntilExit() {
+            process.waitUntilExit()
+            readersDone.wait()
+            readersDone.wait()
+        }
 
         func get(_ path: String) throws -> String {
             try ServeCommandTests.run("/usr/bin/curl", ["-sS", "http://127.0.0.1:\(port)\(path)"]).output
@@ -80,7 +100,7 @@ struct ServeCommandTests {
         p.standardOutput = pipe
         p.standardError = pipe
         try launch(p)
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readToEndRetrying()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
@@ -89,7 +109,7 @@ struct ServeCommandTests {
         let s = try Served([])
         #expect(try s.get("/healthz") == #"{"status":"ok"}"#)
         s.signal(SIGTERM)
-        s.process.waitUntilExit()
+        s.waitUntilExit()
         #expect(s.process.terminationStatus == 0)
         #expect(s.stdout.contains(#""event":"draining""#))
         #expect(s.stdout.contains(#""event":"stopped","cutOff":"0""#) || s.stdout.contains(#""cutOff":"0""#))
@@ -102,7 +122,7 @@ struct ServeCommandTests {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("Locales/en"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let s = try Served(["--rules-dir", dir.path])
-        defer { s.signal(SIGKILL); s.process.waitUntilExit() }
+        defer { s.signal(SIGKILL); s.waitUntilExit() }
         try "α  ALPHA WORD\n".write(to: dir.appendingPathComponent("Locales/en/symbols.txt"), atomically: true, encoding: .utf8)
         s.signal(SIGHUP)
         #expect(s.waitForOutput(#""event":"rules-reloaded""#))
@@ -197,7 +217,7 @@ struct ServeCommandTests {
         }
         #expect(examples.count >= 12)
         let s = try Served([])
-        defer { s.signal(SIGTERM); s.process.waitUntilExit() }
+        defer { s.signal(SIGTERM); s.waitUntilExit() }
         for e in examples {
             let command = e.command.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(s.port)")
             let r = try ServeCommandTests.run("/bin/sh", ["-c", command])
