@@ -138,11 +138,13 @@ import Testing
         func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
         func sayML(_ mathML: String) -> String { normalizedSpeech(speaker.speak(mathML: mathML).text) }
         let ethanol = "<math><mi>C</mi><msub><mi>H</mi><mn>3</mn></msub><mo>−</mo><mi>C</mi><msub><mi>H</mi><mn>2</mn></msub><mo>−</mo><mi>O</mi><mi>H</mi></math>"
-        #expect(sayML(ethanol) == "c h sub 3 single bond c h sub 2 single bond o h")
+        // Element capitals are said ("cap"): read letter by letter, case is what tells Co from CO.
+        #expect(sayML(ethanol) == "cap c cap h sub 3 single bond cap c cap h sub 2 single bond cap o cap h")
         #expect(say("CH_3 - CH_2 - OH") == sayML(ethanol))
-        #expect(say("CH_2 = CH_2") == "c h sub 2 double bond c h sub 2")
+        #expect(say("CH_2 = CH_2") == "cap c cap h sub 2 double bond cap c cap h sub 2")
         #expect(say(#"HC \equiv CH_3"#).contains("triple bond"))
-        #expect(say(#"2H_2 + O_2 \to 2H_2O"#) == "2 h sub 2 plus o sub 2 yields 2 h sub 2 o")
+        #expect(say(#"2H_2 + O_2 \to 2H_2O"#) == "2 cap h sub 2 plus cap o sub 2 yields 2 cap h sub 2 cap o")
+        #expect(say(#"\mathrm{Co}O_2"#) == "cap c o cap o sub 2" && say("CO_2") == "cap c cap o sub 2")
         let carbon14 = "<math><mmultiscripts><mi>C</mi><mprescripts/><mn>6</mn><mn>14</mn></mmultiscripts></math>"
         #expect(sayML(carbon14) == "c with mass number 14 and atomic number 6")
         #expect(say("{}^{14}_{6}C") == sayML(carbon14))
