@@ -604,7 +604,10 @@ struct SpeechRun {
         // The rules whose tests of the list's atom property pass for the node's atom
         // (``RuleTable/CandidateList/atomRow``).
         var atomRow: UnsafePointer<UInt64>? = nil
-        if list.pointee.atomRow >= 0, let p = tree.property(context.node, list.pointee.atomName), p.form == .atom, p.payload >= 0 {
+        // The form is matched, not compared with `==`: ``SemanticTree/ValueForm``'s `==` (another
+        // module's) was a call through its Equatable witness, 8 instructions a node with the list's
+        // property (`MathAloudBench stages` under callgrind, session 17).
+        if list.pointee.atomRow >= 0, let p = tree.property(context.node, list.pointee.atomName), case .atom = p.form, p.payload >= 0 {
             atomRow = candidateMasks + Int(list.pointee.atomRow) + min(Int(p.payload), Int(list.pointee.atomRows) - 1) * blocks
         }
         epoch += 1
