@@ -175,18 +175,28 @@ public struct Contractions: Sendable {
 
     /// Applies the contractions to speech items in place. The speech engine calls it only when the
     /// builder's screen (``Screen``) found a pair the items may hold, or could not screen them.
-    public func apply(to items: inout [SpeechDescription.Item]) {
+    ///
+    /// The items at `literal` (ascending indices) are a variable's own name (the letter `a` of `f(a)`),
+    /// which no pair of two words joins: Portuguese contracts the template's "de" with the article "a"
+    /// ("da raiz"), never with a variable a ("f de a", not "f da"); Italian's "a la" never swallows a
+    /// variable a. A pattern still applies before such a name when no exact pair names it first (French
+    /// `de\s*V` elides "d'x"; its `de\sa  de a` keeps "de a"), and a `*C` entry still reads the sound
+    /// the name ends in (Korean "x 는").
+    public func apply(to items: inout [SpeechDescription.Item], literal: [Int32] = []) {
         guard !isEmpty, !items.isEmpty else { return }
         // The flags on the stack: an array was a heap block per formula (rules stage, session 9).
-        withUnsafeTemporaryAllocation(of: Bool.self, capacity: items.count) { flags in
-            let mayStartPair = flags.baseAddress!
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: 2 * items.count) { flags in
+            let mayStartPair = flags.baseAddress!, isLiteral = mayStartPair + items.count
             mayStartPair.initialize(repeating: !afterFinal.isEmpty, count: items.count)
-            apply(to: &items, mayStartPair: mayStartPair)
+            isLiteral.initialize(repeating: false, count: items.count)
+            for k in literal where Int(k) < items.count { isLiteral[Int(k)] = true }
+            apply(to: &items, mayStartPair: mayStartPair, isLiteral: isLiteral)
         }
     }
 
-    /// ``apply(to:)`` with room for a flag per item.
-    private func apply(to items: inout [SpeechDescription.Item], mayStartPair: UnsafeMutablePointer<Bool>) {
+    /// ``apply(to:literal:)`` with room for two flags per item.
+    private func apply(to items: inout [SpeechDescription.Item], mayStartPair: UnsafeMutablePointer<Bool>,
+                       isLiteral: UnsafeMutablePointer<Bool>) {
         // Pairs inside one item (a part spoken as one piece of text); and which items end in a byte a
         // first word ends in: only those can start a pair across items (unless a `*C` entry, keyed
         // by the second word, is there). One look at each item, instead of copying both items of
@@ -229,23 +239,26 @@ public struct Contractions: Sendable {
                     let (headA, lastA) = Contractions.splitLast(a)
                     if endsInFinal(lastA) {
                         Contractions.replacePair(in: &items, at: i, head: headA, replaced: words.replacingOccurrences(of: "*", with: lastA),
-                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair)
+                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair, isLiteral: isLiteral)
                         i += 1  // the changed words are not looked at again (no entry can undo or repeat itself)
                         continue
                     }
                 }
             }
             // The last word of `a` is looked up first, then the first word of `b` is compared on bytes,
-            // without splitting either text (most pairs have none).
-            guard let list = entriesForLastWord(of: a), mayMatch(list, firstWordOf: b) else {
+            // without splitting either text (most pairs have none). A variable's name is in no pair.
+            guard !isLiteral[i], let list = entriesForLastWord(of: a), mayMatch(list, firstWordOf: b) else {
                 i += 1
                 continue
             }
             let (headA, lastA) = Contractions.splitLast(a)
             let (firstB, tailB) = Contractions.splitFirst(b)
-            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }) {
+            // A variable's name after the first word takes part only in a pattern (`de\s*V`: French
+            // elides before "x" as before any word), never in a pair of two words: an exact pair that
+            // names it ("de a" → "da") leaves the two words as they are.
+            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }), !isLiteral[i + 1] || entry.second == nil {
                 Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
-                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair)
+                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair, isLiteral: isLiteral)
                 mayStartPair[i] = true
                 continue  // the new last word may meet the next part
             }
@@ -253,8 +266,9 @@ public struct Contractions: Sendable {
         }
     }
 
-    /// Whether a text may hold a pair (``mayContain(_:)``) and whether its last byte is one a first
-    /// word ends in, in one reading of its bytes.
+    /// Whether a text may hold a pair (a first word of an entry followed by a space, found by a byte
+    /// search: Foundation's `contains` cost a quarter of all speaking time, `MathAloudBench stages`)
+    /// and whether its last byte is one a first word ends in, in one reading of its bytes.
     private func scan(_ text: String) -> (contains: Bool, endsInFirst: Bool) {
         text.withBytes { bytes in
             guard let last = bytes.last else { return (false, false) }
@@ -266,20 +280,6 @@ public struct Contractions: Sendable {
     /// Whether the text's last byte is one a first word ends in.
     private func endsInFirstWordByte(_ text: String) -> Bool {
         text.withBytes { bytes in bytes.last.map { screen.endsFirstWord($0) } ?? false }
-    }
-
-    /// Plain text with the contractions applied (a comma after a word is a pause: nothing changes
-    /// across it).
-    public func applied(to text: String) -> String {
-        guard !isEmpty, mayContain(text) else { return text }
-        return applyWithin(text)
-    }
-
-    /// Whether a text holds a first word of an entry followed by a space (a quick test before splitting).
-    /// A byte search on the UTF-8 view: Foundation's `contains` cost a quarter of all speaking time
-    /// (`MathAloudBench stages`: the rules stage went from 35 µs to 19 µs per arXiv formula with this search).
-    private func mayContain(_ text: String) -> Bool {
-        text.withBytes { screen.holdsNeedle($0) }
     }
 
     /// The contractions applied to the words of one text.
@@ -324,7 +324,7 @@ public struct Contractions: Sendable {
     /// pair (`tail`), or goes when there are none.
     static func replacePair(in items: inout [SpeechDescription.Item], at i: Int, head: String, replaced: String, tail: String,
                             ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?),
-                            flags: UnsafeMutablePointer<Bool>) {
+                            flags: UnsafeMutablePointer<Bool>, isLiteral: UnsafeMutablePointer<Bool>) {
         items[i] = .words(head.isEmpty ? replaced : head + " " + replaced, range: SourceRange.union(ranges.0, ranges.1),
                           prosody: prosodies.0)
         if tail.isEmpty {
@@ -332,7 +332,7 @@ public struct Contractions: Sendable {
             let count = items.count
             items.remove(at: i + 1)
             var k = i + 1
-            while k + 1 < count { flags[k] = flags[k + 1]; k += 1 }
+            while k + 1 < count { flags[k] = flags[k + 1]; isLiteral[k] = isLiteral[k + 1]; k += 1 }
         } else {
             items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
         }

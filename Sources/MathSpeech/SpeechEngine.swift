@@ -90,6 +90,8 @@ public struct SpeechEngine: Sendable {
         let exponentRole: UInt16
         let subscriptRole: UInt16
         let commandProperty: UInt16
+        /// ``PropertyName/letter``'s number: a variable named by a letter, in no contraction.
+        let letterProperty: UInt16
         /// The bounds on one run.
         let limits: SpeechLimits
         /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
@@ -127,6 +129,7 @@ public struct SpeechEngine: Sendable {
             exponentRole = SemanticRole.exponent.rawValue
             subscriptRole = SemanticRole.subscript.rawValue
             commandProperty = PropertyName.command.rawValue
+            letterProperty = PropertyName.letter.rawValue
         }
 
         /// Whether ``contractions`` change anything (read once: reading the contractions through a run's
@@ -142,7 +145,9 @@ public struct SpeechEngine: Sendable {
         let partMarks: FrozenArray<UInt8>
 
         /// Applies ``contractions`` to speech items (read in place, through `self`).
-        func applyContractions(to items: inout [SpeechDescription.Item]) { contractions.apply(to: &items) }
+        func applyContractions(to items: inout [SpeechDescription.Item], literal: [Int32]) {
+            contractions.apply(to: &items, literal: literal)
+        }
 
         /// The words of counted key number `k` for count `n` (see ``TemplatePart/countedLookup(key:property:)``).
         func countedWords(_ k: Int, _ n: Int, variant: String?) -> String {
@@ -264,8 +269,7 @@ public struct SpeechEngine: Sendable {
                 var trace = run.trace
                 if core.hasContractions {
                     // Items the builder screened and found no pair in are left as they are.
-                    if out.mayContract { core.applyContractions(to: &out.items) }
-                    for k in trace.indices { trace[k].speech = core.contractions.applied(to: trace[k].speech) }
+                    if out.mayContract { core.applyContractions(to: &out.items, literal: out.literals) }
                 }
                 return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)
             }

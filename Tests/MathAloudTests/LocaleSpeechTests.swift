@@ -196,3 +196,23 @@ import Testing
         #expect(new.isEmpty, "\(config): \(new.count) characters or keys read by their names in \(r.spoken) formulas")
     }
 }
+
+/// Contractions join template words, never a variable named like an article: Portuguese "de" + "a"
+/// is "da" before "a raiz" but stays "de a" before the variable a; Italian "a" + "la" never swallows a
+/// variable a.
+@Suite struct VariablesInContractionsTests {
+    @Test func aVariableIsNotContractedWithATemplateWord() throws {
+        let pt = try SpeakerCache.shared.speaker(locale: "pt", style: "clearspeak")
+        #expect(pt.speak(tex: "f(a)").text == "f de a")
+        #expect(pt.speak(tex: "x = a").text == "x é igual a a")
+        #expect(pt.speak(tex: "|a|").text == "o valor absoluto de a")
+        // Template words still contract.
+        #expect(pt.speak(tex: #"\sqrt{\sqrt{x}}"#).text == "a raiz quadrada da raiz quadrada de x")
+        #expect(pt.speak(tex: #"\log |x|"#).text == "o logaritmo do valor absoluto de x")
+        let it = try SpeakerCache.shared.speaker(locale: "it", style: "clearspeak")
+        #expect(it.speak(tex: #"a\,\mathrm{sech}^2 x"#).text.hasPrefix("a la "))
+        // French keeps its own exact pair for a letter ("f de a").
+        let fr = try SpeakerCache.shared.speaker(locale: "fr", style: "clearspeak")
+        #expect(fr.speak(tex: "f(a)").text.hasSuffix("de a"))
+    }
+}

@@ -278,6 +278,32 @@ import MathSemantics
         #expect(Self.apply(Contractions(chain: [child, fr]), [.words("de", range: nil, prosody: nil), .words("le x", range: nil, prosody: nil)])
                 == "de le x")
     }
+
+    /// A variable's own name (an item the builder noted as literal) is in no pair of two words: the
+    /// template's "de" meets the article "a" ("da raiz"), never the variable a ("f de a"). A pattern
+    /// still elides before it, and an exact pair naming it keeps both words.
+    @Test func aVariableNameIsInNoPairOfWords() throws {
+        let pt = Contractions(chain: [try Self.locale("pt", contractions: "de\\sa  da\na\\so  ao\n")])
+        let items: [SpeechDescription.Item] = [.words("f de", range: nil, prosody: nil), .words("a", range: nil, prosody: nil),
+                                                .words("de", range: nil, prosody: nil), .words("a raiz", range: nil, prosody: nil)]
+        var both = items
+        pt.apply(to: &both, literal: [1])
+        #expect(SpeechDescription.plainText(both[...]) == "f de a da raiz")
+        var unmarked = items
+        pt.apply(to: &unmarked)
+        #expect(SpeechDescription.plainText(unmarked[...]) == "f da da raiz")
+        // The variable first: "a" then "o quadrado" stays apart.
+        var first: [SpeechDescription.Item] = [.words("a", range: nil, prosody: nil), .words("o quadrado", range: nil, prosody: nil)]
+        pt.apply(to: &first, literal: [0])
+        #expect(SpeechDescription.plainText(first[...]) == "a o quadrado")
+        let fr = Contractions(chain: [try Self.locale("fr", contractions: "de\\s*V  d'*\nde\\sa  de a\n", settings: "elision-initials  aeiouxy\n")])
+        var elided: [SpeechDescription.Item] = [.words("f de", range: nil, prosody: nil), .words("x", range: nil, prosody: nil)]
+        fr.apply(to: &elided, literal: [1])
+        #expect(SpeechDescription.plainText(elided[...]) == "f d'x")
+        var kept: [SpeechDescription.Item] = [.words("f de", range: nil, prosody: nil), .words("a", range: nil, prosody: nil)]
+        fr.apply(to: &kept, literal: [1])
+        #expect(SpeechDescription.plainText(kept[...]) == "f de a")
+    }
 }
 
 /// Rules inherited from another language, their literal words translated by the locale's phrases.
