@@ -266,10 +266,10 @@ public struct SpeechEngine: Sendable {
                                         screened: core.screensContractions)
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
                 SpeechDescription.removeTrailingPauses(&out.items)
-                var trace = run.trace
+                let trace = run.trace
                 if core.hasContractions {
                     // Items the builder screened and found no pair in are left as they are.
-                    if out.mayContract { core.applyContractions(to: &out.items, literal: out.literals) }
+                    if out.mayContract { core.applyContractions(to: &out.items, literal: run.variableItems(out.items[...])) }
                 }
                 return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)
             }

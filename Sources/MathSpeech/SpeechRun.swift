@@ -43,15 +43,6 @@ struct SpeechBuilder {
     /// held a pair or met the next in one (``Contractions/apply(to:literal:)`` then has nothing to do).
     var mayContract: Bool { !screened || !watching }
 
-    /// The items that are a variable's own name (ascending), which no contraction joins
-    /// (``Contractions/apply(to:literal:)``).
-    private(set) var literals: [Int32] = []
-
-    /// Notes the item appended since `count` items (if one was) as a variable's own name.
-    @inline(__always)
-    mutating func noteLiteral(since count: Int) {
-        if items.count > count { literals.append(Int32(items.count - 1)) }
-    }
 
     /// Appends words, which the screen reads, unless they are blank.
     @inline(__always)
@@ -179,7 +170,6 @@ struct SpeechBuilder {
     /// Removes the items from `mark` on (a part spoken alone, about to be joined).
     mutating func removeItems(from mark: Int) {
         items.removeSubrange(mark...)
-        while let last = literals.last, Int(last) >= mark { literals.removeLast() }
         if watching { renoteLast() }
     }
 }
@@ -582,15 +572,40 @@ struct SpeechRun {
         }
         var first = min(mark, out.items.count)
         while first < out.items.count, case .pause = out.items[first] { first += 1 }
-        guard core.hasContractions else {
-            trace[traceIndex].speech = SpeechDescription.plainText(out.items[first...])
-            return
+        trace[traceIndex].speech = tracedSpeech(out.items[first...])
+    }
+
+    /// The items that are a variable's own name (ascending): an item saying exactly the letter of an
+    /// identifier (`a`; not a set's name said for ℤ, nor "cap A"), at that identifier's source range,
+    /// which no pair of words joins (``Contractions/apply(to:literal:)``). Found when the contractions
+    /// are applied, from the items' ranges and words, so that speaking pays nothing for it (noting
+    /// them as they were appended cost 0.5–2 k instructions a formula, through what the compiler then
+    /// inlined; `MathAloudBench stages` under callgrind, session 17).
+    func variableItems(_ items: ArraySlice<SpeechDescription.Item>) -> [Int32] {
+        var letters: [(range: SourceRange, text: String)] = []
+        for n in 0 ..< tree.nodes.count where tree.nodes[n].kind == .identifier {
+            let node = NodeID(n)
+            if tree.property(node, core.letterProperty) != nil, let r = tree.range(node) { letters.append((r, tree.text(node))) }
         }
-        // With the contractions applied as to the whole speech (a variable's name in none of them).
-        var items = Array(out.items[first...])
-        let literal = out.literals.filter { Int($0) >= first }.map { $0 - Int32(first) }
-        core.applyContractions(to: &items, literal: literal)
-        trace[traceIndex].speech = SpeechDescription.plainText(items[...])
+        guard !letters.isEmpty else { return [] }
+        var literal: [Int32] = []
+        for k in items.indices {
+            if case .words(let w, let r?, _) = items[k], letters.contains(where: { $0.range == r && $0.text == w }) {
+                literal.append(Int32(k - items.startIndex))
+            }
+        }
+        return literal
+    }
+
+    /// A traced node's speech: its items with the contractions applied as to the whole speech. Out of
+    /// line and mutating (a non-mutating call copied the run; `MathAloudBench stages` under callgrind,
+    /// session 17).
+    @inline(never)
+    private mutating func tracedSpeech(_ items: ArraySlice<SpeechDescription.Item>) -> String {
+        guard core.hasContractions else { return SpeechDescription.plainText(items) }
+        var contracted = Array(items)
+        core.applyContractions(to: &contracted, literal: variableItems(items))
+        return SpeechDescription.plainText(contracted[...])
     }
 
     /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot
@@ -756,9 +771,7 @@ struct SpeechRun {
         let node = context.node
         if tree.childCount(node) == 0 {
             let (words, marks) = markedLeafWords(node)
-            let count = out.items.count
             out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
-            if core.hasContractions && isLetterVariable(node) { out.noteLiteral(since: count) }
         } else {
             speakChildren(context, depth: depth, prosody: prosody, into: &out)
         }
@@ -773,12 +786,6 @@ struct SpeechRun {
             speak(link.node, role: link.role, parent: frame, index: i, depth: depth + 1,
                   prosody: childProsody(link.role, prosody), into: &out)
         }
-    }
-
-    /// Whether `node` is a variable named by a letter (`a`, `α`), whose words no contraction joins
-    /// with a neighbour's (``Contractions/apply(to:literal:)``); not a symbol read as words (`∅`).
-    private func isLetterVariable(_ node: NodeID) -> Bool {
-        tree.kind(node) == .identifier && tree.property(node, core.letterProperty) != nil
     }
 
     /// Scripts are spoken with their prosody; other children inherit their parent's.
@@ -1026,7 +1033,6 @@ struct SpeechRun {
                       owner: context, depth: depth, prosody: prosody, into: &out)
             }
         case .text(let format):
-            let count = out.items.count
             if let format, let (words, marks) = markedWordFormat(tree.text(node), format) {
                 out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
             } else if let format, let words = formatted(tree.text(node), format: format, node: node, context) {
@@ -1035,8 +1041,6 @@ struct SpeechRun {
                 let (words, marks) = markedLeafWords(node)
                 out.append(words: words, marks: marks, range: tree.range(node), prosody: prosody)
             }
-            // A variable's name said by its rule (`{text}`) is in no contraction either.
-            if core.hasContractions && isLetterVariable(node) { out.noteLiteral(since: count) }
         case let .property(property, format):
             let target = Frame(node: node, role: context.role)
             let value = propertyValue(property, of: target, isSelf: true, context) ?? ""
