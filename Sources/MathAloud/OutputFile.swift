@@ -77,18 +77,7 @@ public final class OutputFile {
     /// Appends bytes to the temporary file.
     public func append(_ data: Data) throws(OutputFileError) {
         precondition(!finished, "OutputFile used after commit or discard")
-        let failure: Int32? = data.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
-            }
-            return nil
-        }
+        let failure = data.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
         if let failure { throw OutputFileError(path: url.path, operation: "write", errno: failure) }
     }
 
@@ -206,17 +195,42 @@ public enum InputFile {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw OutputFileError(path: name, operation: "read", errno: errno)
-            }
+            let n = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
+            if n < 0 { throw OutputFileError(path: name, operation: "read", errno: errno) }
             if n == 0 { return data }
             if data.count + n > limit {
                 throw OutputFileError(path: name, operation: "read",
                                       reason: "the input is over the limit of \(limit) bytes (--max-input-bytes)", isLimit: true)
             }
             data.append(contentsOf: buffer[0..<n])
+        }
+    }
+}
+
+/// read(2) and write(2) with interrupted calls retried, for every descriptor the package reads or
+/// writes itself: Foundation's `FileHandle` reads and writes stop the process on EINTR (a child's
+/// SIGCHLD during a test run did) and on EPIPE.
+package enum Descriptor {
+    /// Writes all of `bytes` to `fd`: nil, or the errno of the write that failed.
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+
+    /// One read of at most `buffer.count` bytes: their count, 0 at the end, or -1 with `errno` set.
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let n = Foundation.read(fd, buffer.baseAddress!, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            return n
         }
     }
 }
@@ -234,17 +248,7 @@ public enum StandardStream: Sendable {
     /// or a write fails (the rest is dropped: there is nowhere left to report it).
     @discardableResult
     public func write(_ bytes: some ContiguousBytes) -> Bool {
-        let fd: Int32 = self == .output ? 1 : 2
-        return bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
+        bytes.withUnsafeBytes { Descriptor.writeAll(self == .output ? 1 : 2, $0) == nil }
     }
 
     /// Writes text as UTF-8.
@@ -335,8 +339,7 @@ public struct BoundedLineReader {
                 start = 0
             }
             if end == buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count)) }
-            let n = buffer.withUnsafeMutableBytes { raw in Foundation.read(fd, raw.baseAddress! + end, raw.count - end) }
-            if n < 0 && errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[end...])) }
             if n <= 0 { atEOF = true } else { end += n }
         }
     }

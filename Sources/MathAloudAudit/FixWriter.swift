@@ -30,11 +30,9 @@ public enum SafeFileWriter {
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = false
         defer { if !ok { unlink(temporary) } }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 { if errno == EINTR { continue }; close(fd); throw Problem(description: "\(path): write failed (\(String(cString: strerror(errno))))") }
-            written += n
+        if let failure = bytes.withUnsafeBytes({ Descriptor.writeAll(fd, $0) }) {
+            close(fd)
+            throw Problem(description: "\(path): write failed (\(String(cString: strerror(failure))))")
         }
         _ = fchmod(fd, info.st_mode & 0o7777)
         guard fsync(fd) == 0, close(fd) == 0 else { throw Problem(description: "\(path): the temporary file could not be flushed") }

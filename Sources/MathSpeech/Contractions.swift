@@ -176,27 +176,27 @@ public struct Contractions: Sendable {
     /// Applies the contractions to speech items in place. The speech engine calls it only when the
     /// builder's screen (``Screen``) found a pair the items may hold, or could not screen them.
     ///
-    /// The items at `literal` (ascending indices) are a variable's own name (the letter `a` of `f(a)`),
-    /// which no pair of two words joins: Portuguese contracts the template's "de" with the article "a"
-    /// ("da raiz"), never with a variable a ("f de a", not "f da"); Italian's "a la" never swallows a
-    /// variable a. A pattern still applies before such a name when no exact pair names it first (French
-    /// `de\s*V` elides "d'x"; its `de\sa  de a` keeps "de a"), and a `*C` entry still reads the sound
-    /// the name ends in (Korean "x 는").
-    public func apply(to items: inout [SpeechDescription.Item], literal: [Int32] = []) {
+    /// `isVariable` tells the words of an item that are a variable's own name (the letter `a` of `f(a)`,
+    /// at its source range), which no pair of two words joins: Portuguese contracts the template's "de"
+    /// with the article "a" ("da raiz"), never with a variable a ("f de a", not "f da"); Italian's "a la"
+    /// never swallows a variable a. It is asked only of the items of a pair an entry matches. A pattern
+    /// still applies before such a name when no exact pair names it first (French `de\s*V` elides
+    /// "d'x"; its `de\sa  de a` keeps "de a"), and a `*C` entry still reads the sound the name ends in
+    /// (Korean "x 는").
+    public func apply(to items: inout [SpeechDescription.Item],
+                      isVariable: (_ words: String, _ range: SourceRange) -> Bool = { _, _ in false }) {
         guard !isEmpty, !items.isEmpty else { return }
         // The flags on the stack: an array was a heap block per formula (rules stage, session 9).
-        withUnsafeTemporaryAllocation(of: Bool.self, capacity: 2 * items.count) { flags in
-            let mayStartPair = flags.baseAddress!, isLiteral = mayStartPair + items.count
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: items.count) { flags in
+            let mayStartPair = flags.baseAddress!
             mayStartPair.initialize(repeating: !afterFinal.isEmpty, count: items.count)
-            isLiteral.initialize(repeating: false, count: items.count)
-            for k in literal where Int(k) < items.count { isLiteral[Int(k)] = true }
-            apply(to: &items, mayStartPair: mayStartPair, isLiteral: isLiteral)
+            apply(to: &items, mayStartPair: mayStartPair, isVariable: isVariable)
         }
     }
 
-    /// ``apply(to:literal:)`` with room for two flags per item.
+    /// ``apply(to:isVariable:)`` with room for a flag per item.
     private func apply(to items: inout [SpeechDescription.Item], mayStartPair: UnsafeMutablePointer<Bool>,
-                       isLiteral: UnsafeMutablePointer<Bool>) {
+                       isVariable: (String, SourceRange) -> Bool) {
         // Pairs inside one item (a part spoken as one piece of text); and which items end in a byte a
         // first word ends in: only those can start a pair across items (unless a `*C` entry, keyed
         // by the second word, is there). One look at each item, instead of copying both items of
@@ -239,26 +239,28 @@ public struct Contractions: Sendable {
                     let (headA, lastA) = Contractions.splitLast(a)
                     if endsInFinal(lastA) {
                         Contractions.replacePair(in: &items, at: i, head: headA, replaced: words.replacingOccurrences(of: "*", with: lastA),
-                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair, isLiteral: isLiteral)
+                                                 tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair)
                         i += 1  // the changed words are not looked at again (no entry can undo or repeat itself)
                         continue
                     }
                 }
             }
             // The last word of `a` is looked up first, then the first word of `b` is compared on bytes,
-            // without splitting either text (most pairs have none). A variable's name is in no pair.
-            guard !isLiteral[i], let list = entriesForLastWord(of: a), mayMatch(list, firstWordOf: b) else {
+            // without splitting either text (most pairs have none).
+            guard let list = entriesForLastWord(of: a), mayMatch(list, firstWordOf: b) else {
                 i += 1
                 continue
             }
             let (headA, lastA) = Contractions.splitLast(a)
             let (firstB, tailB) = Contractions.splitFirst(b)
-            // A variable's name after the first word takes part only in a pattern (`de\s*V`: French
-            // elides before "x" as before any word), never in a pair of two words: an exact pair that
-            // names it ("de a" → "da") leaves the two words as they are.
-            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }), !isLiteral[i + 1] || entry.second == nil {
+            // A variable's name is in no pair of two words: not as the first word, and after it only in
+            // a pattern (`de\s*V`: French elides before "x" as before any word); an exact pair that names
+            // it ("de a" → "da") leaves the two words as they are.
+            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }),
+               !(ra.map { isVariable(a, $0) } ?? false),
+               entry.second == nil || !(rb.map { isVariable(b, $0) } ?? false) {
                 Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
-                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair, isLiteral: isLiteral)
+                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair)
                 mayStartPair[i] = true
                 continue  // the new last word may meet the next part
             }
@@ -324,7 +326,7 @@ public struct Contractions: Sendable {
     /// pair (`tail`), or goes when there are none.
     static func replacePair(in items: inout [SpeechDescription.Item], at i: Int, head: String, replaced: String, tail: String,
                             ranges: (SourceRange?, SourceRange?), prosodies: (SpeechDescription.Prosody?, SpeechDescription.Prosody?),
-                            flags: UnsafeMutablePointer<Bool>, isLiteral: UnsafeMutablePointer<Bool>) {
+                            flags: UnsafeMutablePointer<Bool>) {
         items[i] = .words(head.isEmpty ? replaced : head + " " + replaced, range: SourceRange.union(ranges.0, ranges.1),
                           prosody: prosodies.0)
         if tail.isEmpty {
@@ -332,7 +334,7 @@ public struct Contractions: Sendable {
             let count = items.count
             items.remove(at: i + 1)
             var k = i + 1
-            while k + 1 < count { flags[k] = flags[k + 1]; isLiteral[k] = isLiteral[k + 1]; k += 1 }
+            while k + 1 < count { flags[k] = flags[k + 1]; k += 1 }
         } else {
             items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
         }

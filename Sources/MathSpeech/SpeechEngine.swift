@@ -145,8 +145,8 @@ public struct SpeechEngine: Sendable {
         let partMarks: FrozenArray<UInt8>
 
         /// Applies ``contractions`` to speech items (read in place, through `self`).
-        func applyContractions(to items: inout [SpeechDescription.Item], literal: [Int32]) {
-            contractions.apply(to: &items, literal: literal)
+        func applyContractions(to items: inout [SpeechDescription.Item], isVariable: (String, SourceRange) -> Bool) {
+            contractions.apply(to: &items, isVariable: isVariable)
         }
 
         /// The words of counted key number `k` for count `n` (see ``TemplatePart/countedLookup(key:property:)``).
@@ -269,7 +269,13 @@ public struct SpeechEngine: Sendable {
                 let trace = run.trace
                 if core.hasContractions {
                     // Items the builder screened and found no pair in are left as they are.
-                    if out.mayContract { core.applyContractions(to: &out.items, literal: run.variableItems(out.items[...])) }
+                    if out.mayContract {
+                        var letters: Set<SpeechRun.LetterWords>? = nil
+                        core.applyContractions(to: &out.items) { words, range in
+                            if letters == nil { letters = run.letterWords() }
+                            return letters!.contains(SpeechRun.LetterWords(range: range, words: words))
+                        }
+                    }
                 }
                 return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)
             }

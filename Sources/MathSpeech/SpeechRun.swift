@@ -575,26 +575,27 @@ struct SpeechRun {
         trace[traceIndex].speech = tracedSpeech(out.items[first...])
     }
 
-    /// The items that are a variable's own name (ascending): an item saying exactly the letter of an
-    /// identifier (`a`; not a set's name said for ℤ, nor "cap A"), at that identifier's source range,
-    /// which no pair of words joins (``Contractions/apply(to:literal:)``). Found when the contractions
-    /// are applied, from the items' ranges and words, so that speaking pays nothing for it (noting
-    /// them as they were appended cost 0.5–2 k instructions a formula, through what the compiler then
+    /// The source ranges and texts of the identifiers named by a letter (`a`, `α`; not a symbol read as
+    /// words, `∅`): an item saying exactly such a text at such a range is a variable's own name, which
+    /// no pair of words joins (``Contractions/apply(to:isVariable:)``, which asks only of the items of a
+    /// matched pair, so that this is gathered at most once a formula and mostly never: noting the items
+    /// as they were appended cost 0.5–2 k instructions a formula, through what the compiler then
     /// inlined; `MathAloudBench stages` under callgrind, session 17).
-    func variableItems(_ items: ArraySlice<SpeechDescription.Item>) -> [Int32] {
-        var letters: [(range: SourceRange, text: String)] = []
+    func letterWords() -> Set<LetterWords> {
+        var letters: Set<LetterWords> = []
         for n in 0 ..< tree.nodes.count where tree.nodes[n].kind == .identifier {
             let node = NodeID(n)
-            if tree.property(node, core.letterProperty) != nil, let r = tree.range(node) { letters.append((r, tree.text(node))) }
-        }
-        guard !letters.isEmpty else { return [] }
-        var literal: [Int32] = []
-        for k in items.indices {
-            if case .words(let w, let r?, _) = items[k], letters.contains(where: { $0.range == r && $0.text == w }) {
-                literal.append(Int32(k - items.startIndex))
+            if tree.property(node, core.letterProperty) != nil, let r = tree.range(node) {
+                letters.insert(LetterWords(range: r, words: tree.text(node)))
             }
         }
-        return literal
+        return letters
+    }
+
+    /// A letter identifier's source range and text (``letterWords()``).
+    struct LetterWords: Hashable {
+        let range: SourceRange
+        let words: String
     }
 
     /// A traced node's speech: its items with the contractions applied as to the whole speech. Out of
@@ -604,7 +605,11 @@ struct SpeechRun {
     private mutating func tracedSpeech(_ items: ArraySlice<SpeechDescription.Item>) -> String {
         guard core.hasContractions else { return SpeechDescription.plainText(items) }
         var contracted = Array(items)
-        core.applyContractions(to: &contracted, literal: variableItems(items))
+        var letters: Set<LetterWords>? = nil
+        core.applyContractions(to: &contracted) { words, range in
+            if letters == nil { letters = letterWords() }
+            return letters!.contains(LetterWords(range: range, words: words))
+        }
         return SpeechDescription.plainText(contracted[...])
     }
 

@@ -314,10 +314,9 @@ struct StandardInputChunks {
 
     mutating func next() -> String? {
         while !done {
-            // What has arrived, up to 64 KiB (read(2) directly: FileHandle traps on an interrupted read).
+            // What has arrived, up to 64 KiB (FileHandle's `availableData` traps on an interrupted read).
             var data = [UInt8](repeating: 0, count: 1 << 16)
-            let n = data.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = data.withUnsafeMutableBytes { Descriptor.read(0, into: $0) }
             data.removeSubrange(max(n, 0)...)
             if data.isEmpty {
                 done = true

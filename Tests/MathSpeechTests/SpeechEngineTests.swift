@@ -283,25 +283,29 @@ import MathSemantics
     /// template's "de" meets the article "a" ("da raiz"), never the variable a ("f de a"). A pattern
     /// still elides before it, and an exact pair naming it keeps both words.
     @Test func aVariableNameIsInNoPairOfWords() throws {
+        // Item k has the source range k..<k+1; `variable(k)` says the item at k is a variable's name.
+        func words(_ texts: [String]) -> [SpeechDescription.Item] {
+            texts.enumerated().map { .words($1, range: SourceRange($0, $0 + 1), prosody: nil) }
+        }
+        func variable(_ k: Int) -> (String, SourceRange) -> Bool { { _, r in r.lowerBound == k } }
         let pt = Contractions(chain: [try Self.locale("pt", contractions: "de\\sa  da\na\\so  ao\n")])
-        let items: [SpeechDescription.Item] = [.words("f de", range: nil, prosody: nil), .words("a", range: nil, prosody: nil),
-                                                .words("de", range: nil, prosody: nil), .words("a raiz", range: nil, prosody: nil)]
+        let items = words(["f de", "a", "de", "a raiz"])
         var both = items
-        pt.apply(to: &both, literal: [1])
+        pt.apply(to: &both, isVariable: variable(1))
         #expect(SpeechDescription.plainText(both[...]) == "f de a da raiz")
         var unmarked = items
         pt.apply(to: &unmarked)
         #expect(SpeechDescription.plainText(unmarked[...]) == "f da da raiz")
         // The variable first: "a" then "o quadrado" stays apart.
-        var first: [SpeechDescription.Item] = [.words("a", range: nil, prosody: nil), .words("o quadrado", range: nil, prosody: nil)]
-        pt.apply(to: &first, literal: [0])
+        var first = words(["a", "o quadrado"])
+        pt.apply(to: &first, isVariable: variable(0))
         #expect(SpeechDescription.plainText(first[...]) == "a o quadrado")
         let fr = Contractions(chain: [try Self.locale("fr", contractions: "de\\s*V  d'*\nde\\sa  de a\n", settings: "elision-initials  aeiouxy\n")])
-        var elided: [SpeechDescription.Item] = [.words("f de", range: nil, prosody: nil), .words("x", range: nil, prosody: nil)]
-        fr.apply(to: &elided, literal: [1])
+        var elided = words(["f de", "x"])
+        fr.apply(to: &elided, isVariable: variable(1))
         #expect(SpeechDescription.plainText(elided[...]) == "f d'x")
-        var kept: [SpeechDescription.Item] = [.words("f de", range: nil, prosody: nil), .words("a", range: nil, prosody: nil)]
-        fr.apply(to: &kept, literal: [1])
+        var kept = words(["f de", "a"])
+        fr.apply(to: &kept, isVariable: variable(1))
         #expect(SpeechDescription.plainText(kept[...]) == "f de a")
     }
 }

@@ -9,11 +9,8 @@ extension FileHandle {
     /// What a readable pipe holds now (one read(2), retried when interrupted; `availableData` traps on EINTR).
     func availableBytes() -> Data {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fileDescriptor, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            return Data(buffer.prefix(max(n, 0)))
-        }
+        let n = buffer.withUnsafeMutableBytes { Descriptor.read(fileDescriptor, into: $0) }
+        return Data(buffer.prefix(max(n, 0)))
     }
 }
 
