@@ -204,9 +204,15 @@ func benchSpeech(_ o: Options) {
     }
     let batchFile = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-bench-batch.jsonl").path
     func writeBatch(_ count: Int) {
-        var batch = ""
-        for i in 0..<count { batch += "{\"id\":\(i),\"tex\":" + JSONString.quote(lines[i % lines.count]) + "}\n" }
-        try? OutputFile.write(batch, to: URL(fileURLWithPath: batchFile))
+        // Written in 1 MiB pieces: `--big-batch 1000000` is about 100 MB of JSON Lines.
+        guard let file = try? OutputFile(URL(fileURLWithPath: batchFile)) else { return }
+        var chunk = ""
+        for i in 0..<count {
+            chunk += "{\"id\":\(i),\"tex\":" + JSONString.quote(lines[i % lines.count]) + "}\n"
+            if chunk.utf8.count > 1 << 20 { try? file.append(chunk); chunk = "" }
+        }
+        try? file.append(chunk)
+        try? file.commit()
     }
     writeBatch(lines.count)
     if let m = measureProcess([binary, "speak", "--batch"], stdinFile: batchFile) {
