@@ -40,7 +40,7 @@ struct SpeechBuilder {
     }
 
     /// Whether the contractions may change the items: not when every item was screened and none
-    /// held a pair or met the next in one (``Contractions/apply(to:literal:)`` then has nothing to do).
+    /// held a pair or met the next in one (``Contractions/apply(to:isVariable:)`` then has nothing to do).
     var mayContract: Bool { !screened || !watching }
 
 
