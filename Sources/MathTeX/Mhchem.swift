@@ -135,6 +135,7 @@ struct MhchemReader {
         var nested = options
         nested.displayMode = display
         nested.limits.maxDepth = depthLeft - 1
+        nested.chemistryNesting += 1
         nested.limits.maxExpansions = max(0, budget.expansions - spent.expansions)
         nested.limits.maxExpandedTokens = max(0, budget.tokens - spent.tokens)
         let result = TeXParser(options: nested).parse(source)

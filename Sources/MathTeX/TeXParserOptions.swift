@@ -17,6 +17,10 @@ public struct TeXLimits: Sendable, Hashable {
     /// Most diagnostics reported for one formula (default 100); repeats are reported once, and a note
     /// `tex.diagnostics-truncated` counts the ones left out.
     public var maxDiagnostics: Int = 100
+    /// Deepest nesting of `\ce` and `\pu` inside the math of one another (default 4): each level
+    /// parses its text again, so a `\pu` nested in its own units as deep as groups may go (200) took
+    /// seconds for one kilobyte (found by fuzzing, session 18); real formulas nest one level at most.
+    public var maxChemistryNesting: Int = 4
     /// Most cells in one table (default 5,000).
     public var maxTableCells: Int = 5_000
     /// The largest size a formula may ask for, in em (`\rule`, `\kern`, `\hspace`, `\genfrac`'s rule
@@ -38,6 +42,8 @@ public struct TeXParserOptions: Sendable, Hashable {
     public var macros: [String: String] = [:]
     /// The resource limits.
     public var limits = TeXLimits()
+    /// How many `\ce`/`\pu` this parse is nested in (set by mhchem's reader for the math it parses).
+    var chemistryNesting = 0
     /// What beyond mathematics the input may ask for: links, HTML attributes, styles, images
     /// (``TrustPolicy``; nothing by default).
     public var trust = TrustPolicy.untrusted

@@ -69,6 +69,34 @@ struct MhchemTests {
         #expect(result.diagnostics.contains { $0.id == "tex.too-deep" })
     }
 
+    /// `\ce` and `\pu` nest in each other's math at most ``TeXLimits/maxChemistryNesting`` deep: each
+    /// level parses its text again and moved the ranges of the levels inside it, so a unit nested as
+    /// deep as groups may go was quadratic (the documents fuzzer's 1 KB input took 2.4 s). One level
+    /// inside another still reads as chemistry.
+    @Test func chemistryNestsInChemistryOnlyAFewLevelsDeep() {
+        let limit = TeXLimits().maxChemistryNesting
+        func nested(_ levels: Int) -> String {
+            String(repeating: #"\ce{A $"#, count: levels) + "x" + String(repeating: "$}", count: levels)
+        }
+        let allowed = TeXParser().parse(nested(limit))
+        #expect(!allowed.diagnostics.contains { $0.id == "tex.too-deep" })
+        var identifiers: [MathNode] = []
+        allowed.root.walk { if case .identifier("x", _) = $0.kind { identifiers.append($0) } }
+        #expect(identifiers.count == 1)
+        // The innermost math keeps its place in the formula.
+        let opener = #"\ce{A $"#.utf8.count
+        #expect(identifiers.first?.range == SourceRange(opener * limit, opener * limit + 1))
+        let tooDeep = TeXParser().parse(nested(limit + 1))
+        let errors = tooDeep.diagnostics.filter { $0.id == "tex.too-deep" }
+        #expect(errors.count == 1)
+        #expect(errors.first?.message.contains("\\ce nested in \\ce or \\pu more than \(limit) deep") == true)
+        // At the innermost command, in the formula.
+        #expect(errors.first?.range?.lowerBound == opener * limit)
+        var options = TeXParserOptions()
+        options.limits.maxChemistryNesting = limit + 1
+        #expect(!TeXParser(options: options).parse(nested(limit + 1)).diagnostics.contains { $0.id == "tex.too-deep" })
+    }
+
     /// Math inside `\ce` is parsed on its own, but with what is left of the formula's macro budget:
     /// a definition whose `\ce` holds the macro twice in math (`\newcommand{\b}{\ce{$\b$ $\b$}}`)
     /// doubled at each of ~200 levels, each with a fresh budget, and ran for hours (the documents
@@ -76,6 +104,8 @@ struct MhchemTests {
     /// expansion limit.
     @Test func nestedMathSharesTheFormulasMacroBudget() {
         var options = TeXParserOptions()
+        // As deep as groups may go, so that the budget, not the chemistry nesting limit, stops it.
+        options.limits.maxChemistryNesting = options.limits.maxDepth
         options.definitions = #"\newcommand{\b}{\ce{$\b$ $\b$}}"#
         let result = TeXParser(options: options).parse(#"\b"#)
         #expect(result.diagnostics.contains { $0.id == "tex.expansion-limit" })

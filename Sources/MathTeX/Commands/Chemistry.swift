@@ -32,6 +32,10 @@ extension ParserCore {
         } else if tokens.isEmpty {
             base = t.range.upperBound
         }
+        guard options.chemistryNesting < texLimits.maxChemistryNesting else {
+            error("tex.too-deep", "\\\(call.name) nested in \\ce or \\pu more than \(texLimits.maxChemistryNesting) deep", at: call.range)
+            return MathNode(.error("\\\(call.name)"), range: call.range)
+        }
         guard enterNesting(at: call.range) else { return MathNode(.error("\\\(call.name)"), range: call.range) }
         defer { depth -= 1 }
         let spent = expander.spent
