@@ -618,6 +618,10 @@ extension Analyzer {
                                        font: PropertyAtom? = nil, range: SourceRange?) -> Token {
         if let u {
             if u == "%" { return leafToken(.postfix, t, .ord, range: range, postfix: .percent) }
+            if v == nil, font == nil, let parts = Analyzer.vulgarFraction(u) {
+                let n = vulgarFractionNode(parts, range: range)
+                return Token(.operand, n, text: n)
+            }
             if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }

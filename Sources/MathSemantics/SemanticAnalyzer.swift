@@ -338,6 +338,9 @@ struct Analyzer {
         if !plainASCII, text.unicodeScalars.contains(where: { $0.isSpace }) {
             text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isSpace }))
         }
+        if variant == nil, !plainASCII, let u = text.soleScalar, let parts = Analyzer.vulgarFraction(u) {
+            return vulgarFractionNode(parts, range: range)
+        }
         if variant == nil, !plainASCII, let styled = Analyzer.styledText(text) {
             var properties = Analyzer.numberProperties(styled.text)
             properties.append(.atom(.font, styled.font))
@@ -346,6 +349,30 @@ struct Analyzer {
         var properties = Analyzer.numberProperties(text)
         if let variant { properties.append(.atom(.font, variant.atom)) }
         return b.leaf(.number, text: text, range: range, properties)
+    }
+
+    /// The numerator and denominator of a vulgar fraction character (`½` is 1 over 2, `⅞` 7 over 8:
+    /// its compatibility decomposition, digits, U+2044 FRACTION SLASH, digits), nil for any other scalar.
+    static func vulgarFraction(_ u: Unicode.Scalar) -> (numerator: String, denominator: String)? {
+        guard (0xBC...0xBE).contains(u.value) || (0x2150...0x215F).contains(u.value) || u.value == 0x2189 else { return nil }
+        let mapping = String(Character(u)).decomposedStringWithCompatibilityMapping
+        let parts = mapping.split(separator: "\u{2044}", omittingEmptySubsequences: false)
+        guard parts.count == 2, let n = parts.first, let d = parts.last, !n.isEmpty, !d.isEmpty,
+              (n + d).allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return (String(n), String(d))
+    }
+
+    /// A vulgar fraction character (``vulgarFraction(_:)``) as the fraction it is, so that `½` typed in
+    /// TeX or MathML reads as `\frac{1}{2}` does, in every language and style: its parts carry the
+    /// character's range.
+    mutating func vulgarFractionNode(_ parts: (numerator: String, denominator: String), range: SourceRange?) -> NodeID {
+        let num = number(parts.numerator, range: range)
+        let den = number(parts.denominator, range: range)
+        let mark = b.mark()
+        b.add(child: num, .numerator)
+        b.add(child: den, .denominator)
+        addFractionProperties(num, den, FractionProperties())
+        return b.finish(.fraction, mark, range: range)
     }
 
     /// An operator leaf with its class.
