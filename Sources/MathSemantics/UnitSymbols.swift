@@ -149,7 +149,8 @@ package enum UnitSymbols {
             // The annum takes only the prefixes geology and astronomy write (ka, Ma, Ga, Ta): `na`, `ma`,
             // `Pa` (the pascal) are not years.
             if base == "a" { if annumPrefixes.contains(p) { return (p, base) } else { continue } }
-            if prefixable.contains(base) { return (p, base) }
+            // ℃ is the degree Celsius in one character, which takes the prefixes °C takes (`m℃`).
+            if prefixable.contains(base) || base == "℃" { return (p, base) }
             if let symbol = abbreviations[base] { return (p, symbol) }
         }
         return nil
