@@ -19,7 +19,7 @@ public struct TeXLimits: Sendable, Hashable {
     public var maxDiagnostics: Int = 100
     /// Deepest nesting of `\ce` and `\pu` inside the math of one another (default 4): each level
     /// parses its text again, so a `\pu` nested in its own units as deep as groups may go (200) took
-    /// seconds for one kilobyte (found by fuzzing, session 18); real formulas nest one level at most.
+    /// seconds for one kilobyte (found by fuzzing, session 17); real formulas nest one level at most.
     public var maxChemistryNesting: Int = 4
     /// Most cells in one table (default 5,000).
     public var maxTableCells: Int = 5_000
