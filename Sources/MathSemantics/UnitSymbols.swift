@@ -10,11 +10,11 @@ package enum UnitSymbols {
 
     /// Units that take SI prefixes (the unit symbols of the SI Brochure, 9th edition, tables 2 and 4,
     /// and the non-SI units accepted with prefixes, table 8; the annum `a` as ISO 80000-3 and the
-    /// geosciences prefix it: `ka`, `Ma`, `Ga`).
+    /// geosciences prefix it: `ka`, `Ma`, `Ga`; `℃`, the degree Celsius in one character, as `°C`).
     package static let prefixable: Set<String> = [
         "m", "g", "s", "A", "K", "mol", "cd", "N", "Pa", "J", "W", "C", "V", "F", "Ω", "S", "Wb", "T", "H", "Hz",
         "Bq", "Gy", "Sv", "lm", "lx", "kat", "L", "l", "ℓ", "eV", "Da", "B", "bit", "byte", "Np", "rad", "sr", "bar",
-        "cal", "t", "baud", "Bd", "°C", "a",
+        "cal", "t", "baud", "Bd", "°C", "℃", "a",
     ]
 
     /// Units that take no prefix (customary units, time, angle, and others in common use).
@@ -22,7 +22,7 @@ package enum UnitSymbols {
         "min", "h", "hr", "d", "yr", "wk", "°", "′", "″", "deg", "arcmin", "arcsec", "amin", "asec",
         "in", "ft", "yd", "mi", "mil", "li", "rd", "ch", "fur", "lea", "nmi", "ftm",
         "ac", "ha", "oz", "lb", "dr", "gr", "cwt", "ton", "st", "gal", "qt", "pt", "cup", "tbsp", "tsp", "floz",
-        "°F", "℃", "℉", "au", "ly", "ltyr", "pc", "Å", "atm", "psi", "mmHg", "Torr", "dB", "mph", "kph", "kmh",
+        "°F", "℉", "au", "ly", "ltyr", "pc", "Å", "atm", "psi", "mmHg", "Torr", "dB", "mph", "kph", "kmh",
         "u", "Ci", "R", "G", "Mx", "dyn", "erg", "P", "St", "kWh", "Wh", "VA", "var",
     ]
 
@@ -149,8 +149,7 @@ package enum UnitSymbols {
             // The annum takes only the prefixes geology and astronomy write (ka, Ma, Ga, Ta): `na`, `ma`,
             // `Pa` (the pascal) are not years.
             if base == "a" { if annumPrefixes.contains(p) { return (p, base) } else { continue } }
-            // ℃ is the degree Celsius in one character, which takes the prefixes °C takes (`m℃`).
-            if prefixable.contains(base) || base == "℃" { return (p, base) }
+            if prefixable.contains(base) { return (p, base) }
             if let symbol = abbreviations[base] { return (p, symbol) }
         }
         return nil

@@ -267,16 +267,8 @@ public struct SpeechEngine: Sendable {
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
                 SpeechDescription.removeTrailingPauses(&out.items)
                 let trace = run.trace
-                if core.hasContractions {
-                    // Items the builder screened and found no pair in are left as they are.
-                    if out.mayContract {
-                        var letters: Set<SpeechRun.LetterWords>? = nil
-                        core.applyContractions(to: &out.items) { words, range in
-                            if letters == nil { letters = run.letterWords() }
-                            return letters!.contains(SpeechRun.LetterWords(range: range, words: words))
-                        }
-                    }
-                }
+                // Items the builder screened and found no pair in are left as they are.
+                if core.hasContractions && out.mayContract { run.contract(&out.items) }
                 return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)
             }
         }

@@ -43,7 +43,6 @@ struct SpeechBuilder {
     /// held a pair or met the next in one (``Contractions/apply(to:isVariable:)`` then has nothing to do).
     var mayContract: Bool { !screened || !watching }
 
-
     /// Appends words, which the screen reads, unless they are blank.
     @inline(__always)
     mutating func append(words: consuming String, range: SourceRange?, prosody: SpeechDescription.Prosody?) {
@@ -605,12 +604,21 @@ struct SpeechRun {
     private mutating func tracedSpeech(_ items: ArraySlice<SpeechDescription.Item>) -> String {
         guard core.hasContractions else { return SpeechDescription.plainText(items) }
         var contracted = Array(items)
+        contract(&contracted)
+        return SpeechDescription.plainText(contracted[...])
+    }
+
+    /// Applies the contractions to speech items, no pair joining a variable's own name (the letter
+    /// identifiers, ``letterWords()``, gathered on the first question and only then). Out of line: the
+    /// engine calls it for a formula's speech when the builder's screen found a possible pair, and
+    /// ``tracedSpeech(_:)`` for each traced node.
+    @inline(never)
+    mutating func contract(_ items: inout [SpeechDescription.Item]) {
         var letters: Set<LetterWords>? = nil
-        core.applyContractions(to: &contracted) { words, range in
+        core.applyContractions(to: &items) { words, range in
             if letters == nil { letters = letterWords() }
             return letters!.contains(LetterWords(range: range, words: words))
         }
-        return SpeechDescription.plainText(contracted[...])
     }
 
     /// The first candidate rule whose conditions hold. Rules with a `text = …` condition that cannot
