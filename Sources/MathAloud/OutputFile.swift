@@ -233,6 +233,15 @@ package enum Descriptor {
             return n
         }
     }
+
+    /// What one read returns, at most `capacity` bytes: what has arrived on a pipe, empty at the end
+    /// (or on an error). FileHandle's `availableData` stops the process on an interrupted read.
+    package static func available(_ fd: Int32, capacity: Int = 1 << 16) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        let n = bytes.withUnsafeMutableBytes { read(fd, into: $0) }
+        bytes.removeSubrange(max(n, 0)...)
+        return bytes
+    }
 }
 
 /// Standard output or standard error, written without Foundation's `FileHandle.write(_:)`, which stops
@@ -253,7 +262,10 @@ public enum StandardStream: Sendable {
 
     /// Writes text as UTF-8.
     @discardableResult
-    public func write(_ text: String) -> Bool { write(Array(text.utf8)) }
+    public func write(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { Descriptor.writeAll(self == .output ? 1 : 2, UnsafeRawBufferPointer($0)) == nil }
+    }
 }
 
 /// Lines of a stream with a bound on each: a line longer than the bound is reported by its length and

@@ -314,10 +314,8 @@ struct StandardInputChunks {
 
     mutating func next() -> String? {
         while !done {
-            // What has arrived, up to 64 KiB (FileHandle's `availableData` traps on an interrupted read).
-            var data = [UInt8](repeating: 0, count: 1 << 16)
-            let n = data.withUnsafeMutableBytes { Descriptor.read(0, into: $0) }
-            data.removeSubrange(max(n, 0)...)
+            // What has arrived, up to 64 KiB.
+            let data = Descriptor.available(0)
             if data.isEmpty {
                 done = true
                 if carry.isEmpty { return nil }

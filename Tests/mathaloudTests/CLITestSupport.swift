@@ -7,11 +7,7 @@ extension FileHandle {
     func readToEndRetrying() -> Data { (try? InputFile.readToEnd(self)) ?? Data() }
 
     /// What a readable pipe holds now (one read(2), retried when interrupted; `availableData` traps on EINTR).
-    func availableBytes() -> Data {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        let n = buffer.withUnsafeMutableBytes { Descriptor.read(fileDescriptor, into: $0) }
-        return Data(buffer.prefix(max(n, 0)))
-    }
+    func availableBytes() -> Data { Data(Descriptor.available(fileDescriptor)) }
 }
 
 /// Runs the built `mathaloud` binary (next to the test bundle) with arguments and standard input.
