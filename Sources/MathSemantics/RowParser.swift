@@ -1013,11 +1013,11 @@ extension Analyzer {
                 if kind(last) == .degrees, tree.property(last, .scale) == nil, kind(f) == .identifier {
                     let variant = tree.property(f, .variant)
                     let u = scalar(f)
-                    if variant == nil || atom(f, .variant) == .normal, u == "C" || u == "F" {
+                    if variant == nil || atom(f, .variant) == .normal, u == "C" || u == "F" || u == "K" {
                         let mark = b.mark()
                         for link in tree.children(last) { b.add(child: link.node, roleNumber: link.role) }
                         b.add(child: f, .unit)
-                        b.atom(.scale, u == "C" ? .celsius : .fahrenheit)
+                        b.atom(.scale, u == "C" ? .celsius : u == "F" ? .fahrenheit : .kelvin)
                         factors[w - 1] = b.finish(.degrees, mark)
                         continue
                     }

@@ -745,6 +745,11 @@ extension Analyzer {
     /// ordinary powers and subscripts.
     mutating func scriptToken(_ m: MathNode, _ ctx: Context) -> Token {
         guard let rawBase = m.children.first else { return Token(.operand, empty(m.range)) }
+        // A degree ring raised on nothing (`25\,^{\circ}C`, `{}^\circ F`: a space or an empty group
+        // as its base) is the degree sign after what precedes it: the token `°` is.
+        if Analyzer.degreeRingOnNothing(m) != nil {
+            return leafToken(.postfix, "°", .ord, range: m.range, postfix: .degrees)
+        }
         var base = rawBase
         while case .row = base.kind, base.children.count == 1 { base = base.children[0] }
         let (sub, sup) = Analyzer.scriptChildren(m)

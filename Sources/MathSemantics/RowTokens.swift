@@ -589,6 +589,7 @@ extension Analyzer {
             }
             let next = i + 1 < end ? items[i + 1].kind : .operand
             let prescripts = kind == .scripts && next != .operator && next != .operand
+                && !(items[i].raw.map { Analyzer.degreeRingOnNothing($0) != nil } ?? false)
             let repeating = kind == .number && (next == .operator || next == .underOver)
             let unit = next == .identifier || next == .other || next == .scripts
                 || (next == .operator && items[i + 1].scalar == "\u{2062}" && i + 2 < end)
@@ -635,6 +636,16 @@ extension Analyzer {
             i += 1
         }
         items.truncate(to: w)
+    }
+
+    /// The ring of a superscript that is only a degree ring (``isDegreeRing(_:)``) on a base that shows
+    /// nothing (`\,^{\circ}`, `{}^\circ`): a degree sign, never a pre-superscript of what follows.
+    static func degreeRingOnNothing(_ m: MathNode) -> MathNode? {
+        guard case .superscript = m.kind, m.children.count == 2, isNone(m.children[0]) else { return nil }
+        var ring = m.children[1]
+        while case .row = ring.kind, ring.children.count == 1 { ring = ring.children[0] }
+        guard case .operator(let t, _) = ring.kind, isDegreeRing(t.soleScalar) else { return nil }
+        return ring
     }
 
     /// Sub/superscripts on an empty base (`{}_{m}`), as (sub, sup).

@@ -282,7 +282,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// a double factorial `n!!`.
     case factorial
     /// Degrees (`30^\circ`): child `quantity`. On a temperature scale (`25^\circ\mathrm{C}`) also a
-    /// `unit` child and property `scale` = `celsius` | `fahrenheit`.
+    /// `unit` child and property `scale` = `celsius` | `fahrenheit` | `kelvin`.
     case degrees
     /// Percent (`15\%`): child `quantity`.
     case percent

@@ -266,6 +266,8 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
     case bmod, mod, pmod, underOver, scripts, under, celsius, fahrenheit, right, d
     // `exponent-kind` (added after the others: an atom's number is its place)
     case label
+    // `scale` (degrees Kelvin, `300^\circ K`, as older texts write it)
+    case kelvin
 
     /// The value's string (`negative-integer`, `under-over`).
     package var string: String { PropertyAtom.strings[Int(rawValue)] }
@@ -300,7 +302,7 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
         "negative-circled", "negative-circled-sans-serif", "negative-squared", "parenthesized",
         "regional-indicator-symbol", "reversed-sans-serif", "segmented", "subscript", "superscript",
         "tortoise-shell-bracketed", "turned", "turned-sans-serif", "calligraphic", "bold-calligraphic", "bmod", "mod", "pmod", "under-over", "scripts",
-        "under", "celsius", "fahrenheit", "right", "d", "label"
+        "under", "celsius", "fahrenheit", "right", "d", "label", "kelvin"
     ]
     private static let numbers: [String: PropertyAtom] = {
         var d: [String: PropertyAtom] = [:]

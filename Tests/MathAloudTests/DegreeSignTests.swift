@@ -3,7 +3,8 @@ import Testing
 @testable import MathAloud
 
 /// The one-character degree signs: `℃` takes the SI prefixes `°C` takes, and every shipped locale has
-/// words for `℃` (no Unicode name, no missing-word warning).
+/// words for `℃` (no Unicode name, no missing-word warning). A degree ring raised on nothing (`25\,^\circ C`,
+/// `{}^\circ C`, the spaced typesetting of "25 °C") is the degree sign, never a pre-superscript of the C.
 @Suite struct DegreeSignTests {
     @Test func prefixedDegreeCelsiusIsAUnit() throws {
         let speaker = try Speaker(cacheCapacity: 0)
@@ -18,5 +19,28 @@ import Testing
         let spoken = speaker.speak(tex: "20℃")
         #expect(!spoken.speechDiagnostics.contains { $0.id == "speech.missing-word" }, "\(locale): \(spoken.text)")
         #expect(!spoken.text.lowercased().contains("degree celsius") || locale == "en", "\(locale): \(spoken.text)")
+    }
+
+    @Test(arguments: VulgarFractionTests.locales)
+    func aDegreeRingOnNothingIsTheDegreeSign(_ locale: String) throws {
+        for style in ["clearspeak", "mathspeak"] {
+            let speaker = try Speaker(locale: LocaleTag(locale), style: SpeechStyleName(style), cacheCapacity: 0)
+            let joined = speaker.speak(tex: #"25^{\circ}C"#).text
+            #expect(speaker.speak(tex: #"25\,^{\circ}C"#).text == joined, "\(locale) \(style)")
+            #expect(speaker.speak(tex: #"25{}^{\circ}C"#).text == joined, "\(locale) \(style)")
+            // The same formula as MathML: a thin space as the script's base.
+            let mathML = #"<math><mn>25</mn><msup><mspace width="0.167em"/><mo>∘</mo></msup><mi>C</mi></math>"#
+            #expect(speaker.speak(mathML: mathML).text == joined, "\(locale) \(style): MathML")
+            #expect(speaker.speak(tex: #"{}^\circ C"#).text == speaker.speak(tex: "°C").text, "\(locale) \(style)")
+        }
+    }
+
+    @Test func lookAlikesStayPreScriptsAndTheKelvinScaleIsRead() throws {
+        let speaker = try Speaker(cacheCapacity: 0)
+        #expect(speaker.speak(tex: #"25\,^{\circ}\mathrm{C}"#).text == "25 degrees C")
+        #expect(speaker.speak(tex: #"T = 300\,^\circ K"#).text == "T equals 300 degrees K")
+        // A number or a letter raised on nothing before a letter is still a pre-superscript.
+        #expect(speaker.speak(tex: #"{}^{14}C"#).text == "C with mass number 14")
+        #expect(speaker.speak(tex: #"{}^{\bullet}C"#).text != speaker.speak(tex: #"C^{\bullet}"#).text)
     }
 }
