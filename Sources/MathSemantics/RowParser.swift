@@ -924,16 +924,21 @@ extension Analyzer {
 
     /// Applies scripts written on a closing fence (of group `g`) to what the group became (`(x+1)^2`,
     /// `f(x)^2`, `|x|^2`); a bracket with both scripts, or with a condition under it, is an evaluation
-    /// (`[F(x)]_a^b`, `[f(x)]_{x=0}`), with a subscript alone an index (`[A]_{ij}`, the entry of a matrix).
+    /// (`[F(x)]_a^b`, `[f(x)]_{x=0}`), with a subscript alone an index (`[A]_{ij}`, the entry of a matrix),
+    /// as with a superscript that is an operator alone or an adjoint mark (`[A]_{ij}^\dagger`).
     mutating func finishFence(_ n: NodeID, _ g: Int32) -> NodeID {
         let group = groups[Int(g)]
         guard let s = group.scripts, !s.isEmpty else { return n }
+        // An upper limit is never an operator alone nor an adjoint mark: `[A]_{ij}^{\dagger}`,
+        // `[U]_{\mu\nu}^{*}`, `[M]_{ij}^{\top}` are the adjoint, conjugate or transpose of an entry.
         if group.open == "[" && group.close == "]", let sub = s.sub, s.sup != nil || kind(sub) == .relation,
-           kind(n) != .application {
+           s.sup.map({ kind($0) != .operator && !Vocabulary.isAdjointMark(scalar($0)) }) ?? true, kind(n) != .application {
             let body = child(group.node, .content) ?? n
             let mark = b.mark()
             b.add(child: body, .body)
             b.atom(.fence, .brackets)
+            b.string(.open, "[")
+            b.string(.close, "]")
             if let l = s.sub { b.add(child: l, .lower); b.flag(.lower) }
             if let u = s.sup { b.add(child: u, .upper); b.flag(.upper) }
             return b.finish(.evaluatedAt, mark, range: SourceRange.union(range(n), group.scriptsRange))

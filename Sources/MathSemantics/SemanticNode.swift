@@ -395,7 +395,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     case limit
     /// An evaluation bar `\left. f \right|_{a}^{b}`: children `body`, `lower`, `upper`. Property `bar`
     /// for a bare `\big|_a^b` after an expression (the body is the sum before it), `fence` = `brackets`
-    /// for `[F(x)]_a^b`.
+    /// for `[F(x)]_a^b` (with its brackets in `open` and `close`, for a literal reading).
     case evaluatedAt = "evaluated-at"
     /// A differential `d x` (`\mathrm{d}x`, `dx` inside an integral): child `variable`; text `d`.
     /// Properties `mark` (`d`), `upright` for `\mathrm{d}` and ⅆ (a differential anywhere; an italic

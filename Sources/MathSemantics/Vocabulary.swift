@@ -178,6 +178,12 @@ enum Vocabulary {
         }
     }
 
+    /// Marks written as a superscript for the adjoint, conjugate or transpose of what they follow
+    /// (`A^\dagger`, `z^*`, `M^\top`): never a limit or an exponent to evaluate at.
+    static func isAdjointMark(_ u: Unicode.Scalar?) -> Bool {
+        u == "†" || u == "‡" || u == "*" || u == "∗" || u == "⋆" || u == "⊤"
+    }
+
     /// Characters that open or close depending on context (`|x|`, `‖v‖`): the single bars | ｜ ¦
     /// and the double and triple bars ‖ ∥ ⫴ ⦀. A bar pairs only with the same character.
     static func isBar(_ u: Unicode.Scalar) -> Bool {

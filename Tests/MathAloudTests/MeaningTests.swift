@@ -50,6 +50,9 @@ import Testing
         (#"e^{\beta\mu}"#, "e raised to the beta mu power"),
         (#"x^{ab}"#, "x raised to the a b power"),
         (#"\sum_{d|n} d"#, "the sum over d divides n of d"),
+        // An entry's adjoint or transpose, not an evaluation from i j to the mark.
+        (#"[A]_{ij}^{\dagger}"#, "open bracket a close bracket sub i j dagger"),
+        (#"[M]_{ij}^{\top}"#, "open bracket m close bracket sub i j transpose"),
     ]
 
     @Test(arguments: inferred)
