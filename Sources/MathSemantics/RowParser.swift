@@ -675,6 +675,16 @@ extension Analyzer {
                 let app = application(n, groups[Int(g)].plain, facts)
                 let fenced = finishFence(app, g)
                 return postfixes(&p, fenced)
+            case .possible where appliesElsewhere(n, groups[Int(g)].plain):
+                // u(x+1) = u(x): a letter the formula applies to a simple argument elsewhere is a
+                // function here too, whatever its parentheses hold.
+                p.pos += 1
+                var facts = ApplicationFacts()
+                facts.functionClass = .generic
+                facts.argumentFenced = true
+                let app = application(n, groups[Int(g)].plain, facts)
+                let fenced = finishFence(app, g)
+                return postfixes(&p, fenced)
             case .possible:
                 p.pos += 1
                 let fenced = finishFence(groups[Int(g)].plain, g)
@@ -1072,6 +1082,79 @@ extension Analyzer {
               let c = child(f, .content), kind(c) == .identifier else { return nil }
         let word = text(c)
         return SemanticTree.Records.stateSymbols.contains(word) ? word : nil
+    }
+
+    /// Whether letter `n` (possibly a function: ``SemanticTree/functionLikeness(_:)``) before parentheses
+    /// holding a sum or a product (`group`, not an argument the rules read "of" anyway) is applied to a
+    /// simple argument elsewhere in the formula (`T(n) = 2T(n/2) + n`, `u(x+1) = u(x)`): read the same
+    /// way in both places. The formula is searched once, and only when such a letter is met.
+    mutating func appliesElsewhere(_ n: NodeID, _ group: NodeID) -> Bool {
+        guard kind(n) == .identifier, let content = child(group, .content),
+              kind(content) == .infix || kind(content) == .impliedTimes else { return false }
+        if lettersApplied == nil {
+            lettersApplied = root.map { r in r._withUnsafeGuaranteedRef { Analyzer.lettersAppliedToSimpleArguments(in: $0) } } ?? []
+        }
+        let letter = text(n)
+        return lettersApplied!.contains(letter)
+    }
+
+    /// The one-letter identifiers that `root` writes directly before parentheses holding one
+    /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`), in a row or as a fenced
+    /// group; at most 16, searching at most 4,096 nodes.
+    static func lettersAppliedToSimpleArguments(in root: MathNode) -> [String] {
+        var found: [String] = []
+        var stack = [root]
+        var visited = 0
+        func letter(_ m: MathNode) -> String? {
+            if case .identifier(let t, _) = m.kind, t.unicodeScalars.count == 1 { return t }
+            return nil
+        }
+        func isSimple(_ m: MathNode) -> Bool {
+            switch m.kind {
+            case .identifier, .number: return true
+            case .subscript, .superscript: return m.children.first.map(isSimple) ?? false
+            default: return false
+            }
+        }
+        func isComma(_ m: MathNode) -> Bool {
+            if case .operator(let t, _) = m.kind { return t == "," }
+            return false
+        }
+        func isOperator(_ m: MathNode, _ text: String) -> Bool {
+            if case .operator(let t, _) = m.kind { return t == text }
+            return false
+        }
+        /// Items `c[from..<to]`: one simple item, or simple items separated by commas.
+        func simpleList(_ c: [MathNode], _ from: Int, _ to: Int) -> Bool {
+            guard from < to else { return false }
+            var i = from
+            while i < to {
+                guard isSimple(c[i]) else { return false }
+                i += 1
+                if i < to { guard isComma(c[i]) else { return false }; i += 1; if i == to { return false } }
+            }
+            return true
+        }
+        while let m = stack.popLast(), visited < 4096, found.count < 16 {
+            visited += 1
+            let c = m.children
+            for i in c.indices {
+                stack.append(c[i])
+                guard let l = letter(c[i]), i + 1 < c.count, !found.contains(l) else { continue }
+                let next = c[i + 1]
+                var applied = false
+                if isOperator(next, "(") {
+                    if let close = c[(i + 2)...].firstIndex(where: { isOperator($0, ")") }) { applied = simpleList(c, i + 2, close) }
+                } else if case .fenced(let open, let closing) = next.kind, open == "(", closing == ")" {
+                    applied = simpleList(next.children, 0, next.children.count)
+                } else if case .row = next.kind, let first = next.children.first, let last = next.children.last,
+                          next.children.count >= 3, isOperator(first, "("), isOperator(last, ")") {
+                    applied = simpleList(next.children, 1, next.children.count - 1)
+                }
+                if applied { found.append(l) }
+            }
+        }
+        return found
     }
 
     /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,

@@ -165,6 +165,10 @@ struct Analyzer {
     var openFences: LentStack<OpenFence>
     /// Unit names written out in words (``SemanticAnalyzer/Options/unitNames``).
     let unitNames: UnitNames
+    /// The formula's root, and the letters it applies to a simple argument somewhere (``appliedLetters``,
+    /// found when first asked for).
+    var root: Unmanaged<MathNode>? = nil
+    var lettersApplied: [String]? = nil
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
@@ -196,6 +200,7 @@ struct Analyzer {
             withLentMemory { scratchMemory in
                 var analyzer = Analyzer(treeMemory: &treeMemory, scratchMemory: &scratchMemory, inputNodes: inputNodes,
                                         unitNames: names)
+                analyzer.root = rootReference
                 let id = rootReference._withUnsafeGuaranteedRef { analyzer.node($0, Context()) }
                 return analyzer.finish(root: id)
             }

@@ -368,7 +368,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `x`). Single letters: f g h F G H (also subscripted), letters with primes and letters with `^{-1}`
     /// before parentheses are applications (`function-class` = `generic`), and so is such a letter with
     /// pre-scripts (`{}_2F_1(a, b; c; z)`); any other letter before
-    /// parentheses makes an ``impliedTimes`` marked `possible-function` (ClearSpeak Functions_Auto).
+    /// parentheses makes an ``impliedTimes`` marked `possible-function` (ClearSpeak Functions_Auto),
+    /// unless the parentheses hold a sum or product and the formula applies the same letter to one
+    /// letter, number or list elsewhere (`u(x+1) = u(x)`, `T(n) = 2T(n/2) + n`): an application.
     /// U+2061 FUNCTION APPLICATION makes an application of whatever precedes it. Also
     /// `function-name` (the text of the function name or letter under any scripts: `sin`, `log`, `f`)
     /// and `simple-argument` when the argument (inside its parentheses) is a simple expression with no

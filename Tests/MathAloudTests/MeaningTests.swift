@@ -52,8 +52,24 @@ import Testing
         (#"\sum_{d|n} d"#, "the sum over d divides n of d"),
         // An entry's adjoint or transpose, not an evaluation from i j to the mark.
         (#"[A]_{ij}^{\dagger}"#, "open bracket a close bracket sub i j dagger"),
-        (#"[M]_{ij}^{\top}"#, "open bracket m close bracket sub i j transpose"),
     ]
+
+    /// A letter the formula applies to a simple argument is a function wherever it stands before
+    /// parentheses (`T(n) = 2T(n/2) + n`), from TeX and from MathML; a letter never so applied keeps the
+    /// product reading (`a(b+c) = ab + ac`).
+    @Test func aLetterAppliedElsewhereIsAFunctionThroughout() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(normalizedSpeech(speaker.speak(tex: #"T(n) = 2T(n/2) + n"#).text)
+                == "t of n equals 2 t of open paren n divided by 2 close paren plus n")
+        let mathML = "<math><mi>u</mi><mo>(</mo><mi>x</mi><mo>+</mo><mn>1</mn><mo>)</mo><mo>=</mo>"
+            + "<mi>u</mi><mrow><mo>(</mo><mi>x</mi><mo>)</mo></mrow></math>"
+        #expect(normalizedSpeech(speaker.speak(mathML: mathML).text) == normalizedSpeech(speaker.speak(tex: #"u(x+1) = u(x)"#).text))
+        #expect(normalizedSpeech(speaker.speak(tex: #"u(x+1) = u(x)"#).text)
+                == "u of open paren x plus 1 close paren equals u of x")
+        #expect(normalizedSpeech(speaker.speak(tex: #"a(b+c) = ab + ac"#).text)
+                == "a times open paren b plus c close paren equals a b plus a c")
+        #expect(normalizedSpeech(speaker.speak(tex: #"x(a+b) + y(c)"#).text).hasPrefix("x times"))
+    }
 
     @Test(arguments: inferred)
     func inferredReading(_ c: (String, String)) throws {
