@@ -1100,7 +1100,7 @@ extension Analyzer {
 
     /// The one-letter identifiers that `root` writes directly before parentheses holding one
     /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`), in a row or as a fenced
-    /// group; at most 16, searching at most 4,096 nodes.
+    /// group; at most 16, searching at most 4,096 nodes (and 64 items after each letter).
     static func lettersAppliedToSimpleArguments(in root: MathNode) -> [String] {
         var found: [String] = []
         var stack = [root]
@@ -1144,7 +1144,10 @@ extension Analyzer {
                 let next = c[i + 1]
                 var applied = false
                 if isOperator(next, "(") {
-                    if let close = c[(i + 2)...].firstIndex(where: { isOperator($0, ")") }) { applied = simpleList(c, i + 2, close) }
+                    // A simple argument list is short: the closing parenthesis is looked for among the
+                    // next 64 items only (a row of thousands of letters and parentheses stays linear).
+                    let window = c[(i + 2) ..< min(c.count, i + 66)]
+                    if let close = window.firstIndex(where: { isOperator($0, ")") }) { applied = simpleList(c, i + 2, close) }
                 } else if case .fenced(let open, let closing) = next.kind, open == "(", closing == ")" {
                     applied = simpleList(next.children, 0, next.children.count)
                 } else if case .row = next.kind, let first = next.children.first, let last = next.children.last,
