@@ -1139,7 +1139,7 @@ extension Analyzer {
             visited += 1
             let c = m.children
             for i in c.indices {
-                stack.append(c[i])
+                if !c[i].children.isEmpty { stack.append(c[i]) }
                 guard let l = letter(c[i]), i + 1 < c.count, !found.contains(l) else { continue }
                 let next = c[i + 1]
                 var applied = false

@@ -641,8 +641,10 @@ extension Analyzer {
     /// The ring of a superscript that is only a degree ring (``isDegreeRing(_:)``) on a base that shows
     /// nothing (`\,^{\circ}`, `{}^\circ`): a degree sign, never a pre-superscript of what follows.
     static func degreeRingOnNothing(_ m: MathNode) -> MathNode? {
-        guard case .superscript = m.kind, m.children.count == 2, isNone(m.children[0]) else { return nil }
-        var ring = m.children[1]
+        guard case .superscript = m.kind else { return nil }
+        let c = m.children
+        guard c.count == 2, isNone(c[0]) else { return nil }
+        var ring = c[1]
         while case .row = ring.kind, ring.children.count == 1 { ring = ring.children[0] }
         guard case .operator(let t, _) = ring.kind, isDegreeRing(t.soleScalar) else { return nil }
         return ring
