@@ -165,8 +165,8 @@ struct Analyzer {
     var openFences: LentStack<OpenFence>
     /// Unit names written out in words (``SemanticAnalyzer/Options/unitNames``).
     let unitNames: UnitNames
-    /// The formula's root, and the letters it applies to a simple argument somewhere (``appliedLetters``,
-    /// found when first asked for).
+    /// The formula's root, and the letters it applies to a simple argument somewhere (found by
+    /// ``appliesElsewhere(_:_:)`` when first needed).
     var root: Unmanaged<MathNode>? = nil
     var lettersApplied: [String]? = nil
 
