@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Unit names for a locale from the Unicode CLDR unit display names (Debian package unicode-cldr-core).
+
+    python3 scripts/cldr-units.py TAG [--cldr DIR] [--write]
+
+Prints, in the format of Locales/<TAG>/units.txt, the CLDR long unit name of every unit symbol that
+Locales/en/units.txt has and Locales/<TAG>/units.txt lacks; with --write, appends those lines to
+Locales/<TAG>/units.txt under a dated comment header (existing lines are never changed). Units that
+CLDR does not name, or names differently from the English entry, are printed as comments
+(`# TODO KEY  english words`), the to-do list of the locale author; they are never written.
+
+Which keys are looked at:
+- only unit symbols: an English key counts when the engine takes it for a unit symbol
+  (`UnitNames.isSymbol`, i.e. `UnitSymbols.writtenKey`: a symbol of the `prefixable`, `plain` or
+  `abbreviations` tables of Sources/MathSemantics/UnitSymbols.swift, read from there, an SI prefix on
+  a prefixable one, its square or cube, or a quotient of two). The English written-out names
+  (`meter`, `liters`, `days`, `week`) and the templates `prefix.*`, `unit.*` are not symbols;
+- a key the locale already speaks is skipped: one it has (exact key; µ and μ are one key, as the
+  engine writes both as µ), or one the engine composes from the locale's own entries (an SI prefix
+  `prefix.P` on a unit, `unit.²`/`unit.³` on a unit, `unit./` between units, `sec` as `s`);
+- a key that is another way of writing a symbol the locale has (ALIASES: `ℓ` when it has `L`, `hr`
+  when it has `h`, `kph` when it has `km/h`) takes the locale's own words, so one unit keeps one
+  name; these lines are printed in a section of their own.
+
+CLDR forms: the `long` unitLength of the locale's CLDR file, then its CLDR parents (`zh-cn` → zh,
+`zh-tw` → zh_Hant, `nb`/`nn` → themselves, then `no`; never root, whose long names are the
+symbols); the patterns without a grammatical case; `{0}` and the spaces around it (also U+00A0 and
+U+202F) are removed. A pattern with words on both sides of the number (Japanese 時速 {0} キロメートル)
+is not a name and is left out, and so is a name with an abbreviated word (Russian "амер. галлон"), a
+digit or a slash (Vietnamese "dặm/giờ"), which a synthesizer reads as written. count="one" gives the main words and count="other" the `plural`; a
+locale whose plural rules (`plural.CATEGORY` in locale.txt) have `few` (pl, ru) gets
+`one: | few: | many: | plural:` as its units.txt writes them (`plural` is the `many` form, the
+genitive plural); a locale without plural rules (ja, ko, vi, zh, id) gets the `other` form alone.
+The `many` of French, Spanish, Italian and Portuguese (for millions: "un million de mètres") is not
+written: their units.txt entries have none.
+"""
+import argparse
+import datetime
+import os
+import re
+import signal
+import sys
+import unicodedata
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# English unit key → CLDR unit type. A key is mapped only when the CLDR unit is the unit the English
+# entry names; a key not listed here (or whose unit the locale's CLDR data lacks) is a TODO.
+# Left out on purpose: B (bel, not byte), dr (the dram of mass; CLDR volume-dram is the fluid dram),
+# Torr (not exactly a millimeter of mercury), u (CLDR names the same mass "dalton", not "atomic mass
+# unit"), Wh (CLDR 41 has only the kilowatt hour), currencies (CLDR names them by country: "dollar des
+# États-Unis"), and the units CLDR 41 lacks (Å, sr, T, F, C, S, Wb, H, Bq, Gy, Sv, kat, dB, Np, baud,
+# erg, dyn, G, Mx, P, St, Ci, R, VA, var, mil, li, rd, ch, lea, cwt).
+CLDR_UNITS = {
+    # length
+    "m": "length-meter", "km": "length-kilometer", "cm": "length-centimeter", "mm": "length-millimeter",
+    "µm": "length-micrometer", "μm": "length-micrometer", "nm": "length-nanometer", "pm": "length-picometer",
+    "in": "length-inch", "ft": "length-foot", "yd": "length-yard", "mi": "length-mile",
+    "nmi": "length-nautical-mile", "ftm": "length-fathom", "fur": "length-furlong",
+    "au": "length-astronomical-unit", "ly": "length-light-year", "ltyr": "length-light-year", "pc": "length-parsec",
+    # area and volume
+    "m²": "area-square-meter", "cm²": "area-square-centimeter", "km²": "area-square-kilometer",
+    "ha": "area-hectare", "ac": "area-acre",
+    "m³": "volume-cubic-meter", "cm³": "volume-cubic-centimeter",
+    "L": "volume-liter", "l": "volume-liter", "ℓ": "volume-liter", "mL": "volume-milliliter", "ml": "volume-milliliter",
+    "gal": "volume-gallon", "qt": "volume-quart", "pt": "volume-pint", "cup": "volume-cup",
+    "tbsp": "volume-tablespoon", "tsp": "volume-teaspoon", "floz": "volume-fluid-ounce",
+    # mass
+    "g": "mass-gram", "kg": "mass-kilogram", "mg": "mass-milligram", "µg": "mass-microgram", "μg": "mass-microgram",
+    "t": "mass-metric-ton", "lb": "mass-pound", "oz": "mass-ounce", "gr": "mass-grain", "ton": "mass-ton",
+    "st": "mass-stone", "Da": "mass-dalton",
+    # time
+    "s": "duration-second", "sec": "duration-second", "ms": "duration-millisecond",
+    "µs": "duration-microsecond", "μs": "duration-microsecond", "ns": "duration-nanosecond",
+    "min": "duration-minute", "h": "duration-hour", "hr": "duration-hour", "d": "duration-day",
+    "wk": "duration-week", "yr": "duration-year", "a": "duration-year",
+    # speed and acceleration
+    "m/s": "speed-meter-per-second", "km/h": "speed-kilometer-per-hour", "kph": "speed-kilometer-per-hour",
+    "kmh": "speed-kilometer-per-hour", "mph": "speed-mile-per-hour", "m/s²": "acceleration-meter-per-square-second",
+    # temperature and angle
+    "K": "temperature-kelvin", "°C": "temperature-celsius", "℃": "temperature-celsius",
+    "°F": "temperature-fahrenheit", "℉": "temperature-fahrenheit",
+    "rad": "angle-radian", "°": "angle-degree", "deg": "angle-degree",
+    "amin": "angle-arc-minute", "arcmin": "angle-arc-minute", "′": "angle-arc-minute",
+    "asec": "angle-arc-second", "arcsec": "angle-arc-second", "″": "angle-arc-second",
+    # mechanics, energy, pressure
+    "N": "force-newton", "J": "energy-joule", "kJ": "energy-kilojoule", "cal": "energy-calorie",
+    "kcal": "energy-kilocalorie", "eV": "energy-electronvolt", "kWh": "energy-kilowatt-hour",
+    "W": "power-watt", "kW": "power-kilowatt",
+    "Pa": "pressure-pascal", "kPa": "pressure-kilopascal", "atm": "pressure-atmosphere", "bar": "pressure-bar",
+    "psi": "pressure-pound-force-per-square-inch", "mmHg": "pressure-millimeter-ofhg",
+    # frequency and electricity
+    "Hz": "frequency-hertz", "kHz": "frequency-kilohertz", "MHz": "frequency-megahertz", "GHz": "frequency-gigahertz",
+    "V": "electric-volt", "A": "electric-ampere", "mA": "electric-milliampere", "Ω": "electric-ohm",
+    # amount of substance, light, information
+    "mol": "concentr-mole", "cd": "light-candela", "lm": "light-lumen", "lx": "light-lux",
+    "bit": "digital-bit", "byte": "digital-byte",
+}
+
+# Symbols written for the same unit with the same English words: a locale lacking one says the words it
+# has for another (its `L` for `ℓ`). Not `a` and `yr`: a locale may say the annum `a` as "annum".
+ALIASES = [("L", "l", "ℓ"), ("mL", "ml"), ("°C", "℃"), ("°F", "℉"), ("°", "deg"), ("h", "hr"), ("s", "sec"),
+           ("ly", "ltyr"), ("km/h", "kph", "kmh"), ("arcmin", "amin", "′"), ("arcsec", "asec", "″")]
+
+# CLDR names left out in one locale, and why.
+EXCLUDED = {
+    ("hi", "gr"): "CLDR's डेढ़ रत्ती is \"one and a half ratti\", an approximation, not the grain",
+}
+
+# Locale tag → CLDR files, the locale's first (as scripts/cldr-symbols.py maps them). zh_Hant's CLDR
+# parent is root, not zh: zh-tw takes no simplified characters from zh.
+CLDR_CODES = {"zh-tw": ["zh_Hant"], "zh-cn": ["zh"], "nb": ["nb", "no"], "nn": ["nn", "no"]}
+
+SPACES = " \u00a0\u202f\u2009"
+
+
+def cldr_codes(tag: str) -> list[str]:
+    return CLDR_CODES.get(tag.lower(), [tag.replace("-", "_"), tag.split("-")[0]])
+
+
+def cldr_units(cldr: str, tag: str) -> dict[str, dict[str, str]]:
+    """CLDR unit type → {count: pattern} of the long unit names of a locale and its CLDR parents."""
+    units: dict[str, dict[str, str]] = {}
+    for code in reversed(cldr_codes(tag)):
+        path = os.path.join(cldr, "common", "main", code + ".xml")
+        if not os.path.exists(path):
+            continue
+        for length in ET.parse(path).getroot().iter("unitLength"):
+            if length.get("type") != "long":
+                continue
+            for unit in length.findall("unit"):
+                for p in unit.findall("unitPattern"):
+                    if p.get("case") or p.get("draft") in ("unconfirmed", "provisional") or not p.text:
+                        continue
+                    units.setdefault(unit.get("type"), {})[p.get("count") or "other"] = p.text
+    return units
+
+
+def name(pattern: str) -> str | None:
+    """The words of a unit pattern without the number, None when words stand on both sides of it."""
+    if "{0}" not in pattern:
+        return pattern.strip(SPACES) or None
+    before, after = pattern.split("{0}", 1)
+    before, after = before.strip(SPACES), after.strip(SPACES)
+    if before and after:
+        return None
+    words = " ".join((before or after).split())
+    return words or None
+
+
+def read_entries(path: str) -> list[tuple[str, str]]:
+    """(key as written, words) of a word file, in file order."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            parts = s.split(None, 1)
+            out.append((parts[0], parts[1] if len(parts) > 1 else ""))
+    return out
+
+
+def forms(words: str) -> tuple[str, dict[str, str]]:
+    """Main words and variants of an entry (`metre | plural: metres`)."""
+    main, *rest = [p.strip() for p in words.split(" | ")]
+    variants = {}
+    for r in rest:
+        label, _, w = r.partition(":")
+        variants[label.strip()] = w.strip()
+    return main, variants
+
+
+def micro(key: str) -> str:
+    return key.replace("μ", "µ")
+
+
+class Symbols:
+    """The unit-symbol tables of Sources/MathSemantics/UnitSymbols.swift, read from the source."""
+
+    def __init__(self) -> None:
+        path = os.path.join(ROOT, "Sources", "MathSemantics", "UnitSymbols.swift")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+
+        def table(name: str) -> list[str]:
+            m = re.search(r"static let " + name + r":[^=]*=\s*\[(.*?)\]\s*\n", text, re.S)
+            if not m:
+                sys.exit(f"cldr-units: no table {name} in {path}")
+            return re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))
+
+        self.prefixes = table("prefixes")
+        self.prefixable = set(table("prefixable"))
+        self.plain = set(table("plain"))
+        pairs = table("abbreviations")
+        self.abbreviations = dict(zip(pairs[0::2], pairs[1::2]))
+        self.annum = set(table("annumPrefixes"))
+
+    def prefix_parts(self, key: str) -> tuple[str, str] | None:
+        if key in self.prefixable or key in self.plain or key in self.abbreviations:
+            return None
+        for p in self.prefixes:
+            if key.startswith(p) and len(key) > len(p):
+                base = key[len(p):]
+                if base == "a":
+                    if p in self.annum:
+                        return p, base
+                    continue
+                if base in self.prefixable:
+                    return p, base
+                if base in self.abbreviations:
+                    return p, self.abbreviations[base]
+        return None
+
+    def key(self, written: str) -> bool:
+        core = written[:-1] if written[-1:] in ("²", "³") else written
+        return bool(core) and (core in self.prefixable or core in self.plain or core in self.abbreviations
+                               or self.prefix_parts(core) is not None)
+
+    def is_symbol(self, key: str) -> bool:
+        """`UnitSymbols.writtenKey(key) != nil`."""
+        if " " in key:
+            return False
+        if len(key) == 1 and unicodedata.category(key) == "Sc" or self.key(key):
+            return True
+        parts = key.split("/")
+        return "/" in key and len(parts) == 2 and all(p and self.key(p) for p in parts)
+
+
+def spoken(symbols: Symbols, have: set[str], key: str) -> bool:
+    """Whether the engine says the key from the locale's entries (`Lexicon.unit`): its own entry, or
+    composed by the locale's templates."""
+    def entry(k: str) -> bool:
+        return micro(k) in have
+
+    def prefixed(k: str) -> bool:
+        parts = symbols.prefix_parts(k)
+        return parts is not None and entry(parts[1]) and entry("prefix." + parts[0])
+
+    def abbreviated(k: str) -> bool:
+        return k in symbols.abbreviations and entry(symbols.abbreviations[k])
+
+    if entry(key):
+        return True
+    if "/" in key:
+        parts = key.split("/")
+        return entry("unit./") and all(p and spoken(symbols, have, p) for p in parts)
+    if key[-1:] in ("²", "³"):
+        core = key[:-1]
+        return (entry(core) or prefixed(core) or abbreviated(core)) and entry("unit." + key[-1])
+    return prefixed(key) or abbreviated(key)
+
+
+def plural_categories(tag: str) -> set[str]:
+    cats = set()
+    for key, _ in read_entries(os.path.join(ROOT, "Locales", tag, "locale.txt")):
+        if key.startswith("plural."):
+            cats.add(key[len("plural."):])
+    return cats
+
+
+def entry_words(patterns: dict[str, str], cats: set[str]) -> tuple[str | None, str]:
+    """units.txt words for a CLDR unit's patterns, as the locale's plural categories want them, or
+    None and why not."""
+    names = {count: name(p) for count, p in patterns.items()}
+    if any(n is None for n in names.values()):
+        return None, "CLDR puts words on both sides of the number: " + " / ".join(patterns.values())
+    if any(w.endswith(".") for n in names.values() for w in n.split()):
+        return None, "CLDR abbreviates a word, which a synthesizer reads as written: " + " / ".join(dict.fromkeys(names.values()))
+    if any(c.isdigit() or c == "/" for n in names.values() for c in n):
+        return None, "CLDR's name has a digit or a slash: " + " / ".join(dict.fromkeys(names.values()))
+    other = names.get("other") or names.get("one")
+    one = names.get("one") or other
+    if not other:
+        return None, "CLDR has no pattern"
+    if not cats:
+        return other, ""
+    if "few" in cats:
+        few = names.get("few") or other
+        many = names.get("many") or other
+        return f"{one} | one: {one} | few: {few} | many: {many} | plural: {many}", ""
+    return (one if one == other else f"{one} | plural: {other}"), ""
+
+
+def main() -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("tag")
+    ap.add_argument("--cldr", default="/usr/share/unicode/cldr")
+    ap.add_argument("--write", action="store_true", help="append the lines to Locales/<TAG>/units.txt")
+    args = ap.parse_args()
+    if not os.path.isdir(os.path.join(args.cldr, "common", "main")):
+        print(f"cldr-units: no CLDR locale data in {args.cldr} (apt-get install unicode-cldr-core)", file=sys.stderr)
+        return 1
+    if args.tag == "en" or not os.path.isdir(os.path.join(ROOT, "Locales", args.tag)):
+        print(f"cldr-units: no locale {args.tag} to fill (a folder of Locales/ other than en)", file=sys.stderr)
+        return 1
+    symbols = Symbols()
+    units = cldr_units(args.cldr, args.tag)
+    cats = plural_categories(args.tag)
+    target = os.path.join(ROOT, "Locales", args.tag, "units.txt")
+    entries = read_entries(target)
+    have = {micro(k) for k, _ in entries}
+    english = read_entries(os.path.join(ROOT, "Locales", "en", "units.txt"))
+    words_of = {micro(k): w for k, w in entries}
+    from_cldr, from_own, todo = [], [], []
+    for key, words in english:
+        if key.startswith(("prefix.", "unit.")) or not symbols.is_symbol(key) or spoken(symbols, have, key):
+            continue
+        unit = CLDR_UNITS.get(key)
+        group = next((g for g in ALIASES if key in g), ())
+        shared = next((words_of[micro(k)] for k in group if micro(k) in words_of), None)
+        cldr, why = entry_words(units[unit], cats) if unit in units else (None, "")
+        if (args.tag, key) in EXCLUDED:
+            cldr, why = None, EXCLUDED[(args.tag, key)]
+        if shared:
+            from_own.append(f"{key:<9} {shared}")
+        elif cldr:
+            from_cldr.append(f"{key:<9} {cldr}")
+        else:
+            todo.append(f"# TODO {key:<9} {words}" + (f"   ({why})" if why else ""))
+            continue
+        have.add(micro(key))  # µs/μs are one key; a later key may be composed from this one
+        words_of.setdefault(micro(key), (shared or cldr))
+
+    codes = ", ".join(c + ".xml" for c in dict.fromkeys(cldr_codes(args.tag))
+                      if os.path.exists(os.path.join(args.cldr, "common", "main", c + ".xml")))
+    lines = []
+    if from_cldr:
+        lines.append(f"# From the Unicode CLDR unit names (scripts/cldr-units.py), {datetime.date.today().isoformat()}: "
+                     f"long names of common/main/{codes}.")
+        lines += from_cldr
+    if from_own:
+        lines.append("# The same units as entries above, under another symbol (scripts/cldr-units.py): their words.")
+        lines += from_own
+    for line in lines + todo:
+        print(line)
+    if args.write and lines:
+        with open(target, encoding="utf-8") as f:
+            text = f.read()
+        with open(target, "a", encoding="utf-8") as f:
+            f.write(("" if text.endswith("\n") or not text else "\n") + "\n" + "\n".join(lines) + "\n")
+        print(f"cldr-units: {len(from_cldr)} CLDR and {len(from_own)} shared entries appended to {target}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
