@@ -1263,12 +1263,19 @@ struct SpeechRun {
             if reported?.contains(value) != true {
                 reported = (reported ?? []).union([value])
                 diagnostics.append(.warning("speech.missing-word",
-                    "no \(core.locale) word for the font '\(value)'; read as '\(name)'", at: node >= 0 ? tree.range(node) : nil))
+                    "no \(core.locale) word for the font '\(value)'; read as '\(name)'", at: tree.range(node >= 0 ? node : owner.node)))
             }
             return name
         case .unit, .unitPlural:
             let names = format.selector < 0 ? (kind == .unitPlural ? ["plural"] : []) : variants(Int(format.selector), owner, withVerbosity: false)
-            return core.lexicon.unit(value, variants: names)
+            if let w = core.lexicon.unit(value, variants: names) { return w }
+            // A unit without words is said as written and reported, as a character without words is.
+            if !value.isEmpty, reported?.contains(value) != true {
+                reported = (reported ?? []).union([value])
+                diagnostics.append(.warning("speech.missing-word",
+                    "no \(core.locale) word for the unit '\(value)'; read as written", at: tree.range(node >= 0 ? node : owner.node)))
+            }
+            return nil
         case .spell: return value.map { String($0) }.joined(separator: " ")
         case .characters:
             // Every character by its words ("number-sign F F 0 0").

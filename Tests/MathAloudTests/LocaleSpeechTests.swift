@@ -169,8 +169,12 @@ import Testing
     }()
     static let printsGaps = ProcessInfo.processInfo.environment["MATHALOUD_LOCALE_GAPS"] == "print"
 
-    /// A missing-word message's key: the character's code (`U+27F7`), or the message.
+    /// A missing-word message's key: the character's code (`U+27F7`), `unit KEY` for a unit without
+    /// words (`unit ac`), or the message.
     static func gapKey(_ message: String) -> String {
+        if let r = message.range(of: #"word for the unit '[^']*'"#, options: .regularExpression) {
+            return "unit " + message[r].dropFirst("word for the unit '".count).dropLast()
+        }
         guard let r = message.range(of: #"U\+[0-9A-F]+"#, options: .regularExpression) else { return message }
         return String(message[r])
     }
