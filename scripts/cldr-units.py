@@ -7,7 +7,9 @@ Prints, in the format of Locales/<TAG>/units.txt, the CLDR long unit name of eve
 Locales/en/units.txt has and Locales/<TAG>/units.txt lacks; with --write, appends those lines to
 Locales/<TAG>/units.txt under a dated comment header (existing lines are never changed). Units that
 CLDR does not name, or names differently from the English entry, are printed as comments
-(`# TODO KEY  english words`), the to-do list of the locale author; they are never written.
+(`# TODO KEY  english words`), the to-do list of the locale author; they are never written. The SI
+prefixes the locale lacks are printed too (`# CLDR prefix: prefix.E  exa{unit}`, from CLDR's unit
+prefix patterns), for the author to add beside the locale's own prefixes.
 
 Which keys are looked at:
 - only unit symbols: an English key counts when the engine takes it for a unit symbol
@@ -149,19 +151,18 @@ def name(pattern: str) -> str | None:
     return words or None
 
 
-def read_entries(path: str) -> list[tuple[str, str]]:
-    """(key as written, words) of a word file, in file order."""
-    out = []
-    if not os.path.exists(path):
-        return out
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            parts = s.split(None, 1)
-            out.append((parts[0], parts[1] if len(parts) > 1 else ""))
-    return out
+def _word_file_reader():
+    """scripts/cldr-symbols.py's reader of word files (`read_keys`), loaded without writing bytecode."""
+    import importlib.util
+    sys.dont_write_bytecode = True
+    spec = importlib.util.spec_from_file_location("cldr_symbols", os.path.join(ROOT, "scripts", "cldr-symbols.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.read_keys
+
+
+# (key as written, words) of a word file, in file order.
+read_entries = _word_file_reader()
 
 
 def forms(words: str) -> tuple[str, dict[str, str]]:
@@ -285,6 +286,30 @@ def entry_words(patterns: dict[str, str], cats: set[str]) -> tuple[str | None, s
     return (one if one == other else f"{one} | plural: {other}"), ""
 
 
+# SI prefixes by CLDR's compound-unit type (the power of ten), as units.txt keys them (`prefix.E`).
+SI_PREFIXES = {"10p30": "Q", "10p27": "R", "10p24": "Y", "10p21": "Z", "10p18": "E", "10p15": "P", "10p12": "T",
+               "10p9": "G", "10p6": "M", "10p3": "k", "10p2": "h", "10p1": "da", "10p-1": "d", "10p-2": "c",
+               "10p-3": "m", "10p-6": "u", "10p-9": "n", "10p-12": "p", "10p-15": "f", "10p-18": "a",
+               "10p-21": "z", "10p-24": "y", "10p-27": "r", "10p-30": "q"}
+
+
+def cldr_prefixes(cldr: str, tag: str) -> dict[str, str]:
+    """The long unit prefix patterns of a locale (`exa{0}`) by units.txt key (`E`), as `…{unit}`."""
+    out: dict[str, str] = {}
+    for code in reversed(list(dict.fromkeys(cldr_codes(tag)))):
+        path = os.path.join(cldr, "common", "main", code + ".xml")
+        if not os.path.exists(path):
+            continue
+        for length in ET.parse(path).getroot().iter("unitLength"):
+            if length.get("type") != "long":
+                continue
+            for unit in length.iter("compoundUnit"):
+                pattern = unit.find("unitPrefixPattern")
+                if unit.get("type") in SI_PREFIXES and pattern is not None and pattern.text:
+                    out[SI_PREFIXES[unit.get("type")]] = pattern.text.replace("{0}", "{unit}")
+    return out
+
+
 def main() -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -326,6 +351,12 @@ def main() -> int:
         have.add(micro(key))  # µs/μs are one key; a later key may be composed from this one
         words_of.setdefault(micro(key), (shared or cldr))
 
+    # SI prefixes the locale lacks (prefix.E …), from CLDR's unit prefix patterns: printed, for the author
+    # to place beside the locale's own prefixes (units.txt keeps them together).
+    prefixes = cldr_prefixes(args.cldr, args.tag)
+    for key in SI_PREFIXES.values():
+        if "prefix." + key not in have and key in prefixes:
+            todo.append(f"# CLDR prefix: prefix.{key:<4} {prefixes[key]}")
     codes = ", ".join(c + ".xml" for c in dict.fromkeys(cldr_codes(args.tag))
                       if os.path.exists(os.path.join(args.cldr, "common", "main", c + ".xml")))
     lines = []
