@@ -38,6 +38,7 @@ written: their units.txt entries have none.
 """
 import argparse
 import datetime
+import functools
 import os
 import re
 import signal
@@ -121,21 +122,30 @@ def cldr_codes(tag: str) -> list[str]:
     return CLDR_CODES.get(tag.lower(), [tag.replace("-", "_"), tag.split("-")[0]])
 
 
+@functools.lru_cache(maxsize=None)
+def cldr_root(path: str) -> ET.Element:
+    """A CLDR file's element tree, parsed once however many tables are read from it."""
+    return ET.parse(path).getroot()
+
+
+def long_unit_lengths(cldr: str, tag: str):
+    """The `<unitLength type="long">` elements of a locale's CLDR files, its parents' first (so that the
+    locale's own patterns, read last, win)."""
+    for code in reversed(list(dict.fromkeys(cldr_codes(tag)))):
+        path = os.path.join(cldr, "common", "main", code + ".xml")
+        if os.path.exists(path):
+            yield from (u for u in cldr_root(path).iter("unitLength") if u.get("type") == "long")
+
+
 def cldr_units(cldr: str, tag: str) -> dict[str, dict[str, str]]:
     """CLDR unit type → {count: pattern} of the long unit names of a locale and its CLDR parents."""
     units: dict[str, dict[str, str]] = {}
-    for code in reversed(cldr_codes(tag)):
-        path = os.path.join(cldr, "common", "main", code + ".xml")
-        if not os.path.exists(path):
-            continue
-        for length in ET.parse(path).getroot().iter("unitLength"):
-            if length.get("type") != "long":
-                continue
-            for unit in length.findall("unit"):
-                for p in unit.findall("unitPattern"):
-                    if p.get("case") or p.get("draft") in ("unconfirmed", "provisional") or not p.text:
-                        continue
-                    units.setdefault(unit.get("type"), {})[p.get("count") or "other"] = p.text
+    for length in long_unit_lengths(cldr, tag):
+        for unit in length.findall("unit"):
+            for p in unit.findall("unitPattern"):
+                if p.get("case") or p.get("draft") in ("unconfirmed", "provisional") or not p.text:
+                    continue
+                units.setdefault(unit.get("type"), {})[p.get("count") or "other"] = p.text
     return units
 
 
@@ -296,17 +306,11 @@ SI_PREFIXES = {"10p30": "Q", "10p27": "R", "10p24": "Y", "10p21": "Z", "10p18": 
 def cldr_prefixes(cldr: str, tag: str) -> dict[str, str]:
     """The long unit prefix patterns of a locale (`exa{0}`) by units.txt key (`E`), as `…{unit}`."""
     out: dict[str, str] = {}
-    for code in reversed(list(dict.fromkeys(cldr_codes(tag)))):
-        path = os.path.join(cldr, "common", "main", code + ".xml")
-        if not os.path.exists(path):
-            continue
-        for length in ET.parse(path).getroot().iter("unitLength"):
-            if length.get("type") != "long":
-                continue
-            for unit in length.iter("compoundUnit"):
-                pattern = unit.find("unitPrefixPattern")
-                if unit.get("type") in SI_PREFIXES and pattern is not None and pattern.text:
-                    out[SI_PREFIXES[unit.get("type")]] = pattern.text.replace("{0}", "{unit}")
+    for length in long_unit_lengths(cldr, tag):
+        for unit in length.iter("compoundUnit"):
+            pattern = unit.find("unitPrefixPattern")
+            if unit.get("type") in SI_PREFIXES and pattern is not None and pattern.text:
+                out[SI_PREFIXES[unit.get("type")]] = pattern.text.replace("{0}", "{unit}")
     return out
 
 
