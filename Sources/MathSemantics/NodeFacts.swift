@@ -106,6 +106,18 @@ extension SemanticTree.Records {
         }
     }
 
+    /// O, o, Θ, Ω, ω: the letters of asymptotic (Landau) notation, and Θ of Heaviside's step: before
+    /// parentheses they apply to what is inside (`O(n \log n)`, `o(1)`, `Θ(t - t_0)`), whatever the
+    /// argument, where another letter before a product in parentheses multiplies it (Functions_Auto).
+    /// ω is also a frequency that can multiply (`\omega(\kappa(\omega - 3) + 1)`), but of the 14 `\omega(`
+    /// of the public arXiv list 13 apply it (ω(e), ω(z, z′), ω(k∥), weights and forms).
+    static func isLandauLetter(_ u: Unicode.Scalar?) -> Bool {
+        switch u {
+        case "O", "o", "Θ", "Ω", "ω": return true
+        default: return false
+        }
+    }
+
     /// Greek letters side by side (`μν`, `μνλρ`): a tensor's indices.
     func isGreekIndices(_ e: NodeID) -> Bool {
         guard kind(e) == .impliedTimes else { return false }
@@ -148,7 +160,9 @@ extension SemanticTree.Records {
                 return .generic(facts)
             }
             guard isLetter(core) else { return .none }
-            return SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) ? .generic(facts) : .possible
+            let letter = soleScalar(core)
+            return SemanticTree.Records.isGenericFunctionLetter(letter) || SemanticTree.Records.isLandauLetter(letter)
+                ? .generic(facts) : .possible
         case .primes:
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }
             return .generic(facts)

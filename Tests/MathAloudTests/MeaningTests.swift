@@ -71,6 +71,20 @@ import Testing
         #expect(normalizedSpeech(speaker.speak(tex: #"x(a+b) + y(c)"#).text).hasPrefix("x times"))
     }
 
+    /// The letters of asymptotic notation (O, o, Θ, Ω, ω) apply to what their parentheses hold, a
+    /// product too (`O(n \log n)`), as f does; another letter before a product in parentheses still
+    /// multiplies it (Functions_Auto), and O without parentheses is a letter.
+    @Test func landauLettersApplyToTheirArgument() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        #expect(say(#"f(n) = O(n \log n)"#) == "f of n equals o of open paren n log n close paren")
+        #expect(say(#"T(n) = \Theta(n^2 \log n)"#).hasSuffix("equals theta of open paren n squared log n close paren"))
+        #expect(say(#"\Omega(n k)"#) == "omega of n k")
+        #expect(say(#"o(1)"#) == "o of 1")
+        #expect(say(#"b(xy)"#) == "b times x y")
+        #expect(say(#"O + (n k)"#) == "o plus n k")
+    }
+
     @Test(arguments: inferred)
     func inferredReading(_ c: (String, String)) throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
