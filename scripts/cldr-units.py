@@ -24,6 +24,12 @@ Which keys are looked at:
   when it has `h`, `kph` when it has `km/h`) takes the locale's own words, so one unit keeps one
   name; these lines are printed in a section of their own.
 
+With --genders, prints instead the grammatical gender CLDR gives each unit the locale has an entry for
+(`s  feminine`, from `<gender>` of the unit in CLDR), for the entries that name none, and CLDR's
+square and cube patterns by gender (`# CLDR power2 feminine one: {0} carrée`), the forms the locale's
+`unit.²`/`unit.³` templates take (`feminine:`, `feminine.plural:`, Locales/README.md); with --write,
+adds ` | gender: G` to those entries in place (the other lines unchanged).
+
 CLDR forms: the `long` unitLength of the locale's CLDR file, then its CLDR parents (`zh-cn` → zh,
 `zh-tw` → zh_Hant, `nb`/`nn` → themselves, then `no`; never root, whose long names are the
 symbols); the patterns without a grammatical case; `{0}` and the spaces around it (also U+00A0 and
@@ -147,6 +153,64 @@ def cldr_units(cldr: str, tag: str) -> dict[str, dict[str, str]]:
                     continue
                 units.setdefault(unit.get("type"), {})[p.get("count") or "other"] = p.text
     return units
+
+
+def cldr_genders(cldr: str, tag: str) -> dict[str, str]:
+    """CLDR unit type → the grammatical gender of the unit (`<gender>` in a long unit), for a locale and
+    its CLDR parents."""
+    genders: dict[str, str] = {}
+    for length in long_unit_lengths(cldr, tag):
+        for unit in length.findall("unit"):
+            g = unit.find("gender")
+            if g is not None and g.text:
+                genders[unit.get("type")] = g.text.strip()
+    return genders
+
+
+def cldr_power_patterns(cldr: str, tag: str) -> list[str]:
+    """CLDR's square and cube patterns of a locale by gender and count (`power2 feminine one: {0} carrée`),
+    without a grammatical case."""
+    out: dict[tuple, str] = {}
+    for length in long_unit_lengths(cldr, tag):
+        for unit in length.findall("compoundUnit"):
+            if unit.get("type") not in ("power2", "power3"):
+                continue
+            for p in unit.findall("compoundUnitPattern1"):
+                if p.get("case") or not p.text:
+                    continue
+                out[(unit.get("type"), p.get("gender") or "-", p.get("count") or "other")] = p.text
+    return [f"{t} {g} {c}: {w}" for (t, g, c), w in out.items()]
+
+
+def genders(args) -> int:
+    """--genders: the CLDR gender of each unit entry that names none (and the square and cube patterns)."""
+    genders_of = cldr_genders(args.cldr, args.tag)
+    target = os.path.join(ROOT, "Locales", args.tag, "units.txt")
+    found: dict[str, str] = {}
+    for key, words in read_entries(target):
+        unit = CLDR_UNITS.get(micro(key)) or CLDR_UNITS.get(key.replace("µ", "μ"))
+        if unit in genders_of and "gender" not in forms(words)[1]:
+            found[key] = genders_of[unit]
+    for key, gender in found.items():
+        print(f"{key:<9} {gender}")
+    for line in cldr_power_patterns(args.cldr, args.tag):
+        print("# CLDR " + line)
+    if args.write and found:
+        with open(target, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        for i, line in enumerate(lines):
+            if line.strip().startswith("#") or not line.strip():
+                continue
+            key = line.split()[0]
+            if key in found:
+                body, sep, comment = line.partition("  #")
+                lines[i] = body.rstrip() + f" | gender: {found.pop(key)}" + (("  " + sep.strip() + comment) if sep else "")
+        tmp = target + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        os.replace(tmp, target)
+        print(f"cldr-units: genders written to {target}", file=sys.stderr)
+    return 0
 
 
 def name(pattern: str) -> str | None:
@@ -320,6 +384,7 @@ def main() -> int:
     ap.add_argument("tag")
     ap.add_argument("--cldr", default="/usr/share/unicode/cldr")
     ap.add_argument("--write", action="store_true", help="append the lines to Locales/<TAG>/units.txt")
+    ap.add_argument("--genders", action="store_true", help="the CLDR gender of the locale's unit entries")
     args = ap.parse_args()
     if not os.path.isdir(os.path.join(args.cldr, "common", "main")):
         print(f"cldr-units: no CLDR locale data in {args.cldr} (apt-get install unicode-cldr-core)", file=sys.stderr)
@@ -327,6 +392,8 @@ def main() -> int:
     if args.tag == "en" or not os.path.isdir(os.path.join(ROOT, "Locales", args.tag)):
         print(f"cldr-units: no locale {args.tag} to fill (a folder of Locales/ other than en)", file=sys.stderr)
         return 1
+    if args.genders:
+        return genders(args)
     symbols = Symbols()
     units = cldr_units(args.cldr, args.tag)
     cats = plural_categories(args.tag)

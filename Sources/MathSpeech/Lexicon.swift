@@ -333,12 +333,33 @@ public struct Lexicon: Sendable {
         if let last = key.unicodeScalars.last, last == "²" || last == "³" {
             core = String(String.UnicodeScalarView(key.unicodeScalars.dropLast()))
             if let w = unitEntry(core, variants) ?? prefixed(core, variants) ?? abbreviated(core, variants),
-               let template = unitEntry("unit." + String(last), variants) {
+               let template = unitEntry("unit." + String(last), agreeing(variants, with: genderEntry(core))) {
                 return Lexicon.fill(template, w)
             }
             return nil
         }
         return prefixed(core, variants) ?? abbreviated(core, variants)
+    }
+
+    /// The entry that gives a unit's grammatical gender (`gender: feminine` in `units.txt`: French
+    /// `s  seconde | plural: secondes | gender: feminine`): the unit's own entry, else its base unit's
+    /// (`ms`, a prefix on `s`; `sec`, an abbreviation of `s`). Nil when the locale has neither.
+    private func genderEntry(_ key: String) -> WordTable.Entry? {
+        if let entry = unitEntry(key) { return entry }
+        if let (_, base) = UnitSymbols.prefixParts(key), let entry = unitEntry(base) { return entry }
+        return UnitSymbols.symbol(abbreviation: key).flatMap { unitEntry($0) }
+    }
+
+    /// The variants to ask of a template that agrees with a unit (`unit.²  {unit} carré | plural: {unit}
+    /// carrés | feminine: {unit} carrée | feminine.plural: {unit} carrées`): each asked variant in the
+    /// unit's gender first (`feminine.plural`), then as asked; the singular of a gender is the gender's
+    /// name. A noun whose gender changes with number names its plural's (Italian `miglio | plural:
+    /// miglia | gender: masculine | gender.plural: feminine`). Without a gender, the variants as asked.
+    private func agreeing(_ variants: [String], with unit: WordTable.Entry?) -> [String] {
+        guard let unit else { return variants }
+        if variants.isEmpty { return unit.variants["gender"].map { [$0] } ?? [] }
+        let gendered = variants.compactMap { v in (unit.variants["gender." + v] ?? unit.variants["gender"]).map { $0 + "." + v } }
+        return gendered + variants
     }
 
     /// Words for an abbreviation of a unit the locale has no entry for: its symbol's (`sec` → `s`).
@@ -358,8 +379,13 @@ public struct Lexicon: Sendable {
     }
 
     private func unitEntry(_ key: String, _ variants: [String]) -> String? {
+        unitEntry(key)?.words(variants)
+    }
+
+    /// The unit entry for `key` in the first locale of the chain, of the locale's language, that has one.
+    private func unitEntry(_ key: String) -> WordTable.Entry? {
         for locale in chain where LocaleTag(locale.tag).language == LocaleTag(tag).language {
-            if let entry = locale.units.entries[key] { return entry.words(variants) }
+            if let entry = locale.units.entries[key] { return entry }
         }
         return nil
     }
@@ -383,7 +409,9 @@ public struct Lexicon: Sendable {
                     written += forms.split(separator: ",").map { ($0.trimmingSpaces, key) }
                 }
                 words.append((entry.words, key))
-                for (name, form) in entry.variants.sorted(by: { $0.key < $1.key }) where name != "written" { words.append((form, key)) }
+                for (name, form) in entry.variants.sorted(by: { $0.key < $1.key }) where name != "written" && !name.hasPrefix("gender") {
+                    words.append((form, key))
+                }
             }
         }
         return written + words

@@ -110,4 +110,23 @@ struct NuclideAndUnitSpeechTests {
             #expect(speaker.speak(mathML: "<math><mn>2</mn><mi intent=':unit'>sek</mi></math>").text == "2 sekunder", "\(locale)")
         }
     }
+
+    /// A square or cube agrees with the unit's grammatical gender (`gender:` in `units.txt`, from
+    /// CLDR, and the `feminine` forms of `unit.²`/`unit.³`), in number too, also after a prefix and in
+    /// the denominator of a quotient; a noun whose gender changes with its number (Italian miglio, plural
+    /// miglia) takes each number's.
+    @Test(arguments: [
+        ("fr", "2\\,\\mathrm{s}^2", "2 secondes carrées"), ("fr", "1\\,\\mathrm{s}^2", "1 seconde carrée"),
+        ("fr", "2\\,\\mathrm{m}^2", "2 mètres carrés"), ("fr", "9{,}8\\,\\mathrm{m/s^2}", "9,8 mètres par seconde carrée"),
+        ("fr", "2\\,\\mathrm{ms}^2", "2 millisecondes carrées"),
+        ("es", "3\\,\\mathrm{h}^2", "3 horas cuadradas"), ("es", "3\\,\\mathrm{mi}^3", "3 millas cúbicas"),
+        ("es", "3\\,\\mathrm{cm}^3", "3 centímetros cúbicos"),
+        ("ca", "1\\,\\mathrm{mi}^2", "1 milla quadrada"), ("ca", "2\\,\\mathrm{in}^3", "2 polzades cúbiques"),
+        ("it", "1\\,\\mathrm{mi}^2", "1 miglio quadrato"), ("it", "3\\,\\mathrm{mi}^2", "3 miglia quadrate"),
+        ("it", "3\\,\\mathrm{h}^2", "3 ore quadrate"), ("pt", "3\\,\\mathrm{h}^2", "3 horas quadradas"),
+    ])
+    func squaresAndCubesAgreeWithTheUnit(_ locale: String, _ tex: String, _ expected: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
+        #expect(speaker.speak(tex: tex).text == expected, "\(locale)")
+    }
 }
