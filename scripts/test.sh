@@ -15,6 +15,11 @@ fi
 echo "test.sh: swift build --build-tests"
 swift build --build-tests
 
+# The API reference is generated from the doc comments (scripts/api-docs.sh); it must be current
+# (about 12 s after the build above: the symbol graphs of the built modules).
+echo "test.sh: scripts/api-docs.sh --check"
+./scripts/api-docs.sh --check
+
 # Plain `swift test` (no --parallel): Swift Testing already runs its tests in parallel in-process,
 # and it reports both Swift Testing and XCTest results in one run with a correct exit status.
 echo "test.sh: swift test --skip-build"
