@@ -935,7 +935,13 @@ extension Analyzer {
                 let isPower = kind(t.node) == .power
                 let markNode = isPower ? child(t.node, .base)! : t.node
                 let upright = atom(markNode, .variant) == .normal || scalar(markNode) == "ⅆ"
-                if integralSeen || upright {
+                // Outside an integral, a letter applied to a group (`\mathrm{d}f(x)`, `\mathrm{d}\varphi_t(s)`)
+                // is what is differentiated, applied: the mark stays a letter before the application, as
+                // a slanted d does, so that `\frac{\mathrm{d}f(x)}{\mathrm{d}x}` differentiates f of x
+                // (joined, the differential took f alone and the derivative read "of x"). After an
+                // integral the group is the integrand (`\int \mathrm{d}x\,(1 + x)`).
+                let applied = !integralSeen && i + 2 < end && tokens[i + 2].kind == .operand && tokens[i + 2].fence >= 0
+                if (integralSeen || upright) && !applied {
                     let v = tokens[i + 1].node
                     let mark = b.mark()
                     if isPower, let e = child(t.node, .exponent) {

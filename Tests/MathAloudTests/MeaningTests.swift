@@ -9,6 +9,9 @@ import Testing
     static let inferred: [(String, String)] = [
         (#"\frac{d}{dx} f(x)"#, "the derivative with respect to x of f of x"),
         (#"\frac{dy}{dx}"#, "the derivative of y with respect to x"),
+        // An upright d before an applied letter differentiates the application (not only the letter).
+        (#"\frac{\mathrm{d}f(x)}{\mathrm{d}x}"#, "the derivative of f of x with respect to x"),
+        (#"\frac{\mathrm{d}\varphi_t(s)}{\mathrm{d}s}"#, "the derivative of phi sub t of s with respect to s"),
         (#"\frac{d^2 y}{dx^2}"#, "the second derivative of y with respect to x"),
         (#"\frac{\partial^2 u}{\partial t^2}"#, "the second partial derivative of u with respect to t"),
         (#"\nabla f"#, "the gradient of f"),
