@@ -118,6 +118,15 @@ extension SemanticTree.Records {
         }
     }
 
+    /// A star or a dagger alone (`*`, `∗`, `⋆`, `†`): a mark on its base, not an exponent.
+    func isStarMark(_ e: NodeID) -> Bool {
+        guard kind(e) == .operator || kind(e) == .identifier else { return false }
+        switch soleScalar(e) {
+        case "*", "∗", "⋆", "†": return true
+        default: return false
+        }
+    }
+
     /// Greek letters side by side (`μν`, `μνλρ`): a tensor's indices.
     func isGreekIndices(_ e: NodeID) -> Bool {
         guard kind(e) == .impliedTimes else { return false }
@@ -170,7 +179,9 @@ extension SemanticTree.Records {
             guard let b = child(n, .base), let e = child(n, .exponent) else { return .none }
             // A label as a superscript (G^{ret}(x, y), Θ_β^{hom}(y)) or Greek indices (T^{μν}(q, p)): applied
             // as the base is.
-            if atom(n, .exponentKind) == .label || isGreekIndices(e) { return functionLikeness(b) }
+            // A star or dagger (x^*(t), φ^*(x), Γ^*(M), f^†(x)): a conjugate, an optimum, a pull-back —
+            // another function named after the base, applied as the base is (as a prime is).
+            if atom(n, .exponentKind) == .label || isGreekIndices(e) || isStarMark(e) { return functionLikeness(b) }
             guard let core = coreIdentifier(b), isLetter(core) else { return .none }
             // A function space or a cohomology group before its domain (L^2(Ω), W_0^{1,p}(Ω), C^∞(M),
             // H^1(X)): the superscript indexes it, so the application is not of a power of a function.

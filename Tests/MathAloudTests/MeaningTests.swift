@@ -88,6 +88,18 @@ import Testing
         #expect(say(#"O + (n k)"#) == "o plus n k")
     }
 
+    /// A letter with a star or dagger before parentheses applies as the letter would (x^*(t), φ^*(x),
+    /// e_i^*(e_j), a^†(t)); before a product in parentheses it still multiplies.
+    @Test func starredLettersApplyAsTheirBase() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        #expect(say(#"x^*(t)"#) == "x star of t")
+        #expect(say(#"\phi^*(x)"#) == "phi star of x")
+        #expect(say(#"e_i^*(e_j) = \delta_{ij}"#) == "e sub i star of e sub j equals delta sub i j")
+        #expect(say(#"z^*(z+1)"#) == "z star times open paren z plus 1 close paren")
+        #expect(say(#"T^*M"#) == "t star m")
+    }
+
     @Test(arguments: inferred)
     func inferredReading(_ c: (String, String)) throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
