@@ -1089,25 +1089,51 @@ extension Analyzer {
     /// simple argument elsewhere in the formula (`T(n) = 2T(n/2) + n`, `u(x+1) = u(x)`): read the same
     /// way in both places. The formula is searched once, and only when such a letter is met.
     mutating func appliesElsewhere(_ n: NodeID, _ group: NodeID) -> Bool {
-        guard kind(n) == .identifier, let content = child(group, .content),
-              kind(content) == .infix || kind(content) == .impliedTimes else { return false }
+        guard let content = child(group, .content), kind(content) == .infix || kind(content) == .impliedTimes,
+              let letter = appliedLetterKey(n) else { return false }
         if lettersApplied == nil {
             lettersApplied = root.map { r in r._withUnsafeGuaranteedRef { Analyzer.lettersAppliedToSimpleArguments(in: $0) } } ?? []
         }
-        let letter = text(n)
         return lettersApplied!.contains(letter)
+    }
+
+    /// The key of ``lettersAppliedToSimpleArguments(in:)`` for node `n`: a letter's text (`u`), or a
+    /// letter with a letter or number as its subscript (`t_2`, `f_i`); nil for anything else.
+    func appliedLetterKey(_ n: NodeID) -> String? {
+        switch kind(n) {
+        case .identifier:
+            return text(n)
+        case .subscript:
+            guard let b = child(n, .base), kind(b) == .identifier, let s = child(n, .subscript),
+                  kind(s) == .identifier || kind(s) == .number else { return nil }
+            return text(b) + "_" + text(s)
+        default:
+            return nil
+        }
     }
 
     /// The one-letter identifiers that `root` writes directly before parentheses holding one
     /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`), in a row or as a fenced
-    /// group; at most 16, searching at most 4,096 nodes (and 64 items after each letter).
+    /// group, and such letters with a letter or number as subscript (`t_2(a)`, keyed `t_2`, as
+    /// ``appliedLetterKey(_:)``); at most 16, searching at most 4,096 nodes (and 64 items after each
+    /// letter).
     static func lettersAppliedToSimpleArguments(in root: MathNode) -> [String] {
         var found: [String] = []
         var stack = [root]
         var visited = 0
         func letter(_ m: MathNode) -> String? {
-            if case .identifier(let t, _) = m.kind, t.unicodeScalars.count == 1 { return t }
-            return nil
+            switch m.kind {
+            case .identifier(let t, _):
+                return t.unicodeScalars.count == 1 ? t : nil
+            case .subscript:
+                guard m.children.count == 2, let base = letter(m.children[0]) else { return nil }
+                switch m.children[1].kind {
+                case .identifier(let t, _), .number(let t, _): return base + "_" + t
+                default: return nil
+                }
+            default:
+                return nil
+            }
         }
         func isSimple(_ m: MathNode) -> Bool {
             switch m.kind {

@@ -58,7 +58,7 @@ import Testing
     ]
 
     /// A letter the formula applies to a simple argument is a function wherever it stands before
-    /// parentheses (`T(n) = 2T(n/2) + n`), from TeX and from MathML; a letter never so applied keeps the
+    /// parentheses (`T(n) = 2T(n/2) + n`, with a subscript `ψ_0(a) - ψ_0(a+b)`), from TeX and from MathML; a letter never so applied keeps the
     /// product reading (`a(b+c) = ab + ac`).
     @Test func aLetterAppliedElsewhereIsAFunctionThroughout() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
@@ -72,6 +72,12 @@ import Testing
         #expect(normalizedSpeech(speaker.speak(tex: #"a(b+c) = ab + ac"#).text)
                 == "a times open paren b plus c close paren equals a b plus a c")
         #expect(normalizedSpeech(speaker.speak(tex: #"x(a+b) + y(c)"#).text).hasPrefix("x times"))
+        // A letter with a subscript is keyed with it: ψ₀ applied to a is a function before a + b too,
+        // a₁ never applied keeps the product.
+        #expect(normalizedSpeech(speaker.speak(tex: #"\psi_0(a) - \psi_0(a+b)"#).text)
+                == "psi sub 0 of a minus psi sub 0 of open paren a plus b close paren")
+        #expect(normalizedSpeech(speaker.speak(tex: #"a_1(b+c) = a_1 b + a_1 c"#).text)
+                == "a sub 1 times open paren b plus c close paren equals a sub 1 b plus a sub 1 c")
     }
 
     /// The letters of asymptotic notation (O, o, Θ, Ω, ω) apply to what their parentheses hold, a
