@@ -342,12 +342,15 @@ public struct Lexicon: Sendable {
     }
 
     /// The entry that gives a unit's grammatical gender (`gender: feminine` in `units.txt`: French
-    /// `s  seconde | plural: secondes | gender: feminine`): the unit's own entry, else its base unit's
-    /// (`ms`, a prefix on `s`; `sec`, an abbreviation of `s`). Nil when the locale has neither.
+    /// `s  seconde | plural: secondes | gender: feminine`): the unit's own entry if it names one, else
+    /// its base unit's (`ms`, a prefix on `s`; `sec`, an abbreviation of `s`). Nil when none names one.
     private func genderEntry(_ key: String) -> WordTable.Entry? {
-        if let entry = unitEntry(key) { return entry }
-        if let (_, base) = UnitSymbols.prefixParts(key), let entry = unitEntry(base) { return entry }
-        return UnitSymbols.symbol(abbreviation: key).flatMap { unitEntry($0) }
+        func named(_ entry: WordTable.Entry?) -> WordTable.Entry? {
+            entry.flatMap { e in e.variants.keys.contains(where: { $0 == "gender" || $0.hasPrefix("gender.") }) ? e : nil }
+        }
+        if let entry = named(unitEntry(key)) { return entry }
+        if let (_, base) = UnitSymbols.prefixParts(key), let entry = named(unitEntry(base)) { return entry }
+        return named(UnitSymbols.symbol(abbreviation: key).flatMap { unitEntry($0) })
     }
 
     /// The variants to ask of a template that agrees with a unit (`unit.²  {unit} carré | plural: {unit}
