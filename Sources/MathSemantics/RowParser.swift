@@ -1097,8 +1097,9 @@ extension Analyzer {
         return lettersApplied!.contains(letter)
     }
 
-    /// The key of ``lettersAppliedToSimpleArguments(in:)`` for node `n`: a letter's text (`u`), or a
-    /// letter with a letter or number as its subscript (`t_2`, `f_i`); nil for anything else.
+    /// The key of ``lettersAppliedToSimpleArguments(in:)`` for node `n`: a letter's text (`u`), a
+    /// letter with a letter or number as its subscript (`t_2`, `f_i`), or with an accent over it (`S^~`
+    /// for S̃, keyed by the accent's character); nil for anything else.
     func appliedLetterKey(_ n: NodeID) -> String? {
         switch kind(n) {
         case .identifier:
@@ -1107,6 +1108,10 @@ extension Analyzer {
             guard let b = child(n, .base), kind(b) == .identifier, let s = child(n, .subscript),
                   kind(s) == .identifier || kind(s) == .number else { return nil }
             return text(b) + "_" + text(s)
+        case .accent:
+            guard tree.string(n, .position) != "under", let b = child(n, .base), kind(b) == .identifier,
+                  let a = child(n, .accent), kind(a) == .operator || kind(a) == .identifier else { return nil }
+            return text(b) + "^" + text(a)
         default:
             return nil
         }
@@ -1115,7 +1120,7 @@ extension Analyzer {
     /// The one-letter identifiers that `root` writes directly before parentheses holding one
     /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`), in a row or as a fenced
     /// group, and such letters with a letter or number as subscript (`t_2(a)`, keyed `t_2`, as
-    /// ``appliedLetterKey(_:)``); at most 16, searching at most 4,096 nodes (and 64 items after each
+    /// ``appliedLetterKey(_:)``) or an accent over them (`\tilde S(G)`); at most 16, searching at most 4,096 nodes (and 64 items after each
     /// letter).
     static func lettersAppliedToSimpleArguments(in root: MathNode) -> [String] {
         var found: [String] = []
@@ -1129,6 +1134,13 @@ extension Analyzer {
                 guard m.children.count == 2, let base = letter(m.children[0]) else { return nil }
                 switch m.children[1].kind {
                 case .identifier(let t, _), .number(let t, _): return base + "_" + t
+                default: return nil
+                }
+            case .over(let p) where p.accent:
+                guard m.children.count == 2, case .identifier(let t, _) = m.children[0].kind, t.unicodeScalars.count == 1
+                else { return nil }
+                switch m.children[1].kind {
+                case .operator(let a, _), .identifier(let a, _): return t + "^" + a
                 default: return nil
                 }
             default:

@@ -78,6 +78,10 @@ import Testing
                 == "psi sub 0 of a minus psi sub 0 of open paren a plus b close paren")
         #expect(normalizedSpeech(speaker.speak(tex: #"a_1(b+c) = a_1 b + a_1 c"#).text)
                 == "a sub 1 times open paren b plus c close paren equals a sub 1 b plus a sub 1 c")
+        // So is a letter with an accent over it (ρ̄ applied to t); x̂ never applied keeps the product.
+        #expect(normalizedSpeech(speaker.speak(tex: #"\bar\rho(t + \Delta t) = e^{K \Delta t} \bar\rho(t)"#).text)
+                .hasPrefix("rho bar of open paren t plus delta t close paren"))
+        #expect(normalizedSpeech(speaker.speak(tex: #"\hat x(a+b) = c"#).text).hasPrefix("x hat times"))
     }
 
     /// The letters of asymptotic notation (O, o, Θ, Ω, ω) apply to what their parentheses hold, a
