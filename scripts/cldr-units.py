@@ -143,15 +143,21 @@ def long_unit_lengths(cldr: str, tag: str):
             yield from (u for u in cldr_root(path).iter("unitLength") if u.get("type") == "long")
 
 
+def long_units(cldr: str, tag: str, element: str):
+    """The `element` elements (`unit`, `compoundUnit`) of the long unit lengths of a locale's CLDR files,
+    its parents' first (``long_unit_lengths``): what every CLDR table here is read from."""
+    for length in long_unit_lengths(cldr, tag):
+        yield from length.iter(element)
+
+
 def cldr_units(cldr: str, tag: str) -> dict[str, dict[str, str]]:
     """CLDR unit type → {count: pattern} of the long unit names of a locale and its CLDR parents."""
     units: dict[str, dict[str, str]] = {}
-    for length in long_unit_lengths(cldr, tag):
-        for unit in length.findall("unit"):
-            for p in unit.findall("unitPattern"):
-                if p.get("case") or p.get("draft") in ("unconfirmed", "provisional") or not p.text:
-                    continue
-                units.setdefault(unit.get("type"), {})[p.get("count") or "other"] = p.text
+    for unit in long_units(cldr, tag, "unit"):
+        for p in unit.findall("unitPattern"):
+            if p.get("case") or p.get("draft") in ("unconfirmed", "provisional") or not p.text:
+                continue
+            units.setdefault(unit.get("type"), {})[p.get("count") or "other"] = p.text
     return units
 
 
@@ -159,11 +165,10 @@ def cldr_genders(cldr: str, tag: str) -> dict[str, str]:
     """CLDR unit type → the grammatical gender of the unit (`<gender>` in a long unit), for a locale and
     its CLDR parents."""
     genders: dict[str, str] = {}
-    for length in long_unit_lengths(cldr, tag):
-        for unit in length.findall("unit"):
-            g = unit.find("gender")
-            if g is not None and g.text:
-                genders[unit.get("type")] = g.text.strip()
+    for unit in long_units(cldr, tag, "unit"):
+        g = unit.find("gender")
+        if g is not None and g.text:
+            genders[unit.get("type")] = g.text.strip()
     return genders
 
 
@@ -171,14 +176,13 @@ def cldr_power_patterns(cldr: str, tag: str) -> list[str]:
     """CLDR's square and cube patterns of a locale by gender and count (`power2 feminine one: {0} carrée`),
     without a grammatical case."""
     out: dict[tuple, str] = {}
-    for length in long_unit_lengths(cldr, tag):
-        for unit in length.findall("compoundUnit"):
-            if unit.get("type") not in ("power2", "power3"):
+    for unit in long_units(cldr, tag, "compoundUnit"):
+        if unit.get("type") not in ("power2", "power3"):
+            continue
+        for p in unit.findall("compoundUnitPattern1"):
+            if p.get("case") or not p.text:
                 continue
-            for p in unit.findall("compoundUnitPattern1"):
-                if p.get("case") or not p.text:
-                    continue
-                out[(unit.get("type"), p.get("gender") or "-", p.get("count") or "other")] = p.text
+            out[(unit.get("type"), p.get("gender") or "-", p.get("count") or "other")] = p.text
     return [f"{t} {g} {c}: {w}" for (t, g, c), w in out.items()]
 
 
@@ -370,11 +374,10 @@ SI_PREFIXES = {"10p30": "Q", "10p27": "R", "10p24": "Y", "10p21": "Z", "10p18": 
 def cldr_prefixes(cldr: str, tag: str) -> dict[str, str]:
     """The long unit prefix patterns of a locale (`exa{0}`) by units.txt key (`E`), as `…{unit}`."""
     out: dict[str, str] = {}
-    for length in long_unit_lengths(cldr, tag):
-        for unit in length.iter("compoundUnit"):
-            pattern = unit.find("unitPrefixPattern")
-            if unit.get("type") in SI_PREFIXES and pattern is not None and pattern.text:
-                out[SI_PREFIXES[unit.get("type")]] = pattern.text.replace("{0}", "{unit}")
+    for unit in long_units(cldr, tag, "compoundUnit"):
+        pattern = unit.find("unitPrefixPattern")
+        if unit.get("type") in SI_PREFIXES and pattern is not None and pattern.text:
+            out[SI_PREFIXES[unit.get("type")]] = pattern.text.replace("{0}", "{unit}")
     return out
 
 
