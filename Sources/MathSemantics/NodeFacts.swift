@@ -118,15 +118,6 @@ extension SemanticTree.Records {
         }
     }
 
-    /// A star or a dagger alone (`*`, `∗`, `⋆`, `†`): a mark on its base, not an exponent.
-    func isStarMark(_ e: NodeID) -> Bool {
-        guard kind(e) == .operator || kind(e) == .identifier else { return false }
-        switch soleScalar(e) {
-        case "*", "∗", "⋆", "†": return true
-        default: return false
-        }
-    }
-
     /// Greek letters side by side (`μν`, `μνλρ`): a tensor's indices.
     func isGreekIndices(_ e: NodeID) -> Bool {
         guard kind(e) == .impliedTimes else { return false }
@@ -179,9 +170,13 @@ extension SemanticTree.Records {
             guard let b = child(n, .base), let e = child(n, .exponent) else { return .none }
             // A label as a superscript (G^{ret}(x, y), Θ_β^{hom}(y)) or Greek indices (T^{μν}(q, p)): applied
             // as the base is.
-            // A star or dagger (x^*(t), φ^*(x), Γ^*(M), f^†(x)): a conjugate, an optimum, a pull-back —
-            // another function named after the base, applied as the base is (as a prime is).
-            if atom(n, .exponentKind) == .label || isGreekIndices(e) || isStarMark(e) { return functionLikeness(b) }
+            // An adjoint mark alone (x^*(t), φ^*(x), Γ^*(M), f^†(x), ``Vocabulary/isAdjointMark(_:)``): a
+            // conjugate, an optimum, a pull-back — another function named after the base, applied as the
+            // base is (as a prime is). Not the transpose ⊤: a matrix transposed before parentheses
+            // multiplies them (Y^⊤(W − WP), arXiv list).
+            let mark = soleScalar(e)
+            let adjointMark = (kind(e) == .operator || kind(e) == .identifier) && mark != "⊤" && Vocabulary.isAdjointMark(mark)
+            if atom(n, .exponentKind) == .label || isGreekIndices(e) || adjointMark { return functionLikeness(b) }
             guard let core = coreIdentifier(b), isLetter(core) else { return .none }
             // A function space or a cohomology group before its domain (L^2(Ω), W_0^{1,p}(Ω), C^∞(M),
             // H^1(X)): the superscript indexes it, so the application is not of a power of a function.

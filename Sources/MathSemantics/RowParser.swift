@@ -1126,21 +1126,26 @@ extension Analyzer {
         var found: [String] = []
         var stack = [root]
         var visited = 0
+        func oneLetter(_ m: MathNode) -> String? {
+            if case .identifier(let t, _) = m.kind, t.unicodeScalars.count == 1 { return t }
+            return nil
+        }
+        /// The key of a letter, a letter with a subscript or a letter under a mark (``appliedLetterKey(_:)``;
+        /// an over-script that the analysis does not take for an accent is a key never asked for).
         func letter(_ m: MathNode) -> String? {
             switch m.kind {
-            case .identifier(let t, _):
-                return t.unicodeScalars.count == 1 ? t : nil
+            case .identifier:
+                return oneLetter(m)
             case .subscript:
-                guard m.children.count == 2, let base = letter(m.children[0]) else { return nil }
+                guard m.children.count == 2, let base = oneLetter(m.children[0]) else { return nil }
                 switch m.children[1].kind {
                 case .identifier(let t, _), .number(let t, _): return base + "_" + t
                 default: return nil
                 }
-            case .over(let p) where p.accent:
-                guard m.children.count == 2, case .identifier(let t, _) = m.children[0].kind, t.unicodeScalars.count == 1
-                else { return nil }
+            case .over:
+                guard m.children.count == 2, let base = oneLetter(m.children[0]) else { return nil }
                 switch m.children[1].kind {
-                case .operator(let a, _), .identifier(let a, _): return t + "^" + a
+                case .operator(let a, _), .identifier(let a, _): return base + "^" + a
                 default: return nil
                 }
             default:

@@ -332,8 +332,9 @@ public struct Lexicon: Sendable {
         var core = key
         if let last = key.unicodeScalars.last, last == "²" || last == "³" {
             core = String(String.UnicodeScalarView(key.unicodeScalars.dropLast()))
-            if let w = unitEntry(core, variants) ?? prefixed(core, variants) ?? abbreviated(core, variants),
-               let template = unitEntry("unit." + String(last), agreeing(variants, with: genderEntry(core))) {
+            let own = unitEntry(core)
+            if let w = own?.words(variants) ?? prefixed(core, variants) ?? abbreviated(core, variants),
+               let template = unitEntry("unit." + String(last), agreeing(variants, with: genderEntry(core, own))) {
                 return Lexicon.fill(template, w)
             }
             return nil
@@ -342,27 +343,27 @@ public struct Lexicon: Sendable {
     }
 
     /// The entry that gives a unit's grammatical gender (`gender: feminine` in `units.txt`: French
-    /// `s  seconde | plural: secondes | gender: feminine`): the unit's own entry if it names one, else
-    /// its base unit's (`ms`, a prefix on `s`; `sec`, an abbreviation of `s`). Nil when none names one.
-    private func genderEntry(_ key: String) -> WordTable.Entry? {
+    /// `s  seconde | plural: secondes | gender: feminine`): the unit's own entry (`own`, already looked
+    /// up) if it names one, else its base unit's (`ms`, a prefix on `s`; `sec`, an abbreviation of `s`).
+    /// Nil when none names one.
+    private func genderEntry(_ key: String, _ own: WordTable.Entry?) -> WordTable.Entry? {
         func named(_ entry: WordTable.Entry?) -> WordTable.Entry? {
             entry.flatMap { e in e.variants.keys.contains(where: { $0 == "gender" || $0.hasPrefix("gender.") }) ? e : nil }
         }
-        if let entry = named(unitEntry(key)) { return entry }
+        if let entry = named(own) { return entry }
         if let (_, base) = UnitSymbols.prefixParts(key), let entry = named(unitEntry(base)) { return entry }
         return named(UnitSymbols.symbol(abbreviation: key).flatMap { unitEntry($0) })
     }
 
     /// The variants to ask of a template that agrees with a unit (`unit.²  {unit} carré | plural: {unit}
-    /// carrés | feminine: {unit} carrée | feminine.plural: {unit} carrées`): each asked variant in the
-    /// unit's gender first (`feminine.plural`), then as asked; the singular of a gender is the gender's
-    /// name. A noun whose gender changes with number names its plural's (Italian `miglio | plural:
-    /// miglia | gender: masculine | gender.plural: feminine`). Without a gender, the variants as asked.
+    /// carrés | feminine: {unit} carrée | feminine.plural: {unit} carrées`): the unit's gender as one more
+    /// variant component, through ``variantCandidates(_:)`` as a rule's `@feminine@plural` is
+    /// (`feminine.plural`, `feminine`, `plural`). A noun whose gender changes with number names its
+    /// plural's (Italian `miglio | plural: miglia | gender: masculine | gender.plural: feminine`).
     private func agreeing(_ variants: [String], with unit: WordTable.Entry?) -> [String] {
-        guard let unit else { return variants }
-        if variants.isEmpty { return unit.variants["gender"].map { [$0] } ?? [] }
-        let gendered = variants.compactMap { v in (unit.variants["gender." + v] ?? unit.variants["gender"]).map { $0 + "." + v } }
-        return gendered + variants
+        guard let unit, let gender = variants.lazy.compactMap({ unit.variants["gender." + $0] }).first ?? unit.variants["gender"]
+        else { return variants }
+        return variantCandidates([[gender], variants])
     }
 
     /// Words for an abbreviation of a unit the locale has no entry for: its symbol's (`sec` → `s`).

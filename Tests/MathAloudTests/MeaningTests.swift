@@ -58,8 +58,8 @@ import Testing
     ]
 
     /// A letter the formula applies to a simple argument is a function wherever it stands before
-    /// parentheses (`T(n) = 2T(n/2) + n`, with a subscript `ψ_0(a) - ψ_0(a+b)`), from TeX and from MathML; a letter never so applied keeps the
-    /// product reading (`a(b+c) = ab + ac`).
+    /// parentheses (`T(n) = 2T(n/2) + n`; with a subscript or an accent, `ψ_0(a) - ψ_0(a+b)`), from TeX
+    /// and from MathML; a letter never so applied keeps the product reading (`a(b+c) = ab + ac`).
     @Test func aLetterAppliedElsewhereIsAFunctionThroughout() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         #expect(normalizedSpeech(speaker.speak(tex: #"T(n) = 2T(n/2) + n"#).text)
