@@ -588,8 +588,12 @@ extension Analyzer {
                 continue
             }
             let next = i + 1 < end ? items[i + 1].kind : .operand
+            // Pre-scripts need a base that shows something: scripts on nothing followed by more
+            // scripts on nothing (MathJax's mhchem output for SO₄²⁺: `SO`, then `_4` and `^{2+}` each
+            // on a padded phantom) belong to what precedes them.
             let prescripts = kind == .scripts && next != .operator && next != .operand
                 && !(items[i].raw.map { Analyzer.degreeRingOnNothing($0) != nil } ?? false)
+                && !(next == .scripts && (items[i + 1].raw.map { Analyzer.prescriptParts($0) != nil } ?? false))
             let repeating = kind == .number && (next == .operator || next == .underOver)
             let unit = next == .identifier || next == .other || next == .scripts
                 || (next == .operator && items[i + 1].scalar == "\u{2062}" && i + 2 < end)

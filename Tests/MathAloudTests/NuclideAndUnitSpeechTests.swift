@@ -57,6 +57,26 @@ struct NuclideAndUnitSpeechTests {
         #expect(speaker.speak(tex: #"{}^{14}_{6}\mathrm{C}"#).text == speaker.speak(mathML: "<math>" + mhchemNuclide("14", "6", "C") + "</math>").text)
     }
 
+    /// Scripts on nothing followed by more scripts on nothing (MathJax's mhchem output for SO₄²⁺: each
+    /// script on a padded phantom after `SO`) are no pre-scripts: a pre-script needs a base that shows
+    /// something. Pre-scripts before a visible base stay (`{}_nC_k`, a nuclide).
+    @Test func scriptsOnNothingAfterAFormulaAreNoPrescripts() throws {
+        func onPhantom(_ script: String, sup: Bool) -> String {
+            let tag = sup ? "msup" : "msub"
+            return "<\(tag)><mpadded width='0'><mphantom><mi>A</mi></mphantom></mpadded><mpadded height='0'>\(script)</mpadded></\(tag)>"
+        }
+        let sulfate = "<math><mi>SO</mi>" + onPhantom("<mn>4</mn>", sup: false) + onPhantom("<mrow><mn>2</mn><mo>+</mo></mrow>", sup: true) + "</math>"
+        for style in ["clearspeak", "simplespeak", "mathspeak"] {
+            let speaker = try SpeakerCache.shared.speaker(style: style)
+            let text = speaker.speak(mathML: sulfate).text.lowercased()
+            #expect(!text.contains("pre"), "\(style): \(text)")
+            #expect(!speaker.speak(tex: "SO{}_4{}^{2+}").text.lowercased().contains("pre"), "\(style)")
+        }
+        let clearspeak = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(clearspeak.speak(mathML: sulfate).text == "SO sub 4, raised to the 2 plus power")
+        #expect(clearspeak.speak(tex: "{}_nC_k + {}^{14}_{6}C").text == "n C k plus C with mass number 14 and atomic number 6")
+    }
+
     /// Every SI prefix on a unit's abbreviation (`sec` for s) or its symbol, with the micro sign
     /// U+00B5 or the Greek mu U+03BC, reads as prefix and unit; no raw symbol reaches the speech.
     @Test(arguments: [
