@@ -59,6 +59,7 @@ func loadLines(_ path: String) -> [String] {
 }
 
 /// Best-of-N seconds for one pass of `body` over the corpus (after one warm-up pass).
+@inline(never)
 func bestOf(_ n: Int, _ body: () -> Void) -> Double {
     body()
     var best = Double.infinity
@@ -253,13 +254,24 @@ func benchStages(_ o: Options) {
     let parsed = lines.map { speaker.parser.parse($0, notation: .tex) }
     let trees = parsed.map { speaker.analyze($0) }
     var sink = 0
-    let parse = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.parser.parse(line, notation: .tex).diagnostics.count } }
-    let analyze = bestOf(o.repeatCount) { for p in parsed { sink &+= speaker.analyze(p).nodeCount } }
-    let rules = bestOf(o.repeatCount) { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
-    let whole = bestOf(o.repeatCount) { for line in lines { sink &+= speaker.speak(tex: line).speech.items.count } }
+    // `STAGES_ONLY=parse|semantics|rules|turn|whole` times one loop alone (for a profiler: callgrind
+    // with `--toggle-collect='*bestOf*'` then sees that loop's caches and branches only).
+    let only = ProcessInfo.processInfo.environment["STAGES_ONLY"]
+    func timed(_ name: String, _ body: () -> Void) -> Double { only == nil || only == name ? bestOf(o.repeatCount, body) : .nan }
+    let parse = timed("parse") { for line in lines { sink &+= speaker.parser.parse(line, notation: .tex).diagnostics.count } }
+    let analyze = timed("semantics") { for p in parsed { sink &+= speaker.analyze(p).nodeCount } }
+    let rules = timed("rules") { for t in trees { sink &+= speaker.speak(semantics: t).description.items.count } }
+    let whole = timed("whole") { for line in lines { sink &+= speaker.speak(tex: line).speech.items.count } }
+    // The three stages one formula at a time, without `speak(tex:)`'s result: what the stages cost
+    // together, beside what each costs alone in a loop of its own (the difference is the caches and
+    // predictors the stages share, not the work).
+    let inTurn = timed("turn") {
+        for line in lines { sink &+= speaker.speak(semantics: speaker.analyze(speaker.parser.parse(line, notation: .tex))).description.items.count }
+    }
     let n = Double(lines.count)
     print("corpus: \(o.corpus) (\(lines.count) formulas), best of \(o.repeatCount), one thread")
-    for (name, s) in [("parse (TeX → tree)", parse), ("semantics (tree → meaning)", analyze), ("rules (meaning → speech)", rules), ("whole speak(tex:)", whole)] {
+    for (name, s) in [("parse (TeX → tree)", parse), ("semantics (tree → meaning)", analyze), ("rules (meaning → speech)", rules),
+                      ("the three stages in turn", inTurn), ("whole speak(tex:)", whole)] {
         print(name.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: "%8.2f µs/formula %9.0f formulas/s", s / n * 1e6, n / s))
     }
     if sink == 42 { print("") }
