@@ -945,6 +945,10 @@ extension Analyzer {
         let gap = i + 2 < end && items[i + 1].scalar == "\u{2062}" ? 1 : 0
         guard var u = Analyzer.unitAt(items, i + 1 + gap, end, names: unitNames) else { return nil }
         u.used += gap
+        // `6 H F`, `2 H_2 O`: an element symbol after a number, followed by another element symbol, is
+        // the start of a chemical formula with its coefficient (SiO₂ + 6 HF → …), not a unit ("6 henrys").
+        if Analyzer.isUnmarkedElement(items[i + 1 + gap].raw), i + 1 + u.used < end,
+           Analyzer.isElementPart(items[i + 1 + u.used].raw) { return nil }
         let q = node(m, ctx)
         let unitMark = b.mark()
         if let p = u.power { b.integer(.unitPower, p) }
@@ -984,6 +988,22 @@ extension Analyzer {
         b.flag(.unitFirst)
         if kind(q) == .number && text(q) == "1" { b.flag(.singular) }
         return (b.finish(.measurement, mark), 2)
+    }
+
+    /// Whether `m` is an identifier spelling one element symbol (`H`, `Cl`) that MathML does not mark
+    /// as a unit.
+    static func isUnmarkedElement(_ m: MathNode?) -> Bool {
+        guard let m, case .identifier(let t, _) = m.kind else { return false }
+        return !(m.attributes.map(isMarkedUnit) ?? false) && SemanticTree.Records.isElementSymbol(t)
+    }
+
+    /// Whether `m` is an element symbol, alone or with scripts (`F`, `O_2`, `H_2`).
+    static func isElementPart(_ m: MathNode?) -> Bool {
+        guard let m else { return false }
+        switch m.kind {
+        case .subscript, .superscript, .subSuperscript: return isUnmarkedElement(m.children.first)
+        default: return isUnmarkedElement(m)
+        }
     }
 
     /// Whether MathML attributes mark a unit of measure: `class="MathML-Unit"` (the class MathJax and

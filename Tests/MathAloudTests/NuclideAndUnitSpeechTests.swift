@@ -57,6 +57,23 @@ struct NuclideAndUnitSpeechTests {
         #expect(speaker.speak(tex: #"{}^{14}_{6}\mathrm{C}"#).text == speaker.speak(mathML: "<math>" + mhchemNuclide("14", "6", "C") + "</math>").text)
     }
 
+    /// An element symbol after a number, followed by another element symbol, starts a chemical formula
+    /// with its coefficient (`SiO₂ + 6 HF`), not a measurement ("6 henrys"); alone, or marked as a unit,
+    /// it stays the unit.
+    @Test func elementAfterANumberThatStartsAFormulaIsNoUnit() throws {
+        let normal = #"<mi mathvariant="normal">"#
+        let hf = "<math><mn>6</mn>\(normal)H</mi>\(normal)F</mi></math>"
+        let water = "<math><mn>2</mn>\(normal)H</mi><msub>\(normal)O</mi><mn>2</mn></msub></math>"
+        for style in ["clearspeak", "mathspeak"] {
+            let speaker = try SpeakerCache.shared.speaker(style: style)
+            #expect(!speaker.speak(mathML: hf).text.contains("henr"), "\(style)")
+            #expect(!speaker.speak(mathML: water).text.contains("henr"), "\(style)")
+            #expect(!speaker.speak(tex: #"3\,\mathrm{H}\,\mathrm{F}"#).text.contains("henr"), "\(style)")
+            #expect(speaker.speak(tex: #"6\,\mathrm{H}"#).text == "6 henrys", "\(style)")
+            #expect(speaker.speak(mathML: #"<math><mn>6</mn><mi class="MathML-Unit">H</mi><mi>F</mi></math>"#).text.contains("henrys"), "\(style)")
+        }
+    }
+
     /// Scripts on nothing followed by more scripts on nothing (MathJax's mhchem output for SO₄²⁺: each
     /// script on a padded phantom after `SO`) are no pre-scripts: a pre-script needs a base that shows
     /// something. Pre-scripts before a visible base stay (`{}_nC_k`, a nuclide).
