@@ -40,6 +40,43 @@ extension SemanticTree.Records {
         return elementBits[Int(capital - 0x41)] & (1 << UInt32(small - 0x61)) != 0
     }
 
+    /// How many element symbols `text` spells as a run of them (`HCl` 2, `NaCl` 2, `Cl` 1; each symbol a
+    /// capital and at most one small letter), or nil when it spells none (`Xy`, `ker`, `HCL`).
+    static func elementRunCount(_ text: String) -> Int? {
+        var count = 0
+        var it = text.utf8.makeIterator()
+        var next = it.next()
+        while let capital = next {
+            guard capital >= 0x41, capital <= 0x5A else { return nil }
+            next = it.next()
+            if let small = next, small >= 0x61, small <= 0x7A {
+                guard elementBits[Int(capital - 0x41)] & (1 << UInt32(small - 0x61)) != 0 else { return nil }
+                next = it.next()
+            } else {
+                guard elementBits[26] & (1 << UInt32(capital - 0x41)) != 0 else { return nil }
+            }
+            count += 1
+        }
+        return count > 0 ? count : nil
+    }
+
+    /// Whether `factors`, which a state of matter in parentheses follows (`HCl (aq)`, `2 H Cl (aq)`,
+    /// `NaCl (s)`: MathJax's MathML for mhchem's `\ce{2HCl(aq)}`), are a formula without counts: after
+    /// an optional positive integer coefficient, identifiers spelling element symbols, two or more in
+    /// all, one identifier at least of two letters or more. A letter or one element before a state is
+    /// mathematics as often (`H(s)`, `B(s)`, `Re(s)`: a function of s).
+    func isStatedFormula<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
+        var rest = factors[...]
+        if rest.count >= 2, let first = rest.first, let c = integerValue(first), c >= 1 { rest = rest.dropFirst() }
+        var elements = 0, long = false
+        for f in rest {
+            guard kind(f) == .identifier, let n = Self.elementRunCount(text(f)) else { return false }
+            elements += n
+            long = long || text(f).utf8.count >= 2
+        }
+        return elements >= 2 && long
+    }
+
     /// The atomic number of each element symbol.
     static let atomicNumbers: [String: Int] = Dictionary(
         uniqueKeysWithValues: elementsByAtomicNumber.enumerated().map { ($1, $0 + 1) })
@@ -63,7 +100,9 @@ extension SemanticTree.Records {
         if factors.count >= 3, let first = factors.first, let c = integerValue(first), c >= 1 {
             return isChemicalFormula(factors.dropFirst())
         }
-        if let last = factors.last, kind(last) == .chemicalState { return isChemicalFormula(factors.dropLast()) }
+        if let last = factors.last, kind(last) == .chemicalState {
+            return isChemicalFormula(factors.dropLast()) || isStatedFormula(factors.dropLast())
+        }
         guard factors.count >= 2 else { return false }
         var counted = false
         var distinctive = false

@@ -759,6 +759,11 @@ extension Analyzer {
         if !p.atEnd, tokens[p.pos].fence >= 0 {
             let gi = tokens[p.pos].fence
             let g = groups[Int(gi)]
+            // `HCl(aq)`, `NaCl(s)`: a word spelling two element symbols or more before a state of matter
+            // is a formula and its state (``product(from:)``), no function and its argument.
+            if head.kind == .word, (SemanticTree.Records.elementRunCount(text(head.node)) ?? 0) >= 2, stateWord(g.node) != nil {
+                return postfixes(&p, head.node)
+            }
             if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
                 p.pos += 1
                 var function = head.node
@@ -970,8 +975,9 @@ extension Analyzer {
             let f = factors[i]
             // `Fe Cl_3 (aq)`: a state in parentheses after a chemical formula written as mathematics is
             // the formula's state, as mhchem's `\ce{FeCl3(aq)}` marks it.
-            if i == end - 1, w - base >= 2, let word = stateWord(f), mayBeChemicalFormula(base..<w),
-               tree.isChemicalFormula((base..<w).map { factors[$0] }) {
+            if i == end - 1, w - base >= 1, let word = stateWord(f),
+               w - base >= 2 && mayBeChemicalFormula(base..<w) && tree.isChemicalFormula((base..<w).map { factors[$0] })
+                || tree.isStatedFormula((base..<w).map { factors[$0] }) {
                 let mark = b.mark()
                 b.string(.state, word)
                 factors[w] = b.finish(.chemicalState, mark, text: word, range: range(f), rangeFromChildren: false)

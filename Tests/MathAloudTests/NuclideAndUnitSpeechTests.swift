@@ -74,6 +74,19 @@ struct NuclideAndUnitSpeechTests {
         }
     }
 
+    /// A word spelling two element symbols or more before a state of matter (MathJax's MathML for
+    /// `\ce{2HCl(aq)}`) is a formula and its state, not a function applied; one element before a state
+    /// stays a function of it (`H(s)`, `Re(s)`).
+    @Test func aFormulaBeforeItsStateIsNoFunction() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        #expect(say("<mi>HCl</mi><mo>(</mo><mi>aq</mi><mo>)</mo>") == "HCl aqueous")
+        #expect(say("<mn>2</mn><mi>NaCl</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "2 NaCl solid")
+        #expect(say("<mi>H</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "H of s")
+        #expect(say("<mi>Re</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "real part of s")
+        #expect(say("<mi>Hom</mi><mo>(</mo><mi>g</mi><mo>)</mo>").contains("of"))
+    }
+
     /// Scripts on nothing followed by more scripts on nothing (MathJax's mhchem output for SO₄²⁺: each
     /// script on a padded phantom after `SO`) are no pre-scripts: a pre-script needs a base that shows
     /// something. Pre-scripts before a visible base stay (`{}_nC_k`, a nuclide).
