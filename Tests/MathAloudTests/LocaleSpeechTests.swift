@@ -190,6 +190,15 @@ import Testing
         #expect(new.isEmpty, "\(config): \(new.count) English words in \(r.spoken) formulas: \(new.keys.sorted().prefix(40))")
     }
 
+    /// A repeating decimal keeps its bar in every locale and style: a locale's own decimal rule (the
+    /// decimal comma) once read 0.3̄ as 0.3, and English MathSpeak dropped the bar.
+    @Test(arguments: configs)
+    func repeatingDecimalKeepsItsBar(_ config: Config) throws {
+        let speaker = try Speaker(locale: LocaleTag(config.locale), style: SpeechStyleName(config.style), cacheCapacity: 0)
+        let repeating = speaker.speak(tex: #"0.\overline{3}"#).text, plain = speaker.speak(tex: "0.3").text
+        #expect(repeating != plain, "\(config): '\(repeating)'")
+    }
+
     @Test(arguments: configs)
     func noCharacterName(_ config: Config) throws {
         let r = try Self.speak(config)
