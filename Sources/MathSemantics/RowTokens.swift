@@ -945,8 +945,9 @@ extension Analyzer {
         let gap = i + 2 < end && items[i + 1].scalar == "\u{2062}" ? 1 : 0
         guard var u = Analyzer.unitAt(items, i + 1 + gap, end, names: unitNames) else { return nil }
         u.used += gap
-        // `6 H F`, `2 H_2 O`: an element symbol after a number, followed by another element symbol, is
-        // the start of a chemical formula with its coefficient (SiO₂ + 6 HF → …), not a unit ("6 henrys").
+        // `6 H F`, `2 H Cl`, `2 H O_2`: an element symbol after a number, followed by another element (with
+        // its count or not), starts a chemical formula with its coefficient (SiO₂ + 6 HF → …), not a unit
+        // ("6 henrys").
         if Analyzer.isUnmarkedElement(items[i + 1 + gap].raw), i + 1 + u.used < end,
            Analyzer.isElementPart(items[i + 1 + u.used].raw) { return nil }
         let q = node(m, ctx)
