@@ -256,7 +256,7 @@ func benchStages(_ o: Options) {
     var sink = 0
     // `STAGES_ONLY=parse|semantics|rules|turn|whole` times one loop alone (for a profiler: callgrind
     // with `--toggle-collect='*bestOf*'` then sees that loop's caches and branches only).
-    let only = ProcessInfo.processInfo.environment["STAGES_ONLY"]
+    let only = ProcessInfo.processInfo.environment["STAGES_ONLY"].flatMap { $0.isEmpty ? nil : $0 }
     func timed(_ name: String, _ body: () -> Void) -> Double { only == nil || only == name ? bestOf(o.repeatCount, body) : .nan }
     let parse = timed("parse") { for line in lines { sink &+= speaker.parser.parse(line, notation: .tex).diagnostics.count } }
     let analyze = timed("semantics") { for p in parsed { sink &+= speaker.analyze(p).nodeCount } }
