@@ -1116,8 +1116,7 @@ struct SpeechRun {
         guard !value.isEmpty else { return value }
         let stored = tree.property(target.node, propertyNumber(properties[property].number))
         if let stored, stored.form == .integer || stored.form == .flag { return value }
-        let name = tree.name(ofProperty: propertyNumber(properties[property].number))
-        let key = name + "." + value
+        let key = ruleName(ofProperty: properties[property].number) + "." + value
         if stored?.form == .atom { return keyedWords(key, variants: variants(selector, context, withVerbosity: true), range: tree.range(target.node)) }
         return core.lexicon.keyed(key, variants: variants(selector, context, withVerbosity: true))?.trimmingSpaces ?? value
     }
@@ -1388,6 +1387,13 @@ struct SpeechRun {
 
     /// A property name's number in this tree (see ``NameNumber``).
     @inline(__always)
+    /// The name of property reference `name` as the rule files spell it. Read from the rule table,
+    /// not the tree: a tree holding no such property (a pseudo-property such as `position` or
+    /// `count`) has no number for it (``NameNumber/absent``).
+    private func ruleName(ofProperty name: NameNumber) -> String {
+        name < .extraBase ? PropertyName(rawValue: name)!.name : core.table.extraPropertyNames[Int(name - .extraBase)]
+    }
+
     private mutating func propertyNumber(_ name: NameNumber) -> UInt16 {
         name < .extraBase ? name : extraNumbers[Int(name - .extraBase)]
     }

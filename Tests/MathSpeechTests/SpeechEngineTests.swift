@@ -155,6 +155,24 @@ import MathSemantics
         #expect(Self.text(engine.speak(SemanticNode(.number, text: "2"))) == "2행 then 2 행, 2-2")
     }
 
+    /// A pseudo-property (`text`, `kind`, `role`, `count`, `script-path`, `position`) said as
+    /// `{=name}` without a format, in a tree that holds no property of that name: its words are the
+    /// locale's entry `name.value` when there is one, else the value as written. The name comes from
+    /// the rule table (the tree has no number for it: reading it from the tree indexed past its
+    /// table, which only debug builds caught).
+    @Test func pseudoPropertiesSaidByName() throws {
+        let rules = "style T\nlocale xx\nrule id for identifier\n  say {=text} {=kind} {=role} {=count} {=script-path} {=position}\n"
+        let style = SpeechStyle(files: [try RuleFile(parsing: rules, file: "xx/t.rules")], words: WordTable())
+        let symbols = try WordTable(parsing: "text.q  the letter queue\n", file: "xx/symbols.txt")
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(), units: WordTable(),
+                                     numbers: WordTable())
+        let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]))
+        let row = SemanticNode(.row, children: [SemanticNode(.identifier, text: "q", role: .item),
+                                                SemanticNode(.identifier, text: "w", role: .item)])
+        #expect(Self.text(engine.speak(row)) == "the letter queue identifier item 0 1 w identifier item 0 2")
+        #expect(Self.text(engine.speak(SemanticTree(row))) == "the letter queue identifier item 0 1 w identifier item 0 2")
+    }
+
     /// `{first}` and `{last}`: the first and last child whatever their roles (a relation's sides).
     @Test func firstAndLastChild() throws {
         let rules = "style T\nlocale xx\nrule sides for row\n  say {last} before {first}\n"
