@@ -31,14 +31,8 @@ extension SemanticTree.Records {
         return bits
     }()
 
-    /// Whether `symbol` is the symbol of a chemical element (`H`, `Cl`; not `h`, `CL`, `Xx`).
-    static func isElementSymbol(_ symbol: String) -> Bool {
-        var it = symbol.utf8.makeIterator()
-        guard let capital = it.next(), capital >= 0x41, capital <= 0x5A else { return false }
-        guard let small = it.next() else { return elementBits[26] & (1 << UInt32(capital - 0x41)) != 0 }
-        guard small >= 0x61, small <= 0x7A, it.next() == nil else { return false }
-        return elementBits[Int(capital - 0x41)] & (1 << UInt32(small - 0x61)) != 0
-    }
+    /// Whether `symbol` is the symbol of a chemical element (`H`, `Cl`; not `h`, `CL`, `Xx`, `HCl`).
+    static func isElementSymbol(_ symbol: String) -> Bool { elementRunCount(symbol) == 1 }
 
     /// How many element symbols `text` spells as a run of them (`HCl` 2, `NaCl` 2, `Cl` 1; each symbol a
     /// capital and at most one small letter), or nil when it spells none (`Xy`, `ker`, `HCL`).
@@ -68,13 +62,24 @@ extension SemanticTree.Records {
     func isStatedFormula<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
         var rest = factors[...]
         if rest.count >= 2, let first = rest.first, let c = integerValue(first), c >= 1 { rest = rest.dropFirst() }
-        var elements = 0, long = false
-        for f in rest {
-            guard kind(f) == .identifier, let n = Self.elementRunCount(text(f)) else { return false }
-            elements += n
-            long = long || text(f).utf8.count >= 2
+        guard let run = elementIdentifiers(rest) else { return false }
+        return run.symbols >= 2 && run.longIdentifiers >= 1
+    }
+
+    /// The element symbols `factors` spell when each is an identifier spelling a run of them (`H`, `Cl`,
+    /// `HCl`): how many symbols in all, how many identifiers of two letters or more, and how many
+    /// identifiers that are one two-letter symbol. Nil when a factor is anything else.
+    private func elementIdentifiers<C: Collection>(_ factors: C)
+        -> (symbols: Int, longIdentifiers: Int, twoLetterSymbols: Int)? where C.Element == NodeID {
+        var run = (symbols: 0, longIdentifiers: 0, twoLetterSymbols: 0)
+        for f in factors {
+            guard kind(f) == .identifier, let n = Self.elementRunCount(text(f)) else { return nil }
+            let letters = text(f).utf8.count
+            run.symbols += n
+            if letters >= 2 { run.longIdentifiers += 1 }
+            if n == 1 && letters == 2 { run.twoLetterSymbols += 1 }
         }
-        return elements >= 2 && long
+        return run
     }
 
     /// The atomic number of each element symbol.
@@ -127,12 +132,8 @@ extension SemanticTree.Records {
     /// one-letter identifiers (`N a C l`), so two-letter symbols are evidence enough where one-letter
     /// ones are not (`C O` stays a product).
     private func isProductOfTwoLetterElements<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
-        var twoLetter = 0
-        for f in factors {
-            guard isElement(f) else { return false }
-            if text(f).utf8.count == 2 { twoLetter += 1 }
-        }
-        return twoLetter >= 2
+        guard let run = elementIdentifiers(factors) else { return false }
+        return run.symbols == factors.count && run.twoLetterSymbols >= 2
     }
 
     /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`).
