@@ -1,24 +1,52 @@
-// libFuzzer harness for the speech rule-file and word-file parsers (target MathSpeech). Build and
-// run with `scripts/fuzz.sh rulefile`.
+// libFuzzer harness for the speech rule-file and word-file parsers and for the engine running what
+// they parse (target MathSpeech). Build and run with `scripts/fuzz.sh rulefile`.
 //
 // Each input is decoded leniently and parsed both as a rule file (`RuleFile(parsing:file:)`) and as
 // a word file (`WordTable(parsing:file:)`). Errors are expected (they are thrown as
 // `RuleFileErrors`); crashes, hangs and unbounded allocation are not. Error descriptions are rendered
-// too, since they quote the input.
+// too, since they quote the input. A rule file that parses is compiled into a style and speaks a few
+// fixed formulas, and a word file that parses is their locale's symbols: a locale author's files
+// must never make the engine crash or read out of bounds (a `{=text}` without a format once indexed
+// past the tree's property names).
+import MathSyntax
+import MathTeX
+import MathSemantics
 import MathSpeech
+
+/// Formulas whose trees have most kinds, roles and properties the rules test.
+private let trees: [SemanticTree] = {
+    let parser = TeXParser()
+    let analyzer = SemanticAnalyzer()
+    return [#"\frac{x^2 + 1}{\sqrt[3]{y_1}}"#, #"f^{(5)}(x) = \sum_{k=0}^{n} \binom{n}{k} a_k"#,
+            #"\int_0^1 \mathbf{F}\cdot d\mathbf{r} \le |z| + \lVert v \rVert"#,
+            #"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}^T \overline{0.3} \ce{H2O}"#,
+            #"\lim_{x\to 0} \sin x' + 5\,\mathrm{km} + {}^{14}_{6}C"#]
+        .map { analyzer.tree(of: parser.parse($0).root) }
+}()
+
+private let limits = SpeechLimits(maxRuleSteps: 100_000, maxOutputBytes: 1 << 16)
+
+private func speak(_ style: SpeechStyle, symbols: WordTable) {
+    guard let locale = try? LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(),
+                                        units: WordTable(), numbers: WordTable()) else { return }
+    let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]), preferences: [:], limits: limits)
+    for tree in trees { _ = engine.speak(tree).description.plainText }
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     do {
-        let rules = try RuleFile(parsing: text, file: "fuzz.rules")
+        let rules = try RuleFile(parsing: text, file: "xx/fuzz.rules")
         _ = rules.rules.count
+        speak(SpeechStyle(files: [rules], words: WordTable()), symbols: WordTable())
     } catch {
         _ = error.description
     }
     do {
-        let words = try WordTable(parsing: text, file: "fuzz.words")
+        let words = try WordTable(parsing: text, file: "xx/symbols.txt")
         _ = words.words("x")
+        speak(SpeechStyle(files: [], words: WordTable()), symbols: words)
     } catch {
         _ = error.description
         _ = error.partial?.entries.count

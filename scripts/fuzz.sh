@@ -18,9 +18,8 @@
 # (`-parse-as-library -O -g -sanitize=fuzzer,address -emit-module -emit-object`, whole module) in
 # dependency order into .build/fuzz/modules/, and the harness Fuzz/Fuzz<Name>.swift is linked against
 # those objects with `-sanitize=fuzzer,address` (libFuzzer supplies `main`). Modules are rebuilt only
-# when a source file is newer than their object. If MathSemantics or the full MathSpeech module does
-# not compile (work in progress), the rulefile target falls back to a MathSpeech module made of the
-# three files the rule/word-file parsers need (RuleFile, WordTable, SpeechDescription) and says so.
+# when a source file is newer than their object. The rulefile target runs the speech engine on what it
+# parses, so it builds the whole MathSpeech module (and the TeX parser and semantics for its formulas).
 # The batch target builds the whole MathAloud module, with the built-in rules: it takes the
 # EmbeddedSpeechResources.swift that `swift build` generates (and runs `swift build --target MathAloud`
 # first when there is none).
@@ -61,7 +60,7 @@ case $target in
   tex)         harness=FuzzTeX;         modules=(MathSyntax MathTeX MathMarkup); dict=Fuzz/tex.dict ;;
   mathml)      harness=FuzzMathML;      modules=(MathSyntax MathMarkup);         dict=Fuzz/mathml.dict ;;
   textscanner) harness=FuzzTextScanner; modules=(MathSyntax MathTeX);            dict=Fuzz/tex.dict ;;
-  rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
+  rulefile)    harness=FuzzRuleFile;    modules=(MathSyntax MathTeX MathSemantics MathSpeech); dict=Fuzz/rulefile.dict ;;
   batch)       harness=FuzzBatch;       modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud); dict=Fuzz/batch.dict ;;
   httpbody)    harness=FuzzHTTPBody;    modules=(MathSyntax MathTeX MathMarkup MathSemantics MathSpeech MathAloud MathAloudVoice
                                                  MathAloudRender MathAloudServer); dict=Fuzz/httpbody.dict ;;
@@ -148,27 +147,11 @@ c_modules=(-I "$sources/CESpeakNG" -I "$sources/CHarfBuzz" -I "$sources/CCairo" 
 build() {
   local objects=() m dir="$build_dir/modules"
   for m in "${modules[@]}"; do
-    if [[ $target == rulefile && ( $m == MathSemantics || $m == MathSpeech ) ]]; then continue; fi
     # shellcheck disable=SC2046
     compile_module "$m" "$dir" $(module_sources "$m") || exit 1
     objects+=("$dir/$m.o")
   done
   local include=(-I "$dir")
-  if [[ $target == rulefile ]]; then
-    # The full MathSpeech module needs MathSemantics; fall back to the parsers' own files.
-    # shellcheck disable=SC2046
-    if compile_module MathSemantics "$dir" $(module_sources MathSemantics) \
-        && compile_module MathSpeech "$build_dir/speech-full" $(module_sources MathSpeech); then
-      objects+=("$dir/MathSemantics.o" "$build_dir/speech-full/MathSpeech.o")
-      include+=(-I "$build_dir/speech-full")
-    else
-      log "rulefile: falling back to MathSpeech = RuleFile.swift + WordTable.swift + SpeechDescription.swift"
-      compile_module MathSpeech "$build_dir/speech-subset" "$sources/MathSpeech/RuleFile.swift" \
-        "$sources/MathSpeech/WordTable.swift" "$sources/MathSpeech/SpeechDescription.swift" || exit 1
-      objects+=("$build_dir/speech-subset/MathSpeech.o")
-      include+=(-I "$build_dir/speech-subset")
-    fi
-  fi
   binary="$build_dir/bin/fuzz-$target"
   mkdir -p "$build_dir/bin"
   local stale=1

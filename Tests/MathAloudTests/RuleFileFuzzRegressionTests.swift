@@ -3,12 +3,35 @@ import Testing
 import TestSupport
 @testable import MathAloud
 
-/// Rule and word files the fuzzers found (Fuzz/regressions/rulefile): errors, never a crash.
+/// Rule and word files the fuzzers found (Fuzz/regressions/rulefile): errors, never a crash, and a
+/// file that parses speaks the harness's formulas (Fuzz/FuzzRuleFile.swift) without a crash.
 @Suite struct RuleFileFuzzRegressionTests {
+    static let trees: [SemanticTree] = {
+        let parser = TeXParser()
+        let analyzer = SemanticAnalyzer()
+        return [#"\frac{x^2 + 1}{\sqrt[3]{y_1}}"#, #"f^{(5)}(x) = \sum_{k=0}^{n} \binom{n}{k} a_k"#,
+                #"\int_0^1 \mathbf{F}\cdot d\mathbf{r} \le |z| + \lVert v \rVert"#,
+                #"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}^T \overline{0.3} \ce{H2O}"#,
+                #"\lim_{x\to 0} \sin x' + 5\,\mathrm{km} + {}^{14}_{6}C"#]
+            .map { analyzer.tree(of: parser.parse($0).root) }
+    }()
+
+    static func speak(_ style: SpeechStyle, symbols: WordTable) throws {
+        let locale = try LocaleWords(tag: "xx", settings: WordTable(), symbols: symbols, functions: WordTable(), units: WordTable(),
+                                     numbers: WordTable())
+        let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]), preferences: [:],
+                                  limits: SpeechLimits(maxRuleSteps: 100_000, maxOutputBytes: 1 << 16))
+        for tree in trees { _ = engine.speak(tree).description.plainText }
+    }
+
     @Test(arguments: fuzzRegressionInputs("rulefile"))
     func ruleFile(_ path: String) throws {
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-        _ = try? RuleFile(parsing: text, file: "fuzz.rules")
-        _ = try? WordTable(parsing: text, file: "fuzz.words")
+        if let rules = try? RuleFile(parsing: text, file: "xx/fuzz.rules") {
+            try Self.speak(SpeechStyle(files: [rules], words: WordTable()), symbols: WordTable())
+        }
+        if let words = try? WordTable(parsing: text, file: "xx/symbols.txt") {
+            try Self.speak(SpeechStyle(files: [], words: WordTable()), symbols: words)
+        }
     }
 }
