@@ -588,6 +588,18 @@ extension Analyzer {
                 continue
             }
             let next = i + 1 < end ? items[i + 1].kind : .operand
+            // Scripts on a base of no width right after an identifier are its scripts (`H{}_2O`;
+            // MathJax's mhchem output for H₂: `H`, then `_2` on a phantom padded to width 0), not
+            // pre-scripts of what follows. Scripts on a space stay apart from what precedes them
+            // (`3p~^{4}D`: the term symbol ⁴D).
+            if kind == .scripts, w > base, items[w - 1].kind == .identifier, let p = items[w - 1].raw, let m = items[i].raw,
+               let b = m.children.first, Self.hasNoWidth(b), Analyzer.prescriptParts(m) != nil, Analyzer.degreeRingOnNothing(m) == nil {
+                let joined = MathNode(m.kind, [p] + m.children.dropFirst(), range: SourceRange.union(p.range, m.range),
+                                      attributes: m.attributes)
+                items[w - 1] = RowItem(operand: node(joined, ctx))
+                i += 1
+                continue
+            }
             // Pre-scripts need a base that shows something: scripts on nothing followed by more
             // scripts on nothing (MathJax's mhchem output for SO₄²⁺: `SO`, then `_4` and `^{2+}` each
             // on a padded phantom) belong to what precedes them.
@@ -655,6 +667,23 @@ extension Analyzer {
     }
 
     /// Sub/superscripts on an empty base (`{}_{m}`), as (sub, sup).
+    /// Whether `m` takes no width: `none`, an empty row, or padding of width 0 (around a phantom), alone
+    /// in rows. A space or a phantom of something has width.
+    static func hasNoWidth(_ m: MathNode) -> Bool {
+        var m = m
+        for _ in 0 ..< 8 {
+            switch m.kind {
+            case .none: return true
+            case .row:
+                guard m.children.count <= 1, let only = m.children.first else { return m.children.isEmpty }
+                m = only
+            case .padded(let p): return p.width == 0
+            default: return false
+            }
+        }
+        return false
+    }
+
     static func prescriptParts(_ m: MathNode) -> (MathNode?, MathNode?)? {
         switch m.kind {
         case .subscript where m.children.count == 2 && Analyzer.isNone(m.children[0]): return (m.children[1], nil)

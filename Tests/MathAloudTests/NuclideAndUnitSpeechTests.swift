@@ -107,6 +107,24 @@ struct NuclideAndUnitSpeechTests {
         #expect(clearspeak.speak(tex: "{}_nC_k + {}^{14}_{6}C").text == "n C k plus C with mass number 14 and atomic number 6")
     }
 
+    /// Scripts on a base of no width right after an identifier (`H{}_2O`; MathJax's mhchem output for
+    /// H₂O: `H`, `_2` on a phantom padded to width 0, `O`) are the identifier's scripts, read as
+    /// `H_2O` is, in every style. Scripts on a space stay pre-scripts of what follows (the term symbol
+    /// ⁴D in `3p~^{4}D`).
+    @Test func scriptsOnNoWidthAfterAnIdentifierAreItsScripts() throws {
+        let water = "<math><mi mathvariant='normal'>H</mi><msub><mrow><mpadded width='0'><mphantom><mi>A</mi></mphantom></mpadded></mrow>"
+            + "<mrow><mpadded height='0'><mn>2</mn></mpadded></mrow></msub><mi mathvariant='normal'>O</mi></math>"
+        for style in ["clearspeak", "simplespeak", "mathspeak"] {
+            let speaker = try SpeakerCache.shared.speaker(style: style)
+            let plain = speaker.speak(tex: #"\mathrm{H}_2\mathrm{O}"#).text
+            #expect(speaker.speak(mathML: water).text == plain, "\(style)")
+            #expect(speaker.speak(tex: "H{}_2O").text == speaker.speak(tex: "H_2O").text, "\(style)")
+        }
+        let clearspeak = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(clearspeak.speak(tex: "3p~^{4}D").text == "3 p, pre-superscript 4, D")
+        #expect(clearspeak.speak(tex: "f{'}(x)").text == "f prime of x")
+    }
+
     /// Every SI prefix on a unit's abbreviation (`sec` for s) or its symbol, with the micro sign
     /// U+00B5 or the Greek mu U+03BC, reads as prefix and unit; no raw symbol reaches the speech.
     @Test(arguments: [
