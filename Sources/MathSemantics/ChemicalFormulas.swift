@@ -106,7 +106,8 @@ extension SemanticTree.Records {
             return isChemicalFormula(factors.dropFirst())
         }
         if let last = factors.last, kind(last) == .chemicalState {
-            return isChemicalFormula(factors.dropLast()) || isStatedFormula(factors.dropLast())
+            let rest = factors.dropLast()
+            return isChemicalFormula(rest) || isStatedFormula(rest) || rest.count == 1 && isCountedCompound(rest.first!)
         }
         guard factors.count >= 2 else { return false }
         var counted = false
@@ -134,6 +135,20 @@ extension SemanticTree.Records {
     private func isProductOfTwoLetterElements<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
         guard let run = elementIdentifiers(factors) else { return false }
         return run.symbols == factors.count && run.twoLetterSymbols >= 2
+    }
+
+    /// Whether `n` is a compound written as one counted or charged word (`\mathrm{CO}_2`,
+    /// `\mathrm{CaCO}_3`, `\mathrm{SO}_4^{2-}`): scripts whose base is an identifier spelling two
+    /// element symbols or more, with a count of 2 or more or a charge. Alone it may be mathematics
+    /// (`\mathrm{SO}_3`, a group); before a state of matter (`\mathrm{CO_2(g)}`) it is a formula.
+    func isCountedCompound(_ n: NodeID) -> Bool {
+        guard kind(n) == .subscript || kind(n) == .power, let b = child(n, .base), kind(b) == .identifier,
+              let symbols = Self.elementRunCount(text(b)), symbols >= 2 else { return false }
+        if kind(n) == .subscript {
+            guard let s = child(n, .subscript), let count = integerValue(s) else { return false }
+            return count >= 2
+        }
+        return child(n, .exponent).map(isCharge) == true
     }
 
     /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`).

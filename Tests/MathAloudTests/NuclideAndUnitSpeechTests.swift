@@ -85,6 +85,13 @@ struct NuclideAndUnitSpeechTests {
         #expect(say("<mi>H</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "H of s")
         #expect(say("<mi>Re</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "real part of s")
         #expect(say("<mi>Hom</mi><mo>(</mo><mi>g</mi><mo>)</mo>").contains("of"))
+        // A compound written as one counted word (two element symbols or more, a count of 2 or more
+        // or a charge) before a state is a formula too; before another argument, or with a count of 1,
+        // it stays an application.
+        #expect(speaker.speak(tex: #"\mathrm{CO_2(g)}"#).text == "cap C O sub 2 gas")
+        #expect(speaker.speak(tex: #"\mathrm{SO}_3(g)"#).text == "cap S O sub 3 gas")
+        #expect(speaker.speak(tex: #"\mathrm{SO}_3(x)"#).text == "SO sub 3, of x")
+        #expect(speaker.speak(tex: #"\mathrm{CO}_1(g)"#).text.contains("of g"))
     }
 
     /// Scripts on nothing followed by more scripts on nothing (MathJax's mhchem output for SO₄²⁺: each
