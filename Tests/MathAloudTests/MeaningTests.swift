@@ -32,6 +32,9 @@ import Testing
         (#"x^\top y"#, "x transpose y"),
         (#"M_y^T"#, "m sub y transpose"),
         (#"L^2(\Omega)"#, "l 2 of omega"),
+        // An order of derivative in parentheses on an applied letter (Taylor's f^{(n)}(a)).
+        (#"f^{(5)}(x)"#, "the fifth derivative of f of x"),
+        (#"g^{(n)}(t)"#, "the n th derivative of g of t"),
     ]
 
     /// Formulas that look like the ones above but mean something else: read as written.
@@ -55,6 +58,14 @@ import Testing
         (#"\sum_{d|n} d"#, "the sum over d divides n of d"),
         // An entry's adjoint or transpose, not an evaluation from i j to the mark.
         (#"[A]_{ij}^{\dagger}"#, "open bracket a close bracket sub i j dagger"),
+        // A superscript index in parentheses on a letter not applied (the i-th sample), and orders
+        // that are no derivative's (not a whole number).
+        (#"x^{(i)}"#, "x raised to the open paren i close paren power"),
+        (#"f^{(5)}"#, "f raised to the open paren 5 close paren power"),
+        (#"f^{(1/2)}(x)"#, "f raised to the open paren 1 divided by 2 close paren power of x"),
+        // A label in parentheses on a capital or a letter in a font (the Hankel function H^{(1)}).
+        (#"H^{(1)}(x)"#, "h raised to the open paren 1 close paren power of x"),
+        (#"\mathcal{H}^{(2)}(a)"#, "script h raised to the open paren 2 close paren power of a"),
     ]
 
     /// A letter the formula applies to a simple argument is a function wherever it stands before
