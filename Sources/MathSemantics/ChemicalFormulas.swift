@@ -107,7 +107,7 @@ extension SemanticTree.Records {
         }
         if let last = factors.last, kind(last) == .chemicalState {
             let rest = factors.dropLast()
-            return isChemicalFormula(rest) || isStatedFormula(rest) || rest.count == 1 && isCountedCompound(rest.first!)
+            return isChemicalFormula(rest) || isStatedFormula(rest) || rest.count == 1 && rest.first.map(isCountedCompound) == true
         }
         guard factors.count >= 2 else { return false }
         var counted = false

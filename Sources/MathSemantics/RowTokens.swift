@@ -666,7 +666,6 @@ extension Analyzer {
         return ring
     }
 
-    /// Sub/superscripts on an empty base (`{}_{m}`), as (sub, sup).
     /// Whether `m` takes no width: `none`, an empty row, or padding of width 0 (around a phantom), alone
     /// in rows. A space or a phantom of something has width.
     static func hasNoWidth(_ m: MathNode) -> Bool {
@@ -684,6 +683,7 @@ extension Analyzer {
         return false
     }
 
+    /// Sub/superscripts on an empty base (`{}_{m}`), as (sub, sup).
     static func prescriptParts(_ m: MathNode) -> (MathNode?, MathNode?)? {
         switch m.kind {
         case .subscript where m.children.count == 2 && Analyzer.isNone(m.children[0]): return (m.children[1], nil)

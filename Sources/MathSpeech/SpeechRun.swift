@@ -1385,8 +1385,6 @@ struct SpeechRun {
         role < .extraBase ? role : extraNumbers[extraRoleStart + Int(role - .extraBase)]
     }
 
-    /// A property name's number in this tree (see ``NameNumber``).
-    @inline(__always)
     /// The name of property reference `name` as the rule files spell it. Read from the rule table,
     /// not the tree: a tree holding no such property (a pseudo-property such as `position` or
     /// `count`) has no number for it (``NameNumber/absent``).
@@ -1394,6 +1392,8 @@ struct SpeechRun {
         name < .extraBase ? PropertyName(rawValue: name)!.name : core.table.extraPropertyNames[Int(name - .extraBase)]
     }
 
+    /// A property name's number in this tree (see ``NameNumber``).
+    @inline(__always)
     private mutating func propertyNumber(_ name: NameNumber) -> UInt16 {
         name < .extraBase ? name : extraNumbers[Int(name - .extraBase)]
     }
