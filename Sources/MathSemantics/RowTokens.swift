@@ -977,8 +977,12 @@ extension Analyzer {
         // `6 H F`, `2 H Cl`, `2 H O_2`: an element symbol after a number, followed by another element (with
         // its count or not), starts a chemical formula with its coefficient (SiO₂ + 6 HF → …), not a unit
         // ("6 henrys").
-        if Analyzer.isUnmarkedElement(items[i + 1 + gap].raw), i + 1 + u.used < end,
-           Analyzer.isElementPart(items[i + 1 + u.used].raw) { return nil }
+        // An invisible separator or times between the two (`2⁢H⁣I`, MathML of `\ce{2HI}`) changes nothing.
+        if Analyzer.isUnmarkedElement(items[i + 1 + gap].raw), i + 1 + u.used < end {
+            var next = i + 1 + u.used
+            if next + 1 < end, items[next].scalar == "\u{2063}" || items[next].scalar == "\u{2062}" { next += 1 }
+            if Analyzer.isElementPart(items[next].raw) { return nil }
+        }
         let q = node(m, ctx)
         let unitMark = b.mark()
         if let p = u.power { b.integer(.unitPower, p) }

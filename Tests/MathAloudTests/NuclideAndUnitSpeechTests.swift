@@ -64,9 +64,12 @@ struct NuclideAndUnitSpeechTests {
         let normal = #"<mi mathvariant="normal">"#
         let hf = "<math><mn>6</mn>\(normal)H</mi>\(normal)F</mi></math>"
         let water = "<math><mn>2</mn>\(normal)H</mi><msub>\(normal)O</mi><mn>2</mn></msub></math>"
+        // An invisible separator between the two symbols (MathCAT's MathML of `\ce{2HI}`) changes nothing.
+        let iodide = "<math><mn>2</mn><mo>&#x2062;</mo><mrow>\(normal)H</mi><mo>&#x2063;</mo>\(normal)I</mi></mrow></math>"
         for style in ["clearspeak", "mathspeak"] {
             let speaker = try SpeakerCache.shared.speaker(style: style)
             #expect(!speaker.speak(mathML: hf).text.contains("henr"), "\(style)")
+            #expect(!speaker.speak(mathML: iodide).text.contains("henr"), "\(style)")
             #expect(!speaker.speak(mathML: water).text.contains("henr"), "\(style)")
             #expect(!speaker.speak(tex: #"3\,\mathrm{H}\,\mathrm{F}"#).text.contains("henr"), "\(style)")
             #expect(speaker.speak(tex: #"6\,\mathrm{H}"#).text == "6 henrys", "\(style)")
