@@ -8,20 +8,22 @@
 // fixed formulas, and a word file that parses is their locale's symbols: a locale author's files
 // must never make the engine crash or read out of bounds (a `{=text}` without a format once indexed
 // past the tree's property names).
+import Foundation
 import MathSyntax
 import MathTeX
 import MathSemantics
 import MathSpeech
 
-/// Formulas whose trees have most kinds, roles and properties the rules test.
+/// Formulas whose trees have most kinds, roles and properties the rules test: the lines of
+/// `Fuzz/rulefile-formulas.txt` (read from the repository root, where `scripts/fuzz.sh` runs the
+/// fuzzer; `RuleFileFuzzRegressionTests` speaks the same ones).
 private let trees: [SemanticTree] = {
+    guard let text = try? String(contentsOfFile: "Fuzz/rulefile-formulas.txt", encoding: .utf8) else {
+        fatalError("Fuzz/rulefile-formulas.txt not found: run the fuzzer from the repository root (scripts/fuzz.sh does)")
+    }
     let parser = TeXParser()
     let analyzer = SemanticAnalyzer()
-    return [#"\frac{x^2 + 1}{\sqrt[3]{y_1}}"#, #"f^{(5)}(x) = \sum_{k=0}^{n} \binom{n}{k} a_k"#,
-            #"\int_0^1 \mathbf{F}\cdot d\mathbf{r} \le |z| + \lVert v \rVert"#,
-            #"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}^T \overline{0.3} \ce{H2O}"#,
-            #"\lim_{x\to 0} \sin x' + 5\,\mathrm{km} + {}^{14}_{6}C"#]
-        .map { analyzer.tree(of: parser.parse($0).root) }
+    return text.split(separator: "\n").map { analyzer.tree(of: parser.parse(String($0)).root) }
 }()
 
 private let limits = SpeechLimits(maxRuleSteps: 100_000, maxOutputBytes: 1 << 16)

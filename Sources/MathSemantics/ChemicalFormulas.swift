@@ -105,10 +105,7 @@ extension SemanticTree.Records {
         if factors.count >= 3, let first = factors.first, let c = integerValue(first), c >= 1 {
             return isChemicalFormula(factors.dropFirst())
         }
-        if let last = factors.last, kind(last) == .chemicalState {
-            let rest = factors.dropLast()
-            return isChemicalFormula(rest) || isStatedFormula(rest) || rest.count == 1 && rest.first.map(isCountedCompound) == true
-        }
+        if let last = factors.last, kind(last) == .chemicalState { return isFormulaBeforeState(factors.dropLast()) }
         guard factors.count >= 2 else { return false }
         var counted = false
         var distinctive = false
@@ -135,6 +132,15 @@ extension SemanticTree.Records {
     private func isProductOfTwoLetterElements<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
         guard let run = elementIdentifiers(factors) else { return false }
         return run.symbols == factors.count && run.twoLetterSymbols >= 2
+    }
+
+    /// Whether `factors`, which a state of matter in parentheses follows, are a chemical formula: one with
+    /// counts or charges (``isChemicalFormula(_:)``), one without (``isStatedFormula(_:)``: `HCl (aq)`), or
+    /// a compound written as one counted word (``isCountedCompound(_:)``: `\mathrm{CO}_2 (g)`). The one
+    /// decision behind a state wherever the row analysis meets one: after a product's factors, and after a
+    /// word or letter that would otherwise be applied to the parentheses.
+    func isFormulaBeforeState<C: BidirectionalCollection>(_ factors: C) -> Bool where C.Element == NodeID {
+        isChemicalFormula(factors) || isStatedFormula(factors) || factors.count == 1 && factors.first.map(isCountedCompound) == true
     }
 
     /// Whether `n` is a compound written as one counted or charged word (`\mathrm{CO}_2`,

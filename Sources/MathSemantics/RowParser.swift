@@ -666,10 +666,9 @@ extension Analyzer {
         }
         // A letter before parentheses: f(x) is an application; k(5) may be one — unless an invisible
         // times is written between them (`t⁢(x)`: the author says it is a product).
-        // A compound written as one counted word before a state of matter (`\mathrm{CO}_2(g)`) is a
-        // formula and its state (``product(from:)``).
+        // A formula before a state of matter (`\mathrm{CO}_2(g)`) is a formula and its state (``product(from:)``).
         if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike,
-           !(tree.isCountedCompound(n) && stateWord(groups[Int(tokens[p.pos].fence)].node) != nil) {
+           !(tree.isFormulaBeforeState(CollectionOfOne(n)) && stateWord(groups[Int(tokens[p.pos].fence)].node) != nil) {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
             case .generic(var facts):
@@ -762,11 +761,9 @@ extension Analyzer {
         if !p.atEnd, tokens[p.pos].fence >= 0 {
             let gi = tokens[p.pos].fence
             let g = groups[Int(gi)]
-            // `HCl(aq)`, `NaCl(s)`: a word spelling two element symbols or more before a state of matter
-            // is a formula and its state (``product(from:)``), no function and its argument.
-            // So is a compound written as one counted word before a state (`\mathrm{CO_2(g)}`).
-            if head.kind == .word && (SemanticTree.Records.elementRunCount(text(head.node)) ?? 0) >= 2
-                || tree.isCountedCompound(head.node), stateWord(g.node) != nil {
+            // `HCl(aq)`, `NaCl(s)`, `\mathrm{CO_2(g)}`: a formula before a state of matter is a formula
+            // and its state (``product(from:)``), no function and its argument.
+            if tree.isFormulaBeforeState(CollectionOfOne(head.node)), stateWord(g.node) != nil {
                 return postfixes(&p, head.node)
             }
             if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
@@ -980,10 +977,7 @@ extension Analyzer {
             let f = factors[i]
             // `Fe Cl_3 (aq)`: a state in parentheses after a chemical formula written as mathematics is
             // the formula's state, as mhchem's `\ce{FeCl3(aq)}` marks it.
-            if i == end - 1, w - base >= 1, let word = stateWord(f),
-               w - base >= 2 && mayBeChemicalFormula(base..<w) && tree.isChemicalFormula((base..<w).map { factors[$0] })
-                || w - base == 1 && tree.isCountedCompound(factors[base])
-                || tree.isStatedFormula((base..<w).map { factors[$0] }) {
+            if i == end - 1, w - base >= 1, let word = stateWord(f), tree.isFormulaBeforeState((base..<w).map { factors[$0] }) {
                 let mark = b.mark()
                 b.string(.state, word)
                 factors[w] = b.finish(.chemicalState, mark, text: word, range: range(f), rangeFromChildren: false)

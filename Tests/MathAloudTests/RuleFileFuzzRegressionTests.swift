@@ -6,14 +6,11 @@ import TestSupport
 /// Rule and word files the fuzzers found (Fuzz/regressions/rulefile): errors, never a crash, and a
 /// file that parses speaks the harness's formulas (Fuzz/FuzzRuleFile.swift) without a crash.
 @Suite struct RuleFileFuzzRegressionTests {
+    /// The fuzz harness's formulas (`Fuzz/rulefile-formulas.txt`).
     static let trees: [SemanticTree] = {
         let parser = TeXParser()
         let analyzer = SemanticAnalyzer()
-        return [#"\frac{x^2 + 1}{\sqrt[3]{y_1}}"#, #"f^{(5)}(x) = \sum_{k=0}^{n} \binom{n}{k} a_k"#,
-                #"\int_0^1 \mathbf{F}\cdot d\mathbf{r} \le |z| + \lVert v \rVert"#,
-                #"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}^T \overline{0.3} \ce{H2O}"#,
-                #"\lim_{x\to 0} \sin x' + 5\,\mathrm{km} + {}^{14}_{6}C"#]
-            .map { analyzer.tree(of: parser.parse($0).root) }
+        return fuzzFormulas("rulefile").map { analyzer.tree(of: parser.parse($0).root) }
     }()
 
     static func speak(_ style: SpeechStyle, symbols: WordTable) throws {
@@ -22,6 +19,10 @@ import TestSupport
         let engine = SpeechEngine(style: style, lexicon: Lexicon(chain: [locale]), preferences: [:],
                                   limits: SpeechLimits(maxRuleSteps: 100_000, maxOutputBytes: 1 << 16))
         for tree in trees { _ = engine.speak(tree).description.plainText }
+    }
+
+    @Test func theHarnessFormulasAreThere() {
+        #expect(Self.trees.count == 5)
     }
 
     @Test(arguments: fuzzRegressionInputs("rulefile"))

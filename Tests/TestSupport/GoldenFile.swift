@@ -55,11 +55,23 @@ public struct GoldenFile {
 /// The inputs kept under `Fuzz/regressions/<target>/` (found by the fuzzers), as file paths, sorted.
 /// The repository root is found from the calling test file.
 public func fuzzRegressionInputs(_ target: String, file: String = #filePath) -> [String] {
+    let folder = repositoryRoot(file).appendingPathComponent("Fuzz/regressions/\(target)")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().map { folder.appendingPathComponent($0).path }
+}
+
+/// The repository's folder (the one holding Package.swift), found from a source file's path.
+func repositoryRoot(_ file: String) -> URL {
     var dir = URL(fileURLWithPath: file).deletingLastPathComponent()
     while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path), dir.path != "/" {
         dir = dir.deletingLastPathComponent()
     }
-    let folder = dir.appendingPathComponent("Fuzz/regressions/\(target)")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.sorted().map { folder.appendingPathComponent($0).path }
+    return dir
+}
+
+/// The formulas a fuzz harness speaks (`Fuzz/<target>-formulas.txt`, one per line), so that a test can
+/// speak the same ones.
+public func fuzzFormulas(_ target: String, file: String = #filePath) -> [String] {
+    let url = repositoryRoot(file).appendingPathComponent("Fuzz/\(target)-formulas.txt")
+    return ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
 }
