@@ -162,7 +162,8 @@ import Testing
     /// The gaps each locale is known to have (`Fixtures/locale-gaps.tsv`: locale, `english` or `name`,
     /// the English word or the character's code): words still to write, recorded so that the tests fail
     /// on any new gap while the list is worked down. The list is the to-do of issue 13, not an allowance:
-    /// `MATHALOUD_LOCALE_GAPS=print` prints every gap found as a line of that file.
+    /// `MATHALOUD_LOCALE_GAPS=print` prints every gap found as a line of that file, and after it, as a `#`
+    /// comment, the style and an input that said it.
     static let knownGaps: Set<String> = {
         guard let text = try? String(contentsOf: fixtureURL("locale-gaps.tsv"), encoding: .utf8) else { return [] }
         return Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
@@ -183,7 +184,11 @@ import Testing
     func noEnglishWord(_ config: Config) throws {
         guard LocaleTag(config.locale).language != "en" else { return }
         let r = try Self.speak(config)
-        if Self.printsGaps { for w in r.english.keys.sorted() { print("GAP\t\(config.locale)\tenglish\t\(w)") } }
+        if Self.printsGaps {
+            for (w, source) in r.english.sorted(by: { $0.key < $1.key }) {
+                print("GAP\t\(config.locale)\tenglish\t\(w)\n# \(config.style) in: \(source.split(whereSeparator: \.isNewline).joined(separator: " "))")
+            }
+        }
         let new = r.english.filter { !Self.knownGaps.contains("\(config.locale)\tenglish\t\($0.key)") }
         for (word, source) in new.sorted(by: { $0.key < $1.key }).prefix(20) { print("  \(config): English '\(word)' in \(source.prefix(80))") }
         print("  \(config): \(r.english.count - new.count) known English gaps (locale-gaps.tsv)")
@@ -202,7 +207,11 @@ import Testing
     @Test(arguments: configs)
     func noCharacterName(_ config: Config) throws {
         let r = try Self.speak(config)
-        if Self.printsGaps { for m in r.named.keys.sorted() { print("GAP\t\(config.locale)\tname\t\(Self.gapKey(m))") } }
+        if Self.printsGaps {
+            for (m, source) in r.named.sorted(by: { $0.key < $1.key }) {
+                print("GAP\t\(config.locale)\tname\t\(Self.gapKey(m))\n# \(config.style) in: \(source.split(whereSeparator: \.isNewline).joined(separator: " "))")
+            }
+        }
         let new = r.named.filter { !Self.knownGaps.contains("\(config.locale)\tname\t\(Self.gapKey($0.key))") }
         for (message, source) in new.sorted(by: { $0.key < $1.key }).prefix(20) { print("  \(config): \(message) in \(source.prefix(80))") }
         print("  \(config): \(r.named.count - new.count) known character-name gaps (locale-gaps.tsv)")
