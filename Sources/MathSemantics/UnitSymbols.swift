@@ -28,8 +28,11 @@ package enum UnitSymbols {
 
     /// Abbreviations in common use for a prefixable unit besides its SI symbol, and the symbol they
     /// stand for: they take the SI prefixes as the symbol does (`µsec`, `msec`, `kgm`), and a locale
-    /// without words of their own says the symbol's (`Locales/<tag>/units.txt`).
-    package static let abbreviations: [String: String] = ["sec": "s", "secs": "s", "gm": "g", "gms": "g", "amp": "A", "amps": "A"]
+    /// without words of their own says the symbol's (`Locales/<tag>/units.txt`). `sek` is the second as
+    /// German, the Scandinavian languages and Afrikaans abbreviate it (`µsek`, `nsek`).
+    package static let abbreviations: [String: String] = [
+        "sec": "s", "secs": "s", "sek": "s", "gm": "g", "gms": "g", "amp": "A", "amps": "A",
+    ]
 
     /// The unit symbol an abbreviation stands for (`sec` → `s`), nil for any other key.
     package static func symbol(abbreviation key: String) -> String? { abbreviations[key] }
@@ -149,6 +152,9 @@ package enum UnitSymbols {
             // The annum takes only the prefixes geology and astronomy write (ka, Ma, Ga, Ta): `na`, `ma`,
             // `Pa` (the pascal) are not years.
             if base == "a" { if annumPrefixes.contains(p) { return (p, base) } else { continue } }
+            // B with a prefix other than deci is the byte (IEC 80000-13: kB, MB, GB), not the bel, which
+            // is said with deci alone (dB).
+            if base == "B", p != "d" { return (p, "byte") }
             if prefixable.contains(base) { return (p, base) }
             if let symbol = abbreviations[base] { return (p, symbol) }
         }

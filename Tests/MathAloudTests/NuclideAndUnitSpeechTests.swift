@@ -135,7 +135,7 @@ struct NuclideAndUnitSpeechTests {
         #expect(clearspeak.speak(tex: "f{'}(x)").text == "f prime of x")
     }
 
-    /// Every SI prefix on a unit's abbreviation (`sec` for s) or its symbol, with the micro sign
+    /// Every SI prefix on a unit's abbreviation (`sec` or `sek` for s) or its symbol, with the micro sign
     /// U+00B5 or the Greek mu U+03BC, reads as prefix and unit; no raw symbol reaches the speech.
     @Test(arguments: [
         ("µs", "2 microseconds"), ("μs", "2 microseconds"), ("µsec", "2 microseconds"), ("μsec", "2 microseconds"),
@@ -144,6 +144,9 @@ struct NuclideAndUnitSpeechTests {
         ("gm", "2 grams"), ("kgm", "2 kilograms"), ("µamp", "2 microamperes"), ("μA", "2 microamperes"),
         ("Ma", "2 megayears"), ("Ga", "2 gigayears"), ("ka", "2 kiloyears"), ("fm", "2 femtometers"),
         ("kBd", "2 kilobauds"), ("am", "2 attometers"), ("ha", "2 hectares"),
+        ("sek", "2 seconds"), ("nsek", "2 nanoseconds"), ("µsek", "2 microseconds"),
+        // B with a prefix is the byte; the bel takes deci alone.
+        ("GB", "2 gigabytes"), ("kB", "2 kilobytes"), ("dB", "2 decibels"), ("B", "2 bels"),
     ])
     func prefixedUnits(_ unit: String, _ expected: String) throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
