@@ -142,6 +142,26 @@ public enum RuleLint {
                     kind: .foreignWord))
             }
         }
+        // 4. A word key run into its words (`unnamed-characterकरक्षर {code}`: no space after the key), found
+        // as a key that is English's key of the same file with more after it, where the locale has no
+        // entry for the English key itself.
+        if LocaleTag(tag).language != "en" {
+            for path in own where path.hasSuffix(".txt") || path.hasSuffix(".words") {
+                guard !path.hasSuffix("locale.txt"), let table = try? WordTable(parsing: resources.files[path]!, file: path) else { continue }
+                let englishPath = path.hasPrefix("Rules/") ? "Rules/en/" + path.split(separator: "/").last! : "Locales/en/" + path.split(separator: "/").last!
+                guard let english = try? resources.wordTable(englishPath) else { continue }
+                let candidates = english.entries.keys.filter { $0.count >= 6 && table.entries[$0] == nil }
+                guard !candidates.isEmpty else { continue }
+                for (key, entry) in table.entries where english.entries[key] == nil {
+                    // What follows the English key starts a word (a key of several words, `kilometer\sper\shour`, or
+                    // one of its own, `letters.capital-after`, goes on after a space or a mark).
+                    guard let known = candidates.first(where: { key.hasPrefix($0) && key.count >= $0.count + 3
+                        && key.dropFirst($0.count).first?.isLetter == true }) else { continue }
+                    add(resources.displayPath(path), entry.line, 1, .error,
+                        "the key '\(key)' is English's key '\(known)' run into its words: put spaces between a key and its words")
+                }
+            }
+        }
         return unique(findings)
     }
 

@@ -102,6 +102,19 @@ import Testing
         #expect(twice.count == 1 && twice[0].file == "Locales/xx/functions.txt" && twice[0].line == 2, "\(findings)")
     }
 
+    /// A key run into its words (no space after `unnamed-character`) is an error at its line; a key
+    /// that only begins like an English one (`minutes` after `minute`, a unit `sek`, a key of several words
+    /// after an English one) is not.
+    @Test func aKeyRunIntoItsWordsIsAnError() {
+        let symbols = "+  plus\n=  equals\nunnamed-characterkarakter {code}\n"
+        let findings = LocaleTools.lint(Self.resources(["Locales/xx/symbols.txt": symbols]), locale: "xx")
+        let runIn = findings.filter { $0.message.contains("run into its words") }
+        #expect(runIn.count == 1 && runIn.first?.file == "Locales/xx/symbols.txt" && runIn.first?.line == 3, "\(findings)")
+        let units = "s  sekunde\nsek  sekunde\nminutes  minuten\nkilometer\\sper\\shour  km pro h\n"
+        let fine = LocaleTools.lint(Self.resources(["Locales/xx/units.txt": units]), locale: "xx")
+        #expect(!fine.contains { $0.message.contains("run into its words") }, "\(fine)")
+    }
+
     @Test func untranslatedPhrasesAndToDoWordsAreWarnings() {
         let rules = "style ClearSpeak\nlocale xx\ninherit en/clearspeak\nphrases clearspeak\n"
         let r = Self.resources(["Rules/xx/clearspeak.rules": rules,
