@@ -117,7 +117,11 @@ public struct Speaker: Sendable {
         self.preferenceDiagnostics = resolved.problems.map(\.diagnostic)
         self.untranslatedPhrases = compiled.untranslatedPhrases
         self.parser = FormulaParser(texOptions: texOptions)
-        let lexicon = Lexicon(chain: chain, styleWords: compiled.words)
+        // Units written out in the markup are most often English (MathML generators, the corpora).
+        let english = LocaleTag.english
+        let markupUnits: (@Sendable () -> WordTable?)? = LocaleTag(chain.first?.tag ?? "").language == english.language ? nil
+            : { @Sendable in (try? resources.wordTable("Locales/\(english.rawValue)/units.txt")) ?? nil }
+        let lexicon = Lexicon(chain: chain, styleWords: compiled.words, markupUnits: markupUnits)
         self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
         self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values, limits: speechLimits)
         self.cache = BoundedCache(capacity: cacheCapacity)

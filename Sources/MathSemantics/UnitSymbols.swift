@@ -8,6 +8,9 @@ package enum UnitSymbols {
     package static let prefixes: [String] = ["da", "Q", "R", "Y", "Z", "E", "P", "T", "G", "M", "k", "h", "d", "c", "m",
                                              "µ", "μ", "u", "n", "p", "f", "a", "z", "y", "r", "q"]
 
+    /// The SI prefixes of multiples (deca and above).
+    static let multiplePrefixes: Set<String> = ["da", "h", "k", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q"]
+
     /// Units that take SI prefixes (the unit symbols of the SI Brochure, 9th edition, tables 2 and 4,
     /// and the non-SI units accepted with prefixes, table 8; the annum `a` as ISO 80000-3 and the
     /// geosciences prefix it: `ka`, `Ma`, `Ga`; `℃`, the degree Celsius in one character, as `°C`).
@@ -155,6 +158,8 @@ package enum UnitSymbols {
             // B with a prefix other than deci is the byte (IEC 80000-13: kB, MB, GB), not the bel, which
             // is said with deci alone (dB).
             if base == "B", p != "d" { return (p, "byte") }
+            // b is the bit with a prefix of a multiple (kb, Mb, Gb); mb is not a millibit.
+            if base == "b" { if multiplePrefixes.contains(p) { return (p, "bit") } else { continue } }
             if prefixable.contains(base) { return (p, base) }
             if let symbol = abbreviations[base] { return (p, symbol) }
         }

@@ -148,11 +148,24 @@ public struct Lexicon: Sendable {
     /// reference, so a look-up does not copy the lexicon's tables.
     let search: Search
 
-    /// Creates a lexicon.
-    public init(chain: [LocaleWords], styleWords: WordTable = WordTable()) {
+    /// Unit names written out in the markup (`<mi class="MathML-Unit">ounces</mi>`) and the unit symbols
+    /// they stand for: the locale's own names, and those of `markupUnits` (see ``init(chain:styleWords:markupUnits:)``).
+    let ownUnitNames: UnitNames, markupUnitNames: UnitNames
+
+    /// Creates a lexicon. `markupUnits` is the unit table of the language unit names are written in when
+    /// a document marks them up in another language than the listener's (English, in the corpora and
+    /// in MathML generators): a unit written out there (`ounces`, `square feet`) is said as the unit
+    /// it names (`oz`, `ft²`), in the locale's words.
+    /// `markupUnits` is asked for when a written unit is first looked up, so a locale loads no more
+    /// than before.
+    public init(chain: [LocaleWords], styleWords: WordTable = WordTable(), markupUnits: (@Sendable () -> WordTable?)? = nil) {
         self.chain = chain
         self.styleWords = styleWords
         search = Search(chain: chain, styleWords: styleWords)
+        let language = chain.first.map { LocaleTag($0.tag).language } ?? ""
+        let own = chain.filter { LocaleTag($0.tag).language == language }.map(\.units)
+        ownUnitNames = UnitNames(lazy: { Lexicon.unitNamePairs(own) })
+        markupUnitNames = UnitNames(lazy: { markupUnits?().map { Lexicon.unitNamePairs([$0]) } ?? [] })
     }
 
     /// The tag of the locale that speaks (the chain's first).
@@ -316,15 +329,21 @@ public struct Lexicon: Sendable {
     /// `prefix.µ` "micro{unit}") — so a locale lists base units and prefixes once instead of every
     /// combination.
     public func unit(_ key: String, variants: [String]) -> String? {
+        unit(key, variants: variants, names: true)
+    }
+
+    /// ``unit(_:variants:)``; `names`: a key the locale has no words for may be a unit's name
+    /// (``written(_:_:)``), looked up once, not again for the unit it names.
+    private func unit(_ key: String, variants: [String], names: Bool) -> String? {
         if let w = unitEntry(key, variants) { return w }
         // A quotient without an entry (`km/s`, `mg/L`, `kg/m³`): the first unit as asked, each one after
         // a `/` in the singular, joined by the locale's `unit./` template ("{unit} per {denominator}").
         if key.utf8.contains(0x2F) {
             let parts = key.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count >= 2, let template = unitEntry("unit./", variants),
-                  var words = unit(String(parts[0]), variants: variants) else { return nil }
+                  var words = unit(String(parts[0]), variants: variants, names: names) else { return nil }
             for part in parts.dropFirst() {
-                guard let denominator = unit(String(part), variants: []) else { return nil }
+                guard let denominator = unit(String(part), variants: [], names: names) else { return nil }
                 words = Lexicon.fill(template, words, denominator: denominator)
             }
             return words
@@ -339,7 +358,17 @@ public struct Lexicon: Sendable {
             }
             return nil
         }
-        return prefixed(core, variants) ?? abbreviated(core, variants)
+        return prefixed(core, variants) ?? abbreviated(core, variants) ?? (names ? written(key, variants) : nil)
+    }
+
+    /// Words for a unit written out in the markup (`ounces`, `square feet`) that the locale has no entry
+    /// for: a name in the locale's own words is said as the author wrote it; a name in the markup's
+    /// language (``markupUnitNames``) is said as the unit symbol it names (`oz`), in the locale's words.
+    private func written(_ key: String, _ variants: [String]) -> String? {
+        guard key.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else { return nil }
+        if ownUnitNames.key(key) != nil { return key }
+        guard let symbol = markupUnitNames.key(key), symbol != key else { return nil }
+        return unit(symbol, variants: variants, names: false)
     }
 
     /// The entry that gives a unit's grammatical gender (`gender: feminine` in `units.txt`: French

@@ -211,3 +211,29 @@ struct NuclideAndUnitSpeechTests {
         #expect(speaker.speak(tex: tex).text == expected, "\(locale)")
     }
 }
+
+/// A unit written out in the markup (`<mi class="MathML-Unit">ounces</mi>`): in English it is said as
+/// written, without a missing-word report; in another language it is said as the unit it names, in
+/// that language's words, composed as the symbol would be ("square feet" is ft², "Quadratfuß").
+@Suite struct WrittenUnitNamesTests {
+    static func markup(_ units: [(Int, String)]) -> String {
+        "<math>" + units.map { "<mn>\($0.0)</mn><mi class='MathML-Unit'>\($0.1)</mi>" }.joined(separator: "<mo>,</mo>") + "</math>"
+    }
+
+    @Test func englishSaysTheNameAsWritten() throws {
+        let en = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let spoken = en.speak(mathML: Self.markup([(2, "ounces"), (3, "square feet"), (1, "cubic yard"), (5, "furlongs")]))
+        #expect(spoken.text == "2 ounces, comma 3 square feet, comma 1 cubic yard comma 5 furlongs", "\(spoken.text)")
+        #expect(!spoken.speechDiagnostics.contains { $0.id == .speechMissingWord }, "\(spoken.speechDiagnostics)")
+    }
+
+    @Test func anotherLanguageSaysTheUnitItNames() throws {
+        let de = try SpeakerCache.shared.speaker(locale: "de", style: "clearspeak")
+        let spoken = de.speak(mathML: Self.markup([(2, "ounces"), (3, "square feet"), (2, "fl oz"), (2, "Tbsp")]))
+        #expect(spoken.text == "2 Unzen, Komma 3 Quadratfuß, Komma 2 Flüssigunzen, Komma 2 Esslöffel", "\(spoken.text)")
+        #expect(!spoken.speechDiagnostics.contains { $0.id == .speechMissingWord }, "\(spoken.speechDiagnostics)")
+        // A name that is no unit's stays as written and is reported.
+        let unknown = de.speak(mathML: Self.markup([(2, "widgets")]))
+        #expect(unknown.speechDiagnostics.contains { $0.id == .speechMissingWord })
+    }
+}
