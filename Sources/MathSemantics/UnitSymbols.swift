@@ -8,6 +8,9 @@ package enum UnitSymbols {
     package static let prefixes: [String] = ["da", "Q", "R", "Y", "Z", "E", "P", "T", "G", "M", "k", "h", "d", "c", "m",
                                              "µ", "μ", "u", "n", "p", "f", "a", "z", "y", "r", "q"]
 
+    /// The binary prefixes of IEC 80000-13 (kibi, mebi, … yobi).
+    package static let binaryPrefixes: [String] = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"]
+
     /// The SI prefixes of multiples (deca and above).
     static let multiplePrefixes: Set<String> = ["da", "h", "k", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q"]
 
@@ -147,6 +150,15 @@ package enum UnitSymbols {
     package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
         if prefixable.contains(key) || plain.contains(key) { return nil }
         if abbreviations[key] != nil { return nil }
+        // The binary prefixes of IEC 80000-13 (KiB, Mib) on the byte and the bit, as their prefix
+        // (`prefix.Ki` in units.txt) and the byte or the bit.
+        if key.utf8.count > 2, key.utf8.dropFirst().first == UInt8(ascii: "i"), let p = binaryPrefixes.first(where: { key.hasPrefix($0) }) {
+            switch key.dropFirst(2) {
+            case "B", "byte": return (p, "byte")
+            case "b", "bit": return (p, "bit")
+            default: break
+            }
+        }
         // A prefix's first byte is compared first: no other character is canonically equivalent to a
         // prefix's first (ASCII letters other than K, µ, μ), so `hasPrefix` is false when they differ.
         let first = key.utf8.first

@@ -406,9 +406,19 @@ public struct Lexicon: Sendable {
     }
 
     private func prefixed(_ key: String, _ variants: [String]) -> String? {
-        guard let (prefix, base) = UnitSymbols.prefixParts(key), let w = unitEntry(base, variants),
-              let template = unitEntry("prefix." + prefix, variants) else { return nil }
-        return Lexicon.fill(template, w)
+        if let (prefix, base) = UnitSymbols.prefixParts(key) {
+            guard let w = unitEntry(base, variants), let template = unitEntry("prefix." + prefix, variants) else { return nil }
+            return Lexicon.fill(template, w)
+        }
+        // An SI prefix on a unit the locale names but the symbols do not prefix (a unit marked in the
+        // markup: `hu`, the atomic mass unit `u`; `nas`, a locale's `as` for the second of arc). A known
+        // symbol is never split (`min` is no milli-inch).
+        guard !UnitSymbols.prefixable.contains(key), !UnitSymbols.plain.contains(key) else { return nil }
+        for p in UnitSymbols.prefixes where key.hasPrefix(p) && key.count > p.count {
+            let base = String(key.dropFirst(p.count))
+            if let w = unitEntry(base, variants), let template = unitEntry("prefix." + p, variants) { return Lexicon.fill(template, w) }
+        }
+        return nil
     }
 
     private func unitEntry(_ key: String, _ variants: [String]) -> String? {

@@ -153,9 +153,10 @@ public enum RuleLint {
                 let candidates = english.entries.keys.filter { $0.count >= 6 && table.entries[$0] == nil }
                 guard !candidates.isEmpty else { continue }
                 for (key, entry) in table.entries where english.entries[key] == nil {
-                    // What follows the English key starts a word (a key of several words, `kilometer\sper\shour`, or
-                    // one of its own, `letters.capital-after`, goes on after a space or a mark).
-                    guard let known = candidates.first(where: { key.hasPrefix($0) && key.count >= $0.count + 3
+                    // What follows the English key starts a word (a key of its own, `letters.capital-after`, goes on
+                    // after a mark), and the key has no space (a key of several words, `kilometers\sper\shour`,
+                    // is written so on purpose; a key run into its words never has one).
+                    guard !key.contains(" "), let known = candidates.first(where: { key.hasPrefix($0) && key.count >= $0.count + 3
                         && key.dropFirst($0.count).first?.isLetter == true }) else { continue }
                     add(resources.displayPath(path), entry.line, 1, .error,
                         "the key '\(key)' is English's key '\(known)' run into its words: put spaces between a key and its words")

@@ -110,7 +110,7 @@ import Testing
         let findings = LocaleTools.lint(Self.resources(["Locales/xx/symbols.txt": symbols]), locale: "xx")
         let runIn = findings.filter { $0.message.contains("run into its words") }
         #expect(runIn.count == 1 && runIn.first?.file == "Locales/xx/symbols.txt" && runIn.first?.line == 3, "\(findings)")
-        let units = "s  sekunde\nsek  sekunde\nminutes  minuten\nkilometer\\sper\\shour  km pro h\n"
+        let units = "s  sekunde\nsek  sekunde\nminutes  minuten\nkilometer\\sper\\shour  km pro h\nkilometers\\sper\\shour  km pro h\n"
         let fine = LocaleTools.lint(Self.resources(["Locales/xx/units.txt": units]), locale: "xx")
         #expect(!fine.contains { $0.message.contains("run into its words") }, "\(fine)")
     }
