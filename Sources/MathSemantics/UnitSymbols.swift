@@ -9,7 +9,7 @@ package enum UnitSymbols {
                                              "µ", "μ", "u", "n", "p", "f", "a", "z", "y", "r", "q"]
 
     /// The binary prefixes of IEC 80000-13 (kibi, mebi, … yobi).
-    package static let binaryPrefixes: [String] = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"]
+    static let binaryPrefixes: [String] = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"]
 
     /// The SI prefixes of multiples (deca and above).
     static let multiplePrefixes: Set<String> = ["da", "h", "k", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q"]
@@ -145,37 +145,43 @@ package enum UnitSymbols {
     /// The prefixes the annum takes (`ka`, `Ma`, `Ga`, `Ta`).
     static let annumPrefixes: Set<String> = ["k", "M", "G", "T"]
 
-    /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`), nil for a
-    /// symbol that is not one (`min`, `m`).
-    package static func prefixParts(_ key: String) -> (prefix: String, base: String)? {
+    /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`; `GB` → `G`,
+    /// `byte`), nil for a symbol that is not one (`min`, `m`). `alsoPrefixable` names more units that take
+    /// the SI prefixes: a lexicon's units that no symbol here names (a locale's `as` for the second of
+    /// arc: `nas`).
+    package static func prefixParts(_ key: String, alsoPrefixable: ((String) -> Bool)? = nil) -> (prefix: String, base: String)? {
         if prefixable.contains(key) || plain.contains(key) { return nil }
         if abbreviations[key] != nil { return nil }
-        // The binary prefixes of IEC 80000-13 (KiB, Mib) on the byte and the bit, as their prefix
-        // (`prefix.Ki` in units.txt) and the byte or the bit.
-        if key.utf8.count > 2, key.utf8.dropFirst().first == UInt8(ascii: "i"), let p = binaryPrefixes.first(where: { key.hasPrefix($0) }) {
-            switch key.dropFirst(2) {
-            case "B", "byte": return (p, "byte")
-            case "b", "bit": return (p, "bit")
-            default: break
-            }
-        }
         // A prefix's first byte is compared first: no other character is canonically equivalent to a
         // prefix's first (ASCII letters other than K, µ, μ), so `hasPrefix` is false when they differ.
         let first = key.utf8.first
-        for p in prefixes where p.utf8.first == first && key.hasPrefix(p) && key.count > p.count {
-            let base = String(key.dropFirst(p.count))
-            // The annum takes only the prefixes geology and astronomy write (ka, Ma, Ga, Ta): `na`, `ma`,
-            // `Pa` (the pascal) are not years.
-            if base == "a" { if annumPrefixes.contains(p) { return (p, base) } else { continue } }
-            // B with a prefix other than deci is the byte (IEC 80000-13: kB, MB, GB), not the bel, which
-            // is said with deci alone (dB).
-            if base == "B", p != "d" { return (p, "byte") }
-            // b is the bit with a prefix of a multiple (kb, Mb, Gb); mb is not a millibit.
-            if base == "b" { if multiplePrefixes.contains(p) { return (p, "bit") } else { continue } }
-            if prefixable.contains(base) { return (p, base) }
-            if let symbol = abbreviations[base] { return (p, symbol) }
+        for p in allPrefixes where p.utf8.first == first && key.hasPrefix(p) && key.count > p.count {
+            if let base = prefixedUnit(p, String(key.dropFirst(p.count)), alsoPrefixable) { return (p, base) }
         }
         return nil
+    }
+
+    /// The SI prefixes, then the binary ones.
+    static let allPrefixes = prefixes + binaryPrefixes
+
+    /// The unit that prefix `p` on `base` makes, nil when it makes none: a prefixable unit or an
+    /// abbreviation of one takes the SI prefixes, with these exceptions of use.
+    /// - The annum takes only the prefixes geology and astronomy write (ka, Ma, Ga, Ta): `na`, `ma`, `Pa`
+    ///   (the pascal) are not years.
+    /// - B with deci is the bel (dB); with any other prefix, SI or binary, it is the byte (IEC 80000-13:
+    ///   kB, GB, KiB).
+    /// - b is the bit with a prefix of a multiple or a binary one (kb, Mib); mb is not a millibit.
+    /// - The binary prefixes take the byte and the bit only.
+    private static func prefixedUnit(_ p: String, _ base: String, _ alsoPrefixable: ((String) -> Bool)?) -> String? {
+        let binary = binaryPrefixes.contains(p)
+        switch base {
+        case "B": return p == "d" ? base : "byte"
+        case "byte", "bit": return base
+        case "b": return binary || multiplePrefixes.contains(p) ? "bit" : nil
+        case _ where binary: return nil
+        case "a": return annumPrefixes.contains(p) ? base : nil
+        default: return prefixable.contains(base) ? base : abbreviations[base] ?? (alsoPrefixable?(base) == true ? base : nil)
+        }
     }
 }
 

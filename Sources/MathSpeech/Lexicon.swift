@@ -405,20 +405,13 @@ public struct Lexicon: Sendable {
         unit(key, variants: plural ? ["plural"] : [])
     }
 
+    /// Words for a prefixed unit (``UnitSymbols/prefixParts(_:alsoPrefixable:)``), the locale's units
+    /// taking the SI prefixes too where no symbol names them (a unit marked in the markup: `nas`, a
+    /// locale's `as` for the second of arc; `hu`, the atomic mass unit).
     private func prefixed(_ key: String, _ variants: [String]) -> String? {
-        if let (prefix, base) = UnitSymbols.prefixParts(key) {
-            guard let w = unitEntry(base, variants), let template = unitEntry("prefix." + prefix, variants) else { return nil }
-            return Lexicon.fill(template, w)
-        }
-        // An SI prefix on a unit the locale names but the symbols do not prefix (a unit marked in the
-        // markup: `hu`, the atomic mass unit `u`; `nas`, a locale's `as` for the second of arc). A known
-        // symbol is never split (`min` is no milli-inch).
-        guard !UnitSymbols.prefixable.contains(key), !UnitSymbols.plain.contains(key) else { return nil }
-        for p in UnitSymbols.prefixes where key.hasPrefix(p) && key.count > p.count {
-            let base = String(key.dropFirst(p.count))
-            if let w = unitEntry(base, variants), let template = unitEntry("prefix." + p, variants) { return Lexicon.fill(template, w) }
-        }
-        return nil
+        guard let (prefix, base) = UnitSymbols.prefixParts(key, alsoPrefixable: { unitEntry($0) != nil }),
+              let w = unitEntry(base, variants), let template = unitEntry("prefix." + prefix, variants) else { return nil }
+        return Lexicon.fill(template, w)
     }
 
     private func unitEntry(_ key: String, _ variants: [String]) -> String? {
@@ -436,11 +429,9 @@ public struct Lexicon: Sendable {
     /// The unit names of the locale written out in words, for the analysis (``UnitNames``): every
     /// forms listed after `| written:` first (comma-separated), then each unit entry's words and
     /// variants (singular, plural, cases), in file order; only entries whose key is a unit symbol.
-    public var unitNames: UnitNames {
-        // Made when the analysis first looks a written name up (see ``UnitNames/init(lazy:)``).
-        let tables = chain.filter { LocaleTag($0.tag).language == LocaleTag(tag).language }.map(\.units)
-        return UnitNames(lazy: { Lexicon.unitNamePairs(tables) })
-    }
+    /// Made when the analysis or the lexicon first looks a written name up (see ``UnitNames/init(lazy:)``),
+    /// once for both.
+    public var unitNames: UnitNames { ownUnitNames }
 
     /// The pairs of ``unitNames``, from the unit tables of the locale's language.
     private static func unitNamePairs(_ tables: [WordTable]) -> [(name: String, unit: String)] {
