@@ -77,6 +77,7 @@ public enum RuleLint {
 
         // 1. Every file of the locale parses (a word key defined twice is an error of its file).
         let own = resources.files.keys.filter { $0.hasPrefix("Locales/\(tag)/") || $0.hasPrefix("Rules/\(tag)/") }.sorted()
+        var wordTables: [String: WordTable] = [:]
         for path in own {
             let text = resources.files[path]!
             let folder = path.hasPrefix("Rules/") ? "Rules/" : "Locales/\(tag)/"
@@ -87,7 +88,7 @@ public enum RuleLint {
                     _ = try PhraseTable(parsing: text, file: String(path.dropFirst(6)))
                 } else {
                     let name = path.hasPrefix("Rules/") ? String(path.dropFirst(6)) : String(path.dropFirst(folder.count))
-                    _ = try WordTable(parsing: text, file: name)
+                    wordTables[path] = try WordTable(parsing: text, file: name)
                     if let override = resources.wordOverrides[path] { _ = try WordTable(parsing: override, file: "override:" + path) }
                 }
             } catch {
@@ -146,8 +147,8 @@ public enum RuleLint {
         // as a key that is English's key of the same file with more after it, where the locale has no
         // entry for the English key itself.
         if LocaleTag(tag).language != "en" {
-            for path in own where path.hasSuffix(".txt") || path.hasSuffix(".words") {
-                guard !path.hasSuffix("locale.txt"), let table = try? WordTable(parsing: resources.files[path]!, file: path) else { continue }
+            for (path, table) in wordTables.sorted(by: { $0.key < $1.key })
+            where (path.hasSuffix(".txt") || path.hasSuffix(".words")) && !path.hasSuffix("locale.txt") {
                 let englishPath = path.hasPrefix("Rules/") ? "Rules/en/" + path.split(separator: "/").last! : "Locales/en/" + path.split(separator: "/").last!
                 guard let english = try? resources.wordTable(englishPath) else { continue }
                 let candidates = english.entries.keys.filter { $0.count >= 6 && table.entries[$0] == nil }

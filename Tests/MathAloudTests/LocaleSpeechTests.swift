@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MathAloud
+@testable import MathSpeech
 
 /// What every shipped locale must hold when it speaks real formulas (issue 13): no English word reaches
 /// a listener of another language, and no character is read by its Unicode name (nor any word read by
@@ -64,29 +65,28 @@ import Testing
     /// translations (not the English keys of its phrase files).
     static func words(in locale: String, ownRulesOnly: Bool = true) -> Set<String> {
         var set: Set<String> = []
-        func addTable(_ text: String) {
-            guard let table = try? WordTable(parsing: text, file: "") else { return }
+        @discardableResult func addTable(_ text: String) -> WordTable? {
+            guard let table = try? WordTable(parsing: text, file: "") else { return nil }
             for entry in table.entries.values {
                 set.formUnion(words(entry.words))
                 for v in entry.variants.values { set.formUnion(words(v)) }
             }
+            return table
         }
-        // The words a unit template makes of a unit's words: a prefix or power glued to them
-        // ("milli{unit}" + "ampere" is "milliampere", a word of no file).
-        func addComposed(_ text: String) {
-            guard let table = try? WordTable(parsing: text, file: "") else { return }
+        // The words a unit template makes of a unit's words as the lexicon fills it: a prefix or power
+        // glued to them ("milli{unit}" + "ampere" is "milliampere", a word of no file).
+        func addComposed(_ table: WordTable) {
             let templates = table.entries.filter { $0.key.hasPrefix("prefix.") || $0.key.hasPrefix("unit.") }
                 .flatMap { [$0.value.words] + Array($0.value.variants.values) }.filter { $0.contains("{unit}") }
             let units = table.entries.filter { !$0.key.hasPrefix("prefix.") && !$0.key.hasPrefix("unit.") }
                 .flatMap { [$0.value.words] + $0.value.variants.filter { !$0.key.hasPrefix("gender") && $0.key != "written" }.map(\.value) }
             for template in templates {
-                for unit in units { set.formUnion(words(template.replacingOccurrences(of: "{unit}", with: unit))) }
+                for unit in units { set.formUnion(words(Lexicon.fill(template, unit))) }
             }
         }
         for t in resources.parentChain(of: locale) {
             for (path, text) in resources.files where path.hasPrefix("Locales/\(t)/") && !path.hasSuffix("locale.txt") {
-                addTable(text)
-                if path.hasSuffix("/units.txt") { addComposed(text) }
+                if let table = addTable(text), path.hasSuffix("/units.txt") { addComposed(table) }
             }
             for (path, text) in resources.files where path.hasPrefix("Rules/\(t)/") {
                 if path.hasSuffix(".words") { addTable(text) }
@@ -184,6 +184,13 @@ import Testing
     }()
     static let printsGaps = ProcessInfo.processInfo.environment["MATHALOUD_LOCALE_GAPS"] == "print"
 
+    /// Prints each gap as a line of `locale-gaps.tsv`, and after it, as a comment, the input that said it.
+    static func printGaps(_ config: Config, _ kind: String, _ gaps: [String: String]) {
+        for (key, source) in gaps.sorted(by: { $0.key < $1.key }) {
+            print("GAP\t\(config.locale)\t\(kind)\t\(key)\n# \(config.style) in: \(source.split(whereSeparator: \.isNewline).joined(separator: " "))")
+        }
+    }
+
     /// A missing-word message's key: the character's code (`U+27F7`), `unit KEY` for a unit without
     /// words (`unit ac`), or the message.
     static func gapKey(_ message: String) -> String {
@@ -198,11 +205,7 @@ import Testing
     func noEnglishWord(_ config: Config) throws {
         guard LocaleTag(config.locale).language != "en" else { return }
         let r = try Self.speak(config)
-        if Self.printsGaps {
-            for (w, source) in r.english.sorted(by: { $0.key < $1.key }) {
-                print("GAP\t\(config.locale)\tenglish\t\(w)\n# \(config.style) in: \(source.split(whereSeparator: \.isNewline).joined(separator: " "))")
-            }
-        }
+        if Self.printsGaps { Self.printGaps(config, "english", r.english) }
         let new = r.english.filter { !Self.knownGaps.contains("\(config.locale)\tenglish\t\($0.key)") }
         for (word, source) in new.sorted(by: { $0.key < $1.key }).prefix(20) { print("  \(config): English '\(word)' in \(source.prefix(80))") }
         print("  \(config): \(r.english.count - new.count) known English gaps (locale-gaps.tsv)")
@@ -221,11 +224,7 @@ import Testing
     @Test(arguments: configs)
     func noCharacterName(_ config: Config) throws {
         let r = try Self.speak(config)
-        if Self.printsGaps {
-            for (m, source) in r.named.sorted(by: { $0.key < $1.key }) {
-                print("GAP\t\(config.locale)\tname\t\(Self.gapKey(m))\n# \(config.style) in: \(source.split(whereSeparator: \.isNewline).joined(separator: " "))")
-            }
-        }
+        if Self.printsGaps { Self.printGaps(config, "name", Dictionary(r.named.map { (Self.gapKey($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })) }
         let new = r.named.filter { !Self.knownGaps.contains("\(config.locale)\tname\t\(Self.gapKey($0.key))") }
         for (message, source) in new.sorted(by: { $0.key < $1.key }).prefix(20) { print("  \(config): \(message) in \(source.prefix(80))") }
         print("  \(config): \(r.named.count - new.count) known character-name gaps (locale-gaps.tsv)")
