@@ -358,7 +358,10 @@ public struct Lexicon: Sendable {
             }
             return nil
         }
+        // A prefix on a unit only the locale names is the last guess, after a written name (`day` is
+        // no deka-y).
         return prefixed(core, variants) ?? abbreviated(core, variants) ?? (names ? written(key, variants) : nil)
+            ?? prefixed(core, variants, localeUnits: true)
     }
 
     /// Words for a unit written out in the markup (`ounces`, `square feet`) that the locale has no entry
@@ -405,11 +408,11 @@ public struct Lexicon: Sendable {
         unit(key, variants: plural ? ["plural"] : [])
     }
 
-    /// Words for a prefixed unit (``UnitSymbols/prefixParts(_:alsoPrefixable:)``), the locale's units
-    /// taking the SI prefixes too where no symbol names them (a unit marked in the markup: `nas`, a
-    /// locale's `as` for the second of arc; `hu`, the atomic mass unit).
-    private func prefixed(_ key: String, _ variants: [String]) -> String? {
-        guard let (prefix, base) = UnitSymbols.prefixParts(key, alsoPrefixable: { unitEntry($0) != nil }),
+    /// Words for a prefixed unit (``UnitSymbols/prefixParts(_:alsoPrefixable:)``); with `localeUnits`, the
+    /// locale's units take the SI prefixes too where no symbol names them (a unit marked in the markup:
+    /// `nas`, a locale's `as` for the second of arc; `hu`, the atomic mass unit).
+    private func prefixed(_ key: String, _ variants: [String], localeUnits: Bool = false) -> String? {
+        guard let (prefix, base) = UnitSymbols.prefixParts(key, alsoPrefixable: localeUnits ? { unitEntry($0) != nil } : nil),
               let w = unitEntry(base, variants), let template = unitEntry("prefix." + prefix, variants) else { return nil }
         return Lexicon.fill(template, w)
     }
