@@ -165,7 +165,7 @@ extension SemanticTree.Records {
         return child(n, .exponent).map(isCharge) == true
     }
 
-    /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`).
+    /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`, `Fe^{II}`).
     func chemicalPartOf(_ n: NodeID) -> Bool { chemicalPart(n) == true }
 
     /// Whether `n` is a part of a formula (nil if not), and whether it carries a count or charge.
@@ -179,7 +179,7 @@ extension SemanticTree.Records {
                   chemicalPart(b, depth: depth + 1) != nil else { return nil }
             return true
         case .power:
-            guard let b = child(n, .base), let e = child(n, .exponent), isCharge(e),
+            guard let b = child(n, .base), let e = child(n, .exponent), isCharge(e) || kind(e) == .chemicalOxidation,
                   chemicalPart(b, depth: depth + 1) != nil else { return nil }
             return true
         case .fenced:
@@ -188,6 +188,36 @@ extension SemanticTree.Records {
         default:
             return nil
         }
+    }
+
+    /// The value of an oxidation state written as IUPAC writes it, an upright Roman numeral from I to IX
+    /// (`II` → 2), or nil.
+    static func oxidationNumeral(_ text: String) -> Int? {
+        switch text {
+        case "I": 1
+        case "II": 2
+        case "III": 3
+        case "IV": 4
+        case "V": 5
+        case "VI": 6
+        case "VII": 7
+        case "VIII": 8
+        case "IX": 9
+        default: nil
+        }
+    }
+
+    /// The oxidation state that superscript `e` on `base` writes (`Fe^{II}`, `Mn^{VII}`, as
+    /// `\ce{Fe^{II}}` and IUPAC write it), or nil: the base an element symbol written as an identifier,
+    /// the superscript an identifier that is a Roman numeral from I to IX. A numeral of one letter (`I`,
+    /// `V`) is also a letter, so it counts only when upright (`mathvariant="normal"`, `\mathrm{V}`) on a
+    /// symbol of two letters: `Y^{IV}`, `V^I` and `x^{II}` stay mathematics.
+    func oxidationState(base: NodeID, exponent e: NodeID) -> Int? {
+        guard kind(e) == .identifier, isElement(base), let v = Self.oxidationNumeral(text(e)) else { return nil }
+        if text(e).utf8.count == 1 {
+            guard text(base).utf8.count == 2, atom(e, .variant) == .normal else { return nil }
+        }
+        return v
     }
 
     /// A charge: `+`, `−`, or a count before or after one (`2+`, `3-`).

@@ -341,7 +341,8 @@ extension SemanticTree.Records {
             return (.negativeInteger, v, nested)
         }
         // A word, a text or a named function as a superscript labels the base (T^{eff}, p_T^{max}).
-        if kind(e) == .text || kind(e) == .functionName || has(e, .word) {
+        // So does an oxidation state (`Fe^{II}`) where it is read as written (Meaning=Literal, MathSpeak).
+        if kind(e) == .text || kind(e) == .functionName || has(e, .word) || kind(e) == .chemicalOxidation {
             return (.label, nil, nested)
         }
         if isLetter(e) {

@@ -675,8 +675,15 @@ struct Analyzer {
         return b.finish(.subscript, mark, range: SourceRange.union(self.range(base), self.range(sub)))
     }
 
-    /// A power with ClearSpeak's exponent facts.
+    /// A power with ClearSpeak's exponent facts. A Roman numeral on an element symbol (`Fe^{II}`) is an
+    /// oxidation state, as mhchem's `\ce{Fe^{II}}` is (``SemanticTree/Records/oxidationState(base:exponent:)``).
     mutating func power(_ base: NodeID, _ exp: NodeID, range: SourceRange?, scriptedBase: Bool = false) -> NodeID {
+        var exp = exp
+        if let v = tree.oxidationState(base: base, exponent: exp) {
+            let mark = b.mark()
+            b.integer(.value, v)
+            exp = b.finish(.chemicalOxidation, mark, text: text(exp), range: self.range(exp), rangeFromChildren: false)
+        }
         let mark = b.mark()
         b.add(child: base, .base)
         b.add(child: exp, .exponent)

@@ -238,6 +238,32 @@ import Testing
         #expect(!normalizedSpeech(literal.speak(tex: #"2H_2 + O_2 \to 2H_2O"#).text).contains("yields"))
     }
 
+    /// An oxidation state written as mathematics (a Roman numeral on an element symbol, `Fe^{II}`) reads
+    /// as mhchem's `\ce{Fe^{II}}` does, from MathML and from TeX, alone and in a formula; letters past IX,
+    /// numerals on letters and one-letter numerals on one-letter symbols stay mathematics, and
+    /// Meaning=Literal reads the superscript as written.
+    @Test func oxidationStatesWithoutMhchemAndTheirLookAlikes() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        func sayML(_ mathML: String) -> String { normalizedSpeech(speaker.speak(mathML: mathML).text) }
+        #expect(sayML("<math><msup><mi>Fe</mi><mi>II</mi></msup></math>") == say(#"\ce{Fe^{II}}"#))
+        #expect(say(#"\mathrm{Fe}^{\mathrm{II}}"#) == "fe oxidation state 2")
+        #expect(sayML("<math><mmultiscripts><mi>Mn</mi><none/><mi>VII</mi></mmultiscripts></math>") == "mn oxidation state 7")
+        #expect(sayML("<math><msup><mi>Cu</mi><mi mathvariant=\"normal\">I</mi></msup></math>") == "cu oxidation state 1")
+        #expect(sayML("<math><msup><mi>Fe</mi><mi>III</mi></msup><msub><mi>Cl</mi><mn>3</mn></msub></math>")
+                == "cap f e oxidation state 3 cap c l sub 3")
+        let lookAlikes: [(String, String)] = [
+            ("<math><msup><mi>Fe</mi><mi>X</mi></msup></math>", "fe to the x th power"),
+            ("<math><msup><mi>x</mi><mi>II</mi></msup></math>", "x superscript ii"),
+            ("<math><msup><mi>Y</mi><mi>V</mi></msup></math>", "y to the v th power"),
+            ("<math><msup><mi>Cu</mi><mi>I</mi></msup></math>", "cu to the i th power"),
+            ("<math><msup><mi>Xy</mi><mi>II</mi></msup></math>", "xy superscript ii"),
+        ]
+        for (mathML, expected) in lookAlikes { #expect(sayML(mathML) == expected, "\(mathML)") }
+        let literal = try SpeakerCache.shared.speaker(style: "clearspeak", preferences: ["Meaning": "Literal"])
+        #expect(normalizedSpeech(literal.speak(mathML: "<math><msup><mi>Fe</mi><mi>II</mi></msup></math>").text) == "fe superscript ii")
+    }
+
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or
     /// `\operatorname{Var}`, still says its own name).
     @Test(arguments: inferred.filter { !$0.0.contains("Pr") && !$0.0.contains("Var") })
