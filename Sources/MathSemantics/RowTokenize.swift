@@ -42,6 +42,9 @@ extension Analyzer {
                 // The token is pushed here, where it is made: handed out of the closure (as `Token??`)
                 // it was taken apart field by field and put together again, some 110 instructions a
                 // token (`MathAloudBench stages` under callgrind, session 12).
+                // An invisible separator between the scripted parts of a chemical formula (`H₂⁣O`,
+                // `Fe^{II}⁣O_4`, as MathML of mhchem writes them) joins them as an invisible times does.
+                if item.scalar == "\u{2063}", isSeparatorInFormula(i, range) { return (false, false) }
                 guard var t = classify(m, item.kind, scalar: item.scalar, nameClass: item.nameClass, ctx) else {
                     if item.scalar == "\u{2062}", tokens.count > start { tokens[tokens.count - 1].explicitTimes = true }
                     return (false, false)
@@ -662,6 +665,15 @@ extension Analyzer {
         var token = Token(.operand, n, text: n)
         token.isDifferentialMark = u == "d" || u == "ⅆ"
         return token
+    }
+
+    /// Whether the invisible separator at item `i` of `range` stands between two element symbols written
+    /// as mathematics, one of them at least with scripts (``Analyzer/isElementPart(_:)``): `H₂⁣O`, not `C⁣H`.
+    func isSeparatorInFormula(_ i: Int, _ range: Range<Int>) -> Bool {
+        guard i > range.lowerBound, i + 1 < range.upperBound else { return false }
+        let before = items[i - 1].withRaw { $0 }, after = items[i + 1].withRaw { $0 }
+        guard Analyzer.isElementPart(before), Analyzer.isElementPart(after) else { return false }
+        return !Analyzer.isUnmarkedElement(before) || !Analyzer.isUnmarkedElement(after)
     }
 
     /// Whether an operand token's node is the mark of a differential (``SemanticTree/isDifferentialMark(_:)``).

@@ -1031,11 +1031,12 @@ extension Analyzer {
         return !(m.attributes.map(isMarkedUnit) ?? false) && SemanticTree.Records.isElementSymbol(t)
     }
 
-    /// Whether `m` is an element symbol, alone or with scripts (`F`, `O_2`, `H_2`).
+    /// Whether `m` is an element symbol, alone or with scripts (`F`, `O_2`, `H_2`, `Fe^{II}` written with
+    /// `mmultiscripts` too).
     static func isElementPart(_ m: MathNode?) -> Bool {
         guard let m else { return false }
         switch m.kind {
-        case .subscript, .superscript, .subSuperscript: return isUnmarkedElement(m.children.first)
+        case .subscript, .superscript, .subSuperscript, .multiscripts(prescriptPairs: 0): return isUnmarkedElement(m.children.first)
         default: return isUnmarkedElement(m)
         }
     }
