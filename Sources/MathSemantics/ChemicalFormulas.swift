@@ -193,7 +193,10 @@ extension SemanticTree.Records {
     /// The value of an oxidation state written as IUPAC writes it, an upright Roman numeral from I to IX
     /// (`II` → 2), or nil.
     static func oxidationNumeral(_ text: String) -> Int? {
-        switch text {
+        // Most exponents on an element symbol (`P^x`, `C^2`) are no numeral: their bytes say so before
+        // any string is compared.
+        guard text.utf8.count <= 4, text.utf8.allSatisfy({ $0 == 0x49 || $0 == 0x56 || $0 == 0x58 }) else { return nil }
+        return switch text {
         case "I": 1
         case "II": 2
         case "III": 3
@@ -213,7 +216,7 @@ extension SemanticTree.Records {
     /// `V`) is also a letter, so it counts only when upright (`mathvariant="normal"`, `\mathrm{V}`) on a
     /// symbol of two letters: `Y^{IV}`, `V^I` and `x^{II}` stay mathematics.
     func oxidationState(base: NodeID, exponent e: NodeID) -> Int? {
-        guard kind(e) == .identifier, isElement(base), let v = Self.oxidationNumeral(text(e)) else { return nil }
+        guard kind(e) == .identifier, let v = Self.oxidationNumeral(text(e)), isElement(base) else { return nil }
         if text(e).utf8.count == 1 {
             guard text(base).utf8.count == 2, atom(e, .variant) == .normal else { return nil }
         }

@@ -669,7 +669,7 @@ extension Analyzer {
 
     /// Whether the invisible separator at item `i` of `range` stands between two element symbols written
     /// as mathematics, one of them at least with scripts (``Analyzer/isElementPart(_:)``): `H₂⁣O`, not `C⁣H`.
-    func isSeparatorInFormula(_ i: Int, _ range: Range<Int>) -> Bool {
+    mutating func isSeparatorInFormula(_ i: Int, _ range: Range<Int>) -> Bool {
         guard i > range.lowerBound, i + 1 < range.upperBound else { return false }
         let before = items[i - 1].withRaw { $0 }, after = items[i + 1].withRaw { $0 }
         guard Analyzer.isElementPart(before), Analyzer.isElementPart(after) else { return false }
