@@ -575,6 +575,8 @@ extension Analyzer {
         if first == end { return }
         var w = first
         var i = first
+        // The item last made of an identifier and the scripts on nothing after it, and what it was made of.
+        var scripted: (Int, MathNode)? = nil
         while i < end {
             // Every pattern continues with the next item, of a kind it names: pre-scripts with the
             // base (not an operator), a repeating decimal with `.` or the overlined digits, a
@@ -597,6 +599,18 @@ extension Analyzer {
                 let joined = MathNode(m.kind, [p] + m.children.dropFirst(), range: SourceRange.union(p.range, m.range),
                                       attributes: m.attributes)
                 items[w - 1] = RowItem(operand: node(joined, ctx))
+                scripted = (w - 1, joined)
+                i += 1
+                continue
+            }
+            // A superscript on nothing after a subscript so joined is the same base's (MathJax's mhchem
+            // output for SO₄²⁺: `SO`, `_4` and `^{2+}` each on a padded phantom): `SO_4^{2+}`.
+            if kind == .scripts, let (at, joined) = scripted, at == w - 1, case .subscript = joined.kind, let m = items[i].raw,
+               case .superscript = m.kind, m.children.count == 2, Self.hasNoWidth(m.children[0]) {
+                let both = MathNode(.subSuperscript, joined.children + [m.children[1]], range: SourceRange.union(joined.range, m.range),
+                                    attributes: joined.attributes)
+                items[w - 1] = RowItem(operand: node(both, ctx))
+                scripted = nil
                 i += 1
                 continue
             }
