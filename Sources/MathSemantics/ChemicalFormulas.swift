@@ -86,6 +86,12 @@ extension SemanticTree.Records {
     static let atomicNumbers: [String: Int] = Dictionary(
         uniqueKeysWithValues: elementsByAtomicNumber.enumerated().map { ($1, $0 + 1) })
 
+    /// Whether `n` is a word of two element symbols or more written as one identifier (`SO` of
+    /// `\mathrm{SO}_4`, `HCl`): a part of a formula as its symbols are, where a count or charge makes one.
+    func isElementWord(_ n: NodeID) -> Bool {
+        kind(n) == .identifier && !has(n, .letter) && (Self.elementRunCount(text(n)) ?? 0) >= 2
+    }
+
     /// Whether `n` is an element symbol written as an identifier (`H`, `Cl`).
     func isElement(_ n: NodeID) -> Bool {
         kind(n) == .identifier && Self.isElementSymbol(text(n))
@@ -105,7 +111,8 @@ extension SemanticTree.Records {
         if factors.count >= 3, let first = factors.first, let c = integerValue(first), c >= 1 {
             return isChemicalFormula(factors.dropFirst())
         }
-        if let last = factors.last, kind(last) == .chemicalState { return isFormulaBeforeState(factors.dropLast()) }
+        // A state is made only after what the analysis read as a formula (``Analyzer/isFormulaBeforeState(_:_:)``).
+        if let last = factors.last, kind(last) == .chemicalState { return factors.count >= 2 }
         guard factors.count >= 2 else { return false }
         var counted = false
         var distinctive = false
@@ -173,7 +180,7 @@ extension SemanticTree.Records {
         if depth > 4 { return nil }
         switch kind(n) {
         case .identifier:
-            return isElement(n) ? false : nil
+            return isElement(n) || isElementWord(n) ? false : nil
         case .subscript:
             guard let b = child(n, .base), let s = child(n, .subscript), let count = integerValue(s), count >= 2,
                   chemicalPart(b, depth: depth + 1) != nil else { return nil }
@@ -223,6 +230,27 @@ extension SemanticTree.Records {
         return v
     }
 
+    /// Whether a charge on `base` makes an ion written as mathematics (`\mathrm{Fe}^{3+}`, `\mathrm{SO}_4^{2-}`,
+    /// `<msup><mi>Na</mi><mo>+</mo></msup>`): the base a symbol of two letters, a word of two element
+    /// symbols or more, or such a word with a count (``isCountedCompound(_:)``'s base). A letter with a
+    /// sign (`H^+`, a Hardy space as often as a proton; `x^+`, `C_2^+`) stays mathematics.
+    func isIonBase(_ base: NodeID) -> Bool {
+        switch kind(base) {
+        case .identifier:
+            guard !has(base, .letter) else { return false }
+            let t = text(base)
+            guard let symbols = Self.elementRunCount(t) else { return false }
+            return symbols >= 2 || t.utf8.count == 2
+        case .subscript:
+            guard let b = child(base, .base), kind(b) == .identifier, !has(b, .letter),
+                  let symbols = Self.elementRunCount(text(b)), symbols >= 2,
+                  let s = child(base, .subscript), let count = integerValue(s) else { return false }
+            return count >= 2
+        default:
+            return false
+        }
+    }
+
     /// A charge: `+`, `−`, or a count before or after one (`2+`, `3-`).
     func isCharge(_ e: NodeID) -> Bool {
         func sign(_ n: NodeID) -> Bool {
@@ -233,6 +261,19 @@ extension SemanticTree.Records {
         let items = children(e).map(\.node)
         guard items.count == 2 || items.count == 3 else { return false }
         return items.contains(where: sign) && items.contains(where: { integerValue($0) != nil })
+    }
+
+    /// A charge as an ion alone carries it: a sign, or a count and then its sign (`+`, `2-`, `3+`). A
+    /// negative number (`\mathrm{GeV}^{-2}`) is a power.
+    func isIonCharge(_ e: NodeID) -> Bool {
+        func sign(_ n: NodeID) -> Bool {
+            guard let s = soleScalar(n) else { return false }
+            return s == "+" || s == "-" || s == "\u{2212}"
+        }
+        if sign(e) { return true }
+        let items = children(e)
+        guard items.count == 2 else { return false }
+        return integerValue(items[0].node) != nil && sign(items[1].node)
     }
 }
 

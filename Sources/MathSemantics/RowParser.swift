@@ -668,7 +668,7 @@ extension Analyzer {
         // times is written between them (`t⁢(x)`: the author says it is a product).
         // A formula before a state of matter (`\mathrm{CO}_2(g)`) is a formula and its state (``product(from:)``).
         if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike,
-           !(tree.isFormulaBeforeState(CollectionOfOne(n)) && stateWord(groups[Int(tokens[p.pos].fence)].node) != nil) {
+           !isFormulaBeforeState(CollectionOfOne(n), groups[Int(tokens[p.pos].fence)].node) {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
             case .generic(var facts):
@@ -763,7 +763,7 @@ extension Analyzer {
             let g = groups[Int(gi)]
             // `HCl(aq)`, `NaCl(s)`, `\mathrm{CO_2(g)}`: a formula before a state of matter is a formula
             // and its state (``product(from:)``), no function and its argument.
-            if tree.isFormulaBeforeState(CollectionOfOne(head.node)), stateWord(g.node) != nil {
+            if isFormulaBeforeState(CollectionOfOne(head.node), g.node) {
                 return postfixes(&p, head.node)
             }
             if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
@@ -977,7 +977,7 @@ extension Analyzer {
             let f = factors[i]
             // `Fe Cl_3 (aq)`: a state in parentheses after a chemical formula written as mathematics is
             // the formula's state, as mhchem's `\ce{FeCl3(aq)}` marks it.
-            if i == end - 1, w - base >= 1, let word = stateWord(f), tree.isFormulaBeforeState((base..<w).map { factors[$0] }) {
+            if i == end - 1, w - base >= 1, let word = stateWord(f), isFormulaBeforeState((base..<w).map { factors[$0] }, f) {
                 let mark = b.mark()
                 b.string(.state, word)
                 factors[w] = b.finish(.chemicalState, mark, text: word, range: range(f), rangeFromChildren: false)
@@ -1072,7 +1072,7 @@ extension Analyzer {
         while i < r.upperBound {
             let f = factors[i]
             switch kind(f) {
-            case .identifier: if !tree.isElement(f) { return false }
+            case .identifier: if !tree.isElement(f) && !tree.isElementWord(f) { return false }
             case .subscript, .power, .fenced: break
             case .chemicalState where i == r.upperBound - 1: break   // a formula's state ends it
             default: return false
@@ -1080,6 +1080,25 @@ extension Analyzer {
             i += 1
         }
         return true
+    }
+
+    /// Whether `factors` are a formula that `state`, a state of matter in parentheses, follows: one
+    /// ``SemanticTree/Records/isFormulaBeforeState(_:)`` reads so, or one element after an optional
+    /// coefficient (`Na`, `2 Na`, `H_2`, `HCl`:
+    /// an element symbol or a word of them, with a count or not) before a state that is written upright
+    /// (`Na(\mathrm{s})`, `H_2(\mathrm{g})`, as mhchem sets it) or in two letters (`(aq)`): an italic
+    /// letter there is as often an argument (`H_2(g)`, `B(s)`).
+    func isFormulaBeforeState<C: BidirectionalCollection>(_ factors: C, _ state: NodeID) -> Bool where C.Element == NodeID {
+        if tree.isFormulaBeforeState(factors) { return stateWord(state) != nil }
+        // After an optional coefficient (`2 Na(s)`).
+        var rest = factors[...]
+        if rest.count == 2, let first = rest.first, let c = tree.integerValue(first), c >= 1 { rest = rest.dropFirst() }
+        guard rest.count == 1, let n = rest.first else { return false }
+        let element = kind(n) == .subscript ? child(n, .base) : n
+        guard let element, tree.isElement(element) || tree.isElementWord(element) else { return false }
+        if kind(n) == .subscript, child(n, .subscript).flatMap({ tree.integerValue($0) }) == nil { return false }
+        guard let word = stateWord(state), let c = child(state, .content) else { return false }
+        return word.utf8.count > 1 || atom(c, .variant) == .normal
     }
 
     /// The state of matter a fenced factor names (`(aq)`, ``SemanticTree/Records/stateSymbols``), or nil.
@@ -1212,6 +1231,8 @@ extension Analyzer {
     /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
     mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool) -> NodeID {
+        let chemical = !possibleFunction && mayBeChemicalFormula(r) && tree.isChemicalFormula(r.map { factors[$0] })
+        if chemical { for i in r { factors[i] = elementsOfWords(factors[i]) } }
         let mark = b.mark()
         for i in r {
             let f = factors[i]
@@ -1223,8 +1244,51 @@ extension Analyzer {
             }
             b.add(child: f, .item)
         }
-        if possibleFunction { b.flag(.possibleFunction) }
-        else if mayBeChemicalFormula(r), tree.isChemicalFormula(r.map { factors[$0] }) { b.flag(.chemical) }
+        if possibleFunction { b.flag(.possibleFunction) } else if chemical { b.flag(.chemical) }
         return b.finish(.impliedTimes, mark)
+    }
+
+    /// A part of a chemical formula with each identifier that spells several element symbols (`SO` of
+    /// `SO_4`, `HCl`, as MathML and `\mathrm` write a compound) made the symbols side by side, a formula of
+    /// their own (marked `chemical`): the rules read a formula element by element ("cap S cap O sub 4"),
+    /// and a word of symbols is those elements. The part itself when it has no such word (at its base).
+    mutating func elementsOfWords(_ n: NodeID) -> NodeID {
+        switch kind(n) {
+        case .identifier:
+            guard !has(n, .letter) else { return n }
+            let t = text(n)
+            guard let count = SemanticTree.Records.elementRunCount(t), count >= 2 else { return n }
+            // Each symbol a capital and at most one small letter (``SemanticTree/Records/elementRunCount(_:)``).
+            var symbols: [String] = []
+            for u in t.unicodeScalars {
+                if u.properties.isUppercase || symbols.isEmpty { symbols.append(String(u)) } else { symbols[symbols.count - 1].unicodeScalars.append(u) }
+            }
+            let whole = range(n)
+            // Ranges of their own where the source spells the word byte for byte (TeX); else the word's.
+            let exact = whole.map { $0.upperBound - $0.lowerBound == t.utf8.count } ?? false
+            var start = whole?.lowerBound ?? 0
+            var parts: [NodeID] = []
+            for symbol in symbols {
+                let r = exact ? SourceRange(start, start + symbol.utf8.count) : whole
+                start += symbol.utf8.count
+                parts.append(identifier(symbol, nil, range: r, word: symbol.utf8.count > 1))
+            }
+            let mark = b.mark()
+            for (i, part) in parts.enumerated() {
+                if i > 0 {
+                    let times = b.leaf(.operator, text: "\u{2062}", range: nil, .atom(.class, .bin))
+                    b.add(child: times, .operator)
+                }
+                b.add(child: part, .item)
+            }
+            b.flag(.chemical)
+            return b.finish(.impliedTimes, mark, range: whole)
+        case .subscript:
+            guard let base = child(n, .base), let sub = child(n, .subscript) else { return n }
+            let split = elementsOfWords(base)
+            return split == base ? n : subscriptNode(split, sub)
+        default:
+            return n
+        }
     }
 }

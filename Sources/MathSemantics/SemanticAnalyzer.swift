@@ -676,9 +676,13 @@ struct Analyzer {
     }
 
     /// A power with ClearSpeak's exponent facts. A Roman numeral on an element symbol (`Fe^{II}`) is an
-    /// oxidation state, as mhchem's `\ce{Fe^{II}}` is (``SemanticTree/Records/oxidationState(base:exponent:)``).
+    /// oxidation state, as mhchem's `\ce{Fe^{II}}` is (``SemanticTree/Records/oxidationState(base:exponent:)``),
+    /// and a charge on a compound or a symbol of two letters (`\mathrm{SO}_4^{2-}`) an ion, marked `chemical`.
     mutating func power(_ base: NodeID, _ exp: NodeID, range: SourceRange?, scriptedBase: Bool = false) -> NodeID {
-        var exp = exp
+        var exp = exp, base = base
+        // An ion alone (`\mathrm{SO}_4^{2-}`, as MathJax's mhchem output writes it) is a formula.
+        let ion = tree.isIonBase(base) && tree.isIonCharge(exp)
+        if ion { base = elementsOfWords(base) }
         if let v = tree.oxidationState(base: base, exponent: exp) {
             let mark = b.mark()
             b.integer(.value, v)
@@ -689,6 +693,7 @@ struct Analyzer {
         b.add(child: exp, .exponent)
         addExponentProperties(exp)
         if scriptedBase { b.flag(.scriptedBase) }
+        if ion { b.flag(.chemical) }
         return b.finish(.power, mark, range: range ?? SourceRange.union(self.range(base), self.range(exp)))
     }
 

@@ -264,6 +264,34 @@ import Testing
         #expect(normalizedSpeech(literal.speak(mathML: "<math><msup><mi>Fe</mi><mi>II</mi></msup></math>").text) == "fe superscript ii")
     }
 
+    /// Ions, compounds written as one word and states written as mhchem sets them, without mhchem: an
+    /// ion alone (`\mathrm{SO}_4^{2-}`, and MathJax's MathML of `\ce{SO4^2+}` with each script on a
+    /// padded phantom) reads as in a formula, a word of element symbols element by element, and one
+    /// element before an upright state (`2\mathrm{Na}(\mathrm{s})`) is a formula with its state.
+    /// Negative powers of units (`\mathrm{GeV}^{-2}`), letters with a sign (`H^+`) and an italic state
+    /// letter (`H_2(g)`, `B(s)`: arguments as often) stay mathematics.
+    @Test func ionsWordsOfElementsAndStatesWithoutMhchem() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        func sayML(_ mathML: String) -> String { normalizedSpeech(speaker.speak(mathML: mathML).text) }
+        #expect(say(#"\mathrm{SO}_4^{2-}"#) == "cap s cap o sub 4 super 2 minus")
+        let phantom = "<mrow><mpadded width='0'><mphantom><mi>A</mi></mphantom></mpadded></mrow>"
+        let mathJax = "<math><mi>SO</mi><msub>\(phantom)<mn>4</mn></msub><msup>\(phantom)<mrow><mn>2</mn><mo>+</mo></mrow></msup></math>"
+        #expect(sayML(mathJax) == "cap s cap o sub 4 super 2 plus")
+        #expect(sayML("<math><msup><mi>Na</mi><mo>+</mo></msup></math>") == "cap n a super plus")
+        #expect(say(#"\mathrm{H_2SO_4}"#) == "cap h sub 2 cap s cap o sub 4")
+        #expect(say(#"2\mathrm{Na}(\mathrm{s}) + \mathrm{H}_2(\mathrm{g})"#) == "2 cap n a solid plus cap h sub 2 gas")
+        let lookAlikes: [(String, String)] = [
+            (#"\mathrm{GeV}^{-2}"#, "ge v to the negative 2 power"),
+            ("H^+", "h plus"),
+            ("H_2(g)", "h sub 2 of g"),
+            ("B(s)", "b of s"),
+            (#"\mathrm{NaN}"#, "na n"),
+            (#"x\,\mathrm{NaN}_2"#, "x na n sub 2"),
+        ]
+        for (tex, expected) in lookAlikes { #expect(say(tex) == expected, "\(tex)") }
+    }
+
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or
     /// `\operatorname{Var}`, still says its own name).
     @Test(arguments: inferred.filter { !$0.0.contains("Pr") && !$0.0.contains("Var") })

@@ -78,28 +78,29 @@ struct NuclideAndUnitSpeechTests {
     }
 
     /// A word spelling two element symbols or more before a state of matter (MathJax's MathML for
-    /// `\ce{2HCl(aq)}`) is a formula and its state, not a function applied; one element before a state
-    /// stays a function of it (`H(s)`, `Re(s)`).
+    /// `\ce{2HCl(aq)}`) is a formula and its state, not a function applied, read element by element;
+    /// one element before a state written as an italic letter stays a function of it (`H(s)`, `Re(s)`).
     @Test func aFormulaBeforeItsStateIsNoFunction() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
-        #expect(say("<mi>HCl</mi><mo>(</mo><mi>aq</mi><mo>)</mo>") == "HCl aqueous")
-        #expect(say("<mn>2</mn><mi>NaCl</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "2 NaCl solid")
+        #expect(say("<mi>HCl</mi><mo>(</mo><mi>aq</mi><mo>)</mo>") == "cap H cap C l aqueous")
+        #expect(say("<mn>2</mn><mi>NaCl</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "2 cap N a cap C l solid")
         #expect(say("<mi>H</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "H of s")
         #expect(say("<mi>Re</mi><mo>(</mo><mi>s</mi><mo>)</mo>") == "real part of s")
         #expect(say("<mi>Hom</mi><mo>(</mo><mi>g</mi><mo>)</mo>").contains("of"))
         // A compound written as one counted word (two element symbols or more, a count of 2 or more
         // or a charge) before a state is a formula too; before another argument, or with a count of 1,
         // it stays an application.
-        #expect(speaker.speak(tex: #"\mathrm{CO_2(g)}"#).text == "cap C O sub 2 gas")
-        #expect(speaker.speak(tex: #"\mathrm{SO}_3(g)"#).text == "cap S O sub 3 gas")
+        #expect(speaker.speak(tex: #"\mathrm{CO_2(g)}"#).text == "cap C cap O sub 2 gas")
+        #expect(speaker.speak(tex: #"\mathrm{SO}_3(g)"#).text == "cap S cap O sub 3 gas")
         #expect(speaker.speak(tex: #"\mathrm{SO}_3(x)"#).text == "SO sub 3, of x")
         #expect(speaker.speak(tex: #"\mathrm{CO}_1(g)"#).text.contains("of g"))
     }
 
     /// Scripts on nothing followed by more scripts on nothing (MathJax's mhchem output for SO₄²⁺: each
     /// script on a padded phantom after `SO`) are no pre-scripts: a pre-script needs a base that shows
-    /// something. Pre-scripts before a visible base stay (`{}_nC_k`, a nuclide).
+    /// something; they are the scripts of `SO`, an ion (session 24). Pre-scripts before a visible base
+    /// stay (`{}_nC_k`, a nuclide).
     @Test func scriptsOnNothingAfterAFormulaAreNoPrescripts() throws {
         func onPhantom(_ script: String, sup: Bool) -> String {
             let tag = sup ? "msup" : "msub"
@@ -113,7 +114,7 @@ struct NuclideAndUnitSpeechTests {
             #expect(!speaker.speak(tex: "SO{}_4{}^{2+}").text.lowercased().contains("pre"), "\(style)")
         }
         let clearspeak = try SpeakerCache.shared.speaker(style: "clearspeak")
-        #expect(clearspeak.speak(mathML: sulfate).text == "SO sub 4, raised to the 2 plus power")
+        #expect(clearspeak.speak(mathML: sulfate).text == "cap S cap O sub 4 super 2 plus")
         #expect(clearspeak.speak(tex: "{}_nC_k + {}^{14}_{6}C").text == "n C k plus C with mass number 14 and atomic number 6")
     }
 
