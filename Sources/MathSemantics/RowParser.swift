@@ -1084,19 +1084,26 @@ extension Analyzer {
 
     /// Whether `factors` are a formula that `state`, a state of matter in parentheses, follows: one
     /// ``SemanticTree/Records/isFormulaBeforeState(_:)`` reads so, or one element after an optional
-    /// coefficient (`Na`, `2 Na`, `H_2`, `HCl`:
-    /// an element symbol or a word of them, with a count or not) before a state that is written upright
+    /// coefficient (`Na`, `2 Na`, `H_2`, `HCl`: an element symbol or a word of them, with a count or not;
+    /// several when each is written upright, `H I`) before a state that is written upright
     /// (`Na(\mathrm{s})`, `H_2(\mathrm{g})`, as mhchem sets it) or in two letters (`(aq)`): an italic
     /// letter there is as often an argument (`H_2(g)`, `B(s)`).
     func isFormulaBeforeState<C: BidirectionalCollection>(_ factors: C, _ state: NodeID) -> Bool where C.Element == NodeID {
         if tree.isFormulaBeforeState(factors) { return stateWord(state) != nil }
         // After an optional coefficient (`2 Na(s)`).
         var rest = factors[...]
-        if rest.count == 2, let first = rest.first, let c = tree.integerValue(first), c >= 1 { rest = rest.dropFirst() }
-        guard rest.count == 1, let n = rest.first else { return false }
-        let element = kind(n) == .subscript ? child(n, .base) : n
-        guard let element, tree.isElement(element) || tree.isElementWord(element) else { return false }
-        if kind(n) == .subscript, child(n, .subscript).flatMap({ tree.integerValue($0) }) == nil { return false }
+        if rest.count >= 2, let first = rest.first, let c = tree.integerValue(first), c >= 1 { rest = rest.dropFirst() }
+        guard !rest.isEmpty, rest.count <= 8 else { return false }
+        // Several elements side by side only when each is written upright (`H I (g)` of MathJax's mhchem
+        // output), not as italic letters (`H I(g)` may be a product and a function).
+        var upright = true
+        for n in rest {
+            let element = kind(n) == .subscript ? child(n, .base) : n
+            guard let element, tree.isElement(element) || tree.isElementWord(element) else { return false }
+            if kind(n) == .subscript, child(n, .subscript).flatMap({ tree.integerValue($0) }) == nil { return false }
+            if atom(element, .variant) != .normal && !has(element, .word) { upright = false }
+        }
+        guard rest.count == 1 || upright else { return false }
         guard let word = stateWord(state), let c = child(state, .content) else { return false }
         return word.utf8.count > 1 || atom(c, .variant) == .normal
     }

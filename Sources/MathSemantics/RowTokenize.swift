@@ -667,13 +667,63 @@ extension Analyzer {
         return token
     }
 
+    /// The arrow an `mover` of two harpoons drawn from pieces stands for: a harpoon with dashes (and
+    /// spaces) under another with dashes, one pointing each way: `⇌` with the rightward one above, `⇋`
+    /// with the leftward one above (MathJax's mhchem output for `<=>` and `<=>>`). Nil for anything else.
+    static func stackedHarpoons(_ m: MathNode) -> String? {
+        guard case .over = m.kind, m.children.count == 2 else { return nil }
+        /// The one harpoon among dashes and spaces: true pointing right, false left; nil otherwise.
+        func harpoon(_ n: MathNode) -> Bool? {
+            var found: Bool? = nil
+            var ok = true
+            func visit(_ n: MathNode, _ depth: Int) {
+                guard ok, depth < 8 else { ok = false; return }
+                switch n.kind {
+                case .row, .padded, .style: n.children.forEach { visit($0, depth + 1) }
+                case .space: break
+                case .operator(let t, _):
+                    switch t {
+                    case "⇀", "⇁": if found == nil { found = true } else { ok = false }
+                    case "↽", "↼": if found == nil { found = false } else { ok = false }
+                    case "-", "−", "–", "⎯", "―": break
+                    default: ok = false
+                    }
+                default: ok = false
+                }
+            }
+            visit(n, 0)
+            return ok ? found : nil
+        }
+        guard let below = harpoon(m.children[0]), let above = harpoon(m.children[1]), below != above else { return nil }
+        return above ? "⇌" : "⇋"
+    }
+
     /// Whether the invisible separator at item `i` of `range` stands between two element symbols written
-    /// as mathematics, one of them at least with scripts (``Analyzer/isElementPart(_:)``): `H₂⁣O`, not `C⁣H`.
+    /// as mathematics, one of them at least with scripts or both upright (``Analyzer/isElementPart(_:)``):
+    /// `H₂⁣O`, `<mi mathvariant="normal">H</mi>⁣<mi mathvariant="normal">I</mi>`, not `C⁣H`; or between a
+    /// part and its state in parentheses (`H₂⁣(g)`).
     mutating func isSeparatorInFormula(_ i: Int, _ range: Range<Int>) -> Bool {
         guard i > range.lowerBound, i + 1 < range.upperBound else { return false }
         let before = items[i - 1].withRaw { $0 }, after = items[i + 1].withRaw { $0 }
-        guard Analyzer.isElementPart(before), Analyzer.isElementPart(after) else { return false }
-        return !Analyzer.isUnmarkedElement(before) || !Analyzer.isUnmarkedElement(after)
+        guard Analyzer.isElementPart(before) else { return false }
+        // Before the formula's state (`H₂⁣(g)`): "(", a state symbol, ")".
+        func isState(_ m: MathNode?) -> Bool {
+            guard case .identifier(let t, _)? = m?.kind else { return false }
+            return SemanticTree.Records.stateSymbols.contains(t)
+        }
+        if i + 3 < range.upperBound, items[i + 1].scalar == "(", items[i + 3].scalar == ")", isState(items[i + 2].withRaw({ $0 })) {
+            return true
+        }
+        if let g = after, case .row = g.kind, g.children.count == 3, case .operator("(", _) = g.children[0].kind,
+           case .operator(")", _) = g.children[2].kind, isState(g.children[1]) {
+            return true
+        }
+        guard Analyzer.isElementPart(after) else { return false }
+        func upright(_ m: MathNode?) -> Bool {
+            if case .identifier(_, let v)? = m?.kind { return v == .normal }
+            return false
+        }
+        return !Analyzer.isUnmarkedElement(before) || !Analyzer.isUnmarkedElement(after) || (upright(before) && upright(after))
     }
 
     /// Whether an operand token's node is the mark of a differential (``SemanticTree/isDifferentialMark(_:)``).
@@ -869,6 +919,11 @@ extension Analyzer {
             }
         default:
             break
+        }
+        // Two harpoons stacked from pieces (MathJax's mhchem output for `<=>`: ↽ and a dash under a dash
+        // and ⇀) are the equilibrium arrow they draw.
+        if underOverKind, let arrow = Analyzer.stackedHarpoons(m) {
+            return leafToken(.relation, arrow, .rel, range: m.range)
         }
         let baseNode = node(rawBase, ctx)
         if underOverKind {

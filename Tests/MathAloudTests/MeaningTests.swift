@@ -290,6 +290,18 @@ import Testing
             (#"x\,\mathrm{NaN}_2"#, "x na n sub 2"),
         ]
         for (tex, expected) in lookAlikes { #expect(say(tex) == expected, "\(tex)") }
+        // MathJax's mhchem equilibrium: each species' parts and state joined by invisible separators,
+        // the arrow two harpoons drawn from pieces.
+        func upright(_ e: String) -> String { "<mi mathvariant='normal'>\(e)</mi>" }
+        let gas = "<mrow><mo>(</mo>\(upright("g"))<mo>)</mo></mrow>"
+        let arrow = "<mover><mrow><mo>↽</mo><mo>-</mo></mrow><mrow><mo>-</mo><mo>⇀</mo></mrow></mover>"
+        let equilibrium = "<math><mmultiscripts>\(upright("H"))<mn>2</mn><none/></mmultiscripts><mo>&#x2063;</mo>\(gas)"
+            + "<mo>+</mo><mmultiscripts>\(upright("I"))<mn>2</mn><none/></mmultiscripts><mo>&#x2063;</mo>\(gas)"
+            + "\(arrow)<mn>2</mn><mrow>\(upright("H"))<mo>&#x2063;</mo>\(upright("I"))<mo>&#x2063;</mo>\(gas)</mrow></math>"
+        #expect(sayML(equilibrium) == "cap h sub 2 gas plus cap i sub 2 gas forms an equilibrium with 2 cap h cap i gas")
+        #expect(sayML("<math>\(arrow)</math>") == "right harpoon over left harpoon")
+        #expect(sayML("<math><mover><mi>x</mi><mo>⇀</mo></mover></math>") == "x right harpoon with barb up")
+        #expect(sayML("<math><mi>C</mi><mo>&#x2063;</mo><mi>H</mi></math>") == "c h")
     }
 
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or
