@@ -181,6 +181,9 @@ extension SemanticTree.Records {
         switch kind(n) {
         case .identifier:
             return isElement(n) || isElementWord(n) ? false : nil
+        case .text:
+            // An element or a word of them written as text (`\text{H}_2`, MathJax 2's mhchem `<mtext>SO</mtext>`).
+            return Self.elementRunCount(text(n)) != nil ? false : nil
         case .subscript:
             guard let b = child(n, .base), let s = child(n, .subscript), let count = integerValue(s), count >= 2,
                   chemicalPart(b, depth: depth + 1) != nil else { return nil }
@@ -336,12 +339,17 @@ extension SemanticTree.Records {
     /// species or a sum of species (a chemical formula, a nuclide, a counted element, an element, each
     /// with an integer coefficient or none), and at least one species a formula or a nuclide, so that
     /// arrows between letters (`N \to \infty`, `C \to C`) stay mathematics.
-    func isReaction<C: Collection>(_ items: C) -> Bool where C.Element == NodeID {
+    func isReaction<C: Collection>(_ items: C, equilibrium: Bool = false) -> Bool where C.Element == NodeID {
         guard items.count >= 2 else { return false }
         var strong = false
         func species(_ n: NodeID) -> Bool {
             if kind(n) == .chemicalIsotope || (kind(n) == .prescripts && has(n, .nuclide)) || (kind(n) == .impliedTimes && has(n, .chemical)) { strong = true; return true }
-            if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) { return true }
+            if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) {
+                // Between equilibrium arrows (which mathematics does not draw), a counted word of element
+                // symbols is a compound (`2\mathrm{SO}_2 + \mathrm{O}_2 ⇌ 2\mathrm{SO}_3`).
+                if equilibrium, kind(n) == .subscript, let b = child(n, .base), (Self.elementRunCount(text(b)) ?? 0) >= 2 { strong = true }
+                return true
+            }
             // A coefficient before a species: `2 H_2 O`, `2 H_2`.
             guard kind(n) == .impliedTimes else { return false }
             let parts = children(n).filter { $0.role == SemanticRole.item.rawValue }.map(\.node)

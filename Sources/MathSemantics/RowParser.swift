@@ -181,17 +181,18 @@ extension Analyzer {
         // equation written as mathematics (`2H_2 + O_2 → 2H_2O`, nuclides) read as chemistry.
         // A bond chain holds a chemical formula among its items: without one, the chain is not looked
         // for. One operator text of one scalar, the usual relation, is tested on that scalar.
-        var bonds = false, arrows = false
+        var bonds = false, arrows = false, equilibrium = false
         if let u = sole {
             bonds = u == "=" || u == "\u{2261}"
             arrows = !bonds && Self.isReactionArrow(u)
+            equilibrium = u == "⇌" || u == "⇋"
         } else if let ops = tree.string(n, .operators) {
             bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
             arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
         }
         if bonds ? chemicalItem : arrows {
             let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }
-            if bonds ? tree.isBondChain(items) : tree.isReaction(items) { return flagged(n, .chemical) }
+            if bonds ? tree.isBondChain(items) : tree.isReaction(items, equilibrium: equilibrium) { return flagged(n, .chemical) }
         }
         return n
     }

@@ -302,6 +302,12 @@ import Testing
         #expect(sayML("<math>\(arrow)</math>") == "right harpoon over left harpoon")
         #expect(sayML("<math><mover><mi>x</mi><mo>⇀</mo></mover></math>") == "x right harpoon with barb up")
         #expect(sayML("<math><mi>C</mi><mo>&#x2063;</mo><mi>H</mi></math>") == "c h")
+        // Counted words of element symbols (also written as text, as MathJax 2 writes mhchem's) are
+        // compounds between equilibrium arrows, which mathematics does not draw; not between others.
+        #expect(say(#"2\mathrm{SO}_2 + \mathrm{O}_2 \rightleftharpoons 2\mathrm{SO}_3"#)
+                == "2 so sub 2 plus cap o sub 2 forms an equilibrium with 2 so sub 3")
+        #expect(say(#"2\text{SO}_2 + \text{O}_2 \rightleftharpoons 2\text{SO}_3"#).contains("forms an equilibrium with"))
+        #expect(say(#"\mathrm{SO}_2 \to \mathrm{SO}_3"#) == "so sub 2 right arrow so sub 3")
     }
 
     /// With Meaning=Literal nothing of the inferred vocabulary is said (a named function, `\Pr` or
