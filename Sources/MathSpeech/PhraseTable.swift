@@ -83,13 +83,22 @@ public struct UntranslatedPhrase: Sendable, Hashable {
 
 extension SpeechRule {
     /// This rule with its literal words translated by `phrases` (and without its examples); the
-    /// phrases with no translation are appended to `missing`.
+    /// phrases with no translation are appended to `missing`, except those without a letter, which
+    /// belong to no language (punctuation written in a template). Punctuation around words is kept
+    /// around the words' translation (`with label (` is `merkinnällä (`).
     func translated(by phrases: PhraseTable, missing: inout [UntranslatedPhrase]) -> SpeechRule {
         var template: [TemplatePart] = []
         for part in self.template {
             guard case .words(let w) = part else { template.append(part); continue }
             if let t = phrases.translation(of: w, rule: name) {
                 if !t.isEmpty { template.append(.words(t)) }
+            } else if !w.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) {
+                // Words without a letter (the parentheses around a label, "(…)") belong to no language.
+                template.append(part)
+            } else if let (head, words, tail) = SpeechRule.punctuationAround(w), let t = phrases.translation(of: words, rule: name) {
+                // Punctuation before or after the words (`with label ({text})`) stays as written around
+                // their translation.
+                template.append(.words(head + t + tail))
             } else {
                 missing.append(UntranslatedPhrase(phrase: PhraseTable.normalized(w), rule: name, location: "\(file):\(line)"))
                 template.append(part)
@@ -98,5 +107,16 @@ extension SpeechRule {
         var rule = SpeechRule(name: name, kind: kind, conditions: conditions, template: template, examples: [], file: file, line: line)
         rule.early = early
         return rule
+    }
+
+    /// `w` split into the punctuation (and spaces) before its first letter, the words, and the
+    /// punctuation after its last letter or digit; nil when there is no punctuation around the words.
+    static func punctuationAround(_ w: String) -> (head: String, words: String, tail: String)? {
+        let scalars = Array(w.unicodeScalars)
+        func isWord(_ u: Unicode.Scalar) -> Bool { u.properties.isAlphabetic || u.properties.numericType != nil }
+        guard let first = scalars.firstIndex(where: isWord), let last = scalars.lastIndex(where: isWord),
+              first > 0 || last < scalars.count - 1 else { return nil }
+        func string(_ s: ArraySlice<Unicode.Scalar>) -> String { String(String.UnicodeScalarView(s)) }
+        return (string(scalars[..<first]), string(scalars[first...last]), string(scalars[(last + 1)...]))
     }
 }
