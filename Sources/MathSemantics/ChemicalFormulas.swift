@@ -86,10 +86,11 @@ extension SemanticTree.Records {
     static let atomicNumbers: [String: Int] = Dictionary(
         uniqueKeysWithValues: elementsByAtomicNumber.enumerated().map { ($1, $0 + 1) })
 
-    /// Whether `n` is a word of two element symbols or more written as one identifier (`SO` of
-    /// `\mathrm{SO}_4`, `HCl`): a part of a formula as its symbols are, where a count or charge makes one.
+    /// Whether `n` is a word of two element symbols or more written as one identifier or text (`SO` of
+    /// `\mathrm{SO}_4`, `HCl`, MathJax 2's `<mtext>SO</mtext>`): a part of a formula as its symbols are,
+    /// where a count or charge makes one.
     func isElementWord(_ n: NodeID) -> Bool {
-        kind(n) == .identifier && !has(n, .letter) && (Self.elementRunCount(text(n)) ?? 0) >= 2
+        (kind(n) == .identifier && !has(n, .letter) || kind(n) == .text) && (Self.elementRunCount(text(n)) ?? 0) >= 2
     }
 
     /// Whether `n` is an element symbol written as an identifier (`H`, `Cl`).
@@ -226,8 +227,10 @@ extension SemanticTree.Records {
     /// `V`) is also a letter, so it counts only when upright (`mathvariant="normal"`, `\mathrm{V}`) on a
     /// symbol of two letters: `Y^{IV}`, `V^I` and `x^{II}` stay mathematics.
     func oxidationState(base: NodeID, exponent e: NodeID) -> Int? {
-        guard kind(e) == .identifier, let v = Self.oxidationNumeral(text(e)), isElement(base) else { return nil }
-        if text(e).utf8.count == 1 {
+        guard kind(e) == .identifier else { return nil }
+        let numeral = text(e)
+        guard let v = Self.oxidationNumeral(numeral), isElement(base) else { return nil }
+        if numeral.utf8.count == 1 {
             guard text(base).utf8.count == 2, atom(e, .variant) == .normal else { return nil }
         }
         return v
@@ -256,27 +259,25 @@ extension SemanticTree.Records {
 
     /// A charge: `+`, `−`, or a count before or after one (`2+`, `3-`).
     func isCharge(_ e: NodeID) -> Bool {
-        func sign(_ n: NodeID) -> Bool {
-            guard let s = soleScalar(n) else { return false }
-            return s == "+" || s == "-" || s == "\u{2212}"
-        }
-        if sign(e) { return true }
+        if isSign(e) { return true }
         let items = children(e).map(\.node)
         guard items.count == 2 || items.count == 3 else { return false }
-        return items.contains(where: sign) && items.contains(where: { integerValue($0) != nil })
+        return items.contains(where: isSign) && items.contains(where: { integerValue($0) != nil })
+    }
+
+    /// Whether `n` is a charge's sign: `+`, `-` or `−`.
+    private func isSign(_ n: NodeID) -> Bool {
+        guard let s = soleScalar(n) else { return false }
+        return s == "+" || s == "-" || s == "\u{2212}"
     }
 
     /// A charge as an ion alone carries it: a sign, or a count and then its sign (`+`, `2-`, `3+`). A
     /// negative number (`\mathrm{GeV}^{-2}`) is a power.
     func isIonCharge(_ e: NodeID) -> Bool {
-        func sign(_ n: NodeID) -> Bool {
-            guard let s = soleScalar(n) else { return false }
-            return s == "+" || s == "-" || s == "\u{2212}"
-        }
-        if sign(e) { return true }
+        if isSign(e) { return true }
         let items = children(e)
         guard items.count == 2 else { return false }
-        return integerValue(items[0].node) != nil && sign(items[1].node)
+        return integerValue(items[0].node) != nil && isSign(items[1].node)
     }
 }
 
@@ -347,7 +348,7 @@ extension SemanticTree.Records {
             if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) {
                 // Between equilibrium arrows (which mathematics does not draw), a counted word of element
                 // symbols is a compound (`2\mathrm{SO}_2 + \mathrm{O}_2 ⇌ 2\mathrm{SO}_3`).
-                if equilibrium, kind(n) == .subscript, let b = child(n, .base), (Self.elementRunCount(text(b)) ?? 0) >= 2 { strong = true }
+                if equilibrium, kind(n) == .subscript, let b = child(n, .base), isElementWord(b) { strong = true }
                 return true
             }
             // A coefficient before a species: `2 H_2 O`, `2 H_2`.

@@ -149,7 +149,7 @@ public enum RuleLint {
         if LocaleTag(tag).language != "en" {
             for (path, table) in wordTables.sorted(by: { $0.key < $1.key })
             where (path.hasSuffix(".txt") || path.hasSuffix(".words")) && !path.hasSuffix("locale.txt") {
-                let englishPath = path.hasPrefix("Rules/") ? "Rules/en/" + path.split(separator: "/").last! : "Locales/en/" + path.split(separator: "/").last!
+                let englishPath = (path.hasPrefix("Rules/") ? "Rules/en/" : "Locales/en/") + path.split(separator: "/").last!
                 guard let english = try? resources.wordTable(englishPath) else { continue }
                 let candidates = english.entries.keys.filter { $0.count >= 6 && table.entries[$0] == nil }
                 guard !candidates.isEmpty else { continue }
