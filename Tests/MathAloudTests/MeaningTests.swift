@@ -228,8 +228,8 @@ import Testing
             (#"N \to \infty"#, "n right arrow infinity"),
             (#"C \to H_2"#, "c right arrow h sub 2"),
             ("{}_{m}C_{j}", "m c j"),
-            ("{}^{2}_{1}C", "pre subscript 1 pre superscript 2 c"),
-            ("{}^{n}P", "pre superscript n p"),
+            ("{}^{2}_{1}C", "left sub 1 left super 2 c"),
+            ("{}^{n}P", "left super n p"),
         ]
         for (tex, expected) in lookAlikes { #expect(say(tex) == expected, "\(tex)") }
         let literal = try SpeakerCache.shared.speaker(style: "clearspeak", preferences: ["Meaning": "Literal"])

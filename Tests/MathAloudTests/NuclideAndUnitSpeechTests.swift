@@ -132,7 +132,7 @@ struct NuclideAndUnitSpeechTests {
             #expect(speaker.speak(tex: "H{}_2O").text == speaker.speak(tex: "H_2O").text, "\(style)")
         }
         let clearspeak = try SpeakerCache.shared.speaker(style: "clearspeak")
-        #expect(clearspeak.speak(tex: "3p~^{4}D").text == "3 p, pre-superscript 4, D")
+        #expect(clearspeak.speak(tex: "3p~^{4}D").text == "3 p, left super 4, D")
         #expect(clearspeak.speak(tex: "f{'}(x)").text == "f prime of x")
     }
 
