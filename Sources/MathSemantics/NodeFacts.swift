@@ -143,6 +143,24 @@ extension SemanticTree.Records {
         integerValue(e) != nil || (kind(e) == .identifier && (soleScalar(e) == "∞" || isLetter(e))) || kind(e) == .list
     }
 
+    /// Whether exponent `e` indexes a letter rather than raising it to a power, before parentheses
+    /// (``functionLikeness(_:)``): a letter other than T and H (a transpose, a conjugate transpose), a
+    /// letter with a subscript (`n_c`), or anything in parentheses (`^{(m)}`, `^{(k-1)}`: an order or a
+    /// label, which parentheses set apart from a power).
+    func isIndexSuperscript(_ e: NodeID) -> Bool {
+        switch kind(e) {
+        case .identifier:
+            let s = soleScalar(e)
+            return isLetter(e) && s != "T" && s != "H"
+        case .subscript:
+            return child(e, .base).map { kind($0) == .identifier && isLetter($0) } == true
+        case .fenced:
+            return string(e, .open) == "(" && child(e, .content) != nil
+        default:
+            return false
+        }
+    }
+
     /// How node `n` reads before a parenthesised group (ClearSpeak "Functions", Functions_Auto).
     func functionLikeness(_ n: NodeID) -> Analyzer.FunctionLikeness {
         var facts = ApplicationFacts()
@@ -187,6 +205,22 @@ extension SemanticTree.Records {
             if power.inverse || SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
                 facts.power = power
                 return .generic(facts)
+            }
+            // A small Latin letter with a count in parentheses as its superscript (y^{(4)}(t)): a
+            // derivative applied, as f^{(4)}(x) is. A letter in parentheses (x^{(i)}(t)) and a Greek
+            // letter's count (ω^{(2)}(k), an order of approximation as often) are indices (below).
+            if kind(b) == .identifier, !has(b, .capital), !has(b, .greek), kind(e) == .fenced,
+               let c = child(e, .content), integerValue(c) != nil {
+                facts.power = power
+                return .generic(facts)
+            }
+            // Another letter (bare, subscripted or accented) with an index as its superscript before
+            // parentheses (P^θ(0, T), c^k(t), R_T^π(Θ), L_s^{(m)}(W, w)): one of a family of functions,
+            // which may apply as the letter alone may (the argument decides, Functions_Auto); a number
+            // as the exponent is a power (x^2(x + 1)), and T, H mark a transpose (A^T(x)).
+            if kind(b) == .identifier || kind(b) == .subscript || kind(b) == .accent, soleScalar(core) != "e",
+               isIndexSuperscript(e) {
+                return .possible
             }
             return .none
         case .prescripts:

@@ -35,6 +35,8 @@ import Testing
         // An order of derivative in parentheses on an applied letter (Taylor's f^{(n)}(a)).
         (#"f^{(5)}(x)"#, "the fifth derivative of f of x"),
         (#"g^{(n)}(t)"#, "the n th derivative of g of t"),
+        // Any small Latin letter applied with a count in parentheses (y^{(4)}(t) in an equation of order 4).
+        (#"y^{(4)}(t)"#, "the fourth derivative of y of t"),
     ]
 
     /// Formulas that look like the ones above but mean something else: read as written.
@@ -66,6 +68,11 @@ import Testing
         // A label in parentheses on a capital or a letter in a font (the Hankel function H^{(1)}).
         (#"H^{(1)}(x)"#, "h raised to the open paren 1 close paren power of x"),
         (#"\mathcal{H}^{(2)}(a)"#, "script h raised to the open paren 2 close paren power of a"),
+        // A Greek letter's count in parentheses (an order of approximation as often as a derivative), a
+        // letter in parentheses, and a power before a sum in parentheses (Bernstein's x^n(1 - x)).
+        (#"\omega^{(2)}(k)"#, "omega superscript open paren 2 close paren of k"),
+        (#"x^{(i)}(t)"#, "x superscript open paren i close paren of t"),
+        (#"x^n(1-x)"#, "x to the n th power times open paren 1 minus x close paren"),
     ]
 
     /// A letter the formula applies to a simple argument is a function wherever it stands before
@@ -119,6 +126,26 @@ import Testing
         #expect(say(#"e_i^*(e_j) = \delta_{ij}"#) == "e sub i star of e sub j equals delta sub i j")
         #expect(say(#"z^*(z+1)"#) == "z star times open paren z plus 1 close paren")
         #expect(say(#"T^*M"#) == "t star m")
+    }
+
+    /// A letter with an index as its superscript (P^θ, c^k, R_T^π, L^{(m)}) before parentheses applies as
+    /// the letter alone would (the argument decides, Functions_Auto): "superscript", not a power, the
+    /// same from TeX and MathML; a number as the exponent, T (a transpose) and e stay powers.
+    @Test func indexedLettersApplyAsTheLetterAlone() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        #expect(say(#"P^{\theta}(0, T)"#) == "p superscript theta of open paren 0 comma t close paren")
+        #expect(say(#"c^k(t)"#) == "c superscript k of t")
+        #expect(say(#"R_T^{\pi}(\Theta)"#) == "r sub t superscript pi of theta")
+        #expect(say(#"\chi_d^t(C(G))"#) == "chi sub d superscript t of open paren c of g close paren")
+        #expect(say(#"L_s^{(m)}(W, w)"#) == "l sub s superscript open paren m close paren of open paren w comma w close paren")
+        let mathML = "<math><msup><mi>P</mi><mi>θ</mi></msup><mo>(</mo><mn>0</mn><mo>,</mo><mi>T</mi><mo>)</mo></math>"
+        #expect(normalizedSpeech(speaker.speak(mathML: mathML).text) == say(#"P^{\theta}(0, T)"#))
+        #expect(say(#"x^2(x+1)"#) == "x squared times open paren x plus 1 close paren")
+        #expect(say(#"A^T(x)"#) == "a transpose times x")
+        #expect(say(#"e^{i}(t)"#) == "e to the i th power times t")
+        let none = try SpeakerCache.shared.speaker(style: "clearspeak", preferences: ["Functions": "None"])
+        #expect(normalizedSpeech(none.speak(tex: #"c^k(t)"#).text) == "c to the k th power times t")
     }
 
     @Test(arguments: inferred)
