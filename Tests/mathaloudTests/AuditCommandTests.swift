@@ -3,16 +3,24 @@ import Testing
 
 /// `mathaloud audit` end to end: exit codes, formats (SARIF checked against the official 2.1.0 schema,
 /// the HTML report opened in headless Chromium), shards merged equal to one run, `--fix`.
-@Suite(.serialized) struct AuditCommandTests {
+@Suite(.serialized) final class AuditCommandTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sample = repository.appendingPathComponent("examples/audit-sample").path
     static let fixtures = repository.appendingPathComponent("Tests/MathAloudAuditTests/Fixtures")
     /// The PyPI tools scripts/install-deps.sh installs (a virtual environment of the project's own).
     static let tools = repository.appendingPathComponent(".build/python-tools/bin")
 
+    /// The directories a test made, removed when it ends (each test runs on an instance of its own).
+    private var made: [URL] = []
+
+    deinit {
+        for url in made { try? FileManager.default.removeItem(at: url) }
+    }
+
     func temporaryDirectory() -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-audit-cli-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        made.append(url)
         return url
     }
 
