@@ -251,3 +251,23 @@ import Testing
         #expect(fr.speak(tex: "f(a)").text.hasSuffix("de a"))
     }
 }
+
+/// A template's article agrees with a feminine function name (contractions.txt of each language):
+/// French "la limite", "la borne supérieure", Spanish and Catalan "la tangente"/"la tangent",
+/// Portuguese "a tangente"; a masculine name keeps its article ("le maximum", "el límite", "o seno").
+@Suite struct ArticlesOfFunctionNamesTests {
+    @Test func feminineNamesTakeTheFeminineArticle() throws {
+        func say(_ locale: String, _ tex: String) throws -> String {
+            try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak").speak(tex: tex).text
+        }
+        #expect(try say("fr", #"\lim_{x \to 0} f(x)"#).hasPrefix("la limite quand x tend vers 0"))
+        #expect(try say("fr", #"\sup_x f"#).hasPrefix("la borne supérieure"))
+        #expect(try say("fr", #"\max_i a_i"#).hasPrefix("le maximum"))
+        #expect(try say("es", #"\tan(x+1)"#).hasPrefix("la tangente de"))
+        #expect(try say("es", #"\sin(x+1)"#).hasPrefix("el seno de"))
+        #expect(try say("es", #"\lim_{x \to 0} f(x)"#).hasPrefix("el límite"))
+        #expect(try say("ca", #"\tan(x+1)"#).hasPrefix("la tangent de"))
+        #expect(try say("pt", #"\tan(x+1)"#).hasPrefix("a tangente de"))
+        #expect(try say("pt", #"\sin(\tan(x+1))"#).hasPrefix("o seno de"))
+    }
+}
