@@ -106,6 +106,19 @@ extension SemanticTree.Records {
         }
     }
 
+    /// ℜ, ℑ (`\Re`, `\Im`: a Fraktur R or I, which the analysis keeps as the letter in its font):
+    /// before an argument, the real and the imaginary part, a function whose words are the locale's
+    /// `ℜ`/`ℑ` entries of functions.txt; alone, a letter (`\Re = |D_1/D_2|^2`). The function's name
+    /// (nil for another node).
+    func partFunctionName(_ n: NodeID) -> String? {
+        guard kind(n) == .identifier, atom(n, .variant) == .fraktur else { return nil }
+        switch soleScalar(n) {
+        case "R": return "ℜ"
+        case "I": return "ℑ"
+        default: return nil
+        }
+    }
+
     /// O, o, Θ, Ω, ω: the letters of asymptotic (Landau) notation, and Θ of Heaviside's step: before
     /// parentheses they apply to what is inside (`O(n \log n)`, `o(1)`, `Θ(t - t_0)`), whatever the
     /// argument, where another letter before a product in parentheses multiplies it (Functions_Auto).
@@ -175,6 +188,10 @@ extension SemanticTree.Records {
             // not an element symbol with a count, a part of a chemical formula (`Al_2(SO_4)_3`).
             if kind(n) == .subscript, child(n, .base) == core, has(core, .word),
                !(isElement(core) && child(n, .subscript).map({ kind($0) == .number }) == true) {
+                return .generic(facts)
+            }
+            if partFunctionName(n) != nil {
+                facts.functionClass = .named
                 return .generic(facts)
             }
             guard isLetter(core) else { return .none }

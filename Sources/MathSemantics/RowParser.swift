@@ -675,7 +675,9 @@ extension Analyzer {
             case .generic(var facts):
                 p.pos += 1
                 facts.argumentFenced = true
-                let app = application(n, groups[Int(g)].plain, facts)
+                // ℜ(z), ℑ(z): the real or imaginary part (``SemanticTree/Records/partFunctionName(_:)``).
+                let function = tree.partFunctionName(n).map { functionName($0, range: range(n), nameClass: .named) } ?? n
+                let app = application(function, groups[Int(g)].plain, facts)
                 let fenced = finishFence(app, g)
                 return postfixes(&p, fenced)
             case .possible where appliesElsewhere(n, groups[Int(g)].plain):

@@ -148,6 +148,24 @@ import Testing
         #expect(normalizedSpeech(none.speak(tex: #"c^k(t)"#).text) == "c to the k th power times t")
     }
 
+    /// ℜ and ℑ (`\Re`, `\Im`, a Fraktur R or I) applied to an argument are the real and the imaginary
+    /// part, as `\operatorname{Re}` is, from TeX and MathML, in every locale's words; alone, and in
+    /// MathSpeak, they are the letters.
+    @Test func realAndImaginaryParts() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        #expect(say(#"\Re(z+w)"#) == say(#"\operatorname{Re}(z+w)"#))
+        #expect(say(#"\Re(z+w)"#) == "real part of open paren z plus w close paren")
+        #expect(say(#"\Im[f]"#) == "imaginary part of f")
+        #expect(normalizedSpeech(speaker.speak(mathML: "<math><mi>ℜ</mi><mo>(</mo><mi>z</mi><mo>)</mo></math>").text) == "real part of z")
+        #expect(say(#"\Re = |D|^2"#) == "german r equals the absolute value of d squared")
+        #expect(say(#"\mathfrak{g}(x)"#) == "german g of x")
+        let mathspeak = try SpeakerCache.shared.speaker(style: "mathspeak")
+        #expect(mathspeak.speak(tex: #"\Re(z)"#).text == "German Upper R left-parenthesis z right-parenthesis")
+        let de = try SpeakerCache.shared.speaker(locale: "de", style: "clearspeak")
+        #expect(de.speak(tex: #"\Re(z+w)"#).text.hasPrefix("Realteil von"))
+    }
+
     @Test(arguments: inferred)
     func inferredReading(_ c: (String, String)) throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
