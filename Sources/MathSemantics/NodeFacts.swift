@@ -119,14 +119,16 @@ extension SemanticTree.Records {
         }
     }
 
-    /// O, o, Θ, Ω, ω: the letters of asymptotic (Landau) notation, and Θ of Heaviside's step: before
-    /// parentheses they apply to what is inside (`O(n \log n)`, `o(1)`, `Θ(t - t_0)`), whatever the
-    /// argument, where another letter before a product in parentheses multiplies it (Functions_Auto).
-    /// ω is also a frequency that can multiply (`\omega(\kappa(\omega - 3) + 1)`), but of the 14 `\omega(`
-    /// of the public arXiv list 13 apply it (ω(e), ω(z, z′), ω(k∥), weights and forms).
-    static func isLandauLetter(_ u: Unicode.Scalar?) -> Bool {
+    /// The letters that apply to what parentheses hold whatever the argument, where another letter
+    /// before a product in parentheses multiplies it (Functions_Auto): O, o, Θ, Ω, ω of asymptotic
+    /// (Landau) notation and Θ of Heaviside's step (`O(n \log n)`, `o(1)`, `Θ(t - t_0)`), and Γ of
+    /// Euler's function and of a decay width (`Γ(1 + α)`, `Γ(i y_f)`, `Γ(B → X_c e ν)`: all 20 `\Gamma(`
+    /// of the public arXiv list). ω is also a frequency that can multiply (`\omega(\kappa(\omega - 3) +
+    /// 1)`), but of the 14 `\omega(` of the public arXiv list 13 apply it (ω(e), ω(z, z′), ω(k∥), weights
+    /// and forms).
+    static func appliesWhateverItsArgument(_ u: Unicode.Scalar?) -> Bool {
         switch u {
-        case "O", "o", "Θ", "Ω", "ω": return true
+        case "O", "o", "Θ", "Ω", "ω", "Γ": return true
         default: return false
         }
     }
@@ -196,7 +198,7 @@ extension SemanticTree.Records {
             }
             guard isLetter(core) else { return .none }
             let letter = soleScalar(core)
-            return SemanticTree.Records.isGenericFunctionLetter(letter) || SemanticTree.Records.isLandauLetter(letter)
+            return SemanticTree.Records.isGenericFunctionLetter(letter) || SemanticTree.Records.appliesWhateverItsArgument(letter)
                 ? .generic(facts) : .possible
         case .primes:
             guard let core = coreIdentifier(n), has(core, .letter) else { return .none }

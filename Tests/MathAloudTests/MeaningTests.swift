@@ -102,8 +102,8 @@ import Testing
         #expect(normalizedSpeech(speaker.speak(tex: #"\hat x(a+b) = c"#).text).hasPrefix("x hat times"))
     }
 
-    /// The letters of asymptotic notation (O, o, Θ, Ω, ω) apply to what their parentheses hold, a
-    /// product too (`O(n \log n)`), as f does; another letter before a product in parentheses still
+    /// The letters of asymptotic notation (O, o, Θ, Ω, ω) and Γ apply to what their parentheses hold, a
+    /// product too (`O(n \log n)`, `Γ(1 + α)`), as f does; another letter before a product in parentheses still
     /// multiplies it (Functions_Auto), and O without parentheses is a letter.
     @Test func landauLettersApplyToTheirArgument() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
@@ -114,6 +114,10 @@ import Testing
         #expect(say(#"o(1)"#) == "o of 1")
         #expect(say(#"b(xy)"#) == "b times x y")
         #expect(say(#"O + (n k)"#) == "o plus n k")
+        // Γ of Euler's function and of a decay width applies to a sum or a product too.
+        #expect(say(#"\Gamma(1 + \alpha)"#) == "gamma of open paren 1 plus alpha close paren")
+        #expect(say(#"\Gamma(i y)"#) == "gamma of i y")
+        #expect(say(#"\Gamma + (i y)"#) == "gamma plus i y")
     }
 
     /// A letter with a star or dagger before parentheses applies as the letter would (x^*(t), φ^*(x),
