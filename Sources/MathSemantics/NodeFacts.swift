@@ -160,10 +160,14 @@ extension SemanticTree.Records {
 
     /// Whether exponent `e` indexes a letter rather than raising it to a power, before parentheses
     /// (``functionLikeness(_:)``): a letter other than T and H (a transpose, a conjugate transpose), a
-    /// letter with a subscript (`n_c`), or anything in parentheses (`^{(m)}`, `^{(k-1)}`: an order or a
-    /// label, which parentheses set apart from a power).
+    /// letter with a subscript (`n_c`), anything in parentheses (`^{(m)}`, `^{(k-1)}`: an order or a
+    /// label, which parentheses set apart from a power), or 0 or 1, which raise to no power worth
+    /// writing (`σ^0(u, θ, φ)`, `Ω^1(M)`: an unperturbed quantity, forms of degree 1).
     func isIndexSuperscript(_ e: NodeID) -> Bool {
         switch kind(e) {
+        case .number:
+            let v = integerValue(e)
+            return v == 0 || v == 1
         case .identifier:
             let s = soleScalar(e)
             return isLetter(e) && s != "T" && s != "H"

@@ -146,6 +146,8 @@ import Testing
         let mathML = "<math><msup><mi>P</mi><mi>θ</mi></msup><mo>(</mo><mn>0</mn><mo>,</mo><mi>T</mi><mo>)</mo></math>"
         #expect(normalizedSpeech(speaker.speak(mathML: mathML).text) == say(#"P^{\theta}(0, T)"#))
         #expect(say(#"x^2(x+1)"#) == "x squared times open paren x plus 1 close paren")
+        #expect(say(#"\tilde{\sigma}^0(u, \theta)"#) == "sigma tilde superscript 0 of open paren u comma theta close paren")
+        #expect(say(#"x^1(1-x)"#) == "x to the first power times open paren 1 minus x close paren")
         #expect(say(#"A^T(x)"#) == "a transpose times x")
         #expect(say(#"e^{i}(t)"#) == "e to the i th power times t")
         let none = try SpeakerCache.shared.speaker(style: "clearspeak", preferences: ["Functions": "None"])
