@@ -240,7 +240,8 @@ extension SemanticTree.Records {
             // Another letter (bare, subscripted or accented) with an index as its superscript before
             // parentheses (P^θ(0, T), c^k(t), R_T^π(Θ), L_s^{(m)}(W, w)): one of a family of functions,
             // which may apply as the letter alone may (the argument decides, Functions_Auto); a number
-            // as the exponent is a power (x^2(x + 1)), and T, H mark a transpose (A^T(x)).
+            // as the exponent is a power (x^2(x + 1)), T and H mark a transpose (A^T(x)), and e's
+            // superscript is an exponential's (e^{i}(t)).
             if kind(b) == .identifier || kind(b) == .subscript || kind(b) == .accent, soleScalar(core) != "e",
                isIndexSuperscript(e) {
                 return .possible
