@@ -1332,16 +1332,24 @@ struct SpeechRun {
             }.joined(separator: " ")
         case .decimal:
             // A number with the locale's marks (`decimal-mark` and `group-mark` in numbers.txt) in place
-            // of the source's "." and ",": German `decimal-mark  ,` says 3.14 as "3,14".
-            let decimalMark = core.lexicon.number("decimal-mark"), groupMark = core.lexicon.number("group-mark")
-            if decimalMark == nil && groupMark == nil { return value }
+            // of the source's: German `decimal-mark  ,` says 3.14 as "3,14". The source's marks are the
+            // request's DecimalSeparators and BlockSeparators (``SpeechStyle/numberPreferences``), else
+            // "." and ",", unless the number writes both with a comma last ("1.234,56", a decimal comma).
+            let decimalMark = core.lexicon.number("decimal-mark") ?? ".", groupMark = core.lexicon.number("group-mark") ?? ","
+            var decimals: Set<Character> = ["."], blocks: Set<Character> = [","]
+            if let d = preferences.values["DecimalSeparators"] {
+                decimals = Set(d)
+                blocks = Set(preferences.values["BlockSeparators"] ?? "").subtracting(decimals)
+            } else {
+                if let comma = value.lastIndex(of: ","), let point = value.lastIndex(of: "."), comma > point {
+                    decimals = [","]
+                    blocks = ["."]
+                }
+                if let b = preferences.values["BlockSeparators"] { blocks = Set(b).subtracting(decimals) }
+            }
             var out = ""
             for c in value {
-                switch c {
-                case ".": out += decimalMark ?? "."
-                case ",": out += groupMark ?? ","
-                default: out.append(c)
-                }
+                if decimals.contains(c) { out += decimalMark } else if blocks.contains(c) { out += groupMark } else { out.append(c) }
             }
             return out
         case .unknown, .none: return nil

@@ -57,6 +57,12 @@ public struct SpeechStyle: Sendable {
         (preferences + fixedPreferences).first { equalIgnoringASCIICase($0.name, "Verbosity") }?.values.first
     }
 
+    /// MathCAT's number preferences, which every style accepts: the characters the source writes as a
+    /// decimal separator and between blocks of digits (`DecimalSeparators=,` and `BlockSeparators=.`
+    /// for "1.234,56"). The `decimal` format reads them (``SpeechRun``); without them a number that
+    /// writes both marks, a comma last, has a decimal comma.
+    public static let numberPreferences = ["DecimalSeparators", "BlockSeparators"]
+
     /// Resolves user preferences (case-insensitive names, aliases and values) against the offered
     /// declarations; every preference (offered or fixed) starts at its default (first) value. A
     /// request the style cannot use — an unknown name, or a value the preference does not allow — is
@@ -68,6 +74,17 @@ public struct SpeechStyle: Sendable {
         // Sorted by name, so that the problems come out in the same order on every run.
         for (rawName, rawValue) in requested.sorted(by: { $0.key < $1.key }) {
             let key = rawName.lowercased()
+            // The number preferences every style accepts (``numberPreferences``): any separator
+            // characters (no letter or digit).
+            if let number = Self.numberPreferences.first(where: { $0.lowercased() == key }) {
+                if !rawValue.isEmpty, rawValue.unicodeScalars.allSatisfy({ !$0.properties.isAlphabetic && $0.properties.numericType == nil }) {
+                    values[number] = rawValue
+                } else {
+                    problems.append(PreferenceProblem(.unknownValue, name: number, value: rawValue, style: name,
+                                                      known: ["separator characters, e.g. '.' or ','"]))
+                }
+                continue
+            }
             guard let declaration = preferences.first(where: { d in
                 d.name.lowercased() == key || d.aliases.contains { $0.lowercased() == key }
                     || d.name.lowercased() == key + "s" || (key.hasSuffix("s") && d.name.lowercased() + "s" == key)

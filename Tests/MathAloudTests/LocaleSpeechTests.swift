@@ -271,3 +271,28 @@ import Testing
         #expect(try say("pt", #"\sin(\tan(x+1))"#).hasPrefix("o seno de"))
     }
 }
+
+/// MathCAT's number preferences, which every style accepts: the source's decimal and block separators
+/// decide which mark of a written number is the decimal one; the language says its own marks.
+@Suite struct NumberSeparatorPreferencesTests {
+    @Test func theSourcesSeparatorsAreReadAndTheLanguagesSaid() throws {
+        func say(_ locale: String, _ mn: String, _ preferences: [String: String] = [:], style: String = "clearspeak") throws -> String {
+            try SpeakerCache.shared.speaker(locale: locale, style: style, preferences: preferences)
+                .speak(mathML: "<math><mn>\(mn)</mn></math>").text
+        }
+        // Without the preferences: "." is the decimal mark, unless a comma comes after it.
+        #expect(try say("de", "1,234.56") == "1.234,56")
+        #expect(try say("de", "1.234,56") == "1.234,56")
+        #expect(try say("de", "3.14") == "3,14")
+        #expect(try say("nb", "1.234,56") == "1\u{A0}234,56")
+        // With them: what the source says.
+        let comma = ["DecimalSeparators": ",", "BlockSeparators": "."]
+        #expect(try say("de", "3.14", comma) == "3.14")
+        #expect(try say("sv", "1.234,56", comma, style: "simplespeak").hasSuffix("234,56"))
+        #expect(try say("de", "3.14", comma, style: "mathspeak").isEmpty == false)
+        // A value that is no separator is refused when asked strictly, and a warning otherwise.
+        #expect(throws: SpeechLoadError.self) {
+            try Speaker(locale: LocaleTag("de"), preferences: ["DecimalSeparators": "x"], strictPreferences: true, cacheCapacity: 0)
+        }
+    }
+}
