@@ -90,7 +90,7 @@ public struct SpeechStyle: Sendable {
                     || d.name.lowercased() == key + "s" || (key.hasSuffix("s") && d.name.lowercased() + "s" == key)
             }) else {
                 problems.append(PreferenceProblem(.unknownName, name: rawName, value: rawValue, style: name,
-                                                  known: preferences.map(\.name)))
+                                                  known: preferences.map(\.name) + Self.numberPreferences))
                 continue
             }
             guard let value = declaration.values.first(where: { $0.lowercased() == rawValue.lowercased() }) else {
@@ -105,7 +105,7 @@ public struct SpeechStyle: Sendable {
 }
 
 /// A requested preference a style cannot use: a name it does not declare (MathCAT sends `Verbosity`,
-/// `DecimalSeparators`, `Impairment`… with every request, whatever the style), or a value the
+/// `Impairment`, `NavMode`… with every request, whatever the style), or a value the
 /// preference does not allow. The request is answered without it; ``diagnostic`` reports it as a
 /// warning.
 public struct PreferenceProblem: Hashable, Sendable, CustomStringConvertible {

@@ -75,7 +75,7 @@ import Testing
     /// A preference the style cannot use is a warning of every formula the speaker speaks, and the
     /// formula is spoken without it (MathCAT sends its own preferences with every request).
     @Test func unknownPreferencesAreWarnings() throws {
-        let speaker = try Speaker(style: .simpleSpeak, preferences: ["Verbosity": "Medium", "DecimalSeparators": ".",
+        let speaker = try Speaker(style: .simpleSpeak, preferences: ["Verbosity": "Medium", "AutoZoomOut": "True",
                                                                        "Impairment": "Sleepy"])
         #expect(speaker.preferences["Verbosity"] == "Medium" && speaker.preferences["Impairment"] == "Blindness")
         let spoken = speaker.speak(tex: #"\sqrt{x + 1}"#)

@@ -32,7 +32,7 @@ import Testing
     /// MathCAT sends its own preferences with every request: a batch line that carries them is
     /// answered, with one warning per preference the style cannot use.
     @Test func batchLineWithUnknownPreferencesIsAnswered() throws {
-        let line = #"{"id": 1, "tex": "x^2", "preferences": {"Verbosity": "Medium", "DecimalSeparators": ".", "Roots": "Sideways"}}"#
+        let line = #"{"id": 1, "tex": "x^2", "preferences": {"Verbosity": "Medium", "NavMode": "Enhanced", "Roots": "Sideways"}}"#
         let r = try runCLI(["speak", "--batch"], stdin: Data((line + "\n").utf8))
         #expect(r.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
