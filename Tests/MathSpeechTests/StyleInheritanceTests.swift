@@ -68,7 +68,7 @@ import MathSemantics
         let resolved = style.resolve(["Mode": "Fancy"])
         // The inherited rules see the default; the request is a problem of the child style.
         #expect(resolved.values["Mode"] == "Plain")
-        #expect(resolved.problems == [PreferenceProblem(.unknownName, name: "Mode", value: "Fancy", style: "Child", known: ["Verbosity"])])
+        #expect(resolved.problems == [PreferenceProblem(.unknownName, name: "Mode", value: "Fancy", style: "Child", known: ["Verbosity"] + SpeechStyle.numberPreferences)])
         #expect(try Self.say(Self.letter("y"), ["Mode": "Fancy"]) == "parent y")
     }
 
