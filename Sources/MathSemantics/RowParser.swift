@@ -669,7 +669,7 @@ extension Analyzer {
         // times is written between them (`t⁢(x)`: the author says it is a product).
         // A formula before a state of matter (`\mathrm{CO}_2(g)`) is a formula and its state (``product(from:)``).
         if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike,
-           !isFormulaBeforeState(CollectionOfOne(n), groups[Int(tokens[p.pos].fence)].node) {
+           !isFormula(CollectionOfOne(n), beforeState: groups[Int(tokens[p.pos].fence)].node) {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
             case .generic(var facts):
@@ -766,7 +766,7 @@ extension Analyzer {
             let g = groups[Int(gi)]
             // `HCl(aq)`, `NaCl(s)`, `\mathrm{CO_2(g)}`: a formula before a state of matter is a formula
             // and its state (``product(from:)``), no function and its argument.
-            if isFormulaBeforeState(CollectionOfOne(head.node), g.node) {
+            if isFormula(CollectionOfOne(head.node), beforeState: g.node) {
                 return postfixes(&p, head.node)
             }
             if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
@@ -980,7 +980,7 @@ extension Analyzer {
             let f = factors[i]
             // `Fe Cl_3 (aq)`: a state in parentheses after a chemical formula written as mathematics is
             // the formula's state, as mhchem's `\ce{FeCl3(aq)}` marks it.
-            if i == end - 1, w - base >= 1, let word = stateWord(f), isFormulaBeforeState((base..<w).map { factors[$0] }, f) {
+            if i == end - 1, w - base >= 1, let word = stateWord(f), isFormula((base..<w).map { factors[$0] }, beforeState: f) {
                 let mark = b.mark()
                 b.string(.state, word)
                 factors[w] = b.finish(.chemicalState, mark, text: word, range: range(f), rangeFromChildren: false)
@@ -1091,7 +1091,7 @@ extension Analyzer {
     /// several when each is written upright, `H I`) before a state that is written upright
     /// (`Na(\mathrm{s})`, `H_2(\mathrm{g})`, as mhchem sets it) or in two letters (`(aq)`): an italic
     /// letter there is as often an argument (`H_2(g)`, `B(s)`).
-    func isFormulaBeforeState<C: BidirectionalCollection>(_ factors: C, _ state: NodeID) -> Bool where C.Element == NodeID {
+    func isFormula<C: BidirectionalCollection>(_ factors: C, beforeState state: NodeID) -> Bool where C.Element == NodeID {
         if tree.isFormulaBeforeState(factors) { return stateWord(state) != nil }
         // After an optional coefficient (`2 Na(s)`).
         var rest = factors[...]

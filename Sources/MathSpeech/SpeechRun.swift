@@ -1336,19 +1336,13 @@ struct SpeechRun {
             // request's DecimalSeparators and BlockSeparators (``SpeechStyle/numberPreferences``), else
             // "." and ",", unless the number writes both with a comma last ("1.234,56", a decimal comma).
             let decimalMark = core.lexicon.number("decimal-mark") ?? ".", groupMark = core.lexicon.number("group-mark") ?? ","
-            var decimals: Set<Character> = ["."], blocks: Set<Character> = [","]
-            if let d = preferences.values["DecimalSeparators"] {
-                decimals = Set(d)
-                blocks = Set(preferences.values["BlockSeparators"] ?? "").subtracting(decimals)
-            } else {
-                if let comma = value.lastIndex(of: ","), let point = value.lastIndex(of: "."), comma > point {
-                    decimals = [","]
-                    blocks = ["."]
-                }
-                if let b = preferences.values["BlockSeparators"] { blocks = Set(b).subtracting(decimals) }
-            }
+            var decimals = ".", blocks = ","
+            if let comma = value.lastIndex(of: ","), let point = value.lastIndex(of: "."), comma > point { (decimals, blocks) = (",", ".") }
+            if let d = preferences.values["DecimalSeparators"] { (decimals, blocks) = (d, "") }
+            if let b = preferences.values["BlockSeparators"] { blocks = b }
             var out = ""
             for c in value {
+                // A mark named in both is the decimal one.
                 if decimals.contains(c) { out += decimalMark } else if blocks.contains(c) { out += groupMark } else { out.append(c) }
             }
             return out
