@@ -403,6 +403,11 @@ extension SemanticTree.Records {
         if kind(e) == .text || kind(e) == .functionName || has(e, .word) || kind(e) == .chemicalOxidation {
             return (.label, nil, nested)
         }
+        // So does one Latin letter set upright on purpose (`mathvariant="normal"`, `\mathrm{r}`): a
+        // variable is italic, a descriptive index upright (`E^{\mathrm{r}}`, "E superscript r").
+        if isLetter(e) && atom(e, .font) == .normal, let u = soleScalar(e), u.isASCII {
+            return (.label, nil, nested)
+        }
         if isLetter(e) {
             return (.letter, nil, nested)
         }

@@ -53,7 +53,7 @@ import Testing
         (#"\langle x \rangle"#, "left angle bracket x right angle bracket"),
         (#"L\{1, 2\}"#, "l the set 1 comma 2"),
         (#"(1 + r)^T"#, "open paren 1 plus r close paren to the t th power"),
-        (#"\gamma_{lm}^{\mathrm{T}}"#, "gamma sub l m to the t th power"),
+        (#"\gamma_{lm}^{\mathrm{T}}"#, "gamma sub l m superscript t"),
         (#"f^2(x)"#, "f squared of x"),
         (#"e^{\beta\mu}"#, "e raised to the beta mu power"),
         (#"x^{ab}"#, "x raised to the a b power"),
@@ -152,6 +152,24 @@ import Testing
         #expect(say(#"e^{i}(t)"#) == "e to the i th power times t")
         let none = try SpeakerCache.shared.speaker(style: "clearspeak", preferences: ["Functions": "None"])
         #expect(normalizedSpeech(none.speak(tex: #"c^k(t)"#).text) == "c to the k th power times t")
+    }
+
+    /// One Latin letter set upright in a superscript (`\mathrm{r}`, `mathvariant="normal"`) is a label
+    /// ("E superscript r"), as a word is; an italic letter stays an exponent, and `T` and `H` keep
+    /// their transpose readings.
+    @Test func uprightLetterSuperscriptsAreLabels() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        #expect(say(#"E^{\mathrm{r}} = 2"#) == "e superscript r equals 2")
+        #expect(say(#"\varphi^{\rm R} - \varphi^{\rm L}"#) == "phi superscript r minus phi superscript l")
+        #expect(say(#"f_k^{\mathrm{i}}(t)"#) == "f sub k superscript i of t")
+        let mathML = #"<math><msup><mi>E</mi><mi mathvariant="normal">r</mi></msup></math>"#
+        #expect(normalizedSpeech(speaker.speak(mathML: mathML).text) == "e superscript r")
+        // Look-alikes: an italic letter, an upright Greek capital, the transpose and the conjugate transpose.
+        #expect(say(#"E^{r}"#) == "e to the r th power")
+        #expect(say(#"x^{\Delta}"#) == "x to the delta th power")
+        #expect(say(#"x^{\mathrm{T}}"#) == "x transpose")
+        #expect(say(#"A^{\mathrm{H}}"#) == "a conjugate transpose")
     }
 
     /// ℜ and ℑ (`\Re`, `\Im`, a Fraktur R or I) applied to an argument are the real and the imaginary
