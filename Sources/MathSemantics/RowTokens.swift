@@ -655,11 +655,14 @@ extension Analyzer {
                 i += used
                 continue
             }
-            if unit, Analyzer.isQuantity(m), let (n, used) = measurement(m, i, end, ctx) {
-                items[w] = RowItem(operand: n)
-                w += 1
-                i += used
-                continue
+            if unit, Analyzer.isQuantity(m) {
+                if let (n, used) = measurement(m, i, end, ctx) {
+                    items[w] = RowItem(operand: n)
+                    w += 1
+                    i += used
+                    continue
+                }
+                noteReciprocalUnit(after: i, end)
             }
             if w != i { items[w] = items[i] }
             w += 1
@@ -980,6 +983,22 @@ extension Analyzer {
         }
         guard keys.count >= 2 else { return nil }
         return (written.joined(separator: " ") + "^\(p)", keys.dropLast().joined(separator: " ") + "/" + keys.last! + powerSign(p), m.range)
+    }
+
+    /// Notes a unit symbol raised to a negative power right after the quantity at `i` (`30\,\mathrm{cm}^{-1}`,
+    /// `0.3\,\mathrm{Mpc}^{-1}`): no measurement of one unit, but its base is read as a unit
+    /// (``scriptToken(_:_:)``), "30 reciprocal centimeters", as MathML's `<msup><mi intent=":unit">`.
+    /// So is each such unit right after it (`3\,\mathrm{in}^{-1}\,\mathrm{mm}^{-1}`).
+    mutating func noteReciprocalUnit(after i: Int, _ end: Int) {
+        var k = i + 1
+        while true {
+            if k + 1 < end && items[k].scalar == "\u{2062}" { k += 1 }
+            guard k < end, let s = items[k].raw, case .superscript = s.kind, s.children.count == 2,
+                  let p = Analyzer.unitPower(s.children[1]), p < 0,
+                  Analyzer.poweredUnit(s.children[0].groupContent, names: unitNames) != nil else { return }
+            reciprocalUnitScripts.append(ObjectIdentifier(s))
+            k += 1
+        }
     }
 
     /// A quantity followed by a unit → ``SemanticKind/measurement``.

@@ -169,6 +169,10 @@ struct Analyzer {
     /// ``appliesElsewhere(_:_:)`` when first needed).
     var root: Unmanaged<MathNode>? = nil
     var lettersApplied: [String]? = nil
+    /// Superscripts of an upright unit symbol to a negative power right after a quantity, with no unit
+    /// before them (`30\,\mathrm{cm}^{-1}`): their base is a unit, as in MathML's marked units
+    /// ("30 reciprocal centimeters"). Mostly empty.
+    var reciprocalUnitScripts: [ObjectIdentifier] = []
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.

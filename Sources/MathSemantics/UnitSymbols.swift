@@ -142,7 +142,7 @@ package enum UnitSymbols {
         key(written) ?? normalized(written)
     }
 
-    /// The prefixes the annum takes (`ka`, `Ma`, `Ga`, `Ta`).
+    /// The prefixes the annum takes (`ka`, `Ma`, `Ga`, `Ta`), and the parsec, the year and the light year (`Mpc`, `Gyr`).
     static let annumPrefixes: Set<String> = ["k", "M", "G", "T"]
 
     /// An SI-prefixed symbol split into prefix and unit (`km` → `k`, `m`; `daN` → `da`, `N`; `GB` → `G`,
@@ -172,6 +172,8 @@ package enum UnitSymbols {
     ///   kB, GB, KiB).
     /// - b is the bit with a prefix of a multiple or a binary one (kb, Mib); mb is not a millibit.
     /// - The binary prefixes take the byte and the bit only.
+    /// - The parsec, the year and the light year, which take no prefix in the SI, take the multiples
+    ///   astronomy writes with them (kpc, Mpc, Gpc; kyr, Myr, Gyr; Mly), those of the annum.
     private static func prefixedUnit(_ p: String, _ base: String, _ alsoPrefixable: ((String) -> Bool)?) -> String? {
         let binary = binaryPrefixes.contains(p)
         switch base {
@@ -179,7 +181,7 @@ package enum UnitSymbols {
         case "byte", "bit": return base
         case "b": return binary || multiplePrefixes.contains(p) ? "bit" : nil
         case _ where binary: return nil
-        case "a": return annumPrefixes.contains(p) ? base : nil
+        case "a", "pc", "yr", "ly": return annumPrefixes.contains(p) ? base : nil
         default: return prefixable.contains(base) ? base : abbreviations[base] ?? (alsoPrefixable?(base) == true ? base : nil)
         }
     }

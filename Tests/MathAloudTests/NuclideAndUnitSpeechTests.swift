@@ -182,6 +182,24 @@ struct NuclideAndUnitSpeechTests {
         }
     }
 
+    /// Astronomy's prefixed parsecs and years (kpc, Mpc, Gyr; no SI prefix takes them otherwise) are
+    /// units, and a unit raised to a negative power right after a quantity is the reciprocal unit,
+    /// as MathML's marked unit is ("30 reciprocal centimeters"); a letter raised so stays a power.
+    @Test func astronomyUnitsAndReciprocalUnitsAfterAQuantity() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { speaker.speak(tex: tex).text }
+        #expect(say(#"5\,\mathrm{kpc}"#) == "5 kiloparsecs")
+        #expect(say(#"4.5\,\mathrm{Gyr}"#) == "4.5 gigayears")
+        #expect(say(#"2\,\mathrm{mpc}"#) == "2 mpc")
+        #expect(say(#"H_0 = 70\,\mathrm{km\,s^{-1}\,Mpc^{-1}}"#).hasSuffix("70 kilometers per second per megaparsec"))
+        #expect(say(#"30\,\mathrm{cm}^{-1}"#) == "30 reciprocal centimeters")
+        #expect(say(#"3\,\mathrm{in}^{-1}\,\mathrm{mm}^{-1}"#) == "3 reciprocal inches reciprocal millimeters")
+        let marked = "<math><mn>30</mn><msup><mi intent=':unit'>cm</mi><mrow><mo>-</mo><mn>1</mn></mrow></msup></math>"
+        #expect(speaker.speak(mathML: marked).text == say(#"30\,\mathrm{cm}^{-1}"#))
+        #expect(say(#"2 x^{-1}"#) == "2 x to the negative 1 power")
+        #expect(say(#"2\,m^{-1}"#) == "2 m to the negative 1 power")
+    }
+
     /// A marked unit whose symbol only the locale's units know (Scandinavian `sek`) is read by them
     /// wherever it stands: after a quantity and in a quotient of units alike.
     @Test func markedUnitsOnlyTheLocaleKnows() throws {
