@@ -172,7 +172,7 @@ struct Analyzer {
     /// Superscripts of an upright unit symbol to a negative power right after a quantity, with no unit
     /// before them (`30\,\mathrm{cm}^{-1}`): their base is a unit, as in MathML's marked units
     /// ("30 reciprocal centimeters"). Mostly empty.
-    var reciprocalUnitScripts: [ObjectIdentifier] = []
+    var reciprocalUnitScripts: Set<ObjectIdentifier> = []
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
