@@ -816,7 +816,7 @@ extension Analyzer {
         while case .row = base.kind, base.children.count == 1 { base = base.children[0] }
         let (sub, sup) = Analyzer.scriptChildren(m)
         // A unit raised to a negative power after a quantity (``noteReciprocalUnit(after:_:)``).
-        if !reciprocalUnitScripts.isEmpty, reciprocalUnitScripts.contains(ObjectIdentifier(m)),
+        if let marked = reciprocalUnitScripts, marked.contains(ObjectIdentifier(m)),
            let (written, _) = Analyzer.poweredUnit(base, names: unitNames) {
             let leaf = unitLeaf(written, range: base.range)
             return Token(.operand, apply(scripts(sub: sub, sup: sup, ctx), to: leaf, range: m.range))

@@ -996,7 +996,8 @@ extension Analyzer {
             guard k < end, let s = items[k].raw, case .superscript = s.kind, s.children.count == 2,
                   let p = Analyzer.unitPower(s.children[1]), p < 0,
                   Analyzer.poweredUnit(s.children[0].groupContent, names: unitNames) != nil else { return }
-            reciprocalUnitScripts.insert(ObjectIdentifier(s))
+            if reciprocalUnitScripts == nil { reciprocalUnitScripts = [] }
+            reciprocalUnitScripts!.insert(ObjectIdentifier(s))
             k += 1
         }
     }

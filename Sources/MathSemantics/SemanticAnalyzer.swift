@@ -171,8 +171,8 @@ struct Analyzer {
     var lettersApplied: [String]? = nil
     /// Superscripts of an upright unit symbol to a negative power right after a quantity, with no unit
     /// before them (`30\,\mathrm{cm}^{-1}`): their base is a unit, as in MathML's marked units
-    /// ("30 reciprocal centimeters"). Mostly empty.
-    var reciprocalUnitScripts: Set<ObjectIdentifier> = []
+    /// ("30 reciprocal centimeters"). Mostly nil (nothing made or freed per formula).
+    var reciprocalUnitScripts: Set<ObjectIdentifier>? = nil
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
