@@ -815,12 +815,6 @@ extension Analyzer {
         var base = rawBase
         while case .row = base.kind, base.children.count == 1 { base = base.children[0] }
         let (sub, sup) = Analyzer.scriptChildren(m)
-        // A unit raised to a negative power after a quantity (``noteReciprocalUnit(after:_:)``).
-        if let marked = reciprocalUnitScripts, marked.contains(ObjectIdentifier(m)),
-           let (written, _) = Analyzer.poweredUnit(base, names: unitNames) {
-            let leaf = unitLeaf(written, range: base.range)
-            return Token(.operand, apply(scripts(sub: sub, sup: sup, ctx), to: leaf, range: m.range))
-        }
         let underOverKind: Bool
         switch m.kind {
         case .under, .over, .underOver: underOverKind = true

@@ -662,7 +662,7 @@ extension Analyzer {
                     i += used
                     continue
                 }
-                noteReciprocalUnit(after: i, end)
+                reciprocalUnits(after: i, end, ctx)
             }
             if w != i { items[w] = items[i] }
             w += 1
@@ -985,19 +985,20 @@ extension Analyzer {
         return (written.joined(separator: " ") + "^\(p)", keys.dropLast().joined(separator: " ") + "/" + keys.last! + powerSign(p), m.range)
     }
 
-    /// Notes a unit symbol raised to a negative power right after the quantity at `i` (`30\,\mathrm{cm}^{-1}`,
-    /// `0.3\,\mathrm{Mpc}^{-1}`): no measurement of one unit, but its base is read as a unit
-    /// (``scriptToken(_:_:)``), "30 reciprocal centimeters", as MathML's `<msup><mi intent=":unit">`.
-    /// So is each such unit right after it (`3\,\mathrm{in}^{-1}\,\mathrm{mm}^{-1}`).
-    mutating func noteReciprocalUnit(after i: Int, _ end: Int) {
+    /// A unit symbol raised to a negative power right after the quantity at `i`, with no unit before it
+    /// (`30\,\mathrm{cm}^{-1}`, `0.3\,\mathrm{Mpc}^{-1}`), and each such unit right after it
+    /// (`3\,\mathrm{in}^{-1}\,\mathrm{mm}^{-1}`): no measurement of one unit, but the item becomes the
+    /// power of a unit, as MathML's `<msup><mi intent=":unit">` is ("30 reciprocal centimeters").
+    mutating func reciprocalUnits(after i: Int, _ end: Int, _ ctx: Context) {
         var k = i + 1
         while true {
             if k + 1 < end && items[k].scalar == "\u{2062}" { k += 1 }
             guard k < end, let s = items[k].raw, case .superscript = s.kind, s.children.count == 2,
-                  let p = Analyzer.unitPower(s.children[1]), p < 0,
-                  Analyzer.poweredUnit(s.children[0].groupContent, names: unitNames) != nil else { return }
-            if reciprocalUnitScripts == nil { reciprocalUnitScripts = [] }
-            reciprocalUnitScripts!.insert(ObjectIdentifier(s))
+                  let p = Analyzer.unitPower(s.children[1]), p < 0 else { return }
+            let base = s.children[0].groupContent
+            guard let (written, _) = Analyzer.poweredUnit(base, names: unitNames) else { return }
+            let leaf = unitLeaf(written, range: base.range)
+            items[k] = RowItem(operand: apply(scripts(sub: nil, sup: s.children[1], ctx), to: leaf, range: s.range))
             k += 1
         }
     }

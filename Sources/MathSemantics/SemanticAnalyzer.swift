@@ -169,10 +169,6 @@ struct Analyzer {
     /// ``appliesElsewhere(_:_:)`` when first needed).
     var root: Unmanaged<MathNode>? = nil
     var lettersApplied: [String]? = nil
-    /// Superscripts of an upright unit symbol to a negative power right after a quantity, with no unit
-    /// before them (`30\,\mathrm{cm}^{-1}`): their base is a unit, as in MathML's marked units
-    /// ("30 reciprocal centimeters"). Mostly nil (nothing made or freed per formula).
-    var reciprocalUnitScripts: Set<ObjectIdentifier>? = nil
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
