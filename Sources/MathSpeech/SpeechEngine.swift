@@ -284,6 +284,9 @@ final class RunPreferences: Sendable {
     /// The word variant for the verbosity: its value in lower case (`brief`, `terse`), nil for the
     /// style's default verbosity or none.
     let variant: String?
+    /// MathCAT's number preferences (``SpeechStyle/numberPreferences``), looked up once here rather than
+    /// for every number the `decimal` format speaks.
+    let decimalSeparators: String?, blockSeparators: String?
     /// Per preference test: 0 not tested yet, 1 fails, 2 holds.
     let results: [UInt8]
     /// The candidate rules; when every preference test was tested up front, without the rules whose
@@ -294,6 +297,8 @@ final class RunPreferences: Sendable {
         self.values = values
         let verbosity = RunPreferences.value("Verbosity", in: values)?.lowercased()
         variant = verbosity == nil || verbosity == defaultVerbosity?.lowercased() ? nil : verbosity
+        decimalSeparators = values["DecimalSeparators"]
+        blockSeparators = values["BlockSeparators"]
         guard testAll else {
             results = Array(repeating: 0, count: table.preferenceTests.count)
             candidates = table.candidates

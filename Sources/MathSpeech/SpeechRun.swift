@@ -1338,8 +1338,8 @@ struct SpeechRun {
             let decimalMark = core.lexicon.number("decimal-mark") ?? ".", groupMark = core.lexicon.number("group-mark") ?? ","
             var decimals = ".", blocks = ","
             if let comma = value.lastIndex(of: ","), let point = value.lastIndex(of: "."), comma > point { (decimals, blocks) = (",", ".") }
-            if let d = preferences.values["DecimalSeparators"] { (decimals, blocks) = (d, "") }
-            if let b = preferences.values["BlockSeparators"] { blocks = b }
+            if let d = preferences.decimalSeparators { (decimals, blocks) = (d, "") }
+            if let b = preferences.blockSeparators { blocks = b }
             var out = ""
             for c in value {
                 // A mark named in both is the decimal one.
