@@ -1011,10 +1011,13 @@ extension Analyzer {
                 if (integralSeen || upright) && !applied {
                     let v = tokens[i + 1].node
                     let mark = b.mark()
+                    // A raised mark (`d^4 x`, `\mathrm{d}^3 r`) keeps its power as the differential's
+                    // `operator`, spoken as each style speaks powers ("d to the fourth power x", "d
+                    // Superscript 4 Baseline x"); its order is noted for derivatives.
                     if isPower, let e = child(t.node, .exponent) {
                         let order = tree.integerValue(e).map(String.init) ?? text(e)
                         b.string(.order, order)
-                        b.add(child: e, .exponent)
+                        b.add(child: t.node, .operator)
                     }
                     b.add(child: v, .variable)
                     b.atom(.mark, .d)

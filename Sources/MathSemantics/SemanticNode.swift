@@ -77,7 +77,8 @@ public final class SemanticNode: Hashable, Sendable {
         public static let none: Role = ""
         /// An item of a row, list, sum or product (in order).
         public static let item: Role = "item"
-        /// An operator between operands (`+`, `=`), kept as a leaf child so rules can speak it.
+        /// An operator between operands (`+`, `=`), kept as a leaf child so rules can speak it (and a
+        /// differential's raised mark, `d^3` of `d^3 x`).
         public static let `operator`: Role = "operator"
         /// The numerator of a fraction.
         public static let numerator: Role = "numerator"
@@ -85,7 +86,7 @@ public final class SemanticNode: Hashable, Sendable {
         public static let denominator: Role = "denominator"
         /// The base of a power, subscript, primes, accent, stacked node or pre-scripts.
         public static let base: Role = "base"
-        /// The exponent of a power (and of `d^3` in a differential, the post-superscript of pre-scripts).
+        /// The exponent of a power (and the post-superscript of pre-scripts).
         public static let exponent: Role = "exponent"
         /// The subscript of a subscript node or pre-scripts.
         public static let `subscript`: Role = "subscript"
@@ -401,7 +402,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     case evaluatedAt = "evaluated-at"
     /// A differential `d x` (`\mathrm{d}x`, `dx` inside an integral): child `variable`; text `d`.
     /// Properties `mark` (`d`), `upright` for `\mathrm{d}` and ⅆ (a differential anywhere; an italic
-    /// `d` only after an integral sign), `order` with an `exponent` child for `d^3 x`.
+    /// `d` only after an integral sign), `order` with an `operator` child, the raised mark, for `d^3 x`.
     case differential
 
     // Accents and decorations
