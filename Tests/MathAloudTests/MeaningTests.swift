@@ -62,12 +62,12 @@ import Testing
         (#"[A]_{ij}^{\dagger}"#, "open bracket a close bracket sub i j dagger"),
         // A superscript index in parentheses on a letter not applied (the i-th sample), and orders
         // that are no derivative's (not a whole number).
-        (#"x^{(i)}"#, "x raised to the open paren i close paren power"),
-        (#"f^{(5)}"#, "f raised to the open paren 5 close paren power"),
-        (#"f^{(1/2)}(x)"#, "f raised to the open paren 1 divided by 2 close paren power of x"),
+        (#"x^{(i)}"#, "x superscript open paren i close paren"),
+        (#"f^{(5)}"#, "f superscript open paren 5 close paren"),
+        (#"f^{(1/2)}(x)"#, "f superscript open paren 1 divided by 2 close paren of x"),
         // A label in parentheses on a capital or a letter in a font (the Hankel function H^{(1)}).
-        (#"H^{(1)}(x)"#, "h raised to the open paren 1 close paren power of x"),
-        (#"\mathcal{H}^{(2)}(a)"#, "script h raised to the open paren 2 close paren power of a"),
+        (#"H^{(1)}(x)"#, "h superscript open paren 1 close paren of x"),
+        (#"\mathcal{H}^{(2)}(a)"#, "script h superscript open paren 2 close paren of a"),
         // A Greek letter's count in parentheses (an order of approximation as often as a derivative), a
         // letter in parentheses, and a power before a sum in parentheses (Bernstein's x^n(1 - x)).
         (#"\omega^{(2)}(k)"#, "omega superscript open paren 2 close paren of k"),
