@@ -816,8 +816,10 @@ extension Analyzer {
             p.bodyDepth += 1
             if big.integrals > 0 {
                 if !p.atEnd, tokens[p.pos].kind == .differential {
-                    factors.push(tokens[p.pos].node)
-                    p.pos += 1
+                    // The measure written first (`\int d^4x\, \mathcal{L}`, physics' order) stays where it
+                    // is written: the first factor of the body, read in every style where the author
+                    // put it (moved to the end it read "integral f d x" in MathSpeak, which reads what is
+                    // written).
                     body = term(&p)
                 } else if Analyzer.differentialAhead(tokens, p) {
                     p.openIntegrals += 1

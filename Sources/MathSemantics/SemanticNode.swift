@@ -388,7 +388,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `counterclockwise-integral`, and `large-operator` for others. The body of a sum is the following
     /// product (up to `+ −` or a relation; `×` and `⋅` stay inside); an integral's body runs to its
     /// differential (`\int x^2 + 1\,dx`), one `differential` child per `d x` it binds (up to 2 for ∬, 3
-    /// for ∭); property `differential` lists their variables, space-separated. `limits-placement` =
+    /// for ∭); property `differential` lists their variables, space-separated. A differential written
+    /// before the integrand (`\int dx\, f(x)`, physics' order) stays where it is written, the first
+    /// factor of the body. `limits-placement` =
     /// `under-over` (`munderover`, display limits) | `scripts` (sub/superscripts). Flags `lower` and
     /// `upper` say which limit children exist (also on ``limit`` and ``evaluatedAt``).
     case bigOperator = "big-operator"
