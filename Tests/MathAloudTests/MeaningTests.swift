@@ -31,6 +31,9 @@ import Testing
         (#"(-3, 4, 0)^T"#, "open paren negative 3 comma 4 comma 0 close paren transpose"),
         (#"x^\top y"#, "x transpose y"),
         (#"M_y^T"#, "m sub y transpose"),
+        // A capital with an accent (an estimate, a mean), subscripted or not.
+        (#"\hat{A}^T"#, "a hat transpose"),
+        (#"\widehat{V}_1^{T}"#, "v hat sub 1 transpose"),
         (#"L^2(\Omega)"#, "l 2 of omega"),
         // An order of derivative in parentheses on an applied letter (Taylor's f^{(n)}(a)).
         (#"f^{(5)}(x)"#, "the fifth derivative of f of x"),
@@ -46,6 +49,7 @@ import Testing
         (#"\frac{dt}{t}"#, "d t over t"),
         (#"T^2"#, "t squared"),
         (#"x^T"#, "x to the t th power"),
+        (#"\hat{x}^T"#, "x hat to the t th power"),
         (#"x^{-1}"#, "x to the negative 1 power"),
         (#"3 \times 4"#, "3 times 4"),
         (#"a \cdot b"#, "a times b"),
