@@ -420,6 +420,39 @@ extension SemanticTree.Records {
         return (!nested || isSimpleExponent(e) ? .simple : .complex, nil, nested)
     }
 
+    /// Whether a superscript on `base` labels or indexes it wherever it stands (`exponent-kind = label`),
+    /// which the exponent alone does not tell (so ``exponentFacts(_:)`` cannot; ``isIndexSuperscript(_:)``
+    /// is the wider test for a letter before parentheses): a group in parentheses or brackets
+    /// (`A^{(0)}`, `L_2^{(Ca)}`, `T^{[t]}`: nobody writes x^{(2)} for x squared), a Latin letter beside a
+    /// Greek one (`u_b^{e\mu}`, `F_2^{\gamma p}`: a tensor's or a process's indices), a symbol alone (the
+    /// dual `Ω^∨`, `R^×`, `x^♭`; not ∞, whose readings depend on the base: `C^\infty(M)`, `ℝ^∞`). Never on
+    /// a number or `e` (`2^{(n-1)}`, `e^{i\theta}` are powers), and not an order in parentheses on a small
+    /// letter without a font (`f^{(5)}`, `y^{(n)}`), which the rules read as a derivative when the letter
+    /// is applied; signs, stars, daggers and transposes as superscripts have readings of their own.
+    func isLabelSuperscript(_ e: NodeID, base: NodeID) -> Bool {
+        if kind(base) == .number || (kind(base) == .identifier && soleScalar(base) == "e") { return false }
+        switch kind(e) {
+        case .fenced:
+            guard let open = string(e, .open), open == "(" || open == "[" else { return false }
+            guard open == "(", let c = child(e, .content), has(c, .integer) || isLetter(c) else { return true }
+            return !(kind(base) == .identifier && isLetter(base) && !has(base, .capital) && atom(base, .font) == nil)
+        case .impliedTimes:
+            var latin = 0, greek = 0
+            for link in children(e) where link.role == SemanticRole.item.rawValue {
+                guard isLetter(link.node) else { return false }
+                if has(link.node, .greek) { greek += 1 } else { latin += 1 }
+            }
+            return latin == 1 && greek == 1
+        case .operator, .identifier:
+            // Not ∞, which a space, a set or a range takes as its dimension or bound (C^∞(M), ℝ^∞,
+            // {a_n}_{n=1}^∞), each with its own reading.
+            guard let u = soleScalar(e), !isLetter(e), u != "∞" else { return false }
+            return !"+−-±∓*∗⋆†‡⊤⊺ᵀ′″‴".unicodeScalars.contains(u)
+        default:
+            return false
+        }
+    }
+
     /// ClearSpeak Exponents_Auto "raised to the … power": an exponent with no relation, big operator
     /// or table in it, fractions only with simple parts, and powers inside only when they are squared
     /// or cubed with a simple base and the exponent is not a sum (`5^{x^2}`, `e^{-\frac12 t^2}` but not
@@ -777,11 +810,11 @@ extension Analyzer {
 
     /// `exponent-kind`, `exponent-value` and `nested` of an exponent (see
     /// ``SemanticTree/exponentFacts(_:)``).
-    mutating func addExponentProperties(_ e: NodeID) {
+    mutating func addExponentProperties(_ e: NodeID, base: NodeID) {
         let facts = tree.exponentFacts(e)
         if facts.nested { b.flag(.nested) }
         if let v = facts.value { b.integer(.exponentValue, v) }
-        b.atom(.exponentKind, facts.kind)
+        b.atom(.exponentKind, facts.kind != .label && tree.isLabelSuperscript(e, base: base) ? .label : facts.kind)
     }
 
     // MARK: Fractions

@@ -691,7 +691,7 @@ struct Analyzer {
         let mark = b.mark()
         b.add(child: base, .base)
         b.add(child: exp, .exponent)
-        addExponentProperties(exp)
+        addExponentProperties(exp, base: base)
         if scriptedBase { b.flag(.scriptedBase) }
         if ion { b.flag(.chemical) }
         return b.finish(.power, mark, range: range ?? SourceRange.union(self.range(base), self.range(exp)))
