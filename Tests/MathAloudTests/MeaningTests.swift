@@ -6,6 +6,12 @@ import Testing
 /// transforms, probability): inferred in ClearSpeak, the literal reading one preference away
 /// (`Meaning=Literal`), and never fired by look-alikes.
 @Suite struct MeaningTests {
+    /// The ClearSpeak speaker the tests share, and its words for a TeX formula as the corpus compares them.
+    func clearSpeak() throws -> (speaker: Speaker, say: (String) -> String) {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        return (speaker, { normalizedSpeech(speaker.speak(tex: $0).text) })
+    }
+
     static let inferred: [(String, String)] = [
         (#"\frac{d}{dx} f(x)"#, "the derivative with respect to x of f of x"),
         (#"\frac{dy}{dx}"#, "the derivative of y with respect to x"),
@@ -110,8 +116,7 @@ import Testing
     /// product too (`O(n \log n)`, `Γ(1 + α)`), as f does; another letter before a product in parentheses still
     /// multiplies it (Functions_Auto), and O without parentheses is a letter.
     @Test func landauLettersApplyToTheirArgument() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let say = try clearSpeak().say
         #expect(say(#"f(n) = O(n \log n)"#) == "f of n equals o of open paren n log n close paren")
         #expect(say(#"T(n) = \Theta(n^2 \log n)"#).hasSuffix("equals theta of open paren n squared log n close paren"))
         #expect(say(#"\Omega(n k)"#) == "omega of n k")
@@ -127,8 +132,7 @@ import Testing
     /// A letter with a star or dagger before parentheses applies as the letter would (x^*(t), φ^*(x),
     /// e_i^*(e_j), a^†(t)); before a product in parentheses it still multiplies.
     @Test func starredLettersApplyAsTheirBase() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let say = try clearSpeak().say
         #expect(say(#"x^*(t)"#) == "x star of t")
         #expect(say(#"\phi^*(x)"#) == "phi star of x")
         #expect(say(#"e_i^*(e_j) = \delta_{ij}"#) == "e sub i star of e sub j equals delta sub i j")
@@ -140,8 +144,7 @@ import Testing
     /// the letter alone would (the argument decides, Functions_Auto): "superscript", not a power, the
     /// same from TeX and MathML; a number as the exponent, T (a transpose) and e stay powers.
     @Test func indexedLettersApplyAsTheLetterAlone() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let (speaker, say) = try clearSpeak()
         #expect(say(#"P^{\theta}(0, T)"#) == "p superscript theta of open paren 0 comma t close paren")
         #expect(say(#"c^k(t)"#) == "c superscript k of t")
         #expect(say(#"R_T^{\pi}(\Theta)"#) == "r sub t superscript pi of theta")
@@ -162,8 +165,7 @@ import Testing
     /// ("E superscript r"), as a word is; an italic letter stays an exponent, and `T` and `H` keep
     /// their transpose readings.
     @Test func uprightLetterSuperscriptsAreLabels() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let (speaker, say) = try clearSpeak()
         #expect(say(#"E^{\mathrm{r}} = 2"#) == "e superscript r equals 2")
         #expect(say(#"\varphi^{\rm R} - \varphi^{\rm L}"#) == "phi superscript r minus phi superscript l")
         #expect(say(#"f_k^{\mathrm{i}}(t)"#) == "f sub k superscript i of t")
@@ -180,8 +182,7 @@ import Testing
     /// part, as `\operatorname{Re}` is, from TeX and MathML, in every locale's words; alone, and in
     /// MathSpeak, they are the letters.
     @Test func realAndImaginaryParts() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let (speaker, say) = try clearSpeak()
         #expect(say(#"\Re(z+w)"#) == say(#"\operatorname{Re}(z+w)"#))
         #expect(say(#"\Re(z+w)"#) == "real part of open paren z plus w close paren")
         #expect(say(#"\Im[f]"#) == "imaginary part of f")
@@ -276,8 +277,7 @@ import Testing
     /// them; differences, equations, arrows and pre-scripts of letters that only look like element
     /// symbols stay mathematics, and Meaning=Literal reads the chemistry as mathematics too.
     @Test func chemistryWithoutMhchemAndItsLookAlikes() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let (speaker, say) = try clearSpeak()
         func sayML(_ mathML: String) -> String { normalizedSpeech(speaker.speak(mathML: mathML).text) }
         let ethanol = "<math><mi>C</mi><msub><mi>H</mi><mn>3</mn></msub><mo>−</mo><mi>C</mi><msub><mi>H</mi><mn>2</mn></msub><mo>−</mo><mi>O</mi><mi>H</mi></math>"
         // Element capitals are said ("cap"): read letter by letter, case is what tells Co from CO.
@@ -316,8 +316,7 @@ import Testing
     /// numerals on letters and one-letter numerals on one-letter symbols stay mathematics, and
     /// Meaning=Literal reads the superscript as written.
     @Test func oxidationStatesWithoutMhchemAndTheirLookAlikes() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let (speaker, say) = try clearSpeak()
         func sayML(_ mathML: String) -> String { normalizedSpeech(speaker.speak(mathML: mathML).text) }
         #expect(sayML("<math><msup><mi>Fe</mi><mi>II</mi></msup></math>") == say(#"\ce{Fe^{II}}"#))
         #expect(say(#"\mathrm{Fe}^{\mathrm{II}}"#) == "fe oxidation state 2")
@@ -344,8 +343,7 @@ import Testing
     /// Negative powers of units (`\mathrm{GeV}^{-2}`), letters with a sign (`H^+`) and an italic state
     /// letter (`H_2(g)`, `B(s)`: arguments as often) stay mathematics.
     @Test func ionsWordsOfElementsAndStatesWithoutMhchem() throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
+        let (speaker, say) = try clearSpeak()
         func sayML(_ mathML: String) -> String { normalizedSpeech(speaker.speak(mathML: mathML).text) }
         #expect(say(#"\mathrm{SO}_4^{2-}"#) == "cap s cap o sub 4 super 2 minus")
         let phantom = "<mrow><mpadded width='0'><mphantom><mi>A</mi></mphantom></mpadded></mrow>"
