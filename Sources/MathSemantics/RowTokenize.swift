@@ -570,6 +570,12 @@ extension Analyzer {
         }
         switch m.kind {
         case .text(let t, let v):
+            // One letter or one number set in a font as text (`\textbf{x}`, `\textbf{\textit{0}}`,
+            // `<mtext mathvariant="bold">x</mtext>`: a bold vector, the zero vector) is that letter or
+            // number in that font, as `\mathbf{x}` and `<mi mathvariant="bold">x</mi>` are; words stay text.
+            if let v, v != .normal, let n = fontedLetterOrNumber(t, v, range: m.range) {
+                return Token(.operand, n, text: n)
+            }
             let n = text(t, range: m.range, font: v.flatMap { $0 == .normal ? nil : $0.atom })
             if kind(n) == .empty { return nil }
             // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow;

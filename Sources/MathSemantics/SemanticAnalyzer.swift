@@ -395,6 +395,21 @@ struct Analyzer {
         b.leaf(.functionName, text: text, range: range, .atom(.functionClass, nameClass ?? .named))
     }
 
+    /// The identifier or number a text in `variant` (not upright) is when it is one letter or one
+    /// number (ASCII digits), nil for any other text: a letter set in a text font is read as the same
+    /// letter set in a math font (`\textbf{x}` as `\mathbf{x}`; italic is how letters are set, so
+    /// `\textit{x}` is `x`).
+    mutating func fontedLetterOrNumber(_ raw: String, _ variant: MathVariant, range: SourceRange?) -> NodeID? {
+        let t = raw.trimmingSpaces
+        if let u = t.soleScalar {
+            if u.properties.isAlphabetic { return identifier(t, variant, sole: u, range: range) }
+        } else if t.utf8.isEmpty {
+            return nil
+        }
+        guard t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return number(t, variant: variant, range: range)
+    }
+
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`), `font` when it is set
     /// in a font other than upright (`<mtext mathvariant="bold-fraktur">`, `\textbf`).
     mutating func text(_ raw: String, range: SourceRange?, font: PropertyAtom? = nil) -> NodeID {
