@@ -448,6 +448,18 @@ extension SemanticTree.Records {
             // {a_n}_{n=1}^∞), each with its own reading.
             guard let u = soleScalar(e), !isLetter(e), u != "∞" else { return false }
             return !"+−-±∓*∗⋆†‡⊤⊺ᵀ′″‴".unicodeScalars.contains(u)
+        case .infix:
+            // Marks with nothing before the first or after the last (`D^{*+}`, `D^{*0}`, `\Xi_c^{*0}`: a
+            // particle's excitation and charge; `E_1^{4-}`: a spin and parity): an operation on nothing
+            // is not an exponent.
+            // Not a charge on a bracketed chemical group (`[SO_4]^{2-}`), which each locale's chemistry
+            // reads as it reads a charge.
+            if kind(base) == .fenced, let c = child(base, .content), has(c, .chemical) { return false }
+            let links = children(e)
+            return links.first?.role == SemanticRole.operator.rawValue || links.last?.role == SemanticRole.operator.rawValue
+        case .prefix:
+            // A sign on a sign (`K^{+-}`, `x^{++}`): marks, not a signed exponent.
+            return child(e, .argument).map { kind($0) == .operator } ?? false
         default:
             return false
         }
