@@ -452,11 +452,14 @@ extension SemanticTree.Records {
             // Marks with nothing before the first or after the last (`D^{*+}`, `D^{*0}`, `\Xi_c^{*0}`: a
             // particle's excitation and charge; `E_1^{4-}`: a spin and parity): an operation on nothing
             // is not an exponent.
-            // Not a charge on a bracketed chemical group (`[SO_4]^{2-}`), which each locale's chemistry
-            // reads as it reads a charge.
-            if kind(base) == .fenced, let c = child(base, .content), has(c, .chemical) { return false }
             let links = children(e)
-            return links.first?.role == SemanticRole.operator.rawValue || links.last?.role == SemanticRole.operator.rawValue
+            if links.first?.role == SemanticRole.operator.rawValue { return true }
+            guard links.last?.role == SemanticRole.operator.rawValue else { return false }
+            // Not a charge on an element or a bracketed chemical group (`Fe^{3+}`, `O_4^{2-}`,
+            // `[SO_4]^{2-}`), which each locale's chemistry reads as it reads a charge.
+            let element = kind(base) == .subscript ? child(base, .base) : base
+            if let element, isElement(element) { return false }
+            return !(kind(base) == .fenced && child(base, .content).map { has($0, .chemical) } == true)
         case .prefix:
             // A sign on a sign (`K^{+-}`, `x^{++}`): marks, not a signed exponent.
             return child(e, .argument).map { kind($0) == .operator } ?? false
