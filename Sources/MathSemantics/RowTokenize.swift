@@ -89,8 +89,8 @@ extension Analyzer {
             i += 1
         }
         if sawDifferentialMark { markDifferentials(from: start, afterIntegral: sawIntegral) }
-        // ∩ S_i with nothing to its left, and ∪_{i=1}^{n} S_i after a relation or another operator: the
-        // n-ary ⋂, ⋃ (its operand is its body, its scripts are its limits).
+        // ∩ S_i with nothing to its left (not in a script: V^{⊗n}), and ∪_{i=1}^{n} S_i after a relation
+        // or another operator: the n-ary ⋂, ⋃ (its operand is its body, its scripts are its limits).
         if tokens.count - start > 1 {
             var k = start
             while k < tokens.count - 1 {
@@ -102,7 +102,7 @@ extension Analyzer {
                     case .relation, .punctuation, .additive, .multiplicative: after = true
                     default: after = false
                     }
-                    if k == start || (after && scripted) {
+                    if (k == start && !ctx.script) || (after && scripted) {
                         let leaf = operatorLeaf(String(nary), .op, range: self.range(tokens[k].textNode))
                         tokens[k] = bigOperatorToken(leaf, lower: limits.lower, upper: limits.upper,
                                                      placement: scripted ? .scripts : nil, range: self.range(tokens[k].node))

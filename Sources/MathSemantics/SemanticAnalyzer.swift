@@ -127,6 +127,9 @@ struct Context {
     /// The node is the whole content of a fence: a table of one cell stays a table there (a 1 by 1
     /// matrix), where on its own it is just its cell. Cleared for the table's cells.
     var soleFenceContent = false
+    /// The node is a script (a subscript or superscript): an operator there with nothing to its left is
+    /// a mark on what it follows (`V^{\otimes n}`, a tensor power), not a large operator.
+    var script = false
 }
 
 /// One run of the analysis: the tree it builds and the scratch buffers its rows share.
@@ -518,6 +521,8 @@ struct Analyzer {
     /// at the start of the superscript are split off.
     mutating func scripts(sub: MathNode?, sup: MathNode?, _ ctx: Context) -> Scripts {
         var s = Scripts()
+        var ctx = ctx
+        ctx.script = true
         if let sub, !Analyzer.isNone(sub) {
             s.sub = node(sub, ctx)
             s.range = SourceRange.union(s.range, sub.range)
