@@ -588,8 +588,11 @@ extension SemanticTree.Records {
         return items.count == 2 ? items[1] : nil
     }
 
-    /// The variables a derivative's denominator names: `x` of `d x`, `d x^2`, `∂x ∂y` (`x`, `y`).
-    func derivativeVariables(_ den: NodeID) -> [NodeID] {
+    /// The variables a derivative's denominator names: `x` of `d x`, `d x^2`, `∂x ∂y` (`x`, `y`). A
+    /// power there is the order written on the variable (`x` of `∂^2 f/∂x^2`, `d^n y/dx^n`) only when the
+    /// numerator has an order and the exponent is a number or that order; otherwise it is the variable
+    /// (`∂f/∂z^*`, `∂f/∂x^μ`, `∂^2 f/∂x^μ ∂x^ν`: with respect to z star, x superscript μ).
+    func derivativeVariables(_ den: NodeID, order: String?) -> [NodeID] {
         if kind(den) == .differential { return child(den, .variable).map { [$0] } ?? [] }
         guard kind(den) == .impliedTimes else { return [] }
         var variables: [NodeID] = []
@@ -598,7 +601,11 @@ extension SemanticTree.Records {
             if isDifferentialMark(item) || soleScalar(item) == "∂" { continue }
             if kind(item) == .power, let base = child(item, .base), soleScalar(base) == "∂" { continue }
             if kind(item) == .differential, let v = child(item, .variable) { variables.append(v); continue }
-            if kind(item) == .power, let base = child(item, .base) { variables.append(base); continue }
+            if kind(item) == .power, let order, let base = child(item, .base), let e = child(item, .exponent),
+               integerValue(e) != nil || text(e) == order {
+                variables.append(base)
+                continue
+            }
             variables.append(item)
         }
         return variables
@@ -865,7 +872,7 @@ extension Analyzer {
             // (`variable`s), as children besides the numerator and denominator, for readings of the
             // meaning ("the derivative of y with respect to x").
             if let f = tree.differentiated(num) { b.add(child: f, .function) }
-            for v in tree.derivativeVariables(den) { b.add(child: v, .variable) }
+            for v in tree.derivativeVariables(den, order: d.order) { b.add(child: v, .variable) }
         }
     }
 }
