@@ -423,7 +423,19 @@ extension Analyzer {
             }
             if o == "|" && Vocabulary.isAngleClose(c) { return wrap(.ket) }
             if Vocabulary.isAngleOpen(o) && c == "|" { return wrap(.bra) }
-            if o == c && Vocabulary.isSingleBar(o) { return wrap(.absoluteValue) }
+            if o == c && Vocabulary.isSingleBar(o) {
+                // Two single bars each side (`||x||_2`, MathML's `<mo>|</mo><mo>|</mo>…`) are the double bar
+                // of a norm, as authors type it: an absolute value holding only an absolute value.
+                if kind(inside) == .absoluteValue, let norm = child(inside, .content) {
+                    let mark = b.mark()
+                    b.add(child: norm, .content)
+                    b.string(.open, "‖")
+                    b.string(.close, "‖")
+                    if stretchy { b.flag(.stretchy) }
+                    return group(b.finish(.norm, mark, range: range))
+                }
+                return wrap(.absoluteValue)
+            }
             if o == c && Vocabulary.isDoubleBar(o) { return wrap(.norm) }
             switch (o, c) {
             case ("⌊", "⌋"): return wrap(.floor)
