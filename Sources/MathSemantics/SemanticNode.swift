@@ -256,7 +256,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// simple parts, a linear expression such as `n - 1`, something squared or cubed such as `x^2` or
     /// `-\frac12 t^2`) | `complex` ("raised to the exponent, …, end exponent": nested powers other
     /// than squared/cubed, a sum holding a power, roots, big operators, relations) | `label` (a word, a
-    /// text or a named function that labels the base: `T^{\text{eff}}`, `p_T^{\max}`); `exponent-value` for
+    /// text or a named function that labels the base: `T^{\text{eff}}`, `p_T^{\max}`; a group in parentheses
+    /// or brackets, `A^{(0)}`; a Latin and a Greek letter, `u_b^{e\mu}`; marks with nothing before the
+    /// first or after the last, `D^{*0}`, `E_1^{4-}`, `K^{+-}`, `V^{\otimes n}`); `exponent-value` for
     /// integers (`-1` for negative ones); `nested` when the exponent contains a power; `scripted-base`
     /// when the base is a subscript written apart from the superscript (`{x_a}^b`, MathML
     /// `<msup><mrow><msub>…</msub></mrow>…</msup>`, not `x_a^b`).
@@ -326,7 +328,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// unpaired are relations (`a | b`, `P(A | B)`). Properties `open`, `close`, `stretchy` as on
     /// ``fenced`` (also on ``norm``, ``floor``, ``ceiling``, ``angleBrackets``).
     case absoluteValue = "absolute-value"
-    /// `‖x‖`.
+    /// `‖x‖`, also typed as two single bars each side (`||x||`: an absolute value holding only an
+    /// absolute value).
     case norm
     /// `⌊x⌋`.
     case floor
