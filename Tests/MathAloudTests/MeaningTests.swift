@@ -33,6 +33,14 @@ import Testing
         (#"\mathcal{L}\{f\}(s)"#, "the laplace transform of f evaluated at s"),
         (#"\mathbb{E}[X]"#, "the expected value of x"),
         (#"\Pr(A)"#, "the probability of a"),
+        (#"\mathbb{P}(X \le x)"#, "the probability of open paren x is less than or equal to x close paren"),
+        // A derivative's variable with an index or a mark (Wirtinger's z*, a coordinate x^μ).
+        (#"\frac{\partial f}{\partial z^*}"#, "the partial derivative of f with respect to z star"),
+        (#"\frac{\partial}{\partial x^{\mu}}"#, "the partial derivative with respect to x superscript mu"),
+        // A variable squared where the numerator has no order (not an order written on the variable).
+        (#"\frac{\partial f}{\partial x^2}"#, "the partial derivative of f with respect to x squared"),
+        // The norm's double bar typed as two single bars.
+        (#"||x - y||"#, "the norm of x minus y"),
         (#"\operatorname{Var}(X)"#, "the variance of x"),
         (#"(-3, 4, 0)^T"#, "open paren negative 3 comma 4 comma 0 close paren transpose"),
         (#"x^\top y"#, "x transpose y"),
@@ -60,6 +68,9 @@ import Testing
         (#"3 \times 4"#, "3 times 4"),
         (#"a \cdot b"#, "a times b"),
         (#"E[X]"#, "e of x"),
+        (#"\mathbb{P} + P(A)"#, "double struck p plus p of a"),
+        // Two absolute values subtracted inside one.
+        (#"||x| - |y||"#, "the absolute value of the absolute value of x minus the absolute value of y"),
         (#"\langle x \rangle"#, "left angle bracket x right angle bracket"),
         (#"L\{1, 2\}"#, "l the set 1 comma 2"),
         (#"(1 + r)^T"#, "open paren 1 plus r close paren to the t th power"),
