@@ -582,14 +582,10 @@ extension Analyzer {
         }
         switch m.kind {
         case .text(let t, let v):
-            // One letter or one number set in a font as text (`\textbf{x}`, `\textbf{\textit{0}}`,
-            // `<mtext mathvariant="bold">x</mtext>`: a bold vector, the zero vector) is that letter or
-            // number in that font, as `\mathbf{x}` and `<mi mathvariant="bold">x</mi>` are; words stay text.
-            if let v, v != .normal, let n = fontedLetterOrNumber(t, v, range: m.range) {
-                return Token(.operand, n, text: n)
-            }
-            let n = text(t, range: m.range, font: v.flatMap { $0 == .normal ? nil : $0.atom })
+            let n = text(t, range: m.range, variant: v)
             if kind(n) == .empty { return nil }
+            // A letter or a number (a text in a font may be one: `\textbf{x}`) is an operand as it is.
+            if kind(n) != .text { return Token(.operand, n, text: n) }
             // A one-word text (`\text{sign}`, `\textrm{tr}`) is a function name when parentheses follow;
             // not a word written with spaces around it, which is prose (`\text{ on }[0, 1]`).
             if !has(n, .unitName), t.unicodeScalars.first.map({ !$0.isSpace }) ?? false,

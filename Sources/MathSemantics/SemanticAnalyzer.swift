@@ -398,28 +398,20 @@ struct Analyzer {
         b.leaf(.functionName, text: text, range: range, .atom(.functionClass, nameClass ?? .named))
     }
 
-    /// The identifier or number a text in `variant` (not upright) is when it is one letter or one
-    /// number (ASCII digits), nil for any other text: a letter set in a text font is read as the same
-    /// letter set in a math font (`\textbf{x}` as `\mathbf{x}`; italic is how letters are set, so
-    /// `\textit{x}` is `x`).
-    mutating func fontedLetterOrNumber(_ raw: String, _ variant: MathVariant, range: SourceRange?) -> NodeID? {
-        let t = raw.trimmingSpaces
-        if let u = t.soleScalar {
-            if u.properties.isAlphabetic { return identifier(t, variant, sole: u, range: range) }
-        } else if t.utf8.isEmpty {
-            return nil
-        }
-        guard t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return number(t, variant: variant, range: range)
-    }
-
     /// A text leaf, trimmed; `unit-name` when it spells out a unit (`meters`), `font` when it is set
     /// in a font other than upright (`<mtext mathvariant="bold-fraktur">`, `\textbf`).
-    mutating func text(_ raw: String, range: SourceRange?, font: PropertyAtom? = nil) -> NodeID {
+    mutating func text(_ raw: String, range: SourceRange?, variant: MathVariant? = nil) -> NodeID {
         let t = Analyzer.plainText(raw).trimmingSpaces.collapsingSpaces
         if t.isEmpty { return empty(range) }
-        // A text of one letter of another script (`<mtext>Δ</mtext>`) is that letter.
-        if let u = t.soleScalar, !u.isASCII, u.properties.isAlphabetic { return identifier(t, nil, sole: u, range: range) }
+        let variant = variant == .normal ? nil : variant
+        // A text of one letter of another script (`<mtext>Δ</mtext>`), or of one letter or one number set
+        // in a font (`\textbf{x}`, `\textbf{\textit{0}}`, `<mtext mathvariant="bold">x</mtext>`: a bold vector,
+        // the zero vector), is that letter or number in that font, as `\mathbf{x}` is (italic is how letters
+        // are set: `\textit{x}` is `x`); words stay text.
+        if let u = t.soleScalar, u.properties.isAlphabetic, !u.isASCII || variant != nil {
+            return identifier(t, variant, sole: u, range: range)
+        }
+        if variant != nil, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return number(t, variant: variant, range: range) }
         // A label ending in a colon ("Step 1:"): the words, then the colon as the symbol it is.
         if t.unicodeScalars.count > 1, t.unicodeScalars.last == ":" {
             let words = text(String(t.dropLast()), range: range)
@@ -431,7 +423,7 @@ struct Analyzer {
         }
         let mark = b.mark()
         if let key = unitNames.key(t) { b.string(.unitName, key) }
-        if let font { b.atom(.font, font) }
+        if let variant { b.atom(.font, variant.atom) }
         return b.finish(.text, mark, text: t, range: range, rangeFromChildren: false)
     }
 
