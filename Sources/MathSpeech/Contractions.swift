@@ -12,24 +12,73 @@ import MathSyntax
 /// so `de\sa  de a` keeps "de a" where `de\s*V` would elide. The first word may be `*C`, a word whose
 /// last letter (after canonical decomposition, so the final consonant of a Hangul syllable) is one of
 /// the locale's `final-letters`; `*` in the words then stands for that first word: Korean `*C\s는  * 은`
-/// chooses the particle by the sound it follows ("분수끝 은", "x 는"). Pairs change wherever they meet, but
-/// never across a pause.
+/// chooses the particle by the sound it follows ("분수끝 은", "x 는"). A key may name a third word, which
+/// the pair must be followed by and which stays as it is: a word, or `*` and the letters it ends in —
+/// German `von\sdie\s*en  von den` ("von den reellen Zahlen": a word in -en after "die" is a plural) before
+/// `von\sdie  von der` ("von der Menge"). Pairs change wherever they meet, but never across a pause.
 public struct Contractions: Sendable {
     struct Entry: Sendable {
         /// The second word, or nil for any word.
         let second: String?
         /// Whether the second word must start with an elision initial.
         let vowel: Bool
+        /// The word that must follow the pair (a key of three words), if any.
+        let next: Lookahead?
         let replacement: String
         /// The second word's bytes when it is ASCII (for ``mayMatch(_:firstWordOf:)``).
         let secondASCII: [UInt8]?
 
-        init(second: String?, vowel: Bool, replacement: String) {
+        init(second: String?, vowel: Bool, next: Lookahead? = nil, replacement: String) {
             self.second = second
             self.vowel = vowel
+            self.next = next
             self.replacement = replacement
             secondASCII = second.flatMap { s in s.utf8.allSatisfy { $0 < 0x80 } ? Array(s.utf8) : nil }
         }
+
+        /// How specific the entry is, for the order in which a first word's entries are tried: an exact
+        /// second word before a pattern, and, of each, one that names the word after before one that
+        /// does not.
+        var rank: Int { (second == nil ? 2 : 0) + (next == nil ? 1 : 0) }
+    }
+
+    /// The third word of a key: the word that must follow a pair for it to change.
+    enum Lookahead: Sendable, Equatable {
+        /// This word.
+        case word(String)
+        /// Any word that ends in these letters (`*en`; `*` alone: any word).
+        case ending(String)
+
+        init(_ part: String) {
+            self = part.hasPrefix("*") ? .ending(String(part.dropFirst())) : .word(part)
+        }
+
+        func holds(for word: Substring) -> Bool {
+            switch self {
+            case .word(let w): return word == w
+            case .ending(let e): return !word.isEmpty && word.hasSuffix(e)
+            }
+        }
+    }
+
+    /// What is wrong with a key of `contractions.txt` (its words separated by spaces, as the word file
+    /// reads `\s`), or nil: two words, or three; a pattern (`*`, `*V`) only as the second word, `*C` only
+    /// as the first of two.
+    public static func problem(withKey key: String) -> String? {
+        let parts = key.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2 || parts.count == 3 else {
+            return "a contraction's key is two words, or three, written with \\s between them ('de\\sle', 'von\\sdie\\s*en'); '\(key)' has \(parts.count)"
+        }
+        if parts[0].hasPrefix("*") && parts[0] != "*C" {
+            return "the first word of a contraction's key is a word or '*C' (a word ending in a final letter), not '\(parts[0])'"
+        }
+        if parts[0] == "*C" && (parts.count == 3 || parts[1].hasPrefix("*")) {
+            return "a '*C' key names one second word and nothing after it ('*C\\s는')"
+        }
+        if parts[1].hasPrefix("*") && parts[1] != "*" && parts[1] != "*V" {
+            return "the second word of a contraction's key is a word, '*' (any word) or '*V' (a word starting with an elision initial), not '\(parts[1])'"
+        }
+        return nil
     }
 
     /// Entries by their first word.
@@ -71,18 +120,24 @@ public struct Contractions: Sendable {
         for locale in chain {
             for (key, entry) in locale.contractions.entries where !seen.contains(key) {
                 seen.insert(key)
+                // A key `rules lint` reports (``problem(withKey:)``) changes nothing.
+                guard Contractions.problem(withKey: key) == nil else { continue }
                 let parts = key.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-                guard parts.count == 2 else { continue }
                 if parts[0] == "*C" {
-                    if !parts[1].hasPrefix("*") { bySecond[parts[1]] = entry.words }
+                    bySecond[parts[1]] = entry.words
                     continue
                 }
                 let second: String? = parts[1].hasPrefix("*") ? nil : parts[1]
-                byFirst[parts[0], default: []].append(Entry(second: second, vowel: parts[1] == "*V", replacement: entry.words))
+                byFirst[parts[0], default: []].append(Entry(second: second, vowel: parts[1] == "*V",
+                                                            next: parts.count == 3 ? Lookahead(parts[2]) : nil, replacement: entry.words))
             }
         }
-        // An exact pair wins over a pattern with the same first word (`de\sa  de a` before `de\s*V  d'*`).
-        for (first, list) in byFirst { byFirst[first] = list.filter { $0.second != nil } + list.filter { $0.second == nil } }
+        // An exact pair wins over a pattern with the same first word (`de\sa  de a` before `de\s*V  d'*`),
+        // and a key that names the word after the pair over one that does not (`von\sdie\s*en` before
+        // `von\sdie`); the sort is stable, so the files' order decides the rest.
+        for (first, list) in byFirst {
+            byFirst[first] = list.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+        }
         entries = byFirst
         afterFinal = bySecond
         var needles: [[UInt8]] = []
@@ -253,10 +308,17 @@ public struct Contractions: Sendable {
             }
             let (headA, lastA) = Contractions.splitLast(a)
             let (firstB, tailB) = Contractions.splitFirst(b)
+            // The word after the pair, for a key of three words: the next of `b`'s, else the first of the
+            // next item's words (not across a pause).
+            func following() -> Substring? {
+                if !tailB.isEmpty { return Contractions.firstWord(tailB) }
+                if i + 2 < items.count, case let .words(c, _, _) = items[i + 2] { return Contractions.firstWord(c) }
+                return nil
+            }
             // A variable's name is in no pair of two words: not as the first word, and after it only in
             // a pattern (`de\s*V`: French elides before "x" as before any word); an exact pair that names
             // it ("de a" → "da") leaves the two words as they are.
-            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) }),
+            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) && ($0.next.map { t in following().map(t.holds) ?? false } ?? true) }),
                !(ra.map { isVariable(a, $0) } ?? false),
                entry.second == nil || !(rb.map { isVariable(b, $0) } ?? false) {
                 Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
@@ -289,7 +351,9 @@ public struct Contractions: Sendable {
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         var k = 0
         while k + 1 < words.count {
-            if let list = entries[words[k]], let entry = list.first(where: { matches($0, words[k + 1]) }) {
+            let after: Substring? = k + 2 < words.count ? Substring(words[k + 2]) : nil
+            if let list = entries[words[k]],
+               let entry = list.first(where: { matches($0, words[k + 1]) && ($0.next.map { t in after.map(t.holds) ?? false } ?? true) }) {
                 let replaced = entry.replacement.replacingOccurrences(of: "*", with: words[k + 1])
                 // A pair kept as it is (`de\sa  de a`) is passed over, not matched again.
                 if replaced == words[k] + " " + words[k + 1] {
@@ -338,6 +402,11 @@ public struct Contractions: Sendable {
         } else {
             items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
         }
+    }
+
+    /// The words of `s` before its first space.
+    static func firstWord(_ s: String) -> Substring {
+        s.firstIndex(of: " ").map { s[..<$0] } ?? s[...]
     }
 
     static func splitFirst(_ s: String) -> (String, String) {

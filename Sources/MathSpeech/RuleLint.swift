@@ -164,6 +164,13 @@ public enum RuleLint {
                 }
             }
         }
+        // 5. Contractions whose key the speech engine cannot read (``Contractions/problem(withKey:)``):
+        // they would change nothing, silently.
+        for (path, table) in wordTables.sorted(by: { $0.key < $1.key }) where path.hasSuffix("/contractions.txt") {
+            for (key, entry) in table.entries.sorted(by: { $0.value.line < $1.value.line }) {
+                if let problem = Contractions.problem(withKey: key) { add(resources.displayPath(path), entry.line, 1, .error, problem) }
+            }
+        }
         return unique(findings)
     }
 

@@ -60,6 +60,17 @@ import Testing
         return SpeechResources(files: all)
     }
 
+    /// A contraction whose key the engine cannot read (one word, four words, a pattern first) is an
+    /// error at its line, where the engine would skip it silently; keys of two and three words pass.
+    @Test func lintReportsContractionKeysItCannotRead() {
+        let findings = RuleLint.check(Self.resources([
+            "Rules/xx/clearspeak.rules": "style ClearSpeak\nlocale xx\ninherit en/clearspeak\n",
+            "Locales/xx/contractions.txt": "de\\sle  du\nvon\\sdie\\s*en  von den\nvon  vom\n*V\\sle  l'\nvon\\sder\\sdie\\sx  y\n",
+        ]), locale: "xx").filter { $0.file.hasSuffix("xx/contractions.txt") }
+        #expect(findings.map(\.line) == [3, 4, 5], "\(findings.map(\.description))")
+        #expect(findings.allSatisfy { $0.severity == .error })
+    }
+
     @Test func lintFindsEachKindOfMistakeWithItsPlace() {
         let rules = """
         style ClearSpeak

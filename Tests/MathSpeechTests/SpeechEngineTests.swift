@@ -219,9 +219,11 @@ import MathSemantics
     @Test func screenNeverHidesAPair() throws {
         let sets = [("en", "the\\sthe  the\n", ""),
                     ("fr", "le\\s*V  l'*\nde\\sle  du\nde\\sa  de a\nà\\sle  au\n", "elision-initials  aeiouhé\n"),
-                    ("de", "zu\\sdie  zu den\nder\\sdie  der\n", "")]
+                    ("de", "zu\\sdie  zu den\nder\\sdie  der\n", ""),
+                    ("de", "von\\sdie\\s*en  von den\nvon\\sdie  von der\nvon\\sder\\sx  von x\n", "")]
         let pool = ["the", "the log", "raised to the", "x", "le", "intégrale", "de", "le x", "de le", "a", "é", "à", "zu",
-                    "die", "der die", "to the the end", "K", "théta", " ", "e", "la", "xthe", "thex"]
+                    "die", "der die", "to the the end", "K", "théta", " ", "e", "la", "xthe", "thex", "von", "die Zahlen", "Menge",
+                    "von die", "der x", "reellen Zahlen"]
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ n: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -263,6 +265,37 @@ import MathSemantics
         #expect(Self.apply(en, [.words("raised to the the log", range: nil, prosody: nil)]) == "raised to the log")
         #expect(Self.apply(en, [.words("to the", range: nil, prosody: nil), .pause(.short), .words("the x", range: nil, prosody: nil)])
                 == "to the, the x")
+    }
+
+    /// A key of three words: the pair changes only when the third word follows (a word, or `*` and the
+    /// letters it ends in), in the next words of the second part or in the next part, never across a
+    /// pause; such a key is tried before the pair's key of two words, whatever the file order.
+    @Test func thirdWordDecidesThePair() throws {
+        let de = try Self.locale("de", contractions: "von\\sdie  von der\nvon\\sdie\\s*en  von den\nzu\\sdie\\sMenge  zur\n")
+        let c = Contractions(chain: [de])
+        func words(_ w: String) -> SpeechDescription.Item { .words(w, range: nil, prosody: nil) }
+        #expect(Self.apply(c, [words("Element von"), words("die reellen Zahlen")]) == "Element von den reellen Zahlen")
+        #expect(Self.apply(c, [words("Element von"), words("die Menge")]) == "Element von der Menge")
+        #expect(Self.apply(c, [words("Element von die Zahlen")]) == "Element von den Zahlen")
+        #expect(Self.apply(c, [words("Element von"), words("die"), words("Zahlen")]) == "Element von den Zahlen")
+        // The third word is not read across a pause, nor missing: the key of two words applies.
+        #expect(Self.apply(c, [words("von"), words("die"), .pause(.short), words("Zahlen")]) == "von der, Zahlen")
+        #expect(Self.apply(c, [words("von die")]) == "von der")
+        // An exact third word; without it, no pair of the first word applies.
+        #expect(Self.apply(c, [words("zu"), words("die Menge")]) == "zur Menge")
+        #expect(Self.apply(c, [words("zu"), words("die Norm")]) == "zu die Norm")
+    }
+
+    /// Keys the engine cannot read are reported (and change nothing), not ignored silently.
+    @Test func malformedKeysAreProblems() {
+        #expect(Contractions.problem(withKey: "von die") == nil)
+        #expect(Contractions.problem(withKey: "von die *en") == nil)
+        #expect(Contractions.problem(withKey: "*C 는") == nil)
+        #expect(Contractions.problem(withKey: "von") != nil)
+        #expect(Contractions.problem(withKey: "a b c d") != nil)
+        #expect(Contractions.problem(withKey: "*V le") != nil)
+        #expect(Contractions.problem(withKey: "*C 는 x") != nil)
+        #expect(Contractions.problem(withKey: "de *X") != nil)
     }
 
     /// `*C`: a first word ending in one of the `final-letters` (a Hangul syllable's final consonant
