@@ -12,10 +12,14 @@ import MathSyntax
 /// so `de\sa  de a` keeps "de a" where `de\s*V` would elide. The first word may be `*C`, a word whose
 /// last letter (after canonical decomposition, so the final consonant of a Hangul syllable) is one of
 /// the locale's `final-letters`; `*` in the words then stands for that first word: Korean `*C\s는  * 은`
-/// chooses the particle by the sound it follows ("분수끝 은", "x 는"). A key may name a third word, which
-/// the pair must be followed by and which stays as it is: a word, or `*` and the letters it ends in —
-/// German `von\sdie\s*en  von den` ("von den reellen Zahlen": a word in -en after "die" is a plural) before
-/// `von\sdie  von der` ("von der Menge"). Pairs change wherever they meet, but never across a pause.
+/// chooses the particle by the sound it follows ("분수끝 은", "x 는"). A key may name a third word (in the
+/// second's part or the next): a word, or `*` and the letters it ends in; the entry's words then replace
+/// the three, `*` standing for the third — German `von\sdie\s*en  von den *` ("von den reellen Zahlen": a word
+/// in -en after "die" is a plural) before `von\sdie  von der` ("von der Menge"). The words may ask for a
+/// form of the word `*` stands for, `*@NAME`, from the locale's `forms.txt`, where the longest key that
+/// starts there wins; such an entry applies only where the word has the form: Russian `от\s*  от
+/// *@genitive` says "от множества", "от минус бесконечности", and leaves "от x". Pairs change wherever
+/// they meet, but never across a pause.
 public struct Contractions: Sendable {
     struct Entry: Sendable {
         /// The second word, or nil for any word.
@@ -25,6 +29,9 @@ public struct Contractions: Sendable {
         /// The word that must follow the pair (a key of three words), if any.
         let next: Lookahead?
         let replacement: String
+        /// The form the replacement asks for (`*@genitive`: the word `*` stands for in its genitive, from
+        /// `forms.txt`), if any: the entry applies only where the word has it.
+        let form: String?
         /// The second word's bytes when it is ASCII (for ``mayMatch(_:firstWordOf:)``).
         let secondASCII: [UInt8]?
 
@@ -33,6 +40,9 @@ public struct Contractions: Sendable {
             self.vowel = vowel
             self.next = next
             self.replacement = replacement
+            form = replacement.range(of: "*@").map { r in
+                String(replacement[r.upperBound...].prefix { !$0.isWhitespace && $0 != "*" })
+            }
             secondASCII = second.flatMap { s in s.utf8.allSatisfy { $0 < 0x80 } ? Array(s.utf8) : nil }
         }
 
@@ -42,7 +52,7 @@ public struct Contractions: Sendable {
         var rank: Int { (second == nil ? 2 : 0) + (next == nil ? 1 : 0) }
     }
 
-    /// The third word of a key: the word that must follow a pair for it to change.
+    /// The third word of a key: the word that must follow a pair for the entry to apply.
     enum Lookahead: Sendable, Equatable {
         /// This word.
         case word(String)
@@ -62,8 +72,8 @@ public struct Contractions: Sendable {
     }
 
     /// What is wrong with a key of `contractions.txt` (its words separated by spaces, as the word file
-    /// reads `\s`), or nil: two words, or three; a pattern (`*`, `*V`) only as the second word, `*C` only
-    /// as the first of two.
+    /// reads `\s`), or nil: two words, or three; a pattern (`*`, `*V`) only as the second word of two,
+    /// `*C` only as the first of two.
     public static func problem(withKey key: String) -> String? {
         let parts = key.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2 || parts.count == 3 else {
@@ -74,6 +84,9 @@ public struct Contractions: Sendable {
         }
         if parts[0] == "*C" && (parts.count == 3 || parts[1].hasPrefix("*")) {
             return "a '*C' key names one second word and nothing after it ('*C\\s는')"
+        }
+        if parts.count == 3 && parts[1].hasPrefix("*") {
+            return "in a contraction's key of three words the second is a word ('von\\sdie\\s*en'), not '\(parts[1])'"
         }
         if parts[1].hasPrefix("*") && parts[1] != "*" && parts[1] != "*V" {
             return "the second word of a contraction's key is a word, '*' (any word) or '*V' (a word starting with an elision initial), not '\(parts[1])'"
@@ -89,6 +102,11 @@ public struct Contractions: Sendable {
     private let afterFinal: [String: String]
     /// Letters (Unicode scalars, lower case, decomposed) that end a word a `*C` pattern matches.
     private let finals: Set<Unicode.Scalar>
+    /// The forms of words (`forms.txt`: a word, or words, and its forms by name, such as its cases), for
+    /// the replacements that ask for one (`*@genitive`).
+    private let forms: [String: [String: String]]
+    /// The most words a key of ``forms`` has.
+    private let formWords: Int
     /// The byte tests of a text (its needles, the last bytes of the first words), which the speech
     /// builder also asks as it appends (``Screen``).
     let screen: Screen
@@ -105,6 +123,8 @@ public struct Contractions: Sendable {
         initials = []
         afterFinal = [:]
         finals = []
+        forms = [:]
+        formWords = 0
         screen = Screen(needles: [], lastBytes: BitSet256(), secondFirstBytes: BitSet256())
         screens = false
         firstWords = []
@@ -140,6 +160,13 @@ public struct Contractions: Sendable {
         }
         entries = byFirst
         afterFinal = bySecond
+        // The forms: a more specific locale's entry for a word replaces its parent's.
+        var forms: [String: [String: String]] = [:]
+        for locale in chain {
+            for (key, entry) in locale.forms.entries where forms[key] == nil { forms[key] = entry.variants }
+        }
+        self.forms = forms
+        formWords = forms.keys.lazy.map { $0.split(separator: " ").count }.max() ?? 0
         var needles: [[UInt8]] = []
         for (first, list) in byFirst {
             for entry in list {
@@ -307,22 +334,35 @@ public struct Contractions: Sendable {
                 continue
             }
             let (headA, lastA) = Contractions.splitLast(a)
-            let (firstB, tailB) = Contractions.splitFirst(b)
-            // The word after the pair, for a key of three words: the next of `b`'s, else the first of the
-            // next item's words (not across a pause).
-            func following() -> Substring? {
-                if !tailB.isEmpty { return Contractions.firstWord(tailB) }
-                if i + 2 < items.count, case let .words(c, _, _) = items[i + 2] { return Contractions.firstWord(c) }
-                return nil
+            // The second part's first words: the second word of a key, a third, the words of a form; when
+            // the part has fewer than a key may read, the next part's first words follow (a form's words
+            // said by two rules: "от" + "минус" + "бесконечность"), but not across a pause.
+            let limit = formWords + 2
+            var words = b.split(separator: " ", maxSplits: limit, omittingEmptySubsequences: false)
+            let countB = words.count
+            var c: (words: String, range: SourceRange?)? = nil
+            if countB <= limit, i + 2 < items.count, case let .words(next, rc, _) = items[i + 2] {
+                c = (next, rc)
+                words += next.split(separator: " ", maxSplits: limit - countB, omittingEmptySubsequences: false)
             }
             // A variable's name is in no pair of two words: not as the first word, and after it only in
             // a pattern (`de\s*V`: French elides before "x" as before any word); an exact pair that names
             // it ("de a" → "da") leaves the two words as they are.
-            if !lastA.isEmpty, let entry = list.first(where: { matches($0, firstB) && ($0.next.map { t in following().map(t.holds) ?? false } ?? true) }),
-               !(ra.map { isVariable(a, $0) } ?? false),
+            if !lastA.isEmpty, !(ra.map { isVariable(a, $0) } ?? false),
+               let (entry, replaced, used) = list.lazy.compactMap({ e in self.replacement(e, words: words).map { (e, $0.text, $0.used) } }).first,
                entry.second == nil || !(rb.map { isVariable(b, $0) } ?? false) {
-                Contractions.replacePair(in: &items, at: i, head: headA, replaced: entry.replacement.replacingOccurrences(of: "*", with: firstB),
-                                         tail: tailB, ranges: (ra, rb), prosodies: (pa, pb), flags: mayStartPair)
+                var second = b, secondRange = rb
+                if used > countB, let c {
+                    // The words run on into the next part, which joins the second.
+                    second = b + " " + c.words
+                    secondRange = SourceRange.union(rb, c.range)
+                    items[i + 1] = .words(second, range: secondRange, prosody: pb)
+                    Contractions.removeItem(in: &items, at: i + 2, flags: mayStartPair)
+                }
+                let rest = second.split(separator: " ", maxSplits: used, omittingEmptySubsequences: false)
+                let tail = rest.count > used ? String(rest[used]) : ""
+                Contractions.replacePair(in: &items, at: i, head: headA, replaced: replaced,
+                                         tail: tail, ranges: (ra, secondRange), prosodies: (pa, pb), flags: mayStartPair)
                 mayStartPair[i] = true
                 continue  // the new last word may meet the next part
             }
@@ -351,16 +391,15 @@ public struct Contractions: Sendable {
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         var k = 0
         while k + 1 < words.count {
-            let after: Substring? = k + 2 < words.count ? Substring(words[k + 2]) : nil
             if let list = entries[words[k]],
-               let entry = list.first(where: { matches($0, words[k + 1]) && ($0.next.map { t in after.map(t.holds) ?? false } ?? true) }) {
-                let replaced = entry.replacement.replacingOccurrences(of: "*", with: words[k + 1])
-                // A pair kept as it is (`de\sa  de a`) is passed over, not matched again.
-                if replaced == words[k] + " " + words[k + 1] {
+               let (replaced, used) = list.lazy.compactMap({ self.replacement($0, words: words[(k + 1)...].prefix(self.formWords + 2).map { Substring($0) }) }).first {
+                let last = k + used
+                // Words kept as they are (`de\sa  de a`) are passed over, not matched again.
+                if replaced == words[k...last].joined(separator: " ") {
                     k += 1
                     continue
                 }
-                words.replaceSubrange(k...(k + 1), with: replaced.split(separator: " ").map(String.init))
+                words.replaceSubrange(k...last, with: replaced.split(separator: " ").map(String.init))
                 continue
             }
             if let after = afterFinal[words[k + 1]], endsInFinal(words[k]) {
@@ -372,6 +411,37 @@ public struct Contractions: Sendable {
             k += 1
         }
         return words.joined(separator: " ")
+    }
+
+    /// The words that replace an entry's key where `words` follow its first word (the second word, and
+    /// those after it in the same part), and how many of `words` they replace; nil where the entry does
+    /// not apply: its second or third word is not there, or the form it asks for is not in `forms.txt`.
+    /// `*` in the entry's words stands for its last word (the second, or the third of a key of three);
+    /// `*@NAME` for that word in its form NAME, or for the words that start there when they are a key of
+    /// `forms.txt` of several words ("квадратный корень" → "квадратного корня").
+    private func replacement(_ entry: Entry, words: [Substring]) -> (text: String, used: Int)? {
+        guard let second = words.first, matches(entry, String(second)) else { return nil }
+        var used = 1
+        if let next = entry.next {
+            guard words.count > 1, next.holds(for: words[1]) else { return nil }
+            used = 2
+        }
+        let star = String(words[used - 1])
+        var text = entry.replacement
+        if let form = entry.form {
+            var found: String? = nil
+            var n = min(formWords, words.count - (used - 1))
+            while n >= 1, found == nil {
+                if let f = forms[words[(used - 1) ..< (used - 1 + n)].joined(separator: " ")]?[form] {
+                    found = f
+                    used += n - 1
+                }
+                n -= 1
+            }
+            guard let found else { return nil }
+            text = text.replacingOccurrences(of: "*@" + form, with: found)
+        }
+        return (text.replacingOccurrences(of: "*", with: star), used)
     }
 
     private func matches(_ entry: Entry, _ word: String) -> Bool {
@@ -394,19 +464,18 @@ public struct Contractions: Sendable {
         items[i] = .words(head.isEmpty ? replaced : head + " " + replaced, range: SourceRange.union(ranges.0, ranges.1),
                           prosody: prosodies.0)
         if tail.isEmpty {
-            // The flags after the removed item move down with the items.
-            let count = items.count
-            items.remove(at: i + 1)
-            var k = i + 1
-            while k + 1 < count { flags[k] = flags[k + 1]; k += 1 }
+            removeItem(in: &items, at: i + 1, flags: flags)
         } else {
             items[i + 1] = .words(tail, range: ranges.1, prosody: prosodies.1)
         }
     }
 
-    /// The words of `s` before its first space.
-    static func firstWord(_ s: String) -> Substring {
-        s.firstIndex(of: " ").map { s[..<$0] } ?? s[...]
+    /// Removes the item at `i`; the flags after it move down with the items.
+    static func removeItem(in items: inout [SpeechDescription.Item], at i: Int, flags: UnsafeMutablePointer<Bool>) {
+        let count = items.count
+        items.remove(at: i)
+        var k = i
+        while k + 1 < count { flags[k] = flags[k + 1]; k += 1 }
     }
 
     static func splitFirst(_ s: String) -> (String, String) {

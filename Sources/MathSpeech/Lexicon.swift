@@ -25,15 +25,19 @@ public struct LocaleWords: Sendable {
     public let fonts: WordTable
     /// Word changes where parts of the speech meet (`contractions.txt`, see ``Contractions``).
     public let contractions: WordTable
+    /// The forms of words that contractions ask for (`forms.txt`: a word and its forms by name, such as
+    /// its cases: `бесконечность  бесконечность | genitive: бесконечности`; see ``Contractions``).
+    public let forms: WordTable
 
     /// The parent locale's tag, if any.
     public var parent: String? { parsedSettings.parent }
 
     /// Creates a locale from its tables; the settings are read by ``LocaleSettings/init(_:tag:)``.
     public init(tag: String, settings: WordTable, symbols: WordTable, functions: WordTable, units: WordTable, numbers: WordTable,
-                fonts: WordTable = WordTable(), contractions: WordTable = WordTable()) throws(RuleFileErrors) {
+                fonts: WordTable = WordTable(), contractions: WordTable = WordTable(), forms: WordTable = WordTable()) throws(RuleFileErrors) {
         parsedSettings = try LocaleSettings(settings, tag: tag)
         self.contractions = contractions
+        self.forms = forms
         self.tag = tag
         self.settings = settings
         self.symbols = symbols
@@ -46,7 +50,7 @@ public struct LocaleWords: Sendable {
     /// The tables of the locale by file name (`symbols.txt` → its table).
     public var tables: [(file: String, table: WordTable)] {
         [("locale.txt", settings), ("symbols.txt", symbols), ("functions.txt", functions), ("units.txt", units),
-         ("numbers.txt", numbers), ("fonts.txt", fonts), ("contractions.txt", contractions)]
+         ("numbers.txt", numbers), ("fonts.txt", fonts), ("contractions.txt", contractions), ("forms.txt", forms)]
     }
 }
 

@@ -187,9 +187,10 @@ public struct SpeechResources: Sendable {
         }
         let settings = try table("locale.txt"), symbols = try table("symbols.txt"), functions = try table("functions.txt")
         let units = try table("units.txt"), numbers = try table("numbers.txt"), fonts = try table("fonts.txt"), contractions = try table("contractions.txt")
+        let forms = try table("forms.txt")
         do throws(RuleFileErrors) {
             return try LocaleWords(tag: tag, settings: settings, symbols: symbols, functions: functions, units: units,
-                                   numbers: numbers, fonts: fonts, contractions: contractions)
+                                   numbers: numbers, fonts: fonts, contractions: contractions, forms: forms)
         } catch {
             throw .invalidFiles(error.errors)
         }

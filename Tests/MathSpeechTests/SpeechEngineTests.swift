@@ -220,7 +220,7 @@ import MathSemantics
         let sets = [("en", "the\\sthe  the\n", ""),
                     ("fr", "le\\s*V  l'*\nde\\sle  du\nde\\sa  de a\nà\\sle  au\n", "elision-initials  aeiouhé\n"),
                     ("de", "zu\\sdie  zu den\nder\\sdie  der\n", ""),
-                    ("de", "von\\sdie\\s*en  von den\nvon\\sdie  von der\nvon\\sder\\sx  von x\n", "")]
+                    ("de", "von\\sdie\\s*en  von den *\nvon\\sdie  von der\nvon\\sder\\sx  vom x\n", "")]
         let pool = ["the", "the log", "raised to the", "x", "le", "intégrale", "de", "le x", "de le", "a", "é", "à", "zu",
                     "die", "der die", "to the the end", "K", "théta", " ", "e", "la", "xthe", "thex", "von", "die Zahlen", "Menge",
                     "von die", "der x", "reellen Zahlen"]
@@ -267,23 +267,58 @@ import MathSemantics
                 == "to the, the x")
     }
 
-    /// A key of three words: the pair changes only when the third word follows (a word, or `*` and the
-    /// letters it ends in), in the next words of the second part or in the next part, never across a
-    /// pause; such a key is tried before the pair's key of two words, whatever the file order.
+    /// A key of three words: the entry applies only when the third word follows in the second word's
+    /// part (a word, or `*` and the letters it ends in), and its words replace the three (`*`: the third);
+    /// such a key is tried before the pair's key of two words, whatever the file order.
     @Test func thirdWordDecidesThePair() throws {
-        let de = try Self.locale("de", contractions: "von\\sdie  von der\nvon\\sdie\\s*en  von den\nzu\\sdie\\sMenge  zur\n")
+        let de = try Self.locale("de", contractions: "von\\sdie  von der\nvon\\sdie\\s*en  von den *\nzu\\sdie\\sMenge  zur Menge\n"
+                                 + "до\\sминус\\sбесконечность  до минус бесконечности\n")
         let c = Contractions(chain: [de])
         func words(_ w: String) -> SpeechDescription.Item { .words(w, range: nil, prosody: nil) }
         #expect(Self.apply(c, [words("Element von"), words("die reellen Zahlen")]) == "Element von den reellen Zahlen")
         #expect(Self.apply(c, [words("Element von"), words("die Menge")]) == "Element von der Menge")
         #expect(Self.apply(c, [words("Element von die Zahlen")]) == "Element von den Zahlen")
-        #expect(Self.apply(c, [words("Element von"), words("die"), words("Zahlen")]) == "Element von den Zahlen")
-        // The third word is not read across a pause, nor missing: the key of two words applies.
+        #expect(Self.apply(c, [words("Element von"), words("die Zahlen"), words("x")]) == "Element von den Zahlen x")
+        // A third word in the next part (not across a pause); none: the key of two words applies.
+        #expect(Self.apply(c, [words("von"), words("die"), words("Zahlen sind")]) == "von den Zahlen sind")
         #expect(Self.apply(c, [words("von"), words("die"), .pause(.short), words("Zahlen")]) == "von der, Zahlen")
         #expect(Self.apply(c, [words("von die")]) == "von der")
-        // An exact third word; without it, no pair of the first word applies.
-        #expect(Self.apply(c, [words("zu"), words("die Menge")]) == "zur Menge")
+        // An exact third word; without it, no entry of the first word applies.
+        #expect(Self.apply(c, [words("zu"), words("die Menge 1")]) == "zur Menge 1")
         #expect(Self.apply(c, [words("zu"), words("die Norm")]) == "zu die Norm")
+        #expect(Self.apply(c, [words("от 0 до"), words("минус бесконечность")]) == "от 0 до минус бесконечности")
+        #expect(Self.apply(c, [words("до минус бесконечность x")]) == "до минус бесконечности x")
+    }
+
+    /// `*@NAME`: the word `*` stands for in its form NAME from `forms.txt` (the longest key that starts
+    /// there, so an adjective declines with its noun, across two parts too); an entry whose form a word
+    /// lacks does not apply, so a letter after the preposition stays as it is; a child locale's form
+    /// replaces its parent's.
+    @Test func formsAskedForByAReplacement() throws {
+        let forms = try WordTable(parsing: """
+            множество  множество | genitive: множества | dative: множеству
+            минус\\sбесконечность  минус бесконечность | genitive: минус бесконечности
+            бесконечность  бесконечность | genitive: бесконечности | dative: бесконечности
+            квадратный\\sкорень  квадратный корень | genitive: квадратного корня
+            """, file: "ru/forms.txt")
+        let ru = try LocaleWords(tag: "ru", settings: WordTable(), symbols: WordTable(), functions: WordTable(), units: WordTable(),
+                                 numbers: WordTable(), contractions: try WordTable(parsing: "от\\s*  от *@genitive\nк\\s*  к *@dative\n",
+                                                                                   file: "ru/contractions.txt"), forms: forms)
+        let c = Contractions(chain: [ru])
+        func words(_ w: String) -> SpeechDescription.Item { .words(w, range: nil, prosody: nil) }
+        #expect(Self.apply(c, [words("f от"), words("множество всех x")]) == "f от множества всех x")
+        #expect(Self.apply(c, [words("f от"), words("x")]) == "f от x")
+        #expect(Self.apply(c, [words("интеграл от"), words("минус"), words("бесконечность до 0")]) == "интеграл от минус бесконечности до 0")
+        #expect(Self.apply(c, [words("от"), words("минус x")]) == "от минус x")
+        #expect(Self.apply(c, [words("стремится к бесконечность")]) == "стремится к бесконечности")
+        #expect(Self.apply(c, [words("от квадратный корень из 2")]) == "от квадратного корня из 2")
+        // A form the word lacks (no dative of "квадратный корень" here): the words stay.
+        #expect(Self.apply(c, [words("к"), words("квадратный корень")]) == "к квадратный корень")
+        #expect(Self.apply(c, [words("от"), .pause(.short), words("множество")]) == "от, множество")
+        let child = try LocaleWords(tag: "ru-XX", settings: WordTable(parsing: "parent  ru\n", file: "ru-XX/locale.txt"), symbols: WordTable(),
+                                    functions: WordTable(), units: WordTable(), numbers: WordTable(),
+                                    forms: try WordTable(parsing: "множество  множество | genitive: МНОЖЕСТВА\n", file: "ru-XX/forms.txt"))
+        #expect(Self.apply(Contractions(chain: [child, ru]), [words("от"), words("множество")]) == "от МНОЖЕСТВА")
     }
 
     /// Keys the engine cannot read are reported (and change nothing), not ignored silently.
@@ -296,6 +331,7 @@ import MathSemantics
         #expect(Contractions.problem(withKey: "*V le") != nil)
         #expect(Contractions.problem(withKey: "*C 는 x") != nil)
         #expect(Contractions.problem(withKey: "de *X") != nil)
+        #expect(Contractions.problem(withKey: "de * x") != nil)
     }
 
     /// `*C`: a first word ending in one of the `final-letters` (a Hangul syllable's final consonant
