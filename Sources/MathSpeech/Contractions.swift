@@ -390,25 +390,33 @@ public struct Contractions: Sendable {
     private func applyWithin(_ text: String) -> String {
         var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         var k = 0
+        // The changes made where the words at `k` start: a change may make a pair that changes again
+        // ("de le" → "du"), but a word file's entries that undo each other (`a\sb  a c`, `a\sc  a b`) or
+        // grow (`a\sb  a b b`) must not run forever: after a few, the words move on.
+        var changesHere = 0
         while k + 1 < words.count {
-            if let list = entries[words[k]],
+            if changesHere < 4, let list = entries[words[k]],
                let (replaced, used) = list.lazy.compactMap({ self.replacement($0, words: words[(k + 1)...].prefix(self.formWords + 2).map { Substring($0) }) }).first {
                 let last = k + used
                 // Words kept as they are (`de\sa  de a`) are passed over, not matched again.
                 if replaced == words[k...last].joined(separator: " ") {
                     k += 1
+                    changesHere = 0
                     continue
                 }
                 words.replaceSubrange(k...last, with: replaced.split(separator: " ").map(String.init))
+                changesHere += 1
                 continue
             }
             if let after = afterFinal[words[k + 1]], endsInFinal(words[k]) {
                 let replaced = after.replacingOccurrences(of: "*", with: words[k]).split(separator: " ").map(String.init)
                 words.replaceSubrange(k...(k + 1), with: replaced)
                 k += max(1, replaced.count - 1)
+                changesHere = 0
                 continue
             }
             k += 1
+            changesHere = 0
         }
         return words.joined(separator: " ")
     }

@@ -321,6 +321,17 @@ import MathSemantics
         #expect(Self.apply(Contractions(chain: [child, ru]), [words("от"), words("множество")]) == "от МНОЖЕСТВА")
     }
 
+    /// Entries that undo each other or grow the words they change stop after a few changes, inside a
+    /// part and where parts meet: a locale's files (or an override folder's) never hang speech.
+    @Test func entriesThatUndoEachOtherStop() throws {
+        let loop = Contractions(chain: [try Self.locale("xx", contractions: "a\\sb  a c\na\\sc  a b\nd\\se  d e e\n")])
+        func words(_ w: String) -> SpeechDescription.Item { .words(w, range: nil, prosody: nil) }
+        let inside = Self.apply(loop, [words("x a b y d e z")])
+        #expect(inside.hasPrefix("x a ") && inside.hasSuffix(" z"))
+        let across = Self.apply(loop, [words("x a"), words("b y"), words("d"), words("e z")])
+        #expect(across.hasPrefix("x a ") && across.hasSuffix(" z"))
+    }
+
     /// Keys the engine cannot read are reported (and change nothing), not ignored silently.
     @Test func malformedKeysAreProblems() {
         #expect(Contractions.problem(withKey: "von die") == nil)
