@@ -396,7 +396,8 @@ public struct Contractions: Sendable {
         var changesHere = 0
         while k + 1 < words.count {
             if changesHere < 4, let list = entries[words[k]],
-               let (replaced, used) = list.lazy.compactMap({ self.replacement($0, words: words[(k + 1)...].prefix(self.formWords + 2).map { Substring($0) }) }).first {
+               case let following = words[(k + 1)...].prefix(formWords + 2).map({ Substring($0) }),
+               let (replaced, used) = list.lazy.compactMap({ self.replacement($0, words: following) }).first {
                 let last = k + used
                 // Words kept as they are (`de\sa  de a`) are passed over, not matched again.
                 if replaced == words[k...last].joined(separator: " ") {
@@ -421,9 +422,10 @@ public struct Contractions: Sendable {
         return words.joined(separator: " ")
     }
 
-    /// The words that replace an entry's key where `words` follow its first word (the second word, and
-    /// those after it in the same part), and how many of `words` they replace; nil where the entry does
-    /// not apply: its second or third word is not there, or the form it asks for is not in `forms.txt`.
+    /// The words that replace an entry's key where `words` follow its first word (the second word and
+    /// those after it, in its part or the next), and how many of `words` they replace; nil where the
+    /// entry does not apply: its second or third word is not there, or the form it asks for is not in
+    /// `forms.txt`.
     /// `*` in the entry's words stands for its last word (the second, or the third of a key of three);
     /// `*@NAME` for that word in its form NAME, or for the words that start there when they are a key of
     /// `forms.txt` of several words ("квадратный корень" → "квадратного корня").

@@ -164,11 +164,20 @@ public enum RuleLint {
                 }
             }
         }
-        // 5. Contractions whose key the speech engine cannot read (``Contractions/problem(withKey:)``):
-        // they would change nothing, silently.
+        // 5. Contractions whose key the speech engine cannot read (``Contractions/problem(withKey:)``), or
+        // whose words ask for a form (`*@genitive`) no word of the locale's `forms.txt` has: they would
+        // change nothing, silently.
+        let formNames = Set((chain ?? []).flatMap { $0.forms.entries.values.flatMap(\.variants.keys) })
         for (path, table) in wordTables.sorted(by: { $0.key < $1.key }) where path.hasSuffix("/contractions.txt") {
             for (key, entry) in table.entries.sorted(by: { $0.value.line < $1.value.line }) {
                 if let problem = Contractions.problem(withKey: key) { add(resources.displayPath(path), entry.line, 1, .error, problem) }
+                if let r = entry.words.range(of: "*@") {
+                    let name = String(entry.words[r.upperBound...].prefix { !$0.isWhitespace && $0 != "*" })
+                    if !formNames.contains(name) {
+                        add(resources.displayPath(path), entry.line, 1, .warning,
+                            "'*@\(name)' asks for a form no word of forms.txt has ('WORD  WORD | \(name): …'): the entry changes nothing")
+                    }
+                }
             }
         }
         return unique(findings)

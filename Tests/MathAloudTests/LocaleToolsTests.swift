@@ -69,6 +69,14 @@ import Testing
         ]), locale: "xx").filter { $0.file.hasSuffix("xx/contractions.txt") }
         #expect(findings.map(\.line) == [3, 4, 5], "\(findings.map(\.description))")
         #expect(findings.allSatisfy { $0.severity == .error })
+        // A form no word has (a misspelt case) is a warning at its line; one forms.txt gives is none.
+        let forms = RuleLint.check(Self.resources([
+            "Rules/xx/clearspeak.rules": "style ClearSpeak\nlocale xx\ninherit en/clearspeak\n",
+            "Locales/xx/contractions.txt": "от\\s*  от *@genitive\nк\\s*  к *@dativ\n",
+            "Locales/xx/forms.txt": "множество  множество | genitive: множества\n",
+        ]), locale: "xx").filter { $0.file.hasSuffix("xx/contractions.txt") }
+        #expect(forms.map(\.line) == [2] && forms.allSatisfy { $0.severity == .warning && $0.message.contains("*@dativ") },
+                "\(forms.map(\.description))")
     }
 
     @Test func lintFindsEachKindOfMistakeWithItsPlace() {
