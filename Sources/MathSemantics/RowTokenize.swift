@@ -413,11 +413,13 @@ extension Analyzer {
         // equivalence, slowly for anything but ASCII).
         if !paren, let inside, let o, let c {
             /// A node of `kind` around the content, with the fence's `open`, `close`, `stretchy`.
-            func wrap(_ kind: SemanticKind) -> FenceGroup {
+            /// The fences as a node of `kind` around `content` (the inside, unless given), with their
+            /// characters (the written ones, unless given).
+            func wrap(_ kind: SemanticKind, content: NodeID? = nil, open o: String? = nil, close c: String? = nil) -> FenceGroup {
                 let mark = b.mark()
-                b.add(child: inside, .content)
-                b.string(.open, open)
-                b.string(.close, close)
+                b.add(child: content ?? inside, .content)
+                b.string(.open, o ?? open)
+                b.string(.close, c ?? close)
                 if stretchy { b.flag(.stretchy) }
                 return group(b.finish(kind, mark, range: range))
             }
@@ -427,12 +429,7 @@ extension Analyzer {
                 // Two single bars each side (`||x||_2`, MathML's `<mo>|</mo><mo>|</mo>…`) are the double bar
                 // of a norm, as authors type it: an absolute value holding only an absolute value.
                 if kind(inside) == .absoluteValue, let norm = child(inside, .content) {
-                    let mark = b.mark()
-                    b.add(child: norm, .content)
-                    b.string(.open, "‖")
-                    b.string(.close, "‖")
-                    if stretchy { b.flag(.stretchy) }
-                    return group(b.finish(.norm, mark, range: range))
+                    return wrap(.norm, content: norm, open: "‖", close: "‖")
                 }
                 return wrap(.absoluteValue)
             }

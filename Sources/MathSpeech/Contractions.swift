@@ -40,9 +40,7 @@ public struct Contractions: Sendable {
             self.vowel = vowel
             self.next = next
             self.replacement = replacement
-            form = replacement.range(of: "*@").map { r in
-                String(replacement[r.upperBound...].prefix { !$0.isWhitespace && $0 != "*" })
-            }
+            form = Contractions.formName(in: replacement)
             secondASCII = second.flatMap { s in s.utf8.allSatisfy { $0 < 0x80 } ? Array(s.utf8) : nil }
         }
 
@@ -69,6 +67,11 @@ public struct Contractions: Sendable {
             case .ending(let e): return !word.isEmpty && word.hasSuffix(e)
             }
         }
+    }
+
+    /// The form an entry's words ask for (`genitive` of `от *@genitive`), if any.
+    static func formName(in words: String) -> String? {
+        words.range(of: "*@").map { r in String(words[r.upperBound...].prefix { !$0.isWhitespace && $0 != "*" }) }
     }
 
     /// What is wrong with a key of `contractions.txt` (its words separated by spaces, as the word file

@@ -171,8 +171,7 @@ public enum RuleLint {
         for (path, table) in wordTables.sorted(by: { $0.key < $1.key }) where path.hasSuffix("/contractions.txt") {
             for (key, entry) in table.entries.sorted(by: { $0.value.line < $1.value.line }) {
                 if let problem = Contractions.problem(withKey: key) { add(resources.displayPath(path), entry.line, 1, .error, problem) }
-                if let r = entry.words.range(of: "*@") {
-                    let name = String(entry.words[r.upperBound...].prefix { !$0.isWhitespace && $0 != "*" })
+                if let name = Contractions.formName(in: entry.words) {
                     if !formNames.contains(name) {
                         add(resources.displayPath(path), entry.line, 1, .warning,
                             "'*@\(name)' asks for a form no word of forms.txt has ('WORD  WORD | \(name): …'): the entry changes nothing")
