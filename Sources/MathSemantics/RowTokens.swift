@@ -647,6 +647,14 @@ extension Analyzer {
                     i += used
                     continue
                 }
+                // Digits grouped by commas: one number, put where its last group was and read from
+                // there on (a unit may follow: `13,000~\mathrm{K}`).
+                if let (joined, last) = digitGroups(digits, m, i, base: base, written: w, end: end) {
+                    madeNodes.append(joined)
+                    items[last] = RowItem(raw: joined)
+                    i = last
+                    continue
+                }
             }
             // A currency written before its amount: `$5`.
             if currencyFirst, let (n, used) = currencyMeasurement(m, i, ctx) {
@@ -762,6 +770,40 @@ extension Analyzer {
         }
         if nuclide { b.flag(.nuclide) }
         return b.finish(.prescripts, mark, range: range)
+    }
+
+    /// A number written with commas between groups of three digits, `25,164,858` or `50,000`, as one
+    /// number (as TeX's `50{,}000` and MathML's `<mn>50,000</mn>` are): item `i` (`digits`, one to
+    /// three digits, not led by a zero: `0,100` is a pair or a decimal comma), then `,` and three digits
+    /// (the last group may go on with a decimal part, `1,234.5`), once or more. Only when the row holds
+    /// no other comma (`\{10, 100, 1000\}` and `x_1, 250` stay lists) and the groups are not alone
+    /// between brackets (`f(1,000)`, `(2,500)` may be pairs). `written` is where premerge writes its next
+    /// item: the row's items before it are final, those from `i` on not yet read. Returns the number and
+    /// the index of the last item it takes.
+    func digitGroups(_ digits: String, _ m: MathNode, _ i: Int, base: Int, written: Int, end: Int) -> (MathNode, Int)? {
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        func isComma(_ k: Int) -> Bool { items[k].kind == .operator && items[k].scalar == "," }
+        let u = digits.utf8
+        guard i + 2 < end, isComma(i + 1), u.count <= 3, let lead = u.first, lead != 0x30, u.allSatisfy(isDigit),
+              case .number(_, let variant) = m.kind else { return nil }
+        var j = i
+        var text = digits
+        while j + 2 < end, isComma(j + 1), items[j + 2].kind == .number, let g = items[j + 2].raw,
+              case .number(let t, let v) = g.kind, v == variant {
+            // Three digits, and a decimal part on the last group only.
+            let b = Array(t.utf8)
+            guard b.count >= 3, isDigit(b[0]), isDigit(b[1]), isDigit(b[2]),
+                  b.count == 3 || (b.count > 4 && b[3] == 0x2E && b[4...].allSatisfy(isDigit)) else { break }
+            text += "," + t
+            j += 2
+            if b.count > 3 { break }
+        }
+        guard j > i else { return nil }
+        for k in base ..< written where isComma(k) { return nil }
+        for k in (j + 1) ..< end where isComma(k) { return nil }
+        if written > base, items[written - 1].role == .open, j + 1 < end, items[j + 1].role == .close { return nil }
+        guard let last = items[j].raw else { return nil }
+        return (MathNode(.number(text, variant: variant), [], range: SourceRange.union(m.range, last.range)), j)
     }
 
     /// A number followed by an overlined (or barred) run of digits: the repeating decimal, as a

@@ -172,6 +172,9 @@ struct Analyzer {
     /// ``appliesElsewhere(_:_:)`` when first needed).
     var root: Unmanaged<MathNode>? = nil
     var lettersApplied: [String]? = nil
+    /// Presentation nodes this run made from several items and reads as raw items (``digitGroups``):
+    /// held here, since items hold their nodes unretained.
+    var madeNodes: [MathNode] = []
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.

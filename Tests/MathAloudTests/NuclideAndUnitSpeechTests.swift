@@ -49,6 +49,27 @@ struct NuclideAndUnitSpeechTests {
         }
     }
 
+    /// Digits grouped by commas are one number, read as TeX's `{,}` and MathML's `<mn>50,000</mn>` read
+    /// (a unit after them stays a unit); lists, pairs and a leading zero stay as written.
+    @Test func digitsGroupedByCommasAreOneNumber() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(tex: "T = 13,000~\\mathrm{K}").text == speaker.speak(tex: "T = 13{,}000~\\mathrm{K}").text)
+        #expect(speaker.speak(tex: "T = 13,000~\\mathrm{K}").text == "T equals 13,000 kelvins")
+        #expect(speaker.speak(tex: "25,164,858 \\pm 12").text == "25,164,858 plus or minus 12")
+        #expect(speaker.speak(tex: "x = 1,234.56").text == "x equals 1,234.56")
+        #expect(speaker.speak(mathML: "<math><mi>x</mi><mo>=</mo><mn>50</mn><mo>,</mo><mn>000</mn></math>").text
+            == speaker.speak(mathML: "<math><mi>x</mi><mo>=</mo><mn>50,000</mn></math>").text)
+        // Look-alikes: a list with another comma, a pair in brackets, a leading zero, two digits.
+        #expect(speaker.speak(tex: "N \\in \\{10, 100, 1000\\}").text.contains("10 comma 100 comma 1000"))
+        #expect(speaker.speak(tex: "f(1,000)").text.contains("1 comma 000"))
+        #expect(speaker.speak(tex: "x = 0,125").text.contains("0 comma 125"))
+        #expect(speaker.speak(tex: "x_1, 250").text.contains("comma 250"))
+        #expect(speaker.speak(tex: "a = 1,00").text.contains("1 comma 00"))
+        // German says the group mark its own way.
+        let de = try SpeakerCache.shared.speaker(locale: "de", style: "clearspeak")
+        #expect(de.speak(tex: "x = 1,234.5").text == "x ist gleich 1.234,5")
+    }
+
     /// A phantom alone, scripts of phantoms only, and a phantom base with visible scripts.
     @Test func phantomsSayNothing() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
