@@ -534,6 +534,9 @@ extension Analyzer {
                     } else {
                         factors.push(t.node)
                     }
+                } else if u == "#", factors.count > base {
+                    // `#` after a factor is between two (`M \# N`, a connected sum): a symbol, not a count.
+                    factors.push(t.node)
                 } else if !p.atEnd, tokens[p.pos].kind == .operand || tokens[p.pos].kind == .function {
                     let a = tokens[p.pos].kind == .function ? application(&p) : factor(&p)
                     let n = quantified(t, a)
@@ -569,7 +572,8 @@ extension Analyzer {
         }
     }
 
-    /// A prefix of one factor (¬ ∀ ∃ ∄, ∠ △ before letters) applied to its argument.
+    /// A prefix of one factor (¬ ∀ ∃ ∄, ∠ △ before letters, `#` before a set: its cardinality) applied
+    /// to its argument.
     mutating func quantified(_ t: Token, _ argument: NodeID) -> NodeID {
         let mark = b.mark()
         b.add(child: t.node, .operator)
@@ -596,6 +600,7 @@ extension Analyzer {
         case "∡": return .measuredAngle
         case "△", "▵": return .triangle
         case "⊾": return .rightAngle
+        case "#": return .cardinality
         default: return nil
         }
     }

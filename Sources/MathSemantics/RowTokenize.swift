@@ -636,7 +636,7 @@ extension Analyzer {
                 let n = vulgarFractionNode(parts, range: range)
                 return Token(.operand, n, text: n)
             }
-            if u == "△" || u == "∠" || u == "▵" || u == "∡" { return leafToken(.prefix, t, .ord, range: range) }
+            if u == "△" || u == "∠" || u == "▵" || u == "∡" || u == "#" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
         // Words in an identifier (MathML `<mi><mglyph alt="my glyph"/></mi>`) are said as words.
@@ -754,7 +754,7 @@ extension Analyzer {
             case "‼": return leafToken(.postfix, t, cls, range: range, postfix: .factorial(2))
             case "%": return leafToken(.postfix, t, cls, range: range, postfix: .percent)
             case "°": return leafToken(.postfix, t, cls, range: range, postfix: .degrees)
-            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾": return leafToken(.prefix, t, cls, range: range)
+            case "¬", "∀", "∃", "∄", "∠", "∡", "△", "▵", "⊾", "#": return leafToken(.prefix, t, cls, range: range)
             case "×", "÷", "⋅", "·", "*", "∗", "/", "∕", "∙", "⨯":
                 return leafToken(.multiplicative, t, .bin, range: range)
             default: break

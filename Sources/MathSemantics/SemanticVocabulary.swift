@@ -268,6 +268,8 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
     case label
     // `scale` (degrees Kelvin, `300^\circ K`, as older texts write it)
     case kelvin
+    // `operator` of a prefix: `#` before a set, the number of its elements (`\#\{i : x_i > 0\}`)
+    case cardinality
 
     /// The value's string (`negative-integer`, `under-over`).
     package var string: String { PropertyAtom.strings[Int(rawValue)] }
@@ -302,7 +304,7 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
         "negative-circled", "negative-circled-sans-serif", "negative-squared", "parenthesized",
         "regional-indicator-symbol", "reversed-sans-serif", "segmented", "subscript", "superscript",
         "tortoise-shell-bracketed", "turned", "turned-sans-serif", "calligraphic", "bold-calligraphic", "bmod", "mod", "pmod", "under-over", "scripts",
-        "under", "celsius", "fahrenheit", "right", "d", "label", "kelvin"
+        "under", "celsius", "fahrenheit", "right", "d", "label", "kelvin", "cardinality"
     ]
     private static let numbers: [String: PropertyAtom] = {
         var d: [String: PropertyAtom] = [:]
