@@ -1252,7 +1252,12 @@ struct SpeechRun {
         case .function:
             // `{=function-name:function@arc}`: the variant of that name (German `sin  Sinus | arc: Arkussinus`).
             if let variant = namedVariant(format, owner), let w = core.lexicon.function(value, variant: variant) { return w }
-            return functionWords(value, range: node >= 0 ? tree.range(node) : nil)
+            let range = node >= 0 ? tree.range(node) : nil
+            if let w = functionWords(value, range: range) { return w }
+            // A function named by one character that is not a function word (`\iota^{-1}`, `\phi^{-1}`):
+            // that character's words, never the character itself.
+            if let u = value.soleScalarValue, u >= 0x80 { return symbolWords(value, range: range) }
+            return nil
         case .font:
             // `{=font:font@feminine}`: the variant of that name (German `bold  fettes | feminine: fette`).
             if let variant = namedVariant(format, owner), let w = core.lexicon.font(value, variant: variant) { return w }
