@@ -67,6 +67,23 @@ extension Analyzer {
                         tokens.push(Token(.relation, leaf, text: leaf))
                     }
                 }
+                // `\arg` right before `\min` or `\max` (with the scripts): one limit-like operator, arg min.
+                if t.kind == .limit, tokens.count - start >= 2 {
+                    let a = tokens[tokens.count - 2]
+                    if a.kind == .function, kind(a.node) == .functionName, tokenText(a) == "arg" {
+                        let headText = text(bigs[Int(t.big)].head)
+                        if headText == "min" || headText == "max" {
+                            let r = SourceRange.union(self.range(a.node), self.range(bigs[Int(t.big)].head))
+                            let head = functionName("arg " + headText, range: r, nameClass: .limit)
+                            bigs[Int(t.big)].head = head
+                            bigs[Int(t.big)].range = SourceRange.union(self.range(a.node), bigs[Int(t.big)].range)
+                            var merged = Token(.limit, head, text: head)
+                            merged.big = t.big
+                            tokens.truncate(to: tokens.count - 2)
+                            tokens.push(merged)
+                        }
+                    }
+                }
                 // Three centred dots with nothing between them (`\cdot\cdot\cdot`) are an ellipsis, ⋯.
                 if t.kind == .multiplicative, tokens.count - start >= 3, let u = tokenScalar(t), u == "⋅" || u == "·" {
                     let (a, b) = (tokens[tokens.count - 3], tokens[tokens.count - 2])
