@@ -531,6 +531,13 @@ extension Analyzer {
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
                 // "(#1,#2)") stays one item, so its brackets cannot pair with brackets outside it.
                 if Analyzer.isSelfContainedGroup(m) { items.push(item); continue }
+                // A word with its own spaces (`\mathrm{~and~}`, `\mathrm{\ if\ }`) is prose between
+                // formulas, as `\text{ and }` is: never a function's name.
+                if let word = Analyzer.spacedWord(m) {
+                    madeNodes.append(word)
+                    items.push(RowItem(raw: word))
+                    continue
+                }
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
             case .semantics:
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
@@ -547,6 +554,34 @@ extension Analyzer {
             }
         }
         if items.count > base, items[items.count - 1].kind == .wideSpace { items.pop() }
+    }
+
+    /// A row of one word of two or more letters (an identifier) with spaces of positive width on both
+    /// sides: the word as text with spaces around it (prose, as `\text{ and }` is). A space on one side
+    /// only is a unit's (`\mathrm{~meV}`) or a function name's (`\mathrm{dim~}`, `\mathrm{Tr\,}`).
+    static func spacedWord(_ m: MathNode) -> MathNode? {
+        let c = m.children
+        guard c.count >= 3, c.count <= 5 else { return nil }
+        func isSpace(_ child: MathNode) -> Bool {
+            var n = child
+            while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+            if case .space(let w) = n.kind { return w > 0 }
+            return false
+        }
+        guard isSpace(c[0]), isSpace(c[c.count - 1]) else { return nil }
+        var word: MathNode? = nil
+        for child in c {
+            var n = child
+            while case .row = n.kind, n.children.count == 1 { n = n.children[0] }
+            switch n.kind {
+            case .space(let w) where w > 0: continue
+            case .identifier(let t, let v) where word == nil && t.unicodeScalars.count >= 2
+                && t.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }):
+                word = MathNode(.text(" " + t + " ", variant: v), [], range: n.range)
+            default: return nil
+            }
+        }
+        return word
     }
 
     /// A row of three or more items whose first item opens a bracket and whose last closes one.
