@@ -698,7 +698,11 @@ struct ParserCore {
             // A command here may take arguments of its own without braces (`x^\sqrt\sqrt…`): each
             // is a level of nesting, or a long chain recurses until the stack overflows.
             guard enterNesting(at: t.range) else { return MathNode(.error(""), range: t.range) }
-            defer { depth -= 1 }
+            // A script without braces is one token even among merged letters: `{\rm x_ab}` is x_a b (a
+            // braced script, `\mathrm{V_{eff}}`, merges its letters as its group does).
+            let savedMerge = mergeLetters
+            if t.kind == .character { mergeLetters = false }
+            defer { depth -= 1; mergeLetters = savedMerge }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return atom.node
         }
@@ -1164,7 +1168,10 @@ struct ParserCore {
             // (`\sqrt\sqrt\sqrt…x`): each such argument is a level of nesting, or a long chain
             // recurses until the stack overflows (found by the tex fuzz target through a recursive macro).
             guard enterNesting(at: t.range) else { return MathNode(.error(""), range: t.range) }
-            defer { depth -= 1 }
+            // A single-token argument is one token: `\mathrm d u` sets the d upright, not "du".
+            let savedMerge = mergeLetters
+            if t.kind == .character { mergeLetters = false }
+            defer { depth -= 1; mergeLetters = savedMerge }
             guard let atom = parseAtom(t) else { return MathNode(.row, [], range: t.range) }
             return atom.node
         }

@@ -116,4 +116,15 @@ import Testing
         #expect(TeXParser().parse(#"\mathrm{k g}\,\mathrm{m%"# + "\n" + "s}").root.children.map(\.groupContent.leafText)
                 == ["kg", nil, "ms"])
     }
+
+    /// An argument or a script without braces is one token, even where upright letters merge into a word:
+    /// `\mathrm d u` is an upright d then an italic u, `{\rm x_ab}` is x_a then b.
+    @Test func anUnbracedArgumentIsOneToken() {
+        #expect(TeXParser().parse(#"\mathrm d u"#).root.children.map(\.kind)
+                == [.identifier("d", variant: .normal), .identifier("u", variant: nil)])
+        let rm = TeXParser().parse(#"{\rm x_ab}"#).root.children.first?.groupContent
+        #expect(rm?.children.count == 2)
+        #expect(rm?.children.last?.kind == .identifier("b", variant: .normal))
+        #expect(TeXParser().parse(#"\mathrm{du}"#).root.children.first?.groupContent.leafText == "du")
+    }
 }
