@@ -55,15 +55,15 @@ import Testing
         // Any small Latin letter applied with a count in parentheses (y^{(4)}(t) in an equation of order 4).
         (#"y^{(4)}(t)"#, "the fourth derivative of y of t"),
         // The count sign before a set: the number of its elements.
-        (#"\#\{i : x_i > 0\}"#, "the cardinality of the set of all i such that x sub i is greater than 0"),
+        (##"\#\{i : x_i > 0\}"##, "the cardinality of the set of all i such that x sub i is greater than 0"),
     ]
 
     /// Formulas that look like the ones above but mean something else: read as written.
     static let lookAlikes: [(String, String)] = [
         (#"d + x"#, "d plus x"),
         // `#` between two factors (a connected sum of manifolds) and as a script.
-        (#"M \# N"#, "m number sign n"),
-        (#"H_\#"#, "h sub number sign"),
+        (##"M \# N"##, "m number sign n"),
+        (##"H_\#"##, "h sub number sign"),
         (#"\frac{d}{2}"#, "d over 2"),
         (#"\frac{dt}{t}"#, "d t over t"),
         (#"T^2"#, "t squared"),
