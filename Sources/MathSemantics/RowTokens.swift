@@ -684,7 +684,8 @@ extension Analyzer {
                 }
                 // Digits grouped by commas: one number, put where its last group was and read from
                 // there on (a unit may follow: `13,000~\mathrm{K}`).
-                if let (joined, last) = digitGroups(digits, m, i, base: base, written: w, end: end) {
+                if i + 2 < end, items[i + 1].scalar == ",", items[i + 2].kind == .number,
+                   let (joined, last) = digitGroups(digits, m, i, base: base, written: w, end: end) {
                     madeNodes.append(joined)
                     items[last] = RowItem(raw: joined)
                     i = last
