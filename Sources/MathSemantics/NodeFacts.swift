@@ -647,7 +647,7 @@ extension Analyzer {
     /// Properties of a number: `integer`, `decimal`, `value` (integers below 10^9), `digits` (how
     /// many digits are written).
     static func numberProperties(_ text: String) -> SemanticTree.LeafProperties {
-        var digits = 0, points = 0, other = 0
+        var digits = 0, points = 0, other = 0, commas = 0
         var value = 0, overflow = false
         // ASCII numerals (nearly all) byte by byte, in place; others scalar by scalar.
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
@@ -660,7 +660,8 @@ extension Analyzer {
                         if value >= 1_000_000_000 { overflow = true }
                     }
                 case 0x2E: points += 1                                  // .
-                case 0x2C, 0x20, 0x27: break                            // digit-group separators
+                case 0x2C: commas += 1                                  // , (a digit-group separator)
+                case 0x20, 0x27: break                                  // digit-group separators
                 case 0x80...: return false
                 default: other += 1
                 }
@@ -668,7 +669,7 @@ extension Analyzer {
             return true
         } ?? false
         if !ascii {
-            (digits, points, other, value, overflow) = (0, 0, 0, 0, false)
+            (digits, points, other, commas, value, overflow) = (0, 0, 0, 0, 0, false)
             for u in text.unicodeScalars {
                 switch u.value {
                 case 0x30...0x39:
@@ -678,7 +679,8 @@ extension Analyzer {
                         if value >= 1_000_000_000 { overflow = true }
                     }
                 case 0x2E: points += 1                                  // .
-                case 0x2C, 0x20, 0xA0, 0x2009, 0x202F, 0x27: break      // digit-group separators
+                case 0x2C: commas += 1                                  // ,
+                case 0x20, 0xA0, 0x2009, 0x202F, 0x27: break            // digit-group separators
                 default:
                     // Decimal digits of other scripts and forms (full-width `１`, Arabic-Indic…).
                     if u.properties.numericType == .decimal, let d = u.properties.numericValue {
@@ -700,6 +702,9 @@ extension Analyzer {
             if points == 0 {
                 p.append(.flag(.integer))
                 if !overflow { p.append(.integer(.value, Int32(value))) }
+                // Commas between digits with no point: groups (`13,000`) or a decimal comma (`1{,}5`),
+                // which the speech of the listener's locale tells apart (``SpeechRun`` `decimal`).
+                if commas > 0 { p.append(.flag(.grouped)) }
             } else if points == 1 {
                 p.append(.flag(.decimal))
             }

@@ -15,6 +15,9 @@ extension Analyzer {
         var sawDifferentialMark = false
         while i < range.upperBound {
             let partner = Int(items[i].match)
+            // Braces right after a function's name group its argument (`\exp\{-x^2\}`), not a set.
+            braceArgument = tokens.count > start && tokens[tokens.count - 1].kind == .function
+                && tokens[tokens.count - 1].application.functionClass != .transform
             if partner > i, partner < range.upperBound {
                 let t = groupToken(i, partner, ctx)
                 tokens.push(t)
@@ -251,6 +254,7 @@ extension Analyzer {
         guard let o = items[open].raw, let c = items[close].raw else {
             return Token(.operand, empty(nil))
         }
+        let argument = braceArgument
         let openText = o.leafText ?? ""
         var closeNode = c
         var scriptsSpec: Scripts? = nil
@@ -275,7 +279,8 @@ extension Analyzer {
         // Sized by \big… (the operator dictionary's default `stretchy` says nothing about the formula).
         if case .operator(_, let p) = o.kind, p.size != nil { stretchy = true }
         let range = SourceRange.union(o.range, closeNode.range)
-        var group = fence(open: openText, os, close: closeText, cs, contentStart..<tokens.count, range: range, stretchy: stretchy, inner)
+        var group = fence(open: openText, os, close: closeText, cs, contentStart..<tokens.count, range: range, stretchy: stretchy,
+                          argument: argument, inner)
         tokens.truncate(to: contentStart)
         group.scripts = scriptsSpec
         group.scriptsRange = c.range
@@ -306,6 +311,7 @@ extension Analyzer {
 
     /// A `\left…\right` node (``MathNode/Kind/fenced``).
     mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> FenceGroup {
+        let argument = braceArgument
         let o = open.soleScalar, c = close.soleScalar
         var inner = ctx
         if o == "(" && c == ")" { inner.parenDepth += 1 }
@@ -318,7 +324,8 @@ extension Analyzer {
         inner.soleFenceContent = items.count == base + 1
         let tokenBase = tokens.count
         tokenize(base..<items.count, inner)
-        let g = fence(open: open, o, close: close, c, tokenBase..<tokens.count, range: m.range, stretchy: true, inner)
+        let g = fence(open: open, o, close: close, c, tokenBase..<tokens.count, range: m.range, stretchy: true,
+                      argument: argument, inner)
         tokens.truncate(to: tokenBase)
         items.truncate(to: base)
         return g
@@ -368,15 +375,19 @@ extension Analyzer {
     /// set-builder, interval candidate, binomial, matrix or cases around a table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
     /// fences' sole scalars.
     mutating func fence(open: String, _ o: Unicode.Scalar?, close: String, _ c: Unicode.Scalar?, _ content: Range<Int>,
-                        range: SourceRange?, stretchy: Bool, _ inner: Context) -> FenceGroup {
+                        range: SourceRange?, stretchy: Bool, argument: Bool = false, _ inner: Context) -> FenceGroup {
         let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
         func group(_ n: NodeID, plain: NodeID? = nil) -> FenceGroup {
             let k = kind(n)
             return FenceGroup(node: n, plain: plain ?? n, open: o, close: c, closeIsEmpty: close.isEmpty, parenLike: paren,
                               isArgumentLike: paren && (k == .fenced || k == .interval))
         }
-        // Braces: a set listed or built.
-        if o == "{" && c == "}" {
+        // Braces: a set listed or built — except braces that group a function's argument (after its name,
+        // with no comma or set separator inside: `\exp\{-x^2\}`), which are brackets like parentheses.
+        let grouping = argument && o == "{" && !content.contains { k in
+            tokens[k].kind == .punctuation || (tokens[k].kind == .relation && Analyzer.isSetSeparator(tokenScalar(tokens[k])))
+        }
+        if o == "{" && c == "}" && !grouping {
             var sep = -1
             for k in content where tokens[k].kind == .relation && Analyzer.isSetSeparator(tokenScalar(tokens[k])) {
                 sep = k

@@ -812,7 +812,7 @@ extension Analyzer {
     /// number (as TeX's `50{,}000` and MathML's `<mn>50,000</mn>` are): item `i` (`digits`, one to
     /// three digits, not led by a zero: `0,100` is a pair or a decimal comma), then `,` and three digits
     /// (the last group may go on with a decimal part, `1,234.5`), once or more. Only when the row holds
-    /// no other comma (`\{10, 100, 1000\}` and `x_1, 250` stay lists) and the groups are not alone
+    /// no other comma but other numbers' groups (`\{10, 100, 1000\}` and `x_1, 250` stay lists) and the groups are not alone
     /// between brackets (`f(1,000)`, `(2,500)` may be pairs). `written` is where premerge writes its next
     /// item: the row's items before it are final, those from `i` on not yet read. Returns the number and
     /// the index of the last item it takes.
@@ -835,8 +835,14 @@ extension Analyzer {
             if b.count > 3 { break }
         }
         guard j > i else { return nil }
+        // Another comma of the row is another number's groups (`1,000 + 2,500`), or the row is a list.
+        func isThreeDigits(_ k: Int) -> Bool {
+            guard k < end, items[k].kind == .number, let g = items[k].raw, case .number(let t, _) = g.kind else { return false }
+            let b = t.utf8
+            return b.count >= 3 && b.prefix(3).allSatisfy(isDigit) && (b.count == 3 || b.dropFirst(3).first == 0x2E)
+        }
         for k in base ..< written where isComma(k) { return nil }
-        for k in (j + 1) ..< end where isComma(k) { return nil }
+        for k in (j + 1) ..< end where isComma(k) && !(items[k - 1].kind == .number && isThreeDigits(k + 1)) { return nil }
         if written > base, items[written - 1].role == .open, j + 1 < end, items[j + 1].role == .close { return nil }
         guard let last = items[j].raw else { return nil }
         return (MathNode(.number(text, variant: variant), [], range: SourceRange.union(m.range, last.range)), j)

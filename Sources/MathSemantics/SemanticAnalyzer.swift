@@ -175,6 +175,9 @@ struct Analyzer {
     /// Presentation nodes this run made from several items and reads as raw items (``digitGroups``):
     /// held here, since items hold their nodes unretained.
     var madeNodes: [MathNode] = []
+    /// Whether the fence group being read follows a function's name (set by ``tokenize(_:_:)`` before
+    /// each item, read once where a group starts): braces there group the argument, as `\exp\{-x^2\}`.
+    var braceArgument = false
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.

@@ -87,6 +87,9 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case zeroCells, chemical
     // Chemistry
     case ion, sign, state, arrow, bond, nuclide
+    // Numbers written with commas between their digits (`13,000`; `1{,}5`): added after the others, an
+    // atom's number being its place
+    case grouped
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }
@@ -104,6 +107,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         switch self {
         case .letter: "letter"
         case .nuclide: "nuclide"
+        case .grouped: "grouped"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"

@@ -1340,9 +1340,15 @@ struct SpeechRun {
             // of the source's: German `decimal-mark  ,` says 3.14 as "3,14". The source's marks are the
             // request's DecimalSeparators and BlockSeparators (``SpeechStyle/numberPreferences``), else
             // "." and ",", unless the number writes both with a comma last ("1.234,56", a decimal comma).
-            let decimalMark = core.lexicon.number("decimal-mark") ?? ".", groupMark = core.lexicon.number("group-mark") ?? ","
+            // A locale that writes a decimal comma and names no group mark joins the groups ("13000"): a
+            // comma there would be heard as the decimal one.
+            let decimalMark = core.lexicon.number("decimal-mark") ?? "."
+            let groupMark = core.lexicon.number("group-mark") ?? (decimalMark == "," ? "" : ",")
             var decimals = ".", blocks = ","
             if let comma = value.lastIndex(of: ","), let point = value.lastIndex(of: "."), comma > point { (decimals, blocks) = (",", ".") }
+            // Commas and no point: groups of three digits after each comma (`13,000`), else a decimal comma
+            // (`1{,}5`, as German writes it in TeX).
+            if !value.contains("."), value.contains(","), !SpeechRun.commasSeparateGroups(value) { (decimals, blocks) = (",", "") }
             if let d = preferences.decimalSeparators { (decimals, blocks) = (d, "") }
             if let b = preferences.blockSeparators { blocks = b }
             var out = ""
@@ -1369,6 +1375,25 @@ struct SpeechRun {
     static func integerWords(_ n: Int, _ format: ValueFormat, variants: [String], lexicon: Lexicon) -> String? {
         var needsSpellOut = false
         return integerWords(n, format, variants: variants, lexicon: lexicon, needsSpellOut: &needsSpellOut)
+    }
+
+    /// Whether every comma of `value` is followed by exactly three digits and then a comma, a point or the
+    /// end (`13,000`, `25,164,858`, `1,234.5`): commas separating groups of digits.
+    static func commasSeparateGroups(_ value: String) -> Bool {
+        let b = Array(value.utf8)
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x2C {
+                var k = i + 1
+                while k < b.count, b[k] >= 0x30 && b[k] <= 0x39 { k += 1 }
+                if k - i - 1 != 3 { return false }
+                if k < b.count, b[k] != 0x2C && b[k] != 0x2E { return false }
+                i = k
+                continue
+            }
+            i += 1
+        }
+        return true
     }
 
     /// `Int(value)`, read directly for the usual short digit strings.
