@@ -15,9 +15,11 @@ extension Analyzer {
         var sawDifferentialMark = false
         while i < range.upperBound {
             let partner = Int(items[i].match)
-            // Braces right after a function's name group its argument (`\exp\{-x^2\}`), not a set.
+            // Braces right after a function's name group its argument (`\exp\{-x^2\}`), not a set — but
+            // not after a transform's name (`\mathcal{L}\{f\}`) nor after a name that takes a set (min, max).
             braceArgument = tokens.count > start && tokens[tokens.count - 1].kind == .function
                 && tokens[tokens.count - 1].application.functionClass != .transform
+                && !Vocabulary.takesSet(tokenText(tokens[tokens.count - 1]))
             if partner > i, partner < range.upperBound {
                 let t = groupToken(i, partner, ctx)
                 tokens.push(t)
@@ -254,7 +256,12 @@ extension Analyzer {
         guard let o = items[open].raw, let c = items[close].raw else {
             return Token(.operand, empty(nil))
         }
-        let argument = braceArgument
+        // (A group with scripts, `\mathrm{diag}\{\tau_j\}_{j=1}^{p}`, is an indexed family: a set.)
+        let argument: Bool
+        switch c.kind {
+        case .subscript, .superscript, .subSuperscript: argument = false
+        default: argument = braceArgument
+        }
         let openText = o.leafText ?? ""
         var closeNode = c
         var scriptsSpec: Scripts? = nil

@@ -45,6 +45,16 @@ enum Vocabulary {
         (.limit, ["lim", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim"]),
     ])
 
+    /// Whether a function of this name takes a set (`\max\{a, b\}`, `\inf\{x : f(x) > 0\}`): braces after
+    /// it are a set, where after another function's name (`\exp\{-x^2\}`) they group its argument.
+    static func takesSet(_ name: String) -> Bool {
+        switch name {
+        case "max", "min", "sup", "inf", "arg max", "arg min", "argmax", "argmin", "ess sup", "ess inf", "gcd", "lcm",
+             "span", "card": return true
+        default: return false
+        }
+    }
+
     /// The UTF-8 bytes of a short ASCII name (at most 8 bytes, no NUL) as one integer, so a table
     /// lookup compares integers instead of strings (an ASCII string equals another exactly when their
     /// bytes do). Nil for other strings, which no table holds.

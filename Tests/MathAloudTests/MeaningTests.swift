@@ -61,6 +61,10 @@ import Testing
     /// Formulas that look like the ones above but mean something else: read as written.
     static let lookAlikes: [(String, String)] = [
         (#"d + x"#, "d plus x"),
+        // Braces right after a function's name group its argument (no set); after a letter or holding a
+        // list they stay a set.
+        (#"\exp\{-x^2\}"#, "exp of open brace negative x squared close brace"),
+        (#"f\{x\} + \exp\{x, y\}"#, "f the set x plus exp of the set x comma y"),
         // `#` between two factors (a connected sum of manifolds) and as a script.
         (##"M \# N"##, "m number sign n"),
         (##"H_\#"##, "h sub number sign"),
