@@ -10,17 +10,16 @@ extension Analyzer {
     @discardableResult
     mutating func tokenize(_ range: Range<Int>, _ ctx: Context) -> NodeID? {
         let start = tokens.count
+        let outerRowStart = rowStart
+        rowStart = start
+        defer { rowStart = outerRowStart }
         var i = range.lowerBound
         var sawIntegral = false
         var sawDifferentialMark = false
         while i < range.upperBound {
             let partner = Int(items[i].match)
-            // Braces right after a function's name group its argument (`\exp\{-x^2\}`), not a set — but
-            // not after a transform's name (`\mathcal{L}\{f\}`) nor after a name that takes a set (min, max).
-            braceArgument = tokens.count > start && tokens[tokens.count - 1].kind == .function
-                && tokens[tokens.count - 1].application.functionClass != .transform
-                && !Vocabulary.takesSet(tokenText(tokens[tokens.count - 1]))
             if partner > i, partner < range.upperBound {
+                braceArgument = followsFunction(start)
                 let t = groupToken(i, partner, ctx)
                 tokens.push(t)
                 i = partner + 1
@@ -381,6 +380,26 @@ extension Analyzer {
     /// angle brackets, a bra, ket or bra-ket (``braKet(_:open:close:range:stretchy:_:)``), set or
     /// set-builder, interval candidate, binomial, matrix or cases around a table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
     /// fences' sole scalars.
+    /// Whether the row's last token (the row's tokens start at `start`) is a function's name other than a
+    /// transform's: braces after it may group its argument (``fence(open:_:close:_:_:range:stretchy:argument:_:)``).
+    func followsFunction(_ start: Int) -> Bool {
+        let last = tokens.count - 1
+        return last >= start && tokens[last].kind == .function && tokens[last].application.functionClass != .transform
+    }
+
+    /// Whether braces whose content is `content` (tokens) group the argument of the function before them
+    /// (`argument`: ``followsFunction(_:)`` held where the group began): no comma or set separator inside,
+    /// and a function that takes no set (`\max\{a, b\}`, ``Vocabulary/takesSet(_:)``).
+    @inline(never)
+    func bracesGroupArgument(_ argument: Bool, _ content: Range<Int>) -> Bool {
+        guard argument, content.lowerBound > 0, !Vocabulary.takesSet(tokenText(tokens[content.lowerBound - 1])) else { return false }
+        for k in content {
+            let kind = tokens[k].kind
+            if kind == .punctuation || (kind == .relation && Analyzer.isSetSeparator(tokenScalar(tokens[k]))) { return false }
+        }
+        return true
+    }
+
     mutating func fence(open: String, _ o: Unicode.Scalar?, close: String, _ c: Unicode.Scalar?, _ content: Range<Int>,
                         range: SourceRange?, stretchy: Bool, argument: Bool = false, _ inner: Context) -> FenceGroup {
         let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
@@ -391,10 +410,7 @@ extension Analyzer {
         }
         // Braces: a set listed or built — except braces that group a function's argument (after its name,
         // with no comma or set separator inside: `\exp\{-x^2\}`), which are brackets like parentheses.
-        let grouping = argument && o == "{" && !content.contains { k in
-            tokens[k].kind == .punctuation || (tokens[k].kind == .relation && Analyzer.isSetSeparator(tokenScalar(tokens[k])))
-        }
-        if o == "{" && c == "}" && !grouping {
+        if o == "{" && c == "}" && !bracesGroupArgument(argument, content) {
             var sep = -1
             for k in content where tokens[k].kind == .relation && Analyzer.isSetSeparator(tokenScalar(tokens[k])) {
                 sep = k
@@ -629,6 +645,7 @@ extension Analyzer {
             }
             return Token(.operand, n, text: n)
         case .fenced(let open, let close):
+            braceArgument = followsFunction(rowStart)
             return groupToken(fencedGroup(m, open: open, close: close, ctx))
         case .multiscripts(let pre):
             return Token(.operand, multiscripts(m, prescriptPairs: pre, ctx))

@@ -178,6 +178,8 @@ struct Analyzer {
     /// Whether the fence group being read follows a function's name (set by ``tokenize(_:_:)`` before
     /// each item, read once where a group starts): braces there group the argument, as `\exp\{-x^2\}`.
     var braceArgument = false
+    /// Where the tokens of the row being tokenized start (``tokenize(_:_:)``; the rows inside it restore it).
+    var rowStart = 0
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.
