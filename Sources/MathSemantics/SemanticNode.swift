@@ -145,7 +145,8 @@ public final class SemanticNode: Hashable, Sendable {
 /// The meanings the semantic analysis recognises. Raw values are what rule files name.
 public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     // Leaves
-    /// A number as written (`42`, `3.14`, `1,000`). Properties: `integer`, `decimal`, `value` (integers
+    /// A number as written (`42`, `3.14`, `1,000`). Properties: `integer`, `decimal`, `grouped` (commas and
+    /// no point: `1,000`, `1{,}5`; digits grouped by commas in a row, `25,164,858`, are one number), `value` (integers
     /// below 10^9, without group separators), `digits` (how many digits are written), `font` for digits
     /// in an alphabet or an enclosure (`\mathbf{12}`, `𝟏𝟐`, `<mn mathvariant="bold">`: text `12`, font
     /// `bold`; `⑲` 19 `circled`, `⒉` 2 `full-stop`, `⁷` 7 `superscript`; see ``identifier``).
