@@ -612,6 +612,9 @@ extension Analyzer {
         var i = first
         // The item last made of an identifier and the scripts on nothing after it, and what it was made of.
         var scripted: (Int, MathNode)? = nil
+        // Whether every comma of the row stands between digit groups, found once, at the first number that
+        // a comma follows (``commasSeparateGroups(base:written:from:end:)``): a row is scanned once.
+        var rowCommasSeparateGroups: Bool? = nil
         while i < end {
             // Every pattern continues with the next item, of a kind it names: pre-scripts with the
             // base (not an operator), a repeating decimal with `.` or the overlined digits, a
@@ -685,6 +688,11 @@ extension Analyzer {
                 // Digits grouped by commas: one number, put where its last group was and read from
                 // there on (a unit may follow: `13,000~\mathrm{K}`).
                 if i + 2 < end, items[i + 1].scalar == ",", items[i + 2].kind == .number,
+                   rowCommasSeparateGroups ?? {
+                       let ok = commasSeparateGroups(base: base, written: w, from: i, end: end)
+                       rowCommasSeparateGroups = ok
+                       return ok
+                   }(),
                    let (joined, last) = digitGroups(digits, m, i, base: base, written: w, end: end) {
                     madeNodes.append(joined)
                     items[last] = RowItem(raw: joined)
@@ -808,12 +816,28 @@ extension Analyzer {
         return b.finish(.prescripts, mark, range: range)
     }
 
+    /// Whether the row's commas all stand between digit groups — none among the items already written
+    /// (`base..<written`), and each from `from` on between a number and three digits (another number's
+    /// groups, `1,000 + 2,500`) — so that numbers there may be merged (``digitGroups``); a list
+    /// (`\{10, 100, 1000\}`, `x_1, 250`) has other commas.
+    func commasSeparateGroups(base: Int, written: Int, from: Int, end: Int) -> Bool {
+        func isComma(_ k: Int) -> Bool { items[k].kind == .operator && items[k].scalar == "," }
+        func isThreeDigits(_ k: Int) -> Bool {
+            guard k < end, items[k].kind == .number, let g = items[k].raw, case .number(let t, _) = g.kind else { return false }
+            let b = t.utf8
+            return b.count >= 3 && b.prefix(3).allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (b.count == 3 || b.dropFirst(3).first == 0x2E)
+        }
+        for k in base ..< written where isComma(k) { return false }
+        for k in from ..< end where isComma(k) && !(k > from && items[k - 1].kind == .number && isThreeDigits(k + 1)) { return false }
+        return true
+    }
+
     /// A number written with commas between groups of three digits, `25,164,858` or `50,000`, as one
     /// number (as TeX's `50{,}000` and MathML's `<mn>50,000</mn>` are): item `i` (`digits`, one to
     /// three digits, not led by a zero: `0,100` is a pair or a decimal comma), then `,` and three digits
-    /// (the last group may go on with a decimal part, `1,234.5`), once or more. Only when the row holds
-    /// no other comma but other numbers' groups (`\{10, 100, 1000\}` and `x_1, 250` stay lists) and the groups are not alone
-    /// between brackets (`f(1,000)`, `(2,500)` may be pairs). `written` is where premerge writes its next
+    /// (the last group may go on with a decimal part, `1,234.5`), once or more. Only when the row's
+    /// commas all separate digit groups (``commasSeparateGroups(base:written:from:end:)``: `\{10, 100,
+    /// 1000\}` and `x_1, 250` stay lists) and the groups are not alone between brackets (`f(1,000)`, `(2,500)` may be pairs). `written` is where premerge writes its next
     /// item: the row's items before it are final, those from `i` on not yet read. Returns the number and
     /// the index of the last item it takes.
     func digitGroups(_ digits: String, _ m: MathNode, _ i: Int, base: Int, written: Int, end: Int) -> (MathNode, Int)? {
@@ -835,14 +859,8 @@ extension Analyzer {
             if b.count > 3 { break }
         }
         guard j > i else { return nil }
-        // Another comma of the row is another number's groups (`1,000 + 2,500`), or the row is a list.
-        func isThreeDigits(_ k: Int) -> Bool {
-            guard k < end, items[k].kind == .number, let g = items[k].raw, case .number(let t, _) = g.kind else { return false }
-            let b = t.utf8
-            return b.count >= 3 && b.prefix(3).allSatisfy(isDigit) && (b.count == 3 || b.dropFirst(3).first == 0x2E)
-        }
-        for k in base ..< written where isComma(k) { return nil }
-        for k in (j + 1) ..< end where isComma(k) && !(items[k - 1].kind == .number && isThreeDigits(k + 1)) { return nil }
+        // A number after a comma is inside a run already declined (`\{100, 100, 100\}`): not a start.
+        if written > base, isComma(written - 1) { return nil }
         if written > base, items[written - 1].role == .open, j + 1 < end, items[j + 1].role == .close { return nil }
         guard let last = items[j].raw else { return nil }
         return (MathNode(.number(text, variant: variant), [], range: SourceRange.union(m.range, last.range)), j)

@@ -61,6 +61,8 @@ struct NuclideAndUnitSpeechTests {
             == speaker.speak(mathML: "<math><mi>x</mi><mo>=</mo><mn>50,000</mn></math>").text)
         // Look-alikes: a list with another comma, a pair in brackets, a leading zero, two digits.
         #expect(speaker.speak(tex: "N \\in \\{10, 100, 1000\\}").text.contains("10 comma 100 comma 1000"))
+        #expect(speaker.speak(tex: "\\{100, 100, 100\\}").text == "the set 100 comma 100 comma 100")
+        #expect(speaker.speak(tex: "1,000 + 2,500").text == "1,000 plus 2,500")
         #expect(speaker.speak(tex: "f(1,000)").text.contains("1 comma 000"))
         #expect(speaker.speak(tex: "x = 0,125").text.contains("0 comma 125"))
         #expect(speaker.speak(tex: "x_1, 250").text.contains("comma 250"))
