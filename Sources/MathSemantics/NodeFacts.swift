@@ -699,12 +699,20 @@ extension Analyzer {
         // `digits` and `value` fit in 32 bits: a text of 2^31 digits cannot be a formula's.
         if digits > 0 { p.append(.integer(.digits, Int32(truncatingIfNeeded: digits))) }
         if other == 0 && digits > 0 {
-            if points == 0 {
+            if points == 0 && commas > 0 {
+                // Commas between digits with no point (`grouped`, said with the listener's marks): groups of
+                // three (`13,000`), an integer; one comma otherwise is a decimal comma (`1{,}5`, `0{,}001`);
+                // several that are not groups (`1,00,000`) are written marks, neither.
+                p.append(.flag(.grouped))
+                if text.commasSeparateDigitGroups {
+                    p.append(.flag(.integer))
+                    if !overflow { p.append(.integer(.value, Int32(value))) }
+                } else if commas == 1 {
+                    p.append(.flag(.decimal))
+                }
+            } else if points == 0 {
                 p.append(.flag(.integer))
                 if !overflow { p.append(.integer(.value, Int32(value))) }
-                // Commas between digits with no point: groups (`13,000`) or a decimal comma (`1{,}5`),
-                // which the speech of the listener's locale tells apart (``SpeechRun`` `decimal`).
-                if commas > 0 { p.append(.flag(.grouped)) }
             } else if points == 1 {
                 p.append(.flag(.decimal))
             }
@@ -879,5 +887,24 @@ extension Analyzer {
             if let f = tree.differentiated(num) { b.add(child: f, .function) }
             for v in tree.derivativeVariables(den, order: d.order) { b.add(child: v, .variable) }
         }
+    }
+}
+
+package extension String {
+    /// Whether the commas of a number's text separate groups of digits: one to three digits not led by a
+    /// zero, then each comma followed by exactly three digits and a comma, a point or the end
+    /// (`13,000`, `25,164,858`, `1,234.5`). `0,125`, `1,5` and `1,00,000` are not.
+    var commasSeparateDigitGroups: Bool {
+        let b = Array(utf8)
+        guard let firstComma = b.firstIndex(of: 0x2C), firstComma >= 1, firstComma <= 3, b[0] != 0x30,
+              b[..<firstComma].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        var i = firstComma
+        while i < b.count, b[i] == 0x2C {
+            var k = i + 1
+            while k < b.count, b[k] >= 0x30 && b[k] <= 0x39 { k += 1 }
+            guard k - i - 1 == 3 else { return false }
+            i = k
+        }
+        return i == b.count || b[i] == 0x2E
     }
 }

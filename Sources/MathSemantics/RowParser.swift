@@ -534,8 +534,10 @@ extension Analyzer {
                     } else {
                         factors.push(t.node)
                     }
-                } else if u == "#", factors.count > base {
-                    // `#` after a factor is between two (`M \# N`, a connected sum): a symbol, not a count.
+                } else if u == "#", factors.count > base || p.atEnd || tokens[p.pos].kind != .operand
+                            || kind(tokens[p.pos].node) == .number {
+                    // `#` after a factor is between two (`M \# N`, a connected sum), and before a number, a
+                    // function or nothing it counts nothing (`\#3`): a symbol, not a count.
                     factors.push(t.node)
                 } else if !p.atEnd, tokens[p.pos].kind == .operand || tokens[p.pos].kind == .function {
                     let a = tokens[p.pos].kind == .function ? application(&p) : factor(&p)

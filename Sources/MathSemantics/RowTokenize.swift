@@ -19,8 +19,7 @@ extension Analyzer {
         while i < range.upperBound {
             let partner = Int(items[i].match)
             if partner > i, partner < range.upperBound {
-                braceArgument = followsFunction(start)
-                let t = groupToken(i, partner, ctx)
+                let t = groupToken(i, partner, ctx, argument: followsFunction(start))
                 tokens.push(t)
                 i = partner + 1
                 continue
@@ -69,6 +68,21 @@ extension Analyzer {
                         tokens.truncate(to: tokens.count - 2)
                         let leaf = operatorLeaf(u == "<" ? "≪" : "≫", .rel, range: r)
                         tokens.push(Token(.relation, leaf, text: leaf))
+                    }
+                }
+                // `\arg` right before `\min` or `\max` with no scripts: one function, arg min.
+                if t.kind == .function, tokens.count - start >= 2 {
+                    let a = tokens[tokens.count - 2]
+                    if a.kind == .function, kind(a.node) == .functionName, tokenText(a) == "arg", kind(t.node) == .functionName {
+                        let name = tokenText(t)
+                        if name == "min" || name == "max" {
+                            let head = functionName("arg " + name, range: SourceRange.union(self.range(a.node), self.range(t.node)),
+                                                    nameClass: Vocabulary.nameClass("arg " + name))
+                            var merged = Token(.function, head, text: head)
+                            merged.application.functionClass = Vocabulary.nameClass("arg " + name) ?? .named
+                            tokens.truncate(to: tokens.count - 2)
+                            tokens.push(merged)
+                        }
                     }
                 }
                 // `\arg` right before `\min` or `\max` (with the scripts): one limit-like operator, arg min.
@@ -250,8 +264,9 @@ extension Analyzer {
         return t
     }
 
-    /// A matched pair of fence items and what lies between them.
-    mutating func groupToken(_ open: Int, _ close: Int, _ ctx: Context) -> Token {
+    /// A matched pair of fence items and what lies between them; `argument`: the pair follows a function's
+    /// name (``followsFunction(_:)``), so braces may be its argument's brackets.
+    mutating func groupToken(_ open: Int, _ close: Int, _ ctx: Context, argument followsName: Bool = false) -> Token {
         guard let o = items[open].raw, let c = items[close].raw else {
             return Token(.operand, empty(nil))
         }
@@ -259,7 +274,7 @@ extension Analyzer {
         let argument: Bool
         switch c.kind {
         case .subscript, .superscript, .subSuperscript: argument = false
-        default: argument = braceArgument
+        default: argument = followsName
         }
         let openText = o.leafText ?? ""
         var closeNode = c
@@ -295,7 +310,7 @@ extension Analyzer {
 
     /// A row kept whole because it is one bracketed group (``Analyzer/isSelfContainedGroup(_:)``):
     /// when its brackets pair, the token keeps the fence, so `f` before it is still applied.
-    mutating func groupRowToken(_ m: MathNode, _ ctx: Context) -> Token {
+    mutating func groupRowToken(_ m: MathNode, _ ctx: Context, argument: Bool = false) -> Token {
         var ctx = ctx
         ctx.level += 1
         ctx.groupDepth = 0
@@ -305,7 +320,7 @@ extension Analyzer {
         premerge(from: base, ctx)
         matchFences(from: base, ctx)
         if items.count > base && items[base].match == Int32(items.count - 1) {
-            let t = groupToken(base, items.count - 1, ctx)
+            let t = groupToken(base, items.count - 1, ctx, argument: argument)
             if t.fence >= 0 { return t }
         }
         let tokenBase = tokens.count
@@ -315,9 +330,8 @@ extension Analyzer {
         return Token(.operand, n)
     }
 
-    /// A `\left…\right` node (``MathNode/Kind/fenced``).
-    mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context) -> FenceGroup {
-        let argument = braceArgument
+    /// A `\left…\right` node (``MathNode/Kind/fenced``); `argument` as for ``groupToken(_:_:_:argument:)``.
+    mutating func fencedGroup(_ m: MathNode, open: String, close: String, _ ctx: Context, argument: Bool = false) -> FenceGroup {
         let o = open.soleScalar, c = close.soleScalar
         var inner = ctx
         if o == "(" && c == ")" { inner.parenDepth += 1 }
@@ -325,7 +339,10 @@ extension Analyzer {
         inner.groupDepth = 0
         let base = items.count
         flatten(m.children, from: 0)
+        let outerFenceContent = fenceContentBase
+        fenceContentBase = base
         premerge(from: base, inner)
+        fenceContentBase = outerFenceContent
         matchFences(from: base, inner)
         inner.soleFenceContent = items.count == base + 1
         let tokenBase = tokens.count
@@ -375,11 +392,6 @@ extension Analyzer {
         return b.finish(.braKet, mark, range: range)
     }
 
-    /// What a pair of fences around the tokens `content` means (ClearSpeak "Parentheses", "Absolute
-    /// value", "Sets", "Intervals", "Matrices", "Combinations"): absolute value, norm, floor, ceiling,
-    /// angle brackets, a bra, ket or bra-ket (``braKet(_:open:close:range:stretchy:_:)``), set or
-    /// set-builder, interval candidate, binomial, matrix or cases around a table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
-    /// fences' sole scalars.
     /// Whether the row's last token (the row's tokens start at `start`) is a function's name other than a
     /// transform's: braces after it may group its argument (``fence(open:_:close:_:_:range:stretchy:argument:_:)``).
     func followsFunction(_ start: Int) -> Bool {
@@ -392,7 +404,9 @@ extension Analyzer {
     /// and a function that takes no set (`\max\{a, b\}`, ``Vocabulary/takesSet(_:)``).
     @inline(never)
     func bracesGroupArgument(_ argument: Bool, _ content: Range<Int>) -> Bool {
-        guard argument, content.lowerBound > 0, !Vocabulary.takesSet(tokenText(tokens[content.lowerBound - 1])) else { return false }
+        guard argument, !content.isEmpty, content.lowerBound > 0, !Vocabulary.takesSet(tokenText(tokens[content.lowerBound - 1])) else {
+            return false
+        }
         for k in content {
             let kind = tokens[k].kind
             if kind == .punctuation || (kind == .relation && Analyzer.isSetSeparator(tokenScalar(tokens[k]))) { return false }
@@ -400,6 +414,12 @@ extension Analyzer {
         return true
     }
 
+    /// What a pair of fences around the tokens `content` means (ClearSpeak "Parentheses", "Absolute
+    /// value", "Sets", "Intervals", "Matrices", "Combinations"): absolute value, norm, floor, ceiling,
+    /// angle brackets, a bra, ket or bra-ket (``braKet(_:open:close:range:stretchy:_:)``), set or
+    /// set-builder, interval candidate, binomial, matrix or cases around a table, `\pmod`, or a plain ``SemanticKind/fenced`` with its nesting level. `o` and `c` are the
+    /// fences' sole scalars; `argument`: the pair follows a function's name (braces there may group its
+    /// argument, ``bracesGroupArgument(_:_:)``).
     mutating func fence(open: String, _ o: Unicode.Scalar?, close: String, _ c: Unicode.Scalar?, _ content: Range<Int>,
                         range: SourceRange?, stretchy: Bool, argument: Bool = false, _ inner: Context) -> FenceGroup {
         let paren = (o == "(" || o == "[") && (c == ")" || c == "]")
@@ -645,14 +665,13 @@ extension Analyzer {
             }
             return Token(.operand, n, text: n)
         case .fenced(let open, let close):
-            braceArgument = followsFunction(rowStart)
-            return groupToken(fencedGroup(m, open: open, close: close, ctx))
+            return groupToken(fencedGroup(m, open: open, close: close, ctx, argument: followsFunction(rowStart)))
         case .multiscripts(let pre):
             return Token(.operand, multiscripts(m, prescriptPairs: pre, ctx))
         case .space:
             return nil
         case .row:
-            return groupRowToken(m, ctx)
+            return groupRowToken(m, ctx, argument: followsFunction(rowStart))
         default:
             return Token(.operand, node(m, ctx))
         }

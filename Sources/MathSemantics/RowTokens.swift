@@ -458,8 +458,13 @@ extension Analyzer {
         var period: NodeID? = nil
         if count == 1, items[base].role == .notFence, let m = items[base].raw {
             // One item that is not a fence character: no pattern to merge, no fence to match; its token
-            // is the row's only token (``oneTokenRow(_:range:_:)``).
-            if let t = classify(m, items[base].kind, scalar: items[base].scalar, nameClass: items[base].nameClass, ctx) { return oneTokenRow(t, range: range, ctx) }
+            // is the row's only token (``oneTokenRow(_:range:_:)``). The row's tokens start here (a group
+            // in it follows no function of an outer row).
+            let outerRowStart = rowStart
+            rowStart = tokenBase
+            let token = classify(m, items[base].kind, scalar: items[base].scalar, nameClass: items[base].nameClass, ctx)
+            rowStart = outerRowStart
+            if let t = token { return oneTokenRow(t, range: range, ctx) }
         } else {
             premerge(from: base, ctx)
             matchFences(from: base, ctx)
@@ -577,6 +582,9 @@ extension Analyzer {
             case .space(let w) where w > 0: continue
             case .identifier(let t, let v) where word == nil && t.unicodeScalars.count >= 2
                 && t.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }):
+                // A function, limit or unit name keeps its reading (`\mathrm{~mod~}`, `\mathrm{~kg~}`).
+                if Vocabulary.nameClass(t) != nil || t == "mod" || UnitSymbols.symbol(abbreviation: t) != nil
+                    || UnitSymbols.writtenKey(t) != nil { return nil }
                 word = MathNode(.text(" " + t + " ", variant: v), [], range: n.range)
             default: return nil
             }
@@ -828,7 +836,11 @@ extension Analyzer {
             return b.count >= 3 && b.prefix(3).allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (b.count == 3 || b.dropFirst(3).first == 0x2E)
         }
         for k in base ..< written where isComma(k) { return false }
-        for k in from ..< end where isComma(k) && !(k > from && items[k - 1].kind == .number && isThreeDigits(k + 1)) { return false }
+        for k in from ..< end where isComma(k) && !(k > from && items[k - 1].kind == .number && isThreeDigits(k + 1)) {
+            // A comma that ends the row or comes before a wide space is punctuation (`N = 10,000,`).
+            if k + 1 == end || items[k + 1].kind == .wideSpace { continue }
+            return false
+        }
         return true
     }
 
@@ -861,6 +873,8 @@ extension Analyzer {
         guard j > i else { return nil }
         // A number after a comma is inside a run already declined (`\{100, 100, 100\}`): not a start.
         if written > base, isComma(written - 1) { return nil }
+        // The whole content of a `\left(…\right)` pair, as of `(2,500)`: may be a pair.
+        if base == fenceContentBase, i == base, j + 1 == end { return nil }
         if written > base, items[written - 1].role == .open, j + 1 < end, items[j + 1].role == .close { return nil }
         guard let last = items[j].raw else { return nil }
         return (MathNode(.number(text, variant: variant), [], range: SourceRange.union(m.range, last.range)), j)

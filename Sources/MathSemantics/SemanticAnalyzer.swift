@@ -175,11 +175,11 @@ struct Analyzer {
     /// Presentation nodes this run made from several items and reads as raw items (``digitGroups``):
     /// held here, since items hold their nodes unretained.
     var madeNodes: [MathNode] = []
-    /// Whether the fence group being read follows a function's name (set by ``tokenize(_:_:)`` before
-    /// each item, read once where a group starts): braces there group the argument, as `\exp\{-x^2\}`.
-    var braceArgument = false
     /// Where the tokens of the row being tokenized start (``tokenize(_:_:)``; the rows inside it restore it).
     var rowStart = 0
+    /// The first item of the content of the `\left…\right` pair being read (``fencedGroup``), -1 outside:
+    /// digits grouped by commas that are the whole content may be a pair (``digitGroups``).
+    var fenceContentBase = -1
 
     /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
     /// `inputNodes` nodes.

@@ -1346,9 +1346,12 @@ struct SpeechRun {
             let groupMark = core.lexicon.number("group-mark") ?? (decimalMark == "," ? "" : ",")
             var decimals = ".", blocks = ","
             if let comma = value.lastIndex(of: ","), let point = value.lastIndex(of: "."), comma > point { (decimals, blocks) = (",", ".") }
-            // Commas and no point: groups of three digits after each comma (`13,000`), else a decimal comma
-            // (`1{,}5`, as German writes it in TeX).
-            if !value.contains("."), value.contains(","), !SpeechRun.commasSeparateGroups(value) { (decimals, blocks) = (",", "") }
+            // Commas and no point: groups of three digits (`13,000`); else one comma is a decimal comma
+            // (`1{,}5`, as German writes it in TeX), and several are said as written (`1,00,000`).
+            if !value.contains("."), value.contains(","), !value.commasSeparateDigitGroups {
+                if value.utf8.lazy.filter({ $0 == 0x2C }).count > 1 { return value }
+                (decimals, blocks) = (",", "")
+            }
             if let d = preferences.decimalSeparators { (decimals, blocks) = (d, "") }
             if let b = preferences.blockSeparators { blocks = b }
             var out = ""
@@ -1375,25 +1378,6 @@ struct SpeechRun {
     static func integerWords(_ n: Int, _ format: ValueFormat, variants: [String], lexicon: Lexicon) -> String? {
         var needsSpellOut = false
         return integerWords(n, format, variants: variants, lexicon: lexicon, needsSpellOut: &needsSpellOut)
-    }
-
-    /// Whether every comma of `value` is followed by exactly three digits and then a comma, a point or the
-    /// end (`13,000`, `25,164,858`, `1,234.5`): commas separating groups of digits.
-    static func commasSeparateGroups(_ value: String) -> Bool {
-        let b = Array(value.utf8)
-        var i = 0
-        while i < b.count {
-            if b[i] == 0x2C {
-                var k = i + 1
-                while k < b.count, b[k] >= 0x30 && b[k] <= 0x39 { k += 1 }
-                if k - i - 1 != 3 { return false }
-                if k < b.count, b[k] != 0x2C && b[k] != 0x2E { return false }
-                i = k
-                continue
-            }
-            i += 1
-        }
-        return true
     }
 
     /// `Int(value)`, read directly for the usual short digit strings.

@@ -68,6 +68,12 @@ import Testing
         // `#` between two factors (a connected sum of manifolds) and as a script.
         (##"M \# N"##, "m number sign n"),
         (##"H_\#"##, "h sub number sign"),
+        (##"\#3 + \#\sin x"##, "number sign 3 plus number sign sine x"),
+        // Braces after a function's name with scripts on them, or inside a fraction in its argument, stay a set.
+        (#"\exp\{a\} + \left\{x\right\}^2"#, "exp of open brace a close brace plus the set x squared"),
+        (#"\exp \frac{\left\{a\right\}}{2}"#, "exp of the fraction with numerator the set a and denominator 2"),
+        (#"a \equiv b \mathrm{~mod~} n"#, "a is congruent to b mod n"),
+        (#"\arg\min f"#, "arg min of f"),
         (#"\frac{d}{2}"#, "d over 2"),
         (#"\frac{dt}{t}"#, "d t over t"),
         (#"T^2"#, "t squared"),

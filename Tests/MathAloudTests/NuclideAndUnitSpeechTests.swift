@@ -63,6 +63,13 @@ struct NuclideAndUnitSpeechTests {
         #expect(speaker.speak(tex: "N \\in \\{10, 100, 1000\\}").text.contains("10 comma 100 comma 1000"))
         #expect(speaker.speak(tex: "\\{100, 100, 100\\}").text == "the set 100 comma 100 comma 100")
         #expect(speaker.speak(tex: "1,000 + 2,500").text == "1,000 plus 2,500")
+        // A comma that ends the row is punctuation; groups that are a `\\left(…\\right)` pair's whole content may be a pair.
+        #expect(speaker.speak(tex: "N = 10,000,").text == "N equals 10,000 comma")
+        #expect(speaker.speak(tex: "\\left(2,500\\right)").text.contains("2 comma 500"))
+        // One comma not before three digits, or after a leading zero, is a decimal comma, in the analysis too.
+        #expect(speaker.speak(tex: "p < 0{,}001").text == "p is less than 0.001")
+        #expect(speaker.speak(tex: "\\frac{1{,}5}{2}").text == "1.5 over 2")
+        #expect(speaker.speak(tex: "1{,}00{,}000").text == "1,00,000")
         #expect(speaker.speak(tex: "f(1,000)").text.contains("1 comma 000"))
         #expect(speaker.speak(tex: "x = 0,125").text.contains("0 comma 125"))
         #expect(speaker.speak(tex: "x_1, 250").text.contains("comma 250"))
