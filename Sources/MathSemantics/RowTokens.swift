@@ -708,6 +708,22 @@ extension Analyzer {
                     continue
                 }
             }
+            // A currency written before an amount in digit groups (`\$1,000`): the groups first, as one
+            // number right after the sign, which is read again with it.
+            if currencyFirst, i + 3 < end, items[i + 2].scalar == ",", items[i + 3].kind == .number,
+               let amount = items[i + 1].raw, case .number(let digits, _) = amount.kind,
+               rowCommasSeparateGroups ?? {
+                   let ok = commasSeparateGroups(base: base, written: w, from: i + 1, end: end)
+                   rowCommasSeparateGroups = ok
+                   return ok
+               }(),
+               let (joined, last) = digitGroups(digits, amount, i + 1, base: base, written: w, end: end) {
+                madeNodes.append(joined)
+                items[last] = RowItem(raw: joined)
+                items[last - 1] = items[i]
+                i = last - 1
+                continue
+            }
             // A currency written before its amount: `$5`.
             if currencyFirst, let (n, used) = currencyMeasurement(m, i, ctx) {
                 items[w] = RowItem(operand: n)

@@ -70,6 +70,8 @@ struct NuclideAndUnitSpeechTests {
         #expect(speaker.speak(tex: "p < 0{,}001").text == "p is less than 0.001")
         #expect(speaker.speak(tex: "\\frac{1{,}5}{2}").text == "1.5 over 2")
         #expect(speaker.speak(tex: "1{,}00{,}000").text == "1,00,000")
+        // A currency before digit groups takes the whole amount.
+        #expect(speaker.speak(tex: "\\$1,000 + \\$25,000").text == "1,000 dollars, plus 25,000 dollars")
         #expect(speaker.speak(tex: "f(1,000)").text.contains("1 comma 000"))
         #expect(speaker.speak(tex: "x = 0,125").text.contains("0 comma 125"))
         #expect(speaker.speak(tex: "x_1, 250").text.contains("comma 250"))
