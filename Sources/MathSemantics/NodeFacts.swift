@@ -891,6 +891,16 @@ extension Analyzer {
 }
 
 package extension String {
+    /// Whether this is one group of digits after a comma: three digits, then perhaps a decimal part
+    /// (`000`, `858`, `234.5`).
+    var isDigitGroup: Bool {
+        let b = utf8
+        guard b.count >= 3, b.prefix(3).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        if b.count == 3 { return true }
+        let rest = b.dropFirst(3)
+        return rest.count > 1 && rest.first == 0x2E && rest.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+    }
+
     /// Whether the commas of a number's text separate groups of digits: one to three digits not led by a
     /// zero, then each comma followed by exactly three digits and a comma, a point or the end
     /// (`13,000`, `25,164,858`, `1,234.5`). `0,125`, `1,5` and `1,00,000` are not.

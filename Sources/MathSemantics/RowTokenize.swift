@@ -70,37 +70,11 @@ extension Analyzer {
                         tokens.push(Token(.relation, leaf, text: leaf))
                     }
                 }
-                // `\arg` right before `\min` or `\max` with no scripts: one function, arg min.
-                if t.kind == .function, tokens.count - start >= 2 {
-                    let a = tokens[tokens.count - 2]
-                    if a.kind == .function, kind(a.node) == .functionName, tokenText(a) == "arg", kind(t.node) == .functionName {
-                        let name = tokenText(t)
-                        if name == "min" || name == "max" {
-                            let head = functionName("arg " + name, range: SourceRange.union(self.range(a.node), self.range(t.node)),
-                                                    nameClass: Vocabulary.nameClass("arg " + name))
-                            var merged = Token(.function, head, text: head)
-                            merged.application.functionClass = Vocabulary.nameClass("arg " + name) ?? .named
-                            tokens.truncate(to: tokens.count - 2)
-                            tokens.push(merged)
-                        }
-                    }
-                }
-                // `\arg` right before `\min` or `\max` (with the scripts): one limit-like operator, arg min.
-                if t.kind == .limit, tokens.count - start >= 2 {
-                    let a = tokens[tokens.count - 2]
-                    if a.kind == .function, kind(a.node) == .functionName, tokenText(a) == "arg" {
-                        let headText = text(bigs[Int(t.big)].head)
-                        if headText == "min" || headText == "max" {
-                            let r = SourceRange.union(self.range(a.node), self.range(bigs[Int(t.big)].head))
-                            let head = functionName("arg " + headText, range: r, nameClass: .limit)
-                            bigs[Int(t.big)].head = head
-                            bigs[Int(t.big)].range = SourceRange.union(self.range(a.node), bigs[Int(t.big)].range)
-                            var merged = Token(.limit, head, text: head)
-                            merged.big = t.big
-                            tokens.truncate(to: tokens.count - 2)
-                            tokens.push(merged)
-                        }
-                    }
+                // `\arg` right before `\min` or `\max`: one operator, arg min (limit-like with the scripts).
+                if t.kind == .function || t.kind == .limit, tokens.count - start >= 2, tokens[tokens.count - 2].kind == .function,
+                   let merged = argExtremum(tokens[tokens.count - 2], t) {
+                    tokens.truncate(to: tokens.count - 2)
+                    tokens.push(merged)
                 }
                 // Three centred dots with nothing between them (`\cdot\cdot\cdot`) are an ellipsis, ⋯.
                 if t.kind == .multiplicative, tokens.count - start >= 3, let u = tokenScalar(t), u == "⋅" || u == "·" {
@@ -390,6 +364,31 @@ extension Analyzer {
         b.string(.separator, separator)
         if stretchy { b.flag(.stretchy) }
         return b.finish(.braKet, mark, range: range)
+    }
+
+    /// The token `\arg` (`a`) and `\min` or `\max` after it (`t`, a function or a limit-like operator
+    /// with its scripts) make: one named "arg min" or "arg max", a limit keeping its limits; nil for others.
+    @inline(never)
+    mutating func argExtremum(_ a: Token, _ t: Token) -> Token? {
+        guard kind(a.node) == .functionName, tokenText(a) == "arg" else { return nil }
+        let head = t.kind == .limit ? bigs[Int(t.big)].head : t.node
+        guard kind(head) == .functionName else { return nil }
+        let name = text(head)
+        guard name == "min" || name == "max" else { return nil }
+        let range = SourceRange.union(self.range(a.node), self.range(head))
+        if t.kind == .limit {
+            let merged = functionName("arg " + name, range: range, nameClass: .limit)
+            bigs[Int(t.big)].head = merged
+            bigs[Int(t.big)].range = SourceRange.union(self.range(a.node), bigs[Int(t.big)].range)
+            var token = Token(.limit, merged, text: merged)
+            token.big = t.big
+            return token
+        }
+        let nameClass = Vocabulary.nameClass("arg " + name)
+        let merged = functionName("arg " + name, range: range, nameClass: nameClass)
+        var token = Token(.function, merged, text: merged)
+        token.application.functionClass = nameClass ?? .named
+        return token
     }
 
     /// Whether the row's last token (the row's tokens start at `start`) is a function's name other than a

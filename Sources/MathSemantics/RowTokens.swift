@@ -623,6 +623,12 @@ extension Analyzer {
         // Whether every comma of the row stands between digit groups, found once, at the first number that
         // a comma follows (``commasSeparateGroups(base:written:from:end:)``): a row is scanned once.
         var rowCommasSeparateGroups: Bool? = nil
+        func rowCommasSeparateGroupsFrom(_ from: Int) -> Bool {
+            if let known = rowCommasSeparateGroups { return known }
+            let found = commasSeparateGroups(base: base, written: w, from: from, end: end)
+            rowCommasSeparateGroups = found
+            return found
+        }
         while i < end {
             // Every pattern continues with the next item, of a kind it names: pre-scripts with the
             // base (not an operator), a repeating decimal with `.` or the overlined digits, a
@@ -696,11 +702,7 @@ extension Analyzer {
                 // Digits grouped by commas: one number, put where its last group was and read from
                 // there on (a unit may follow: `13,000~\mathrm{K}`).
                 if i + 2 < end, items[i + 1].scalar == ",", items[i + 2].kind == .number,
-                   rowCommasSeparateGroups ?? {
-                       let ok = commasSeparateGroups(base: base, written: w, from: i, end: end)
-                       rowCommasSeparateGroups = ok
-                       return ok
-                   }(),
+                   rowCommasSeparateGroupsFrom(i),
                    let (joined, last) = digitGroups(digits, m, i, base: base, written: w, end: end) {
                     madeNodes.append(joined)
                     items[last] = RowItem(raw: joined)
@@ -712,11 +714,7 @@ extension Analyzer {
             // number right after the sign, which is read again with it.
             if currencyFirst, i + 3 < end, items[i + 2].scalar == ",", items[i + 3].kind == .number,
                let amount = items[i + 1].raw, case .number(let digits, _) = amount.kind,
-               rowCommasSeparateGroups ?? {
-                   let ok = commasSeparateGroups(base: base, written: w, from: i + 1, end: end)
-                   rowCommasSeparateGroups = ok
-                   return ok
-               }(),
+               rowCommasSeparateGroupsFrom(i + 1),
                let (joined, last) = digitGroups(digits, amount, i + 1, base: base, written: w, end: end) {
                 madeNodes.append(joined)
                 items[last] = RowItem(raw: joined)
@@ -848,8 +846,7 @@ extension Analyzer {
         func isComma(_ k: Int) -> Bool { items[k].kind == .operator && items[k].scalar == "," }
         func isThreeDigits(_ k: Int) -> Bool {
             guard k < end, items[k].kind == .number, let g = items[k].raw, case .number(let t, _) = g.kind else { return false }
-            let b = t.utf8
-            return b.count >= 3 && b.prefix(3).allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (b.count == 3 || b.dropFirst(3).first == 0x2E)
+            return t.isDigitGroup
         }
         for k in base ..< written where isComma(k) { return false }
         for k in from ..< end where isComma(k) && !(k > from && items[k - 1].kind == .number && isThreeDigits(k + 1)) {
@@ -869,24 +866,19 @@ extension Analyzer {
     /// item: the row's items before it are final, those from `i` on not yet read. Returns the number and
     /// the index of the last item it takes.
     func digitGroups(_ digits: String, _ m: MathNode, _ i: Int, base: Int, written: Int, end: Int) -> (MathNode, Int)? {
-        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
         func isComma(_ k: Int) -> Bool { items[k].kind == .operator && items[k].scalar == "," }
-        let u = digits.utf8
-        guard i + 2 < end, isComma(i + 1), u.count <= 3, let lead = u.first, lead != 0x30, u.allSatisfy(isDigit),
-              case .number(_, let variant) = m.kind else { return nil }
+        guard i + 2 < end, isComma(i + 1), digits.utf8.count <= 3, case .number(_, let variant) = m.kind else { return nil }
         var j = i
         var text = digits
+        // Groups of three digits, a decimal part on the last only.
         while j + 2 < end, isComma(j + 1), items[j + 2].kind == .number, let g = items[j + 2].raw,
-              case .number(let t, let v) = g.kind, v == variant {
-            // Three digits, and a decimal part on the last group only.
-            let b = Array(t.utf8)
-            guard b.count >= 3, isDigit(b[0]), isDigit(b[1]), isDigit(b[2]),
-                  b.count == 3 || (b.count > 4 && b[3] == 0x2E && b[4...].allSatisfy(isDigit)) else { break }
+              case .number(let t, let v) = g.kind, v == variant, t.isDigitGroup {
             text += "," + t
             j += 2
-            if b.count > 3 { break }
+            if t.utf8.count > 3 { break }
         }
-        guard j > i else { return nil }
+        // The number as written with its commas is one (the first group not led by a zero: `0,100` is not).
+        guard j > i, text.commasSeparateDigitGroups else { return nil }
         // A number after a comma is inside a run already declined (`\{100, 100, 100\}`): not a start.
         if written > base, isComma(written - 1) { return nil }
         // The whole content of a `\left(…\right)` pair, as of `(2,500)`: may be a pair.
