@@ -71,11 +71,7 @@ extension Analyzer {
                     }
                 }
                 // `\arg` right before `\min` or `\max`: one operator, arg min (limit-like with the scripts).
-                if t.kind == .function || t.kind == .limit, tokens.count - start >= 2, tokens[tokens.count - 2].kind == .function,
-                   let merged = argExtremum(tokens[tokens.count - 2], t) {
-                    tokens.truncate(to: tokens.count - 2)
-                    tokens.push(merged)
-                }
+                if t.kind == .function || t.kind == .limit, tokens.count - start >= 2 { mergeArgExtremum() }
                 // Three centred dots with nothing between them (`\cdot\cdot\cdot`) are an ellipsis, ⋯.
                 if t.kind == .multiplicative, tokens.count - start >= 3, let u = tokenScalar(t), u == "⋅" || u == "·" {
                     let (a, b) = (tokens[tokens.count - 3], tokens[tokens.count - 2])
@@ -366,11 +362,20 @@ extension Analyzer {
         return b.finish(.braKet, mark, range: range)
     }
 
-    /// The token `\arg` (`a`) and `\min` or `\max` after it (`t`, a function or a limit-like operator
-    /// with its scripts) make: one named "arg min" or "arg max", a limit keeping its limits; nil for others.
+    /// The last two tokens `\arg` and `\min` or `\max` (a function, or a limit-like operator with its
+    /// scripts) as one, named "arg min" or "arg max", a limit keeping its limits; other tokens as they are.
+    /// Out of line: the tokenizer's loop stays small (inlined, it cost 150 instructions a formula).
     @inline(never)
+    mutating func mergeArgExtremum() {
+        let (a, t) = (tokens[tokens.count - 2], tokens[tokens.count - 1])
+        guard let merged = argExtremum(a, t) else { return }
+        tokens.truncate(to: tokens.count - 2)
+        tokens.push(merged)
+    }
+
+    /// What ``mergeArgExtremum()`` makes of `\arg` (`a`) and the token after it (`t`), nil for others.
     mutating func argExtremum(_ a: Token, _ t: Token) -> Token? {
-        guard kind(a.node) == .functionName, tokenText(a) == "arg" else { return nil }
+        guard a.kind == .function, kind(a.node) == .functionName, tokenText(a) == "arg" else { return nil }
         let head = t.kind == .limit ? bigs[Int(t.big)].head : t.node
         guard kind(head) == .functionName else { return nil }
         let name = text(head)
