@@ -22,6 +22,30 @@ extension SemanticTree.Records {
         kind(n) == .identifier && property(n, .letter) != nil
     }
 
+    /// Whether `a` and `b` are the same expression: the same kinds and texts, with children of the same
+    /// roles that are the same, at every level (properties follow from these and are not compared).
+    /// Compares at most 64 nodes, so that a test on long expressions stays bounded; longer ones are
+    /// not the same.
+    func sameExpression(_ a: NodeID, _ b: NodeID) -> Bool {
+        var budget = 64
+        func same(_ a: NodeID, _ b: NodeID) -> Bool {
+            if a == b { return true }
+            budget -= 1
+            guard budget >= 0 else { return false }
+            let ra = record(a), rb = record(b)
+            guard ra.kind == rb.kind, ra.childCount == rb.childCount else { return false }
+            if ra.text != rb.text {
+                guard ra.text >= 0, rb.text >= 0, string(at: Int(ra.text)) == string(at: Int(rb.text)) else { return false }
+            }
+            for i in 0 ..< Int(ra.childCount) {
+                let la = link(at: Int(ra.firstChild) + i), lb = link(at: Int(rb.firstChild) + i)
+                guard la.role == lb.role, same(la.node, lb.node) else { return false }
+            }
+            return true
+        }
+        return same(a, b)
+    }
+
     /// The identifier at the bottom of subscripts, primes and powers (`f` in `f_n'`), if any.
     func coreIdentifier(_ n: NodeID) -> NodeID? {
         var c = n

@@ -676,7 +676,10 @@ extension Analyzer {
         // times is written between them (`t⁢(x)`: the author says it is a product).
         // A formula before a state of matter (`\mathrm{CO}_2(g)`) is a formula and its state (``product(from:)``).
         if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike,
-           !isFormula(CollectionOfOne(n), beforeState: groups[Int(tokens[p.pos].fence)].node) {
+           !isFormula(CollectionOfOne(n), beforeState: groups[Int(tokens[p.pos].fence)].node),
+           // In a quadratic form the matrix before the repeated vector is no function:
+           // `(x-\mu)^T \Sigma^{-1} (x-\mu)` is Σ⁻¹ times (x−μ) (``markQuadraticForms(_:)``).
+           !repeatsTransposedFactor(groups[Int(tokens[p.pos].fence)]) {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
             case .generic(var facts):
@@ -1251,7 +1254,7 @@ extension Analyzer {
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
     mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool) -> NodeID {
         let chemical = !possibleFunction && mayBeChemicalFormula(r) && tree.isChemicalFormula(r.map { factors[$0] })
-        if chemical { for i in r { factors[i] = elementsOfWords(factors[i]) } }
+        if chemical { for i in r { factors[i] = elementsOfWords(factors[i]) } } else { markQuadraticForms(r) }
         let mark = b.mark()
         for i in r {
             let f = factors[i]
@@ -1265,6 +1268,36 @@ extension Analyzer {
         }
         if possibleFunction { b.flag(.possibleFunction) } else if chemical { b.flag(.chemical) }
         return b.finish(.impliedTimes, mark)
+    }
+
+    /// Marks `base-repeats` on a power of the letter T (or ⊤) among `factors[r]` whose base a later
+    /// factor repeats, or a later application takes as its parenthesised argument: `x^T A x`,
+    /// `p_i^T R p_i`, `(x-\mu)^T \Sigma^{-1}(x-\mu)` — a quadratic form, in which the T transposes (a
+    /// T-th power of x times A times x would be written x^{T+1} A). A number as the base is a power.
+    mutating func markQuadraticForms(_ r: Range<Int>) {
+        for i in r.dropLast() where kind(factors[i]) == .power {
+            let f = factors[i]
+            guard let e = child(f, .exponent), let s = scalar(e), s == "T" || s == "⊤",
+                  let base = child(f, .base), kind(base) != .number else { continue }
+            for j in i + 1 ..< r.upperBound {
+                var later = factors[j]
+                if kind(later) == .application, let argument = child(later, .argument), kind(argument) == .fenced {
+                    later = argument
+                }
+                if tree.sameExpression(base, later) {
+                    factors[i] = flagged(f, .baseRepeats)
+                    break
+                }
+            }
+        }
+    }
+
+    /// Whether the factor before a parenthesised group is a power of T or ⊤ whose base is that group
+    /// (``markQuadraticForms(_:)``).
+    func repeatsTransposedFactor(_ g: FenceGroup) -> Bool {
+        guard let f = factors.last, kind(f) == .power, let e = child(f, .exponent), let s = scalar(e), s == "T" || s == "⊤",
+              let base = child(f, .base), kind(base) == .fenced else { return false }
+        return tree.sameExpression(base, g.node) || tree.sameExpression(base, g.plain)
     }
 
     /// A part of a chemical formula with each identifier that spells several element symbols (`SO` of

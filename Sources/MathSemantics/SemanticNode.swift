@@ -262,7 +262,10 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// first or after the last, `D^{*0}`, `E_1^{4-}`, `K^{+-}`, `V^{\otimes n}`); `exponent-value` for
     /// integers (`-1` for negative ones); `nested` when the exponent contains a power; `scripted-base`
     /// when the base is a subscript written apart from the superscript (`{x_a}^b`, MathML
-    /// `<msup><mrow><msub>…</msub></mrow>…</msup>`, not `x_a^b`).
+    /// `<msup><mrow><msub>…</msub></mrow>…</msup>`, not `x_a^b`); `base-repeats` when the exponent is a
+    /// letter T or ⊤ and a later factor of the same product is the base again, or a parenthesised
+    /// argument that is (`x^T A x`, `p_i^T p_i`, `(x-\mu)^T \Sigma^{-1}(x-\mu)`: a transpose in a
+    /// quadratic form, not a power).
     case power
     /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number
     /// written with digits (an integer or a decimal).

@@ -90,6 +90,8 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     // Numbers written with commas between their digits (`13,000`; `1{,}5`): added after the others, an
     // atom's number being its place
     case grouped
+    // A power whose base a later factor of the same product repeats (`x^T A x`): added after the others
+    case baseRepeats
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }
@@ -108,6 +110,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         case .letter: "letter"
         case .nuclide: "nuclide"
         case .grouped: "grouped"
+        case .baseRepeats: "base-repeats"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"
