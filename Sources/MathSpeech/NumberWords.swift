@@ -221,17 +221,25 @@ extension Lexicon {
         }
     }
 
-    /// An ordinal written with digits (MathSpeak's "1st"): `n` and the suffix `ordinal-suffix.N` for its
-    /// last two digits, else its last digit, else `ordinal-suffix.other`; nil when the locale has none.
+    /// An ordinal written with digits (MathSpeak's "1st", Chinese "第1"): `n` with the suffix
+    /// `ordinal-suffix.N` for its last two digits, else its last digit, else `ordinal-suffix.other`, and
+    /// the prefix `ordinal-prefix.N` chosen the same way; nil when the locale has neither.
     public func ordinalNumeral(_ n: Int, variants: [String] = []) -> String? {
-        let suffix = number("ordinal-suffix.\(n % 100)", variants: variants) ?? number("ordinal-suffix.\(n % 10)", variants: variants)
-            ?? number("ordinal-suffix.other", variants: variants)
-        return suffix.map { "\(n)\($0)" }
+        func affix(_ key: String) -> String? {
+            number("\(key).\(n % 100)", variants: variants) ?? number("\(key).\(n % 10)", variants: variants)
+                ?? number("\(key).other", variants: variants)
+        }
+        let suffix = affix("ordinal-suffix"), prefix = affix("ordinal-prefix")
+        if suffix == nil && prefix == nil { return nil }
+        return "\(prefix ?? "")\(n)\(suffix ?? "")"
     }
 
-    /// What makes a letter an ordinal ("n-th"): the `ordinal-suffix` entry; nil when the locale has none.
-    public func ordinalSuffix(variants: [String] = []) -> String? {
-        number("ordinal-suffix", variants: variants)
+    /// What makes a letter an ordinal: the `ordinal-prefix` entry before it (Indonesian "ke-n", Chinese
+    /// "第n") and the `ordinal-suffix` entry after it (English "n-th"); nil when the locale has neither.
+    public func letterOrdinalAffixes(variants: [String] = []) -> LetterOrdinalAffixes? {
+        let prefix = number("ordinal-prefix", variants: variants), suffix = number("ordinal-suffix", variants: variants)
+        if prefix == nil && suffix == nil { return nil }
+        return LetterOrdinalAffixes(prefix: prefix ?? "", suffix: suffix ?? "")
     }
 
     /// The plural category (`one`, `few`, `other`…) of a number written in digits, by the locale's
@@ -239,4 +247,10 @@ extension Lexicon {
     public func pluralCategory(of number: String) -> String {
         search.pluralRules.category(of: number)
     }
+}
+
+/// The words around a letter said as an ordinal (``Lexicon/letterOrdinalAffixes(variants:)``).
+public struct LetterOrdinalAffixes: Sendable {
+    public let prefix: String
+    public let suffix: String
 }

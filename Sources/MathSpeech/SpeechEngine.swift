@@ -96,11 +96,11 @@ public struct SpeechEngine: Sendable {
         let limits: SpeechLimits
         /// The key prefix of script-level indicators (``SpeechStyle/levelWords``).
         let levelWords: String?
-        /// The locale's suffix of a letter said as an ordinal ("n-th"), in no variant
-        /// (``Lexicon/ordinalSuffix(variants:)``), looked up once: a look-up per such letter cost 700
+        /// The locale's words around a letter said as an ordinal ("n-th", "ke-n"), in no variant
+        /// (``Lexicon/letterOrdinalAffixes(variants:)``), looked up once: a look-up per such letter cost 700
         /// instructions, 0.2 k a formula on the first 1000 arXiv formulas (`MathAloudBench stages`
         /// under callgrind, session 15).
-        let ordinalSuffix: String?
+        let letterOrdinal: LetterOrdinalAffixes?
         /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
         let contractions: Contractions
 
@@ -122,7 +122,7 @@ public struct SpeechEngine: Sendable {
             let texts = style.table.partTexts
             partMarks = FrozenArray(count: texts.count) { contractions.screens ? contractions.screen.marks(of: texts.base[$0]) : 0 }
             levelWords = style.levelWords
-            ordinalSuffix = lexicon.ordinalSuffix()
+            letterOrdinal = lexicon.letterOrdinalAffixes()
             roleCount = SemanticRole.allCases.count
             kindCount = SemanticKind.allCases.count
             propertyNameCount = PropertyName.allCases.count

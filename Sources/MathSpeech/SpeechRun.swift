@@ -1235,15 +1235,15 @@ struct SpeechRun {
                                               lexicon: core.lexicon)
             }
             // A letter used as an ordinal or root index ("n-th").
-            // Without a selector the variants are none: the engine's suffix (``SpeechEngine/Core/ordinalSuffix``).
+            // Without a selector the variants are none: the engine's affixes (``SpeechEngine/Core/letterOrdinal``).
             // A property's value (`{=order:ordinal}`, node -1) is such a letter when it is one letter.
             guard kind == .ordinal || kind == .rootIndex,
                   node >= 0 ? tree.kind(node) == .identifier && tree.childCount(node) == 0
                       : value.soleScalarValue.flatMap(Unicode.Scalar.init).map(SpeechRun.isLetter) == true,
-                  let suffix = format.selector < 0 ? core.ordinalSuffix
-                      : core.lexicon.ordinalSuffix(variants: variants(Int(format.selector), owner, withVerbosity: false))
+                  let affixes = format.selector < 0 ? core.letterOrdinal
+                      : core.lexicon.letterOrdinalAffixes(variants: variants(Int(format.selector), owner, withVerbosity: false))
             else { return nil }
-            return symbolWords(value, range: node >= 0 ? tree.range(node) : nil) + suffix
+            return affixes.prefix + symbolWords(value, range: node >= 0 ? tree.range(node) : nil) + affixes.suffix
         case .word:
             // A symbol's words: symbolWords looks the whole text up first. `{operator:word@article}` asks
             // for the entry's variant of that name (German `∫  Integral | article: das Integral`).

@@ -44,8 +44,18 @@ import Testing
         #expect(en.ordinalNumeral(2) == "2nd")
         #expect(en.ordinalNumeral(12) == "12th")
         #expect(en.ordinalNumeral(23) == "23rd")
-        #expect(en.ordinalSuffix() == "-th")
+        #expect(en.letterOrdinalAffixes()?.prefix == "" && en.letterOrdinalAffixes()?.suffix == "-th")
         #expect(en.numberWords(4, .power) == nil)
+    }
+
+    /// A language that writes its ordinal before the number or letter (Indonesian "ke-n", Chinese "第1").
+    @Test func ordinalPrefixes() throws {
+        let xx = try Self.locale("xx", settings: "number-words  table\n",
+                                 numbers: "ordinal-prefix  ke-\nordinal-prefix.other  第\ncardinal.3  tiga\n")
+        #expect(xx.letterOrdinalAffixes()?.prefix == "ke-" && xx.letterOrdinalAffixes()?.suffix == "")
+        #expect(xx.ordinalNumeral(3) == "第3")
+        let none = try Self.locale("yy", settings: "number-words  table\n", numbers: "cardinal.3  drei\n")
+        #expect(none.letterOrdinalAffixes() == nil && none.ordinalNumeral(3) == nil)
     }
 
     @Test func icuSpellsOutAndSoftHyphensGo() throws {
