@@ -251,6 +251,8 @@ extension Lexicon {
 
 /// The words around a letter said as an ordinal (``Lexicon/letterOrdinalAffixes(variants:)``).
 public struct LetterOrdinalAffixes: Sendable {
+    /// Written right before the letter ("ke-", "第"; empty when the language has none).
     public let prefix: String
+    /// Written right after the letter ("-th"; empty when the language has none).
     public let suffix: String
 }
