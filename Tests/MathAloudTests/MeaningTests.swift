@@ -44,6 +44,11 @@ import Testing
         (#"\operatorname{Var}(X)"#, "the variance of x"),
         (#"(-3, 4, 0)^T"#, "open paren negative 3 comma 4 comma 0 close paren transpose"),
         (#"x^\top y"#, "x transpose y"),
+        // T on a vector that the product repeats: a quadratic form (the matrix before the repeated
+        // vector in parentheses no function).
+        (#"x^T A x"#, "x transpose a x"),
+        (#"p_i^T R p_i"#, "p sub i transpose r p sub i"),
+        (#"(x-\mu)^T \Sigma^{-1} (x-\mu)"#, "open paren x minus mu close paren transpose sigma inverse times open paren x minus mu close paren"),
         (#"M_y^T"#, "m sub y transpose"),
         // A capital with an accent (an estimate, a mean), subscripted or not.
         (#"\hat{A}^T"#, "a hat transpose"),
@@ -78,6 +83,10 @@ import Testing
         (#"\frac{dt}{t}"#, "d t over t"),
         (#"T^2"#, "t squared"),
         (#"x^T"#, "x to the t th power"),
+        // T on a letter before other factors, on a number, or before another vector stays a power.
+        (#"x^T y"#, "x to the t th power y"),
+        (#"2^T 2"#, "2 to the t th power 2"),
+        (#"x^T B y"#, "x to the t th power b y"),
         (#"\hat{x}^T"#, "x hat to the t th power"),
         (#"x^{-1}"#, "x to the negative 1 power"),
         (#"3 \times 4"#, "3 times 4"),
