@@ -673,7 +673,7 @@ extension Analyzer {
                 && !(items[i].raw.map { Analyzer.degreeRingOnNothing($0) != nil } ?? false)
                 && !(next == .scripts && (items[i + 1].raw.map { Analyzer.prescriptParts($0) != nil } ?? false))
             let repeating = kind == .number && (next == .operator || next == .underOver)
-            let unit = next == .identifier || next == .other || next == .scripts
+            let unit = next == .identifier || next == .other || next == .scripts || next == .fraction
                 || (next == .operator && items[i + 1].scalar == "\u{2062}" && i + 2 < end)
             let currencyFirst = next == .number && items[i].mayBeCurrency
             guard items[i].mayStartPattern || currencyFirst, prescripts || repeating || unit || currencyFirst,
@@ -1028,6 +1028,31 @@ extension Analyzer {
         func group(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard let r = reciprocal(k), !r.key.hasPrefix("/") else { return nil }
             return (r.text, r.key, nil, r.range)
+        }
+        // One unit symbol, perhaps with a power, as a fraction's numerator or denominator.
+        func single(fractionPart part: MathNode) -> (text: String, key: String, power: Int?)? {
+            let n = part.groupContent
+            if case .superscript = n.kind, n.children.count == 2, let p = unitPower(n.children[1]), p > 0,
+               let (base, key) = poweredUnit(n.children[0].groupContent, names: names) {
+                return (base + "^\(p)", key + powerSign(p), p)
+            }
+            guard let (written, key) = poweredUnit(n, names: names) else { return nil }
+            if case .identifier(let t, _) = n.kind, let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
+            return (written, key, nil)
+        }
+        // A quotient of unit symbols typeset as a fraction after the quantity (`5\,\frac{\mathrm{m}}{\mathrm{s}}`,
+        // `\frac{\mathrm{km}}{\mathrm{h}^2}`): the unit `m/s`, as `\mathrm{m/s}` is. Units MathML marks in a
+        // fraction (`intent=":unit"`) are read by the fraction's own rules, as before.
+        if start < end, let m = items[start].raw, case .fraction = m.kind, m.children.count == 2,
+           !m.children.contains(where: { part in
+               var n = part.groupContent
+               if case .superscript = n.kind, let base = n.children.first { n = base.groupContent }
+               return n.attributes.map(Analyzer.isMarkedUnit) ?? false
+           }),
+           let num = single(fractionPart: m.children[0]), let den = single(fractionPart: m.children[1]) {
+            var unit = Unit(text: num.text + "/" + den.text, key: num.key + "/" + den.key, power: num.power, range: m.range, used: 1)
+            unit.powerDenominator = den.power
+            return unit
         }
         var firstUsed = 1
         guard let first = single(start) ?? group(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }

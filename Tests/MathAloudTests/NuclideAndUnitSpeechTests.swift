@@ -243,6 +243,21 @@ struct NuclideAndUnitSpeechTests {
         }
     }
 
+    /// A quotient of unit symbols typeset as a fraction after a quantity is the unit it writes, as
+    /// `\mathrm{m/s}` is; a fraction of other upright names after a number stays a fraction.
+    @Test(arguments: [
+        ("en", "5\\,\\frac{\\mathrm{m}}{\\mathrm{s}}", "5 meters per second"),
+        ("en", "1\\,\\frac{\\mathrm{m}}{\\mathrm{s}}", "1 meter per second"),
+        ("en", "9.8\\,\\frac{\\mathrm{m}}{\\mathrm{s}^2}", "9.8 meters per second squared"),
+        ("de", "100\\,\\frac{\\mathrm{km}}{\\mathrm{h}}", "100 Kilometer pro Stunde"),
+        ("en", "2\\frac{\\mathrm{sin}}{x}", "2 sine over x"),
+        ("en", "3\\frac{\\mathrm{d}}{\\mathrm{d}t}", "3 the derivative with respect to t"),
+    ])
+    func unitFractionsAfterAQuantity(_ locale: String, _ tex: String, _ expected: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
+        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+    }
+
     /// A square or cube agrees with the unit's grammatical gender (`gender:` in `units.txt`, from
     /// CLDR, and the `feminine` forms of `unit.²`/`unit.³`), in number too, also after a prefix and in
     /// the denominator of a quotient; a noun whose gender changes with its number (Italian miglio, plural
