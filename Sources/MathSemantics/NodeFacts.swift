@@ -22,8 +22,9 @@ extension SemanticTree.Records {
         kind(n) == .identifier && property(n, .letter) != nil
     }
 
-    /// Whether `a` and `b` are the same expression: the same kinds and texts, with children of the same
-    /// roles that are the same, at every level (properties follow from these and are not compared).
+    /// Whether `a` and `b` are the same expression: the same kinds and texts, letters and digits in the
+    /// same font (`x` is not `\mathbf{x}`), fences of the same shape, and children of the same roles that
+    /// are the same, at every level (the other properties follow from these and are not compared).
     /// Compares at most 64 nodes, so that a test on long expressions stays bounded; longer ones are
     /// not the same.
     func sameExpression(_ a: NodeID, _ b: NodeID) -> Bool {
@@ -36,6 +37,13 @@ extension SemanticTree.Records {
             guard ra.kind == rb.kind, ra.childCount == rb.childCount else { return false }
             if ra.text != rb.text {
                 guard ra.text >= 0, rb.text >= 0, string(at: Int(ra.text)) == string(at: Int(rb.text)) else { return false }
+            }
+            switch ra.kind {
+            case .identifier, .number:
+                guard atom(a, .variant) == atom(b, .variant) else { return false }
+            case .fenced:
+                guard string(a, .open) == string(b, .open), string(a, .close) == string(b, .close) else { return false }
+            default: break
             }
             for i in 0 ..< Int(ra.childCount) {
                 let la = link(at: Int(ra.firstChild) + i), lb = link(at: Int(rb.firstChild) + i)

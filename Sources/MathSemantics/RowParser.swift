@@ -320,6 +320,9 @@ struct ExpressionParser {
     var openIntegrals = 0
     /// Nesting of big-operator, limit and function bodies.
     var bodyDepth = 0
+    /// Where the factors of the innermost run being read start on ``Analyzer/factors`` (a function's
+    /// argument, a big operator's body and the expression itself are runs of their own).
+    var runBase = 0
 
     init(pos: Int, end: Int) {
         self.pos = pos
@@ -511,6 +514,9 @@ extension Analyzer {
     /// (`\sin x \cos y`).
     mutating func juxtaposed(_ p: inout ExpressionParser, argumentRun: Bool) {
         let base = factors.count
+        let outerRun = p.runBase
+        p.runBase = base
+        defer { p.runBase = outerRun }
         while !p.atEnd {
             let t = tokens[p.pos]
             switch t.kind {
@@ -680,8 +686,9 @@ extension Analyzer {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
             // In a quadratic form the matrix before the repeated vector is no function:
-            // `(x-\mu)^T \Sigma^{-1} (x-\mu)` is Σ⁻¹ times (x−μ) (``markQuadraticForms(_:)``).
-            case .generic where repeatsTransposedFactor(g):
+            // `(x-\mu)^T \Sigma^{-1} (x-\mu)`, `(x-\mu)^T A (x-\mu)` are Σ⁻¹ and A times (x−μ)
+            // (``markQuadraticForms(_:)``).
+            case .generic where repeatsTransposedFactor(g, p), .possible where repeatsTransposedFactor(g, p):
                 break
             case .generic(var facts):
                 p.pos += 1
@@ -1271,13 +1278,13 @@ extension Analyzer {
         return b.finish(.impliedTimes, mark)
     }
 
-    /// Marks `base-repeats` on a power of the letter T (or ⊤) among `factors[r]` whose base a later
-    /// factor repeats, or a later application takes as its parenthesised argument: `x^T A x`,
+    /// Marks `base-repeats` on a power of the letter T among `factors[r]` whose base one of the next
+    /// few factors repeats, or takes as the parenthesised argument of a letter applied to it: `x^T A x`,
     /// `p_i^T R p_i`, `(x-\mu)^T \Sigma^{-1}(x-\mu)` — a quadratic form, in which the T transposes (a
-    /// T-th power of x times A times x would be written x^{T+1} A). A number as the base is a power.
-    /// The loop over the factors asks only their kinds; a power is looked at out of line (every product
-    /// passes here: with the look inlined, and a slice of the range, the analysis cost 230 instructions
-    /// a formula more, `MathAloudBench stages` under callgrind, session 31).
+    /// T-th power of x times A times x would be written x^{T+1} A). The loop over the factors asks only
+    /// their kinds; a power is looked at out of line (every product passes here: with the look inlined,
+    /// and a slice of the range, the analysis cost 230 instructions a formula more, `MathAloudBench
+    /// stages` under callgrind, session 31).
     mutating func markQuadraticForms(_ r: Range<Int>) {
         var i = r.lowerBound
         while i < r.upperBound - 1 {
@@ -1286,15 +1293,21 @@ extension Analyzer {
         }
     }
 
+    /// How many factors after a transposed one are looked at for its repetition: a quadratic form is
+    /// short, and the bound keeps a long product of powers linear.
+    static let quadraticFormReach = 8
+
     /// ``markQuadraticForms(_:)`` for the power `factors[i]`, the product's factors ending before `end`.
     @inline(never)
     mutating func markQuadraticForm(at i: Int, before end: Int) {
         let f = factors[i]
-        guard let e = child(f, .exponent), kind(e) == .identifier, let s = scalar(e), s == "T" || s == "⊤",
-              let base = child(f, .base), kind(base) != .number else { return }
-        for j in i + 1 ..< end {
+        guard let base = transposedBase(f) else { return }
+        for j in i + 1 ..< min(end, i + 1 + Analyzer.quadraticFormReach) {
             var later = factors[j]
-            if kind(later) == .application, let argument = child(later, .argument), kind(argument) == .fenced {
+            // A letter applied to the vector (`H(x-\mu)`, f, g, h and inverses are applied as functions);
+            // a named function's argument (`(1+r)^T \ln(1+r)`) is no vector.
+            if kind(later) == .application, atom(later, .functionClass) == .generic,
+               let argument = child(later, .argument), kind(argument) == .fenced {
                 later = argument
             }
             if tree.sameExpression(base, later) {
@@ -1304,20 +1317,33 @@ extension Analyzer {
         }
     }
 
-    /// Whether the factor before the parenthesised group `g` is a power of T or ⊤ whose base is that
-    /// group (``markQuadraticForms(_:)``). Given the group's number, not the group: a copy of the group
-    /// for every letter before parentheses cost more than the test.
-    func repeatsTransposedFactor(_ g: Int32) -> Bool {
-        guard let f = factors.last, kind(f) == .power else { return false }
-        return transposedBaseIs(g, f)
+    /// The base of a power transposed by its exponent — the letter T (any font) or ⊤, ⊺, ᵀ — when the
+    /// base is something a quadratic form can hold: not a number, nor a number in parentheses.
+    func transposedBase(_ f: NodeID) -> NodeID? {
+        guard let e = child(f, .exponent), kind(e) == .identifier || kind(e) == .operator,
+              let s = scalar(e), s == "T" || s == "⊤" || s == "⊺" || s == "ᵀ", let base = child(f, .base) else { return nil }
+        var inner = base
+        while kind(inner) == .fenced, let content = child(inner, .content) { inner = content }
+        return kind(inner) == .number ? nil : base
     }
 
-    /// Whether power `f` is of T or ⊤ and its base is the fenced group number `g`.
+    /// Whether the factor right before the parenthesised group `g`, in the run being read, is a
+    /// transposed power (``transposedBase(_:)``) whose base is that group, and nothing is attached to
+    /// the group (a script or postfix would make it another factor, `f(x-y)^2`): then the letter before
+    /// the group is no function (``markQuadraticForms(_:)`` reads the product). Given the group's
+    /// number, not the group: a copy of the group for every letter before parentheses cost more than
+    /// the test.
+    func repeatsTransposedFactor(_ g: Int32, _ p: ExpressionParser) -> Bool {
+        guard factors.count > p.runBase, let f = factors.last, kind(f) == .power else { return false }
+        return transposedBaseIs(g, f, p)
+    }
+
+    /// ``repeatsTransposedFactor(_:_:)`` past its first test, out of line.
     @inline(never)
-    func transposedBaseIs(_ g: Int32, _ f: NodeID) -> Bool {
-        guard let e = child(f, .exponent), let s = scalar(e), s == "T" || s == "⊤",
-              let base = child(f, .base), kind(base) == .fenced else { return false }
-        return tree.sameExpression(base, groups[Int(g)].node) || tree.sameExpression(base, groups[Int(g)].plain)
+    func transposedBaseIs(_ g: Int32, _ f: NodeID, _ p: ExpressionParser) -> Bool {
+        guard let base = transposedBase(f), kind(base) == .fenced, groups[Int(g)].scripts == nil else { return false }
+        if p.pos + 1 < p.end, tokens[p.pos + 1].kind == .postfix { return false }
+        return tree.sameExpression(base, groups[Int(g)].node)
     }
 
     /// A part of a chemical formula with each identifier that spells several element symbols (`SO` of

@@ -963,6 +963,10 @@ extension Analyzer {
     static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int, names: UnitNames) -> Unit? {
         func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k < end, let m = items[k].raw else { return nil }
+            return unit(m)
+        }
+        // One unit symbol, perhaps with a power: the item after a quantity, or a part of a fraction of units.
+        func unit(_ m: MathNode) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             // A unit marked in MathML is one whatever its symbol (its key is the symbol when unknown).
             if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText {
                 let written = t.trimmingSpaces
@@ -1029,27 +1033,17 @@ extension Analyzer {
             guard let r = reciprocal(k), !r.key.hasPrefix("/") else { return nil }
             return (r.text, r.key, nil, r.range)
         }
-        // One unit symbol, perhaps with a power, as a fraction's numerator or denominator.
-        func single(fractionPart part: MathNode) -> (text: String, key: String, power: Int?)? {
-            let n = part.groupContent
-            if case .superscript = n.kind, n.children.count == 2, let p = unitPower(n.children[1]), p > 0,
-               let (base, key) = poweredUnit(n.children[0].groupContent, names: names) {
-                return (base + "^\(p)", key + powerSign(p), p)
-            }
-            guard let (written, key) = poweredUnit(n, names: names) else { return nil }
-            if case .identifier(let t, _) = n.kind, let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
-            return (written, key, nil)
-        }
         // A quotient of unit symbols typeset as a fraction after the quantity (`5\,\frac{\mathrm{m}}{\mathrm{s}}`,
-        // `\frac{\mathrm{km}}{\mathrm{h}^2}`): the unit `m/s`, as `\mathrm{m/s}` is. Units MathML marks in a
-        // fraction (`intent=":unit"`) are read by the fraction's own rules, as before.
-        if start < end, let m = items[start].raw, case .fraction = m.kind, m.children.count == 2,
+        // `\frac{\mathrm{km}}{\mathrm{h}^2}`, `5\,\frac{€}{\mathrm{h}}`): the unit `m/s`, as `\mathrm{m/s}` is. A
+        // stack without a rule (`\genfrac` with no line) is no quotient; units MathML marks in a fraction
+        // (`intent=":unit"`) are read by the fraction's own rules, as before.
+        if start < end, let m = items[start].raw, case .fraction(let f) = m.kind, f.lineThickness != 0, m.children.count == 2,
            !m.children.contains(where: { part in
                var n = part.groupContent
                if case .superscript = n.kind, let base = n.children.first { n = base.groupContent }
                return n.attributes.map(Analyzer.isMarkedUnit) ?? false
            }),
-           let num = single(fractionPart: m.children[0]), let den = single(fractionPart: m.children[1]) {
+           let num = unit(m.children[0].groupContent), let den = unit(m.children[1].groupContent) {
             var unit = Unit(text: num.text + "/" + den.text, key: num.key + "/" + den.key, power: num.power, range: m.range, used: 1)
             unit.powerDenominator = den.power
             return unit

@@ -49,6 +49,8 @@ import Testing
         (#"x^T A x"#, "x transpose a x"),
         (#"p_i^T R p_i"#, "p sub i transpose r p sub i"),
         (#"(x-\mu)^T \Sigma^{-1} (x-\mu)"#, "open paren x minus mu close paren transpose sigma inverse times open paren x minus mu close paren"),
+        (#"(x-\mu)^T A (x-\mu)"#, "open paren x minus mu close paren transpose a times open paren x minus mu close paren"),
+        (#"(x-\mu)^T Q (x-\mu)"#, "open paren x minus mu close paren transpose q times open paren x minus mu close paren"),
         (#"M_y^T"#, "m sub y transpose"),
         // A capital with an accent (an estimate, a mean), subscripted or not.
         (#"\hat{A}^T"#, "a hat transpose"),
@@ -87,6 +89,13 @@ import Testing
         (#"x^T y"#, "x to the t th power y"),
         (#"2^T 2"#, "2 to the t th power 2"),
         (#"x^T B y"#, "x to the t th power b y"),
+        // The same vector only in a named function's argument, inside a function's argument, with a
+        // power on it, in another font, or a number in parentheses: no quadratic form.
+        (#"(1+r)^T \ln(1+r)"#, "open paren 1 plus r close paren to the t th power l n of open paren 1 plus r close paren"),
+        (#"(x-y)^T \sin f(x-y)"#, "open paren x minus y close paren to the t th power the sine of f of open paren x minus y close paren"),
+        (#"(x-y)^T f(x-y)^2"#, "open paren x minus y close paren to the t th power f of open paren x minus y close paren squared"),
+        (#"x^T A \mathbf{x}"#, "x to the t th power a bold x"),
+        (#"(2)^T (2)"#, "2 to the t th power times 2"),
         (#"\hat{x}^T"#, "x hat to the t th power"),
         (#"x^{-1}"#, "x to the negative 1 power"),
         (#"3 \times 4"#, "3 times 4"),

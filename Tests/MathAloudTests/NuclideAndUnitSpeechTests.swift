@@ -250,12 +250,24 @@ struct NuclideAndUnitSpeechTests {
         ("en", "1\\,\\frac{\\mathrm{m}}{\\mathrm{s}}", "1 meter per second"),
         ("en", "9.8\\,\\frac{\\mathrm{m}}{\\mathrm{s}^2}", "9.8 meters per second squared"),
         ("de", "100\\,\\frac{\\mathrm{km}}{\\mathrm{h}}", "100 Kilometer pro Stunde"),
-        ("en", "2\\frac{\\mathrm{sin}}{x}", "2 sine over x"),
+        ("en", "2\\,\\frac{\\mathrm{sin}}{\\mathrm{s}}", "2 sine over s"),
+        ("en", "5\\,\\frac{€}{\\mathrm{h}}", "5 euros per hour"),
+        ("en", "5\\,{\\mathrm m \\atop \\mathrm s}", "5 m over s"),
         ("en", "3\\frac{\\mathrm{d}}{\\mathrm{d}t}", "3 the derivative with respect to t"),
     ])
     func unitFractionsAfterAQuantity(_ locale: String, _ tex: String, _ expected: String) throws {
         let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
         #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+    }
+
+    /// The same quotient from MathML reads the same; units MathML marks inside a fraction keep the
+    /// fraction's reading of marked units.
+    @Test func unitFractionsFromMathML() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let plain = "<math><mn>5</mn><mfrac><mi mathvariant='normal'>m</mi><mi mathvariant='normal'>s</mi></mfrac></math>"
+        #expect(speaker.speak(mathML: plain).text == "5 meters per second")
+        let marked = "<math><mn>5</mn><mfrac><mi intent=':unit'>m</mi><mi intent=':unit'>s</mi></mfrac></math>"
+        #expect(speaker.speak(mathML: marked).text.contains("per"))
     }
 
     /// A square or cube agrees with the unit's grammatical gender (`gender:` in `units.txt`, from
