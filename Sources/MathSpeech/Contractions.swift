@@ -19,7 +19,8 @@ import MathSyntax
 /// form of the word `*` stands for, `*@NAME`, from the locale's `forms.txt`, where the longest key that
 /// starts there wins; such an entry applies only where the word has the form: Russian `от\s*  от
 /// *@genitive` says "от множества", "от минус бесконечности", and leaves "от x". Pairs change wherever
-/// they meet, but never across a pause.
+/// they meet, but never across a pause, except that a `*C` particle after a pause takes the form the
+/// word before the pause asks for (the pause stays).
 public struct Contractions: Sendable {
     struct Entry: Sendable {
         /// The second word, or nil for any word.
@@ -313,6 +314,11 @@ public struct Contractions: Sendable {
         // Pairs across the boundary of two items.
         var i = 0
         while i + 1 < items.count {
+            // A `*C` particle after a pause (`노름끝, 는 1`): its form follows the sound of the word before
+            // the pause (`노름끝, 은 1`), and the pause stays (it may end a part: "x 아래첨자 i 더하기 1, 은").
+            if !afterFinal.isEmpty, i + 2 < items.count, case .pause = items[i + 1] {
+                afterFinalAcrossPause(&items, at: i)
+            }
             guard mayStartPair[i], case let .words(a, ra, pa) = items[i], case let .words(b, rb, pb) = items[i + 1] else {
                 i += 1
                 continue
@@ -371,6 +377,17 @@ public struct Contractions: Sendable {
             }
             i += 1
         }
+    }
+
+    /// The `*C` entries across a pause: the particle that starts the item after the pause after item
+    /// `i` takes the form after a final letter when item `i` ends in one (the entry's words without
+    /// the `*` of the first word: `*C\s는  * 은` makes it 은). The items stay three.
+    private func afterFinalAcrossPause(_ items: inout [SpeechDescription.Item], at i: Int) {
+        guard case let .words(a, _, _) = items[i], case let .words(b, rb, pb) = items[i + 2] else { return }
+        let (firstB, tailB) = Contractions.splitFirst(b)
+        guard let words = afterFinal[firstB], words.hasPrefix("* "), endsInFinal(Contractions.splitLast(a).1) else { return }
+        let particle = String(words.dropFirst(2))
+        items[i + 2] = .words(tailB.isEmpty ? particle : particle + " " + tailB, range: rb, prosody: pb)
     }
 
     /// Whether a text may hold a pair (a first word of an entry followed by a space, found by a byte

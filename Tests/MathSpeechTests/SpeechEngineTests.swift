@@ -347,7 +347,7 @@ import MathSemantics
 
     /// `*C`: a first word ending in one of the `final-letters` (a Hangul syllable's final consonant
     /// after decomposition, a Latin letter in either case, a digit) changes the particle after it,
-    /// at a boundary and inside one part, never across a pause; other words keep it.
+    /// at a boundary, inside one part and across a pause (which stays); other words keep it.
     @Test func particleAfterAFinalConsonant() throws {
         let ko = try Self.locale("ko", contractions: "*C\\s는  * 은\n", settings: "final-letters  ᆫᆯᇀ lmn 1\n")
         let c = Contractions(chain: [ko])
@@ -355,7 +355,9 @@ import MathSemantics
         #expect(Self.apply(c, [.words("x", range: nil, prosody: nil), .words("는 y", range: nil, prosody: nil)]) == "x 는 y")
         #expect(Self.apply(c, [.words("대문자 L 는 1 는 가", range: nil, prosody: nil)]) == "대문자 L 은 1 은 가")
         #expect(Self.apply(c, [.words("분수시작 2 분의 1 분수끝", range: nil, prosody: nil), .pause(.short),
-                               .words("는 y", range: nil, prosody: nil)]) == "분수시작 2 분의 1 분수끝, 는 y")
+                               .words("는 y", range: nil, prosody: nil)]) == "분수시작 2 분의 1 분수끝, 은 y")
+        #expect(Self.apply(c, [.words("x", range: nil, prosody: nil), .pause(.short),
+                               .words("는 y", range: nil, prosody: nil)]) == "x, 는 y")
         #expect(Self.apply(c, [.words("사", range: nil, prosody: nil), .words("는", range: nil, prosody: nil)]) == "사 는")
     }
 
