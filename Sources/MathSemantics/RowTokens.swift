@@ -810,7 +810,19 @@ extension Analyzer {
     mutating func prescriptsNode(preSub: NodeID?, preSup: NodeID?, base: NodeID, sub: NodeID?, sup: NodeID?,
                                  range: SourceRange?) -> NodeID {
         var counting: PropertyName? = nil
-        if (preSub != nil) != (preSup != nil), sub != nil, sup == nil, kind(base) == .identifier {
+        // The counts are whole numbers or expressions of them (`{}_{10}C_3`, `{}_nP_k`, `{}_{n+1}C_k`): a
+        // fraction or a decimal as an index is a label (the spectroscopic term `{}^4P_{3/2}`), not a count.
+        func isCount(_ n: NodeID?) -> Bool {
+            guard let n else { return false }
+            switch kind(n) {
+            case .fraction: return false
+            case .number: return tree.integerValue(n) != nil
+            case .infix: return !(tree.string(n, .operators)?.contains("/") ?? false)
+            default: return true
+            }
+        }
+        if (preSub != nil) != (preSup != nil), let sub, sup == nil, kind(base) == .identifier,
+           isCount(sub), isCount(preSub ?? preSup) {
             switch scalar(base) {
             case "C": counting = .combination
             case "P": counting = .permutation

@@ -96,6 +96,8 @@ import Testing
         (#"(x-y)^T f(x-y)^2"#, "open paren x minus y close paren to the t th power f of open paren x minus y close paren squared"),
         (#"x^T A \mathbf{x}"#, "x to the t th power a bold x"),
         (#"(2)^T (2)"#, "2 to the t th power times 2"),
+        // A spectroscopic term is no count of permutations: its index is a fraction.
+        (#"{}^4P_{3/2}"#, "left super 4 p right sub 3 divided by 2"),
         (#"\hat{x}^T"#, "x hat to the t th power"),
         (#"x^{-1}"#, "x to the negative 1 power"),
         (#"3 \times 4"#, "3 times 4"),
