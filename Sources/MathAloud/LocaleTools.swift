@@ -19,6 +19,8 @@ public enum LocaleTools {
         public let preferences: [String: String]
         /// The expected speech; nil for an input with no expectation (coverage only).
         public let expected: String?
+        /// Whether the expectation's pauses count (an example marked `[Pauses=Exact]`).
+        public var exactPauses = false
 
         /// Creates a case.
         public init(origin: String, source: String, notation: FormulaNotation, style: String, preferences: [String: String] = [:],
@@ -59,9 +61,11 @@ public enum LocaleTools {
     }
 
     private static func testCase(_ e: RuleExample, resources: SpeechResources, style: String, rule: String?) -> TestCase {
-        TestCase(origin: "\(resources.displayPath("Rules/" + e.file)):\(e.line)" + (rule.map { " (rule \($0))" } ?? ""),
-                 source: e.tex, notation: e.tex.hasPrefix("<math") ? .mathml : .tex, style: style,
-                 preferences: e.preferences, expected: e.speech)
+        var c = TestCase(origin: "\(resources.displayPath("Rules/" + e.file)):\(e.line)" + (rule.map { " (rule \($0))" } ?? ""),
+                         source: e.tex, notation: e.tex.hasPrefix("<math") ? .mathml : .tex, style: style,
+                         preferences: e.preferences, expected: e.speech)
+        c.exactPauses = e.exactPauses
+        return c
     }
 
     /// Reads a corpus: JSON Lines with `tex` or `mathml`, `expected` (or `speech`), and optionally `id`,
@@ -154,7 +158,7 @@ public enum LocaleTools {
                 return Outcome(testCase: c, speech: "", passed: false, problem: error.description, explanation: "")
             case .success(let speaker):
                 let spoken = speaker.speak(c.source, notation: c.notation, explain: explain)
-                let passed = c.expected.map { matches(spoken.text, $0, style: c.style) } ?? true
+                let passed = c.expected.map { matches(spoken.text, $0, style: c.style, pauses: c.exactPauses) } ?? true
                 return Outcome(testCase: c, speech: spoken.text, passed: passed, problem: nil,
                                explanation: explain && !passed ? speaker.explanation(of: spoken) : "")
             }
@@ -163,10 +167,29 @@ public enum LocaleTools {
 
     /// Whether speech matches an expectation as the project's corpora compare (case, hyphens, commas
     /// and other pauses ignored; MathSpeech also ignores spaces, since "StartFraction" and
-    /// "Start Fraction" are one word to a listener).
-    public static func matches(_ got: String, _ expected: String, style: String) -> Bool {
+    /// "Start Fraction" are one word to a listener). With `pauses`, the commas and semicolons must also
+    /// stand where the expectation has them (an example marked `[Pauses=Exact]`).
+    public static func matches(_ got: String, _ expected: String, style: String, pauses: Bool = false) -> Bool {
         let dropSpaces = style.lowercased() == "mathspeak"
-        return normalized(got, dropSpaces: dropSpaces) == normalized(expected, dropSpaces: dropSpaces)
+        guard normalized(got, dropSpaces: dropSpaces) == normalized(expected, dropSpaces: dropSpaces) else { return false }
+        return !pauses || pauseMarks(got) == pauseMarks(expected)
+    }
+
+    /// Where the pauses of speech stand: each comma or semicolon with the number of words before it.
+    static func pauseMarks(_ s: String) -> [String] {
+        var marks: [String] = [], words = 0, inWord = false
+        for c in s {
+            if c == "," || c == ";" {
+                marks.append("\(words)\(c)")
+                inWord = false
+            } else if c.isWhitespace {
+                inWord = false
+            } else if !inWord {
+                inWord = true
+                words += 1
+            }
+        }
+        return marks
     }
 
     /// The comparison form of speech (see ``matches(_:_:style:)``): camel case split, lower case,

@@ -83,6 +83,10 @@ public struct RuleExample: Hashable, Sendable {
     /// Where it is written.
     public let file: String
     public let line: Int
+    /// Whether the pauses count (`[Pauses=Exact]`, which is no preference): the speech must have the
+    /// expectation's commas and semicolons where it has them; otherwise they are ignored, as corpora
+    /// compare.
+    public var exactPauses = false
 }
 
 /// One rule: for a semantic kind, when conditions hold, say a template.
@@ -732,5 +736,10 @@ private func parseExample(_ text: String, file: String, line: Int) throws(RuleSy
     let tex = rest[..<arrow].trimmingSpaces
     let speech = rest[rest.index(arrow, offsetBy: 2)...].trimmingSpaces
     guard !tex.isEmpty else { throw RuleSyntaxError(message: "example has no TeX") }
-    return RuleExample(tex: tex, preferences: preferences, speech: speech, file: file, line: line)
+    // `Pauses=Exact` asks the test to compare the pauses too; it is no preference of the style.
+    let pauses = preferences.removeValue(forKey: "Pauses")
+    guard pauses == nil || pauses == "Exact" else { throw RuleSyntaxError(message: "write [Pauses=Exact] to compare the pauses of an example") }
+    var example = RuleExample(tex: tex, preferences: preferences, speech: speech, file: file, line: line)
+    example.exactPauses = pauses != nil
+    return example
 }

@@ -97,7 +97,12 @@ enum RulesCommand {
             if let problem = o.problem { out.line("  \(problem)"); continue }
             out.line("  expected: \(o.testCase.expected ?? "")")
             out.line("  got:      \(o.speech)")
-            out.line("  diff:     \(LocaleTools.wordDiff(expected: o.testCase.expected ?? "", got: o.speech))")
+            let expected = o.testCase.expected ?? ""
+            if LocaleTools.matches(o.speech, expected, style: o.testCase.style) {
+                out.line("  diff:     the words agree; the pauses (commas, semicolons) stand elsewhere ([Pauses=Exact])")
+            } else {
+                out.line("  diff:     \(LocaleTools.wordDiff(expected: expected, got: o.speech))")
+            }
             if !o.explanation.isEmpty {
                 for line in o.explanation.split(separator: "\n") { out.line("    " + line) }
             }

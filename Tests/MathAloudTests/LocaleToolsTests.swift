@@ -158,6 +158,27 @@ import Testing
         #expect(LocaleTools.wordDiff(expected: "", got: "a") == "{+a+}")
     }
 
+    /// Pauses are ignored unless an example asks for them (`[Pauses=Exact]`, no preference of the style).
+    @Test func examplesMayCompareTheirPauses() throws {
+        #expect(LocaleTools.matches("2 norm of x, plus 1", "2 norm of x plus, 1", style: "simplespeak"))
+        #expect(!LocaleTools.matches("2 norm of x, plus 1", "2 norm of x plus, 1", style: "simplespeak", pauses: true))
+        #expect(LocaleTools.matches("2 norm of x, plus 1", "2 Norm of x, plus 1", style: "simplespeak", pauses: true))
+        let file = try RuleFile(parsing: """
+        style ClearSpeak
+        locale en
+        rule a for fraction
+          say {numerator} over {denominator}
+          example [Pauses=Exact, Fractions=Over] \\frac{1}{2} => 1 over 2
+          example \\frac{1}{3} => 1 over 3
+        """, file: "en/clearspeak.rules")
+        let examples = file.rules[0].examples
+        #expect(examples[0].exactPauses && examples[0].preferences == ["Fractions": "Over"])
+        #expect(!examples[1].exactPauses)
+        #expect(throws: RuleFileErrors.self) {
+            _ = try RuleFile(parsing: "style S\nlocale en\nrule a for fraction\n  say x\n  example [Pauses=Some] x => x\n", file: "en/s.rules")
+        }
+    }
+
     @Test func corpusLinesAndTheirStyles() throws {
         let text = """
         {"id": "a", "tex": "x^2", "expected": "x squared"}

@@ -59,6 +59,11 @@ import Testing
         let dropSpaces = e.style.style == "mathspeak"
         #expect(normalizedSpeech(spoken.text, dropSpaces: dropSpaces) == normalizedSpeech(e.example.speech, dropSpaces: dropSpaces),
                 "\(e.example.file):\(e.example.line) (\(e.rule)): \(e.example.tex)\n  got:      \(spoken.text)\n  expected: \(e.example.speech)")
+        // `[Pauses=Exact]`: the pauses stand where the expectation has them.
+        if e.example.exactPauses {
+            #expect(LocaleTools.matches(spoken.text, e.example.speech, style: e.style.style, pauses: true),
+                    "\(e.example.file):\(e.example.line) (\(e.rule)): pauses\n  got:      \(spoken.text)\n  expected: \(e.example.speech)")
+        }
     }
 
     @Test func ruleFileErrorsHaveLocations() {
