@@ -82,6 +82,8 @@ enum ConvertCommand {
         conversion.relabelExisting = args.flag("--relabel")
         var options = try documentOptions(args)
         options.products = DocumentConverter.products(for: conversion)
+        // Relabelling reads each `<math>` from its MathML, not from the label it is replacing.
+        options.readsAuthorLabels = !conversion.relabelExisting
 
         let settings = try args.speechSettings()
         guard let speaker = try settings.loadSpeaker() else { return .rules }

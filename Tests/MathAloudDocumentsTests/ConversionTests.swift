@@ -43,6 +43,32 @@ let sharedRenderer: Renderer = try! Renderer(options: RenderOptions(), speaker: 
 
 @Suite("Documents: conversion")
 struct ConversionTests {
+    /// `--relabel` reads each `<math>` from its MathML: a wrong label is replaced by what the formula
+    /// says, not copied into the attribute it lacked.
+    @Test func relabellingReadsTheMathML() throws {
+        let page = #"<p><math aria-label="y cubed"><msup><mi>x</mi><mn>2</mn></msup></math></p>"#
+        var conversion = ConversionOptions()
+        conversion.relabelExisting = true
+        var options = DocumentOptions()
+        options.readsAuthorLabels = false
+        let p = DocumentProcessor(options: options, speaker: testSpeaker)
+        let result = try DocumentConverter(processor: p, options: conversion).convert(bytes: Array(page.utf8), format: .html)
+        let out = String(decoding: result.bytes, as: UTF8.self)
+        #expect(out.contains(#"aria-label="x squared""#) && out.contains(#"alttext="x squared""#), "\(out)")
+        // Without --relabel, the author's words stay and fill the attribute that is missing.
+        let kept = String(decoding: try convert(page, .html).bytes, as: UTF8.self)
+        #expect(kept.contains(#"alttext="y cubed""#), "\(kept)")
+    }
+
+    /// Binary input (a zip such as an EPUB, an image) is refused, with nothing converted.
+    @Test func binaryInputIsRefused() throws {
+        let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00] + Array("$x$".utf8)
+        let p = DocumentProcessor(options: DocumentOptions(), speaker: testSpeaker)
+        #expect(throws: ConversionError.self) {
+            _ = try DocumentConverter(processor: p).convert(bytes: zip, format: .markdown)
+        }
+    }
+
     @Test func htmlPageWithMathJaxDelimitersAndMathElements() throws {
         let page = """
         <!DOCTYPE html><html><head><title>$t$</title><script>MathJax = {tex: {inlineMath: [['$', '$']]}};</script></head>

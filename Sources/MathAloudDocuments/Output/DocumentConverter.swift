@@ -69,11 +69,15 @@ public enum ConversionError: Error, Sendable, CustomStringConvertible {
     case noImageMaker
     /// The output could not be written in the document's encoding.
     case edit(DocumentEditError)
+    /// The input is no text document (a zip such as an EPUB, an image, other binary data): nothing is
+    /// converted or written.
+    case binary(offset: Int)
 
     public var description: String {
         switch self {
         case .noImageMaker: "images were asked for, but no image maker (renderer) was given"
         case .edit(let e): e.description
+        case .binary(let offset): "the input is binary data, not a text document (a NUL byte at byte \(offset)); nothing was converted (an EPUB is audited and fixed with `mathaloud audit --fix`)"
         }
     }
 }
@@ -102,7 +106,13 @@ public struct DocumentConverter: Sendable {
 
     /// Segments, reads and converts a file's bytes.
     public func convert(bytes: [UInt8], format: DocumentFormat) throws(ConversionError) -> ConvertedDocument {
-        try convert(processor.process(bytes: bytes, format: format))
+        // A NUL byte is in no text document of the formats read (UTF-8, UTF-16 is decoded before:
+        // its byte order mark is looked for first); a zip or an image has them early.
+        if !(bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])),
+           let nul = bytes.prefix(1 << 16).firstIndex(of: 0) {
+            throw .binary(offset: nul)
+        }
+        return try convert(processor.process(bytes: bytes, format: format))
     }
 
     /// Converts a document already read.

@@ -96,6 +96,10 @@ public struct DocumentOptions: Sendable {
     public var products: FormulaProducts = [.mathML]
     /// Resolve `\eqref{key}` and `\ref{key}` in the text (default `true`).
     public var resolvesReferences = true
+    /// Whether a `<math>` element's own words (`aria-label`, `exact-speech`) are what it says (default
+    /// `true`); off to relabel a document whose labels may be wrong (`mathaloud convert --relabel`), so
+    /// that its formulas are read from their MathML.
+    public var readsAuthorLabels = true
 
     /// The defaults.
     public init() {}

@@ -195,7 +195,10 @@ public final class DocumentProcessor: @unchecked Sendable {
         }
         let key = ParserKey(display: display, definitions: id)
         if let p = parsers[key] { return p }
-        let p = FormulaParser(texOptions: options.texOptions(display: display, definitions: options.definitions + definitions))
+        var mathML = MathMLReader.Options()
+        mathML.keepsFormulaLabel = options.readsAuthorLabels
+        let p = FormulaParser(texOptions: options.texOptions(display: display, definitions: options.definitions + definitions),
+                              mathMLOptions: mathML)
         parsers[key] = p
         return p
     }
