@@ -67,6 +67,10 @@ enum ConvertCommand {
         var conversion = ConversionOptions()
         if let t = args.value("--to") {
             guard let v = ConversionTarget(rawValue: t) else { throw UsageError("--to must be html or markdown") }
+            // Markdown images belong in Markdown: an HTML, LaTeX or text page would show their syntax.
+            guard v != .markdown || format == .markdown || format == .notebook else {
+                throw UsageError("--to markdown writes Markdown images, for a Markdown document or notebook (this one is \(format.rawValue))")
+            }
             conversion.target = v
         }
         if let m = args.value("--math-as") {
@@ -115,6 +119,9 @@ enum ConvertCommand {
 
         if args.flag("--stream") {
             guard path == "-" else { throw UsageError("--stream reads standard input (give no FILE or -)") }
+            guard format == .text || format == .markdown else {
+                throw UsageError("--stream reads text or Markdown (--format text or markdown), not \(format.rawValue)")
+            }
             guard conversion.target == .html, conversion.mathStyle == .mathml || conversion.inlineImages else {
                 throw UsageError("--stream writes MathML, or images as data: URIs (--inline-images)")
             }

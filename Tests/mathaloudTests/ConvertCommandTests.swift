@@ -81,5 +81,11 @@ struct ConvertCommandTests {
         let oneShot = try runCLI(["convert", "--format", "markdown"], stdin: Data(answer.utf8))
         #expect(converted.stdout == oneShot.stdout)
         #expect(try runCLI(["convert", "x.md", "--stream"]).status == 2)
+        // Streaming reads text and Markdown only (a notebook or HTML page was written half-converted).
+        let notebook = try runCLI(["convert", "--stream", "--format", "notebook"], stdin: Data("{}".utf8))
+        #expect(notebook.status == 2 && notebook.stderr.contains("--stream reads text or Markdown"))
+        // Markdown images in an HTML page would show their syntax.
+        let html = try runCLI(["convert", "--format", "html", "--to", "markdown"], stdin: Data("<p>$x$</p>".utf8))
+        #expect(html.status == 2 && html.stderr.contains("--to markdown"))
     }
 }
