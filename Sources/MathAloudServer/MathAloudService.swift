@@ -170,7 +170,8 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         var headers: [(name: String, value: String)] = [("X-Request-Id", head.id)]
         if let origin = cors.allowedOrigin(head.headers["origin"]) {
             headers.append(("Access-Control-Allow-Origin", origin))
-            headers.append(("Access-Control-Expose-Headers", "X-Request-Id, Retry-After"))
+            // A browser page reads an image's label and an audio's speech from these headers too.
+            headers.append(("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, X-Label, X-Speech"))
             if origin != "*" { headers.append(("Vary", "Origin")) }
         }
         return headers
@@ -343,6 +344,11 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         }
         if expired { throw ServiceError.timeout(configuration.requestTimeout) }
         let records = formula.diagnostics.map(DiagnosticRenderer(source: SourceText(source)).record)
+        // A formula refused whole (a limit: too deep, too many expansions) draws nothing: a 400 with
+        // its diagnostics, as the speech routes answer, not a blank image.
+        if let rejection = formula.rejection {
+            throw ServiceError(400, .badField, "nothing was drawn: \(rejection.message) [\(rejection.id)]", diagnostics: records)
+        }
         try checkStrict(body, records)
         let data: Data
         do {

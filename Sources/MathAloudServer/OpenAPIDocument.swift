@@ -51,7 +51,7 @@ enum OpenAPIDocument {
               "voice": {"type": ["string", "null"], "description": "An eSpeak-NG voice instead of the locale's (audio; an unknown one is a 400)."},
               "locale": {"enum": "__LOCALES__", "description": "A locale with rules (GET /v1/locales); default en."},
               "style": {"enum": "__STYLES__", "description": "A style of the locale (GET /v1/styles); default clearspeak."},
-              "preferences": {"type": ["object", "null"], "additionalProperties": {"type": "string"}, "description": "Style preferences by name (GET /v1/styles); unknown names or values are a 400."},
+              "preferences": {"type": ["object", "null"], "additionalProperties": {"type": "string"}, "description": "Style preferences by name (GET /v1/styles); an unknown name or value is answered with a warning diagnostic (speech.unknown-preference), not refused."},
               "format": {"type": ["string", "null"]},
               "template": {"type": ["string", "null"], "description": "A label template: {speech} and {latex} are replaced."},
               "strict": {"type": ["boolean", "null"], "description": "Answer 422 when the formula has errors."}

@@ -83,6 +83,11 @@ struct ErrorTests {
         #expect(try s.post("/v1/speech", #"{"tex": "\\frac{1}{2}", "strict": true}"#).status == 200)
         expectError(try s.post("/v1/parse", #"{"tex": "x^", "strict": true}"#), 422, "input-errors")
         expectError(try s.post("/v1/render", #"{"tex": "x^", "strict": true}"#), 422, "input-errors")
+        // A formula refused whole draws nothing: 400 with its diagnostic, not a blank image.
+        let deep = String(repeating: "{", count: 300) + "x" + String(repeating: "}", count: 300)
+        let refused = try s.post("/v1/render", #"{"tex": ""# + deep + #""}"#)
+        expectError(refused, 400, "bad-field")
+        #expect(((refused.json?["error"] as? [String: Any])?["diagnostics"] as? [[String: Any]])?.isEmpty == false)
     }
 
     @Test func timeLimitStopsTheFormula() throws {

@@ -71,6 +71,9 @@ struct OperationTests {
         let post = try on.post("/v1/speech", #"{"tex": "x"}"#, headers: ["Origin": "https://example.org"])
         #expect(post.headers["access-control-allow-origin"] == "https://example.org")
         #expect(post.headers["vary"] == "Origin")
+        // A page may read an image's label and an audio's speech.
+        #expect(post.headers["access-control-expose-headers"]?.contains("X-Label") == true)
+        #expect(post.headers["access-control-expose-headers"]?.contains("X-Speech") == true)
         let other = try on.post("/v1/speech", #"{"tex": "x"}"#, headers: ["Origin": "https://evil.example"])
         #expect(other.headers["access-control-allow-origin"] == nil)
     }
