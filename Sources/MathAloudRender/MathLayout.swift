@@ -1337,9 +1337,15 @@ struct MathLayout {
         }
         let size = scale(s)
         let m = face.metrics(glyph)
-        let box = Box(width: 0, height: max(0, m.height) * size, depth: max(0, m.depth) * size,
-                      content: .glyph(GlyphRef(font: fonts.textRole(role, scriptLevel: s.level), glyph: glyph, size: size,
-                                               character: combining)))
+        let mark = Box(width: 0, height: max(0, m.height) * size, depth: max(0, m.depth) * size,
+                       content: .glyph(GlyphRef(font: fonts.textRole(role, scriptLevel: s.level), glyph: glyph, size: size,
+                                                character: combining)))
+        // A combining mark's ink lies left of its origin (it is drawn over the character before it), so
+        // the box that is centred over the base holds the mark with its ink centred on the box's origin:
+        // the box is TeX's (no width, the mark's height and depth), the ink sits over the base's middle
+        // (it was half off the letter, `\mathbf{\hat{x}}`, and clipped at the image's edge).
+        let box = Box(width: 0, height: mark.height, depth: mark.depth, content: .list("text accent"),
+                      children: [Box.Placed(x: -(m.inkLeft + m.inkRight) / 2 * size, y: 0, box: mark)])
         return (Atom(box: box, atomClass: .ord), xHeight * size)
     }
 

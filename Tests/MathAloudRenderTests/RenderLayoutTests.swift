@@ -127,6 +127,21 @@ import MathAloud
         #expect(box.dump().contains(" text "))
     }
 
+    /// A text font's accent (`\mathbf{\hat{x}}`) is a combining mark whose ink lies left of its origin:
+    /// it is drawn with its ink over the letter's middle, not at the middle (which set it half off the
+    /// letter); the box keeps TeX's measures (the letter's width).
+    @Test func textFontAccentInkIsCentred() throws {
+        let accented = r.render(tex: #"\mathbf{\hat{x}}"#)
+        let plain = r.render(tex: #"\mathbf{x}"#)
+        #expect(abs(accented.box.width - plain.box.width) < 1e-9)
+        let marks = accented.box.drawList(color: .black).compactMap { item -> Double? in
+            if case let .glyph(g, x, _, _) = item, g.character == 0x302 { return x }
+            return nil
+        }
+        let x = try #require(marks.first)
+        #expect(x > accented.box.width / 2, "the mark's origin is right of the middle, so that its ink is centred")
+    }
+
     @Test func colourBoxAndPhantom() {
         #expect(r.render(tex: #"\color{red}{x}"#).box.dump().contains("color #ff0000"))
         #expect(r.render(tex: #"\boxed{x}"#).box.dump().contains("frame"))
