@@ -682,14 +682,13 @@ extension Analyzer {
         // times is written between them (`t⁢(x)`: the author says it is a product).
         // A formula before a state of matter (`\mathrm{CO}_2(g)`) is a formula and its state (``product(from:)``).
         if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike,
-           !isFormula(CollectionOfOne(n), beforeState: groups[Int(tokens[p.pos].fence)].node) {
+           !isFormula(CollectionOfOne(n), beforeState: groups[Int(tokens[p.pos].fence)].node),
+           // In a quadratic form the matrix before the repeated vector is no function:
+           // `(x-\mu)^T \Sigma^{-1} (x-\mu)`, `(x-\mu)^T A (x-\mu)` are Σ⁻¹ and A times (x−μ)
+           // (``markQuadraticForms(_:)``).
+           !repeatsTransposedFactor(tokens[p.pos].fence, p) {
             let g = tokens[p.pos].fence
             switch tree.functionLikeness(n) {
-            // In a quadratic form the matrix before the repeated vector is no function:
-            // `(x-\mu)^T \Sigma^{-1} (x-\mu)`, `(x-\mu)^T A (x-\mu)` are Σ⁻¹ and A times (x−μ)
-            // (``markQuadraticForms(_:)``).
-            case .generic where repeatsTransposedFactor(g, p), .possible where repeatsTransposedFactor(g, p):
-                break
             case .generic(var facts):
                 p.pos += 1
                 facts.argumentFenced = true
