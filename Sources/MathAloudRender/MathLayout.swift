@@ -94,8 +94,13 @@ struct MathLayout {
     let fonts: FontSet
     let math: MathFont
     let c: MathConstants
-    /// Counter for automatic equation numbers of numbered environments.
-    final class Counter { var equation = 0 }
+    /// What one layout counts as it goes: the automatic equation number of numbered environments, and
+    /// the characters no loaded font has, each once, in the order they were met (written only when one
+    /// is missing: the common path stores nothing). One object, so a layout allocates one.
+    final class Counter {
+        var equation = 0
+        var missingScalars: [UInt32] = []
+    }
     let counter = Counter()
     /// The colour of input that did not parse (error nodes).
     var errorColor = RGBAColor(red: 0.8, green: 0, blue: 0)
@@ -261,13 +266,23 @@ struct MathLayout {
     /// The glyph box of one math-font character at the style's size (script forms via `ssty`).
     func glyphBox(_ scalar: UInt32, _ s: LayoutStyle, role: FontRole = .math) -> GlyphBox {
         let size = scale(s)
-        let face = fonts.face(role)
+        var face = fonts.face(role)
+        var role = role
         var glyph: UInt32
         if role == .math {
             glyph = math.glyph(for: scalar, scriptLevel: s.level) ?? 0
             if glyph == 0, let alt = fallbackScalar(scalar), let g = math.glyph(for: alt, scriptLevel: s.level) { glyph = g }
         } else {
             glyph = face.glyph(for: scalar) ?? 0
+        }
+        if glyph == 0 {
+            // Neither font has it: the fallback face draws it when it can, else it is reported (and the
+            // font's .notdef, blank in the math fonts, keeps its place).
+            if let fallback = fonts.fallbackFace, let g = fallback.glyph(for: scalar) {
+                (face, role, glyph) = (fallback, .textFallback, g)
+            } else if !counter.missingScalars.contains(scalar) {
+                counter.missingScalars.append(scalar)
+            }
         }
         let m = face.metrics(glyph)
         let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
@@ -459,7 +474,9 @@ struct MathLayout {
         // (math alphanumerics, symbols) come from the math font one by one.
         var i = 0
         while i < scalars.count {
-            let drawable = { (u: Unicode.Scalar) -> Bool in usesMath || face.glyph(for: u.value) != nil || u.properties.isWhitespace }
+            // (Without text faces `face` is the math font's; a character it lacks goes to `glyphBox`, which
+            // draws it from the fallback face or reports it.)
+            let drawable = { (u: Unicode.Scalar) -> Bool in face.glyph(for: u.value) != nil || u.properties.isWhitespace }
             var j = i
             let inText = drawable(scalars[i])
             while j < scalars.count, drawable(scalars[j]) == inText { j += 1 }
