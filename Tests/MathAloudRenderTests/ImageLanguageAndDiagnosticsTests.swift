@@ -129,3 +129,56 @@ import MathAloud
         #expect(!f.diagnostics.contains { $0.severity == .error })
     }
 }
+
+/// Text-mode accents over dotless letters and letters the text font has no precomposed form of.
+@Suite struct TextAccentTests {
+    let r = Renderers.text
+
+    /// The text glyphs of a formula: glyph, x, y (em) and the glyph's metrics.
+    func glyphs(_ tex: String) -> [(glyph: GlyphRef, x: Double, y: Double, metrics: GlyphMetrics)] {
+        r.render(tex: tex).box.drawList(color: .black).compactMap { item in
+            guard case let .glyph(g, x, y, _) = item else { return nil }
+            return (g, x, y, r.fonts.face(g.font).metrics(g.glyph))
+        }
+    }
+
+    @Test func dotlessLetterKeepsItsAccentWhenNoPrecomposedFormExists() {
+        // No j with acute exists: the dotless ȷ keeps the mark (a dotted j showed its dot under the
+        // accent); where the two compose, the dotted letter is the composed one (í, ǰ).
+        let parse = { (tex: String) in r.speaker.parser.parse(tex, notation: .tex).root.children.first }
+        #expect(parse(#"\text{\'\j}"#)?.kind == .text("\u{237}\u{301}", variant: nil))
+        #expect(parse(#"\text{\`{\j}}"#)?.kind == .text("\u{237}\u{300}", variant: nil))
+        #expect(parse(#"\text{\'\i}"#)?.kind == .text("í", variant: nil))
+        #expect(parse(#"\text{\v\j}"#)?.kind == .text("ǰ", variant: nil))
+        // Drawn: the dotless j of the text font, and the acute's ink centred over its box.
+        let g = glyphs(#"\text{\'\j}"#)
+        let text = r.fonts.face(.text)
+        #expect(g.count == 2)
+        #expect(g.first?.glyph.glyph == text.glyph(for: 0x237))
+        if g.count == 2 {
+            let base = g[0], mark = g[1]
+            let centre = mark.x + (mark.metrics.inkLeft + mark.metrics.inkRight) / 2 * mark.glyph.size
+            #expect(abs(centre - (base.x + base.metrics.advance * base.glyph.size / 2)) < 1e-9)
+            // Raised by what ȷ stands above the x-height (0.442 − 0.431 em), as TeX's \accent does.
+            #expect(abs(mark.y - max(0, base.metrics.height - (text.xHeight ?? 0))) < 1e-9 && mark.y < 0.02)
+        }
+        #expect(!r.render(tex: #"\text{\'\j}"#).diagnostics.contains { $0.id == .renderMissingGlyph })
+    }
+
+    @Test func precomposedLetterTheTextFontLacksIsItsLetterAndMark() throws {
+        // Latin Modern Roman has no Ȧ (U+0226) but has A and the combining dot: they are drawn from it (not
+        // from the fallback face), the dot centred over the A and raised by A's height above the x-height.
+        let text = r.fonts.face(.text)
+        #expect(text.glyph(for: 0x226) == nil)
+        let g = glyphs(#"\text{\.A}"#)
+        #expect(g.map(\.glyph.font) == [.text, .text])
+        #expect(g.first?.glyph.glyph == text.glyph(for: 0x41))
+        if g.count == 2 {
+            let base = g[0], mark = g[1]
+            let centre = mark.x + (mark.metrics.inkLeft + mark.metrics.inkRight) / 2 * mark.glyph.size
+            #expect(abs(centre - base.metrics.advance / 2) < 1e-9)
+            let xHeight = try #require(text.xHeight)
+            #expect(abs(mark.y - (base.metrics.height - xHeight)) < 1e-9)
+        }
+    }
+}
