@@ -246,8 +246,9 @@ public final class Renderer: Sendable {
     }
 
     /// Lays out a parsed formula whose speech and label are already made (a document's formula: its
-    /// label carries its equation number), so the formula is spoken once.
-    /// The label's language is the renderer's speaker's locale.
+    /// label carries its equation number), so the formula is spoken once. The label's language is taken
+    /// to be the renderer's speaker's locale; characters no font has are reported as ``render(_:display:speaker:)``
+    /// reports them.
     public func render(_ parsed: ParsedFormula, display: Bool?, label: String, speech: String,
                        errorColor: RGBAColor? = nil, tagsOnLeft: Bool? = nil) -> RenderedFormula {
         let source = parsed.source.text
