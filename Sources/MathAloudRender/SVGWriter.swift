@@ -9,8 +9,8 @@ extension Renderer {
     /// the TeX source. Glyphs are paths defined once in `<defs>` and placed with `<use>`. The
     /// `style="vertical-align:…"` puts the image's baseline on the surrounding text's baseline when it
     /// is used inline; `data-baseline`, `data-depth` and `data-height` carry the metrics in px.
-    /// The `<title>` carries the label's language (``RenderedFormula/language``) as `lang` and `xml:lang`
-    /// (SVG 2 takes either; HTML reads `lang` of inline SVG).
+    /// The root carries the label's language (``RenderedFormula/language``) as `lang` and `xml:lang`
+    /// (SVG 2 takes either on any element; HTML reads `lang` of inline SVG), so the `<title>` is in it.
     ///
     /// Element ids (the title, the description, the glyph outlines) start with a prefix, so several SVGs
     /// can share an HTML page: by default `ma` and a hash of everything the ids point at — the source,
@@ -103,12 +103,12 @@ extension Renderer {
         out += "px\" data-baseline=\""
         let baseline = out.written { $0.number(top) }
         out += "\" data-depth=\""; out.repeatBytes(depth)
-        out += "\" data-height=\""; out.repeatBytes(baseline); out += "\">"
-        out += "<title id=\""; out.repeatBytes(prefix); out += "title\""
+        out += "\" data-height=\""; out.repeatBytes(baseline); out += "\""
         if let language = formula.language {
             out += " lang=\""; out.append(language); out += "\" xml:lang=\""; out.append(language); out += "\""
         }
-        out += ">"; out.append(label); out += "</title>"
+        out += ">"
+        out += "<title id=\""; out.repeatBytes(prefix); out += "title\">"; out.append(label); out += "</title>"
         out += "<desc id=\""; out.repeatBytes(prefix); out += "desc\">"; out.append(source); out += "</desc>"
         if let bg = options.background {
             out += "<rect width=\"100%\" height=\"100%\" fill=\""; out.color(bg); out += "\""; out.opacity(bg); out += "/>"

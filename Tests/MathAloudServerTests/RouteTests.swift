@@ -142,7 +142,7 @@ struct RouteTests {
 
     @Test func renderTakesAnIDPrefix() throws {
         let svg = try server.post("/v1/render", #"{"tex": "x", "idPrefix": "eq7"}"#)
-        #expect(svg.text.contains(#"aria-labelledby="eq7-title""#) && svg.text.contains(#"<title id="eq7-title" lang="en" xml:lang="en">"#))
+        #expect(svg.text.contains(#"aria-labelledby="eq7-title""#) && svg.text.contains(#" lang="en" xml:lang="en"><title id="eq7-title">"#))
         let bad = try server.post("/v1/render", #"{"tex": "x", "idPrefix": "a\"b"}"#)
         #expect(bad.status == 400)
         #expect(bad.errorCode == "bad-field")
