@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "MathAloudTests", dependencies: ["MathAloud", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MathAloudVoiceTests", dependencies: ["MathAloudVoice", "MathAloud"]),
         .testTarget(name: "MathAloudRenderTests", dependencies: ["MathAloudRender", "MathAloud", "CCairo", "TestSupport"],
-                    exclude: ["Golden"]),
+                    exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "MathAloudDocumentsTests", dependencies: ["MathAloudDocuments", "MathAloudDocumentsRender", "MathAloud",
                                                                   "TestSupport"],
                     exclude: ["Fixtures"]),

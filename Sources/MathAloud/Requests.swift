@@ -481,8 +481,9 @@ public struct AudioResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, H
 }
 
 /// A rendered request, as a line of the `render --batch`/`--text` manifest: the file, its label and
-/// source, and what an inline image needs to sit on the text's baseline (CSS px).
-public struct ImageResponse: JSONRepresentable, Sendable, Hashable {
+/// source, what an inline image needs to sit on the text's baseline (CSS px), and the formula's
+/// diagnostics as the speech responses give them.
+public struct ImageResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, Hashable {
     /// The request's id (the formula's number for `--text`).
     public var id: JSONValue
     /// The image file, relative to the output directory.
@@ -501,6 +502,9 @@ public struct ImageResponse: JSONRepresentable, Sendable, Hashable {
     public var verticalAlign: String
     /// The messages of error diagnostics (the image shows what parsed).
     public var errors: [String]
+    /// Every diagnostic of the formula (parse, speech, typesetting: an unknown command, a missing
+    /// glyph), with its range, as in ``SpeechResponse/diagnostics``.
+    public var diagnostics: [DiagnosticRecord]
     /// Display math (`--text` manifests).
     public var display: Bool?
     /// Where the formula sits in the text, bytes (`--text` manifests).
@@ -508,7 +512,8 @@ public struct ImageResponse: JSONRepresentable, Sendable, Hashable {
 
     /// Creates a response.
     public init(id: JSONValue, file: String, label: String, tex: String, width: Double, height: Double, baseline: Double,
-                verticalAlign: String, errors: [String], display: Bool? = nil, range: SourceRange? = nil) {
+                verticalAlign: String, errors: [String], diagnostics: [DiagnosticRecord] = [], display: Bool? = nil,
+                range: SourceRange? = nil) {
         self.id = id
         self.file = file
         self.label = label
@@ -518,6 +523,7 @@ public struct ImageResponse: JSONRepresentable, Sendable, Hashable {
         self.baseline = baseline
         self.verticalAlign = verticalAlign
         self.errors = errors
+        self.diagnostics = diagnostics
         self.display = display
         self.range = range
     }
@@ -528,6 +534,7 @@ public struct ImageResponse: JSONRepresentable, Sendable, Hashable {
             "id": id, "file": .string(file), "label": .string(label), "tex": .string(tex),
             "width": .number(JSONNumber(width)), "height": .number(JSONNumber(height)), "baseline": .number(JSONNumber(baseline)),
             "verticalAlign": .string(verticalAlign), "errors": .array(errors.map { .string($0) }),
+            "diagnostics": .array(diagnostics.map(\.json)),
         ]
         if let display { o["display"] = .bool(display) }
         if let range { o["range"] = .array([.number(JSONNumber(range.lowerBound)), .number(JSONNumber(range.upperBound))]) }
@@ -546,7 +553,7 @@ public struct ImageResponse: JSONRepresentable, Sendable, Hashable {
                   tex: try json.required("tex", "a string") { $0.stringValue },
                   width: try number("width"), height: try number("height"), baseline: try number("baseline"),
                   verticalAlign: try json.required("verticalAlign", "a string") { $0.stringValue },
-                  errors: (json["errors"]?.arrayValue ?? []).compactMap(\.stringValue),
+                  errors: (json["errors"]?.arrayValue ?? []).compactMap(\.stringValue), diagnostics: try json.diagnostics(),
                   display: json["display"]?.boolValue, range: range)
     }
 }

@@ -70,6 +70,9 @@ public enum FontRole: UInt8, Hashable, Sendable, CaseIterable {
     /// Sans-serif (`\textsf`), monospace (`\texttt`) and small capitals (`\textsc`), with the sans-serif and
     /// monospace optical sizes LaTeX uses for scripts (Latin Modern Sans and Mono 8 pt).
     case textSans, textSansBold, textSansItalic, textSansBoldItalic, textMono, textSmallCaps, textScriptSans, textScriptMono
+    /// A font of wide coverage (DejaVu Serif) for characters neither the text nor the math font has
+    /// (Cyrillic, Greek in `\text{…}` with Latin Modern).
+    case textFallback
 }
 
 /// A glyph to draw: font, glyph id, size in em of the base size, and the character it shows (0 for

@@ -50,7 +50,8 @@ extension Renderer {
 
     /// The formula as a one-page tagged PDF (page size = image size, `size` points per em). The label is
     /// the document title (`/Title` in the info dictionary) and the alternate text (`/Alt`) of the
-    /// `Figure` structure element that holds the drawing; the source is the subject (`/Subject`).
+    /// `Figure` structure element that holds the drawing; the source is the subject (`/Subject`); the
+    /// label's language (``RenderedFormula/language``) is the document's (`/Lang` in the catalog).
     /// Throws when cairo cannot be loaded.
     public func pdf(_ formula: RenderedFormula) throws(ImageFormatError) -> Data {
         try Renderer.checkCairo()
@@ -73,18 +74,18 @@ extension Renderer {
         }
         cairo.cairo_surface_finish(surface)
         cairo.cairo_surface_destroy(surface)
-        return PDFAlternateText.insert(formula.label, into: sink.data)
+        return PDFAlternateText.insert(formula.label, language: formula.language, into: sink.data)
     }
 
     /// Paints the formula with cairo: `unit` device units per em.
     func draw(_ formula: RenderedFormula, _ cr: OpaquePointer, unit: Double) {
-        let pad = formula.padding
+        let margins = formula.margins
         if let bg = options.background {
             cairo.cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
             cairo.cairo_paint(cr)
         }
         // User space: em, y up, origin on the baseline at the left of the box.
-        cairo.cairo_translate(cr, pad * unit, (formula.box.height + pad) * unit)
+        cairo.cairo_translate(cr, margins.left * unit, (formula.box.height + margins.top) * unit)
         cairo.cairo_scale(cr, unit, -unit)
         for item in formula.box.drawList(color: options.color) {
             switch item {
@@ -193,33 +194,58 @@ public enum PNGText {
     }
 }
 
-/// Adds alternate text to the `Figure` structure element of a PDF written by cairo (which has no way
-/// to set `/Alt` itself): the entry is inserted into the element's dictionary and the cross-reference
-/// table's offsets are moved by its length. Returns the PDF unchanged when its layout is not the one
-/// expected (a classic `xref` table after the element).
+/// Adds alternate text to the `Figure` structure element of a PDF written by cairo, and the document's
+/// language to its catalog (cairo 1.16 has no way to set `/Alt` or `/Lang`: its metadata are the info
+/// dictionary's title, author, subject, keywords, creator and dates, and its tag attributes have no
+/// language): each entry is inserted into its dictionary and the cross-reference table's offsets are
+/// moved by what was inserted before them. Returns the PDF unchanged when its layout is not the one
+/// expected (a classic `xref` table after the element and the catalog).
 public enum PDFAlternateText {
     /// `pdf` with `/Alt` (UTF-16BE hex string) on its first `/S /Figure` element.
     public static func insert(_ text: String, into pdf: Data) -> Data {
+        insert(text, language: nil, into: pdf)
+    }
+
+    /// `pdf` with `/Alt` (UTF-16BE hex string) on its first `/S /Figure` element and, when `language`
+    /// is given (a BCP 47 tag of letters, digits and `-`), `/Lang` in its `/Type /Catalog` dictionary.
+    public static func insert(_ text: String, language: String?, into pdf: Data) -> Data {
         let bytes = [UInt8](pdf)
         guard let figure = find(Array("/S /Figure".utf8), in: bytes, from: 0) else { return pdf }
-        let at = figure + 10
         var entry = Array("\n   /Alt <FEFF".utf8)
         let hex = Array("0123456789ABCDEF".utf8)
         for unit in text.utf16 {
             for shift: UInt16 in [12, 8, 4, 0] { entry.append(hex[Int(unit >> shift) & 15]) }
         }
         entry += Array(">".utf8)
-        guard let xref = findLast(Array("\nxref\n".utf8), in: bytes), xref > at,
+        var insertions = [(at: figure + 10, bytes: entry)]
+        if let language, !language.isEmpty,
+           language.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || (0x30...0x39).contains($0) || $0 == 0x2D }) {
+            guard let catalog = find(Array("/Type /Catalog".utf8), in: bytes, from: 0) else { return pdf }
+            insertions.append((catalog + 14, Array("\n   /Lang (\(language))".utf8)))
+            insertions.sort { $0.at < $1.at }
+        }
+        guard let xref = findLast(Array("\nxref\n".utf8), in: bytes), let last = insertions.last, xref > last.at,
               let startxref = findLast(Array("startxref\n".utf8), in: bytes), startxref > xref else { return pdf }
-        var out = Array(bytes[..<at]) + entry + Array(bytes[at..<(xref + 6)])
+        /// An offset of the input in the output: moved by every insertion before it.
+        func moved(_ offset: Int) -> Int {
+            offset + insertions.reduce(0) { $0 + ($1.at < offset ? $1.bytes.count : 0) }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + insertions.reduce(0) { $0 + $1.bytes.count })
+        var from = 0
+        for insertion in insertions {
+            out += bytes[from..<insertion.at]
+            out += insertion.bytes
+            from = insertion.at
+        }
+        out += bytes[from..<(xref + 6)]
         // Rewrite the table: "first count" headers, then 20-byte entries "oooooooooo ggggg n\r\n".
         var i = xref + 6
         while i < startxref {
             guard let lineEnd = bytes[i..<startxref].firstIndex(of: 0x0A) else { return pdf }
             let line = Array(bytes[i..<lineEnd])
             if line.count >= 18, line[10] == 0x20, line[16] == 0x20, let offset = Int(String(decoding: line[0..<10], as: UTF8.self)) {
-                let moved = offset > at ? offset + entry.count : offset
-                let digits = String(moved)
+                let digits = String(moved(offset))
                 guard digits.count <= 10 else { return pdf }
                 out += Array((String(repeating: "0", count: 10 - digits.count) + digits).utf8) + Array(line[10...]) + [0x0A]
             } else {
@@ -232,7 +258,7 @@ public enum PDFAlternateText {
         var j = startxref + 10
         var number = 0
         while j < bytes.count, (0x30...0x39).contains(bytes[j]) { number = number * 10 + Int(bytes[j] - 0x30); j += 1 }
-        out += Array(String(number > at ? number + entry.count : number).utf8)
+        out += Array(String(moved(number)).utf8)
         out += bytes[j...]
         return Data(out)
     }

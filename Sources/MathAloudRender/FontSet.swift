@@ -77,6 +77,12 @@ public enum MathFontFamily: String, Sendable, CaseIterable {
                 .textItalic: [gyre + stem + "-italic.otf"], .textBoldItalic: [gyre + stem + "-bolditalic.otf"]]
     }
 
+    /// Candidate files for ``FontRole/textFallback``, first found wins: fonts of wide coverage
+    /// (Latin, Greek, Cyrillic) from Debian `fonts-dejavu-core` and `fonts-freefont-otf`.
+    static let fallbackFontFiles = ["/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+                                    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                                    "/usr/share/fonts/opentype/freefont/FreeSerif.otf"]
+
     /// The Debian package that provides the font.
     public var debianPackage: String {
         switch self {
@@ -161,6 +167,13 @@ public final class FontSet: Sendable {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var loaded: [String: FontSet] = [:]
+    /// The first of ``MathFontFamily/fallbackFontFiles`` that exists.
+    private static var fallbackPath: String? {
+        MathFontFamily.fallbackFontFiles.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The face for characters no other face has, when one is installed.
+    var fallbackFace: FontFace? { textPaths[.textFallback] == nil ? nil : textFace(.textFallback) }
 
     /// The font set of a named family, or of a font file path (an OpenType font with a MATH table),
     /// loaded once per process and shared by every caller.
@@ -179,12 +192,13 @@ public final class FontSet: Sendable {
             for (role, files) in family.textFontFiles {
                 if let p = files.first(where: { FileManager.default.fileExists(atPath: $0) }) { text[role] = p }
             }
+            text[.textFallback] = fallbackPath
             set = FontSet(math: math, textPaths: text)
         } else if FileManager.default.fileExists(atPath: name) {
             guard let math = MathFont(path: name) else {
                 throw FontLoadError(description: "'\(name)' is not an OpenType font with a MATH table")
             }
-            set = FontSet(math: math)
+            set = FontSet(math: math, textPaths: fallbackPath.map { [.textFallback: $0] } ?? [:])
         } else {
             throw FontLoadError(description: "unknown math font '\(name)': use one of "
                 + MathFontFamily.allCases.map(\.rawValue).joined(separator: ", ") + ", or a path to an OpenType math font")

@@ -94,8 +94,13 @@ struct MathLayout {
     let fonts: FontSet
     let math: MathFont
     let c: MathConstants
-    /// Counter for automatic equation numbers of numbered environments.
-    final class Counter { var equation = 0 }
+    /// What one layout counts as it goes: the automatic equation number of numbered environments, and
+    /// the characters no loaded font has, each once, in the order they were met (written only when one
+    /// is missing: the common path stores nothing). One object, so a layout allocates one.
+    final class Counter {
+        var equation = 0
+        var missingScalars: [UInt32] = []
+    }
     let counter = Counter()
     /// The colour of input that did not parse (error nodes).
     var errorColor = RGBAColor(red: 0.8, green: 0, blue: 0)
@@ -261,13 +266,23 @@ struct MathLayout {
     /// The glyph box of one math-font character at the style's size (script forms via `ssty`).
     func glyphBox(_ scalar: UInt32, _ s: LayoutStyle, role: FontRole = .math) -> GlyphBox {
         let size = scale(s)
-        let face = fonts.face(role)
+        var face = fonts.face(role)
+        var role = role
         var glyph: UInt32
         if role == .math {
             glyph = math.glyph(for: scalar, scriptLevel: s.level) ?? 0
             if glyph == 0, let alt = fallbackScalar(scalar), let g = math.glyph(for: alt, scriptLevel: s.level) { glyph = g }
         } else {
             glyph = face.glyph(for: scalar) ?? 0
+        }
+        if glyph == 0 {
+            // Neither font has it: the fallback face draws it when it can, else it is reported (and the
+            // font's .notdef, blank in the math fonts, keeps its place).
+            if let fallback = fonts.fallbackFace, let g = fallback.glyph(for: scalar) {
+                (face, role, glyph) = (fallback, .textFallback, g)
+            } else if !counter.missingScalars.contains(scalar) {
+                counter.missingScalars.append(scalar)
+            }
         }
         let m = face.metrics(glyph)
         let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
@@ -459,20 +474,41 @@ struct MathLayout {
         // (math alphanumerics, symbols) come from the math font one by one.
         var i = 0
         while i < scalars.count {
-            let drawable = { (u: Unicode.Scalar) -> Bool in usesMath || face.glyph(for: u.value) != nil || u.properties.isWhitespace }
+            // (Without text faces `face` is the math font's; a character it lacks goes to `glyphBox`, which
+            // draws it from the fallback face or reports it.) A precomposed letter the face lacks whose
+            // canonical decomposition it has (ȧ, ẋ: a letter and U+0307) is shaped with it: HarfBuzz
+            // decomposes it and puts the mark on the letter.
+            let drawable = { (u: Unicode.Scalar) -> Bool in
+                if face.glyph(for: u.value) != nil || u.properties.isWhitespace { return true }
+                guard u.value >= 0xC0, u.properties.canonicalCombiningClass == .notReordered else { return false }
+                let parts = String(u).decomposedStringWithCanonicalMapping.unicodeScalars
+                return parts.count > 1 && parts.allSatisfy { face.glyph(for: $0.value) != nil }
+            }
             var j = i
             let inText = drawable(scalars[i])
             while j < scalars.count, drawable(scalars[j]) == inText { j += 1 }
             if inText {
                 var run = ""
                 run.unicodeScalars.append(contentsOf: scalars[i..<j])
+                // The glyph before, for a combining mark the shaper left where it was (x, advance, height, em).
+                var base: (x: Double, advance: Double, height: Double)? = nil
                 for g in face.shape(run) {
                     let m = face.metrics(g.glyph)
                     let box = Box(width: g.advance * size, height: m.height * size, depth: m.depth * size,
                                   content: .glyph(GlyphRef(font: usesMath ? .math : role, glyph: g.glyph, size: size, character: 0)))
-                    items.append(Box.Placed(x: x + g.xOffset * size, y: g.yOffset * size, box: box))
-                    h = max(h, box.height + g.yOffset * size)
-                    d = max(d, box.depth - g.yOffset * size)
+                    var dx = g.xOffset * size, dy = g.yOffset * size
+                    if g.advance == 0, g.xOffset == 0, g.yOffset == 0, m.inkRight > m.inkLeft, m.inkRight <= 0.001,
+                       let b = base, b.advance > 0 {
+                        // A combining mark (\'\j, \.A: ȷ or A and a mark) the font has no anchor for: its ink,
+                        // which lies left of its origin, is centred over the letter's box as TeX centres an
+                        // \accent, and a mark above is raised by what the letter stands above the x-height.
+                        dx = b.x + b.advance / 2 - x - (m.inkLeft + m.inkRight) / 2 * size
+                        if m.inkBottom > 0, let xHeight = face.xHeight { dy = max(0, b.height - xHeight * size) }
+                    }
+                    items.append(Box.Placed(x: x + dx, y: dy, box: box))
+                    h = max(h, box.height + dy)
+                    d = max(d, box.depth - dy)
+                    if g.advance > 0 { base = (x, g.advance * size, box.height) }
                     x += g.advance * size
                 }
             } else {

@@ -16,7 +16,9 @@ public struct RenderOptions: Sendable {
     public var display: Bool = false
     /// Pixel density of PNG output (2 for a 2× image of the same CSS size).
     public var scale: Double = 1
-    /// Space around the formula in em (glyph ink may reach past the TeX box, e.g. a slanted `f`).
+    /// Space around the formula's box in em. Where glyph ink reaches past TeX's box (a slanted `f` or
+    /// `V`, a wide accent, `\smash`, a negative kern), the image grows on that side so the ink stays at
+    /// least half the padding inside it (``RenderedFormula/margins``); the box keeps TeX's measures.
     public var padding: Double = 0.1
     /// The label template: `{speech}` and `{latex}` are replaced (default `{speech}`).
     public var labelTemplate: String = "{speech}"
@@ -33,6 +35,26 @@ public struct RenderOptions: Sendable {
     public init() {}
 }
 
+/// The space between a formula's box and the image's edges, em.
+public struct ImageMargins: Sendable, Hashable {
+    /// Left of the box.
+    public var left: Double
+    /// Right of the box.
+    public var right: Double
+    /// Above the box's height.
+    public var top: Double
+    /// Below the box's depth.
+    public var bottom: Double
+
+    /// The same space on every side.
+    public init(all: Double) { (left, right, top, bottom) = (all, all, all, all) }
+
+    /// Margins from each side's space.
+    public init(left: Double, right: Double, top: Double, bottom: Double) {
+        (self.left, self.right, self.top, self.bottom) = (left, right, top, bottom)
+    }
+}
+
 /// A laid-out formula with its label: what every writer (SVG, PNG, PDF) draws.
 public struct RenderedFormula: Sendable {
     /// The source (TeX or MathML).
@@ -47,16 +69,22 @@ public struct RenderedFormula: Sendable {
     public let diagnostics: [Diagnostic]
     /// The font size the formula is drawn at (px per em for SVG/PNG, pt per em for PDF).
     public let fontSize: Double
-    /// Padding around the box, em.
+    /// Padding around the box, em (the least of ``margins``).
     public let padding: Double
+    /// The space between the box and the image's edges, em: the padding, more on a side where the
+    /// ink reaches past the box (so nothing drawn is cut off at the edge).
+    public let margins: ImageMargins
+    /// The language of the label as a BCP 47 tag (the speech locale: `en`, `de`, `zh-CN`), written as
+    /// `lang`/`xml:lang` on the SVG's `<title>` and as `/Lang` in the PDF's catalog; nil when unknown.
+    public var language: String? = nil
 
-    /// Image width in CSS pixels (box width plus padding).
-    public var width: Double { (box.width + 2 * padding) * fontSize }
+    /// Image width in CSS pixels (box width plus margins).
+    public var width: Double { (box.width + margins.left + margins.right) * fontSize }
     /// Image height in CSS pixels.
-    public var height: Double { (box.height + box.depth + 2 * padding) * fontSize }
+    public var height: Double { (box.height + box.depth + margins.top + margins.bottom) * fontSize }
     /// Distance from the image's bottom edge up to the formula's baseline, CSS pixels: the value for
     /// `vertical-align: -…px` that puts the image on the surrounding text's baseline.
-    public var baselineFromBottom: Double { (box.depth + padding) * fontSize }
+    public var baselineFromBottom: Double { (box.depth + margins.bottom) * fontSize }
     /// The box's height above the baseline in ex-independent em.
     public var heightEm: Double { box.height }
     /// The box's depth below the baseline in em.
@@ -143,35 +171,71 @@ public final class Renderer: Sendable {
         let source = parsed.source.text
         if parsed.diagnostics.rejection != nil {
             return RenderedFormula(source: source, box: Box(width: 0, height: 0, depth: 0), label: "", speech: "",
-                                   diagnostics: parsed.diagnostics, fontSize: options.size, padding: options.padding)
+                                   diagnostics: parsed.diagnostics, fontSize: options.size, padding: options.padding,
+                                   margins: ImageMargins(all: options.padding))
         }
-        let spoken = (speaker ?? self.speaker).speak(parsed: parsed)
+        let speaker = speaker ?? self.speaker
+        let spoken = speaker.speak(parsed: parsed)
         // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
         // left unlabelled.
         let text = spoken.text
         let speech = text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) ? source : text
         let label = template.fill(speech: speech, latex: source)
-        let box = layout(parsed.root, display: display)
+        let (box, missing) = layout(parsed.root, display: display, errorColor: nil, tagsOnLeft: nil)
         // The parser's diagnostics as they are (an unknown command, a warning for speech because it is
-        // read by name, is drawn in red: an error in the image), then what the speech engine adds, in
-        // order of position (the sort is stable: a list already in order is kept as it is).
+        // read by name, is drawn in red: an error in the image), then what the speech engine and the
+        // layout add, in order of position (the sort is stable: a list already in order is kept as it is).
         var diagnostics = parsed.diagnostics
         if !spoken.speechDiagnostics.isEmpty { diagnostics += spoken.speechDiagnostics }
+        if !missing.isEmpty { diagnostics += Renderer.missingGlyphDiagnostics(missing, in: parsed.root, source: source) }
         func position(_ d: Diagnostic) -> Int { d.range?.lowerBound ?? 0 }
         if zip(diagnostics, diagnostics.dropFirst()).contains(where: { position($1) < position($0) }) {
             diagnostics.sort { position($0) < position($1) }
         }
-        let (fontSize, pageDiagnostic) = pageFit(box, padding: options.padding)
+        let margins = self.margins(box, padding: options.padding)
+        let (fontSize, pageDiagnostic) = pageFit(box, margins: margins)
         if let pageDiagnostic { diagnostics.append(pageDiagnostic) }
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
-                               fontSize: fontSize, padding: options.padding)
+                               fontSize: fontSize, padding: options.padding, margins: margins,
+                               language: Renderer.languageTag(speaker.locale.rawValue))
+    }
+
+    /// The image's margins around a box: `padding` on each side, or, where the ink reaches past the box
+    /// by more than half the padding, that overhang and half the padding (so the ink keeps a clear
+    /// edge: a pixel at the default size and padding).
+    func margins(_ box: Box, padding: Double) -> ImageMargins {
+        var ink = InkBounds(fonts: fonts)
+        box.draw(into: &ink, x: 0, y: 0, color: .black)
+        guard !ink.isEmpty else { return ImageMargins(all: padding) }
+        let clear = padding / 2
+        func side(_ overhang: Double) -> Double { overhang.isFinite ? max(padding, overhang + clear) : padding }
+        return ImageMargins(left: side(-ink.minX), right: side(ink.maxX - box.width),
+                            top: side(ink.maxY - box.height), bottom: side(-ink.minY - box.depth))
+    }
+
+    /// A locale's name as a BCP 47 tag in its conventional case (`zh-cn` → `zh-CN`, `sr-latn` →
+    /// `sr-Latn`); nil unless it is letters and digits in subtags of 1–8 joined by `-` (so it can be
+    /// written into XML and PDF as it is).
+    public static func languageTag(_ locale: String) -> String? {
+        // The usual name (`en`, `de`) is its own tag: nothing to split.
+        if (2...3).contains(locale.utf8.count), locale.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return locale }
+        let parts = locale.split(separator: "-", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.allSatisfy({ (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || (0x30...0x39).contains($0) } }),
+              parts[0].utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { return nil }
+        return parts.enumerated().map { i, part in
+            if i == 0 { return part.lowercased() }
+            if part.count == 2 { return part.uppercased() }
+            if part.count == 4 { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+            return part.lowercased()
+        }.joined(separator: "-")
     }
 
     /// The font size that keeps the image within ``RenderOptions/maxPageSize`` (the options' size when
     /// it fits), and the warning when it does not.
-    func pageFit(_ box: Box, padding: Double) -> (fontSize: Double, diagnostic: Diagnostic?) {
+    func pageFit(_ box: Box, margins: ImageMargins) -> (fontSize: Double, diagnostic: Diagnostic?) {
         let size = options.size
-        let width = (box.width + 2 * padding) * size, height = (box.height + box.depth + 2 * padding) * size
+        let width = (box.width + margins.left + margins.right) * size
+        let height = (box.height + box.depth + margins.top + margins.bottom) * size
         let largest = max(width, height)
         guard largest > options.maxPageSize || !largest.isFinite else { return (size, nil) }
         let fitted = largest.isFinite ? size * options.maxPageSize / largest : 0
@@ -182,21 +246,66 @@ public final class Renderer: Sendable {
     }
 
     /// Lays out a parsed formula whose speech and label are already made (a document's formula: its
-    /// label carries its equation number), so the formula is spoken once.
+    /// label carries its equation number), so the formula is spoken once. The label's language is taken
+    /// to be the renderer's speaker's locale; characters no font has are reported as ``render(_:display:speaker:)``
+    /// reports them.
     public func render(_ parsed: ParsedFormula, display: Bool?, label: String, speech: String,
                        errorColor: RGBAColor? = nil, tagsOnLeft: Bool? = nil) -> RenderedFormula {
         let source = parsed.source.text
-        let box = layout(parsed.root, display: display, errorColor: errorColor, tagsOnLeft: tagsOnLeft)
-        return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: parsed.diagnostics,
-                               fontSize: options.size, padding: options.padding)
+        let (box, missing) = layout(parsed.root, display: display, errorColor: errorColor, tagsOnLeft: tagsOnLeft)
+        var diagnostics = parsed.diagnostics
+        if !missing.isEmpty { diagnostics += Renderer.missingGlyphDiagnostics(missing, in: parsed.root, source: source) }
+        return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
+                               fontSize: options.size, padding: options.padding, margins: margins(box, padding: options.padding),
+                               language: Renderer.languageTag(speaker.locale.rawValue))
     }
 
     /// Lays out a presentation tree into a box tree (em units) in this renderer's style and font.
     public func layout(_ root: MathNode, display: Bool? = nil) -> Box {
-        layout(root, display: display, errorColor: nil, tagsOnLeft: nil)
+        layout(root, display: display, errorColor: nil, tagsOnLeft: nil).box
     }
 
-    func layout(_ root: MathNode, display: Bool?, errorColor: RGBAColor?, tagsOnLeft: Bool?) -> Box {
+    /// The `render.missing-glyph` warnings for characters no font has, one per character: the range is
+    /// the character's in the source, found in the first leaf (identifier, number, operator, text) that
+    /// shows it; the leaf's range when the source spells it otherwise (an entity, a macro), none when no
+    /// leaf shows it as it is (a letter drawn from a math alphabet).
+    static func missingGlyphDiagnostics(_ scalars: [UInt32], in root: MathNode, source: String) -> [Diagnostic] {
+        let bytes = Array(source.utf8)
+        return scalars.map { value in
+            let u = Unicode.Scalar(value) ?? "\u{FFFD}"
+            let range = sourceRange(of: u, in: root, bytes: bytes)
+            var code = String(value, radix: 16, uppercase: true)
+            if code.count < 4 { code = String(repeating: "0", count: 4 - code.count) + code }
+            let name = u.properties.name.map { " " + $0 } ?? ""
+            return .warning(.renderMissingGlyph, "no font has '\(Character(u))' (U+\(code)\(name)); it is drawn as blank space", at: range)
+        }
+    }
+
+    private static func sourceRange(of u: Unicode.Scalar, in node: MathNode, bytes: [UInt8]) -> SourceRange? {
+        let text: String?
+        switch node.kind {
+        case let .identifier(t, _), let .number(t, _), let .operator(t, _), let .text(t, _), let .error(t): text = t
+        default: text = nil
+        }
+        if let text, text.unicodeScalars.contains(u) {
+            guard let r = node.range else { return nil }
+            let needle = Array(String(Character(u)).utf8)
+            let lo = max(0, min(r.lowerBound, bytes.count)), hi = max(lo, min(r.upperBound, bytes.count))
+            var i = lo
+            while i + needle.count <= hi {
+                if bytes[i..<(i + needle.count)].elementsEqual(needle) { return SourceRange(i, i + needle.count) }
+                i += 1
+            }
+            return r
+        }
+        for child in node.children {
+            if let r = sourceRange(of: u, in: child, bytes: bytes) { return r }
+        }
+        return nil
+    }
+
+    /// The box tree and the characters no font had, each once.
+    func layout(_ root: MathNode, display: Bool?, errorColor: RGBAColor?, tagsOnLeft: Bool?) -> (box: Box, missing: [UInt32]) {
         var engine = MathLayout(fonts: fonts)
         engine.errorColor = errorColor ?? options.errorColor
         engine.tagsOnLeft = tagsOnLeft ?? options.tagsOnLeft
@@ -207,7 +316,7 @@ public final class Renderer: Sendable {
         box.height = max(0, box.height)
         box.depth = max(0, box.depth)
         if options.color != .black { box = box.wrapped(.color(options.color)) }
-        return box
+        return (box, engine.counter.missingScalars)
     }
 }
 
@@ -293,11 +402,13 @@ extension Renderer {
             index += columns
         }
         let sheet = Box(width: Double(columns) * cellWidth, height: 0, depth: -top, content: .list("sheet"), children: rows)
-        let (fontSize, pageDiagnostic) = pageFit(sheet, padding: 0.5)
+        let sheetMargins = margins(sheet, padding: 0.5)
+        let (fontSize, pageDiagnostic) = pageFit(sheet, margins: sheetMargins)
         if let pageDiagnostic { diagnostics.append(pageDiagnostic) }
         return RenderedFormula(source: sources.joined(separator: "\n"), box: sheet, label: labels.joined(separator: "; "),
                                speech: labels.joined(separator: "; "), diagnostics: diagnostics,
-                               fontSize: fontSize, padding: 0.5)
+                               fontSize: fontSize, padding: 0.5, margins: sheetMargins,
+                               language: Renderer.languageTag(speaker.locale.rawValue))
     }
 }
 

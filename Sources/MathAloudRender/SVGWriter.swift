@@ -9,8 +9,16 @@ extension Renderer {
     /// the TeX source. Glyphs are paths defined once in `<defs>` and placed with `<use>`. The
     /// `style="vertical-align:…"` puts the image's baseline on the surrounding text's baseline when it
     /// is used inline; `data-baseline`, `data-depth` and `data-height` carry the metrics in px.
-    /// - Parameter idPrefix: prefix for element ids (unique per image when several SVGs share a page);
-    ///   default derived from the source text.
+    /// The root carries the label's language (``RenderedFormula/language``) as `lang` and `xml:lang`
+    /// (SVG 2 takes either on any element; HTML reads `lang` of inline SVG), so the `<title>` is in it.
+    ///
+    /// Element ids (the title, the description, the glyph outlines) start with a prefix, so several SVGs
+    /// can share an HTML page: by default `ma` and a hash of everything the ids point at — the source,
+    /// the label, its language and the font — so images of one formula in two locales or two fonts get
+    /// different ids, and two images with the same prefix define the same elements. A page that shows the
+    /// very same image twice and wants no id repeated passes its own prefix for each.
+    /// - Parameter idPrefix: prefix for element ids; characters other than ASCII letters, digits, `-`,
+    ///   `_` and `.` are written as `_`; default derived from the source, label, language and font.
     public func svg(_ formula: RenderedFormula, idPrefix: String? = nil) -> String {
         svgAndBound(formula, idPrefix: idPrefix).svg
     }
@@ -19,7 +27,8 @@ extension Renderer {
     /// had to move to memory of its own because the drawing outgrew them (tests check the bound).
     @inline(__always)
     func svgAndBound(_ formula: RenderedFormula, idPrefix: String? = nil) -> (svg: String, bound: Int, spilled: Bool) {
-        let hash = idPrefix == nil ? fnv1a(formula.source) : 0
+        let idPrefix = idPrefix.map(Renderer.idSafe)
+        let hash = idPrefix == nil ? idHash(formula) : 0
         let prefixLength = idPrefix?.utf8.count ?? 2 + SVGBytes.base36Count(hash)
         // A first look at the tree: the glyphs drawn (each once, in the order they are first drawn:
         // their outlines go in <defs>) and how long the drawing can get.
@@ -32,6 +41,7 @@ extension Renderer {
         // Written straight into the string's storage, sized for the longest this SVG can be (numbers at
         // their longest); should the guess be short, the writer moves to memory of its own.
         let bound = SVGBytes.headerBound + 4 * prefixLength + label.utf8.count + source.utf8.count + scan.bound
+            + (formula.language.map { 2 * $0.utf8.count + 22 } ?? 0)
         var spilled: String? = nil
         let text = String(unsafeUninitializedCapacity: bound) { buffer in
             var out = SVGBytes(lending: buffer)
@@ -43,13 +53,38 @@ extension Renderer {
         return (spilled ?? text, bound, spilled != nil)
     }
 
+    /// The default id prefix's hash: FNV-1a over what the ids point at (source, label, language, font),
+    /// each followed by a 0 byte.
+    private func idHash(_ formula: RenderedFormula) -> UInt32 {
+        var h = fnv1a(formula.source, seed: 2_166_136_261)
+        h = fnv1a(formula.label, seed: h)
+        h = fnv1a(formula.language ?? "", seed: h)
+        return fnv1a(options.font, seed: h)
+    }
+
+    /// Whether a caller's id prefix is 1–64 ASCII letters, digits, `-`, `_` or `.` (what the CLI and the
+    /// service accept; ``svg(_:idPrefix:)`` itself writes other characters as `_`).
+    public static func isValidIDPrefix(_ prefix: String) -> Bool {
+        (1...64).contains(prefix.utf8.count) && idSafe(prefix) == prefix
+    }
+
+    /// A caller's id prefix with every character other than ASCII letters, digits, `-`, `_` and `.`
+    /// written as `_` (it goes into attributes and `href` fragments as it is).
+    static func idSafe(_ prefix: String) -> String {
+        let ok = { (b: UInt8) -> Bool in (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || (0x30...0x39).contains(b) || b == 0x2D || b == 0x5F || b == 0x2E }
+        if prefix.utf8.allSatisfy(ok) { return prefix }
+        var out = ""
+        for u in prefix.unicodeScalars { out.unicodeScalars.append(u.isASCII && ok(UInt8(u.value)) ? u : "_") }
+        return out
+    }
+
     private func write(_ formula: RenderedFormula, label: String, source: String, idPrefix: String?, hash: UInt32,
                        glyphs: [SVGScan.Glyph], into out: inout SVGBytes) {
         let fs = formula.fontSize
-        let pad = formula.padding
+        let margins = formula.margins
         let box = formula.box
         let w = formula.width, h = formula.height
-        let top = (box.height + pad) * fs
+        let top = (box.height + margins.top) * fs
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
         // Numbers written twice are formatted once and copied.
         let width = out.written { $0.number(w) }
@@ -68,7 +103,11 @@ extension Renderer {
         out += "px\" data-baseline=\""
         let baseline = out.written { $0.number(top) }
         out += "\" data-depth=\""; out.repeatBytes(depth)
-        out += "\" data-height=\""; out.repeatBytes(baseline); out += "\">"
+        out += "\" data-height=\""; out.repeatBytes(baseline); out += "\""
+        if let language = formula.language {
+            out += " lang=\""; out.append(language); out += "\" xml:lang=\""; out.append(language); out += "\""
+        }
+        out += ">"
         out += "<title id=\""; out.repeatBytes(prefix); out += "title\">"; out.append(label); out += "</title>"
         out += "<desc id=\""; out.repeatBytes(prefix); out += "desc\">"; out.append(source); out += "</desc>"
         if let bg = options.background {
@@ -84,7 +123,7 @@ extension Renderer {
             out += "</defs>"
         }
         out += "<g fill=\""; out.color(options.color); out += "\""; out.opacity(options.color)
-        out += " transform=\"translate("; out.number(pad * fs); out += " "; out.repeatBytes(baseline); out += ")\">"
+        out += " transform=\"translate("; out.number(margins.left * fs); out += " "; out.repeatBytes(baseline); out += ")\">"
         var painter = SVGPainter(out: out, fontSize: fs, mathScale: fs / fonts.math.face.unitsPerEm, color: options.color,
                                  prefix: prefix, fonts: fonts)
         box.draw(into: &painter, x: 0, y: 0, color: options.color)
@@ -535,12 +574,15 @@ struct SVGBytes: ~Copyable {
     }
 }
 
-/// FNV-1a hash of a string's UTF-8 (stable id prefixes).
-func fnv1a(_ s: String) -> UInt32 {
+/// FNV-1a hash of a string's UTF-8 (stable id prefixes), continuing from `seed` and ending with a 0
+/// byte when hashing several strings in a row.
+func fnv1a(_ s: String, seed: UInt32? = nil) -> UInt32 {
     var s = s
-    return s.withUTF8 { bytes in
-        var h: UInt32 = 2_166_136_261
+    var h = s.withUTF8 { bytes in
+        var h: UInt32 = seed ?? 2_166_136_261
         for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
         return h
     }
+    if seed != nil { h = h &* 16_777_619 }
+    return h
 }

@@ -171,7 +171,7 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         if let origin = cors.allowedOrigin(head.headers["origin"]) {
             headers.append(("Access-Control-Allow-Origin", origin))
             // A browser page reads an image's label and an audio's speech from these headers too.
-            headers.append(("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, X-Label, X-Speech"))
+            headers.append(("Access-Control-Expose-Headers", "X-Request-Id, Retry-After, X-Label, X-Speech, X-Diagnostics, X-Diagnostics-Count"))
             if origin != "*" { headers.append(("Vary", "Origin")) }
         }
         return headers
@@ -310,6 +310,7 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         }
         var response = HTTPResponse(status: 200, contentType: "audio/wav", body: recording.audio.wavData())
         response.headers.append(("X-Speech", HeaderText.encode(spoken.speech)))
+        response.addDiagnostics(spoken.diagnostics)
         return response
     }
 
@@ -334,6 +335,10 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
             }
         }
         options.labelTemplate = body.request.template ?? LabelTemplate.speechOnly.template
+        let idPrefix = try body.string("idPrefix")
+        if let idPrefix, !Renderer.isValidIDPrefix(idPrefix) {
+            throw .badField("\"idPrefix\" must be 1 to 64 ASCII letters, digits, '-', '_' or '.'")
+        }
         let renderer: Renderer
         do { renderer = try Renderer(options: options, speaker: speaker) } catch {
             log.event("render-unavailable", ["error": "\(error)"])
@@ -353,7 +358,7 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         let data: Data
         do {
             switch format {
-            case .svg: data = Data(renderer.svg(formula).utf8)
+            case .svg: data = Data(renderer.svg(formula, idPrefix: idPrefix).utf8)
             case .png: data = try renderer.png(formula)
             case .pdf: data = try renderer.pdf(formula)
             }
@@ -363,6 +368,7 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         }
         var response = HTTPResponse(status: 200, contentType: format.mediaType, body: data)
         response.headers.append(("X-Label", HeaderText.encode(formula.label)))
+        response.addDiagnostics(records)
         return response
     }
 
@@ -438,9 +444,10 @@ extension ImageFormat {
 /// Header values from text: ASCII printable characters as they are, others percent-encoded (UTF-8),
 /// so a label in any language fits an HTTP header.
 enum HeaderText {
-    static func encode(_ text: String) -> String {
+    /// `text` (its first `limit` bytes) with every byte outside printable ASCII, and `%`, percent-encoded.
+    static func encode(_ text: String, limit: Int = 2048) -> String {
         var out = ""
-        for byte in text.utf8.prefix(2048) {
+        for byte in text.utf8.prefix(limit) {
             if byte >= 0x20 && byte < 0x7F && byte != 0x25 {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
@@ -448,6 +455,32 @@ enum HeaderText {
             }
         }
         return out
+    }
+
+    /// The most bytes of `X-Diagnostics` (clients and proxies commonly take header lines of 8 KB).
+    static let diagnosticsLimit = 6144
+
+    /// A JSON array of diagnostic records, as the speech routes' `diagnostics` field, percent-encoded
+    /// as ``encode(_:limit:)`` does: whole records in order while they fit ``diagnosticsLimit`` bytes.
+    static func diagnostics(_ records: [DiagnosticRecord]) -> String {
+        var out = "["
+        for record in records {
+            let item = encode(record.json.jsonText, limit: .max)
+            if out.utf8.count + item.utf8.count + 2 > diagnosticsLimit { break }
+            if out.utf8.count > 1 { out += "," }
+            out += item
+        }
+        return out + "]"
+    }
+}
+
+extension HTTPResponse {
+    /// The formula's diagnostics for a route whose body is not JSON (an image, audio): `X-Diagnostics`
+    /// holds them as the speech routes' `diagnostics` field (``HeaderText/diagnostics(_:)``), and
+    /// `X-Diagnostics-Count` how many there are (more than the header holds when they did not fit).
+    mutating func addDiagnostics(_ records: [DiagnosticRecord]) {
+        headers.append(("X-Diagnostics", HeaderText.diagnostics(records)))
+        headers.append(("X-Diagnostics-Count", String(records.count)))
     }
 }
 

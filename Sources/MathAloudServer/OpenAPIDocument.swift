@@ -36,7 +36,9 @@ enum OpenAPIDocument {
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "Only when the server runs with --api-keys."}},
         "headers": {
           "RequestId": {"description": "The request id (the client's X-Request-Id when usable).", "schema": {"type": "string"}},
-          "RetryAfter": {"description": "Seconds to wait before retrying.", "schema": {"type": "string", "pattern": "^[0-9]+$"}}
+          "RetryAfter": {"description": "Seconds to wait before retrying.", "schema": {"type": "string", "pattern": "^[0-9]+$"}},
+          "Diagnostics": {"description": "The formula's diagnostics (an unknown command, a missing glyph, an unknown preference…) as the JSON array of the speech routes' diagnostics field, percent-encoded UTF-8 (bytes outside printable ASCII, and %); [] when there are none. Whole diagnostics in order while they fit 6,144 bytes.", "schema": {"type": "string"}},
+          "DiagnosticsCount": {"description": "How many diagnostics the formula has (more than X-Diagnostics holds when they did not fit).", "schema": {"type": "string", "pattern": "^[0-9]+$"}}
         },
         "schemas": {
           "Id": {"description": "Any JSON value; echoed in the answer (null when absent)."},
@@ -82,7 +84,8 @@ enum OpenAPIDocument {
               "size": {"type": ["number", "null"], "minimum": 4, "maximum": 200},
               "scale": {"type": ["number", "null"], "minimum": 0.25, "maximum": 8},
               "color": {"type": ["string", "null"], "description": "A colour name, #rgb or #rrggbb (else a 400)."},
-              "background": {"type": ["string", "null"]}
+              "background": {"type": ["string", "null"]},
+              "idPrefix": {"type": ["string", "null"], "pattern": "^[A-Za-z0-9._-]{1,64}$", "description": "SVG: the prefix of the image's element ids (else a 400); default ma and a hash of the source, label, language and font."}
             }
           },
           "Range": {
@@ -213,11 +216,11 @@ enum OpenAPIDocument {
         },
         "/v1/audio": {
           "post": {
-            "summary": "The speech voiced by eSpeak-NG as a WAV file (16-bit PCM mono); X-Speech has the text, percent-encoded",
+            "summary": "The speech voiced by eSpeak-NG as a WAV file (16-bit PCM mono); X-Speech has the text, percent-encoded, and X-Diagnostics the formula's diagnostics",
             "operationId": "audio",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AudioRequest"}, "example": {"tex": "\\frac{1}{2}"}}}},
             "responses": {
-              "200": {"description": "The audio.", "headers": {"X-Speech": {"description": "The speech, percent-encoded UTF-8.", "schema": {"type": "string"}}}, "content": {"audio/wav": {"schema": {"type": "string", "contentMediaType": "audio/wav"}}}},
+              "200": {"description": "The audio.", "headers": {"X-Speech": {"description": "The speech, percent-encoded UTF-8.", "schema": {"type": "string"}}, "X-Diagnostics": {"$ref": "#/components/headers/Diagnostics"}, "X-Diagnostics-Count": {"$ref": "#/components/headers/DiagnosticsCount"}}, "content": {"audio/wav": {"schema": {"type": "string", "contentMediaType": "audio/wav"}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
               "405": {"$ref": "#/components/responses/MethodNotAllowed"}, "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
@@ -231,7 +234,7 @@ enum OpenAPIDocument {
             "operationId": "render",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RenderRequest"}, "example": {"tex": "\\sqrt{x^2+1}", "format": "svg"}}}},
             "responses": {
-              "200": {"description": "The image; X-Label has the label, percent-encoded.", "headers": {"X-Label": {"description": "The label, percent-encoded UTF-8.", "schema": {"type": "string"}}},
+              "200": {"description": "The image; X-Label has the label, percent-encoded, and X-Diagnostics the formula's diagnostics.", "headers": {"X-Label": {"description": "The label, percent-encoded UTF-8.", "schema": {"type": "string"}}, "X-Diagnostics": {"$ref": "#/components/headers/Diagnostics"}, "X-Diagnostics-Count": {"$ref": "#/components/headers/DiagnosticsCount"}},
                       "content": {"image/svg+xml": {"schema": {"type": "string"}}, "image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}}, "application/pdf": {"schema": {"type": "string", "contentMediaType": "application/pdf"}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
               "405": {"$ref": "#/components/responses/MethodNotAllowed"},

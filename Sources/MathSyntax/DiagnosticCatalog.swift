@@ -87,6 +87,8 @@ extension DiagnosticID {
     public static let speechStepLimit: DiagnosticID = "speech.step-limit"
     /// An image larger than the page limit (drawn smaller to fit).
     public static let renderPageTooLarge: DiagnosticID = "render.page-too-large"
+    /// A character no loaded font has (drawn as blank space).
+    public static let renderMissingGlyph: DiagnosticID = "render.missing-glyph"
 
     /// Every id the project emits, with its severity and meaning.
     public static let catalog: [DiagnosticID: DiagnosticInfo] = {
@@ -132,6 +134,7 @@ extension DiagnosticID {
             .init("tex.unknown-color", .error, "A colour name or value that is not known."),
             .init(.texUnknownCommand, .error, "A command the parser does not know (speech reads it by name, as a warning)."),
             .init("tex.unknown-environment", .error, "An environment the parser does not know."),
+            .init("tex.unsupported-environment", .warning, "An environment the parser knows but does not read (\\begin{CD}): its body is kept as a table of its characters."),
             .init("tex.unmatched-brace", .error, "A } without its {."),
             .init("tex.unmatched-end", .error, "\\end{…} without its \\begin{…}."),
             .init("tex.unmatched-right", .error, "\\right without a \\left."),
@@ -167,6 +170,7 @@ extension DiagnosticID {
             .init(.speechStepLimit, .error, "Speaking one formula took more rule steps than the limit.", rejectsInput: true),
             // Typesetting (MathAloudRender).
             .init(.renderPageTooLarge, .warning, "The image would be larger than the page limit; it is drawn smaller to fit."),
+            .init(.renderMissingGlyph, .warning, "A character no loaded font has (Cyrillic or CJK in \\text{…} with a Latin font): it is drawn as blank space."),
             // Documents (MathAloudDocuments).
             .init("document.include-cycle", .error, "An \\input or \\include that includes itself again."),
             .init("document.include-not-found", .error, "An \\input or \\include whose file cannot be read."),

@@ -18,6 +18,8 @@ enum RenderCommand {
             OptionSpec(["--color"], "C", "formula colour: a name (red), #rgb or #rrggbb; default black"),
             OptionSpec(["--background"], "C", "background fill; default transparent"),
             OptionSpec(["--scale"], "N", "PNG pixel density (2 = twice the pixels at the same CSS size); default 1"),
+            OptionSpec(["--id-prefix"], "P", "SVG: the prefix of the image's element ids, 1–64 of A–Z a–z 0–9 - _ . "
+                       + "(default: ma and a hash of the source, label, language and font)"),
             OptionSpec(["--max-page"], "PX", "the largest image side (px, pt in PDF); a larger formula is drawn smaller, with a warning (default 14400)"),
         ] + SharedOptions.inputs + SharedOptions.speech + [
             SharedOptions.template,
@@ -67,6 +69,10 @@ enum RenderCommand {
             guard let rgba = RGBAColor(c) else { throw args.usageError("unknown colour '\(c)' (a name such as red, #rgb or #rrggbb)") }
             options.background = rgba
         }
+        let idPrefix = args.value("--id-prefix")
+        if let idPrefix, !Renderer.isValidIDPrefix(idPrefix) {
+            throw args.usageError("--id-prefix needs 1 to 64 ASCII letters, digits, '-', '_' or '.', not '\(idPrefix)'")
+        }
         options.display = args.flag("--display")
         if let t = args.value("--template") { options.labelTemplate = t }
         let settings = try args.speechSettings()
@@ -111,7 +117,8 @@ enum RenderCommand {
             let chosen = output == "-" ? (format ?? .svg) : try imageFormat(of: output)
             if let missing = missingLibrary(for: chosen) { return missing }
             let sheet = renderer.contactSheet(sources)
-            return write(renderer, sheet, chosen, to: output == "-" ? .standardOutput : .file(URL(fileURLWithPath: output))) ?? .success
+            return write(renderer, sheet, chosen, to: output == "-" ? .standardOutput : .file(URL(fileURLWithPath: output)),
+                         idPrefix: idPrefix) ?? .success
         }
         if args.flag("--text") {
             guard let dir = output else { throw args.usageError("--text needs -o DIRECTORY") }
@@ -136,15 +143,17 @@ enum RenderCommand {
         guard let output else { throw args.usageError("give an output file with -o (e.g. -o eq.svg), or --dump") }
         let chosen = output == "-" ? (format ?? .svg) : try imageFormat(of: output)
         // One image, already laid out (its diagnostics printed): a missing library shows when it is written.
-        if let failed = write(renderer, formula, chosen, to: output == "-" ? .standardOutput : .file(URL(fileURLWithPath: output))) {
+        if let failed = write(renderer, formula, chosen, to: output == "-" ? .standardOutput : .file(URL(fileURLWithPath: output)),
+                              idPrefix: idPrefix) {
             return failed
         }
         return formula.diagnostics.containsError ? .inputErrors : .success
     }
 
-    static func encode(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format) throws(ImageFormatError) -> Data {
+    static func encode(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format,
+                       idPrefix: String? = nil) throws(ImageFormatError) -> Data {
         switch format {
-        case .svg: return Data(renderer.svg(formula).utf8)
+        case .svg: return Data(renderer.svg(formula, idPrefix: idPrefix).utf8)
         case .png: return try renderer.png(formula)
         case .pdf: return try renderer.pdf(formula)
         }
@@ -171,9 +180,10 @@ enum RenderCommand {
     /// Writes one image (a file through ``OutputFile``: never through a link, never half-written); nil
     /// when written, else the exit code after the error is printed (`font` when the format's library is
     /// missing, `io` when the file cannot be written).
-    static func write(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format, to destination: Destination) -> ExitCode? {
+    static func write(_ renderer: Renderer, _ formula: RenderedFormula, _ format: Format, to destination: Destination,
+                      idPrefix: String? = nil) -> ExitCode? {
         let data: Data
-        do { data = try encode(renderer, formula, format) } catch { return failure(error) }
+        do { data = try encode(renderer, formula, format, idPrefix: idPrefix) } catch { return failure(error) }
         switch destination {
         case .standardOutput:
             StandardStream.output.write(data)
@@ -186,13 +196,26 @@ enum RenderCommand {
         return nil
     }
 
-    /// A manifest entry: file, label, source and the metrics an inline image needs.
+    /// A manifest entry: file, label, source, the metrics an inline image needs, and the formula's
+    /// diagnostics (ranges in its source).
     static func manifestEntry(id: JSONValue, file: String, formula: RenderedFormula) -> ImageResponse {
-        ImageResponse(id: id, file: file, label: formula.label, tex: formula.source,
-                      width: rounded(formula.width), height: rounded(formula.height),
-                      baseline: rounded(formula.baselineFromBottom),
-                      verticalAlign: "-\(rounded(formula.baselineFromBottom))px",
-                      errors: formula.diagnostics.filter { $0.severity == .error }.map(\.message))
+        let source = DiagnosticRenderer(source: SourceText(formula.source))
+        return ImageResponse(id: id, file: file, label: formula.label, tex: formula.source,
+                             width: rounded(formula.width), height: rounded(formula.height),
+                             baseline: rounded(formula.baselineFromBottom),
+                             verticalAlign: "-\(rounded(formula.baselineFromBottom))px",
+                             errors: formula.diagnostics.filter { $0.severity == .error }.map(\.message),
+                             diagnostics: formula.diagnostics.map(source.record))
+    }
+
+    /// Prints a batch line's diagnostics to standard error as a single formula's are, named by the
+    /// line's number and id (`line 3 (id "d"):1:7: warning: … [tex.unknown-command]`, the source line
+    /// and a caret under the range).
+    static func printDiagnostics(_ formula: RenderedFormula, line: Int, id: JSONValue) {
+        let reported = formula.diagnostics.filter { $0.severity != .note }
+        guard !reported.isEmpty else { return }
+        let source = DiagnosticRenderer(source: SourceText(formula.source), inputName: "line \(line) (id \(id.jsonText))")
+        for d in reported { Output.error(source.terminal(d)) }
     }
 
     static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
@@ -218,7 +241,7 @@ enum RenderCommand {
         var out = Output()
         defer { out.flush() }
         struct Job: Sendable { let source: String, notation: FormulaNotation, display: Bool?, speaker: Speaker }
-        enum Item { case formula(id: JSONValue, name: String, format: Format, job: Job); case bad(BatchError) }
+        enum Item { case formula(id: JSONValue, line: Int, name: String, format: Format, job: Job); case bad(BatchError) }
         while let lines = reader.nextChunk(maxLines: 512) {
             var items: [Item] = []
             for (offset, line) in lines.enumerated() {
@@ -250,11 +273,11 @@ enum RenderCommand {
                     chosen = image
                 }
                 let name = names.name(forID: request.id, line: number, extension: chosen.rawValue)
-                items.append(.formula(id: request.id, name: name, format: chosen,
+                items.append(.formula(id: request.id, line: number, name: name, format: chosen,
                                       job: Job(source: request.input.source, notation: notation, display: request.display, speaker: speaker)))
             }
             var jobs: [Job] = []
-            for case let .formula(_, _, _, job) in items { jobs.append(job) }
+            for case let .formula(_, _, _, _, job) in items { jobs.append(job) }
             var rendered = jobs.concurrentMap { job in
                 let parsed = job.speaker.parser.parse(job.source, notation: job.notation)
                 return renderer.render(parsed, display: job.display ?? (parsed.display ? true : nil), speaker: job.speaker)
@@ -266,8 +289,9 @@ enum RenderCommand {
                 case .bad(let error):
                     line = error.jsonLine
                     failed = true
-                case let .formula(id, name, chosen, _):
+                case let .formula(id, number, name, chosen, _):
                     guard let formula = rendered.next() else { continue }
+                    printDiagnostics(formula, line: number, id: id)
                     if let rejection = formula.rejection {
                         let source = DiagnosticRenderer(source: SourceText(formula.source))
                         line = BatchError(id: id, rejection: rejection, diagnostics: formula.diagnostics.map(source.record)).jsonLine

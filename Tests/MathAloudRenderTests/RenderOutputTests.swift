@@ -289,6 +289,21 @@ func decodePNGInk(_ png: Data) throws -> Int {
     return count
 }
 
+/// Size of a decoded PNG and how many pixels with any alpha lie on each of its edges (top, bottom,
+/// left, right).
+func decodePNGEdgeInk(_ png: Data) throws -> (width: Int, height: Int, edges: [Int]) {
+    let surface = try decodeSurface(png)
+    defer { cairo.cairo_surface_destroy(surface) }
+    let w = Int(cairo.cairo_image_surface_get_width(surface)), h = Int(cairo.cairo_image_surface_get_height(surface))
+    let stride = Int(cairo.cairo_image_surface_get_stride(surface))
+    guard let data = cairo.cairo_image_surface_get_data(surface) else { return (w, h, []) }
+    func ink(_ x: Int, _ y: Int) -> Int { data[y * stride + x * 4 + 3] != 0 ? 1 : 0 }
+    var edges = [0, 0, 0, 0]
+    for x in 0..<w { edges[0] += ink(x, 0); edges[1] += ink(x, h - 1) }
+    for y in 0..<h { edges[2] += ink(0, y); edges[3] += ink(w - 1, y) }
+    return (w, h, edges)
+}
+
 /// A number with at most two decimals, no trailing zeros (SVG coordinates in px).
 private func n(_ v: Double) -> String {
     let scaled = (v * 100).rounded()

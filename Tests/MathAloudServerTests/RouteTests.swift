@@ -1,4 +1,5 @@
 import Foundation
+import MathAloud
 import Testing
 @testable import MathAloudServer
 
@@ -92,6 +93,59 @@ struct RouteTests {
         let font = try server.post("/v1/render", #"{"tex": "x", "font": "/etc/passwd"}"#)
         #expect(font.status == 400)
         #expect(!font.text.contains("/usr/share"))
+    }
+
+    /// The routes that answer an image or audio give the diagnostics in headers, as the speech routes
+    /// give them in JSON.
+    @Test func imageAndAudioCarryTheDiagnostics() throws {
+        let clean = try server.post("/v1/render", #"{"tex": "x"}"#)
+        #expect(clean.headers["x-diagnostics"] == "[]" && clean.headers["x-diagnostics-count"] == "0")
+        let unknown = try server.post("/v1/render", #"{"tex": "\\foo"}"#)
+        #expect(unknown.status == 200)
+        #expect(unknown.headers["x-diagnostics"]
+                == #"[{"id":"tex.unknown-command","message":"unknown command \\foo","range":{"column":1,"end":4,"line":1,"start":0},"severity":"error"}]"#)
+        #expect(unknown.headers["x-diagnostics-count"] == "1")
+        // A character no font has, in a PNG: percent-encoded UTF-8 in the message, decoded to the JSON array.
+        let missing = try server.post("/v1/render", #"{"tex": "\\text{数}", "format": "png"}"#)
+        #expect(missing.headers["content-type"] == "image/png")
+        let text = try #require(missing.headers["x-diagnostics"]?.removingPercentEncoding)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(list.map { $0["id"] as? String } == ["render.missing-glyph"])
+        #expect((list.first?["range"] as? [String: Int]) == ["start": 6, "end": 9, "line": 1, "column": 7])
+        #expect((list.first?["message"] as? String)?.hasPrefix("no font has '数' (U+6570") == true)
+        // An unknown preference: a warning without a range, on the image and on the audio.
+        let body = #"{"tex": "x", "preferences": {"Nope": "1"}}"#
+        for route in ["/v1/render", "/v1/audio"] {
+            let r = try server.post(route, body)
+            #expect(r.status == 200, "\(route)")
+            let decoded = try #require(r.headers["x-diagnostics"]?.removingPercentEncoding)
+            let records = try #require(try JSONSerialization.jsonObject(with: Data(decoded.utf8)) as? [[String: Any]])
+            #expect(records.map { $0["id"] as? String } == ["speech.unknown-preference"], "\(route)")
+            #expect(records.first?["severity"] as? String == "warning")
+            #expect(r.headers["x-diagnostics-count"] == "1")
+        }
+    }
+
+    @Test func diagnosticsHeaderHoldsWholeRecordsWithinItsLimit() throws {
+        var records: [DiagnosticRecord] = []
+        for k in 0..<200 {
+            records.append(DiagnosticRecord(id: "tex.unknown-command", severity: .error, message: "unknown command \\c\(k) é",
+                                            range: .init(start: k, end: k + 1, line: 1, column: k + 1)))
+        }
+        let header = HeaderText.diagnostics(records)
+        #expect(header.utf8.count <= HeaderText.diagnosticsLimit)
+        let decoded = try #require(header.removingPercentEncoding)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(decoded.utf8)) as? [[String: Any]])
+        #expect(list.count > 10 && list.count < 200)
+        #expect(list.last?["message"] as? String == "unknown command \\c\(list.count - 1) é")
+    }
+
+    @Test func renderTakesAnIDPrefix() throws {
+        let svg = try server.post("/v1/render", #"{"tex": "x", "idPrefix": "eq7"}"#)
+        #expect(svg.text.contains(#"aria-labelledby="eq7-title""#) && svg.text.contains(#" lang="en" xml:lang="en"><title id="eq7-title">"#))
+        let bad = try server.post("/v1/render", #"{"tex": "x", "idPrefix": "a\"b"}"#)
+        #expect(bad.status == 400)
+        #expect(bad.errorCode == "bad-field")
     }
 
     @Test func batch() throws {

@@ -73,6 +73,33 @@ import Testing
         #expect(manifest.split(separator: "\n").count == 603)
     }
 
+    @Test func batchKeepsEachLinesDiagnostics() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = #"{"id": "d", "tex": "\\sqrt{x}", "preferences": {"Nope": "1"}}"# + "\n" + #"{"id": 2, "tex": "y + \\foo"}"# + "\n"
+            + #"{"id": 3, "tex": "z"}"# + "\n"
+        let r = try runCLI(["render", "--batch", dir.path], stdin: Data(input.utf8))
+        #expect(r.status == 1)   // line 2 has an error
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].contains(#""diagnostics":[{"id":"speech.unknown-preference","message":"unknown preference 'Nope' for style ClearSpeak; "#))
+        #expect(lines[1].contains(#""diagnostics":[{"id":"tex.unknown-command","message":"unknown command \\foo","range":{"column":5,"end":8,"line":1,"start":4},"severity":"error"}]"#))
+        #expect(lines[2].contains(#""diagnostics":[],"#))
+        let manifest = try String(contentsOf: dir.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        #expect(manifest.split(separator: "\n").map(String.init) == lines)
+        // Standard error names each line and id, with the location in the formula.
+        #expect(r.stderr.contains(#"line 1 (id "d"): warning: unknown preference 'Nope' for style ClearSpeak"#))
+        #expect(r.stderr.contains("line 2 (id 2):1:5: error: unknown command \\foo [tex.unknown-command]\n  y + \\foo\n      ^~~~\n"))
+        #expect(!r.stderr.contains("line 3"))
+    }
+
+    @Test func idPrefixOption() throws {
+        let r = try runCLI(["render", "x", "-o", "-", "--id-prefix", "eq-2"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(#"aria-labelledby="eq-2-title""#))
+        #expect(try runCLI(["render", "x", "-o", "-", "--id-prefix", "a b"]).status == 2)
+    }
+
     @Test func textModeOneImagePerFormula() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -73,9 +73,19 @@ enum EnvironmentRegistry {
             return core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [.right, .left],
                                                                      displayStyle: true, numbered: call.name == "alignat"))
         },
-        EnvironmentDefinition(names: ["gathered", "gather", "gather*", "equation", "equation*", "multline", "multline*", "CD"]) { core, call in
+        EnvironmentDefinition(names: ["gathered", "gather", "gather*", "equation", "equation*", "multline", "multline*"]) { core, call in
             core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [.center], displayStyle: true,
                                                               numbered: ["gather", "equation", "multline"].contains(call.name)))
+        },
+        EnvironmentDefinition(names: ["CD"]) { core, call in
+            // amscd's commutative diagram: its arrows (`@>>>`, `@VVV`, `@AaA`…) are not read; the body is
+            // kept as a centred table of its characters, and the warning (over the environment) says so.
+            let table = core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [.center],
+                                                                          displayStyle: true))
+            core.warning("tex.unsupported-environment",
+                         "\\begin{CD} (a commutative diagram) is not supported: its arrows are read and drawn as the characters '@', '>', 'V'…",
+                         at: table.range ?? call.range)
+            return table
         },
     ]
 

@@ -269,11 +269,20 @@ extension ParserCore {
                     var combined = base
                     if combined.isEmpty { combined = " " }
                     let first = combined.unicodeScalars.first!
-                    var scalars = String.UnicodeScalarView()
-                    scalars.append(first == "ı" ? "i" : first == "ȷ" ? "j" : first)
-                    scalars.append(mark)
-                    scalars.append(contentsOf: combined.unicodeScalars.dropFirst())
-                    append(String(String(scalars).precomposedStringWithCanonicalMappingIfAvailable), t.range.union(range))
+                    // A dotless ı or ȷ under an accent is written as the dotted letter when the two compose
+                    // (\'\i is í, \v\j is ǰ); when they do not (\'\j: no j with acute exists), the dotless letter
+                    // keeps the mark, as TeX draws it: a dotted j would show its dot under the accent.
+                    let dotted: Unicode.Scalar? = first == "ı" ? "i" : first == "ȷ" ? "j" : nil
+                    func accented(_ letter: Unicode.Scalar) -> String {
+                        var scalars = String.UnicodeScalarView()
+                        scalars.append(letter)
+                        scalars.append(mark)
+                        scalars.append(contentsOf: combined.unicodeScalars.dropFirst())
+                        return String(String(scalars).precomposedStringWithCanonicalMappingIfAvailable)
+                    }
+                    var text = accented(dotted ?? first)
+                    if let dotted, text.unicodeScalars.first == dotted { text = accented(first) }
+                    append(text, t.range.union(range))
                     continue
                 }
                 if let definition = CommandRegistry.table[name], definition.modes.contains(.text) {
