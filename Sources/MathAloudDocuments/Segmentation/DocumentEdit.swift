@@ -76,8 +76,11 @@ public enum DocumentEditError: Error, Sendable, Equatable, CustomStringConvertib
 
 extension DocumentSource {
     /// The file's bytes with `edits` applied (in any order; they must not overlap, two insertions at one
-    /// offset are applied in the order given). Bytes outside the edits are unchanged.
-    public func applying(_ edits: [DocumentEdit]) throws(DocumentEditError) -> [UInt8] {
+    /// offset are applied in the order given). Bytes outside the edits are unchanged. With
+    /// `characterReferences` (edits that write HTML or Markdown), a character the document's encoding
+    /// cannot hold is written as a character reference (``encodeAsMarkup(_:)``); without, it is the
+    /// error ``DocumentEditError/unencodable(_:)``.
+    public func applying(_ edits: [DocumentEdit], characterReferences: Bool = false) throws(DocumentEditError) -> [UInt8] {
         let ordered = edits.enumerated().sorted {
             $0.element.range.lowerBound != $1.element.range.lowerBound
                 ? $0.element.range.lowerBound < $1.element.range.lowerBound : $0.offset < $1.offset
@@ -91,7 +94,8 @@ extension DocumentSource {
             if let p = previous, edit.range.lowerBound < p.upperBound {
                 throw .overlapping(p, edit.range)
             }
-            guard let encoded = encode(edit.embedding.escape(edit.text)) else { throw .unencodable(edit.range) }
+            let escaped = edit.embedding.escape(edit.text)
+            guard let encoded = characterReferences ? encodeAsMarkup(escaped) : encode(escaped) else { throw .unencodable(edit.range) }
             out.append(contentsOf: bytes[position..<edit.range.lowerBound])
             out.append(contentsOf: encoded)
             position = edit.range.upperBound

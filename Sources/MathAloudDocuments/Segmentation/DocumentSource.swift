@@ -193,6 +193,19 @@ public struct DocumentSource: Sendable {
         return String(decoding: utf8[lo..<hi], as: UTF8.self)
     }
 
+    /// `text` in this document's encoding, for writing into markup (HTML, XML, Markdown): a character
+    /// the encoding cannot hold is written as a hexadecimal character reference (`α` as `&#x3B1;` in a
+    /// Windows-1252 page), which every reader of the markup decodes to the character.
+    public func encodeAsMarkup(_ text: String) -> [UInt8] {
+        if let whole = encode(text) { return whole }
+        var out: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            let one = String(scalar)
+            out += encode(one) ?? Array("&#x\(String(scalar.value, radix: 16, uppercase: true));".utf8)
+        }
+        return out
+    }
+
     /// `text` in this document's encoding, for writing into it; nil when the encoding cannot hold a
     /// character of it (Windows-1252 holds few).
     public func encode(_ text: String) -> [UInt8]? {
