@@ -168,6 +168,8 @@ extension DiagnosticID {
             // Typesetting (MathAloudRender).
             .init(.renderPageTooLarge, .warning, "The image would be larger than the page limit; it is drawn smaller to fit."),
             // Documents (MathAloudDocuments).
+            .init("document.binary", .error, "Input that is binary data (a NUL byte: a zip, an image), not text: nothing of it is read.",
+                  rejectsInput: true),
             .init("document.include-cycle", .error, "An \\input or \\include that includes itself again."),
             .init("document.include-not-found", .error, "An \\input or \\include whose file cannot be read."),
             .init("document.include-too-deep", .error, "Includes nested deeper than the limit."),

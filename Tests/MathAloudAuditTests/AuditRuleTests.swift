@@ -151,6 +151,14 @@ import MathAloud
         let dir = FixtureDirectory()
         try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("gone.md").path, withDestinationPath: "/nonexistent/x.md")
         #expect(AuditFixtures.rules(AuditFixtures.audit(dir, "gone.md")) == ["document.unreadable"])
+        // The message says what is wrong (it said "permission denied").
+        #expect(AuditFixtures.audit(dir, "gone.md").findings.map(\.message)
+                == ["cannot read the file: it is a symbolic link whose target (/nonexistent/x.md) does not exist"])
+        // Binary data (a PNG named .md) is one finding, not hundreds of text findings with binary excerpts.
+        dir.write("fake.md", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D] + Array("$\\frac{ $x$ <math>".utf8))
+        let binary = AuditFixtures.audit(dir, "fake.md")
+        #expect(binary.findings.map(\.message) == ["the file is binary data, not a text document (a NUL byte at byte 8); it was not audited"])
+        #expect(binary.findings.map(\.rule) == [.unreadable])
         var engine = AuditFixtures.engine()
         engine.maxFileSize = 10
         dir.write("big.md", "$x$ and more than ten bytes")

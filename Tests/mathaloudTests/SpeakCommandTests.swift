@@ -9,6 +9,14 @@ import Testing
         #expect(r.stdout == "three fourths\n")
     }
 
+    /// Binary input to `speak --text` is one error (it printed 27 KB of garbage and 1,500 warnings).
+    @Test func binaryTextIsOneError() throws {
+        let r = try runCLI(["speak", "--text"], stdin: Data([0x89, 0x50, 0x4E, 0x0A, 0x47, 0x00, 0x24, 0x78, 0x24]))
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "<stdin>:2:2: error: the input is binary data, not text (a NUL byte); nothing was spoken [document.binary]\n")
+    }
+
     @Test func labelTemplate() throws {
         let r = try runCLI(["speak", "x^2", "--template", "Math: {speech} ({latex}) <speech>"])
         #expect(r.stdout == "Math: x squared (x^2) x squared\n")

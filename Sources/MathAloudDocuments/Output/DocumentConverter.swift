@@ -111,10 +111,7 @@ public struct DocumentConverter: Sendable {
     public func convert(bytes: [UInt8], format: DocumentFormat) throws(ConversionError) -> ConvertedDocument {
         // A NUL byte is in no text document of the formats read (UTF-8, UTF-16 is decoded before:
         // its byte order mark is looked for first); a zip or an image has them early.
-        if !(bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])),
-           let nul = bytes.prefix(1 << 16).firstIndex(of: 0) {
-            throw .binary(offset: nul)
-        }
+        if let nul = DocumentSource.binaryOffset(of: bytes) { throw .binary(offset: nul) }
         return try convert(processor.process(bytes: bytes, format: format))
     }
 
