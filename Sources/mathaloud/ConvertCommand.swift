@@ -306,7 +306,9 @@ enum ConvertCommand {
             write(stream.append(chunk))
         }
         write(stream.finish())
-        for d in stream.diagnostics { Output.error("<stdin>: \(d.severity): \(d.message) [\(d.id)]\n") }
+        for (d, at) in zip(stream.diagnostics, stream.diagnosticLocations) {
+            Output.error("<stdin>:\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.id)]\n")
+        }
         if stats {
             Output.error(statistics(formulas: formulas, labelled: labelled, bytes: total, processor: converter.processor, started: started))
         }

@@ -127,7 +127,9 @@ enum SpeakCommand {
         var reader = StandardInputChunks()
         while let chunk = reader.next() { write(stream.append(chunk)) }
         write(stream.finish())
-        for d in stream.diagnostics { Output.error("<stdin>: \(d.severity): \(d.message) [\(d.id)]\n") }
+        for (d, at) in zip(stream.diagnostics, stream.diagnosticLocations) {
+            Output.error("<stdin>:\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.id)]\n")
+        }
         return errors ? .inputErrors : .success
     }
 }

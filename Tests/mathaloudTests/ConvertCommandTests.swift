@@ -161,6 +161,12 @@ struct ConvertCommandTests {
         let oneShot = try runCLI(["convert", "--format", "markdown"], stdin: Data(answer.utf8))
         #expect(converted.stdout == oneShot.stdout)
         #expect(try runCLI(["convert", "x.md", "--stream"]).status == 2)
+        // Errors in a stream have the line and column the one-shot mode gives.
+        let bad = Data("line one\nsecond $\\frac{a}$ b\n".utf8)
+        let message = "<stdin>:2:9: error: \\frac needs an argument [tex.missing-argument]\n"
+        #expect(try runCLI(["speak", "--text", "--stream"], stdin: bad).stderr == message)
+        #expect(try runCLI(["convert", "--stream"], stdin: bad).stderr == message)
+        #expect(try runCLI(["speak", "--text"], stdin: bad).stderr.hasPrefix(message))
         // Streaming reads text and Markdown only (a notebook or HTML page was written half-converted).
         let notebook = try runCLI(["convert", "--stream", "--format", "notebook"], stdin: Data("{}".utf8))
         #expect(notebook.status == 2 && notebook.stderr.contains("--stream reads text or Markdown"))
