@@ -56,6 +56,19 @@ struct StructureTests {
         #expect(processor().process(text: "$f[a](x)$", format: .markdown).formulas.map { $0.segment.formula!.source } == ["f[a](x)"])
     }
 
+    /// In text and Markdown only math environments are formulas (`\begin{theorem}` was one); LaTeX
+    /// sources keep their list of display environments, the same one.
+    @Test func onlyMathEnvironmentsAreFormulas() {
+        let text = "\\begin{theorem}For all $x$.\\end{theorem} \\begin{cases}a\\end{cases} \\begin{align}b\\end{align}"
+        for format in [DocumentFormat.text, .markdown] {
+            let read = processor().process(text: text, format: format)
+            #expect(read.formulas.map { $0.segment.formula!.source } == ["x", "\\begin{cases}a\\end{cases}", "\\begin{align}b\\end{align}"])
+        }
+        #expect(SegmenterOptions().latexMathEnvironments == MathTextScanner.displayEnvironments)
+        #expect(MathTextScanner.mathEnvironments.isSuperset(of: ["pmatrix", "cases", "aligned", "equation*", "dmath"]))
+        #expect(!MathTextScanner.mathEnvironments.contains("theorem") && !MathTextScanner.mathEnvironments.contains("itemize"))
+    }
+
     /// MathML in Markdown: `|` (a table's cell separator even inside a tag), the characters Markdown
     /// reads (`*`, `_`, `\`, backtick…) and line breaks (a blank line ends an HTML block) are character
     /// references; the result is one line.

@@ -17,6 +17,15 @@ import Testing
         #expect(r.stderr == "<stdin>:2:2: error: the input is binary data, not text (a NUL byte); nothing was spoken [document.binary]\n")
     }
 
+    /// Only math environments are math in prose: `theorem`, `itemize` and `proof` are prose and the math
+    /// in them is read (the whole theorem was one formula, "F o r a l l x…", with four "$ inside math").
+    @Test func proseEnvironmentsAreProse() throws {
+        let r = try runCLI(["speak", "--text"], stdin: Data("Theorem \\begin{theorem}For all $x$, $x=x$.\\end{theorem} ok \\begin{pmatrix}a\\end{pmatrix}".utf8))
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty, "\(r.stderr)")
+        #expect(r.stdout == "Theorem \\begin{theorem}For all x, x equals x.\\end{theorem} ok the 1 by 1 matrix with entry a\n")
+    }
+
     @Test func labelTemplate() throws {
         let r = try runCLI(["speak", "x^2", "--template", "Math: {speech} ({latex}) <speech>"])
         #expect(r.stdout == "Math: x squared (x^2) x squared\n")

@@ -56,10 +56,7 @@ public struct SegmenterOptions: Sendable {
     /// LaTeX: how deep `\input` may nest (default 16).
     public var maxIncludeDepth = 16
     /// LaTeX: environments that are math (the others are prose, scanned inside).
-    public var latexMathEnvironments: Set<String> = [
-        "equation", "equation*", "align", "align*", "alignat", "alignat*", "xalignat", "xxalignat", "gather", "gather*",
-        "multline", "multline*", "flalign", "flalign*", "eqnarray", "eqnarray*", "math", "displaymath", "dmath", "dmath*",
-    ]
+    public var latexMathEnvironments: Set<String> = MathTextScanner.displayEnvironments
 
     /// The default options.
     public init() {}

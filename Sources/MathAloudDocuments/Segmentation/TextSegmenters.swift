@@ -6,7 +6,7 @@ struct TextSegmenter {
     let options: SegmenterOptions
 
     var scanner: MathTextScanner {
-        var o = MathTextScanner.Options()
+        var o = MathTextScanner.Options.prose
         o.dollarDelimiters = options.dollarDelimiters
         o.maxDiagnostics = options.maxDiagnostics
         o.maxInputBytes = options.maxInputBytes
@@ -58,7 +58,7 @@ struct MarkdownSegmenter {
     let options: SegmenterOptions
 
     var scanner: MathTextScanner {
-        var o = MathTextScanner.Options()
+        var o = MathTextScanner.Options.prose
         o.dollarDelimiters = options.dollarDelimiters
         o.maxDiagnostics = options.maxDiagnostics
         o.maxInputBytes = options.maxInputBytes
