@@ -1,4 +1,5 @@
 import Foundation
+import MathAloudDocuments
 import Testing
 @testable import MathAloudAudit
 import MathAloud
@@ -145,6 +146,21 @@ import MathAloud
         try! writer.add(name: "mimetype", contents: Array("application/epub+zip".utf8), store: true)
         dir.write("empty.epub", try! writer.finish())
         #expect(AuditFixtures.rules(AuditFixtures.audit(dir, "empty.epub")) == ["document.malformed"])
+    }
+
+    /// The audit finds the formulas convert labels: `$…$` in an HTML page is math for both (the audit
+    /// read it only when the page configured MathJax's inlineMath, so a page scored 100 that convert
+    /// then reported an error in).
+    @Test func auditAndConvertFindTheSameFormulas() throws {
+        let dir = FixtureDirectory()
+        let page = "<p>A $\\bar$ b and \\(x\\) and $$y$$ costs $5 and $10</p>"
+        dir.write("p.html", page)
+        let audit = AuditFixtures.audit(dir, "p.html")
+        let segmented = DocumentSegmenter().segment(text: page, as: .html)
+        #expect(segmented.formulas.map { $0.formula!.source } == ["\\bar", "x", "y"])
+        #expect(audit.summary.formulas == 3)
+        #expect(audit.findings.map(\.rule.rawValue) == ["math.parse-error"])
+        #expect(audit.findings.map(\.start) == [SourceLocation(line: 1, column: 7)])
     }
 
     @Test func unreadableFilesAreFindings() throws {
