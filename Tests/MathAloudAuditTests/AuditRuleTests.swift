@@ -163,6 +163,23 @@ import MathAloud
         #expect(audit.findings.map(\.start) == [SourceLocation(line: 1, column: 7)])
     }
 
+    /// A directory's files are reported under the directory as given, one directory as several were
+    /// (`audit docs` printed `notes8.tex`, `audit two/a two/b` printed `two/a/n.md`): locations open from
+    /// the current directory, SARIF uris are relative to it, a `--dry-run` diff applies with `patch -p1`.
+    @Test func pathsAreRelativeToTheCurrentDirectory() throws {
+        let dir = FixtureDirectory()
+        dir.write("docs/sub/n.md", "$x$")
+        dir.write("top.md", "$y$")
+        func paths(_ inputs: [String]) -> [String] {
+            AuditFileSet(inputs: inputs, configuration: AuditConfiguration(), directory: URL(fileURLWithPath: dir.url.path, isDirectory: true)).items.map(\.path)
+        }
+        #expect(paths(["docs"]) == ["docs/sub/n.md"])
+        #expect(paths(["./docs/"]) == ["docs/sub/n.md"])
+        #expect(paths(["docs/sub", "top.md"]) == ["docs/sub/n.md", "top.md"])
+        #expect(paths(["."]) == ["docs/sub/n.md", "top.md"])
+        #expect(paths([dir.url.path + "/docs"]) == [dir.url.path + "/docs/sub/n.md"])
+    }
+
     @Test func unreadableFilesAreFindings() throws {
         let dir = FixtureDirectory()
         try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("gone.md").path, withDestinationPath: "/nonexistent/x.md")
