@@ -206,7 +206,7 @@ enum AuditCommand {
         let file: OutputFile
         do throws(OutputFileError) {
             // As convert's output: a symbolic link or a directory at the name is refused.
-            if let problem = DocumentOutput.problem(URL(fileURLWithPath: path)) { throw problem }
+            if let problem = DocumentOutput.problem(URL(fileURLWithPath: path), shown: path) { throw problem }
             file = try OutputFile(URL(fileURLWithPath: path))
         } catch {
             Output.error("mathaloud: \(error)\n")

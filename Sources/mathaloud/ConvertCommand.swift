@@ -17,7 +17,8 @@ enum ConvertCommand {
                        choices: ["html", "markdown"]),
             OptionSpec(["--math-as"], "S", "for --to html: mathml (default), svg (inline, role=img with <title>) or img (<img alt>)",
                        choices: ["mathml", "svg", "img"]),
-            OptionSpec(["-o", "--output"], "OUT", "where to write (default standard output); image files go in --images", completion: .file),
+            OptionSpec(["-o", "--output"], "OUT", "where to write (default standard output); image files go in --images; "
+                       + "a symbolic link or a directory in the way is refused, nothing written", completion: .file),
             OptionSpec(["--format"], "F", "the input's format (default: from FILE's extension, else markdown)",
                        choices: ["text", "markdown", "html", "latex", "notebook"]),
             OptionSpec(["--label"], "M", "speech (default: the speech and equation number), tex (the source) or none",
@@ -40,7 +41,8 @@ enum ConvertCommand {
             OptionSpec(["--trust-protocols"], "P", "the URL schemes a trusted link or image may use (default http,https,mailto; "
                        + "a relative URL is always allowed)"),
             OptionSpec(["--image-format"], "F", "svg (default) or png, for --math-as img and --to markdown", choices: ["svg", "png"]),
-            OptionSpec(["--images"], "DIR", "where image files go, relative to OUT (default images)", completion: .directory),
+            OptionSpec(["--images"], "DIR", "where image files go, relative to OUT (default images); each is named by its content's "
+                       + "SHA-256, so documents converted into one folder keep their images", completion: .directory),
             OptionSpec(["--inline-images"], nil, "images as data: URIs"),
             OptionSpec(["--relabel"], nil, "replace the alttext/aria-label <math> elements already have (default: add what is missing)"),
             OptionSpec(["--stream"], nil, "read standard input as it comes and write each part as soon as it is final (text or markdown)"),
@@ -173,16 +175,20 @@ enum ConvertCommand {
             // leaves all the files as they were.
             let target = URL(fileURLWithPath: output)
             let base = target.deletingLastPathComponent()
-            let images = converted.assets.map { (url: base.appendingPathComponent($0.path), data: $0.data) }
+            // Paths in messages as the user wrote them.
+            let shownBase = (output as NSString).deletingLastPathComponent
+            let images = converted.assets.map {
+                (url: base.appendingPathComponent($0.path), shown: shownBase.isEmpty ? $0.path : shownBase + "/" + $0.path, data: $0.data)
+            }
             do throws(OutputFileError) {
-                if let problem = DocumentOutput.problem(target) { throw problem }
+                if let problem = DocumentOutput.problem(target, shown: output) { throw problem }
                 try OutputFile.createDirectory(base)
                 for image in images {
-                    try DocumentOutput.prepareDirectories(of: image.url, under: base)
-                    if let problem = DocumentOutput.problem(image.url) { throw problem }
+                    try DocumentOutput.prepareDirectories(of: image.url, under: base, shownBase: shownBase)
+                    if let problem = DocumentOutput.problem(image.url, shown: image.shown) { throw problem }
                 }
-                for image in images { try DocumentOutput.write(Data(image.data), to: image.url) }
-                try DocumentOutput.write(Data(converted.bytes), to: target)
+                for image in images { try DocumentOutput.write(Data(image.data), to: image.url, shown: image.shown) }
+                try DocumentOutput.write(Data(converted.bytes), to: target, shown: output)
             } catch {
                 Output.error("mathaloud: \(error)\n")
                 return .io

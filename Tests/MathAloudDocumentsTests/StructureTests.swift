@@ -52,6 +52,9 @@ struct StructureTests {
         #expect(out.contains("</math>\n\n[link](http://example.com/$gamma$) and <http://example.com/?q=$x$> <span title=\"$t$\"><math"))
         // Front matter is only at a document's start; a math link text is prose.
         #expect(processor().process(text: "Top\n---\na: $b$\n---\n[$c$](u)", format: .markdown).formulas.count == 2)
+        // A notebook's Markdown cell has its indented code too (and no front matter).
+        let notebook = #"{"cells": [{"cell_type": "markdown", "source": ["---\n", "a: $b$\n", "---\n", "\n", "    code $x$\n", "\n", "$y$"]}]}"#
+        #expect(processor().process(text: notebook, format: .notebook).formulas.map { $0.segment.formula!.source } == ["b", "y"])
         // `]` and `(` inside a formula are the formula's.
         #expect(processor().process(text: "$f[a](x)$", format: .markdown).formulas.map { $0.segment.formula!.source } == ["f[a](x)"])
     }

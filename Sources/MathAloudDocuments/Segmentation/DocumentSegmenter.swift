@@ -177,7 +177,7 @@ public struct DocumentSegmenter: Sendable {
         case .text:
             TextSegmenter(options: options).segment(source.text, into: &collector, maps: [source.map])
         case .markdown:
-            MarkdownSegmenter(options: options).segment(source.text, into: &collector, maps: [source.map], wholeDocument: true)
+            MarkdownSegmenter(options: options).segment(source.text, into: &collector, maps: [source.map], whole: .file)
         case .html:
             HTMLSegmenter(options: options).segment(source.utf8, into: &collector, maps: [source.map])
         case .latex:

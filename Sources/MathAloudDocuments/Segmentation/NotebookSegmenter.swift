@@ -62,7 +62,7 @@ struct NotebookSegmenter {
             default:
                 continue
             }
-            markdown.segment(text.text, into: &collector, maps: [text.map] + maps, embedding: .jsonString)
+            markdown.segment(text.text, into: &collector, maps: [text.map] + maps, embedding: .jsonString, whole: .cell)
         }
     }
 }

@@ -66,8 +66,8 @@ struct MarkdownSegmenter {
     }
 
     func segment(_ text: String, into collector: inout SegmentCollector, maps: [OffsetMap], embedding: TextEmbedding = .plain,
-                 wholeDocument: Bool = false) {
-        let found = scan(text, complete: true, wholeDocument: wholeDocument)
+                 whole: WholeText? = nil) {
+        let found = scan(text, complete: true, whole: whole)
         for fragment in found.fragments { collector.add(fragment, maps: maps, embedding: embedding) }
         for (element, formula) in found.elements {
             collector.add(element, formula: formula, maps: maps, embedding: embedding)
@@ -77,14 +77,14 @@ struct MarkdownSegmenter {
     }
 
     /// Scans Markdown text, which may go on when not `complete` (see
-    /// ``MathTextScanner/scan(_:excluding:complete:startsLine:insideFence:)``). A `wholeDocument` (a
-    /// file, not a stream's part nor a notebook cell) may start with YAML front matter, and its indented
-    /// code blocks are known (which needs the lines before; a stream does not recognise them).
+    /// ``MathTextScanner/scan(_:excluding:complete:startsLine:insideFence:)``). A `whole` text (a file or
+    /// a notebook cell, not a stream's part) has its indented code blocks known (which needs the lines
+    /// before them; a stream does not recognise them), and a file may start with YAML front matter.
     ///
     /// Blockquote markers (`>` at a line's start) are read as spaces: they are the quote's, not part of
     /// a formula (`> $$` / `> E = mc^2` / `> $$` is the formula `E = mc^2`).
     func scan(_ text: String, complete: Bool, startsLine: Bool = true, insideFence: CodeFence? = nil,
-              wholeDocument: Bool = false) -> MarkdownScan {
+              whole: WholeText? = nil) -> MarkdownScan {
         let bytes = Array(text.utf8)
         let text = Self.withoutQuoteMarkers(text, bytes: bytes, startsLine: startsLine)
         // Pass 1: where the code is (nothing in code is HTML or math).
@@ -106,8 +106,8 @@ struct MarkdownSegmenter {
         var i = 0
         let n = bytes.count
         // YAML front matter (a whole document's first line `---`, to a line `---` or `...`) is data.
-        if wholeDocument, complete {
-            if let end = Self.frontMatterEnd(bytes) {
+        if let whole, complete {
+            if whole == .file, let end = Self.frontMatterEnd(bytes) {
                 barriers.append(SourceRange(0, end))
                 i = end
             }
@@ -327,6 +327,14 @@ struct MarkdownSegmenter {
             for r in ranges where r.lowerBound < p && p < r.upperBound { p = r.lowerBound; moved = true }
         }
         return p
+    }
+
+    /// A whole Markdown text, not a stream's part.
+    enum WholeText {
+        /// A file (it may start with front matter).
+        case file
+        /// A notebook's Markdown cell.
+        case cell
     }
 
     enum ImageResult {
