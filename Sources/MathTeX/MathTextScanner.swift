@@ -125,7 +125,7 @@ public struct MathTextScanner: Sendable {
         "multline", "multline*", "flalign", "flalign*", "eqnarray", "eqnarray*", "math", "displaymath", "dmath", "dmath*",
     ]
 
-    /// The environments text may hold as math (the default of ``Options/environments``): the
+    /// The environments prose may hold as math (``Options/prose``): the
     /// ``displayEnvironments`` and every environment the TeX parser reads (`pmatrix`, `cases`,
     /// `aligned`…, which MathJax typesets in text too).
     public static let mathEnvironments: Set<String> = displayEnvironments.union(EnvironmentRegistry.table.keys)
