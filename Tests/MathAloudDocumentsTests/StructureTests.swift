@@ -56,7 +56,8 @@ struct StructureTests {
         let notebook = #"{"cells": [{"cell_type": "markdown", "source": ["---\n", "a: $b$\n", "---\n", "\n", "    code $x$\n", "\n", "$y$"]}]}"#
         #expect(processor().process(text: notebook, format: .notebook).formulas.map { $0.segment.formula!.source } == ["b", "y"])
         // `]` and `(` inside a formula are the formula's.
-        #expect(processor().process(text: "$f[a](x)$", format: .markdown).formulas.map { $0.segment.formula!.source } == ["f[a](x)"])
+        #expect(processor().process(text: "$f[a](x)$ and $<ab:c>$", format: .markdown).formulas.map { $0.segment.formula!.source }
+                == ["f[a](x)", "<ab:c>"])
     }
 
     /// In text and Markdown only math environments are formulas (`\begin{theorem}` was one); LaTeX

@@ -123,9 +123,11 @@ struct MarkdownSegmenter {
             if codeIndex < code.count, code[codeIndex].lowerBound == i { i = code[codeIndex].upperBound; continue }
             let b = bytes[i]
             if b == 0x5C { i += 2; continue }   // a backslash escape
+            while formulaIndex < formulas.count, formulas[formulaIndex].upperBound <= i { formulaIndex += 1 }
+            let inFormula = formulaIndex < formulas.count && formulas[formulaIndex].lowerBound < i
             if b == 0x3C {   // '<'
-                // An autolink (`<https://…>`) is a URL, not prose.
-                switch Self.autolink(at: i, bytes) {
+                // An autolink (`<https://…>`) is a URL, not prose (`<ab:c>` inside a formula is TeX).
+                switch inFormula ? nil : Self.autolink(at: i, bytes) {
                 case .some(let end?):
                     barriers.append(SourceRange(i, end))
                     i = end
@@ -200,8 +202,6 @@ struct MarkdownSegmenter {
             } else if b == 0x21, i + 1 == n, !complete {
                 hold(i, .all)
             } else if b == 0x5D {   // "](": a link's destination and title are not prose
-                while formulaIndex < formulas.count, formulas[formulaIndex].upperBound <= i { formulaIndex += 1 }
-                let inFormula = formulaIndex < formulas.count && formulas[formulaIndex].lowerBound < i
                 if !inFormula, i + 1 < n, bytes[i + 1] == 0x28 {
                     switch destination(from: i + 1, bytes: bytes) {
                     case .end(let end, _, _):
