@@ -73,6 +73,22 @@ struct StructureTests {
         #expect(!MathTextScanner.mathEnvironments.contains("theorem") && !MathTextScanner.mathEnvironments.contains("itemize"))
     }
 
+    /// Link destinations are read in time linear in the text: a destination's parentheses nest at most
+    /// 32 deep, `<…>` holds no `<`, a title in parentheses no `(` (CommonMark), so 50,000 `](` are not
+    /// each scanned to the end (over two minutes; `![a](` repeated was as slow before links were read).
+    @Test func linkDestinationsAreReadInLinearTime() {
+        for unit in ["](", "![a](", "](<", "](x (", "[a]("] {
+            let text = String(repeating: unit, count: 50_000)
+            let started = Date()
+            let doc = DocumentSegmenter().segment(text: text, as: .markdown)
+            #expect(doc.formulas.isEmpty)
+            #expect(Date().timeIntervalSince(started) < 10, "\(unit)")
+        }
+        let nested = "[a](" + String(repeating: "(", count: 33) + "x" + String(repeating: ")", count: 33) + ") $y$"
+        #expect(DocumentSegmenter().segment(text: nested, as: .markdown).formulas.map { $0.formula!.source } == ["y"])
+        #expect(DocumentSegmenter().segment(text: "[a](u/(($z$))) $y$", as: .markdown).formulas.map { $0.formula!.source } == ["y"])
+    }
+
     /// MathML in Markdown: `|` (a table's cell separator even inside a tag), the characters Markdown
     /// reads (`*`, `_`, `\`, backtick…) and line breaks (a blank line ends an HTML block) are character
     /// references; the result is one line.

@@ -402,17 +402,20 @@ struct MarkdownSegmenter {
         // The destination.
         let destination: SourceRange
         if bytes[k] == 0x3C {
+            // No line break and no unescaped `<` inside (CommonMark), which also keeps the scan short.
             var m = k + 1
-            while m < n, bytes[m] != 0x3E, bytes[m] != 0x0A { m += 1 }
+            while m < n, bytes[m] != 0x3E, bytes[m] != 0x0A, bytes[m] != 0x3C { m += bytes[m] == 0x5C ? 2 : 1 }
             guard m < n else { return .incomplete }
             guard bytes[m] == 0x3E else { return .none }
             destination = SourceRange(k + 1, m)
             k = m + 1
         } else {
+            // Parentheses nest at most 32 deep (cmark's limit): a text of many `](` is not scanned to its
+            // end from each of them.
             var m = k, parens = 0
             while m < n, bytes[m] > 0x20 {
                 if bytes[m] == 0x5C { m += 2; continue }
-                if bytes[m] == 0x28 { parens += 1 }
+                if bytes[m] == 0x28 { parens += 1; if parens > 32 { return .none } }
                 if bytes[m] == 0x29 { if parens == 0 { break }; parens -= 1 }
                 m += 1
             }
@@ -427,6 +430,8 @@ struct MarkdownSegmenter {
             let close: UInt8 = bytes[k] == 0x28 ? 0x29 : bytes[k]
             var m = k + 1
             while m < n, bytes[m] != close {
+                // A title in parentheses holds no unescaped `(` (CommonMark).
+                if close == 0x29, bytes[m] == 0x28 { return .none }
                 if bytes[m] == 0x5C { m += 1 }
                 m += 1
             }
