@@ -108,6 +108,22 @@ struct StructureTests {
         #expect(try converted("<p>$a*b$</p>", format: .html).contains("<annotation encoding=\"application/x-tex\">a*b</annotation>"))
     }
 
+    /// A Markdown image's alt escapes what Markdown would read there (`--label tex` wrote `![a*b*c]`,
+    /// shown as "abc"; audit --fix's alts go through the same escaping).
+    @Test func markdownAltsAreEscaped() throws {
+        #expect(DocumentEdit.markdownAltText(#"a*b_c|d`e&f<g~h[i]\ j."#) == #"a\*b\_c\|d\`e\&f\<g\~h\[i\]\\ j."#)
+        var md = ConversionOptions()
+        md.target = .markdown
+        var options = DocumentOptions()
+        options.products = [.image]
+        options.label = .tex
+        let p = DocumentProcessor(options: options, speaker: testSpeaker, imageMaker: FakeImageMaker())
+        let out = try DocumentConverter(processor: p, options: md).convert(bytes: Array("$a*b*c$".utf8), format: .markdown)
+        #expect(String(decoding: out.bytes, as: UTF8.self).hasPrefix(#"![a\*b\*c](images/"#))
+        let image = DocumentSegmenter().segment(text: "![old](x.png)", as: .markdown).elements[0].element!
+        #expect(DocumentEdit.setting("alt", to: "x_1 * y", on: image)?.text == #"x\_1 \* y"#)
+    }
+
     /// A Windows-1252 document whose formula needs a character the encoding lacks gets a character
     /// reference (it failed with "cannot be written in the document's encoding").
     @Test func charactersOutsideTheEncodingAreReferences() throws {

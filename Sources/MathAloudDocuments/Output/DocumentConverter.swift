@@ -295,11 +295,7 @@ public struct DocumentConverter: Sendable {
         case (.markdown, _):
             guard let image = formula.image else { return nil }
             let src = imageSource(image, formula: formula, assets: &assets)
-            var alt = ""
-            for c in label ?? "" {
-                if c == "\\" || c == "[" || c == "]" { alt.append("\\") }
-                alt.append(c)
-            }
+            let alt = DocumentEdit.markdownAltText(label ?? "")
             let destination = src.contains(" ") || src.contains(")") ? "<\(src)>" : src
             return "![\(alt)](\(destination))"
         }

@@ -41,13 +41,28 @@ public struct DocumentEdit: Sendable, Hashable {
                   name.lowercased() == "alt" || name.lowercased() == "title" else { return nil }
             var escaped = ""
             for c in value {
-                if c == "\\" || c == "[" || c == "]" || (existing.quote.map { c == $0 || ($0 == "(" && c == ")") } ?? false) {
+                if markdownActive.contains(c) || (existing.quote.map { c == $0 || ($0 == "(" && c == ")") } ?? false) {
                     escaped.append("\\")
                 }
                 escaped.append(c)
             }
             return DocumentEdit(range: valueRange, text: escaped, embedding: embedding)
         }
+    }
+
+    /// The characters a Markdown image's alt text escapes with a backslash: those Markdown would act on
+    /// there (`a*b*c` would be emphasis, shown as "abc"; `|` would split a table's cell; `&amp;` would be
+    /// decoded). CommonMark lets a backslash escape any ASCII punctuation.
+    static let markdownActive: Set<Character> = ["\\", "[", "]", "*", "_", "`", "<", "&", "~", "|"]
+
+    /// `text` for a Markdown image's alt (``markdownActive`` characters escaped).
+    public static func markdownAltText(_ text: String) -> String {
+        var escaped = ""
+        for c in text {
+            if markdownActive.contains(c) { escaped.append("\\") }
+            escaped.append(c)
+        }
+        return escaped
     }
 
     /// `value` escaped for a double-quoted HTML/XML attribute: ``XMLEscaping/attribute(_:)``, the one
