@@ -3,7 +3,7 @@ import Foundation
 extension Speaker {
     /// Speaks prose with inline math: the prose is kept, each formula found by the
     /// ``MathTextScanner`` is replaced by its speech. Diagnostics point into `text`.
-    public func speak(text: String, scanner: MathTextScanner = MathTextScanner()) -> (text: String, diagnostics: [Diagnostic]) {
+    public func speak(text: String, scanner: MathTextScanner = MathTextScanner(options: .prose)) -> (text: String, diagnostics: [Diagnostic]) {
         var out = ""
         let diagnostics = walk(text, scanner: scanner, prose: { out += $0 }, formula: { out += $0.text })
         return (out, diagnostics)
@@ -11,7 +11,7 @@ extension Speaker {
 
     /// Prose with inline math as one ``SpeechDescription`` (for a voice or SSML): prose words as they
     /// are, each formula's structured speech with its pauses. Diagnostics point into `text`.
-    public func speech(forText text: String, scanner: MathTextScanner = MathTextScanner())
+    public func speech(forText text: String, scanner: MathTextScanner = MathTextScanner(options: .prose))
         -> (speech: SpeechDescription, diagnostics: [Diagnostic]) {
         var speech = SpeechDescription()
         let diagnostics = walk(text, scanner: scanner, prose: { prose in

@@ -70,6 +70,10 @@ public struct AuditEngine: Sendable {
         case .failure(let error): return fail(.unreadable, error.description)
         }
         summary.bytes = bytes.count
+        // Binary data (a PNG named fake.md) is one finding, not hundreds of text findings.
+        if let nul = DocumentSource.binaryOffset(of: bytes) {
+            return fail(.unreadable, "the file is binary data, not a text document (a NUL byte at byte \(nul)); it was not audited")
+        }
         var edits: [TextEdit] = []
         let transcoded = judgeDocument(bytes, format: format, file: path, entry: nil, url: url, summary: &summary, findings: &findings, edits: &edits)
         var plan: FixPlan? = nil
@@ -167,14 +171,24 @@ public struct AuditEngine: Sendable {
     /// An I/O problem.
     struct ReadError: Error, CustomStringConvertible { let description: String }
 
+    /// Why a file cannot be opened, from `open`'s or `stat`'s errno: a symbolic link whose target does
+    /// not exist says so (it was "permission denied").
+    static func openProblem(_ path: String, errno code: Int32) -> ReadError {
+        var info = stat()
+        if code == ENOENT, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " (\($0))" } ?? ""
+            return ReadError(description: "cannot read the file: it is a symbolic link whose target\(target) does not exist")
+        }
+        return ReadError(description: "cannot read the file (\(String(cString: strerror(code)).lowercased()))")
+    }
+
     /// Whether `url` is a regular file of at most `limit` bytes (a problem when it is not).
     static func checkRegularFile(_ url: URL, limit: Int) -> ReadError? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
-            return ReadError(description: "cannot read the file (it is missing or not accessible)")
-        }
-        if attributes[.type] as? FileAttributeType == .typeDirectory { return ReadError(description: "is a directory") }
-        if let size = attributes[.size] as? Int, size > limit {
-            return ReadError(description: "the file is \(size) bytes, more than the limit of \(limit)")
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return openProblem(url.path, errno: errno) }
+        if info.st_mode & S_IFMT == S_IFDIR { return ReadError(description: "is a directory") }
+        if Int(info.st_size) > limit {
+            return ReadError(description: "the file is \(info.st_size) bytes, more than the limit of \(limit)")
         }
         return nil
     }
@@ -182,16 +196,17 @@ public struct AuditEngine: Sendable {
     /// The bytes of a file, at most `limit` of them.
     static func read(_ url: URL, limit: Int) -> Result<[UInt8], ReadError> {
         if let problem = checkRegularFile(url, limit: limit) { return .failure(problem) }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            return .failure(ReadError(description: "cannot read the file (permission denied)"))
-        }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: limit == Int.max ? limit : limit + 1) ?? Data()
-            if data.count > limit { return .failure(ReadError(description: "the file is larger than the limit of \(limit) bytes")) }
-            return .success([UInt8](data))
-        } catch {
-            return .failure(ReadError(description: "cannot read the file: \(error.localizedDescription)"))
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(openProblem(url.path, errno: errno)) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
+            if n < 0 { return .failure(ReadError(description: "cannot read the file (\(String(cString: strerror(errno)).lowercased()))")) }
+            if n == 0 { return .success(bytes) }
+            if bytes.count + n > limit { return .failure(ReadError(description: "the file is larger than the limit of \(limit) bytes")) }
+            bytes.append(contentsOf: buffer[0..<n])
         }
     }
 }

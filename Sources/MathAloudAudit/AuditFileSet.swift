@@ -8,7 +8,9 @@ public struct AuditFileSet: Sendable {
     public struct Item: Sendable, Hashable {
         /// Where it is.
         public let url: URL
-        /// How it is reported: relative to the directory given, or as given for a file.
+        /// How it is reported: as given on the command line (a file), or the directory as given and the
+        /// path under it (`docs/notes.md` for `audit docs`; `notes.md` for `audit .`), so that a location
+        /// opens from the current directory and a `--dry-run` diff applies there with `patch -p1`.
         public let path: String
         /// Its format.
         public let format: FileFormat
@@ -42,7 +44,10 @@ public struct AuditFileSet: Sendable {
                 continue
             }
             if isDirectory.boolValue {
-                let prefix = inputs.count > 1 ? (input.hasSuffix("/") ? String(input.dropLast()) : input) + "/" : ""
+                var given = input
+                while given.count > 1, given.hasSuffix("/") { given.removeLast() }
+                while given.hasPrefix("./") { given.removeFirst(2) }
+                let prefix = given == "." || given.isEmpty ? "" : given + "/"
                 items.append(contentsOf: AuditFileSet.walk(url, prefix: prefix, configuration: configuration))
             } else {
                 let format = FileFormat.forExtension(url.pathExtension) ?? AuditFileSet.sniff(url)

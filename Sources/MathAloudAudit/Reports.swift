@@ -319,7 +319,7 @@ public struct SARIFReportWriter: AuditReportWriter {
                                      "informationUri": "https://github.com/mathaloud/mathaloud", "rules": rules]
         let head = "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
             + AuditJSON.encode(driver) + "},\"columnKind\":\"unicodeCodePoints\","
-            + "\"originalUriBaseIds\":{\"SRCROOT\":{\"description\":{\"text\":\"The directory audited.\"}}},\"results\":["
+            + "\"originalUriBaseIds\":{\"SRCROOT\":{\"description\":{\"text\":\"The directory the audit ran in: every uri is relative to it.\"}}},\"results\":["
         output.write(head)
     }
 

@@ -86,9 +86,9 @@ struct AuditDocument: Sendable {
 enum Segmenters {
     /// Segments `bytes` as `format` and collects the formula sites. `url` locates LaTeX inclusions.
     static func segment(_ bytes: [UInt8], format: FileFormat, url: URL?) -> AuditDocument {
+        // The segmenter's options as convert has them (`$` is math in every format, SegmenterOptions):
+        // a formula the audit finds is the one conversion labels.
         var options = SegmenterOptions()
-        // MathJax reads `$` only when a page configures it (its default is `\(…\)`); KaTeX likewise.
-        if format == .html || format == .epub { options.dollarDelimiters = configuresDollars(bytes) }
         if format == .latex, let directory = url?.deletingLastPathComponent() {
             options.loadIncludedFile = { name in
                 let file = directory.appendingPathComponent(name)
@@ -191,36 +191,5 @@ enum Segmenters {
         guard source.utf8.contains(UInt8(ascii: "\\")) else { return false }
         return ["\\newcommand", "\\renewcommand", "\\providecommand", "\\def", "\\gdef", "\\DeclareMathOperator", "\\let"]
             .contains { source.contains($0) }
-    }
-
-    /// Whether a page configures `$…$` as math (MathJax `inlineMath`, KaTeX auto-render `delimiters`).
-    static func configuresDollars(_ bytes: [UInt8]) -> Bool {
-        let quoted: [[UInt8]] = [Array("'$'".utf8), Array("\"$\"".utf8)]
-        for key in ["inlineMath", "delimiters"] {
-            let needle = Array(key.utf8)
-            var search = 0
-            while let at = find(needle, in: bytes, from: search) {
-                let window = Array(bytes[(at + needle.count)..<min(bytes.count, at + needle.count + 200)])
-                if quoted.contains(where: { find($0, in: window, from: 0) != nil }) { return true }
-                search = at + needle.count
-            }
-        }
-        return false
-    }
-
-    /// The offset of the first `needle` in `bytes` at or after `from`.
-    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
-        guard let first = needle.first, needle.count <= bytes.count else { return nil }
-        var i = from
-        let last = bytes.count - needle.count
-        while i <= last {
-            if bytes[i] == first {
-                var j = 1
-                while j < needle.count, bytes[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return i }
-            }
-            i += 1
-        }
-        return nil
     }
 }

@@ -172,6 +172,8 @@ extension DiagnosticID {
             .init(.renderPageTooLarge, .warning, "The image would be larger than the page limit; it is drawn smaller to fit."),
             .init(.renderMissingGlyph, .warning, "A character no loaded font has (Cyrillic or CJK in \\text{…} with a Latin font): it is drawn as blank space."),
             // Documents (MathAloudDocuments).
+            .init("document.binary", .error, "Input that is binary data (a NUL byte: a zip, an image), not text: nothing of it is read.",
+                  rejectsInput: true),
             .init("document.include-cycle", .error, "An \\input or \\include that includes itself again."),
             .init("document.include-not-found", .error, "An \\input or \\include whose file cannot be read."),
             .init("document.include-too-deep", .error, "Includes nested deeper than the limit."),

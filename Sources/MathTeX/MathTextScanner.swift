@@ -26,8 +26,9 @@ import MathSyntax
 /// Outside Markdown code:
 /// - `$…$` inline and `$$…$$` display (unless ``Options/dollarDelimiters`` is off);
 /// - `\(…\)` inline and `\[…\]` display;
-/// - `\begin{env}…\end{env}` for any environment name made of ASCII letters and `*`, with nested
-///   environments of the same name counted. Display, except `math`. The fragment's TeX is the whole
+/// - `\begin{env}…\end{env}` for any environment name made of ASCII letters and `*`, or only the
+///   ``Options/environments`` given (``Options/prose``: ``mathEnvironments``, so `itemize`, `theorem`
+///   and `proof` are prose scanned inside), with nested environments of the same name counted. Display, except `math`. The fragment's TeX is the whole
 ///   environment, `\begin` and `\end` included (so the TeX parser sees the environment), except for
 ///   `math` and `displaymath`, which give their content only.
 ///
@@ -89,8 +90,9 @@ public struct MathTextScanner: Sendable {
         /// input cannot make the diagnostics grow without bound. Default 1000.
         public var maxDiagnostics = 1000
         /// The environments that are math, by name (`equation`, `align*`…); nil (the default) makes every
-        /// `\begin{name}…\end{name}` math. With a set, any other environment is text, and the scan goes
-        /// on inside it (so `\begin{itemize}` in a LaTeX document is prose, and the math in it is found).
+        /// `\begin{name}…\end{name}` math. With a set (``prose`` has ``MathTextScanner/mathEnvironments``),
+        /// any other environment is text, and the scan goes on inside it (so `\begin{itemize}` or
+        /// `\begin{theorem}` is prose, and the math in it is found).
         public var environments: Set<String>? = nil
         /// Markdown math beyond the dollars (GitHub's and GitLab's syntax): a fenced code block whose info
         /// string is `math` is display math (its lines are the TeX), and `` $`…`$ `` (a code span between
@@ -102,10 +104,31 @@ public struct MathTextScanner: Sendable {
         public var namedCharacterReference: (@Sendable (String) -> String?)? = nil
         /// The default options.
         public init() {}
+
+        /// The options for prose (`speak --text`, documents in text and Markdown): the defaults, with
+        /// only the ``MathTextScanner/mathEnvironments`` as math (`\begin{theorem}` is prose).
+        public static var prose: Options {
+            var o = Options()
+            o.environments = MathTextScanner.mathEnvironments
+            return o
+        }
     }
 
     /// The options this scanner uses.
     public var options: Options
+
+    /// LaTeX's display and math environments, as a LaTeX document has them outside math: amsmath's
+    /// numbered ones and their starred forms, `math`, `displaymath` and breqn's `dmath` (the documents'
+    /// LaTeX segmenter reads these as formulas, and every other environment as prose).
+    public static let displayEnvironments: Set<String> = [
+        "equation", "equation*", "align", "align*", "alignat", "alignat*", "xalignat", "xxalignat", "gather", "gather*",
+        "multline", "multline*", "flalign", "flalign*", "eqnarray", "eqnarray*", "math", "displaymath", "dmath", "dmath*",
+    ]
+
+    /// The environments prose may hold as math (``Options/prose``): the
+    /// ``displayEnvironments`` and every environment the TeX parser reads (`pmatrix`, `cases`,
+    /// `aligned`…, which MathJax typesets in text too).
+    public static let mathEnvironments: Set<String> = displayEnvironments.union(EnvironmentRegistry.table.keys)
 
     /// Creates a scanner.
     public init(options: Options = .init()) {

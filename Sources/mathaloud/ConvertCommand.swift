@@ -17,7 +17,8 @@ enum ConvertCommand {
                        choices: ["html", "markdown"]),
             OptionSpec(["--math-as"], "S", "for --to html: mathml (default), svg (inline, role=img with <title>) or img (<img alt>)",
                        choices: ["mathml", "svg", "img"]),
-            OptionSpec(["-o", "--output"], "OUT", "where to write (default standard output); image files go in --images", completion: .file),
+            OptionSpec(["-o", "--output"], "OUT", "where to write (default standard output); image files go in --images; "
+                       + "a symbolic link or a directory in the way is refused, nothing written", completion: .file),
             OptionSpec(["--format"], "F", "the input's format (default: from FILE's extension, else markdown)",
                        choices: ["text", "markdown", "html", "latex", "notebook"]),
             OptionSpec(["--label"], "M", "speech (default: the speech and equation number), tex (the source) or none",
@@ -40,7 +41,8 @@ enum ConvertCommand {
             OptionSpec(["--trust-protocols"], "P", "the URL schemes a trusted link or image may use (default http,https,mailto; "
                        + "a relative URL is always allowed)"),
             OptionSpec(["--image-format"], "F", "svg (default) or png, for --math-as img and --to markdown", choices: ["svg", "png"]),
-            OptionSpec(["--images"], "DIR", "where image files go, relative to OUT (default images)", completion: .directory),
+            OptionSpec(["--images"], "DIR", "where image files go, relative to OUT (default images); each is named by its content's "
+                       + "SHA-256, so documents converted into one folder keep their images", completion: .directory),
             OptionSpec(["--inline-images"], nil, "images as data: URIs"),
             OptionSpec(["--relabel"], nil, "replace the alttext/aria-label <math> elements already have (default: add what is missing)"),
             OptionSpec(["--stream"], nil, "read standard input as it comes and write each part as soon as it is final (text or markdown)"),
@@ -136,20 +138,31 @@ enum ConvertCommand {
                 return .io
             }
         } else {
-            do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-                Output.error("mathaloud: cannot read \(path): \(error.localizedDescription)\n")
+            do { bytes = Array(try InputFile.read(path, limit: .max)) } catch {
+                Output.error("mathaloud: \(error)\n")
                 return .io
             }
         }
         let converted: ConvertedDocument
+        let inputName = path == "-" ? "<stdin>" : path
         do {
             converted = try converter.convert(bytes: bytes, format: format)
         } catch {
-            Output.error("mathaloud: \(error)\n")
+            // An edit that could not be made: where, in the input.
+            if case .edit(let e) = error {
+                let range: SourceRange
+                switch e {
+                case .overlapping(_, let r), .outOfRange(let r), .unencodable(let r): range = r
+                }
+                let at = DocumentSource(bytes: bytes).location(of: range.lowerBound)
+                Output.error("\(inputName):\(at.line):\(at.column): error: \(e)\n")
+            } else {
+                Output.error("mathaloud: \(inputName): \(error)\n")
+            }
             return .io
         }
         let source = converted.processed.document.source
-        let renderer = DiagnosticRenderer(source: SourceText(source.text), inputName: path == "-" ? "<stdin>" : path)
+        let renderer = DiagnosticRenderer(source: SourceText(source.text), inputName: inputName)
         for d in converted.processed.diagnostics {
             var moved = d
             moved.range = d.range.map {
@@ -158,15 +171,26 @@ enum ConvertCommand {
             Output.error(renderer.terminal(moved))
         }
         if let output, output != "-" {
+            // Every target is checked before anything is written: a link or a directory in the way
+            // leaves all the files as they were.
             let target = URL(fileURLWithPath: output)
-            do {
-                try AtomicFile.write(Data(converted.bytes), to: target)
-                let base = target.deletingLastPathComponent()
-                for asset in converted.assets {
-                    try AtomicFile.write(Data(asset.data), to: base.appendingPathComponent(asset.path), under: base)
+            let base = target.deletingLastPathComponent()
+            // Paths in messages as the user wrote them.
+            let shownBase = (output as NSString).deletingLastPathComponent
+            let images = converted.assets.map {
+                (url: base.appendingPathComponent($0.path), shown: shownBase.isEmpty ? $0.path : shownBase + "/" + $0.path, data: $0.data)
+            }
+            do throws(OutputFileError) {
+                if let problem = DocumentOutput.problem(target, shown: output) { throw problem }
+                try OutputFile.createDirectory(base)
+                for image in images {
+                    try DocumentOutput.prepareDirectories(of: image.url, under: base, shownBase: shownBase)
+                    if let problem = DocumentOutput.problem(image.url, shown: image.shown) { throw problem }
                 }
+                for image in images { try DocumentOutput.write(Data(image.data), to: image.url, shown: image.shown) }
+                try DocumentOutput.write(Data(converted.bytes), to: target, shown: output)
             } catch {
-                Output.error("mathaloud: cannot write \(output): \(error)\n")
+                Output.error("mathaloud: \(error)\n")
                 return .io
             }
         } else {
@@ -275,7 +299,7 @@ enum ConvertCommand {
                 case .formula(let f):
                     formulas += 1
                     if f.hasErrors { errors = true }
-                    let (markup, isLabelled) = converter.streamText(for: f)
+                    let (markup, isLabelled) = converter.streamText(for: f, format: format)
                     out += markup
                     if isLabelled { labelled += 1 }
                 }
@@ -288,7 +312,9 @@ enum ConvertCommand {
             write(stream.append(chunk))
         }
         write(stream.finish())
-        for d in stream.diagnostics { Output.error("<stdin>: \(d.severity): \(d.message) [\(d.id)]\n") }
+        for (d, at) in zip(stream.diagnostics, stream.diagnosticLocations) {
+            Output.error("<stdin>:\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.id)]\n")
+        }
         if stats {
             Output.error(statistics(formulas: formulas, labelled: labelled, bytes: total, processor: converter.processor, started: started))
         }
@@ -347,44 +373,5 @@ struct StandardInputChunks {
             if !bytes.isEmpty { return String(decoding: bytes, as: UTF8.self) }
         }
         return nil
-    }
-}
-
-/// Writing files atomically (a temporary file in the same directory, then a rename), never through a
-/// symbolic link, never outside `root` when given.
-enum AtomicFile {
-    enum Failure: Error, CustomStringConvertible {
-        case symlink(String)
-        case outside(String)
-        var description: String {
-            switch self {
-            case .symlink(let p): "\(p) is a symbolic link; not written through it"
-            case .outside(let p): "\(p) is outside the output directory"
-            }
-        }
-    }
-
-    static func write(_ data: Data, to url: URL, under root: URL? = nil) throws {
-        let target = url.standardizedFileURL
-        if let root {
-            let base = root.standardizedFileURL.path
-            guard target.path.hasPrefix(base.hasSuffix("/") ? base : base + "/") else { throw Failure.outside(url.path) }
-        }
-        let directory = target.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // No link on the way: the directory and the file itself.
-        if let type = try? FileManager.default.attributesOfItem(atPath: target.path)[.type] as? FileAttributeType,
-           type == .typeSymbolicLink { throw Failure.symlink(target.path) }
-        if directory.resolvingSymlinksInPath().path != directory.path,
-           let root, !directory.path.hasPrefix(root.standardizedFileURL.path) {
-            throw Failure.symlink(directory.path)
-        }
-        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        try data.write(to: temporary)
-        if rename(temporary.path, target.path) != 0 {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(code))])
-        }
     }
 }

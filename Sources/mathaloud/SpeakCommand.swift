@@ -68,6 +68,12 @@ enum SpeakCommand {
         let diagnostics: [Diagnostic]
         let renderer: DiagnosticRenderer
         var spoken: SpokenFormula? = nil
+        if args.flag("--text"), let nul = DocumentSource.binaryOffset(of: input.utf8) {
+            // Binary data (an image, a zip) is no prose: one error, not pages of garbage and warnings.
+            let at = DocumentSource(text: input).location(of: nul)
+            Output.error("\(name):\(at.line):\(at.column): error: the input is binary data, not text (a NUL byte); nothing was spoken [document.binary]\n")
+            return .inputErrors
+        }
         if args.flag("--text") {
             let result = speaker.speech(forText: input)
             (speech, diagnostics) = (result.speech, result.diagnostics)
@@ -121,7 +127,9 @@ enum SpeakCommand {
         var reader = StandardInputChunks()
         while let chunk = reader.next() { write(stream.append(chunk)) }
         write(stream.finish())
-        for d in stream.diagnostics { Output.error("<stdin>: \(d.severity): \(d.message) [\(d.id)]\n") }
+        for (d, at) in zip(stream.diagnostics, stream.diagnosticLocations) {
+            Output.error("<stdin>:\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.id)]\n")
+        }
         return errors ? .inputErrors : .success
     }
 }

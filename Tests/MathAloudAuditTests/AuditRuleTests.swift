@@ -1,4 +1,5 @@
 import Foundation
+import MathAloudDocuments
 import Testing
 @testable import MathAloudAudit
 import MathAloud
@@ -147,10 +148,50 @@ import MathAloud
         #expect(AuditFixtures.rules(AuditFixtures.audit(dir, "empty.epub")) == ["document.malformed"])
     }
 
+    /// The audit finds the formulas convert labels: `$…$` in an HTML page is math for both (the audit
+    /// read it only when the page configured MathJax's inlineMath, so a page scored 100 that convert
+    /// then reported an error in).
+    @Test func auditAndConvertFindTheSameFormulas() throws {
+        let dir = FixtureDirectory()
+        let page = "<p>A $\\bar$ b and \\(x\\) and $$y$$ costs $5 and $10</p>"
+        dir.write("p.html", page)
+        let audit = AuditFixtures.audit(dir, "p.html")
+        let segmented = DocumentSegmenter().segment(text: page, as: .html)
+        #expect(segmented.formulas.map { $0.formula!.source } == ["\\bar", "x", "y"])
+        #expect(audit.summary.formulas == 3)
+        #expect(audit.findings.map(\.rule.rawValue) == ["math.parse-error"])
+        #expect(audit.findings.map(\.start) == [SourceLocation(line: 1, column: 7)])
+    }
+
+    /// A directory's files are reported under the directory as given, one directory as several were
+    /// (`audit docs` printed `notes8.tex`, `audit two/a two/b` printed `two/a/n.md`): locations open from
+    /// the current directory, SARIF uris are relative to it, a `--dry-run` diff applies with `patch -p1`.
+    @Test func pathsAreRelativeToTheCurrentDirectory() throws {
+        let dir = FixtureDirectory()
+        dir.write("docs/sub/n.md", "$x$")
+        dir.write("top.md", "$y$")
+        func paths(_ inputs: [String]) -> [String] {
+            AuditFileSet(inputs: inputs, configuration: AuditConfiguration(), directory: URL(fileURLWithPath: dir.url.path, isDirectory: true)).items.map(\.path)
+        }
+        #expect(paths(["docs"]) == ["docs/sub/n.md"])
+        #expect(paths(["./docs/"]) == ["docs/sub/n.md"])
+        #expect(paths(["docs/sub", "top.md"]) == ["docs/sub/n.md", "top.md"])
+        #expect(paths(["."]) == ["docs/sub/n.md", "top.md"])
+        #expect(paths([dir.url.path + "/docs"]) == [dir.url.path + "/docs/sub/n.md"])
+    }
+
     @Test func unreadableFilesAreFindings() throws {
         let dir = FixtureDirectory()
         try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("gone.md").path, withDestinationPath: "/nonexistent/x.md")
         #expect(AuditFixtures.rules(AuditFixtures.audit(dir, "gone.md")) == ["document.unreadable"])
+        // The message says what is wrong (it said "permission denied").
+        #expect(AuditFixtures.audit(dir, "gone.md").findings.map(\.message)
+                == ["cannot read the file: it is a symbolic link whose target (/nonexistent/x.md) does not exist"])
+        // Binary data (a PNG named .md) is one finding, not hundreds of text findings with binary excerpts.
+        dir.write("fake.md", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D] + Array("$\\frac{ $x$ <math>".utf8))
+        let binary = AuditFixtures.audit(dir, "fake.md")
+        #expect(binary.findings.map(\.message) == ["the file is binary data, not a text document (a NUL byte at byte 8); it was not audited"])
+        #expect(binary.findings.map(\.rule) == [.unreadable])
         var engine = AuditFixtures.engine()
         engine.maxFileSize = 10
         dir.write("big.md", "$x$ and more than ten bytes")

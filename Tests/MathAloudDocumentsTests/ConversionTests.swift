@@ -21,7 +21,7 @@ func checkTextOutsideFormulasUnchanged(_ converted: ConvertedDocument, sourceLoc
         #expect(Array(output[outPosition..<(outPosition + unchanged.count)]) == Array(unchanged),
                 "text before \(edit.range) changed", sourceLocation: sourceLocation)
         outPosition += unchanged.count
-        let written = converted.processed.document.source.encode(edit.embedding.escape(edit.text)) ?? []
+        let written = converted.processed.document.source.encodeAsMarkup(edit.embedding.escape(edit.text))
         #expect(Array(output[outPosition..<(outPosition + written.count)]) == written, sourceLocation: sourceLocation)
         outPosition += written.count
         inPosition = edit.range.upperBound
@@ -101,9 +101,9 @@ struct ConversionTests {
         var img = ConversionOptions()
         img.mathStyle = .img
         let b = try convert("Let $x^2$ and $$y$$.", .markdown, conversion: img, imageMaker: maker)
-        #expect(b.assets.map(\.path) == ["images/f1.svg", "images/f2.svg"])
+        #expect(b.assets.map(\.path) == ["images/3be1fde084ce6c481356.svg", "images/f5b672d1f322f3614dca.svg"])
         let imgOut = String(decoding: b.bytes, as: UTF8.self)
-        #expect(imgOut.contains(#"<img src="images/f1.svg" alt="x squared" width="#))
+        #expect(imgOut.contains(#"<img src="images/3be1fde084ce6c481356.svg" alt="x squared" width="#))
         #expect(imgOut.contains(#"style="vertical-align:-"#))
         img.inlineImages = true
         let c = try convert("Let $x$.", .markdown, conversion: img, imageMaker: maker)
@@ -116,13 +116,28 @@ struct ConversionTests {
         md.target = .markdown
         md.imageFormat = .png
         let result = try convert("A [link](x) and $a_{[1]}$ with `$code$`.", .markdown, conversion: md, imageMaker: FakeImageMaker())
-        #expect(String(decoding: result.bytes, as: UTF8.self) == "A [link](x) and ![a sub, open bracket, 1, close bracket](images/f1.svg) with `$code$`.")
+        #expect(String(decoding: result.bytes, as: UTF8.self) == "A [link](x) and ![a sub, open bracket, 1, close bracket](images/152f347f5490de006e3c.svg) with `$code$`.")
         var options = DocumentOptions()
         options.products = [.image]
         options.labelTemplate = "[{speech}] \\ {latex}"
         let p = DocumentProcessor(options: options, speaker: testSpeaker, imageMaker: FakeImageMaker())
         let escaped = try DocumentConverter(processor: p, options: md).convert(bytes: Array("$x$".utf8), format: .markdown)
-        #expect(String(decoding: escaped.bytes, as: UTF8.self) == "![\\[x\\] \\\\ x](images/f1.svg)")
+        #expect(String(decoding: escaped.bytes, as: UTF8.self) == "![\\[x\\] \\\\ x](images/70f6839baa1e166fca6d.svg)")
+    }
+
+    /// An image file is named by its content (the first 20 hex digits of its SHA-256): two documents
+    /// converted into one folder never overwrite each other's images (they both wrote `images/f1.svg`),
+    /// and a formula written twice is one file.
+    @Test func imageFilesAreNamedByTheirContent() throws {
+        var md = ConversionOptions()
+        md.target = .markdown
+        // The fake maker's SVG of "x" and "y": SHA-256 9b4c4f1f5f26de70599a… and 92e68bd57d6516a58e85…
+        let a = try convert("$x$ and $x$.", .markdown, conversion: md, imageMaker: FakeImageMaker())
+        let b = try convert("$y$.", .markdown, conversion: md, imageMaker: FakeImageMaker())
+        #expect(String(decoding: a.bytes, as: UTF8.self) == "![x](images/9b4c4f1f5f26de70599a.svg) and ![x](images/9b4c4f1f5f26de70599a.svg).")
+        #expect(a.assets.map(\.path) == ["images/9b4c4f1f5f26de70599a.svg"])
+        #expect(b.assets.map(\.path) == ["images/92e68bd57d6516a58e85.svg"])
+        #expect(String(decoding: a.assets[0].data, as: UTF8.self).contains("<title>x</title>"))
     }
 
     @Test func noImageMakerIsAnError() {

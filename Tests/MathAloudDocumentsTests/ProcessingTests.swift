@@ -84,7 +84,10 @@ struct ErrorModeTests {
 
     @Test func showErrorShowsTheMessageAndTheSource() throws {
         let html = try converted(Self.text, options: { $0.errors = .showError })
-        #expect(html.contains(#"<span class="mathaloud-error" role="note"><code>$\foo{y}$</code> <span>unknown command \foo"#))
+        // In Markdown, `$` and `\` of the shown source are character references (Markdown would read them).
+        #expect(html.contains(#"<span class="mathaloud-error" role="note"><code>&#36;&#92;foo{y}&#36;</code> <span>unknown command &#92;foo"#))
+        let page = try converted("Bad $\\foo{y}$.", format: .html, options: { $0.errors = .showError })
+        #expect(page.contains(#"<code>$\foo{y}$</code> <span>unknown command \foo"#))
         let markdown = try converted(Self.text, options: { $0.errors = .showError }, conversion: markdownConversion(),
                                      imageMaker: FakeImageMaker())
         #expect(markdown.contains("`$\\foo{y}$` (unknown command \\foo"))

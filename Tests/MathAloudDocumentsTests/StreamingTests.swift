@@ -186,6 +186,29 @@ struct StreamingTests {
         let formulas = segments.compactMap { if case .formula(let f) = $0 { f } else { nil } }
         #expect(formulas.last?.label == "x is a member of the real numbers, equation 1")
     }
+
+    /// Each diagnostic of a stream has the line and column the whole text's has (a stream printed
+    /// "<stdin>: error: …" with no place), however the text is chunked, and after the stream has
+    /// dropped the text before it.
+    @Test func diagnosticsHaveTheWholeTextsLocations() {
+        let prose = String(repeating: "some prose that is long enough to be dropped\n", count: 300)
+        let text = "line one\nsecond $\\frac{a}$ b\n" + prose + "é then $$x"
+        let whole = processor().process(text: text, format: .text)
+        let expected = whole.diagnostics.map { whole.document.source.location(of: $0.range!.lowerBound) }
+        #expect(expected == [SourceLocation(line: 2, column: 9), SourceLocation(line: 303, column: 8)])
+        for chunk in [1, 7, 4096] {
+            let stream = MathStream(processor: processor(), format: .text)
+            var k = text.startIndex
+            while k < text.endIndex {
+                let next = text.index(k, offsetBy: chunk, limitedBy: text.endIndex) ?? text.endIndex
+                _ = stream.append(String(text[k..<next]))
+                k = next
+            }
+            _ = stream.finish()
+            #expect(stream.diagnostics.map(\.id) == whole.diagnostics.map(\.id))
+            #expect(stream.diagnosticLocations == expected, "chunks of \(chunk)")
+        }
+    }
 }
 
 /// Streams that run through fenced code blocks: a block still open is scanned from its last line, not

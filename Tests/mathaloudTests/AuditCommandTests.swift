@@ -161,6 +161,21 @@ import Testing
         #expect(try String(contentsOf: dir.appendingPathComponent("a.html"), encoding: .utf8) == "<p><math alttext=\"x\"><mi>x</mi></math></p>\n")
     }
 
+    /// As `convert`'s output and `--fix`'s files: a symbolic link at the report's name is refused, not
+    /// replaced (audit replaced it while convert refused), and its target is left alone.
+    @Test func aLinkedReportIsRefused() throws {
+        let dir = temporaryDirectory()
+        try "<p><math><mi>x</mi></math></p>\n".write(to: dir.appendingPathComponent("a.html"), atomically: true, encoding: .utf8)
+        let target = dir.appendingPathComponent("target.txt"), link = dir.appendingPathComponent("report.txt")
+        try "keep".write(to: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let r = try runCLI(["audit", dir.appendingPathComponent("a.html").path, "-o", link.path, "--fail-on", "never"])
+        #expect(r.status == 3)
+        #expect(r.stderr == "mathaloud: cannot write \(link.path): it is a symbolic link (not written through or replaced)\n")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+    }
+
     @Test func configurationFileIsFound() throws {
         let dir = temporaryDirectory()
         try "<p><math><mi>x</mi></math> $\\RR$</p>\n".write(to: dir.appendingPathComponent("a.md"), atomically: true, encoding: .utf8)

@@ -28,8 +28,9 @@ struct ConvertCommandTests {
         let r = try runCLI(["convert", input.path, "--to", "markdown", "-o", output.path, "--stats"])
         #expect(r.status == 0, "\(r.stderr)")
         let written = try String(contentsOf: output, encoding: .utf8)
-        #expect(written.contains("Area ![pi r squared](images/f1.svg) costs $5."))
-        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("images/f1.svg").path))
+        // The image is named by its content: 20 hex digits of its SHA-256.
+        let name = try #require(written.firstMatch(of: /Area !\[pi r squared\]\(images\/([0-9a-f]{20})\.svg\) costs \$5\./)?.1)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("images/\(name).svg").path))
         #expect(r.stderr.contains("1 formulas, 1 labelled") || r.stderr.contains("1 formula, 1 labelled"), "\(r.stderr)")
         #expect(r.stderr.contains("peak RSS"))
     }
@@ -44,6 +45,85 @@ struct ConvertCommandTests {
         #expect(r.status == 3)
         #expect(r.stderr.contains("symbolic link"))
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep")
+    }
+
+    /// Two documents converted into one folder keep their images (both wrote `images/f1.svg`, so the
+    /// first page showed the second's formula under its own alt).
+    @Test func twoDocumentsIntoOneFolderKeepTheirImages() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("Area $\\pi r^2$.\n".utf8).write(to: dir.appendingPathComponent("a.md"))
+        try Data("Energy $E=mc^2$.\n".utf8).write(to: dir.appendingPathComponent("b.md"))
+        for name in ["a", "b"] {
+            let r = try runCLI(["convert", dir.appendingPathComponent("\(name).md").path, "--math-as", "img",
+                                "-o", dir.appendingPathComponent("site/\(name).html").path])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let images = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("site/images").path).sorted()
+        #expect(images.count == 2)
+        for (page, alt) in [("a", "pi r squared"), ("b", "E equals m c squared")] {
+            let html = try String(contentsOf: dir.appendingPathComponent("site/\(page).html"), encoding: .utf8)
+            let src = try #require(html.firstMatch(of: /src="images\/([0-9a-f]{20}\.svg)"/)?.1)
+            #expect(images.contains(String(src)))
+            #expect(html.contains("alt=\"\(alt)\""))
+            // The image drawn for this page is the one it names (its SVG title is the page's label).
+            let svg = try String(contentsOf: dir.appendingPathComponent("site/images/\(src)"), encoding: .utf8)
+            #expect(svg.contains(alt), "\(svg.prefix(300))")
+        }
+    }
+
+    /// A symbolic link at the images folder, at an image's name, or a directory at the output's name:
+    /// refused with the reason, and nothing is written (images went into the link's target).
+    @Test func linksAndDirectoriesInTheWayAreRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let elsewhere = dir.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("site"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("site/pictures"), withDestinationURL: elsewhere)
+        let input = Data("Area $\\pi r^2$.\n".utf8)
+        let linked = try runCLI(["convert", "--format", "markdown", "--math-as", "img", "--images", "pictures",
+                                 "-o", dir.appendingPathComponent("site/a.html").path], stdin: input)
+        #expect(linked.status == 3)
+        #expect(linked.stderr == "mathaloud: cannot write into \(dir.appendingPathComponent("site/pictures").path): it is a symbolic link (not written through)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("site/a.html").path))
+
+        // A link at the image's own name (the image a first run wrote, replaced by a link).
+        let first = try runCLI(["convert", "--format", "markdown", "--math-as", "img", "-o", dir.appendingPathComponent("site/b.html").path], stdin: input)
+        #expect(first.status == 0)
+        let image = try #require(FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("site/images").path).first)
+        let imageURL = dir.appendingPathComponent("site/images/\(image)")
+        try FileManager.default.removeItem(at: imageURL)
+        try Data("keep".utf8).write(to: elsewhere.appendingPathComponent("target.svg"))
+        try FileManager.default.createSymbolicLink(at: imageURL, withDestinationURL: elsewhere.appendingPathComponent("target.svg"))
+        let again = try runCLI(["convert", "--format", "markdown", "--math-as", "img", "-o", dir.appendingPathComponent("site/c.html").path], stdin: input)
+        #expect(again.status == 3)
+        #expect(again.stderr == "mathaloud: cannot write \(imageURL.path): it is a symbolic link (not written through or replaced)\n")
+        #expect(try String(contentsOf: elsewhere.appendingPathComponent("target.svg"), encoding: .utf8) == "keep")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("site/c.html").path))
+
+        // A directory as -o, and as the input: the reason, no NSCocoaErrorDomain text.
+        let toDirectory = try runCLI(["convert", "--format", "markdown", "-o", elsewhere.path], stdin: input)
+        #expect(toDirectory.status == 3)
+        #expect(toDirectory.stderr == "mathaloud: cannot write \(elsewhere.path): it is a directory (give a file name)\n")
+        let fromDirectory = try runCLI(["convert", elsewhere.path])
+        #expect(fromDirectory.status == 3)
+        #expect(fromDirectory.stderr == "mathaloud: cannot read \(elsewhere.path): Is a directory\n")
+    }
+
+    /// A non-UTF-8 (Windows-1252) document whose formula needs a character the encoding lacks is
+    /// converted with character references (exit 3 and "the text of the edit at 27..<35 cannot be
+    /// written", with no file or place, before).
+    @Test func aLegacyEncodingGetsCharacterReferences() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = dir.appendingPathComponent("out.md")
+        let r = try runCLI(["convert", "--format", "markdown", "-o", output.path], stdin: Data(Array("Caf".utf8) + [0xE9] + Array(" and $\\alpha$.".utf8)))
+        #expect(r.status == 0, "\(r.stderr)")
+        let written = try Data(contentsOf: output)
+        #expect(written.prefix(4) == Data([0x43, 0x61, 0x66, 0xE9]))
+        #expect(String(decoding: written, as: UTF8.self).contains("<mi>&#x3B1;</mi>"))
     }
 
     @Test func errorModesAndExitCode() throws {
@@ -81,6 +161,12 @@ struct ConvertCommandTests {
         let oneShot = try runCLI(["convert", "--format", "markdown"], stdin: Data(answer.utf8))
         #expect(converted.stdout == oneShot.stdout)
         #expect(try runCLI(["convert", "x.md", "--stream"]).status == 2)
+        // Errors in a stream have the line and column the one-shot mode gives.
+        let bad = Data("line one\nsecond $\\frac{a}$ b\n".utf8)
+        let message = "<stdin>:2:9: error: \\frac needs an argument [tex.missing-argument]\n"
+        #expect(try runCLI(["speak", "--text", "--stream"], stdin: bad).stderr == message)
+        #expect(try runCLI(["convert", "--stream"], stdin: bad).stderr == message)
+        #expect(try runCLI(["speak", "--text"], stdin: bad).stderr.hasPrefix(message))
         // Streaming reads text and Markdown only (a notebook or HTML page was written half-converted).
         let notebook = try runCLI(["convert", "--stream", "--format", "notebook"], stdin: Data("{}".utf8))
         #expect(notebook.status == 2 && notebook.stderr.contains("--stream reads text or Markdown"))

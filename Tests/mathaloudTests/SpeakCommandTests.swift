@@ -9,6 +9,23 @@ import Testing
         #expect(r.stdout == "three fourths\n")
     }
 
+    /// Binary input to `speak --text` is one error (it printed 27 KB of garbage and 1,500 warnings).
+    @Test func binaryTextIsOneError() throws {
+        let r = try runCLI(["speak", "--text"], stdin: Data([0x89, 0x50, 0x4E, 0x0A, 0x47, 0x00, 0x24, 0x78, 0x24]))
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "<stdin>:2:2: error: the input is binary data, not text (a NUL byte); nothing was spoken [document.binary]\n")
+    }
+
+    /// Only math environments are math in prose: `theorem`, `itemize` and `proof` are prose and the math
+    /// in them is read (the whole theorem was one formula, "F o r a l l x…", with four "$ inside math").
+    @Test func proseEnvironmentsAreProse() throws {
+        let r = try runCLI(["speak", "--text"], stdin: Data("Theorem \\begin{theorem}For all $x$, $x=x$.\\end{theorem} ok \\begin{pmatrix}a\\end{pmatrix}".utf8))
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty, "\(r.stderr)")
+        #expect(r.stdout == "Theorem \\begin{theorem}For all x, x equals x.\\end{theorem} ok the 1 by 1 matrix with entry a\n")
+    }
+
     @Test func labelTemplate() throws {
         let r = try runCLI(["speak", "x^2", "--template", "Math: {speech} ({latex}) <speech>"])
         #expect(r.stdout == "Math: x squared (x^2) x squared\n")

@@ -6,7 +6,7 @@ public enum ConversionTarget: String, Sendable, Codable, CaseIterable {
     /// HTML markup (MathML, inline SVG or `<img>`), in the document's own format around it: an HTML
     /// page stays HTML, Markdown stays Markdown (with inline HTML), a notebook stays a notebook.
     case html
-    /// Markdown images: `![label](images/f3.svg)`.
+    /// Markdown images: `![label](images/3f0c….svg)`.
     case markdown
 }
 
@@ -42,7 +42,10 @@ public struct ConversionOptions: Sendable {
 
 /// An image file a conversion refers to.
 public struct ConvertedAsset: Sendable, Hashable {
-    /// The path relative to the converted document (`images/f3.svg`).
+    /// The path relative to the converted document: the image directory and a name made of the first 20
+    /// hex digits of the SHA-256 of the bytes (`images/3f0c9a…e1.svg`), so the same image always has
+    /// the same name and two different images never share one (two documents converted into one folder
+    /// keep their images apart; a formula used twice is one file).
     public let path: String
     /// The file's bytes.
     public let data: [UInt8]
@@ -108,10 +111,7 @@ public struct DocumentConverter: Sendable {
     public func convert(bytes: [UInt8], format: DocumentFormat) throws(ConversionError) -> ConvertedDocument {
         // A NUL byte is in no text document of the formats read (UTF-8, UTF-16 is decoded before:
         // its byte order mark is looked for first); a zip or an image has them early.
-        if !(bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])),
-           let nul = bytes.prefix(1 << 16).firstIndex(of: 0) {
-            throw .binary(offset: nul)
-        }
+        if let nul = DocumentSource.binaryOffset(of: bytes) { throw .binary(offset: nul) }
         return try convert(processor.process(bytes: bytes, format: format))
     }
 
@@ -123,6 +123,9 @@ public struct DocumentConverter: Sendable {
         var assets: [ConvertedAsset] = []
         var labelled = 0
         let source = processed.document.source
+        // HTML written into Markdown (a notebook's cells are Markdown) must read as HTML there.
+        let inMarkdown = options.target == .html
+            && (processed.document.format == .markdown || processed.document.format == .notebook)
         for formula in processed.formulas {
             let segment = formula.segment
             let embedding = segment.embedding
@@ -150,13 +153,15 @@ public struct DocumentConverter: Sendable {
                 case .keepSource:
                     continue
                 case .showError:
-                    edits.append(DocumentEdit(range: segment.range, text: errorMarkup(formula, source: source), embedding: embedding))
+                    let markup = errorMarkup(formula, source: source)
+                    edits.append(DocumentEdit(range: segment.range, text: inMarkdown ? Self.markdownSafe(markup) : markup, embedding: embedding))
                     continue
                 case .render:
                     break
                 }
             }
-            guard let markup = markup(for: formula, assets: &assets) else { continue }
+            guard var markup = markup(for: formula, assets: &assets) else { continue }
+            if inMarkdown { markup = Self.markdownSafe(markup) }
             edits.append(DocumentEdit(range: segment.range, text: markup, embedding: embedding))
             if formula.label != nil { labelled += 1 }
         }
@@ -174,7 +179,9 @@ public struct DocumentConverter: Sendable {
         }
         let bytes: [UInt8]
         do {
-            bytes = try source.applying(edits)
+            // The formulas are markup in every format written: a character the encoding lacks (α in
+            // a Windows-1252 page) is a character reference.
+            bytes = try source.applying(edits, characterReferences: true)
         } catch {
             throw .edit(error)
         }
@@ -183,9 +190,9 @@ public struct DocumentConverter: Sendable {
     }
 
     /// What a formula of a stream becomes (``MathStream``): its markup (MathML or an inline image: a
-    /// stream writes no files), the error markup, or its text as written when it is kept; and whether
-    /// it is labelled.
-    public func streamText(for formula: ProcessedFormula) -> (text: String, labelled: Bool) {
+    /// stream writes no files; made Markdown-safe as ``markdownSafe(_:)`` when the stream's `format` is
+    /// Markdown), the error markup, or its text as written when it is kept; and whether it is labelled.
+    public func streamText(for formula: ProcessedFormula, format: DocumentFormat = .text) -> (text: String, labelled: Bool) {
         let original = formula.segment.formula.map { _ in formula.originalText } ?? ""
         if let element = formula.segment.element, element.name == "math", let label = formula.label {
             // Add the labels the element lacks, to its own text.
@@ -219,7 +226,37 @@ public struct DocumentConverter: Sendable {
         var inline = self
         inline.options.inlineImages = true
         guard let markup = inline.markup(for: formula, assets: &assets) else { return (original, false) }
-        return (markup, formula.label != nil)
+        let markdown = options.target == .html && (format == .markdown || format == .notebook)
+        return (markdown ? Self.markdownSafe(markup) : markup, formula.label != nil)
+    }
+
+    /// HTML markup (a formula's MathML, SVG or `<img>`) that Markdown reads as written: in its text and
+    /// attribute values, each character Markdown would act on (`\`, `` ` ``, `*`, `_`, `~`, `[`, `]`,
+    /// `|`, which splits a table's cells even inside a tag, and `$`, which a math extension would read)
+    /// and each line break (a blank line ends an HTML block, and `>` or `|` at a line's start would be
+    /// read) is written as a character reference (`&#124;`), which HTML reads as the character. The
+    /// markup becomes one line; tag and attribute names are left as they are.
+    public static func markdownSafe(_ markup: String) -> String {
+        var out = ""
+        out.reserveCapacity(markup.utf8.count + markup.utf8.count / 8)
+        var inTag = false
+        var quote: Character?
+        for c in markup {
+            if inTag, quote == nil {
+                if c == ">" { inTag = false } else if c == "\"" || c == "'" { quote = c }
+                out.append(c)
+                continue
+            }
+            if inTag, c == quote { quote = nil; out.append(c); continue }
+            if !inTag, c == "<" { inTag = true; out.append(c); continue }
+            switch c {
+            case "\\", "`", "*", "_", "~", "[", "]", "|", "$", "\n", "\r", "\r\n":
+                for scalar in c.unicodeScalars { out += "&#\(scalar.value);" }
+            default:
+                out.append(c)
+            }
+        }
+        return out
     }
 
     /// The id of a numbered formula's element, for links from references.
@@ -258,11 +295,7 @@ public struct DocumentConverter: Sendable {
         case (.markdown, _):
             guard let image = formula.image else { return nil }
             let src = imageSource(image, formula: formula, assets: &assets)
-            var alt = ""
-            for c in label ?? "" {
-                if c == "\\" || c == "[" || c == "]" { alt.append("\\") }
-                alt.append(c)
-            }
+            let alt = DocumentEdit.markdownAltText(label ?? "")
             let destination = src.contains(" ") || src.contains(")") ? "<\(src)>" : src
             return "![\(alt)](\(destination))"
         }
@@ -273,10 +306,9 @@ public struct DocumentConverter: Sendable {
         if options.inlineImages {
             return "data:\(image.format.mediaType);base64," + Data(image.data).base64EncodedString()
         }
-        let index = assets.count + 1
         let directory = options.imageDirectory.isEmpty ? "" : options.imageDirectory + "/"
-        let path = "\(directory)f\(index).\(image.format.rawValue)"
-        assets.append(ConvertedAsset(path: path, data: image.data))
+        let path = "\(directory)\(ContentHash.hex(image.data, count: 20)).\(image.format.rawValue)"
+        if !assets.contains(where: { $0.path == path }) { assets.append(ConvertedAsset(path: path, data: image.data)) }
         return path
     }
 

@@ -155,11 +155,22 @@ public final class DocumentProcessor: @unchecked Sendable {
         var references: [ResolvedReference] = []
         var diagnostics = document.diagnostics
         if options.resolvesReferences {
+            // Only where formulas are looked for: not in code, comments, tags or verbatim text.
+            let unscanned = document.unscannedRanges
+            var u = 0
             for segment in document.segments where segment.kind == .text {
-                references += context.references(in: document.source, segment: segment)
+                for r in context.references(in: document.source, segment: segment) {
+                    while u < unscanned.count, unscanned[u].upperBound <= r.range.lowerBound { u += 1 }
+                    if u < unscanned.count, unscanned[u].lowerBound < r.range.upperBound { continue }
+                    references.append(r)
+                }
             }
             for r in references where r.number == nil {
-                diagnostics.append(.warning("document.unresolved-reference", "no \\label{\(r.key)} for this reference", at: r.range))
+                // A label on a formula that numbering left without a number is there: say so.
+                let message = context.numberer.labelsUnnumbered(r.key)
+                    ? "\\label{\(r.key)} is on a formula that has no number (the numbering (\(options.numbering.scope.rawValue)) does not number it; a \\tag{…} gives it one)"
+                    : "no \\label{\(r.key)} for this reference"
+                diagnostics.append(.warning("document.unresolved-reference", message, at: r.range))
             }
         }
         for f in formulas { diagnostics += f.diagnostics }

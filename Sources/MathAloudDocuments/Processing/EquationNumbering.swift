@@ -189,6 +189,8 @@ struct EquationNumberer {
     private(set) var next: Int
     /// `\label` key → the number or tag it names.
     private(set) var labels: [String: String] = [:]
+    /// `\label` keys on formulas (rows) that have no number or tag.
+    private(set) var unnumberedLabels: Set<String> = []
 
     init(numbering: EquationNumbering) {
         self.numbering = numbering
@@ -231,6 +233,7 @@ struct EquationNumberer {
             // In a single-number formula, \nonumber anywhere stops the number.
             let suppressed = singleNumber ? scan.rows.contains { $0.noNumber } : row.noNumber
             guard autoNumbers, !suppressed, !(singleNumber && index > 0) else {
+                unnumberedLabels.formUnion(row.labels)
                 continue
             }
             let number = String(next)
@@ -270,6 +273,9 @@ struct EquationNumberer {
 
     /// The number or tag a `\label` key names, nil when there is none (yet).
     func reference(_ key: String) -> String? { labels[key] }
+
+    /// Whether a `\label` with this key stands on a formula without a number (and none with one).
+    func labelsUnnumbered(_ key: String) -> Bool { labels[key] == nil && unnumberedLabels.contains(key) }
 }
 
 extension String {

@@ -41,13 +41,28 @@ public struct DocumentEdit: Sendable, Hashable {
                   name.lowercased() == "alt" || name.lowercased() == "title" else { return nil }
             var escaped = ""
             for c in value {
-                if c == "\\" || c == "[" || c == "]" || (existing.quote.map { c == $0 || ($0 == "(" && c == ")") } ?? false) {
+                if markdownActive.contains(c) || (existing.quote.map { c == $0 || ($0 == "(" && c == ")") } ?? false) {
                     escaped.append("\\")
                 }
                 escaped.append(c)
             }
             return DocumentEdit(range: valueRange, text: escaped, embedding: embedding)
         }
+    }
+
+    /// The characters a Markdown image's alt text escapes with a backslash: those Markdown would act on
+    /// there (`a*b*c` would be emphasis, shown as "abc"; `|` would split a table's cell; `&amp;` would be
+    /// decoded). CommonMark lets a backslash escape any ASCII punctuation.
+    static let markdownActive: Set<Character> = ["\\", "[", "]", "*", "_", "`", "<", "&", "~", "|"]
+
+    /// `text` for a Markdown image's alt (``markdownActive`` characters escaped).
+    public static func markdownAltText(_ text: String) -> String {
+        var escaped = ""
+        for c in text {
+            if markdownActive.contains(c) { escaped.append("\\") }
+            escaped.append(c)
+        }
+        return escaped
     }
 
     /// `value` escaped for a double-quoted HTML/XML attribute: ``XMLEscaping/attribute(_:)``, the one
@@ -76,8 +91,11 @@ public enum DocumentEditError: Error, Sendable, Equatable, CustomStringConvertib
 
 extension DocumentSource {
     /// The file's bytes with `edits` applied (in any order; they must not overlap, two insertions at one
-    /// offset are applied in the order given). Bytes outside the edits are unchanged.
-    public func applying(_ edits: [DocumentEdit]) throws(DocumentEditError) -> [UInt8] {
+    /// offset are applied in the order given). Bytes outside the edits are unchanged. With
+    /// `characterReferences` (edits that write HTML or Markdown), a character the document's encoding
+    /// cannot hold is written as a character reference (``encodeAsMarkup(_:)``); without, it is the
+    /// error ``DocumentEditError/unencodable(_:)``.
+    public func applying(_ edits: [DocumentEdit], characterReferences: Bool = false) throws(DocumentEditError) -> [UInt8] {
         let ordered = edits.enumerated().sorted {
             $0.element.range.lowerBound != $1.element.range.lowerBound
                 ? $0.element.range.lowerBound < $1.element.range.lowerBound : $0.offset < $1.offset
@@ -91,7 +109,8 @@ extension DocumentSource {
             if let p = previous, edit.range.lowerBound < p.upperBound {
                 throw .overlapping(p, edit.range)
             }
-            guard let encoded = encode(edit.embedding.escape(edit.text)) else { throw .unencodable(edit.range) }
+            let escaped = edit.embedding.escape(edit.text)
+            guard let encoded = characterReferences ? encodeAsMarkup(escaped) : encode(escaped) else { throw .unencodable(edit.range) }
             out.append(contentsOf: bytes[position..<edit.range.lowerBound])
             out.append(contentsOf: encoded)
             position = edit.range.upperBound

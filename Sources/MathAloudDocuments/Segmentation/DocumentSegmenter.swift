@@ -56,10 +56,7 @@ public struct SegmenterOptions: Sendable {
     /// LaTeX: how deep `\input` may nest (default 16).
     public var maxIncludeDepth = 16
     /// LaTeX: environments that are math (the others are prose, scanned inside).
-    public var latexMathEnvironments: Set<String> = [
-        "equation", "equation*", "align", "align*", "alignat", "alignat*", "xalignat", "xxalignat", "gather", "gather*",
-        "multline", "multline*", "flalign", "flalign*", "eqnarray", "eqnarray*", "math", "displaymath", "dmath", "dmath*",
-    ]
+    public var latexMathEnvironments: Set<String> = MathTextScanner.displayEnvironments
 
     /// The default options.
     public init() {}
@@ -82,6 +79,11 @@ public struct SegmentedDocument: Sendable {
     public let definitions: String
     /// LaTeX: the `\input`/`\include` commands, in order.
     public let inclusions: [Inclusion]
+    /// The file's bytes the format's segmenter never scanned for formulas, sorted and merged: code
+    /// spans and blocks, comments, tags and the elements whose text is skipped, `\verb` and verbatim
+    /// environments, a notebook's JSON outside its Markdown cells. They are text segments (or inside
+    /// element segments); `\eqref`/`\ref` are resolved only outside them, where formulas are found.
+    public let unscannedRanges: [SourceRange]
     /// LaTeX: the documents the inclusions loaded (``Inclusion/document`` indexes this).
     public let includedDocuments: [SegmentedDocument]
 
@@ -165,7 +167,9 @@ public struct DocumentSegmenter: Sendable {
             let d = Diagnostic.error("document.input-too-large",
                                      "the document is \(source.bytes.count) bytes, more than the limit of \(options.maxInputBytes); it was not segmented",
                                      at: whole)
-            return finish(source, format, found: SegmentCollector(source: source), extra: [d])
+            var unread = SegmentCollector(source: source)
+            unread.unscanned = [whole]
+            return finish(source, format, found: unread, extra: [d])
         }
         var collector = SegmentCollector(source: source)
         var latex = LaTeXResult()
@@ -173,7 +177,7 @@ public struct DocumentSegmenter: Sendable {
         case .text:
             TextSegmenter(options: options).segment(source.text, into: &collector, maps: [source.map])
         case .markdown:
-            MarkdownSegmenter(options: options).segment(source.text, into: &collector, maps: [source.map])
+            MarkdownSegmenter(options: options).segment(source.text, into: &collector, maps: [source.map], whole: .file)
         case .html:
             HTMLSegmenter(options: options).segment(source.utf8, into: &collector, maps: [source.map])
         case .latex:
@@ -228,7 +232,7 @@ public struct DocumentSegmenter: Sendable {
         }
         return SegmentedDocument(source: source, format: format, segments: segments, diagnostics: diagnostics,
                                  definitions: latex.definitions, inclusions: latex.inclusions,
-                                 includedDocuments: latex.documents)
+                                 unscannedRanges: HTMLSegmenter.merged(found.unscanned), includedDocuments: latex.documents)
     }
 }
 
@@ -246,8 +250,17 @@ struct SegmentCollector {
     let source: DocumentSource
     var items: [FoundSegment] = []
     var diagnostics: [Diagnostic] = []
+    /// The file ranges never scanned for formulas (``SegmentedDocument/unscannedRanges``).
+    var unscanned: [SourceRange] = []
 
     init(source: DocumentSource) { self.source = source }
+
+    /// Ranges of a text whose offsets `maps` take to the file, that the segmenter did not scan for
+    /// formulas: the very ranges it excluded from the text scanner, and the code the scanner skipped.
+    mutating func addUnscanned(_ ranges: [SourceRange], maps: [OffsetMap]) {
+        let chain = OffsetMapChain(maps: maps)
+        unscanned += ranges.map(chain.map)
+    }
 
     /// A formula found by the text scanner in a text whose offsets `maps` take to the file.
     mutating func add(_ fragment: MathFragment, maps: [OffsetMap], embedding: TextEmbedding) {

@@ -193,6 +193,28 @@ public struct DocumentSource: Sendable {
         return String(decoding: utf8[lo..<hi], as: UTF8.self)
     }
 
+    /// Where bytes show they are no text document: the offset of a NUL byte in the first 64 KiB (a zip
+    /// such as an EPUB, an image, other binary data has them early; no text in UTF-8 or Windows-1252
+    /// has one), nil for text. UTF-16 with a byte order mark is text. The one test of binary input for
+    /// `convert`, `audit` and `speak --text` (the error `document.binary`).
+    public static func binaryOffset(of bytes: some Collection<UInt8>) -> Int? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return nil }
+        return bytes.prefix(1 << 16).firstIndex(of: 0).map { bytes.distance(from: bytes.startIndex, to: $0) }
+    }
+
+    /// `text` in this document's encoding, for writing into markup (HTML, XML, Markdown): a character
+    /// the encoding cannot hold is written as a hexadecimal character reference (`α` as `&#x3B1;` in a
+    /// Windows-1252 page), which every reader of the markup decodes to the character.
+    public func encodeAsMarkup(_ text: String) -> [UInt8] {
+        if let whole = encode(text) { return whole }
+        var out: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            let one = String(scalar)
+            out += encode(one) ?? Array("&#x\(String(scalar.value, radix: 16, uppercase: true));".utf8)
+        }
+        return out
+    }
+
     /// `text` in this document's encoding, for writing into it; nil when the encoding cannot hold a
     /// character of it (Windows-1252 holds few).
     public func encode(_ text: String) -> [UInt8]? {

@@ -92,9 +92,11 @@ struct HTMLSegmenter {
         scannerOptions.maxDiagnostics = options.maxDiagnostics
         scannerOptions.maxInputBytes = options.maxInputBytes
         let text = String(decoding: bytes, as: UTF8.self)
-        let scan = MathTextScanner(options: scannerOptions).scan(text, excluding: Self.merged(excluded), complete: true)
+        let unscanned = Self.merged(excluded)
+        let scan = MathTextScanner(options: scannerOptions).scan(text, excluding: unscanned, complete: true)
         for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
         collector.add(scan.diagnostics, maps: maps)
+        collector.addUnscanned(unscanned, maps: maps)
     }
 
     /// Every tag, comment and the like, in order, with the content of raw-text elements skipped (a

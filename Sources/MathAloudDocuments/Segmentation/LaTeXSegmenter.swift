@@ -47,6 +47,7 @@ struct LaTeXSegmenter {
         let maps = [source.map]
         for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
         collector.add(scan.diagnostics, maps: maps)
+        collector.addUnscanned(excluded, maps: maps)
 
         // Definitions and inclusions: in the prose, outside comments, verbatim and math.
         var skip = excluded + scan.fragments.map(\.range)

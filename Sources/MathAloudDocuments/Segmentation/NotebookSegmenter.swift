@@ -20,6 +20,7 @@ struct NotebookSegmenter {
         } catch {
             collector.add([.error("document.invalid-notebook", "the notebook is not valid JSON: \(error.message)",
                                   at: SourceRange(error.offset, min(bytes.count, error.offset + 1)))], maps: maps)
+            collector.addUnscanned([SourceRange(0, bytes.count)], maps: maps)
             return
         }
         var cells: [JSONReader.Value] = []
@@ -30,21 +31,38 @@ struct NotebookSegmenter {
         } else {
             collector.add([.error("document.invalid-notebook", "the notebook has no \"cells\" array",
                                   at: SourceRange(0, min(bytes.count, 1)))], maps: maps)
+            collector.addUnscanned([SourceRange(0, bytes.count)], maps: maps)
             return
         }
         let markdown = MarkdownSegmenter(options: options)
+        // Only the Markdown cells' strings are scanned; the JSON around them, code and raw cells,
+        // outputs and metadata are not.
+        var scanned: [SourceRange] = []
+        defer {
+            var unscanned: [SourceRange] = []
+            var position = 0
+            for r in scanned.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if r.lowerBound > position { unscanned.append(SourceRange(position, r.lowerBound)) }
+                position = max(position, r.upperBound)
+            }
+            if position < bytes.count { unscanned.append(SourceRange(position, bytes.count)) }
+            collector.addUnscanned(unscanned, maps: maps)
+        }
         for cell in cells {
             guard case .string(let type, _)? = cell["cell_type"], type.text == "markdown" else { continue }
             var text = JSONReader.DecodedString()
             switch cell["source"] {
-            case .string(let s, _)?:
+            case .string(let s, let range)?:
                 text = s
+                scanned.append(range)
             case .array(let lines)?:
-                for line in lines { if case .string(let s, _) = line { text.append(s) } }
+                for line in lines {
+                    if case .string(let s, let range) = line { text.append(s); scanned.append(range) }
+                }
             default:
                 continue
             }
-            markdown.segment(text.text, into: &collector, maps: [text.map] + maps, embedding: .jsonString)
+            markdown.segment(text.text, into: &collector, maps: [text.map] + maps, embedding: .jsonString, whole: .cell)
         }
     }
 }

@@ -6,7 +6,7 @@ struct TextSegmenter {
     let options: SegmenterOptions
 
     var scanner: MathTextScanner {
-        var o = MathTextScanner.Options()
+        var o = MathTextScanner.Options.prose
         o.dollarDelimiters = options.dollarDelimiters
         o.maxDiagnostics = options.maxDiagnostics
         o.maxInputBytes = options.maxInputBytes
@@ -17,6 +17,7 @@ struct TextSegmenter {
         let scan = scanner.scan(text)
         for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
         collector.add(scan.diagnostics, maps: maps)
+        collector.addUnscanned(scan.codeRanges, maps: maps)
     }
 }
 
@@ -27,6 +28,8 @@ struct MarkdownScan {
     /// Elements (`<math>`, `<img>`, `<svg>`, math scripts, Markdown images) and the formula each holds.
     var elements: [(element: MarkupElement, formula: ElementFormula?)] = []
     var diagnostics: [Diagnostic] = []
+    /// What was not scanned for formulas: code, and what pass 2 excluded (comments, elements, images).
+    var unscanned: [SourceRange] = []
     /// For a partial text: up to where the result is final, and where a later scan may resume.
     var settled: Int
     var resumeOffset: Int
@@ -55,26 +58,35 @@ struct MarkdownSegmenter {
     let options: SegmenterOptions
 
     var scanner: MathTextScanner {
-        var o = MathTextScanner.Options()
+        var o = MathTextScanner.Options.prose
         o.dollarDelimiters = options.dollarDelimiters
         o.maxDiagnostics = options.maxDiagnostics
         o.maxInputBytes = options.maxInputBytes
         return MathTextScanner(options: o)
     }
 
-    func segment(_ text: String, into collector: inout SegmentCollector, maps: [OffsetMap], embedding: TextEmbedding = .plain) {
-        let found = scan(text, complete: true)
+    func segment(_ text: String, into collector: inout SegmentCollector, maps: [OffsetMap], embedding: TextEmbedding = .plain,
+                 whole: WholeText? = nil) {
+        let found = scan(text, complete: true, whole: whole)
         for fragment in found.fragments { collector.add(fragment, maps: maps, embedding: embedding) }
         for (element, formula) in found.elements {
             collector.add(element, formula: formula, maps: maps, embedding: embedding)
         }
         collector.add(found.diagnostics, maps: maps)
+        collector.addUnscanned(found.unscanned, maps: maps)
     }
 
     /// Scans Markdown text, which may go on when not `complete` (see
-    /// ``MathTextScanner/scan(_:excluding:complete:startsLine:insideFence:)``).
-    func scan(_ text: String, complete: Bool, startsLine: Bool = true, insideFence: CodeFence? = nil) -> MarkdownScan {
+    /// ``MathTextScanner/scan(_:excluding:complete:startsLine:insideFence:)``). A `whole` text (a file or
+    /// a notebook cell, not a stream's part) has its indented code blocks known (which needs the lines
+    /// before them; a stream does not recognise them), and a file may start with YAML front matter.
+    ///
+    /// Blockquote markers (`>` at a line's start) are read as spaces: they are the quote's, not part of
+    /// a formula (`> $$` / `> E = mc^2` / `> $$` is the formula `E = mc^2`).
+    func scan(_ text: String, complete: Bool, startsLine: Bool = true, insideFence: CodeFence? = nil,
+              whole: WholeText? = nil) -> MarkdownScan {
         let bytes = Array(text.utf8)
+        let text = Self.withoutQuoteMarkers(text, bytes: bytes, startsLine: startsLine)
         // Pass 1: where the code is (nothing in code is HTML or math).
         let first = scanner.scan(text, excluding: [], complete: complete, startsLine: startsLine, insideFence: insideFence)
         var unsettled = complete ? bytes.count : first.settled
@@ -93,6 +105,16 @@ struct MarkdownSegmenter {
         var codeIndex = 0
         var i = 0
         let n = bytes.count
+        // YAML front matter (a whole document's first line `---`, to a line `---` or `...`) is data.
+        if let whole, complete {
+            if whole == .file, let end = Self.frontMatterEnd(bytes) {
+                barriers.append(SourceRange(0, end))
+                i = end
+            }
+            barriers += Self.indentedCode(bytes, from: i, code: first.codeRanges)
+        }
+        let formulas = first.fragments.map(\.range)
+        var formulaIndex = 0
         while i < n {
             // Code that began inside what this loop stepped over (a comment, a tag, an image) is not
             // code: what began first wins (`<!--\n\`\`\`-->\n<!--$h$-->` is two comments, the second
@@ -101,7 +123,20 @@ struct MarkdownSegmenter {
             if codeIndex < code.count, code[codeIndex].lowerBound == i { i = code[codeIndex].upperBound; continue }
             let b = bytes[i]
             if b == 0x5C { i += 2; continue }   // a backslash escape
+            while formulaIndex < formulas.count, formulas[formulaIndex].upperBound <= i { formulaIndex += 1 }
+            let inFormula = formulaIndex < formulas.count && formulas[formulaIndex].lowerBound < i
             if b == 0x3C {   // '<'
+                // An autolink (`<https://…>`) is a URL, not prose (`<ab:c>` inside a formula is TeX).
+                switch inFormula ? nil : Self.autolink(at: i, bytes) {
+                case .some(let end?):
+                    barriers.append(SourceRange(i, end))
+                    i = end
+                    continue
+                case .some(nil):
+                    if !complete { hold(i, .all) }
+                case nil:
+                    break
+                }
                 if let tag = tokenizer.tag(at: i) {
                     let names = ["math", "svg", "img", "script"]
                     let interesting = tag.kind == .comment
@@ -116,6 +151,18 @@ struct MarkdownSegmenter {
                         if nameCutOff || "<!--".hasPrefix(written) || "</".hasPrefix(written) {
                             hold(i, .all)
                         }
+                    }
+                    // Any other start tag's quoted attribute values are markup, not prose (`<span
+                    // title="$x$">`): the tag is not scanned.
+                    let plainName = i + 1 + tag.name.utf8.count <= n
+                        && bytes[(i + 1)..<(i + 1 + tag.name.utf8.count)].allSatisfy { HTMLTokenizer.isLetter($0) || (0x30...0x39).contains($0) }
+                    if !interesting, tag.kind == .start, plainName {
+                        if tag.closed, tag.attributes.contains(where: { $0.quote != nil }) {
+                            barriers.append(tag.range)
+                            i = tag.range.upperBound
+                            continue
+                        }
+                        if !complete, !tag.closed, !tag.attributes.isEmpty { hold(i, ByteSet(">")) }
                     }
                     if interesting {
                         if !tag.closed {
@@ -154,6 +201,21 @@ struct MarkdownSegmenter {
                 }
             } else if b == 0x21, i + 1 == n, !complete {
                 hold(i, .all)
+            } else if b == 0x5D {   // "](": a link's destination and title are not prose
+                if !inFormula, i + 1 < n, bytes[i + 1] == 0x28 {
+                    switch destination(from: i + 1, bytes: bytes) {
+                    case .end(let end, _, _):
+                        barriers.append(SourceRange(i + 1, end))
+                        i = end
+                        continue
+                    case .incomplete:
+                        if !complete { hold(i, .all) }
+                    case .none:
+                        break
+                    }
+                } else if !inFormula, i + 1 == n, !complete {
+                    hold(i, .all)
+                }
             }
             i += 1
         }
@@ -211,6 +273,7 @@ struct MarkdownSegmenter {
                                                             insideFence: insideFence)
         result.fragments = second.fragments
         result.diagnostics = second.diagnostics
+        result.unscanned = second.codeRanges + merged
         result.elements = items.sorted { $0.0.range.lowerBound < $1.0.range.lowerBound }
         if !complete {
             hold(second.settled, second.wakeBytes)
@@ -266,6 +329,14 @@ struct MarkdownSegmenter {
         return p
     }
 
+    /// A whole Markdown text, not a stream's part.
+    enum WholeText {
+        /// A file (it may start with front matter).
+        case file
+        /// A notebook's Markdown cell.
+        case cell
+    }
+
     enum ImageResult {
         case image(MarkupElement)
         case incomplete
@@ -289,7 +360,7 @@ struct MarkdownSegmenter {
         }
         guard j < limit else { return j >= n ? .incomplete : .none }
         let alt = SourceRange(i + 2, j)
-        var k = j + 1
+        let k = j + 1
         guard k < n else { return .incomplete }
         var attributes = [attribute("alt", alt, bytes, quote: nil, markdown: true)]
         if bytes[k] == 0x5B {   // [ref] or []
@@ -302,24 +373,49 @@ struct MarkdownSegmenter {
                                         attributes: attributes, attributeInsertionOffset: nil))
         }
         guard bytes[k] == 0x28 else { return .none }   // '('
-        k += 1
+        switch destination(from: k, bytes: bytes) {
+        case .none: return .none
+        case .incomplete: return .incomplete
+        case .end(let end, let source, let title):
+            if let source, source.count > 0 { attributes.append(attribute("src", source, bytes, quote: nil, markdown: true)) }
+            if let (range, quote) = title { attributes.append(attribute("title", range, bytes, quote: quote, markdown: true)) }
+            let range = SourceRange(i, end)
+            return .image(MarkupElement(name: "img", syntax: .markdownImage, range: range, startTag: range, contentRange: nil,
+                                        attributes: attributes, attributeInsertionOffset: nil))
+        }
+    }
+
+    enum DestinationResult {
+        /// Just after the `)`; the destination and the title (and its quote), when there are.
+        case end(Int, SourceRange?, (SourceRange, Character)?)
+        case incomplete
+        case none
+    }
+
+    /// A link's or image's `(destination "title")`, from its `(` at `start`.
+    func destination(from start: Int, bytes: [UInt8]) -> DestinationResult {
+        let n = bytes.count
+        var k = start + 1
         func skipSpaces() { while k < n, bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0A { k += 1 } }
         skipSpaces()
         guard k < n else { return .incomplete }
         // The destination.
         let destination: SourceRange
         if bytes[k] == 0x3C {
+            // No line break and no unescaped `<` inside (CommonMark), which also keeps the scan short.
             var m = k + 1
-            while m < n, bytes[m] != 0x3E, bytes[m] != 0x0A { m += 1 }
+            while m < n, bytes[m] != 0x3E, bytes[m] != 0x0A, bytes[m] != 0x3C { m += bytes[m] == 0x5C ? 2 : 1 }
             guard m < n else { return .incomplete }
             guard bytes[m] == 0x3E else { return .none }
             destination = SourceRange(k + 1, m)
             k = m + 1
         } else {
+            // Parentheses nest at most 32 deep (cmark's limit): a text of many `](` is not scanned to its
+            // end from each of them.
             var m = k, parens = 0
             while m < n, bytes[m] > 0x20 {
                 if bytes[m] == 0x5C { m += 2; continue }
-                if bytes[m] == 0x28 { parens += 1 }
+                if bytes[m] == 0x28 { parens += 1; if parens > 32 { return .none } }
                 if bytes[m] == 0x29 { if parens == 0 { break }; parens -= 1 }
                 m += 1
             }
@@ -327,27 +423,142 @@ struct MarkdownSegmenter {
             destination = SourceRange(k, m)
             k = m
         }
-        if destination.count > 0 { attributes.append(attribute("src", destination, bytes, quote: nil, markdown: true)) }
         skipSpaces()
         guard k < n else { return .incomplete }
+        var title: (SourceRange, Character)?
         if bytes[k] == 0x22 || bytes[k] == 0x27 || bytes[k] == 0x28 {
             let close: UInt8 = bytes[k] == 0x28 ? 0x29 : bytes[k]
             var m = k + 1
             while m < n, bytes[m] != close {
+                // A title in parentheses holds no unescaped `(` (CommonMark).
+                if close == 0x29, bytes[m] == 0x28 { return .none }
                 if bytes[m] == 0x5C { m += 1 }
                 m += 1
             }
             guard m < n else { return .incomplete }
-            attributes.append(attribute("title", SourceRange(k + 1, m), bytes, quote: Character(Unicode.Scalar(bytes[k])),
-                                        markdown: true))
+            title = (SourceRange(k + 1, m), Character(Unicode.Scalar(bytes[k])))
             k = m + 1
             skipSpaces()
             guard k < n else { return .incomplete }
         }
         guard bytes[k] == 0x29 else { return .none }
-        let range = SourceRange(i, k + 1)
-        return .image(MarkupElement(name: "img", syntax: .markdownImage, range: range, startTag: range, contentRange: nil,
-                                    attributes: attributes, attributeInsertionOffset: nil))
+        return .end(k + 1, destination, title)
+    }
+
+    /// An autolink at `i` (`<`): `<scheme:…>` (a scheme of 2 to 32 letters, digits, `+`, `.`, `-`
+    /// starting with a letter; no space, `<` or `>` in the URL) — just after its `>`; `.some(nil)` when
+    /// the text ends before it can be decided; nil when there is none.
+    static func autolink(at i: Int, _ bytes: [UInt8]) -> Int?? {
+        let n = bytes.count
+        var k = i + 1
+        guard k < n else { return .some(nil) }
+        guard HTMLTokenizer.isLetter(bytes[k]) else { return nil }
+        while k < n, k - i <= 33, HTMLTokenizer.isLetter(bytes[k]) || (0x30...0x39).contains(bytes[k])
+                || bytes[k] == 0x2B || bytes[k] == 0x2E || bytes[k] == 0x2D { k += 1 }
+        guard k < n else { return .some(nil) }
+        guard bytes[k] == 0x3A, (3...33).contains(k - i) else { return nil }
+        k += 1
+        while k < n {
+            let c = bytes[k]
+            if c == 0x3E { return .some(k + 1) }
+            if c <= 0x20 || c == 0x3C { return nil }
+            k += 1
+        }
+        return .some(nil)
+    }
+
+    /// `text` with each blockquote marker (`>` after at most three spaces at a line's start, and the
+    /// markers nested after it) replaced by a space: the same bytes and offsets otherwise.
+    static func withoutQuoteMarkers(_ text: String, bytes: [UInt8], startsLine: Bool) -> String {
+        guard bytes.contains(0x3E) else { return text }
+        var out = bytes
+        var changed = false
+        var i = 0
+        var lineStart = startsLine
+        let n = bytes.count
+        while i < n {
+            if lineStart {
+                lineStart = false
+                var k = i
+                while true {
+                    var spaces = 0
+                    while k < n, bytes[k] == 0x20, spaces < 3 { k += 1; spaces += 1 }
+                    guard k < n, bytes[k] == 0x3E else { break }
+                    out[k] = 0x20
+                    changed = true
+                    k += 1
+                    if k < n, bytes[k] == 0x20 { k += 1 }
+                }
+                i = k
+                continue
+            }
+            if bytes[i] == 0x0A { lineStart = true }
+            i += 1
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : text
+    }
+
+    /// The lines of indented code blocks (CommonMark §4.4: four spaces or a tab, after a blank line or
+    /// another such line; not in a list, where such lines continue an item; not in fenced code), from
+    /// `start`, each from its start to its end.
+    static func indentedCode(_ bytes: [UInt8], from start: Int, code: [SourceRange]) -> [SourceRange] {
+        var found: [SourceRange] = []
+        var p = start
+        var previousBlank = true, inBlock = false, inList = false
+        var codeIndex = 0
+        let n = bytes.count
+        while p < n {
+            var e = p
+            while e < n, bytes[e] != 0x0A { e += 1 }
+            // Indentation in columns, and whether the line is blank.
+            var k = p, columns = 0
+            while k < e, bytes[k] == 0x20 || bytes[k] == 0x09 { columns += bytes[k] == 0x09 ? 4 - columns % 4 : 1; k += 1 }
+            let blank = k == e || (k == e - 1 && bytes[k] == 0x0D)
+            while codeIndex < code.count, code[codeIndex].upperBound <= p { codeIndex += 1 }
+            let inFence = codeIndex < code.count && code[codeIndex].lowerBound <= p
+            if blank {
+                previousBlank = true
+            } else if inFence {
+                previousBlank = false; inBlock = false
+            } else if columns >= 4, previousBlank || inBlock, !inList {
+                found.append(SourceRange(p, e))
+                inBlock = true; previousBlank = false
+            } else {
+                // A list item's marker opens a list; a line at the margin that is not one closes it.
+                var m = k
+                if m < e, bytes[m] == 0x2D || bytes[m] == 0x2A || bytes[m] == 0x2B { m += 1 } else {
+                    while m < e, m - k < 9, (0x30...0x39).contains(bytes[m]) { m += 1 }
+                    if m > k, m < e, bytes[m] == 0x2E || bytes[m] == 0x29 { m += 1 } else { m = k }
+                }
+                let marker = m > k && (m == e || bytes[m] == 0x20 || bytes[m] == 0x09)
+                if marker { inList = true } else if columns == 0 { inList = false }
+                inBlock = false; previousBlank = false
+            }
+            p = e + 1
+        }
+        return found
+    }
+
+    /// The end of YAML front matter: the text's first line is `---` and a later line is `---` or `...`
+    /// (just after that line); nil when there is none.
+    static func frontMatterEnd(_ bytes: [UInt8]) -> Int? {
+        func line(at start: Int) -> (text: ArraySlice<UInt8>, next: Int) {
+            var e = start
+            while e < bytes.count, bytes[e] != 0x0A { e += 1 }
+            var t = bytes[start..<e]
+            while let last = t.last, last == 0x0D || last == 0x20 || last == 0x09 { t.removeLast() }
+            return (t, min(e + 1, bytes.count))
+        }
+        let dashes = Array("---".utf8), dots = Array("...".utf8)
+        let (first, second) = line(at: 0)
+        guard Array(first) == dashes, second < bytes.count else { return nil }
+        var p = second
+        while p < bytes.count {
+            let (text, next) = line(at: p)
+            if Array(text) == dashes || Array(text) == dots { return next }
+            p = next
+        }
+        return nil
     }
 
     private func attribute(_ name: String, _ value: SourceRange, _ bytes: [UInt8], quote: Character?, markdown: Bool)

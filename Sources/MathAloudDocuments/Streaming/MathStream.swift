@@ -58,6 +58,9 @@ public final class MathStream {
     public var maxPendingBytes = 256 << 10
     /// Warnings so far (unclosed delimiters at the end, unresolved references), ranges in the stream.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Where each of ``diagnostics`` starts in the stream: line and column (Unicode scalars), as a
+    /// whole text's diagnostics are located (a stream keeps no text to locate them later).
+    public private(set) var diagnosticLocations: [SourceLocation] = []
     /// How many bytes the stream's scans have read in all (a measure of its work: about the length of
     /// the text however it was chunked, never its square).
     public private(set) var bytesScanned = 0
@@ -86,6 +89,8 @@ public final class MathStream {
     private var finished = false
     /// Line and column at `emitted`.
     private var line = 1, column = 1
+    /// Line and column at `base`.
+    private var baseLocation = SourceLocation(line: 1, column: 1)
 
     /// A stream read by `processor`.
     public init(processor: DocumentProcessor, format: DocumentFormat = .markdown) {
@@ -213,17 +218,24 @@ public final class MathStream {
                 plan = context.resolveReferences(in: plan)
                 let read = processor.read(plan)
                 diagnostics += read.diagnostics
+                for d in read.diagnostics {
+                    let p = min(max(d.range?.lowerBound ?? lo, lo), hi)
+                    diagnosticLocations.append(Self.location(after: startLocation, over: buffer[(lo - base)..<(p - base)]))
+                }
                 out.append(.formula(read))
             } else {
                 out.append(.text(String(decoding: buffer[(lo - base)..<(hi - base)], as: UTF8.self), range: segment.range))
             }
         }
         if settledAbs > emitted { out.append(emitText(upTo: settledAbs)) }
+        var located: [Diagnostic] = []
         for d in found where complete || (d.range.map { $0.upperBound + offset <= settledAbs } ?? false) {
             var moved = d
             moved.range = d.range.map { SourceRange($0.lowerBound + offset, $0.upperBound + offset) }
-            if moved.range.map({ $0.lowerBound >= reportedUpTo }) ?? true { diagnostics.append(moved) }
+            if moved.range.map({ $0.lowerBound >= reportedUpTo }) ?? true { located.append(moved) }
         }
+        diagnostics += located
+        diagnosticLocations += locations(of: located.map { $0.range?.lowerBound ?? base })
         reportedUpTo = max(reportedUpTo, settledAbs)
         resume = min(emitted, offset + resumeOffset)
         if resume != offset + resumeOffset { resumeFence = nil }
@@ -258,6 +270,30 @@ public final class MathStream {
         return .text(String(decoding: slice, as: UTF8.self), range: range)
     }
 
+    /// The location after `bytes`, from `start` (lines end at `\n`; columns count Unicode scalars).
+    static func location(after start: SourceLocation, over bytes: ArraySlice<UInt8>) -> SourceLocation {
+        var l = start
+        for b in bytes {
+            if b == 0x0A { l.line += 1; l.column = 1 } else if b & 0xC0 != 0x80 { l.column += 1 }
+        }
+        return l
+    }
+
+    /// The locations of stream offsets still in the buffer (an earlier one is located at the buffer's
+    /// start), in one pass over it.
+    private func locations(of offsets: [Int]) -> [SourceLocation] {
+        guard !offsets.isEmpty else { return [] }
+        var result = [SourceLocation](repeating: baseLocation, count: offsets.count)
+        var at = baseLocation, position = base
+        for k in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+            let p = min(max(offsets[k], base), base + buffer.count)
+            at = Self.location(after: at, over: buffer[(position - base)..<(p - base)])
+            position = p
+            result[k] = at
+        }
+        return result
+    }
+
     private func advance(over bytes: ArraySlice<UInt8>) {
         for b in bytes {
             if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
@@ -269,6 +305,7 @@ public final class MathStream {
         let drop = resume - base
         guard drop > 4096, drop * 2 > buffer.count else { return }
         lineStartAtBase = buffer[drop - 1] == 0x0A
+        baseLocation = Self.location(after: baseLocation, over: buffer[0..<drop])
         buffer.removeFirst(drop)
         base = resume
     }
