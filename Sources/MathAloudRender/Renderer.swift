@@ -332,8 +332,9 @@ public struct RenderedTextFormula: Sendable {
 
 extension Renderer {
     /// Renders every formula the ``MathTextScanner`` finds in prose: one image each, with its own
-    /// label and the baseline metrics that put an inline image on the text's baseline.
-    public func renderText(_ text: String, scanner: MathTextScanner = MathTextScanner()) -> [RenderedTextFormula] {
+    /// label and the baseline metrics that put an inline image on the text's baseline. By default only
+    /// math environments are formulas (``MathTextScanner/Options/prose``: `\begin{theorem}` is prose).
+    public func renderText(_ text: String, scanner: MathTextScanner = MathTextScanner(options: .prose)) -> [RenderedTextFormula] {
         scanner.scan(text).fragments.map { fragment in
             RenderedTextFormula(formula: render(speaker.parser.parse(fragment.tex, notation: .tex), display: fragment.display),
                                 display: fragment.display, range: fragment.range)

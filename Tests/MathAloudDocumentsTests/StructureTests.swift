@@ -89,6 +89,18 @@ struct StructureTests {
         #expect(DocumentSegmenter().segment(text: "[a](u/(($z$))) $y$", as: .markdown).formulas.map { $0.formula!.source } == ["y"])
     }
 
+    /// Tag names that never end (`<ab:<ab:…`, no white space or `>`): each `<` is not parsed to the end
+    /// again (100,000 took 44 s); a formula after them is still found, and one before a later tag too.
+    @Test func unclosedTagNamesAreReadInLinearTime() {
+        let text = "$x$ " + String(repeating: "<ab:", count: 100_000) + " $y$"
+        let started = Date()
+        let doc = DocumentSegmenter().segment(text: text, as: .markdown)
+        #expect(doc.formulas.map { $0.formula!.source } == ["x", "y"])
+        #expect(Date().timeIntervalSince(started) < 10)
+        let closed = DocumentSegmenter().segment(text: "<ab:<ab: $y$ <span title=\"$z$\">", as: .markdown)
+        #expect(closed.formulas.map { $0.formula!.source } == ["y"])
+    }
+
     /// MathML in Markdown: `|` (a table's cell separator even inside a tag), the characters Markdown
     /// reads (`*`, `_`, `\`, backtick…) and line breaks (a blank line ends an HTML block) are character
     /// references; the result is one line.

@@ -157,6 +157,15 @@ import MathAloud
         }
     }
 
+    /// Only math environments are formulas in prose (`render --text`, as `speak --text`): a theorem's
+    /// words are not drawn as one formula; the formula inside it is.
+    @Test func proseEnvironmentsAreNotFormulas() {
+        let text = #"\begin{theorem} For all $x$, \begin{equation} x = x \end{equation} \end{theorem}"#
+        let images = r.renderText(text)
+        #expect(images.map(\.formula.label) == ["x", "x equals x"])
+        #expect(images.map(\.display) == [false, true])
+    }
+
     @Test func mathMLInputWithDisplayBlock() {
         let inline = r.render(mathML: "<math><mfrac><mi>a</mi><mi>b</mi></mfrac></math>")
         let block = r.render(mathML: #"<math display='block'><mfrac><mi>a</mi><mi>b</mi></mfrac></math>"#)
