@@ -90,6 +90,19 @@ struct StreamingTests {
         #expect(flatten(streamed(Self.mixed, chunks: [1], processor: p, format: .text).segments) == textWhole)
     }
 
+    /// A start tag cut off right after its name and a space may still gain a quoted attribute (which makes
+    /// the whole tag markup, not prose): the stream holds it as the whole text reads it (the documents
+    /// fuzzer's input, reduced).
+    @Test func aTagCutAfterItsNameIsHeld() {
+        let p = processor()
+        for text in [#"<h: "a $c$ b" <s type="x">"#, #"<ab: $c$ <script type="math/tex">x"#, #"<span "a $c$" title="t"> $d$"#] {
+            let whole = flatten(p.process(text: text, format: .markdown))
+            for chunks in [[1], [3], [text.count]] {
+                #expect(flatten(streamed(text, chunks: chunks, processor: p).segments) == whole, "\(text) chunks \(chunks)")
+            }
+        }
+    }
+
     @Test func delimitersSplitAcrossChunks() {
         let p = processor()
         for chunks in [["$", "$x$", "$ end"], ["\\", "(a\\", ")", " end"], ["\\be", "gin{equa", "tion}x\\end{equation", "} end"],

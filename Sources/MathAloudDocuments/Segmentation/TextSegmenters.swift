@@ -167,7 +167,10 @@ struct MarkdownSegmenter {
                             i = tag.range.upperBound
                             continue
                         }
-                        if !complete, !tag.closed, !tag.attributes.isEmpty { hold(i, ByteSet(">")) }
+                        // Unclosed, it may still gain a quoted attribute: held also when only white
+                        // space has come after its name (`<h: ` then `"a $c$ b">`, a stream cut after the
+                        // space, settled `$c$` as prose; found by the documents fuzzer).
+                        if !complete, !tag.closed { hold(i, ByteSet(">")) }
                     }
                     if interesting {
                         if !tag.closed {
