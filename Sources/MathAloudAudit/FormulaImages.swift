@@ -53,6 +53,11 @@ public enum FormulaImages {
                 }
             } else {
                 var tex = query.removingPercentEncoding ?? query
+                // codecogs's editor writes a space as `&space;` and a plus as `&plus;` in its URLs
+                // (`svg.latex?a&space;&plus;&space;ib`): they were read as TeX, "a s p a c e semicolon…".
+                if service.host == "latex.codecogs.com" {
+                    tex = tex.replacingOccurrences(of: "&space;", with: " ").replacingOccurrences(of: "&plus;", with: "+")
+                }
                 // codecogs puts rendering options first: \dpi{110}, \bg_white, \inline.
                 for prefix in ["\\inline", "\\dpi{", "\\bg_white", "\\bg{white}", "\\large", "\\fn_cm"] {
                     while tex.hasPrefix(prefix) {
