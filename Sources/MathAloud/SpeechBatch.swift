@@ -37,7 +37,7 @@ extension Speaker {
         for segment in scan.segments {
             switch segment {
             case .text(let s, _):
-                prose(s)
+                prose(MathTextScanner.spokenProse(s))
             case .math(let fragment):
                 let spoken = speak(tex: fragment.tex)
                 formula(spoken)

@@ -117,6 +117,12 @@ public struct MathTextScanner: Sendable {
     /// The options this scanner uses.
     public var options: Options
 
+    /// Prose as a listener hears it: an escaped dollar (`\$5`) is a dollar, "$5" (text segments keep their
+    /// escapes as written, for a document's bytes; a voice would say the backslash).
+    public static func spokenProse(_ prose: String) -> String {
+        prose.contains("\\$") ? prose.replacingOccurrences(of: "\\$", with: "$") : prose
+    }
+
     /// LaTeX's display and math environments, as a LaTeX document has them outside math: amsmath's
     /// numbered ones and their starred forms, `math`, `displaymath` and breqn's `dmath` (the documents'
     /// LaTeX segmenter reads these as formulas, and every other environment as prose).

@@ -116,7 +116,7 @@ enum SpeakCommand {
         func write(_ segments: [StreamSegment]) {
             for segment in segments {
                 switch segment {
-                case .text(let t, _): out.write(t)
+                case .text(let t, _): out.write(MathTextScanner.spokenProse(t))
                 case .formula(let f):
                     out.write(f.speech)
                     if f.hasErrors { errors = true }

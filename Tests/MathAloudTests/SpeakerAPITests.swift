@@ -139,6 +139,8 @@ import Testing
         // The diagnostic points into the prose, not into the formula.
         let d = result.diagnostics.first { $0.id == "tex.unknown-command" }
         #expect(d?.range == SourceRange(34, 38))
+        // An escaped dollar is a dollar for a listener (a voice said the backslash).
+        #expect(speaker.speak(text: #"an escaped \$5 is money and $x$ too"#).text == "an escaped $5 is money and x too")
     }
 }
 
