@@ -444,10 +444,21 @@ extension ImageFormat {
 /// Header values from text: ASCII printable characters as they are, others percent-encoded (UTF-8),
 /// so a label in any language fits an HTTP header.
 enum HeaderText {
-    /// `text` (its first `limit` bytes) with every byte outside printable ASCII, and `%`, percent-encoded.
+    /// `text` (its first `limit` bytes, cut before a character, never inside one: a cut inside made the
+    /// header invalid UTF-8 when decoded) with every byte outside printable ASCII, and `%`, percent-encoded.
     static func encode(_ text: String, limit: Int = 2048) -> String {
+        var kept = 0
+        if text.utf8.count > limit {
+            for scalar in text.unicodeScalars {
+                let width = UTF8.width(scalar)
+                if kept + width > limit { break }
+                kept += width
+            }
+        } else {
+            kept = text.utf8.count
+        }
         var out = ""
-        for byte in text.utf8.prefix(limit) {
+        for byte in text.utf8.prefix(kept) {
             if byte >= 0x20 && byte < 0x7F && byte != 0x25 {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {

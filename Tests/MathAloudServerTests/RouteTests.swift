@@ -140,6 +140,17 @@ struct RouteTests {
         #expect(list.last?["message"] as? String == "unknown command \\c\(list.count - 1) é")
     }
 
+    /// A label longer than the header's limit is cut before a character, never inside one (the cut once
+    /// split a Cyrillic letter's two bytes, and the header did not decode).
+    @Test func aLongLabelIsCutBetweenCharacters() throws {
+        let label = String(repeating: "а", count: 1500)   // two bytes each: 3,000 bytes
+        let header = HeaderText.encode("x" + label, limit: 2048)
+        let decoded = try #require(header.removingPercentEncoding)
+        #expect(decoded == "x" + String(repeating: "а", count: 1023))
+        #expect(HeaderText.encode("abc", limit: 2) == "ab")
+        #expect(HeaderText.encode("a%é") == "a%25%C3%A9")
+    }
+
     @Test func renderTakesAnIDPrefix() throws {
         let svg = try server.post("/v1/render", #"{"tex": "x", "idPrefix": "eq7"}"#)
         #expect(svg.text.contains(#"aria-labelledby="eq7-title""#) && svg.text.contains(#" lang="en" xml:lang="en"><title id="eq7-title">"#))
