@@ -295,9 +295,8 @@ public final class MathStream {
     }
 
     private func advance(over bytes: ArraySlice<UInt8>) {
-        for b in bytes {
-            if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
-        }
+        let l = Self.location(after: SourceLocation(line: line, column: column), over: bytes)
+        (line, column) = (l.line, l.column)
     }
 
     /// Drops the bytes before `resume` (what is final) once they are many.
