@@ -1071,7 +1071,7 @@ extension Analyzer {
                     b.copyProperties(of: f)
                     b.add(.flag(.afterDegrees), since: mark)
                     b.remove(.unitName, since: mark)
-                    b.string(.unitName, tree.integer(f, .primeUnit) == 1 ? "arcmin" : "arcsec")
+                    b.string(.unitName, tree.integer(f, .primeUnit) == 1 ? "′" : "″")
                     factors[w] = b.copy(f, kind: .measurement, propertiesSince: mark)
                     w += 1
                     continue

@@ -975,10 +975,15 @@ extension Analyzer {
     static func unitAt(_ items: LentStack<RowItem>, _ start: Int, _ end: Int, names: UnitNames) -> Unit? {
         func single(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k < end, let m = items[k].raw else { return nil }
-            return unit(m)
+            // A function's name that is also a unit's symbol is the unit where no argument follows it:
+            // at the row's end, or before an operator that opens nothing or a wide space
+            // (`1\,\mathrm{arcsec}`, `5\,\mathrm{sec} < t`); `2\,\mathrm{arcsec}\,x` is the function.
+            let argumentFollows = k + 1 < end && items[k + 1].kind != .wideSpace
+                && !(items[k + 1].kind == .operator && items[k + 1].role != .open)
+            return unit(m, nameMayBeUnit: !argumentFollows)
         }
         // One unit symbol, perhaps with a power: the item after a quantity, or a part of a fraction of units.
-        func unit(_ m: MathNode) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
+        func unit(_ m: MathNode, nameMayBeUnit: Bool = false) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             // A unit marked in MathML is one whatever its symbol (its key is the symbol when unknown).
             if let attributes = m.attributes, Analyzer.isMarkedUnit(attributes), let t = m.leafText {
                 let written = t.trimmingSpaces
@@ -1003,10 +1008,10 @@ extension Analyzer {
                 return nil
             case .identifier(let t, let v):
                 // An upright name, or a currency sign after an amount (`5€`); not the name of a
-                // trigonometric, hyperbolic, logarithmic or exponential function (`3\mathrm{ch}`, the
-                // hyperbolic cosine, not chains; `min` and `deg` stay units).
+                // trigonometric, hyperbolic, logarithmic or exponential function when an argument may
+                // follow (`3\mathrm{ch}\,x`, the hyperbolic cosine, not chains; `min` and `deg` stay units).
                 guard v == .normal || (v == nil && t.hasSeveralScalars) || UnitSymbols.isCurrency(t) else { return nil }
-                if let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
+                if !nameMayBeUnit, let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
                 if let key = Vocabulary.unitKey(t, names: names) { return (t, key, nil, m.range) }
                 return nil
             case .superscript where m.children.count == 2:
@@ -1030,7 +1035,8 @@ extension Analyzer {
                 power = p
             }
             guard case .identifier(let t, let v) = unitNode.kind, v == .normal,
-                  UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil else { return nil }
+                  UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil
+                    || UnitSymbols.plain.contains("µ" + t) else { return nil }
             // Written as the unit table reads a power (`µm^2` → `µm²`).
             let written = "µ" + t + (power.map { "^\($0)" } ?? "")
             guard let key = UnitSymbols.writtenKey(written) else { return nil }

@@ -301,8 +301,10 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// power also has `unit-base`, the key of the unit raised: `cm` for `cm^2`),
     /// `singular` when the quantity is exactly 1. A number with primes (`6'`, `5' 4''`) is a measurement
     /// with `prime-unit` = `1` | `2` and `unit-name` `ft` / `in`; after degrees (`30^\circ 15'`) it has
-    /// `after-degrees` and `unit-name` `arcmin` / `arcsec` (ClearSpeak Prime preference: rules may
-    /// choose the other reading from `prime-unit`).
+    /// `after-degrees` and `unit-name` `′` / `″`, the keys of the minute and second of a
+    /// degrees-minutes-seconds angle (not `arcmin` / `arcsec`, the units written as such, which
+    /// locales may name differently: "arcminute"); ClearSpeak's Prime preference: rules may choose
+    /// the other reading from `prime-unit`.
     ///
     /// A unit marked in MathML (`class="MathML-Unit"`, `intent=":unit"`) after a number is a
     /// measurement too, its `unit` child a ``unit``; a currency written before its amount (`$5`) is one

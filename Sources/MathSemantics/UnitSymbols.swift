@@ -23,9 +23,10 @@ package enum UnitSymbols {
         "cal", "t", "baud", "Bd", "°C", "℃", "a",
     ]
 
-    /// Units that take no prefix (customary units, time, angle, and others in common use).
+    /// Units that take no prefix (customary units, time, angle, and others in common use; the milli- and
+    /// microarcsecond as astronomy writes them, `mas` and `µas`, whose `as` alone is the attosecond).
     package static let plain: Set<String> = [
-        "min", "h", "hr", "d", "yr", "wk", "°", "′", "″", "deg", "arcmin", "arcsec", "amin", "asec",
+        "min", "h", "hr", "d", "yr", "wk", "°", "′", "″", "deg", "arcmin", "arcsec", "amin", "asec", "mas", "µas",
         "in", "ft", "yd", "mi", "mil", "li", "rd", "ch", "fur", "lea", "nmi", "ftm",
         "ac", "ha", "oz", "lb", "dr", "gr", "cwt", "ton", "st", "gal", "qt", "pt", "cup", "tbsp", "tsp", "floz",
         "°F", "℉", "au", "ly", "ltyr", "pc", "Å", "atm", "psi", "mmHg", "Torr", "dB", "mph", "kph", "kmh",

@@ -232,6 +232,33 @@ struct NuclideAndUnitSpeechTests {
         #expect(say(#"2\,m^{-1}"#) == "2 m to the negative 1 power")
     }
 
+    /// Angles written as units: `arcmin` and `arcsec` are minutes and seconds of arc, not of time; the
+    /// primes after degrees stay the minutes and seconds of the angle; astronomy's `mas` and `µas` are
+    /// the milli- and microarcsecond; a function's name that is a unit's symbol is the unit where no
+    /// argument follows it.
+    @Test func anglesWrittenAsUnits() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { speaker.speak(tex: tex).text }
+        #expect(say(#"1\,\mathrm{arcmin}"#) == "1 arcminute")
+        #expect(say(#"30\,\mathrm{arcmin}"#) == "30 arcminutes")
+        #expect(say(#"45^\circ 10' 20''"#) == "45 degrees, 10 minutes, 20 seconds")
+        #expect(say(#"\theta < 1\,\mathrm{arcsec}"#) == "theta is less than 1 arcsecond")
+        #expect(say(#"2\,\mathrm{arcsec}\,x"#) == "2 arc secant x")
+        #expect(say(#"5\,\mathrm{sec} < t"#) == "5 seconds, is less than t")
+        #expect(say(#"\sigma = 59.2\,\mathrm{mas}"#) == "sigma equals 59.2 milliarcseconds")
+        #expect(say(#"3\,\mu\mathrm{as}"#) == "3 microarcseconds")
+        #expect(say(#"3\,\mathrm{as}"#) == "3 attoseconds")
+        for locale in LocaleToolsTests.shippedLocales {
+            let other = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
+            for tex in [#"5\,\mathrm{mas}"#, #"5\,\mu\mathrm{as}"#, #"1\,\mathrm{arcsec}"#] {
+                let spoken = other.speak(tex: tex)
+                #expect(!spoken.diagnostics.contains { $0.id == "speech.missing-word" }, "\(locale): \(tex)")
+                let words = spoken.text.split(whereSeparator: { $0 == " " || $0 == "," })
+                for raw in ["mas", "µas", "as", "arcsec", "secant"] { #expect(!words.contains(Substring(raw)), "\(locale): \(spoken.text)") }
+            }
+        }
+    }
+
     /// A marked unit whose symbol only the locale's units know (Scandinavian `sek`) is read by them
     /// wherever it stands: after a quantity and in a quotient of units alike.
     @Test func markedUnitsOnlyTheLocaleKnows() throws {
