@@ -254,11 +254,14 @@ extension SemanticTree.Records {
         }
     }
 
-    /// A charge: `+`, `−`, or a count before or after one (`2+`, `3-`).
+    /// A charge: `+`, `−`, or a count before or after one (`2+`, `3-`, `+2`). A charge of one is written
+    /// as its sign alone (`Cl^-`), so a sign before the count 1 is the power −1 (`S^{-1}BS`, a
+    /// similarity transform, is no formula of sulfur and boron).
     func isCharge(_ e: NodeID) -> Bool {
         if isSign(e) { return true }
         let items = children(e).map(\.node)
         guard items.count == 2 || items.count == 3 else { return false }
+        if items.count == 2, isSign(items[0]), integerValue(items[1]) == 1 { return false }
         return items.contains(where: isSign) && items.contains(where: { integerValue($0) != nil })
     }
 

@@ -293,6 +293,14 @@ import Testing
         }
         let literal = try SpeakerCache.shared.speaker(style: "simplespeak", preferences: ["Meaning": "Literal"])
         #expect(normalizedSpeech(literal.speak(mathML: ferricChloride).text).hasPrefix("fe cl"))
+        // A charge of one is its sign alone: a sign before the count 1 is the power −1, so a similarity
+        // transform of letters that are element symbols stays mathematics; charges stay charges.
+        let clear = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(clear.speak(tex: "A = S^{-1}BS").text == "A equals S inverse B S")
+        #expect(clear.speak(tex: "C=S^{-1}BS").text == "C equals S inverse B S")
+        #expect(normalizedSpeech(terse.speak(tex: #"\mathrm{SO}_4^{2-}"#).text) == "cap s cap o 4 2 minus")
+        #expect(normalizedSpeech(terse.speak(mathML: "<math><msup><mi>Na</mi><mo>+</mo></msup><msup><mi>Cl</mi><mo>-</mo></msup></math>").text)
+                .hasPrefix("cap n eigh"))
     }
 
     /// Without counts, two or more two-letter element symbols written each as one identifier are a
