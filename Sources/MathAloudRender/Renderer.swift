@@ -204,8 +204,7 @@ public final class Renderer: Sendable {
     /// by more than half the padding, that overhang and half the padding (so the ink keeps a clear
     /// edge: a pixel at the default size and padding).
     func margins(_ box: Box, padding: Double) -> ImageMargins {
-        var ink = InkBounds(fonts: fonts)
-        box.draw(into: &ink, x: 0, y: 0, color: .black)
+        let ink = box.ink
         guard !ink.isEmpty else { return ImageMargins(all: padding) }
         let clear = padding / 2
         func side(_ overhang: Double) -> Double { overhang.isFinite ? max(padding, overhang + clear) : padding }
