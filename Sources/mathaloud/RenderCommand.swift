@@ -45,7 +45,8 @@ enum RenderCommand {
         if args.flag("--help") { print(spec.usage); return .success }
         var options = RenderOptions()
         if let f = args.value("--font") {
-            if MathFontFamily(name: f) == nil && !FileManager.default.fileExists(atPath: f) {
+            // A path goes to the font loader, which says what is wrong with the file (exit code 6).
+            if MathFontFamily(name: f) == nil && !FontSet.isFilePath(f) {
                 throw args.usageError("unknown font '\(f)'" + Suggestion.didYouMean(f, among: MathFontFamily.allCases.map(\.rawValue))
                                       + " (a family: \(MathFontFamily.allCases.map(\.rawValue).joined(separator: ", ")), or a font file)")
             }

@@ -54,6 +54,32 @@ import Testing
         #expect(try runCLI(["render", "x", "-o", "-", "--font", "no-such-font"]).status == 2)   // not a family, not a file
     }
 
+    /// A font file that cannot serve math layout: exit code 6 (the font could not be loaded), one line
+    /// naming the file, what is wrong and the diagnostic id, nothing written.
+    @Test func fontFilesThatAreRefused() throws {
+        let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MathAloudRenderTests/Fixtures/fonts")
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("eq.svg")
+        let noMath = fonts.appendingPathComponent("no-math-table.ttf").path
+        let r = try runCLI(["render", "x^2", "-o", out.path, "--font", noMath])
+        #expect(r.status == 6)
+        #expect(r.stderr == "mathaloud: '\(noMath)' is a font without an OpenType MATH table (the constants, size variants and glyph "
+                + "assemblies math layout needs): use a math font such as latinmodern-math.otf, or a family: latin-modern, pagella, "
+                + "termes, bonum, schola, dejavu [render.font-without-math-table]\n")
+        let notAFont = fonts.appendingPathComponent("not-a-font.otf").path
+        let missing = dir.appendingPathComponent("missing.otf").path
+        for (font, tail) in [(notAFont, "is not a font: an OpenType math font (.otf, .ttf) is needed [render.not-a-font]"),
+                             (missing, "does not exist [render.font-unreadable]"),
+                             (dir.path, "is a directory, not a font file [render.font-unreadable]")] {
+            let r = try runCLI(["render", "x^2", "-o", out.path, "--font", font])
+            #expect(r.status == 6, "\(font)")
+            #expect(r.stderr.hasPrefix("mathaloud: ") && r.stderr.contains(font) && r.stderr.hasSuffix(tail + "\n"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func batchWritesImagesAndManifest() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
