@@ -58,6 +58,9 @@ import MathAloud
     @Test func speechResponseCarriesSSMLAndLabelWhenAsked() {
         let out = SpeechBatchProcessor().process(line: #"{"id": 1, "tex": "x^2", "format": "ssml", "template": "Math: {speech}"}"#)
         #expect(out.hasPrefix(#"{"diagnostics":[],"id":1,"label":"Math: x squared","speech":"x squared","ssml":"<speak"#))
+        // The SSML's language is the locale's BCP 47 form (LocaleTag.bcp47), as written into images.
+        let chinese = SpeechBatchProcessor().process(line: #"{"id": 3, "tex": "x", "format": "ssml", "locale": "zh_cn"}"#)
+        #expect(chinese.contains(#"xml:lang=\"zh-CN\">"#), "\(chinese)")
         let text = SpeechBatchProcessor().process(line: #"{"id": 2, "text": "Area is $\\pi r^2$."}"#)
         #expect(text == #"{"diagnostics":[],"id":2,"speech":"Area is pi r squared."}"#)
     }
