@@ -34,7 +34,7 @@ enum RenderCommand {
         ],
         notes: """
         With --text, every formula of the prose becomes one image in the -o directory, with manifest.jsonl (label,
-        baseline and size of each) and index.html (the prose with every formula in place).
+        baseline and size of each, and the formula's box in it) and index.html (the prose with every formula in place).
         """ + "\n" + SharedOptions.exitCodes + "; 4 rules could not be loaded;\n"
             + "            6 the font, or cairo for PNG and PDF, could not be loaded\n")
 
@@ -206,7 +206,10 @@ enum RenderCommand {
                              baseline: rounded(formula.baselineFromBottom),
                              verticalAlign: "-\(rounded(formula.baselineFromBottom))px",
                              errors: formula.diagnostics.filter { $0.severity == .error }.map(\.message),
-                             diagnostics: formula.diagnostics.map(source.record))
+                             diagnostics: formula.diagnostics.map(source.record),
+                             box: FormulaBox(width: rounded(formula.box.width * formula.fontSize),
+                                             height: rounded(formula.box.height * formula.fontSize),
+                                             depth: rounded(formula.box.depth * formula.fontSize)))
     }
 
     /// Prints a batch line's diagnostics to standard error as a single formula's are, named by the
