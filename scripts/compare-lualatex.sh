@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compares MathAloud's box sizes with LuaLaTeX (unicode-math, Latin Modern Math, 10pt article): each
 # formula is boxed with \sbox and its \wd, \ht, \dp are written to the log; one `mathaloud render
-# --batch` run gives the same three (from each image's size and baseline at 100 px per em, less the
-# padding; 1 em = 10 pt), as `render --dump` prints them. A difference is relative to TeX's value (a
+# --batch` run gives the same three (each manifest line's box at 100 px per em; 1 em = 10 pt), as
+# `render --dump` prints them (the image itself is larger where ink reaches past the box). A difference is relative to TeX's value (a
 # dimension of almost zero is compared against 0.1 pt).
 #
 # Without --corpus: the reference list scripts/lualatex-formulas.txt ("t<TAB>TeX" or "d<TAB>TeX"),

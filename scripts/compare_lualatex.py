@@ -158,20 +158,24 @@ def lualatex_measure(cases, work, jobs):
 
 def mathaloud_measure(binary, work, items):
     """{index: (width, height, depth) in pt} for [(index, display, tex)], from one `mathaloud render
-    --batch` run: its manifest gives each image's width, height and baseline in px at --size 100 (so
-    to 0.001 pt); a formula with no math at all gives the padding around every image, taken off."""
+    --batch` run: its manifest gives each formula's box in px at --size 100 (so to 0.001 pt). (A binary
+    whose manifest has no box: the image's width, height and baseline less the padding, which a formula
+    with no math at all gives; wrong where the image holds ink past the box.)"""
     size = 100.0
     lines = [json.dumps({"id": "padding", "tex": ""})]
     lines += [json.dumps({"id": i, "tex": tex, "display": display}) for i, display, tex in items]
     folder = os.path.join(work, "mathaloud")
     run = subprocess.run([binary, "render", "--batch", folder, "--size", str(size)], input="\n".join(lines) + "\n",
                          capture_output=True, text=True)
-    found = {}
+    found, boxes = {}, {}
     for line in run.stdout.splitlines():
         try:
             row = json.loads(line)
         except ValueError:
             continue
+        if "box" in row:
+            box = row["box"]
+            boxes[row["id"]] = (box["width"] / size, box["height"] / size, box["depth"] / size)
         if "width" in row:
             found[row["id"]] = (row["width"] / size, row["height"] / size, row["baseline"] / size)
     if "padding" not in found:
@@ -180,7 +184,10 @@ def mathaloud_measure(binary, work, items):
     pad = found["padding"][0] / 2
     result = {}
     for i, _, _ in items:
-        if i in found:
+        if i in boxes:
+            # The manifest's box: the image is larger where ink reaches past it (a slanted V at the end).
+            result[i] = tuple(10 * v for v in boxes[i])
+        elif i in found:
             w, h, b = found[i]
             depth = b - pad
             result[i] = tuple(10 * v for v in (w - 2 * pad, h - 2 * pad - depth, depth))

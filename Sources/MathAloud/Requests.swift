@@ -480,9 +480,27 @@ public struct AudioResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, H
     }
 }
 
+/// TeX's box of a formula in its image, CSS px: what the layout measures (the width, the height above
+/// the baseline and the depth below it), as LaTeX's `\wd`, `\ht` and `\dp` of an `\hbox` of the formula
+/// give them. The image holds the box with a margin on each side, wider where ink reaches past the box
+/// (a slanted letter's overhang, an accent, `\smash`), so the image's size is not the box's.
+public struct FormulaBox: Sendable, Hashable {
+    /// Width, CSS px.
+    public var width: Double
+    /// Height above the baseline, CSS px.
+    public var height: Double
+    /// Depth below the baseline, CSS px.
+    public var depth: Double
+
+    /// Creates a box's measures.
+    public init(width: Double, height: Double, depth: Double) {
+        (self.width, self.height, self.depth) = (width, height, depth)
+    }
+}
+
 /// A rendered request, as a line of the `render --batch`/`--text` manifest: the file, its label and
-/// source, what an inline image needs to sit on the text's baseline (CSS px), and the formula's
-/// diagnostics as the speech responses give them.
+/// source, what an inline image needs to sit on the text's baseline (CSS px), the formula's box inside
+/// it, and the formula's diagnostics as the speech responses give them.
 public struct ImageResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, Hashable {
     /// The request's id (the formula's number for `--text`).
     public var id: JSONValue
@@ -509,11 +527,13 @@ public struct ImageResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, H
     public var display: Bool?
     /// Where the formula sits in the text, bytes (`--text` manifests).
     public var range: SourceRange?
+    /// The formula's box in the image (the image is larger by its margins).
+    public var box: FormulaBox?
 
     /// Creates a response.
     public init(id: JSONValue, file: String, label: String, tex: String, width: Double, height: Double, baseline: Double,
                 verticalAlign: String, errors: [String], diagnostics: [DiagnosticRecord] = [], display: Bool? = nil,
-                range: SourceRange? = nil) {
+                range: SourceRange? = nil, box: FormulaBox? = nil) {
         self.id = id
         self.file = file
         self.label = label
@@ -526,6 +546,7 @@ public struct ImageResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, H
         self.diagnostics = diagnostics
         self.display = display
         self.range = range
+        self.box = box
     }
 
     /// The response as JSON.
@@ -538,6 +559,10 @@ public struct ImageResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, H
         ]
         if let display { o["display"] = .bool(display) }
         if let range { o["range"] = .array([.number(JSONNumber(range.lowerBound)), .number(JSONNumber(range.upperBound))]) }
+        if let box {
+            o["box"] = .object(["width": .number(JSONNumber(box.width)), "height": .number(JSONNumber(box.height)),
+                                "depth": .number(JSONNumber(box.depth))])
+        }
         return .object(o)
     }
 
@@ -554,6 +579,11 @@ public struct ImageResponse: JSONRepresentable, DiagnosticsCarrying, Sendable, H
                   width: try number("width"), height: try number("height"), baseline: try number("baseline"),
                   verticalAlign: try json.required("verticalAlign", "a string") { $0.stringValue },
                   errors: (json["errors"]?.arrayValue ?? []).compactMap(\.stringValue), diagnostics: try json.diagnostics(),
-                  display: json["display"]?.boolValue, range: range)
+                  display: json["display"]?.boolValue, range: range,
+                  box: json["box"].flatMap { b in
+                      guard let w = b["width"]?.numberValue?.doubleValue, let h = b["height"]?.numberValue?.doubleValue,
+                            let d = b["depth"]?.numberValue?.doubleValue else { return nil }
+                      return FormulaBox(width: w, height: h, depth: d)
+                  })
     }
 }

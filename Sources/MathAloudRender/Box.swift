@@ -144,6 +144,12 @@ public struct Box: Sendable {
     public var content: Content
     /// Children and where their reference points sit (x right, y up).
     public var children: [Placed]
+    /// The ink of the box's glyph outline or line stroke and of its children as they are placed, em,
+    /// relative to the reference point: gathered as the box is made, from its children's ``ink``, so the
+    /// image's margins need no walk over the finished tree. (What covers the box itself, a rule, frame,
+    /// ellipse or background, follows the box's size, which may still change: ``ink`` adds it.) The
+    /// layout never changes a box's children or content once it is made.
+    private(set) var placedInk: InkExtent
 
     /// What a box draws.
     public enum Content: Sendable {
@@ -182,6 +188,50 @@ public struct Box: Sendable {
     /// Creates a box.
     public init(width: Double, height: Double, depth: Double, content: Content = .list("box"), children: [Placed] = []) {
         self.width = width; self.height = height; self.depth = depth; self.content = content; self.children = children
+        var ink = InkExtent()
+        switch content {
+        case .phantom:
+            // Nothing of a phantom is drawn.
+            placedInk = ink
+            return
+        case .glyph:
+            // No font at hand: the glyph's box stands for its outline (the layout passes the outline's
+            // extent, ``init(width:height:depth:glyph:metrics:)``).
+            ink.add(0, -depth, width, height)
+        case let .line(x1, y1, x2, y2, t):
+            // A stroke reaches half its thickness past its ends and sides (at most, whatever its direction).
+            ink.add(min(x1, x2) - t / 2, min(y1, y2) - t / 2, max(x1, x2) + t / 2, max(y1, y2) + t / 2)
+        case .list, .rule, .frame, .ellipse, .color, .background:
+            break
+        }
+        for child in children { ink.add(child.box.ink, at: child.x, child.y) }
+        placedInk = ink
+    }
+
+    /// A glyph's box, its ink the glyph's outline (`metrics`: the glyph's at size 1; a glyph without
+    /// ink, a space or a blank .notdef, has none).
+    init(width: Double, height: Double, depth: Double, glyph: GlyphRef, metrics m: GlyphMetrics) {
+        self.width = width; self.height = height; self.depth = depth; self.content = .glyph(glyph); self.children = []
+        var ink = InkExtent()
+        if m.inkRight > m.inkLeft || m.inkTop > m.inkBottom {
+            ink.add(m.inkLeft * glyph.size, m.inkBottom * glyph.size, m.inkRight * glyph.size, m.inkTop * glyph.size)
+        }
+        placedInk = ink
+    }
+
+    /// The extent of what the box and its children draw, em, relative to the reference point: glyph
+    /// outlines (their bounding boxes), rules, strokes with their thickness, frames, ellipses and
+    /// backgrounds. It may reach past the box (an italic letter's overhang, an accent, a raised or
+    /// smashed box, a negative kern); the image is made large enough to hold it (``RenderedFormula/margins``).
+    var ink: InkExtent {
+        switch content {
+        case .rule, .frame, .ellipse, .background:
+            var ink = placedInk
+            ink.add(0, -depth, width, -depth + (height + depth))
+            return ink
+        case .list, .glyph, .line, .color, .phantom:
+            return placedInk
+        }
     }
 
     /// An empty box of a given size (kerns, struts, spaces).

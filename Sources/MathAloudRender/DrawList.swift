@@ -61,46 +61,23 @@ extension Box {
     }
 }
 
-/// The extent of a box tree's ink, em, y up from the baseline: glyph outlines (their bounding boxes),
-/// rules, lines with their thickness, frames and ellipses. Glyph ink may reach past TeX's box (an italic
-/// letter's overhang, an accent, a raised or smashed box, a negative kern); the image is made large
-/// enough to hold it (``Renderer`` sets ``RenderedFormula/margins``).
-struct InkBounds: DrawSink {
+/// A rectangle holding ink, em, y up (empty until something is added).
+struct InkExtent: Equatable {
     private(set) var minX = Double.infinity, maxX = -Double.infinity
     private(set) var minY = Double.infinity, maxY = -Double.infinity
-    private let fonts: FontSet
-    /// The face last looked up (a text face is looked up under a lock).
-    private var role = FontRole.math
-    private var face: FontFace
 
-    init(fonts: FontSet) {
-        self.fonts = fonts
-        self.face = fonts.math.face
-    }
-
-    /// Whether anything with ink was drawn.
+    /// Whether anything with ink was added.
     var isEmpty: Bool { minX > maxX }
 
-    @inline(__always) private mutating func add(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+    /// Adds the rectangle between two corners.
+    @inline(__always) mutating func add(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         minX = min(minX, x0, x1); maxX = max(maxX, x0, x1)
         minY = min(minY, y0, y1); maxY = max(maxY, y0, y1)
     }
 
-    mutating func draw(_ item: DrawItem) {
-        switch item {
-        case let .glyph(g, x, y, _):
-            if g.font != role { role = g.font; face = fonts.face(g.font) }
-            let m = face.metrics(g.glyph)
-            // A glyph without ink (a space, a blank .notdef) adds nothing.
-            guard m.inkRight > m.inkLeft || m.inkTop > m.inkBottom else { return }
-            add(x + m.inkLeft * g.size, y + m.inkBottom * g.size, x + m.inkRight * g.size, y + m.inkTop * g.size)
-        case let .rect(x, y, width, height, _):
-            add(x, y, x + width, y + height)
-        case let .line(x1, y1, x2, y2, t, _):
-            // A stroke reaches half its thickness past its ends and sides (at most, whatever its direction).
-            add(min(x1, x2) - t / 2, min(y1, y2) - t / 2, max(x1, x2) + t / 2, max(y1, y2) + t / 2)
-        case let .frame(x, y, width, height, _, _, _), let .ellipse(x, y, width, height, _, _):
-            add(x, y, x + width, y + height)
-        }
+    /// Adds another extent moved by (x, y) (a child's, where the child is placed).
+    @inline(__always) mutating func add(_ other: InkExtent, at x: Double, _ y: Double) {
+        guard !other.isEmpty else { return }
+        add(other.minX + x, other.minY + y, other.maxX + x, other.maxY + y)
     }
 }

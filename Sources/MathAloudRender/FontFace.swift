@@ -60,7 +60,8 @@ public final class FontFace: @unchecked Sendable {
 
     /// Opens a font file; nil when it cannot be read or is not a font.
     public init?(path: String) {
-        guard CLibraries.harfBuzz.problem == nil, let blob = hb.hb_blob_create_from_file_or_fail(path) else { return nil }
+        // Only a regular file: HarfBuzz reads a FIFO or a device (/dev/zero) without end.
+        guard CLibraries.harfBuzz.problem == nil, FontFile.problem(at: path) == nil, let blob = hb.hb_blob_create_from_file_or_fail(path) else { return nil }
         defer { hb.hb_blob_destroy(blob) }
         guard hb.hb_face_count(blob) > 0, let face = hb.hb_face_create(blob, 0) else { return nil }
         let upem = hb.hb_face_get_upem(face)

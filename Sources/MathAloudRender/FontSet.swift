@@ -1,4 +1,10 @@
 import Foundation
+import MathAloud
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The math fonts MathAloud knows by name, with the Debian packages that install them.
 public enum MathFontFamily: String, Sendable, CaseIterable {
@@ -93,10 +99,22 @@ public enum MathFontFamily: String, Sendable, CaseIterable {
     }
 }
 
-/// Why fonts could not be loaded.
+/// Why fonts could not be loaded: an id of the diagnostic catalog (`render.font-without-math-table`,
+/// `render.font-unreadable`…) and a message naming the font and what is wrong with it.
 public struct FontLoadError: Error, CustomStringConvertible, Sendable {
+    /// The catalog id.
+    public let id: DiagnosticID
     /// What went wrong, with the fix.
-    public let description: String
+    public let message: String
+
+    /// An error of a catalog id.
+    public init(_ id: DiagnosticID, _ message: String) {
+        self.id = id
+        self.message = message
+    }
+
+    /// The message and the id in brackets, as the command line prints diagnostics.
+    public var description: String { "\(message) [\(id)]" }
 }
 
 /// Why an image format cannot be written: PNG and PDF are drawn by cairo, which is opened when the
@@ -175,10 +193,20 @@ public final class FontSet: Sendable {
     /// The face for characters no other face has, when one is installed.
     var fallbackFace: FontFace? { textPaths[.textFallback] == nil ? nil : textFace(.textFallback) }
 
+    /// Whether ``named(_:)`` reads a font name as a file path rather than a family name: a file or link
+    /// of that name exists, or it has a `/` or a `.` (family names have neither).
+    public static func isFilePath(_ name: String) -> Bool { FontFile.isPath(name) }
+
     /// The font set of a named family, or of a font file path (an OpenType font with a MATH table),
     /// loaded once per process and shared by every caller.
+    ///
+    /// - Throws: a ``FontLoadError`` of id `render.unknown-font` (neither a family nor a file),
+    ///   `render.font-not-installed` (a family whose files are missing), `render.font-unreadable` (no such
+    ///   file, a directory, a symbolic-link loop, a file that cannot be read), `render.not-a-font` (a file
+    ///   that is not an OpenType or TrueType font), `render.font-without-math-table` (a font without the
+    ///   MATH table math layout needs), or `render.harfbuzz-unavailable`.
     public static func named(_ name: String) throws(FontLoadError) -> FontSet {
-        if let problem = CLibraries.harfBuzzProblem { throw FontLoadError(description: problem) }
+        if let problem = CLibraries.harfBuzzProblem { throw FontLoadError(.renderHarfBuzzUnavailable, problem) }
         lock.lock()
         defer { lock.unlock() }
         if let set = loaded[name] { return set }
@@ -186,7 +214,8 @@ public final class FontSet: Sendable {
         if let family = MathFontFamily(name: name) {
             guard let path = family.mathFontFiles.first(where: { FileManager.default.fileExists(atPath: $0) }),
                   let math = MathFont(path: path) else {
-                throw FontLoadError(description: "math font '\(name)' not found: install the Debian package \(family.debianPackage) (scripts/install-deps.sh does)")
+                throw FontLoadError(.renderFontNotInstalled,
+                                    "math font '\(name)' not found: install the Debian package \(family.debianPackage) (scripts/install-deps.sh does)")
             }
             var text: [FontRole: String] = [:]
             for (role, files) in family.textFontFiles {
@@ -194,16 +223,60 @@ public final class FontSet: Sendable {
             }
             text[.textFallback] = fallbackPath
             set = FontSet(math: math, textPaths: text)
-        } else if FileManager.default.fileExists(atPath: name) {
-            guard let math = MathFont(path: name) else {
-                throw FontLoadError(description: "'\(name)' is not an OpenType font with a MATH table")
+        } else if FontFile.isPath(name) {
+            if let problem = FontFile.problem(at: name) { throw FontLoadError(.renderFontUnreadable, "font file '\(name)' \(problem)") }
+            guard let face = FontFace(path: name) else {
+                throw FontLoadError(.renderNotAFont, "'\(name)' is not a font: an OpenType math font (.otf, .ttf) is needed")
+            }
+            guard let math = MathFont(face: face) else {
+                throw FontLoadError(.renderFontWithoutMathTable,
+                                    "'\(name)' is a font without an OpenType MATH table (the constants, size variants and "
+                                    + "glyph assemblies math layout needs): use a math font such as latinmodern-math.otf, or a family: "
+                                    + MathFontFamily.allCases.map(\.rawValue).joined(separator: ", "))
             }
             set = FontSet(math: math, textPaths: fallbackPath.map { [.textFallback: $0] } ?? [:])
         } else {
-            throw FontLoadError(description: "unknown math font '\(name)': use one of "
+            throw FontLoadError(.renderUnknownFont, "unknown math font '\(name)': use one of "
                 + MathFontFamily.allCases.map(\.rawValue).joined(separator: ", ") + ", or a path to an OpenType math font")
         }
         loaded[name] = set
         return set
+    }
+}
+
+/// What the font loader checks of a font file before HarfBuzz reads it: a regular file that can be
+/// opened (HarfBuzz would read a FIFO or a device such as /dev/zero without end).
+enum FontFile {
+    /// Whether a font name is a file path (``FontSet/isFilePath(_:)``).
+    static func isPath(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(name, &info) == 0 || name.utf8.contains(0x2F) || name.utf8.contains(0x2E)
+    }
+
+    /// Why a path cannot be read as a font file, in words (`does not exist`, `is a directory`…); nil
+    /// when it is a regular file that can be opened for reading.
+    static func problem(at path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) != 0 { return reason(errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return "is a directory, not a font file"
+        default: return "is not a regular file (a device, a FIFO or a socket)"
+        }
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { return reason(errno) }
+        close(fd)
+        return nil
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "does not exist"
+        case ENOTDIR: "does not exist (a part of its path is not a directory)"
+        case ELOOP: "is a loop of symbolic links"
+        case EACCES, EPERM: "cannot be read (permission denied)"
+        case ENAMETOOLONG: "has a name too long for the file system"
+        default: "cannot be read (error \(code))"
+        }
     }
 }

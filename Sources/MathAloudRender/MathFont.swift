@@ -155,9 +155,16 @@ public final class MathFont: @unchecked Sendable {
     /// they were shaped from (a slot is reused when another character has the same nominal glyph).
     private let scriptForms: LockedGlyphTable<(scalar: UInt32, glyph: UInt32)>
 
-    /// Opens a math font; nil when the file is missing or has no MATH table.
-    public init?(path: String, name: String? = nil) {
-        guard let face = FontFace(path: path), hb.hb_ot_math_has_data(face.face) != 0 else { return nil }
+    /// Opens a math font; nil when the file is missing, is not a font or has no MATH table.
+    public convenience init?(path: String, name: String? = nil) {
+        guard let face = FontFace(path: path) else { return nil }
+        self.init(face: face, name: name)
+    }
+
+    /// A math font of an open face; nil when the font has no MATH table.
+    public init?(face: FontFace, name: String? = nil) {
+        guard hb.hb_ot_math_has_data(face.face) != 0 else { return nil }
+        let path = face.path
         self.face = face
         let glyphCount = Int(hb.hb_face_get_glyph_count(face.face))
         self.variantCache = LockedGlyphTable(slotCount: 2 * glyphCount)

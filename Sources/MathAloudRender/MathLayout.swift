@@ -286,7 +286,7 @@ struct MathLayout {
         }
         let m = face.metrics(glyph)
         let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
-                      content: .glyph(GlyphRef(font: role, glyph: glyph, size: size, character: scalar)))
+                      glyph: GlyphRef(font: role, glyph: glyph, size: size, character: scalar), metrics: m)
         return GlyphBox(box: box, metrics: m, glyph: glyph)
     }
 
@@ -495,7 +495,7 @@ struct MathLayout {
                 for g in face.shape(run) {
                     let m = face.metrics(g.glyph)
                     let box = Box(width: g.advance * size, height: m.height * size, depth: m.depth * size,
-                                  content: .glyph(GlyphRef(font: usesMath ? .math : role, glyph: g.glyph, size: size, character: 0)))
+                                  glyph: GlyphRef(font: usesMath ? .math : role, glyph: g.glyph, size: size, character: 0), metrics: m)
                     var dx = g.xOffset * size, dy = g.yOffset * size
                     if g.advance == 0, g.xOffset == 0, g.yOffset == 0, m.inkRight > m.inkLeft, m.inkRight <= 0.001,
                        let b = base, b.advance > 0 {
@@ -608,7 +608,7 @@ struct MathLayout {
         let shift = (d - h) / 2 + c.axisHeight * size
         let box = Box(width: m.advance * size, height: h + shift, depth: d - shift, content: .list("op"),
                       children: [Box.Placed(x: 0, y: shift, box: Box(width: m.advance * size, height: h, depth: d,
-                                  content: .glyph(GlyphRef(font: .math, glyph: glyph, size: size, character: scalar))))])
+                                  glyph: GlyphRef(font: .math, glyph: glyph, size: size, character: scalar), metrics: m))])
         return Atom(box: box, atomClass: .op, italic: m.italicCorrection * size, glyph: glyph, largeOperator: true,
                     movableLimits: p.movableLimits)
     }
@@ -630,7 +630,7 @@ struct MathLayout {
         if let v = variants.first(where: { $0.advance >= target }) {
             let m = math.face.metrics(v.glyph)
             inner = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
-                        content: .glyph(GlyphRef(font: .math, glyph: v.glyph, size: size, character: scalar)))
+                        glyph: GlyphRef(font: .math, glyph: v.glyph, size: size, character: scalar), metrics: m)
             italic = m.italicCorrection * size
         } else if let assembled = assembly(base, vertical: true, target: target, size: size, scalar: scalar) {
             inner = assembled
@@ -638,7 +638,7 @@ struct MathLayout {
             let g = variants.last?.glyph ?? base
             let m = math.face.metrics(g)
             inner = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
-                        content: .glyph(GlyphRef(font: .math, glyph: g, size: size, character: scalar)))
+                        glyph: GlyphRef(font: .math, glyph: g, size: size, character: scalar), metrics: m)
         }
         let total = inner.height + inner.depth
         let shift = axis - (inner.height - inner.depth) / 2
@@ -695,11 +695,11 @@ struct MathLayout {
             if vertical {
                 // Parts stack bottom to top; each part's ink bottom sits at the running position.
                 let y = (pos + m.depth) * size
-                let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size, content: .glyph(ref))
+                let box = Box(width: m.advance * size, height: m.height * size, depth: m.depth * size, glyph: ref, metrics: m)
                 children.append(Box.Placed(x: 0, y: y, box: box))
                 crossMax = max(crossMax, m.advance * size)
             } else {
-                let box = Box(width: m.advance * size, height: m.inkTop * size, depth: -m.inkBottom * size, content: .glyph(ref))
+                let box = Box(width: m.advance * size, height: m.inkTop * size, depth: -m.inkBottom * size, glyph: ref, metrics: m)
                 children.append(Box.Placed(x: pos * size, y: 0, box: box))
                 inkH = i == 0 ? m.inkTop * size : max(inkH, m.inkTop * size)
                 inkD = i == 0 ? -m.inkBottom * size : max(inkD, -m.inkBottom * size)
@@ -727,7 +727,7 @@ struct MathLayout {
             // placed by its ink.
             let m = math.face.metrics(glyph)
             let box = Box(width: m.advance * size, height: m.inkTop * size, depth: -m.inkBottom * size,
-                          content: .glyph(GlyphRef(font: .math, glyph: glyph, size: size, character: scalar)))
+                          glyph: GlyphRef(font: .math, glyph: glyph, size: size, character: scalar), metrics: m)
             return Atom(box: box, atomClass: .ord, glyph: glyph, topAccent: m.topAccentAttachment * size)
         }
         if cover {
@@ -977,14 +977,14 @@ struct MathLayout {
         if let v = variants.first(where: { $0.advance >= target }) ?? (math.assembly(base, vertical: true).isEmpty ? variants.last : nil) {
             let m = math.face.metrics(v.glyph)
             return Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
-                       content: .glyph(GlyphRef(font: .math, glyph: v.glyph, size: size, character: scalar)))
+                       glyph: GlyphRef(font: .math, glyph: v.glyph, size: size, character: scalar), metrics: m)
         }
         if let a = assembly(base, vertical: true, target: target, size: size, scalar: scalar) {
             return a
         }
         let m = math.face.metrics(base)
         return Box(width: m.advance * size, height: m.height * size, depth: m.depth * size,
-                   content: .glyph(GlyphRef(font: .math, glyph: base, size: size, character: scalar)))
+                   glyph: GlyphRef(font: .math, glyph: base, size: size, character: scalar), metrics: m)
     }
 
     // MARK: - Scripts (TeXbook rules 17, 18)
@@ -1374,8 +1374,8 @@ struct MathLayout {
         let size = scale(s)
         let m = face.metrics(glyph)
         let mark = Box(width: 0, height: max(0, m.height) * size, depth: max(0, m.depth) * size,
-                       content: .glyph(GlyphRef(font: fonts.textRole(role, scriptLevel: s.level), glyph: glyph, size: size,
-                                                character: combining)))
+                       glyph: GlyphRef(font: fonts.textRole(role, scriptLevel: s.level), glyph: glyph, size: size,
+                                                character: combining), metrics: m)
         // A combining mark's ink lies left of its origin (it is drawn over the character before it), so
         // the box that is centred over the base holds the mark with its ink centred on the box's origin:
         // the box is TeX's (no width, the mark's height and depth), the ink sits over the base's middle

@@ -74,8 +74,9 @@ public struct RenderedFormula: Sendable {
     /// The space between the box and the image's edges, em: the padding, more on a side where the
     /// ink reaches past the box (so nothing drawn is cut off at the edge).
     public let margins: ImageMargins
-    /// The language of the label as a BCP 47 tag (the speech locale: `en`, `de`, `zh-CN`), written as
-    /// `lang`/`xml:lang` on the SVG's `<title>` and as `/Lang` in the PDF's catalog; nil when unknown.
+    /// The language of the label as a BCP 47 tag (the speech locale's ``LocaleTag/bcp47``: `en`, `de`,
+    /// `zh-CN`), written as `lang`/`xml:lang` on the SVG's `<title>` and as `/Lang` in the PDF's catalog;
+    /// nil when unknown.
     public var language: String? = nil
 
     /// Image width in CSS pixels (box width plus margins).
@@ -197,37 +198,19 @@ public final class Renderer: Sendable {
         if let pageDiagnostic { diagnostics.append(pageDiagnostic) }
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
                                fontSize: fontSize, padding: options.padding, margins: margins,
-                               language: Renderer.languageTag(speaker.locale.rawValue))
+                               language: speaker.locale.bcp47)
     }
 
     /// The image's margins around a box: `padding` on each side, or, where the ink reaches past the box
     /// by more than half the padding, that overhang and half the padding (so the ink keeps a clear
     /// edge: a pixel at the default size and padding).
     func margins(_ box: Box, padding: Double) -> ImageMargins {
-        var ink = InkBounds(fonts: fonts)
-        box.draw(into: &ink, x: 0, y: 0, color: .black)
+        let ink = box.ink
         guard !ink.isEmpty else { return ImageMargins(all: padding) }
         let clear = padding / 2
         func side(_ overhang: Double) -> Double { overhang.isFinite ? max(padding, overhang + clear) : padding }
         return ImageMargins(left: side(-ink.minX), right: side(ink.maxX - box.width),
                             top: side(ink.maxY - box.height), bottom: side(-ink.minY - box.depth))
-    }
-
-    /// A locale's name as a BCP 47 tag in its conventional case (`zh-cn` → `zh-CN`, `sr-latn` →
-    /// `sr-Latn`); nil unless it is letters and digits in subtags of 1–8 joined by `-` (so it can be
-    /// written into XML and PDF as it is).
-    public static func languageTag(_ locale: String) -> String? {
-        // The usual name (`en`, `de`) is its own tag: nothing to split.
-        if (2...3).contains(locale.utf8.count), locale.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return locale }
-        let parts = locale.split(separator: "-", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.allSatisfy({ (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || (0x30...0x39).contains($0) } }),
-              parts[0].utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else { return nil }
-        return parts.enumerated().map { i, part in
-            if i == 0 { return part.lowercased() }
-            if part.count == 2 { return part.uppercased() }
-            if part.count == 4 { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
-            return part.lowercased()
-        }.joined(separator: "-")
     }
 
     /// The font size that keeps the image within ``RenderOptions/maxPageSize`` (the options' size when
@@ -257,7 +240,7 @@ public final class Renderer: Sendable {
         if !missing.isEmpty { diagnostics += Renderer.missingGlyphDiagnostics(missing, in: parsed.root, source: source) }
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
                                fontSize: options.size, padding: options.padding, margins: margins(box, padding: options.padding),
-                               language: Renderer.languageTag(speaker.locale.rawValue))
+                               language: speaker.locale.bcp47)
     }
 
     /// Lays out a presentation tree into a box tree (em units) in this renderer's style and font.
@@ -409,7 +392,7 @@ extension Renderer {
         return RenderedFormula(source: sources.joined(separator: "\n"), box: sheet, label: labels.joined(separator: "; "),
                                speech: labels.joined(separator: "; "), diagnostics: diagnostics,
                                fontSize: fontSize, padding: 0.5, margins: sheetMargins,
-                               language: Renderer.languageTag(speaker.locale.rawValue))
+                               language: speaker.locale.bcp47)
     }
 }
 

@@ -47,6 +47,30 @@ public struct LocaleTag: RawRepresentable, Hashable, Sendable, Codable, Expressi
     /// Hashes the lowercased tag.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue.lowercased()) }
 
+    /// The tag as BCP 47 writes it, in its conventional case (RFC 5646 §2.1.1: language lower case,
+    /// region upper case, script title case, all after a singleton lower case: `zh-tw` → `zh-TW`, `sr-latn-rs` → `sr-Latn-RS`; `en` and
+    /// `pt-BR` as they are), the one form every output that names a language writes (SVG `lang` and
+    /// `xml:lang`, PDF `/Lang`, SSML `xml:lang`). Nil unless the tag is letters and digits in subtags of
+    /// 1–8 joined by `-`, starting with letters (so it can be written into XML and PDF as it is).
+    public var bcp47: String? {
+        let text = rawValue
+        // The usual name (`en`, `de`) is its own tag: nothing to split.
+        if (2...3).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return text }
+        func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        let parts = subtags
+        guard parts.allSatisfy({ (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) } }),
+              parts[0].utf8.allSatisfy(isLetter) else { return nil }
+        // Subtags after a singleton (an extension, `x-` private use) are lower case, whatever their length.
+        var afterSingleton = false
+        return parts.enumerated().map { i, part in
+            if part.count == 1 { afterSingleton = true }
+            if i == 0 || afterSingleton { return part.lowercased() }
+            if part.count == 2 { return part.uppercased() }
+            if part.count == 4 { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+            return part.lowercased()
+        }.joined(separator: "-")
+    }
+
     /// The primary language subtag, lower case (`de` for `de-AT`): locales of one language share it.
     public var language: String { subtags.first.map { $0.lowercased() } ?? "" }
 

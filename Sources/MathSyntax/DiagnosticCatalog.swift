@@ -89,6 +89,18 @@ extension DiagnosticID {
     public static let renderPageTooLarge: DiagnosticID = "render.page-too-large"
     /// A character no loaded font has (drawn as blank space).
     public static let renderMissingGlyph: DiagnosticID = "render.missing-glyph"
+    /// A font file that is a font but has no OpenType MATH table (refused).
+    public static let renderFontWithoutMathTable: DiagnosticID = "render.font-without-math-table"
+    /// A font file that is not a font.
+    public static let renderNotAFont: DiagnosticID = "render.not-a-font"
+    /// A font path that cannot be read (missing, a directory, a link loop, no permission).
+    public static let renderFontUnreadable: DiagnosticID = "render.font-unreadable"
+    /// A font name that is neither a family nor a file.
+    public static let renderUnknownFont: DiagnosticID = "render.unknown-font"
+    /// A font family whose files are not installed.
+    public static let renderFontNotInstalled: DiagnosticID = "render.font-not-installed"
+    /// HarfBuzz, which reads fonts, could not be loaded.
+    public static let renderHarfBuzzUnavailable: DiagnosticID = "render.harfbuzz-unavailable"
 
     /// Every id the project emits, with its severity and meaning.
     public static let catalog: [DiagnosticID: DiagnosticInfo] = {
@@ -171,6 +183,14 @@ extension DiagnosticID {
             // Typesetting (MathAloudRender).
             .init(.renderPageTooLarge, .warning, "The image would be larger than the page limit; it is drawn smaller to fit."),
             .init(.renderMissingGlyph, .warning, "A character no loaded font has (Cyrillic or CJK in \\text{…} with a Latin font): it is drawn as blank space."),
+            .init(.renderFontWithoutMathTable, .error, "A font file (--font, RenderOptions.font) that is a font but has no OpenType MATH table, "
+                  + "so no constants, size variants or assemblies for math layout: refused (a text font would draw nonsense)."),
+            .init(.renderNotAFont, .error, "A font file (--font) that is not an OpenType or TrueType font."),
+            .init(.renderFontUnreadable, .error, "A font file (--font) that cannot be read: it does not exist, is a directory, a device "
+                  + "or a FIFO, a loop of symbolic links, or not readable."),
+            .init(.renderUnknownFont, .error, "A font name that is neither a family (latin-modern, pagella…) nor a font file."),
+            .init(.renderFontNotInstalled, .error, "A math font family whose font files are not installed (its Debian package is named)."),
+            .init(.renderHarfBuzzUnavailable, .error, "HarfBuzz, which reads fonts, could not be loaded (install libharfbuzz0b)."),
             // Documents (MathAloudDocuments).
             .init("document.binary", .error, "Input that is binary data (a NUL byte: a zip, an image), not text: nothing of it is read.",
                   rejectsInput: true),

@@ -34,7 +34,7 @@ enum RenderCommand {
         ],
         notes: """
         With --text, every formula of the prose becomes one image in the -o directory, with manifest.jsonl (label,
-        baseline and size of each) and index.html (the prose with every formula in place).
+        baseline and size of each, and the formula's box in it) and index.html (the prose with every formula in place).
         """ + "\n" + SharedOptions.exitCodes + "; 4 rules could not be loaded;\n"
             + "            6 the font, or cairo for PNG and PDF, could not be loaded\n")
 
@@ -45,7 +45,8 @@ enum RenderCommand {
         if args.flag("--help") { print(spec.usage); return .success }
         var options = RenderOptions()
         if let f = args.value("--font") {
-            if MathFontFamily(name: f) == nil && !FileManager.default.fileExists(atPath: f) {
+            // A path goes to the font loader, which says what is wrong with the file (exit code 6).
+            if MathFontFamily(name: f) == nil && !FontSet.isFilePath(f) {
                 throw args.usageError("unknown font '\(f)'" + Suggestion.didYouMean(f, among: MathFontFamily.allCases.map(\.rawValue))
                                       + " (a family: \(MathFontFamily.allCases.map(\.rawValue).joined(separator: ", ")), or a font file)")
             }
@@ -205,7 +206,10 @@ enum RenderCommand {
                              baseline: rounded(formula.baselineFromBottom),
                              verticalAlign: "-\(rounded(formula.baselineFromBottom))px",
                              errors: formula.diagnostics.filter { $0.severity == .error }.map(\.message),
-                             diagnostics: formula.diagnostics.map(source.record))
+                             diagnostics: formula.diagnostics.map(source.record),
+                             box: FormulaBox(width: rounded(formula.box.width * formula.fontSize),
+                                             height: rounded(formula.box.height * formula.fontSize),
+                                             depth: rounded(formula.box.depth * formula.fontSize)))
     }
 
     /// Prints a batch line's diagnostics to standard error as a single formula's are, named by the

@@ -58,8 +58,20 @@ import MathAloud
     @Test func speechResponseCarriesSSMLAndLabelWhenAsked() {
         let out = SpeechBatchProcessor().process(line: #"{"id": 1, "tex": "x^2", "format": "ssml", "template": "Math: {speech}"}"#)
         #expect(out.hasPrefix(#"{"diagnostics":[],"id":1,"label":"Math: x squared","speech":"x squared","ssml":"<speak"#))
+        // The SSML's language is the locale's BCP 47 form (LocaleTag.bcp47), as written into images.
+        let chinese = SpeechBatchProcessor().process(line: #"{"id": 3, "tex": "x", "format": "ssml", "locale": "zh_cn"}"#)
+        #expect(chinese.contains(#"xml:lang=\"zh-CN\">"#), "\(chinese)")
         let text = SpeechBatchProcessor().process(line: #"{"id": 2, "text": "Area is $\\pi r^2$."}"#)
         #expect(text == #"{"diagnostics":[],"id":2,"speech":"Area is pi r squared."}"#)
+    }
+
+    @Test func imageResponseCarriesTheFormulasBox() throws {
+        let r = ImageResponse(id: .string("V"), file: "V.svg", label: "V", tex: "V", width: 18.38, height: 18.1, baseline: 2.44,
+                              verticalAlign: "-2.44px", errors: [], box: FormulaBox(width: 11.66, height: 13.66, depth: 0.44))
+        #expect(r.jsonText == #"{"baseline":2.44,"box":{"depth":0.44,"height":13.66,"width":11.66},"diagnostics":[],"errors":[],"file":"V.svg","height":18.1,"id":"V","label":"V","tex":"V","verticalAlign":"-2.44px","width":18.38}"#)
+        #expect(try ImageResponse(json: JSONValue.parse(r.jsonText)) == r)
+        // A manifest line without a box (written before it was added) still reads.
+        #expect(try ImageResponse(json: JSONValue.parse(#"{"file":"a.svg","label":"a","tex":"a","width":1,"height":1,"baseline":0,"verticalAlign":"0px"}"#)).box == nil)
     }
 
     @Test func typedBatchAPI() throws {

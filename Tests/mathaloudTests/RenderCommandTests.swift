@@ -54,6 +54,46 @@ import Testing
         #expect(try runCLI(["render", "x", "-o", "-", "--font", "no-such-font"]).status == 2)   // not a family, not a file
     }
 
+    /// Each manifest line gives the formula's box (TeX's width, height and depth, px) besides the image's
+    /// size: the image is the box and its margins, wider where ink reaches past the box (a slanted V).
+    @Test func manifestGivesTheBoxInTheImage() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try runCLI(["render", "--batch", dir.path], stdin: Data((#"{"id":"x","tex":"x"}"# + "\n" + #"{"id":"V","tex":"V"}"#).utf8))
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            #"{"baseline":2.22,"box":{"depth":0.22,"height":8.84,"width":11.44},"diagnostics":[],"errors":[],"file":"x.svg","height":13.06,"id":"x","label":"x","tex":"x","verticalAlign":"-2.22px","width":15.44}"#,
+            #"{"baseline":2.44,"box":{"depth":0.44,"height":13.66,"width":11.66},"diagnostics":[],"errors":[],"file":"V.svg","height":18.1,"id":"V","label":"V","tex":"V","verticalAlign":"-2.44px","width":18.38}"#,
+        ])
+    }
+
+    /// A font file that cannot serve math layout: exit code 6 (the font could not be loaded), one line
+    /// naming the file, what is wrong and the diagnostic id, nothing written.
+    @Test func fontFilesThatAreRefused() throws {
+        let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MathAloudRenderTests/Fixtures/fonts")
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("eq.svg")
+        let noMath = fonts.appendingPathComponent("no-math-table.ttf").path
+        let r = try runCLI(["render", "x^2", "-o", out.path, "--font", noMath])
+        #expect(r.status == 6)
+        #expect(r.stderr == "mathaloud: '\(noMath)' is a font without an OpenType MATH table (the constants, size variants and glyph "
+                + "assemblies math layout needs): use a math font such as latinmodern-math.otf, or a family: latin-modern, pagella, "
+                + "termes, bonum, schola, dejavu [render.font-without-math-table]\n")
+        let notAFont = fonts.appendingPathComponent("not-a-font.otf").path
+        let missing = dir.appendingPathComponent("missing.otf").path
+        for (font, tail) in [(notAFont, "is not a font: an OpenType math font (.otf, .ttf) is needed [render.not-a-font]"),
+                             (missing, "does not exist [render.font-unreadable]"),
+                             (dir.path, "is a directory, not a font file [render.font-unreadable]")] {
+            let r = try runCLI(["render", "x^2", "-o", out.path, "--font", font])
+            #expect(r.status == 6, "\(font)")
+            #expect(r.stderr.hasPrefix("mathaloud: ") && r.stderr.contains(font) && r.stderr.hasSuffix(tail + "\n"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func batchWritesImagesAndManifest() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
