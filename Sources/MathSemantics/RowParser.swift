@@ -65,7 +65,9 @@ extension Analyzer {
                             b.add(child: item, .item)
                             count += 1
                         }
-                        if !atEnd, tokens[i].kind != .wideSpace {
+                        // A wide space stays between the items it separates, for the pause a listener
+                        // hears where a reader sees the gap (`x = 1 \quad y = 2`).
+                        if !atEnd, tokens[i].kind != .wideSpace || isJuxtaposingSpace(i, r) {
                             b.add(child: tokens[i].node, .operator)
                             count += 1
                         }
@@ -77,6 +79,22 @@ extension Analyzer {
                 if count == 1 { return b.takeOnlyChild(mark) }
                 return b.finish(.list, mark, range: range)
             }
+        }
+        // A wide space between two operands separates them (`a \qquad b`, `f(x) \quad x \in A`,
+        // `\frac17 x + 1 \qquad \frac17 x - 2`): the parts are a list with the space between them, not a
+        // product across the gap (`1 \qquad \frac17` is no mixed number). Next to an operator or a relation
+        // (`x \quad = \quad 2`), next to a word (`\text{if }`, read with the words below) and in a row with a
+        // large operator or a limit, whose body may run past it (`\int f \quad dx`), it is layout.
+        if hasWideSpace, let cuts = juxtaposingSpaces(r), !cuts.isEmpty {
+            let mark = b.mark()
+            var start = r.lowerBound
+            for cut in cuts + [r.upperBound] {
+                let part = parse(start..<cut, range: SourceRange.union(self.range(tokens[start].node), self.range(tokens[cut - 1].node)), ctx)
+                b.add(child: part, .item)
+                if cut < r.upperBound { b.add(child: tokens[cut].node, .operator) }
+                start = cut + 1
+            }
+            return b.finish(.list, mark, range: range)
         }
         // The tokens without wide spaces, copied above the row's when there are any.
         var rest = r
@@ -115,6 +133,31 @@ extension Analyzer {
         }
         if !hasRelation { return listSpan(rest, hasPunctuation: hasPunctuation, ctx) }
         return relationSpan(rest, hasPunctuation: hasPunctuation, ctx)
+    }
+
+    /// The wide spaces of `tokens[r]` that stand between two operands, where nothing else would join
+    /// them but a product (``parse(_:range:_:)``); nil when the row has a large operator or a limit.
+    func juxtaposingSpaces(_ r: Range<Int>) -> [Int]? {
+        var cuts: [Int] = []
+        for i in r {
+            switch tokens[i].kind {
+            case .bigOperator, .limit, .evaluationBar, .differential: return nil
+            case .wideSpace: if isJuxtaposingSpace(i, r) { cuts.append(i) }
+            default: continue
+            }
+        }
+        return cuts
+    }
+
+    /// Whether the wide space `tokens[i]` stands between two operands of `tokens[r]` (not next to an
+    /// operator, a relation or a word).
+    func isJuxtaposingSpace(_ i: Int, _ r: Range<Int>) -> Bool {
+        guard tokens[i].kind == .wideSpace, i > r.lowerBound, i + 1 < r.upperBound else { return false }
+        let p = tokens[i - 1], n = tokens[i + 1]
+        let ends = p.kind == .operand || p.kind == .postfix
+        let starts = n.kind == .operand || n.kind == .prefix || n.kind == .function
+        // `17 \equiv 2 \pmod{5}`: TeX's \pmod sets its own space before the modulus it adds.
+        return ends && starts && kind(p.node) != .text && kind(n.node) != .text && kind(n.node) != .modulo
     }
 
     /// A text of two or more letters that is not a unit: a word such as "if", "or", "for all".

@@ -256,6 +256,25 @@ extension SemanticNode {
         #expect(h.kind == .relation && h.children[1].kind == .stacked && h.children[1].properties["base-class"] == "rel")
     }
 
+    /// A wide space between two operands separates them (a list, the space kept between the items for
+    /// a pause), as a comma does; next to an operator or a relation, before `\pmod` and in a row with an
+    /// integral it is layout.
+    @Test func wideSpacesBetweenOperandsSeparate() {
+        let a = analyze("a \\qquad b")
+        #expect(a.kind == .list && a.children.map(\.role) == [.item, .operator, .item])
+        let mixed = analyze("\\frac17 x + 1 \\qquad \\frac17 x - 2")
+        #expect(mixed.kind == .list && mixed.count(.mixedNumber) == 0)
+        let c = analyze("f(x) \\quad x \\in A")
+        #expect(c.kind == .list && c.children.last?.kind == .relation)
+        let d = analyze("x = 1 \\quad y = 2")
+        #expect(d.kind == .list && d.children.map(\.role) == [.item, .operator, .item])
+        #expect(analyze("x \\quad = \\quad 2").count(.empty) == 0)
+        #expect(analyze("x \\quad + \\quad y").kind == .infix)
+        #expect(analyze("17 \\equiv 2 \\pmod{5}").kind == .relation)
+        #expect(analyze("\\int_0^1 f(x) \\quad dx").kind != .list)
+        #expect(analyze("1 \\, \\frac12").kind == .mixedNumber)
+    }
+
     @Test func unitsPrimesAndPostfix() {
         let a = analyze("5\\,\\text{cm}")
         #expect(a.kind == .measurement && a.properties["unit-name"] == "cm" && !a.has("singular"))
