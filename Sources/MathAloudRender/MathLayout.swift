@@ -1791,7 +1791,8 @@ struct MathLayout {
     func padded(_ nodes: [MathNode], _ p: PaddedProperties, _ s: LayoutStyle) -> Atom {
         let inner = row(nodes, s)
         let b = inner.box
-        let shift = (p.leftShift ?? 0) * s.sizeFactor
+        // `\llap` and `\clap` move the content by its own width (−1 and −½ of it), MathML's `lspace` in em.
+        let shift = (p.leftShift ?? 0) * s.sizeFactor + (p.leftShiftWidths ?? 0) * b.width
         let box = Box(width: p.width.map { $0 * s.sizeFactor } ?? b.width, height: p.height.map { $0 * s.sizeFactor } ?? b.height,
                       depth: p.depth.map { $0 * s.sizeFactor } ?? b.depth, content: .list("padded"),
                       children: [Box.Placed(x: shift, y: 0, box: b)])

@@ -212,7 +212,12 @@ extension MathMLTreeBuilder {
             props.width = attrs.take("width", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
             props.height = attrs.take("height", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
             props.depth = attrs.take("depth", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
-            props.leftShift = attrs.take("lspace", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
+            // `lspace` in em, or as a multiple of the content's width (`-1width`, as MathJax writes \llap).
+            if let widths = attrs.take("lspace", warn: false, { MathMLLength.widths($0) }) {
+                props.leftShiftWidths = widths
+            } else {
+                props.leftShift = attrs.take("lspace", warn: false) { MathMLLength.em($0, syntax: .emOrZero) }
+            }
             return node(.padded(props), collectNodes(frame))
         case "merror":
             var text = ""

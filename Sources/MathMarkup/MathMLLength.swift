@@ -53,6 +53,14 @@ enum MathMLLength {
         }
     }
 
+    /// A multiple of an element's own width written with MathML 3's pseudo-unit (`-1width`, `0.5width`),
+    /// nil for any other text.
+    static func widths(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard trimmed.hasSuffix("width") else { return nil }
+        return number(String(trimmed.dropLast(5)))
+    }
+
     /// A plain number (digits, one optional point, optional leading minus), nil otherwise.
     static func number(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -197,6 +197,7 @@ public struct MathMLWriter: Sendable {
             if let h = props.height { attrs.append(("height", MathMLLength.formatEm(h))) }
             if let d = props.depth { attrs.append(("depth", MathMLLength.formatEm(d))) }
             if let l = props.leftShift { attrs.append(("lspace", MathMLLength.formatEm(l))) }
+            else if let w = props.leftShiftWidths { attrs.append(("lspace", MathMLLength.format(w) + "width")) }
             container("mpadded", merged(attrs, a), node.children, &e)
         case let .error(text):
             e.open("merror", merged([], a))

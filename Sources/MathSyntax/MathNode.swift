@@ -288,15 +288,21 @@ public struct PaddedProperties: Hashable, Sendable {
     public var height: Double?
     /// Depth below the baseline (0 for `\smash`, `\hphantom`).
     public var depth: Double?
-    /// Horizontal offset of the content (`\llap` shifts it left).
+    /// Horizontal offset of the content, in em (MathML `lspace="0.5em"`).
     public var leftShift: Double?
+    /// Horizontal offset of the content as a multiple of the content's own width: −1 for `\llap`
+    /// (the content ends at the box's origin), −½ for `\clap`; MathML's `lspace="-1width"`. Added to
+    /// ``leftShift``.
+    public var leftShiftWidths: Double?
 
     /// Creates padding properties.
-    public init(width: Double? = nil, height: Double? = nil, depth: Double? = nil, leftShift: Double? = nil) {
+    public init(width: Double? = nil, height: Double? = nil, depth: Double? = nil, leftShift: Double? = nil,
+                leftShiftWidths: Double? = nil) {
         self.width = width
         self.height = height
         self.depth = depth
         self.leftShift = leftShift
+        self.leftShiftWidths = leftShiftWidths
     }
 }
 

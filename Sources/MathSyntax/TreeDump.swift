@@ -83,6 +83,7 @@ extension MathNode {
             if let h = p.height { parts.append("height=\(format(h))") }
             if let d = p.depth { parts.append("depth=\(format(d))") }
             if let l = p.leftShift { parts.append("lspace=\(format(l))") }
+            if let w = p.leftShiftWidths { parts.append("lspace=\(format(w))width") }
             return parts.joined(separator: " ")
         case let .error(s): return "merror \(quoted(s))"
         case let .semantics(a): return "semantics " + a.map { "\($0.encoding)=\(quoted($0.text))" }.joined(separator: " ")

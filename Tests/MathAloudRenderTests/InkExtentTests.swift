@@ -87,6 +87,13 @@ import MathAloud
         #expect(v.box.ink.maxX > v.box.width + 0.05)
         // \llap puts its ink left of the origin; \rlap right of a zero-width box.
         #expect(r.render(tex: #"\llap{xxx}a"#).box.ink.minX < -0.5)
+        // \llap's content ends at the origin and \clap's is centred on it, whatever its width (they
+        // moved it by 1 em and ½ em); MathJax's MathML for them (`lspace="-1width"`) draws the same.
+        let xxx = r.render(tex: "xxx").box.width
+        #expect(abs(r.render(tex: #"\llap{xxx}"#).box.ink.maxX - (r.render(tex: "xxx").box.ink.maxX - xxx)) < 1e-9)
+        #expect(abs(r.render(tex: #"\clap{xxx}"#).box.ink.minX - (r.render(tex: "xxx").box.ink.minX - xxx / 2)) < 1e-9)
+        let mathML = r.render(mathML: "<math><mpadded width='0' lspace='-1width'><mi>x</mi><mi>x</mi><mi>x</mi></mpadded></math>")
+        #expect(abs(mathML.box.ink.maxX - r.render(tex: #"\llap{xxx}"#).box.ink.maxX) < 1e-9)
         let rlap = r.render(tex: #"\rlap{xxx}"#)
         #expect(rlap.box.width == 0 && rlap.box.ink.maxX > 1)
         // \smash keeps the ink above and below a box of no height or depth.

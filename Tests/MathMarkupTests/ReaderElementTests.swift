@@ -130,6 +130,8 @@ let readerCases: [ReaderCase] = [
     ReaderCase(name: "mphantom", input: "<mphantom><mi>x</mi></mphantom>", expected: node(.phantom, mi("x"))),
     ReaderCase(name: "mpadded", input: "<mpadded width='0' height='0.5em' depth='0em' lspace='-1em' voffset='1em'><mi>x</mi></mpadded>",
                expected: node(.padded(.init(width: 0, height: 0.5, depth: 0, leftShift: -1)), mi("x"), attributes: ["voffset": "1em"])),
+    ReaderCase(name: "mpadded lspace in widths", input: "<mpadded width='0' lspace='-1width'><mi>x</mi></mpadded>",
+               expected: node(.padded(.init(width: 0, leftShiftWidths: -1)), mi("x"))),
     ReaderCase(name: "mpadded relative kept", input: "<mpadded width='+1em'><mi>x</mi></mpadded>",
                expected: node(.padded(.init()), mi("x"), attributes: ["width": "+1em"])),
     ReaderCase(name: "merror", input: "<merror><mtext>Unknown  \\foo</mtext></merror>", expected: node(.error("Unknown  \\foo"))),

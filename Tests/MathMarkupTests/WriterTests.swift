@@ -63,6 +63,8 @@ struct WriterTests {
         #expect(write(node(.space(width: -3.0 / 18))) == head + "<mspace width=\"-0.16666666666666666em\"/></math>")
         #expect(write(node(.padded(.init(width: 0, leftShift: -1)), mi("x")))
             == head + "<mpadded width=\"0em\" lspace=\"-1em\"><mi>x</mi></mpadded></math>")
+        #expect(write(node(.padded(.init(width: 0, leftShiftWidths: -0.5)), mi("x")))
+            == head + "<mpadded width=\"0em\" lspace=\"-0.5width\"><mi>x</mi></mpadded></math>")
     }
 
     @Test func styleAndEnclose() {

@@ -399,9 +399,11 @@ extension SemanticNode {
         #expect(analyze(#"A^\mathrm{T}"#).first(.measurement) == nil)
         #expect(analyze("2Ga").first(.measurement) == nil)
         #expect(analyze(#"(1\text{ a }1)"#).first(.measurement) == nil)
-        // A function's name (the hyperbolic cosine, not chains), a one-letter name applied to an
-        // argument (probability, not poise), a word between others in a text.
-        #expect(analyze(#"3\mathrm{ch}"#).first(.measurement) == nil)
+        // A function's name before its argument (the hyperbolic cosine, not chains; with nothing after
+        // it, `3\mathrm{ch}` is 3 chains), a one-letter name applied to an argument (probability, not
+        // poise), a word between others in a text.
+        #expect(analyze(#"3\mathrm{ch}\,x"#).first(.measurement) == nil)
+        #expect(analyze(#"3\mathrm{ch}"#).first(.measurement)?.properties["unit-name"] == "ch")
         #expect(analyze(#"3\,\mathrm{P}(A)"#).first(.measurement) == nil)
         #expect(analyze(#"x = 2 \text{ at } t = 0"#).first(.measurement) == nil)
         // … while `min` and a text unit with a space after it stay units.

@@ -204,7 +204,7 @@ enum EnclosureCommands {
         },
         CommandDefinition(["llap", "rlap", "clap", "mathllap", "mathrlap", "mathclap"], [.content], modes: .both) { _, call in
             let shift: Double? = call.name.hasSuffix("llap") ? -1 : call.name.hasSuffix("clap") ? -0.5 : nil
-            return MathNode(.padded(PaddedProperties(width: 0, leftShift: shift)), [call.node(0)], range: call.range)
+            return MathNode(.padded(PaddedProperties(width: 0, leftShiftWidths: shift)), [call.node(0)], range: call.range)
         },
     ]
 }
