@@ -181,6 +181,8 @@ extension DiagnosticID {
             .init("document.invalid-encoding", .error, "A document whose bytes are not text in any encoding tried."),
             .init("document.invalid-notebook", .error, "A notebook file that is not a Jupyter notebook's JSON."),
             .init("document.unclosed-element", .warning, "An HTML element left open at the end of the document."),
+            // Outputs (the document commands).
+            .init("output.symbolic-link", .error, "A symbolic link where a document command writes (its output, an image, a report, a fixed file, a folder on the way): refused, nothing written."),
             .init("document.unresolved-reference", .warning, "An \\eqref or \\ref in the text with no \\label of that name (left as written)."),
         ]
         return Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

@@ -197,8 +197,9 @@ enum AuditCommand {
     }
 
     /// The report's output: `-o FILE` (an ``OutputFile``: written to a temporary file and renamed into
-    /// place; a symbolic link or a directory at that name is refused, ``DocumentOutput``) or standard output; nil output (and no error) when a dry run prints
-    /// its diff to standard output and no `-o` was given.
+    /// place; a symbolic link or a directory at that name is refused, ``OutputFile/LinkPolicy/refuse``)
+    /// or standard output; nil output (and no error) when a dry run prints its diff to standard output
+    /// and no `-o` was given.
     static func openOutput(_ path: String?, dryRunDiffOnStdout: Bool) -> (ReportOutput?, ReportFile?)? {
         guard let path, path != "-" else {
             return dryRunDiffOnStdout ? (nil, nil) : (ReportOutput(stream: .output), nil)
@@ -206,8 +207,7 @@ enum AuditCommand {
         let file: OutputFile
         do throws(OutputFileError) {
             // As convert's output: a symbolic link or a directory at the name is refused.
-            if let problem = DocumentOutput.problem(URL(fileURLWithPath: path), shown: path) { throw problem }
-            file = try OutputFile(URL(fileURLWithPath: path))
+            file = try OutputFile(URL(fileURLWithPath: path), shown: path, links: .refuse)
         } catch {
             Output.error("mathaloud: \(error)\n")
             return nil

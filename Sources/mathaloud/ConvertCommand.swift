@@ -180,15 +180,17 @@ enum ConvertCommand {
             let images = converted.assets.map {
                 (url: base.appendingPathComponent($0.path), shown: shownBase.isEmpty ? $0.path : shownBase + "/" + $0.path, data: $0.data)
             }
+            // The document commands' policy (OutputFile.LinkPolicy.refuse): a symbolic link in the way
+            // is refused, never written through or replaced.
             do throws(OutputFileError) {
-                if let problem = DocumentOutput.problem(target, shown: output) { throw problem }
+                if let problem = OutputFile.refusal(of: target, shown: output) { throw problem }
                 try OutputFile.createDirectory(base)
                 for image in images {
-                    try DocumentOutput.prepareDirectories(of: image.url, under: base, shownBase: shownBase)
-                    if let problem = DocumentOutput.problem(image.url, shown: image.shown) { throw problem }
+                    try OutputFile.prepareDirectories(of: image.url, under: base, shownBase: shownBase)
+                    if let problem = OutputFile.refusal(of: image.url, shown: image.shown) { throw problem }
                 }
-                for image in images { try DocumentOutput.write(Data(image.data), to: image.url, shown: image.shown) }
-                try DocumentOutput.write(Data(converted.bytes), to: target, shown: output)
+                for image in images { try OutputFile.write(Data(image.data), to: image.url, shown: image.shown, links: .refuse) }
+                try OutputFile.write(Data(converted.bytes), to: target, shown: output, links: .refuse)
             } catch {
                 Output.error("mathaloud: \(error)\n")
                 return .io

@@ -174,6 +174,13 @@ import Testing
         #expect(r.stderr == "mathaloud: cannot write \(link.path): it is a symbolic link (not written through or replaced)\n")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        // A dangling link: refused the same way, nothing created at its target.
+        let dangling = dir.appendingPathComponent("dangling.txt"), absent = dir.appendingPathComponent("absent.txt")
+        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: absent)
+        let d = try runCLI(["audit", dir.appendingPathComponent("a.html").path, "-o", dangling.path, "--fail-on", "never"])
+        #expect(d.status == 3)
+        #expect(d.stderr == "mathaloud: cannot write \(dangling.path): it is a symbolic link (not written through or replaced)\n")
+        #expect(!FileManager.default.fileExists(atPath: absent.path))
     }
 
     @Test func configurationFileIsFound() throws {

@@ -43,8 +43,15 @@ struct ConvertCommandTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         let r = try runCLI(["convert", "-", "--format", "markdown", "-o", link.path], stdin: Data("$x$".utf8))
         #expect(r.status == 3)
-        #expect(r.stderr.contains("symbolic link"))
+        #expect(r.stderr == "mathaloud: cannot write \(link.path): it is a symbolic link (not written through or replaced)\n")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep")
+        // A dangling link is refused too: nothing is created at its target.
+        let dangling = dir.appendingPathComponent("dangling.html"), absent = dir.appendingPathComponent("absent.html")
+        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: absent)
+        let d = try runCLI(["convert", "-", "--format", "markdown", "-o", dangling.path], stdin: Data("$x$".utf8))
+        #expect(d.status == 3)
+        #expect(d.stderr == "mathaloud: cannot write \(dangling.path): it is a symbolic link (not written through or replaced)\n")
+        #expect(!FileManager.default.fileExists(atPath: absent.path))
     }
 
     /// Two documents converted into one folder keep their images (both wrote `images/f1.svg`, so the
@@ -85,7 +92,7 @@ struct ConvertCommandTests {
         let linked = try runCLI(["convert", "--format", "markdown", "--math-as", "img", "--images", "pictures",
                                  "-o", dir.appendingPathComponent("site/a.html").path], stdin: input)
         #expect(linked.status == 3)
-        #expect(linked.stderr == "mathaloud: cannot write into \(dir.appendingPathComponent("site/pictures").path): it is a symbolic link (not written through)\n")
+        #expect(linked.stderr == "mathaloud: cannot write \(dir.appendingPathComponent("site/pictures").path): it is a symbolic link (not written through or replaced)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("site/a.html").path))
 
