@@ -56,8 +56,31 @@ public struct AuditFileSet: Sendable {
             }
         }
         var seen = Set<String>()
-        self.items = items.filter { seen.insert($0.path).inserted }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let sorted = items.filter { seen.insert($0.path).inserted }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        self.items = AuditFileSet.withoutIncludedFiles(sorted)
         self.missing = missing
+    }
+
+    /// The items without the LaTeX files another LaTeX file of the set includes: those are audited
+    /// through the file that includes them (with its definitions, located in their own lines), once,
+    /// in the same shard. A set whose files only include each other (a cycle) keeps its first file.
+    static func withoutIncludedFiles(_ items: [Item]) -> [Item] {
+        let latex = items.filter { $0.format == .latex }
+        guard latex.count > 1 else { return items }
+        func key(_ item: Item) -> String { item.url.standardizedFileURL.path }
+        var includes: [String: Set<String>] = [:]
+        for item in latex { includes[key(item)] = Segmenters.includedFiles(of: item.url).subtracting([key(item)]) }
+        let included = includes.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        var covered = Set<String>()
+        var kept = Set<String>()
+        for pass in 0..<2 {
+            for item in latex where pass == 0 ? !included.contains(key(item)) : !covered.contains(key(item)) {
+                kept.insert(key(item))
+                covered.insert(key(item))
+                covered.formUnion(includes[key(item)] ?? [])
+            }
+        }
+        return items.filter { $0.format != .latex || kept.contains(key($0)) }
     }
 
     static func sniff(_ url: URL) -> FileFormat? {

@@ -36,12 +36,22 @@ public struct AuditRun: Sendable {
         let start = Date()
         let engine = self.engine
         let items = files.items
+        // Each file is reported once: a LaTeX file included by two files (or given and included) is
+        // reported after the first that includes it.
+        var reported = Set<String>()
         OrderedPipeline.run(count: items.count, threads: threads, window: max(16, threads * 8), work: { i in
             engine.audit(url: items[i].url, path: items[i].path, format: items[i].format, planFixes: planFixes)
-        }, consume: { _, audit in
-            summary.add(audit.summary)
-            for i in writers.indices { writers[i].add(audit) }
-            if let plan = audit.plan { plans?(plan) }
+        }, consume: { i, audit in
+            if reported.insert(items[i].url.standardizedFileURL.path).inserted {
+                summary.add(audit.summary)
+                for w in writers.indices { writers[w].add(audit) }
+                if let plan = audit.plan { plans?(plan) }
+            }
+            for include in audit.included where reported.insert(include.url.path).inserted {
+                summary.add(include.audit.summary)
+                for w in writers.indices { writers[w].add(include.audit) }
+                state.formulas += include.audit.summary.formulas
+            }
             state.filesDone += 1
             state.formulas += audit.summary.formulas
             state.bytes += audit.summary.bytes

@@ -81,6 +81,9 @@ struct AuditDocument: Sendable {
     var definitions = ""
     /// Whether the file is not UTF-8 (then `--fix` does not rewrite it).
     var transcoded = false
+    /// LaTeX: the files its `\input`/`\include` commands load (and theirs), in reading order, each once,
+    /// with its path relative to this document's directory.
+    var includes: [(path: String, document: AuditDocument)] = []
 }
 
 enum Segmenters {
@@ -89,14 +92,61 @@ enum Segmenters {
         // The segmenter's options as convert has them (`$` is math in every format, SegmenterOptions):
         // a formula the audit finds is the one conversion labels.
         var options = SegmenterOptions()
-        if format == .latex, let directory = url?.deletingLastPathComponent() {
-            options.loadIncludedFile = { name in
-                let file = directory.appendingPathComponent(name)
-                guard case .success(let bytes) = AuditEngine.read(file, limit: 16 << 20) else { return nil }
-                return bytes
+        if format == .latex, let url { includeOptions(&options, url: url) }
+        let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: format.documentFormat)
+        var document = self.document(segmented, bytes: bytes)
+        // The included files, each once, in reading order (a file included twice is judged once).
+        var seen = Set<String>()
+        func collect(_ segmented: SegmentedDocument) {
+            for inclusion in segmented.inclusions {
+                guard let index = inclusion.document, let path = inclusion.path else { continue }
+                let included = segmented.includedDocuments[index]
+                if seen.insert(path).inserted {
+                    var judged = self.document(included, bytes: included.source.bytes)
+                    judged.definitions = segmented.definitions
+                    document.includes.append((path, judged))
+                }
+                collect(included)
             }
         }
-        let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: format.documentFormat)
+        collect(segmented)
+        return document
+    }
+
+    /// The options that follow a LaTeX file's `\input`/`\include` from `url`'s directory (files of at
+    /// most 16 MiB; the file itself is a cycle).
+    static func includeOptions(_ options: inout SegmenterOptions, url: URL) {
+        let directory = url.deletingLastPathComponent()
+        options.documentFileName = url.lastPathComponent
+        options.loadIncludedFile = { name in
+            let file = directory.appendingPathComponent(name)
+            guard case .success(let bytes) = AuditEngine.read(file, limit: 16 << 20),
+                  DocumentSource.binaryOffset(of: bytes) == nil else { return nil }
+            return bytes
+        }
+    }
+
+    /// The files a LaTeX file includes (and they include), as standardized paths.
+    static func includedFiles(of url: URL) -> Set<String> {
+        guard case .success(let bytes) = AuditEngine.read(url, limit: 16 << 20) else { return [] }
+        var options = SegmenterOptions()
+        includeOptions(&options, url: url)
+        let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: .latex)
+        let directory = url.deletingLastPathComponent()
+        var files = Set<String>()
+        func collect(_ segmented: SegmentedDocument) {
+            for inclusion in segmented.inclusions {
+                guard let index = inclusion.document, let path = inclusion.path else { continue }
+                files.insert(directory.appendingPathComponent(path).standardizedFileURL.path)
+                collect(segmented.includedDocuments[index])
+            }
+        }
+        collect(segmented)
+        return files
+    }
+
+    /// The audit's view of one segmented document.
+    static func document(_ segmented: SegmentedDocument, bytes: [UInt8]) -> AuditDocument {
         var document = AuditDocument(text: SourceText(bytes: bytes))
         document.definitions = segmented.definitions
         document.transcoded = segmented.source.encoding != .utf8
@@ -109,6 +159,8 @@ enum Segmenters {
                 document.problems.append((.malformed, d.message, range))
             case "document.include-not-found":
                 document.problems.append((.missingInclude, d.message + "; its formulas were not audited", range))
+            case "document.include-cycle", "document.include-too-deep":
+                document.problems.append((.includeCycle, d.message, range))
             default:
                 continue
             }

@@ -111,6 +111,7 @@ enum ConvertCommand {
         }
         if format == .latex, path != "-" {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            options.segmenter.documentFileName = URL(fileURLWithPath: path).lastPathComponent
             options.segmenter.loadIncludedFile = { name in
                 (try? Data(contentsOf: directory.appendingPathComponent(name))).map { Array($0) }
             }

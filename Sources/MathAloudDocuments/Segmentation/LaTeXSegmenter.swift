@@ -31,8 +31,8 @@ struct LaTeXSegmenter {
                                                   "let", "DeclareMathOperator"]
     static let inclusionCommands: Set<String> = ["input", "include", "subfile"]
 
-    func segment(_ source: DocumentSource, into collector: inout SegmentCollector, depth: Int, visited: inout Set<String>)
-        -> LaTeXResult {
+    func segment(_ source: DocumentSource, into collector: inout SegmentCollector, depth: Int, visited: inout Set<String>,
+                 directory: String = "") -> LaTeXResult {
         let options = segmenter.options
         let bytes = source.utf8
         let excluded = Self.excludedRegions(bytes)
@@ -71,8 +71,8 @@ struct LaTeXSegmenter {
             }
             if Self.inclusionCommands.contains(name), let (file, end) = Self.inclusionName(bytes, after: j) {
                 let range = source.fileRange(ofTextRange: SourceRange(i, end))
-                let index = include(file, range: range, depth: depth, visited: &visited, into: &result)
-                result.inclusions.append(.init(range: range, name: file, document: index))
+                let (index, path) = include(file, range: range, depth: depth, visited: &visited, directory: directory, into: &result)
+                result.inclusions.append(.init(range: range, name: file, path: path, document: index))
                 if let index { result.definitions += result.documents[index].definitions }
                 i = end
                 continue
@@ -82,29 +82,51 @@ struct LaTeXSegmenter {
         return result
     }
 
-    /// Loads and segments an included file; its index in `result.documents`, or nil (with a diagnostic).
-    private func include(_ name: String, range: SourceRange, depth: Int, visited: inout Set<String>,
-                         into result: inout LaTeXResult) -> Int? {
-        guard let load = segmenter.options.loadIncludedFile else { return nil }
+    /// Loads and segments an included file: its index in `result.documents` and its path relative to the
+    /// document's directory, or nil (with a diagnostic). The name is looked for relative to the
+    /// including file's `directory` first, then to the document's, as written and then with `.tex`.
+    private func include(_ name: String, range: SourceRange, depth: Int, visited: inout Set<String>, directory: String,
+                         into result: inout LaTeXResult) -> (Int?, String?) {
+        guard let load = segmenter.options.loadIncludedFile else { return (nil, nil) }
         guard depth < segmenter.options.maxIncludeDepth else {
             result.diagnostics.append(.warning("document.include-too-deep",
                 "\\input of '\(name)' is nested more than \(segmenter.options.maxIncludeDepth) deep; not followed", at: range))
-            return nil
-        }
-        guard !visited.contains(name) else {
-            result.diagnostics.append(.warning("document.include-cycle", "'\(name)' includes itself; not followed again", at: range))
-            return nil
+            return (nil, nil)
         }
         let hasExtension = name.split(separator: "/").last?.contains(".") ?? false
-        guard let bytes = load(name) ?? (hasExtension ? nil : load(name + ".tex")) else {
-            result.diagnostics.append(.warning("document.include-not-found", "the included file '\(name)' was not found", at: range))
-            return nil
+        var candidates: [String] = []
+        for base in (directory.isEmpty || name.hasPrefix("/") ? [""] : [directory, ""]) {
+            let joined = Self.normalized(base.isEmpty ? name : base + "/" + name)
+            candidates.append(joined)
+            if !hasExtension { candidates.append(joined + ".tex") }
         }
-        visited.insert(name)
-        let document = segmenter.segment(DocumentSource(bytes: bytes), as: .latex, depth: depth + 1, visited: &visited)
-        visited.remove(name)
+        for path in candidates where visited.contains(path) {
+            result.diagnostics.append(.warning("document.include-cycle",
+                "'\(name)' (\(path)) includes itself: an include cycle; not followed again", at: range))
+            return (nil, path)
+        }
+        guard let (path, bytes) = candidates.lazy.compactMap({ path in load(path).map { (path, $0) } }).first else {
+            result.diagnostics.append(.warning("document.include-not-found", "the included file '\(name)' was not found", at: range))
+            return (nil, nil)
+        }
+        visited.insert(path)
+        let inner = path.split(separator: "/").dropLast().joined(separator: "/")
+        let document = segmenter.segment(DocumentSource(bytes: bytes), as: .latex, depth: depth + 1, visited: &visited,
+                                         directory: inner)
+        visited.remove(path)
         result.documents.append(document)
-        return result.documents.count - 1
+        return (result.documents.count - 1, path)
+    }
+
+    /// A relative path with `.` and `dir/..` steps removed (`./a/../b.tex` → `b.tex`); leading `..` kept.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// Comments, `\verb` and verbatim environments, in order.
