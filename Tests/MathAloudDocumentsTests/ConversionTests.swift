@@ -61,6 +61,17 @@ struct ConversionTests {
     }
 
     /// Binary input (a zip such as an EPUB, an image) is refused, with nothing converted.
+    /// A LaTeX definition is kept as written (sweep item 12: the body of `\newcommand{\half}{$\frac12$}`
+    /// became MathML, and an `\eqref` in a body was resolved); only the document's math is labelled.
+    @Test func latexDefinitionsAreKeptAsWritten() throws {
+        let input = "\\newcommand{\\half}{$\\frac12$}\n\\newcommand{\\see}{\\eqref{q}}\nText $a$.\n"
+        let result = try convert(input, .latex)
+        let output = String(decoding: result.bytes, as: UTF8.self)
+        #expect(output.hasPrefix("\\newcommand{\\half}{$\\frac12$}\n\\newcommand{\\see}{\\eqref{q}}\nText <math alttext=\"a\""), "\(output)")
+        #expect(result.processed.formulas.count == 1)
+        #expect(result.processed.diagnostics.isEmpty, "\(result.processed.diagnostics)")
+    }
+
     @Test func binaryInputIsRefused() throws {
         let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00] + Array("$x$".utf8)
         let p = DocumentProcessor(options: DocumentOptions(), speaker: testSpeaker)

@@ -310,6 +310,28 @@ struct LaTeXSegmenterTests {
         #expect(doc.inclusions[0].document == nil)
     }
 
+    /// A definition's body is not document math (sweep item 12: `\newcommand{\half}{$\frac12$}` was
+    /// converted, and `#1` in `{$_{\text{#1}}$}` gave a false `tex.misplaced-parameter`): the definitions
+    /// are never scanned, like comments; a `$` in one does not open math for the text after it.
+    @Test func definitionBodiesAreNotFormulas() {
+        let text = """
+            \\newcommand{\\half}{$\\frac12$}
+            \\newcommand{\\sub}[1]{$_{\\text{#1}}$}
+            \\renewcommand*{\\alns}[1]{\\begin{align*} #1 \\end{align*}}
+            \\def\\dollar{$} \\DeclareMathOperator{\\tr}{$tr$}
+            Text $a$ and \\half, $\\tr b$.
+            """
+        let doc = segment(text, .latex)
+        checkTiling(doc)
+        #expect(sources(doc) == ["a", "\\tr b"])
+        #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
+        #expect(doc.definitions == text.split(separator: "\n").prefix(4).joined(separator: "\n")
+            .replacingOccurrences(of: "} \\Declare", with: "}\n\\Declare") + "\n")
+        let definitionEnd = text.utf8.count - "\nText $a$ and \\half, $\\tr b$.".utf8.count
+        #expect(doc.unscannedRanges.first == SourceRange(0, Array(text.utf8).firstIndex(of: 0x0A)!))
+        #expect(doc.unscannedRanges.last == SourceRange(definitionEnd - "\\DeclareMathOperator{\\tr}{$tr$}".utf8.count, definitionEnd))
+    }
+
     @Test func inclusionsAreFollowed() {
         var options = SegmenterOptions()
         let files: [String: String] = [

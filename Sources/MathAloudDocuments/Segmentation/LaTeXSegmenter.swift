@@ -19,7 +19,8 @@ struct LaTeXResult {
 ///
 /// Outside math: `\newcommand`, `\renewcommand`, `\providecommand` (starred too), `\def`, `\gdef`,
 /// `\edef`, `\xdef`, `\let` and `\DeclareMathOperator(*)` are collected, in reading order, into
-/// ``SegmentedDocument/definitions``; `\input{name}`, `\input name`, `\include{name}` and
+/// ``SegmentedDocument/definitions``, and never scanned for formulas (a body's `$\frac12$` or `#1` is
+/// not document math); `\input{name}`, `\input name`, `\include{name}` and
 /// `\subfile{name}` are followed through ``SegmenterOptions/loadIncludedFile`` (depth and cycles
 /// checked), and each included file is segmented on its own, its ranges into its own bytes.
 struct LaTeXSegmenter {
@@ -43,11 +44,23 @@ struct LaTeXSegmenter {
         scannerOptions.dollarDelimiters = options.dollarDelimiters
         scannerOptions.maxDiagnostics = options.maxDiagnostics
         scannerOptions.maxInputBytes = options.maxInputBytes
-        let scan = MathTextScanner(options: scannerOptions).scan(source.text, excluding: excluded, complete: true)
+        let scanner = MathTextScanner(options: scannerOptions)
+        var scan = scanner.scan(source.text, excluding: excluded, complete: true)
+        // A definition's body (`\newcommand{\half}{$\frac12$}`, `#1` in it) is not document math: the
+        // definitions that start in the prose are never scanned, like comments. A `$` in one may have
+        // hidden a later definition inside a false formula, so this repeats until it settles.
+        var definitions: [SourceRange] = []
+        for _ in 0..<4 {
+            let found = Self.definitionRanges(bytes, skipping: excluded + scan.fragments.map(\.range))
+            guard found != definitions else { break }
+            definitions = found
+            let merged = HTMLSegmenter.merged(excluded + definitions)
+            scan = scanner.scan(source.text, excluding: merged, complete: true)
+        }
         let maps = [source.map]
         for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
         collector.add(scan.diagnostics, maps: maps)
-        collector.addUnscanned(excluded, maps: maps)
+        collector.addUnscanned(HTMLSegmenter.merged(excluded + definitions), maps: maps)
 
         // Definitions and inclusions: in the prose, outside comments, verbatim and math.
         var skip = excluded + scan.fragments.map(\.range)
@@ -80,6 +93,31 @@ struct LaTeXSegmenter {
             i = j
         }
         return result
+    }
+
+    /// The definitions (``definitionCommands``) that start outside `skip` (sorted ranges), in order.
+    static func definitionRanges(_ bytes: [UInt8], skipping unsorted: [SourceRange]) -> [SourceRange] {
+        let skip = unsorted.sorted { $0.lowerBound < $1.lowerBound }
+        var ranges: [SourceRange] = []
+        var skipIndex = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            while skipIndex < skip.count, skip[skipIndex].upperBound <= i { skipIndex += 1 }
+            if skipIndex < skip.count, skip[skipIndex].lowerBound <= i { i = skip[skipIndex].upperBound; continue }
+            guard bytes[i] == 0x5C else { i += 1; continue }
+            var j = i + 1
+            while j < n, HTMLTokenizer.isLetter(bytes[j]) { j += 1 }
+            guard j > i + 1 else { i += 2; continue }
+            let name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+            if definitionCommands.contains(name), let end = definitionEnd(bytes, command: name, after: j) {
+                ranges.append(SourceRange(i, end))
+                i = end
+                continue
+            }
+            i = j
+        }
+        return ranges
     }
 
     /// Loads and segments an included file: its index in `result.documents` and its path relative to the
