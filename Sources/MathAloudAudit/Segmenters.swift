@@ -155,6 +155,8 @@ enum Segmenters {
             switch d.id {
             case "text.unclosed-math":
                 document.problems.append((.unclosedMath, "this math delimiter is never closed, so the formula is shown as text", range))
+            case "text.unclosed-brace":
+                document.problems.append((.unclosedMath, d.message, range))
             case "document.invalid-notebook", "document.input-too-large":
                 document.problems.append((.malformed, d.message, range))
             case "document.include-not-found":

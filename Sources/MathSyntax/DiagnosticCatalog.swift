@@ -144,6 +144,7 @@ extension DiagnosticID {
             .init("text.input-too-large", .error, "The text is larger than the scanner's input limit.", rejectsInput: true),
             .init("text.too-many-diagnostics", .warning, "Further problems in the text are not listed."),
             .init("text.unclosed-math", .warning, "A math delimiter in prose that is not closed (read as prose)."),
+            .init("text.unclosed-brace", .warning, "A `{` left open in math in prose, so the delimiter after it does not close the math (kept as prose); the warning points at the brace."),
             // MathML reader (MathMarkup).
             .init("mathml.doctype", .error, "A DOCTYPE with an internal subset (entity declarations) is refused.", rejectsInput: true),
             .init("mathml.input-too-large", .error, "The MathML is larger than the input limit.", rejectsInput: true),

@@ -670,6 +670,9 @@ private struct TextScan {
     var sortedBacktickRuns: [(start: Int32, length: Int32)]?
     /// Positions in the index's opener lists reached so far (see ``DelimiterIndex/closer(at:openers:closers:cursor:)``).
     var dollarCursor = 0, doubleDollarCursor = 0, parenCursor = 0, bracketCursor = 0
+    /// Would-be closers that an open brace kept from closing math (already warned about at the brace):
+    /// read as openers, they get no warning of their own.
+    var silenced = Set<Int>()
     /// Unclosed openers past `Options.maxDiagnostics`, and the first of them.
     var unreported = 0
     var firstUnreported: SourceRange?
@@ -1127,7 +1130,65 @@ private struct TextScan {
         textStart = hi
     }
 
+    /// The brace that keeps math opened at `q` from being closed, when there is one: the first closer
+    /// (`closer`) after the opener stands inside a `{` still open (`$\frac{1}{2$ here`: the `$` after
+    /// `2` is at depth 1, so it does not count). Returns that brace (the innermost open one) and where
+    /// the would-be closer starts. Looks at most 16 KiB ahead and, for inline math, not past a blank
+    /// line; braces are counted as the closer lookup counts them (a `}` may go below zero).
+    func unclosedBrace(after start: Int, closer: [UInt8], inline: Bool) -> (brace: Int, closer: Int)? {
+        let n = bytes.count, limit = min(n, start + (16 << 10))
+        func blankLineStarts(_ j: Int) -> Bool {
+            guard j < n, bytes[j] == Byte.newline else { return false }
+            var k = j + 1
+            while k < n, Byte.isLineSpace(bytes[k]) { k += 1 }
+            return k < n && bytes[k] == Byte.newline
+        }
+        func closes(_ j: Int) -> Bool {
+            guard j + closer.count <= n else { return false }
+            for (k, c) in closer.enumerated() where bytes[j + k] != c { return false }
+            return true
+        }
+        var depth = 0
+        var open: [Int] = []
+        var j = start
+        while j < limit {
+            if closes(j) {
+                if depth > 0, let brace = open.last { return (brace, j) }
+                if closer[0] == Byte.dollar { return nil }
+            }
+            if inline, blankLineStarts(j) { return nil }
+            switch bytes[j] {
+            case Byte.backslash:
+                if inline, blankLineStarts(j + 1) { return nil }
+                j += 2
+                continue
+            case Byte.leftBrace:
+                depth += 1
+                if depth > 0 { open.append(j) }
+            case Byte.rightBrace:
+                if depth > 0 { open.removeLast() }
+                depth -= 1
+            default: break
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    /// Warns that the opener at `lo..<hi` is not closed: `text.unclosed-brace` at the brace when an open
+    /// brace is why (``unclosedBrace(after:closer:inline:)``; the would-be closer then gets no warning of
+    /// its own when it is read as an opener), else `text.unclosed-math` at the opener.
     mutating func warnUnclosed(_ lo: Int, _ hi: Int, opener: String, closer: String, atBlankLine: Bool) {
+        if silenced.remove(lo) != nil { return }
+        let closerBytes = Array(closer.utf8)
+        if diagnostics.count < options.maxDiagnostics, opener == "$" || opener == "$$" || opener == "\\(" || opener == "\\[",
+           let cause = unclosedBrace(after: hi, closer: closerBytes, inline: opener == "$" || opener == "\\(") {
+            silenced.insert(cause.closer)
+            diagnostics.append(.warning("text.unclosed-brace",
+                "this `{` is not closed before the `\(closer)` after it, so that `\(closer)` does not end the math opened by `\(opener)`; the formula is kept as text",
+                at: SourceRange(cause.brace, cause.brace + 1)))
+            return
+        }
         guard diagnostics.count < options.maxDiagnostics else {
             if unreported == 0 { firstUnreported = SourceRange(lo, hi) }
             unreported += 1

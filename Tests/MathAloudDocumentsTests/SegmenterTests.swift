@@ -55,6 +55,27 @@ struct TextSegmenterTests {
         #expect(doc.formulas[1].formula?.display == true)
     }
 
+    /// An open brace keeps the closer from counting (sweep item 20): the warning names the brace, where
+    /// it opened, as the cause (it said "`$` is not closed by `$` before the end of the input" though a
+    /// `$` follows), and the would-be closer is not a second unclosed opener: one diagnostic, in a
+    /// notebook too (`$$\frac{1}{2$$` gave two "never closed" warnings).
+    @Test func anOpenBraceIsNamedAsTheCause() {
+        let doc = segment("A $\\frac{1}{2$ here, \\(x^{2\\) and $b$.", .text)
+        #expect(sources(doc) == ["b"])
+        #expect(doc.diagnostics.map(\.id) == ["text.unclosed-brace", "text.unclosed-brace"])
+        #expect(doc.diagnostics.map(\.range) == [SourceRange(11, 12), SourceRange(25, 26)])
+        #expect(doc.diagnostics.first?.message
+                == "this `{` is not closed before the `$` after it, so that `$` does not end the math opened by `$`; the formula is kept as text")
+        let notebook = #"{"cells":[{"cell_type":"markdown","metadata":{},"source":["$$\\frac{1}{2$$"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}"#
+        let nb = segment(notebook, .notebook)
+        #expect(nb.diagnostics.map(\.id) == ["text.unclosed-brace"])
+        let brace = notebook.utf8.count - #"{2$$"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}"#.utf8.count
+        #expect(nb.diagnostics.first?.range == SourceRange(brace, brace + 1))
+        #expect(nb.diagnostics.first?.message.contains("the `$$` after it, so that `$$` does not end the math opened by `$$`") == true)
+        // A brace closed in time changes nothing; an unclosed `$` with no brace keeps its warning.
+        #expect(segment("$\\frac{1}{2}$ and $x", .text).diagnostics.map(\.id) == ["text.unclosed-math"])
+    }
+
     @Test func pricesEscapesAndCodeAreNotMath() {
         let doc = segment("It costs $5 and $10.\n\nA literal \\$x\\$. Code: `$y$`. Math: $z$.", .text)
         #expect(sources(doc) == ["z"])
