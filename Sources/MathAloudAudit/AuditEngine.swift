@@ -140,7 +140,7 @@ public struct AuditEngine: Sendable {
             let start = document.text.location(of: problem.range.lowerBound), end = document.text.location(of: problem.range.upperBound)
             local.append(Finding(rule: problem.rule, severity: severity, message: problem.message, file: file, entry: entry,
                                  range: problem.range, start: start, end: end,
-                                 lineText: FormulaJudge.clippedLine(document.text.lineText(start.line), column: start.column),
+                                 lineText: FormulaJudge.clippedLine(document.excerptLine(start.line), column: start.column),
                                  formula: document.text[problem.range]))
         }
         for site in document.sites {
@@ -149,6 +149,12 @@ public struct AuditEngine: Sendable {
             if verdict.good { summary.good += 1 }
             local.append(contentsOf: verdict.findings)
             edits.append(contentsOf: verdict.edits)
+        }
+        if document.encoding == .windows1252 {
+            // The judge's excerpts are the file's bytes as UTF-8: decode them in the file's encoding.
+            for k in local.indices where !local[k].lineText.isEmpty {
+                local[k].lineText = FormulaJudge.clippedLine(document.excerptLine(local[k].start.line), column: local[k].start.column)
+            }
         }
         local.sort { ($0.range.lowerBound, $0.rule) < ($1.range.lowerBound, $1.rule) }
         for finding in local { summary.count(finding) }

@@ -81,9 +81,26 @@ struct AuditDocument: Sendable {
     var definitions = ""
     /// Whether the file is not UTF-8 (then `--fix` does not rewrite it).
     var transcoded = false
+    /// The file's encoding (excerpts of a Windows-1252 file are decoded from it).
+    var encoding: TextEncoding = .utf8
     /// LaTeX: the files its `\input`/`\include` commands load (and theirs), in reading order, each once,
     /// with its path relative to this document's directory.
     var includes: [(path: String, document: AuditDocument)] = []
+}
+
+extension AuditDocument {
+    /// The text of a line (1-based) for an excerpt: decoded in the file's encoding (a Windows-1252
+    /// file's "é" is shown as "é", not U+FFFD), one character per byte as the columns count them.
+    func excerptLine(_ line: Int) -> String {
+        guard encoding == .windows1252 else { return text.lineText(line) }
+        let bytes = text.bytes
+        var start = 0, current = 1
+        while current < line, let newline = bytes[start...].firstIndex(of: 0x0A) { start = newline + 1; current += 1 }
+        guard current == line, start <= bytes.count else { return "" }
+        var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        return DocumentSource(bytes: Array(bytes[start..<end]), declared: .windows1252).text
+    }
 }
 
 enum Segmenters {
@@ -150,6 +167,7 @@ enum Segmenters {
         var document = AuditDocument(text: SourceText(bytes: bytes))
         document.definitions = segmented.definitions
         document.transcoded = segmented.source.encoding != .utf8
+        document.encoding = segmented.source.encoding
         for d in segmented.diagnostics {
             let range = d.range ?? SourceRange(0, 0)
             switch d.id {

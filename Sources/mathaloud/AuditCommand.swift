@@ -40,8 +40,9 @@ enum AuditCommand {
             SharedOptions.help,
         ],
         notes: """
-        exit codes: 0 no finding at the --fail-on level, 1 findings at that level (or --fix refused), 2 usage error,
-                    3 a path or the output could not be read or written, 4 rules could not be loaded
+        exit codes: 0 no finding at the --fail-on level, 1 findings at that level (or --fix refused), 2 usage error
+                    (a mistake in the configuration file, a glob that matches no file), 3 a path, a macro file or
+                    the output could not be read or written, 4 rules could not be loaded
 
         """)
 
@@ -80,7 +81,12 @@ enum AuditCommand {
             }
         }
         if let configURL {
-            do { configuration = try AuditConfiguration.load(contentsOf: configURL) } catch { throw args.usageError(error.description) }
+            // A mistake in the file is one line naming the file, line and column (exit 2, no usage text:
+            // the command line was right); a file that cannot be read is an I/O error (exit 3).
+            do { configuration = try AuditConfiguration.load(contentsOf: configURL) } catch {
+                Output.error("mathaloud: \(error.description)\n")
+                return error.isIO ? .io : .usage
+            }
         }
         configuration.include += args.values("--include").map(Glob.init)
         configuration.exclude += args.values("--exclude").map(Glob.init)
@@ -95,7 +101,10 @@ enum AuditCommand {
         }
         for file in args.values("--macros") {
             let text: String
-            do { text = String(decoding: try InputFile.read(file), as: UTF8.self) } catch { throw args.usageError("--macros: \(error)") }
+            do { text = String(decoding: try InputFile.read(file), as: UTF8.self) } catch {
+                Output.error("mathaloud: --macros: \(error)\n")
+                return .io
+            }
             configuration.definitions += text + "\n"
         }
         configuration.macros.merge(try args.texParserOptions().macros) { _, new in new }
@@ -127,6 +136,10 @@ enum AuditCommand {
         }
 
         var files = AuditFileSet(inputs: inputs, configuration: configuration)
+        if !files.unmatchedGlobs.isEmpty {
+            for glob in files.unmatchedGlobs { Output.error("mathaloud: '\(glob)' matches no file\n") }
+            return .usage
+        }
         for missing in files.missing { Output.error("mathaloud: \(missing): no such file or directory\n") }
         if !files.missing.isEmpty && files.items.isEmpty { return .io }
         if let shard { files.restrict(toShard: shard.index, of: shard.count) }
@@ -187,7 +200,7 @@ enum AuditCommand {
         case "warning": return .warning
         case "note": return .note
         case "never": return nil
-        default: throw args.usageError("--fail-on must be error, warning or never")
+        default: throw args.usageError("--fail-on must be error, warning, note or never")
         }
     }
 
