@@ -9,7 +9,7 @@ enum ConvertCommand {
     /// The command's options, for parsing, help and shell completion.
     static let spec = CommandSpec(
         name: "convert", arguments: "[FILE|-]",
-        summary: "Writes a document (Markdown, HTML, text, LaTeX, notebook) with every formula made accessible.\n"
+        summary: "Writes a document (Markdown, HTML, a notebook, or text as HTML) with every formula made accessible.\n"
             + "  FILE   the document (- or absent: standard input); its extension gives the format",
         options: [
             OptionSpec(["--to"], "T", "html (default: each formula as MathML with alttext and aria-label, inline SVG or <img>, "
@@ -19,7 +19,9 @@ enum ConvertCommand {
                        choices: ["mathml", "svg", "img"]),
             OptionSpec(["-o", "--output"], "OUT", "where to write (default standard output); image files go in --images; "
                        + "a symbolic link or a directory in the way is refused, nothing written", completion: .file),
-            OptionSpec(["--format"], "F", "the input's format (default: from FILE's extension, else markdown)",
+            OptionSpec(["--format"], "F", "the input's format (default: from FILE's extension, else markdown); text is "
+                       + "written as HTML (its prose escaped, its lines kept); LaTeX is refused (a .tex file cannot hold "
+                       + "MathML: check it with mathaloud audit)",
                        choices: ["text", "markdown", "html", "latex", "notebook"]),
             OptionSpec(["--label"], "M", "speech (default: the speech and equation number), tex (the source) or none",
                        choices: ["speech", "tex", "none"]),
@@ -65,6 +67,10 @@ enum ConvertCommand {
             format = v
         } else {
             format = path == "-" ? .markdown : DocumentFormat(path: path) ?? .markdown
+        }
+        if format == .latex {
+            Output.error("mathaloud: \(ConversionError.unsupportedFormat(.latex))\n")
+            return .usage
         }
         var conversion = ConversionOptions()
         if let t = args.value("--to") {
@@ -294,11 +300,14 @@ enum ConvertCommand {
     static func stream(converter: DocumentConverter, format: DocumentFormat, stats: Bool, started: Date) -> ExitCode {
         let stream = MathStream(processor: converter.processor, format: format == .text ? .text : .markdown)
         var formulas = 0, labelled = 0, errors = false, total = 0
+        // Text becomes HTML as in one piece: escaped prose in a block that keeps its lines.
+        let textAsHTML = format == .text && converter.options.target == .html
+        if textAsHTML { StandardStream.output.write(DocumentConverter.textAsHTMLStart) }
         func write(_ segments: [StreamSegment]) {
             var out = ""
             for segment in segments {
                 switch segment {
-                case .text(let t, _): out += t
+                case .text(let t, _): out += textAsHTML ? DocumentConverter.textProse(t) : t
                 case .formula(let f):
                     formulas += 1
                     if f.hasErrors { errors = true }
@@ -315,6 +324,7 @@ enum ConvertCommand {
             write(stream.append(chunk))
         }
         write(stream.finish())
+        if textAsHTML { StandardStream.output.write(DocumentConverter.textAsHTMLEnd) }
         for (d, at) in zip(stream.diagnostics, stream.diagnosticLocations) {
             Output.error("<stdin>:\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.id)]\n")
         }

@@ -35,6 +35,29 @@ struct ConvertCommandTests {
         #expect(r.stderr.contains("peak RSS"))
     }
 
+    /// Sweep item 22: text is written as HTML (its prose escaped, its lines kept), in one piece and as a
+    /// stream alike; LaTeX is refused with one line saying why and what to do (it came out as LaTeX
+    /// with `<math>` elements in it), exit 2, nothing written.
+    @Test func textBecomesHTMLAndLatexIsRefused() throws {
+        let input = Data("a <b> & $x$\nline 2\n".utf8)
+        let whole = try runCLI(["convert", "--format", "text"], stdin: input)
+        let streamed = try runCLI(["convert", "--format", "text", "--stream"], stdin: input)
+        #expect(whole.status == 0 && streamed.status == 0)
+        #expect(whole.stdout.hasPrefix("<div class=\"mathaloud-text\" style=\"white-space:pre-wrap\">a &lt;b&gt; &amp; <math alttext=\"x\""), "\(whole.stdout)")
+        #expect(whole.stdout.hasSuffix("</math>\nline 2\n</div>\n"), "\(whole.stdout)")
+        #expect(streamed.stdout == whole.stdout)
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tex = dir.appendingPathComponent("paper.tex"), out = dir.appendingPathComponent("out.tex")
+        try Data("Text $x$.\n".utf8).write(to: tex)
+        let refused = try runCLI(["convert", tex.path, "-o", out.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "mathaloud: convert does not write LaTeX: MathML or images in a .tex file would make it neither LaTeX nor HTML; convert writes Markdown, HTML, notebooks and text (as HTML). Check a LaTeX document with `mathaloud audit`, or convert the HTML a LaTeX tool (make4ht, LaTeXML, pandoc) makes of it\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let help = try runCLI(["help", "convert"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("text is written as HTML (its prose escaped, its lines kept); LaTeX is refused"), "\(help)")
+    }
+
     @Test func neverWritesThroughASymbolicLink() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
