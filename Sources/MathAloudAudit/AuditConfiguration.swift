@@ -38,6 +38,9 @@ public struct AuditConfiguration: Sendable {
     public var labelTemplate = LabelTemplate.speechOnly
     /// Words that make a label a placeholder.
     public var placeholders = PlaceholderWords.standard
+    /// Markdown: kramdown's `\\(…\\)` and `\\[…\\]` are math too (``SegmenterOptions/kramdownDelimiters``;
+    /// key `kramdown`, flag `--kramdown`).
+    public var kramdown = false
 
     /// The default configuration.
     public init() {}
@@ -103,7 +106,8 @@ public struct AuditConfiguration: Sendable {
             guard let s = value as? String else { throw fail("\"\(key)\" must be a string", at: key) }
             return s
         }
-        let known: Set<String> = ["include", "exclude", "rules", "macros", "locale", "style", "preferences", "labelTemplate", "placeholders"]
+        let known: Set<String> = ["include", "exclude", "rules", "macros", "locale", "style", "preferences", "labelTemplate", "placeholders",
+                                  "kramdown"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail("unknown key \"\(unknown)\" (known: \(known.sorted().joined(separator: ", ")))", at: unknown)
         }
@@ -138,6 +142,10 @@ public struct AuditConfiguration: Sendable {
             self.preferences.merge(map) { _, new in new }
         }
         if let template = try string("labelTemplate") { labelTemplate = LabelTemplate(template) }
+        if let value = object["kramdown"] {
+            guard let flag = value as? Bool else { throw fail("\"kramdown\" must be true or false", at: "kramdown") }
+            kramdown = flag
+        }
         let extra = try strings("placeholders")
         if !extra.isEmpty { placeholders = PlaceholderWords(words: placeholders.words.union(extra.map { $0.lowercased() })) }
     }

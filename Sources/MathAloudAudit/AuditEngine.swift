@@ -95,7 +95,7 @@ public struct AuditEngine: Sendable {
             return fail(.unreadable, "the file is binary data, not a text document (a NUL byte at byte \(nul)); it was not audited")
         }
         var edits: [TextEdit] = []
-        let document = Segmenters.segment(bytes, format: format, url: url)
+        let document = Segmenters.segment(bytes, format: format, url: url, kramdown: configuration.kramdown)
         let transcoded = judge(document, file: path, entry: nil, summary: &summary, findings: &findings, edits: &edits)
         var included: [FileAudit.IncludedFile] = []
         for include in document.includes {
@@ -124,7 +124,7 @@ public struct AuditEngine: Sendable {
     @discardableResult
     func judgeDocument(_ bytes: [UInt8], format: FileFormat, file: String, entry: String?, url: URL,
                        summary: inout DocumentSummary, findings: inout [Finding], edits: inout [TextEdit]) -> Bool {
-        let document = Segmenters.segment(bytes, format: format, url: entry == nil ? url : nil)
+        let document = Segmenters.segment(bytes, format: format, url: entry == nil ? url : nil, kramdown: configuration.kramdown)
         return judge(document, file: file, entry: entry, summary: &summary, findings: &findings, edits: &edits)
     }
 

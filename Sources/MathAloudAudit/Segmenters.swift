@@ -105,10 +105,11 @@ extension AuditDocument {
 
 enum Segmenters {
     /// Segments `bytes` as `format` and collects the formula sites. `url` locates LaTeX inclusions.
-    static func segment(_ bytes: [UInt8], format: FileFormat, url: URL?) -> AuditDocument {
+    static func segment(_ bytes: [UInt8], format: FileFormat, url: URL?, kramdown: Bool = false) -> AuditDocument {
         // The segmenter's options as convert has them (`$` is math in every format, SegmenterOptions):
         // a formula the audit finds is the one conversion labels.
         var options = SegmenterOptions()
+        options.kramdownDelimiters = kramdown
         if format == .latex, let url { includeOptions(&options, url: url) }
         let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: format.documentFormat)
         var document = self.document(segmented, bytes: bytes)

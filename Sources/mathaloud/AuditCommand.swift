@@ -28,6 +28,8 @@ enum AuditCommand {
                        completion: .file),
             SharedOptions.macro, SharedOptions.locale, SharedOptions.style, SharedOptions.pref, SharedOptions.rulesDir,
             OptionSpec(["--template"], "T", "the label template of suggested labels: {speech} and {latex} are replaced (default {speech})"),
+            OptionSpec(["--kramdown"], nil, "Markdown: \\\\(…\\\\) and \\\\[…\\\\] are math too (kramdown, Jekyll; also \"kramdown\": true "
+                       + "in the configuration)"),
             OptionSpec(["--fix"], nil, "write the missing labels (alt, alttext, aria-label); atomic; nothing is written when any file "
                        + "could not be read or understood, unless --force"),
             OptionSpec(["--dry-run"], nil, "with --fix: print a unified diff instead of writing"),
@@ -88,6 +90,7 @@ enum AuditCommand {
                 return error.isIO ? .io : .usage
             }
         }
+        if args.flag("--kramdown") { configuration.kramdown = true }
         configuration.include += args.values("--include").map(Glob.init)
         configuration.exclude += args.values("--exclude").map(Glob.init)
         for rule in args.values("--rule") {

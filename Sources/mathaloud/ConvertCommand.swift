@@ -47,6 +47,8 @@ enum ConvertCommand {
                        + "SHA-256, so documents converted into one folder keep their images", completion: .directory),
             OptionSpec(["--inline-images"], nil, "images as data: URIs"),
             OptionSpec(["--relabel"], nil, "replace the alttext/aria-label <math> elements already have (default: add what is missing)"),
+            OptionSpec(["--kramdown"], nil, "Markdown: \\\\(…\\\\) and \\\\[…\\\\] are math too (kramdown, Jekyll: MathJax reads them "
+                       + "after Markdown drops a backslash)"),
             OptionSpec(["--stream"], nil, "read standard input as it comes and write each part as soon as it is final (text or markdown)"),
             OptionSpec(["--stats"], nil, "print formulas, labels, time, peak memory and cache hits to standard error"),
             OptionSpec(["--font"], "F", "the math font for images"),
@@ -93,6 +95,7 @@ enum ConvertCommand {
         conversion.inlineImages = args.flag("--inline-images")
         conversion.relabelExisting = args.flag("--relabel")
         var options = try documentOptions(args)
+        options.segmenter.kramdownDelimiters = args.flag("--kramdown")
         options.products = DocumentConverter.products(for: conversion)
         // Relabelling reads each `<math>` from its MathML, not from the label it is replacing.
         options.readsAuthorLabels = !conversion.relabelExisting

@@ -157,6 +157,30 @@ struct MarkdownSegmenterTests {
         #expect(doc.formulas[1].kind == .displayMath)
     }
 
+    /// kramdown's `\\(…\\)` and `\\[…\\]` (sweep item 15: cs231n's notes have 112 inline formulas
+    /// written so, and the audit found none), with the option: math, the range over both backslashes;
+    /// a `\\` line break inside `$$…$$` or an environment stays in its formula; four backslashes are
+    /// two escaped ones. Without the option, none of them is math.
+    @Test func kramdownDoubledBackslashDelimiters() {
+        let input = #"Let \\( x_i \\) be, \\[ y \\] and $$\begin{aligned} a \\ (b) \\[2pt] c \end{aligned}$$, not \\\\(n\\\\)."#
+        var options = SegmenterOptions()
+        options.kramdownDelimiters = true
+        let doc = segment(input, .markdown, options: options)
+        checkTiling(doc)
+        #expect(sources(doc) == [" x_i ", " y ", #"\begin{aligned} a \\ (b) \\[2pt] c \end{aligned}"#])
+        #expect(doc.formulas.map { $0.formula!.delimiter } == [.parenthesis, .bracket, .doubleDollar])
+        #expect(doc.formulas.map(\.kind) == [.inlineMath, .displayMath, .displayMath])
+        #expect(doc.source[doc.formulas[0].range] == #"\\( x_i \\)"#)
+        #expect(doc.diagnostics.isEmpty)
+        #expect(sources(segment(input, .markdown)) == [#"\begin{aligned} a \\ (b) \\[2pt] c \end{aligned}"#])
+        // A stream reads them as the whole text does.
+        let processor = DocumentProcessor(options: { var o = DocumentOptions(); o.segmenter = options; return o }(), speaker: testSpeaker)
+        for chunk in [1, 2, 5] {
+            #expect(flatten(streamed(input, chunks: [chunk], processor: processor).segments)
+                    == flatten(processor.process(bytes: Array(input.utf8), format: .markdown)))
+        }
+    }
+
     @Test func codeAndCommentsAreNotMath() {
         let doc = segment("```\n$x$ <math><mi>x</mi></math>\n```\n<!-- $y$ -->\n`$z$` $w$", .markdown)
         #expect(sources(doc) == ["w"])

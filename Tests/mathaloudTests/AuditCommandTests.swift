@@ -207,7 +207,7 @@ import Testing
         try "{\n  \"rules\": {},\n  \"bogus\": 1\n}\n".write(to: config, atomically: true, encoding: .utf8)
         let unknown = try runCLI(["audit", doc, "--config", config.path])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "mathaloud: \(config.path):3:3: unknown key \"bogus\" (known: exclude, include, labelTemplate, locale, macros, placeholders, preferences, rules, style)\n")
+        #expect(unknown.stderr == "mathaloud: \(config.path):3:3: unknown key \"bogus\" (known: exclude, include, kramdown, labelTemplate, locale, macros, placeholders, preferences, rules, style)\n")
         try #"{"rules": {"math.no-such-rule": "off"}}"#.write(to: config, atomically: true, encoding: .utf8)
         #expect(try runCLI(["audit", doc, "--config", config.path]).stderr.hasPrefix("mathaloud: \(config.path):1:12: unknown rule \"math.no-such-rule\""))
         try #"{"macros": "absent.tex"}"#.write(to: config, atomically: true, encoding: .utf8)

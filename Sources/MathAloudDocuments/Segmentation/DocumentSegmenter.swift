@@ -44,6 +44,12 @@ public struct SegmenterOptions: Sendable {
     /// Whether `$…$` and `$$…$$` are math (in every format; in HTML, MathJax's default is off but most
     /// pages turn it on). Default `true`.
     public var dollarDelimiters = true
+    /// Markdown (and notebooks' Markdown cells): kramdown's `\\(…\\)` and `\\[…\\]` are math too (Jekyll
+    /// sites such as cs231n's notes write them so that MathJax receives `\(…\)` after Markdown drops a
+    /// backslash; ``MathTextScanner/Options/doubledBackslashDelimiters``). Only prose is looked at: a
+    /// `\\` line break in `$$…$$` or an environment stays in its formula. Default `false`
+    /// (`--kramdown`; the audit's configuration key `kramdown`).
+    public var kramdownDelimiters = false
     /// The largest document segmented, in bytes; a larger one is one text segment with the error
     /// `document.input-too-large`. Default 64 MiB.
     public var maxInputBytes = 64 << 20
