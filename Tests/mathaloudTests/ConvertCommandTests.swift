@@ -58,6 +58,27 @@ struct ConvertCommandTests {
         #expect(help.contains("text is written as HTML (its prose escaped, its lines kept); LaTeX is refused"), "\(help)")
     }
 
+    /// Sweep item 27: with `--label none` an SVG claimed a name it did not have (`role="img"` and an
+    /// empty `<title>`) and an `<img>` was marked as decoration (`alt=""`); now neither claims a label,
+    /// both carry their TeX, and `audit` reports them as unlabelled. Item 24: `--label tex` drops the
+    /// spaces inside the delimiters.
+    @Test func noLabelClaimsNoLabelAndAuditReportsIt() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Data("A \\( x \\).\n".utf8)
+        let svg = dir.appendingPathComponent("svg.html"), img = dir.appendingPathComponent("img.html")
+        #expect(try runCLI(["convert", "--format", "markdown", "--math-as", "svg", "--label", "none", "-o", svg.path], stdin: input).status == 0)
+        #expect(try runCLI(["convert", "--format", "markdown", "--math-as", "img", "--label", "none", "-o", img.path], stdin: input).status == 0)
+        let svgText = try String(contentsOf: svg, encoding: .utf8), imgText = try String(contentsOf: img, encoding: .utf8)
+        #expect(!svgText.contains("role=\"img\"") && !svgText.contains("<title") && !svgText.contains("aria-labelledby"))
+        #expect(svgText.contains(" data-tex=\"x\" ") && svgText.contains("<desc id=\"mathaloud-f1-desc\">"), "\(svgText.prefix(400))")
+        #expect(try imgText.firstMatch(of: /^A <img src="images\/[0-9a-f]{20}\.svg" data-tex="x" width="[0-9.]+" height="[0-9.]+" style="vertical-align:-[0-9.]+px">\.\n$/) != nil, "\(imgText)")
+        let audit = try runCLI(["audit", svg.path, img.path, "--format", "json", "--fail-on", "never"])
+        #expect(audit.stdout.contains(#""rule":"svg.missing-label""#) && audit.stdout.contains(#""rule":"image.missing-alt""#), "\(audit.stdout)")
+        let tex = try runCLI(["convert", "--format", "markdown", "--label", "tex"], stdin: input)
+        #expect(tex.stdout.hasPrefix("A <math alttext=\"x\" aria-label=\"x\""), "\(tex.stdout)")
+    }
+
     @Test func neverWritesThroughASymbolicLink() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -330,7 +330,10 @@ public struct DocumentConverter: Sendable {
         case (.html, .img):
             guard let image = formula.image else { return nil }
             let src = imageSource(image, formula: formula, assets: &assets)
-            let alt = label.map { " alt=\"\(DocumentEdit.htmlAttributeValue($0))\"" } ?? " alt=\"\""
+            // No label (`--label none`): no alt either (an empty one would mark the formula as
+            // decoration), and the TeX as `data-tex`, so `audit` finds the image and reports it unlabelled.
+            let alt = label.map { " alt=\"\(DocumentEdit.htmlAttributeValue($0))\"" }
+                ?? " data-tex=\"\(DocumentEdit.htmlAttributeValue(formula.segment.formula?.source.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))\""
             let img = "<img\(id) src=\"\(DocumentEdit.htmlAttributeValue(src))\"\(alt) width=\"\(Self.number(image.width))\" height=\"\(Self.number(image.height))\" style=\"vertical-align:\(image.verticalAlign)\">"
             if formula.display { return "<span class=\"mathaloud-display\" style=\"display:block;text-align:center\">\(img)</span>" }
             return img
