@@ -345,10 +345,10 @@ public final class SpeechBatchProcessor: Sendable {
 }
 
 /// Where a formula in prose ends and the prose goes on, for a listener (`speak --text`, its stream,
-/// SSML, voices): the speech of a formula gives no sign of its end, so "$\\frac{a}$ apples" was heard
-/// "…and denominator apples", and "\\[ … x_i. \\]" lost its full stop (the TeX reader drops it).
+/// SSML, voices): the speech of a formula gives no sign of its end, so "$\frac{a}$ apples" was heard
+/// "…and denominator apples", and "\[ … x_i. \]" lost its full stop (the TeX reader drops it).
 ///
-/// - A formula whose TeX ends in a full stop (`x_i.`, not `\\.`) is followed by that full stop.
+/// - A formula whose TeX ends in a full stop (`x_i.`, not `\.`) is followed by that full stop.
 /// - A formula of three words or more that prose words follow on its line is followed by a short
 ///   pause: a comma in plain text, `<break>` in SSML ("A equals Q R, where Q is orthogonal"). A
 ///   formula of one or two words is heard as a word of the sentence ("where Q is orthogonal").
@@ -404,7 +404,7 @@ public enum FormulaBoundary {
         return .nothing
     }
 
-    /// Whether TeX ends in a full stop that is punctuation of the sentence (`x_i.`, `x .`), not `\\.`.
+    /// Whether TeX ends in a full stop that is punctuation of the sentence (`x_i.`, `x .`), not `\.`.
     public static func endsInFullStop(_ tex: String) -> Bool {
         let bytes = Array(tex.utf8)
         var end = bytes.count
