@@ -103,6 +103,7 @@ public struct AuditEngine: Sendable {
             let directory = (path as NSString).deletingLastPathComponent
             let file = include.path.hasPrefix("/") || directory.isEmpty ? include.path : Self.normalized(directory + "/" + include.path)
             var includedSummary = DocumentSummary(file: file, format: FileFormat.latex.rawValue, bytes: include.document.text.bytes.count)
+            includedSummary.includedBy = path
             var includedFindings: [Finding] = []
             var ignored: [TextEdit] = []
             judge(include.document, file: file, entry: nil, summary: &includedSummary, findings: &includedFindings, edits: &ignored)

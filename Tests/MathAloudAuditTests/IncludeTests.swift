@@ -63,6 +63,44 @@ import MathAloud
         ], "\(lines(run(dir, ["tex/ch/one.tex"])))")
     }
 
+    /// Shards merge to the one run's report: an included file is reported after the file that
+    /// includes it (`includedBy` in the JSON), in that file's shard, and a file that documents of two
+    /// shards include is reported once.
+    @Test func shardsMergeToTheOneRunsReport() throws {
+        let dir = FixtureDirectory()
+        dir.write("a.tex", "A $a$ \\input{z/ch}\n")
+        dir.write("b.tex", "B $b$ \\input{z/ch}\n")
+        dir.write("n.tex", "N $\\undefinedn$\n")
+        dir.write("m.tex", "M $m$\n")
+        dir.write("z/ch.tex", "Ch $\\undefinedch$\n")
+        func json(_ shard: (Int, Int)?) -> Data {
+            var set = AuditFileSet(inputs: ["."], configuration: AuditConfiguration(),
+                                   directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+            if let shard { set.restrict(toShard: shard.0, of: shard.1) }
+            let output = ReportOutput(stream: nil)
+            var writers: [any AuditReportWriter] = [JSONReportWriter(output: output)]
+            AuditRun(engine: AuditFixtures.engine()).run(set, shard: shard, writers: &writers)
+            output.flush()
+            return Data(output.collected)
+        }
+        let whole = json(nil)
+        let text = String(decoding: whole, as: UTF8.self)
+        #expect(text.contains(#""file":"z/ch.tex""#) && text.contains(#""includedBy":"a.tex""#), "\(text)")
+        for count in 2...4 {
+            var urls: [URL] = []
+            for index in 1...count {
+                let url = dir.url.appendingPathComponent("shard\(index).json")
+                try json((index, count)).write(to: url)
+                urls.append(url)
+            }
+            let output = ReportOutput(stream: nil)
+            var writers: [any AuditReportWriter] = [JSONReportWriter(output: output)]
+            try AuditMerge.merge(urls, writers: &writers)
+            output.flush()
+            #expect(String(decoding: output.collected, as: UTF8.self) == text, "\(count) shards")
+        }
+    }
+
     /// A file that includes itself, and two files that include each other: a finding at the command,
     /// no hang, each file once.
     @Test func cyclesAreFindingsAndEnd() {
