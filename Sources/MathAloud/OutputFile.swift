@@ -49,6 +49,9 @@ public final class OutputFile {
     private let temporaryPath: String
     private var descriptor: Int32
     private var finished = false
+    /// ``LinkPolicy/refuse``: whether a file was at the target when this one was started (one that
+    /// disappears meanwhile is not silently written anew).
+    private var targetExisted = false
 
     /// Writes `data` to `url` safely (a temporary file renamed over it).
     public static func write(_ data: Data, to url: URL, shown: String? = nil, links: LinkPolicy = .replace) throws(OutputFileError) {
@@ -81,6 +84,8 @@ public final class OutputFile {
             throw OutputFileError(path: self.shown, operation: "create", reason: "not a file name")
         }
         if links == .refuse, let refusal = Self.refusal(of: url, shown: shown) { throw refusal }
+        var existing = stat()
+        let existed = links == .refuse && lstat(url.path, &existing) == 0
         var path = ""
         var fd: Int32 = -1
         // A random name; EEXIST (a name taken, or planted) just draws another.
@@ -93,6 +98,7 @@ public final class OutputFile {
         guard fd >= 0 else { throw OutputFileError(path: self.shown, operation: "create", errno: errno) }
         temporaryPath = path
         descriptor = fd
+        targetExisted = existed
     }
 
     /// Why a document command must not write `url`: a symbolic link (dangling or not) or a directory at
@@ -182,6 +188,10 @@ public final class OutputFile {
         if links == .refuse, let refusal = Self.refusal(of: url, shown: shown) {
             unlink(temporaryPath)
             throw refusal
+        }
+        if links == .refuse, targetExisted, access(url.path, F_OK) != 0 {
+            unlink(temporaryPath)
+            throw OutputFileError(path: shown, operation: "write", reason: "it was removed while it was being written; it is not written anew")
         }
         if rename(temporaryPath, url.path) != 0 {
             let e = errno

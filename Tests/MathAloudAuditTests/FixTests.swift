@@ -169,6 +169,22 @@ import MathAloud
         let mode = try #require(FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int)
         #expect(mode == 0o640)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["dangling.html", "elsewhere", "link.html", "real.html", "site"])
+        // Checked again right before the rename: a link put at the name meanwhile is refused, and a
+        // file removed meanwhile is not written anew (as SafeFileWriter's own check did).
+        let file = try OutputFile(target, shown: "real.html", links: .refuse)
+        try file.append(Data("newer".utf8))
+        try FileManager.default.removeItem(at: target)
+        try FileManager.default.createSymbolicLink(atPath: target.path, withDestinationPath: dir.url.appendingPathComponent("absent2.html").path)
+        #expect(throws: OutputFileError.symbolicLink("real.html")) { try file.commit() }
+        try FileManager.default.removeItem(at: target)
+        dir.write("real.html", "again")
+        let removed = try OutputFile(target, shown: "real.html", links: .refuse)
+        try FileManager.default.removeItem(at: target)
+        #expect(throws: OutputFileError(path: "real.html", operation: "write", reason: "it was removed while it was being written; it is not written anew")) {
+            try removed.commit()
+        }
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["dangling.html", "elsewhere", "link.html", "site"])
     }
 
     @Test func zipRoundTrip() throws {
