@@ -54,6 +54,10 @@ struct LaTeXSegmenter {
             let found = Self.definitionRanges(bytes, skipping: excluded + scan.fragments.map(\.range))
             guard found != definitions else { break }
             definitions = found
+            // Nothing the scan found lies in a definition (the usual case): no second scan.
+            let seen = scan.fragments.map(\.range) + scan.diagnostics.compactMap(\.range)
+            let overlaps = seen.contains { r in found.contains { $0.lowerBound < r.upperBound && r.lowerBound < $0.upperBound } }
+            if !overlaps { break }
             let merged = HTMLSegmenter.merged(excluded + definitions)
             scan = scanner.scan(source.text, excluding: merged, complete: true)
         }
