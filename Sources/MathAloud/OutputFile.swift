@@ -15,6 +15,13 @@ import Darwin
 /// temporary file. Every file the CLI and the batches write (images, WAVs, manifests, `index.html`)
 /// goes through this type.
 ///
+/// Two policies for a symbolic link already at the target's name (``LinkPolicy``): the batches
+/// (`render`, `say`, the voice batch) replace it; the document commands (`convert`'s output and images,
+/// `audit`'s report, `audit --fix`) refuse it with ``OutputFileError/symbolicLink(_:)`` and write
+/// nothing, checked when the file is started and again right before the rename, and
+/// ``prepareDirectories(of:under:shownBase:)`` refuses a link at a folder between a base and the target.
+/// A refused file replacing an existing one keeps that file's permissions and is flushed to disk first.
+///
 /// ```swift
 /// try OutputFile.write(Data("hello\n".utf8), to: URL(fileURLWithPath: "out/hello.txt"))
 /// var manifest = try OutputFile(url)      // or stream: append, then commit
@@ -24,15 +31,31 @@ import Darwin
 ///
 /// Not `Sendable`: one writer owns a file until it commits or discards it.
 public final class OutputFile {
+    /// What a symbolic link at the target's name does to the write.
+    public enum LinkPolicy: Sendable, Hashable {
+        /// The link is replaced by the file (never written through): the batches' outputs.
+        case replace
+        /// The link is refused (``OutputFileError/symbolicLink(_:)``) and nothing is written: the document
+        /// commands' outputs, where a link is the author's and replacing it would break their site.
+        case refuse
+    }
+
     /// The file that ``commit()`` replaces.
     public let url: URL
+    /// The target's name in messages (the path as the user wrote it).
+    public let shown: String
+    /// What a symbolic link at the target's name does.
+    public let links: LinkPolicy
     private let temporaryPath: String
     private var descriptor: Int32
     private var finished = false
+    /// ``LinkPolicy/refuse``: whether a file was at the target when this one was started (one that
+    /// disappears meanwhile is not silently written anew).
+    private var targetExisted = false
 
     /// Writes `data` to `url` safely (a temporary file renamed over it).
-    public static func write(_ data: Data, to url: URL) throws(OutputFileError) {
-        let file = try OutputFile(url)
+    public static func write(_ data: Data, to url: URL, shown: String? = nil, links: LinkPolicy = .replace) throws(OutputFileError) {
+        let file = try OutputFile(url, shown: shown, links: links)
         do throws(OutputFileError) {
             try file.append(data)
             try file.commit()
@@ -43,19 +66,26 @@ public final class OutputFile {
     }
 
     /// Writes `text` as UTF-8 to `url` safely.
-    public static func write(_ text: String, to url: URL) throws(OutputFileError) {
-        try write(Data(text.utf8), to: url)
+    public static func write(_ text: String, to url: URL, shown: String? = nil, links: LinkPolicy = .replace) throws(OutputFileError) {
+        try write(Data(text.utf8), to: url, shown: shown, links: links)
     }
 
-    /// Starts a file that will replace `url`: creates its temporary file in the same directory.
+    /// Starts a file that will replace `url`: creates its temporary file in the same directory. With
+    /// `links: .refuse`, a symbolic link or a directory at `url` is refused first (``refusal(of:shown:)``).
+    /// Errors name the file `shown` (default: its path).
     /// - Throws: ``OutputFileError`` when the directory does not exist or cannot be written.
-    public init(_ url: URL) throws(OutputFileError) {
+    public init(_ url: URL, shown: String? = nil, links: LinkPolicy = .replace) throws(OutputFileError) {
         self.url = url
+        self.shown = shown ?? url.path
+        self.links = links
         let directory = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         guard !name.isEmpty, name != ".", name != ".." else {
-            throw OutputFileError(path: url.path, operation: "create", reason: "not a file name")
+            throw OutputFileError(path: self.shown, operation: "create", reason: "not a file name")
         }
+        if links == .refuse, let refusal = Self.refusal(of: url, shown: shown) { throw refusal }
+        var existing = stat()
+        let existed = links == .refuse && lstat(url.path, &existing) == 0
         var path = ""
         var fd: Int32 = -1
         // A random name; EEXIST (a name taken, or planted) just draws another.
@@ -65,9 +95,53 @@ public final class OutputFile {
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             if fd >= 0 || errno != EEXIST { break }
         }
-        guard fd >= 0 else { throw OutputFileError(path: url.path, operation: "create", errno: errno) }
+        guard fd >= 0 else { throw OutputFileError(path: self.shown, operation: "create", errno: errno) }
         temporaryPath = path
         descriptor = fd
+        targetExisted = existed
+    }
+
+    /// Why a document command must not write `url`: a symbolic link (dangling or not) or a directory at
+    /// that name; nil when it may (a file, or nothing). The error names it `shown` (default: its path).
+    public static func refusal(of url: URL, shown: String? = nil) -> OutputFileError? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        let name = shown ?? url.path
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return .symbolicLink(name)
+        case S_IFDIR: return OutputFileError(path: name, operation: "write", reason: "it is a directory (give a file name)")
+        default: return nil
+        }
+    }
+
+    /// Checks, then creates as needed, the directories from `base` (excluded) down to `url`'s directory,
+    /// for a document command's output: none may be a symbolic link (``OutputFileError/symbolicLink(_:)``)
+    /// or a file, and `url` must be under `base`. Errors name them under `shownBase` (the base as the
+    /// user wrote it; nil: absolute paths).
+    public static func prepareDirectories(of url: URL, under base: URL, shownBase: String? = nil) throws(OutputFileError) {
+        let basePath = base.standardizedFileURL.path
+        let directory = url.standardizedFileURL.deletingLastPathComponent().path
+        guard directory == basePath || directory.hasPrefix(basePath.hasSuffix("/") ? basePath : basePath + "/") else {
+            throw OutputFileError(path: url.path, operation: "write", reason: "it is outside the output's directory")
+        }
+        var path = basePath
+        var shown = shownBase ?? basePath
+        for component in directory.dropFirst(basePath.count).split(separator: "/") {
+            path += (path.hasSuffix("/") ? "" : "/") + component
+            shown = shown.isEmpty ? String(component) : shown + (shown.hasSuffix("/") ? "" : "/") + component
+            var info = stat()
+            if lstat(path, &info) != 0 {
+                guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
+                    throw OutputFileError(path: shown, operation: "create the directory", errno: errno)
+                }
+                guard lstat(path, &info) == 0 else { throw OutputFileError(path: shown, operation: "create the directory", errno: errno) }
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK: throw .symbolicLink(shown)
+            default: throw OutputFileError(path: shown, operation: "create the directory", reason: "a file of that name exists")
+            }
+        }
     }
 
     deinit {
@@ -78,27 +152,51 @@ public final class OutputFile {
     public func append(_ data: Data) throws(OutputFileError) {
         precondition(!finished, "OutputFile used after commit or discard")
         let failure = data.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) }
-        if let failure { throw OutputFileError(path: url.path, operation: "write", errno: failure) }
+        if let failure { throw OutputFileError(path: shown, operation: "write", errno: failure) }
     }
 
     /// Appends text as UTF-8.
     public func append(_ text: String) throws(OutputFileError) { try append(Data(text.utf8)) }
 
-    /// Closes the temporary file and renames it over the target (replacing a file or a symbolic link of
-    /// that name, never following it). On failure the temporary file is removed.
+    /// Closes the temporary file and renames it over the target (``LinkPolicy/replace``: replacing a
+    /// file or a symbolic link of that name, never following it; ``LinkPolicy/refuse``: flushed to disk,
+    /// given the permissions of the file it replaces, and refused when a link or a directory has
+    /// appeared at the name since the file was started). On failure the temporary file is removed.
     public func commit() throws(OutputFileError) {
         precondition(!finished, "OutputFile committed twice")
         finished = true
+        if links == .refuse {
+            var existing = stat()
+            if lstat(url.path, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
+                _ = fchmod(descriptor, existing.st_mode & 0o7777)
+            }
+            if fsync(descriptor) != 0 {
+                let e = errno
+                close(descriptor)
+                descriptor = -1
+                unlink(temporaryPath)
+                throw OutputFileError(path: shown, operation: "write", errno: e)
+            }
+        }
         if close(descriptor) != 0 {
             let e = errno
             unlink(temporaryPath)
-            throw OutputFileError(path: url.path, operation: "write", errno: e)
+            throw OutputFileError(path: shown, operation: "write", errno: e)
         }
         descriptor = -1
+        // The target may have been replaced by a link meanwhile: checked again right before the rename.
+        if links == .refuse, let refusal = Self.refusal(of: url, shown: shown) {
+            unlink(temporaryPath)
+            throw refusal
+        }
+        if links == .refuse, targetExisted, access(url.path, F_OK) != 0 {
+            unlink(temporaryPath)
+            throw OutputFileError(path: shown, operation: "write", reason: "it was removed while it was being written; it is not written anew")
+        }
         if rename(temporaryPath, url.path) != 0 {
             let e = errno
             unlink(temporaryPath)
-            throw OutputFileError(path: url.path, operation: "write", errno: e)
+            throw OutputFileError(path: shown, operation: "write", errno: e)
         }
     }
 
@@ -134,13 +232,24 @@ public struct OutputFileError: Error, Sendable, Hashable, CustomStringConvertibl
     public let reason: String
     /// Whether it failed because the input is over a size limit (rather than a system error).
     public let isLimit: Bool
+    /// The catalog id of a refusal (`output.symbolic-link`); nil for a system error.
+    public let id: DiagnosticID?
 
     /// An error with a reason.
-    public init(path: String, operation: String, reason: String, isLimit: Bool = false) {
+    public init(path: String, operation: String, reason: String, isLimit: Bool = false, id: DiagnosticID? = nil) {
         self.path = path
         self.operation = operation
         self.reason = reason
         self.isLimit = isLimit
+        self.id = id
+    }
+
+    /// The one refusal of a symbolic link where a document command writes (the output, an image, a
+    /// report, a fixed file, or a folder between the output and its images): id `output.symbolic-link`,
+    /// "cannot write site/images: it is a symbolic link (not written through or replaced)".
+    public static func symbolicLink(_ path: String) -> OutputFileError {
+        OutputFileError(path: path, operation: "write", reason: "it is a symbolic link (not written through or replaced)",
+                        id: "output.symbolic-link")
     }
 
     /// An error from an `errno` value.

@@ -2,19 +2,41 @@ import Foundation
 
 extension Speaker {
     /// Speaks prose with inline math: the prose is kept, each formula found by the
-    /// ``MathTextScanner`` is replaced by its speech. Diagnostics point into `text`.
+    /// ``MathTextScanner`` is replaced by its speech. Diagnostics point into `text`. Where a formula
+    /// ends and the prose goes on is marked as ``FormulaBoundary`` says (a sentence's full stop inside
+    /// the formula kept; a comma after a formula of three words or more that prose words follow on
+    /// its line), as ``speech(forText:scanner:)`` marks it with a pause.
     public func speak(text: String, scanner: MathTextScanner = MathTextScanner(options: .prose)) -> (text: String, diagnostics: [Diagnostic]) {
         var out = ""
-        let diagnostics = walk(text, scanner: scanner, prose: { out += $0 }, formula: { out += $0.text })
+        var pending: FormulaBoundary.Ending? = nil
+        let diagnostics = walk(text, scanner: scanner, prose: { prose in
+            if let ending = pending.take() { out += ending.plainText(before: prose) }
+            out += prose
+        }, formula: { spoken, fragment in
+            if let ending = pending.take() { out += ending.plainText(before: "") }
+            out += spoken.text
+            pending = FormulaBoundary.Ending(speech: spoken.text, tex: fragment.tex)
+        })
+        if let ending = pending.take() { out += ending.plainText(before: "") }
         return (out, diagnostics)
     }
 
     /// Prose with inline math as one ``SpeechDescription`` (for a voice or SSML): prose words as they
-    /// are, each formula's structured speech with its pauses. Diagnostics point into `text`.
+    /// are, each formula's structured speech with its pauses; where a formula ends and prose goes on is
+    /// marked as in ``speak(text:scanner:)``: the full stop inside it kept, a short pause after a
+    /// formula of three words or more that prose words follow, and at a line break after a formula.
+    /// Diagnostics point into `text`.
     public func speech(forText text: String, scanner: MathTextScanner = MathTextScanner(options: .prose))
         -> (speech: SpeechDescription, diagnostics: [Diagnostic]) {
         var speech = SpeechDescription()
+        var pending: FormulaBoundary.Ending? = nil
+        func close(before prose: String) {
+            guard let ending = pending.take() else { return }
+            if ending.fullStop { speech.join("", words: ".") }
+            if ending.pause(before: prose) { speech.append(pause: .short) }
+        }
         let diagnostics = walk(text, scanner: scanner, prose: { prose in
+            close(before: prose)
             let words = prose.trimmingCharacters(in: .whitespacesAndNewlines)
             // Punctuation right after a formula ("$x$.") joins its last word, as in the plain text.
             if let first = prose.unicodeScalars.first, !first.properties.isWhitespace,
@@ -23,14 +45,19 @@ extension Speaker {
             } else {
                 speech.append(words: words)
             }
-        }, formula: { speech.append($0.speech) })
+        }, formula: { spoken, fragment in
+            close(before: "")
+            speech.append(spoken.speech)
+            pending = FormulaBoundary.Ending(speech: spoken.text, tex: fragment.tex)
+        })
+        close(before: "")
         return (speech, diagnostics)
     }
 
     /// Walks prose with inline math in order: prose segments as written, each formula spoken; returns the
     /// scanner's and the formulas' diagnostics, moved into the text's coordinates.
     private func walk(_ text: String, scanner: MathTextScanner, prose: (String) -> Void,
-                      formula: (SpokenFormula) -> Void) -> [Diagnostic] {
+                      formula: (SpokenFormula, MathFragment) -> Void) -> [Diagnostic] {
         let scan = scanner.scan(text)
         // The speaker's preference warnings once, not once per formula.
         var diagnostics = preferenceDiagnostics + scan.diagnostics
@@ -40,7 +67,7 @@ extension Speaker {
                 prose(MathTextScanner.spokenProse(s))
             case .math(let fragment):
                 let spoken = speak(tex: fragment.tex)
-                formula(spoken)
+                formula(spoken, fragment)
                 diagnostics += spoken.diagnostics.dropFirst(preferenceDiagnostics.count).map { d in
                     var moved = d
                     moved.range = d.range.map { fragment.sourceRange(forTeXRange: $0) }
@@ -314,5 +341,77 @@ public final class SpeechBatchProcessor: Sendable {
             ssml: request.format == .ssml ? SSMLRenderer(language: speaker.locale.bcp47 ?? speaker.locale.rawValue).render(speech) : nil,
             label: request.template.map { LabelTemplate($0).fill(speech: text, latex: request.input.source) },
             diagnostics: diagnostics.map(renderer.record)))
+    }
+}
+
+/// Where a formula in prose ends and the prose goes on, for a listener (`speak --text`, its stream,
+/// SSML, voices): the speech of a formula gives no sign of its end, so "$\frac{a}$ apples" was heard
+/// "…and denominator apples", and "\[ … x_i. \]" lost its full stop (the TeX reader drops it).
+///
+/// - A formula whose TeX ends in a full stop (`x_i.`, not `\.`) is followed by that full stop.
+/// - A formula of three words or more that prose words follow on its line is followed by a short
+///   pause: a comma in plain text, `<break>` in SSML ("A equals Q R, where Q is orthogonal"). A
+///   formula of one or two words is heard as a word of the sentence ("where Q is orthogonal").
+/// - At a line break after a formula, plain text keeps the line break and SSML has a short pause.
+/// - Punctuation after the formula ("$x$.") joins it, with no pause.
+public enum FormulaBoundary {
+    /// How a formula ends, waiting for the prose after it.
+    public struct Ending: Sendable, Hashable {
+        /// Whether the formula's TeX ends in a full stop the speech does not say.
+        public var fullStop: Bool
+        /// Whether the speech has three words or more.
+        public var long: Bool
+
+        /// The ending of a formula spoken `speech` from `tex`.
+        public init(speech: String, tex: String) {
+            fullStop = FormulaBoundary.endsInFullStop(tex) && !speech.hasSuffix(".")
+            var words = 0
+            for part in speech.split(whereSeparator: { $0 == " " || $0 == "\n" }) where part.contains(where: \.isLetter) || part.contains(where: \.isNumber) {
+                words += 1
+            }
+            long = words >= 3
+        }
+
+        /// Whether a pause goes between the formula and `prose` (its text after the formula; empty:
+        /// another formula or the end follows): prose words on its line after a long formula, or a line
+        /// break; never after a full stop or before punctuation.
+        public func pause(before prose: String) -> Bool {
+            guard !fullStop else { return false }
+            switch FormulaBoundary.next(prose) {
+            case .word: return long
+            case .lineBreak: return true
+            case .punctuation, .nothing: return false
+            }
+        }
+
+        /// What plain text writes after the formula before `prose`: the full stop, or a comma where a
+        /// pause goes on the same line (a line break is kept as written).
+        public func plainText(before prose: String) -> String {
+            if fullStop { return "." }
+            return FormulaBoundary.next(prose) == .word && long ? "," : ""
+        }
+    }
+
+    /// What comes after a formula.
+    enum Next { case word, lineBreak, punctuation, nothing }
+
+    static func next(_ prose: String) -> Next {
+        for c in prose.unicodeScalars {
+            if c == "\n" || c == "\r" { return .lineBreak }
+            if c == " " || c == "\t" { continue }
+            return c.properties.isAlphabetic || c.properties.numericType != nil ? .word : .punctuation
+        }
+        return .nothing
+    }
+
+    /// Whether TeX ends in a full stop that is punctuation of the sentence (`x_i.`, `x .`), not `\.`.
+    public static func endsInFullStop(_ tex: String) -> Bool {
+        let bytes = Array(tex.utf8)
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        guard end > 0, bytes[end - 1] == 0x2E else { return false }
+        var slashes = 0
+        while end - 2 - slashes >= 0, bytes[end - 2 - slashes] == 0x5C { slashes += 1 }
+        return slashes % 2 == 0
     }
 }

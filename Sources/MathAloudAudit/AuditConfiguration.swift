@@ -38,6 +38,9 @@ public struct AuditConfiguration: Sendable {
     public var labelTemplate = LabelTemplate.speechOnly
     /// Words that make a label a placeholder.
     public var placeholders = PlaceholderWords.standard
+    /// Markdown: kramdown's `\\(…\\)` and `\\[…\\]` are math too (``SegmenterOptions/kramdownDelimiters``;
+    /// key `kramdown`, flag `--kramdown`).
+    public var kramdown = false
 
     /// The default configuration.
     public init() {}
@@ -56,8 +59,18 @@ public struct AuditConfiguration: Sendable {
 
     /// A problem in a configuration file.
     public struct Problem: Error, CustomStringConvertible, Sendable {
-        /// What is wrong, with the file name.
+        /// What is wrong, with the file name and (for a mistake in it) the line and column of the key:
+        /// `.mathaloud-audit.json:3:3: unknown key "bogus" (known: …)`.
         public let description: String
+        /// Whether a file could not be read (the configuration, or a macro file it names), rather than
+        /// a mistake in it.
+        public var isIO = false
+
+        /// A problem.
+        public init(description: String, isIO: Bool = false) {
+            self.description = description
+            self.isIO = isIO
+        }
     }
 
     /// Reads a configuration file. Unknown keys and bad values are errors (a typo in a rule id must not
@@ -65,7 +78,7 @@ public struct AuditConfiguration: Sendable {
     public static func load(contentsOf url: URL) throws(Problem) -> AuditConfiguration {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw Problem(description: "\(url.path): cannot read the configuration: \(error.localizedDescription)")
+            throw Problem(description: "\(url.path): cannot read the configuration: \(OutputFileError.reason(error))", isIO: true)
         }
         var configuration = AuditConfiguration()
         try configuration.apply(json: data, name: url.path, directory: url.deletingLastPathComponent())
@@ -74,56 +87,89 @@ public struct AuditConfiguration: Sendable {
 
     /// Applies the keys of a configuration file's JSON.
     public mutating func apply(json data: Data, name: String, directory: URL) throws(Problem) {
-        func fail(_ message: String) -> Problem { Problem(description: "\(name): \(message)") }
+        // A mistake is located at its key (the first `"key":` in the file, as written), else at the file.
+        let source = String(decoding: data, as: UTF8.self)
+        func fail(_ message: String, at key: String? = nil, isIO: Bool = false) -> Problem {
+            Problem(description: "\(name)\(key.flatMap { Self.location(of: $0, in: source) } ?? ""): \(message)", isIO: isIO)
+        }
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw fail("not a JSON object")
         }
         func strings(_ key: String) throws(Problem) -> [String] {
             guard let value = object[key] else { return [] }
             if let one = value as? String { return [one] }
-            guard let list = value as? [String] else { throw fail("\"\(key)\" must be a string or a list of strings") }
+            guard let list = value as? [String] else { throw fail("\"\(key)\" must be a string or a list of strings", at: key) }
             return list
         }
         func string(_ key: String) throws(Problem) -> String? {
             guard let value = object[key] else { return nil }
-            guard let s = value as? String else { throw fail("\"\(key)\" must be a string") }
+            guard let s = value as? String else { throw fail("\"\(key)\" must be a string", at: key) }
             return s
         }
-        let known: Set<String> = ["include", "exclude", "rules", "macros", "locale", "style", "preferences", "labelTemplate", "placeholders"]
+        let known: Set<String> = ["include", "exclude", "rules", "macros", "locale", "style", "preferences", "labelTemplate", "placeholders",
+                                  "kramdown"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw fail("unknown key \"\(unknown)\" (known: \(known.sorted().joined(separator: ", ")))")
+            throw fail("unknown key \"\(unknown)\" (known: \(known.sorted().joined(separator: ", ")))", at: unknown)
         }
         include += try strings("include").map(Glob.init)
         exclude += try strings("exclude").map(Glob.init)
         if let rules = object["rules"] {
-            guard let rules = rules as? [String: Any] else { throw fail("\"rules\" must map rule ids to off|note|warning|error") }
+            guard let rules = rules as? [String: Any] else { throw fail("\"rules\" must map rule ids to off|note|warning|error", at: "rules") }
             for (id, value) in rules {
                 guard let rule = AuditRule(rawValue: id) else {
-                    throw fail("unknown rule \"\(id)\" (rules: \(AuditRule.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw fail("unknown rule \"\(id)\" (rules: \(AuditRule.allCases.map(\.rawValue).joined(separator: ", ")))", at: id)
                 }
                 switch value as? String {
                 case "off": severities[rule] = .some(nil)
                 case "note": severities[rule] = .note
                 case "warning": severities[rule] = .warning
                 case "error": severities[rule] = .error
-                default: throw fail("rule \"\(id)\": the value must be \"off\", \"note\", \"warning\" or \"error\"")
+                default: throw fail("rule \"\(id)\": the value must be \"off\", \"note\", \"warning\" or \"error\"", at: id)
                 }
             }
         }
         for file in try strings("macros") {
             let url = URL(fileURLWithPath: file, relativeTo: directory)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw fail("cannot read the macro file \(url.path)") }
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw fail("cannot read the macro file \(url.path)", at: "macros", isIO: true)
+            }
             definitions += text + "\n"
         }
         if let locale = try string("locale") { self.locale = locale }
         if let style = try string("style") { self.style = style }
         if let preferences = object["preferences"] {
-            guard let map = preferences as? [String: String] else { throw fail("\"preferences\" must map names to values") }
+            guard let map = preferences as? [String: String] else { throw fail("\"preferences\" must map names to values", at: "preferences") }
             self.preferences.merge(map) { _, new in new }
         }
         if let template = try string("labelTemplate") { labelTemplate = LabelTemplate(template) }
+        if let value = object["kramdown"] {
+            guard let flag = value as? Bool else { throw fail("\"kramdown\" must be true or false", at: "kramdown") }
+            kramdown = flag
+        }
         let extra = try strings("placeholders")
         if !extra.isEmpty { placeholders = PlaceholderWords(words: placeholders.words.union(extra.map { $0.lowercased() })) }
+    }
+}
+
+extension AuditConfiguration {
+    /// `:line:column` of the first `"key"` followed by `:` in a JSON text; nil when it is not there.
+    static func location(of key: String, in source: String) -> String? {
+        let quoted = Array("\"\(key)\"".utf8), bytes = Array(source.utf8)
+        guard !quoted.isEmpty, bytes.count >= quoted.count else { return nil }
+        var line = 1, lineStart = 0, i = 0
+        while i + quoted.count <= bytes.count {
+            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            if bytes[i] == 0x22, Array(bytes[i..<(i + quoted.count)]) == quoted {
+                var j = i + quoted.count
+                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+                if j < bytes.count, bytes[j] == 0x3A {
+                    let column = String(decoding: bytes[lineStart..<i], as: UTF8.self).unicodeScalars.count + 1
+                    return ":\(line):\(column)"
+                }
+            }
+            i += 1
+        }
+        return nil
     }
 }
 

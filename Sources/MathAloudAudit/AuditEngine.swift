@@ -29,6 +29,26 @@ public struct FileAudit: Sendable {
     public var findings: [Finding]
     /// The fix, when one was asked for.
     public var plan: FixPlan?
+    /// LaTeX: the files its `\input`/`\include` commands load (and theirs), each audited once with its
+    /// own path and locations, in reading order; ``AuditRun`` reports each after the including file,
+    /// once per run.
+    public var included: [IncludedFile] = []
+
+    /// Creates a file's audit.
+    public init(summary: DocumentSummary, findings: [Finding], plan: FixPlan?, included: [IncludedFile] = []) {
+        self.summary = summary
+        self.findings = findings
+        self.plan = plan
+        self.included = included
+    }
+
+    /// An included LaTeX file's audit.
+    public struct IncludedFile: Sendable {
+        /// Where it is.
+        public var url: URL
+        /// Its audit (reported by its path from the including file's directory as given).
+        public var audit: FileAudit
+    }
 }
 
 /// Audits files: reads them, cuts them into formula sites with the segmenters, and judges every site.
@@ -75,7 +95,21 @@ public struct AuditEngine: Sendable {
             return fail(.unreadable, "the file is binary data, not a text document (a NUL byte at byte \(nul)); it was not audited")
         }
         var edits: [TextEdit] = []
-        let transcoded = judgeDocument(bytes, format: format, file: path, entry: nil, url: url, summary: &summary, findings: &findings, edits: &edits)
+        let document = Segmenters.segment(bytes, format: format, url: url, kramdown: configuration.kramdown)
+        let transcoded = judge(document, file: path, entry: nil, summary: &summary, findings: &findings, edits: &edits)
+        var included: [FileAudit.IncludedFile] = []
+        for include in document.includes {
+            // Reported by its path from the including file's directory as given (`tex/ch/one.tex`).
+            let directory = (path as NSString).deletingLastPathComponent
+            let file = include.path.hasPrefix("/") || directory.isEmpty ? include.path : Self.normalized(directory + "/" + include.path)
+            var includedSummary = DocumentSummary(file: file, format: FileFormat.latex.rawValue, bytes: include.document.text.bytes.count)
+            includedSummary.includedBy = path
+            var includedFindings: [Finding] = []
+            var ignored: [TextEdit] = []
+            judge(include.document, file: file, entry: nil, summary: &includedSummary, findings: &includedFindings, edits: &ignored)
+            included.append(.init(url: url.deletingLastPathComponent().appendingPathComponent(include.path).standardizedFileURL,
+                                  audit: FileAudit(summary: includedSummary, findings: includedFindings, plan: nil)))
+        }
         var plan: FixPlan? = nil
         if planFixes {
             let failed = findings.contains { $0.rule.isDocumentFailure }
@@ -83,7 +117,7 @@ public struct AuditEngine: Sendable {
                            blocked: transcoded ? "the file is not UTF-8; it is not rewritten" : failed ? "the file could not be audited" : nil,
                            checksum: Deflate.crc32(bytes), size: bytes.count)
         }
-        return FileAudit(summary: summary, findings: findings, plan: plan)
+        return FileAudit(summary: summary, findings: findings, plan: plan, included: included)
     }
 
     /// Segments and judges one document's bytes, adding to the counts; returns whether the text was
@@ -91,7 +125,14 @@ public struct AuditEngine: Sendable {
     @discardableResult
     func judgeDocument(_ bytes: [UInt8], format: FileFormat, file: String, entry: String?, url: URL,
                        summary: inout DocumentSummary, findings: inout [Finding], edits: inout [TextEdit]) -> Bool {
-        let document = Segmenters.segment(bytes, format: format, url: entry == nil ? url : nil)
+        let document = Segmenters.segment(bytes, format: format, url: entry == nil ? url : nil, kramdown: configuration.kramdown)
+        return judge(document, file: file, entry: entry, summary: &summary, findings: &findings, edits: &edits)
+    }
+
+    /// Judges one segmented document, adding to the counts; returns whether the text was transcoded.
+    @discardableResult
+    func judge(_ document: AuditDocument, file: String, entry: String?,
+               summary: inout DocumentSummary, findings: inout [Finding], edits: inout [TextEdit]) -> Bool {
         let context = DocumentContext(file: file, entry: entry, text: document.text, usesAriaLabel: document.usesAriaLabel,
                                       parsers: judge.parsers(definitions: document.definitions))
         var local: [Finding] = []
@@ -100,7 +141,7 @@ public struct AuditEngine: Sendable {
             let start = document.text.location(of: problem.range.lowerBound), end = document.text.location(of: problem.range.upperBound)
             local.append(Finding(rule: problem.rule, severity: severity, message: problem.message, file: file, entry: entry,
                                  range: problem.range, start: start, end: end,
-                                 lineText: FormulaJudge.clippedLine(document.text.lineText(start.line), column: start.column),
+                                 lineText: FormulaJudge.clippedLine(document.excerptLine(start.line), column: start.column),
                                  formula: document.text[problem.range]))
         }
         for site in document.sites {
@@ -109,6 +150,12 @@ public struct AuditEngine: Sendable {
             if verdict.good { summary.good += 1 }
             local.append(contentsOf: verdict.findings)
             edits.append(contentsOf: verdict.edits)
+        }
+        if document.encoding == .windows1252 {
+            // The judge's excerpts are the file's bytes as UTF-8: decode them in the file's encoding.
+            for k in local.indices where !local[k].lineText.isEmpty {
+                local[k].lineText = FormulaJudge.clippedLine(document.excerptLine(local[k].start.line), column: local[k].start.column)
+            }
         }
         local.sort { ($0.range.lowerBound, $0.rule) < ($1.range.lowerBound, $1.rule) }
         for finding in local { summary.count(finding) }
@@ -166,6 +213,15 @@ public struct AuditEngine: Sendable {
                            checksum: 0, size: size)
         }
         return FileAudit(summary: summary, findings: findings, plan: plan)
+    }
+
+    /// A path with `.` and `dir/..` steps removed (`tex/ch/../main.tex` → `tex/main.tex`).
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// An I/O problem.

@@ -20,6 +20,8 @@ public struct AuditFileSet: Sendable {
     public private(set) var items: [Item]
     /// Inputs that do not exist (reported by the caller).
     public private(set) var missing: [String]
+    /// Globs that matched no file (reported by the caller: a CI job must not pass on an empty set).
+    public private(set) var unmatchedGlobs: [String] = []
 
     /// Lists the files under `inputs` (directories are walked; symbolic links to directories are not
     /// followed, so a cycle cannot loop). A file named on the command line is audited whatever its
@@ -27,6 +29,7 @@ public struct AuditFileSet: Sendable {
     public init(inputs: [String], configuration: AuditConfiguration, directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         var items: [Item] = []
         var missing: [String] = []
+        var unmatched: [String] = []
         let fm = FileManager.default
         for input in inputs {
             let url = URL(fileURLWithPath: input, relativeTo: directory).standardizedFileURL
@@ -35,9 +38,11 @@ public struct AuditFileSet: Sendable {
                 if input.contains("*") || input.contains("?") || input.contains("[") {
                     // A glob the shell did not expand: matched against the files under the current directory.
                     let glob = Glob(input.hasPrefix("/") ? input : "/" + input)
+                    let before = items.count
                     for item in AuditFileSet.walk(directory, prefix: "", configuration: AuditConfiguration()) where glob.matches(item.path) {
                         if configuration.selects(item.path) { items.append(item) }
                     }
+                    if items.count == before { unmatched.append(input) }
                 } else {
                     missing.append(input)
                 }
@@ -56,8 +61,32 @@ public struct AuditFileSet: Sendable {
             }
         }
         var seen = Set<String>()
-        self.items = items.filter { seen.insert($0.path).inserted }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let sorted = items.filter { seen.insert($0.path).inserted }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        self.items = AuditFileSet.withoutIncludedFiles(sorted)
         self.missing = missing
+        self.unmatchedGlobs = unmatched
+    }
+
+    /// The items without the LaTeX files another LaTeX file of the set includes: those are audited
+    /// through the file that includes them (with its definitions, located in their own lines), once,
+    /// in the same shard. A set whose files only include each other (a cycle) keeps its first file.
+    static func withoutIncludedFiles(_ items: [Item]) -> [Item] {
+        let latex = items.filter { $0.format == .latex }
+        guard latex.count > 1 else { return items }
+        func key(_ item: Item) -> String { item.url.standardizedFileURL.path }
+        var includes: [String: Set<String>] = [:]
+        for item in latex { includes[key(item)] = Segmenters.includedFiles(of: item.url).subtracting([key(item)]) }
+        let included = includes.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        var covered = Set<String>()
+        var kept = Set<String>()
+        for pass in 0..<2 {
+            for item in latex where pass == 0 ? !included.contains(key(item)) : !covered.contains(key(item)) {
+                kept.insert(key(item))
+                covered.insert(key(item))
+                covered.formUnion(includes[key(item)] ?? [])
+            }
+        }
+        return items.filter { $0.format != .latex || kept.contains(key($0)) }
     }
 
     static func sniff(_ url: URL) -> FileFormat? {

@@ -43,6 +43,9 @@ public enum AuditRule: String, CaseIterable, Sendable, Codable, Comparable {
     case malformed = "document.malformed"
     /// A LaTeX `\input`/`\include` names a file that is not there: its formulas were not audited.
     case missingInclude = "document.missing-include"
+    /// A LaTeX `\input`/`\include` of a file already being read (an include cycle) or nested too deep:
+    /// not followed again.
+    case includeCycle = "document.include-cycle"
 
     /// The default severity.
     public var defaultSeverity: Diagnostic.Severity {
@@ -51,7 +54,7 @@ public enum AuditRule: String, CaseIterable, Sendable, Codable, Comparable {
              .imagePlaceholderAlt, .mathPlaceholderLabel, .svgMissingLabel, .unreadable, .malformed:
             .error
         case .unclosedMath, .readByName, .imageAltMismatch, .mathMissingLabel, .mathRawSourceLabel,
-             .mathLabelMismatch, .missingInclude:
+             .mathLabelMismatch, .missingInclude, .includeCycle:
             .warning
         }
     }
@@ -80,6 +83,7 @@ public enum AuditRule: String, CaseIterable, Sendable, Codable, Comparable {
         case .unreadable: "File cannot be read"
         case .malformed: "File is not valid for its format"
         case .missingInclude: "Included file not found"
+        case .includeCycle: "Include cycle"
         }
     }
 
@@ -103,6 +107,7 @@ public enum AuditRule: String, CaseIterable, Sendable, Codable, Comparable {
         case .unreadable: "The file could not be read, so its formulas were not audited."
         case .malformed: "The file is not valid for its format, so its formulas were not audited."
         case .missingInclude: "A LaTeX \\input or \\include names a file that is not in the set; its formulas were not audited."
+        case .includeCycle: "A LaTeX \\input or \\include of a file that is already being read (it includes itself, directly or through other files) or nested too deep: it is not followed again."
         }
     }
 

@@ -36,12 +36,22 @@ public struct AuditRun: Sendable {
         let start = Date()
         let engine = self.engine
         let items = files.items
+        // Each file is reported once: a LaTeX file included by two files (or given and included) is
+        // reported after the first that includes it.
+        var reported = Set<String>()
         OrderedPipeline.run(count: items.count, threads: threads, window: max(16, threads * 8), work: { i in
             engine.audit(url: items[i].url, path: items[i].path, format: items[i].format, planFixes: planFixes)
-        }, consume: { _, audit in
-            summary.add(audit.summary)
-            for i in writers.indices { writers[i].add(audit) }
-            if let plan = audit.plan { plans?(plan) }
+        }, consume: { i, audit in
+            if reported.insert(items[i].url.standardizedFileURL.path).inserted {
+                summary.add(audit.summary)
+                for w in writers.indices { writers[w].add(audit) }
+                if let plan = audit.plan { plans?(plan) }
+            }
+            for include in audit.included where reported.insert(include.url.path).inserted {
+                summary.add(include.audit.summary)
+                for w in writers.indices { writers[w].add(include.audit) }
+                state.formulas += include.audit.summary.formulas
+            }
             state.filesDone += 1
             state.formulas += audit.summary.formulas
             state.bytes += audit.summary.bytes
@@ -179,6 +189,8 @@ public enum AuditMerge {
         }
         for i in writers.indices { writers[i].begin(shard: nil) }
         var summary = AuditSummary()
+        // A LaTeX file included by documents of two shards was audited in both: it is reported once.
+        var reported = Set<String>()
         while true {
             // The shard whose next document comes first in path order.
             var best: Shard? = nil
@@ -186,16 +198,22 @@ public enum AuditMerge {
                 guard let d = shard.nextDocument else { continue }
                 if best == nil || d.file.utf8.lexicographicallyPrecedes(best!.nextDocument!.file.utf8) { best = shard }
             }
-            guard let shard = best, let document = shard.nextDocument else { break }
-            var findings: [Finding] = []
-            while let f = shard.pendingFinding, f.file == document.file {
-                findings.append(f)
-                try shard.advanceFinding()
-            }
-            let audit = FileAudit(summary: document, findings: findings, plan: nil)
-            summary.add(document)
-            for i in writers.indices { writers[i].add(audit) }
-            try shard.advanceDocument()
+            guard let shard = best else { break }
+            // The document, then the files it included (reported right after it, as in one run).
+            repeat {
+                guard let document = shard.nextDocument else { break }
+                var findings: [Finding] = []
+                while let f = shard.pendingFinding, f.file == document.file {
+                    findings.append(f)
+                    try shard.advanceFinding()
+                }
+                if reported.insert(document.file).inserted {
+                    let audit = FileAudit(summary: document, findings: findings, plan: nil)
+                    summary.add(document)
+                    for i in writers.indices { writers[i].add(audit) }
+                }
+                try shard.advanceDocument()
+            } while shard.nextDocument?.includedBy != nil
         }
         for shard in shards where shard.pendingFinding != nil {
             throw Problem(description: "\(shard.name): findings for a file that has no document line (\(shard.pendingFinding!.file))")

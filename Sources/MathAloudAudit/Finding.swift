@@ -76,6 +76,9 @@ public struct DocumentSummary: Sendable, Hashable {
     public var findingsByRule: [AuditRule: Int]
     /// Findings by severity.
     public var findingsBySeverity: [Diagnostic.Severity: Int]
+    /// LaTeX: the file given to the audit whose `\input`/`\include` brought this one in (it is reported
+    /// right after that file, in that file's shard); nil for a file of the set itself.
+    public var includedBy: String? = nil
 
     /// Creates a summary.
     public init(file: String, format: String, bytes: Int = 0, formulas: Int = 0, good: Int = 0,

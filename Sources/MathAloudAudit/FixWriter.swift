@@ -6,43 +6,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes files the audit fixes: atomically (a temporary file in the same directory, flushed, then
-/// renamed over the original), never through a symbolic link, keeping the file's permissions. The one
-/// place `--fix` touches the file system (to be replaced by the project's shared safe-write helper).
+/// Writes files the audit fixes, through ``OutputFile`` with the document commands' policy
+/// (``OutputFile/LinkPolicy/refuse``): atomically (a temporary file in the same directory, flushed, then
+/// renamed over the original), never through or over a symbolic link (checked before and right before
+/// the rename: ``OutputFileError/symbolicLink(_:)``), keeping the file's permissions. The one place
+/// `--fix` touches the file system.
 public enum SafeFileWriter {
-    /// A write that did not happen.
-    public struct Problem: Error, CustomStringConvertible, Sendable {
-        /// Why.
-        public let description: String
-    }
-
-    /// Replaces the file at `url` with `bytes`.
-    public static func replace(_ url: URL, with bytes: [UInt8]) throws(Problem) {
-        let path = url.path
+    /// Replaces the regular file at `url` with `bytes`; errors name it `shown` (default: its path).
+    public static func replace(_ url: URL, with bytes: [UInt8], shown: String? = nil) throws(OutputFileError) {
+        let name = shown ?? url.path
         var info = stat()
-        guard lstat(path, &info) == 0 else { throw Problem(description: "\(path): cannot be examined (\(String(cString: strerror(errno))))") }
-        guard info.st_mode & S_IFMT != S_IFLNK else { throw Problem(description: "\(path) is a symbolic link; it is not written through") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw Problem(description: "\(path) is not a regular file") }
-        let directory = url.deletingLastPathComponent().path
-        var template = Array((directory + "/.\(url.lastPathComponent).mathaloud-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Problem(description: "\(path): cannot create a temporary file beside it (\(String(cString: strerror(errno))))") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var ok = false
-        defer { if !ok { unlink(temporary) } }
-        if let failure = bytes.withUnsafeBytes({ Descriptor.writeAll(fd, $0) }) {
-            close(fd)
-            throw Problem(description: "\(path): write failed (\(String(cString: strerror(failure))))")
-        }
-        _ = fchmod(fd, info.st_mode & 0o7777)
-        guard fsync(fd) == 0, close(fd) == 0 else { throw Problem(description: "\(path): the temporary file could not be flushed") }
-        // The target may have been replaced by a link meanwhile: check again right before the rename.
-        var again = stat()
-        guard lstat(path, &again) == 0, again.st_mode & S_IFMT == S_IFREG else {
-            throw Problem(description: "\(path) changed while it was being fixed; it is not written")
-        }
-        guard rename(temporary, path) == 0 else { throw Problem(description: "\(path): rename failed (\(String(cString: strerror(errno))))") }
-        ok = true
+        guard lstat(url.path, &info) == 0 else { throw OutputFileError(path: name, operation: "write", errno: errno) }
+        if let refusal = OutputFile.refusal(of: url, shown: name) { throw refusal }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw OutputFileError(path: name, operation: "write", reason: "it is not a regular file") }
+        try OutputFile.write(Data(bytes), to: url, shown: name, links: .refuse)
     }
 }
 
@@ -76,7 +53,7 @@ public struct FixApplier {
         if dryRun {
             diff(UnifiedDiff.diff(old: bytes, edits: applied, name: plan.file))
         } else {
-            do { try SafeFileWriter.replace(plan.url, with: changed) } catch {
+            do { try SafeFileWriter.replace(plan.url, with: changed, shown: plan.file) } catch {
                 problems.append(error.description); return
             }
         }
@@ -102,8 +79,8 @@ public struct FixApplier {
         if !dryRun {
             do {
                 let archive = try container.rewritten(replacing: replacements)
-                try SafeFileWriter.replace(plan.url, with: archive)
-            } catch let error as SafeFileWriter.Problem { problems.append(error.description); return } catch {
+                try SafeFileWriter.replace(plan.url, with: archive, shown: plan.file)
+            } catch let error as OutputFileError { problems.append(error.description); return } catch {
                 problems.append("\(plan.file): \(error)"); return
             }
         }

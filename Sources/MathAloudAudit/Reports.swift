@@ -266,6 +266,7 @@ public struct JSONReportWriter: AuditReportWriter {
         var o: [String: Any] = ["file": d.file, "format": d.format, "bytes": d.bytes, "formulas": d.formulas, "good": d.good,
                                 "findings": d.findings, "byRule": counts(d.findingsByRule), "bySeverity": counts(d.findingsBySeverity)]
         if let score = d.score { o["score"] = score }
+        if let includedBy = d.includedBy { o["includedBy"] = includedBy }
         return o
     }
 
@@ -278,6 +279,7 @@ public struct JSONReportWriter: AuditReportWriter {
         for (k, v) in o["bySeverity"] as? [String: Int] ?? [:] {
             if let severity = Diagnostic.Severity(rawValue: k) { d.findingsBySeverity[severity] = v }
         }
+        d.includedBy = o["includedBy"] as? String
         return d
     }
 

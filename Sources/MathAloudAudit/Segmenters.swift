@@ -81,34 +81,107 @@ struct AuditDocument: Sendable {
     var definitions = ""
     /// Whether the file is not UTF-8 (then `--fix` does not rewrite it).
     var transcoded = false
+    /// The file's encoding (excerpts of a Windows-1252 file are decoded from it).
+    var encoding: TextEncoding = .utf8
+    /// LaTeX: the files its `\input`/`\include` commands load (and theirs), in reading order, each once,
+    /// with its path relative to this document's directory.
+    var includes: [(path: String, document: AuditDocument)] = []
+}
+
+extension AuditDocument {
+    /// The text of a line (1-based) for an excerpt: decoded in the file's encoding (a Windows-1252
+    /// file's "é" is shown as "é", not U+FFFD), one character per byte as the columns count them.
+    func excerptLine(_ line: Int) -> String {
+        guard encoding == .windows1252 else { return text.lineText(line) }
+        let bytes = text.bytes
+        var start = 0, current = 1
+        while current < line, let newline = bytes[start...].firstIndex(of: 0x0A) { start = newline + 1; current += 1 }
+        guard current == line, start <= bytes.count else { return "" }
+        var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        return DocumentSource(bytes: Array(bytes[start..<end]), declared: .windows1252).text
+    }
 }
 
 enum Segmenters {
     /// Segments `bytes` as `format` and collects the formula sites. `url` locates LaTeX inclusions.
-    static func segment(_ bytes: [UInt8], format: FileFormat, url: URL?) -> AuditDocument {
+    static func segment(_ bytes: [UInt8], format: FileFormat, url: URL?, kramdown: Bool = false) -> AuditDocument {
         // The segmenter's options as convert has them (`$` is math in every format, SegmenterOptions):
         // a formula the audit finds is the one conversion labels.
         var options = SegmenterOptions()
-        if format == .latex, let directory = url?.deletingLastPathComponent() {
-            options.loadIncludedFile = { name in
-                let file = directory.appendingPathComponent(name)
-                guard case .success(let bytes) = AuditEngine.read(file, limit: 16 << 20) else { return nil }
-                return bytes
+        options.kramdownDelimiters = kramdown
+        if format == .latex, let url { includeOptions(&options, url: url) }
+        let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: format.documentFormat)
+        var document = self.document(segmented, bytes: bytes)
+        // The included files, each once, in reading order (a file included twice is judged once).
+        var seen = Set<String>()
+        func collect(_ segmented: SegmentedDocument) {
+            for inclusion in segmented.inclusions {
+                guard let index = inclusion.document, let path = inclusion.path else { continue }
+                let included = segmented.includedDocuments[index]
+                if seen.insert(path).inserted {
+                    var judged = self.document(included, bytes: included.source.bytes)
+                    judged.definitions = segmented.definitions
+                    document.includes.append((path, judged))
+                }
+                collect(included)
             }
         }
-        let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: format.documentFormat)
+        collect(segmented)
+        return document
+    }
+
+    /// The options that follow a LaTeX file's `\input`/`\include` from `url`'s directory (files of at
+    /// most 16 MiB; the file itself is a cycle).
+    static func includeOptions(_ options: inout SegmenterOptions, url: URL) {
+        let directory = url.deletingLastPathComponent()
+        options.documentFileName = url.lastPathComponent
+        options.loadIncludedFile = { name in
+            let file = directory.appendingPathComponent(name)
+            guard case .success(let bytes) = AuditEngine.read(file, limit: 16 << 20),
+                  DocumentSource.binaryOffset(of: bytes) == nil else { return nil }
+            return bytes
+        }
+    }
+
+    /// The files a LaTeX file includes (and they include), as standardized paths.
+    static func includedFiles(of url: URL) -> Set<String> {
+        guard case .success(let bytes) = AuditEngine.read(url, limit: 16 << 20) else { return [] }
+        var options = SegmenterOptions()
+        includeOptions(&options, url: url)
+        let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: .latex)
+        let directory = url.deletingLastPathComponent()
+        var files = Set<String>()
+        func collect(_ segmented: SegmentedDocument) {
+            for inclusion in segmented.inclusions {
+                guard let index = inclusion.document, let path = inclusion.path else { continue }
+                files.insert(directory.appendingPathComponent(path).standardizedFileURL.path)
+                collect(segmented.includedDocuments[index])
+            }
+        }
+        collect(segmented)
+        return files
+    }
+
+    /// The audit's view of one segmented document.
+    static func document(_ segmented: SegmentedDocument, bytes: [UInt8]) -> AuditDocument {
         var document = AuditDocument(text: SourceText(bytes: bytes))
         document.definitions = segmented.definitions
         document.transcoded = segmented.source.encoding != .utf8
+        document.encoding = segmented.source.encoding
         for d in segmented.diagnostics {
             let range = d.range ?? SourceRange(0, 0)
             switch d.id {
             case "text.unclosed-math":
                 document.problems.append((.unclosedMath, "this math delimiter is never closed, so the formula is shown as text", range))
+            case "text.unclosed-brace":
+                document.problems.append((.unclosedMath, d.message, range))
             case "document.invalid-notebook", "document.input-too-large":
                 document.problems.append((.malformed, d.message, range))
             case "document.include-not-found":
                 document.problems.append((.missingInclude, d.message + "; its formulas were not audited", range))
+            case "document.include-cycle", "document.include-too-deep":
+                document.problems.append((.includeCycle, d.message, range))
             default:
                 continue
             }

@@ -32,13 +32,35 @@ public struct RendererImageMaker: FormulaImageMaker {
         let data: [UInt8]
         switch format {
         case .svg:
-            data = Array(renderer.svg(rendered, idPrefix: request.idPrefix).utf8)
+            let svg = renderer.svg(rendered, idPrefix: request.idPrefix)
+            data = Array((request.label.isEmpty ? Self.withoutName(svg) : svg).utf8)
         case .png:
             guard let png = try? renderer.png(rendered) else { return nil }
             data = Array(png)
         }
         return FormulaImage(format: format, data: data, width: rendered.width, height: rendered.height,
                             verticalAlign: "-" + Self.pixels(rendered.baselineFromBottom) + "px")
+    }
+
+    /// An SVG drawn without a label (`--label none`) claims no name: its `role="img"`,
+    /// `aria-labelledby` and empty `<title>` are taken out, and its TeX (the `<desc>`) is also given as
+    /// `data-tex`, so the author's own label is what it gets and `audit` finds it as a formula and
+    /// reports it unlabelled (`svg.missing-label`) until then.
+    static func withoutName(_ svg: String) -> String {
+        let claim = #" role="img" aria-labelledby=""#
+        guard let start = svg.range(of: claim), let end = svg[start.upperBound...].firstIndex(of: "\"") else { return svg }
+        let id = svg[start.upperBound..<end]
+        let prefix = id.hasSuffix("title") ? id.dropLast(5) : id
+        var tex = ""
+        if let open = svg.range(of: "<desc id=\"\(prefix)desc\">"), let close = svg[open.upperBound...].range(of: "</desc>") {
+            // The desc's text is escaped for element content; an attribute needs its quotes escaped too.
+            tex = svg[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+                .replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        var out = svg
+        out.replaceSubrange(start.lowerBound...end, with: " data-tex=\"\(tex)\"")
+        if let title = out.range(of: "<title id=\"\(id)\"></title>") { out.removeSubrange(title) }
+        return out
     }
 
     /// A length with at most two decimals, as `render` writes them.

@@ -156,6 +156,7 @@ extension DiagnosticID {
             .init("text.input-too-large", .error, "The text is larger than the scanner's input limit.", rejectsInput: true),
             .init("text.too-many-diagnostics", .warning, "Further problems in the text are not listed."),
             .init("text.unclosed-math", .warning, "A math delimiter in prose that is not closed (read as prose)."),
+            .init("text.unclosed-brace", .warning, "A `{` left open in math in prose, so the delimiter after it does not close the math (kept as prose); the warning points at the brace."),
             // MathML reader (MathMarkup).
             .init("mathml.doctype", .error, "A DOCTYPE with an internal subset (entity declarations) is refused.", rejectsInput: true),
             .init("mathml.input-too-large", .error, "The MathML is larger than the input limit.", rejectsInput: true),
@@ -201,6 +202,8 @@ extension DiagnosticID {
             .init("document.invalid-encoding", .error, "A document whose bytes are not text in any encoding tried."),
             .init("document.invalid-notebook", .error, "A notebook file that is not a Jupyter notebook's JSON."),
             .init("document.unclosed-element", .warning, "An HTML element left open at the end of the document."),
+            // Outputs (the document commands).
+            .init("output.symbolic-link", .error, "A symbolic link where a document command writes (its output, an image, a report, a fixed file, a folder on the way): refused, nothing written."),
             .init("document.unresolved-reference", .warning, "An \\eqref or \\ref in the text with no \\label of that name (left as written)."),
         ]
         return Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

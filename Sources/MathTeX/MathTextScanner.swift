@@ -102,6 +102,13 @@ public struct MathTextScanner: Sendable {
         /// ``decodeHTMLEntities`` is on: the name without `&` and `;` → its replacement text, nil when
         /// unknown (the reference then stays as written). Names up to 40 bytes are looked up.
         public var namedCharacterReference: (@Sendable (String) -> String?)? = nil
+        /// kramdown's math in Markdown (Jekyll sites): `\\(…\\)` and `\\[…\\]` are math as well, since
+        /// Markdown turns `\\` into `\` and MathJax then reads `\(…\)` and `\[…\]` (a single backslash
+        /// before a parenthesis is lost in Markdown). A run of exactly two backslashes before the
+        /// parenthesis or bracket counts (`\\\\(` is two escaped backslashes); the delimiter is reported as
+        /// `\(` or `\[`, the range covers both backslashes. Only prose is looked at, so a `\\` line
+        /// break inside `$$…$$` or an environment stays part of its formula. Default `false`.
+        public var doubledBackslashDelimiters = false
         /// The default options.
         public init() {}
 
@@ -476,6 +483,11 @@ private struct DelimiterIndex {
     var parenCloses: [DelimiterEvent] = []
     var bracketOpens: [DelimiterEvent] = []
     var bracketCloses: [DelimiterEvent] = []
+    /// `\\(`, `\\)`, `\\[`, `\\]` (``MathTextScanner/Options/doubledBackslashDelimiters``).
+    var doubledParenOpens: [DelimiterEvent] = []
+    var doubledParenCloses: [DelimiterEvent] = []
+    var doubledBracketOpens: [DelimiterEvent] = []
+    var doubledBracketCloses: [DelimiterEvent] = []
     /// Blank lines: offsets of the newline that starts each and of the newline that ends it.
     var blankLineStarts: [Int32] = []
     var blankLineEnds: [Int32] = []
@@ -487,8 +499,10 @@ private struct DelimiterIndex {
     var doubleDollarClosers: [Int32] = []
     var parenClosers: [Int32] = []
     var bracketClosers: [Int32] = []
+    var doubledParenClosers: [Int32] = []
+    var doubledBracketClosers: [Int32] = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>, dollars recordDollars: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, dollars recordDollars: Bool, doubledBackslashes: Bool = false) {
         let n = bytes.count
         var depth: Int32 = 0
         var openEnvironments: [String: [Int32]] = [:]
@@ -499,6 +513,16 @@ private struct DelimiterIndex {
             case Byte.backslash:
                 guard i + 1 < n else { i += 1; continue }
                 let event = DelimiterEvent(position: Int32(i), depth: depth)
+                if doubledBackslashes, bytes[i + 1] == Byte.backslash, i + 2 < n, i == 0 || bytes[i - 1] != Byte.backslash {
+                    // `\\(` (a run of exactly two backslashes: the scan meets runs at their start too).
+                    switch bytes[i + 2] {
+                    case Byte.leftParen: doubledParenOpens.append(event); i += 3; continue
+                    case Byte.rightParen: doubledParenCloses.append(event); i += 3; continue
+                    case Byte.leftBracket: doubledBracketOpens.append(event); i += 3; continue
+                    case Byte.rightBracket: doubledBracketCloses.append(event); i += 3; continue
+                    default: break
+                    }
+                }
                 switch bytes[i + 1] {
                 case Byte.newline: recordBlankLine(startingAt: i + 1, in: bytes)  // `\` + newline ends no paragraph
                 case Byte.leftParen: parenOpens.append(event)
@@ -546,6 +570,8 @@ private struct DelimiterIndex {
         doubleDollarClosers = Self.firstClosers(for: doubleDollars, among: doubleDollars, gap: 2)
         parenClosers = Self.firstClosers(for: parenOpens, among: parenCloses, gap: 2)
         bracketClosers = Self.firstClosers(for: bracketOpens, among: bracketCloses, gap: 2)
+        doubledParenClosers = Self.firstClosers(for: doubledParenOpens, among: doubledParenCloses, gap: 3)
+        doubledBracketClosers = Self.firstClosers(for: doubledBracketOpens, among: doubledBracketCloses, gap: 3)
     }
 
     /// Records the blank line that the newline at `i` starts, if any. Blank lines are found whatever
@@ -670,6 +696,10 @@ private struct TextScan {
     var sortedBacktickRuns: [(start: Int32, length: Int32)]?
     /// Positions in the index's opener lists reached so far (see ``DelimiterIndex/closer(at:openers:closers:cursor:)``).
     var dollarCursor = 0, doubleDollarCursor = 0, parenCursor = 0, bracketCursor = 0
+    var doubledParenCursor = 0, doubledBracketCursor = 0
+    /// Would-be closers that an open brace kept from closing math (already warned about at the brace):
+    /// read as openers, they get no warning of their own.
+    var silenced = Set<Int>()
     /// Unclosed openers past `Options.maxDiagnostics`, and the first of them.
     var unreported = 0
     var firstUnreported: SourceRange?
@@ -686,7 +716,9 @@ private struct TextScan {
             regions.append(r)
         }
         self.excluded = regions
-        index = bytes.withUnsafeBufferPointer { DelimiterIndex(bytes: $0, dollars: options.dollarDelimiters) }
+        index = bytes.withUnsafeBufferPointer {
+            DelimiterIndex(bytes: $0, dollars: options.dollarDelimiters, doubledBackslashes: options.doubledBackslashDelimiters)
+        }
     }
 
     /// Marks the reading from `p` on as one that more input could change, once one of `wake` comes.
@@ -752,6 +784,16 @@ private struct TextScan {
                     if !complete { pending(i, wake: .all) }   // `\(` or `\[` may be coming
                     i += 1
                     continue
+                }
+                if options.doubledBackslashDelimiters, bytes[i + 1] == Byte.backslash, i == 0 || bytes[i - 1] != Byte.backslash {
+                    guard i + 2 < n else {
+                        if !complete { pending(i, wake: .all) }   // `\\(` or `\\[` may be coming
+                        i += 2
+                        continue
+                    }
+                    if bytes[i + 2] == Byte.leftParen { i = delimited(at: i, display: false, doubled: true); continue }
+                    if bytes[i + 2] == Byte.leftBracket { i = delimited(at: i, display: true, doubled: true); continue }
+                    if bytes[i + 2] == Byte.rightParen || bytes[i + 2] == Byte.rightBracket { i += 3; continue }
                 }
                 switch bytes[i + 1] {
                 case Byte.leftParen: i = delimited(at: i, display: false)
@@ -909,24 +951,38 @@ private struct TextScan {
         return c + 2
     }
 
-    /// `\(…\)` or `\[…\]`.
-    mutating func delimited(at q: Int, display: Bool) -> Int {
-        let closer = display
-            ? DelimiterIndex.closer(at: q, openers: index.bracketOpens, closers: index.bracketClosers, cursor: &bracketCursor)
-            : DelimiterIndex.closer(at: q, openers: index.parenOpens, closers: index.parenClosers, cursor: &parenCursor)
+    /// `\(…\)` or `\[…\]`; `doubled`: kramdown's `\\(…\\)` or `\\[…\\]` (reported as `\(`, `\[`).
+    mutating func delimited(at q: Int, display: Bool, doubled: Bool = false) -> Int {
+        let closer: Int?
+        switch (display, doubled) {
+        case (true, false):
+            closer = DelimiterIndex.closer(at: q, openers: index.bracketOpens, closers: index.bracketClosers, cursor: &bracketCursor)
+        case (false, false):
+            closer = DelimiterIndex.closer(at: q, openers: index.parenOpens, closers: index.parenClosers, cursor: &parenCursor)
+        case (true, true):
+            closer = DelimiterIndex.closer(at: q, openers: index.doubledBracketOpens, closers: index.doubledBracketClosers,
+                                           cursor: &doubledBracketCursor)
+        case (false, true):
+            closer = DelimiterIndex.closer(at: q, openers: index.doubledParenOpens, closers: index.doubledParenClosers,
+                                           cursor: &doubledParenCursor)
+        }
+        let width = doubled ? 3 : 2
         let opener = display ? "\\[" : "\\("
         guard let c = closer, display || !index.blankLine(between: q, and: c) else {
             if closer == nil, !complete, display || !index.blankLine(between: q, and: bytes.count) {
                 pending(q, wake: ByteSet(display ? "]" : ")\n"))
-                return q + 2
+                return q + width
             }
-            warnUnclosed(q, q + 2, opener: opener, closer: display ? "\\]" : "\\)", atBlankLine: closer != nil)
-            return q + 2
+            warnUnclosed(q, q + width, opener: (doubled ? "\\" : "") + opener,
+                         closer: (doubled ? "\\" : "") + (display ? "\\]" : "\\)"), atBlankLine: closer != nil)
+            return q + width
         }
-        if crossesExcluded(q, c + 2) || closerInCode(after: q + 1, closer: c, opener: q) { return rejected(q, c + 2, next: q + 2) }
-        if isBlank(q + 2, c) { return c + 2 }
-        emitMath(q, c + 2, tex: q + 2, c, display: display, delimiter: opener)
-        return c + 2
+        if crossesExcluded(q, c + width) || closerInCode(after: q + width - 1, closer: c, opener: q) {
+            return rejected(q, c + width, next: q + width)
+        }
+        if isBlank(q + width, c) { return c + width }
+        emitMath(q, c + width, tex: q + width, c, display: display, delimiter: opener)
+        return c + width
     }
 
     mutating func environment(at q: Int) -> Int {
@@ -1127,7 +1183,65 @@ private struct TextScan {
         textStart = hi
     }
 
+    /// The brace that keeps math opened at `q` from being closed, when there is one: the first closer
+    /// (`closer`) after the opener stands inside a `{` still open (`$\frac{1}{2$ here`: the `$` after
+    /// `2` is at depth 1, so it does not count). Returns that brace (the innermost open one) and where
+    /// the would-be closer starts. Looks at most 16 KiB ahead and, for inline math, not past a blank
+    /// line; braces are counted as the closer lookup counts them (a `}` may go below zero).
+    func unclosedBrace(after start: Int, closer: [UInt8], inline: Bool) -> (brace: Int, closer: Int)? {
+        let n = bytes.count, limit = min(n, start + (16 << 10))
+        func blankLineStarts(_ j: Int) -> Bool {
+            guard j < n, bytes[j] == Byte.newline else { return false }
+            var k = j + 1
+            while k < n, Byte.isLineSpace(bytes[k]) { k += 1 }
+            return k < n && bytes[k] == Byte.newline
+        }
+        func closes(_ j: Int) -> Bool {
+            guard j + closer.count <= n else { return false }
+            for (k, c) in closer.enumerated() where bytes[j + k] != c { return false }
+            return true
+        }
+        var depth = 0
+        var open: [Int] = []
+        var j = start
+        while j < limit {
+            if closes(j) {
+                if depth > 0, let brace = open.last { return (brace, j) }
+                if closer[0] == Byte.dollar { return nil }
+            }
+            if inline, blankLineStarts(j) { return nil }
+            switch bytes[j] {
+            case Byte.backslash:
+                if inline, blankLineStarts(j + 1) { return nil }
+                j += 2
+                continue
+            case Byte.leftBrace:
+                depth += 1
+                if depth > 0 { open.append(j) }
+            case Byte.rightBrace:
+                if depth > 0 { open.removeLast() }
+                depth -= 1
+            default: break
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    /// Warns that the opener at `lo..<hi` is not closed: `text.unclosed-brace` at the brace when an open
+    /// brace is why (``unclosedBrace(after:closer:inline:)``; the would-be closer then gets no warning of
+    /// its own when it is read as an opener), else `text.unclosed-math` at the opener.
     mutating func warnUnclosed(_ lo: Int, _ hi: Int, opener: String, closer: String, atBlankLine: Bool) {
+        if silenced.remove(lo) != nil { return }
+        let closerBytes = Array(closer.utf8)
+        if diagnostics.count < options.maxDiagnostics, opener == "$" || opener == "$$" || opener == "\\(" || opener == "\\[",
+           let cause = unclosedBrace(after: hi, closer: closerBytes, inline: opener == "$" || opener == "\\(") {
+            silenced.insert(cause.closer)
+            diagnostics.append(.warning("text.unclosed-brace",
+                "this `{` is not closed before the `\(closer)` after it, so that `\(closer)` does not end the math opened by `\(opener)`; the formula is kept as text",
+                at: SourceRange(cause.brace, cause.brace + 1)))
+            return
+        }
         guard diagnostics.count < options.maxDiagnostics else {
             if unreported == 0 { firstUnreported = SourceRange(lo, hi) }
             unreported += 1

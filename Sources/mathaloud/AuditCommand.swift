@@ -28,6 +28,8 @@ enum AuditCommand {
                        completion: .file),
             SharedOptions.macro, SharedOptions.locale, SharedOptions.style, SharedOptions.pref, SharedOptions.rulesDir,
             OptionSpec(["--template"], "T", "the label template of suggested labels: {speech} and {latex} are replaced (default {speech})"),
+            OptionSpec(["--kramdown"], nil, "Markdown: \\\\(…\\\\) and \\\\[…\\\\] are math too (kramdown, Jekyll; also \"kramdown\": true "
+                       + "in the configuration)"),
             OptionSpec(["--fix"], nil, "write the missing labels (alt, alttext, aria-label); atomic; nothing is written when any file "
                        + "could not be read or understood, unless --force"),
             OptionSpec(["--dry-run"], nil, "with --fix: print a unified diff instead of writing"),
@@ -40,8 +42,9 @@ enum AuditCommand {
             SharedOptions.help,
         ],
         notes: """
-        exit codes: 0 no finding at the --fail-on level, 1 findings at that level (or --fix refused), 2 usage error,
-                    3 a path or the output could not be read or written, 4 rules could not be loaded
+        exit codes: 0 no finding at the --fail-on level, 1 findings at that level (or --fix refused), 2 usage error
+                    (a mistake in the configuration file, a glob that matches no file), 3 a path, a macro file or
+                    the output could not be read or written, 4 rules could not be loaded
 
         """)
 
@@ -80,8 +83,14 @@ enum AuditCommand {
             }
         }
         if let configURL {
-            do { configuration = try AuditConfiguration.load(contentsOf: configURL) } catch { throw args.usageError(error.description) }
+            // A mistake in the file is one line naming the file, line and column (exit 2, no usage text:
+            // the command line was right); a file that cannot be read is an I/O error (exit 3).
+            do { configuration = try AuditConfiguration.load(contentsOf: configURL) } catch {
+                Output.error("mathaloud: \(error.description)\n")
+                return error.isIO ? .io : .usage
+            }
         }
+        if args.flag("--kramdown") { configuration.kramdown = true }
         configuration.include += args.values("--include").map(Glob.init)
         configuration.exclude += args.values("--exclude").map(Glob.init)
         for rule in args.values("--rule") {
@@ -95,7 +104,10 @@ enum AuditCommand {
         }
         for file in args.values("--macros") {
             let text: String
-            do { text = String(decoding: try InputFile.read(file), as: UTF8.self) } catch { throw args.usageError("--macros: \(error)") }
+            do { text = String(decoding: try InputFile.read(file), as: UTF8.self) } catch {
+                Output.error("mathaloud: --macros: \(error)\n")
+                return .io
+            }
             configuration.definitions += text + "\n"
         }
         configuration.macros.merge(try args.texParserOptions().macros) { _, new in new }
@@ -127,6 +139,10 @@ enum AuditCommand {
         }
 
         var files = AuditFileSet(inputs: inputs, configuration: configuration)
+        if !files.unmatchedGlobs.isEmpty {
+            for glob in files.unmatchedGlobs { Output.error("mathaloud: '\(glob)' matches no file\n") }
+            return .usage
+        }
         for missing in files.missing { Output.error("mathaloud: \(missing): no such file or directory\n") }
         if !files.missing.isEmpty && files.items.isEmpty { return .io }
         if let shard { files.restrict(toShard: shard.index, of: shard.count) }
@@ -187,7 +203,7 @@ enum AuditCommand {
         case "warning": return .warning
         case "note": return .note
         case "never": return nil
-        default: throw args.usageError("--fail-on must be error, warning or never")
+        default: throw args.usageError("--fail-on must be error, warning, note or never")
         }
     }
 
@@ -197,8 +213,9 @@ enum AuditCommand {
     }
 
     /// The report's output: `-o FILE` (an ``OutputFile``: written to a temporary file and renamed into
-    /// place; a symbolic link or a directory at that name is refused, ``DocumentOutput``) or standard output; nil output (and no error) when a dry run prints
-    /// its diff to standard output and no `-o` was given.
+    /// place; a symbolic link or a directory at that name is refused, ``OutputFile/LinkPolicy/refuse``)
+    /// or standard output; nil output (and no error) when a dry run prints its diff to standard output
+    /// and no `-o` was given.
     static func openOutput(_ path: String?, dryRunDiffOnStdout: Bool) -> (ReportOutput?, ReportFile?)? {
         guard let path, path != "-" else {
             return dryRunDiffOnStdout ? (nil, nil) : (ReportOutput(stream: .output), nil)
@@ -206,8 +223,7 @@ enum AuditCommand {
         let file: OutputFile
         do throws(OutputFileError) {
             // As convert's output: a symbolic link or a directory at the name is refused.
-            if let problem = DocumentOutput.problem(URL(fileURLWithPath: path), shown: path) { throw problem }
-            file = try OutputFile(URL(fileURLWithPath: path))
+            file = try OutputFile(URL(fileURLWithPath: path), shown: path, links: .refuse)
         } catch {
             Output.error("mathaloud: \(error)\n")
             return nil

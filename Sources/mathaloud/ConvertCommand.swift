@@ -9,7 +9,7 @@ enum ConvertCommand {
     /// The command's options, for parsing, help and shell completion.
     static let spec = CommandSpec(
         name: "convert", arguments: "[FILE|-]",
-        summary: "Writes a document (Markdown, HTML, text, LaTeX, notebook) with every formula made accessible.\n"
+        summary: "Writes a document (Markdown, HTML, a notebook, or text as HTML) with every formula made accessible.\n"
             + "  FILE   the document (- or absent: standard input); its extension gives the format",
         options: [
             OptionSpec(["--to"], "T", "html (default: each formula as MathML with alttext and aria-label, inline SVG or <img>, "
@@ -19,7 +19,9 @@ enum ConvertCommand {
                        choices: ["mathml", "svg", "img"]),
             OptionSpec(["-o", "--output"], "OUT", "where to write (default standard output); image files go in --images; "
                        + "a symbolic link or a directory in the way is refused, nothing written", completion: .file),
-            OptionSpec(["--format"], "F", "the input's format (default: from FILE's extension, else markdown)",
+            OptionSpec(["--format"], "F", "the input's format (default: from FILE's extension, else markdown); text is "
+                       + "written as HTML (its prose escaped, its lines kept); LaTeX is refused (a .tex file cannot hold "
+                       + "MathML: check it with mathaloud audit)",
                        choices: ["text", "markdown", "html", "latex", "notebook"]),
             OptionSpec(["--label"], "M", "speech (default: the speech and equation number), tex (the source) or none",
                        choices: ["speech", "tex", "none"]),
@@ -45,6 +47,8 @@ enum ConvertCommand {
                        + "SHA-256, so documents converted into one folder keep their images", completion: .directory),
             OptionSpec(["--inline-images"], nil, "images as data: URIs"),
             OptionSpec(["--relabel"], nil, "replace the alttext/aria-label <math> elements already have (default: add what is missing)"),
+            OptionSpec(["--kramdown"], nil, "Markdown: \\\\(…\\\\) and \\\\[…\\\\] are math too (kramdown, Jekyll: MathJax reads them "
+                       + "after Markdown drops a backslash)"),
             OptionSpec(["--stream"], nil, "read standard input as it comes and write each part as soon as it is final (text or markdown)"),
             OptionSpec(["--stats"], nil, "print formulas, labels, time, peak memory and cache hits to standard error"),
             OptionSpec(["--font"], "F", "the math font for images"),
@@ -65,6 +69,10 @@ enum ConvertCommand {
             format = v
         } else {
             format = path == "-" ? .markdown : DocumentFormat(path: path) ?? .markdown
+        }
+        if format == .latex {
+            Output.error("mathaloud: \(ConversionError.unsupportedFormat(.latex))\n")
+            return .usage
         }
         var conversion = ConversionOptions()
         if let t = args.value("--to") {
@@ -87,6 +95,7 @@ enum ConvertCommand {
         conversion.inlineImages = args.flag("--inline-images")
         conversion.relabelExisting = args.flag("--relabel")
         var options = try documentOptions(args)
+        options.segmenter.kramdownDelimiters = args.flag("--kramdown")
         options.products = DocumentConverter.products(for: conversion)
         // Relabelling reads each `<math>` from its MathML, not from the label it is replacing.
         options.readsAuthorLabels = !conversion.relabelExisting
@@ -111,6 +120,7 @@ enum ConvertCommand {
         }
         if format == .latex, path != "-" {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            options.segmenter.documentFileName = URL(fileURLWithPath: path).lastPathComponent
             options.segmenter.loadIncludedFile = { name in
                 (try? Data(contentsOf: directory.appendingPathComponent(name))).map { Array($0) }
             }
@@ -180,15 +190,17 @@ enum ConvertCommand {
             let images = converted.assets.map {
                 (url: base.appendingPathComponent($0.path), shown: shownBase.isEmpty ? $0.path : shownBase + "/" + $0.path, data: $0.data)
             }
+            // The document commands' policy (OutputFile.LinkPolicy.refuse): a symbolic link in the way
+            // is refused, never written through or replaced.
             do throws(OutputFileError) {
-                if let problem = DocumentOutput.problem(target, shown: output) { throw problem }
+                if let problem = OutputFile.refusal(of: target, shown: output) { throw problem }
                 try OutputFile.createDirectory(base)
                 for image in images {
-                    try DocumentOutput.prepareDirectories(of: image.url, under: base, shownBase: shownBase)
-                    if let problem = DocumentOutput.problem(image.url, shown: image.shown) { throw problem }
+                    try OutputFile.prepareDirectories(of: image.url, under: base, shownBase: shownBase)
+                    if let problem = OutputFile.refusal(of: image.url, shown: image.shown) { throw problem }
                 }
-                for image in images { try DocumentOutput.write(Data(image.data), to: image.url, shown: image.shown) }
-                try DocumentOutput.write(Data(converted.bytes), to: target, shown: output)
+                for image in images { try OutputFile.write(Data(image.data), to: image.url, shown: image.shown, links: .refuse) }
+                try OutputFile.write(Data(converted.bytes), to: target, shown: output, links: .refuse)
             } catch {
                 Output.error("mathaloud: \(error)\n")
                 return .io
@@ -291,11 +303,14 @@ enum ConvertCommand {
     static func stream(converter: DocumentConverter, format: DocumentFormat, stats: Bool, started: Date) -> ExitCode {
         let stream = MathStream(processor: converter.processor, format: format == .text ? .text : .markdown)
         var formulas = 0, labelled = 0, errors = false, total = 0
+        // Text becomes HTML as in one piece: escaped prose in a block that keeps its lines.
+        let textAsHTML = format == .text && converter.options.target == .html
+        if textAsHTML { StandardStream.output.write(DocumentConverter.textAsHTMLStart) }
         func write(_ segments: [StreamSegment]) {
             var out = ""
             for segment in segments {
                 switch segment {
-                case .text(let t, _): out += t
+                case .text(let t, _): out += textAsHTML ? DocumentConverter.textProse(t) : t
                 case .formula(let f):
                     formulas += 1
                     if f.hasErrors { errors = true }
@@ -312,6 +327,7 @@ enum ConvertCommand {
             write(stream.append(chunk))
         }
         write(stream.finish())
+        if textAsHTML { StandardStream.output.write(DocumentConverter.textAsHTMLEnd) }
         for (d, at) in zip(stream.diagnostics, stream.diagnosticLocations) {
             Output.error("<stdin>:\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.id)]\n")
         }

@@ -113,20 +113,19 @@ enum SpeakCommand {
         let processor = DocumentProcessor(options: options, speaker: speaker, cache: FormulaCache(capacity: 1024))
         let stream = MathStream(processor: processor, format: .text)
         var errors = false
+        // The same text as the whole input gives (FormulaBoundary: a formula's full stop, a comma
+        // where prose goes on after a long formula).
+        var spoken = SpokenStream()
         func write(_ segments: [StreamSegment]) {
-            for segment in segments {
-                switch segment {
-                case .text(let t, _): out.write(MathTextScanner.spokenProse(t))
-                case .formula(let f):
-                    out.write(f.speech)
-                    if f.hasErrors { errors = true }
-                }
-            }
+            for case .formula(let f) in segments where f.hasErrors { errors = true }
+            out.write(spoken.text(of: segments))
             out.flush()
         }
         var reader = StandardInputChunks()
         while let chunk = reader.next() { write(stream.append(chunk)) }
         write(stream.finish())
+        out.write(spoken.finish())
+        out.flush()
         for (d, at) in zip(stream.diagnostics, stream.diagnosticLocations) {
             Output.error("<stdin>:\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.id)]\n")
         }

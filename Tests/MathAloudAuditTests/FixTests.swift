@@ -131,8 +131,60 @@ import MathAloud
         let audit = AuditFixtures.audit(dir, "link.html", planFixes: true)
         var applier = FixApplier()
         applier.apply(audit.plan!, dryRun: false) { _ in }
-        #expect(applier.problems.count == 1 && applier.problems[0].contains("symbolic link"))
+        #expect(applier.problems == ["cannot write link.html: it is a symbolic link (not written through or replaced)"])
         #expect(String(decoding: dir.read("real.html"), as: UTF8.self) == "<math><mi>x</mi></math>")
+    }
+
+    /// The one link policy of the document commands (OutputFile.LinkPolicy.refuse), as `--fix` uses it:
+    /// a link at the file (to a file, or dangling) and a link at a folder between a base and the file
+    /// are each refused with the one error (id `output.symbolic-link`, one message) and nothing is
+    /// written anywhere; a regular file is replaced atomically and keeps its permissions.
+    @Test func oneLinkPolicyForDocumentOutputs() throws {
+        let dir = FixtureDirectory()
+        let target = dir.write("real.html", "keep")
+        let link = dir.url.appendingPathComponent("link.html"), dangling = dir.url.appendingPathComponent("dangling.html")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: dir.url.appendingPathComponent("absent.html").path)
+        for (url, name) in [(link, "link.html"), (dangling, "dangling.html")] {
+            #expect(throws: OutputFileError.symbolicLink(name)) { try SafeFileWriter.replace(url, with: Array("new".utf8), shown: name) }
+            #expect(throws: OutputFileError.symbolicLink(name)) { try OutputFile.write(Data("new".utf8), to: url, shown: name, links: .refuse) }
+            #expect(throws: OutputFileError.symbolicLink(name)) { _ = try OutputFile(url, shown: name, links: .refuse) }
+        }
+        #expect(OutputFileError.symbolicLink("x").id == "output.symbolic-link")
+        #expect(OutputFileError.symbolicLink("x").description == "cannot write x: it is a symbolic link (not written through or replaced)")
+        #expect(String(decoding: dir.read("real.html"), as: UTF8.self) == "keep")
+        #expect(!FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("absent.html").path))
+        // A link as a folder between the base and the file.
+        let elsewhere = dir.url.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("site").path, withDestinationPath: elsewhere.path)
+        #expect(throws: OutputFileError.symbolicLink("out/site")) {
+            try OutputFile.prepareDirectories(of: dir.url.appendingPathComponent("site/images/a.svg"), under: dir.url, shownBase: "out")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+        // A regular file: replaced in one rename, keeping its permissions, no temporary file left.
+        #expect(chmod(target.path, 0o640) == 0)
+        try SafeFileWriter.replace(target, with: Array("new".utf8))
+        #expect(String(decoding: dir.read("real.html"), as: UTF8.self) == "new")
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["dangling.html", "elsewhere", "link.html", "real.html", "site"])
+        // Checked again right before the rename: a link put at the name meanwhile is refused, and a
+        // file removed meanwhile is not written anew (as SafeFileWriter's own check did).
+        let file = try OutputFile(target, shown: "real.html", links: .refuse)
+        try file.append(Data("newer".utf8))
+        try FileManager.default.removeItem(at: target)
+        try FileManager.default.createSymbolicLink(atPath: target.path, withDestinationPath: dir.url.appendingPathComponent("absent2.html").path)
+        #expect(throws: OutputFileError.symbolicLink("real.html")) { try file.commit() }
+        try FileManager.default.removeItem(at: target)
+        dir.write("real.html", "again")
+        let removed = try OutputFile(target, shown: "real.html", links: .refuse)
+        try FileManager.default.removeItem(at: target)
+        #expect(throws: OutputFileError(path: "real.html", operation: "write", reason: "it was removed while it was being written; it is not written anew")) {
+            try removed.commit()
+        }
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["dangling.html", "elsewhere", "link.html", "site"])
     }
 
     @Test func zipRoundTrip() throws {

@@ -14,8 +14,10 @@ func checkTextOutsideFormulasUnchanged(_ converted: ConvertedDocument, sourceLoc
     var inPosition = 0, outPosition = 0
     let formulaRanges = converted.processed.formulas.map(\.segment.range) + converted.processed.references.map(\.range)
     for edit in edits {
-        // Only formulas, references and insertions into a <math> start tag are edited.
+        // Only formulas, references and insertions into a <math> start tag are edited (and, in text
+        // written as HTML, the prose is escaped: ConversionTests.textBecomesHTML checks it).
         let allowed = formulaRanges.contains { $0.lowerBound <= edit.range.lowerBound && edit.range.upperBound <= $0.upperBound }
+            || converted.processed.document.format == .text
         #expect(allowed, "edit at \(edit.range) is outside every formula", sourceLocation: sourceLocation)
         let unchanged = input[inPosition..<edit.range.lowerBound]
         #expect(Array(output[outPosition..<(outPosition + unchanged.count)]) == Array(unchanged),
@@ -61,6 +63,33 @@ struct ConversionTests {
     }
 
     /// Binary input (a zip such as an EPUB, an image) is refused, with nothing converted.
+    /// A LaTeX definition is not a formula (sweep item 12: the body of `\newcommand{\half}{$\frac12$}`
+    /// was converted, and `#1` in a body gave a false error); only the document's math is read. And
+    /// LaTeX is not converted (sweep item 22: the output was LaTeX with `<math>` elements in it).
+    @Test func latexDefinitionsAreNotFormulasAndLatexIsNotConverted() throws {
+        let input = "\\newcommand{\\half}{$\\frac12$}\n\\newcommand{\\sub}[1]{$_{#1}$}\nText $a$.\n"
+        let processor = DocumentProcessor(options: DocumentOptions(), speaker: testSpeaker)
+        let processed = processor.process(bytes: Array(input.utf8), format: .latex)
+        #expect(processed.formulas.map(\.segment.range) == [SourceRange(input.utf8.count - 5, input.utf8.count - 2)])
+        #expect(processed.diagnostics.isEmpty, "\(processed.diagnostics)")
+        #expect(throws: ConversionError.self) { try DocumentConverter(processor: processor).convert(processed) }
+        do {
+            _ = try DocumentConverter(processor: processor).convert(processed)
+        } catch {
+            #expect(error.description.hasPrefix("convert does not write LaTeX: MathML or images in a .tex file would make it neither LaTeX nor HTML"))
+        }
+    }
+
+    /// Text becomes HTML (sweep item 22: raw MathML went into plain text and the text's own `<b>` and
+    /// `&` were not escaped, so the output was neither text nor HTML): the prose escaped, in a block
+    /// that keeps its lines.
+    @Test func textBecomesHTML() throws {
+        let result = try convert("Plain <b>text</b> & $x$.\nLine 2\n", .text)
+        let output = String(decoding: result.bytes, as: UTF8.self)
+        #expect(output.hasPrefix("<div class=\"mathaloud-text\" style=\"white-space:pre-wrap\">Plain &lt;b&gt;text&lt;/b&gt; &amp; <math alttext=\"x\""), "\(output)")
+        #expect(output.hasSuffix("</math>.\nLine 2\n</div>\n"), "\(output)")
+    }
+
     @Test func binaryInputIsRefused() throws {
         let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00] + Array("$x$".utf8)
         let p = DocumentProcessor(options: DocumentOptions(), speaker: testSpeaker)
@@ -172,8 +201,10 @@ struct ConversionTests {
         let result = try DocumentConverter(processor: DocumentProcessor(options: options, speaker: testSpeaker))
             .convert(bytes: bytes, format: .text)
         checkTextOutsideFormulasUnchanged(result)
-        #expect(Array(result.bytes.prefix(5)) == [0xEF, 0xBB, 0xBF, 0x61, 0x20])
-        #expect(result.bytes.suffix(5) == [0x0D, 0x0A, 0x62, 0x0D, 0x0A])
+        // Text is written as HTML: the block starts after the byte order mark and ends in CRLF.
+        let start = Array(DocumentConverter.textAsHTMLStart.utf8)
+        #expect(Array(result.bytes.prefix(5 + start.count)) == [0xEF, 0xBB, 0xBF] + start + [0x61, 0x20])
+        #expect(Array(result.bytes.suffix(13)) == [0x0D, 0x0A, 0x62, 0x0D, 0x0A] + Array("</div>\r\n".utf8))
     }
 }
 

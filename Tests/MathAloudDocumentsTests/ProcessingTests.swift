@@ -45,6 +45,12 @@ struct LabelModeTests {
     @Test func texLabels() {
         let read = processor { $0.label = .tex }.process(text: "$x^2$ <math><semantics><mi>y</mi><annotation encoding=\"application/x-tex\">y</annotation></semantics></math>", format: .markdown)
         #expect(read.formulas.map(\.label) == ["x^2", "y"])
+        // Without the spaces inside the delimiters (sweep item 24: `\( y \)` was labelled " y "), in
+        // the template's {latex} too.
+        let spaced = processor { $0.label = .tex }.process(text: "\\( y \\) and $$\n  z^2\n$$", format: .markdown)
+        #expect(spaced.formulas.map(\.label) == ["y", "z^2"])
+        let templated = processor { $0.labelTemplate = "{speech} ({latex})" }.process(text: "\\( y \\)", format: .markdown)
+        #expect(templated.formulas.map(\.label) == ["y (y)"])
     }
 
     @Test func noLabels() throws {

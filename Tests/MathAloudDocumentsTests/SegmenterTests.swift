@@ -55,6 +55,27 @@ struct TextSegmenterTests {
         #expect(doc.formulas[1].formula?.display == true)
     }
 
+    /// An open brace keeps the closer from counting (sweep item 20): the warning names the brace, where
+    /// it opened, as the cause (it said "`$` is not closed by `$` before the end of the input" though a
+    /// `$` follows), and the would-be closer is not a second unclosed opener: one diagnostic, in a
+    /// notebook too (`$$\frac{1}{2$$` gave two "never closed" warnings).
+    @Test func anOpenBraceIsNamedAsTheCause() {
+        let doc = segment("A $\\frac{1}{2$ here, \\(x^{2\\) and $b$.", .text)
+        #expect(sources(doc) == ["b"])
+        #expect(doc.diagnostics.map(\.id) == ["text.unclosed-brace", "text.unclosed-brace"])
+        #expect(doc.diagnostics.map(\.range) == [SourceRange(11, 12), SourceRange(25, 26)])
+        #expect(doc.diagnostics.first?.message
+                == "this `{` is not closed before the `$` after it, so that `$` does not end the math opened by `$`; the formula is kept as text")
+        let notebook = #"{"cells":[{"cell_type":"markdown","metadata":{},"source":["$$\\frac{1}{2$$"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}"#
+        let nb = segment(notebook, .notebook)
+        #expect(nb.diagnostics.map(\.id) == ["text.unclosed-brace"])
+        let brace = notebook.utf8.count - #"{2$$"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}"#.utf8.count
+        #expect(nb.diagnostics.first?.range == SourceRange(brace, brace + 1))
+        #expect(nb.diagnostics.first?.message.contains("the `$$` after it, so that `$$` does not end the math opened by `$$`") == true)
+        // A brace closed in time changes nothing; an unclosed `$` with no brace keeps its warning.
+        #expect(segment("$\\frac{1}{2}$ and $x", .text).diagnostics.map(\.id) == ["text.unclosed-math"])
+    }
+
     @Test func pricesEscapesAndCodeAreNotMath() {
         let doc = segment("It costs $5 and $10.\n\nA literal \\$x\\$. Code: `$y$`. Math: $z$.", .text)
         #expect(sources(doc) == ["z"])
@@ -134,6 +155,30 @@ struct MarkdownSegmenterTests {
         #expect(sources(doc) == ["a^2", "\\frac12\n", "b"])
         #expect(doc.formulas.map { $0.formula!.delimiter } == [.dollarBacktick, .mathFence, .dollar])
         #expect(doc.formulas[1].kind == .displayMath)
+    }
+
+    /// kramdown's `\\(…\\)` and `\\[…\\]` (sweep item 15: cs231n's notes have 112 inline formulas
+    /// written so, and the audit found none), with the option: math, the range over both backslashes;
+    /// a `\\` line break inside `$$…$$` or an environment stays in its formula; four backslashes are
+    /// two escaped ones. Without the option, none of them is math.
+    @Test func kramdownDoubledBackslashDelimiters() {
+        let input = #"Let \\( x_i \\) be, \\[ y \\] and $$\begin{aligned} a \\ (b) \\[2pt] c \end{aligned}$$, not \\\\(n\\\\)."#
+        var options = SegmenterOptions()
+        options.kramdownDelimiters = true
+        let doc = segment(input, .markdown, options: options)
+        checkTiling(doc)
+        #expect(sources(doc) == [" x_i ", " y ", #"\begin{aligned} a \\ (b) \\[2pt] c \end{aligned}"#])
+        #expect(doc.formulas.map { $0.formula!.delimiter } == [.parenthesis, .bracket, .doubleDollar])
+        #expect(doc.formulas.map(\.kind) == [.inlineMath, .displayMath, .displayMath])
+        #expect(doc.source[doc.formulas[0].range] == #"\\( x_i \\)"#)
+        #expect(doc.diagnostics.isEmpty)
+        #expect(sources(segment(input, .markdown)) == [#"\begin{aligned} a \\ (b) \\[2pt] c \end{aligned}"#])
+        // A stream reads them as the whole text does.
+        let processor = DocumentProcessor(options: { var o = DocumentOptions(); o.segmenter = options; return o }(), speaker: testSpeaker)
+        for chunk in [1, 2, 5] {
+            #expect(flatten(streamed(input, chunks: [chunk], processor: processor).segments)
+                    == flatten(processor.process(bytes: Array(input.utf8), format: .markdown)))
+        }
     }
 
     @Test func codeAndCommentsAreNotMath() {
@@ -308,6 +353,28 @@ struct LaTeXSegmenterTests {
             """)
         #expect(doc.inclusions.map(\.name) == ["chapter"])
         #expect(doc.inclusions[0].document == nil)
+    }
+
+    /// A definition's body is not document math (sweep item 12: `\newcommand{\half}{$\frac12$}` was
+    /// converted, and `#1` in `{$_{\text{#1}}$}` gave a false `tex.misplaced-parameter`): the definitions
+    /// are never scanned, like comments; a `$` in one does not open math for the text after it.
+    @Test func definitionBodiesAreNotFormulas() {
+        let text = """
+            \\newcommand{\\half}{$\\frac12$}
+            \\newcommand{\\sub}[1]{$_{\\text{#1}}$}
+            \\renewcommand*{\\alns}[1]{\\begin{align*} #1 \\end{align*}}
+            \\def\\dollar{$} \\DeclareMathOperator{\\tr}{$tr$}
+            Text $a$ and \\half, $\\tr b$.
+            """
+        let doc = segment(text, .latex)
+        checkTiling(doc)
+        #expect(sources(doc) == ["a", "\\tr b"])
+        #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
+        #expect(doc.definitions == text.split(separator: "\n").prefix(4).joined(separator: "\n")
+            .replacingOccurrences(of: "} \\Declare", with: "}\n\\Declare") + "\n")
+        let definitionEnd = text.utf8.count - "\nText $a$ and \\half, $\\tr b$.".utf8.count
+        #expect(doc.unscannedRanges.first == SourceRange(0, Array(text.utf8).firstIndex(of: 0x0A)!))
+        #expect(doc.unscannedRanges.last == SourceRange(definitionEnd - "\\DeclareMathOperator{\\tr}{$tr$}".utf8.count, definitionEnd))
     }
 
     @Test func inclusionsAreFollowed() {

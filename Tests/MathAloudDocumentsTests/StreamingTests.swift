@@ -53,14 +53,10 @@ func streamed(_ text: String, chunks: [Int], processor p: DocumentProcessor, for
     return (out, stream)
 }
 
-/// Speech of a stream: text as it is, each formula's speech.
+/// Speech of a stream as `speak --text --stream` prints it (SpokenStream), fed a segment at a time.
 func speech(_ segments: [StreamSegment]) -> String {
-    segments.map { s in
-        switch s {
-        case .text(let t, _): t
-        case .formula(let f): f.speech
-        }
-    }.joined()
+    var spoken = SpokenStream()
+    return segments.map { spoken.text(of: [$0]) }.joined() + spoken.finish()
 }
 
 @Suite("Documents: streams")

@@ -91,7 +91,7 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: sources.path)
         var missing: [String] = []
         var found = 0
-        let pattern = try Regex(#""((tex|mathml|text|speech|render|voice|rules|batch|document|doc|http|audit)\.[a-z][a-z0-9-]*)""#)
+        let pattern = try Regex(#""((tex|mathml|text|speech|render|voice|rules|batch|document|doc|http|audit|output)\.[a-z][a-z0-9-]*)""#)
         while let path = enumerator?.nextObject() as? String {
             guard path.hasSuffix(".swift"), !path.hasPrefix("MathAloudBench") else { continue }
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)

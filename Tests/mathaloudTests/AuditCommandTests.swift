@@ -174,6 +174,13 @@ import Testing
         #expect(r.stderr == "mathaloud: cannot write \(link.path): it is a symbolic link (not written through or replaced)\n")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        // A dangling link: refused the same way, nothing created at its target.
+        let dangling = dir.appendingPathComponent("dangling.txt"), absent = dir.appendingPathComponent("absent.txt")
+        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: absent)
+        let d = try runCLI(["audit", dir.appendingPathComponent("a.html").path, "-o", dangling.path, "--fail-on", "never"])
+        #expect(d.status == 3)
+        #expect(d.stderr == "mathaloud: cannot write \(dangling.path): it is a symbolic link (not written through or replaced)\n")
+        #expect(!FileManager.default.fileExists(atPath: absent.path))
     }
 
     @Test func configurationFileIsFound() throws {
@@ -185,6 +192,42 @@ import Testing
             .write(to: dir.appendingPathComponent(".mathaloud-audit.json"), atomically: true, encoding: .utf8)
         let r = try runCLI(["audit", dir.path])
         #expect(r.status == 0 && r.stdout.contains("1 file (1 with math), 2 formulas, 2 good"), "\(r.stdout)\(r.stderr)")
+    }
+
+    /// The sweep's item 26: a mistake in the configuration is one line with the file, line and column
+    /// (it printed the 40-line usage); a macro file that cannot be read is an I/O error, exit 3 (it was
+    /// 2); a glob that matches nothing is an error, exit 2 (it said "0 files" and exited 0, so CI
+    /// passed); an excerpt of a Windows-1252 file is decoded (it showed U+FFFD); `--fail-on note` is
+    /// accepted and its error names it.
+    @Test func configurationMistakesGlobsAndLegacyExcerpts() throws {
+        let dir = temporaryDirectory()
+        let doc = dir.appendingPathComponent("a.md").path
+        try "x $a$\n".write(toFile: doc, atomically: true, encoding: .utf8)
+        let config = dir.appendingPathComponent("c.json")
+        try "{\n  \"rules\": {},\n  \"bogus\": 1\n}\n".write(to: config, atomically: true, encoding: .utf8)
+        let unknown = try runCLI(["audit", doc, "--config", config.path])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "mathaloud: \(config.path):3:3: unknown key \"bogus\" (known: exclude, include, kramdown, labelTemplate, locale, macros, placeholders, preferences, rules, style)\n")
+        try #"{"rules": {"math.no-such-rule": "off"}}"#.write(to: config, atomically: true, encoding: .utf8)
+        #expect(try runCLI(["audit", doc, "--config", config.path]).stderr.hasPrefix("mathaloud: \(config.path):1:12: unknown rule \"math.no-such-rule\""))
+        try #"{"macros": "absent.tex"}"#.write(to: config, atomically: true, encoding: .utf8)
+        let missingInConfig = try runCLI(["audit", doc, "--config", config.path])
+        #expect(missingInConfig.status == 3)
+        #expect(missingInConfig.stderr == "mathaloud: \(config.path):1:2: cannot read the macro file \(dir.appendingPathComponent("absent.tex").path)\n")
+        let missingFlag = try runCLI(["audit", doc, "--macros", dir.appendingPathComponent("absent.tex").path])
+        #expect(missingFlag.status == 3)
+        #expect(missingFlag.stderr == "mathaloud: --macros: cannot read \(dir.appendingPathComponent("absent.tex").path): No such file or directory\n")
+        let glob = try runCLI(["audit", dir.path + "/nomatch/*.md"])
+        #expect(glob.status == 2)
+        #expect(glob.stderr == "mathaloud: '\(dir.path)/nomatch/*.md' matches no file\n")
+        #expect(glob.stdout.isEmpty)
+        let legacy = dir.appendingPathComponent("l.md")
+        try Data([0x43, 0x61, 0x66, 0xE9, 0x20] + Array("$\\undefinedx$".utf8) + [0x0A]).write(to: legacy)
+        let excerpt = try runCLI(["audit", legacy.path, "--format", "json"])
+        #expect(excerpt.stdout.contains(#""excerpt":"Café $\\undefinedx$""#), "\(excerpt.stdout)")
+        let note = try runCLI(["audit", doc, "--fail-on", "nope"])
+        #expect(note.status == 2 && note.stderr.hasPrefix("mathaloud: --fail-on must be error, warning, note or never"), "\(note.stderr)")
+        #expect(try runCLI(["audit", doc, "--fail-on", "note"]).status == 0)
     }
 }
 

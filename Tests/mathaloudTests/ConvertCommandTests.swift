@@ -35,6 +35,50 @@ struct ConvertCommandTests {
         #expect(r.stderr.contains("peak RSS"))
     }
 
+    /// Sweep item 22: text is written as HTML (its prose escaped, its lines kept), in one piece and as a
+    /// stream alike; LaTeX is refused with one line saying why and what to do (it came out as LaTeX
+    /// with `<math>` elements in it), exit 2, nothing written.
+    @Test func textBecomesHTMLAndLatexIsRefused() throws {
+        let input = Data("a <b> & $x$\nline 2\n".utf8)
+        let whole = try runCLI(["convert", "--format", "text"], stdin: input)
+        let streamed = try runCLI(["convert", "--format", "text", "--stream"], stdin: input)
+        #expect(whole.status == 0 && streamed.status == 0)
+        #expect(whole.stdout.hasPrefix("<div class=\"mathaloud-text\" style=\"white-space:pre-wrap\">a &lt;b&gt; &amp; <math alttext=\"x\""), "\(whole.stdout)")
+        #expect(whole.stdout.hasSuffix("</math>\nline 2\n</div>\n"), "\(whole.stdout)")
+        #expect(streamed.stdout == whole.stdout)
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tex = dir.appendingPathComponent("paper.tex"), out = dir.appendingPathComponent("out.tex")
+        try Data("Text $x$.\n".utf8).write(to: tex)
+        let refused = try runCLI(["convert", tex.path, "-o", out.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "mathaloud: convert does not write LaTeX: MathML or images in a .tex file would make it neither LaTeX nor HTML; convert writes Markdown, HTML, notebooks and text (as HTML). Check a LaTeX document with `mathaloud audit`, or convert the HTML a LaTeX tool (make4ht, LaTeXML, pandoc) makes of it\n")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let help = try runCLI(["help", "convert"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("text is written as HTML (its prose escaped, its lines kept); LaTeX is refused"), "\(help)")
+    }
+
+    /// Sweep item 27: with `--label none` an SVG claimed a name it did not have (`role="img"` and an
+    /// empty `<title>`) and an `<img>` was marked as decoration (`alt=""`); now neither claims a label,
+    /// both carry their TeX, and `audit` reports them as unlabelled. Item 24: `--label tex` drops the
+    /// spaces inside the delimiters.
+    @Test func noLabelClaimsNoLabelAndAuditReportsIt() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Data("A \\( x \\).\n".utf8)
+        let svg = dir.appendingPathComponent("svg.html"), img = dir.appendingPathComponent("img.html")
+        #expect(try runCLI(["convert", "--format", "markdown", "--math-as", "svg", "--label", "none", "-o", svg.path], stdin: input).status == 0)
+        #expect(try runCLI(["convert", "--format", "markdown", "--math-as", "img", "--label", "none", "-o", img.path], stdin: input).status == 0)
+        let svgText = try String(contentsOf: svg, encoding: .utf8), imgText = try String(contentsOf: img, encoding: .utf8)
+        #expect(!svgText.contains("role=\"img\"") && !svgText.contains("<title") && !svgText.contains("aria-labelledby"))
+        #expect(svgText.contains(" data-tex=\"x\" ") && svgText.contains("<desc id=\"mathaloud-f1-desc\">"), "\(svgText.prefix(400))")
+        #expect(try imgText.firstMatch(of: /^A <img src="images\/[0-9a-f]{20}\.svg" data-tex="x" width="[0-9.]+" height="[0-9.]+" style="vertical-align:-[0-9.]+px">\.\n$/) != nil, "\(imgText)")
+        let audit = try runCLI(["audit", svg.path, img.path, "--format", "json", "--fail-on", "never"])
+        #expect(audit.stdout.contains(#""rule":"svg.missing-label""#) && audit.stdout.contains(#""rule":"image.missing-alt""#), "\(audit.stdout)")
+        let tex = try runCLI(["convert", "--format", "markdown", "--label", "tex"], stdin: input)
+        #expect(tex.stdout.hasPrefix("A <math alttext=\"x\" aria-label=\"x\""), "\(tex.stdout)")
+    }
+
     @Test func neverWritesThroughASymbolicLink() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -43,8 +87,15 @@ struct ConvertCommandTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         let r = try runCLI(["convert", "-", "--format", "markdown", "-o", link.path], stdin: Data("$x$".utf8))
         #expect(r.status == 3)
-        #expect(r.stderr.contains("symbolic link"))
+        #expect(r.stderr == "mathaloud: cannot write \(link.path): it is a symbolic link (not written through or replaced)\n")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep")
+        // A dangling link is refused too: nothing is created at its target.
+        let dangling = dir.appendingPathComponent("dangling.html"), absent = dir.appendingPathComponent("absent.html")
+        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: absent)
+        let d = try runCLI(["convert", "-", "--format", "markdown", "-o", dangling.path], stdin: Data("$x$".utf8))
+        #expect(d.status == 3)
+        #expect(d.stderr == "mathaloud: cannot write \(dangling.path): it is a symbolic link (not written through or replaced)\n")
+        #expect(!FileManager.default.fileExists(atPath: absent.path))
     }
 
     /// Two documents converted into one folder keep their images (both wrote `images/f1.svg`, so the
@@ -85,7 +136,7 @@ struct ConvertCommandTests {
         let linked = try runCLI(["convert", "--format", "markdown", "--math-as", "img", "--images", "pictures",
                                  "-o", dir.appendingPathComponent("site/a.html").path], stdin: input)
         #expect(linked.status == 3)
-        #expect(linked.stderr == "mathaloud: cannot write into \(dir.appendingPathComponent("site/pictures").path): it is a symbolic link (not written through)\n")
+        #expect(linked.stderr == "mathaloud: cannot write \(dir.appendingPathComponent("site/pictures").path): it is a symbolic link (not written through or replaced)\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("site/a.html").path))
 

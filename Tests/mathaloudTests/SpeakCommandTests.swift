@@ -70,7 +70,29 @@ import Testing
 
     @Test func textMode() throws {
         let r = try runCLI(["speak", "--text"], stdin: Data("The area is $\\pi r^2$ square units.".utf8))
-        #expect(r.stdout == "The area is pi r squared square units.\n")
+        // A formula of three words or more that prose words follow ends with a pause (FormulaBoundary):
+        // "pi r squared square units" ran the formula into the prose.
+        #expect(r.stdout == "The area is pi r squared, square units.\n")
+    }
+
+    /// Where a formula ends and prose goes on is heard, the same in plain text, SSML and a stream
+    /// (sweep items 21 and 23): "$\\frac{a}$ apples" read "…and denominator apples"; SSML ran "x sub i"
+    /// into "We have" across the line break after `\\]`, and the full stop inside `\\[ … x_i. \\]` was
+    /// lost. A formula of one or two words is heard as a word of the sentence.
+    @Test func formulaBoundariesAreHeard() throws {
+        let input = Data("$\\frac{a}$ apples and $x$ pears, $A = QR$ where $Q$ is.\n\\[ \\mu = \\frac{1}{n}\\sum x_i. \\]\nWe have $$x^2$$\nnext\n".utf8)
+        let plain = try runCLI(["speak", "--text"], stdin: input)
+        #expect(plain.stdout == """
+            the fraction with numerator a, and denominator, apples and x pears, A equals Q R, where Q is.
+            mu equals 1 over n the sum of x sub i.
+            We have x squared
+            next
+
+            """)
+        let streamed = try runCLI(["speak", "--text", "--stream"], stdin: input)
+        #expect(streamed.stdout == plain.stdout)
+        let ssml = try runCLI(["speak", "--text", "--ssml"], stdin: input)
+        #expect(ssml.stdout == #"<speak version="1.1" xmlns="http://www.w3.org/2001/10/synthesis" xml:lang="en">the fraction with numerator a<break time="250ms"/>and denominator<break time="250ms"/>apples and x pears, A equals Q R<break time="250ms"/>where Q is. mu equals 1 over n the sum of x sub i. We have x squared<break time="250ms"/>next</speak>"# + "\n")
     }
 
     /// An author changes a word and a rule in an override directory and sees the effect, with the rule

@@ -75,13 +75,26 @@ public enum ConversionError: Error, Sendable, CustomStringConvertible {
     /// The input is no text document (a zip such as an EPUB, an image, other binary data): nothing is
     /// converted or written.
     case binary(offset: Int)
+    /// A format conversion does not write: LaTeX (MathML or images in a `.tex` file would make it
+    /// neither LaTeX nor HTML). Nothing is converted.
+    case unsupportedFormat(DocumentFormat)
 
     public var description: String {
         switch self {
         case .noImageMaker: "images were asked for, but no image maker (renderer) was given"
         case .edit(let e): e.description
         case .binary(let offset): "the input is binary data, not a text document (a NUL byte at byte \(offset)); nothing was converted (an EPUB is audited and fixed with `mathaloud audit --fix`)"
+        case .unsupportedFormat(let format): Self.unsupported(format)
         }
+    }
+
+    /// Why `format` is not converted, and what to do instead.
+    static func unsupported(_ format: DocumentFormat) -> String {
+        switch format {
+        case .latex:
+            "convert does not write LaTeX: MathML or images in a .tex file would make it neither LaTeX nor HTML; convert writes Markdown, HTML, notebooks and text (as HTML). Check a LaTeX document with `mathaloud audit`, or convert the HTML a LaTeX tool (make4ht, LaTeXML, pandoc) makes of it"
+        default:
+            "convert does not write \(format.rawValue)"        }
     }
 }
 
@@ -115,11 +128,30 @@ public struct DocumentConverter: Sendable {
         return try convert(processor.process(bytes: bytes, format: format))
     }
 
-    /// Converts a document already read.
+    /// Converts a document already read. LaTeX is refused (``ConversionError/unsupportedFormat(_:)``);
+    /// text becomes HTML (``textAsHTMLStart``).
     public func convert(_ processed: ProcessedDocument) throws(ConversionError) -> ConvertedDocument {
+        if processed.document.format == .latex { throw .unsupportedFormat(.latex) }
         let needsImages = options.target == .markdown || options.mathStyle != .mathml
         if needsImages, processor.imageMaker == nil { throw .noImageMaker }
         var edits: [DocumentEdit] = []
+        // Text becomes HTML: its prose escaped (a `<b>` or `&` in it is shown, not read as markup),
+        // in a block that keeps its lines.
+        let textAsHTML = processed.document.format == .text && options.target == .html
+        if textAsHTML {
+            let source = processed.document.source, bytes = source.bytes
+            let bom = source.byteOrderMarkLength
+            edits.append(DocumentEdit(range: SourceRange(bom, bom), text: Self.textAsHTMLStart))
+            for segment in processed.document.segments where segment.kind == .text {
+                let prose = processed.document.source[segment.range]
+                let escaped = Self.htmlText(prose)
+                if escaped != prose { edits.append(DocumentEdit(range: segment.range, text: escaped)) }
+            }
+            // The end in the document's line ending (a CRLF file stays CRLF).
+            let newline = source.lineEnding == .crlf ? "\r\n" : source.lineEnding == .cr ? "\r" : "\n"
+            edits.append(DocumentEdit(range: SourceRange(bytes.count, bytes.count),
+                                      text: String(Self.textAsHTMLEnd.dropLast()) + newline))
+        }
         var assets: [ConvertedAsset] = []
         var labelled = 0
         let source = processed.document.source
@@ -230,6 +262,16 @@ public struct DocumentConverter: Sendable {
         return (markdown ? Self.markdownSafe(markup) : markup, formula.label != nil)
     }
 
+    /// What a text document converted to HTML starts with: a block that keeps the text's lines and
+    /// spaces (`white-space: pre-wrap`); the prose inside is escaped (``htmlText(_:)``).
+    public static let textAsHTMLStart = "<div class=\"mathaloud-text\" style=\"white-space:pre-wrap\">"
+    /// What it ends with.
+    public static let textAsHTMLEnd = "</div>\n"
+
+    /// Prose of a text document as HTML element content: `&`, `<`, `>` (and the control characters
+    /// HTML forbids) escaped, as a stream of text writes it between its formulas.
+    public static func textProse(_ text: String) -> String { htmlText(text) }
+
     /// HTML markup (a formula's MathML, SVG or `<img>`) that Markdown reads as written: in its text and
     /// attribute values, each character Markdown would act on (`\`, `` ` ``, `*`, `_`, `~`, `[`, `]`,
     /// `|`, which splits a table's cells even inside a tag, and `$`, which a math extension would read)
@@ -288,7 +330,10 @@ public struct DocumentConverter: Sendable {
         case (.html, .img):
             guard let image = formula.image else { return nil }
             let src = imageSource(image, formula: formula, assets: &assets)
-            let alt = label.map { " alt=\"\(DocumentEdit.htmlAttributeValue($0))\"" } ?? " alt=\"\""
+            // No label (`--label none`): no alt either (an empty one would mark the formula as
+            // decoration), and the TeX as `data-tex`, so `audit` finds the image and reports it unlabelled.
+            let alt = label.map { " alt=\"\(DocumentEdit.htmlAttributeValue($0))\"" }
+                ?? " data-tex=\"\(DocumentEdit.htmlAttributeValue(formula.segment.formula?.source.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))\""
             let img = "<img\(id) src=\"\(DocumentEdit.htmlAttributeValue(src))\"\(alt) width=\"\(Self.number(image.width))\" height=\"\(Self.number(image.height))\" style=\"vertical-align:\(image.verticalAlign)\">"
             if formula.display { return "<span class=\"mathaloud-display\" style=\"display:block;text-align:center\">\(img)</span>" }
             return img

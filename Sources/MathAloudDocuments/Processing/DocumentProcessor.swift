@@ -320,14 +320,17 @@ public final class DocumentProcessor: @unchecked Sendable {
 
     /// The label of a formula by the label mode.
     func makeLabel(plan: FormulaPlan, speech: String) -> String? {
-        let spoken = speech.allSatisfy(\.isWhitespace) ? plan.source : speech
-        var base = template.fill(speech: spoken, latex: plan.notation == .tex ? plan.source : (plan.texAnnotation ?? spoken))
+        // The TeX as a label: without the spaces inside its delimiters (`\( y \)` is labelled "y").
+        let tex = plan.source.trimmingCharacters(in: .whitespacesAndNewlines)
+        let annotation = plan.texAnnotation?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let spoken = speech.allSatisfy(\.isWhitespace) ? tex : speech
+        var base = template.fill(speech: spoken, latex: plan.notation == .tex ? tex : (annotation ?? spoken))
         if !plan.numbers.isEmpty { base = words.numberedLabel(base, numbers: plan.numbers.map(spokenNumber)) }
         switch options.label {
         case .speech:
             return base
         case .tex:
-            return plan.notation == .tex ? plan.source : (plan.texAnnotation ?? base)
+            return plan.notation == .tex ? tex : (annotation ?? base)
         case .none:
             return nil
         case .custom(let make):

@@ -44,15 +44,26 @@ public struct SegmenterOptions: Sendable {
     /// Whether `$…$` and `$$…$$` are math (in every format; in HTML, MathJax's default is off but most
     /// pages turn it on). Default `true`.
     public var dollarDelimiters = true
+    /// Markdown (and notebooks' Markdown cells): kramdown's `\\(…\\)` and `\\[…\\]` are math too (Jekyll
+    /// sites such as cs231n's notes write them so that MathJax receives `\(…\)` after Markdown drops a
+    /// backslash; ``MathTextScanner/Options/doubledBackslashDelimiters``). Only prose is looked at: a
+    /// `\\` line break in `$$…$$` or an environment stays in its formula. Default `false`
+    /// (`--kramdown`; the audit's configuration key `kramdown`).
+    public var kramdownDelimiters = false
     /// The largest document segmented, in bytes; a larger one is one text segment with the error
     /// `document.input-too-large`. Default 64 MiB.
     public var maxInputBytes = 64 << 20
     /// At most this many `text.unclosed-math` warnings per document (the rest are counted in one note).
     public var maxDiagnostics = 1000
-    /// LaTeX: reads the file an `\input{name}` or `\include{name}` names (as written, then with `.tex`
-    /// added when it has no extension); nil when it does not exist. Without a loader, inclusions are
-    /// listed but not followed.
+    /// LaTeX: reads a file an `\input{name}` or `\include{name}` names, given its path relative to the
+    /// document's directory; nil when it does not exist. The segmenter asks for the name relative to the
+    /// including file's directory first, then relative to the document's (where LaTeX, run in the
+    /// document's directory, finds it), each as written and then with `.tex` added when it has no
+    /// extension. Without a loader, inclusions are listed but not followed.
     public var loadIncludedFile: (@Sendable (String) -> [UInt8]?)? = nil
+    /// LaTeX: the document's own file name (`main.tex`), so that an `\input` of the document itself is
+    /// a `document.include-cycle` at once. Optional.
+    public var documentFileName: String? = nil
     /// LaTeX: how deep `\input` may nest (default 16).
     public var maxIncludeDepth = 16
     /// LaTeX: environments that are math (the others are prose, scanned inside).
@@ -93,6 +104,9 @@ public struct SegmentedDocument: Sendable {
         public let range: SourceRange
         /// The name as written.
         public let name: String
+        /// The path of the file loaded, relative to the document's directory (`chapters/one.tex`); nil
+        /// when nothing was loaded.
+        public let path: String?
         /// The index of the loaded document in ``SegmentedDocument/includedDocuments``; nil when it was
         /// not loaded (no loader, not found, too deep, or a cycle: see the diagnostics).
         public let document: Int?
@@ -147,6 +161,7 @@ public struct DocumentSegmenter: Sendable {
     /// Segments a document.
     public func segment(_ source: DocumentSource, as format: DocumentFormat) -> SegmentedDocument {
         var visited: Set<String> = []
+        if format == .latex, let name = options.documentFileName { visited.insert(LaTeXSegmenter.normalized(name)) }
         return segment(source, as: format, depth: 0, visited: &visited)
     }
 
@@ -160,8 +175,8 @@ public struct DocumentSegmenter: Sendable {
         segment(DocumentSource(text: text), as: format)
     }
 
-    func segment(_ source: DocumentSource, as format: DocumentFormat, depth: Int, visited: inout Set<String>)
-        -> SegmentedDocument {
+    func segment(_ source: DocumentSource, as format: DocumentFormat, depth: Int, visited: inout Set<String>,
+                 directory: String = "") -> SegmentedDocument {
         if source.bytes.count > options.maxInputBytes {
             let whole = SourceRange(0, source.bytes.count)
             let d = Diagnostic.error("document.input-too-large",
@@ -181,7 +196,8 @@ public struct DocumentSegmenter: Sendable {
         case .html:
             HTMLSegmenter(options: options).segment(source.utf8, into: &collector, maps: [source.map])
         case .latex:
-            latex = LaTeXSegmenter(segmenter: self).segment(source, into: &collector, depth: depth, visited: &visited)
+            latex = LaTeXSegmenter(segmenter: self).segment(source, into: &collector, depth: depth, visited: &visited,
+                                                            directory: directory)
         case .notebook:
             NotebookSegmenter(options: options).segment(source.utf8, into: &collector, maps: [source.map])
         }

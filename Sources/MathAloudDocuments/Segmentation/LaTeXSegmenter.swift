@@ -19,7 +19,8 @@ struct LaTeXResult {
 ///
 /// Outside math: `\newcommand`, `\renewcommand`, `\providecommand` (starred too), `\def`, `\gdef`,
 /// `\edef`, `\xdef`, `\let` and `\DeclareMathOperator(*)` are collected, in reading order, into
-/// ``SegmentedDocument/definitions``; `\input{name}`, `\input name`, `\include{name}` and
+/// ``SegmentedDocument/definitions``, and never scanned for formulas (a body's `$\frac12$` or `#1` is
+/// not document math); `\input{name}`, `\input name`, `\include{name}` and
 /// `\subfile{name}` are followed through ``SegmenterOptions/loadIncludedFile`` (depth and cycles
 /// checked), and each included file is segmented on its own, its ranges into its own bytes.
 struct LaTeXSegmenter {
@@ -31,8 +32,8 @@ struct LaTeXSegmenter {
                                                   "let", "DeclareMathOperator"]
     static let inclusionCommands: Set<String> = ["input", "include", "subfile"]
 
-    func segment(_ source: DocumentSource, into collector: inout SegmentCollector, depth: Int, visited: inout Set<String>)
-        -> LaTeXResult {
+    func segment(_ source: DocumentSource, into collector: inout SegmentCollector, depth: Int, visited: inout Set<String>,
+                 directory: String = "") -> LaTeXResult {
         let options = segmenter.options
         let bytes = source.utf8
         let excluded = Self.excludedRegions(bytes)
@@ -43,11 +44,27 @@ struct LaTeXSegmenter {
         scannerOptions.dollarDelimiters = options.dollarDelimiters
         scannerOptions.maxDiagnostics = options.maxDiagnostics
         scannerOptions.maxInputBytes = options.maxInputBytes
-        let scan = MathTextScanner(options: scannerOptions).scan(source.text, excluding: excluded, complete: true)
+        let scanner = MathTextScanner(options: scannerOptions)
+        var scan = scanner.scan(source.text, excluding: excluded, complete: true)
+        // A definition's body (`\newcommand{\half}{$\frac12$}`, `#1` in it) is not document math: the
+        // definitions that start in the prose are never scanned, like comments. A `$` in one may have
+        // hidden a later definition inside a false formula, so this repeats until it settles.
+        var definitions: [SourceRange] = []
+        for _ in 0..<4 {
+            let found = Self.definitionRanges(bytes, skipping: excluded + scan.fragments.map(\.range))
+            guard found != definitions else { break }
+            definitions = found
+            // Nothing the scan found lies in a definition (the usual case): no second scan.
+            let seen = scan.fragments.map(\.range) + scan.diagnostics.compactMap(\.range)
+            let overlaps = seen.contains { r in found.contains { $0.lowerBound < r.upperBound && r.lowerBound < $0.upperBound } }
+            if !overlaps { break }
+            let merged = HTMLSegmenter.merged(excluded + definitions)
+            scan = scanner.scan(source.text, excluding: merged, complete: true)
+        }
         let maps = [source.map]
         for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
         collector.add(scan.diagnostics, maps: maps)
-        collector.addUnscanned(excluded, maps: maps)
+        collector.addUnscanned(HTMLSegmenter.merged(excluded + definitions), maps: maps)
 
         // Definitions and inclusions: in the prose, outside comments, verbatim and math.
         var skip = excluded + scan.fragments.map(\.range)
@@ -71,8 +88,8 @@ struct LaTeXSegmenter {
             }
             if Self.inclusionCommands.contains(name), let (file, end) = Self.inclusionName(bytes, after: j) {
                 let range = source.fileRange(ofTextRange: SourceRange(i, end))
-                let index = include(file, range: range, depth: depth, visited: &visited, into: &result)
-                result.inclusions.append(.init(range: range, name: file, document: index))
+                let (index, path) = include(file, range: range, depth: depth, visited: &visited, directory: directory, into: &result)
+                result.inclusions.append(.init(range: range, name: file, path: path, document: index))
                 if let index { result.definitions += result.documents[index].definitions }
                 i = end
                 continue
@@ -82,29 +99,76 @@ struct LaTeXSegmenter {
         return result
     }
 
-    /// Loads and segments an included file; its index in `result.documents`, or nil (with a diagnostic).
-    private func include(_ name: String, range: SourceRange, depth: Int, visited: inout Set<String>,
-                         into result: inout LaTeXResult) -> Int? {
-        guard let load = segmenter.options.loadIncludedFile else { return nil }
+    /// The definitions (``definitionCommands``) that start outside `skip` (sorted ranges), in order.
+    static func definitionRanges(_ bytes: [UInt8], skipping unsorted: [SourceRange]) -> [SourceRange] {
+        let skip = unsorted.sorted { $0.lowerBound < $1.lowerBound }
+        var ranges: [SourceRange] = []
+        var skipIndex = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            while skipIndex < skip.count, skip[skipIndex].upperBound <= i { skipIndex += 1 }
+            if skipIndex < skip.count, skip[skipIndex].lowerBound <= i { i = skip[skipIndex].upperBound; continue }
+            guard bytes[i] == 0x5C else { i += 1; continue }
+            var j = i + 1
+            while j < n, HTMLTokenizer.isLetter(bytes[j]) { j += 1 }
+            guard j > i + 1 else { i += 2; continue }
+            let name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+            if definitionCommands.contains(name), let end = definitionEnd(bytes, command: name, after: j) {
+                ranges.append(SourceRange(i, end))
+                i = end
+                continue
+            }
+            i = j
+        }
+        return ranges
+    }
+
+    /// Loads and segments an included file: its index in `result.documents` and its path relative to the
+    /// document's directory, or nil (with a diagnostic). The name is looked for relative to the
+    /// including file's `directory` first, then to the document's, as written and then with `.tex`.
+    private func include(_ name: String, range: SourceRange, depth: Int, visited: inout Set<String>, directory: String,
+                         into result: inout LaTeXResult) -> (Int?, String?) {
+        guard let load = segmenter.options.loadIncludedFile else { return (nil, nil) }
         guard depth < segmenter.options.maxIncludeDepth else {
             result.diagnostics.append(.warning("document.include-too-deep",
                 "\\input of '\(name)' is nested more than \(segmenter.options.maxIncludeDepth) deep; not followed", at: range))
-            return nil
-        }
-        guard !visited.contains(name) else {
-            result.diagnostics.append(.warning("document.include-cycle", "'\(name)' includes itself; not followed again", at: range))
-            return nil
+            return (nil, nil)
         }
         let hasExtension = name.split(separator: "/").last?.contains(".") ?? false
-        guard let bytes = load(name) ?? (hasExtension ? nil : load(name + ".tex")) else {
-            result.diagnostics.append(.warning("document.include-not-found", "the included file '\(name)' was not found", at: range))
-            return nil
+        var candidates: [String] = []
+        for base in (directory.isEmpty || name.hasPrefix("/") ? [""] : [directory, ""]) {
+            let joined = Self.normalized(base.isEmpty ? name : base + "/" + name)
+            candidates.append(joined)
+            if !hasExtension { candidates.append(joined + ".tex") }
         }
-        visited.insert(name)
-        let document = segmenter.segment(DocumentSource(bytes: bytes), as: .latex, depth: depth + 1, visited: &visited)
-        visited.remove(name)
+        for path in candidates where visited.contains(path) {
+            result.diagnostics.append(.warning("document.include-cycle",
+                "'\(name)' (\(path)) includes itself: an include cycle; not followed again", at: range))
+            return (nil, path)
+        }
+        guard let (path, bytes) = candidates.lazy.compactMap({ path in load(path).map { (path, $0) } }).first else {
+            result.diagnostics.append(.warning("document.include-not-found", "the included file '\(name)' was not found", at: range))
+            return (nil, nil)
+        }
+        visited.insert(path)
+        let inner = path.split(separator: "/").dropLast().joined(separator: "/")
+        let document = segmenter.segment(DocumentSource(bytes: bytes), as: .latex, depth: depth + 1, visited: &visited,
+                                         directory: inner)
+        visited.remove(path)
         result.documents.append(document)
-        return result.documents.count - 1
+        return (result.documents.count - 1, path)
+    }
+
+    /// A relative path with `.` and `dir/..` steps removed (`./a/../b.tex` → `b.tex`); leading `..` kept.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// Comments, `\verb` and verbatim environments, in order.

@@ -60,6 +60,7 @@ struct MarkdownSegmenter {
     var scanner: MathTextScanner {
         var o = MathTextScanner.Options.prose
         o.dollarDelimiters = options.dollarDelimiters
+        o.doubledBackslashDelimiters = options.kramdownDelimiters
         o.maxDiagnostics = options.maxDiagnostics
         o.maxInputBytes = options.maxInputBytes
         return MathTextScanner(options: o)

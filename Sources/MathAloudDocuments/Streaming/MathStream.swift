@@ -309,3 +309,47 @@ public final class MathStream {
         base = resume
     }
 }
+
+/// The plain speech of a stream as `speak --text --stream` prints it: prose as a listener hears it
+/// (``MathTextScanner/spokenProse(_:)``), each formula's speech, and where a formula ends the marks
+/// ``FormulaBoundary`` gives (its full stop, or a comma before prose words on its line), the same text
+/// as ``Speaker/speak(text:scanner:)`` gives for the whole input. Spaces after a formula are held
+/// until what follows them is known (the comma goes before them).
+public struct SpokenStream: Sendable {
+    private var pending: FormulaBoundary.Ending?
+    private var held = ""
+
+    /// A spoken stream.
+    public init() {}
+
+    /// The text of some segments (what can be printed now).
+    public mutating func text(of segments: [StreamSegment]) -> String {
+        var out = ""
+        for segment in segments {
+            switch segment {
+            case .text(let t, _):
+                let prose = MathTextScanner.spokenProse(t)
+                guard let ending = pending else { out += prose; continue }
+                let after = held + prose
+                if after.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" }) { held = after; continue }
+                out += ending.plainText(before: after) + after
+                pending = nil
+                held = ""
+            case .formula(let f):
+                out += close()
+                out += f.speech
+                pending = FormulaBoundary.Ending(speech: f.speech, tex: f.segment.formula?.source ?? "")
+            }
+        }
+        return out
+    }
+
+    /// What is left at the end of the stream.
+    public mutating func finish() -> String { close() }
+
+    private mutating func close() -> String {
+        guard let ending = pending else { return "" }
+        defer { pending = nil; held = "" }
+        return ending.plainText(before: "") + held
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import MathAloudAudit
+import MathAloud
+
+/// LaTeX `\input`/`\include` in the audit: included files are audited with their own paths and
+/// locations (the sweep's item 13: `\undefinedone` in an included chapter was never checked, and the
+/// file scored 100), relative to the including file (then to the document's directory), `.tex` added;
+/// a missing file and a cycle are findings at the command; a file included twice is reported once.
+@Suite struct IncludeTests {
+    /// Collects what a run reports, file by file.
+    struct Collector: AuditReportWriter {
+        var files: [FileAudit] = []
+        mutating func begin(shard: (index: Int, count: Int)?) {}
+        mutating func add(_ file: FileAudit) { files.append(file) }
+        mutating func finish(_ summary: AuditSummary) {}
+    }
+
+    func run(_ dir: FixtureDirectory, _ inputs: [String]) -> [FileAudit] {
+        let set = AuditFileSet(inputs: inputs, configuration: AuditConfiguration(),
+                               directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+        var writers: [any AuditReportWriter] = [Collector()]
+        AuditRun(engine: AuditFixtures.engine()).run(set, writers: &writers)
+        return (writers[0] as! Collector).files
+    }
+
+    func lines(_ files: [FileAudit]) -> [String] {
+        files.flatMap { file in
+            ["\(file.summary.file): \(file.summary.formulas) formulas"]
+                + file.findings.map { "  \($0.file):\($0.start.line):\($0.start.column) \($0.rule.rawValue)" }
+        }
+    }
+
+    @Test func includedFilesAreAuditedWithTheirOwnPathsOnce() {
+        let dir = FixtureDirectory()
+        dir.write("tex/main.tex", "\\newcommand{\\myreals}{\\mathbb{R}}\nMain $a$.\n\\input{ch/one}\n\\include{missing}\n\\input{ch/one.tex}\n")
+        // `two` is found beside `one` (relative to the including file); `\myreals` is main's.
+        dir.write("tex/ch/one.tex", "One $x\\in\\myreals$\nand $\\undefinedone$ \\input{two} \\input{../appendix}\n")
+        dir.write("tex/ch/two.tex", "Two $\\undefinedtwo$\n")
+        dir.write("tex/appendix.tex", "Appendix $c$\n")
+        // Another document including two.tex: it was reported after main.tex's chapter, once.
+        dir.write("tex/other.tex", "Other \\input{ch/two}\n")
+        let files = run(dir, ["tex"])
+        #expect(lines(files) == [
+            "tex/main.tex: 1 formulas",
+            "  tex/main.tex:4:1 document.missing-include",
+            "tex/ch/one.tex: 2 formulas",
+            "  tex/ch/one.tex:2:6 math.unknown-command",
+            "tex/ch/two.tex: 1 formulas",
+            "  tex/ch/two.tex:1:6 math.unknown-command",
+            "tex/appendix.tex: 1 formulas",
+            "tex/other.tex: 0 formulas",
+        ], "\(lines(files))")
+        // Given alone, the chapter is audited on its own (main's \myreals is unknown there), its includes
+        // reported by their paths from the current directory.
+        #expect(lines(run(dir, ["tex/ch/one.tex"])) == [
+            "tex/ch/one.tex: 2 formulas",
+            "  tex/ch/one.tex:1:10 math.unknown-command",
+            "  tex/ch/one.tex:2:6 math.unknown-command",
+            "tex/ch/two.tex: 1 formulas",
+            "  tex/ch/two.tex:1:6 math.unknown-command",
+            "tex/appendix.tex: 1 formulas",
+        ], "\(lines(run(dir, ["tex/ch/one.tex"])))")
+    }
+
+    /// Shards merge to the one run's report: an included file is reported after the file that
+    /// includes it (`includedBy` in the JSON), in that file's shard, and a file that documents of two
+    /// shards include is reported once.
+    @Test func shardsMergeToTheOneRunsReport() throws {
+        let dir = FixtureDirectory()
+        dir.write("a.tex", "A $a$ \\input{z/ch}\n")
+        dir.write("b.tex", "B $b$ \\input{z/ch}\n")
+        dir.write("n.tex", "N $\\undefinedn$\n")
+        dir.write("m.tex", "M $m$\n")
+        dir.write("z/ch.tex", "Ch $\\undefinedch$\n")
+        func json(_ shard: (Int, Int)?) -> Data {
+            var set = AuditFileSet(inputs: ["."], configuration: AuditConfiguration(),
+                                   directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+            if let shard { set.restrict(toShard: shard.0, of: shard.1) }
+            let output = ReportOutput(stream: nil)
+            var writers: [any AuditReportWriter] = [JSONReportWriter(output: output)]
+            AuditRun(engine: AuditFixtures.engine()).run(set, shard: shard, writers: &writers)
+            output.flush()
+            return Data(output.collected)
+        }
+        let whole = json(nil)
+        let text = String(decoding: whole, as: UTF8.self)
+        #expect(text.contains(#""file":"z/ch.tex""#) && text.contains(#""includedBy":"a.tex""#), "\(text)")
+        for count in 2...4 {
+            var urls: [URL] = []
+            for index in 1...count {
+                let url = dir.url.appendingPathComponent("shard\(index).json")
+                try json((index, count)).write(to: url)
+                urls.append(url)
+            }
+            let output = ReportOutput(stream: nil)
+            var writers: [any AuditReportWriter] = [JSONReportWriter(output: output)]
+            try AuditMerge.merge(urls, writers: &writers)
+            output.flush()
+            #expect(String(decoding: output.collected, as: UTF8.self) == text, "\(count) shards")
+        }
+    }
+
+    /// A file that includes itself, and two files that include each other: a finding at the command,
+    /// no hang, each file once.
+    @Test func cyclesAreFindingsAndEnd() {
+        let dir = FixtureDirectory()
+        dir.write("loop.tex", "Loop $a$ \\input{loop}\n")
+        dir.write("p.tex", "P $p$ \\input{q}\n")
+        dir.write("q.tex", "Q $q$ \\input{p}\n")
+        let files = run(dir, ["."])
+        #expect(lines(files) == [
+            "loop.tex: 1 formulas",
+            "  loop.tex:1:10 document.include-cycle",
+            "p.tex: 1 formulas",
+            "q.tex: 1 formulas",
+            "  q.tex:1:7 document.include-cycle",
+        ], "\(lines(files))")
+        let message = files[0].findings.first?.message
+        #expect(message == "'loop' (loop.tex) includes itself: an include cycle; not followed again")
+    }
+}
