@@ -442,9 +442,13 @@ struct SpeechRun {
         }
     }
 
-    /// Where a path led (node -1: nowhere) from the node matched in `epoch`.
+    /// Where a path led (node -1: nowhere) from the node matched in `epoch`. Twelve bytes, so that the
+    /// table of a style's paths fits the 1,024 bytes `withUnsafeTemporaryAllocation` takes from the stack
+    /// for up to 85 paths (with a 64-bit epoch, 16 bytes, English ClearSpeak's paths outgrew it and every
+    /// speak allocated the table on the heap: 2,000 more mallocs in `MathAloudBench stages` under
+    /// callgrind, session 33). An epoch counts the nodes matched in one run: 32 bits hold it.
     struct ResolvedPath {
-        var epoch: Int
+        var epoch: Int32
         var frame: Frame
     }
 
@@ -1418,9 +1422,9 @@ struct SpeechRun {
     /// `previous` (siblings) or `parent` (repeated: ancestors). Each path is followed once per node
     /// (``resolved``), however many rules test it.
     private mutating func resolve(_ path: Int, _ context: Context) -> Frame? {
-        if resolved[path].epoch == epoch { return resolved[path].frame.node < 0 ? nil : resolved[path].frame }
+        if resolved[path].epoch == Int32(truncatingIfNeeded: epoch) { return resolved[path].frame.node < 0 ? nil : resolved[path].frame }
         let frame = follow(path, context)
-        resolved[path] = ResolvedPath(epoch: epoch, frame: frame ?? Frame(node: -1, role: 0))
+        resolved[path] = ResolvedPath(epoch: Int32(truncatingIfNeeded: epoch), frame: frame ?? Frame(node: -1, role: 0))
         return frame
     }
 
