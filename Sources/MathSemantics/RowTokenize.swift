@@ -977,14 +977,17 @@ extension Analyzer {
         case .fenced(let open, let close):
             if !underOverKind {
                 let c = close.soleScalar
-                if open.isEmpty && (c == "|" || c == "‖") {
-                    // \left. f \right|_{a}^{b}
+                // \left. f \right|_{a}^{b}, and with a bracket when both limits are written
+                // (`\left. F(x) \right]_0^1`, as `[F(x)]_0^1` is read).
+                let closingBracket = c == "]" && sub != nil && sup != nil
+                if open.isEmpty && (c == "|" || c == "‖" || closingBracket) {
                     let g = fencedGroup(base, open: open, close: close, ctx)
                     let body = child(g.node, .content) ?? empty(base.range)
                     let lower = sub.map { node($0, ctx) }
                     let upper = sup.map { node($0, ctx) }
                     let mark = b.mark()
                     b.add(child: body, .body)
+                    if closingBracket { b.string(.close, close) }
                     if let lower { b.add(child: lower, .lower); b.flag(.lower) }
                     if let upper { b.add(child: upper, .upper); b.flag(.upper) }
                     return Token(.operand, b.finish(.evaluatedAt, mark, range: m.range))

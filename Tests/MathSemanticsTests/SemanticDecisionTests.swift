@@ -275,6 +275,14 @@ extension SemanticNode {
         #expect(analyze("1 \\, \\frac12").kind == .mixedNumber)
     }
 
+    /// An evaluation written with a closing bracket and both limits (`\left. F(x) \right]_0^1`) is one,
+    /// as `\left. F(x) \right|_0^1` and `[F(x)]_0^1` are; with one limit it stays a bracket with a script.
+    @Test func evaluationClosedByABracket() {
+        let e = analyze("\\left. F(x) \\right]_0^1")
+        #expect(e.kind == .evaluatedAt && e.properties["close"] == "]" && e.child(.lower) != nil && e.child(.upper) != nil)
+        #expect(analyze("\\left. x \\right]_a").kind != .evaluatedAt)
+    }
+
     @Test func unitsPrimesAndPostfix() {
         let a = analyze("5\\,\\text{cm}")
         #expect(a.kind == .measurement && a.properties["unit-name"] == "cm" && !a.has("singular"))
