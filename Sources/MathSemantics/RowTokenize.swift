@@ -314,6 +314,7 @@ extension Analyzer {
         premerge(from: base, inner)
         fenceContentBase = outerFenceContent
         matchFences(from: base, inner)
+        if o == "[" && c == "]" { markColumnBars(base ..< items.count) }
         inner.soleFenceContent = items.count == base + 1
         let tokenBase = tokens.count
         tokenize(base..<items.count, inner)

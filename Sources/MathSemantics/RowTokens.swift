@@ -1387,6 +1387,40 @@ extension Analyzer {
             openFences.truncate(to: n - 2)
         }
         dropOpenFences(above: 0)
+        // Bars between the columns of square brackets written in the row (`[A|b]`).
+        var k = base
+        while k < end {
+            if items[k].role == .open, items[k].fenceScalar == "[", items[k].match > Int32(k + 1) {
+                markColumnBars(Int(k + 1) ..< Int(items[k].match))
+            }
+            k += 1
+        }
+    }
+
+    /// Bars that separate what square brackets hold (`items[r]`, the content) into columns: `[A|b]`, an
+    /// augmented matrix; `[\mathbf x_1|\mathbf x_2|\ldots|\mathbf x_n]`, a matrix by its columns. Every
+    /// bar at the content's own level stands between two operands, none first or last and none with
+    /// scripts: they are not absolute values (`|x_2|`) but loose bars, read as the bar they are (the
+    /// rules' VerticalLine readings; "vertical bar" between columns). `[2|y| + 1]` and `[|x|]` keep their
+    /// absolute values.
+    mutating func markColumnBars(_ r: Range<Int>) {
+        guard r.count >= 3 else { return }
+        var bars: [Int] = []
+        var j = r.lowerBound
+        while j < r.upperBound {
+            let item = items[j]
+            if item.role == .open, item.match > Int32(j) { j = Int(item.match) + 1; continue }
+            if item.role == .bar {
+                if case .bar(_, let scripted) = item.fenceRole, scripted { return }
+                guard j > r.lowerBound, j + 1 < r.upperBound else { return }
+                let before = items[j - 1], after = items[j + 1]
+                guard before.endsOperand || before.role == .close,
+                      after.role == .open || after.endsOperand || (after.role == .notFence && after.kind != .operator) else { return }
+                bars.append(j)
+            }
+            j += 1
+        }
+        for b in bars { items[b].match = RowItem.looseBar }
     }
 
     /// Marks the fences open above the first `k` as loose (bars, or other fence characters).

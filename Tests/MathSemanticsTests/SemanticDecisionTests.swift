@@ -275,6 +275,16 @@ extension SemanticNode {
         #expect(analyze("1 \\, \\frac12").kind == .mixedNumber)
     }
 
+    /// Bars between operands inside square brackets separate columns (`[A|b]`, `[x_1|x_2|…|x_n]`): loose
+    /// bars, not absolute values; with a bar first or last, or before an operator, they pair as before.
+    @Test func barsBetweenColumnsOfBrackets() {
+        #expect(analyze("[x_1 | x_2 | x_3]").count(.absoluteValue) == 0)
+        #expect(analyze("\\left[\\mathbf x_1|\\mathbf x_2|\\ldots|\\mathbf x_n\\right]").count(.absoluteValue) == 0)
+        #expect(analyze("[2|y| + 1]").count(.absoluteValue) == 1)
+        #expect(analyze("[|x|]").count(.absoluteValue) == 1)
+        #expect(analyze("(x_1 | x_2 | x_3)").count(.absoluteValue) == 1)
+    }
+
     /// An evaluation written with a closing bracket and both limits (`\left. F(x) \right]_0^1`) is one,
     /// as `\left. F(x) \right|_0^1` and `[F(x)]_0^1` are; with one limit it stays a bracket with a script.
     @Test func evaluationClosedByABracket() {
