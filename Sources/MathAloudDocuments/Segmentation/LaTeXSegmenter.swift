@@ -67,42 +67,41 @@ struct LaTeXSegmenter {
         collector.addUnscanned(HTMLSegmenter.merged(excluded + definitions), maps: maps)
 
         // Definitions and inclusions: in the prose, outside comments, verbatim and math.
-        var skip = excluded + scan.fragments.map(\.range)
-        skip.sort { $0.lowerBound < $1.lowerBound }
         var result = LaTeXResult()
-        var skipIndex = 0
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            while skipIndex < skip.count, skip[skipIndex].upperBound <= i { skipIndex += 1 }
-            if skipIndex < skip.count, skip[skipIndex].lowerBound <= i { i = skip[skipIndex].upperBound; continue }
-            guard bytes[i] == 0x5C else { i += 1; continue }
-            var j = i + 1
-            while j < n, HTMLTokenizer.isLetter(bytes[j]) { j += 1 }
-            guard j > i + 1 else { i += 2; continue }
-            let name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+        Self.forEachCommand(bytes, skipping: excluded + scan.fragments.map(\.range)) { name, i, j in
             if Self.definitionCommands.contains(name), let end = Self.definitionEnd(bytes, command: name, after: j) {
                 result.definitions += String(decoding: bytes[i..<end], as: UTF8.self) + "\n"
-                i = end
-                continue
+                return end
             }
             if Self.inclusionCommands.contains(name), let (file, end) = Self.inclusionName(bytes, after: j) {
                 let range = source.fileRange(ofTextRange: SourceRange(i, end))
                 let (index, path) = include(file, range: range, depth: depth, visited: &visited, directory: directory, into: &result)
                 result.inclusions.append(.init(range: range, name: file, path: path, document: index))
                 if let index { result.definitions += result.documents[index].definitions }
-                i = end
-                continue
+                return end
             }
-            i = j
+            return nil
         }
         return result
     }
 
     /// The definitions (``definitionCommands``) that start outside `skip` (sorted ranges), in order.
-    static func definitionRanges(_ bytes: [UInt8], skipping unsorted: [SourceRange]) -> [SourceRange] {
-        let skip = unsorted.sorted { $0.lowerBound < $1.lowerBound }
+    static func definitionRanges(_ bytes: [UInt8], skipping: [SourceRange]) -> [SourceRange] {
         var ranges: [SourceRange] = []
+        forEachCommand(bytes, skipping: skipping) { name, i, j in
+            guard definitionCommands.contains(name), let end = definitionEnd(bytes, command: name, after: j) else { return nil }
+            ranges.append(SourceRange(i, end))
+            return end
+        }
+        return ranges
+    }
+
+    /// Calls `visit` with each control word (`\name`) of `bytes` outside the `skipping` ranges: its name,
+    /// where its backslash is and where its name ends. `visit` returns where to go on (past what it
+    /// took), or nil for right after the name.
+    static func forEachCommand(_ bytes: [UInt8], skipping unsorted: [SourceRange],
+                               _ visit: (_ name: String, _ start: Int, _ nameEnd: Int) -> Int?) {
+        let skip = unsorted.sorted { $0.lowerBound < $1.lowerBound }
         var skipIndex = 0
         var i = 0
         let n = bytes.count
@@ -113,15 +112,8 @@ struct LaTeXSegmenter {
             var j = i + 1
             while j < n, HTMLTokenizer.isLetter(bytes[j]) { j += 1 }
             guard j > i + 1 else { i += 2; continue }
-            let name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
-            if definitionCommands.contains(name), let end = definitionEnd(bytes, command: name, after: j) {
-                ranges.append(SourceRange(i, end))
-                i = end
-                continue
-            }
-            i = j
+            i = visit(String(decoding: bytes[(i + 1)..<j], as: UTF8.self), i, j) ?? j
         }
-        return ranges
     }
 
     /// Loads and segments an included file: its index in `result.documents` and its path relative to the
