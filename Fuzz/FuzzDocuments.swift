@@ -65,7 +65,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         pieces += stream.finish()
         let streamed = pieces.compactMap { if case .formula(let f) = $0 { f.segment.range } else { nil } }
         let expected = whole.formulas.map(\.segment.range)
-        contract(streamed == expected, "stream formulas \(streamed) differ from \(expected) (\(format))")
+        // YAML front matter and indented code blocks are known only in whole Markdown documents (README,
+        // Streams: a stream reads them as prose), so a text that may hold one is not compared.
+        let wholeOnly = format == .markdown && (text.hasPrefix("---") || text.split(separator: "\n", omittingEmptySubsequences: false)
+            .contains { $0.hasPrefix("    ") || $0.hasPrefix("\t") || $0.hasPrefix(" \t") || $0.hasPrefix("  \t") || $0.hasPrefix("   \t") })
+        contract(wholeOnly || streamed == expected, "stream formulas \(streamed) differ from \(expected) (\(format))")
         var covered = 0
         for p in pieces {
             contract(p.range.lowerBound == covered, "stream gap at \(covered)")
