@@ -623,8 +623,9 @@ extension Analyzer {
                 t = t.trimmingSpaces
             }
             if t.isEmpty { return nil }  // an empty MathML <mo/> (a placeholder) says nothing
-            if scalar == nil, t.containsASCII(0x20) {
-                // Words (a glyph's alt text): said as words.
+            if scalar == nil, t.containsASCII(0x20), Vocabulary.nameClass(t) == nil {
+                // Words (a glyph's alt text): said as words; a name of two words (`lim sup`, `arg max`,
+                // `ess inf`: `\limsup`) is the function's, below.
                 let n = text(t, range: m.range)
                 return Token(.operand, n, text: n)
             }
@@ -715,8 +716,9 @@ extension Analyzer {
             if u == "△" || u == "∠" || u == "▵" || u == "∡" || u == "#" { return leafToken(.prefix, t, .ord, range: range) }
         }
         if u == nil, t == "mod" { return leafToken(.modulo, t, .ord, range: range) }
-        // Words in an identifier (MathML `<mi><mglyph alt="my glyph"/></mi>`) are said as words.
-        if u == nil, t.containsASCII(0x20) {
+        // Words in an identifier (MathML `<mi><mglyph alt="my glyph"/></mi>`) are said as words; a name
+        // of two words (`lim sup`, `arg max`, `ess inf`) is the function's, below.
+        if u == nil, t.containsASCII(0x20), (nameClass ?? Vocabulary.nameClass(t)) == nil {
             let n = text(t, range: range)
             return Token(.operand, n, text: n)
         }

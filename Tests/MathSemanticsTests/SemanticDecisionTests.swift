@@ -285,6 +285,14 @@ extension SemanticNode {
         #expect(analyze("(x_1 | x_2 | x_3)").count(.absoluteValue) == 1)
     }
 
+    /// A name of two words (`\\limsup`, `\\operatorname{lim\\,sup}`, MathML `<mo>lim sup</mo>`) is the
+    /// function's, with or without scripts; other words in one identifier or operator stay words.
+    @Test func namesOfTwoWords() {
+        #expect(analyze("\\limsup g").kind == .limit)
+        #expect(analyze("\\operatorname{lim\\,sup} g").kind == .limit)
+        #expect(analyze("\\liminf_{n} a_n").kind == .limit)
+    }
+
     /// An evaluation written with a closing bracket and both limits (`\left. F(x) \right]_0^1`) is one,
     /// as `\left. F(x) \right|_0^1` and `[F(x)]_0^1` are; with one limit it stays a bracket with a script.
     @Test func evaluationClosedByABracket() {
