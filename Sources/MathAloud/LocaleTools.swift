@@ -451,27 +451,18 @@ public enum LocaleTools {
         for dir in ["Locales/\(tag)", "Rules/\(tag)"] where fm.fileExists(atPath: folder.appendingPathComponent(dir).path) {
             throw ScaffoldError(description: "\(folder.appendingPathComponent(dir).path) exists; choose another tag or folder")
         }
+        // The folder given is made as a whole (`--into new/dir`); below it, the locale's folders one by one.
+        try? fm.createDirectory(at: folder, withIntermediateDirectories: true)
         var written: [String] = []
         for (path, text) in files {
+            // The one policy of the document outputs (``OutputFile``): no folder on the way and no file
+            // written through a symbolic link, each file atomic.
             let url = folder.appendingPathComponent(path)
-            let dir = url.deletingLastPathComponent()
-            do {
-                for parent in [dir.deletingLastPathComponent(), dir] {
-                    if let type = try? fm.attributesOfItem(atPath: parent.path)[.type] as? FileAttributeType, type == .typeSymbolicLink {
-                        throw ScaffoldError(description: "\(parent.path) is a symbolic link; not writing through it")
-                    }
-                }
-                try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-                let temporary = dir.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-                try Data(text.utf8).write(to: temporary)
-                guard rename(temporary.path, url.path) == 0 else {
-                    try? fm.removeItem(at: temporary)
-                    throw ScaffoldError(description: "cannot write \(url.path)")
-                }
-            } catch let error as ScaffoldError {
-                throw error
+            do throws(OutputFileError) {
+                try OutputFile.prepareDirectories(of: url, under: folder)
+                try OutputFile.write(text, to: url, links: .refuse)
             } catch {
-                throw ScaffoldError(description: "cannot write \(url.path): \(error.localizedDescription)")
+                throw ScaffoldError(description: error.description)
             }
             written.append(path)
         }
