@@ -338,7 +338,7 @@ public final class SpeechBatchProcessor: Sendable {
         let text = speech.plainText
         return .success(SpeechResponse(
             id: request.id, speech: text,
-            ssml: request.format == .ssml ? SSMLRenderer(language: speaker.locale.bcp47 ?? speaker.locale.rawValue).render(speech) : nil,
+            ssml: request.format == .ssml ? SSMLRenderer(locale: speaker.locale).render(speech) : nil,
             label: request.template.map { LabelTemplate($0).fill(speech: text, latex: request.input.source) },
             diagnostics: diagnostics.map(renderer.record)))
     }

@@ -79,7 +79,7 @@ public struct Voice: Sendable {
     /// script prosody and language (the voice's own, so eSpeak-NG keeps the chosen voice).
     public func ssml(for speech: SpeechDescription) -> String {
         SSMLRenderer(scriptProsody: options.scriptProsody, pauseScale: options.pauseScale,
-                     language: installedVoice.languages.first ?? locale.bcp47 ?? locale.rawValue).render(speech)
+                     language: installedVoice.languages.first ?? SSMLRenderer.language(of: locale)).render(speech)
     }
 
     /// Synthesises one utterance.

@@ -17,6 +17,15 @@ public struct SSMLRenderer: Sendable {
         self.language = language
     }
 
+    /// Creates a renderer whose `xml:lang` is the speech locale's BCP 47 tag (``LocaleTag/bcp47``: `zh-TW`
+    /// for `zh-tw`), or the locale as written when it has none.
+    public init(scriptProsody: Bool = false, pauseScale: Double = 1, locale: LocaleTag) {
+        self.init(scriptProsody: scriptProsody, pauseScale: pauseScale, language: Self.language(of: locale))
+    }
+
+    /// The `xml:lang` of a speech locale: its BCP 47 tag, or the locale as written when it has none.
+    public static func language(of locale: LocaleTag) -> String { locale.bcp47 ?? locale.rawValue }
+
     /// The SSML document.
     public func render(_ speech: SpeechDescription) -> String {
         var out = "<speak version=\"1.1\" xmlns=\"http://www.w3.org/2001/10/synthesis\" xml:lang=\"\(XMLEscaping.attribute(language))\">"

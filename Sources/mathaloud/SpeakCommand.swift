@@ -93,7 +93,7 @@ enum SpeakCommand {
         // Prose keeps its own lines and spacing; a formula's speech is one line.
         let text = args.flag("--text") ? speaker.speak(text: input).text : speech.plainText
         if args.flag("--ssml") {
-            out.line(SSMLRenderer(language: settings.locale.rawValue).render(speech))
+            out.line(SSMLRenderer(locale: settings.locale).render(speech))
         } else if let template = args.value("--template") {
             out.line(LabelTemplate(template).fill(speech: text.trimmingCharacters(in: .newlines), latex: input))
         } else {
