@@ -1316,6 +1316,8 @@ extension Analyzer {
         let maxNesting = max(0, min(Analyzer.maxGroupDepth - ctx.groupDepth, Analyzer.maxLevel - ctx.level))
         openFences.truncate(to: 0)
         var previousEnds = i > base && items[i - 1].endsOperand
+        // Whether a square bracket opened (its bars may separate columns: ``markColumnBars(_:)``).
+        var bracketOpened = false
         for i in i..<end {
             // Items that are not fences only say whether they end an operand.
             if items[i].role == .notFence {
@@ -1332,6 +1334,7 @@ extension Analyzer {
             case .notFence(let ends):
                 previousEnds = ends
             case .open(let u):
+                if u == "[" { bracketOpened = true }
                 if openFences.count < maxNesting {
                     openFences.push(OpenFence(index: i, scalar: u, bar: false))
                 } else {
@@ -1388,6 +1391,7 @@ extension Analyzer {
         }
         dropOpenFences(above: 0)
         // Bars between the columns of square brackets written in the row (`[A|b]`).
+        guard bracketOpened else { return }
         var k = base
         while k < end {
             if items[k].role == .open, items[k].fenceScalar == "[", items[k].match > Int32(k + 1) {
@@ -1405,22 +1409,27 @@ extension Analyzer {
     /// absolute values.
     mutating func markColumnBars(_ r: Range<Int>) {
         guard r.count >= 3 else { return }
-        var bars: [Int] = []
-        var j = r.lowerBound
-        while j < r.upperBound {
-            let item = items[j]
-            if item.role == .open, item.match > Int32(j) { j = Int(item.match) + 1; continue }
-            if item.role == .bar {
-                if case .bar(_, let scripted) = item.fenceRole, scripted { return }
-                guard j > r.lowerBound, j + 1 < r.upperBound else { return }
-                let before = items[j - 1], after = items[j + 1]
-                guard before.endsOperand || before.role == .close,
-                      after.role == .open || after.endsOperand || (after.role == .notFence && after.kind != .operator) else { return }
-                bars.append(j)
+        // Checked first, then marked (no list of the bars is kept: most brackets hold none).
+        for pass in 0..<2 {
+            let marking = pass == 1
+            var j = r.lowerBound
+            while j < r.upperBound {
+                let item = items[j]
+                if item.role == .open, item.match > Int32(j) { j = Int(item.match) + 1; continue }
+                if item.role == .bar {
+                    if marking {
+                        items[j].match = RowItem.looseBar
+                    } else {
+                        if case .bar(_, let scripted) = item.fenceRole, scripted { return }
+                        guard j > r.lowerBound, j + 1 < r.upperBound else { return }
+                        let before = items[j - 1], after = items[j + 1]
+                        guard before.endsOperand || before.role == .close,
+                              after.role == .open || after.endsOperand || (after.role == .notFence && after.kind != .operator) else { return }
+                    }
+                }
+                j += 1
             }
-            j += 1
         }
-        for b in bars { items[b].match = RowItem.looseBar }
     }
 
     /// Marks the fences open above the first `k` as loose (bars, or other fence characters).
