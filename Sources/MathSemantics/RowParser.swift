@@ -459,6 +459,8 @@ extension Analyzer {
         let mark = b.mark()
         b.add(child: body, .body)
         b.flag(.bar)
+        // A closing bracket for the bar (`F(x) \Big]_0^1`), as `\left. F(x) \right]_0^1` has.
+        if scalar(big.head) == "]" { b.string(.close, "]") }
         if let l = big.lower { b.add(child: l, .lower); b.flag(.lower) }
         if let u = big.upper { b.add(child: u, .upper); b.flag(.upper) }
         return b.finish(.evaluatedAt, mark, range: SourceRange.union(range(body), big.range))

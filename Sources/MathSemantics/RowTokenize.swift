@@ -170,27 +170,38 @@ extension Analyzer {
     @inline(__always) func tokenScalar(_ t: Token) -> Unicode.Scalar? { t.textNode < 0 ? nil : scalar(t.textNode) }
 
     /// A bar that did not pair: a relation (`|`: divides, such that, given — ClearSpeak VerticalLine),
-    /// or with scripts an evaluation bar (`\Big|_{0}^{1}`).
+    /// or with scripts an evaluation bar (`\Big|_{0}^{1}`, `\biggm|_0^1`, `\mid_{x=0}`).
     mutating func looseBarToken(_ m: MathNode, _ ctx: Context) -> Token {
         switch m.kind {
         case .subscript, .superscript, .subSuperscript:
-            let (sub, sup) = Analyzer.scriptChildren(m)
-            let head = operatorLeaf("|", .ord, range: m.children[0].range)
-            let lower = sub.map { node($0, ctx) }
-            let upper = sup.map { node($0, ctx) }
-            bigs.push(BigParts(head: head, lower: lower, upper: upper, name: .largeOperator, integrals: 0, placement: nil,
-                                 range: m.range))
-            var t = Token(.evaluationBar, empty(m.range))
-            t.big = Int32(bigs.count - 1)
-            return t
+            return evaluationBarToken(m, head: "|", ctx)
         default:
             let leaf = operatorLeaf(m.leafText ?? "|", .rel, range: m.range)
             return Token(.relation, leaf, text: leaf)
         }
     }
 
-    /// A bracket that did not pair: a plain symbol.
+    /// A bar or a closing bracket with scripts that ends what precedes it as an evaluation, of which
+    /// the scripts are the limits (``evaluated(_:_:)`` wraps the operand before it).
+    private mutating func evaluationBarToken(_ m: MathNode, head text: String, _ ctx: Context) -> Token {
+        let (sub, sup) = Analyzer.scriptChildren(m)
+        let head = operatorLeaf(text, .ord, range: m.children[0].range)
+        let lower = sub.map { node($0, ctx) }
+        let upper = sup.map { node($0, ctx) }
+        bigs.push(BigParts(head: head, lower: lower, upper: upper, name: .largeOperator, integrals: 0, placement: nil,
+                             range: m.range))
+        var t = Token(.evaluationBar, empty(m.range))
+        t.big = Int32(bigs.count - 1)
+        return t
+    }
+
+    /// A bracket that did not pair: a plain symbol; a closing square bracket with both limits (`F(x)
+    /// \Big]_0^1`, the closing half of `\left. F(x) \right]_0^1` without its opening) an evaluation.
     mutating func looseFenceToken(_ m: MathNode, _ ctx: Context) -> Token {
+        if case .subSuperscript = m.kind, m.children.count == 3, let (t, _, _) = m.children[0].operatorParts, t == "]" {
+            let (sub, sup) = Analyzer.scriptChildren(m)
+            if sub != nil && sup != nil { return evaluationBarToken(m, head: t, ctx) }
+        }
         if case .operator(let t, let p) = m.kind {
             let leaf = operatorLeaf(t, p.atomClass, range: m.range)
             return Token(.operand, leaf, text: leaf)

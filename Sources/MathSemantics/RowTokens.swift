@@ -1276,13 +1276,16 @@ extension Analyzer {
     static func fenceRole(_ u: Unicode.Scalar, _ cls: AtomClass, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
             switch cls {
-            // ∥ and ⫴ are relations (parallel to) unless they pair around a norm.
-            case .rel where u != "\u{2225}" && u != "\u{2AF4}": return nil
+            // ∥ and ⫴ are relations (parallel to) unless they pair around a norm. A relation bar with
+            // scripts (`\biggm|_0^1`) is an evaluation bar, as a bar is.
+            case .rel where u != "\u{2225}" && u != "\u{2AF4}": return scripted ? .bar(u, scripted: true) : nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
             }
         }
+        // `\mid_{x=0}`: the divides sign with scripts is the evaluation bar.
+        if scripted && u == "\u{2223}" && cls == .rel { return .bar(u, scripted: true) }
         if cls == .rel || cls == .bin || cls == .punct { return nil }
         if !scripted, Vocabulary.isOpener(u) { return .open(u) }
         if Vocabulary.isCloser(u) { return .close(u) }
