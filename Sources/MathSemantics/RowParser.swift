@@ -466,6 +466,22 @@ extension Analyzer {
         return b.finish(.evaluatedAt, mark, range: SourceRange.union(range(body), big.range))
     }
 
+    /// A ``SemanticKind/measurement`` of `quantity` in degrees Celsius or Fahrenheit (`scale`: the unit's
+    /// symbol, `°C` or `°F`), as a quantity followed by `℃` or `\text{°C}` makes; nil if the unit words do
+    /// not know the symbol.
+    mutating func temperatureMeasurement(_ quantity: NodeID, scale: String, range: SourceRange?) -> NodeID? {
+        guard let key = Vocabulary.unitKey(scale, names: unitNames) else { return nil }
+        let unitMark = b.mark()
+        b.string(.unitName, key)
+        let unit = b.finish(.unit, unitMark, text: scale, range: range, rangeFromChildren: false)
+        let mark = b.mark()
+        b.add(child: quantity, .quantity)
+        b.add(child: unit, .unit)
+        b.string(.unitName, key)
+        if kind(quantity) == .number && text(quantity) == "1" { b.flag(.singular) }
+        return b.finish(.measurement, mark)
+    }
+
     /// `× ÷ ⋅ * /` in one ``SemanticKind/infix``; `mod` makes a ``SemanticKind/modulo``.
     mutating func term(_ p: inout ExpressionParser) -> NodeID? {
         let first = unary(&p)
@@ -1097,15 +1113,24 @@ extension Analyzer {
                     factors[w - 1] = b.finish(.modulo, mark)
                     continue
                 }
-                // 25^\circ\mathrm{C}: degrees on a temperature scale.
-                if kind(last) == .degrees, tree.property(last, .scale) == nil, kind(f) == .identifier {
+                // 25^\circ\mathrm{C}: degrees on a temperature scale. Celsius and Fahrenheit are the units °C
+                // and °F, as `25\,℃` and `25\,\text{°C}` are ("25 degrees Celsius" in every locale's unit
+                // words); the scale's letter may be a text (`25^\circ\text{C}`). Kelvin has no degrees: `300^\circ K`
+                // keeps its letter.
+                if kind(last) == .degrees, tree.property(last, .scale) == nil, kind(f) == .identifier || kind(f) == .text {
                     let variant = tree.property(f, .variant)
-                    let u = scalar(f)
-                    if variant == nil || atom(f, .variant) == .normal, u == "C" || u == "F" || u == "K" {
+                    let u = kind(f) == .text ? text(f).trimmingSpaces.soleScalar : scalar(f)
+                    if u == "C" || u == "F", let quantity = child(last, .quantity), tree.childCount(last) == 1,
+                       let degreesUnit = temperatureMeasurement(quantity, scale: u == "C" ? "°C" : "°F",
+                                                                range: range(f)) {
+                        factors[w - 1] = degreesUnit
+                        continue
+                    }
+                    if kind(f) == .identifier, variant == nil || atom(f, .variant) == .normal, u == "K" {
                         let mark = b.mark()
                         for link in tree.children(last) { b.add(child: link.node, roleNumber: link.role) }
                         b.add(child: f, .unit)
-                        b.atom(.scale, u == "C" ? .celsius : u == "F" ? .fahrenheit : .kelvin)
+                        b.atom(.scale, .kelvin)
                         factors[w - 1] = b.finish(.degrees, mark)
                         continue
                     }

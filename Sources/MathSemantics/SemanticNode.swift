@@ -288,8 +288,9 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// A factorial: child `argument` (the preceding factor: `n!`, `(n+1)!`). Property `count` = 2 for
     /// a double factorial `n!!`.
     case factorial
-    /// Degrees (`30^\circ`): child `quantity`. On a temperature scale (`25^\circ\mathrm{C}`) also a
-    /// `unit` child and property `scale` = `celsius` | `fahrenheit` | `kelvin`.
+    /// Degrees (`30^\circ`): child `quantity`. On the kelvin scale written with a ring (`300^\circ\mathrm{K}`)
+    /// also a `unit` child and property `scale` = `kelvin`; degrees Celsius and Fahrenheit
+    /// (`25^\circ\mathrm{C}`, `25^\circ\text{F}`) are a ``measurement`` in the unit `°C` or `°F`, as `25\,℃` is.
     case degrees
     /// Percent (`15\%`): child `quantity`.
     case percent

@@ -4,7 +4,8 @@ import Testing
 
 /// The one-character degree signs: `℃` takes the SI prefixes `°C` takes, and every shipped locale has
 /// words for `℃` (no Unicode name, no missing-word warning). A degree ring raised on nothing (`25\,^\circ C`,
-/// `{}^\circ C`, the spaced typesetting of "25 °C") is the degree sign, never a pre-superscript of the C.
+/// `{}^\circ C`, the spaced typesetting of "25 °C") is the degree sign, never a pre-superscript of the C, and
+/// degrees Celsius read alike however they are written.
 @Suite struct DegreeSignTests {
     @Test func prefixedDegreeCelsiusIsAUnit() throws {
         let speaker = try Speaker(cacheCapacity: 0)
@@ -32,12 +33,17 @@ import Testing
             let mathML = #"<math><mn>25</mn><msup><mspace width="0.167em"/><mo>∘</mo></msup><mi>C</mi></math>"#
             #expect(speaker.speak(mathML: mathML).text == joined, "\(locale) \(style): MathML")
             #expect(speaker.speak(tex: #"{}^\circ C"#).text == speaker.speak(tex: "°C").text, "\(locale) \(style)")
+            // Degrees Celsius however written: the ring and a letter, a text or an upright C, or the one sign.
+            #expect(speaker.speak(tex: #"25\,℃"#).text == joined, "\(locale) \(style): ℃")
+            #expect(speaker.speak(tex: #"25^\circ\text{C}"#).text == joined, "\(locale) \(style): text")
+            #expect(speaker.speak(tex: #"25^\circ\mathrm{C}"#).text == joined, "\(locale) \(style): upright")
         }
     }
 
     @Test func lookAlikesStayPreScriptsAndTheKelvinScaleIsRead() throws {
         let speaker = try Speaker(cacheCapacity: 0)
-        #expect(speaker.speak(tex: #"25\,^{\circ}\mathrm{C}"#).text == "25 degrees C")
+        #expect(speaker.speak(tex: #"25\,^{\circ}\mathrm{C}"#).text == "25 degrees Celsius")
+        #expect(speaker.speak(tex: #"1^\circ F"#).text == "1 degree Fahrenheit")
         #expect(speaker.speak(tex: #"T = 300\,^\circ K"#).text == "T equals 300 degrees K")
         // A number or a letter raised on nothing before a letter is still a pre-superscript.
         #expect(speaker.speak(tex: #"{}^{14}C"#).text == "C with mass number 14")
