@@ -16,11 +16,21 @@ import MathAloud
         mutating func finish(_ summary: AuditSummary) {}
     }
 
+    /// A temporary folder holding `files` (path, text), written in order.
+    func folder(_ files: [(path: String, text: String)]) -> FixtureDirectory {
+        let dir = FixtureDirectory()
+        for file in files { dir.write(file.path, file.text) }
+        return dir
+    }
+
+    /// The files `inputs` name, audited from `dir` as the current directory.
+    func fileSet(_ dir: FixtureDirectory, _ inputs: [String], configuration: AuditConfiguration = AuditConfiguration()) -> AuditFileSet {
+        AuditFileSet(inputs: inputs, configuration: configuration, directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+    }
+
     func run(_ dir: FixtureDirectory, _ inputs: [String]) -> [FileAudit] {
-        let set = AuditFileSet(inputs: inputs, configuration: AuditConfiguration(),
-                               directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
         var writers: [any AuditReportWriter] = [Collector()]
-        AuditRun(engine: AuditFixtures.engine()).run(set, writers: &writers)
+        AuditRun(engine: AuditFixtures.engine()).run(fileSet(dir, inputs), writers: &writers)
         return (writers[0] as! Collector).files
     }
 
@@ -32,14 +42,15 @@ import MathAloud
     }
 
     @Test func includedFilesAreAuditedWithTheirOwnPathsOnce() {
-        let dir = FixtureDirectory()
-        dir.write("tex/main.tex", "\\newcommand{\\myreals}{\\mathbb{R}}\nMain $a$.\n\\input{ch/one}\n\\include{missing}\n\\input{ch/one.tex}\n")
-        // `two` is found beside `one` (relative to the including file); `\myreals` is main's.
-        dir.write("tex/ch/one.tex", "One $x\\in\\myreals$\nand $\\undefinedone$ \\input{two} \\input{../appendix}\n")
-        dir.write("tex/ch/two.tex", "Two $\\undefinedtwo$\n")
-        dir.write("tex/appendix.tex", "Appendix $c$\n")
-        // Another document including two.tex: it was reported after main.tex's chapter, once.
-        dir.write("tex/other.tex", "Other \\input{ch/two}\n")
+        let dir = folder([
+            ("tex/main.tex", "\\newcommand{\\myreals}{\\mathbb{R}}\nMain $a$.\n\\input{ch/one}\n\\include{missing}\n\\input{ch/one.tex}\n"),
+            // `two` is found beside `one` (relative to the including file); `\myreals` is main's.
+            ("tex/ch/one.tex", "One $x\\in\\myreals$\nand $\\undefinedone$ \\input{two} \\input{../appendix}\n"),
+            ("tex/ch/two.tex", "Two $\\undefinedtwo$\n"),
+            ("tex/appendix.tex", "Appendix $c$\n"),
+            // Another document including two.tex: it was reported after main.tex's chapter, once.
+            ("tex/other.tex", "Other \\input{ch/two}\n"),
+        ])
         let files = run(dir, ["tex"])
         #expect(lines(files) == [
             "tex/main.tex: 1 formulas",
@@ -67,15 +78,15 @@ import MathAloud
     /// includes it (`includedBy` in the JSON), in that file's shard, and a file that documents of two
     /// shards include is reported once.
     @Test func shardsMergeToTheOneRunsReport() throws {
-        let dir = FixtureDirectory()
-        dir.write("a.tex", "A $a$ \\input{z/ch}\n")
-        dir.write("b.tex", "B $b$ \\input{z/ch}\n")
-        dir.write("n.tex", "N $\\undefinedn$\n")
-        dir.write("m.tex", "M $m$\n")
-        dir.write("z/ch.tex", "Ch $\\undefinedch$\n")
+        let dir = folder([
+            ("a.tex", "A $a$ \\input{z/ch}\n"),
+            ("b.tex", "B $b$ \\input{z/ch}\n"),
+            ("n.tex", "N $\\undefinedn$\n"),
+            ("m.tex", "M $m$\n"),
+            ("z/ch.tex", "Ch $\\undefinedch$\n"),
+        ])
         func json(_ shard: (Int, Int)?) -> Data {
-            var set = AuditFileSet(inputs: ["."], configuration: AuditConfiguration(),
-                                   directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+            var set = fileSet(dir, ["."])
             if let shard { set.restrict(toShard: shard.0, of: shard.1) }
             let output = ReportOutput(stream: nil)
             var writers: [any AuditReportWriter] = [JSONReportWriter(output: output)]
@@ -104,10 +115,11 @@ import MathAloud
     /// A file that includes itself, and two files that include each other: a finding at the command,
     /// no hang, each file once.
     @Test func cyclesAreFindingsAndEnd() {
-        let dir = FixtureDirectory()
-        dir.write("loop.tex", "Loop $a$ \\input{loop}\n")
-        dir.write("p.tex", "P $p$ \\input{q}\n")
-        dir.write("q.tex", "Q $q$ \\input{p}\n")
+        let dir = folder([
+            ("loop.tex", "Loop $a$ \\input{loop}\n"),
+            ("p.tex", "P $p$ \\input{q}\n"),
+            ("q.tex", "Q $q$ \\input{p}\n"),
+        ])
         let files = run(dir, ["."])
         #expect(lines(files) == [
             "loop.tex: 1 formulas",
