@@ -28,9 +28,9 @@ import MathAloud
         AuditFileSet(inputs: inputs, configuration: configuration, directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
     }
 
-    func run(_ dir: FixtureDirectory, _ inputs: [String]) -> [FileAudit] {
+    func run(_ dir: FixtureDirectory, _ inputs: [String], configuration: AuditConfiguration = AuditConfiguration()) -> [FileAudit] {
         var writers: [any AuditReportWriter] = [Collector()]
-        AuditRun(engine: AuditFixtures.engine()).run(fileSet(dir, inputs), writers: &writers)
+        AuditRun(engine: AuditFixtures.engine(configuration)).run(fileSet(dir, inputs, configuration: configuration), writers: &writers)
         return (writers[0] as! Collector).files
     }
 
@@ -72,6 +72,53 @@ import MathAloud
             "  tex/ch/two.tex:1:6 math.unknown-command",
             "tex/appendix.tex: 1 formulas",
         ], "\(lines(run(dir, ["tex/ch/one.tex"])))")
+    }
+
+    /// A file the `exclude` globs match is not audited when another file includes it (the walk left it
+    /// out, and `\input` brought it back into the report); its definitions still count for the file
+    /// that includes it, and a file it includes is audited unless excluded too. The globs are matched
+    /// from the folder given, as the walk matches them (`..` for a file outside it), and from the
+    /// current directory for a file given by name, which is audited whatever the globs say.
+    @Test func excludedFilesAreNotAuditedThroughAnInclude() {
+        let dir = folder([
+            ("book/main.tex", "Main $\\R$ \\input{vendor/defs} \\input{ch/one} \\input{../shared/notes}\n"),
+            ("book/vendor/defs.tex", "\\newcommand{\\R}{\\mathbb{R}}\nDefs $\\undefinedv$ \\input{ch/two}\n"),
+            ("book/ch/one.tex", "One $\\undefinedone$\n"),
+            ("book/ch/two.tex", "Two $\\undefinedtwo$\n"),
+            ("shared/notes.tex", "Notes $\\undefinedn$\n"),
+        ])
+        func excluding(_ globs: String...) -> AuditConfiguration {
+            var configuration = AuditConfiguration()
+            configuration.exclude = globs.map(Glob.init)
+            return configuration
+        }
+        let book = run(dir, ["book"], configuration: excluding("vendor/", "../shared/**"))
+        #expect(lines(book) == [
+            "book/main.tex: 1 formulas",
+            "book/ch/two.tex: 1 formulas",
+            "  book/ch/two.tex:1:6 math.unknown-command",
+            "book/ch/one.tex: 1 formulas",
+            "  book/ch/one.tex:1:6 math.unknown-command",
+        ], "\(lines(book))")
+        // A glob of a file name matches at any depth, here inside and outside the folder given.
+        #expect(lines(run(dir, ["book"], configuration: excluding("defs.tex", "notes.tex", "two.tex"))) == [
+            "book/main.tex: 1 formulas",
+            "book/ch/one.tex: 1 formulas",
+            "  book/ch/one.tex:1:6 math.unknown-command",
+        ])
+        // A file given by name: its includes are matched from the current directory (`ch/one.tex`, with
+        // a `/`, is anchored there and matches nothing); a file given by name beside it is audited,
+        // excluded or not, on its own (where `ch/two` is not found).
+        let named = run(dir, ["book/main.tex", "book/vendor/defs.tex"],
+                        configuration: excluding("book/vendor/**", "shared/", "ch/one.tex", "book/ch/two.tex"))
+        #expect(lines(named) == [
+            "book/main.tex: 1 formulas",
+            "book/ch/one.tex: 1 formulas",
+            "  book/ch/one.tex:1:6 math.unknown-command",
+            "book/vendor/defs.tex: 1 formulas",
+            "  book/vendor/defs.tex:2:7 math.unknown-command",
+            "  book/vendor/defs.tex:2:20 document.missing-include",
+        ], "\(lines(named))")
     }
 
     /// Shards merge to the one run's report: an included file is reported after the file that
