@@ -5,7 +5,9 @@
 // the rest is the body, handed to the route as the server hands it after reading it (the batch in
 // pieces of 1–64 bytes, as a network delivers them). Whatever the bytes, the answer must be a status
 // the API documents, never a 5xx, with a JSON error body `{"error": {"code", …}}` when it is not 200,
-// and the batch must answer exactly one line per non-blank input line.
+// and the batch must answer exactly one line per non-blank input line. `Content-Language`, when there
+// is one, is tags of ASCII letters, digits and `-` joined by ", " (nothing of the body reaches the
+// header as it is), and an error answer has none.
 import Foundation
 import MathAloudServer
 
@@ -54,6 +56,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let object = try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any]
             precondition((object?["error"] as? [String: Any])?["code"] is String, "\(route): error body is not {error: {code}}")
         }
+    }
+    if let language = response.header("Content-Language") {
+        precondition(response.status == 200, "\(route): an error answer names a language")
+        let tags = language.components(separatedBy: ", ")
+        precondition(tags.allSatisfy { tag in
+            !tag.isEmpty && tag.utf8.allSatisfy { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        }, "\(route): Content-Language \(language)")
     }
     return 0
 }

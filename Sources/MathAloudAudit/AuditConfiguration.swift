@@ -16,7 +16,8 @@ import MathAloud
 /// ```
 /// Every key is optional. Globs are matched against paths relative to the audited directory (``Glob``);
 /// a file is audited when it matches an `include` (all supported files when there is none) and no
-/// `exclude`. Macro files are read relative to the configuration file.
+/// `exclude`; a LaTeX file an `exclude` matches is not audited either when another file includes it
+/// (``excludes(included:from:)``). Macro files are read relative to the configuration file.
 public struct AuditConfiguration: Sendable {
     /// Globs of files to audit (empty: every file of a supported format).
     public var include: [Glob] = []
@@ -55,6 +56,25 @@ public struct AuditConfiguration: Sendable {
     public func selects(_ path: String) -> Bool {
         if exclude.contains(where: { $0.matches(path) }) { return false }
         return include.isEmpty || include.contains { $0.matches(path) }
+    }
+
+    /// Whether a file a LaTeX document includes is left out: an `exclude` glob matches its path from
+    /// `root`, the folder the including document's globs are matched from (``AuditFileSet/Item/root``),
+    /// as the walk of that folder would have matched it; a file outside the folder by its path with
+    /// `..` (`../shared/macros.tex`). The `include` globs choose the documents, not what they include.
+    public func excludes(included url: URL, from root: URL) -> Bool {
+        guard !exclude.isEmpty else { return false }
+        let path = Self.relativePath(of: url, from: root)
+        return exclude.contains { $0.matches(path) }
+    }
+
+    /// `url`'s path from the folder `root` (both made standard first), with `..` for each folder of
+    /// `root` it is not under.
+    static func relativePath(of url: URL, from root: URL) -> String {
+        let file = url.standardizedFileURL.pathComponents, base = root.standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(file.count - 1, base.count), file[common] == base[common] { common += 1 }
+        return (Array(repeating: "..", count: base.count - common) + file[common...]).joined(separator: "/")
     }
 
     /// A problem in a configuration file.

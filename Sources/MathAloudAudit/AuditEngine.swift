@@ -69,8 +69,11 @@ public struct AuditEngine: Sendable {
     ///   - url: where it is.
     ///   - path: how to report it (relative to the audited directory).
     ///   - format: its format.
+    ///   - root: the folder the configuration's globs are matched from (``AuditFileSet/Item/root``): a
+    ///     LaTeX file this one includes is not audited when an `exclude` glob matches its path from
+    ///     there (``AuditConfiguration/excludes(included:from:)``); default: the file's folder.
     ///   - planFixes: whether to plan the `--fix` edits too.
-    public func audit(url: URL, path: String, format: FileFormat, planFixes: Bool = false) -> FileAudit {
+    public func audit(url: URL, path: String, format: FileFormat, root: URL? = nil, planFixes: Bool = false) -> FileAudit {
         var summary = DocumentSummary(file: path, format: format.rawValue)
         var findings: [Finding] = []
         func fail(_ rule: AuditRule, _ message: String) -> FileAudit {
@@ -98,7 +101,12 @@ public struct AuditEngine: Sendable {
         let document = Segmenters.segment(bytes, format: format, url: url, kramdown: configuration.kramdown)
         let transcoded = judge(document, file: path, entry: nil, summary: &summary, findings: &findings, edits: &edits)
         var included: [FileAudit.IncludedFile] = []
+        let globRoot = root ?? url.deletingLastPathComponent()
         for include in document.includes {
+            let includedURL = url.deletingLastPathComponent().appendingPathComponent(include.path).standardizedFileURL
+            // An excluded file is not audited, whoever includes it (its definitions still count: the
+            // document includes them); the files it includes are, unless excluded too.
+            if configuration.excludes(included: includedURL, from: globRoot) { continue }
             // Reported by its path from the including file's directory as given (`tex/ch/one.tex`).
             let directory = (path as NSString).deletingLastPathComponent
             let file = include.path.hasPrefix("/") || directory.isEmpty ? include.path : Self.normalized(directory + "/" + include.path)
@@ -107,8 +115,7 @@ public struct AuditEngine: Sendable {
             var includedFindings: [Finding] = []
             var ignored: [TextEdit] = []
             judge(include.document, file: file, entry: nil, summary: &includedSummary, findings: &includedFindings, edits: &ignored)
-            included.append(.init(url: url.deletingLastPathComponent().appendingPathComponent(include.path).standardizedFileURL,
-                                  audit: FileAudit(summary: includedSummary, findings: includedFindings, plan: nil)))
+            included.append(.init(url: includedURL, audit: FileAudit(summary: includedSummary, findings: includedFindings, plan: nil)))
         }
         var plan: FixPlan? = nil
         if planFixes {

@@ -14,6 +14,10 @@ public struct AuditFileSet: Sendable {
         public let path: String
         /// Its format.
         public let format: FileFormat
+        /// The folder the configuration's globs are matched from for this file and the LaTeX files it
+        /// includes: the directory given that it was found in, else the current directory (a file or
+        /// a glob given).
+        public let root: URL
     }
 
     /// The files, sorted by path.
@@ -57,25 +61,31 @@ public struct AuditFileSet: Sendable {
             } else {
                 let format = FileFormat.forExtension(url.pathExtension) ?? AuditFileSet.sniff(url)
                 // A file given by name is audited even when it cannot be read: that is a finding.
-                items.append(Item(url: url, path: input, format: format ?? .text))
+                items.append(Item(url: url, path: input, format: format ?? .text, root: directory.standardizedFileURL))
             }
         }
         var seen = Set<String>()
         let sorted = items.filter { seen.insert($0.path).inserted }.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        self.items = AuditFileSet.withoutIncludedFiles(sorted)
+        self.items = AuditFileSet.withoutIncludedFiles(sorted, configuration: configuration)
         self.missing = missing
         self.unmatchedGlobs = unmatched
     }
 
     /// The items without the LaTeX files another LaTeX file of the set includes: those are audited
     /// through the file that includes them (with its definitions, located in their own lines), once,
-    /// in the same shard. A set whose files only include each other (a cycle) keeps its first file.
-    static func withoutIncludedFiles(_ items: [Item]) -> [Item] {
+    /// in the same shard. A set whose files only include each other (a cycle) keeps its first file. A
+    /// file whose inclusion the `exclude` globs leave out is not audited through the file that includes
+    /// it, so it stays (given by name, it is audited).
+    static func withoutIncludedFiles(_ items: [Item], configuration: AuditConfiguration) -> [Item] {
         let latex = items.filter { $0.format == .latex }
         guard latex.count > 1 else { return items }
         func key(_ item: Item) -> String { item.url.standardizedFileURL.path }
         var includes: [String: Set<String>] = [:]
-        for item in latex { includes[key(item)] = Segmenters.includedFiles(of: item.url).subtracting([key(item)]) }
+        for item in latex {
+            includes[key(item)] = Segmenters.includedFiles(of: item.url).subtracting([key(item)]).filter {
+                !configuration.excludes(included: URL(fileURLWithPath: $0), from: item.root)
+            }
+        }
         let included = includes.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         var covered = Set<String>()
         var kept = Set<String>()
@@ -110,7 +120,7 @@ public struct AuditFileSet: Sendable {
                 guard let attributes = try? fm.attributesOfItem(atPath: url.path) else {
                     // Unreadable entries are still listed when they look like documents: that is a finding.
                     if let format = FileFormat.forExtension(url.pathExtension), configuration.selects(path) {
-                        items.append(Item(url: url, path: prefix + path, format: format))
+                        items.append(Item(url: url, path: prefix + path, format: format, root: root))
                     }
                     continue
                 }
@@ -123,7 +133,7 @@ public struct AuditFileSet: Sendable {
                         if fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
                     }
                     guard let format = FileFormat.forExtension(url.pathExtension), configuration.selects(path) else { continue }
-                    items.append(Item(url: url, path: prefix + path, format: format))
+                    items.append(Item(url: url, path: prefix + path, format: format, root: root))
                 }
             }
         }

@@ -40,7 +40,7 @@ public struct AuditRun: Sendable {
         // reported after the first that includes it.
         var reported = Set<String>()
         OrderedPipeline.run(count: items.count, threads: threads, window: max(16, threads * 8), work: { i in
-            engine.audit(url: items[i].url, path: items[i].path, format: items[i].format, planFixes: planFixes)
+            engine.audit(url: items[i].url, path: items[i].path, format: items[i].format, root: items[i].root, planFixes: planFixes)
         }, consume: { i, audit in
             if reported.insert(items[i].url.standardizedFileURL.path).inserted {
                 summary.add(audit.summary)

@@ -182,18 +182,16 @@ public final class Renderer: Sendable {
         let text = spoken.text
         let speech = text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) ? source : text
         let label = template.fill(speech: speech, latex: source)
-        let (box, missing) = layout(parsed.root, display: display, errorColor: nil, tagsOnLeft: nil)
         // The parser's diagnostics as they are (an unknown command, a warning for speech because it is
         // read by name, is drawn in red: an error in the image), then what the speech engine and the
         // layout add, in order of position (the sort is stable: a list already in order is kept as it is).
-        var diagnostics = parsed.diagnostics
-        if !spoken.speechDiagnostics.isEmpty { diagnostics += spoken.speechDiagnostics }
-        if !missing.isEmpty { diagnostics += Renderer.missingGlyphDiagnostics(missing, in: parsed.root, source: source) }
+        let (box, laidOutDiagnostics, margins) = laidOut(parsed, display: display, errorColor: nil, tagsOnLeft: nil,
+                                                         speechDiagnostics: spoken.speechDiagnostics)
+        var diagnostics = laidOutDiagnostics
         func position(_ d: Diagnostic) -> Int { d.range?.lowerBound ?? 0 }
         if zip(diagnostics, diagnostics.dropFirst()).contains(where: { position($1) < position($0) }) {
             diagnostics.sort { position($0) < position($1) }
         }
-        let margins = self.margins(box, padding: options.padding)
         let (fontSize, pageDiagnostic) = pageFit(box, margins: margins)
         if let pageDiagnostic { diagnostics.append(pageDiagnostic) }
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
@@ -234,13 +232,22 @@ public final class Renderer: Sendable {
     /// reports them.
     public func render(_ parsed: ParsedFormula, display: Bool?, label: String, speech: String,
                        errorColor: RGBAColor? = nil, tagsOnLeft: Bool? = nil) -> RenderedFormula {
-        let source = parsed.source.text
+        let (box, diagnostics, margins) = laidOut(parsed, display: display, errorColor: errorColor, tagsOnLeft: tagsOnLeft)
+        return RenderedFormula(source: parsed.source.text, box: box, label: label, speech: speech, diagnostics: diagnostics,
+                               fontSize: options.size, padding: options.padding, margins: margins,
+                               language: speaker.locale.bcp47)
+    }
+
+    /// What both ways of rendering a parsed formula begin with: its box, its diagnostics (the parser's,
+    /// then `speechDiagnostics`, then a `render.missing-glyph` warning for each character no font has)
+    /// and the image's margins around the box's ink.
+    private func laidOut(_ parsed: ParsedFormula, display: Bool?, errorColor: RGBAColor?, tagsOnLeft: Bool?,
+                         speechDiagnostics: [Diagnostic] = []) -> (box: Box, diagnostics: [Diagnostic], margins: ImageMargins) {
         let (box, missing) = layout(parsed.root, display: display, errorColor: errorColor, tagsOnLeft: tagsOnLeft)
         var diagnostics = parsed.diagnostics
-        if !missing.isEmpty { diagnostics += Renderer.missingGlyphDiagnostics(missing, in: parsed.root, source: source) }
-        return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
-                               fontSize: options.size, padding: options.padding, margins: margins(box, padding: options.padding),
-                               language: speaker.locale.bcp47)
+        if !speechDiagnostics.isEmpty { diagnostics += speechDiagnostics }
+        if !missing.isEmpty { diagnostics += Renderer.missingGlyphDiagnostics(missing, in: parsed.root, source: parsed.source.text) }
+        return (box, diagnostics, margins(box, padding: options.padding))
     }
 
     /// Lays out a presentation tree into a box tree (em units) in this renderer's style and font.

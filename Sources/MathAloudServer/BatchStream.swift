@@ -18,6 +18,14 @@ final class BatchStream: StreamingBody {
     private var written: UInt64 = 0
     private var lines = 0
     private var failed = false
+    /// The BCP 47 tags of the locales the answered lines speak, each once, in order of first use; nil
+    /// once there are more than ``maxLanguages`` (the response then names none).
+    private var languages: [String]? = []
+    private let defaultLocale: LocaleTag
+
+    /// The most languages `Content-Language` lists for a batch (a tag such as `en-US-x-a1` speaks
+    /// with `en`'s rules, so the distinct tags of a long batch are not bounded by the locales there are).
+    static let maxLanguages = 32
 
     init(service: MathAloudService, engines: SpeechEngines) {
         self.service = service
@@ -25,6 +33,7 @@ final class BatchStream: StreamingBody {
         // A batch line holds one formula and its settings; JSON escaping can double a formula's bytes.
         self.maxLineBytes = 2 * service.configuration.maxFormulaBytes + 4096
         self.timeLimit = service.configuration.requestTimeout
+        self.defaultLocale = engines.speakers.defaults.locale
         pending.reserveCapacity(1 << 16)
     }
 
@@ -70,10 +79,17 @@ final class BatchStream: StreamingBody {
         if failed || spool < 0 && written > 0 {
             return ServiceError(503, .unavailable, "the server cannot store the batch's output").response
         }
-        if spool < 0 { return HTTPResponse(status: 200, contentType: "application/x-ndjson", body: Data()) }
-        let fd = spool
-        spool = -1
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/x-ndjson")], body: .file(descriptor: fd, size: written))
+        var response: HTTPResponse
+        if spool < 0 {
+            response = HTTPResponse(status: 200, contentType: "application/x-ndjson", body: Data())
+        } else {
+            response = HTTPResponse(status: 200, headers: [("Content-Type", "application/x-ndjson")], body: .file(descriptor: spool, size: written))
+            spool = -1
+        }
+        // The languages of the lines spoken (RFC 9110 §8.5: a list is content for audiences of each);
+        // error lines, in English whatever their locale, add none.
+        if let languages, !languages.isEmpty { response.setLanguage(languages.joined(separator: ", ")) }
+        return response
     }
 
     private func tooLong() -> String {
@@ -84,18 +100,33 @@ final class BatchStream: StreamingBody {
         // Blank lines are skipped, as `speak --batch` skips them.
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         let text = String(decoding: bytes, as: UTF8.self)
-        let (out, expired) = FormulaDeadline.run(seconds: timeLimit) { processor.process(line: text) }
+        let read = FormulaRequest.read(line: text)
+        // What `processor.process(line:)` answers, with the request at hand for its language.
+        let (out, expired) = FormulaDeadline.run(seconds: timeLimit) { () -> BatchResult<SpeechResponse> in
+            switch read {
+            case .success(let request): processor.process(request)
+            case .failure(let error): .failure(error)
+            }
+        }
         if expired {
             // The line's id, when it can be read, goes with the error.
             let id: JSONValue
-            switch FormulaRequest.read(line: text) {
+            switch read {
             case .success(let request): id = request.id
             case .failure(let error): id = error.id
             }
             emit(BatchError(id: id, message: "stopped: the formula took longer than the time limit of \(timeLimit) s").jsonLine)
-        } else {
-            emit(out)
+            return
         }
+        if case .success = out, case .success(let request) = read { spoke(request.locale ?? defaultLocale) }
+        emit(out.jsonLine)
+    }
+
+    /// Notes the language of a line answered with speech.
+    private func spoke(_ locale: LocaleTag) {
+        guard let tag = locale.bcp47, languages?.contains(tag) == false else { return }
+        languages?.append(tag)
+        if languages?.count ?? 0 > BatchStream.maxLanguages { languages = nil }
     }
 
     private func emit(_ line: String) {

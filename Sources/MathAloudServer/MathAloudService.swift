@@ -244,7 +244,9 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         if let format = body.request.format, format.kind != .speech {
             throw .badField("\"format\" must be \(OutputFormat.names(of: .speech)) for speech, not \(format)")
         }
-        return .json(200, try speechResponse(body).jsonText)
+        var response = HTTPResponse.json(200, try speechResponse(body).jsonText)
+        response.setLanguage(engines.current.language(of: body.request))
+        return response
     }
 
     func labels(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
@@ -257,7 +259,9 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         if let format = body.request.format, format.kind != .speech {
             throw .badField("\"format\" must be \(OutputFormat.names(of: .speech)) for labels, not \(format)")
         }
-        return .json(200, try speechResponse(body).jsonText)
+        var response = HTTPResponse.json(200, try speechResponse(body).jsonText)
+        response.setLanguage(engines.current.language(of: body.request))
+        return response
     }
 
     func parse(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
@@ -310,6 +314,7 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         }
         var response = HTTPResponse(status: 200, contentType: "audio/wav", body: recording.audio.wavData())
         response.headers.append(("X-Speech", HeaderText.encode(spoken.speech)))
+        response.setLanguage(speaker.locale.bcp47)
         response.addDiagnostics(spoken.diagnostics)
         return response
     }
@@ -368,6 +373,7 @@ public final class MathAloudService: HTTPHandler, @unchecked Sendable {
         }
         var response = HTTPResponse(status: 200, contentType: format.mediaType, body: data)
         response.headers.append(("X-Label", HeaderText.encode(formula.label)))
+        response.setLanguage(formula.language)
         response.addDiagnostics(records)
         return response
     }
@@ -492,6 +498,16 @@ extension HTTPResponse {
     mutating func addDiagnostics(_ records: [DiagnosticRecord]) {
         headers.append(("X-Diagnostics", HeaderText.diagnostics(records)))
         headers.append(("X-Diagnostics-Count", String(records.count)))
+    }
+}
+
+extension HTTPResponse {
+    /// `Content-Language` for a body in one language: `tag`, a BCP 47 tag in its conventional case
+    /// (``LocaleTag/bcp47``, the tag SSML's `xml:lang` and SVG's `lang` carry); nothing when it is nil.
+    /// Error bodies carry none: their messages are English whatever the request's locale, not in it.
+    mutating func setLanguage(_ tag: String?) {
+        guard let tag else { return }
+        headers.append(("Content-Language", tag))
     }
 }
 

@@ -38,6 +38,8 @@ enum OpenAPIDocument {
           "RequestId": {"description": "The request id (the client's X-Request-Id when usable).", "schema": {"type": "string"}},
           "RetryAfter": {"description": "Seconds to wait before retrying.", "schema": {"type": "string", "pattern": "^[0-9]+$"}},
           "Diagnostics": {"description": "The formula's diagnostics (an unknown command, a missing glyph, an unknown preference…) as the JSON array of the speech routes' diagnostics field, percent-encoded UTF-8 (bytes outside printable ASCII, and %); [] when there are none. Whole diagnostics in order while they fit 6,144 bytes.", "schema": {"type": "string"}},
+          "ContentLanguage": {"description": "The language of the answer: the request's locale (the server's default when it names none) as a BCP 47 tag in its conventional case (en, de, zh-TW), the tag SSML's xml:lang and SVG's lang carry. Error answers carry none: their messages are in English whatever the locale.", "schema": {"type": "string"}},
+          "BatchContentLanguage": {"description": "The languages of the lines answered with speech, each once in the order of first use (en, de): a list is content for readers of each language (RFC 9110 section 8.5); each line's own is its request's locale. None when no line was answered with speech, or when the lines speak more than 32 (a part of the list would be wrong). Error lines, in English, add none.", "schema": {"type": "string"}},
           "DiagnosticsCount": {"description": "How many diagnostics the formula has (more than X-Diagnostics holds when they did not fit).", "schema": {"type": "string", "pattern": "^[0-9]+$"}}
         },
         "schemas": {
@@ -178,7 +180,7 @@ enum OpenAPIDocument {
             "operationId": "speech",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SpeechRequest"}, "example": {"id": 1, "tex": "\\frac{3}{4}+x^2"}}}},
             "responses": {
-              "200": {"description": "The speech.", "headers": {"X-Request-Id": {"$ref": "#/components/headers/RequestId"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SpeechResponse"}}}},
+              "200": {"description": "The speech.", "headers": {"X-Request-Id": {"$ref": "#/components/headers/RequestId"}, "Content-Language": {"$ref": "#/components/headers/ContentLanguage"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SpeechResponse"}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
               "405": {"$ref": "#/components/responses/MethodNotAllowed"}, "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
@@ -192,7 +194,7 @@ enum OpenAPIDocument {
             "operationId": "labels",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/FormulaRequest"}, "example": {"tex": "x^2", "template": "Math: {speech}"}}}},
             "responses": {
-              "200": {"description": "The label.", "headers": {"X-Request-Id": {"$ref": "#/components/headers/RequestId"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/LabelResponse"}}}},
+              "200": {"description": "The label.", "headers": {"X-Request-Id": {"$ref": "#/components/headers/RequestId"}, "Content-Language": {"$ref": "#/components/headers/ContentLanguage"}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/LabelResponse"}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
               "405": {"$ref": "#/components/responses/MethodNotAllowed"}, "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
@@ -220,7 +222,7 @@ enum OpenAPIDocument {
             "operationId": "audio",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AudioRequest"}, "example": {"tex": "\\frac{1}{2}"}}}},
             "responses": {
-              "200": {"description": "The audio.", "headers": {"X-Speech": {"description": "The speech, percent-encoded UTF-8.", "schema": {"type": "string"}}, "X-Diagnostics": {"$ref": "#/components/headers/Diagnostics"}, "X-Diagnostics-Count": {"$ref": "#/components/headers/DiagnosticsCount"}}, "content": {"audio/wav": {"schema": {"type": "string", "contentMediaType": "audio/wav"}}}},
+              "200": {"description": "The audio.", "headers": {"Content-Language": {"$ref": "#/components/headers/ContentLanguage"}, "X-Speech": {"description": "The speech, percent-encoded UTF-8.", "schema": {"type": "string"}}, "X-Diagnostics": {"$ref": "#/components/headers/Diagnostics"}, "X-Diagnostics-Count": {"$ref": "#/components/headers/DiagnosticsCount"}}, "content": {"audio/wav": {"schema": {"type": "string", "contentMediaType": "audio/wav"}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
               "405": {"$ref": "#/components/responses/MethodNotAllowed"}, "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
@@ -234,7 +236,7 @@ enum OpenAPIDocument {
             "operationId": "render",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/RenderRequest"}, "example": {"tex": "\\sqrt{x^2+1}", "format": "svg"}}}},
             "responses": {
-              "200": {"description": "The image; X-Label has the label, percent-encoded, and X-Diagnostics the formula's diagnostics.", "headers": {"X-Label": {"description": "The label, percent-encoded UTF-8.", "schema": {"type": "string"}}, "X-Diagnostics": {"$ref": "#/components/headers/Diagnostics"}, "X-Diagnostics-Count": {"$ref": "#/components/headers/DiagnosticsCount"}},
+              "200": {"description": "The image; X-Label has the label, percent-encoded, and X-Diagnostics the formula's diagnostics.", "headers": {"X-Label": {"description": "The label, percent-encoded UTF-8.", "schema": {"type": "string"}}, "Content-Language": {"$ref": "#/components/headers/ContentLanguage"}, "X-Diagnostics": {"$ref": "#/components/headers/Diagnostics"}, "X-Diagnostics-Count": {"$ref": "#/components/headers/DiagnosticsCount"}},
                       "content": {"image/svg+xml": {"schema": {"type": "string"}}, "image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}}, "application/pdf": {"schema": {"type": "string", "contentMediaType": "application/pdf"}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
               "405": {"$ref": "#/components/responses/MethodNotAllowed"},
@@ -251,7 +253,7 @@ enum OpenAPIDocument {
             "operationId": "speechBatch",
             "requestBody": {"required": true, "content": {"application/x-ndjson": {"schema": {"type": "string", "description": "Lines {\"id\", \"tex\"|\"mathml\", \"locale\"?, \"style\"?, \"preferences\"?}."}, "example": "{\"id\": 1, \"tex\": \"x^2\"}\n"}}},
             "responses": {
-              "200": {"description": "One line per non-blank input line.", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+              "200": {"description": "One line per non-blank input line.", "headers": {"Content-Language": {"$ref": "#/components/headers/BatchContentLanguage"}}, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
               "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
               "405": {"$ref": "#/components/responses/MethodNotAllowed"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"},

@@ -43,6 +43,13 @@ public final class SpeechEngines: Sendable {
         _ = try speakers.defaultSpeaker()
     }
 
+    /// The language a request is answered in, as `Content-Language` names it: the BCP 47 tag
+    /// (``LocaleTag/bcp47``) of its locale, or of the default locale when it names none: the locale of
+    /// the speaker ``speaker(for:)`` gives it. Nil for a tag BCP 47 cannot write.
+    func language(of request: FormulaRequest) -> String? {
+        (request.locale ?? speakers.defaults.locale).bcp47
+    }
+
     /// The speaker for a request's settings. Unknown locales, styles or preference names and values are
     /// a 400 that says which are available.
     public func speaker(for request: FormulaRequest) throws(ServiceError) -> Speaker {

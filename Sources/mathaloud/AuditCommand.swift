@@ -22,7 +22,7 @@ enum AuditCommand {
             OptionSpec(["--config"], "FILE", "the configuration (default: .mathaloud-audit.json in the first directory given, else here)",
                        completion: .file),
             OptionSpec(["--include"], "GLOB", "audit only matching files (repeatable; added to the configuration's)"),
-            OptionSpec(["--exclude"], "GLOB", "skip matching files (repeatable; added to the configuration's)"),
+            OptionSpec(["--exclude"], "GLOB", "skip matching files, also when a LaTeX file includes them (repeatable; added to the configuration's)"),
             OptionSpec(["--rule"], "ID=LEVEL", "change a rule's severity (off, note, warning, error; repeatable; see --list-rules)"),
             OptionSpec(["--macros"], "FILE", "TeX definitions (\\newcommand, \\def, \\DeclareMathOperator) every formula may use (repeatable)",
                        completion: .file),

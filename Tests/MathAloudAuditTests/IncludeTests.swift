@@ -16,11 +16,21 @@ import MathAloud
         mutating func finish(_ summary: AuditSummary) {}
     }
 
-    func run(_ dir: FixtureDirectory, _ inputs: [String]) -> [FileAudit] {
-        let set = AuditFileSet(inputs: inputs, configuration: AuditConfiguration(),
-                               directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+    /// A temporary folder holding `files` (path, text), written in order.
+    func folder(_ files: [(path: String, text: String)]) -> FixtureDirectory {
+        let dir = FixtureDirectory()
+        for file in files { dir.write(file.path, file.text) }
+        return dir
+    }
+
+    /// The files `inputs` name, audited from `dir` as the current directory.
+    func fileSet(_ dir: FixtureDirectory, _ inputs: [String], configuration: AuditConfiguration = AuditConfiguration()) -> AuditFileSet {
+        AuditFileSet(inputs: inputs, configuration: configuration, directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+    }
+
+    func run(_ dir: FixtureDirectory, _ inputs: [String], configuration: AuditConfiguration = AuditConfiguration()) -> [FileAudit] {
         var writers: [any AuditReportWriter] = [Collector()]
-        AuditRun(engine: AuditFixtures.engine()).run(set, writers: &writers)
+        AuditRun(engine: AuditFixtures.engine(configuration)).run(fileSet(dir, inputs, configuration: configuration), writers: &writers)
         return (writers[0] as! Collector).files
     }
 
@@ -32,14 +42,15 @@ import MathAloud
     }
 
     @Test func includedFilesAreAuditedWithTheirOwnPathsOnce() {
-        let dir = FixtureDirectory()
-        dir.write("tex/main.tex", "\\newcommand{\\myreals}{\\mathbb{R}}\nMain $a$.\n\\input{ch/one}\n\\include{missing}\n\\input{ch/one.tex}\n")
-        // `two` is found beside `one` (relative to the including file); `\myreals` is main's.
-        dir.write("tex/ch/one.tex", "One $x\\in\\myreals$\nand $\\undefinedone$ \\input{two} \\input{../appendix}\n")
-        dir.write("tex/ch/two.tex", "Two $\\undefinedtwo$\n")
-        dir.write("tex/appendix.tex", "Appendix $c$\n")
-        // Another document including two.tex: it was reported after main.tex's chapter, once.
-        dir.write("tex/other.tex", "Other \\input{ch/two}\n")
+        let dir = folder([
+            ("tex/main.tex", "\\newcommand{\\myreals}{\\mathbb{R}}\nMain $a$.\n\\input{ch/one}\n\\include{missing}\n\\input{ch/one.tex}\n"),
+            // `two` is found beside `one` (relative to the including file); `\myreals` is main's.
+            ("tex/ch/one.tex", "One $x\\in\\myreals$\nand $\\undefinedone$ \\input{two} \\input{../appendix}\n"),
+            ("tex/ch/two.tex", "Two $\\undefinedtwo$\n"),
+            ("tex/appendix.tex", "Appendix $c$\n"),
+            // Another document including two.tex: it was reported after main.tex's chapter, once.
+            ("tex/other.tex", "Other \\input{ch/two}\n"),
+        ])
         let files = run(dir, ["tex"])
         #expect(lines(files) == [
             "tex/main.tex: 1 formulas",
@@ -63,19 +74,66 @@ import MathAloud
         ], "\(lines(run(dir, ["tex/ch/one.tex"])))")
     }
 
+    /// A file the `exclude` globs match is not audited when another file includes it (the walk left it
+    /// out, and `\input` brought it back into the report); its definitions still count for the file
+    /// that includes it, and a file it includes is audited unless excluded too. The globs are matched
+    /// from the folder given, as the walk matches them (`..` for a file outside it), and from the
+    /// current directory for a file given by name, which is audited whatever the globs say.
+    @Test func excludedFilesAreNotAuditedThroughAnInclude() {
+        let dir = folder([
+            ("book/main.tex", "Main $\\R$ \\input{vendor/defs} \\input{ch/one} \\input{../shared/notes}\n"),
+            ("book/vendor/defs.tex", "\\newcommand{\\R}{\\mathbb{R}}\nDefs $\\undefinedv$ \\input{ch/two}\n"),
+            ("book/ch/one.tex", "One $\\undefinedone$\n"),
+            ("book/ch/two.tex", "Two $\\undefinedtwo$\n"),
+            ("shared/notes.tex", "Notes $\\undefinedn$\n"),
+        ])
+        func excluding(_ globs: String...) -> AuditConfiguration {
+            var configuration = AuditConfiguration()
+            configuration.exclude = globs.map(Glob.init)
+            return configuration
+        }
+        let book = run(dir, ["book"], configuration: excluding("vendor/", "../shared/**"))
+        #expect(lines(book) == [
+            "book/main.tex: 1 formulas",
+            "book/ch/two.tex: 1 formulas",
+            "  book/ch/two.tex:1:6 math.unknown-command",
+            "book/ch/one.tex: 1 formulas",
+            "  book/ch/one.tex:1:6 math.unknown-command",
+        ], "\(lines(book))")
+        // A glob of a file name matches at any depth, here inside and outside the folder given.
+        #expect(lines(run(dir, ["book"], configuration: excluding("defs.tex", "notes.tex", "two.tex"))) == [
+            "book/main.tex: 1 formulas",
+            "book/ch/one.tex: 1 formulas",
+            "  book/ch/one.tex:1:6 math.unknown-command",
+        ])
+        // A file given by name: its includes are matched from the current directory (`ch/one.tex`, with
+        // a `/`, is anchored there and matches nothing); a file given by name beside it is audited,
+        // excluded or not, on its own (where `ch/two` is not found).
+        let named = run(dir, ["book/main.tex", "book/vendor/defs.tex"],
+                        configuration: excluding("book/vendor/**", "shared/", "ch/one.tex", "book/ch/two.tex"))
+        #expect(lines(named) == [
+            "book/main.tex: 1 formulas",
+            "book/ch/one.tex: 1 formulas",
+            "  book/ch/one.tex:1:6 math.unknown-command",
+            "book/vendor/defs.tex: 1 formulas",
+            "  book/vendor/defs.tex:2:7 math.unknown-command",
+            "  book/vendor/defs.tex:2:20 document.missing-include",
+        ], "\(lines(named))")
+    }
+
     /// Shards merge to the one run's report: an included file is reported after the file that
     /// includes it (`includedBy` in the JSON), in that file's shard, and a file that documents of two
     /// shards include is reported once.
     @Test func shardsMergeToTheOneRunsReport() throws {
-        let dir = FixtureDirectory()
-        dir.write("a.tex", "A $a$ \\input{z/ch}\n")
-        dir.write("b.tex", "B $b$ \\input{z/ch}\n")
-        dir.write("n.tex", "N $\\undefinedn$\n")
-        dir.write("m.tex", "M $m$\n")
-        dir.write("z/ch.tex", "Ch $\\undefinedch$\n")
+        let dir = folder([
+            ("a.tex", "A $a$ \\input{z/ch}\n"),
+            ("b.tex", "B $b$ \\input{z/ch}\n"),
+            ("n.tex", "N $\\undefinedn$\n"),
+            ("m.tex", "M $m$\n"),
+            ("z/ch.tex", "Ch $\\undefinedch$\n"),
+        ])
         func json(_ shard: (Int, Int)?) -> Data {
-            var set = AuditFileSet(inputs: ["."], configuration: AuditConfiguration(),
-                                   directory: URL(fileURLWithPath: dir.url.path, isDirectory: true))
+            var set = fileSet(dir, ["."])
             if let shard { set.restrict(toShard: shard.0, of: shard.1) }
             let output = ReportOutput(stream: nil)
             var writers: [any AuditReportWriter] = [JSONReportWriter(output: output)]
@@ -104,10 +162,11 @@ import MathAloud
     /// A file that includes itself, and two files that include each other: a finding at the command,
     /// no hang, each file once.
     @Test func cyclesAreFindingsAndEnd() {
-        let dir = FixtureDirectory()
-        dir.write("loop.tex", "Loop $a$ \\input{loop}\n")
-        dir.write("p.tex", "P $p$ \\input{q}\n")
-        dir.write("q.tex", "Q $q$ \\input{p}\n")
+        let dir = folder([
+            ("loop.tex", "Loop $a$ \\input{loop}\n"),
+            ("p.tex", "P $p$ \\input{q}\n"),
+            ("q.tex", "Q $q$ \\input{p}\n"),
+        ])
         let files = run(dir, ["."])
         #expect(lines(files) == [
             "loop.tex: 1 formulas",

@@ -200,6 +200,49 @@ struct RouteTests {
         #expect(out.enumerated().allSatisfy { $0.element.contains("\"id\":\($0.offset),") })
     }
 
+    /// Every answer whose body is in one language says which in `Content-Language` (the locale's BCP 47
+    /// tag, as SSML's xml:lang and SVG's lang write it); a batch lists the languages its lines speak;
+    /// trees, lists and errors (English whatever the locale) carry none.
+    @Test func answersSayTheirLanguage() throws {
+        func language(_ path: String, _ json: String, status: Int = 200) throws -> String? {
+            let r = try server.post(path, json)
+            #expect(r.status == status, "\(path) \(json)")
+            return r.headers["content-language"]
+        }
+        #expect(try language("/v1/speech", #"{"tex": "x"}"#) == "en")
+        #expect(try language("/v1/speech", #"{"tex": "x", "locale": "de", "format": "ssml"}"#) == "de")
+        #expect(try language("/v1/speech", #"{"text": "Es sei $x$.", "locale": "de"}"#) == "de")
+        // The tag in its conventional case, whatever case the request wrote.
+        #expect(try language("/v1/speech", #"{"tex": "x", "locale": "zh-tw"}"#) == "zh-TW")
+        #expect(try language("/v1/labels", #"{"tex": "x", "locale": "fr"}"#) == "fr")
+        #expect(try language("/v1/audio", #"{"tex": "x", "locale": "de"}"#) == "de")
+        #expect(try language("/v1/render", #"{"tex": "x", "locale": "de"}"#) == "de")
+        #expect(try language("/v1/render", #"{"tex": "x", "locale": "es", "format": "png"}"#) == "es")
+        #expect(try language("/v1/parse", #"{"tex": "x", "locale": "de"}"#) == nil)
+        #expect(try language("/v1/speech", #"{"tex": "x", "locale": "xx"}"#, status: 400) == nil)
+        #expect(try language("/v1/speech", #"{"tex": "\\frac{1}{2", "locale": "de", "strict": true}"#, status: 422) == nil)
+        #expect(try server.call("GET", "/v1/locales").headers["content-language"] == nil)
+
+        func batch(_ lines: [String]) throws -> ClientResponse {
+            try server.call("POST", "/v1/speech:batch", body: Array(lines.joined(separator: "\n").utf8), contentType: "application/x-ndjson")
+        }
+        // Each language once, in the order of first use; a line answered with an error adds none.
+        let mixed = try batch([#"{"tex": "x"}"#, #"{"tex": "y", "locale": "de"}"#, #"{"tex": "z", "locale": "EN"}"#,
+                               #"{"locale": "fr"}"#, #"{"tex": "x", "locale": "xx"}"#, "oops"])
+        #expect(mixed.status == 200 && mixed.text.split(separator: "\n").count == 6)
+        #expect(mixed.headers["content-language"] == "en, de")
+        #expect(try batch([#"{"tex": "y", "locale": "de"}"#]).headers["content-language"] == "de")
+        #expect(try batch([#"{"locale": "de"}"#, "oops"]).headers["content-language"] == nil)
+        #expect(try batch([]).headers["content-language"] == nil)
+        // More tags than the list holds (each speaks with en's rules): none rather than a part of them.
+        let many = (0...BatchStream.maxLanguages).map { #"{"tex": "x", "locale": "en-x-t\#($0)"}"# }
+        let tooMany = try batch(many)
+        #expect(tooMany.text.split(separator: "\n").allSatisfy { $0.contains(#""speech":"x""#) })
+        #expect(tooMany.headers["content-language"] == nil)
+        #expect(try batch(Array(many.dropFirst(2))).headers["content-language"]
+                == (2...BatchStream.maxLanguages).map { "en-x-t\($0)" }.joined(separator: ", "))
+    }
+
     @Test func localesAndStyles() throws {
         let l = try server.call("GET", "/v1/locales")
         let first = try #require((l.json?["locales"] as? [[String: Any]])?.first { $0["locale"] as? String == "en" })
@@ -219,6 +262,12 @@ struct RouteTests {
         #expect(doc["openapi"] as? String == "3.1.0")
         let paths = try #require(doc["paths"] as? [String: Any])
         #expect(Set(paths.keys) == Set(server.service.routes.keys))
+        // Content-Language is documented on every answer that carries it.
+        for path in ["/v1/speech", "/v1/labels", "/v1/audio", "/v1/render", "/v1/speech:batch"] {
+            let post = (paths[path] as? [String: Any])?["post"] as? [String: Any]
+            let ok = (post?["responses"] as? [String: Any])?["200"] as? [String: Any]
+            #expect((ok?["headers"] as? [String: Any])?["Content-Language"] != nil, "\(path)")
+        }
     }
 
     @Test func healthReadinessMetrics() throws {

@@ -194,6 +194,25 @@ import Testing
         #expect(r.status == 0 && r.stdout.contains("1 file (1 with math), 2 formulas, 2 good"), "\(r.stdout)\(r.stderr)")
     }
 
+    /// A LaTeX file `--exclude` or the configuration's `exclude` matches is not audited when another file
+    /// includes it (it was reported, its formulas judged, through the `\input`); its macros still count.
+    @Test func excludedFilesStayOutWhenIncluded() throws {
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("vendor"), withIntermediateDirectories: true)
+        try "Main $\\R$ \\input{vendor/defs}\n".write(to: dir.appendingPathComponent("main.tex"), atomically: true, encoding: .utf8)
+        try "\\newcommand{\\R}{\\mathbb{R}}\nDefs $\\undefinedv$\n"
+            .write(to: dir.appendingPathComponent("vendor/defs.tex"), atomically: true, encoding: .utf8)
+        let all = try runCLI(["audit", dir.path, "--no-progress"])
+        #expect(all.status == 1 && all.stdout.contains("\(dir.path)/vendor/defs.tex:2:7: error: unknown command \\undefinedv"), "\(all.stdout)")
+        let clean = "1 file (1 with math), 1 formula, 1 good, accessibility score 100.0\n0 findings: 0 errors, 0 warnings\n"
+        let flag = try runCLI(["audit", dir.path, "--no-progress", "--exclude", "vendor/"])
+        #expect(flag.status == 0 && flag.stdout.hasSuffix(clean) && !flag.stdout.contains("defs.tex"), "\(flag.stdout)")
+        try #"{"exclude": ["vendor/**"]}"#.write(to: dir.appendingPathComponent(".mathaloud-audit.json"), atomically: true, encoding: .utf8)
+        let configured = try runCLI(["audit", dir.path, "--no-progress", "--format", "json"])
+        #expect(configured.status == 0 && !configured.stdout.contains("defs.tex"), "\(configured.stdout)")
+        #expect(configured.stdout.contains(#""documents":1,"#))
+    }
+
     /// The sweep's item 26: a mistake in the configuration is one line with the file, line and column
     /// (it printed the 40-line usage); a macro file that cannot be read is an I/O error, exit 3 (it was
     /// 2); a glob that matches nothing is an error, exit 2 (it said "0 files" and exited 0, so CI
