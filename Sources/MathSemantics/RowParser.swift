@@ -713,6 +713,18 @@ extension Analyzer {
                 return application(n, a, facts)
             }
         }
+        // \Re z, \Im \lambda: the real or imaginary part of the operand after the letter, as ℜ(z) is
+        // (``SemanticTree/Records/partFunctionName(_:)``); ℜ alone, raised (`\Re^n`, the reals) or before a
+        // relation or an operator stays the letter.
+        // The operand is a whole factor (`\Re \Pi_{lm}(\omega)`: the part of Π applied); one that is itself ℜ or
+        // ℑ is not taken (a run of them would nest as deep as it is long).
+        if !p.atEnd, tokens[p.pos].kind == .operand, tokens[p.pos].fence < 0, let name = tree.partFunctionName(n),
+           tree.partFunctionName(tokens[p.pos].node) == nil {
+            let argument = factor(&p)
+            var facts = ApplicationFacts()
+            facts.functionClass = .named
+            return application(functionName(name, range: range(n), nameClass: .named), argument, facts)
+        }
         if kind(n) == .identifier, scalar(n) == "∇", !p.atEnd {
             // ∇⋅F, ∇×F after another factor (κ∇⋅u, 2∇×E): the divergence or curl binds tighter than the
             // juxtaposition before it, as ∇ before an operand does. (∇ first in its term is not taken
