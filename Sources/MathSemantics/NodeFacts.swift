@@ -476,6 +476,12 @@ extension SemanticTree.Records {
             }
             return latin == 1 && greek == 1
         case .operator, .identifier:
+            // A small c on a Latin capital (`A^c`, `E^c`, `M^c(X)`): a set's complement or a label (a motive
+            // with compact support), never in practice a power.
+            if kind(e) == .identifier, soleScalar(e) == "c", atom(e, .font) == nil, kind(base) == .identifier,
+               has(base, .capital), !has(base, .greek), isLetter(base) {
+                return true
+            }
             // Not ∞, which a space, a set or a range takes as its dimension or bound (C^∞(M), ℝ^∞,
             // {a_n}_{n=1}^∞), each with its own reading.
             guard let u = soleScalar(e), !isLetter(e), u != "∞" else { return false }
