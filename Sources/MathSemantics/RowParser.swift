@@ -191,6 +191,7 @@ extension Analyzer {
     mutating func relationSpan(_ r: Range<Int>, hasPunctuation: Bool = true, _ ctx: Context) -> NodeID {
         if r.isEmpty { return empty(nil) }
         guard r.contains(where: { tokens[$0].kind == .relation }) else { return listSpan(r, hasPunctuation: hasPunctuation, ctx) }
+        if let joined = connectiveSpan(r, hasPunctuation: hasPunctuation, ctx) { return joined }
         let mark = b.mark()
         let operators = operatorTexts.count
         var hasModulo = false
@@ -238,6 +239,37 @@ extension Analyzer {
             if bonds ? tree.isBondChain(items) : tree.isReaction(items, equilibrium: equilibrium) { return flagged(n, .chemical) }
         }
         return n
+    }
+
+    /// Logical connectives (⟺ ⇔ ⟹ ⇒ ⟸ ⇐: `\iff`, `\implies`, `\Rightarrow`…) bind looser than the relations
+    /// they join: `\mathbf b \in C \iff A\mathbf x = \mathbf b` is a ``SemanticKind/relation`` of two relations, so
+    /// that each clause is a whole (a language that puts the verb last says "b は C に属する" before the
+    /// connective). Nil when the span has no connective or only connectives.
+    mutating func connectiveSpan(_ r: Range<Int>, hasPunctuation: Bool, _ ctx: Context) -> NodeID? {
+        var connectives = 0, others = 0
+        for i in r where tokens[i].kind == .relation {
+            if Self.isConnective(tokenScalar(tokens[i])) { connectives += 1 } else { others += 1 }
+        }
+        guard connectives > 0, others > 0 else { return nil }
+        let mark = b.mark()
+        let operators = operatorTexts.count
+        var start = r.lowerBound
+        for i in r where tokens[i].kind == .relation && Self.isConnective(tokenScalar(tokens[i])) {
+            if i > start { b.add(child: relationSpan(start..<i, hasPunctuation: hasPunctuation, ctx), .item) }
+            b.add(child: tokens[i].node, .operator)
+            addOperatorText(tokens[i], since: operators)
+            start = i + 1
+        }
+        if start < r.upperBound { b.add(child: relationSpan(start..<r.upperBound, hasPunctuation: hasPunctuation, ctx), .item) }
+        addOperators(since: operators)
+        return b.finish(.relation, mark)
+    }
+
+    static func isConnective(_ u: Unicode.Scalar?) -> Bool {
+        switch u {
+        case "\u{27FA}", "\u{21D4}", "\u{27F9}", "\u{21D2}", "\u{27F8}", "\u{21D0}": true
+        default: false
+        }
     }
 
     /// A reaction arrow (→ ⟶ ⇌ ⇄ ⇆ ⟷ ↔ ⇋) between the sides of a chemical equation.
