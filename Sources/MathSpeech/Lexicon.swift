@@ -323,7 +323,9 @@ public struct Lexicon: Sendable {
         }
     }
 
-    /// Words for a symbol: style words (variant), then each locale's symbols.
+    /// Words for a symbol: the style's words of the locale's language (variant), then the symbols of each
+    /// locale of the chain in that language. Not another language's (``foreignWords(_:in:variant:)``,
+    /// ``otherLanguageStyleWord(_:variants:)``).
     public func symbol(_ key: String, variant: String?) -> String? {
         Search.words(key, variant: variant, in: search.symbols)
     }
