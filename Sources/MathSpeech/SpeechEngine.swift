@@ -154,7 +154,8 @@ public struct SpeechEngine: Sendable {
             Core.countedWords(table.countedKeys[k], n, lexicon: lexicon, variant: variant)
         }
 
-        /// `KEY.N`, else `KEY.*` with its count placeholders filled in; empty when neither exists.
+        /// `KEY.N`, else `KEY.*` with its count placeholders filled in, of the locale; else of a style's
+        /// word file of another language (``Lexicon/structureWord(_:variant:)``); empty when none exists.
         static func countedWords(_ key: String, _ n: Int, lexicon: Lexicon, variant: String?) -> String {
             if let w = lexicon.symbol("\(key).\(n)", variant: variant) { return w.trimmingSpaces }
             guard let pattern = lexicon.symbol("\(key).*", variant: variant) ?? lexicon.structureWord("\(key).\(n)", variant: variant)
