@@ -136,17 +136,26 @@ public struct LocaleSettings: Sendable, Hashable {
     }
 }
 
-/// Looks words up through a chain: the style's own words, then the locale, then its parents.
-/// Every miss that falls back to a readable name is reported once per key.
+/// Looks words up through a chain: the style's own words, then the locale, then its parents, and the
+/// words of a style of another language last. Every miss that falls back to a readable name is
+/// reported once per key.
 ///
 /// A parent of the same language (`de` for `de-AT`) fills in what a regional locale does not list, as
 /// inheritance; a parent of another language is a stopgap, and a word found only there is reported
-/// (``foreignWords(_:in:variant:)``).
+/// (``foreignWords(_:in:variant:)``). The style's words come from the word files of its rule files
+/// (`Rules/de/mathspeak.words`, and `Rules/en/mathspeak.words` of the English rules it inherits): those of
+/// the locale's language come before the locale's `symbols.txt`; those of another language (English
+/// MathSpeak's "greater-than-or-slanted-equals" under a Dutch listener) only after every word of the locale
+/// and its parents, and a speech run reports them (``otherLanguageStyleWord(_:variants:)``).
 public struct Lexicon: Sendable {
     /// Most specific first.
     public let chain: [LocaleWords]
-    /// The style's word overrides (e.g. MathSpeak's symbol names), looked up before the locale.
+    /// The style's word overrides (e.g. MathSpeak's symbol names), as the style gives them: the words of
+    /// the locale's language are looked up before the locale, those of another language last.
     public let styleWords: WordTable
+    /// The entries of ``styleWords`` from a word file of another language than the locale's (see
+    /// ``otherLanguageStyleWord(_:variants:)``); empty for a style of the locale's own language.
+    public let otherLanguageStyleWords: WordTable
 
     /// The tables `symbol`, `function` and `number` search, prepared for quick look-ups and held by
     /// reference, so a look-up does not copy the lexicon's tables.
@@ -165,7 +174,9 @@ public struct Lexicon: Sendable {
     public init(chain: [LocaleWords], styleWords: WordTable = WordTable(), markupUnits: (@Sendable () -> WordTable?)? = nil) {
         self.chain = chain
         self.styleWords = styleWords
-        search = Search(chain: chain, styleWords: styleWords)
+        let split = Lexicon.split(styleWords, language: chain.first.map { LocaleTag($0.tag).language })
+        otherLanguageStyleWords = split.other
+        search = Search(chain: chain, styleWords: split.own, otherStyleWords: split.other)
         let language = chain.first.map { LocaleTag($0.tag).language } ?? ""
         let own = chain.filter { LocaleTag($0.tag).language == language }.map(\.units)
         ownUnitNames = UnitNames(lazy: { Lexicon.unitNamePairs(own) })
@@ -175,12 +186,46 @@ public struct Lexicon: Sendable {
     /// The tag of the locale that speaks (the chain's first).
     public var tag: String { chain.first?.tag ?? "" }
 
+    /// The language of the word file an entry of a style's words comes from: the folder of its file
+    /// (`en/mathspeak.words` → `en`; an override's `override:Rules/en/mathspeak.words` too); nil for a
+    /// file named without a folder.
+    public static func language(ofStyleWordFile file: String) -> String? {
+        var path = Substring(file)
+        if path.hasPrefix("override:") { path = path.dropFirst("override:".count) }
+        if path.hasPrefix("Rules/") { path = path.dropFirst("Rules/".count) }
+        guard let slash = path.firstIndex(of: "/"), slash > path.startIndex else { return nil }
+        return LocaleTag(String(path[..<slash])).language
+    }
+
+    /// A style's words split into those of `language` (and of files without a folder) and those of
+    /// another language. Without a language (no locale), all are the style's own.
+    static func split(_ words: WordTable, language: String?) -> (own: WordTable, other: WordTable) {
+        guard let language else { return (words, WordTable()) }
+        // The files are few (one or two per style): each file's language is found once.
+        var foreign: [String: Bool] = [:]
+        func isForeign(_ file: String) -> Bool {
+            if let known = foreign[file] { return known }
+            let answer = Lexicon.language(ofStyleWordFile: file).map { $0 != language } ?? false
+            foreign[file] = answer
+            return answer
+        }
+        guard words.entries.values.contains(where: { isForeign($0.file) }) else { return (words, WordTable()) }
+        var own = words, other = WordTable()
+        for (key, entry) in words.entries where isForeign(entry.file) {
+            own.remove(key)
+            other.insert(entry, for: key)
+        }
+        return (own, other)
+    }
+
     /// The tables in search order (empty ones left out).
     final class Search: Sendable {
         let symbols: [SearchTable]
         let functions: [SearchTable]
         let numbers: [SearchTable]
         let styleFunctions: SearchTable?
+        /// The style's words of another language (``Lexicon/otherLanguageStyleWords``), nil when none.
+        let otherStyleWords: SearchTable?
         /// The chain's locales of another language than the first, by table (see ``Lexicon``).
         let foreign: [(tag: String, symbols: WordTable, functions: WordTable, numbers: WordTable)]
         /// How numbers are spelled out (the first `number-words` setting of the chain; `table` when none).
@@ -192,7 +237,7 @@ public struct Lexicon: Sendable {
         /// The plural rules (the first locale of the chain that has any).
         let pluralRules: PluralRules
 
-        init(chain: [LocaleWords], styleWords: WordTable) {
+        init(chain: [LocaleWords], styleWords: WordTable, otherStyleWords: WordTable) {
             func tables(_ tables: [WordTable]) -> [SearchTable] { tables.filter { !$0.entries.isEmpty }.map(SearchTable.init) }
             let language = chain.first.map { LocaleTag($0.tag).language } ?? ""
             let own = chain.filter { LocaleTag($0.tag).language == language }
@@ -200,6 +245,7 @@ public struct Lexicon: Sendable {
             functions = tables(own.map(\.functions))
             numbers = tables(own.map(\.numbers))
             styleFunctions = styleWords.entries.isEmpty ? nil : SearchTable(styleWords)
+            self.otherStyleWords = otherStyleWords.entries.isEmpty ? nil : SearchTable(otherStyleWords)
             foreign = chain.filter { LocaleTag($0.tag).language != language }.map { ($0.tag, $0.symbols, $0.functions, $0.numbers) }
             spelled = SpelledNumbers(own.lazy.compactMap(\.parsedSettings.numberSpelling).first ?? .table)
             endings = NumberForm.allCases.map { EndingRules(prefix: $0.keyPrefix, tables: own.map(\.numbers)) }
@@ -277,7 +323,9 @@ public struct Lexicon: Sendable {
         }
     }
 
-    /// Words for a symbol: style words (variant), then each locale's symbols.
+    /// Words for a symbol: the style's words of the locale's language (variant), then the symbols of each
+    /// locale of the chain in that language. Not another language's (``foreignWords(_:in:variant:)``,
+    /// ``otherLanguageStyleWord(_:variants:)``).
     public func symbol(_ key: String, variant: String?) -> String? {
         Search.words(key, variant: variant, in: search.symbols)
     }
@@ -493,6 +541,24 @@ public struct Lexicon: Sendable {
     /// number words, in the first of `variants` the entry has.
     public func keyed(_ key: String, variants: [String]) -> String? {
         Search.words(key, variants: variants, in: search.symbols) ?? Search.words(key, variants: variants, in: search.numbers)
+    }
+
+    /// Words a style's word file of another language gives for `key` (English MathSpeak's name of a
+    /// symbol, `ms.start-fraction` of its structure, `fn.ln`), in the first of `variants` the entry has,
+    /// with the entry (its file and line): the last resort before a readable name, after the locale's
+    /// own words and its parents' (``symbol(_:variant:)``, ``foreignWords(_:in:variant:)``). A speech run
+    /// says them and reports a `speech.missing-word`; `rules lint` lists every such key.
+    public func otherLanguageStyleWord(_ key: String, variants: [String]) -> (words: String, entry: WordTable.Entry)? {
+        guard let table = search.otherStyleWords, let entry = table.entry(key) else { return nil }
+        return (entry.words(variants), entry)
+    }
+
+    /// Words for a key that a rule's structure needs (a counted word `ms.start-fraction.2`, a level word
+    /// `ms.level.super`): the locale's (``symbol(_:variant:)``), else a style's word file of another
+    /// language (``otherLanguageStyleWord(_:variants:)``), so a structure is never silent; `rules lint`
+    /// warns about the second.
+    public func structureWord(_ key: String, variant: String?) -> String? {
+        symbol(key, variant: variant) ?? otherLanguageStyleWord(key, variants: variant.map { [$0] } ?? []).map(\.words)
     }
 
     /// Words that only a parent locale of another language has (see ``Lexicon``), with its tag: the

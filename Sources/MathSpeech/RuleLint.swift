@@ -15,6 +15,11 @@ public struct LintFinding: Hashable, Sendable, CustomStringConvertible {
         /// a symbol or number word only its parent locale of another language has, or a font with no name
         /// in the locale's language.
         case foreignWord = "foreign-word"
+        /// A key of a style's word file of another language (English MathSpeak's `⩾  greater-than-or-slanted-equals`)
+        /// that the locale neither gives in its own style words nor has in its own word files: the style
+        /// says it in that language (and reports it). At the key in that file; the locales' to-do,
+        /// not held to zero.
+        case otherLanguageStyleWord = "other-language-style-word"
         /// Any other finding.
         case other
     }
@@ -128,6 +133,7 @@ public enum RuleLint {
             }
             let lexicon = chain.map { Lexicon(chain: $0, styleWords: style.words) }
             checkStyle(style, lexicon: lexicon, locale: tag, resources: resources, add: { findings.append($0) })
+            if let lexicon { otherLanguageStyleWords(name, lexicon: lexicon, locale: tag, resources: resources, add: { findings.append($0) }) }
         }
 
         // 3. Fonts: every font English names (the `font` values the analysis writes) has a name here.
@@ -180,6 +186,56 @@ public enum RuleLint {
             }
         }
         return unique(findings)
+    }
+
+    /// The keys of a style's word file of another language (English MathSpeak's, under a locale that
+    /// inherits its rules) that the locale says in that language: neither its own words of the style
+    /// (`Rules/<tag>/<style>.words`) nor its own word files (`symbols.txt`, `numbers.txt`; `functions.txt`
+    /// for `fn.NAME`, `fonts.txt` for `font.NAME`) nor a parent's have the key, and no font and letter of
+    /// the locale's compose it. One warning per key, at the key in that file.
+    static func otherLanguageStyleWords(_ style: String, lexicon: Lexicon, locale tag: String, resources: SpeechResources,
+                                        add: (LintFinding) -> Void) {
+        let other = lexicon.otherLanguageStyleWords
+        guard !other.entries.isEmpty else { return }
+        // A locale that names a capital after its letter (`letters.capital-after`, French "A majuscule")
+        // needs no word before it.
+        let capitalAfter = lexicon.symbol("letters.capital-after", variant: nil) != nil
+        for (key, entry) in other.entries.sorted(by: { ($0.value.file, $0.value.line) < ($1.value.file, $1.value.line) }) {
+            if key.hasPrefix("fn.") {
+                if lexicon.function(String(key.dropFirst(3)), variant: nil) != nil
+                    || lexicon.foreignWords(String(key.dropFirst(3)), in: "functions", variant: nil) != nil { continue }
+            } else if key.hasPrefix("font.") {
+                if lexicon.font(String(key.dropFirst(5)), variant: nil) != nil { continue }
+            } else {
+                if lexicon.keyed(key, variants: []) != nil || lexicon.foreignWords(key, in: "symbols", variant: nil) != nil
+                    || lexicon.foreignWords(key, in: "numbers", variant: nil) != nil { continue }
+                if let scalar = key.unicodeScalars.first, key.unicodeScalars.count == 1,
+                   lexicon.styledCharacter(scalar, variant: nil) != nil { continue }
+                if key == "letters.capital" && capitalAfter { continue }
+            }
+            let file = entry.file.hasPrefix("override:") ? String(entry.file.dropFirst("override:".count)) : "Rules/" + entry.file
+            let owner = Lexicon.language(ofStyleWordFile: entry.file) ?? "another language"
+            let own = "Rules/\(tag)/\(file.split(separator: "/").last ?? "")"
+            let where_ = key.hasPrefix("fn.") ? "\(own) (or Locales/\(tag)/functions.txt)"
+                : key.hasPrefix("font.") ? "\(own) (or Locales/\(tag)/fonts.txt)"
+                : key.contains(".") && key.unicodeScalars.count > 1 ? own : "\(own) or Locales/\(tag)/symbols.txt"
+            add(LintFinding(file: resources.displayPath(file), line: entry.line, column: entry.column, severity: .warning,
+                            message: "\(style) says '\(displayKey(key))' in \(owner) ('\(entry.words)'): give it in \(where_)",
+                            kind: .otherLanguageStyleWord))
+        }
+    }
+
+    /// A word key as an author writes it: invisible and combining characters, spaces and the backslash as
+    /// `\u{XXXX}`.
+    static func displayKey(_ key: String) -> String {
+        key.unicodeScalars.map { s -> String in
+            switch s.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark, .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator:
+                let hex = String(s.value, radix: 16, uppercase: true)
+                return "\\u{" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "}"
+            default: return s == "\\" ? "\\u{005C}" : String(s)
+            }
+        }.joined()
     }
 
     private static func unique(_ findings: [LintFinding]) -> [LintFinding] {
@@ -317,6 +373,14 @@ public enum RuleLint {
         guard let lexicon else { return untranslated(style, locale: tag, resources: resources, add: add) }
         func missing(_ key: String, _ at: (rule: SpeechRule, position: RulePosition), _ what: String) {
             let words = tag == style.locale ? "Rules/\(tag)/*.words or Locales/\(tag)/symbols.txt" : "Locales/\(tag)/symbols.txt (or a words file of the style)"
+            // A word only a style's word file of another language gives (said in that language, last).
+            if let (_, entry) = lexicon.otherLanguageStyleWord(key, variants: []) {
+                let owner = Lexicon.language(ofStyleWordFile: entry.file) ?? "another language"
+                add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
+                                severity: .warning, message: "\(what) '\(key)' comes from \(entry.file) (\(owner)); give it in a words file of Rules/\(tag)/",
+                                rule: at.rule.name, kind: .foreignWord))
+                return
+            }
             if let (_, parent) = lexicon.foreignWords(key, in: "symbols", variant: nil) ?? lexicon.foreignWords(key, in: "numbers", variant: nil) {
                 add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
                                 severity: .warning, message: "\(what) '\(key)' is only in \(parent) (said in that language); add it to \(words)", rule: at.rule.name, kind: .foreignWord))
@@ -325,19 +389,9 @@ public enum RuleLint {
             add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
                             severity: .error, message: "\(what) '\(key)' is missing in locale \(tag); add it to \(words)", rule: at.rule.name))
         }
-        let language = LocaleTag(tag).language
-        for (key, at) in lookedUp.sorted(by: { $0.key < $1.key }) {
-            if lexicon.keyed(key, variants: []) == nil { missing(key, at, "the word"); continue }
-            // A word of an inherited style's word file of another language, which this locale does not give.
-            if let entry = style.words.entries[key],
-               let owner = entry.file.replacingOccurrences(of: "override:", with: "").replacingOccurrences(of: "Rules/", with: "")
-                   .split(separator: "/").first,
-               LocaleTag(String(owner)).language != language,
-               Lexicon(chain: lexicon.chain).keyed(key, variants: []) == nil {
-                add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
-                                severity: .warning, message: "the word '\(key)' comes from \(entry.file) (\(owner)); give it in a words file of Rules/\(tag)/",
-                                rule: at.rule.name, kind: .foreignWord))
-            }
+        for (key, at) in lookedUp.sorted(by: { $0.key < $1.key }) where lexicon.keyed(key, variants: []) == nil {
+            // (A word of an inherited style's word file of another language is a warning: ``missing``.)
+            missing(key, at, "the word")
         }
         for (key, at) in counted.sorted(by: { $0.key < $1.key })
         where lexicon.keyed(key + ".*", variants: []) == nil && lexicon.keyed(key + ".0", variants: []) == nil && lexicon.keyed(key + ".1", variants: []) == nil {

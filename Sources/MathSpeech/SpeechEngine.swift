@@ -154,10 +154,12 @@ public struct SpeechEngine: Sendable {
             Core.countedWords(table.countedKeys[k], n, lexicon: lexicon, variant: variant)
         }
 
-        /// `KEY.N`, else `KEY.*` with its count placeholders filled in; empty when neither exists.
+        /// `KEY.N`, else `KEY.*` with its count placeholders filled in, of the locale; else of a style's
+        /// word file of another language (``Lexicon/structureWord(_:variant:)``); empty when none exists.
         static func countedWords(_ key: String, _ n: Int, lexicon: Lexicon, variant: String?) -> String {
             if let w = lexicon.symbol("\(key).\(n)", variant: variant) { return w.trimmingSpaces }
-            guard let pattern = lexicon.symbol("\(key).*", variant: variant) else { return "" }
+            guard let pattern = lexicon.symbol("\(key).*", variant: variant) ?? lexicon.structureWord("\(key).\(n)", variant: variant)
+                    ?? lexicon.structureWord("\(key).*", variant: variant) else { return "" }
             return fillCount(pattern, n).trimmingSpaces
         }
 
@@ -187,12 +189,15 @@ public struct SpeechEngine: Sendable {
         /// `PREFIX.NAME` for the last (MathSpeak "Super Subscript").
         func levelIndicator(_ path: [Int32], variant: String?) -> String {
             guard let prefix = levelWords else { return "" }
-            if path.isEmpty { return lexicon.symbol(prefix + ".base", variant: variant)?.trimmingSpaces ?? "" }
+            if path.isEmpty { return lexicon.structureWord(prefix + ".base", variant: variant)?.trimmingSpaces ?? "" }
             var words: [String] = []
             for (i, l) in path.enumerated() {
                 let name = prefix + "." + table.levelNames[Int(l)]
-                let w = i < path.count - 1 ? lexicon.symbol(name + ".outer", variant: variant) ?? lexicon.symbol(name, variant: variant)
-                    : lexicon.symbol(name, variant: variant)
+                // The locale's words first (its `NAME` before another language's `NAME.outer`).
+                let w = i < path.count - 1
+                    ? lexicon.symbol(name + ".outer", variant: variant) ?? lexicon.symbol(name, variant: variant)
+                        ?? lexicon.structureWord(name + ".outer", variant: variant) ?? lexicon.structureWord(name, variant: variant)
+                    : lexicon.structureWord(name, variant: variant)
                 if let w, !w.isEmpty { words.append(w.trimmingSpaces) }
             }
             return words.joined(separator: " ")

@@ -871,6 +871,10 @@ struct SpeechRun {
                 report(s, .speechFallbackWord, "no \(core.locale) word for '\(s)' (\(code)); said in \(parent): '\(words)'", at: range)
                 return words
             }
+            if let (words, entry) = core.lexicon.otherLanguageStyleWord(s, variants: preferences.variant.map { [$0] } ?? []) {
+                report(s, .speechMissingWord, "no \(core.locale) word for '\(s)' (\(code)); read as '\(words)' (\(entry.origin))", at: range)
+                return words
+            }
             let name = core.lexicon.readableName(s)
             report(s, .speechMissingWord, "no \(core.locale) word for '\(s)' (\(code)); read as '\(name)'", at: range)
             return name
@@ -881,8 +885,13 @@ struct SpeechRun {
     /// language (reported as `speech.fallback-word`); nil when none has it.
     mutating func functionWords(_ key: String, range: SourceRange?) -> String? {
         if let w = core.lexicon.function(key, variant: preferences.variant) { return w }
-        guard let (words, parent) = core.lexicon.foreignWords(key, in: "functions", variant: preferences.variant) else { return nil }
-        report(key, .speechFallbackWord, "no \(core.locale) word for the function '\(key)'; said in \(parent): '\(words)'", at: range)
+        if let (words, parent) = core.lexicon.foreignWords(key, in: "functions", variant: preferences.variant) {
+            report(key, .speechFallbackWord, "no \(core.locale) word for the function '\(key)'; said in \(parent): '\(words)'", at: range)
+            return words
+        }
+        guard let (words, entry) = core.lexicon.otherLanguageStyleWord("fn." + key, variants: preferences.variant.map { [$0] } ?? [])
+        else { return nil }
+        report(key, .speechMissingWord, "no \(core.locale) word for the function '\(key)'; read as '\(words)' (\(entry.origin))", at: range)
         return words
     }
 
@@ -902,6 +911,10 @@ struct SpeechRun {
         if let (words, parent) = core.lexicon.foreignWords(key, in: "symbols", variant: variants.first)
             ?? core.lexicon.foreignWords(key, in: "numbers", variant: variants.first) {
             report(key, .speechFallbackWord, "no \(core.locale) word for key '\(key)'; said in \(parent): '\(words)'", at: range)
+            return words.trimmingSpaces
+        }
+        if let (words, entry) = core.lexicon.otherLanguageStyleWord(key, variants: variants) {
+            report(key, .speechMissingWord, "no \(core.locale) word for key '\(key)'; read as '\(words.trimmingSpaces)' (\(entry.origin))", at: range)
             return words.trimmingSpaces
         }
         guard key.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "." || $0 == "-" || $0 == "_" }),
@@ -935,9 +948,11 @@ struct SpeechRun {
                 continue
             } else if let w = lexicon.styledCharacter(scalar, variant: variant) {
                 words.append(w)
-            } else if isLetter(scalar) {
+            } else if isLetter(scalar), lexicon.otherLanguageStyleWord(s, variants: []) == nil {
                 // A letter of any script that the locale has no word for is said as written (`á`, `Я`,
                 // `若` in text): a voice of the language reads it, where its Unicode name would be English.
+                // A letter a style of another language names (English MathSpeak's `ℶ  bet`) is `missing`'s:
+                // said by that name and reported.
                 words.append(s)
             } else {
                 guard let w = missing(scalar, s) else { return nil }
@@ -1304,7 +1319,7 @@ struct SpeechRun {
             guard value.unicodeScalars.contains(where: { $0.properties.isUppercase }) else { return nil }
             let range = node >= 0 ? tree.range(node) : nil
             let after = core.lexicon.symbol("letters.capital-after", variant: preferences.variant)?.trimmingSpaces
-            let capital = core.lexicon.symbol("letters.capital", variant: preferences.variant)?.trimmingSpaces
+            let capital = core.lexicon.structureWord("letters.capital", variant: preferences.variant)?.trimmingSpaces
             return value.unicodeScalars.filter { !$0.properties.isWhitespace }.map { scalar -> String in
                 let words = symbolWords(String(Character(scalar)), range: range)
                 guard scalar.properties.isUppercase else { return words }

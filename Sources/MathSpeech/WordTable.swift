@@ -41,6 +41,8 @@ public struct WordTable: Hashable, Sendable {
         public var file: String
         /// The 1-based line it was defined on.
         public var line: Int
+        /// The 1-based column its key starts at.
+        public var column: Int = 1
         /// Where it was defined (`file:line`), for `--explain` and diagnostics.
         public var origin: String { "\(file):\(line)" }
     }
@@ -133,7 +135,7 @@ public struct WordTable: Hashable, Sendable {
                 }
                 if bad { continue }
                 // One hash of the key: the entry is stored, and put back if the key was there.
-                if let existing = entries.updateValue(Entry(words: words, variants: variants, file: file, line: lineNumber), forKey: key) {
+                if let existing = entries.updateValue(Entry(words: words, variants: variants, file: file, line: lineNumber, column: column), forKey: key) {
                     entries[key] = existing
                     errors.append(RuleFileError(file: file, line: lineNumber, column: column,
                                                 message: "'\(keyRaw)' is defined twice (first at \(existing.origin))"))
@@ -152,6 +154,12 @@ public struct WordTable: Hashable, Sendable {
         if let variant, let w = entry.variants[variant] { return w }
         return entry.words
     }
+
+    /// Removes the entry for `key`.
+    mutating func remove(_ key: String) { entries[key] = nil }
+
+    /// Adds or replaces the entry for `key`.
+    mutating func insert(_ entry: Entry, for key: String) { entries[key] = entry }
 
     /// Adds or replaces entries from another table (used for overrides and inheritance).
     public mutating func merge(_ other: WordTable) {

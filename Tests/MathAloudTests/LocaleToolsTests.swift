@@ -248,6 +248,90 @@ import Testing
                 "\(root.text) \(root.speechDiagnostics.map(\.message))")
     }
 
+    /// The line of `key` in the built-in `Rules/en/mathspeak.words` (where the lint and the reports point).
+    static func englishMathSpeakLine(_ key: String) throws -> Int {
+        let text = try #require(EmbeddedSpeechResources.files["Rules/en/mathspeak.words"])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.hasPrefix(key + " ") }) + 1
+    }
+
+    /// A locale that inherits English MathSpeak says its own words before English MathSpeak's: its
+    /// `mathspeak.words`, then its `symbols.txt` (⩾ was English's "greater-than-or-slanted-equals" in
+    /// Dutch, Finnish, … where symbols.txt had a word), then a parent's; English MathSpeak's word is the last
+    /// resort, said and reported as `speech.missing-word` with the English entry (∔, ℶ: a letter
+    /// English MathSpeak names is said by that name, not as written). A structure word the locale lacks
+    /// (the fraction's) keeps English's, never silence.
+    @Test func aLocalesOwnWordsComeBeforeEnglishMathSpeaksWords() throws {
+        let r = Self.resources([
+            "Locales/xx/symbols.txt": "+  plus\n⩾  is at least | alone: at least\n",
+            "Rules/xx/mathspeak.rules": "style MathSpeak\nlocale xx\ninherit en/mathspeak\nwords mathspeak\n",
+            "Rules/xx/mathspeak.words": "+  pluss\n",
+            "Locales/yy/locale.txt": "name  Child\nparent  zz\nnumber-words  table\n",
+            "Locales/zz/locale.txt": "name  Parent\nnumber-words  table\n",
+            "Locales/zz/symbols.txt": "⩾  gte\n",
+            "Rules/yy/mathspeak.rules": "style MathSpeak\nlocale yy\ninherit en/mathspeak\n",
+        ])
+        let xx = try Speaker(resources: r, locale: "xx", style: .mathSpeak)
+        let own = xx.speak(tex: #"a \geqslant b + c"#)
+        #expect(own.text == "a is at least b pluss c" && own.speechDiagnostics.isEmpty, "\(own.text) \(own.speechDiagnostics)")
+        let english = xx.speak(tex: #"a \dotplus \beth"#)
+        #expect(english.text == "a dot-plus bet", "\(english.text)")
+        #expect(english.speechDiagnostics.map(\.id) == [.speechMissingWord, .speechMissingWord])
+        #expect(english.speechDiagnostics.map(\.message) == [
+            "no xx word for '∔' (U+2214); read as 'dot-plus' (en/mathspeak.words:\(try Self.englishMathSpeakLine("∔")))",
+            "no xx word for 'ℶ' (U+2136); read as 'bet' (en/mathspeak.words:\(try Self.englishMathSpeakLine("ℶ")))",
+        ], "\(english.speechDiagnostics.map(\.message))")
+        #expect(english.speechDiagnostics.map(\.range) == [SourceRange(2, 10), SourceRange(11, 16)],
+                "\(english.speechDiagnostics.map(\.range))")
+        // The structure words (a fraction's, the script levels') are English MathSpeak's until the locale
+        // gives them.
+        #expect(xx.speak(tex: #"\frac{a+1}{b}"#).text == "StartFraction a pluss 1 Over b EndFraction")
+        #expect(xx.speak(tex: #"x^{2^{n}}"#).text == "x Superscript 2 Super Superscript n")
+        // A parent's word (of another language: reported as such) comes before English MathSpeak's.
+        let child = try Speaker(resources: r, locale: "yy", style: .mathSpeak).speak(tex: #"a \geqslant b"#)
+        #expect(child.text == "a gte b" && child.speechDiagnostics.map(\.id) == [.speechFallbackWord],
+                "\(child.text) \(child.speechDiagnostics.map(\.message))")
+        // English's own chain is unchanged: its MathSpeak words first, silently.
+        let en = try Speaker(resources: r, locale: "en", style: .mathSpeak).speak(tex: #"a \geqslant b \dotplus \beth"#)
+        #expect(en.text == "a greater-than-or-slanted-equals b dot-plus bet" && en.speechDiagnostics.isEmpty, "\(en.text)")
+        let enGB = try Speaker(resources: r, locale: "en-GB", style: .mathSpeak).speak(tex: #"a \geqslant b"#)
+        #expect(enGB.text == "a greater-than-or-slanted-equals b" && enGB.speechDiagnostics.isEmpty, "\(enGB.text)")
+        // `rules coverage` lists the English words with the inputs that needed them.
+        let cases = try LocaleTools.corpus(#"a \dotplus b"#, name: "c.txt", locale: "xx", defaultStyles: ["mathspeak"])
+        let coverage = try #require(LocaleTools.coverage(cases, resources: r, locale: "xx").first)
+        #expect(coverage.missing.map(\.message) == [english.speechDiagnostics[0].message] && coverage.missing[0].inputs == [#"a \dotplus b"#],
+                "\(coverage.missing)")
+    }
+
+    /// `rules lint` warns, at the key in `Rules/en/mathspeak.words`, about every key of English MathSpeak a
+    /// locale says in English: one its `mathspeak.words` does not translate and its `symbols.txt` (or
+    /// `functions.txt` for `fn.NAME`) does not have. Not an error, and not the ratchet's kind.
+    @Test func lintListsTheEnglishMathSpeakWordsALocaleSaysInEnglish() throws {
+        let r = Self.resources([
+            "Locales/xx/symbols.txt": "+  plus\n⩾  is at least\n",
+            "Locales/xx/functions.txt": "ln  natural log\n",
+            "Rules/xx/mathspeak.rules": "style MathSpeak\nlocale xx\ninherit en/mathspeak\nwords mathspeak\n",
+            "Rules/xx/mathspeak.words": "+  pluss\n",
+        ])
+        let findings = RuleLint.check(r, locale: "xx").filter { $0.kind == .otherLanguageStyleWord }
+        #expect(findings.allSatisfy { $0.severity == .warning && $0.file == "Rules/en/mathspeak.words" && $0.column == 1 })
+        let dotplus = try #require(findings.first { $0.line == (try? Self.englishMathSpeakLine("∔")) })
+        #expect(dotplus.description == "Rules/en/mathspeak.words:\(try Self.englishMathSpeakLine("∔")):1: warning: mathspeak says '∔' in en ('dot-plus'): give it in Rules/xx/mathspeak.words or Locales/xx/symbols.txt")
+        let fraction = try #require(findings.first { $0.line == (try? Self.englishMathSpeakLine("ms.start-fraction.*")) })
+        #expect(fraction.message == "mathspeak says 'ms.start-fraction.*' in en ('{n+1:Start}Fraction'): give it in Rules/xx/mathspeak.words",
+                "\(fraction.message)")
+        let combining = try #require(findings.first { $0.line == (try? Self.englishMathSpeakLine(#"\u{0302}"#)) })
+        #expect(combining.message.hasPrefix(#"mathspeak says '\u{0302}' in en"#), "\(combining.message)")
+        // The locale's own words, its symbols and its function names are not listed.
+        for key in ["+", "⩾", "fn.ln"] {
+            let line = try Self.englishMathSpeakLine(key)
+            #expect(!findings.contains { $0.line == line }, "\(key): \(findings.filter { $0.line == line })")
+        }
+        #expect(!RuleLint.check(r, locale: "xx").contains { $0.severity == .error }, "\(RuleLint.check(r, locale: "xx").filter { $0.severity == .error }.prefix(5))")
+        // English itself says its own words.
+        #expect(!RuleLint.check(Self.builtIn, locale: "en").contains { $0.kind == .otherLanguageStyleWord })
+    }
+
     /// `{=function-name:function@arc}`, `{operator:word@article}` and `{=font:font@feminine}` say the
     /// entry's variant of that name, and its main words when it has none; `{text:decimal}` writes a
     /// number with the locale's `decimal-mark` and `group-mark` (Rules/README.md, "Formats").
