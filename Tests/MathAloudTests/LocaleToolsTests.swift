@@ -330,6 +330,17 @@ import Testing
         #expect(!RuleLint.check(r, locale: "xx").contains { $0.severity == .error }, "\(RuleLint.check(r, locale: "xx").filter { $0.severity == .error }.prefix(5))")
         // English itself says its own words.
         #expect(!RuleLint.check(Self.builtIn, locale: "en").contains { $0.kind == .otherLanguageStyleWord })
+        // A key the locale's file lists as `# to-do:` (as `locale new` writes them) is that file's to-do warning,
+        // not one of these.
+        let todo = Self.resources([
+            "Locales/xx/symbols.txt": "+  plus\n",
+            "Rules/xx/mathspeak.rules": "style MathSpeak\nlocale xx\ninherit en/mathspeak\nwords mathspeak\n",
+            "Rules/xx/mathspeak.words": "+  pluss\n# to-do: ∔         dot-plus\n",
+        ])
+        let todoFindings = RuleLint.check(todo, locale: "xx")
+        #expect(!todoFindings.contains { $0.kind == .otherLanguageStyleWord && $0.message.contains("'∔'") })
+        #expect(todoFindings.contains { $0.kind == .otherLanguageStyleWord && $0.message.contains("'ms.start-fraction.*'") })
+        #expect(todoFindings.contains { $0.file.hasSuffix("Rules/xx/mathspeak.words") && $0.message.contains("still marked '# to-do:'") })
     }
 
     /// `{=function-name:function@arc}`, `{operator:word@article}` and `{=font:font@feminine}` say the
