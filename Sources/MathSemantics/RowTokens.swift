@@ -1077,25 +1077,92 @@ extension Analyzer {
             return nil
         }
         var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: firstUsed)
-        let slash = start + firstUsed
-        if slash + 1 < end, items[slash].kind == .operator, items[slash].scalar == "/" || items[slash].scalar == "∕",
-           let second = single(slash + 1) {
-            unit.text += "/" + second.text
-            unit.key += "/" + second.key
-            unit.range = SourceRange.union(unit.range, second.range)
-            unit.used = firstUsed + 2
-            unit.powerDenominator = second.power
+        // A unit symbol (with a positive power or none) as a factor of a product at `k`: its parts and how
+        // many items it takes (two for the micro sign written apart).
+        func factor(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?, used: Int)? {
+            var used = 1
+            guard !isMarked(k), let f = single(k) ?? { used = 2; return microPrefixed(k) }(), !f.key.contains("/"),
+                  (f.power ?? 1) > 0 else { return nil }
+            // An upright d before a variable is a differential's mark (`\mathrm{N\,m\,d}x`); a one-letter
+            // symbol before a parenthesis a function's name (`\mathrm{m}\,\mathrm{P}(A)`).
+            if k + used < end, f.key == "d", items[k + used].kind == .identifier || items[k + used].kind == .scripts { return nil }
+            if k + used < end, f.text.unicodeScalars.count == 1, items[k + used].scalar == "(" { return nil }
+            return (f.text, f.key, f.power, f.range, used)
+        }
+        // The product sign between two factors, if `k` is one (`\cdot`, the middle dot, an invisible times).
+        func productSign(_ k: Int) -> Bool {
+            guard k < end, items[k].kind == .operator, let u = items[k].scalar else { return false }
+            return u == "⋅" || u == "·" || u == "∙" || u == "\u{2062}"
+        }
+        // Factors of a product after `k` (each after a product sign or right after the previous one, as
+        // the spaces `\,`, `~` and juxtaposition write it): their texts, keys (joined by a space, `kg m²`),
+        // range and the index after the last. Two element symbols side by side are chemistry (`2\,\mathrm{H}\mathrm{I}`),
+        // not a product of units (the measurement's own test says so).
+        func product(after k: Int, previous: Int) -> (text: String, key: String, range: SourceRange?, next: Int)? {
+            var k = k, previous = previous
+            var text = "", key = "", range: SourceRange? = nil
+            while true {
+                let sign = productSign(k)
+                let at = sign ? k + 1 : k
+                guard at < end, let f = factor(at) else { break }
+                if !sign, Analyzer.isUnmarkedElement(items[previous].raw), Analyzer.isElementPart(items[at].raw) { break }
+                text += (sign ? "·" : " ") + f.text
+                key += " " + f.key
+                range = SourceRange.union(range, f.range)
+                previous = at
+                k = at + f.used
+            }
+            return key.isEmpty ? nil : (text, key, range, k)
+        }
+        // A unit MathML marks (`intent=":unit"`, alone or under its power): units so marked side by side
+        // are read by the rules of marked units, as before (a locale's "kilogram per square meter").
+        func isMarked(_ k: Int) -> Bool {
+            guard let m = items[k].raw else { return false }
+            var n = m
+            if case .superscript = n.kind, let base = n.children.first { n = base.groupContent }
+            return n.attributes.map(Analyzer.isMarkedUnit) ?? false
+        }
+        // A product of units (`\mathrm{N\cdot m}`, `\mathrm{kg\,m^2}`, `\mathrm{kg}\,\mathrm{m}^2`): one
+        // unit whose key names the factors in order, a space between them (`N m`, `kg m²`), as a group under
+        // a negative power makes (`\mathrm{kg\,m\,s}^{-2}`: `kg m/s²`). The power is a factor's, not the unit's.
+        if !first.key.contains("/"), !isMarked(start), let more = product(after: start + firstUsed, previous: start + firstUsed - 1) {
+            unit.text += more.text
+            unit.key += more.key
+            unit.range = SourceRange.union(unit.range, more.range)
+            unit.used = more.next - start
+            unit.power = nil
+        }
+        // One `/` followed by a unit (`m/s`, `m/s^2`) or a product of units in parentheses
+        // (`\mathrm{J/(kg\,K)}`: `J/kg K`, "joules per kilogram kelvin").
+        let slash = start + unit.used
+        if slash + 1 < end, items[slash].kind == .operator, items[slash].scalar == "/" || items[slash].scalar == "∕", !unit.key.contains("/") {
+            if let second = single(slash + 1) {
+                unit.text += "/" + second.text
+                unit.key += "/" + second.key
+                unit.range = SourceRange.union(unit.range, second.range)
+                unit.used += 2
+                unit.powerDenominator = second.power
+            } else if items[slash + 1].scalar == "(", let f = factor(slash + 2),
+                      let more = product(after: slash + 2 + f.used, previous: slash + 2) ?? (f.power == nil ? ("", "", nil, slash + 2 + f.used) : nil),
+                      more.next < end, items[more.next].scalar == ")" {
+                unit.text += "/(" + f.text + more.text + ")"
+                unit.key += "/" + f.key + more.key
+                unit.range = SourceRange.union(unit.range, items[more.next].raw?.range)
+                unit.used = more.next + 1 - start
+            }
         }
         // Units after it with a negative power, as the sciences write a quotient (`km\,s^{-1}`,
-        // `erg\,s^{-1}\,cm^{-2}`, and `\mathrm{km\,s}^{-1}`, where the power is typeset on the last
-        // unit of the group): each is a unit after a `/` (`km/s`, `erg/s/cm²`).
+        // `erg\,s^{-1}\,cm^{-2}`, `\mathrm{kg\cdot m^2\cdot s^{-2}}`, and `\mathrm{km\,s}^{-1}`, where the
+        // power is typeset on the last unit of the group): each is a unit after a `/` (`km/s`, `erg/s/cm²`).
         var k = start + unit.used
-        while k < end, let d = reciprocal(k) {
+        while true {
+            let at = productSign(k) ? k + 1 : k
+            guard at < end, let d = reciprocal(at) else { break }
             unit.text += " " + d.text
             unit.key += d.key
             unit.range = SourceRange.union(unit.range, d.range)
-            unit.used += 1
-            k += 1
+            unit.used = at + 1 - start
+            k = at + 1
         }
         return unit
     }
@@ -1142,6 +1209,8 @@ extension Analyzer {
             written.append(w)
             keys.append(k)
         }
+        // One unit with a space before or after it in its group (`\mathrm{\,Hz}^{-1}`) is that unit.
+        if keys.count == 1 { return ("\(written[0])^\(p)", "/" + keys[0] + powerSign(p), m.range) }
         guard keys.count >= 2 else { return nil }
         return (written.joined(separator: " ") + "^\(p)", keys.dropLast().joined(separator: " ") + "/" + keys.last! + powerSign(p), m.range)
     }
@@ -1179,7 +1248,11 @@ extension Analyzer {
             if next + 1 < end, items[next].scalar == "\u{2063}" || items[next].scalar == "\u{2062}" { next += 1 }
             if Analyzer.isElementPart(items[next].raw) { return nil }
         }
-        let q = node(m, ctx)
+        return (measurementNode(node(m, ctx), u), u.used + 1)
+    }
+
+    /// A ``SemanticKind/measurement`` of quantity `q` in unit `u`.
+    mutating func measurementNode(_ q: NodeID, _ u: Unit) -> NodeID {
         let unitMark = b.mark()
         if let p = u.power { b.integer(.unitPower, p) }
         if let p = u.powerDenominator { b.integer(.unitPowerDenominator, p) }
@@ -1198,7 +1271,34 @@ extension Analyzer {
         if let p = u.power { b.integer(.unitPower, p) }
         if let p = u.powerDenominator { b.integer(.unitPowerDenominator, p) }
         if kind(q) == .number && text(q) == "1" { b.flag(.singular) }
-        return (b.finish(.measurement, mark), u.used + 1)
+        return b.finish(.measurement, mark)
+    }
+
+    /// A measurement over a unit, as a fraction writes a rate (`\frac{5\,\mathrm{m}}{\mathrm{s}}`,
+    /// `\frac{2\,\mathrm{J}}{\mathrm{kg\,K}}`): the measurement in the quotient of the units (`m/s`,
+    /// `J/kg K`), as `5\,\mathrm{m/s}` and `5\,\frac{\mathrm{m}}{\mathrm{s}}` are, so every locale
+    /// says "5 meters per second". Nil unless `num` (the analysed numerator of fraction `m`) is a
+    /// measurement of a unit symbol after its quantity and the denominator is all units (with no `/`).
+    mutating func measurementOverUnit(_ m: MathNode, numerator num: NodeID) -> NodeID? {
+        guard kind(num) == .measurement, !has(num, .currency), !has(num, .unitFirst), !has(num, .primeUnit),
+              case .fraction(let f) = m.kind, f.lineThickness != 0, m.children.count == 2,
+              let q = child(num, .quantity), let numUnit = child(num, .unit),
+              let key = tree.string(num, .unitName) else { return nil }
+        let base = items.count
+        defer { items.truncate(to: base) }
+        flatten([m.children[1]], from: 0)
+        // Units MathML marks in a fraction are read by the fraction's own rules, as they are after a number.
+        guard items.count > base, !(base..<items.count).contains(where: { k in
+                  var n = items[k].raw
+                  if let m = n, case .superscript = m.kind, let first = m.children.first { n = first.groupContent }
+                  return n?.attributes.map(Analyzer.isMarkedUnit) ?? false
+              }),
+              let den = Analyzer.unitAt(items, base, items.count, names: unitNames),
+              den.used == items.count - base, !den.key.contains("/") else { return nil }
+        var u = Unit(text: text(numUnit) + "/" + den.text, key: key + "/" + den.key, power: tree.integer(num, .unitPower),
+                     range: SourceRange.union(range(numUnit), den.range), used: 0)
+        u.powerDenominator = den.power
+        return measurementNode(q, u)
     }
 
     /// A currency sign (unmarked, or marked as a unit in MathML) written before its amount (`\$5`,

@@ -463,6 +463,8 @@ struct Analyzer {
     /// ``addFractionProperties(_:_:_:)``).
     mutating func fraction(_ m: MathNode, _ p: FractionProperties, _ ctx: Context) -> NodeID {
         let num = m.children.count > 0 ? node(m.children[0], ctx) : empty(m.range)
+        // A measurement over a unit is a rate (`\frac{5\,\mathrm{m}}{\mathrm{s}}`: 5 m/s).
+        if let rate = measurementOverUnit(m, numerator: num) { return rate }
         let den = m.children.count > 1 ? node(m.children[1], ctx) : empty(m.range)
         let mark = b.mark()
         b.add(child: num, .numerator)

@@ -297,7 +297,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// A measurement: children `quantity` (a number, a power of a number, a fraction of numbers), `unit`
     /// (a text node with `unit-name`, or the prime operator). Properties `unit-name` (a normalised unit
     /// *symbol* key for the lexicon: `cm`, `kg`, `m/s`, `km/h`, `min`, `µm`, with powers as
-    /// superscripts `cm²`, `m/s²`; spelled-out units map to their symbol, `meters` → `m`),
+    /// superscripts `cm²`, `m/s²`; a product's factors a space apart, `N m`, `kg m²/s²`, `J/kg K`;
+    /// spelled-out units map to their symbol, `meters` → `m`),
     /// `unit-power` / `unit-power-denominator` (the 2 of `cm^2`, `m/s^2`; the unit node of a written
     /// power also has `unit-base`, the key of the unit raised: `cm` for `cm^2`),
     /// `singular` when the quantity is exactly 1. A number with primes (`6'`, `5' 4''`) is a measurement
@@ -309,7 +310,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     ///
     /// A unit marked in MathML (`class="MathML-Unit"`, `intent=":unit"`) after a number is a
     /// measurement too, its `unit` child a ``unit``; a currency written before its amount (`$5`) is one
-    /// with `unit-first`.
+    /// with `unit-first`; a measurement over a unit (`\frac{5\,\mathrm{m}}{\mathrm{s}}`) is one in the
+    /// quotient (`m/s`).
     case measurement
     /// A unit of measure marked as one in MathML (`<mi class="MathML-Unit">km</mi>`,
     /// `<mi intent=":unit">s</mi>`), or the unit of a measurement. Text: as written. Properties

@@ -378,8 +378,9 @@ public struct Lexicon: Sendable {
     /// Words for a unit key in the first of `variants` that applies (`plural`, a plural category,
     /// a case): the locale's entry for the key, else words composed from its parts by the locale's
     /// templates — a square or cube (`km²`: `unit.²` "square {unit}"), an SI prefix on a unit (`µs`:
-    /// `prefix.µ` "micro{unit}") — so a locale lists base units and prefixes once instead of every
-    /// combination.
+    /// `prefix.µ` "micro{unit}"), a quotient (`km/s`: `unit./` "{unit} per {denominator}") — and a
+    /// product (`N m`, factors a space apart) from its factors' words in order, the last as asked,
+    /// so a locale lists base units and prefixes once instead of every combination.
     public func unit(_ key: String, variants: [String]) -> String? {
         unit(key, variants: variants, names: true)
     }
@@ -399,6 +400,23 @@ public struct Lexicon: Sendable {
                 words = Lexicon.fill(template, words, denominator: denominator)
             }
             return words
+        }
+        // A product without an entry (`N m`, `kg m²`: factors a space apart, as the analysis writes a
+        // product of unit symbols): each factor's words in order, the last as asked and the others in
+        // the singular ("newton meters", "kilogram square meters"). A key whose parts are not all units
+        // (a unit's name of two words, `square feet`) is no product, nor is a name written out that the
+        // locale or the markup's language knows (`fl oz`, not femtoliter ounces).
+        if key.utf8.contains(0x20) {
+            if names, let w = written(key, variants) { return w }
+            let factors = key.split(separator: " ")
+            if factors.count >= 2 {
+                var words: [String] = []
+                for (i, factor) in factors.enumerated() {
+                    guard let w = unit(String(factor), variants: i == factors.count - 1 ? variants : [], names: false) else { break }
+                    words.append(w)
+                }
+                if words.count == factors.count { return words.joined(separator: " ") }
+            }
         }
         var core = key
         if let last = key.unicodeScalars.last, last == "²" || last == "³" {

@@ -297,6 +297,90 @@ struct NuclideAndUnitSpeechTests {
         #expect(speaker.speak(mathML: marked).text.contains("per"))
     }
 
+    /// A product or quotient of units written in one upright group (`\mathrm{kg\cdot m^2/s^2}`) is the
+    /// unit the units written one by one make (`\mathrm{kg}\,\mathrm{m}^2\,\mathrm{s}^{-2}`), and a
+    /// measurement over a unit (`\frac{5\,\mathrm{m}}{\mathrm{s}}`) the rate `5\,\mathrm{m/s}` is: factors
+    /// after `\cdot`, a space or nothing, each with a power; one `/` before a unit or a product in
+    /// parentheses. The words of a product are its factors' in order, the last one plural.
+    @Test(arguments: [
+        (#"1\,\mathrm{kg\cdot m^2/s^2}"#, "1 kilogram square meter per square second"),
+        (#"1\,\mathrm{kg}\,\mathrm{m}^2\,\mathrm{s}^{-2}"#, "1 kilogram square meter per square second"),
+        (#"1\,\mathrm{kg\cdot m^2\cdot s^{-2}}"#, "1 kilogram square meter per square second"),
+        (#"1\,\mathrm{kg}\cdot\mathrm{m}^2/\mathrm{s}^2"#, "1 kilogram square meter per square second"),
+        (#"3\,\mathrm{kg\,m^2}"#, "3 kilogram square meters"),
+        (#"3\,\mathrm{kg}\,\mathrm{m}^2"#, "3 kilogram square meters"),
+        (#"4\,\mathrm{N\cdot m}"#, "4 newton meters"),
+        (#"4\,\mathrm{N}\cdot\mathrm{m}"#, "4 newton meters"),
+        (#"4\,\mathrm{N~m}"#, "4 newton meters"),
+        (#"1\,\mathrm{N\,m}"#, "1 newton meter"),
+        (#"2\,\mathrm{J/(kg\,K)}"#, "2 joules per kilogram kelvin"),
+        (#"2\,\mathrm{J}/(\mathrm{kg}\cdot\mathrm{K})"#, "2 joules per kilogram kelvin"),
+        (#"5\,\mathrm{kg\,m/s^2}"#, "5 kilogram meters per square second"),
+        (#"5\,\mathrm{kg\,m\,s}^{-2}"#, "5 kilogram meters per square second"),
+        (#"5\,\mathrm{N\,m}^{-1}"#, "5 newtons per meter"),
+        (#"10^{19}\mathrm{\,W}\mathrm{\,Hz}^{-1}"#, "10 to the nineteenth power watts per hertz"),
+        (#"\frac{5\,\mathrm{m}}{\mathrm{s}}"#, "5 meters per second"),
+        (#"\frac{1\,\mathrm{m}}{\mathrm{s}}"#, "1 meter per second"),
+        (#"v = \frac{9.8\,\mathrm{m}}{\mathrm{s}^2}"#, "v equals 9.8 meters per second squared"),
+        (#"\frac{2\,\mathrm{J}}{\mathrm{kg\,K}}"#, "2 joules per kilogram kelvin"),
+    ])
+    func compoundUnitsInOneGroup(_ tex: String, _ expected: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+    }
+
+    /// Look-alikes of compound units keep their readings: a differential's d, Euler's e, chemistry, a
+    /// product of variables or a word in roman, a unit times a variable, units in a fraction of
+    /// non-units, a measurement over a measurement or over a variable.
+    @Test(arguments: [
+        (#"\mathrm{d}x"#, "d x"),
+        (#"3\,\mathrm{m}\,\mathrm{d}x"#, "3 meters, d x"),
+        (#"\mathrm{e}^{x}"#, "e to the x-th power"),
+        (#"2\,\mathrm{H_2O}"#, "2 cap H sub 2 cap O"),
+        (#"2\,\mathrm{NaCl}"#, "2 NaCl"),
+        (#"2\,\mathrm{H}\,\mathrm{Cl}"#, "2 H Cl"),
+        (#"3\,\mathrm{AB}"#, "3 AB"),
+        (#"\mathrm{max}"#, "max"),
+        (#"2\,\mathrm{m}\cdot x"#, "2 meters, times x"),
+        (#"2\,\mathrm{m}\,\mathrm{P}(A)"#, "2 meters, P of A"),
+        (#"5\,\mathrm{m}\,\sin x"#, "5 meters, sine x"),
+        (#"\frac{x\,\mathrm{m/s}}{y}"#, "the fraction with numerator x m divided by s, and denominator y"),
+        (#"\frac{5\,\mathrm{m}}{2\,\mathrm{s}}"#, "5 meters, over 2 seconds"),
+        (#"\frac{5\,\mathrm{m}}{s}"#, "5 meters, over s"),
+    ])
+    func compoundUnitLookAlikes(_ tex: String, _ expected: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+    }
+
+    /// Units MathML marks (`class="MathML-Unit"`, `intent=":unit"`) side by side or in a fraction stay
+    /// the rules' to read, as before: no product or rate is made of them.
+    @Test func markedUnitsKeepTheirRules() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let product = #"<math><mn>1</mn><mi class="MathML-Unit">kg</mi><mo>·</mo><msup><mi class="MathML-Unit">m</mi><mn>2</mn></msup></math>"#
+        #expect(speaker.speak(mathML: product).text == "1 kilogram times square meters")
+        let rate = #"<math><mfrac><mrow><mn>5</mn><mi intent=":unit">m</mi></mrow><mi intent=":unit">s</mi></mfrac></math>"#
+        #expect(speaker.speak(mathML: rate).text == "5 meters, per second")
+    }
+
+    /// Every locale has words for a product of units; every locale with a template for a quotient
+    /// (`unit./`) for a quotient of products too. Finnish, Polish and Russian name quotients by
+    /// entries of their own only (no `unit./`: a quotient needs their cases), so `kg m²/s²` is
+    /// read as written there, as `J/K` is.
+    @Test(arguments: LocaleToolsTests.shippedLocales)
+    func compoundUnitsHaveWordsInEveryLocale(_ locale: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
+        var inputs = [#"4\,\mathrm{N\cdot m}"#, #"3\,\mathrm{kg\,m^2}"#, #"\frac{5\,\mathrm{m}}{\mathrm{s}}"#]
+        if !["fi", "pl", "ru"].contains(locale) { inputs += [#"1\,\mathrm{kg\cdot m^2/s^2}"#, #"2\,\mathrm{J/(kg\,K)}"#] }
+        for tex in inputs {
+            let spoken = speaker.speak(tex: tex)
+            #expect(!spoken.diagnostics.contains { $0.id == "speech.missing-word" }, "\(locale): \(tex)")
+            for raw in ["kg", "m²", "N", "/"] {
+                #expect(!spoken.text.split(separator: " ").contains(Substring(raw)), "\(locale): \(spoken.text)")
+            }
+        }
+    }
+
     /// A square or cube agrees with the unit's grammatical gender (`gender:` in `units.txt`, from
     /// CLDR, and the `feminine` forms of `unit.²`/`unit.³`), in number too, also after a prefix and in
     /// the denominator of a quotient; a noun whose gender changes with its number (Italian miglio, plural
