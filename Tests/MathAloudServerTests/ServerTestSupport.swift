@@ -139,8 +139,10 @@ struct TestError: Error, CustomStringConvertible {
 final class TestServer: @unchecked Sendable {
     let service: MathAloudService
     let server: HTTPServer
-    private let lock = NSLock()
-    private var logLines: [String] = []
+    /// The log's lines, kept apart from the test server: a line is written on a server thread, and a
+    /// reference to the test server held there could make that thread the last owner, whose release would
+    /// stop the server from one of its own threads (libmicrohttpd then aborts: "Failed to join a thread").
+    private let lines: LineBox
 
     init(_ configure: (inout ServerConfiguration) throws -> Void = { _ in }) throws {
         var c = ServerConfiguration()
@@ -150,21 +152,15 @@ final class TestServer: @unchecked Sendable {
         let box = LineBox()
         service = try MathAloudService(configuration: c, logOutput: .lines { box.append($0) })
         server = try service.start()
-        box.owner = self
+        lines = box
     }
 
     deinit { server.stop() }
 
     var port: Int { server.port }
 
-    func collect(_ line: String) {
-        lock.lock(); logLines.append(line); lock.unlock()
-    }
-
-    var log: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return logLines
-    }
+    /// The access log's lines so far.
+    var log: [String] { lines.all }
 
     /// One request on a new connection.
     func call(_ method: String, _ path: String, json: String? = nil, body: [UInt8]? = nil, contentType: String? = nil,
@@ -181,15 +177,15 @@ final class TestServer: @unchecked Sendable {
     }
 }
 
-/// Forwards log lines to the test server once it exists.
+/// The access log's lines, appended on the server's threads.
 final class LineBox: @unchecked Sendable {
-    weak var owner: TestServer?
-    private var early: [String] = []
+    private var lines: [String] = []
     private let lock = NSLock()
     func append(_ line: String) {
-        lock.lock()
-        if let owner { lock.unlock(); owner.collect(line); return }
-        early.append(line)
-        lock.unlock()
+        lock.lock(); lines.append(line); lock.unlock()
+    }
+    var all: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return lines
     }
 }
