@@ -688,106 +688,26 @@ struct ParserCore {
         expander.pushBack(tokens)
     }
 
-    /// For a Unicode superscript or subscript character, whether it is a superscript and the ASCII
-    /// character it raises or lowers (`²` → (true, "2"), `₋` → (false, "-"), `ᵢ` → (false, "i")).
+    /// For a Unicode superscript or subscript character, whether it is a superscript and the character it
+    /// raises or lowers (`⁷` → (true, "7"), `ᵢ` → (false, "i"), `ᵝ` → (true, "β"), `₋` → (false, "-")): the
+    /// letters and digits from the Unicode data of the styled characters (``UnicodeMath/alphabet(of:)``, fonts
+    /// `superscript` and `subscript`), the signs, parentheses and Latin-1's ¹ ² ³ here.
     static func unicodeScript(_ u: Unicode.Scalar) -> (Bool, Unicode.Scalar)? {
         switch u.value {
         case 0xB2: return (true, "2")
         case 0xB3: return (true, "3")
         case 0xB9: return (true, "1")
-        case 0x2070: return (true, "0")
-        case 0x2071: return (true, "i")
-        case 0x2074...0x2079: return (true, Unicode.Scalar(u.value - 0x2074 + 0x34)!)
-        case 0x207A: return (true, "+")
-        case 0x207B: return (true, "-")
-        case 0x207C: return (true, "=")
-        case 0x207D: return (true, "(")
-        case 0x207E: return (true, ")")
-        case 0x207F: return (true, "n")
-        case 0x2080...0x2089: return (false, Unicode.Scalar(u.value - 0x2080 + 0x30)!)
-        case 0x208A: return (false, "+")
-        case 0x208B: return (false, "-")
-        case 0x208C: return (false, "=")
-        case 0x208D: return (false, "(")
-        case 0x208E: return (false, ")")
-        case 0x2090: return (false, "a")
-        case 0x2091: return (false, "e")
-        case 0x2092: return (false, "o")
-        case 0x2093: return (false, "x")
-        case 0x2095: return (false, "h")
-        case 0x2096: return (false, "k")
-        case 0x2097: return (false, "l")
-        case 0x2098: return (false, "m")
-        case 0x2099: return (false, "n")
-        case 0x209A: return (false, "p")
-        case 0x209B: return (false, "s")
-        case 0x209C: return (false, "t")
-        case 0x1D62: return (false, "i")
-        case 0x1D63: return (false, "r")
-        case 0x1D64: return (false, "u")
-        case 0x1D65: return (false, "v")
-        case 0x2C7C: return (false, "j")
-        case 0x1D66: return (false, "β")
-        case 0x1D67: return (false, "γ")
-        case 0x1D68: return (false, "ρ")
-        case 0x1D69: return (false, "φ")
-        case 0x1D6A: return (false, "χ")
-        default: return modifierLetter(u).map { (true, $0) }
+        case 0x207A...0x207E: return (true, scriptSigns[Int(u.value - 0x207A)])
+        case 0x208A...0x208E: return (false, scriptSigns[Int(u.value - 0x208A)])
+        default:
+            guard let a = UnicodeMath.alphabet(of: u), a.font == "superscript" || a.font == "subscript",
+                  let base = a.base.unicodeScalars.first, a.base.unicodeScalars.count == 1 else { return nil }
+            return (a.font == "superscript", base)
         }
     }
 
-    /// The letter a modifier letter raises (`ᵖ` → p, `ᵀ` → T, `ᵝ` → β): superscripts written as letters.
-    private static func modifierLetter(_ u: Unicode.Scalar) -> Unicode.Scalar? {
-        switch u.value {
-        case 0x1D43: "a"
-        case 0x1D47: "b"
-        case 0x1D9C: "c"
-        case 0x1D48: "d"
-        case 0x1D49: "e"
-        case 0x1DA0: "f"
-        case 0x1D4D: "g"
-        case 0x2B0: "h"
-        case 0x2B2: "j"
-        case 0x1D4F: "k"
-        case 0x2E1: "l"
-        case 0x1D50: "m"
-        case 0x1D52: "o"
-        case 0x1D56: "p"
-        case 0x2B3: "r"
-        case 0x2E2: "s"
-        case 0x1D57: "t"
-        case 0x1D58: "u"
-        case 0x1D5B: "v"
-        case 0x2B7: "w"
-        case 0x2E3: "x"
-        case 0x2B8: "y"
-        case 0x1DBB: "z"
-        case 0x1D2C: "A"
-        case 0x1D2E: "B"
-        case 0x1D30: "D"
-        case 0x1D31: "E"
-        case 0x1D33: "G"
-        case 0x1D34: "H"
-        case 0x1D35: "I"
-        case 0x1D36: "J"
-        case 0x1D37: "K"
-        case 0x1D38: "L"
-        case 0x1D39: "M"
-        case 0x1D3A: "N"
-        case 0x1D3C: "O"
-        case 0x1D3E: "P"
-        case 0x1D3F: "R"
-        case 0x1D40: "T"
-        case 0x1D41: "U"
-        case 0x1D42: "W"
-        case 0x1D5D: "β"
-        case 0x1D5E: "γ"
-        case 0x1D5F: "δ"
-        case 0x1D60: "φ"
-        case 0x1D61: "χ"
-        default: nil
-        }
-    }
+    /// What ⁺ ⁻ ⁼ ⁽ ⁾ and ₊ ₋ ₌ ₍ ₎ raise or lower, in code point order.
+    private static let scriptSigns: [Unicode.Scalar] = ["+", "-", "=", "(", ")"]
 
     /// Attaches a prime to the expression's last item (`last`).
     private mutating func attachPrime(_ t: Token, to last: inout LastItem) {
