@@ -503,15 +503,7 @@ extension Analyzer {
     /// not know the symbol.
     mutating func temperatureMeasurement(_ quantity: NodeID, scale: String, range: SourceRange?) -> NodeID? {
         guard let key = Vocabulary.unitKey(scale, names: unitNames) else { return nil }
-        let unitMark = b.mark()
-        b.string(.unitName, key)
-        let unit = b.finish(.unit, unitMark, text: scale, range: range, rangeFromChildren: false)
-        let mark = b.mark()
-        b.add(child: quantity, .quantity)
-        b.add(child: unit, .unit)
-        b.string(.unitName, key)
-        if kind(quantity) == .number && text(quantity) == "1" { b.flag(.singular) }
-        return b.finish(.measurement, mark)
+        return measurementNode(quantity, Unit(text: scale, key: key, power: nil, range: range, used: 0))
     }
 
     /// `× ÷ ⋅ * /` in one ``SemanticKind/infix``; `mod` makes a ``SemanticKind/modulo``.
