@@ -394,13 +394,22 @@ public struct Lexicon: Sendable {
         if let w = unitEntry(key, variants) { return w }
         // A quotient without an entry (`km/s`, `mg/L`, `kg/m³`): the first unit as asked, each one after
         // a `/` in the singular, joined by the locale's `unit./` template ("{unit} per {denominator}").
+        // A locale whose "per" differs with the denominator names that quotient's template (Russian
+        // `unit./h  {unit} в час` beside `unit./  {unit} на {denominator@accusative}`); the denominator
+        // is asked in the form `{denominator@FORM}` names, its singular without one.
         if key.utf8.contains(0x2F) {
             let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count >= 2, let template = unitEntry("unit./", variants),
-                  var words = unit(String(parts[0]), variants: variants, names: names) else { return nil }
+            guard parts.count >= 2, var words = unit(String(parts[0]), variants: variants, names: names) else { return nil }
+            let general = unitEntry("unit./", variants)
             for part in parts.dropFirst() {
-                guard let denominator = unit(String(part), variants: [], names: names) else { return nil }
-                words = Lexicon.fill(template, words, denominator: denominator)
+                if let own = unitEntry("unit./" + part, variants) {
+                    words = Lexicon.fill(own, words)
+                    continue
+                }
+                guard let template = general else { return nil }
+                let (slot, form) = Lexicon.denominatorSlot(template)
+                guard let denominator = unit(String(part), variants: form.map { [$0] } ?? [], names: names) else { return nil }
+                words = Lexicon.fill(template.replacingOccurrences(of: slot, with: denominator), words)
             }
             return words
         }
@@ -532,10 +541,13 @@ public struct Lexicon: Sendable {
         return written + words
     }
 
-    /// A `unit./` template filled with the unit before the `/` (`{unit}`) and the one after it
-    /// (`{denominator}`).
-    static func fill(_ template: String, _ words: String, denominator: String) -> String {
-        fill(template.replacingOccurrences(of: "{denominator}", with: denominator), words)
+    /// The denominator's place in a `unit./` template as written (`{denominator}`,
+    /// `{denominator@accusative}`) and the form it names, if any.
+    static func denominatorSlot(_ template: String) -> (slot: String, form: String?) {
+        guard let start = template.range(of: "{denominator@"),
+              let end = template[start.upperBound...].firstIndex(of: "}") else { return ("{denominator}", nil) }
+        let form = String(template[start.upperBound..<end])
+        return (String(template[start.lowerBound...end]), form.isEmpty ? nil : form)
     }
 
     /// A template's `{unit}` replaced by words (the template itself when it has no `{unit}`).
