@@ -127,4 +127,14 @@ import Testing
         #expect(rm?.children.last?.kind == .identifier("b", variant: .normal))
         #expect(TeXParser().parse(#"\mathrm{du}"#).root.children.first?.groupContent.leafText == "du")
     }
+
+    /// `\mathit` (and the old `\it`) sets a multi-letter name in text italic: one identifier, as `\mathrm`
+    /// makes one upright word (`\mathit{speed}`, `v_{\mathit{max}}`); math italic (`\mathnormal`, plain
+    /// letters) stays a product of letters, and one letter is that letter.
+    @Test func mathitSetsOneName() {
+        #expect(TeXParser().parse(#"\mathit{speed}"#).root.children.first?.groupContent.kind == .identifier("speed", variant: .italic))
+        #expect(TeXParser().parse(#"{\it max}"#).root.children.first?.groupContent.leafText == "max")
+        #expect(TeXParser().parse(#"\mathnormal{ab}"#).root.children.first?.groupContent.children.count == 2)
+        #expect(TeXParser().parse(#"\mathit{x}"#).root.children.first?.kind == .identifier("x", variant: .italic))
+    }
 }

@@ -26,9 +26,11 @@ enum FontCommands {
         let (name, variant) = entry
         return CommandDefinition([name]) { core, call in
             let savedFont = core.font, savedMerge = core.mergeLetters
-            // Upright text-like alphabets merge letters into one identifier (\mathrm{kg} is one unit name).
+            // Upright text-like alphabets merge letters into one identifier (\mathrm{kg} is one unit name), and so
+            // does \mathit, the text italic LaTeX sets multi-letter names in (`\mathit{speed}`, `v_{\mathit{max}}`
+            // are words, not products of letters: \mathnormal and plain letters are the math italic of products).
             core.font = (variant == .italic && name == "mathnormal") ? nil : variant
-            core.mergeLetters = variant == .normal
+            core.mergeLetters = variant == .normal || name == "mathit"
             let node = core.parseMathArgument(for: call)
             core.font = savedFont
             core.mergeLetters = savedMerge
@@ -49,7 +51,7 @@ enum FontCommands {
             if core.mode == .math {
                 guard let mathVariant else { return nil }
                 core.font = mathVariant
-                core.mergeLetters = mathVariant == .normal
+                core.mergeLetters = mathVariant == .normal || name == "it"
             } else if let textVariant {
                 core.textFont = textVariant == .normal ? nil : textVariant
             }
