@@ -118,11 +118,19 @@ public struct SpeechDescription: Hashable, Sendable {
     }
 
     /// Joins `text` and `words` onto the last words of `items[start...]` (appends the words when the
-    /// last item there is not words).
+    /// last item there is not words). Words glued straight onto a word make one compound word, whose
+    /// second part continues in small letters, as a unit template's do (``Lexicon/fill(_:_:)``): German
+    /// `Quadrat{base}` of "Sekunde" is "Quadratsekunde", not "QuadratSekunde" (a capital only starts a
+    /// word; a capital alone, a letter's name, stays).
     static func join(_ text: String, words: String, range: SourceRange?, to items: inout [Item], from start: Int) {
         guard items.count > start, case let .words(w, r, p) = items[items.count - 1] else {
             append(words: words, range: range, prosody: nil, to: &items)
             return
+        }
+        var words = words
+        if text.isEmpty, let last = w.last, last.isLetter, last.isLowercase, let first = words.first, first.isUppercase,
+           words.dropFirst().first.map({ $0.isLowercase }) ?? false {
+            words = first.lowercased() + words.dropFirst()
         }
         items[items.count - 1] = .words(w + text + words, range: SourceRange.union(r, range), prosody: p)
     }
