@@ -59,7 +59,7 @@ public struct Speaker: Sendable {
     public let preferenceDiagnostics: [Diagnostic]
     /// Parses TeX and MathML.
     public let parser: FormulaParser
-    /// The analysis, with the locale's unit names and the markup's (``Lexicon/analysisUnitNames``).
+    /// The analysis, with the locale's unit names (``SemanticAnalyzer/Options/unitNames``).
     package let analyzer: SemanticAnalyzer
     private let engine: SpeechEngine
     private let cache: BoundedCache<SpeechCacheKey, SpokenFormula>
@@ -122,7 +122,7 @@ public struct Speaker: Sendable {
         let markupUnits: (@Sendable () -> WordTable?)? = LocaleTag(chain.first?.tag ?? "").language == english.language ? nil
             : { @Sendable in (try? resources.wordTable("Locales/\(english.rawValue)/units.txt")) ?? nil }
         let lexicon = Lexicon(chain: chain, styleWords: compiled.words, markupUnits: markupUnits)
-        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.analysisUnitNames))
+        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
         self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values, limits: speechLimits)
         self.cache = BoundedCache(capacity: cacheCapacity)
     }

@@ -202,30 +202,18 @@ extension String {
 /// the analysis stays language-independent (DESIGN.md §4). Written forms compare ignoring case.
 public struct UnitNames: Sendable, Hashable {
     private let storage: Storage
-    /// The names looked up where ``storage`` has none (see ``followed(by:)``).
-    private let fallback: Storage?
 
     /// No names: only unit symbols are units.
-    public init() { storage = Storage(names: [:]); fallback = nil }
+    public init() { storage = Storage(names: [:]) }
 
     /// Names (any case) and the unit symbols they stand for; a name given twice keeps its first symbol.
-    public init(_ pairs: [(name: String, unit: String)]) { storage = Storage(names: UnitNames.table(pairs)); fallback = nil }
+    public init(_ pairs: [(name: String, unit: String)]) { storage = Storage(names: UnitNames.table(pairs)) }
 
     /// The names `pairs` gives, as ``init(_:)`` takes them, asked for when the analysis first looks a
     /// name up: a speaker loads its locale's names without going through every unit of `units.txt`,
     /// and a run of formulas without a written unit never does (2.2 M instructions of every start-up,
     /// BENCHMARKS.md session 10).
-    public init(lazy pairs: @escaping @Sendable () -> [(name: String, unit: String)]) { storage = Storage(pairs); fallback = nil }
-
-    private init(storage: Storage, fallback: Storage?) { self.storage = storage; self.fallback = fallback }
-
-    /// These names, then `other`'s for a name these do not have: a locale's own unit names, then those
-    /// of the language documents write their units in (`2\text{ hours}` in an English document read in
-    /// German is 2 h, "2 Stunden", as `<mi class="MathML-Unit">hours</mi>` is). `other`'s own fallback is
-    /// not kept.
-    public func followed(by other: UnitNames) -> UnitNames {
-        UnitNames(storage: storage, fallback: other.storage)
-    }
+    public init(lazy pairs: @escaping @Sendable () -> [(name: String, unit: String)]) { storage = Storage(pairs) }
 
     private static func table(_ pairs: [(name: String, unit: String)]) -> [String: String] {
         var names: [String: String] = [:]
@@ -239,25 +227,15 @@ public struct UnitNames: Sendable, Hashable {
     /// The unit symbol a written name stands for.
     public func key(_ written: String) -> String? {
         let names = storage.names
-        if let fallback {
-            let lowered = written.lowercased()
-            return names[lowered] ?? fallback.names[lowered]
-        }
         return names.isEmpty ? nil : names[written.lowercased()]
     }
 
-    /// How many names there are (the fallback's not counted).
+    /// How many names there are.
     public var count: Int { storage.names.count }
 
-    public static func == (a: UnitNames, b: UnitNames) -> Bool {
-        (a.storage === b.storage || a.storage.names == b.storage.names)
-            && (a.fallback === b.fallback || a.fallback?.names == b.fallback?.names)
-    }
+    public static func == (a: UnitNames, b: UnitNames) -> Bool { a.storage === b.storage || a.storage.names == b.storage.names }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.names)
-        hasher.combine(fallback?.names)
-    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.names) }
 
     /// The names, made on first use when given lazily (shared by every analysis of a speaker, on any
     /// thread).

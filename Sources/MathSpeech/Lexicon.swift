@@ -164,8 +164,6 @@ public struct Lexicon: Sendable {
     /// Unit names written out in the markup (`<mi class="MathML-Unit">ounces</mi>`) and the unit symbols
     /// they stand for: the locale's own names, and those of `markupUnits` (see ``init(chain:styleWords:markupUnits:)``).
     let ownUnitNames: UnitNames, markupUnitNames: UnitNames
-    /// Whether a markup language other than the locale's was given (English units for another locale).
-    let hasMarkupUnits: Bool
 
     /// Creates a lexicon. `markupUnits` is the unit table of the language unit names are written in when
     /// a document marks them up in another language than the listener's (English, in the corpora and
@@ -183,7 +181,6 @@ public struct Lexicon: Sendable {
         let own = chain.filter { LocaleTag($0.tag).language == language }.map(\.units)
         ownUnitNames = UnitNames(lazy: { Lexicon.unitNamePairs(own) })
         markupUnitNames = UnitNames(lazy: { markupUnits?().map { Lexicon.unitNamePairs([$0]) } ?? [] })
-        hasMarkupUnits = markupUnits != nil
     }
 
     /// The tag of the locale that speaks (the chain's first).
@@ -517,11 +514,6 @@ public struct Lexicon: Sendable {
     /// Made when the analysis or the lexicon first looks a written name up (see ``UnitNames/init(lazy:)``),
     /// once for both.
     public var unitNames: UnitNames { ownUnitNames }
-
-    /// The unit names the analysis reads written units with (`2\text{ hours}`): the locale's own
-    /// (``unitNames``), then those of the markup's language (see ``init(chain:styleWords:markupUnits:)``),
-    /// so a unit an English document spells out is the unit in any locale, as one MathML marks up is.
-    public var analysisUnitNames: UnitNames { hasMarkupUnits ? ownUnitNames.followed(by: markupUnitNames) : ownUnitNames }
 
     /// The pairs of ``unitNames``, from the unit tables of the locale's language.
     private static func unitNamePairs(_ tables: [WordTable]) -> [(name: String, unit: String)] {

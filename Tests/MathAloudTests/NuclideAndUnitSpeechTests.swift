@@ -438,24 +438,4 @@ struct NuclideAndUnitSpeechTests {
         let unknown = de.speak(mathML: Self.markup([(2, "widgets")]))
         #expect(unknown.speechDiagnostics.contains { $0.id == .speechMissingWord })
     }
-
-    /// TeX's text spells units out as the markup does (`2\text{ hours}`): the same units in another
-    /// language, in that language's words and number; the locale's own names first; other words stay text.
-    @Test(arguments: [
-        ("de", #"2\text{ hours}"#, "2 Stunden"),
-        ("de", #"1\text{ hour}"#, "1 Stunde"),
-        ("de", #"5\,\frac{\text{miles}}{\text{hour}}"#, "5 Meilen pro Stunde"),
-        ("de", #"5\text{ Stunden}"#, "5 Stunden"),
-        ("fr", #"10\text{ meters}"#, "10 mètres"),
-        ("ja", #"3\text{ seconds}"#, "3 秒"),
-        ("de", #"x = 3 \text{ and } y = 2"#, "x ist gleich 3 and y ist gleich 2"),
-        ("en", #"2\text{ hours}"#, "2 hours"),
-        ("en", #"1\text{ hours}"#, "1 hour"),
-    ])
-    func texTextUnitsInAnotherLanguage(_ locale: String, _ tex: String, _ expected: String) throws {
-        let speaker = try SpeakerCache.shared.speaker(locale: locale, style: "clearspeak")
-        let spoken = speaker.speak(tex: tex)
-        #expect(spoken.text == expected, "\(locale) \(tex)")
-        #expect(!spoken.speechDiagnostics.contains { $0.id == .speechMissingWord }, "\(spoken.speechDiagnostics)")
-    }
 }
