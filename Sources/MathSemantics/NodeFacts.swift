@@ -257,6 +257,8 @@ extension SemanticTree.Records {
                 return .generic(facts)
             }
             let power = powerFacts(e)
+            // e^{-1}(1 + x) is a power of Euler's number times the group, as e^2(1 + x) is: e is no function.
+            if power.inverse && kind(b) == .identifier && soleScalar(core) == "e" { return .none }
             if power.inverse || SemanticTree.Records.isGenericFunctionLetter(soleScalar(core)) || kind(b) == .primes {
                 facts.power = power
                 return .generic(facts)

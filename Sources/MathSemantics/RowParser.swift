@@ -113,8 +113,7 @@ extension Analyzer {
             let mark = b.mark()
             var pieces = 0
             var start = rest.lowerBound
-            for i in rest where Analyzer.isWord(tokens[i], tree) && i < rest.upperBound - 1 && tokens[i + 1].fence < 0
-                && tokens[i + 1].kind != .relation && (i == rest.lowerBound || tokens[i - 1].kind != .relation) {
+            for i in rest where Analyzer.isClauseWord(tokens, tree, rest, i) {
                 if i > start {
                     let piece = relationSpan(start..<i, ctx)
                     b.add(child: piece, .item)
@@ -174,15 +173,33 @@ extension Analyzer {
     }
 
     /// Whether token `i` of the row `tokens[r]` separates items: punctuation, a wide space, or a text word
-    /// standing between other tokens (`x = 2 \text{ or } x = -2`).
+    /// standing between other tokens (`x = 2 \text{ or } x = -2`, ``isClauseWord(_:_:_:_:)``).
     static func isSeparator(_ tokens: LentStack<Token>, _ tree: SemanticTree.Records, _ r: Range<Int>, _ i: Int) -> Bool {
-        let t = tokens[i]
-        switch t.kind {
+        switch tokens[i].kind {
         case .punctuation, .wideSpace: return true
-        case .operand, .word:
-            return i > r.lowerBound && i < r.upperBound - 1 && isWord(t, tree) && tokens[i + 1].fence < 0
-                && tokens[i + 1].kind != .relation && tokens[i - 1].kind != .relation
+        case .operand, .word: return i > r.lowerBound && isClauseWord(tokens, tree, r, i)
         default: return false
+        }
+    }
+
+    /// Whether token `i` of `tokens[r]` is a text word between clauses (`\text{if } x < 0`, `x = 2 \text{ or }
+    /// x = -2`), not the last token, before no group, and no operand of a relation or an operator next to
+    /// it: a word after an operator, or before a relation, a multiplication or a plus, is an operand
+    /// (`w \cdot \text{area} + v \cdot \text{age}`, `2\text{ apples} + 3\text{ pears}`; a minus after a
+    /// word may be a sign: `2 \text{ or } -2`).
+    static func isClauseWord(_ tokens: LentStack<Token>, _ tree: SemanticTree.Records, _ r: Range<Int>, _ i: Int) -> Bool {
+        guard i < r.upperBound - 1, isWord(tokens[i], tree), tokens[i + 1].fence < 0 else { return false }
+        if i > r.lowerBound {
+            switch tokens[i - 1].kind {
+            case .relation, .additive, .multiplicative: return false
+            default: break
+            }
+        }
+        let after = tokens[i + 1]
+        switch after.kind {
+        case .relation, .multiplicative: return false
+        case .additive: return after.textNode < 0 || tree.text(after.textNode) != "+"
+        default: return true
         }
     }
 

@@ -1485,9 +1485,10 @@ extension Analyzer {
                 }
             }
         }
-        // A bra ⟨ψ| at the end of the row: an angle bracket closed by a bar.
+        // A bra ⟨ψ| that nothing after it closes: an angle bracket closed by a bar, at the end of the row
+        // or before what it acts on (`|0⟩⟨0|X`, a projector applied to X).
         let n = openFences.count
-        if n >= 2, openFences[n - 1].bar, openFences[n - 1].index == end - 1, !openFences[n - 2].bar,
+        if n >= 2, openFences[n - 1].bar, !openFences[n - 2].bar,
            Vocabulary.isAngleOpen(openFences[n - 2].scalar) {
             items[openFences[n - 2].index].match = Int32(openFences[n - 1].index)
             openFences.truncate(to: n - 2)
