@@ -363,6 +363,10 @@ struct MathLayout {
             }
             return a
         }
+        // A word in a text alphabet (`\mathit{speed}`, one identifier since the parser merges its letters):
+        // its letters from the text face, kerned as the row of those letters is (the text italic's
+        // corrections between them taken back), a group in TeX, an Ord atom (rule 16).
+        if MathLayout.hasTextFaceAlphabet(variant), let word = textAlphabetWord(text, variant, s) { return word }
         // A multi-letter name (`sin`, `\operatorname{tr}`) is upright and spaced as an operator; a word
         // in an alphabet (`\mathrm{MeV}`) is a group in TeX, an Ord atom (TeXbook Appendix G rule 16).
         var a = nameRun(text, variant: variant ?? .normal, s, cls: variant == nil ? .op : .ord)
@@ -408,6 +412,22 @@ struct MathLayout {
         a.endsInCharacter = true
         a.textAlphabet = true
         a.textItalicLetter = face == .textItalic
+        return a
+    }
+
+    /// A word of letters each in ``textAlphabetLetter(_:_:_:)``'s text face, as a row; nil when one is
+    /// not a letter or the face lacks it.
+    func textAlphabetWord(_ text: String, _ variant: MathVariant?, _ s: LayoutStyle) -> Atom? {
+        var letters: [Atom] = []
+        letters.reserveCapacity(text.utf8.count)
+        for u in text.unicodeScalars {
+            guard u.properties.isAlphabetic, let a = textAlphabetLetter(u, variant, s) else { return nil }
+            letters.append(a)
+        }
+        var a = assemble(letters, s)
+        a.atomClass = .ord
+        a.endsInCharacter = true
+        a.textAlphabet = true
         return a
     }
 

@@ -352,7 +352,7 @@ import Testing
             ("N = O", "n equals o"),
             ("P_2 - P_3", "p sub 2 minus p sub 3"),
             ("x_2 y - C", "x sub 2 y minus c"),
-            (#"N \to \infty"#, "n right arrow infinity"),
+            (#"N \to \infty"#, "n approaches infinity"),
             (#"C \to H_2"#, "c right arrow h sub 2"),
             ("{}_{m}C_{j}", "m c j"),
             ("{}^{2}_{1}C", "left sub 1 left super 2 c"),
