@@ -978,7 +978,11 @@ extension Analyzer {
                 b.add(child: d, .differential)
                 r = SourceRange.union(r, range(d))
                 if k > diffs { variables += " " }
-                if let v = child(d, .variable), let core = tree.coreIdentifier(v) { variables += text(core) }
+                // A measure's function applied (`dp(x)`) is named by the function.
+                if var v = child(d, .variable) {
+                    if kind(v) == .application, let f = child(v, .function) { v = f }
+                    if let core = tree.coreIdentifier(v) { variables += text(core) }
+                }
             }
             b.string(.differential, variables)
         }

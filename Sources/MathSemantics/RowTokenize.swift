@@ -1096,10 +1096,11 @@ extension Analyzer {
         let end = tokens.count
         var w = start
         var integralSeen = false
+        var integralAt = -1          // where the last integral sign was written (in `tokens[start..<w]`)
         var i = start
         while i < end {
             let t = tokens[i]
-            if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { integralSeen = true }
+            if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { integralSeen = true; integralAt = w }
             if t.kind == .operand, t.fence < 0, isDifferentialMark(t), i + 1 < end,
                tokens[i + 1].kind == .operand, tokens[i + 1].fence < 0, tree.isDifferentialVariable(tokens[i + 1].node) {
                 let isPower = kind(t.node) == .power
@@ -1112,7 +1113,22 @@ extension Analyzer {
                 // integral the group is the integrand (`\int \mathrm{d}x\,(1 + x)`).
                 let applied = !integralSeen && i + 2 < end && tokens[i + 2].kind == .operand && tokens[i + 2].fence >= 0
                 if (integralSeen || upright) && !applied {
-                    let v = tokens[i + 1].node
+                    var v = tokens[i + 1].node
+                    var taken = 2
+                    // After an integrand, a letter applied to its variables in parentheses that end the
+                    // integral is the function the integral is taken against (`\int x\,dp(x)`, `\int f\,dF(x)`:
+                    // a Stieltjes integral, a measure): d of p of x. Right after the sign, or around more than
+                    // variables (`\int f\,dx\,(1 + x)`), the group is a factor of the integrand.
+                    if integralSeen, integralAt >= 0, w > integralAt + 1, i + 2 < end, tokens[i + 2].kind == .operand,
+                       tokens[i + 2].fence >= 0, kind(tokens[i + 2].node) == .fenced, tree.string(tokens[i + 2].node, .open) == "(",
+                       let content = child(tokens[i + 2].node, .content), tree.isSimple(content) || kind(content) == .list,
+                       i + 3 == end || [.punctuation, .relation, .additive, .wideSpace].contains(tokens[i + 3].kind) {
+                        var facts = ApplicationFacts()
+                        facts.functionClass = .generic
+                        facts.argumentFenced = true
+                        v = application(v, tokens[i + 2].node, facts)
+                        taken = 3
+                    }
                     let mark = b.mark()
                     // A raised mark (`d^4 x`, `\mathrm{d}^3 r`) keeps its power as the differential's
                     // `operator`, spoken as each style speaks powers ("d to the fourth power x", "d
@@ -1125,10 +1141,10 @@ extension Analyzer {
                     b.add(child: v, .variable)
                     b.atom(.mark, .d)
                     if upright { b.flag(.upright) }
-                    let d = b.finish(.differential, mark, text: text(markNode), range: SourceRange.union(range(t.node), range(v)))
+                    let d = b.finish(.differential, mark, text: text(markNode), range: SourceRange.union(range(t.node), range(tokens[i + taken - 1].node)))
                     tokens[w] = Token(.differential, d, text: markNode)
                     w += 1
-                    i += 2
+                    i += taken
                     continue
                 }
             }

@@ -42,4 +42,19 @@ import Testing
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
     }
+
+    /// After an integrand, a letter applied to its variable in parentheses that end the integral is the
+    /// measure the integral is taken against (d of p of x); right after the sign, or around more than a
+    /// variable, the group is a factor of the integrand.
+    @Test(arguments: [
+        (#"\int x \, dp(x)"#, "the integral of x, d p of x"),
+        (#"\int_\Omega f\,dP(\omega)"#, "the integral over Omega of f, d P of omega"),
+        (#"\int f\,dx\,(1+x)"#, "the integral of f, d x times, open paren, 1 plus x, close paren"),
+        (#"\int dx\,(1+x)"#, "the integral of d x, open paren, 1 plus x, close paren"),
+        (#"\int g(x)\,dx"#, "the integral of g of x, d x"),
+    ])
+    func measureApplied(_ tex: String, _ expected: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+    }
 }
