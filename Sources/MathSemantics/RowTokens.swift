@@ -1056,11 +1056,7 @@ extension Analyzer {
         // stack without a rule (`\genfrac` with no line) is no quotient; units MathML marks in a fraction
         // (`intent=":unit"`) are read by the fraction's own rules, as before.
         if start < end, let m = items[start].raw, case .fraction(let f) = m.kind, f.lineThickness != 0, m.children.count == 2,
-           !m.children.contains(where: { part in
-               var n = part.groupContent
-               if case .superscript = n.kind, let base = n.children.first { n = base.groupContent }
-               return n.attributes.map(Analyzer.isMarkedUnit) ?? false
-           }),
+           !m.children.contains(where: { Analyzer.isMarkedUnitOrItsPower($0) }),
            let num = unit(m.children[0].groupContent), let den = unit(m.children[1].groupContent) {
             var unit = Unit(text: num.text + "/" + den.text, key: num.key + "/" + den.key, power: num.power, range: m.range, used: 1)
             unit.powerDenominator = den.power
@@ -1116,12 +1112,7 @@ extension Analyzer {
         }
         // A unit MathML marks (`intent=":unit"`, alone or under its power): units so marked side by side
         // are read by the rules of marked units, as before (a locale's "kilogram per square meter").
-        func isMarked(_ k: Int) -> Bool {
-            guard let m = items[k].raw else { return false }
-            var n = m
-            if case .superscript = n.kind, let base = n.children.first { n = base.groupContent }
-            return n.attributes.map(Analyzer.isMarkedUnit) ?? false
-        }
+        func isMarked(_ k: Int) -> Bool { Analyzer.isMarkedUnitOrItsPower(items[k].raw) }
         // A product of units (`\mathrm{N\cdot m}`, `\mathrm{kg\,m^2}`, `\mathrm{kg}\,\mathrm{m}^2`): one
         // unit whose key names the factors in order, a space between them (`N m`, `kg m²`), as a group under
         // a negative power makes (`\mathrm{kg\,m\,s}^{-2}`: `kg m/s²`). The power is a factor's, not the unit's.
@@ -1288,11 +1279,7 @@ extension Analyzer {
         defer { items.truncate(to: base) }
         flatten([m.children[1]], from: 0)
         // Units MathML marks in a fraction are read by the fraction's own rules, as they are after a number.
-        guard items.count > base, !(base..<items.count).contains(where: { k in
-                  var n = items[k].raw
-                  if let m = n, case .superscript = m.kind, let first = m.children.first { n = first.groupContent }
-                  return n?.attributes.map(Analyzer.isMarkedUnit) ?? false
-              }),
+        guard items.count > base, !(base..<items.count).contains(where: { Analyzer.isMarkedUnitOrItsPower(items[$0].raw) }),
               let den = Analyzer.unitAt(items, base, items.count, names: unitNames),
               den.used == items.count - base, !den.key.contains("/") else { return nil }
         var u = Unit(text: text(numUnit) + "/" + den.text, key: key + "/" + den.key, power: tree.integer(num, .unitPower),
@@ -1335,6 +1322,15 @@ extension Analyzer {
         case .subscript, .superscript, .subSuperscript, .multiscripts(prescriptPairs: 0): return isUnmarkedElement(m.children.first)
         default: return isUnmarkedElement(m)
         }
+    }
+
+    /// Whether a node (or the group it is), or the base of the power it is, is a unit MathML marks
+    /// (``isMarkedUnit(_:)``): units so marked keep the rules of marked units, in a product, a quotient or
+    /// a fraction after a quantity.
+    static func isMarkedUnitOrItsPower(_ m: MathNode?) -> Bool {
+        guard var n = m?.groupContent else { return false }
+        if case .superscript = n.kind, let base = n.children.first { n = base.groupContent }
+        return n.attributes.map(isMarkedUnit) ?? false
     }
 
     /// Whether MathML attributes mark a unit of measure: `class="MathML-Unit"` (the class MathJax and
