@@ -1089,18 +1089,28 @@ extension Analyzer {
 
     // MARK: Differentials
 
+    /// Whether token `k` (of `tokens[..<end]`) ends an integral's terms: the row's end, punctuation, a
+    /// relation, a plus or minus, a wide space.
+    private func endsIntegrand(_ k: Int, _ end: Int) -> Bool {
+        guard k < end else { return true }
+        switch tokens[k].kind {
+        case .punctuation, .relation, .additive, .wideSpace: return true
+        default: return false
+        }
+    }
+
     /// Joins `d` and the variable after it into ``SemanticKind/differential`` tokens (the tokens from
     /// `start` on): after an integral sign in the same row, and for an upright `\mathrm{d}` or `ⅆ`
     /// anywhere.
     mutating func markDifferentials(from start: Int, afterIntegral: Bool) {
         let end = tokens.count
         var w = start
-        var integralSeen = false
-        var integralAt = -1          // where the last integral sign was written (in `tokens[start..<w]`)
+        var integralAt = -1          // where the last integral sign was written (in `tokens[start..<w]`); -1: none yet
         var i = start
         while i < end {
             let t = tokens[i]
-            if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { integralSeen = true; integralAt = w }
+            if t.kind == .bigOperator, bigs[Int(t.big)].integrals > 0 { integralAt = w }
+            let integralSeen = integralAt >= 0
             if t.kind == .operand, t.fence < 0, isDifferentialMark(t), i + 1 < end,
                tokens[i + 1].kind == .operand, tokens[i + 1].fence < 0, tree.isDifferentialVariable(tokens[i + 1].node) {
                 let isPower = kind(t.node) == .power
@@ -1115,14 +1125,13 @@ extension Analyzer {
                 if (integralSeen || upright) && !applied {
                     var v = tokens[i + 1].node
                     var taken = 2
-                    // After an integrand, a letter applied to its variables in parentheses that end the
+                    // After an integrand, a letter applied to its variable in parentheses that end the
                     // integral is the function the integral is taken against (`\int x\,dp(x)`, `\int f\,dF(x)`:
                     // a Stieltjes integral, a measure): d of p of x. Right after the sign, or around more than
-                    // variables (`\int f\,dx\,(1 + x)`), the group is a factor of the integrand.
-                    if integralSeen, integralAt >= 0, w > integralAt + 1, i + 2 < end, tokens[i + 2].kind == .operand,
+                    // a variable (`\int f\,dx\,(1 + x)`), the group is a factor of the integrand.
+                    if w > integralAt + 1, integralSeen, i + 2 < end, tokens[i + 2].kind == .operand,
                        tokens[i + 2].fence >= 0, kind(tokens[i + 2].node) == .fenced, tree.string(tokens[i + 2].node, .open) == "(",
-                       let content = child(tokens[i + 2].node, .content), tree.isSimple(content) || kind(content) == .list,
-                       i + 3 == end || [.punctuation, .relation, .additive, .wideSpace].contains(tokens[i + 3].kind) {
+                       let content = child(tokens[i + 2].node, .content), tree.isSimple(content), endsIntegrand(i + 3, end) {
                         var facts = ApplicationFacts()
                         facts.functionClass = .generic
                         facts.argumentFenced = true
