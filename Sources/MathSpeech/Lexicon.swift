@@ -548,13 +548,18 @@ public struct Lexicon: Sendable {
     /// "MikroSekunden" (a capital only starts a word). A template with a space keeps the words as they are.
     static func fill(_ template: String, _ words: String) -> String {
         guard let r = template.range(of: "{unit}") else { return template + words }
-        var words = words
-        if r.lowerBound > template.startIndex, template[template.index(before: r.lowerBound)].isLetter,
-           let first = words.first, first.isUppercase,
-           words.dropFirst().first.map({ $0.isLowercase }) ?? false {
-            words = first.lowercased() + words.dropFirst()
-        }
-        return template.replacingCharacters(in: r, with: words)
+        let before = r.lowerBound > template.startIndex ? template[template.index(before: r.lowerBound)] : nil
+        return template.replacingCharacters(in: r, with: compoundPart(words, after: before))
+    }
+
+    /// `words` as the second part of one compound word after the character `last` (nil: none): after a
+    /// letter, a capital that starts words of small letters continues in a small letter (German "Sekunde"
+    /// after "Quadrat"); a capital alone (a letter's name) and words after a space stay. Unit templates
+    /// (``fill(_:_:)``) and words a rule's template glues to a reference (``SpeechDescription``) both.
+    static func compoundPart(_ words: String, after last: Character?) -> String {
+        guard let last, last.isLetter, let first = words.first, first.isUppercase,
+              words.dropFirst().first.map({ $0.isLowercase }) ?? false else { return words }
+        return first.lowercased() + words.dropFirst()
     }
 
     /// A number-words entry (`cardinal.3`, `denominator.4`).
@@ -588,7 +593,13 @@ public struct Lexicon: Sendable {
     /// language (``otherLanguageStyleWord(_:variants:)``), so a structure is never silent; `rules lint`
     /// warns about the second.
     public func structureWord(_ key: String, variant: String?) -> String? {
-        symbol(key, variant: variant) ?? otherLanguageStyleWord(key, variants: variant.map { [$0] } ?? []).map(\.words)
+        symbol(key, variant: variant) ?? otherLanguageStyleWord(key, variant: variant)
+    }
+
+    /// The words of ``otherLanguageStyleWord(_:variants:)`` for one variant (or none), without the entry:
+    /// for a caller that has looked the locale's words up already.
+    func otherLanguageStyleWord(_ key: String, variant: String?) -> String? {
+        otherLanguageStyleWord(key, variants: variant.map { [$0] } ?? []).map(\.words)
     }
 
     /// Words that only a parent locale of another language has (see ``Lexicon``), with its tag: the

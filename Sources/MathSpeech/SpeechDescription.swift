@@ -119,7 +119,7 @@ public struct SpeechDescription: Hashable, Sendable {
 
     /// Joins `text` and `words` onto the last words of `items[start...]` (appends the words when the
     /// last item there is not words). Words glued straight onto a word make one compound word, whose
-    /// second part continues in small letters, as a unit template's do (``Lexicon/fill(_:_:)``): German
+    /// second part continues in small letters, as a unit template's do (``Lexicon/compoundPart(_:after:)``): German
     /// `Quadrat{base}` of "Sekunde" is "Quadratsekunde", not "QuadratSekunde" (a capital only starts a
     /// word; a capital alone, a letter's name, stays).
     static func join(_ text: String, words: String, range: SourceRange?, to items: inout [Item], from start: Int) {
@@ -127,12 +127,8 @@ public struct SpeechDescription: Hashable, Sendable {
             append(words: words, range: range, prosody: nil, to: &items)
             return
         }
-        var words = words
-        if text.isEmpty, let last = w.last, last.isLetter, last.isLowercase, let first = words.first, first.isUppercase,
-           words.dropFirst().first.map({ $0.isLowercase }) ?? false {
-            words = first.lowercased() + words.dropFirst()
-        }
-        items[items.count - 1] = .words(w + text + words, range: SourceRange.union(r, range), prosody: p)
+        let joined = text.isEmpty ? Lexicon.compoundPart(words, after: w.last) : words
+        items[items.count - 1] = .words(w + text + joined, range: SourceRange.union(r, range), prosody: p)
     }
 
     /// Appends other items one by one, as ``append(words:range:prosody:)`` and ``append(pause:)`` do.

@@ -155,11 +155,12 @@ public struct SpeechEngine: Sendable {
         }
 
         /// `KEY.N`, else `KEY.*` with its count placeholders filled in, of the locale; else of a style's
-        /// word file of another language (``Lexicon/structureWord(_:variant:)``); empty when none exists.
+        /// word file of another language (``Lexicon/otherLanguageStyleWord(_:variants:)``); empty when none exists.
         static func countedWords(_ key: String, _ n: Int, lexicon: Lexicon, variant: String?) -> String {
             if let w = lexicon.symbol("\(key).\(n)", variant: variant) { return w.trimmingSpaces }
-            guard let pattern = lexicon.symbol("\(key).*", variant: variant) ?? lexicon.structureWord("\(key).\(n)", variant: variant)
-                    ?? lexicon.structureWord("\(key).*", variant: variant) else { return "" }
+            // (The locale's `KEY.N` was looked up above: another language's only after the locale's `KEY.*`.)
+            guard let pattern = lexicon.symbol("\(key).*", variant: variant) ?? lexicon.otherLanguageStyleWord("\(key).\(n)", variant: variant)
+                    ?? lexicon.otherLanguageStyleWord("\(key).*", variant: variant) else { return "" }
             return fillCount(pattern, n).trimmingSpaces
         }
 
@@ -196,7 +197,7 @@ public struct SpeechEngine: Sendable {
                 // The locale's words first (its `NAME` before another language's `NAME.outer`).
                 let w = i < path.count - 1
                     ? lexicon.symbol(name + ".outer", variant: variant) ?? lexicon.symbol(name, variant: variant)
-                        ?? lexicon.structureWord(name + ".outer", variant: variant) ?? lexicon.structureWord(name, variant: variant)
+                        ?? lexicon.otherLanguageStyleWord(name + ".outer", variant: variant) ?? lexicon.otherLanguageStyleWord(name, variant: variant)
                     : lexicon.structureWord(name, variant: variant)
                 if let w, !w.isEmpty { words.append(w.trimmingSpaces) }
             }
