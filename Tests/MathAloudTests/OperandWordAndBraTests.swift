@@ -4,6 +4,12 @@ import Testing
 /// Readings of the analysis found by the second English textbook sweep (Dive into Deep Learning, the
 /// Qiskit textbook), each with look-alikes that keep their reading.
 @Suite struct OperandWordAndBraTests {
+    /// `tex` in English ClearSpeak says `expected`.
+    static func expectClearSpeak(_ tex: String, _ expected: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+    }
+
     /// A text word an operator stands next to is an operand of it, not a word between clauses: the
     /// sum goes on ("plus", not a sign); a word between two clauses still separates them.
     @Test(arguments: [
@@ -14,8 +20,7 @@ import Testing
         (#"f(x) = x^2 \text{ for } x > 0"#, "f of x equals x squared for x is greater than 0"),
     ])
     func wordsNextToOperatorsAreOperands(_ tex: String, _ expected: String) throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+        try Self.expectClearSpeak(tex, expected)
     }
 
     /// A bra that nothing after it closes is a bra before what follows it (a projector applied, `|0⟩⟨0|X`),
@@ -27,8 +32,7 @@ import Testing
         (#"\langle \psi | \phi \rangle"#, "bra psi, ket phi"),
     ])
     func braBeforeAnOperand(_ tex: String, _ expected: String) throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+        try Self.expectClearSpeak(tex, expected)
     }
 
     /// e is Euler's number, never a function: e^{-1} before parentheses is a power times the group, as
@@ -39,8 +43,7 @@ import Testing
         (#"f^{-1}(x)"#, "f inverse of x"),
     ])
     func eIsNoFunction(_ tex: String, _ expected: String) throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+        try Self.expectClearSpeak(tex, expected)
     }
 
     /// After an integrand, a letter applied to its variable in parentheses that end the integral is the
@@ -54,7 +57,6 @@ import Testing
         (#"\int g(x)\,dx"#, "the integral of g of x, d x"),
     ])
     func measureApplied(_ tex: String, _ expected: String) throws {
-        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
-        #expect(speaker.speak(tex: tex).text == expected, "\(tex)")
+        try Self.expectClearSpeak(tex, expected)
     }
 }
