@@ -44,7 +44,8 @@ extension Analyzer {
                     if i == start + 1, tokens[start].kind == .relation { loneRelation = true }
                     // A clause after a comma that starts with a quantifier also makes a list
                     // (`\forall x \in A, \exists y`).
-                    if start > r.lowerBound, start < i, tokens[start].kind == .prefix, Analyzer.isQuantifier(tokenScalar(tokens[start])) {
+                    if start > r.lowerBound, start < i, tokens[start].kind == .prefix,
+                       Analyzer.isQuantifier(tokenScalar(tokens[start])) || tokenText(tokens[start]) == "∃!" {
                         quantifierClause = true
                     }
                     if atEnd { break }
@@ -631,6 +632,14 @@ extension Analyzer {
                 factors.push(a)
             case .prefix:
                 p.pos += 1
+                var t = t
+                // `∃!` (there exists a unique): the mark is the sign's, not a factorial of it.
+                if tokenScalar(t) == "∃", !p.atEnd, tokens[p.pos].kind == .postfix, case .factorial(1)? = tokens[p.pos].postfix {
+                    let r = SourceRange.union(range(t.node), range(tokens[p.pos].node))
+                    let leaf = operatorLeaf("∃!", .ord, range: r)
+                    t = Token(.prefix, leaf, text: leaf)
+                    p.pos += 1
+                }
                 let u = tokenScalar(t)
                 if Analyzer.isGeometric(u) {
                     // ∠ABC, △ABC: the letters after the sign name the figure.
@@ -682,13 +691,17 @@ extension Analyzer {
         }
     }
 
-    /// A prefix of one factor (¬ ∀ ∃ ∄, ∠ △ before letters, `#` before a set: its cardinality) applied
+    /// A prefix of one factor (¬ ∀ ∃ ∃! ∄, ∠ △ before letters, `#` before a set: its cardinality) applied
     /// to its argument.
     mutating func quantified(_ t: Token, _ argument: NodeID) -> NodeID {
         let mark = b.mark()
         b.add(child: t.node, .operator)
         b.add(child: argument, .argument)
-        if let name = Analyzer.quantifierName(tokenScalar(t)) { b.atom(.operator, name) } else { b.string(.operator, tokenText(t)) }
+        if let name = Analyzer.quantifierName(tokenScalar(t)) ?? (tokenText(t) == "∃!" ? .existsUnique : nil) {
+            b.atom(.operator, name)
+        } else {
+            b.string(.operator, tokenText(t))
+        }
         return b.finish(.prefix, mark, range: SourceRange.union(range(t.node), range(argument)))
     }
 

@@ -852,6 +852,9 @@ extension Analyzer {
             return leafToken(.modulo, t, cls, range: range)
         } else if t == "!!" {
             return leafToken(.postfix, t, cls, range: range, postfix: .factorial(2))
+        } else if t == "∃!" {
+            // There exists a unique, written as one operator (`<mo>∃!</mo>`).
+            return leafToken(.prefix, t, cls, range: range)
         }
         if let n = Analyzer.primeCount(t, sole) { return leafToken(.postfix, t, cls, range: range, postfix: .primes(n)) }
         if Analyzer.isEllipsis(t, sole) {
@@ -1089,6 +1092,21 @@ extension Analyzer {
 
     // MARK: Differentials
 
+    /// Whether a parenthesised group after a measure's letter holds what the measure is applied to:
+    /// one simple item (`dp(x)`) or two variables (`d\mu(x, y)`, which the analysis reads as an interval).
+    func isMeasureArgument(_ g: NodeID) -> Bool {
+        switch kind(g) {
+        case .fenced:
+            guard let content = child(g, .content) else { return false }
+            return tree.isSimple(content)
+        case .interval:
+            guard let lower = child(g, .lower), let upper = child(g, .upper) else { return false }
+            return kind(lower) == .identifier && kind(upper) == .identifier
+        default:
+            return false
+        }
+    }
+
     /// Whether token `k` (of `tokens[..<end]`) ends an integral's terms: the row's end, punctuation, a
     /// relation, a plus or minus, a wide space.
     private func endsIntegrand(_ k: Int, _ end: Int) -> Bool {
@@ -1127,11 +1145,12 @@ extension Analyzer {
                     var taken = 2
                     // After an integrand, a letter applied to its variable in parentheses that end the
                     // integral is the function the integral is taken against (`\int x\,dp(x)`, `\int f\,dF(x)`:
-                    // a Stieltjes integral, a measure): d of p of x. Right after the sign, or around more than
-                    // a variable (`\int f\,dx\,(1 + x)`), the group is a factor of the integrand.
+                    // a Stieltjes integral, a measure): d of p of x. Its variables may be two (`d\mu(x, y)`, read
+                    // as an interval). Right after the sign, or around more than variables (`\int f\,dx\,(1 + x)`),
+                    // the group is a factor of the integrand.
                     if w > integralAt + 1, integralSeen, i + 2 < end, tokens[i + 2].kind == .operand,
-                       tokens[i + 2].fence >= 0, kind(tokens[i + 2].node) == .fenced, tree.string(tokens[i + 2].node, .open) == "(",
-                       let content = child(tokens[i + 2].node, .content), tree.isSimple(content), endsIntegrand(i + 3, end) {
+                       tokens[i + 2].fence >= 0, tree.string(tokens[i + 2].node, .open) == "(", endsIntegrand(i + 3, end),
+                       isMeasureArgument(tokens[i + 2].node) {
                         var facts = ApplicationFacts()
                         facts.functionClass = .generic
                         facts.argumentFenced = true

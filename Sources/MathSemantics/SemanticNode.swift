@@ -213,7 +213,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// A unary prefix operator. Children: `operator` (the symbol leaf, first) and `argument`. Property
     /// `operator` names it: `negative` (−),
     /// `positive` (+), `plus-minus` (±), `minus-plus` (∓), `not` (¬), `nabla` (∇ before an operand),
-    /// `for-all` (∀), `exists` (∃), `not-exists` (∄), `angle` (∠), `measured-angle` (∡), `triangle`
+    /// `for-all` (∀), `exists` (∃), `exists-unique` (∃!), `not-exists` (∄), `angle` (∠), `measured-angle` (∡), `triangle`
     /// (△), `right-angle` (⊾). −, +, ±, ∓ take the following product (`-\frac12 t^2`); ¬ ∀ ∃ one
     /// factor; ∠ △ the letters after them.
     case prefix

@@ -277,6 +277,8 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
     case kelvin
     // `operator` of a prefix: `#` before a set, the number of its elements (`\#\{i : x_i > 0\}`)
     case cardinality
+    // `operator` of a prefix: `∃!`, there exists a unique
+    case existsUnique
 
     /// The value's string (`negative-integer`, `under-over`).
     package var string: String { PropertyAtom.strings[Int(rawValue)] }
@@ -311,7 +313,8 @@ package enum PropertyAtom: UInt16, CaseIterable, Sendable {
         "negative-circled", "negative-circled-sans-serif", "negative-squared", "parenthesized",
         "regional-indicator-symbol", "reversed-sans-serif", "segmented", "subscript", "superscript",
         "tortoise-shell-bracketed", "turned", "turned-sans-serif", "calligraphic", "bold-calligraphic", "bmod", "mod", "pmod", "under-over", "scripts",
-        "under", "celsius", "fahrenheit", "right", "d", "label", "kelvin", "cardinality"
+        "under", "celsius", "fahrenheit", "right", "d", "label", "kelvin", "cardinality",
+        "exists-unique"
     ]
     private static let numbers: [String: PropertyAtom] = {
         var d: [String: PropertyAtom] = [:]

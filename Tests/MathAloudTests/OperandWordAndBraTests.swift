@@ -2,7 +2,7 @@ import Testing
 @testable import MathAloud
 
 /// Readings of the analysis found by the second English textbook sweep (Dive into Deep Learning, the
-/// Qiskit textbook), each with look-alikes that keep their reading.
+/// Qiskit textbook) and after it, each with look-alikes that keep their reading.
 @Suite struct OperandWordAndBraTests {
     /// `tex` in English ClearSpeak says `expected`.
     static func expectClearSpeak(_ tex: String, _ expected: String) throws {
@@ -55,8 +55,32 @@ import Testing
         (#"\int f\,dx\,(1+x)"#, "the integral of f, d x times, open paren, 1 plus x, close paren"),
         (#"\int dx\,(1+x)"#, "the integral of d x, open paren, 1 plus x, close paren"),
         (#"\int g(x)\,dx"#, "the integral of g of x, d x"),
+        (#"\int f\,d\mu(x, y)"#, "the integral of f, d mu of, open paren, x comma y, close paren"),
+        (#"\int f\,dx\,(1, 2)"#, "the integral of f, d x times, open paren, 1 comma 2, close paren"),
     ])
     func measureApplied(_ tex: String, _ expected: String) throws {
         try Self.expectClearSpeak(tex, expected)
+    }
+
+    /// `∃!` is "there exists a unique", written as two operators or one, from TeX or MathML; the mark
+    /// after an operand is still a factorial. A predicate or function applied after a quantifier's
+    /// variable is the formula it binds, not a function of the variable.
+    @Test(arguments: [
+        (#"\exists! x\,(x > 0)"#, "there exists a unique x, open paren, x is greater than 0, close paren"),
+        (#"\exists x (P(x))"#, "there exists x, open paren, P of x, close paren"),
+        (#"\forall x (f(x))"#, "for all x, f of x"),
+        (#"\exists x!"#, "there exists x factorial"),
+        (#"n! \exists"#, "n factorial there exists"),
+    ])
+    func uniqueExistence(_ tex: String, _ expected: String) throws {
+        try Self.expectClearSpeak(tex, expected)
+    }
+
+    @Test func uniqueExistenceFromMathML() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        for mathML in ["<math><mo>∃</mo><mo>!</mo><mi>x</mi></math>", "<math><mo>∃!</mo><mi>x</mi></math>"] {
+            #expect(speaker.speak(mathML: mathML).text == speaker.speak(tex: #"\exists! x"#).text, "\(mathML)")
+            #expect(speaker.speak(mathML: mathML).text == "there exists a unique x", "\(mathML)")
+        }
     }
 }
