@@ -44,8 +44,7 @@ extension Analyzer {
                     if i == start + 1, tokens[start].kind == .relation { loneRelation = true }
                     // A clause after a comma that starts with a quantifier also makes a list
                     // (`\forall x \in A, \exists y`).
-                    if start > r.lowerBound, start < i, tokens[start].kind == .prefix,
-                       Analyzer.isQuantifier(tokenScalar(tokens[start])) || tokenText(tokens[start]) == "∃!" {
+                    if start > r.lowerBound, start < i, tokens[start].kind == .prefix, isQuantifier(tokens[start]) {
                         quantifierClause = true
                     }
                     if atEnd { break }
@@ -209,6 +208,22 @@ extension Analyzer {
     mutating func relationSpan(_ r: Range<Int>, hasPunctuation: Bool = true, _ ctx: Context) -> NodeID {
         if r.isEmpty { return empty(nil) }
         guard r.contains(where: { tokens[$0].kind == .relation }) else { return listSpan(r, hasPunctuation: hasPunctuation, ctx) }
+        // Quantified clauses one after another (`\forall \epsilon > 0 \; \exists \delta > 0`): a quantifier
+        // after a clause that holds a relation starts the next clause. The clauses are a list, said with a
+        // pause between them as relations a wide space separates are (an empty operator between them), not
+        // one chain of relations across them ("for all epsilon is greater than 0 there exists delta is
+        // greater than 0" was one relation whose middle operand was "0 there exists delta").
+        if tokens[r.lowerBound].kind == .prefix, isQuantifier(tokens[r.lowerBound]), let cuts = quantifiedClauseCuts(r) {
+            let mark = b.mark()
+            var start = r.lowerBound
+            for cut in cuts + [r.upperBound] {
+                // Between two clauses, an empty operator: the pause a wide space between items makes.
+                if start > r.lowerBound { b.add(child: empty(nil), .operator) }
+                b.add(child: relationSpan(start..<cut, hasPunctuation: hasPunctuation, ctx), .item)
+                start = cut
+            }
+            return b.finish(.list, mark, range: SourceRange.union(range(tokens[r.lowerBound].node), range(tokens[r.upperBound - 1].node)))
+        }
         if let joined = connectiveSpan(r, hasPunctuation: hasPunctuation, ctx) { return joined }
         let mark = b.mark()
         let operators = operatorTexts.count
@@ -707,6 +722,30 @@ extension Analyzer {
 
     static func isQuantifier(_ u: Unicode.Scalar?) -> Bool {
         u == "∀" || u == "∃" || u == "∄"
+    }
+
+    /// Whether a prefix token is a quantifier: ∀ ∃ ∄, or `∃!` written as one operator.
+    func isQuantifier(_ t: Token) -> Bool {
+        Analyzer.isQuantifier(tokenScalar(t)) || tokenText(t) == "∃!"
+    }
+
+    /// Where the quantified clauses of `tokens[r]` after the first begin (``relationSpan(_:hasPunctuation:_:)``):
+    /// at each quantifier that follows an operand, when the clause before it holds a relation
+    /// (`\forall x \exists y` stays one clause: the variable is bound, nothing is said of it). Nil when
+    /// there is none.
+    func quantifiedClauseCuts(_ r: Range<Int>) -> [Int]? {
+        var cuts: [Int]? = nil
+        var relation = false
+        for i in r.dropFirst() {
+            let t = tokens[i]
+            if t.kind == .relation {
+                relation = true
+            } else if relation, t.kind == .prefix, isQuantifier(t), tokens[i - 1].kind == .operand || tokens[i - 1].kind == .postfix {
+                cuts = (cuts ?? []) + [i]
+                relation = false
+            }
+        }
+        return cuts
     }
 
     static func isGeometric(_ u: Unicode.Scalar?) -> Bool {
