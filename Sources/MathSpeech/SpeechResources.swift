@@ -29,38 +29,56 @@ public struct SpeechResources: Sendable {
                 throw SpeechLoadError.missingOverrideDirectory(dir.path)
             }
             let base = dir.standardizedFileURL.path
-            guard let enumerator = FileManager.default.enumerator(atPath: base) else {
-                throw SpeechLoadError.missingOverrideDirectory(dir.path)
-            }
             let hasTopFolders = FileManager.default.fileExists(atPath: base + "/Rules") || FileManager.default.fileExists(atPath: base + "/Locales")
-            while let relative = enumerator.nextObject() as? String {
-                guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt")
-                        || relative.hasSuffix(".phrases") else { continue }
-                // A file that cannot be read, or is not UTF-8, is an error: silently using the built-in
-                // file instead would hide the author's change.
-                let path = base + "/" + relative
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw SpeechLoadError.unreadableFile(path, reason: "it cannot be read (permissions?)")
+            // Rule and word files are `<locale>/<file>` in `Rules/` and `Locales/` (or in the folder itself):
+            // only those two levels are read, and no hidden file or folder. A package checkout given as the
+            // folder (`--rules-dir .`) holds `.build/` with tens of thousands of files, some of them text
+            // dumps of a hundred megabytes: walked whole, one `speak` took minutes and gigabytes.
+            let roots = hasTopFolders ? ["Rules", "Locales"].filter { FileManager.default.fileExists(atPath: base + "/" + $0) } : [""]
+            for root in roots {
+                guard let enumerator = FileManager.default.enumerator(atPath: root.isEmpty ? base : base + "/" + root) else {
+                    throw SpeechLoadError.missingOverrideDirectory(dir.path)
                 }
-                let valid = SpeechResources.firstInvalidUTF8(in: data)
-                guard valid == data.count else {
-                    let line = data.prefix(valid).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-                    throw SpeechLoadError.unreadableFile(path, reason: "it is not UTF-8 (line \(line), byte \(valid + 1))")
+                while let inRoot = enumerator.nextObject() as? String {
+                    if enumerator.level >= 2 { enumerator.skipDescendants() }
+                    if inRoot.split(separator: "/").last?.hasPrefix(".") == true {
+                        enumerator.skipDescendants()
+                        continue
+                    }
+                    let relative = root.isEmpty ? inRoot : root + "/" + inRoot
+                    guard relative.hasSuffix(".rules") || relative.hasSuffix(".words") || relative.hasSuffix(".txt")
+                            || relative.hasSuffix(".phrases") else { continue }
+                    // A file that cannot be read, or is not UTF-8, is an error: silently using the built-in
+                    // file instead would hide the author's change.
+                    let path = base + "/" + relative
+                    var isDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
+                    // A word or rule file is kilobytes (the largest shipped, under a megabyte): a bigger file
+                    // is not one, and reading it whole would cost its size in memory.
+                    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > SpeechResources.maximumFileSize {
+                        throw SpeechLoadError.unreadableFile(path, reason: "it is \(size) bytes; a rule or word file is at most \(SpeechResources.maximumFileSize)")
+                    }
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        throw SpeechLoadError.unreadableFile(path, reason: "it cannot be read (permissions?)")
+                    }
+                    let valid = SpeechResources.firstInvalidUTF8(in: data)
+                    guard valid == data.count else {
+                        let line = data.prefix(valid).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+                        throw SpeechLoadError.unreadableFile(path, reason: "it is not UTF-8 (line \(line), byte \(valid + 1))")
+                    }
+                    let text = String(decoding: data, as: UTF8.self)
+                    var key = relative
+                    if !hasTopFolders {
+                        // A bare folder: `.rules`/`.words`/`.phrases` files are rules, `.txt` files are locale words.
+                        key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
+                    }
+                    if key.hasSuffix(".rules") || key.hasSuffix(".phrases") || files[key] == nil {
+                        files[key] = text
+                    } else {
+                        wordOverrides[key] = text
+                    }
+                    origins[key] = (dir.path.hasSuffix("/") ? dir.path : dir.path + "/") + relative
                 }
-                let text = String(decoding: data, as: UTF8.self)
-                var key = relative
-                if !hasTopFolders {
-                    // A bare folder: `.rules`/`.words`/`.phrases` files are rules, `.txt` files are locale words.
-                    key = (relative.hasSuffix(".txt") ? "Locales/" : "Rules/") + relative
-                }
-                if key.hasSuffix(".rules") || key.hasSuffix(".phrases") || files[key] == nil {
-                    files[key] = text
-                } else {
-                    wordOverrides[key] = text
-                }
-                origins[key] = (dir.path.hasSuffix("/") ? dir.path : dir.path + "/") + relative
             }
         }
         self.files = files
@@ -68,6 +86,9 @@ public struct SpeechResources: Sendable {
         self.origins = origins
         index = PathIndex(files.keys)
     }
+
+    /// The largest rule or word file an override directory may hold (bytes).
+    public static let maximumFileSize = 8 << 20
 
     /// The offset of the first byte that does not belong to valid UTF-8.
     static func firstInvalidUTF8(in data: Data) -> Int {

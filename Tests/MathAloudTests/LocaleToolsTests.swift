@@ -225,6 +225,32 @@ import Testing
         #expect(throws: LocaleTools.ScaffoldError.self) { _ = try LocaleTools.newLocale("../x", from: "en", resources: Self.builtIn, into: folder) }
     }
 
+    /// An override folder is read as `Rules/<locale>/<file>` and `Locales/<locale>/<file>` only: a package
+    /// checkout given as the folder (`--rules-dir .`) keeps its hidden build folder and deeper folders
+    /// out (a file there that is not UTF-8 would otherwise stop the load), and a file too big to be a rule
+    /// or word file is an error before it is read.
+    @Test func overrideFolderReadsOnlyLocaleFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-override-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fm = FileManager.default
+        for dir in ["Rules/en", ".build/x/Rules", "Locales/en/old", "Locales/.git"] {
+            try fm.createDirectory(at: folder.appendingPathComponent(dir), withIntermediateDirectories: true)
+        }
+        let notUTF8 = Data([0x66, 0xFF, 0xFE, 0x0A])
+        for junk in [".build/dump.txt", ".build/x/Rules/a.rules", "Locales/en/old/symbols.txt", "Locales/.git/x.txt", "Locales/en/.draft.txt"] {
+            try notUTF8.write(to: folder.appendingPathComponent(junk))
+        }
+        try "∃         there is\n".write(to: folder.appendingPathComponent("Locales/en/symbols.txt"), atomically: true, encoding: .utf8)
+        let r = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: folder)
+        #expect(r.wordOverrides.keys.sorted() == ["Locales/en/symbols.txt"])
+        #expect(!r.files.keys.contains { $0.contains(".build") || $0.contains("/old/") })
+        let speaker = try Speaker(resources: r, locale: "en", style: .clearSpeak)
+        #expect(speaker.speak(tex: #"\exists x"#).text == "there is x")
+        let big = Data(repeating: 0x61, count: SpeechResources.maximumFileSize + 1)
+        try big.write(to: folder.appendingPathComponent("Rules/en/clearspeak.words"))
+        #expect(throws: SpeechLoadError.self) { _ = try SpeechResources(builtIn: EmbeddedSpeechResources.files, overrideDirectory: folder) }
+    }
+
     /// A missing word falls back along the parent chain: inherited silently from a parent of the same
     /// language, said in a parent of another language with a `speech.fallback-word` warning, read by a
     /// name with `speech.missing-word` in a root locale — never silence.

@@ -160,14 +160,15 @@ import Testing
 
     /// The letters of asymptotic notation (O, o, Θ, Ω, ω) and Γ apply to what their parentheses hold, a
     /// product too (`O(n \log n)`, `Γ(1 + α)`), as f does; another letter before a product in parentheses still
-    /// multiplies it (Functions_Auto), and O without parentheses is a letter.
+    /// multiplies it (Functions_Auto; the parentheses around a product factor are said), and O without
+    /// parentheses is a letter.
     @Test func landauLettersApplyToTheirArgument() throws {
         let say = try clearSpeak().say
         #expect(say(#"f(n) = O(n \log n)"#) == "f of n equals o of open paren n log n close paren")
         #expect(say(#"T(n) = \Theta(n^2 \log n)"#).hasSuffix("equals theta of open paren n squared log n close paren"))
         #expect(say(#"\Omega(n k)"#) == "omega of n k")
         #expect(say(#"o(1)"#) == "o of 1")
-        #expect(say(#"b(xy)"#) == "b times x y")
+        #expect(say(#"b(xy)"#) == "b times open paren x y close paren")
         #expect(say(#"O + (n k)"#) == "o plus n k")
         // Γ of Euler's function and of a decay width applies to a sum or a product too.
         #expect(say(#"\Gamma(1 + \alpha)"#) == "gamma of open paren 1 plus alpha close paren")
