@@ -1485,7 +1485,9 @@ struct SpeechRun {
             case .flag: return valueTests[test].onFlag
             case .integer: return valueTests[test].passes(integer: p.payload, integerValues)
             case .atom: return valueTests[test].atoms.contains(p.payload)
-            case .string: return CompiledValueTest.passes(stringTests + test, tree.strings[Int(p.payload)])
+            case .string:
+                if valueTests[test].byTextID { return valueTests[test].passes(textID: textID(string: Int(p.payload)), table.textIDValues) }
+                return CompiledValueTest.passes(stringTests + test, tree.strings[Int(p.payload)])
             }
         }
         if properties[property].pseudo == .none { return valueTests[test].onMissing }
@@ -1498,8 +1500,24 @@ struct SpeechRun {
     private mutating func textID(_ node: NodeID) -> Int32 {
         let t = Int(tree.nodes[Int(node)].text)
         if t < 0 { return core.table.emptyTextID }
-        if textIDs[t] == SpeechRun.unknownTextID { textIDs[t] = table.textIDTable[0][tree.strings[t]] ?? -1 }
+        return textID(string: t)
+    }
+
+    /// The number of string `t` of the tree among the texts of tests by number
+    /// (``CompiledValueTest/Facts/byTextID``; -1: none of them), looked up once per string.
+    @inline(__always)
+    private mutating func textID(string t: Int) -> Int32 {
+        if textIDs[t] == SpeechRun.unknownTextID { lookUpTextID(string: t) }
         return textIDs[t]
+    }
+
+    /// ``textID(string:)``'s look-up, out of line: with the table's code inlined, the test of a
+    /// property against a number was a call of its own (`property(_:of:passes:isSelf:_:)`, no longer
+    /// inlined into ``holds(_:_:)``), and `textID` another: 0.6 M of 155.3 M instructions
+    /// (`MathAloudBench stages` under callgrind, session 36).
+    @inline(never)
+    private mutating func lookUpTextID(string t: Int) {
+        textIDs[t] = table.textIDTable[0][tree.strings[t]] ?? -1
     }
 
     /// ``property(_:of:passes:isSelf:_:)`` for a pseudo-property.
