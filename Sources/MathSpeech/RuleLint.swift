@@ -404,8 +404,14 @@ public enum RuleLint {
                                 severity: .warning, message: "\(what) '\(key)' is only in \(parent) (said in that language); add it to \(words)", rule: at.rule.name, kind: .foreignWord))
                 return
             }
+            // A rule inherited from another language asks for a word the locale has not given yet: its
+            // to-do (the listener hears the fallback), as an untranslated phrase of that rule is; a word
+            // the locale's own template asks for and no file gives is a mistake.
+            let inherited = !at.rule.file.hasPrefix(ownPrefix)
             add(LintFinding(file: resources.displayPath("Rules/" + at.rule.file), line: at.position.line, column: at.position.column,
-                            severity: .error, message: "\(what) '\(key)' is missing in locale \(tag); add it to \(words)", rule: at.rule.name))
+                            severity: inherited ? .warning : .error,
+                            message: "\(what) '\(key)' is missing in locale \(tag); add it to \(words)", rule: at.rule.name,
+                            kind: inherited ? .foreignWord : .other))
         }
         for (key, at) in lookedUp.sorted(by: { $0.key < $1.key }) where lexicon.keyed(key, variants: []) == nil {
             // (A word of an inherited style's word file of another language is a warning: ``missing``.)
