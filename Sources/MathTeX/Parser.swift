@@ -1138,7 +1138,6 @@ struct ParserCore {
 
     /// Reads a command's declared arguments.
     mutating func readArguments(_ kinds: [ArgumentKind], into invocation: inout Invocation) {
-        invocation.arguments.reserveCapacity(kinds.count)
         for kind in kinds {
             let argument = readArgument(kind, for: invocation)
             if let r = argument.range { invocation.range = invocation.range.union(r) }
