@@ -423,22 +423,21 @@ struct ParserCore {
                 continue
             case .endGroup:
                 if stop.contains(.endGroup) { pushBack(t); break loop }
-                error("tex.unmatched-brace", "unmatched }", at: t.range,
-                      fixIts: [.init(range: t.range, replacement: "")])
+                reportMisplaced(t)
                 continue
             case .alignment:
                 if stop.contains(.alignment) { pushBack(t); break loop }
-                error("tex.misplaced-alignment", "& is only allowed inside an environment such as aligned or matrix", at: t.range)
+                reportMisplaced(t)
                 continue
             case .mathShift:
                 if stop.contains(.mathShift) { pushBack(t); break loop }
-                error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
+                reportMisplaced(t)
                 continue
             case .superscript, .subscript:
                 attachScript(t, to: &last)
                 continue
             case .parameter:
-                error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
+                reportMisplaced(t)
                 continue
             case .character where t.scalar == "'":
                 attachPrime(t, to: &last)
@@ -453,18 +452,15 @@ struct ParserCore {
                 switch t.role {
                 case .right:
                     if stop.contains(.right) { pushBack(t); break loop }
-                    error("tex.unmatched-right", "\\right without a matching \\left", at: t.range)
-                    _ = parseDelimiter(after: t)
+                    reportMisplaced(t)
                     continue
                 case .middle:
                     if stop.contains(.middle) { pushBack(t); break loop }
-                    error("tex.misplaced-middle", "\\middle is only allowed between \\left and \\right", at: t.range)
-                    _ = parseDelimiter(after: t)
+                    reportMisplaced(t)
                     continue
                 case .end:
                     if stop.contains(.end) { pushBack(t); break loop }
-                    let name = readEnvironmentName(after: t)
-                    error("tex.unmatched-end", "\\end{\(name)} without a matching \\begin", at: t.range)
+                    reportMisplaced(t)
                     continue
                 case .lineBreak, .crOrNewline:
                     if stop.contains(.newline) { pushBack(t); break loop }
@@ -474,7 +470,7 @@ struct ParserCore {
                     if stop.contains(.closeParen) { pushBack(t); break loop }
                 case .infix:
                     if infix != nil {
-                        error("tex.ambiguous-infix", "only one \\\(self.name(t)) (or \\over, \\atop, \\choose) per group", at: t.range)
+                        reportMisplaced(t)
                         continue
                     }
                     var thickness: Double? = nil
@@ -485,7 +481,7 @@ struct ParserCore {
                     continue
                 case .limits:
                     if !last.exists {
-                        error("tex.misplaced-limits", "\\\(self.name(t)) must follow a large operator", at: t.range)
+                        reportMisplaced(t)
                     } else {
                         let name = self.name(t)
                         last.limits = name == "limits" ? .limits : name == "nolimits" ? .noLimits : .auto
@@ -510,6 +506,47 @@ struct ParserCore {
             return .one(buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items))
         }
         return .many(items)
+    }
+
+    /// Reports `t`, a token out of place in the expression being read: a `}`, `&` or `$` that ends
+    /// nothing here, a parameter, `\right`, `\middle` or `\end` without what opens it (the delimiter or
+    /// environment name after them is read), a second infix command, `\limits` after no item.
+    ///
+    /// (Out of line: with these reports in ``parseItems(until:)``, every expression set up their
+    /// messages' strings before its loop, ~50 instructions, `MathAloudBench stages` under callgrind,
+    /// session 36.)
+    @inline(never)
+    private mutating func reportMisplaced(_ t: Token) {
+        switch t.kind {
+        case .endGroup:
+            error("tex.unmatched-brace", "unmatched }", at: t.range, fixIts: [.init(range: t.range, replacement: "")])
+        case .alignment:
+            error("tex.misplaced-alignment", "& is only allowed inside an environment such as aligned or matrix", at: t.range)
+        case .mathShift:
+            error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
+        case .parameter:
+            error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
+        case .controlSequence:
+            switch t.role {
+            case .right:
+                error("tex.unmatched-right", "\\right without a matching \\left", at: t.range)
+                _ = parseDelimiter(after: t)
+            case .middle:
+                error("tex.misplaced-middle", "\\middle is only allowed between \\left and \\right", at: t.range)
+                _ = parseDelimiter(after: t)
+            case .end:
+                let name = readEnvironmentName(after: t)
+                error("tex.unmatched-end", "\\end{\(name)} without a matching \\begin", at: t.range)
+            case .infix:
+                error("tex.ambiguous-infix", "only one \\\(self.name(t)) (or \\over, \\atop, \\choose) per group", at: t.range)
+            case .limits:
+                error("tex.misplaced-limits", "\\\(self.name(t)) must follow a large operator", at: t.range)
+            default:
+                break
+            }
+        default:
+            break
+        }
     }
 
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
@@ -844,9 +881,11 @@ struct ParserCore {
         switch node.kind {
         case .operator(_, let p): return p.atomClass != .ord && !p.fence
         case .number(let text, _), .identifier(let text, _):
-            // Two scalars decide it: no need to count a long number's digits.
-            var scalars = text.unicodeScalars.makeIterator()
-            return scalars.next() != nil && scalars.next() != nil
+            // Two scalars or more: more UTF-8 bytes than the first scalar's, which its first byte gives
+            // (no scalar iterator: ~25 instructions a group, `MathAloudBench stages` under callgrind, session 36).
+            let utf8 = text.utf8
+            guard let lead = utf8.first else { return false }
+            return utf8.count > (lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4)
         case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
             return node.children.first.map(differsAsOrdGroup) ?? false    // `{\log_{10}}`, `{\sum_i}`
         default: return false
