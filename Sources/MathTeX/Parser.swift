@@ -587,33 +587,64 @@ struct ParserCore {
     }
 
     /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
-    /// are moved out of it.
+    /// are moved out of it: under/over or sub/sup, as the item's limits mode, `takesLimits` and brace
+    /// position place them.
     ///
-    /// (The scripts and primes are taken out of `last`, and the node and its scripts moved into the
-    /// scripted node, without reference counting: copies cost a retain and a release each,
-    /// `MathAloudBench stages` under callgrind.)
+    /// (The scripts and primes are taken out of `last` without reference counting. The scripts are
+    /// moved onto the item stack beside the node, and the two or three taken off together as the
+    /// scripted node's children: an array literal of them copied each, a retain and a release,
+    /// `MathAloudBench stages` under callgrind, session 36.)
     private mutating func attachScripts(_ last: inout LastItem) {
-        let node = itemStack.pop()
-        let sub = last.hasSub ? subs.pop() : nil
-        var sup = last.hasSup ? sups.pop() : nil
-        let primes = last.primeCount > 0 ? self.primes.take(from: self.primes.count - last.primeCount) : []
+        let mark = itemStack.count - 1    // the node
+        let hasSub = last.hasSub
+        var hasSup = last.hasSup
+        let primed = last.primeCount > 0
+        if hasSub { itemStack.push(subs.pop()) }
+        if primed {
+            let combined = Self.combinedPrimes(self.primes.take(from: self.primes.count - last.primeCount))
+            let row = MathNode.row(combined)
+            if hasSup {
+                let s = sups.pop()
+                itemStack.push(MathNode(.row, combined + (s.kind == .row ? s.children : [s]),
+                                        range: SourceRange.union(row.range, s.range)))
+            } else {
+                itemStack.push(row)
+                hasSup = true
+            }
+        } else if hasSup {
+            itemStack.push(sups.pop())
+        }
         last.hasSub = false
         last.hasSup = false
         last.primeCount = 0
-        let primed = !primes.isEmpty
-        if primed {
-            let combined = Self.combinedPrimes(primes)
-            let row = MathNode.row(combined)
-            if let s = sup {
-                sup = MathNode(.row, combined + (s.kind == .row ? s.children : [s]),
-                               range: SourceRange.union(row.range, s.range))
-            } else {
-                sup = row
-            }
+        let range = SourceRange.union(SourceRange.union(last.range ?? itemStack[mark].range,
+                                                        hasSub ? itemStack[mark + 1].range : nil),
+                                      hasSup ? itemStack[itemStack.count - 1].range : nil)
+        var underOver: Bool
+        switch last.limits {
+        case .limits: underOver = true
+        case .noLimits: underOver = false
+        case .auto: underOver = last.takesLimits
         }
-        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: primed, range: last.range,
-                                     limits: last.limits, takesLimits: last.takesLimits,
-                                     bracePosition: last.bracePosition))
+        if last.bracePosition != .none { underOver = true }
+        if primed && !hasSub && !last.takesLimits { underOver = false }
+        // Explicit \limits: above and below in every style, so the limits no longer move to script
+        // positions in text style.
+        if underOver && last.limits == .limits, case .operator(let text, var properties) = itemStack[mark].kind,
+           properties.movableLimits {
+            properties.movableLimits = false
+            let base = itemStack[mark]
+            itemStack[mark] = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
+        }
+        let kind: MathNode.Kind
+        switch (hasSub, hasSup) {
+        case (true, true): kind = underOver ? .underOver(UnderOverProperties()) : .subSuperscript
+        case (true, false): kind = underOver ? .under(UnderOverProperties()) : .subscript
+        case (false, true): kind = underOver ? .over(UnderOverProperties()) : .superscript
+        case (false, false): return    // no scripts: the node stays as it is
+        }
+        let children = itemStack.take(from: mark)
+        itemStack.push(MathNode(kind, children, range: range))
     }
 
     /// Primes typed as `'` (each a `′` operator) as unicode-math sets them: two, three or four are one
@@ -623,48 +654,6 @@ struct ParserCore {
         guard (2...4).contains(primes.count) else { return primes }
         let range = primes.reduce(nil) { SourceRange.union($0, $1.range) }
         return [MathNode(.operator(["\u{2033}", "\u{2034}", "\u{2057}"][primes.count - 2], .ordinary), range: range)]
-    }
-
-    /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
-    /// `takesLimits` and brace position place them: under/over or sub/sup.
-    /// (The last item's fields are passed one by one: a copy of the whole item cost the reference
-    /// counts of its scripts and primes.)
-    private static func scripted(_ base: consuming MathNode, sub: consuming MathNode?, sup: consuming MathNode?,
-                                 primed: Bool, range lastRange: SourceRange?, limits: LimitsMode, takesLimits: Bool,
-                                 bracePosition: Atom.BracePosition) -> MathNode {
-        let range = SourceRange.union(SourceRange.union(lastRange ?? base.range, sub?.range), sup?.range)
-        var underOver: Bool
-        var limitsBase: MathNode? = nil
-        switch limits {
-        case .limits:
-            underOver = true
-            // Explicit \limits: above and below in every style, so the limits no longer move to
-            // script positions in text style.
-            if case .operator(let text, var properties) = base.kind, properties.movableLimits {
-                properties.movableLimits = false
-                limitsBase = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
-            }
-        case .noLimits: underOver = false
-        case .auto: underOver = takesLimits
-        }
-        if bracePosition != .none { underOver = true }
-        if primed && sub == nil && !takesLimits { underOver = false }
-        if underOver {
-            let b: MathNode
-            if let replaced = limitsBase { b = replaced } else { b = consume base }
-            switch (consume sub, consume sup) {
-            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [b, s, p], range: range)
-            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [b, s], range: range)
-            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [b, p], range: range)
-            default: return b
-            }
-        }
-        switch (consume sub, consume sup) {
-        case let (s?, p?): return MathNode(.subSuperscript, [base, s, p], range: range)
-        case let (s?, nil): return MathNode(.subscript, [base, s], range: range)
-        case let (nil, p?): return MathNode(.superscript, [base, p], range: range)
-        default: return base
-        }
     }
 
     /// Attaches a script to the expression's last item (`last`).
