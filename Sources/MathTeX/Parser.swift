@@ -423,22 +423,21 @@ struct ParserCore {
                 continue
             case .endGroup:
                 if stop.contains(.endGroup) { pushBack(t); break loop }
-                error("tex.unmatched-brace", "unmatched }", at: t.range,
-                      fixIts: [.init(range: t.range, replacement: "")])
+                reportMisplaced(t)
                 continue
             case .alignment:
                 if stop.contains(.alignment) { pushBack(t); break loop }
-                error("tex.misplaced-alignment", "& is only allowed inside an environment such as aligned or matrix", at: t.range)
+                reportMisplaced(t)
                 continue
             case .mathShift:
                 if stop.contains(.mathShift) { pushBack(t); break loop }
-                error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
+                reportMisplaced(t)
                 continue
             case .superscript, .subscript:
                 attachScript(t, to: &last)
                 continue
             case .parameter:
-                error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
+                reportMisplaced(t)
                 continue
             case .character where t.scalar == "'":
                 attachPrime(t, to: &last)
@@ -453,18 +452,15 @@ struct ParserCore {
                 switch t.role {
                 case .right:
                     if stop.contains(.right) { pushBack(t); break loop }
-                    error("tex.unmatched-right", "\\right without a matching \\left", at: t.range)
-                    _ = parseDelimiter(after: t)
+                    reportMisplaced(t)
                     continue
                 case .middle:
                     if stop.contains(.middle) { pushBack(t); break loop }
-                    error("tex.misplaced-middle", "\\middle is only allowed between \\left and \\right", at: t.range)
-                    _ = parseDelimiter(after: t)
+                    reportMisplaced(t)
                     continue
                 case .end:
                     if stop.contains(.end) { pushBack(t); break loop }
-                    let name = readEnvironmentName(after: t)
-                    error("tex.unmatched-end", "\\end{\(name)} without a matching \\begin", at: t.range)
+                    reportMisplaced(t)
                     continue
                 case .lineBreak, .crOrNewline:
                     if stop.contains(.newline) { pushBack(t); break loop }
@@ -474,7 +470,7 @@ struct ParserCore {
                     if stop.contains(.closeParen) { pushBack(t); break loop }
                 case .infix:
                     if infix != nil {
-                        error("tex.ambiguous-infix", "only one \\\(self.name(t)) (or \\over, \\atop, \\choose) per group", at: t.range)
+                        reportMisplaced(t)
                         continue
                     }
                     var thickness: Double? = nil
@@ -485,7 +481,7 @@ struct ParserCore {
                     continue
                 case .limits:
                     if !last.exists {
-                        error("tex.misplaced-limits", "\\\(self.name(t)) must follow a large operator", at: t.range)
+                        reportMisplaced(t)
                     } else {
                         let name = self.name(t)
                         last.limits = name == "limits" ? .limits : name == "nolimits" ? .noLimits : .auto
@@ -510,6 +506,47 @@ struct ParserCore {
             return .one(buildInfix(infix.token, thickness: infix.thickness, numerator: numerator, denominator: items))
         }
         return .many(items)
+    }
+
+    /// Reports `t`, a token out of place in the expression being read: a `}`, `&` or `$` that ends
+    /// nothing here, a parameter, `\right`, `\middle` or `\end` without what opens it (the delimiter or
+    /// environment name after them is read), a second infix command, `\limits` after no item.
+    ///
+    /// (Out of line: with these reports in ``parseItems(until:)``, every expression set up their
+    /// messages' strings before its loop, ~50 instructions, `MathAloudBench stages` under callgrind,
+    /// session 36.)
+    @inline(never)
+    private mutating func reportMisplaced(_ t: Token) {
+        switch t.kind {
+        case .endGroup:
+            error("tex.unmatched-brace", "unmatched }", at: t.range, fixIts: [.init(range: t.range, replacement: "")])
+        case .alignment:
+            error("tex.misplaced-alignment", "& is only allowed inside an environment such as aligned or matrix", at: t.range)
+        case .mathShift:
+            error("tex.misplaced-math-shift", "$ inside math; the formula is already math", at: t.range)
+        case .parameter:
+            error("tex.misplaced-parameter", "# is only allowed in macro definitions", at: t.range)
+        case .controlSequence:
+            switch t.role {
+            case .right:
+                error("tex.unmatched-right", "\\right without a matching \\left", at: t.range)
+                _ = parseDelimiter(after: t)
+            case .middle:
+                error("tex.misplaced-middle", "\\middle is only allowed between \\left and \\right", at: t.range)
+                _ = parseDelimiter(after: t)
+            case .end:
+                let name = readEnvironmentName(after: t)
+                error("tex.unmatched-end", "\\end{\(name)} without a matching \\begin", at: t.range)
+            case .infix:
+                error("tex.ambiguous-infix", "only one \\\(self.name(t)) (or \\over, \\atop, \\choose) per group", at: t.range)
+            case .limits:
+                error("tex.misplaced-limits", "\\\(self.name(t)) must follow a large operator", at: t.range)
+            default:
+                break
+            }
+        default:
+            break
+        }
     }
 
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
@@ -550,33 +587,64 @@ struct ParserCore {
     }
 
     /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
-    /// are moved out of it.
+    /// are moved out of it: under/over or sub/sup, as the item's limits mode, `takesLimits` and brace
+    /// position place them.
     ///
-    /// (The scripts and primes are taken out of `last`, and the node and its scripts moved into the
-    /// scripted node, without reference counting: copies cost a retain and a release each,
-    /// `MathAloudBench stages` under callgrind.)
+    /// (The scripts and primes are taken out of `last` without reference counting. The scripts are
+    /// moved onto the item stack beside the node, and the two or three taken off together as the
+    /// scripted node's children: an array literal of them copied each, a retain and a release,
+    /// `MathAloudBench stages` under callgrind, session 36.)
     private mutating func attachScripts(_ last: inout LastItem) {
-        let node = itemStack.pop()
-        let sub = last.hasSub ? subs.pop() : nil
-        var sup = last.hasSup ? sups.pop() : nil
-        let primes = last.primeCount > 0 ? self.primes.take(from: self.primes.count - last.primeCount) : []
+        let mark = itemStack.count - 1    // the node
+        let hasSub = last.hasSub
+        var hasSup = last.hasSup
+        let primed = last.primeCount > 0
+        if hasSub { itemStack.push(subs.pop()) }
+        if primed {
+            let combined = Self.combinedPrimes(self.primes.take(from: self.primes.count - last.primeCount))
+            let row = MathNode.row(combined)
+            if hasSup {
+                let s = sups.pop()
+                itemStack.push(MathNode(.row, combined + (s.kind == .row ? s.children : [s]),
+                                        range: SourceRange.union(row.range, s.range)))
+            } else {
+                itemStack.push(row)
+                hasSup = true
+            }
+        } else if hasSup {
+            itemStack.push(sups.pop())
+        }
         last.hasSub = false
         last.hasSup = false
         last.primeCount = 0
-        let primed = !primes.isEmpty
-        if primed {
-            let combined = Self.combinedPrimes(primes)
-            let row = MathNode.row(combined)
-            if let s = sup {
-                sup = MathNode(.row, combined + (s.kind == .row ? s.children : [s]),
-                               range: SourceRange.union(row.range, s.range))
-            } else {
-                sup = row
-            }
+        let range = SourceRange.union(SourceRange.union(last.range ?? itemStack[mark].range,
+                                                        hasSub ? itemStack[mark + 1].range : nil),
+                                      hasSup ? itemStack[itemStack.count - 1].range : nil)
+        var underOver: Bool
+        switch last.limits {
+        case .limits: underOver = true
+        case .noLimits: underOver = false
+        case .auto: underOver = last.takesLimits
         }
-        itemStack.push(Self.scripted(node, sub: sub, sup: sup, primed: primed, range: last.range,
-                                     limits: last.limits, takesLimits: last.takesLimits,
-                                     bracePosition: last.bracePosition))
+        if last.bracePosition != .none { underOver = true }
+        if primed && !hasSub && !last.takesLimits { underOver = false }
+        // Explicit \limits: above and below in every style, so the limits no longer move to script
+        // positions in text style.
+        if underOver && last.limits == .limits, case .operator(let text, var properties) = itemStack[mark].kind,
+           properties.movableLimits {
+            properties.movableLimits = false
+            let base = itemStack[mark]
+            itemStack[mark] = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
+        }
+        let kind: MathNode.Kind
+        switch (hasSub, hasSup) {
+        case (true, true): kind = underOver ? .underOver(UnderOverProperties()) : .subSuperscript
+        case (true, false): kind = underOver ? .under(UnderOverProperties()) : .subscript
+        case (false, true): kind = underOver ? .over(UnderOverProperties()) : .superscript
+        case (false, false): return    // no scripts: the node stays as it is
+        }
+        let children = itemStack.take(from: mark)
+        itemStack.push(MathNode(kind, children, range: range))
     }
 
     /// Primes typed as `'` (each a `′` operator) as unicode-math sets them: two, three or four are one
@@ -586,48 +654,6 @@ struct ParserCore {
         guard (2...4).contains(primes.count) else { return primes }
         let range = primes.reduce(nil) { SourceRange.union($0, $1.range) }
         return [MathNode(.operator(["\u{2033}", "\u{2034}", "\u{2057}"][primes.count - 2], .ordinary), range: range)]
-    }
-
-    /// `base` with a subscript and superscript (at least one present), as the item's limits mode,
-    /// `takesLimits` and brace position place them: under/over or sub/sup.
-    /// (The last item's fields are passed one by one: a copy of the whole item cost the reference
-    /// counts of its scripts and primes.)
-    private static func scripted(_ base: consuming MathNode, sub: consuming MathNode?, sup: consuming MathNode?,
-                                 primed: Bool, range lastRange: SourceRange?, limits: LimitsMode, takesLimits: Bool,
-                                 bracePosition: Atom.BracePosition) -> MathNode {
-        let range = SourceRange.union(SourceRange.union(lastRange ?? base.range, sub?.range), sup?.range)
-        var underOver: Bool
-        var limitsBase: MathNode? = nil
-        switch limits {
-        case .limits:
-            underOver = true
-            // Explicit \limits: above and below in every style, so the limits no longer move to
-            // script positions in text style.
-            if case .operator(let text, var properties) = base.kind, properties.movableLimits {
-                properties.movableLimits = false
-                limitsBase = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
-            }
-        case .noLimits: underOver = false
-        case .auto: underOver = takesLimits
-        }
-        if bracePosition != .none { underOver = true }
-        if primed && sub == nil && !takesLimits { underOver = false }
-        if underOver {
-            let b: MathNode
-            if let replaced = limitsBase { b = replaced } else { b = consume base }
-            switch (consume sub, consume sup) {
-            case let (s?, p?): return MathNode(.underOver(UnderOverProperties()), [b, s, p], range: range)
-            case let (s?, nil): return MathNode(.under(UnderOverProperties()), [b, s], range: range)
-            case let (nil, p?): return MathNode(.over(UnderOverProperties()), [b, p], range: range)
-            default: return b
-            }
-        }
-        switch (consume sub, consume sup) {
-        case let (s?, p?): return MathNode(.subSuperscript, [base, s, p], range: range)
-        case let (s?, nil): return MathNode(.subscript, [base, s], range: range)
-        case let (nil, p?): return MathNode(.superscript, [base, p], range: range)
-        default: return base
-        }
     }
 
     /// Attaches a script to the expression's last item (`last`).
@@ -844,9 +870,11 @@ struct ParserCore {
         switch node.kind {
         case .operator(_, let p): return p.atomClass != .ord && !p.fence
         case .number(let text, _), .identifier(let text, _):
-            // Two scalars decide it: no need to count a long number's digits.
-            var scalars = text.unicodeScalars.makeIterator()
-            return scalars.next() != nil && scalars.next() != nil
+            // Two scalars or more: more UTF-8 bytes than the first scalar's, which its first byte gives
+            // (no scalar iterator: ~25 instructions a group, `MathAloudBench stages` under callgrind, session 36).
+            let utf8 = text.utf8
+            guard let lead = utf8.first else { return false }
+            return utf8.count > (lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4)
         case .subscript, .superscript, .subSuperscript, .under, .over, .underOver:
             return node.children.first.map(differsAsOrdGroup) ?? false    // `{\log_{10}}`, `{\sum_i}`
         default: return false
@@ -1138,7 +1166,6 @@ struct ParserCore {
 
     /// Reads a command's declared arguments.
     mutating func readArguments(_ kinds: [ArgumentKind], into invocation: inout Invocation) {
-        invocation.arguments.reserveCapacity(kinds.count)
         for kind in kinds {
             let argument = readArgument(kind, for: invocation)
             if let r = argument.range { invocation.range = invocation.range.union(r) }
