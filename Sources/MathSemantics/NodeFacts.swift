@@ -470,6 +470,10 @@ extension SemanticTree.Records {
             guard let open = string(e, .open), open == "(" || open == "[" else { return false }
             guard open == "(", let c = child(e, .content), has(c, .integer) || isLetter(c) else { return true }
             return !(kind(base) == .identifier && isLetter(base) && !has(base, .capital) && atom(base, .font) == nil)
+        case .interval:
+            // Two items in parentheses or brackets (`\phi^{(1,2)}`, `x_i^{(1,2)}`, `\sigma^{[a,b]}`): a pair of
+            // indices, never an order of derivative nor, on a letter, a power.
+            return true
         case .impliedTimes:
             var latin = 0, greek = 0
             for link in children(e) where link.role == SemanticRole.item.rawValue {

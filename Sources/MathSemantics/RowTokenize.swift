@@ -878,6 +878,10 @@ extension Analyzer {
         case .rel: return leafToken(.relation, t, cls, range: range)
         case .punct:
             if t == "," || t == ";" { return leafToken(.punctuation, t, cls, range: range) }
+            // A colon written as punctuation (`\colon`, TeX's spacing for `f\colon A \to B`) is the colon
+            // written `:` (a relation in TeX and MathML): the separator of set-builder notation
+            // (`\{x \colon x > 0\}`) and of a function's name from its domain, not an operand.
+            if sole == ":" { return leafToken(.relation, t, .rel, range: range) }
             return leafToken(.operand, t, cls, range: range)
         case .bin: return leafToken(.additive, t, cls, range: range)
         default: return leafToken(.operand, t, cls, range: range)

@@ -75,9 +75,28 @@ struct CommandSpec: Sendable {
 
     func option(named name: String) -> OptionSpec? { options.first { $0.names.contains(name) } }
 
-    /// Reads the arguments: `--flag`, `--name value`, `--name=value`, positionals (`--` ends options).
-    /// An unknown option, a missing value or a value outside an option's choices is a usage error with a
-    /// "did you mean" suggestion.
+    /// Whether an argument is written as an option: a dash and a letter, then letters, digits and dashes
+    /// (`-h`, `-locale`, a mistyped option), or two dashes and such a name, with `=value` or not. Anything
+    /// else that starts with a dash is a positional: a formula such as `-x^2`, `-1` or `-\frac{1}{2}`.
+    static func isOptionLike(_ a: String) -> Bool {
+        var scalars = Substring(a).unicodeScalars[...]
+        guard scalars.first == "-" else { return false }
+        scalars = scalars.dropFirst()
+        let long = scalars.first == "-"
+        if long { scalars = scalars.dropFirst() }
+        guard let first = scalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        for u in scalars.dropFirst() {
+            if long && u == "=" { return true }
+            guard u.isASCII, u.properties.isAlphabetic || ("0"..."9").contains(u) || u == "-" else { return false }
+        }
+        return true
+    }
+
+    /// Reads the arguments: `--flag`, `--name value`, `--name=value`, positionals (`--` ends options; an
+    /// argument that starts with a dash but is not written as an option, ``isOptionLike(_:)``, is a
+    /// positional: `mathaloud speak '-x^2'`). An unknown option, a missing value or a value outside an
+    /// option's choices is a usage error with a "did you mean" suggestion, and for a command that takes a
+    /// formula, how to give one that looks like an option (`mathaloud speak -- -x`).
     func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
         var result = CommandLineArguments(spec: self)
         var i = 0
@@ -85,7 +104,7 @@ struct CommandSpec: Sendable {
         while i < arguments.count {
             let a = arguments[i]
             i += 1
-            if onlyPositionals || !a.hasPrefix("-") || a == "-" {
+            if onlyPositionals || !a.hasPrefix("-") || a == "-" || (a != "--" && !Self.isOptionLike(a)) {
                 result.positionals.append(a)
                 continue
             }
@@ -98,7 +117,9 @@ struct CommandSpec: Sendable {
             }
             guard let option = option(named: name) else {
                 let names = options.flatMap(\.names)
-                throw UsageError("unknown option \(name)" + Suggestion.didYouMean(name, among: names), command: self)
+                let hint = arguments.contains("--") || !self.arguments.contains("TEX") ? ""
+                    : "; a formula that starts with '-' goes after '--': mathaloud \(self.name) -- '\(name)'"
+                throw UsageError("unknown option \(name)" + Suggestion.didYouMean(name, among: names) + hint, command: self)
             }
             if option.takesValue {
                 if value == nil {

@@ -6,7 +6,7 @@ enum ParseCommand {
     static let spec = CommandSpec(
         name: "parse", arguments: "[TEX]",
         summary: "Turns TeX (or MathML) into MathAloud's presentation tree, MathML or JSON.\n"
-            + "  TEX    the formula; read from --input FILE or standard input when absent",
+            + "  TEX    the formula (after -- when it starts with a dash and a letter: -- -x); read from --input\n         FILE or standard input when absent",
         options: SharedOptions.inputs + [
             OptionSpec(["--to"], "FORMAT", "the output", choices: ["tree", "mathml", "json"]),
             OptionSpec(["--entities"], nil, "with --text: decode HTML entities (&lt; → <)"),

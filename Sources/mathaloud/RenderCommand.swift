@@ -7,7 +7,7 @@ enum RenderCommand {
     static let spec = CommandSpec(
         name: "render", arguments: "[TEX] -o FILE.svg|FILE.png|FILE.pdf",
         summary: "Typesets TeX (or MathML) and writes SVG, PNG or PDF with the spoken label inside the file.\n"
-            + "  TEX    the formula; read from --input FILE or standard input when absent",
+            + "  TEX    the formula (after -- when it starts with a dash and a letter: -- -x); read from --input\n         FILE or standard input when absent",
         options: [
             OptionSpec(["-o", "--output"], "FILE", "the image to write; its extension (.svg, .png, .pdf) picks the format, "
                        + "no extension means SVG ('-' writes SVG to standard output); with --text, the directory", completion: .file),

@@ -9,7 +9,7 @@ enum SayCommand {
         summary: "Speaks a formula (TeX, MathML, or prose with inline math) into a WAV file with eSpeak-NG.\n"
             + "Prints the speech as text on standard output (unless the WAV goes there) and what was written on\n"
             + "standard error.\n"
-            + "  TEX    the formula; read from --input FILE or standard input when absent",
+            + "  TEX    the formula (after -- when it starts with a dash and a letter: -- -x); read from --input\n         FILE or standard input when absent",
         options: [
             OptionSpec(["-o", "--output"], "FILE", "the WAV file to write (16-bit PCM mono); '-' writes it to standard output",
                        completion: .file),

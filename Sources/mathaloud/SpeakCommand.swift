@@ -7,7 +7,7 @@ enum SpeakCommand {
     static let spec = CommandSpec(
         name: "speak", arguments: "[TEX]",
         summary: "Reads a formula aloud as text, SSML or a label.\n"
-            + "  TEX    the formula; read from --input FILE or standard input when absent",
+            + "  TEX    the formula (after -- when it starts with a dash and a letter: -- -x); read from --input\n         FILE or standard input when absent",
         options: SharedOptions.inputs + SharedOptions.speech + [
             OptionSpec(["--ssml"], nil, "print SSML 1.1 (pauses as <break>) instead of plain text"),
             SharedOptions.template,

@@ -63,11 +63,18 @@ import Testing
         (#"y^{(4)}(t)"#, "the fourth derivative of y of t"),
         // The count sign before a set: the number of its elements.
         (##"\#\{i : x_i > 0\}"##, "the cardinality of the set of all i such that x sub i is greater than 0"),
+        // A function's signature, with either colon.
+        (#"f \colon A \to B"#, "f from a to b"),
+        (#"\pi : \mathcal{X} \longrightarrow B"#, "pi from script x to b"),
     ]
 
     /// Formulas that look like the ones above but mean something else: read as written.
     static let lookAlikes: [(String, String)] = [
         (#"d + x"#, "d plus x"),
+        // A colon between numbers (a ratio), before an element, and in set-builder notation.
+        (#"3 : 4"#, "3 colon 4"),
+        (#"g : x \to x^2"#, "g colon x right arrow x squared"),
+        (#"\{x \colon x > 0\}"#, "the set of all x such that x is greater than 0"),
         // Braces right after a function's name group its argument (no set); after a letter or holding a
         // list they stay a set.
         (#"\exp\{-x^2\}"#, "exp of open brace negative x squared close brace"),

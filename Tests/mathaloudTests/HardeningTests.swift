@@ -316,6 +316,21 @@ import Testing
         }
     }
 
+    /// A formula that starts with a minus is the formula, not an option, unless it is written as an
+    /// option (`-x`): then the error says how to give it.
+    @Test func formulasStartingWithAMinusAreFormulas() throws {
+        for (formula, speech) in [("-x^2", "negative x squared"), ("-1", "negative 1"), (#"-\frac{1}{2}"#, "negative one half")] {
+            let r = try runCLI(["speak", formula])
+            #expect(r.status == 0 && r.stdout == speech + "\n", "\(formula): \(r.stderr)")
+        }
+        let letter = try runCLI(["speak", "-x"])
+        #expect(letter.status == 2 && letter.stderr.contains("mathaloud speak -- '-x'"), "\(letter.stderr)")
+        let separated = try runCLI(["speak", "--", "-x"])
+        #expect(separated.status == 0 && separated.stdout == "negative x\n")
+        let mistyped = try runCLI(["speak", "--locale=de", "-verbosity", "brief", "x"])
+        #expect(mistyped.status == 2 && mistyped.stderr.contains("unknown option -verbosity"), "\(mistyped.stderr)")
+    }
+
     @Test func helpListsEveryOption() throws {
         #expect(try runCLI(["render", "--help"]).stdout.contains("--macro"))
         #expect(try runCLI(["parse", "--help"]).stdout.contains("--entities"))
