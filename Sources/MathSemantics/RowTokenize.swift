@@ -912,7 +912,8 @@ extension Analyzer {
         guard let rawBase = m.children.first else { return Token(.operand, empty(m.range)) }
         // A degree ring raised on nothing (`25\,^{\circ}C`, `{}^\circ F`: a space or an empty group
         // as its base) is the degree sign after what precedes it: the token `°` is.
-        if Analyzer.degreeRingOnNothing(m) != nil {
+        // (A base with a text shows something: no look at the scripts for that.)
+        if !rawBase.isTextLeaf, Analyzer.degreeRingOnNothing(m) != nil {
             return leafToken(.postfix, "°", .ord, range: m.range, postfix: .degrees)
         }
         var base = rawBase
