@@ -412,17 +412,19 @@ extension SemanticTree {
             propertyStack = LentStack()
         }
 
-        /// A builder whose records start in `memory` (a block each for the nodes, links and
-        /// properties, one for the scratch stacks) and `stringMemory` (a block for the strings), with
+        /// A builder whose records start in an analysis's memory (a block each for the nodes, links and
+        /// properties, one for the scratch stacks, and its fourth scratch block for the strings), with
         /// room reserved for the tree of an input of `inputNodes` nodes.
-        package init(memory: inout LentMemory, stringMemory: inout LentMemory, inputNodes: Int) {
+        init(memory: AnalysisMemory, inputNodes: Int) {
             let block = LentMemory.blockSize
-            nodes = memory.stack(of: Node.self, capacity: block / MemoryLayout<Node>.stride)
-            links = memory.stack(of: Link.self, capacity: block / MemoryLayout<Link>.stride)
-            properties = memory.stack(of: Property.self, capacity: block / MemoryLayout<Property>.stride)
-            linkStack = memory.stack(of: Link.self, capacity: 64)
-            propertyStack = memory.stack(of: Property.self, capacity: 64)
-            strings = stringMemory.stack(of: String.self, capacity: block / MemoryLayout<String>.stride)
+            nodes = LentStack(in: memory.tree.0, at: 0, capacity: block / MemoryLayout<Node>.stride)
+            links = LentStack(in: memory.tree.1, at: 0, capacity: block / MemoryLayout<Link>.stride)
+            properties = LentStack(in: memory.tree.2, at: 0, capacity: block / MemoryLayout<Property>.stride)
+            linkStack = LentStack(in: memory.tree.3, at: 0, capacity: 64)
+            let propertiesAt = AnalysisMemory.place(Property.self, after: 64, Link.self, at: 0)
+            precondition(propertiesAt + 64 * MemoryLayout<Property>.stride <= block, "the builder's stacks overflow their block")
+            propertyStack = LentStack(in: memory.tree.3, at: propertiesAt, capacity: 64)
+            strings = LentStack(in: memory.scratch.3, at: 0, capacity: block / MemoryLayout<String>.stride)
             extraNames = LentStack()
             extraRoles = LentStack()
             // On the arXiv corpus, 99 % of the trees have fewer records than these multiples of
