@@ -132,39 +132,34 @@ struct Context {
     var script = false
 }
 
-/// The memory one analysis lends its stacks (``Analyzer``, ``SemanticTree/Builder``): eight blocks of
+/// The memory one analysis lends its stacks (``Analyzer``, ``SemanticTree/Builder``): seven blocks of
 /// ``LentMemory/blockSize`` bytes on the call stack (the largest `withUnsafeTemporaryAllocation` keeps there),
-/// four for the tree being built and four for the scratch stacks, each stack at a place fixed when the code
+/// four for the tree being built and three for the scratch stacks, each stack at a place fixed when the code
 /// is compiled. (Handed out by a ``LentMemory`` one stack at a time, each place was computed and checked
 /// when the analysis began: the start of an analysis cost ~470 instructions a formula more, `MathAloudBench
 /// stages` under callgrind, session 37.)
 struct AnalysisMemory {
-    typealias Blocks = (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer)
+    typealias Block = UnsafeMutableRawPointer
     /// The tree's blocks: nodes, links, properties, and the children and properties being gathered.
-    let tree: Blocks
-    /// The scratch blocks: tokens; items and factors; the smaller stacks; the tree's strings.
-    let scratch: Blocks
+    let tree: (Block, Block, Block, Block)
+    /// The scratch blocks: tokens; items and factors; the smaller stacks.
+    let scratch: (Block, Block, Block)
 
-    /// Runs `body` with the eight blocks (uninitialised, valid for the call only).
+    /// Runs `body` with the seven blocks (uninitialised, valid for the call only; one allocation each: each
+    /// stays at the size the call stack takes without a check).
     @inline(__always)
     static func with<R>(_ body: (AnalysisMemory) -> R) -> R {
-        withBlocks { tree in withBlocks { scratch in body(AnalysisMemory(tree: tree, scratch: scratch)) } }
+        withBlock { t0 in withBlock { t1 in withBlock { t2 in withBlock { t3 in
+            withBlock { s0 in withBlock { s1 in withBlock { s2 in
+                body(AnalysisMemory(tree: (t0, t1, t2, t3), scratch: (s0, s1, s2)))
+            } } }
+        } } } }
     }
 
-    /// Runs `body` with four blocks on the call stack (one allocation each: each stays at the size the call
-    /// stack takes without a check).
+    /// Runs `body` with one block on the call stack.
     @inline(__always)
-    private static func withBlocks<R>(_ body: (Blocks) -> R) -> R {
-        let size = LentMemory.blockSize
-        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { m0 in
-            withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { m1 in
-                withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { m2 in
-                    withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { m3 in
-                        body((m0.baseAddress!, m1.baseAddress!, m2.baseAddress!, m3.baseAddress!))
-                    }
-                }
-            }
-        }
+    private static func withBlock<R>(_ body: (Block) -> R) -> R {
+        withUnsafeTemporaryAllocation(byteCount: LentMemory.blockSize, alignment: 16) { body($0.baseAddress!) }
     }
 
     /// The first offset aligned for `Element` after `count` elements of `Before` at `offset` (a constant
@@ -257,7 +252,6 @@ struct Analyzer {
         flattenFrames = LentStack(in: memory.scratch.2, at: framesAt, capacity: 4)
         operatorTexts = LentStack(in: memory.scratch.2, at: textsAt, capacity: 8)
         openFences = LentStack(in: memory.scratch.2, at: fencesAt, capacity: 8)
-        // The fourth scratch block holds the tree's strings.
         b = SemanticTree.Builder(memory: memory, inputNodes: inputNodes)
     }
 
