@@ -652,6 +652,7 @@ extension Analyzer {
                                    font: m.attributes == nil ? nil : Analyzer.attributeFont(m), range: m.range)
         case .number:
             guard case .number(let t, let v) = m.kind else { return nil }
+            if let n = plainNumber(t, variant: v, range: m.range) { return Token(.operand, n, text: n) }
             // Words in a number (MathML `<mn><mglyph alt="my glyph"/></mn>`) are said as words, as in
             // an identifier or an operator.
             if Self.numberIsWords(t) {

@@ -432,8 +432,10 @@ extension Analyzer {
         if m.attributes != nil { return nil }
         // A number's token is an operand with the number's own range: the number itself (words, from a
         // glyph's alt text, take the general path).
-        if case .number(let t, let v) = m.kind, !Self.numberIsWords(t) { return number(t, variant: v, range: m.range) }
-        if case .number = m.kind { return nil }
+        if case .number(let t, let v) = m.kind {
+            if let n = plainNumber(t, variant: v, range: m.range) { return n }
+            return Self.numberIsWords(t) ? nil : number(t, variant: v, range: m.range)
+        }
         guard let (t, v) = m.identifierParts else { return nil }
         var row = ctx
         row.level += 1
