@@ -739,6 +739,43 @@ extension Analyzer {
                 }
             }
         }
+        return numberProperties(text, digits: digits, points: points, other: other, commas: commas, value: value,
+                                overflow: overflow)
+    }
+
+    /// ``numberProperties(_:)`` of a text of printable ASCII (no space, no control character), from one
+    /// look at its bytes in place; nil for any other text (or one not stored contiguously).
+    static func plainNumberProperties(_ text: String) -> SemanticTree.LeafProperties? {
+        var digits = 0, points = 0, other = 0, commas = 0
+        var value = 0, overflow = false
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for c in bytes {
+                switch c {
+                case 0x30...0x39:
+                    digits += 1
+                    if !overflow {
+                        value = value * 10 + Int(c - 0x30)
+                        if value >= 1_000_000_000 { overflow = true }
+                    }
+                case 0x2E: points += 1                                  // .
+                case 0x2C: commas += 1                                  // , (a digit-group separator)
+                case 0x27: break                                        // a digit-group separator
+                case ...0x20, 0x80...: return false
+                default: other += 1
+                }
+            }
+            return true
+        } ?? false
+        guard plain else { return nil }
+        return numberProperties(text, digits: digits, points: points, other: other, commas: commas, value: value,
+                                overflow: overflow)
+    }
+
+    /// The properties of a number of `digits` digits (whose first nine make `value`, unless `overflow`),
+    /// `points` points, `commas` commas and `other` other characters.
+    @inline(__always)
+    private static func numberProperties(_ text: String, digits: Int, points: Int, other: Int, commas: Int, value: Int,
+                                         overflow: Bool) -> SemanticTree.LeafProperties {
         var p = SemanticTree.LeafProperties()
         // `digits` and `value` fit in 32 bits: a text of 2^31 digits cannot be a formula's.
         if digits > 0 { p.append(.integer(.digits, Int32(truncatingIfNeeded: digits))) }

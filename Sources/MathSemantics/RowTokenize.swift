@@ -652,6 +652,7 @@ extension Analyzer {
                                    font: m.attributes == nil ? nil : Analyzer.attributeFont(m), range: m.range)
         case .number:
             guard case .number(let t, let v) = m.kind else { return nil }
+            if let n = plainNumber(t, variant: v, range: m.range) { return Token(.operand, n, text: n) }
             // Words in a number (MathML `<mn><mglyph alt="my glyph"/></mn>`) are said as words, as in
             // an identifier or an operator.
             if Self.numberIsWords(t) {
@@ -916,7 +917,8 @@ extension Analyzer {
         guard let rawBase = m.children.first else { return Token(.operand, empty(m.range)) }
         // A degree ring raised on nothing (`25\,^{\circ}C`, `{}^\circ F`: a space or an empty group
         // as its base) is the degree sign after what precedes it: the token `°` is.
-        if Analyzer.degreeRingOnNothing(m) != nil {
+        // (A base with a text shows something: no look at the scripts for that.)
+        if !rawBase.isTextLeaf, Analyzer.degreeRingOnNothing(m) != nil {
             return leafToken(.postfix, "°", .ord, range: m.range, postfix: .degrees)
         }
         var base = rawBase

@@ -192,7 +192,8 @@ struct RowItem {
     let role: Role
     /// Bit 0: for a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
     /// operand (so that a bar after it closes rather than opens). Bit 1: a raw item's node has MathML
-    /// attributes (noted once, so that the row passes need not read the node for them).
+    /// attributes (noted once, so that the row passes need not read the node for them). Bit 2: scripts
+    /// on a leaf with a text (``scriptsOnText``).
     private var bits: UInt8
     private var flag: Bool { bits & 1 != 0 }
     /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)`` (a ``PropertyAtom``
@@ -269,13 +270,18 @@ struct RowItem {
         }
         let k = m.itemKind
         let role: Analyzer.FenceRole
+        var onText = false
         switch k {
         // The base read unretained: the tree holds it.
-        case .scripts: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: true) }
+        case .scripts:
+            (role, onText) = m.children.unretained(0)._withUnsafeGuaranteedRef {
+                (Analyzer.fenceRole(ofBase: $0, scripted: true), $0.isTextLeaf)
+            }
         case .underOver: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: false) }
         default: role = .notFence(endsOperand: true)
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
+        if onText { bits |= 4 }
     }
 
     /// A wide space (`m`, a space node) kept as a separator.
@@ -293,7 +299,9 @@ struct RowItem {
     var scalar: Unicode.Scalar? { scalarValue == RowItem.none ? nil : Unicode.Scalar(scalarValue) }
 
     /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)``: `.some(nil)` for
-    /// none; nil for other items.
+    /// none; nil for other items. (Read for every item's token: inline, a call cost ~7 instructions an
+    /// item, `MathAloudBench stages` under callgrind, session 37.)
+    @inline(__always)
     var nameClass: PropertyAtom?? {
         guard kind == .identifier, scalarValue == RowItem.none else { return nil }
         return .some(nameClassValue == RowItem.noClass ? nil : PropertyAtom(rawValue: UInt16(nameClassValue)))
@@ -317,6 +325,11 @@ struct RowItem {
 
     /// Whether the item is a presentation node with MathML attributes.
     var hasAttributes: Bool { bits & 2 != 0 }
+
+    /// Whether the item is scripts on a leaf with a text (`x^2`, `\sum_i`): a base that shows something, so
+    /// no pre-scripts, no degree ring on nothing and no scripts to join to what precedes them
+    /// (``Analyzer/premerge(from:_:)`` skips those tests).
+    var scriptsOnText: Bool { bits & 4 != 0 }
 
     /// Whether the item is a presentation node as it is.
     var isRaw: Bool { kind.rawValue < Kind.wideSpace.rawValue }
@@ -421,8 +434,10 @@ extension Analyzer {
         if m.attributes != nil { return nil }
         // A number's token is an operand with the number's own range: the number itself (words, from a
         // glyph's alt text, take the general path).
-        if case .number(let t, let v) = m.kind, !Self.numberIsWords(t) { return number(t, variant: v, range: m.range) }
-        if case .number = m.kind { return nil }
+        if case .number(let t, let v) = m.kind {
+            if let n = plainNumber(t, variant: v, range: m.range) { return n }
+            return Self.numberIsWords(t) ? nil : number(t, variant: v, range: m.range)
+        }
         guard let (t, v) = m.identifierParts else { return nil }
         var row = ctx
         row.level += 1
@@ -646,7 +661,10 @@ extension Analyzer {
             // MathJax's mhchem output for H₂: `H`, then `_2` on a phantom padded to width 0), not
             // pre-scripts of what follows. Scripts on a space stay apart from what precedes them
             // (`3p~^{4}D`: the term symbol ⁴D).
-            if kind == .scripts, w > base, items[w - 1].kind == .identifier, let p = items[w - 1].raw, let m = items[i].raw,
+            // (Scripts on a letter, a number or an operator, most scripts, are none of the three patterns of
+            // scripts on nothing below: the tests are skipped, `MathAloudBench stages` under callgrind, session 37.)
+            let onText = items[i].scriptsOnText
+            if kind == .scripts, !onText, w > base, items[w - 1].kind == .identifier, let p = items[w - 1].raw, let m = items[i].raw,
                let b = m.children.first, Self.hasNoWidth(b), Analyzer.prescriptParts(m) != nil, Analyzer.degreeRingOnNothing(m) == nil {
                 let joined = MathNode(m.kind, [p] + m.children.dropFirst(), range: SourceRange.union(p.range, m.range),
                                       attributes: m.attributes)
@@ -657,7 +675,7 @@ extension Analyzer {
             }
             // A superscript on nothing after a subscript so joined is the same base's (MathJax's mhchem
             // output for SO₄²⁺: `SO`, `_4` and `^{2+}` each on a padded phantom): `SO_4^{2+}`.
-            if kind == .scripts, let (at, joined) = scripted, at == w - 1, case .subscript = joined.kind, let m = items[i].raw,
+            if kind == .scripts, !onText, let (at, joined) = scripted, at == w - 1, case .subscript = joined.kind, let m = items[i].raw,
                case .superscript = m.kind, m.children.count == 2, Self.hasNoWidth(m.children[0]) {
                 let both = MathNode(.subSuperscript, joined.children + [m.children[1]], range: SourceRange.union(joined.range, m.range),
                                     attributes: joined.attributes)
@@ -669,7 +687,7 @@ extension Analyzer {
             // Pre-scripts need a base that shows something: scripts on nothing followed by more
             // scripts on nothing (MathJax's mhchem output for SO₄²⁺: `SO`, then `_4` and `^{2+}` each
             // on a padded phantom) belong to what precedes them.
-            let prescripts = kind == .scripts && next != .operator && next != .operand
+            let prescripts = kind == .scripts && !onText && next != .operator && next != .operand
                 && !(items[i].raw.map { Analyzer.degreeRingOnNothing($0) != nil } ?? false)
                 && !(next == .scripts && (items[i + 1].raw.map { Analyzer.prescriptParts($0) != nil } ?? false))
             let repeating = kind == .number && (next == .operator || next == .underOver)
@@ -1586,6 +1604,16 @@ extension MathNode {
     var operatorText: String? {
         if case .operator(let t, _) = kind { return t }
         return nil
+    }
+
+    /// Whether the node is a leaf with a text (identifier, number, operator, text: ``MathNode/leafText``
+    /// is not nil), read from the kind alone.
+    @inline(__always)
+    var isTextLeaf: Bool {
+        switch kind {
+        case .identifier, .number, .operator, .text: return true
+        default: return false
+        }
     }
 
     /// An identifier's text.

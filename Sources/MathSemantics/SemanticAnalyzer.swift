@@ -132,6 +132,55 @@ struct Context {
     var script = false
 }
 
+/// The memory one analysis lends its stacks (``Analyzer``, ``SemanticTree/Builder``): seven blocks of
+/// ``LentMemory/blockSize`` bytes on the call stack (the largest `withUnsafeTemporaryAllocation` keeps there),
+/// four for the tree being built and three for the scratch stacks, each stack at a place fixed when the code
+/// is compiled. (Handed out by a ``LentMemory`` one stack at a time, each place was computed and checked
+/// when the analysis began: the start of an analysis cost ~470 instructions a formula more, `MathAloudBench
+/// stages` under callgrind, session 37.)
+struct AnalysisMemory {
+    typealias Block = UnsafeMutableRawPointer
+    /// The tree's blocks: nodes, links, properties, and the children and properties being gathered.
+    let tree: (Block, Block, Block, Block)
+    /// The scratch blocks: tokens; items and factors; the smaller stacks.
+    let scratch: (Block, Block, Block)
+
+    /// Runs `body` with the seven blocks (uninitialised, valid for the call only; one allocation each: each
+    /// stays at the size the call stack takes without a check).
+    @inline(__always)
+    static func with<R>(_ body: (AnalysisMemory) -> R) -> R {
+        withBlock { t0 in withBlock { t1 in withBlock { t2 in withBlock { t3 in
+            withBlock { s0 in withBlock { s1 in withBlock { s2 in
+                body(AnalysisMemory(tree: (t0, t1, t2, t3), scratch: (s0, s1, s2)))
+            } } }
+        } } } }
+    }
+
+    /// Runs `body` with one block on the call stack.
+    @inline(__always)
+    private static func withBlock<R>(_ body: (Block) -> R) -> R {
+        withUnsafeTemporaryAllocation(byteCount: LentMemory.blockSize, alignment: 16) { body($0.baseAddress!) }
+    }
+
+    /// The first offset aligned for `Element` after `count` elements of `Before` at `offset` (a constant
+    /// when the arguments are).
+    @inline(__always)
+    static func place<Element, Before>(_ type: Element.Type, after count: Int, _ before: Before.Type, at offset: Int) -> Int {
+        let end = offset + count * MemoryLayout<Before>.stride
+        let alignment = MemoryLayout<Element>.alignment
+        return (end + alignment - 1) & -alignment
+    }
+}
+
+extension LentStack {
+    /// A stack of `capacity` elements at byte `offset` of `block` (one of ``AnalysisMemory``'s), which outlives it.
+    @inline(__always)
+    init(in block: UnsafeMutableRawPointer, at offset: Int, capacity: Int) {
+        self.init(memory: UnsafeMutableBufferPointer(start: (block + offset).bindMemory(to: Element.self, capacity: capacity),
+                                                     count: capacity))
+    }
+}
+
 /// One run of the analysis: the tree it builds and the scratch buffers its rows share.
 ///
 /// Nodes are numbers in the tree being built (``SemanticTree/Builder``); a node is never changed
@@ -181,22 +230,29 @@ struct Analyzer {
     /// digits grouped by commas that are the whole content may be a pair (``digitGroups``).
     var fenceContentBase = -1
 
-    /// An analysis whose tree and scratch stacks start in the memory lent to it, for an input of
-    /// `inputNodes` nodes.
-    init(treeMemory: inout LentMemory, scratchMemory: inout LentMemory, inputNodes: Int, unitNames: UnitNames) {
+    /// An analysis whose tree and scratch stacks start in `memory`, for an input of `inputNodes` nodes.
+    init(memory: AnalysisMemory, inputNodes: Int, unitNames: UnitNames) {
         self.unitNames = unitNames
         // A block for the tokens, one for the items and factors, one for the rest (see ``SemanticTree/Builder``
-        // for the tree's).
-        tokens = scratchMemory.stack(of: Token.self, capacity: LentMemory.blockSize / MemoryLayout<Token>.stride)
-        items = scratchMemory.stack(of: RowItem.self, capacity: 40)
-        factors = scratchMemory.stack(of: NodeID.self, capacity: 16)
-        groups = scratchMemory.stack(of: FenceGroup.self, capacity: 4)
-        bigs = scratchMemory.stack(of: BigParts.self, capacity: 4)
-        flattenFrames = scratchMemory.stack(of: FlattenFrame.self, capacity: 4)
-        operatorTexts = scratchMemory.stack(of: NodeID.self, capacity: 8)
-        openFences = scratchMemory.stack(of: OpenFence.self, capacity: 8)
-        // The scratch memory's fourth block holds the tree's strings.
-        b = SemanticTree.Builder(memory: &treeMemory, stringMemory: &scratchMemory, inputNodes: inputNodes)
+        // for the tree's), each stack at a fixed place.
+        let block = LentMemory.blockSize
+        let factorsAt = AnalysisMemory.place(NodeID.self, after: 40, RowItem.self, at: 0)
+        let bigsAt = AnalysisMemory.place(BigParts.self, after: 4, FenceGroup.self, at: 0)
+        let framesAt = AnalysisMemory.place(FlattenFrame.self, after: 4, BigParts.self, at: bigsAt)
+        let textsAt = AnalysisMemory.place(NodeID.self, after: 4, FlattenFrame.self, at: framesAt)
+        let fencesAt = AnalysisMemory.place(OpenFence.self, after: 8, NodeID.self, at: textsAt)
+        // (Constants: the test costs nothing.)
+        precondition(factorsAt + 16 * MemoryLayout<NodeID>.stride <= block && fencesAt + 8 * MemoryLayout<OpenFence>.stride <= block,
+                     "the scratch stacks overflow their blocks")
+        tokens = LentStack(in: memory.scratch.0, at: 0, capacity: block / MemoryLayout<Token>.stride)
+        items = LentStack(in: memory.scratch.1, at: 0, capacity: 40)
+        factors = LentStack(in: memory.scratch.1, at: factorsAt, capacity: 16)
+        groups = LentStack(in: memory.scratch.2, at: 0, capacity: 4)
+        bigs = LentStack(in: memory.scratch.2, at: bigsAt, capacity: 4)
+        flattenFrames = LentStack(in: memory.scratch.2, at: framesAt, capacity: 4)
+        operatorTexts = LentStack(in: memory.scratch.2, at: textsAt, capacity: 8)
+        openFences = LentStack(in: memory.scratch.2, at: fencesAt, capacity: 8)
+        b = SemanticTree.Builder(memory: memory, inputNodes: inputNodes)
     }
 
     /// The semantic tree of `root`, a tree of `inputNodes` nodes.
@@ -207,14 +263,11 @@ struct Analyzer {
         // callgrind); the caller holds both throughout.
         let rootReference = Unmanaged.passUnretained(root)
         let names = unitNames
-        return withLentMemory { treeMemory in
-            withLentMemory { scratchMemory in
-                var analyzer = Analyzer(treeMemory: &treeMemory, scratchMemory: &scratchMemory, inputNodes: inputNodes,
-                                        unitNames: names)
-                analyzer.root = rootReference
-                let id = rootReference._withUnsafeGuaranteedRef { analyzer.node($0, Context()) }
-                return analyzer.finish(root: id)
-            }
+        return AnalysisMemory.with { memory in
+            var analyzer = Analyzer(memory: memory, inputNodes: inputNodes, unitNames: names)
+            analyzer.root = rootReference
+            let id = rootReference._withUnsafeGuaranteedRef { analyzer.node($0, Context()) }
+            return analyzer.finish(root: id)
         }
     }
 
@@ -346,6 +399,7 @@ struct Analyzer {
     /// in every convention: the number's text is its digits without them, as a speech engine must
     /// read it ("1234567", not "1 234 567").
     mutating func number(_ text: String, variant: MathVariant? = nil, range: SourceRange?) -> NodeID {
+        if let n = plainNumber(text, variant: variant, range: range) { return n }
         var text = text
         // The bytes in place (a generic search of the UTF-8 view cost ~80 instructions a number). Printable
         // ASCII, nearly every number, has no space to drop and no styled character.
@@ -363,6 +417,17 @@ struct Analyzer {
             return b.leaf(.number, text: styled.text, range: range, properties)
         }
         var properties = Analyzer.numberProperties(text)
+        if let variant { properties.append(.atom(.font, variant.atom)) }
+        return b.leaf(.number, text: text, range: range, properties)
+    }
+
+    /// ``number(_:variant:range:)`` of a text of printable ASCII, nearly every number (no space to drop, no
+    /// styled character, no words), nil for any other text: its bytes are looked at once, for that and for its
+    /// properties (a look for spaces first, then one for the properties, and one for words where a row is the
+    /// number, cost ~50 instructions a number more: `MathAloudBench stages` under callgrind, session 37).
+    @inline(__always)
+    mutating func plainNumber(_ text: String, variant: MathVariant?, range: SourceRange?) -> NodeID? {
+        guard var properties = Analyzer.plainNumberProperties(text) else { return nil }
         if let variant { properties.append(.atom(.font, variant.atom)) }
         return b.leaf(.number, text: text, range: range, properties)
     }
