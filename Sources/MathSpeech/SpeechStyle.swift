@@ -440,6 +440,9 @@ final class RuleTable: Sendable {
         /// The rule's tests of an atom value of a property of the node itself (`exponent-kind = squared`,
         /// `function-class = trig`): the name and the atoms that pass (see ``CandidateList/atomRow``).
         let atomTests: AtomTests
+        /// The rule's tests of the text of the node a path leads to (`exponent.text in T, ⊤`), by
+        /// text number, one per path (see ``CandidateList/textRow``).
+        let textTests: [PathTextTest]
         /// The properties one of the node's children must have (those tested on a child with a
         /// role, as ``parentRequires`` on the parent): a test of the names all children have.
         let childRequires: NameSet
@@ -542,6 +545,16 @@ final class RuleTable: Sendable {
         let atomName: UInt16
         let atomRow: Int32
         let atomRows: Int32
+        /// The path whose node's text the most rules of the list test (``Candidate/textTests``; -1 for
+        /// none, or for fewer than eight such rules), and where its rows start in ``Candidates/masks``:
+        /// per text number (``RuleTable/textIDTable``), then for no node at the path, then for a text
+        /// none of the tests names (``textRows`` rows in all), the rules whose tests of that text pass.
+        /// A node visits only those: a power tried `transpose-symbol`, `conjugate-transpose-bold`,
+        /// `complement-superscript`… each failing on `exponent.text`, 7,700 calls of `holds` per 1,000
+        /// arXiv formulas (`MathAloudBench stages` under callgrind, session 37).
+        let textPath: Int32
+        let textRow: Int32
+        let textRows: Int32
         /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
         /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
         /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
@@ -702,6 +715,38 @@ final class RuleTable: Sendable {
                 atomName = NameNumber.absent
                 atomRows = 0
                 atomRow = -1
+            }
+            // The path whose text the most rules test (most lists have none: no allocation for them).
+            var textTesters: [(path: Int32, rules: Int)] = []
+            for r in list {
+                for test in entries[r].textTests {
+                    if let i = textTesters.firstIndex(where: { $0.path == test.path }) {
+                        textTesters[i].rules += 1
+                    } else {
+                        textTesters.append((test.path, 1))
+                    }
+                }
+            }
+            if let (path, testers) = textTesters.max(by: { ($0.rules, $1.path) < ($1.rules, $0.path) }), testers >= 8 {
+                // Each row starts with every rule of the list; a rule testing the path's text is cleared
+                // from the rows of the texts its tests fail.
+                let rowCount = list.lazy.compactMap { entries[$0].textTests.first?.rows }.first!
+                let all = newRows(1)
+                var rows = [UInt64](repeating: 0, count: rowCount * blocks)
+                for row in 0 ..< rowCount { for column in 0 ..< blocks { rows[row * blocks + column] = all[column] } }
+                for (j, r) in list.enumerated() {
+                    guard let test = entries[r].textTests.first(where: { $0.path == path }) else { continue }
+                    let bit = ~(UInt64(1) << UInt64(j & 63)), column = j >> 6
+                    for row in 0 ..< rowCount where !test.passes(row: row) { rows[row * blocks + column] &= bit }
+                }
+                textPath = path
+                textRows = Int32(rowCount)
+                textRow = Int32(masks.count)
+                masks += rows
+            } else {
+                textPath = -1
+                textRows = 0
+                textRow = -1
             }
             childRequirementRows = makeRequirementRows({ $0.childRequires }, childNeeds)
             if excludesParents {
@@ -919,6 +964,33 @@ final class RuleTable: Sendable {
             }
             return found
         }
+        // The tests of the text of the node a path leads to, compared by text number: per path, the rows
+        // (text numbers, then no node, then a text no test names) whose text every test of it passes.
+        let textRowCount = builder.textIDs.ids.count + 2
+        let pathTextTests = (0 ..< rules.count).map { [builder] r -> [PathTextTest] in
+            var found: [PathTextTest] = []
+            for condition in tests[testStart[r] ..< testStart[r + 1]] {
+                guard case .property(let path, let property, let test) = condition.test, path >= 0,
+                      builder.properties[property].pseudo == .text, builder.valueTests[test].facts.byTextID else { continue }
+                // No node there and an unnamed text fail the test (pass it negated), as a named text
+                // does unless the test names it.
+                var passing = [UInt64](repeating: condition.negated ? ~0 : 0, count: (textRowCount + 63) >> 6)
+                for i in builder.valueTests[test].facts.textIDs {
+                    let id = Int(builder.textIDs.values[i])
+                    if condition.negated {
+                        passing[id >> 6] &= ~(UInt64(1) << UInt64(id & 63))
+                    } else {
+                        passing[id >> 6] |= UInt64(1) << UInt64(id & 63)
+                    }
+                }
+                if let k = found.firstIndex(where: { $0.path == Int32(path) }) {
+                    found[k] = found[k].and(passing)
+                } else {
+                    found.append(PathTextTest(path: Int32(path), rows: textRowCount, passing: passing))
+                }
+            }
+            return found
+        }
         // A test on the node's child with a role, or on a property of its parent, that fails when the
         // path leads nowhere or the property is missing (and no pseudo-property stands in for it),
         // needs that child or that property.
@@ -966,6 +1038,7 @@ final class RuleTable: Sendable {
                                             childRoles: pathRequirements[r].childRoles, pathKinds: kindTests[r].kinds)
                 entries.append(Candidate(probe: probe, requires: requirements[r], parentRequires: pathRequirements[r].parentNames,
                                          grandparentRequires: pathRequirements[r].grandparentNames, atomTests: atomTests[r],
+                                         textTests: pathTextTests[r],
                                          childRequires: pathRequirements[r].childNames,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
                                          atRoot: roleFilters[r].atRoot))
@@ -1551,6 +1624,22 @@ struct AtomSet: Sendable {
 /// A rule's tests of an atom value of a property of the node itself, at most two (a rule with more
 /// is filtered by two: the rest are tested), kept inline: a candidate is copied per list it is in
 /// when the lists are made, and an array in it would be counted each time (start-up).
+/// A rule's tests of the text of the node path `path` leads to (``RuleTable/Candidate/textTests``),
+/// as bits by row: per text number of ``RuleTable/textIDTable``, then for no node at the path, then for
+/// a text none of the tests names (`rows` in all), whether every test of it passes.
+struct PathTextTest: Sendable {
+    let path: Int32
+    let rows: Int
+    let passing: [UInt64]
+
+    func passes(row: Int) -> Bool { passing[row >> 6] >> UInt64(row & 63) & 1 != 0 }
+
+    /// The tests of both (of the same path).
+    func and(_ other: [UInt64]) -> PathTextTest {
+        PathTextTest(path: path, rows: rows, passing: zip(passing, other).map { $0 & $1 })
+    }
+}
+
 struct AtomTests: Sendable {
     private(set) var first: (name: UInt16, atoms: AtomSet)? = nil
     private(set) var second: (name: UInt16, atoms: AtomSet)? = nil
