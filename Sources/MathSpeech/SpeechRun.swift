@@ -687,13 +687,14 @@ struct SpeechRun {
             atomRow = candidateMasks + Int(list.pointee.atomRow) + min(Int(p.payload), Int(list.pointee.atomRows) - 1) * blocks
         }
         epoch += 1
-        // The rules whose tests of the text at the list's text path pass for the text there
-        // (``RuleTable/CandidateList/textRow``; its last two rows: no node there, a text no test
-        // names), unless a property of the tree is named `text`.
-        var textRow: UnsafePointer<UInt64>? = nil
-        if list.pointee.textPath >= 0 && textIsPseudo {
-            let row = resolve(Int(list.pointee.textPath), context).map { Int(textID($0.node)) } ?? -2
-            textRow = candidateMasks + Int(list.pointee.textRow) + (row >= 0 ? row : Int(list.pointee.textRows) + row) * blocks
+        // The rules whose tests of the text (kind) at the list's key path pass for the text (kind)
+        // there (``RuleTable/CandidateList/keyRow``; its last two rows: no node there, a text no test
+        // names), unless the key is text and a property of the tree is named `text`.
+        var keyRow: UnsafePointer<UInt64>? = nil
+        if list.pointee.keyPath >= 0 && (list.pointee.keyIsKind || textIsPseudo) {
+            let byKind = list.pointee.keyIsKind
+            let row = resolve(Int(list.pointee.keyPath), context).map { byKind ? tree.kind($0.node).number : Int(textID($0.node)) } ?? -2
+            keyRow = candidateMasks + Int(list.pointee.keyRow) + (row >= 0 ? row : Int(list.pointee.keyRows) + row) * blocks
         }
         let first = candidates + list.pointee.rules.lowerBound
         var block = 0
@@ -702,7 +703,7 @@ struct SpeechRun {
             if let roleRow { bits &= roleRow[block] }
             if let parentRow { bits &= parentRow[block] }
             if let atomRow { bits &= atomRow[block] }
-            if let textRow { bits &= textRow[block] }
+            if let keyRow { bits &= keyRow[block] }
             // The rules that require a property the node, its parent or its children lack are not
             // visited (``RuleTable/CandidateList/requirementRows``).
             if list.pointee.requiresAny {
