@@ -383,9 +383,11 @@ struct SpeechRun {
     /// goes down links, and the tree has no cycles).
     private let ancestors: UnsafeMutablePointer<Frame>
     private var ancestorCount = 0
-    /// Per condition path, where it led from the node being matched when `epoch` is the current
-    /// one (every node matched is a new epoch), in memory the caller gives.
-    private let resolved: UnsafeMutablePointer<ResolvedPath>
+    /// Per condition path, where it led from the node being matched (`resolvedFrames`, node -1:
+    /// nowhere) when its `resolvedEpochs` entry is the current `epoch` (every node matched is a new
+    /// epoch), in memory the caller gives (see ``Scratch/resolvedEpochs``).
+    private let resolvedEpochs: UnsafeMutablePointer<Int32>
+    private let resolvedFrames: UnsafeMutablePointer<Frame>
     private var epoch = 0
     /// The characters reported missing so far (made when the first is).
     private var reported: Set<String>? = nil
@@ -414,7 +416,15 @@ struct SpeechRun {
     /// the preference results and the numbers of names outside the vocabulary.
     struct Scratch {
         let ancestors: UnsafeMutablePointer<Frame>
-        let resolved: UnsafeMutablePointer<ResolvedPath>
+        /// Per path, the epoch it was last followed in and where it led (``SpeechRun/resolve(_:_:)``),
+        /// side by side rather than in one 12-byte record: each table then fits the 1,024 bytes
+        /// `withUnsafeTemporaryAllocation` takes from the stack for up to 128 paths (as records, up
+        /// to 85, which English ClearSpeak's 90 paths outgrew: a `malloc` and `free` of 1,080 bytes
+        /// per speak, 3.7 M of 156.2 M instructions with the `malloc_consolidate` they set off;
+        /// `MathAloudBench stages` under callgrind, session 37). An epoch counts the nodes matched
+        /// in one run: 32 bits hold it.
+        let resolvedEpochs: UnsafeMutablePointer<Int32>
+        let resolvedFrames: UnsafeMutablePointer<Frame>
         let preferenceResults: UnsafeMutablePointer<UInt8>
         let extraNumbers: UnsafeMutablePointer<UInt16>
         /// Per string of the tree, its number among the texts of `text` tests (``RuleTable/textIDTable``;
@@ -426,30 +436,23 @@ struct SpeechRun {
         static func with<R>(_ table: RuleTable, nodeCount: Int, stringCount: Int, _ body: (Scratch) -> R) -> R {
             let names = table.extraNameCount, results = table.preferenceTestCount, paths = table.pathCount
             return withUnsafeTemporaryAllocation(of: Frame.self, capacity: nodeCount + 1) { ancestors in
-                withUnsafeTemporaryAllocation(of: ResolvedPath.self, capacity: paths) { resolved in
-                    // The names' numbers, then the results (one more for a non-empty allocation).
-                    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: results + names + 1) { words in
-                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: stringCount + 1) { textIDs in
-                            let numbers = words.baseAddress!
-                            return body(Scratch(ancestors: ancestors.baseAddress!, resolved: resolved.baseAddress!,
-                                                preferenceResults: UnsafeMutableRawPointer(numbers + names).bindMemory(
-                                                    to: UInt8.self, capacity: results),
-                                                extraNumbers: numbers, textIDs: textIDs.baseAddress!))
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: paths) { epochs in
+                    withUnsafeTemporaryAllocation(of: Frame.self, capacity: paths) { frames in
+                        // The names' numbers, then the results (one more for a non-empty allocation).
+                        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: results + names + 1) { words in
+                            withUnsafeTemporaryAllocation(of: Int32.self, capacity: stringCount + 1) { textIDs in
+                                let numbers = words.baseAddress!
+                                return body(Scratch(ancestors: ancestors.baseAddress!, resolvedEpochs: epochs.baseAddress!,
+                                                    resolvedFrames: frames.baseAddress!,
+                                                    preferenceResults: UnsafeMutableRawPointer(numbers + names).bindMemory(
+                                                        to: UInt8.self, capacity: results),
+                                                    extraNumbers: numbers, textIDs: textIDs.baseAddress!))
+                            }
                         }
                     }
                 }
             }
         }
-    }
-
-    /// Where a path led (node -1: nowhere) from the node matched in `epoch`. Twelve bytes, so that the
-    /// table of a style's paths fits the 1,024 bytes `withUnsafeTemporaryAllocation` takes from the stack
-    /// for up to 85 paths (with a 64-bit epoch, 16 bytes, English ClearSpeak's paths outgrew it and every
-    /// speak allocated the table on the heap: 2,000 more mallocs in `MathAloudBench stages` under
-    /// callgrind, session 33). An epoch counts the nodes matched in one run: 32 bits hold it.
-    struct ResolvedPath {
-        var epoch: Int32
-        var frame: Frame
     }
 
     /// A node reached by a link: the node and its role.
@@ -470,11 +473,12 @@ struct SpeechRun {
         let rules = core.table
         ancestors = scratch.ancestors
         // Every path unresolved: epoch 0 is never a node's (``epoch`` counts up before the first
-        // match), so the memory is zeroed in one `memset`, not written field by field per path (150
-        // instructions a formula with 40 paths; `MathAloudBench rules-profile` under callgrind, session 14).
-        let zeroed = UnsafeMutableRawPointer(scratch.resolved)
-            .initializeMemory(as: UInt8.self, repeating: 0, count: rules.pathCount * MemoryLayout<ResolvedPath>.stride)
-        resolved = UnsafeMutableRawPointer(zeroed).bindMemory(to: ResolvedPath.self, capacity: rules.pathCount)
+        // match), so the epochs are zeroed in one `memset`, not written per path (150 instructions a
+        // formula with 40 paths; `MathAloudBench rules-profile` under callgrind, session 14); a path's
+        // frame is written before it is read.
+        resolvedEpochs = scratch.resolvedEpochs
+        resolvedEpochs.initialize(repeating: 0, count: rules.pathCount)
+        resolvedFrames = scratch.resolvedFrames
         preferenceResults = scratch.preferenceResults
         if !preferences.candidates.preferencesTested {
             // Otherwise no preference condition is left to test.
@@ -683,6 +687,15 @@ struct SpeechRun {
             atomRow = candidateMasks + Int(list.pointee.atomRow) + min(Int(p.payload), Int(list.pointee.atomRows) - 1) * blocks
         }
         epoch += 1
+        // The rules whose tests of the text (kind) at the list's key path pass for the text (kind)
+        // there (``RuleTable/CandidateList/keyRow``; its last two rows: no node there, a text no test
+        // names), unless the key is text and a property of the tree is named `text`.
+        var keyRow: UnsafePointer<UInt64>? = nil
+        if list.pointee.keyPath >= 0 && (list.pointee.keyIsKind || textIsPseudo) {
+            let byKind = list.pointee.keyIsKind
+            let row = resolve(Int(list.pointee.keyPath), context).map { byKind ? tree.kind($0.node).number : Int(textID($0.node)) } ?? -2
+            keyRow = candidateMasks + Int(list.pointee.keyRow) + (row >= 0 ? row : Int(list.pointee.keyRows) + row) * blocks
+        }
         let first = candidates + list.pointee.rules.lowerBound
         var block = 0
         while block < blocks {
@@ -690,6 +703,7 @@ struct SpeechRun {
             if let roleRow { bits &= roleRow[block] }
             if let parentRow { bits &= parentRow[block] }
             if let atomRow { bits &= atomRow[block] }
+            if let keyRow { bits &= keyRow[block] }
             // The rules that require a property the node, its parent or its children lack are not
             // visited (``RuleTable/CandidateList/requirementRows``).
             if list.pointee.requiresAny {
@@ -1435,11 +1449,13 @@ struct SpeechRun {
 
     /// Follows condition path `path` from the node being matched; the first step may be `next`,
     /// `previous` (siblings) or `parent` (repeated: ancestors). Each path is followed once per node
-    /// (``resolved``), however many rules test it.
+    /// (``resolvedFrames``), however many rules test it.
+    @inline(__always)
     private mutating func resolve(_ path: Int, _ context: Context) -> Frame? {
-        if resolved[path].epoch == Int32(truncatingIfNeeded: epoch) { return resolved[path].frame.node < 0 ? nil : resolved[path].frame }
+        if resolvedEpochs[path] == Int32(truncatingIfNeeded: epoch) { return resolvedFrames[path].node < 0 ? nil : resolvedFrames[path] }
         let frame = follow(path, context)
-        resolved[path] = ResolvedPath(epoch: Int32(truncatingIfNeeded: epoch), frame: frame ?? Frame(node: -1, role: 0))
+        resolvedEpochs[path] = Int32(truncatingIfNeeded: epoch)
+        resolvedFrames[path] = frame ?? Frame(node: -1, role: 0)
         return frame
     }
 

@@ -440,6 +440,10 @@ final class RuleTable: Sendable {
         /// The rule's tests of an atom value of a property of the node itself (`exponent-kind = squared`,
         /// `function-class = trig`): the name and the atoms that pass (see ``CandidateList/atomRow``).
         let atomTests: AtomTests
+        /// The rule's tests of the text of the node a path leads to (`exponent.text in T, ⊤`), by
+        /// text number, and of its kind (`previous is fraction`), one per path and key (see
+        /// ``CandidateList/keyRow``).
+        let keyTests: [PathKeyTest]
         /// The properties one of the node's children must have (those tested on a child with a
         /// role, as ``parentRequires`` on the parent): a test of the names all children have.
         let childRequires: NameSet
@@ -542,6 +546,20 @@ final class RuleTable: Sendable {
         let atomName: UInt16
         let atomRow: Int32
         let atomRows: Int32
+        /// The path whose node's text, or kind (``keyIsKind``), the most rules of the list test
+        /// (``Candidate/keyTests``; -1 for none, or for fewer than eight such rules), and where its rows
+        /// start in ``Candidates/masks``: per text number (``RuleTable/textIDTable``) or kind number,
+        /// then for no node at the path, then for a text none of the tests names (``keyRows`` rows in
+        /// all), the rules whose tests of that text or kind pass. A node visits only those: a power
+        /// tried `transpose-symbol`, `conjugate-transpose-bold`, `complement-superscript`… each failing
+        /// on `exponent.text`, 7,700 calls of `holds` per 1,000 arXiv formulas; an operator's rules each
+        /// tried the kind of its neighbour. Rows for the text saved 1.3 M of 154.2 M instructions, for
+        /// the kind in lists with no such text another 0.5 M (`MathAloudBench stages` under callgrind,
+        /// session 37).
+        let keyPath: Int32
+        let keyIsKind: Bool
+        let keyRow: Int32
+        let keyRows: Int32
         /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
         /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
         /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
@@ -702,6 +720,46 @@ final class RuleTable: Sendable {
                 atomName = NameNumber.absent
                 atomRows = 0
                 atomRow = -1
+            }
+            // The path whose text or kind the most rules test (most lists have none: no allocation for
+            // them).
+            var keyTesters: [(path: Int32, byKind: Bool, rules: Int)] = []
+            for r in list {
+                for test in entries[r].keyTests {
+                    if let i = keyTesters.firstIndex(where: { $0.path == test.path && $0.byKind == test.byKind }) {
+                        keyTesters[i].rules += 1
+                    } else {
+                        keyTesters.append((test.path, test.byKind, 1))
+                    }
+                }
+            }
+            // A text before a kind: a kind test is mostly a rule's first, which ``Candidate/Probe/kindPath``
+            // decides already (a power's kinds before its exponent's text gave back 1.2 M instructions of
+            // the 1.3 M the text saves).
+            if let (path, byKind, _) = keyTesters.filter({ $0.rules >= 8 })
+                .max(by: { ($1.byKind ? 1 : 0, $0.rules, $1.path) < ($0.byKind ? 1 : 0, $1.rules, $0.path) }) {
+                // Each row starts with every rule of the list; a rule testing the path's text (kind) is
+                // cleared from the rows of the texts (kinds) its tests fail.
+                let tests = list.map { r in entries[r].keyTests.first { $0.path == path && $0.byKind == byKind } }
+                let rowCount = tests.lazy.compactMap { $0?.rows }.first!
+                let all = newRows(1)
+                var rows = [UInt64](repeating: 0, count: rowCount * blocks)
+                for row in 0 ..< rowCount { for column in 0 ..< blocks { rows[row * blocks + column] = all[column] } }
+                for (j, test) in tests.enumerated() {
+                    guard let test else { continue }
+                    let bit = ~(UInt64(1) << UInt64(j & 63)), column = j >> 6
+                    for row in 0 ..< rowCount where !test.passes(row: row) { rows[row * blocks + column] &= bit }
+                }
+                keyPath = path
+                keyIsKind = byKind
+                keyRows = Int32(rowCount)
+                keyRow = Int32(masks.count)
+                masks += rows
+            } else {
+                keyPath = -1
+                keyIsKind = false
+                keyRows = 0
+                keyRow = -1
             }
             childRequirementRows = makeRequirementRows({ $0.childRequires }, childNeeds)
             if excludesParents {
@@ -919,6 +977,46 @@ final class RuleTable: Sendable {
             }
             return found
         }
+        // The tests of the text of the node a path leads to, compared by text number, and of its kind:
+        // per path and key, the rows (text or kind numbers, then no node, then a text no test names)
+        // that every test of it passes.
+        let textRowCount = builder.textIDs.ids.count + 2, kindCount = SemanticKind.allCases.count
+        let pathKeyTests = (0 ..< rules.count).map { [builder] r -> [PathKeyTest] in
+            var found: [PathKeyTest] = []
+            for condition in tests[testStart[r] ..< testStart[r + 1]] {
+                // No node there (and an unnamed text) fails the test, passes it negated.
+                var passing: [UInt64]
+                let path: Int, byKind: Bool, rows: Int
+                switch condition.test {
+                case let .property(p, property, test) where p >= 0 && builder.properties[property].pseudo == .text
+                    && builder.valueTests[test].facts.byTextID:
+                    (path, byKind, rows) = (p, false, textRowCount)
+                    passing = [UInt64](repeating: condition.negated ? ~0 : 0, count: (rows + 63) >> 6)
+                    for i in builder.valueTests[test].facts.textIDs {
+                        let id = Int(builder.textIDs.values[i])
+                        if condition.negated {
+                            passing[id >> 6] &= ~(UInt64(1) << UInt64(id & 63))
+                        } else {
+                            passing[id >> 6] |= UInt64(1) << UInt64(id & 63)
+                        }
+                    }
+                case let .kind(p, kinds) where p >= 0:
+                    (path, byKind, rows) = (p, true, kindCount + 2)
+                    passing = [UInt64](repeating: condition.negated ? ~0 : 0, count: (rows + 63) >> 6)
+                    for k in 0 ..< kindCount {
+                        let bit = UInt64(1) << UInt64(k & 63)
+                        if kinds.contains(number: k) != condition.negated { passing[k >> 6] |= bit } else { passing[k >> 6] &= ~bit }
+                    }
+                default: continue
+                }
+                if let k = found.firstIndex(where: { $0.path == Int32(path) && $0.byKind == byKind }) {
+                    found[k] = found[k].and(passing)
+                } else {
+                    found.append(PathKeyTest(path: Int32(path), byKind: byKind, rows: rows, passing: passing))
+                }
+            }
+            return found
+        }
         // A test on the node's child with a role, or on a property of its parent, that fails when the
         // path leads nowhere or the property is missing (and no pseudo-property stands in for it),
         // needs that child or that property.
@@ -966,6 +1064,7 @@ final class RuleTable: Sendable {
                                             childRoles: pathRequirements[r].childRoles, pathKinds: kindTests[r].kinds)
                 entries.append(Candidate(probe: probe, requires: requirements[r], parentRequires: pathRequirements[r].parentNames,
                                          grandparentRequires: pathRequirements[r].grandparentNames, atomTests: atomTests[r],
+                                         keyTests: pathKeyTests[r],
                                          childRequires: pathRequirements[r].childNames,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
                                          atRoot: roleFilters[r].atRoot))
@@ -1551,6 +1650,24 @@ struct AtomSet: Sendable {
 /// A rule's tests of an atom value of a property of the node itself, at most two (a rule with more
 /// is filtered by two: the rest are tested), kept inline: a candidate is copied per list it is in
 /// when the lists are made, and an array in it would be counted each time (start-up).
+/// A rule's tests of the text of the node path `path` leads to, or of its kind (`byKind`;
+/// ``RuleTable/Candidate/keyTests``), as bits by row: per text number of ``RuleTable/textIDTable`` or
+/// kind number, then for no node at the path, then for a text none of the tests names (`rows` in
+/// all), whether every test of it passes.
+struct PathKeyTest: Sendable {
+    let path: Int32
+    let byKind: Bool
+    let rows: Int
+    let passing: [UInt64]
+
+    func passes(row: Int) -> Bool { passing[row >> 6] >> UInt64(row & 63) & 1 != 0 }
+
+    /// The tests of both (of the same path and key).
+    func and(_ other: [UInt64]) -> PathKeyTest {
+        PathKeyTest(path: path, byKind: byKind, rows: rows, passing: zip(passing, other).map { $0 & $1 })
+    }
+}
+
 struct AtomTests: Sendable {
     private(set) var first: (name: UInt16, atoms: AtomSet)? = nil
     private(set) var second: (name: UInt16, atoms: AtomSet)? = nil
