@@ -802,7 +802,7 @@ struct MathLayout {
         }
     }
 
-    func row(_ nodes: [MathNode], _ s: LayoutStyle) -> Atom {
+    func row(_ nodes: MathNode.Children, _ s: LayoutStyle) -> Atom {
         if nodes.count == 1 {
             var a = layout(nodes[0], s)
             // A braced group is an Ord atom (TeXbook rule 16), except what keeps its class.
@@ -1454,7 +1454,7 @@ struct MathLayout {
 
     // MARK: - Fences (TeXbook rule 19)
 
-    func fenced(_ nodes: [MathNode], open: String, close: String, _ s: LayoutStyle) -> Atom {
+    func fenced(_ nodes: MathNode.Children, open: String, close: String, _ s: LayoutStyle) -> Atom {
         var atoms: [Atom] = []
         var middles: [Int] = []
         for n in nodes {
@@ -1586,7 +1586,7 @@ struct MathLayout {
         for rowNode in node.children {
             var cells: [Box] = []
             var label: Box? = nil
-            var kids = rowNode.children
+            var kids = Array(rowNode.children)
             if case .tableRow(true) = rowNode.kind, !kids.isEmpty {
                 label = row(kids[0].children, LayoutStyle(display: false, level: 0, cramped: false, sizeFactor: s.sizeFactor)).box
                 kids.removeFirst()
@@ -1594,8 +1594,8 @@ struct MathLayout {
             for cell in kids {
                 cellCount += 1
                 if cellCount > cellLimit { break }
-                let children: [MathNode]
-                if case .tableCell = cell.kind { children = cell.children } else { children = [cell] }
+                let children: MathNode.Children
+                if case .tableCell = cell.kind { children = cell.children } else { children = MathNode.Children(cell) }
                 if isAlign && cells.count % 2 == 1 {
                     // amsmath starts each right-hand column with an empty group, so `&=` spaces its relation.
                     cells.append(assemble([Atom(box: .empty(), atomClass: .ord)] + children.map { layout($0, cellStyle) }, cellStyle).box)
@@ -1737,7 +1737,7 @@ struct MathLayout {
 
     // MARK: - Enclosures, styles, padding
 
-    func enclose(_ nodes: [MathNode], notation: String, _ s: LayoutStyle) -> Atom {
+    func enclose(_ nodes: MathNode.Children, notation: String, _ s: LayoutStyle) -> Atom {
         let inner = row(nodes, s).box
         var notations: [String] = []
         for n in notation.split(separator: " ").map(String.init) where !notations.contains(n) { notations.append(n) }
@@ -1779,7 +1779,7 @@ struct MathLayout {
         return Atom(box: Box(width: w, height: h, depth: d, content: .list("enclose"), children: children), atomClass: .ord)
     }
 
-    func styled(_ nodes: [MathNode], _ p: StyleProperties, _ s0: LayoutStyle) -> Atom {
+    func styled(_ nodes: MathNode.Children, _ p: StyleProperties, _ s0: LayoutStyle) -> Atom {
         var s = s0
         if let d = p.displayStyle { s.display = d; s.level = d ? 0 : s.level; if !d && s.level == 0 { s.display = false } }
         if let level = p.scriptLevel { s.level = max(0, min(2, level)); if level > 0 { s.display = false } }
@@ -1808,7 +1808,7 @@ struct MathLayout {
         return a
     }
 
-    func padded(_ nodes: [MathNode], _ p: PaddedProperties, _ s: LayoutStyle) -> Atom {
+    func padded(_ nodes: MathNode.Children, _ p: PaddedProperties, _ s: LayoutStyle) -> Atom {
         let inner = row(nodes, s)
         let b = inner.box
         // `\llap` and `\clap` move the content by its own width (−1 and −½ of it), MathML's `lspace` in em.
@@ -1832,6 +1832,10 @@ extension MathLayout {
 
 extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}
+
+extension MathNode.Children {
+    subscript(safe i: Int) -> MathNode? { i >= 0 && i < count ? self[i] : nil }
 }
 
 // MathSyntax has no one-scalar helper (`soleScalar` lives in MathSemantics, internal there), so the

@@ -93,7 +93,7 @@ public struct MathMLWriter: Sendable {
             var attributes: [String: String]?
             if case let .semantics(existing) = node.kind {
                 annotations = existing
-                presentation = node.children
+                presentation = Array(node.children)
                 attributes = node.attributes
             }
             if !annotations.contains(where: { $0.encoding == "application/x-tex" }) {
@@ -211,7 +211,7 @@ public struct MathMLWriter: Sendable {
         }
     }
 
-    private func container(_ name: String, _ attributes: [(String, String)], _ children: [MathNode],
+    private func container(_ name: String, _ attributes: [(String, String)], _ children: MathNode.Children,
                            _ e: inout MathMLEmitter) {
         if children.isEmpty {
             e.empty(name, attributes)

@@ -36,7 +36,7 @@ extension Analyzer {
 
     /// The node without its marks (analysed as ordinary mathematics).
     static func unmarked(_ m: MathNode) -> MathNode {
-        MathNode(m.kind, m.children, range: m.range)
+        MathNode(m.kind, children: m.children, range: m.range)
     }
 
     /// One part of a species or an equation.

@@ -266,6 +266,6 @@ extension Analyzer {
     static func withoutIntent(_ m: MathNode) -> MathNode {
         var attributes = m.attributes ?? [:]
         attributes["intent"] = nil
-        return MathNode(m.kind, m.children, range: m.range, attributes: attributes.isEmpty ? nil : attributes)
+        return MathNode(m.kind, children: m.children, range: m.range, attributes: attributes.isEmpty ? nil : attributes)
     }
 }

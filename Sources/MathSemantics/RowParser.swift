@@ -1411,7 +1411,7 @@ extension Analyzer {
             return false
         }
         /// Items `c[from..<to]`: one simple item, or simple items separated by commas.
-        func simpleList(_ c: [MathNode], _ from: Int, _ to: Int) -> Bool {
+        func simpleList(_ c: MathNode.Children, _ from: Int, _ to: Int) -> Bool {
             guard from < to else { return false }
             var i = from
             while i < to {

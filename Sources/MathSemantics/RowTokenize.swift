@@ -1079,7 +1079,7 @@ extension Analyzer {
             case 1: return node(nodes[0], ctx)
             default:
                 let range = nodes.reduce(nil as SourceRange?) { SourceRange.union($0, $1.range) }
-                return sequence(nodes, range: range, ctx)
+                return sequence(MathNode.Children(nodes), range: range, ctx)
             }
         }
         if preSubs.isEmpty && preSups.isEmpty {

@@ -393,7 +393,7 @@ extension Analyzer.FenceRole {
 
 /// A row being spliced by ``Analyzer/flatten(_:from:)``: its nodes and the next one to take.
 struct FlattenFrame {
-    var nodes: [MathNode]
+    var nodes: MathNode.Children
     var index: Int
     var end: Int
 }
@@ -409,16 +409,20 @@ extension Analyzer {
     // MARK: Entry
 
     /// The meaning of a sequence of presentation nodes (the items of a row, from `start`).
-    mutating func sequence(_ nodes: [MathNode], from start: Int = 0, range: SourceRange?, _ ctx: Context) -> NodeID {
+    mutating func sequence(_ nodes: MathNode.Children, from start: Int = 0, range: SourceRange?, _ ctx: Context) -> NodeID {
         // The row being analysed is opened here, so a self-contained group row is analysed as a row.
-        var nodes = nodes
-        var start = start
-        while nodes.count - start == 1, case .row = nodes[start].kind, Analyzer.chemistryMark(nodes[start]) == nil {
-            nodes = nodes[start].children
-            start = 0
-        }
+        // (The innermost such row is kept, not its children: copying those cost a switch and a
+        // retain a child.)
         let base = items.count
-        flatten(nodes, from: start)
+        if nodes.count - start == 1, case .row = nodes[start].kind, Analyzer.chemistryMark(nodes[start]) == nil {
+            var group = nodes[start]
+            while group.children.count == 1, case .row = group.children[0].kind, Analyzer.chemistryMark(group.children[0]) == nil {
+                group = group.children[0]
+            }
+            flatten(group.children, from: 0)
+        } else {
+            flatten(nodes, from: start)
+        }
         return row(from: base, range: range, ctx)
     }
 
@@ -456,7 +460,7 @@ extension Analyzer {
         if item.kind != .splice {
             items.push(item)
         } else {
-            flatten([m], from: 0)
+            flatten(MathNode.Children(m), from: 0)
         }
         return row(from: base, range: range, ctx)
     }
@@ -519,7 +523,7 @@ extension Analyzer {
     /// Splices nested rows, pass-through styles (display/script level, size), padding and
     /// `semantics` into one list of items on ``items``; drops thin spaces and blank text; keeps wide
     /// spaces (≥ 1 em) as separators. Iterative, so deep rows cost no stack.
-    mutating func flatten(_ nodes: [MathNode], from start: Int) {
+    mutating func flatten(_ nodes: MathNode.Children, from start: Int) {
         let base = items.count
         // Most rows hold nothing to splice or drop: their items are the nodes (a node to splice
         // sends the row to the general path below).
@@ -1295,7 +1299,7 @@ extension Analyzer {
               let key = tree.string(num, .unitName) else { return nil }
         let base = items.count
         defer { items.truncate(to: base) }
-        flatten([m.children[1]], from: 0)
+        flatten(MathNode.Children(m.children[1]), from: 0)
         // Units MathML marks in a fraction are read by the fraction's own rules, as they are after a number.
         guard items.count > base, !(base..<items.count).contains(where: { Analyzer.isMarkedUnitOrItsPower(items[$0].raw) }),
               let den = Analyzer.unitAt(items, base, items.count, names: unitNames),

@@ -910,9 +910,9 @@ struct Analyzer {
                 let content: NodeID
                 if k == lastCell && !continuation.isEmpty {
                     // The continued rows' cells go on this row's last cell: "y" then "+ 1" is "y plus 1".
-                    let items = (c.kind == .tableCell ? c.children : [c])
-                        + continuation.flatMap { $0.kind == .tableCell ? $0.children : [$0] }
-                    content = sequence(items, range: c.range, cellContext)
+                    let items = (c.kind == .tableCell ? Array(c.children) : [c])
+                        + continuation.flatMap { $0.kind == .tableCell ? Array($0.children) : [$0] }
+                    content = sequence(MathNode.Children(items), range: c.range, cellContext)
                 } else if c.kind == .tableCell, c.attributes != nil, Analyzer.hasIntent(c) {
                     // The author's intent on the cell (`<mtd intent="_">`: an empty cell that says
                     // nothing, not "blank").

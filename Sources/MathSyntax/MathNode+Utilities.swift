@@ -33,7 +33,7 @@ extension MathNode {
 
     /// The same node with another range.
     public func withRange(_ range: SourceRange?) -> MathNode {
-        MathNode(kind, children, range: range, attributes: attributes)
+        MathNode(kind, children: children, range: range, attributes: attributes)
     }
 
     /// The same node with other children.

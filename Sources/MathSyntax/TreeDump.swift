@@ -227,7 +227,8 @@ public enum JSONString {
 /// Calls `visit` with each node of the tree under `root` and its depth (the root's is 0), parents
 /// before their children and children in order, walking with a stack of its own rather than by
 /// recursion, so that a tree of any depth is walked on any thread (dumps of trees built in code).
-package func forEachInPreorder<Node>(_ root: Node, children: (Node) -> [Node], _ visit: (Node, Int) -> Void) {
+package func forEachInPreorder<Node, Children: BidirectionalCollection<Node>>(_ root: Node, children: (Node) -> Children,
+                                                                             _ visit: (Node, Int) -> Void) {
     var pending: [(node: Node, depth: Int)] = [(root, 0)]
     while let (node, depth) = pending.popLast() {
         visit(node, depth)

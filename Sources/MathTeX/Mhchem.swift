@@ -78,7 +78,7 @@ struct MhchemReader {
         var attributes = node.attributes ?? [:]
         attributes["data-chem"] = chem
         for (k, v) in extra { attributes[k] = v }
-        return MathNode(node.kind, node.children, range: node.range, attributes: attributes)
+        return MathNode(node.kind, children: node.children, range: node.range, attributes: attributes)
     }
 
     func leaf(_ kind: MathNode.Kind, _ lo: Int, _ hi: Int, chem: String? = nil, _ extra: [String: String] = [:]) -> MathNode {
@@ -813,7 +813,7 @@ struct MhchemReader {
             if node.attributes?["data-chem"] != nil { return node }
             var a = node.attributes ?? [:]
             a["data-chem"] = chem
-            return MathNode(node.kind, node.children, range: node.range, attributes: a)
+            return MathNode(node.kind, children: node.children, range: node.range, attributes: a)
         }
         let subNode = marks(sub, chem), supNode = marks(sup, chem)
         switch last.kind {

@@ -358,25 +358,35 @@ struct ParserCore {
     // MARK: Top level
 
     mutating func parseTop() -> MathNode {
-        var items = parseExpression(until: [])
+        // Most formulas are read in one expression, whose items become the root's children as they
+        // are (one to three need no array).
+        var items: MathNode.Children
+        switch parseItems(until: []) {
+        case .one(let node): items = MathNode.Children(node)
+        case .many(let nodes): items = nodes
+        }
         // Anything left (a stray `}` etc.) was reported inside; drain to the end.
-        while true {
-            let t = nextNonSpace()
-            if t.kind == .eof { break }
-            pushBack(t)
-            items.append(contentsOf: parseExpression(until: []))
+        var t = nextNonSpace()
+        if t.kind != .eof {
+            var all = Array(items)
+            repeat {
+                pushBack(t)
+                all.append(contentsOf: parseExpression(until: []))
+                t = nextNonSpace()
+            } while t.kind != .eof
+            items = MathNode.Children(all)
         }
         let range = SourceRange(0, bytes.count)
         if let tag = pendingTag {
             pendingTag = nil
             let row = MathNode(.tableRow(labeled: true), [
                 MathNode(.tableCell, [tag], range: tag.range),
-                MathNode(.tableCell, items, range: range),
+                MathNode(.tableCell, children: items, range: range),
             ], range: range)
             return MathNode(.table(TableProperties(environment: "equation", columnAlignments: [.center],
                                                    displayStyle: options.displayMode, numbered: true)), [row], range: range)
         }
-        return MathNode(.row, items, range: range)
+        return MathNode(.row, children: items, range: range)
     }
 
     // MARK: Expressions
@@ -385,15 +395,15 @@ struct ParserCore {
     mutating func parseExpression(until stop: StopSet) -> [MathNode] {
         switch parseItems(until: stop) {
         case .one(let node): return [node]
-        case .many(let nodes): return nodes
+        case .many(let nodes): return Array(nodes)
         }
     }
 
     /// The items of an expression: one node is kept apart, so that a group of one item (`x_{1}`)
-    /// needs no array.
+    /// is that node; more are a node's children (up to three without an array).
     enum Items {
         case one(MathNode)
-        case many([MathNode])
+        case many(MathNode.Children)
 
         var last: MathNode? {
             switch self {
@@ -411,7 +421,7 @@ struct ParserCore {
         let base = itemStack.count
         var last = LastItem()
         var infix: (token: Token, thickness: Double?)? = nil
-        var numerator: [MathNode] = []
+        var numerator = MathNode.Children()
         loop: while true {
             // Math mode ignores spaces: they are skipped before they become tokens.
             let t = nextNonSpace()
@@ -549,8 +559,9 @@ struct ParserCore {
         }
     }
 
-    private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: [MathNode], denominator: [MathNode]) -> MathNode {
-        let num = MathNode.row(numerator), den = MathNode.row(denominator)
+    private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: MathNode.Children,
+                                     denominator: MathNode.Children) -> MathNode {
+        let num = Self.row(numerator), den = Self.row(denominator)
         let range = SourceRange.union(SourceRange.union(num.range, den.range), token.range)
         let name = self.name(token)
         switch name {
@@ -581,9 +592,33 @@ struct ParserCore {
 
     /// The items of the expression whose items are above `base` on the item stack and whose last
     /// item is `last`, in order; removes them.
-    mutating func finishItems(from base: Int, last: inout LastItem) -> [MathNode] {
+    mutating func finishItems(from base: Int, last: inout LastItem) -> MathNode.Children {
         if last.hasScripts { attachScripts(&last) }
-        return itemStack.take(from: base)
+        return takeChildren(from: base)
+    }
+
+    /// The nodes above `start` on the item stack, in order, moved off it as a node's children: up to
+    /// three without an array (see ``MathNode/Children``).
+    @inline(__always)
+    mutating func takeChildren(from start: Int) -> MathNode.Children {
+        switch itemStack.count - start {
+        case 0: return MathNode.Children()
+        case 1: return MathNode.Children(itemStack.pop())
+        case 2:
+            let b = itemStack.pop()
+            return MathNode.Children(itemStack.pop(), b)
+        case 3:
+            let c = itemStack.pop(), b = itemStack.pop()
+            return MathNode.Children(itemStack.pop(), b, c)
+        default: return MathNode.Children(itemStack.take(from: start))
+        }
+    }
+
+    /// A row of `children` spanning their ranges; a single child is returned unwrapped (as
+    /// ``MathNode/row(_:range:)``).
+    static func row(_ children: MathNode.Children) -> MathNode {
+        if children.count == 1 { return children[0] }
+        return MathNode(.row, children: children, range: children.reduce(nil) { SourceRange.union($0, $1.range) })
     }
 
     /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
@@ -605,7 +640,7 @@ struct ParserCore {
             let row = MathNode.row(combined)
             if hasSup {
                 let s = sups.pop()
-                itemStack.push(MathNode(.row, combined + (s.kind == .row ? s.children : [s]),
+                itemStack.push(MathNode(.row, combined + (s.kind == .row ? Array(s.children) : [s]),
                                         range: SourceRange.union(row.range, s.range)))
             } else {
                 itemStack.push(row)
@@ -634,7 +669,8 @@ struct ParserCore {
            properties.movableLimits {
             properties.movableLimits = false
             let base = itemStack[mark]
-            itemStack[mark] = MathNode(.operator(text, properties), base.children, range: base.range, attributes: base.attributes)
+            itemStack[mark] = MathNode(.operator(text, properties), children: base.children, range: base.range,
+                                       attributes: base.attributes)
         }
         let kind: MathNode.Kind
         switch (hasSub, hasSup) {
@@ -643,8 +679,18 @@ struct ParserCore {
         case (false, true): kind = underOver ? .over(UnderOverProperties()) : .superscript
         case (false, false): return    // no scripts: the node stays as it is
         }
-        let children = itemStack.take(from: mark)
-        itemStack.push(MathNode(kind, children, range: range))
+        // The children go straight into the node (a `Children` held in a variable first was copied
+        // and destroyed, ~80 instructions a scripted node, `MathAloudBench stages` under callgrind, session 37).
+        switch itemStack.count - mark {
+        case 2:
+            let b = itemStack.pop(), a = itemStack.pop()
+            itemStack.push(MathNode(kind, children: MathNode.Children(a, b), range: range))
+        case 3:
+            let c = itemStack.pop(), b = itemStack.pop(), a = itemStack.pop()
+            itemStack.push(MathNode(kind, children: MathNode.Children(a, b, c), range: range))
+        default:
+            itemStack.push(MathNode(kind, itemStack.take(from: mark), range: range))
+        }
     }
 
     /// Primes typed as `'` (each a `′` operator) as unicode-math sets them: two, three or four are one
@@ -858,7 +904,7 @@ struct ParserCore {
             }
             return node
         case .many(let nodes):
-            return MathNode(.row, nodes, range: SourceRange(opening.range.lowerBound, end))
+            return MathNode(.row, children: nodes, range: SourceRange(opening.range.lowerBound, end))
         }
     }
 

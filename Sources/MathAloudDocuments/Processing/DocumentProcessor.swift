@@ -570,7 +570,7 @@ struct MathMLForHTML {
                 return MathNode(node.kind, rows, range: node.range, attributes: node.attributes)
             }
             let newRows = rows.map { row -> MathNode in
-                var cells = row.children
+                var cells = Array(row.children)
                 var label = MathNode(.tableCell, [], range: nil)
                 if case .tableRow(true) = row.kind, !cells.isEmpty { label = cells.removeFirst() }
                 let all = numbersOnLeft ? [label] + cells : cells + [label]

@@ -37,23 +37,24 @@ enum AccentCommands {
             let mark = MathNode(.operator(character, OperatorProperties(atomClass: .ord, stretchy: stretchy)), range: call.token.range,
                                 attributes: under ? nil : font)
             if under {
-                return MathNode(.under(UnderOverProperties(accentUnder: true)), [call.node(0), mark], range: call.range)
+                return MathNode(.under(UnderOverProperties(accentUnder: true)), children: .init(call.node(0), mark), range: call.range)
             }
-            return MathNode(.over(UnderOverProperties(accent: true)), [call.node(0), mark], range: call.range)
+            return MathNode(.over(UnderOverProperties(accent: true)), children: .init(call.node(0), mark), range: call.range)
         }
     } + [
         CommandDefinition(["overbrace", "overbracket"], [.math], takesLimits: true) { _, call in
             let mark = MathNode(.operator(call.name == "overbrace" ? "⏞" : "⎴", OperatorProperties(atomClass: .ord, stretchy: true)),
                                 range: call.token.range)
-            return MathNode(.over(UnderOverProperties()), [call.node(0), mark], range: call.range)
+            return MathNode(.over(UnderOverProperties()), children: .init(call.node(0), mark), range: call.range)
         },
         CommandDefinition(["underbrace", "underbracket"], [.math], takesLimits: true) { _, call in
             let mark = MathNode(.operator(call.name == "underbrace" ? "⏟" : "⎵", OperatorProperties(atomClass: .ord, stretchy: true)),
                                 range: call.token.range)
-            return MathNode(.under(UnderOverProperties()), [call.node(0), mark], range: call.range)
+            return MathNode(.under(UnderOverProperties()), children: .init(call.node(0), mark), range: call.range)
         },
         CommandDefinition(["overset"], [.math, .math]) { _, call in
-            binaryOrRelation(MathNode(.over(UnderOverProperties()), [withLimits(call.node(1)), call.node(0)], range: call.range))
+            binaryOrRelation(MathNode(.over(UnderOverProperties()), children: .init(withLimits(call.node(1)), call.node(0)),
+                                      range: call.range))
         },
         CommandDefinition(["stackrel"], [.math, .math]) { _, call in
             // LaTeX: `\mathrel{\mathop{#2}\limits^{#1}}`, a relation whatever the base; a base of one letter
@@ -61,21 +62,25 @@ enum AccentCommands {
             var base = call.node(1)
             switch base.kind {
             case .operator:
-                return MathNode(.over(UnderOverProperties()), [withLimits(asRelation(base)), call.node(0)], range: call.range)
+                return MathNode(.over(UnderOverProperties()), children: .init(withLimits(asRelation(base)), call.node(0)),
+                                range: call.range)
             case .identifier(let t, _), .number(let t, _):
                 if t.unicodeScalars.count == 1 {
-                    base = MathNode(.row, [base], range: base.range, attributes: [MathNode.atomClassAttribute: AtomClass.op.rawValue])
+                    base = MathNode(.row, children: .init(base), range: base.range,
+                                    attributes: [MathNode.atomClassAttribute: AtomClass.op.rawValue])
                 }
             default: break
             }
-            let stacked = MathNode(.over(UnderOverProperties()), [base, call.node(0)], range: call.range)
-            return MathNode(.row, [stacked], range: call.range, attributes: [MathNode.atomClassAttribute: AtomClass.rel.rawValue])
+            let stacked = MathNode(.over(UnderOverProperties()), children: .init(base, call.node(0)), range: call.range)
+            return MathNode(.row, children: .init(stacked), range: call.range,
+                            attributes: [MathNode.atomClassAttribute: AtomClass.rel.rawValue])
         },
         CommandDefinition(["underset"], [.math, .math]) { _, call in
-            binaryOrRelation(MathNode(.under(UnderOverProperties()), [withLimits(call.node(1)), call.node(0)], range: call.range))
+            binaryOrRelation(MathNode(.under(UnderOverProperties()), children: .init(withLimits(call.node(1)), call.node(0)),
+                                      range: call.range))
         },
         CommandDefinition(["stackbin"], [.math, .math]) { _, call in
-            MathNode(.over(UnderOverProperties()), [call.node(1), call.node(0)], range: call.range)
+            MathNode(.over(UnderOverProperties()), children: .init(call.node(1), call.node(0)), range: call.range)
         },
     ]
 
@@ -87,7 +92,7 @@ enum AccentCommands {
         guard case .operator(let text, var p) = node.kind, p.movableLimits || p.stretchy else { return node }
         p.movableLimits = false
         p.stretchy = false
-        return MathNode(.operator(text, p), node.children, range: node.range, attributes: node.attributes)
+        return MathNode(.operator(text, p), children: node.children, range: node.range, attributes: node.attributes)
     }
 
     /// amsmath's `\overset`/`\underset` are `\binrel@{#2}\binrel@@{\mathop{\kern\z@#2}\limits…}`: a binary
@@ -96,7 +101,8 @@ enum AccentCommands {
     /// 16: `\underset{x}{\sup} f` has no thin space before f, `\underset{x}{\mathop{z}}` neither).
     private static func binaryOrRelation(_ stack: MathNode) -> MathNode {
         if case .operator(_, let p) = stack.children[0].kind, p.atomClass == .bin || p.atomClass == .rel { return stack }
-        return MathNode(.row, [stack], range: stack.range, attributes: [MathNode.atomClassAttribute: AtomClass.ord.rawValue])
+        return MathNode(.row, children: .init(stack), range: stack.range,
+                        attributes: [MathNode.atomClassAttribute: AtomClass.ord.rawValue])
     }
 
     /// `\stackrel` makes its base a relation.
@@ -124,9 +130,9 @@ enum ArrowCommands {
             let op = MathNode(.operator(arrow, OperatorProperties(atomClass: .rel, stretchy: true)), range: call.token.range)
             let above = call.node(1)
             if let below = call.arguments[0].node {
-                return MathNode(.underOver(UnderOverProperties()), [op, below, above], range: call.range)
+                return MathNode(.underOver(UnderOverProperties()), children: .init(op, below, above), range: call.range)
             }
-            return MathNode(.over(UnderOverProperties()), [op, above], range: call.range)
+            return MathNode(.over(UnderOverProperties()), children: .init(op, above), range: call.range)
         }
     }
 }

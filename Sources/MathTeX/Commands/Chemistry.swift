@@ -46,6 +46,6 @@ extension ParserCore {
         expander.charge(expansions: reader.spent.expansions, tokens: reader.spent.tokens)
         diagnostics += reader.diagnostics
         let end = tokens.last.map { max($0.range.upperBound + 1, call.range.upperBound) } ?? call.range.upperBound
-        return MathNode(node.kind, node.children, range: SourceRange(call.range.lowerBound, end), attributes: node.attributes)
+        return MathNode(node.kind, children: node.children, range: SourceRange(call.range.lowerBound, end), attributes: node.attributes)
     }
 }

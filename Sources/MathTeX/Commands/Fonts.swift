@@ -41,7 +41,7 @@ enum FontCommands {
             // inside, `\mathrm{GeV^{-1}}`, goes on its last letter), a relation or binary operator (`\mathrm{=}`
             // is spaced as a letter), a number of several digits.
             if ParserCore.differsAsOrdGroup(node) || node.isWord {
-                return MathNode(.row, [node], range: range)
+                return MathNode(.row, children: .init(node), range: range)
             }
             return node.withRange(range)
         }
@@ -81,7 +81,7 @@ enum TextCommands {
             let range = SourceRange.union(call.range, node.range)
             if core.mode == .math, let size = core.mathTextSize {
                 // After `\tiny` in math, text is tiny (the text font's size), though the math is not.
-                return MathNode(.style(StyleProperties(mathSize: size)), [node], range: range)
+                return MathNode(.style(StyleProperties(mathSize: size)), children: .init(node), range: range)
             }
             return node.withRange(range)
         }

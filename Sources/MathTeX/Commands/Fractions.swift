@@ -6,7 +6,8 @@ enum FractionCommands {
     static let all: [CommandDefinition] = [
         CommandDefinition(["frac", "dfrac", "tfrac"], [.math, .math]) { _, call in
             let display: Bool? = call.name == "dfrac" ? true : call.name == "tfrac" ? false : nil
-            return MathNode(.fraction(FractionProperties(displayStyle: display)), [call.node(0), call.node(1)], range: call.range)
+            return MathNode(.fraction(FractionProperties(displayStyle: display)), children: .init(call.node(0), call.node(1)),
+                            range: call.range)
         },
         CommandDefinition(["cfrac"], [.optionalRaw, .math, .math]) { core, call in
             var align: String? = nil
@@ -25,7 +26,7 @@ enum FractionCommands {
             let display: Bool? = call.name == "dbinom" ? true : call.name == "tbinom" ? false : nil
             let fraction = MathNode(.fraction(FractionProperties(lineThickness: 0, displayStyle: display)),
                                     [call.node(0), call.node(1)], range: call.range)
-            return MathNode(.fenced(open: "(", close: ")"), [fraction], range: call.range)
+            return MathNode(.fenced(open: "(", close: ")"), children: .init(fraction), range: call.range)
         },
         CommandDefinition(["genfrac"], [.raw, .raw, .raw, .raw, .math, .math]) { core, call in
             let open = delimiterText(call.arguments[0].raw ?? "")
@@ -46,7 +47,7 @@ enum FractionCommands {
             let fraction = MathNode(.fraction(FractionProperties(lineThickness: thickness, displayStyle: display)),
                                     [call.node(4), call.node(5)], range: call.range)
             if open.isEmpty && close.isEmpty { return fraction }
-            return MathNode(.fenced(open: open, close: close), [fraction], range: call.range)
+            return MathNode(.fenced(open: open, close: close), children: .init(fraction), range: call.range)
         },
     ]
 
@@ -70,9 +71,9 @@ enum RootCommands {
     static let all: [CommandDefinition] = [
         CommandDefinition(["sqrt"], [.optionalMath, .math]) { _, call in
             if let index = call.arguments[0].node {
-                return MathNode(.root, [call.node(1), index], range: call.range)
+                return MathNode(.root, children: .init(call.node(1), index), range: call.range)
             }
-            return MathNode(.squareRoot, [call.node(1)], range: call.range)
+            return MathNode(.squareRoot, children: .init(call.node(1)), range: call.range)
         },
     ]
 }

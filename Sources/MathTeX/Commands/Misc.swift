@@ -162,7 +162,7 @@ enum MiscCommands {
         // as KaTeX's `trust`); refused, the math content stays and the link or attribute goes.
         CommandDefinition(["href"], [.raw, .math], modes: .both) { core, call in
             let content = call.node(1)
-            let children = content.kind == .row ? content.children : [content]
+            let children = content.kind == .row ? Array(content.children) : [content]
             let url = call.arguments[0].raw ?? ""
             guard core.trusts(.links, call) , core.trusts(url: url, call) else { return MathNode(.row, children, range: call.range) }
             return MathNode(.row, children, range: call.range, attributes: ["href": url])
@@ -177,7 +177,7 @@ enum MiscCommands {
         CommandDefinition(["htmlClass", "htmlId", "htmlStyle", "htmlData"], [.raw, .math], modes: .both) { core, call in
             let key = ["htmlClass": "class", "htmlId": "id", "htmlStyle": "style", "htmlData": "data"][call.name]!
             let content = call.node(1)
-            let children = content.kind == .row ? content.children : [content]
+            let children = content.kind == .row ? Array(content.children) : [content]
             guard core.trusts(call.name == "htmlStyle" ? .styles : .htmlAttributes, call) else {
                 return MathNode(.row, children, range: call.range)
             }

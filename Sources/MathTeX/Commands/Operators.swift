@@ -64,7 +64,7 @@ enum OperatorCommands {
             guard !keepsContent, let text = flatText(content) else {
                 // A list made an atom of a class (`\mathop{\mathrm{dim}_H}`, `\mathrel{\substack{…}}`): a row
                 // whose class MathML writes as `data-class`, as for an operator, so it is spaced as that atom.
-                return MathNode(.row, content.kind == .row && content.attributes == nil ? content.children : [content],
+                return MathNode(.row, content.kind == .row && content.attributes == nil ? Array(content.children) : [content],
                                 range: call.range, attributes: [MathNode.atomClassAttribute: atomClass.rawValue])
             }
             var props = OperatorProperties(atomClass: atomClass)
