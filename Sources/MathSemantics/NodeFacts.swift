@@ -691,29 +691,11 @@ extension Analyzer {
     /// Properties of a number: `integer`, `decimal`, `value` (integers below 10^9), `digits` (how
     /// many digits are written).
     static func numberProperties(_ text: String) -> SemanticTree.LeafProperties {
-        var digits = 0, points = 0, other = 0, commas = 0
-        var value = 0, overflow = false
         // ASCII numerals (nearly all) byte by byte, in place; others scalar by scalar.
-        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for c in bytes {
-                switch c {
-                case 0x30...0x39:
-                    digits += 1
-                    if !overflow {
-                        value = value * 10 + Int(c - 0x30)
-                        if value >= 1_000_000_000 { overflow = true }
-                    }
-                case 0x2E: points += 1                                  // .
-                case 0x2C: commas += 1                                  // , (a digit-group separator)
-                case 0x20, 0x27: break                                  // digit-group separators
-                case 0x80...: return false
-                default: other += 1
-                }
-            }
-            return true
-        } ?? false
-        if !ascii {
-            (digits, points, other, commas, value, overflow) = (0, 0, 0, 0, 0, false)
+        var (digits, points, other, commas, value, overflow) = (0, 0, 0, 0, 0, false)
+        if let counts = asciiNumberCounts(text, spaces: true) {
+            (digits, points, other, commas, value, overflow) = counts
+        } else {
             for u in text.unicodeScalars {
                 switch u.value {
                 case 0x30...0x39:
@@ -746,9 +728,21 @@ extension Analyzer {
     /// ``numberProperties(_:)`` of a text of printable ASCII (no space, no control character), from one
     /// look at its bytes in place; nil for any other text (or one not stored contiguously).
     static func plainNumberProperties(_ text: String) -> SemanticTree.LeafProperties? {
+        guard let (digits, points, other, commas, value, overflow) = asciiNumberCounts(text, spaces: false) else { return nil }
+        return numberProperties(text, digits: digits, points: points, other: other, commas: commas, value: value,
+                                overflow: overflow)
+    }
+
+    /// The digits, points, other characters and commas of a number written in ASCII, read byte by byte in
+    /// place, with the value of its first nine digits (`overflow` past them); nil for a text with a byte
+    /// outside ASCII, with a space or control character unless `spaces` (a space is then a digit-group
+    /// separator), or not stored contiguously.
+    @inline(__always)
+    private static func asciiNumberCounts(_ text: String, spaces: Bool)
+        -> (digits: Int, points: Int, other: Int, commas: Int, value: Int, overflow: Bool)? {
         var digits = 0, points = 0, other = 0, commas = 0
         var value = 0, overflow = false
-        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             for c in bytes {
                 switch c {
                 case 0x30...0x39:
@@ -760,15 +754,14 @@ extension Analyzer {
                 case 0x2E: points += 1                                  // .
                 case 0x2C: commas += 1                                  // , (a digit-group separator)
                 case 0x27: break                                        // a digit-group separator
+                case 0x20 where spaces: break                           // a digit-group separator
                 case ...0x20, 0x80...: return false
                 default: other += 1
                 }
             }
             return true
         } ?? false
-        guard plain else { return nil }
-        return numberProperties(text, digits: digits, points: points, other: other, commas: commas, value: value,
-                                overflow: overflow)
+        return ascii ? (digits, points, other, commas, value, overflow) : nil
     }
 
     /// The properties of a number of `digits` digits (whose first nine make `value`, unless `overflow`),
