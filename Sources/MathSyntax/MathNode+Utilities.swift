@@ -22,8 +22,13 @@ extension MathNode {
 
     /// A row of `children` spanning their ranges; a single child is returned unwrapped.
     public static func row(_ children: [MathNode], range: SourceRange? = nil) -> MathNode {
+        row(Children(children), range: range)
+    }
+
+    /// ``row(_:range:)`` of children held as ``Children`` (the TeX parser's numerator and denominator).
+    public static func row(_ children: Children, range: SourceRange? = nil) -> MathNode {
         if children.count == 1, range == nil || children[0].range == range { return children[0] }
-        return MathNode(.row, children, range: range ?? children.reduce(nil) { SourceRange.union($0, $1.range) })
+        return MathNode(.row, children: children, range: range ?? children.reduce(nil) { SourceRange.union($0, $1.range) })
     }
 
     /// The same tree with every source range removed, for comparing shapes.

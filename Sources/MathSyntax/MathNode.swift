@@ -143,12 +143,7 @@ public final class MathNode: Hashable, Sendable {
             case .two(let a, let b) where UInt(bitPattern: i) < 2: return .passUnretained(i == 0 ? a : b)
             case .three(let a, let b, let c) where UInt(bitPattern: i) < 3:
                 return .passUnretained(i == 0 ? a : i == 1 ? b : c)
-            case .many(let nodes):
-                precondition(i >= 0 && i < nodes.count)
-                return nodes.withUnsafeBufferPointer {
-                    UnsafeRawPointer($0.baseAddress!).load(fromByteOffset: i * MemoryLayout<MathNode>.stride,
-                                                           as: Unmanaged<MathNode>.self)
-                }
+            case .many(let nodes): return nodes.unretained(i)
             default: preconditionFailure("index out of range")
             }
         }
@@ -255,6 +250,16 @@ public final class MathNode: Hashable, Sendable {
 }
 
 extension Array where Element == MathNode {
+    /// Node `i`, unretained: the array holds it (read in place, without the retain and release a
+    /// subscript's copy costs: the analysis's row passes and ``MathNode/Children/unretained(_:)``).
+    @inlinable @inline(__always)
+    package func unretained(_ i: Int) -> Unmanaged<MathNode> {
+        precondition(i >= 0 && i < count)
+        return withUnsafeBufferPointer {
+            UnsafeRawPointer($0.baseAddress!).load(fromByteOffset: i * MemoryLayout<MathNode>.stride, as: Unmanaged<MathNode>.self)
+        }
+    }
+
     /// The children as an array: the node's own array when it has more than three (no copy).
     @inlinable
     public init(_ children: MathNode.Children) {

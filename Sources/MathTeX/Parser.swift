@@ -561,7 +561,7 @@ struct ParserCore {
 
     private mutating func buildInfix(_ token: Token, thickness: Double?, numerator: MathNode.Children,
                                      denominator: MathNode.Children) -> MathNode {
-        let num = Self.row(numerator), den = Self.row(denominator)
+        let num = MathNode.row(numerator), den = MathNode.row(denominator)
         let range = SourceRange.union(SourceRange.union(num.range, den.range), token.range)
         let name = self.name(token)
         switch name {
@@ -612,13 +612,6 @@ struct ParserCore {
             return MathNode.Children(itemStack.pop(), b, c)
         default: return MathNode.Children(itemStack.take(from: start))
         }
-    }
-
-    /// A row of `children` spanning their ranges; a single child is returned unwrapped (as
-    /// ``MathNode/row(_:range:)``).
-    static func row(_ children: MathNode.Children) -> MathNode {
-        if children.count == 1 { return children[0] }
-        return MathNode(.row, children: children, range: children.reduce(nil) { SourceRange.union($0, $1.range) })
     }
 
     /// Replaces the node on top of the item stack by that node with the scripts of `last`, which
