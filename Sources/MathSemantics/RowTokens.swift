@@ -440,7 +440,7 @@ extension Analyzer {
         // glyph's alt text, take the general path).
         if case .number(let t, let v) = m.kind {
             if let n = plainNumber(t, variant: v, range: m.range) { return n }
-            return Self.numberIsWords(t) ? nil : number(t, variant: v, range: m.range)
+            return Self.numberIsWords(t) ? nil : otherNumber(t, variant: v, range: m.range)
         }
         guard let (t, v) = m.identifierParts else { return nil }
         var row = ctx
@@ -1565,17 +1565,6 @@ extension Analyzer {
 
 // Narrow views of a node's kind for the row passes, which look at every item: each copies only the
 // payload it returns (a switch over the whole kind copies all of it).
-extension Array where Element == MathNode {
-    /// Node `i`, unretained: the array holds it.
-    @inline(__always)
-    func unretained(_ i: Int) -> Unmanaged<MathNode> {
-        precondition(i >= 0 && i < count)
-        return withUnsafeBufferPointer {
-            UnsafeRawPointer($0.baseAddress!).load(fromByteOffset: i * MemoryLayout<MathNode>.stride, as: Unmanaged<MathNode>.self)
-        }
-    }
-}
-
 extension MathNode {
     /// An operator leaf's text, atom class and whether it is a large operator: what the rows read of
     /// an operator. (Binding text and properties together copies them through the value witness of

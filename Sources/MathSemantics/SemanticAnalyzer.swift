@@ -399,19 +399,20 @@ struct Analyzer {
     /// in every convention: the number's text is its digits without them, as a speech engine must
     /// read it ("1234567", not "1 234 567").
     mutating func number(_ text: String, variant: MathVariant? = nil, range: SourceRange?) -> NodeID {
-        if let n = plainNumber(text, variant: variant, range: range) { return n }
+        plainNumber(text, variant: variant, range: range) ?? otherNumber(text, variant: variant, range: range)
+    }
+
+    /// ``number(_:variant:range:)`` of a text ``plainNumber(_:variant:range:)`` declines (not printable
+    /// ASCII): spaces dropped, a vulgar fraction character, styled digits.
+    mutating func otherNumber(_ text: String, variant: MathVariant?, range: SourceRange?) -> NodeID {
         var text = text
-        // The bytes in place (a generic search of the UTF-8 view cost ~80 instructions a number). Printable
-        // ASCII, nearly every number, has no space to drop and no styled character.
-        let plainASCII = !(text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: { $0 <= 0x20 || $0 >= 0x80 }) })
-            ?? text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x80 }))
-        if !plainASCII, text.unicodeScalars.contains(where: { $0.isSpace }) {
+        if text.unicodeScalars.contains(where: { $0.isSpace }) {
             text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.isSpace }))
         }
-        if variant == nil, !plainASCII, let u = text.soleScalar, let parts = Analyzer.vulgarFraction(u) {
+        if variant == nil, let u = text.soleScalar, let parts = Analyzer.vulgarFraction(u) {
             return vulgarFractionNode(parts, range: range)
         }
-        if variant == nil, !plainASCII, let styled = Analyzer.styledText(text) {
+        if variant == nil, let styled = Analyzer.styledText(text) {
             var properties = Analyzer.numberProperties(styled.text)
             properties.append(.atom(.font, styled.font))
             return b.leaf(.number, text: styled.text, range: range, properties)
