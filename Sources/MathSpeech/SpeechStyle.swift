@@ -1647,9 +1647,6 @@ struct AtomSet: Sendable {
     }
 }
 
-/// A rule's tests of an atom value of a property of the node itself, at most two (a rule with more
-/// is filtered by two: the rest are tested), kept inline: a candidate is copied per list it is in
-/// when the lists are made, and an array in it would be counted each time (start-up).
 /// A rule's tests of the text of the node path `path` leads to, or of its kind (`byKind`;
 /// ``RuleTable/Candidate/keyTests``), as bits by row: per text number of ``RuleTable/textIDTable`` or
 /// kind number, then for no node at the path, then for a text none of the tests names (`rows` in
@@ -1668,6 +1665,9 @@ struct PathKeyTest: Sendable {
     }
 }
 
+/// A rule's tests of an atom value of a property of the node itself, at most two (a rule with more
+/// is filtered by two: the rest are tested), kept inline: a candidate is copied per list it is in
+/// when the lists are made, and an array in it would be counted each time (start-up).
 struct AtomTests: Sendable {
     private(set) var first: (name: UInt16, atoms: AtomSet)? = nil
     private(set) var second: (name: UInt16, atoms: AtomSet)? = nil
