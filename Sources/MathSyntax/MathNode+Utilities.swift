@@ -66,13 +66,6 @@ extension MathNode {
         for child in children { child.walk(body) }
     }
 
-    /// The number of nodes in the tree.
-    public var nodeCount: Int {
-        var count = 0
-        walk { _ in count += 1 }
-        return count
-    }
-
     /// Whether any node of the tree is an ``Kind/error`` node.
     public var containsError: Bool {
         if case .error = kind { return true }
