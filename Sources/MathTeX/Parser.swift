@@ -423,8 +423,9 @@ struct ParserCore {
         var infix: (token: Token, thickness: Double?)? = nil
         var numerator = MathNode.Children()
         loop: while true {
-            // Math mode ignores spaces: they are skipped before they become tokens.
-            let t = nextNonSpace()
+            // Math mode ignores spaces: they are skipped before they become tokens. (The expander and
+            // the lexer are inlined here: see ``Expander/nextInline(skippingSpaces:)``.)
+            let t = expander.nextInline(skippingSpaces: true)
             switch t.kind {
             case .eof:
                 pushBack(t)
