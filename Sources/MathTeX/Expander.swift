@@ -150,10 +150,11 @@ struct Expander {
         nextInline(skippingSpaces: skippingSpaces)
     }
 
-    /// ``next(skippingSpaces:)`` inlined into its caller: the parser's expression loop, which reads most
-    /// tokens, with the lexer in it (a call for every token, with its register saves, cost ~0.9 M
-    /// instructions of 2,000 whole speaks: 148.42 → 147.54 M, `MathAloudBench stages` under callgrind,
-    /// session 38).
+    /// ``next(skippingSpaces:)`` inlined into its caller, with the lexer in it: for the parser's
+    /// expression loop, which reads most tokens, a script's first token and a group's closing brace (a
+    /// call for each token, with its register saves, cost ~1.4 M instructions of 2,000 whole speaks:
+    /// 148.42 → 147.54 M for the loop, → 147.06 M for the other two, `MathAloudBench stages` under
+    /// callgrind, session 38).
     @inline(__always)
     mutating func nextInline(skippingSpaces: Bool) -> Token {
         while true {

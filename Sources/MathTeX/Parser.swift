@@ -792,7 +792,7 @@ struct ParserCore {
 
     /// The argument of `^` or `_`: a group, a symbol, or a command with its arguments.
     private mutating func parseScriptArgument(after scriptToken: Token) -> MathNode? {
-        let t = nextNonSpace()
+        let t = expander.nextInline(skippingSpaces: true)
         switch t.kind {
         case .eof, .endGroup, .alignment, .superscript, .subscript:
             pushBack(t)
@@ -883,7 +883,7 @@ struct ParserCore {
         font = savedFont
         mergeLetters = savedMerge
         mathTextSize = savedSize
-        let close = next()
+        let close = expander.nextInline(skippingSpaces: false)
         var end = close.range.upperBound
         if close.kind != .endGroup {
             pushBack(close)
