@@ -794,10 +794,10 @@ struct SpeechRun {
             // No rule names the scalar: decided when it is in NFC and every non-ASCII text rules name
             // is one scalar in NFC too; otherwise a canonically equivalent text may be named.
             if split.pointee.decidesNFCScalars && normalization.isNFC(scalar) { return -1 }
-            return lists.byText[kind][tree.strings[t]] ?? -1
+            return TextTable.lookUp(lists.byText + kind, tree.strings[t]) ?? -1
         case .other: return -1
         case .empty: return split.pointee.hasEmptyList ? split.pointee.emptyList : -1
-        case .table: return lists.byText[kind][tree.strings[t]] ?? -1
+        case .table: return TextTable.lookUp(lists.byText + kind, tree.strings[t]) ?? -1
         }
     }
 
@@ -1537,7 +1537,7 @@ struct SpeechRun {
     /// (`MathAloudBench stages` under callgrind, session 36).
     @inline(never)
     private mutating func lookUpTextID(string t: Int) {
-        textIDs[t] = table.textIDTable[0][tree.strings[t]] ?? -1
+        textIDs[t] = TextTable.lookUp(table.textIDTable, tree.strings[t]) ?? -1
     }
 
     /// ``property(_:of:passes:isSelf:_:)`` for a pseudo-property.
