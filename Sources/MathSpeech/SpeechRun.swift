@@ -361,8 +361,9 @@ struct SpeechRun {
     /// gives.
     private let preferenceResults: UnsafeMutablePointer<UInt8>
     let tracing: Bool
-    /// Words looked up once for the run's variant (nil when the engine's are for another variant).
-    let words: WordCache.Reader?
+    /// Words looked up once for the run's variant, read in place (``WordCache/reader``; nil when the
+    /// engine's are for another variant).
+    let words: UnsafePointer<WordCache.Reader>?
     /// The numbers in this tree of the property names and roles rules name outside the vocabulary
     /// (``RuleTable/extraPropertyNames``, then ``RuleTable/extraRoleNames``), in memory the caller
     /// gives.
@@ -863,7 +864,7 @@ struct SpeechRun {
         case .number, .text, .empty, .unknown, .functionName: break
         default:
             let t = Int(tree.nodes[Int(node)].text)
-            if t >= 0, let words, let found = tree.strings[t].withBytes({ words.markedSymbolWords(bytes: $0) }) { return found }
+            if t >= 0, let words, let found = tree.strings[t].withBytes({ words.pointee.markedSymbolWords(bytes: $0) }) { return found }
         }
         return (leafWords(node, kind), Contractions.Screen.unmarked)
     }
@@ -895,7 +896,7 @@ struct SpeechRun {
     /// Words for symbol text (see ``symbolWords(_:lexicon:variant:missing:)``); a character without
     /// words is read by its name and reported (at `range`) once.
     mutating func symbolWords(_ text: String, range: SourceRange?) -> String {
-        if let words, let w = words.symbolWords(text) { return w }
+        if let words, let w = words.pointee.symbolWords(text) { return w }
         // Never nil: every character without words gets its name.
         return SpeechRun.symbolWords(text, lexicon: core.lexicon, variant: preferences.variant) { scalar, s in
             let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
@@ -1119,7 +1120,7 @@ struct SpeechRun {
         case let .countedLookup(k, property):
             let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context)
             let n = value.flatMap(SpeechRun.integer) ?? 0
-            let found = words?.countedWords(k, n) ?? core.countedWords(k, n, variant: preferences.variant)
+            let found = words?.pointee.countedWords(k, n) ?? core.countedWords(k, n, variant: preferences.variant)
             out.append(words: found, range: tree.range(node), prosody: prosody)
         case let .leveledChild(role, level):
             let role = roleNumber(role)
@@ -1139,7 +1140,7 @@ struct SpeechRun {
         case .levelMark:
             if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
         case let .lookup(k, selector):
-            if selector < 0, let cached = words?.lookupWords(k) {
+            if selector < 0, let cached = words?.pointee.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)
                 return
             }
@@ -1157,7 +1158,7 @@ struct SpeechRun {
     @inline(__always)
     private func markedWordFormat(_ value: String, _ format: CompiledFormat) -> (String, UInt8)? {
         guard format.kind == .word, format.selector < 0, let words else { return nil }
-        return value.withBytes { words.markedSymbolWords(bytes: $0) }
+        return value.withBytes { words.pointee.markedSymbolWords(bytes: $0) }
     }
 
     /// What `{=name}` says without a format: an integer as digits; a value from the analysis's fixed
@@ -1279,7 +1280,7 @@ struct SpeechRun {
         case .cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural, .rootIndex, .ordinalNumeral, .power:
             if let n = SpeechRun.integer(value) {
                 if format.selector < 0 {
-                    if let words, let cached = words.integerWords(n, kind) { return cached }
+                    if let words, let cached = words.pointee.integerWords(n, kind) { return cached }
                     return SpeechRun.integerWords(n, kind, variants: kind.impliedVariant.map { [$0] } ?? [], lexicon: core.lexicon)
                 }
                 return SpeechRun.integerWords(n, kind, variants: variants(Int(format.selector), owner, withVerbosity: false),

@@ -63,14 +63,19 @@ final class WordCache: Sendable {
         counted = FrozenArray(countedKeys.flatMap { key in
             (0 ..< WordCache.countedCount).map { SpeechEngine.Core.countedWords(key, $0, lexicon: lexicon, variant: variant) }
         })
-        reader = Reader(ascii: self.ascii.base, scalars: self.scalars.reader, integers: integers.base, lookups: lookups.base,
-                        counted: counted.base, asciiMarks: asciiMarks.base, scalarMarks: scalarMarks.reader)
+        readerStorage = FrozenArray([Reader(ascii: self.ascii.base, scalars: self.scalars.reader, integers: integers.base,
+                                            lookups: lookups.base, counted: counted.base, asciiMarks: asciiMarks.base,
+                                            scalarMarks: scalarMarks.reader)])
+        reader = readerStorage.base
     }
 
     /// The cache as a run reads it (valid while the cache lives), made once: made per run from the
     /// tables' storage, it read seven objects, 6 data cache misses a speak (`MathAloudBench stages`
-    /// under callgrind, session 37).
-    let reader: Reader
+    /// under callgrind, session 37). A run holds a pointer to it: a run holding the reader itself
+    /// (100 bytes) copied it for every leaf whose words it read (0.29 M of 146.2 M instructions,
+    /// `MathAloudBench stages` under callgrind, session 38). Memory never written after `init`.
+    nonisolated(unsafe) let reader: UnsafePointer<Reader>
+    private let readerStorage: FrozenArray<Reader>
 
     /// Reads a ``WordCache`` through raw pointers (into memory never written after it is made: hence
     /// `@unchecked Sendable`).
