@@ -275,7 +275,7 @@ public struct SpeechEngine: Sendable {
                 // Items the builder screened and found no pair in are left as they are.
                 if core.hasContractions && out.mayContract { run.contract(&out.items) }
                 let (diagnostics, trace) = run.finish()
-                return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: diagnostics, trace: trace)
+                return SpeechOutput(description: SpeechDescription(items: out.takeItems()), diagnostics: diagnostics, trace: trace)
             }
         }
     }

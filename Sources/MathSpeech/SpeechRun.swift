@@ -166,6 +166,15 @@ struct SpeechBuilder {
         }
     }
 
+    /// The items, moved out of the builder (the description is done): copied out, the array was
+    /// retained for the description and released with the builder (0.07 M of 145.9 M instructions,
+    /// `MathAloudBench stages` under callgrind, session 38).
+    mutating func takeItems() -> [SpeechDescription.Item] {
+        var taken: [SpeechDescription.Item] = []
+        swap(&taken, &items)
+        return taken
+    }
+
     /// Removes the items from `mark` on (a part spoken alone, about to be joined).
     mutating func removeItems(from mark: Int) {
         items.removeSubrange(mark...)
