@@ -62,6 +62,11 @@ struct TextTable<Value: Sendable>: Sendable {
     }
 
 
+    /// The value of `text` (``lookUp(_:_:)`` on this table).
+    subscript(_ text: String) -> Value? {
+        withUnsafePointer(to: self) { TextTable.lookUp($0, text) }
+    }
+
     /// The value of `text` in the table at `table`. Read through the pointer a run holds, field by
     /// field: a subscript on the table read through it copied the whole table, with its dictionaries'
     /// and arrays' reference counts, on every look-up that reached a dictionary; with the scalars in a
