@@ -33,7 +33,7 @@ enum Normalization {
 
     /// The scalars from U+0340 below ``bitsEnd`` (Greek, Cyrillic, arrows, operators: most non-ASCII
     /// text in formulas) as bits, set for the exclusions: read in a few instructions where the binary
-    /// search took seven steps (0.2 M of 147.3 M instructions, `MathAloudBench stages` under
+    /// search took seven steps (0.31 M of 147.3 M instructions, `MathAloudBench stages` under
     /// callgrind, session 38).
     private static let bitsStart: UInt32 = 0x0340, bitsEnd: UInt32 = 0x2AE0
     private static let bits: FrozenArray<UInt64> = {
