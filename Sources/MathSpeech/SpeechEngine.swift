@@ -272,10 +272,10 @@ public struct SpeechEngine: Sendable {
                                         screened: core.screensContractions)
                 run.speak(root, role: rootRole, parent: nil, index: 0, depth: 0, prosody: nil, into: &out)
                 SpeechDescription.removeTrailingPauses(&out.items)
-                let trace = run.trace
                 // Items the builder screened and found no pair in are left as they are.
                 if core.hasContractions && out.mayContract { run.contract(&out.items) }
-                return SpeechOutput(description: SpeechDescription(items: out.items), diagnostics: run.diagnostics, trace: trace)
+                let (diagnostics, trace) = run.finish()
+                return SpeechOutput(description: SpeechDescription(items: out.takeItems()), diagnostics: diagnostics, trace: trace)
             }
         }
     }

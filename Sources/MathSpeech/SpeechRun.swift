@@ -166,6 +166,15 @@ struct SpeechBuilder {
         }
     }
 
+    /// The items, moved out of the builder (the description is done): copied out, the array was
+    /// retained for the description and released with the builder (0.07 M of 145.9 M instructions,
+    /// `MathAloudBench stages` under callgrind, session 38).
+    mutating func takeItems() -> [SpeechDescription.Item] {
+        var taken: [SpeechDescription.Item] = []
+        swap(&taken, &items)
+        return taken
+    }
+
     /// Removes the items from `mark` on (a part spoken alone, about to be joined).
     mutating func removeItems(from mark: Int) {
         items.removeSubrange(mark...)
@@ -361,8 +370,9 @@ struct SpeechRun {
     /// gives.
     private let preferenceResults: UnsafeMutablePointer<UInt8>
     let tracing: Bool
-    /// Words looked up once for the run's variant (nil when the engine's are for another variant).
-    let words: WordCache.Reader?
+    /// Words looked up once for the run's variant, read in place (``WordCache/reader``; nil when the
+    /// engine's are for another variant).
+    let words: UnsafePointer<WordCache.Reader>?
     /// The numbers in this tree of the property names and roles rules name outside the vocabulary
     /// (``RuleTable/extraPropertyNames``, then ``RuleTable/extraRoleNames``), in memory the caller
     /// gives.
@@ -469,6 +479,10 @@ struct SpeechRun {
         let index: Int
     }
 
+    /// Inlined into its one caller: called, it built the run (664 bytes) in a temporary that was then
+    /// copied, and the core and preferences were retained and released around the call (0.46 M of
+    /// 147.0 M instructions, `MathAloudBench stages` under callgrind, session 38).
+    @inline(__always)
     init(core: SpeechEngine.Core, tree: TreeView, preferences: RunPreferences, tracing: Bool, scratch: Scratch) {
         let rules = core.table
         ancestors = scratch.ancestors
@@ -580,6 +594,16 @@ struct SpeechRun {
         var first = min(mark, out.items.count)
         while first < out.items.count, case .pause = out.items[first] { first += 1 }
         trace[traceIndex].speech = tracedSpeech(out.items[first...])
+    }
+
+    /// The run's diagnostics and trace, moved out of it (the run is done): read in place, the run
+    /// (664 bytes) was copied to read them (0.29 M of 146.5 M instructions, `MathAloudBench stages`
+    /// under callgrind, session 38).
+    mutating func finish() -> (diagnostics: [Diagnostic], trace: [RuleTrace]) {
+        var d: [Diagnostic] = [], t: [RuleTrace] = []
+        swap(&d, &diagnostics)
+        swap(&t, &trace)
+        return (d, t)
     }
 
     /// The source ranges and texts of the identifiers named by a letter (`a`, `α`; not a symbol read as
@@ -705,19 +729,23 @@ struct SpeechRun {
             if let atomRow { bits &= atomRow[block] }
             if let keyRow { bits &= keyRow[block] }
             // The rules that require a property the node, its parent or its children lack are not
-            // visited (``RuleTable/CandidateList/requirementRows``).
-            if list.pointee.requiresAny {
-                list.pointee.requirementRows.clear(&bits, block: block, blocks: blocks, present: present, masks: candidateMasks)
-            }
-            if list.pointee.needsParentNames {
-                list.pointee.parentRequirementRows.clear(&bits, block: block, blocks: blocks, present: parentNames, masks: candidateMasks)
-            }
-            if list.pointee.needsGrandparentNames {
-                list.pointee.grandparentRequirementRows.clear(&bits, block: block, blocks: blocks, present: grandparentNames,
-                                                             masks: candidateMasks)
-            }
-            if list.pointee.needsChildNames {
-                list.pointee.childRequirementRows.clear(&bits, block: block, blocks: blocks, present: childNames, masks: candidateMasks)
+            // visited (``RuleTable/CandidateList/requirementRows``); read only when the rows above left
+            // a rule (one block in seven had none: 0.17 M of 147.8 M instructions, `MathAloudBench
+            // stages` under callgrind, session 38).
+            if bits != 0 {
+                if list.pointee.requiresAny {
+                    list.pointee.requirementRows.clear(&bits, block: block, blocks: blocks, present: present, masks: candidateMasks)
+                }
+                if list.pointee.needsParentNames {
+                    list.pointee.parentRequirementRows.clear(&bits, block: block, blocks: blocks, present: parentNames, masks: candidateMasks)
+                }
+                if list.pointee.needsGrandparentNames {
+                    list.pointee.grandparentRequirementRows.clear(&bits, block: block, blocks: blocks, present: grandparentNames,
+                                                                 masks: candidateMasks)
+                }
+                if list.pointee.needsChildNames {
+                    list.pointee.childRequirementRows.clear(&bits, block: block, blocks: blocks, present: childNames, masks: candidateMasks)
+                }
             }
             let offset = block << 6
             block += 1
@@ -790,10 +818,10 @@ struct SpeechRun {
             // No rule names the scalar: decided when it is in NFC and every non-ASCII text rules name
             // is one scalar in NFC too; otherwise a canonically equivalent text may be named.
             if split.pointee.decidesNFCScalars && normalization.isNFC(scalar) { return -1 }
-            return lists.byText[kind][tree.strings[t]] ?? -1
+            return TextTable.lookUp(lists.byText + kind, tree.strings[t]) ?? -1
         case .other: return -1
         case .empty: return split.pointee.hasEmptyList ? split.pointee.emptyList : -1
-        case .table: return lists.byText[kind][tree.strings[t]] ?? -1
+        case .table: return TextTable.lookUp(lists.byText + kind, tree.strings[t]) ?? -1
         }
     }
 
@@ -845,7 +873,7 @@ struct SpeechRun {
         case .number, .text, .empty, .unknown, .functionName: break
         default:
             let t = Int(tree.nodes[Int(node)].text)
-            if t >= 0, let words, let found = tree.strings[t].withBytes({ words.markedSymbolWords(bytes: $0) }) { return found }
+            if t >= 0, let words, let found = tree.strings[t].withBytes({ words.pointee.markedSymbolWords(bytes: $0) }) { return found }
         }
         return (leafWords(node, kind), Contractions.Screen.unmarked)
     }
@@ -877,7 +905,7 @@ struct SpeechRun {
     /// Words for symbol text (see ``symbolWords(_:lexicon:variant:missing:)``); a character without
     /// words is read by its name and reported (at `range`) once.
     mutating func symbolWords(_ text: String, range: SourceRange?) -> String {
-        if let words, let w = words.symbolWords(text) { return w }
+        if let words, let w = words.pointee.symbolWords(text) { return w }
         // Never nil: every character without words gets its name.
         return SpeechRun.symbolWords(text, lexicon: core.lexicon, variant: preferences.variant) { scalar, s in
             let code = "U+" + String(scalar.value, radix: 16, uppercase: true)
@@ -1101,7 +1129,7 @@ struct SpeechRun {
         case let .countedLookup(k, property):
             let value = propertyValue(property, of: Frame(node: node, role: context.role), isSelf: true, context)
             let n = value.flatMap(SpeechRun.integer) ?? 0
-            let found = words?.countedWords(k, n) ?? core.countedWords(k, n, variant: preferences.variant)
+            let found = words?.pointee.countedWords(k, n) ?? core.countedWords(k, n, variant: preferences.variant)
             out.append(words: found, range: tree.range(node), prosody: prosody)
         case let .leveledChild(role, level):
             let role = roleNumber(role)
@@ -1121,7 +1149,7 @@ struct SpeechRun {
         case .levelMark:
             if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
         case let .lookup(k, selector):
-            if selector < 0, let cached = words?.lookupWords(k) {
+            if selector < 0, let cached = words?.pointee.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)
                 return
             }
@@ -1139,7 +1167,7 @@ struct SpeechRun {
     @inline(__always)
     private func markedWordFormat(_ value: String, _ format: CompiledFormat) -> (String, UInt8)? {
         guard format.kind == .word, format.selector < 0, let words else { return nil }
-        return value.withBytes { words.markedSymbolWords(bytes: $0) }
+        return value.withBytes { words.pointee.markedSymbolWords(bytes: $0) }
     }
 
     /// What `{=name}` says without a format: an integer as digits; a value from the analysis's fixed
@@ -1261,7 +1289,7 @@ struct SpeechRun {
         case .cardinal, .ordinal, .ordinalPlural, .denominator, .denominatorPlural, .rootIndex, .ordinalNumeral, .power:
             if let n = SpeechRun.integer(value) {
                 if format.selector < 0 {
-                    if let words, let cached = words.integerWords(n, kind) { return cached }
+                    if let words, let cached = words.pointee.integerWords(n, kind) { return cached }
                     return SpeechRun.integerWords(n, kind, variants: kind.impliedVariant.map { [$0] } ?? [], lexicon: core.lexicon)
                 }
                 return SpeechRun.integerWords(n, kind, variants: variants(Int(format.selector), owner, withVerbosity: false),
@@ -1533,7 +1561,7 @@ struct SpeechRun {
     /// (`MathAloudBench stages` under callgrind, session 36).
     @inline(never)
     private mutating func lookUpTextID(string t: Int) {
-        textIDs[t] = table.textIDTable[0][tree.strings[t]] ?? -1
+        textIDs[t] = TextTable.lookUp(table.textIDTable, tree.strings[t]) ?? -1
     }
 
     /// ``property(_:of:passes:isSelf:_:)`` for a pseudo-property.

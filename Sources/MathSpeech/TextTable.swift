@@ -26,7 +26,9 @@ struct TextTable<Value: Sendable>: Sendable {
     /// The ASCII keys of 2–7 bytes without NUL by their bytes packed in an integer (``PackedText``):
     /// found without hashing a string (most node texts rules name are such: `sin`, `10`, `dx`).
     private let packed: PackedText.Map<Value>
-    private let scalars: [UInt32: Value]
+    /// The keys of one non-ASCII scalar by their scalar (a ``ScalarMap``, found without hashing: as a
+    /// `[UInt32: Value]`, each look-up ran SipHash; see ``lookUp(_:_:)``).
+    private let scalars: ScalarMap<Value>
     /// Whether every non-ASCII key is one scalar in NFC: then a text of one non-ASCII scalar in NFC
     /// that ``scalars`` lacks has no key (an equivalent key would be that scalar), decided without
     /// hashing it (Greek letters against a table of texts rules name: 2,500 instructions a look-up;
@@ -56,25 +58,41 @@ struct TextTable<Value: Sendable>: Sendable {
         var packed: [UInt64: Value] = [:]
         for (key, value) in ascii { if let k = PackedText.key(key) { packed[k] = value } }
         self.packed = PackedText.Map(packed)
-        self.scalars = scalars
+        self.scalars = ScalarMap(scalars)
     }
 
 
-    @inline(__always)
+    /// The value of `text` (``lookUp(_:_:)`` on this table).
     subscript(_ text: String) -> Value? {
+        withUnsafePointer(to: self) { TextTable.lookUp($0, text) }
+    }
+
+    /// The value of `text` in the table at `table`. Read through the pointer a run holds, field by
+    /// field: a subscript on the table read through it copied the whole table, with its dictionaries'
+    /// and arrays' reference counts, on every look-up that reached a dictionary; with the scalars in a
+    /// ``ScalarMap``, 0.30 M of 147.6 M instructions (`MathAloudBench stages` under callgrind, session 38).
+    @inline(__always)
+    static func lookUp(_ table: UnsafePointer<TextTable>, _ text: String) -> Value? {
         let utf8 = text.utf8
-        if asciiKeysDecide, let first = utf8.first, first < 0x80 {
-            if utf8.count == 1 { return Int(first) < oneByte.count ? oneByte[Int(first)] : nil }
+        if table.pointee.asciiKeysDecide, let first = utf8.first, first < 0x80 {
+            if utf8.count == 1 { return Int(first) < table.pointee.oneByte.count ? table.pointee.oneByte[Int(first)] : nil }
             // Equal ASCII strings have equal bytes: the packed key decides among the ASCII keys.
-            if let key = PackedText.key(text) { return packed[key] }
-            if utf8.allSatisfy({ $0 < 0x80 }) { return ascii[text] }
+            if let key = PackedText.key(text) { return table.pointee.packed[key] }
+            if utf8.allSatisfy({ $0 < 0x80 }) { return asciiValue(table, text) }
         }
         if let scalar = text.soleScalarValue {
-            if let value = scalars[scalar] { return value }
-            if decidesNFCScalars && scalar >= 0x80 && Normalization.isNFC(scalar) { return nil }
+            if let value = table.pointee.scalars.reader[scalar] { return value }
+            if table.pointee.decidesNFCScalars && scalar >= 0x80 && Normalization.isNFC(scalar) { return nil }
         }
-        return dictionary[text]
+        return value(table, text)
     }
+
+    /// The look-ups that hash the text, out of line.
+    @inline(never)
+    private static func asciiValue(_ table: UnsafePointer<TextTable>, _ text: String) -> Value? { table.pointee.ascii[text] }
+
+    @inline(never)
+    private static func value(_ table: UnsafePointer<TextTable>, _ text: String) -> Value? { table.pointee.dictionary[text] }
 }
 
 /// ASCII texts of up to 7 bytes without NUL as one integer (byte `i` in bits `8i ..< 8i + 8`; the zero

@@ -9,12 +9,14 @@ final class WordCache: Sendable {
     /// reports a missing word (the run then looks it up and reports it).
     private let ascii: FrozenArray<String?>
     /// ``Lexicon/symbol(_:variant:)`` of one-scalar non-ASCII texts that have symbol words, by scalar.
-    private let scalars: ScalarMap<String>
+    /// With each its words' marks (below): one probe of the map finds both, where two maps took two
+    /// and kept a leaf's look-up out of line (0.54 M of 145.9 M instructions, `MathAloudBench stages`
+    /// under callgrind, session 38).
+    private let scalars: ScalarMap<(words: String, marks: UInt8)>
     /// The marks of the words of ``ascii`` and ``scalars`` for the speech builder's contraction screen
     /// (``Contractions/Screen/marks(of:)``; 0 when it does not screen): a leaf's words are noted
     /// without reading them (`MathAloudBench stages` under callgrind, session 15).
     private let asciiMarks: FrozenArray<UInt8>
-    private let scalarMarks: ScalarMap<UInt8>
     /// Per integer format (``integerFormats``), the words of `0 ..< integerCount` (``notCached`` for
     /// those that need spelling out: start-up never loads ICU).
     private let integers: FrozenArray<String?>
@@ -47,8 +49,7 @@ final class WordCache: Sendable {
             let scalar = key.unicodeScalars.first!.value
             if scalars[scalar] == nil, let words = lexicon.symbol(key, variant: variant) { scalars[scalar] = words }
         }
-        self.scalars = ScalarMap(scalars)
-        scalarMarks = ScalarMap(scalars.mapValues { screen?.marks(of: $0) ?? 0 })
+        self.scalars = ScalarMap(scalars.mapValues { (words: $0, marks: screen?.marks(of: $0) ?? 0) })
         integers = FrozenArray(WordCache.integerFormats.flatMap { format in
             (0 ..< WordCache.integerCount).map { n -> String? in
                 var needsSpellOut = false
@@ -63,25 +64,28 @@ final class WordCache: Sendable {
         counted = FrozenArray(countedKeys.flatMap { key in
             (0 ..< WordCache.countedCount).map { SpeechEngine.Core.countedWords(key, $0, lexicon: lexicon, variant: variant) }
         })
-        reader = Reader(ascii: self.ascii.base, scalars: self.scalars.reader, integers: integers.base, lookups: lookups.base,
-                        counted: counted.base, asciiMarks: asciiMarks.base, scalarMarks: scalarMarks.reader)
+        readerStorage = FrozenArray([Reader(ascii: self.ascii.base, scalars: self.scalars.reader, integers: integers.base,
+                                            lookups: lookups.base, counted: counted.base, asciiMarks: asciiMarks.base)])
+        reader = readerStorage.base
     }
 
     /// The cache as a run reads it (valid while the cache lives), made once: made per run from the
     /// tables' storage, it read seven objects, 6 data cache misses a speak (`MathAloudBench stages`
-    /// under callgrind, session 37).
-    let reader: Reader
+    /// under callgrind, session 37). A run holds a pointer to it: a run holding the reader itself
+    /// (100 bytes) copied it for every leaf whose words it read (0.29 M of 146.2 M instructions,
+    /// `MathAloudBench stages` under callgrind, session 38). Memory never written after `init`.
+    nonisolated(unsafe) let reader: UnsafePointer<Reader>
+    private let readerStorage: FrozenArray<Reader>
 
     /// Reads a ``WordCache`` through raw pointers (into memory never written after it is made: hence
     /// `@unchecked Sendable`).
     struct Reader: @unchecked Sendable {
         fileprivate let ascii: UnsafePointer<String?>
-        fileprivate let scalars: ScalarMap<String>.Reader
+        fileprivate let scalars: ScalarMap<(words: String, marks: UInt8)>.Reader
         fileprivate let integers: UnsafePointer<String?>
         fileprivate let lookups: UnsafePointer<String?>
         fileprivate let counted: UnsafePointer<String>
         fileprivate let asciiMarks: UnsafePointer<UInt8>
-        fileprivate let scalarMarks: ScalarMap<UInt8>.Reader
 
         /// The words of counted key number `k` for count `n`, when they are here.
         @inline(__always)
@@ -105,8 +109,8 @@ final class WordCache: Sendable {
                 guard bytes.count == 1, let words = ascii[Int(first)] else { return nil }
                 return (words, asciiMarks[Int(first)])
             }
-            guard let scalar = Normalization.singleNonASCIIScalar(bytes), let words = scalars[scalar] else { return nil }
-            return (words, scalarMarks[scalar] ?? Contractions.Screen.unmarked)
+            guard let scalar = Normalization.singleNonASCIIScalar(bytes), let found = scalars[scalar] else { return nil }
+            return found
         }
 
         /// The words of integer `n` in `format`, when they are here: `.some(nil)` when the format
