@@ -27,6 +27,7 @@ public struct SemanticTree: Sendable {
 
     /// One node: what it means and where its children, properties and text are.
 
+    @usableFromInline
     package struct Node: Sendable {
         package var kind: SemanticKind
         /// `links[firstChild ..< firstChild + childCount]` are the children, in order.
@@ -48,6 +49,7 @@ public struct SemanticTree: Sendable {
 
     /// A child and the role it plays.
 
+    @usableFromInline
     package struct Link: Sendable {
         package var node: NodeID
         /// A ``SemanticRole`` number, or (from ``SemanticRole/allCases``.count on) `extraRoles`.
@@ -78,6 +80,7 @@ public struct SemanticTree: Sendable {
 
     /// One property of a node.
 
+    @usableFromInline
     package struct Property: Sendable {
         /// A ``PropertyName`` number, or (from ``PropertyName/allCases``.count on) `extraNames`.
         package var name: UInt16
@@ -102,9 +105,15 @@ public struct SemanticTree: Sendable {
         }
     }
 
-    package var nodes: [Node] = []
-    package var links: [Link] = []
-    package var properties: [Property] = []
+    /// The nodes, links and properties, side by side in one allocation (nil for a tree with none). Never
+    /// changed once made, so shared between threads safely (a `ManagedBuffer` is not `Sendable`).
+    @usableFromInline nonisolated(unsafe) var records: RecordStorage?
+    /// The nodes, links and properties, read in place (``RecordList``).
+    @inlinable package var nodes: RecordList<Node> { records.map { RecordList($0, at: 0, count: $0.counts.nodes) } ?? RecordList() }
+    @inlinable package var links: RecordList<Link> { records.map { RecordList($0, at: $0.counts.linksAt, count: $0.counts.links) } ?? RecordList() }
+    @inlinable package var properties: RecordList<Property> {
+        records.map { RecordList($0, at: $0.counts.propertiesAt, count: $0.counts.properties) } ?? RecordList()
+    }
     /// Texts and string values.
     package var strings: [String] = []
     /// Property names and roles outside the analysis's vocabulary (only in trees made from hand-built
@@ -116,6 +125,15 @@ public struct SemanticTree: Sendable {
 
     /// An empty tree, ready to be built.
     package init() {}
+
+    /// A finished tree (``Builder/takeTree(root:)``).
+    init(records: RecordStorage, strings: [String], extraNames: [String], extraRoles: [String], rootID: NodeID) {
+        self.records = records
+        self.strings = strings
+        self.extraNames = extraNames
+        self.extraRoles = extraRoles
+        self.rootID = rootID
+    }
 
     /// How many nodes the tree holds (including any the analysis made and then left out).
     public var nodeCount: Int { nodes.count }
@@ -416,8 +434,8 @@ extension SemanticTree {
         }
 
         /// A builder whose records start in an analysis's memory (a block each for the nodes, links and
-        /// properties, one for the scratch stacks), with room reserved for the tree of an input of
-        /// `inputNodes` nodes.
+        /// properties, one for the scratch stacks), with room reserved for the tree of an input of about
+        /// `inputNodes` nodes (``Analyzer/estimatedNodes(_:)``).
         init(memory: AnalysisMemory, inputNodes: Int) {
             let block = LentMemory.blockSize
             nodes = LentStack(in: memory.tree.0, at: 0, capacity: block / MemoryLayout<Node>.stride)
@@ -721,17 +739,13 @@ extension SemanticTree {
             takeTree(root: root)
         }
 
-        /// Ends building: the records move into the tree's arrays (each allocated at its final size),
-        /// the builder's heap memory is freed and the builder is left empty.
+        /// Ends building: the records are copied into one allocation of their size (``RecordStorage``), the
+        /// strings move into the tree, the builder's heap memory is freed and the builder is left empty.
         package mutating func takeTree(root: NodeID) -> SemanticTree {
-            var tree = SemanticTree()
-            tree.nodes = nodes.takeAll()
-            tree.links = links.takeAll()
-            tree.properties = properties.takeAll()
-            swap(&tree.strings, &strings)
-            tree.extraNames = extraNames.takeAll()
-            tree.extraRoles = extraRoles.takeAll()
-            tree.rootID = root
+            let records = RecordStorage.make(nodes.start, nodes.count, links.start, links.count, properties.start, properties.count)
+            var taken: [String] = []
+            swap(&taken, &strings)
+            let names = extraNames.takeAll(), roles = extraRoles.takeAll()
             nodes.release()
             links.release()
             properties.release()
@@ -739,7 +753,7 @@ extension SemanticTree {
             extraRoles.release()
             linkStack.release()
             propertyStack.release()
-            return tree
+            return SemanticTree(records: records, strings: taken, extraNames: names, extraRoles: roles, rootID: root)
         }
     }
 
@@ -762,6 +776,97 @@ extension SemanticTree {
         }
         if negative { v = -v }
         return Int32(exactly: v)
+    }
+}
+
+extension SemanticTree {
+    /// One allocation holding a finished tree's nodes, links and properties, in that order (each a plain
+    /// record, so nothing to destroy), with their numbers. (Three arrays, one for each, cost two allocations
+    /// and two frees a tree more, and the nodes' array, 1 KiB or more for one tree in four, set off
+    /// `malloc_consolidate`: with the tree's three references copied where one is now, 2.6 M instructions
+    /// for 2,000 formulas, `MathAloudBench stages` under callgrind, session 38.)
+    @usableFromInline
+    final class RecordStorage: ManagedBuffer<RecordCounts, UInt64> {
+        /// The numbers, read at their address. (Read as `header`, a class's stored property, each read
+        /// was checked for exclusive access: ~57 instructions, `MathAloudBench stages` under callgrind,
+        /// session 38.)
+        @inlinable
+        var counts: RecordCounts { withUnsafeMutablePointerToHeader { $0.pointee } }
+
+        /// A new storage holding copies of `count` records at each address.
+        static func make(_ nodes: UnsafePointer<Node>, _ nodeCount: Int, _ links: UnsafePointer<Link>, _ linkCount: Int,
+                         _ properties: UnsafePointer<Property>, _ propertyCount: Int) -> RecordStorage {
+            // Every record's size is a multiple of 8 bytes, which the words are aligned to.
+            precondition(MemoryLayout<Node>.stride % 8 == 0 && MemoryLayout<Link>.stride == 8 && MemoryLayout<Property>.stride == 8)
+            let linksAt = nodeCount * (MemoryLayout<Node>.stride / 8)
+            let propertiesAt = linksAt + linkCount
+            let storage = unsafeDowncast(RecordStorage.create(minimumCapacity: propertiesAt + propertyCount) { _ in
+                RecordCounts(nodes: nodeCount, links: linkCount, properties: propertyCount, linksAt: linksAt, propertiesAt: propertiesAt)
+            }, to: RecordStorage.self)
+            storage.withUnsafeMutablePointerToElements { words in
+                let raw = UnsafeMutableRawPointer(words)
+                raw.bindMemory(to: Node.self, capacity: nodeCount).initialize(from: nodes, count: nodeCount)
+                (raw + 8 * linksAt).bindMemory(to: Link.self, capacity: linkCount).initialize(from: links, count: linkCount)
+                (raw + 8 * propertiesAt).bindMemory(to: Property.self, capacity: propertyCount)
+                    .initialize(from: properties, count: propertyCount)
+            }
+            return storage
+        }
+    }
+
+    /// How many records of each kind a ``RecordStorage`` holds, and where its links and properties start
+    /// (in 8-byte words).
+    @usableFromInline
+    struct RecordCounts {
+        @usableFromInline let nodes: Int, links: Int, properties: Int
+        @usableFromInline let linksAt: Int, propertiesAt: Int
+    }
+
+    /// A finished tree's records of one kind, read in place in their ``RecordStorage`` (which the list
+    /// keeps alive); the records never change. (Inlinable, as an array's readers are: the speech rules read
+    /// the records through ``withUnsafeBufferPointer(_:)``, which, called generically, cost ~0.8 M
+    /// instructions for 2,000 formulas, `MathAloudBench stages` under callgrind, session 38.)
+    @usableFromInline
+    package struct RecordList<Element>: RandomAccessCollection, @unchecked Sendable {
+        @usableFromInline let storage: RecordStorage?
+        @usableFromInline let base: UnsafePointer<Element>
+        /// The number of records.
+        @usableFromInline package let count: Int
+
+        /// No records.
+        @inlinable
+        package init() {
+            storage = nil
+            base = UnsafePointer(bitPattern: MemoryLayout<Element>.alignment)!    // never read
+            count = 0
+        }
+
+        /// The `count` records from word `offset` of `storage`.
+        @inlinable
+        init(_ storage: RecordStorage, at offset: Int, count: Int) {
+            self.storage = storage
+            base = storage.withUnsafeMutablePointerToElements {
+                UnsafePointer(UnsafeMutableRawPointer($0 + offset).assumingMemoryBound(to: Element.self))
+            }
+            self.count = count
+        }
+
+        @inlinable package var startIndex: Int { 0 }
+        @inlinable package var endIndex: Int { count }
+
+        /// Record `i` (below ``count``).
+        @inlinable
+        package subscript(i: Int) -> Element {
+            precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "index out of range")
+            return base[i]
+        }
+
+        /// Runs `body` on the records in place.
+        @inlinable
+        package func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+            defer { withExtendedLifetime(storage) {} }
+            return try body(UnsafeBufferPointer(start: base, count: count))
+        }
     }
 }
 
