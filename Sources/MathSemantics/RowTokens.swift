@@ -467,7 +467,6 @@ extension Analyzer {
 
     /// Analyses the row whose items are `items[base...]` and removes them.
     private mutating func row(from base: Int, range: SourceRange?, _ ctx: Context) -> NodeID {
-        if Analyzer.stackAddress < stackLimit { return onLargeStack { $0.row(from: base, range: range, ctx) } }
         var ctx = ctx
         ctx.level += 1
         ctx.groupDepth = 0

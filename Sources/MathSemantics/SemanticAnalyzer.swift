@@ -41,11 +41,14 @@ public struct SemanticAnalyzer: Sendable {
     /// rules read. Never fails; parts it cannot understand become ``SemanticKind/unknown`` or
     /// ``SemanticKind/row`` nodes.
     public func tree(of root: MathNode) -> SemanticTree {
-        // The analysis recurses once per level of the input tree (a few frames each). It starts on the
-        // caller's stack and moves to a thread with a large stack where it nests deeper than
-        // ``callerStackBytes`` (``Analyzer/node(_:_:)``), so a 200-deep tree is safe even on a 512 KiB
-        // secondary thread.
-        Analyzer.tree(of: root, unitNames: options.unitNames)
+        // The analysis recurses once per level of the input tree (a few frames each). Shallow trees —
+        // nearly all formulas — run on the caller's stack; deep ones on a thread with a large stack,
+        // so a 200-deep tree is safe even on a 512 KiB secondary thread.
+        var nodes = 1
+        if root.nestingDepth(upTo: SemanticAnalyzer.callerStackDepth, counting: &nodes) < SemanticAnalyzer.callerStackDepth {
+            return Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames)
+        }
+        return LargeStack.run { [nodes, options] in Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames) }
     }
 
     /// The semantic tree of a presentation tree as linked ``SemanticNode``s (``tree(of:)``'s
@@ -54,12 +57,8 @@ public struct SemanticAnalyzer: Sendable {
         tree(of: root).root
     }
 
-    /// How much of the caller's stack the analysis takes at most: beyond it, what remains of the node being
-    /// analysed moves to a thread with a large stack. (Trees 24 deep or more, found by a walk of the whole
-    /// tree before the analysis, were analysed there; those below took up to 59 KB of the caller's stack:
-    /// scripts nested 22 deep 58.7 KB, fractions 34 KB, the arXiv corpus's deepest formula 21 KB. The walk
-    /// cost ~620 instructions a formula, `MathAloudBench stages` under callgrind, session 38.)
-    static let callerStackBytes: UInt = 64 << 10
+    /// Trees at least this deep are analysed on a thread with a large stack.
+    static let callerStackDepth = 24
 }
 
 /// Runs work on a thread with a large stack and waits for it.
@@ -69,16 +68,15 @@ enum LargeStack {
 
     /// The result slot: written once by the worker thread before it signals, read by the caller after
     /// the wait, so the semaphore orders every access (hence `@unchecked Sendable`).
-    final class Box<Value>: @unchecked Sendable {
-        var value: Value?
+    final class Box: @unchecked Sendable {
+        var value: SemanticTree?
         let done = DispatchSemaphore(value: 0)
     }
 
     /// Runs `work` on a new thread with ``stackSize`` bytes of stack and returns its result. Blocks
-    /// the calling thread meanwhile (only analyses nested deeper than ``SemanticAnalyzer/callerStackBytes``
-    /// get here).
-    static func run<Value>(_ work: @escaping @Sendable () -> Value) -> Value {
-        let box = Box<Value>()
+    /// the calling thread meanwhile (only trees deeper than ``SemanticAnalyzer/callerStackDepth`` get here).
+    static func run(_ work: @escaping @Sendable () -> SemanticTree) -> SemanticTree {
+        let box = Box()
         let deadline = FormulaDeadline.current   // the caller's time limit goes with the work
         let thread = Thread {
             box.value = FormulaDeadline.$current.withValue(deadline) { work() }
@@ -87,26 +85,32 @@ enum LargeStack {
         thread.stackSize = stackSize
         thread.start()
         box.done.wait()
-        return box.value!   // set before the signal
+        return box.value ?? SemanticTree(SemanticNode(.unknown))
     }
+}
 
-    /// An analysis lent to the worker thread with the step it runs there: the caller waits for the step,
-    /// so the analysis (and the call-stack memory its stacks are in) is used by one thread at a time
-    /// (hence `@unchecked Sendable`).
-    final class Step: @unchecked Sendable {
-        let analysis: UnsafeMutablePointer<Analyzer>
-        /// The step, let go of once run (it does not escape the caller's `withoutActuallyEscaping`).
-        var body: ((inout Analyzer) -> Analyzer.NodeID)?
-
-        init(_ analysis: UnsafeMutablePointer<Analyzer>, _ body: @escaping (inout Analyzer) -> Analyzer.NodeID) {
-            self.analysis = analysis
-            self.body = body
+extension MathNode {
+    /// The depth of the tree, counted up to `limit` (recursion stops there, so any depth is safe to
+    /// measure); adds the number of nodes below this one to `nodes` (all of them when the depth is
+    /// below `limit`).
+    func nestingDepth(upTo limit: Int, counting nodes: inout Int) -> Int {
+        // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth. Children are
+        // read unretained: the tree holds them.
+        let count = children.count
+        guard limit > 1, count > 0 else { return 1 }
+        var deepest = 1
+        nodes += count
+        var i = 0
+        while i < count {
+            // A leaf child adds one level: no call for it.
+            let depth = children.unretained(i)._withUnsafeGuaranteedRef { c in
+                c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1, counting: &nodes)
+            }
+            deepest = max(deepest, depth)
+            if deepest >= limit { break }
+            i += 1
         }
-
-        func run() -> Analyzer.NodeID {
-            defer { body = nil }
-            return body!(&analysis.pointee)
-        }
+        return deepest
     }
 }
 
@@ -225,10 +229,6 @@ struct Analyzer {
     /// The first item of the content of the `\left…\right` pair being read (``fencedGroup``), -1 outside:
     /// digits grouped by commas that are the whole content may be a pair (``digitGroups``).
     var fenceContentBase = -1
-    /// The lowest address of the call stack the analysis reaches on the caller's thread (see
-    /// ``SemanticAnalyzer/callerStackBytes``): a node or row whose analysis starts below it is analysed on
-    /// a thread with a large stack (``onLargeStack(_:)``). 0 there, and before the analysis starts.
-    var stackLimit: UInt = 0
 
     /// An analysis whose tree and scratch stacks start in `memory`, for an input of `inputNodes` nodes.
     init(memory: AnalysisMemory, inputNodes: Int, unitNames: UnitNames) {
@@ -255,56 +255,19 @@ struct Analyzer {
         b = SemanticTree.Builder(memory: memory, inputNodes: inputNodes)
     }
 
-    /// The semantic tree of `root`.
-    static func tree(of root: MathNode, unitNames: UnitNames) -> SemanticTree {
+    /// The semantic tree of `root`, a tree of `inputNodes` nodes.
+    static func tree(of root: MathNode, inputNodes: Int, unitNames: UnitNames) -> SemanticTree {
         // The records being built and the scratch stacks start in memory on the call stack. The closures
         // reach the root and the unit names through references they do not own (captured as they are,
         // each was retained and released four times a call: `MathAloudBench semantics-profile` under
         // callgrind); the caller holds both throughout.
         let rootReference = Unmanaged.passUnretained(root)
         let names = unitNames
-        let inputNodes = estimatedNodes(root)
         return AnalysisMemory.with { memory in
             var analyzer = Analyzer(memory: memory, inputNodes: inputNodes, unitNames: names)
             analyzer.root = rootReference
-            let here = Analyzer.stackAddress
-            analyzer.stackLimit = here > SemanticAnalyzer.callerStackBytes ? here - SemanticAnalyzer.callerStackBytes : 0
             let id = rootReference._withUnsafeGuaranteedRef { analyzer.node($0, Context()) }
             return analyzer.finish(root: id)
-        }
-    }
-
-    /// About how many nodes the tree of `root` has, from the length of its source, for the room the tree
-    /// being built reserves (0 for a tree without a source range). On the arXiv corpus, TeX has 0.27
-    /// nodes a byte (median; 0.38 at the 90th percentile): with 0.3, the room reserved (multiples of this
-    /// in ``SemanticTree/Builder``) falls short for 2 % of the trees more than with the exact count. (A
-    /// larger estimate reserves heap memory for trees that fit in the lent memory: 0.45 cost 0.3 M
-    /// instructions more, mostly in `malloc`. Counting the nodes in a walk of the whole tree cost ~620
-    /// instructions a formula. `MathAloudBench stages` under callgrind, session 38.)
-    static func estimatedNodes(_ root: MathNode) -> Int {
-        guard let range = root.range else { return 0 }
-        return (range.upperBound - range.lowerBound) * 3 / 10 + 1
-    }
-
-    /// The address of a local of the caller's frame: how far down the call stack the caller is.
-    @inline(__always)
-    static var stackAddress: UInt {
-        var local: UInt8 = 0
-        return withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
-    }
-
-    /// Runs `body` on this analysis on a thread with a large stack (``LargeStack``), this thread waiting
-    /// meanwhile: the analysis goes on there with no limit on its depth (``stackLimit``).
-    @inline(never)
-    mutating func onLargeStack(_ body: (inout Analyzer) -> NodeID) -> NodeID {
-        let limit = stackLimit
-        stackLimit = 0
-        defer { stackLimit = limit }
-        return withUnsafeMutablePointer(to: &self) { analysis in
-            withoutActuallyEscaping(body) { body in
-                let step = LargeStack.Step(analysis, body)
-                return LargeStack.run { step.run() }
-            }
         }
     }
 
@@ -341,9 +304,6 @@ struct Analyzer {
 
     /// The meaning of any presentation node.
     mutating func node(_ m: MathNode, _ ctx: Context) -> NodeID {
-        // Every level of the input tree is analysed through here or ``row(from:range:_:)``: both check the
-        // depth of the call stack.
-        if Analyzer.stackAddress < stackLimit { return onLargeStack { $0.node(m, ctx) } }
         if m.attributes != nil, Analyzer.hasIntent(m) { return intentNode(m, ctx) }
         if let n = leafRow(m, ctx) { return n }
         if m.attributes != nil, Analyzer.chemistryMark(m) != nil { return chemistry(m, ctx) }

@@ -434,8 +434,8 @@ extension SemanticTree {
         }
 
         /// A builder whose records start in an analysis's memory (a block each for the nodes, links and
-        /// properties, one for the scratch stacks), with room reserved for the tree of an input of about
-        /// `inputNodes` nodes (``Analyzer/estimatedNodes(_:)``).
+        /// properties, one for the scratch stacks), with room reserved for the tree of an input of
+        /// `inputNodes` nodes.
         init(memory: AnalysisMemory, inputNodes: Int) {
             let block = LentMemory.blockSize
             nodes = LentStack(in: memory.tree.0, at: 0, capacity: block / MemoryLayout<Node>.stride)
