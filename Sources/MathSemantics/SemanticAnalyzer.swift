@@ -43,9 +43,13 @@ public struct SemanticAnalyzer: Sendable {
     public func tree(of root: MathNode) -> SemanticTree {
         // The analysis recurses once per level of the input tree (a few frames each). Shallow trees —
         // nearly all formulas — run on the caller's stack; deep ones on a thread with a large stack,
-        // so a 200-deep tree is safe even on a 512 KiB secondary thread.
-        var nodes = 1
-        if root.nestingDepth(upTo: SemanticAnalyzer.callerStackDepth, counting: &nodes) < SemanticAnalyzer.callerStackDepth {
+        // so a 200-deep tree is safe even on a 512 KiB secondary thread. The node knows its tree's
+        // height and size (``MathNode/treeHeight``, ``MathNode/nodeCount``, counted as it was made): a
+        // walk of the tree for them cost ~1.25 M instructions of 2,000 whole speaks (`MathAloudBench
+        // stages` under callgrind, session 38). The size only sizes the room the tree reserves: capped,
+        // since a tree built by hand that shares a subtree counts it once per parent.
+        let nodes = min(root.nodeCount, SemanticAnalyzer.reservedNodesLimit)
+        if root.treeHeight < SemanticAnalyzer.callerStackDepth {
             return Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames)
         }
         return LargeStack.run { [nodes, options] in Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames) }
@@ -59,6 +63,8 @@ public struct SemanticAnalyzer: Sendable {
 
     /// Trees at least this deep are analysed on a thread with a large stack.
     static let callerStackDepth = 24
+    /// The most nodes the tree being built reserves room for before it starts (it grows beyond).
+    static let reservedNodesLimit = 1 << 20
 }
 
 /// Runs work on a thread with a large stack and waits for it.
@@ -89,30 +95,6 @@ enum LargeStack {
     }
 }
 
-extension MathNode {
-    /// The depth of the tree, counted up to `limit` (recursion stops there, so any depth is safe to
-    /// measure); adds the number of nodes below this one to `nodes` (all of them when the depth is
-    /// below `limit`).
-    func nestingDepth(upTo limit: Int, counting nodes: inout Int) -> Int {
-        // Recursion stops at `limit` levels, so it is bounded whatever the tree's depth. Children are
-        // read unretained: the tree holds them.
-        let count = children.count
-        guard limit > 1, count > 0 else { return 1 }
-        var deepest = 1
-        nodes += count
-        var i = 0
-        while i < count {
-            // A leaf child adds one level: no call for it.
-            let depth = children.unretained(i)._withUnsafeGuaranteedRef { c in
-                c.children.isEmpty ? 2 : 1 + c.nestingDepth(upTo: limit - 1, counting: &nodes)
-            }
-            deepest = max(deepest, depth)
-            if deepest >= limit { break }
-            i += 1
-        }
-        return deepest
-    }
-}
 
 /// What the analysis of one node needs to know about where it sits.
 struct Context {
