@@ -151,7 +151,9 @@ extension MathMLTreeBuilder {
             return buildRow(frame, &attrs)
         case "mfrac":
             var props = FractionProperties()
-            props.lineThickness = attrs.take("linethickness", warn: false) { MathMLLength.em($0) }
+            // A negative thickness draws no line: it is 0 (MathML Core, "fractions"), so a fraction
+            // written with `negativeverythinmathspace` is a binomial's stack, as one with `0` is.
+            props.lineThickness = attrs.take("linethickness", warn: false) { MathMLLength.em($0).map { max(0, $0) } }
             props.numeratorAlign = attrs.take("numalign", warn: false) { value -> String?? in
                 switch value.trimmingCharacters(in: .whitespaces) {
                 case "left": return .some("left")

@@ -772,6 +772,10 @@ extension Analyzer {
         var p = SemanticTree.LeafProperties()
         // `digits` and `value` fit in 32 bits: a text of 2^31 digits cannot be a formula's.
         if digits > 0 { p.append(.integer(.digits, Int32(truncatingIfNeeded: digits))) }
+        // Capital letters only, two or more: a Roman numeral (MathSpeak rule 1.5, "UpperWord I V").
+        if digits == 0 && other >= 2 && points == 0 && commas == 0, text.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) {
+            p.append(.flag(.capitals))
+        }
         if other == 0 && digits > 0 {
             if points == 0 && commas > 0 {
                 // Commas between digits with no point (`grouped`, said with the listener's marks): groups of

@@ -149,7 +149,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// no point: `1,000`, `1{,}5`; digits grouped by commas in a row, `25,164,858`, are one number), `value` (integers
     /// below 10^9, without group separators), `digits` (how many digits are written), `font` for digits
     /// in an alphabet or an enclosure (`\mathbf{12}`, `𝟏𝟐`, `<mn mathvariant="bold">`: text `12`, font
-    /// `bold`; `⑲` 19 `circled`, `⒉` 2 `full-stop`, `⁷` 7 `superscript`; see ``identifier``).
+    /// `bold`; `⑲` 19 `circled`, `⒉` 2 `full-stop`, `⁷` 7 `superscript`; see ``identifier``); `capitals`
+    /// for a number written in two or more capital letters and nothing else (`<mn>IV</mn>`, a Roman numeral).
     /// A repeating decimal (`0.\overline{3}`, ClearSpeak "repeating decimal") is one number whose text
     /// is all its digits (`0.3`), with `repeating-decimal`, `repeating-digits` (`3`) and
     /// `repeating-count` (how many digits repeat), and children `whole` (the part before the bar, `0.`)

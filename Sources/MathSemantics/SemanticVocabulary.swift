@@ -92,6 +92,8 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case grouped
     // A power whose base a later factor of the same product repeats (`x^T A x`): added after the others
     case baseRepeats
+    // A number written in two or more capital letters (`<mn>IV</mn>`, a Roman numeral): added after the others
+    case capitals
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }
@@ -111,6 +113,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         case .nuclide: "nuclide"
         case .grouped: "grouped"
         case .baseRepeats: "base-repeats"
+        case .capitals: "capitals"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"

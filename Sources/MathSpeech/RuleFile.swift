@@ -62,6 +62,10 @@ public enum TemplatePart: Hashable, Sendable {
     /// The indicator of the node's own script level, when the words before it were on another level
     /// (`{level}`: "x Superscript b Baseline Subscript a" for a subscript on `x^b`).
     case levelMark
+    /// Takes up the node's own script level without its indicator (`{level:silent}`): the words before
+    /// end on their level and nothing marks the return (a table cell's last words: "x Superscript n
+    /// 2nd Column", MathSpeak's example 8.11.1).
+    case levelSilent
     /// Joins the words before and after without a space, with this text between (`}-{` in a template:
     /// `{numerator:cardinal}-{denominator:denominator}` → "one-third").
     case joiner(String)
@@ -655,6 +659,7 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         default: return .child(role: inner, format: nil)
         }
     }
+    if inner == "level:silent" { return .levelSilent }
     // In a reference of printable ASCII (each byte a character), the ASCII characters the syntax
     // looks for are found on the bytes, and the indices found are characters' indices.
     let isASCII = inner.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
@@ -699,7 +704,10 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         return .children
     }
     if name == "inherited" { return .inherited }
-    if name == "level" { return .levelMark }
+    if name == "level" {
+        guard format == nil else { throw RuleSyntaxError(message: "write {level} or {level:silent}") }
+        return .levelMark
+    }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }
     if let format, format.name == nil {

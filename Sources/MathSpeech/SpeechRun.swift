@@ -1148,6 +1148,8 @@ struct SpeechRun {
             speakPath(path, format: nil, context, depth: depth, prosody: prosody, into: &out)
         case .levelMark:
             if out.level != out.spokenLevel { out.changeLevel(range: tree.range(node)) }
+        case .levelSilent:
+            out.spokenLevel = out.level
         case let .lookup(k, selector):
             if selector < 0, let cached = words?.pointee.lookupWords(k) {
                 out.append(words: cached, range: tree.range(node), prosody: prosody)

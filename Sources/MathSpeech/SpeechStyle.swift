@@ -1330,6 +1330,7 @@ final class RuleTable: Sendable {
                 return .lookup(n, selector: variants.isEmpty ? -1 : selector(variants))
             case .joiner(let joined): return .joiner(text(joined))
             case .levelMark: return .levelMark
+            case .levelSilent: return .levelSilent
             case let .countedLookup(key, name):
                 let (n, isNew) = Builder.number(key, &countedNumbers)
                 if isNew { countedKeys.append(key) }
@@ -1947,6 +1948,8 @@ enum CompiledPart: Sendable {
     case leveledPath(Int, level: Int32)
     /// Says the indicator of the current script level if the words before were on another.
     case levelMark
+    /// Takes up the current script level without saying its indicator.
+    case levelSilent
     /// Joins the next part's words onto the words before with a text: a ``RuleTable/partTexts`` number.
     case joiner(Int32)
 }

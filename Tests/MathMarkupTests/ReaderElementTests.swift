@@ -63,6 +63,12 @@ let readerCases: [ReaderCase] = [
                expected: node(.fraction(.init(lineThickness: 0)), mi("n"), mi("k"))),
     ReaderCase(name: "mfrac linethickness 0px", input: "<mfrac linethickness='0px'><mi>n</mi><mi>k</mi></mfrac>",
                expected: node(.fraction(.init(lineThickness: 0)), mi("n"), mi("k"))),
+    // MathML Core: a negative thickness is 0 (no line), whether a length or a negative named space.
+    ReaderCase(name: "mfrac negative linethickness is 0", input: "<mfrac linethickness='-1.23em'><mi>n</mi><mi>k</mi></mfrac>",
+               expected: node(.fraction(.init(lineThickness: 0)), mi("n"), mi("k"))),
+    ReaderCase(name: "mfrac negative named space linethickness is 0",
+               input: "<mfrac linethickness='negativeverythinmathspace'><mi>n</mi><mi>k</mi></mfrac>",
+               expected: node(.fraction(.init(lineThickness: 0)), mi("n"), mi("k"))),
     ReaderCase(name: "mfrac bevelled kept", input: "<mfrac bevelled='true'><mn>1</mn><mn>2</mn></mfrac>",
                expected: node(.fraction(.init()), mn("1"), mn("2"), attributes: ["bevelled": "true"])),
     ReaderCase(name: "mfrac numalign", input: "<mfrac numalign='left'><mn>1</mn><mn>2</mn></mfrac>",
