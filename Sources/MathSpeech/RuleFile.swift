@@ -659,7 +659,6 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
         default: return .child(role: inner, format: nil)
         }
     }
-    if inner == "level:silent" { return .levelSilent }
     // In a reference of printable ASCII (each byte a character), the ASCII characters the syntax
     // looks for are found on the bytes, and the indices found are characters' indices.
     let isASCII = inner.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
@@ -705,8 +704,9 @@ private func parseReference(_ inner: String) throws(RuleSyntaxError) -> Template
     }
     if name == "inherited" { return .inherited }
     if name == "level" {
-        guard format == nil else { throw RuleSyntaxError(message: "write {level} or {level:silent}") }
-        return .levelMark
+        guard let format else { return .levelMark }
+        guard format.name == "silent", format.variants.isEmpty else { throw RuleSyntaxError(message: "write {level} or {level:silent}") }
+        return .levelSilent
     }
     if name == "text" { return .text(format: format) }
     if name == "." { return .pause(.long) }

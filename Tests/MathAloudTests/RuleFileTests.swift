@@ -89,4 +89,19 @@ import Testing
             #expect(error.errors.allSatisfy { $0.file == "en/broken.rules" })
         }
     }
+
+    /// `{level}` says the node's level's indicator, `{level:silent}` takes the level up without it; any
+    /// other format of `level` is an error at its line.
+    @Test func levelReferencesParse() throws {
+        let good = try RuleFile(parsing: "style S\nlocale en\nrule a for table-cell\n  say {level} {children} {level:silent}\n",
+                                file: "en/s.rules")
+        #expect(good.rules.first?.template.contains(.levelMark) == true)
+        #expect(good.rules.first?.template.contains(.levelSilent) == true)
+        do {
+            _ = try RuleFile(parsing: "style S\nlocale en\nrule a for table-cell\n  say {children} {level:quiet}\n", file: "en/s.rules")
+            Issue.record("expected an error for {level:quiet}")
+        } catch {
+            #expect(error.errors.contains { $0.line == 4 && $0.message.contains("{level:silent}") }, "\(error.errors)")
+        }
+    }
 }
