@@ -29,8 +29,9 @@ public final class MathNode: Hashable, Sendable {
     /// walk for them cost ~1.25 M instructions of 2,000 whole speaks; counting them here costs ~0.34 M
     /// (`MathAloudBench stages` under callgrind, session 38: 148.08 → 148.42 M, and 147.11 M with the
     /// analysis reading them instead of walking). The two take room the node had to spare: its 112
-    /// bytes and these 120 are both one 128-byte malloc chunk. (They cannot overflow: 2³² nodes take
-    /// 512 GiB.)
+    /// bytes and these 120 are both one 128-byte malloc chunk. (A tree the parsers build cannot overflow
+    /// them: 2³² nodes take 512 GiB. A tree built by hand that shares a subtree counts it once per
+    /// parent, and its count may wrap: readers take it as a size hint, as `SemanticAnalyzer` does.)
     @usableFromInline let storedHeight: UInt32
     @usableFromInline let storedCount: UInt32
 
