@@ -469,11 +469,8 @@ extension SemanticTree {
         package var records: Records {
             // The strings' address as the stacks' addresses are read: valid until the next string is stored.
             Records(nodes: nodes.start, links: links.start, properties: properties.start,
-                    strings: strings.withUnsafeBufferPointer { UnsafeMutablePointer(mutating: $0.baseAddress ?? Builder.noStrings) })
+                    strings: strings.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeMutablePointer.init(mutating:)) ?? .neverRead })
         }
-
-        /// An aligned address never read (for an array with no storage, which holds no string to read).
-        private static var noStrings: UnsafePointer<String> { UnsafePointer(bitPattern: MemoryLayout<String>.alignment)! }
 
         // MARK: Building
 
@@ -837,7 +834,7 @@ extension SemanticTree {
         @inlinable
         package init() {
             storage = nil
-            base = UnsafePointer(bitPattern: MemoryLayout<Element>.alignment)!    // never read
+            base = UnsafePointer(UnsafeMutablePointer<Element>.neverRead)
             count = 0
         }
 

@@ -1,5 +1,13 @@
 import Foundation
 
+extension UnsafeMutablePointer {
+    /// An address aligned for `Pointee` that is never read: the start of a buffer of no elements (an
+    /// empty stack, a list of no records), which needs an address but holds nothing.
+    @inlinable package static var neverRead: UnsafeMutablePointer {
+        UnsafeMutablePointer(bitPattern: MemoryLayout<Pointee>.alignment)!
+    }
+}
+
 /// A stack for one run of a pass (a parse, an analysis), in memory the run lends it — on the call
 /// stack, so that a typical formula allocates nothing for it — and moved to the heap when the run
 /// needs more. Elements are moved in and out: pushing or taking one costs no reference count and no
@@ -19,8 +27,8 @@ package struct LentStack<Element> {
     /// A stack in `memory`, which must outlive it (up to ``release()``).
     @inlinable
     package init(memory: UnsafeMutableBufferPointer<Element>) {
-        // Without memory: an aligned address never read (the capacity is 0) and nothing to free.
-        base = memory.baseAddress ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment)!
+        // Without memory: an address never read (the capacity is 0) and nothing to free.
+        base = memory.baseAddress ?? .neverRead
         capacity = memory.count
         onHeap = false
     }
