@@ -56,12 +56,28 @@ public struct FormulaParser: Sendable {
     public let mathML: MathMLReader
 
     /// Creates a parser with the given TeX options (display mode, user macros, limits, trust). The MathML
-    /// reader takes `mathMLOptions`, or by default its own limits with the TeX options' trust policy.
+    /// reader takes `mathMLOptions`, or by default its own limits with the TeX options' trust policy;
+    /// unless `mathMLOptions` has its own ``MathMLReader/Options/texAnnotationReader``, it reads the TeX
+    /// annotation of a `semantics` that has nothing else to read with these TeX options (text style).
     public init(texOptions: TeXParserOptions = TeXParserOptions(), mathMLOptions: MathMLReader.Options? = nil) {
         self.tex = TeXParser(options: texOptions)
-        var reader = MathMLReader.Options()
-        reader.trust = texOptions.trust
-        self.mathML = MathMLReader(options: mathMLOptions ?? reader)
+        var reader = mathMLOptions ?? {
+            var reader = MathMLReader.Options()
+            reader.trust = texOptions.trust
+            return reader
+        }()
+        // A `semantics` with nothing but a TeX annotation is read from its TeX (text style, the
+        // TeX options' limits and trust), unless the caller's options read it otherwise.
+        if reader.texAnnotationReader == nil {
+            var annotationOptions = texOptions
+            annotationOptions.displayMode = false
+            let annotationParser = TeXParser(options: annotationOptions)
+            reader.texAnnotationReader = { text in
+                let result = annotationParser.parse(text)
+                return (result.root, result.diagnostics)
+            }
+        }
+        self.mathML = MathMLReader(options: reader)
     }
 
     /// Parses `source` written in `notation`.

@@ -232,27 +232,60 @@ extension MathMLTreeBuilder {
         case "semantics":
             var children: [MathNode] = []
             var annotations: [Annotation] = []
+            var presentation: MathNode?
+            var tex: (text: String, range: SourceRange?)?
             for item in frame.items {
                 switch item {
                 case let .node(child, _): children.append(child)
-                case let .annotation(annotation, _): annotations.append(annotation)
+                case let .annotation(annotation, r, tree):
+                    annotations.append(annotation)
+                    if presentation == nil { presentation = tree }
+                    if tex == nil, Self.isTeX(encoding: annotation.encoding) { tex = (annotation.text, r) }
                 case let .prescripts(r):
                     warn("mathml.misplaced-element", "<mprescripts/> outside <mmultiscripts> is ignored", at: r)
+                }
+            }
+            // A `semantics` without its presentation child (MathML 3 §5.1.2 makes it the first) is read
+            // from an annotation of presentation MathML when it has one, else from its TeX when the
+            // options can read TeX; otherwise it says nothing, and a warning says why (an empty
+            // `semantics`, like an empty `mrow`, has nothing to be read and is not warned about).
+            if children.isEmpty {
+                if let presentation {
+                    children = [presentation]
+                } else if let tex, let read = options.texAnnotationReader?(tex.text) {
+                    children = [Self.placed(read.root, at: tex.range)]
+                    for var diagnostic in read.diagnostics {
+                        diagnostic.range = tex.range
+                        diagnostic.fixIts = []
+                        diagnostic.notes = diagnostic.notes.map { Diagnostic.Note($0.message, range: tex.range) }
+                        diagnostics.append(diagnostic)
+                    }
+                } else if !annotations.isEmpty {
+                    warn("mathml.wrong-child-count",
+                         "<semantics> has no presentation child, no <annotation-xml> of presentation MathML and no TeX annotation read: nothing of it is said",
+                         at: frame.startTagRange)
                 }
             }
             return node(.semantics(annotations: annotations), children)
         case "annotation":
             let encoding = attrs.take("encoding") ?? ""
             return .annotation(Annotation(encoding: encoding, text: Self.collapse(frame.text, preserve: true)),
-                               range: range)
+                               range: range, presentation: nil)
         case "annotation-xml":
             let encoding = attrs.take("encoding") ?? ""
             var text = frame.text
             if let content = frame.contentRange, content.upperBound <= source.count {
                 text = String(decoding: source[content.lowerBound..<content.upperBound], as: UTF8.self)
             }
+            // Read as elements too when a `semantics` may need it as its presentation
+            // (``MathMLTreeBuilder/Role/presentationAnnotation``): one node, or a row of several.
+            var presentation: MathNode?
+            if frame.role == .presentationAnnotation {
+                let nodes = collectNodes(frame)
+                presentation = nodes.count == 1 ? nodes[0] : MathNode(.row, nodes, range: frame.contentRange ?? range)
+            }
             return .annotation(Annotation(encoding: encoding, text: Self.collapse(text, preserve: true)),
-                               range: range)
+                               range: range, presentation: presentation)
         case "maction":
             let nodes = collectNodes(frame)
             let selection = attrs.take("selection", warn: false) { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
@@ -449,7 +482,7 @@ extension MathMLTreeBuilder {
                     error("mathml.wrong-child-count", "<mmultiscripts> has no base", at: frame.startTagRange)
                 }
                 inPre = true
-            case let .annotation(_, r):
+            case let .annotation(_, r, _):
                 warn("mathml.misplaced-element", "an annotation outside <semantics> is ignored", at: r)
             }
         }

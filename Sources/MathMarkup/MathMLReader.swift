@@ -33,6 +33,13 @@ public struct MathMLReader: Sendable {
         /// `<math>`) are kept on the root as its `aria-label`, so that they are what it says (default
         /// true). A checker that compares those words with the formula (the audit) turns this off.
         public var keepsFormulaLabel = true
+        /// Reads the TeX of an `annotation` (encoding `application/x-tex`, `application/x-latex`, `TeX` or
+        /// `LaTeX`) when a `semantics` has neither its presentation child nor an `annotation-xml` of
+        /// presentation MathML, so that it is not silent: the TeX's tree and diagnostics. Nil (the
+        /// default) reads no TeX and warns that the `semantics` says nothing; `FormulaParser` sets its
+        /// TeX parser here. The tree's nodes and the diagnostics are placed on the annotation's range:
+        /// offsets in the TeX are not offsets in the MathML.
+        public var texAnnotationReader: (@Sendable (String) -> (root: MathNode, diagnostics: [Diagnostic]))?
 
         /// Creates options with the default limits.
         public init() {}

@@ -12,8 +12,10 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     enum Item {
         /// A node; `marker` tells whether an `mo` marks a fenced group's open/close delimiter.
         case node(MathNode, marker: FenceMarker?)
-        /// An `annotation` or `annotation-xml` child (meaningful inside `semantics`).
-        case annotation(Annotation, range: SourceRange?)
+        /// An `annotation` or `annotation-xml` child (meaningful inside `semantics`). `presentation` is
+        /// the tree read from an `annotation-xml` of presentation MathML that a `semantics` may need
+        /// (``Role/presentationAnnotation``), nil otherwise.
+        case annotation(Annotation, range: SourceRange?, presentation: MathNode?)
         /// `mprescripts` (meaningful inside `mmultiscripts`).
         case prescripts(range: SourceRange?)
     }
@@ -35,6 +37,11 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         case absorbed
         /// `annotation-xml`: its content is kept as raw source text.
         case annotationXML
+        /// An `annotation-xml` of presentation MathML (or of no stated encoding) in a `semantics` with no
+        /// presentation child before it: its content is kept as raw source text and also read as
+        /// elements, the presentation the `semantics` lacks (as MathCAT reads it; SRE reads an
+        /// `annotation-xml` alone as its content too).
+        case presentationAnnotation
     }
 
     struct Frame {
@@ -143,10 +150,12 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         let role: Role
         switch parent.role {
         case .token, .absorbed, .annotationXML: role = .absorbed
-        case .container:
-            if name == "annotation-xml" { role = .annotationXML }
-            else if Self.tokenElements.contains(name) { role = .token }
-            else { role = .container }
+        case .container, .presentationAnnotation:
+            if name == "annotation-xml" {
+                role = parent.name == "semantics" && Self.isPresentation(encoding: attributeDict["encoding"])
+                    && !parent.items.contains(where: { if case .node = $0 { return true } else { return false } })
+                    ? .presentationAnnotation : .annotationXML
+            } else if Self.tokenElements.contains(name) { role = .token } else { role = .container }
         }
         var frame = Frame(name: name, attributes: attributeDict, role: role,
                           preserveSpace: parent.preserveSpace || name == "merror" || name == "annotation")
@@ -338,13 +347,35 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         for item in frame.items {
             switch item {
             case let .node(node, _): nodes.append(node)
-            case let .annotation(_, range):
+            case let .annotation(_, range, _):
                 warn("mathml.misplaced-element", "an annotation outside <semantics> is ignored", at: range)
             case let .prescripts(range):
                 warn("mathml.misplaced-element", "<mprescripts/> outside <mmultiscripts> is ignored", at: range)
             }
         }
         return nodes
+    }
+
+    /// Whether an `annotation` with this `encoding` holds TeX (compared without case).
+    static func isTeX(encoding: String) -> Bool {
+        switch encoding.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "application/x-tex", "application/x-latex", "tex", "latex", "text/x-tex", "text/x-latex": return true
+        default: return false
+        }
+    }
+
+    /// `node` and its descendants with every range set to `range` (a tree read from an annotation's
+    /// text, whose offsets are not the document's). Its depth is bounded by the TeX parser's limit.
+    static func placed(_ node: MathNode, at range: SourceRange?) -> MathNode {
+        MathNode(node.kind, children: MathNode.Children(node.children.map { placed($0, at: range) }),
+                 range: range, attributes: node.attributes)
+    }
+
+    /// Whether an `annotation-xml` with this `encoding` holds presentation MathML: none stated, or one
+    /// of the names MathML 3 §5.1.3 gives it (compared without case).
+    static func isPresentation(encoding: String?) -> Bool {
+        guard let encoding = encoding?.trimmingCharacters(in: .whitespaces).lowercased(), !encoding.isEmpty else { return true }
+        return encoding == "mathml-presentation" || encoding == "application/mathml-presentation+xml"
     }
 
     /// Records the top-level `<math>` element's display mode and attributes.
