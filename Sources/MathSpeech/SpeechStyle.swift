@@ -199,6 +199,17 @@ final class FrozenArray<Element: Sendable>: @unchecked Sendable {
         self.count = count
     }
 
+    /// ``init(count:_:)`` in memory aligned to `alignment` bytes (a power of two): elements whose
+    /// size is a multiple of a cache line then each start one (``RuleTable/CandidateList``).
+    init(count: Int, alignment: Int, _ element: (Int) -> Element) {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Element>.stride,
+                                                      alignment: max(alignment, MemoryLayout<Element>.alignment))
+            .bindMemory(to: Element.self, capacity: max(count, 1))
+        for i in 0 ..< count { (memory + i).initialize(to: element(i)) }
+        base = UnsafePointer(memory)
+        self.count = count
+    }
+
     deinit {
         let memory = UnsafeMutablePointer(mutating: base)
         memory.deinitialize(count: count)
@@ -521,31 +532,35 @@ final class RuleTable: Sendable {
     }
 
     /// Candidate rules in priority order: a range of ``Candidates/rules``.
+    ///
+    /// What matching reads of every list it chooses comes first, in 60 bytes, and the list takes 192
+    /// (``Candidates/lists`` on 64-byte boundaries, see ``FrozenArray/init(count:alignment:_:)``), so a
+    /// node reads one cache line of its list: the fields in declaration order, with the rows of
+    /// requirements between them, read three or four (46 k L1 data misses of 939 k a pass of
+    /// `MathAloudBench stages` under callgrind, session 39).
     struct CandidateList: Sendable {
-        let rules: Range<Int>
+        /// ``rules``' bounds.
+        private let ruleStart: Int32, ruleEnd: Int32
+        /// How many words of 64 bits a row of the list has, and the bits of the list's rules in the last.
+        let lastBlock: UInt64
         /// When every rule of the list requires some property (``Candidate/requires``), all the
         /// properties they require: a node with none of them matches no rule of the list. Empty
         /// otherwise.
         let needsOneOf: NameSet
-        /// Whether some rule of the list requires a property (the node's names are needed).
-        let requiresAny: Bool
-        /// Whether some rule of the list requires children with roles, a property of a child, or a
-        /// property of the parent (``Candidate/Probe/childRoles``, ``Candidate/childRequires``,
-        /// ``Candidate/parentRequires``): only then are the children's roles, their names or the
-        /// parent's names gathered for a node.
-        let needsChildRoles: Bool
-        let needsChildNames: Bool
-        let needsParentNames: Bool
-        let needsGrandparentNames: Bool
+        let blocks: Int32
+        /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
+        /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
+        /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
+        /// ``blocks`` words of 64 each). Matching visits only the rules in both rows, in list order.
+        let roleRow: Int32
+        let parentRow: Int32
         /// The property whose atom value the most rules of the list test (``Candidate/atomTests``;
         /// ``NameNumber/absent`` for none, or for fewer than two such rules), and where its rows start in
         /// ``Candidates/masks``: per atom (by raw value, up to ``atomRows`` - 1: the last row is every
         /// atom's from there on), the rules whose tests of that property pass. A node with that property as an atom visits only those (a power
         /// tried `power-squared`, `power-cubed`, `power-ordinal`… each failing on its `exponent-kind`:
         /// 2,000 calls of `holds` per 1,000 arXiv formulas; rules stage, session 14).
-        let atomName: UInt16
         let atomRow: Int32
-        let atomRows: Int32
         /// The path whose node's text, or kind (``keyIsKind``), the most rules of the list test
         /// (``Candidate/keyTests``; -1 for none, or for fewer than eight such rules), and where its rows
         /// start in ``Candidates/masks``: per text number (``RuleTable/textIDTable``) or kind number,
@@ -557,15 +572,22 @@ final class RuleTable: Sendable {
         /// the kind in lists with no such text another 0.5 M (`MathAloudBench stages` under callgrind,
         /// session 37).
         let keyPath: Int32
+        let atomName: UInt16
+        /// Whether some rule of the list requires a property (the node's names are needed).
+        let requiresAny: Bool
+        /// Whether some rule of the list requires children with roles, a property of a child, or a
+        /// property of the parent (``Candidate/Probe/childRoles``, ``Candidate/childRequires``,
+        /// ``Candidate/parentRequires``): only then are the children's roles, their names or the
+        /// parent's names gathered for a node.
+        let needsChildRoles: Bool
+        let needsChildNames: Bool
+        let needsParentNames: Bool
+        let needsGrandparentNames: Bool
         let keyIsKind: Bool
+        // Read only for a list that has them: the rows' sizes and starts.
+        let atomRows: Int32
         let keyRow: Int32
         let keyRows: Int32
-        /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
-        /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
-        /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
-        /// ``blocks`` words of 64 each). Matching visits only the rules in both rows, in list order.
-        let roleRow: Int32
-        let parentRow: Int32
         /// Per property some rule of the list requires of the node, of its parent and of a child, the
         /// rules that require it (``Candidate/requires``, ``Candidate/parentRequires``,
         /// ``Candidate/childRequires``): matching clears the rules that require a name the node
@@ -575,16 +597,19 @@ final class RuleTable: Sendable {
         let parentRequirementRows: RequirementRows
         let grandparentRequirementRows: RequirementRows
         let childRequirementRows: RequirementRows
-        /// How many words of 64 bits a row of the list has, and the bits of the list's rules in the last.
-        let blocks: Int32
-        let lastBlock: UInt64
+        /// Room that makes the list 192 bytes: three whole cache lines (see above).
+        private let padding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+        /// The list's rules in ``Candidates/rules`` (bounds in order when made: not checked again).
+        var rules: Range<Int> { Range(uncheckedBounds: (Int(ruleStart), Int(ruleEnd))) }
 
         /// The list at `rules` of rules `list` (numbers into `entries`), its decision rows added to
         /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds), and each rule's
         /// ``Candidate/Probe/pathRow`` in the list appended to `pathRows`.
         init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], pathRows: inout [Int32],
              roleCount: Int, kindCount: Int) {
-            self.rules = rules
+            ruleStart = Int32(rules.lowerBound)
+            ruleEnd = Int32(rules.upperBound)
             let roleBits: UInt64 = roleCount >= 64 ? ~0 : (1 << UInt64(roleCount)) &- 1
             let allKinds = KindSet.first(kindCount)
             // What the list's rules need and rule out, in one reading of them (start-up).
@@ -896,7 +921,7 @@ final class RuleTable: Sendable {
             }
             self.masks = FrozenArray(masks)
             self.byKind = FrozenArray(byKind)
-            self.lists = FrozenArray(all)
+            self.lists = FrozenArray(count: all.count, alignment: 64) { all[$0] }
             self.byScalar = ScalarMap(byScalar)
             self.oneByte = FrozenArray(oneByte.isEmpty ? [-1] : oneByte)
             byTextFrozen = FrozenArray(byText)
