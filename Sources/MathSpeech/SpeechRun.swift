@@ -1489,10 +1489,14 @@ struct SpeechRun {
         return frame
     }
 
-    /// ``resolve(_:_:)`` without the memory.
+    /// ``resolve(_:_:)`` without the memory. The steps are counted with wrapping arithmetic, not over
+    /// a range: the range's checks of its bounds and of each step cost 0.12 M of 140.9 M instructions
+    /// a pass of `MathAloudBench stages` (callgrind, session 39).
     private mutating func follow(_ path: Int, _ context: Context) -> Frame? {
         var current = Frame(node: context.node, role: context.role)
-        for s in pathStart[path] ..< pathStart[path + 1] {
+        var s = pathStart[path]
+        let end = pathStart[path + 1]
+        while s < end {
             switch pathSteps[s] {
             case .child(let role):
                 let role = roleNumber(role)
@@ -1516,6 +1520,7 @@ struct SpeechRun {
                 let link = tree.child(context.parent, at: i)
                 current = Frame(node: link.node, role: link.role)
             }
+            s &+= 1
         }
         return current
     }
