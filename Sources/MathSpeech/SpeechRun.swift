@@ -1024,7 +1024,12 @@ struct SpeechRun {
         let outerRule = currentRule
         currentRule = rule
         defer { currentRule = outerRule }
-        for i in templateStart[rule] ..< templateStart[rule + 1] {
+        // The parts counted with wrapping arithmetic, as ``follow(_:_:)``'s steps: over a checked range,
+        // 0.14 M of 140.8 M instructions more (`MathAloudBench stages` under callgrind, session 39).
+        var i = templateStart[rule]
+        let end = templateStart[rule + 1]
+        while i < end {
+            defer { i &+= 1 }
             if stopped { return }
             if joiner >= 0 {
                 let text = table.partTexts[Int(joiner)]
