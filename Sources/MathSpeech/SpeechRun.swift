@@ -1673,8 +1673,9 @@ struct SpeechRun {
         case let .within(kinds):
             for i in 0 ..< ancestorCount where kinds.contains(tree.kind(ancestors[i].node)) { return !negated }
             return negated
-        case let .withinThrough(kinds, through):
+        case let .withinThrough(kinds, throughSet):
             // The nearest ancestor not of a `through` kind decides.
+            let through = table.throughKinds[throughSet]
             var i = ancestorCount - 1
             while i >= 0 {
                 let kind = tree.kind(ancestors[i].node)
