@@ -199,6 +199,17 @@ final class FrozenArray<Element: Sendable>: @unchecked Sendable {
         self.count = count
     }
 
+    /// ``init(count:_:)`` in memory aligned to `alignment` bytes (a power of two): elements whose
+    /// size is a multiple of a cache line then each start one (``RuleTable/CandidateList``).
+    init(count: Int, alignment: Int, _ element: (Int) -> Element) {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Element>.stride,
+                                                      alignment: max(alignment, MemoryLayout<Element>.alignment))
+            .bindMemory(to: Element.self, capacity: max(count, 1))
+        for i in 0 ..< count { (memory + i).initialize(to: element(i)) }
+        base = UnsafePointer(memory)
+        self.count = count
+    }
+
     deinit {
         let memory = UnsafeMutablePointer(mutating: base)
         memory.deinitialize(count: count)
@@ -338,6 +349,8 @@ final class RuleTable: Sendable {
     let emptyTextID: Int32
     /// Role sets (`role is exponent, subscript`), by number.
     let roleSets: FrozenArray<RoleSet>
+    /// The kinds `within … through` conditions pass through, by number.
+    let throughKinds: FrozenArray<KindSet>
     /// The distinct preference tests (`pref Fractions = Over`), by number: preferences are fixed for a
     /// whole run, so a run evaluates each at most once.
     let preferenceTests: [PreferenceTest]
@@ -384,6 +397,7 @@ final class RuleTable: Sendable {
         let textIDValues: UnsafePointer<Int32>
         let textIDTable: UnsafePointer<TextTable<Int32>>
         let roleSets: UnsafePointer<RoleSet>
+        let throughKinds: UnsafePointer<KindSet>
         let templateStart: UnsafePointer<Int>
         let parts: UnsafePointer<CompiledPart>
         let partTexts: UnsafePointer<String>
@@ -521,31 +535,35 @@ final class RuleTable: Sendable {
     }
 
     /// Candidate rules in priority order: a range of ``Candidates/rules``.
+    ///
+    /// What matching reads of every list it chooses comes first, in 60 bytes, and the list takes 192
+    /// (``Candidates/lists`` on 64-byte boundaries, see ``FrozenArray/init(count:alignment:_:)``), so a
+    /// node reads one cache line of its list: the fields in declaration order, with the rows of
+    /// requirements between them, read three or four (46 k L1 data misses of 939 k a pass of
+    /// `MathAloudBench stages` under callgrind, session 39).
     struct CandidateList: Sendable {
-        let rules: Range<Int>
+        /// ``rules``' bounds.
+        private let ruleStart: Int32, ruleEnd: Int32
+        /// How many words of 64 bits a row of the list has, and the bits of the list's rules in the last.
+        let lastBlock: UInt64
         /// When every rule of the list requires some property (``Candidate/requires``), all the
         /// properties they require: a node with none of them matches no rule of the list. Empty
         /// otherwise.
         let needsOneOf: NameSet
-        /// Whether some rule of the list requires a property (the node's names are needed).
-        let requiresAny: Bool
-        /// Whether some rule of the list requires children with roles, a property of a child, or a
-        /// property of the parent (``Candidate/Probe/childRoles``, ``Candidate/childRequires``,
-        /// ``Candidate/parentRequires``): only then are the children's roles, their names or the
-        /// parent's names gathered for a node.
-        let needsChildRoles: Bool
-        let needsChildNames: Bool
-        let needsParentNames: Bool
-        let needsGrandparentNames: Bool
+        let blocks: Int32
+        /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
+        /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
+        /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
+        /// ``blocks`` words of 64 each). Matching visits only the rules in both rows, in list order.
+        let roleRow: Int32
+        let parentRow: Int32
         /// The property whose atom value the most rules of the list test (``Candidate/atomTests``;
         /// ``NameNumber/absent`` for none, or for fewer than two such rules), and where its rows start in
         /// ``Candidates/masks``: per atom (by raw value, up to ``atomRows`` - 1: the last row is every
         /// atom's from there on), the rules whose tests of that property pass. A node with that property as an atom visits only those (a power
         /// tried `power-squared`, `power-cubed`, `power-ordinal`… each failing on its `exponent-kind`:
         /// 2,000 calls of `holds` per 1,000 arXiv formulas; rules stage, session 14).
-        let atomName: UInt16
         let atomRow: Int32
-        let atomRows: Int32
         /// The path whose node's text, or kind (``keyIsKind``), the most rules of the list test
         /// (``Candidate/keyTests``; -1 for none, or for fewer than eight such rules), and where its rows
         /// start in ``Candidates/masks``: per text number (``RuleTable/textIDTable``) or kind number,
@@ -557,15 +575,22 @@ final class RuleTable: Sendable {
         /// the kind in lists with no such text another 0.5 M (`MathAloudBench stages` under callgrind,
         /// session 37).
         let keyPath: Int32
+        let atomName: UInt16
+        /// Whether some rule of the list requires a property (the node's names are needed).
+        let requiresAny: Bool
+        /// Whether some rule of the list requires children with roles, a property of a child, or a
+        /// property of the parent (``Candidate/Probe/childRoles``, ``Candidate/childRequires``,
+        /// ``Candidate/parentRequires``): only then are the children's roles, their names or the
+        /// parent's names gathered for a node.
+        let needsChildRoles: Bool
+        let needsChildNames: Bool
+        let needsParentNames: Bool
+        let needsGrandparentNames: Bool
         let keyIsKind: Bool
+        // Read only for a list that has them: the rows' sizes and starts.
+        let atomRows: Int32
         let keyRow: Int32
         let keyRows: Int32
-        /// The list's decision rows in ``Candidates/masks`` (-1: none, every rule passes): per role of
-        /// the vocabulary (``roleRow``), and per parent kind then the root (``parentRow``), the rules
-        /// whose `role is …` and `parent is …` conditions hold, as bits by position in the list (in
-        /// ``blocks`` words of 64 each). Matching visits only the rules in both rows, in list order.
-        let roleRow: Int32
-        let parentRow: Int32
         /// Per property some rule of the list requires of the node, of its parent and of a child, the
         /// rules that require it (``Candidate/requires``, ``Candidate/parentRequires``,
         /// ``Candidate/childRequires``): matching clears the rules that require a name the node
@@ -575,16 +600,19 @@ final class RuleTable: Sendable {
         let parentRequirementRows: RequirementRows
         let grandparentRequirementRows: RequirementRows
         let childRequirementRows: RequirementRows
-        /// How many words of 64 bits a row of the list has, and the bits of the list's rules in the last.
-        let blocks: Int32
-        let lastBlock: UInt64
+        /// Room that makes the list 192 bytes: three whole cache lines (see above).
+        private let padding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+        /// The list's rules in ``Candidates/rules`` (bounds in order when made: not checked again).
+        var rules: Range<Int> { Range(uncheckedBounds: (Int(ruleStart), Int(ruleEnd))) }
 
         /// The list at `rules` of rules `list` (numbers into `entries`), its decision rows added to
         /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds), and each rule's
         /// ``Candidate/Probe/pathRow`` in the list appended to `pathRows`.
         init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], pathRows: inout [Int32],
              roleCount: Int, kindCount: Int) {
-            self.rules = rules
+            ruleStart = Int32(rules.lowerBound)
+            ruleEnd = Int32(rules.upperBound)
             let roleBits: UInt64 = roleCount >= 64 ? ~0 : (1 << UInt64(roleCount)) &- 1
             let allKinds = KindSet.first(kindCount)
             // What the list's rules need and rule out, in one reading of them (start-up).
@@ -896,7 +924,7 @@ final class RuleTable: Sendable {
             }
             self.masks = FrozenArray(masks)
             self.byKind = FrozenArray(byKind)
-            self.lists = FrozenArray(all)
+            self.lists = FrozenArray(count: all.count, alignment: 64) { all[$0] }
             self.byScalar = ScalarMap(byScalar)
             self.oneByte = FrozenArray(oneByte.isEmpty ? [-1] : oneByte)
             byTextFrozen = FrozenArray(byText)
@@ -1074,7 +1102,7 @@ final class RuleTable: Sendable {
         testedEntries = entries(from: testsAfterPreferences)
         self.testStart = FrozenArray(testStart)
         self.testsAfterPreferences = FrozenArray(testsAfterPreferences)
-        self.tests = FrozenArray(tests)
+        self.tests = FrozenArray(count: tests.count, alignment: 64) { tests[$0] }
         self.templateStart = FrozenArray(templateStart)
         self.parts = FrozenArray(parts)
         partTexts = FrozenArray(builder.partTexts)
@@ -1096,6 +1124,7 @@ final class RuleTable: Sendable {
         textIDValues = FrozenArray(builder.textIDs.values)
         emptyTextID = builder.textIDs.ids[""] ?? -1
         roleSets = FrozenArray(builder.roleSets)
+        throughKinds = FrozenArray(builder.throughKinds)
         preferenceTests = builder.preferenceTests
         extraPropertyNames = builder.extraPropertyNames
         extraRoleNames = builder.extraRoleNames
@@ -1132,7 +1161,7 @@ final class RuleTable: Sendable {
         reader = Reader(tests: self.tests.base, pathStart: pathStart.base, pathSteps: pathSteps.base,
                         properties: properties.base, valueTests: valueFacts.base, stringTests: valueTests.base, integerValues: integerValues.base,
                         textIDValues: textIDValues.base, textIDTable: textIDTableFrozen.base,
-                        roleSets: roleSets.base, templateStart: self.templateStart.base, parts: self.parts.base, partTexts: partTexts.base, partTags: partTags.base,
+                        roleSets: roleSets.base, throughKinds: throughKinds.base, templateStart: self.templateStart.base, parts: self.parts.base, partTexts: partTexts.base, partTags: partTags.base,
                         templatePathStart: templatePathStart.base, templatePathRoles: templatePathRoles.base)
 
         var byKind: [String: [Int]] = [:]
@@ -1177,6 +1206,7 @@ final class RuleTable: Sendable {
         var integerValues: [Int32] = []
         var textIDs = TextIDs()
         var roleSets: [RoleSet] = []
+        var throughKinds: [KindSet] = []
         var preferenceTests: [PreferenceTest] = []
         var extraPropertyNames: [String] = []
         var extraRoleNames: [String] = []
@@ -1297,7 +1327,8 @@ final class RuleTable: Sendable {
             case let .within(kinds, negated):
                 return CompiledCondition(.within(KindSet(kinds)), negated: negated)
             case let .withinThrough(kinds, through, negated):
-                return CompiledCondition(.withinThrough(KindSet(kinds), through: KindSet(through)), negated: negated)
+                throughKinds.append(KindSet(through))
+                return CompiledCondition(.withinThrough(KindSet(kinds), through: throughKinds.count - 1), negated: negated)
             }
         }
 
@@ -1464,7 +1495,11 @@ struct CompiledCondition: Sendable {
         case followed
         case first
         case within(KindSet)
-        case withinThrough(KindSet, through: KindSet)
+        /// `through`: the number of a kind set (``RuleTable/throughKinds``), not the set, which made
+        /// every condition 40 bytes, not 32, so that many straddled two cache lines; with
+        /// ``RuleTable/tests`` on 64-byte boundaries none does (L1 data read misses 912.7 k → 882.6 k
+        /// a pass of `MathAloudBench stages` under callgrind, session 39).
+        case withinThrough(KindSet, through: Int)
     }
 
     let test: Test
