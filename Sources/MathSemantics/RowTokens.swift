@@ -243,11 +243,13 @@ struct RowItem {
         // Narrow views of the kind: a switch binding payloads would copy the whole kind.
         if let (cls, u) = m.operatorClassAndScalar {
             if let u {
-                if let role = Analyzer.fenceRole(u, cls, scripted: false) {
-                    self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
+                if let (role, ends) = RowItem.asciiOperatorRole(u, cls) {
+                    // Most operators are one ASCII character (checked against the general tests in debug builds).
+                    assert(RowItem(operator: u, cls, nil).role == role && RowItem(operator: u, cls, nil).flag == ends,
+                           "the general tests classify the ASCII operator \(u) otherwise")
+                    self.init(.operator, role, ends, u, node: unmanaged, operand: -1)
                 } else {
-                    // One scalar: the text is not read (``Analyzer/endsOperand(_:_:_:)`` tests the scalar).
-                    self.init(.operator, .notFence, Analyzer.endsOperand("", u, cls), u, node: unmanaged, operand: -1)
+                    self.init(operator: u, cls, unmanaged)
                 }
             } else {
                 self.init(.operator, .notFence, Analyzer.endsOperand(m.operatorText!, nil, cls), nil, node: unmanaged, operand: -1)
@@ -282,6 +284,39 @@ struct RowItem {
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
         if onText { bits |= 4 }
+    }
+
+    /// An operator of one scalar `u` and atom class `cls`: its fence role, or whether it ends an operand.
+    private init(operator u: Unicode.Scalar, _ cls: AtomClass, _ unmanaged: Unmanaged<MathNode>?) {
+        if let role = Analyzer.fenceRole(u, cls, scripted: false) {
+            self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
+        } else {
+            // One scalar: the text is not read (``Analyzer/endsOperand(_:_:_:)`` tests the scalar).
+            self.init(.operator, .notFence, Analyzer.endsOperand("", u, cls), u, node: unmanaged, operand: -1)
+        }
+    }
+
+    /// For an operator of one ASCII character other than `|`, `!`, `%` and `'`, of class `cls`: its fence
+    /// role and whether it ends an operand, as ``init(operator:_:_:)`` finds them (nil for other
+    /// characters). (Most operators are one ASCII character; the general tests, two calls, cost ~40
+    /// instructions an operator; a table of their results by class and character missed the data
+    /// cache, `MathAloudBench stages` under callgrind, session 39.)
+    @inline(__always)
+    private static func asciiOperatorRole(_ u: Unicode.Scalar, _ cls: AtomClass) -> (Role, Bool)? {
+        let v = u.value
+        guard v < 0x80 else { return nil }
+        let bit: UInt64 = 1 << UInt64(v & 63)
+        // `!`, `%` and `'` end an operand whatever their class; how a bar `|` pairs depends on its class.
+        let general: UInt64 = v < 64 ? 1 << 0x21 | 1 << 0x25 | 1 << 0x27 : 1 << (0x7C - 64)
+        if general & bit != 0 { return nil }
+        // A relation, a binary operator or punctuation is no fence and ends no operand.
+        if cls == .rel || cls == .bin || cls == .punct { return (.notFence, false) }
+        // The opening `(`, `[`, `{` and closing `)`, `]`, `}` (``Vocabulary/isOpener(_:)``, ``Vocabulary/isCloser(_:)``).
+        let opens: UInt64 = v < 64 ? 1 << 0x28 : 1 << (0x5B - 64) | 1 << (0x7B - 64)
+        let closes: UInt64 = v < 64 ? 1 << 0x29 : 1 << (0x5D - 64) | 1 << (0x7D - 64)
+        if opens & bit != 0 { return (.open, false) }
+        if closes & bit != 0 { return (.close, false) }
+        return (.notFence, cls == .ord || cls == .close || cls == .inner)
     }
 
     /// A wide space (`m`, a space node) kept as a separator.
