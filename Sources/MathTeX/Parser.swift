@@ -203,15 +203,32 @@ struct LastItem {
     var takesLimits = false
     var bracePosition: Atom.BracePosition = .none
     var limits: LimitsMode = .auto
+    /// The scripts waiting: bit 0 a subscript, bit 1 a superscript, the bits above the number of
+    /// primes. One field, so that the test every item makes (``hasScripts``) is one comparison: the
+    /// three tests of three fields cost ~4 instructions and a mispredicted branch in every 20 items
+    /// (`MathAloudBench stages` under callgrind, session 39).
+    private var scripts: UInt = 0
     /// A subscript waits on ``ParserCore/subs``.
-    var hasSub = false
+    var hasSub: Bool {
+        get { scripts & 1 != 0 }
+        set { scripts = newValue ? scripts | 1 : scripts & ~1 }
+    }
     /// A superscript waits on ``ParserCore/sups``.
-    var hasSup = false
+    var hasSup: Bool {
+        get { scripts & 2 != 0 }
+        set { scripts = newValue ? scripts | 2 : scripts & ~2 }
+    }
     /// The number of primes waiting on ``ParserCore/primes``.
-    var primeCount = 0
+    var primeCount: Int {
+        get { Int(scripts >> 2) }
+        set { scripts = UInt(newValue) << 2 | scripts & 3 }
+    }
 
     /// Whether scripts or primes were attached.
-    var hasScripts: Bool { hasSub || hasSup || primeCount > 0 }
+    var hasScripts: Bool { scripts != 0 }
+
+    /// Takes the scripts away (they have been attached).
+    mutating func clearScripts() { scripts = 0 }
 }
 
 /// The parser's state for one parse. Command builders receive it `inout`.
@@ -643,9 +660,7 @@ struct ParserCore {
         } else if hasSup {
             itemStack.push(sups.pop())
         }
-        last.hasSub = false
-        last.hasSup = false
-        last.primeCount = 0
+        last.clearScripts()
         let range = SourceRange.union(SourceRange.union(last.range ?? itemStack[mark].range,
                                                         hasSub ? itemStack[mark + 1].range : nil),
                                       hasSup ? itemStack[itemStack.count - 1].range : nil)
