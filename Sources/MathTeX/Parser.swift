@@ -1404,9 +1404,11 @@ struct ParserCore {
     }
 }
 
+/// a-z A-Z: one comparison, with the case bit set (two ranges tested in turn mispredicted ~half the
+/// time on the letters and digits of formulas, `MathAloudBench stages` under callgrind, session 39).
 @inline(__always)
 func isASCIILetter(_ c: Unicode.Scalar) -> Bool {
-    (c.value >= 0x61 && c.value <= 0x7A) || (c.value >= 0x41 && c.value <= 0x5A)  // a-z A-Z
+    (c.value | 0x20) &- 0x61 < 26
 }
 
 @inline(__always)
