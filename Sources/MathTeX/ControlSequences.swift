@@ -124,12 +124,51 @@ final class ParserTables: Sendable {
     /// and copying a small string costs far less than making one from a scalar.
     let asciiStrings: [String]
 
-    /// An open-addressing hash table (linear probing, power-of-two size) of indices into
-    /// ``controlSequences`` plus one; 0 marks an empty slot.
-    private let slots: [Int32]
-    /// The names' UTF-8 bytes, one after another; name `i` spans `nameStarts[i] ..< nameStarts[i + 1]`.
+    /// An open-addressing hash table (linear probing, power-of-two size) of the names, each slot
+    /// holding its name's first 16 bytes, its length and its index into ``controlSequences``, so that a
+    /// look-up compares the name in the slot it reads: with the indices alone, each look-up read the
+    /// slot, the name's start and its bytes, ~3 data cache misses and a mispredicted byte loop
+    /// (`MathAloudBench stages` under callgrind, session 39).
+    private let slots: [Slot]
+    /// The names' UTF-8 bytes after their first 16, one after another; name `i` spans
+    /// `nameStarts[i] ..< nameStarts[i + 1]` (most names are shorter, and span nothing).
     private let nameBytes: [UInt8]
     private let nameStarts: [Int32]
+
+    /// A slot of ``slots``: a name's first 16 bytes (zero after its end), its length and its index,
+    /// -1 for an empty slot.
+    struct Slot {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        var length: Int32 = 0
+        var index: Int32 = -1
+
+        /// The first 16 bytes of `name`, zero after its end, as a slot holds them: read as two words
+        /// from overlapping loads within the name, each byte at its place (little-endian), where a copy
+        /// into a zeroed key cost a call of `memcpy`, ~15 instructions a look-up (`MathAloudBench stages`
+        /// under callgrind, session 39).
+        @inline(__always)
+        static func key(_ name: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+            let n = name.count
+            guard let base = name.baseAddress, n > 0 else { return (0, 0) }
+            let p = UnsafeRawPointer(base)
+            if n >= 8 {
+                let head = p.loadUnaligned(as: UInt64.self)
+                if n >= 16 { return (head, p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+                // Bytes n - 8 ..< n, shifted so that byte 8 is the low one.
+                return (head, p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64(8 * (16 - n)))
+            }
+            if n >= 4 {
+                // Bytes 0 ..< 4 and n - 4 ..< n, each at its place (they overlap with equal bytes).
+                let low = UInt64(p.loadUnaligned(as: UInt32.self))
+                let high = UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+                return (low | high << UInt64(8 * (n - 4)), 0)
+            }
+            // Bytes 0, n / 2 and n - 1 (equal ones when n < 3).
+            let middle = n >> 1
+            return (UInt64(base[0]) | UInt64(base[middle]) << UInt64(8 * middle) | UInt64(base[n - 1]) << UInt64(8 * (n - 1)), 0)
+        }
+    }
 
     private init() {
         // Every name goes once into the hash table below as it comes (no dictionaries, sets or
@@ -180,10 +219,10 @@ final class ParserTables: Sendable {
         var meanings: [ControlSequence.Meaning] = []
         var bytes: [UInt8] = []
         var starts: [Int32] = [0]
-        var slots: [Int32]
+        var slots: [Slot]
 
         init(size: Int, capacity: Int) {
-            slots = [Int32](repeating: 0, count: size)
+            slots = [Slot](repeating: Slot(), count: size)
             names.reserveCapacity(capacity)
             roles.reserveCapacity(capacity)
             meanings.reserveCapacity(capacity)
@@ -198,22 +237,18 @@ final class ParserTables: Sendable {
                 let mask = slots.count - 1
                 var slot = Int(ParserTables.hash(new)) & mask
                 while true {
-                    let index = Int(slots[slot]) - 1
+                    let index = Int(slots[slot].index)
                     if index < 0 { break }
-                    let start = Int(starts[index]), end = Int(starts[index + 1])
-                    if end - start == new.count {
-                        var k = 0
-                        while k < new.count, bytes[start + k] == new[k] { k += 1 }
-                        if k == new.count { return index }
-                    }
+                    if names[index].utf8.elementsEqual(new) { return index }
                     slot = (slot + 1) & mask
                 }
                 precondition(names.count < slots.count / 2, "the parser tables' hash table is too small")
-                slots[slot] = Int32(names.count + 1)
+                let (head, tail) = Slot.key(new)
+                slots[slot] = Slot(head: head, tail: tail, length: Int32(new.count), index: Int32(names.count))
                 names.append(name)
                 roles.append(.other)
                 meanings.append(.none)
-                bytes.append(contentsOf: new)
+                if new.count > 16 { bytes.append(contentsOf: new[16...]) }
                 starts.append(Int32(bytes.count))
                 return names.count - 1
             }
@@ -236,21 +271,33 @@ final class ParserTables: Sendable {
     static func hash(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(b)) &* 16_777_619 }
 
     /// The index in ``controlSequences`` of the name made of `bytes`, whose ``hash(_:)`` is
-    /// `hash`, or -1 when the name is not known.
+    /// `hash`, or -1 when the name is not known. (Inlined into the lexer: called, it saved and restored
+    /// registers, ~20 instructions a look-up, `MathAloudBench stages` under callgrind, session 39.)
+    @inline(__always)
     func entry(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int32 {
+        let (head, tail) = Slot.key(bytes)
+        let length = Int32(truncatingIfNeeded: bytes.count)
         let mask = slots.count - 1
         var slot = Int(hash) & mask
         while true {
-            let index = Int(slots[slot]) - 1
-            if index < 0 { return -1 }
-            let start = Int(nameStarts[index]), end = Int(nameStarts[index + 1])
-            if end - start == bytes.count {
-                var k = 0
-                while k < bytes.count, nameBytes[start + k] == bytes[k] { k += 1 }
-                if k == bytes.count { return Int32(index) }
+            let s = slots[slot]
+            if s.index < 0 { return -1 }
+            // One test for the first 16 bytes and the length (most names have no more).
+            if (s.head ^ head) | (s.tail ^ tail) | UInt64(UInt32(bitPattern: s.length ^ length)) == 0,
+               bytes.count <= 16 || restMatches(Int(s.index), bytes) {
+                return s.index
             }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// Whether the bytes of `name` after its first 16 are those of name `index` (of the same length).
+    @inline(never)
+    private func restMatches(_ index: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = Int(nameStarts[index])
+        var k = 16
+        while k < name.count, nameBytes[start + k - 16] == name[k] { k += 1 }
+        return k == name.count
     }
 
     /// The index in ``controlSequences`` of `name`, or -1 when it is not known.
