@@ -6,6 +6,15 @@ import MathSemantics
 /// The compiled rule table: the value tests' results precomputed for the compact value forms are the
 /// string test's.
 @Suite struct RuleTableTests {
+    /// The layouts the matching loop's cache behaviour was measured with (session 39): a candidate
+    /// list is three whole cache lines and a condition half of one, so that with both tables on
+    /// 64-byte boundaries no list's hot fields and no condition straddle two lines. A field added
+    /// to either must keep these (or measure again).
+    @Test func candidateListsAndConditionsKeepTheirCacheLineSizes() {
+        #expect(MemoryLayout<RuleTable.CandidateList>.stride == 192)
+        #expect(MemoryLayout<CompiledCondition>.stride == 32)
+    }
+
     /// The shipped rule files, and conditions with mixed case and values that are not in NFC.
     static func styles() throws -> [SpeechStyle] {
         let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Rules/en")
