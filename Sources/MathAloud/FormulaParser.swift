@@ -58,7 +58,7 @@ public struct FormulaParser: Sendable {
     /// Creates a parser with the given TeX options (display mode, user macros, limits, trust). The MathML
     /// reader takes `mathMLOptions`, or by default its own limits with the TeX options' trust policy;
     /// unless `mathMLOptions` has its own ``MathMLReader/Options/texAnnotationReader``, it reads the TeX
-    /// annotation of a `semantics` that has nothing else to read with these TeX options (text style).
+    /// annotation of a `semantics` that has nothing else to read with ``tex``.
     public init(texOptions: TeXParserOptions = TeXParserOptions(), mathMLOptions: MathMLReader.Options? = nil) {
         self.tex = TeXParser(options: texOptions)
         var reader = mathMLOptions ?? {
@@ -66,14 +66,12 @@ public struct FormulaParser: Sendable {
             reader.trust = texOptions.trust
             return reader
         }()
-        // A `semantics` with nothing but a TeX annotation is read from its TeX (text style, the
-        // TeX options' limits and trust), unless the caller's options read it otherwise.
+        // A `semantics` with nothing but a TeX annotation is read from its TeX by the TeX parser (its
+        // limits and trust), unless the caller's options read it otherwise.
         if reader.texAnnotationReader == nil {
-            var annotationOptions = texOptions
-            annotationOptions.displayMode = false
-            let annotationParser = TeXParser(options: annotationOptions)
+            let tex = self.tex
             reader.texAnnotationReader = { text in
-                let result = annotationParser.parse(text)
+                let result = tex.parse(text)
                 return (result.root, result.diagnostics)
             }
         }

@@ -253,7 +253,7 @@ extension MathMLTreeBuilder {
                 if let presentation {
                     children = [presentation]
                 } else if let tex, let read = options.texAnnotationReader?(tex.text) {
-                    children = [Self.placed(read.root, at: tex.range)]
+                    children = [read.root.placed(at: tex.range)]   // its depth is bounded by the TeX parser's limit
                     for var diagnostic in read.diagnostics {
                         diagnostic.range = tex.range
                         diagnostic.fixIts = []

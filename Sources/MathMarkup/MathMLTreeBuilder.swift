@@ -364,13 +364,6 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    /// `node` and its descendants with every range set to `range` (a tree read from an annotation's
-    /// text, whose offsets are not the document's). Its depth is bounded by the TeX parser's limit.
-    static func placed(_ node: MathNode, at range: SourceRange?) -> MathNode {
-        MathNode(node.kind, children: MathNode.Children(node.children.map { placed($0, at: range) }),
-                 range: range, attributes: node.attributes)
-    }
-
     /// Whether an `annotation-xml` with this `encoding` holds presentation MathML: none stated, or one
     /// of the names MathML 3 §5.1.3 gives it (compared without case).
     static func isPresentation(encoding: String?) -> Bool {

@@ -33,7 +33,14 @@ extension MathNode {
 
     /// The same tree with every source range removed, for comparing shapes.
     public func strippingRanges() -> MathNode {
-        MathNode(kind, children.map { $0.strippingRanges() }, range: nil, attributes: attributes)
+        placed(at: nil)
+    }
+
+    /// The same tree with every node's source range set to `range`: a tree read from a text whose
+    /// offsets are not its document's (a TeX annotation of MathML, a chemical equation's source
+    /// rebuilt by mhchem) is placed on the span that holds that text.
+    public func placed(at range: SourceRange?) -> MathNode {
+        MathNode(kind, children: Children(children.map { $0.placed(at: range) }), range: range, attributes: attributes)
     }
 
     /// The same node with another range.

@@ -1014,10 +1014,11 @@ struct MhchemReader {
 }
 
 extension MathNode {
-    /// The node with every range moved by `shift` (nil: every range replaced by `fallback`).
+    /// The node with every range moved by `shift` (nil: every range replaced by `fallback`,
+    /// ``MathNode/placed(at:)``).
     func shifted(by shift: Int?, fallback: SourceRange) -> MathNode {
-        let r: SourceRange?
-        if let shift { r = range.map { SourceRange($0.lowerBound + shift, $0.upperBound + shift) } } else { r = fallback }
-        return MathNode(kind, children.map { $0.shifted(by: shift, fallback: fallback) }, range: r, attributes: attributes)
+        guard let shift else { return placed(at: fallback) }
+        return MathNode(kind, children.map { $0.shifted(by: shift, fallback: fallback) },
+                        range: range.map { SourceRange($0.lowerBound + shift, $0.upperBound + shift) }, attributes: attributes)
     }
 }
