@@ -192,11 +192,8 @@ final class FrozenArray<Element: Sendable>: @unchecked Sendable {
     /// `count` elements, element `i` being `element(i)`: made in place, without an array to copy
     /// (the candidate lists, 0.15 MB per table, were made in an array grown by appending and then
     /// copied: 1 MB of allocations at every start-up, BENCHMARKS.md session 10).
-    init(count: Int, _ element: (Int) -> Element) {
-        let memory = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
-        for i in 0 ..< count { (memory + i).initialize(to: element(i)) }
-        base = UnsafePointer(memory)
-        self.count = count
+    convenience init(count: Int, _ element: (Int) -> Element) {
+        self.init(count: count, alignment: MemoryLayout<Element>.alignment, element)
     }
 
     /// ``init(count:_:)`` in memory aligned to `alignment` bytes (a power of two): elements whose
