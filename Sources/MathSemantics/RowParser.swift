@@ -1333,11 +1333,21 @@ extension Analyzer {
     /// way in both places. The formula is searched once, and only when such a letter is met.
     mutating func appliesElsewhere(_ n: NodeID, _ group: NodeID) -> Bool {
         guard let content = child(group, .content), kind(content) == .infix || kind(content) == .impliedTimes,
-              let letter = appliedLetterKey(n) else { return false }
+              !isMeasureLetter(n), let letter = appliedLetterKey(n) else { return false }
         if lettersApplied == nil {
             lettersApplied = root.map { r in r._withUnsafeGuaranteedRef { Analyzer.lettersAppliedToSimpleArguments(in: $0) } } ?? []
         }
         return lettersApplied!.contains(letter)
+    }
+
+    /// A blackboard E or P, alone or with a subscript (`\mathbb{E}`, `\mathbb{P}_θ`): the expectation and the
+    /// probability measure, which stay a possible function whatever the formula applies elsewhere, so that
+    /// their readings (rule files: "the expected value of …") apply to every argument alike.
+    func isMeasureLetter(_ n: NodeID) -> Bool {
+        let core = kind(n) == .subscript ? child(n, .base) : n
+        guard let core, kind(core) == .identifier, atom(core, .variant) == .doubleStruck else { return false }
+        let u = tree.soleScalar(core)
+        return u == "E" || u == "P"
     }
 
     /// The key of ``lettersAppliedToSimpleArguments(in:)`` for node `n`: a letter's text (`u`), a
@@ -1360,8 +1370,8 @@ extension Analyzer {
         }
     }
 
-    /// The one-letter identifiers that `root` writes directly before parentheses holding one
-    /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`), in a row or as a fenced
+    /// The one-letter identifiers that `root` writes directly before parentheses or square brackets holding one
+    /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`, `E[X]`), in a row or as a fenced
     /// group, and such letters with a letter or number as subscript (`t_2(a)`, keyed `t_2`, as
     /// ``appliedLetterKey(_:)``) or an accent over them (`\tilde S(G)`); at most 16, searching at most 4,096 nodes (and 64 items after each
     /// letter).
@@ -1410,6 +1420,12 @@ extension Analyzer {
             if case .operator(let t, _) = m.kind { return t == text }
             return false
         }
+        /// The closing bracket of an opening parenthesis or square bracket (an expectation `E[X]`, a
+        /// sequence `x[n]` and a functional `S[φ]` apply as `u(x)` does); nil for anything else.
+        func closer(_ m: MathNode) -> String? {
+            guard case .operator(let t, _) = m.kind else { return nil }
+            return t == "(" ? ")" : t == "[" ? "]" : nil
+        }
         /// Items `c[from..<to]`: one simple item, or simple items separated by commas.
         func simpleList(_ c: MathNode.Children, _ from: Int, _ to: Int) -> Bool {
             guard from < to else { return false }
@@ -1429,15 +1445,15 @@ extension Analyzer {
                 guard let l = letter(c[i]), i + 1 < c.count, !found.contains(l) else { continue }
                 let next = c[i + 1]
                 var applied = false
-                if isOperator(next, "(") {
+                if let close = closer(next) {
                     // A simple argument list is short: the closing parenthesis is looked for among the
                     // next 64 items only (a row of thousands of letters and parentheses stays linear).
                     let window = c[(i + 2) ..< min(c.count, i + 66)]
-                    if let close = window.firstIndex(where: { isOperator($0, ")") }) { applied = simpleList(c, i + 2, close) }
-                } else if case .fenced(let open, let closing) = next.kind, open == "(", closing == ")" {
+                    if let end = window.firstIndex(where: { isOperator($0, close) }) { applied = simpleList(c, i + 2, end) }
+                } else if case .fenced(let open, let closing) = next.kind, open == "(" && closing == ")" || open == "[" && closing == "]" {
                     applied = simpleList(next.children, 0, next.children.count)
                 } else if case .row = next.kind, let first = next.children.first, let last = next.children.last,
-                          next.children.count >= 3, isOperator(first, "("), isOperator(last, ")") {
+                          next.children.count >= 3, let close = closer(first), isOperator(last, close) {
                     applied = simpleList(next.children, 1, next.children.count - 1)
                 }
                 if applied { found.append(l) }

@@ -163,6 +163,49 @@ import Testing
         #expect(normalizedSpeech(speaker.speak(tex: #"\bar\rho(t + \Delta t) = e^{K \Delta t} \bar\rho(t)"#).text)
                 .hasPrefix("rho bar of open paren t plus delta t close paren"))
         #expect(normalizedSpeech(speaker.speak(tex: #"\hat x(a+b) = c"#).text).hasPrefix("x hat times"))
+        // Square brackets as well: E applied to X is applied to a product of two variables too
+        // (`E[XY] - E[X]E[Y]`, a covariance), from TeX and from MathML; a letter never so applied keeps
+        // the product (`a[b + c]`).
+        #expect(normalizedSpeech(speaker.speak(tex: #"E[XY] - E[X]E[Y]"#).text)
+                == "e of x y minus e of x e of y")
+        let bracketsML = "<math><mi>E</mi><mo>[</mo><mi>X</mi><mi>Y</mi><mo>]</mo><mo>-</mo>"
+            + "<mi>E</mi><mrow><mo>[</mo><mi>X</mi><mo>]</mo></mrow><mi>E</mi><mrow><mo>[</mo><mi>Y</mi><mo>]</mo></mrow></math>"
+        #expect(normalizedSpeech(speaker.speak(mathML: bracketsML).text) == normalizedSpeech(speaker.speak(tex: #"E[XY] - E[X]E[Y]"#).text))
+        #expect(normalizedSpeech(speaker.speak(tex: #"a[b+c] = ab + ac"#).text)
+                == "a times open bracket b plus c close bracket equals a b plus a c")
+    }
+
+    /// The expectation and the probability measure (a blackboard E or P) apply to whatever their brackets
+    /// hold, a sum too, alone or with a subscript; a plain E or P before a sum in parentheses, and the
+    /// literal reading, keep the product.
+    @Test func expectationAndProbabilityApplyToSums() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let literal = try SpeakerCache.shared.speaker(style: "clearspeak", preferences: ["Meaning": "Literal"])
+        func say(_ tex: String, _ s: Speaker? = nil) -> String { normalizedSpeech((s ?? speaker).speak(tex: tex).text) }
+        #expect(say(#"\mathbb{E}[X+Y]"#) == "the expected value of open bracket x plus y close bracket")
+        #expect(say(#"\mathbb{E}_x[f(x) + 1]"#) == "the expected value sub x of open bracket f of x plus 1 close bracket")
+        #expect(say(#"\mathbb{P}(A \cup B)"#) == "the probability of open paren a union b close paren")
+        // Look-alikes: a plain E (an energy), E with a subscript, and the literal reading.
+        #expect(say(#"E(x+y)"#) == "e times open paren x plus y close paren")
+        #expect(say(#"E_0(x+y)"#) == "e sub 0 times open paren x plus y close paren")
+        #expect(say(#"\mathbb{E}[X+Y]"#, literal) == "double struck e times open bracket x plus y close bracket")
+    }
+
+    /// A relation whose first term a quantifier binds qualifies the variable, without the verb of a
+    /// statement ("for all epsilon greater than 0", "for all x in A"), from TeX and from MathML; the same
+    /// relation alone keeps its verb.
+    @Test func aQuantifiedVariableIsQualified() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let tex = #"\forall \epsilon > 0 \; \exists \delta > 0"#
+        #expect(normalizedSpeech(speaker.speak(tex: tex).text) == "for all epsilon greater than 0 there exists delta greater than 0")
+        let mathML = "<math><mo>∀</mo><mi>ϵ</mi><mo>&gt;</mo><mn>0</mn><mspace width='0.278em'/>"
+            + "<mo>∃</mo><mi>δ</mi><mo>&gt;</mo><mn>0</mn></math>"
+        #expect(normalizedSpeech(speaker.speak(mathML: mathML).text) == normalizedSpeech(speaker.speak(tex: tex).text))
+        #expect(normalizedSpeech(speaker.speak(tex: #"\exists N \, \forall n \geq N"#).text)
+                == "there exists n for all n greater than or equal to n")
+        #expect(normalizedSpeech(speaker.speak(tex: #"\forall x \in A"#).text) == "for all x in a")
+        #expect(normalizedSpeech(speaker.speak(tex: #"x \in A"#).text) == "x is a member of a")
+        #expect(normalizedSpeech(speaker.speak(tex: #"\epsilon > 0"#).text) == "epsilon is greater than 0")
     }
 
     /// The letters of asymptotic notation (O, o, Θ, Ω, ω) and Γ apply to what their parentheses hold, a
