@@ -828,7 +828,7 @@ extension Analyzer {
             facts.functionClass = .named
             return application(functionName(name, range: range(n), nameClass: .named), argument, facts)
         }
-        if kind(n) == .identifier, scalar(n) == "∇", !p.atEnd {
+        if isNabla(n), !p.atEnd {
             // ∇⋅F, ∇×F after another factor (κ∇⋅u, 2∇×E): the divergence or curl binds tighter than the
             // juxtaposition before it, as ∇ before an operand does. (∇ first in its term is not taken
             // here: term() makes the same infix of it.)
@@ -908,6 +908,19 @@ extension Analyzer {
             }
         }
         return n
+    }
+
+    /// ∇, also written as a vector (`\vec\nabla`, `\vec{\nabla}`): the operator del, a prefix before an
+    /// operand (the gradient) and the left side of ⋅ and × (divergence, curl) after another factor; the arrow
+    /// stays its child, so a literal reading still says it.
+    func isNabla(_ n: NodeID) -> Bool {
+        switch kind(n) {
+        case .identifier: return scalar(n) == "∇"
+        case .accent:
+            guard atom(n, .accentName) == .vector, let b = child(n, .base) else { return false }
+            return kind(b) == .identifier && scalar(b) == "∇"
+        default: return false
+        }
     }
 
     /// `!`, `!!`, `%`, primes and `°` after an operand.
