@@ -435,14 +435,27 @@ extension MathMLTreeBuilder {
                 _ = attrs.take(MathMLConvention.mathJaxClass)
                 isFenced = true
             }
-            if isFenced {
-                _ = collectNodes(frame) // warnings for misplaced items
-                let open = nodes[0].leafText ?? "", close = nodes[nodes.count - 1].leafText ?? ""
-                return .node(MathNode(.fenced(open: open, close: close), Array(nodes[1..<(nodes.count - 1)]),
-                                      range: frame.range, attributes: attrs.leftover), marker: nil)
-            }
+            if isFenced { return fencedRow(frame, nodes, &attrs) }
         }
+        if Self.isOpenerBeforeEmptyCloser(nodes) { return fencedRow(frame, nodes, &attrs) }
         return .node(MathNode(.row, collectNodes(frame), range: frame.range, attributes: attrs.leftover), marker: nil)
+    }
+
+    /// The fenced group of an `mrow` whose first and last children are its fences.
+    private func fencedRow(_ frame: Frame, _ nodes: [MathNode], _ attrs: inout MathMLAttributes) -> Item {
+        _ = collectNodes(frame) // warnings for misplaced items
+        let open = nodes[0].leafText ?? "", close = nodes[nodes.count - 1].leafText ?? ""
+        return .node(MathNode(.fenced(open: open, close: close), Array(nodes[1..<(nodes.count - 1)]),
+                              range: frame.range, attributes: attrs.leftover), marker: nil)
+    }
+
+    /// An `mrow` that opens with an opening fence `mo` (by the operator dictionary, marked or not) and ends
+    /// with an empty `mo`: MathJax 2's `\left\{ … \right.` (`<mo>{</mo>…<mo fence="true" stretchy="true"
+    /// symmetric="true"></mo>`), the cases and systems of web pages, read as the TeX is.
+    static func isOpenerBeforeEmptyCloser(_ nodes: [MathNode]) -> Bool {
+        guard nodes.count >= 3, case .operator(let close, _) = nodes[nodes.count - 1].kind, close.isEmpty,
+              case .operator(let open, let props) = nodes[0].kind, !open.isEmpty, props.atomClass == .open else { return false }
+        return true
     }
 
     /// `mfenced` (deprecated): a fenced group with the separators as operators between items.

@@ -33,4 +33,19 @@ import Testing
         for d in differing.prefix(12) { print("  \(style) differs: \(d.0)\n    TeX:    \(d.1)\n    MathML: \(d.2)") }
         #expect(differing.isEmpty, "\(style): \(differing.count) formulas read differently from their MathML")
     }
+
+    /// MathML as MathJax 2 writes `\begin{cases}` and `\left\{ … \right.` (an unmarked `{` and an empty
+    /// closing `mo` with `symmetric`), as web pages hold it, reads as the TeX does: cases, not "open brace".
+    @Test func mathJax2CasesReadAsTheTeX() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let tex = #"f(x) = \begin{cases} x & \text{if } x \ge 0 \\ -x & \text{otherwise} \end{cases}"#
+        let mathJax2 = "<math><mi>f</mi><mo stretchy='false'>(</mo><mi>x</mi><mo stretchy='false'>)</mo><mo>=</mo>"
+            + "<mrow><mo>{</mo><mtable columnalign='left left' rowspacing='4pt' columnspacing='1em'>"
+            + "<mtr><mtd><mi>x</mi></mtd><mtd><mtext>if&#xA0;</mtext><mi>x</mi><mo>&#x2265;</mo><mn>0</mn></mtd></mtr>"
+            + "<mtr><mtd><mo>&#x2212;</mo><mi>x</mi></mtd><mtd><mtext>otherwise</mtext></mtd></mtr></mtable>"
+            + "<mo fence='true' stretchy='true' symmetric='true'></mo></mrow></math>"
+        let fromTeX = speaker.speak(tex: tex).text
+        #expect(fromTeX.contains("2 cases, case 1"))
+        #expect(speaker.speak(mathML: mathJax2).text == fromTeX)
+    }
 }

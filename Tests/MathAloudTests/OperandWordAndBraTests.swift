@@ -77,11 +77,12 @@ import Testing
     }
 
     /// Quantified clauses one after another are a list, with a pause between them; a quantifier after a
-    /// bare variable (nothing said of it) stays in its clause.
+    /// bare variable (nothing said of it) stays in its clause. The relation after a quantified variable
+    /// qualifies it, without "is"; a relation in parentheses after it is a statement, with "is".
     @Test(arguments: [
-        (#"\forall \epsilon > 0 \, \exists \delta > 0"#, "for all epsilon is greater than 0, there exists delta is greater than 0"),
+        (#"\forall \epsilon > 0 \, \exists \delta > 0"#, "for all epsilon greater than 0, there exists delta greater than 0"),
         (#"\forall \epsilon > 0\; \exists N\; \forall n \ge N: |a_n| < \epsilon"#,
-         "for all epsilon is greater than 0, there exists N for all n is greater than or equal to N colon the absolute value of a sub n, is less than epsilon"),
+         "for all epsilon greater than 0, there exists N for all n greater than or equal to N colon the absolute value of a sub n, is less than epsilon"),
         (#"\forall x \exists y (x < y)"#, "for all x there exists y, open paren, x is less than y, close paren"),
     ])
     func quantifiedClauses(_ tex: String, _ expected: String) throws {

@@ -152,6 +152,15 @@ let readerCases: [ReaderCase] = [
     ReaderCase(name: "fenced MathJax style", input: "<mrow data-mjx-texclass='INNER'><mo data-mjx-texclass='OPEN'>(</mo><mi>x</mi><mo data-mjx-texclass='CLOSE'>)</mo></mrow>",
                expected: node(.fenced(open: "(", close: ")"), mi("x"))),
     ReaderCase(name: "plain parentheses stay a row", input: "<mrow><mo>(</mo><mi>x</mi><mo>)</mo></mrow>", expected: row(mo("("), mi("x"), mo(")"))),
+    // MathJax 2's `\left\{ … \right.`: an opening fence, marked or not, and an empty `mo` last (a web page's
+    // cases and systems); an operator that opens nothing before an empty `mo` stays a row.
+    ReaderCase(name: "opener before an empty mo (MathJax 2)",
+               input: "<mrow><mo>{</mo><mi>x</mi><mo fence='true' stretchy='true' symmetric='true'></mo></mrow>",
+               expected: node(.fenced(open: "{", close: ""), mi("x"))),
+    ReaderCase(name: "opener before an empty mo", input: "<mrow><mo>(</mo><mi>x</mi><mo></mo></mrow>",
+               expected: node(.fenced(open: "(", close: ""), mi("x"))),
+    ReaderCase(name: "no opener before an empty mo stays a row", input: "<mrow><mo>+</mo><mi>x</mi><mo></mo></mrow>",
+               expected: row(mo("+"), mi("x"), mo(""))),
     ReaderCase(name: "stretchy false is not a fence group", input: "<mrow><mo fence='true' stretchy='false'>(</mo><mi>x</mi><mo fence='true' stretchy='false'>)</mo></mrow>",
                expected: row(mo("(") { $0.fence = true; $0.stretchy = false }, mi("x"), mo(")") { $0.fence = true; $0.stretchy = false })),
     ReaderCase(name: "mfenced", input: "<mfenced><mi>a</mi><mi>b</mi><mi>c</mi></mfenced>",
