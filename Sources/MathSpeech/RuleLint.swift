@@ -259,6 +259,15 @@ public enum RuleLint {
         }
     }
 
+    /// The message for step `step` of a condition's path that names no role (``checkStyle``).
+    static func unknownRoleMessage(_ step: String, in path: [String]) -> String {
+        let written = path.joined(separator: ".")
+        if step == "parent" || step == "next" || step == "previous" {
+            return "'\(step)' in '\(written)' can only begin a path (parent steps, or next/previous steps, then child roles); here it would name a child role"
+        }
+        return "unknown role '\(step)' in '\(written)'"
+    }
+
     /// The checks of one compiled style.
     static func checkStyle(_ style: SpeechStyle, lexicon: Lexicon?, locale tag: String, resources: SpeechResources,
                            add: (LintFinding) -> Void) {
@@ -274,8 +283,18 @@ public enum RuleLint {
         func unknownProperty(_ name: String) -> Bool {
             PropertyName(name: name) == nil && PropertyReference.Pseudo(name: name) == .none
         }
+        /// The steps of `path` that are no role: an unknown name, or `parent`, `next` or `previous` after the
+        /// path's first steps (a path begins with `parent` steps or with `next`/`previous` steps, then names
+        /// children: `parent.parent.next` would look for a child in the role `next`, not the sibling after the
+        /// grandparent, and never match).
         func unknownConditionPath(_ path: [String]) -> [String] {
-            path.filter { !["parent", "next", "previous", "last", "first"].contains($0) && !roleNames.contains($0) }
+            var rest = path[...]
+            if rest.first == "parent" {
+                while rest.first == "parent" { rest = rest.dropFirst() }
+            } else {
+                while rest.first == "next" || rest.first == "previous" { rest = rest.dropFirst() }
+            }
+            return rest.filter { $0 != "last" && $0 != "first" && !roleNames.contains($0) }
         }
         let ownPrefix = "\(tag)/"
         var lookedUp: [String: (rule: SpeechRule, position: RulePosition)] = [:]
@@ -302,7 +321,7 @@ public enum RuleLint {
                     let p = position(condition: i)
                     switch condition {
                     case let .property(path, name, _, _):
-                        for r in unknownConditionPath(path) { error(p, "unknown role '\(r)' in '\((path + [name]).joined(separator: "."))'") }
+                        for r in unknownConditionPath(path) { error(p, Self.unknownRoleMessage(r, in: path + [name])) }
                         if unknownProperty(name) { error(p, "unknown property '\(name)' (`speak --explain` lists every node's properties)") }
                     case let .preference(name, test, _):
                         guard let d = preference(name) else {
@@ -315,7 +334,7 @@ public enum RuleLint {
                             }
                         }
                     case let .kind(path, kinds, _):
-                        for r in unknownConditionPath(path) { error(p, "unknown role '\(r)' in '\(path.joined(separator: "."))'") }
+                        for r in unknownConditionPath(path) { error(p, Self.unknownRoleMessage(r, in: path)) }
                         for k in unknownKinds(kinds) { error(p, "unknown kind '\(k)'") }
                     case let .parentKind(kinds, _), let .within(kinds, _):
                         for k in unknownKinds(kinds) { error(p, "unknown kind '\(k)'") }

@@ -115,6 +115,23 @@ import Testing
         #expect(findings.contains { $0.line == 7 && $0.column == 29 && $0.message.contains("simpel") }, "\(listing)")
     }
 
+    /// A path begins with `parent` steps or with `next`/`previous` steps: one of them later in the path
+    /// would name a child role and never match, so it is an error, where a well-formed path is none.
+    @Test func lintFindsAStepThatCanOnlyBeginAPath() {
+        let rules = """
+        style ClearSpeak
+        locale xx
+        inherit en/clearspeak
+        rule one for identifier
+          when parent.parent.next is number and previous.previous.text = x and parent.parent.base is number
+          say a
+        """
+        let findings = LocaleTools.lint(Self.resources(["Rules/xx/clearspeak.rules": rules]), locale: "xx")
+        let listing = findings.map(\.description).joined(separator: "\n")
+        #expect(findings.filter { $0.line == 5 && $0.severity == .error }.count == 1, "\(listing)")
+        #expect(findings.contains { $0.line == 5 && $0.message.contains("'next' in 'parent.parent.next' can only begin a path") }, "\(listing)")
+    }
+
     @Test func aKeyDefinedTwiceIsOneErrorAtItsLine() {
         let findings = LocaleTools.lint(Self.resources(["Locales/xx/functions.txt": "sin  sinus\nsin  sinus\n"]), locale: "xx")
         let twice = findings.filter { $0.message.contains("defined twice") }
