@@ -1435,9 +1435,10 @@ extension Analyzer {
         }
         /// The closing bracket of an opening parenthesis or square bracket (an expectation `E[X]`, a
         /// sequence `x[n]` and a functional `S[φ]` apply as `u(x)` does); nil for anything else.
+        func closer(_ open: String) -> String? { open == "(" ? ")" : open == "[" ? "]" : nil }
         func closer(_ m: MathNode) -> String? {
             guard case .operator(let t, _) = m.kind else { return nil }
-            return t == "(" ? ")" : t == "[" ? "]" : nil
+            return closer(t)
         }
         /// Items `c[from..<to]`: one simple item, or simple items separated by commas.
         func simpleList(_ c: MathNode.Children, _ from: Int, _ to: Int) -> Bool {
@@ -1463,7 +1464,7 @@ extension Analyzer {
                     // next 64 items only (a row of thousands of letters and parentheses stays linear).
                     let window = c[(i + 2) ..< min(c.count, i + 66)]
                     if let end = window.firstIndex(where: { isOperator($0, close) }) { applied = simpleList(c, i + 2, end) }
-                } else if case .fenced(let open, let closing) = next.kind, open == "(" && closing == ")" || open == "[" && closing == "]" {
+                } else if case .fenced(let open, let closing) = next.kind, closer(open) == closing {
                     applied = simpleList(next.children, 0, next.children.count)
                 } else if case .row = next.kind, let first = next.children.first, let last = next.children.last,
                           next.children.count >= 3, let close = closer(first), isOperator(last, close) {

@@ -283,18 +283,11 @@ public enum RuleLint {
         func unknownProperty(_ name: String) -> Bool {
             PropertyName(name: name) == nil && PropertyReference.Pseudo(name: name) == .none
         }
-        /// The steps of `path` that are no role: an unknown name, or `parent`, `next` or `previous` after the
-        /// path's first steps (a path begins with `parent` steps or with `next`/`previous` steps, then names
-        /// children: `parent.parent.next` would look for a child in the role `next`, not the sibling after the
-        /// grandparent, and never match).
+        /// The steps of `path` that are no role: an unknown name, or `parent`, `next` or `previous` among the
+        /// children after the path's leading steps (``CompiledCondition/Step/leading(_:)``, the compiler's
+        /// reading: `parent.parent.next` would look for a child in the role `next` and never match).
         func unknownConditionPath(_ path: [String]) -> [String] {
-            var rest = path[...]
-            if rest.first == "parent" {
-                while rest.first == "parent" { rest = rest.dropFirst() }
-            } else {
-                while rest.first == "next" || rest.first == "previous" { rest = rest.dropFirst() }
-            }
-            return rest.filter { $0 != "last" && $0 != "first" && !roleNames.contains($0) }
+            CompiledCondition.Step.leading(path).children.filter { $0 != "last" && $0 != "first" && !roleNames.contains($0) }
         }
         let ownPrefix = "\(tag)/"
         var lookedUp: [String: (rule: SpeechRule, position: RulePosition)] = [:]

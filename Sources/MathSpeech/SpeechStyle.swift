@@ -1250,22 +1250,8 @@ final class RuleTable: Sendable {
             if path.isEmpty { return -1 }
             let (n, isNew) = Builder.number(path, &pathNumbers)
             if isNew {
-                var rest = path[...]
-                switch rest.first {
-                case "parent":
-                    var levels = 0
-                    while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
-                    pathSteps.append(.parent(levels: levels))
-                case "next", "previous":
-                    // `previous.previous`: the sibling two before.
-                    var offset = 0
-                    while let step = rest.first, step == "next" || step == "previous" {
-                        offset += step == "next" ? 1 : -1
-                        rest = rest.dropFirst()
-                    }
-                    pathSteps.append(.sibling(offset: offset))
-                default: break
-                }
+                let (first, rest) = CompiledCondition.Step.leading(path)
+                if let first { pathSteps.append(first) }
                 for name in rest { pathSteps.append(name == "last" ? .lastChild : name == "first" ? .firstChild : .child(role(name))) }
                 pathStart.append(pathSteps.count)
             }
@@ -1480,6 +1466,31 @@ struct CompiledCondition: Sendable {
         case lastChild
         /// The first child, whatever its role (`{first} … {last}`: the two sides of a relation).
         case firstChild
+
+        /// How a written path begins (`parent.parent.base`, `previous.previous.text`): its leading `parent`
+        /// steps, or its leading `next`/`previous` steps, as one step (nil for neither), and the names after
+        /// them, which are children (`first`, `last` or a role). The one reading of the path grammar, for the
+        /// compiler (``SpeechStyle/Builder/path(_:)``) and for `rules lint`, which reports a `parent`, `next`
+        /// or `previous` among the children (`parent.next` would name a child role and never match).
+        static func leading(_ path: [String]) -> (step: Step?, children: ArraySlice<String>) {
+            var rest = path[...]
+            switch rest.first {
+            case "parent":
+                var levels = 0
+                while rest.first == "parent" { levels += 1; rest = rest.dropFirst() }
+                return (.parent(levels: levels), rest)
+            case "next", "previous":
+                // `previous.previous`: the sibling two before.
+                var offset = 0
+                while let step = rest.first, step == "next" || step == "previous" {
+                    offset += step == "next" ? 1 : -1
+                    rest = rest.dropFirst()
+                }
+                return (.sibling(offset: offset), rest)
+            default:
+                return (nil, rest)
+            }
+        }
     }
 
     /// The tests; numbers refer to the ``RuleTable``'s lists, `path` -1 to the node itself.
