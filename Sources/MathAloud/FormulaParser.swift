@@ -9,6 +9,39 @@ public enum FormulaNotation: String, Sendable, CaseIterable {
     case tex
     /// MathML (a `<math>` element or a presentation fragment).
     case mathml
+
+    /// The notation an input given without one is in: MathML when, after white space, a byte-order
+    /// mark and an XML declaration or comments, it opens a `math` element (`<math>`, `<math …>`,
+    /// `<m:math …>` with any prefix); TeX otherwise. No TeX formula begins so (`<` then a letter is
+    /// "less than" and a word), and a MathML document read as TeX is a page of "is less than m a t h".
+    public static func detected(in input: some StringProtocol) -> FormulaNotation {
+        var bytes = Substring(input).utf8[...]
+        func skipSpace() { while let b = bytes.first, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { bytes.removeFirst() } }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        skipSpace()
+        // An XML declaration or processing instruction, and comments, may come first.
+        while bytes.starts(with: Array("<?".utf8)) || bytes.starts(with: Array("<!--".utf8)) {
+            let close: [UInt8] = bytes.starts(with: Array("<?".utf8)) ? Array("?>".utf8) : Array("-->".utf8)
+            guard let end = bytes.firstRange(of: close) else { return .tex }
+            bytes = bytes[end.upperBound...]
+            skipSpace()
+        }
+        guard bytes.first == UInt8(ascii: "<") else { return .tex }
+        bytes.removeFirst()
+        // The element's name: `math`, or a prefix (an XML name without a colon) and `:math`.
+        var name = bytes.prefix { b in
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D || b == 0x2E || b == 0x3A
+        }
+        if let colon = name.lastIndex(of: 0x3A) {
+            let prefix = name[..<colon]
+            guard let first = prefix.first, first != 0x2D, first != 0x2E, !(first >= 0x30 && first <= 0x39), !prefix.contains(0x3A) else { return .tex }
+            name = name[name.index(after: colon)...]
+        }
+        guard name.elementsEqual("math".utf8) else { return .tex }
+        let after = bytes[name.endIndex...].first
+        return after == nil || after == 0x3E || after == 0x2F || after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D
+            ? .mathml : .tex
+    }
 }
 
 /// A parsed formula: the tree, the diagnostics and the source they point into.

@@ -62,7 +62,7 @@ public enum LocaleTools {
 
     private static func testCase(_ e: RuleExample, resources: SpeechResources, style: String, rule: String?) -> TestCase {
         var c = TestCase(origin: "\(resources.displayPath("Rules/" + e.file)):\(e.line)" + (rule.map { " (rule \($0))" } ?? ""),
-                         source: e.tex, notation: e.tex.hasPrefix("<math") ? .mathml : .tex, style: style,
+                         source: e.tex, notation: .detected(in: e.tex), style: style,
                          preferences: e.preferences, expected: e.speech)
         c.exactPauses = e.exactPauses
         return c

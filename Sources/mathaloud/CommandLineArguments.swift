@@ -180,6 +180,10 @@ struct CommandLineArguments {
     fileprivate init(spec: CommandSpec) { self.spec = spec }
 
     func flag(_ name: String) -> Bool { flags.contains(canonical(name)) }
+
+    /// The notation of a formula: MathML with `--mathml` or when the input opens a `math` element
+    /// (``FormulaNotation/detected(in:)``), TeX otherwise.
+    func notation(of input: String) -> FormulaNotation { flag("--mathml") ? .mathml : FormulaNotation.detected(in: input) }
     func value(_ name: String) -> String? { values[canonical(name)]?.last }
     func values(_ name: String) -> [String] { values[canonical(name)] ?? [] }
 
@@ -213,7 +217,7 @@ struct UsageError: Error, CustomStringConvertible {
 
 enum SharedOptions {
     static let help = OptionSpec(["-h", "--help"], nil, "print this help")
-    static let mathml = OptionSpec(["--mathml"], nil, "the input is MathML")
+    static let mathml = OptionSpec(["--mathml"], nil, "the input is MathML (an input that opens a <math> element is read as MathML without it)")
     static let text = OptionSpec(["--text"], nil, "the input is prose with inline math ($…$, $$…$$, \\(…\\), \\[…\\], \\begin{env}…\\end{env})")
     static let input = OptionSpec(["-i", "--input"], "FILE", "read the input from FILE instead of TEX or standard input ('-': standard input)",
                                   completion: .file)

@@ -88,7 +88,7 @@ enum ParseCommand {
             return failed ? .inputErrors : .success
         }
 
-        let formula = parser.parse(input, notation: args.flag("--mathml") ? .mathml : .tex)
+        let formula = parser.parse(input, notation: args.notation(of: input))
         let renderer = DiagnosticRenderer(source: formula.source, inputName: name)
         for d in formula.diagnostics { Output.error(renderer.terminal(d)) }
         if format == .json {

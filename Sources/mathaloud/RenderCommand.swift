@@ -128,7 +128,7 @@ enum RenderCommand {
             return text(renderer, input: input, directory: dir, format: chosen)
         }
 
-        let formula = args.flag("--mathml") ? renderer.render(mathML: input) : renderer.render(tex: input)
+        let formula = args.notation(of: input) == .mathml ? renderer.render(mathML: input) : renderer.render(tex: input)
         let diagnostics = DiagnosticRenderer(source: SourceText(input), inputName: name)
         for d in formula.diagnostics where d.severity != .note { Output.error(diagnostics.terminal(d)) }
         if let rejection = formula.rejection {

@@ -77,7 +77,7 @@ enum SayCommand {
             hadErrors = result.diagnostics.containsError
             speech = result.speech
         } else {
-            let spoken = speaker.speak(input, notation: args.flag("--mathml") ? .mathml : .tex)
+            let spoken = speaker.speak(input, notation: args.notation(of: input))
             let renderer = DiagnosticRenderer(source: spoken.source, inputName: name)
             for d in spoken.diagnostics { Output.error(renderer.terminal(d)) }
             if let rejection = spoken.rejection {

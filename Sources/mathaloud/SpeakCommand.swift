@@ -79,7 +79,7 @@ enum SpeakCommand {
             (speech, diagnostics) = (result.speech, result.diagnostics)
             renderer = DiagnosticRenderer(source: SourceText(input), inputName: name)
         } else {
-            let formula = speaker.speak(input, notation: args.flag("--mathml") ? .mathml : .tex, explain: args.flag("--explain"))
+            let formula = speaker.speak(input, notation: args.notation(of: input), explain: args.flag("--explain"))
             (speech, diagnostics) = (formula.speech, formula.diagnostics)
             renderer = DiagnosticRenderer(source: formula.source, inputName: name)
             spoken = formula

@@ -9,6 +9,20 @@ import Testing
         #expect(r.stdout == "three fourths\n")
     }
 
+    /// MathML given without `--mathml` is read as MathML when it opens a `math` element (it was read as
+    /// TeX: "is less than m a t h …"), also from standard input after an XML declaration; TeX that
+    /// begins with `<` stays TeX.
+    @Test func mathMLIsRecognisedWithoutTheFlag() throws {
+        let prefixed = try runCLI(["speak", #"<m:math xmlns:m="http://www.w3.org/1998/Math/MathML"><m:mi>x</m:mi><m:mo>+</m:mo><m:mn>1</m:mn></m:math>"#])
+        #expect(prefixed.status == 0)
+        #expect(prefixed.stdout == "x plus 1\n")
+        let declared = try runCLI(["speak"], stdin: Data("<?xml version=\"1.0\"?>\n<!-- a page -->\n<math display=\"block\"><mfrac><mn>3</mn><mn>4</mn></mfrac></math>\n".utf8))
+        #expect(declared.stdout == "three fourths\n")
+        let tex = try runCLI(["speak", "<mathit x"])
+        #expect(tex.status == 0)
+        #expect(!tex.stdout.contains("x plus"))
+    }
+
     /// Binary input to `speak --text` is one error (it printed 27 KB of garbage and 1,500 warnings).
     @Test func binaryTextIsOneError() throws {
         let r = try runCLI(["speak", "--text"], stdin: Data([0x89, 0x50, 0x4E, 0x0A, 0x47, 0x00, 0x24, 0x78, 0x24]))
