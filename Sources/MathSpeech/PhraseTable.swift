@@ -106,6 +106,8 @@ extension SpeechRule {
         }
         var rule = SpeechRule(name: name, kind: kind, conditions: conditions, template: template, examples: [], file: file, line: line)
         rule.early = early
+        rule.alternatives = alternatives
+        rule.alternativePositions = alternativePositions
         return rule
     }
 

@@ -99,7 +99,7 @@ public struct SpeechRule: Hashable, Sendable {
     public let name: String
     /// The semantic kind it applies to (`fraction`), or `*` for any.
     public let kind: String
-    /// All must hold.
+    /// All must hold (and, when the rule has ``alternatives``, all of one of them).
     public let conditions: [RuleCondition]
     /// What to say.
     public let template: [TemplatePart]
@@ -116,6 +116,32 @@ public struct SpeechRule: Hashable, Sendable {
     /// kind would otherwise hide), unless that language's files define a rule of the same name, which
     /// replaces it (``SpeechResources/style(_:locale:examples:)``).
     public var early = false
+    /// Sets of conditions of which one must hold besides ``conditions``: an `either` line and the `or`
+    /// lines after it. The rule speaks a node when all of ``conditions`` and all of one of these hold;
+    /// a style compiles each set as a rule of its own, with the same name, template and place
+    /// (``SpeechStyle/init(files:words:fixingPreferencesOf:)``).
+    public var alternatives: [[RuleCondition]] = []
+    /// Where each condition of each alternative is written.
+    public var alternativePositions: [[RulePosition]] = []
+
+    /// The sets of conditions under which the rule speaks: ``conditions`` with each alternative (or
+    /// alone, when there is none), with where each condition is written.
+    public var conditionSets: [(conditions: [RuleCondition], positions: [RulePosition])] {
+        alternatives.isEmpty ? [(conditions, conditionPositions)]
+            : zip(alternatives, alternativePositions).map { (conditions + $0, conditionPositions + $1) }
+    }
+
+    /// The rule as a style compiles it: one rule per set of ``conditionSets`` (the examples stay with
+    /// the first).
+    public var compiled: [SpeechRule] {
+        guard !alternatives.isEmpty else { return [self] }
+        return conditionSets.enumerated().map { k, set in
+            var rule = SpeechRule(name: name, kind: kind, conditions: set.conditions, template: template, examples: k == 0 ? examples : [],
+                                  file: file, line: line, conditionPositions: set.positions, templatePositions: templatePositions)
+            rule.early = early
+            return rule
+        }
+    }
 }
 
 /// A line and column (1-based, in characters) in a rule file.
@@ -190,7 +216,8 @@ public struct RuleFile: Hashable, Sendable {
         self.file = file
         var errors: [RuleFileError] = []
         typealias Current = (name: String, kind: String, line: Int, conditions: [RuleCondition], template: [TemplatePart], examples: [RuleExample],
-                             said: Bool, conditionPositions: [RulePosition], templatePositions: [RulePosition], early: Bool)
+                             said: Bool, conditionPositions: [RulePosition], templatePositions: [RulePosition], early: Bool,
+                             alternatives: [[RuleCondition]], alternativePositions: [[RulePosition]])
         var current: Current? = nil
         var names: Set<String> = []
 
@@ -204,7 +231,8 @@ public struct RuleFile: Hashable, Sendable {
             }
             rules.append(SpeechRule(name: c.name, kind: c.kind, conditions: c.conditions, template: c.template,
                                     examples: c.examples, file: file, line: c.line, conditionPositions: c.conditionPositions,
-                                    templatePositions: c.templatePositions, early: c.early))
+                                    templatePositions: c.templatePositions, early: c.early,
+                                    alternatives: c.alternatives, alternativePositions: c.alternativePositions))
         }
 
         // Lines are split on bytes: rule files are read at every start-up.
@@ -304,7 +332,7 @@ public struct RuleFile: Hashable, Sendable {
                             continue
                         }
                         if !names.insert(parts[0]).inserted { fail("rule '\(parts[0])' is defined twice in this file") }
-                        current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [], false)
+                        current = (parts[0], parts[2], lineNumber, [], [], [], false, [], [], false, [], [])
                     case "example":
                         guard includeExamples else { continue }
                         do throws(RuleSyntaxError) { examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
@@ -318,18 +346,38 @@ public struct RuleFile: Hashable, Sendable {
                     continue
                 }
                 switch keyword {
-                case "when":
+                case "when", "either", "or":
+                    if keyword == "either" && !current!.alternatives.isEmpty {
+                        fail("a rule has one 'either' line, with 'or' lines after it (write another rule for another choice)")
+                        continue
+                    }
+                    if keyword == "or" && current!.alternatives.isEmpty {
+                        fail("an 'or' line follows an 'either' line: 'either CONDITIONS' then 'or CONDITIONS', one of which must hold")
+                        continue
+                    }
+                    if keyword != "when" {
+                        // `either …` / `or …`: one of these sets must hold (``SpeechRule/alternatives``).
+                        current!.alternatives.append([])
+                        current!.alternativePositions.append([])
+                    }
                     let parts = splitAnd(all, restStart ..< bodyEnd)
-                    if current!.conditions.isEmpty {
-                        current!.conditions.reserveCapacity(parts.count)
-                        current!.conditionPositions.reserveCapacity(parts.count)
+                    if parts.count == 1 && parts[0].isEmpty {
+                        fail("write the conditions after '\(keyword)'")
+                        continue
                     }
                     for part in parts {
                         // Columns count characters (UTF-8 sequences) before the condition.
                         let partColumn = column + characterCount(all, bodyStart, part.lowerBound)
                         do throws(RuleSyntaxError) {
-                            current!.conditions.append(try parseCondition(all, part))
-                            current!.conditionPositions.append(RulePosition(line: lineNumber, column: partColumn))
+                            let condition = try parseCondition(all, part)
+                            let position = RulePosition(line: lineNumber, column: partColumn)
+                            if keyword == "when" {
+                                current!.conditions.append(condition)
+                                current!.conditionPositions.append(position)
+                            } else {
+                                current!.alternatives[current!.alternatives.count - 1].append(condition)
+                                current!.alternativePositions[current!.alternativePositions.count - 1].append(position)
+                            }
                         } catch {
                             fail(error.message, column: partColumn)
                         }
@@ -350,7 +398,7 @@ public struct RuleFile: Hashable, Sendable {
                     if current!.early { fail("'early' is written twice") }
                     current!.early = true
                 default:
-                    fail("unknown rule line '\(keyword)'; expected when, say, example or early")
+                    fail("unknown rule line '\(keyword)'; expected when, either, or, say, example or early")
                 }
             }
         }

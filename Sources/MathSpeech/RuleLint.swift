@@ -297,8 +297,8 @@ public enum RuleLint {
         for rule in style.rules {
             let isOwn = rule.file.hasPrefix(ownPrefix)
             let path = resources.displayPath("Rules/" + rule.file)
-            func position(condition i: Int) -> RulePosition {
-                i < rule.conditionPositions.count ? rule.conditionPositions[i] : RulePosition(line: rule.line, column: 1)
+            func position(_ positions: [RulePosition], condition i: Int) -> RulePosition {
+                i < positions.count ? positions[i] : RulePosition(line: rule.line, column: 1)
             }
             func position(part i: Int) -> RulePosition {
                 i < rule.templatePositions.count ? rule.templatePositions[i] : RulePosition(line: rule.line, column: 1)
@@ -310,8 +310,10 @@ public enum RuleLint {
                 if !unknownKinds([rule.kind]).isEmpty {
                     error(RulePosition(line: rule.line, column: 1), "unknown kind '\(rule.kind)' (the kinds are listed in Sources/MathSemantics/SemanticNode.swift; `speak --explain` shows them)")
                 }
-                for (i, condition) in rule.conditions.enumerated() {
-                    let p = position(condition: i)
+                // Each condition as written: the `when` lines', then each `either`/`or` line's.
+                for (conditions, positions) in [(rule.conditions, rule.conditionPositions)] + zip(rule.alternatives, rule.alternativePositions).map({ ($0, $1) }) {
+                for (i, condition) in conditions.enumerated() {
+                    let p = position(positions, condition: i)
                     switch condition {
                     case let .property(path, name, _, _):
                         for r in unknownConditionPath(path) { error(p, Self.unknownRoleMessage(r, in: path + [name])) }
@@ -337,6 +339,7 @@ public enum RuleLint {
                         for r in roles where !roleNames.contains(r) { error(p, "unknown role '\(r)'") }
                     case .followed, .first: break
                     }
+                }
                 }
                 for (i, part) in rule.template.enumerated() {
                     let p = position(part: i)
@@ -383,14 +386,36 @@ public enum RuleLint {
         let ownRules = style.rules.filter { $0.file.hasPrefix(ownPrefix) }
         var byFile: [String: [SpeechRule]] = [:]
         for r in ownRules { byFile[r.file, default: []].append(r) }
+        // With `either`/`or`, a set of conditions (the `when` lines' with one alternative's) is
+        // unreachable when one set of an earlier rule, or an earlier set of the same rule, is among it;
+        // the rule, when all its sets are.
         for (file, rules) in byFile {
-            let sets = rules.map { Set($0.conditions) }
+            let sets = rules.map { $0.conditionSets.map { Set($0.conditions) } }
             for j in rules.indices {
-                for i in 0 ..< j where (rules[i].kind == rules[j].kind || rules[i].kind == "*") && sets[i].isSubset(of: sets[j]) {
-                    add(LintFinding(file: resources.displayPath("Rules/" + file), line: rules[j].line, column: 1, severity: .error,
+                var shadowing: [(rule: Int, set: Int)?] = []
+                for (k, set) in sets[j].enumerated() {
+                    let earlier = sets[j][..<k].firstIndex { $0.isSubset(of: set) }.map { (rule: j, set: $0) }
+                    shadowing.append(earlier ?? (0 ..< j).lazy.compactMap { i -> (rule: Int, set: Int)? in
+                        guard rules[i].kind == rules[j].kind || rules[i].kind == "*" else { return nil }
+                        return sets[i].firstIndex { $0.isSubset(of: set) }.map { (rule: i, set: $0) }
+                    }.first)
+                }
+                let path = resources.displayPath("Rules/" + file)
+                if shadowing.allSatisfy({ $0 != nil }), let i = shadowing.first??.rule {
+                    add(LintFinding(file: path, line: rules[j].line, column: 1, severity: .error,
                                     message: "no input can reach this rule: rule '\(rules[i].name)' (line \(rules[i].line)) comes first and its conditions are all among this rule's",
                                     rule: rules[j].name))
-                    break
+                    continue
+                }
+                for (k, found) in shadowing.enumerated() {
+                    guard case let (i, set)? = found else { continue }
+                    // An alternative is reported on its `either`/`or` line.
+                    let at = rules[j].alternativePositions[k].first ?? RulePosition(line: rules[j].line, column: 1)
+                    let other = i == j ? "the line \(rules[j].alternativePositions[set].first?.line ?? rules[j].line) of this rule"
+                        : "rule '\(rules[i].name)' (line \(rules[i].line))"
+                    add(LintFinding(file: path, line: at.line, column: at.column, severity: .error,
+                                    message: "no input can reach this choice: \(other) comes first and its conditions are all among these",
+                                    rule: rules[j].name))
                 }
             }
         }

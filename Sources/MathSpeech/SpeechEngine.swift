@@ -107,7 +107,7 @@ public struct SpeechEngine: Sendable {
         init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences, limits: SpeechLimits) {
             self.limits = limits
             table = style.table
-            rules = style.rules
+            rules = style.compiledRules
             defaultVerbosity = style.defaultVerbosity
             self.lexicon = lexicon
             locale = style.locale

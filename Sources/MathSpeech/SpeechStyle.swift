@@ -27,6 +27,9 @@ public struct SpeechStyle: Sendable {
     public let levelWords: String?
     /// The rules compiled against the semantic tree's vocabulary: what matching and speaking read.
     let table: RuleTable
+    /// The rules the table holds: ``rules`` with each rule's `or when` sets of conditions as rules of
+    /// their own (``SpeechRule/compiled``); a trace names the set that held.
+    let compiledRules: [SpeechRule]
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
     /// The preferences of the files named in `fixingPreferencesOf` (reached through `inherit …
@@ -48,7 +51,10 @@ public struct SpeechStyle: Sendable {
         rules = files.flatMap(\.rules)
         self.words = words
         levelWords = files.lazy.compactMap(\.levelWords).first
-        table = RuleTable(rules, fileOrder: files.map(\.file))
+        // A rule with `or when` sets of conditions is compiled as one rule per set, in its place (the
+        // first whose set holds speaks; they say the same): matching keeps its per-rule rows.
+        compiledRules = rules.contains { !$0.alternatives.isEmpty } ? rules.flatMap(\.compiled) : rules
+        table = RuleTable(compiledRules, fileOrder: files.map(\.file))
     }
 
     /// The default value of the style's `Verbosity` preference (nil when it declares none): words

@@ -115,6 +115,40 @@ import Testing
         #expect(findings.contains { $0.line == 7 && $0.column == 29 && $0.message.contains("simpel") }, "\(listing)")
     }
 
+    /// A rule with `either` … `or` speaks a node when its `when` conditions and one choice hold (its
+    /// examples run); lint reads each choice's conditions at their place, and reports a rule all of
+    /// whose choices, or one choice, an earlier rule always takes first.
+    @Test func lintAndExamplesReadEitherOrChoices() {
+        let rules = """
+        style ClearSpeak
+        locale xx
+        inherit en/clearspeak
+        rule letter-x-or-y for identifier
+          when not pref Meaning = Literal
+          either text = x
+          or text = y and role is numerator
+          say chosen {text}
+          example x + y => chosen x plus y
+          example \\frac{y}{2} => chosen y over 2
+        rule plain-x for identifier
+          when text = x and not pref Meaning = Literal
+          say never
+        rule two-choices for identifier
+          when not pref Meaning = Literal
+          either text = x and role is numerator
+          or text = z and simpel
+          say also never
+        """
+        let findings = LocaleTools.lint(Self.resources(["Rules/xx/clearspeak.rules": rules]), locale: "xx")
+        let listing = findings.map(\.description).joined(separator: "\n")
+        func has(_ line: Int, _ text: String) -> Bool { findings.contains { $0.line == line && $0.message.contains(text) && $0.severity == .error } }
+        #expect(!findings.contains { $0.line == 9 || $0.line == 10 }, "\(listing)")
+        #expect(has(11, "no input can reach this rule: rule 'letter-x-or-y' (line 4)"), "\(listing)")
+        #expect(has(16, "no input can reach this choice: rule 'letter-x-or-y' (line 4)"), "\(listing)")
+        #expect(!has(17, "no input can reach"), "\(listing)")
+        #expect(findings.contains { $0.line == 17 && $0.column == 19 && $0.message.contains("unknown property 'simpel'") }, "\(listing)")
+    }
+
     /// A path begins with `parent` steps or with `next`/`previous` steps: one of them later in the path
     /// would name a child role and never match, so it is an error, where a well-formed path is none.
     @Test func lintFindsAStepThatCanOnlyBeginAPath() {

@@ -104,4 +104,38 @@ import Testing
             #expect(error.errors.contains { $0.line == 4 && $0.message.contains("{level:silent}") }, "\(error.errors)")
         }
     }
+
+    /// `either` … `or`: the `when` conditions hold with one choice; each choice is compiled as a rule of
+    /// its own in the rule's place, the examples staying with the first. An `or` without `either`, a
+    /// second `either` and a choice without conditions are errors at their lines.
+    @Test func eitherOrChoices() throws {
+        let file = try RuleFile(parsing: """
+            style S
+            locale en
+            rule a for identifier
+              when not pref Meaning = Literal
+              either text = x
+              # a comment between choices
+              or text = y and role is numerator
+              say chosen {text}
+              example x => chosen x
+            """, file: "en/s.rules")
+        let rule = try #require(file.rules.first)
+        #expect(rule.conditions.count == 1 && rule.alternatives.map(\.count) == [1, 2])
+        #expect(rule.alternativePositions.map { $0.map(\.line) } == [[5], [7, 7]])
+        #expect(rule.conditionSets.map(\.conditions.count) == [2, 3])
+        let compiled = rule.compiled
+        #expect(compiled.map(\.name) == ["a", "a"] && compiled.map(\.conditions.count) == [2, 3])
+        #expect(compiled.map(\.examples.count) == [1, 0] && compiled.allSatisfy { $0.alternatives.isEmpty })
+        for (text, line, message) in [("  or text = x\n  say b", 4, "follows an 'either' line"),
+                                      ("  either text = x\n  either text = y\n  say b", 5, "one 'either' line"),
+                                      ("  either\n  say b", 4, "conditions after 'either'")] {
+            do {
+                _ = try RuleFile(parsing: "style S\nlocale en\nrule b for identifier\n" + text + "\n", file: "en/s.rules")
+                Issue.record("expected an error: \(text)")
+            } catch {
+                #expect(error.errors.contains { $0.line == line && $0.message.contains(message) }, "\(error.errors)")
+            }
+        }
+    }
 }
