@@ -89,6 +89,10 @@ enum MathMLConvention {
 extension MathMLTreeBuilder {
     // MARK: - Element mapping
 
+    /// The signs that make a number written in `mn` negative: hyphen-minus, minus, figure dash, en dash,
+    /// small and fullwidth hyphen-minus.
+    static let leadingMinusSigns: Set<UInt32> = [0x2D, 0x2212, 0x2012, 0x2013, 0xFE63, 0xFF0D]
+
     /// Maps a closed element to what its parent receives.
     func build(_ frame: Frame) -> Item? {
         var attrs = MathMLAttributes(frame.attributes, element: frame.name, range: frame.startTagRange, trust: options.trust)
@@ -127,6 +131,17 @@ extension MathMLTreeBuilder {
                 if let v = plain.variant { variant = v }
             }
             if variant == .normal { variant = nil }
+            // A sign written inside the number (`<mn>−5</mn>`, `<mn>-0.2</mn>`, `<mn>–7</mn>` with a hyphen,
+            // a minus or a dash, as publishers' tools write negative numbers and exponents) is the minus
+            // before the number, as `<mo>−</mo><mn>5</mn>` is: it was "10 raised to the −5 power".
+            if let first = text.unicodeScalars.first, Self.leadingMinusSigns.contains(first.value) {
+                let rest = String(text.unicodeScalars.dropFirst()).trimmingCharacters(in: .whitespaces)
+                if let digit = rest.unicodeScalars.first, ("0" ... "9").contains(digit) || digit == "." || digit == "," {
+                    let minus = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: range)
+                    return .node(MathNode(.row, [minus, MathNode(.number(rest, variant: variant), range: range, attributes: attrs.leftover)],
+                                          range: range), marker: nil)
+                }
+            }
             return node(.number(text, variant: variant))
         case "mo":
             return buildOperator(frame, &attrs)
@@ -178,10 +193,18 @@ extension MathMLTreeBuilder {
         case "munder", "mover", "munderover":
             let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
                                             accentUnder: attrs.bool("accentunder") ?? false)
+            var parts = fixArity(frame, frame.name == "munderover" ? 3 : 2)
+            // A letter written as text under an accent or arrow (`<mover><mtext>E</mtext><mo>→</mo></mover>`,
+            // as some publishers set an upright vector) is the upright letter, as `<mi mathvariant="normal">`
+            // is: a letter the analysis reads (a vector applied to parentheses), not a word.
+            if parts.count == 2, case .operator = parts[1].kind, case let .text(t, variant) = parts[0].kind,
+               t.unicodeScalars.count == 1, let letter = t.unicodeScalars.first, letter.properties.isAlphabetic {
+                parts[0] = MathNode(.identifier(t, variant: variant ?? .normal), range: parts[0].range, attributes: parts[0].attributes)
+            }
             switch frame.name {
-            case "munder": return node(.under(props), fixArity(frame, 2))
-            case "mover": return node(.over(props), fixArity(frame, 2))
-            default: return node(.underOver(props), fixArity(frame, 3))
+            case "munder": return node(.under(props), parts)
+            case "mover": return node(.over(props), parts)
+            default: return node(.underOver(props), parts)
             }
         case "mmultiscripts":
             return buildMultiscripts(frame, &attrs)
@@ -427,6 +450,7 @@ extension MathMLTreeBuilder {
                 markers.append(marker)
             }
         }
+        Self.dashesAsMinus(&nodes)
         if nodes.count >= 2, let first = markers.first ?? nil, let last = markers.last ?? nil {
             var isFenced = false
             if first == .explicit, last == .explicit {

@@ -353,7 +353,24 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 warn("mathml.misplaced-element", "<mprescripts/> outside <mmultiscripts> is ignored", at: range)
             }
         }
+        Self.dashesAsMinus(&nodes)
         return nodes
+    }
+
+    /// An en dash or a figure dash set as an operator is the minus sign: word processors and publishers'
+    /// tools write `a – b` and `(–E)` so, which were read "a dash b", "dash E". Between two numbers it
+    /// stays, a range (`10–20`).
+    static func dashesAsMinus(_ nodes: inout [MathNode]) {
+        func isDash(_ n: MathNode) -> Bool {
+            if case .operator(let t, _) = n.kind { return t == "\u{2013}" || t == "\u{2012}" }
+            return false
+        }
+        func isNumber(_ n: MathNode) -> Bool { if case .number = n.kind { true } else { false } }
+        for i in nodes.indices where isDash(nodes[i]) {
+            if i > 0, i + 1 < nodes.count, isNumber(nodes[i - 1]), isNumber(nodes[i + 1]) { continue }
+            nodes[i] = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: nodes[i].range,
+                                attributes: nodes[i].attributes)
+        }
     }
 
     /// Whether an `annotation` with this `encoding` holds TeX (compared without case).

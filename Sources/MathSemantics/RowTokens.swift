@@ -994,14 +994,16 @@ extension Analyzer {
     }
 
     /// Whether a node can be the quantity of a measurement: a number, a power of ten or a numeric fraction.
+    /// A part in a row of its own is that part (`{10}^{6}`, MathML's `<msup><mrow><mn>10</mn></mrow>…`, as
+    /// publishers write scientific notation: the unit after it was left as letters, "10 to the sixth power m").
     static func isQuantity(_ m: MathNode) -> Bool {
         switch m.kind {
         case .number: return true
         case .superscript:
-            if case .number = m.children[0].kind, m.children.count == 2, !Analyzer.isPrimeOrRing(m.children[1]) { return true }
+            if m.children.count == 2, case .number = unwrapped(m.children[0]).kind, !Analyzer.isPrimeOrRing(m.children[1]) { return true }
             return false
         case .fraction:
-            if m.children.count == 2, case .number = m.children[0].kind, case .number = m.children[1].kind { return true }
+            if m.children.count == 2, case .number = unwrapped(m.children[0]).kind, case .number = unwrapped(m.children[1]).kind { return true }
             return false
         default: return false
         }
@@ -1080,22 +1082,41 @@ extension Analyzer {
                 return nil
             }
         }
+        // An upright symbol: an upright identifier's or a text's (`\mathrm{F}`, MathML `<mtext>F</mtext>`).
+        func uprightSymbol(_ n: MathNode) -> String? {
+            switch n.kind {
+            case .identifier(let t, let v) where v == .normal: return t
+            case .text(let t, _):
+                let symbol = t.trimmingSpaces
+                return symbol.isEmpty || symbol.count != t.count ? nil : symbol
+            default: return nil
+            }
+        }
         // The micro prefix written as a Greek letter before an upright unit symbol (`5\,\mu\mathrm{m}`,
-        // `\mathrm{\mu m}`, `\mu\mathrm{s}^2`): one prefixed unit, as `µm` written in one piece is.
+        // `\mathrm{\mu m}`, `\mu\mathrm{s}^2`, MathML `<mi>μ</mi><mtext>F</mtext>`), or another prefix
+        // written upright apart from its unit (`<mtext>k</mtext><mtext>Ω</mtext>`, as publishers' MathML
+        // writes them: "10 M Omega", "2.0 mu F"): one prefixed unit, as `µm` or `kΩ` written in one piece is.
         func microPrefixed(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
-            guard k + 1 < end, let m = items[k].raw, case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ",
-                  let next = items[k + 1].raw else { return nil }
+            guard k + 1 < end, let m = items[k].raw, let next = items[k + 1].raw else { return nil }
+            let prefix: String
+            if case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ" {
+                prefix = "µ"
+            } else if let p = uprightSymbol(m), UnitSymbols.prefixesWrittenApart.contains(p) {
+                prefix = p == "μ" ? "µ" : p
+            } else {
+                return nil
+            }
             var unitNode = next
             var power: Int? = nil
             if case .superscript = next.kind, next.children.count == 2, let p = unitPower(next.children[1]), p > 0 {
                 unitNode = next.children[0].groupContent
                 power = p
             }
-            guard case .identifier(let t, let v) = unitNode.kind, v == .normal,
+            guard let t = uprightSymbol(unitNode),
                   UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil
-                    || UnitSymbols.plain.contains("µ" + t) else { return nil }
+                    || UnitSymbols.plain.contains(prefix + t) else { return nil }
             // Written as the unit table reads a power (`µm^2` → `µm²`).
-            let written = "µ" + t + (power.map { "^\($0)" } ?? "")
+            let written = prefix + t + (power.map { "^\($0)" } ?? "")
             guard let key = UnitSymbols.writtenKey(written) else { return nil }
             return (written, key, power, SourceRange.union(m.range, next.range))
         }
@@ -1120,7 +1141,10 @@ extension Analyzer {
             return unit
         }
         var firstUsed = 1
-        guard let first = single(start) ?? group(start) ?? { firstUsed = 2; return microPrefixed(start) }() else { return nil }
+        // A prefix written apart is tried first: `<mtext>M</mtext><mtext>Ω</mtext>` is megohms, not molar and Ω.
+        var first = microPrefixed(start)
+        if first != nil { firstUsed = 2 } else { first = single(start) ?? group(start) }
+        guard let first else { return nil }
         // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
         if first.key == "d", start + 1 < end, items[start + 1].kind == .identifier || items[start + 1].kind == .scripts {
             return nil
@@ -1183,7 +1207,14 @@ extension Analyzer {
         // One `/` followed by a unit (`m/s`, `m/s^2`) or a product of units in parentheses
         // (`\mathrm{J/(kg\,K)}`: `J/kg K`, "joules per kilogram kelvin").
         let slash = start + unit.used
-        if slash + 1 < end, items[slash].kind == .operator, items[slash].scalar == "/" || items[slash].scalar == "∕", !unit.key.contains("/") {
+        // The slash may be written as text (`<mtext>m</mtext><mtext>/</mtext><mtext>s</mtext>`, as publishers'
+        // MathML writes m/s: it was "meters, divided by s").
+        let slashIsText: Bool = {
+            guard slash < end, let n = items[slash].raw, case .text(let t, _) = n.kind else { return false }
+            return t.trimmingSpaces == "/"
+        }()
+        if slash + 1 < end, (items[slash].kind == .operator && (items[slash].scalar == "/" || items[slash].scalar == "∕")) || slashIsText,
+           !unit.key.contains("/") {
             if let second = single(slash + 1) {
                 unit.text += "/" + second.text
                 unit.key += "/" + second.key

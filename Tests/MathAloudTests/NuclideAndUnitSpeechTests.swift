@@ -51,6 +51,25 @@ struct NuclideAndUnitSpeechTests {
 
     /// Digits grouped by commas are one number, read as TeX's `{,}` and MathML's `<mn>50,000</mn>` read
     /// (a unit after them stays a unit); lists, pairs and a leading zero stay as written.
+    /// Scientific notation as publishers write it in MathML: the power of ten's base in a row of its own
+    /// (`<msup><mrow><mn>10</mn></mrow>…`) and the exponent's sign inside `mn`; the unit after it is
+    /// said as the unit, as from TeX, where it was "10 to the sixth power m" and "raised to the −5 power".
+    @Test func publishersScientificNotationKeepsItsUnit() throws {
+        let speaker = try Speaker()
+        #expect(speaker.speak(mathML: "<math><mn>3.2</mn><mo>×</mo><msup><mrow><mn>10</mn></mrow><mn>6</mn></msup><mtext>m</mtext></math>").text
+            == "3.2 times 10 to the sixth power meters")
+        #expect(speaker.speak(tex: "3.2 \\times {10}^{6}\\,\\mathrm{m}").text == "3.2 times 10 to the sixth power meters")
+        #expect(speaker.speak(mathML: "<math><mn>1.6</mn><mo>×</mo><msup><mn>10</mn><mn>−19</mn></msup><mtext>C</mtext></math>").text
+            == speaker.speak(tex: "1.6 \\times 10^{-19}\\,\\mathrm{C}").text)
+        #expect(speaker.speak(mathML: "<math><mi>T</mi><mo>=</mo><mn>–7</mn></math>").text == "T equals negative 7")
+        // A prefix written apart from its unit, and a slash written as text, between units.
+        #expect(speaker.speak(mathML: "<math><mn>10.0</mn><mtext>k</mtext><mtext>Ω</mtext><mo>+</mo><mn>2.0</mn><mi>μ</mi><mtext>F</mtext></math>").text
+            == "10.0 kiloohms, plus 2.0 microfarads")
+        #expect(speaker.speak(mathML: "<math><mn>5</mn><mtext>m</mtext><mtext>/</mtext><mtext>s</mtext></math>").text == "5 meters per second")
+        // μ with a text index is no prefix (a coefficient of friction), and a letter alone is no unit.
+        #expect(speaker.speak(mathML: "<math><msub><mi>μ</mi><mtext>k</mtext></msub><mo>=</mo><mn>0.3</mn></math>").text == "mu sub k, equals 0.3")
+    }
+
     @Test func digitsGroupedByCommasAreOneNumber() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         #expect(speaker.speak(tex: "T = 13,000~\\mathrm{K}").text == speaker.speak(tex: "T = 13{,}000~\\mathrm{K}").text)

@@ -277,4 +277,30 @@ struct ReaderElementTests {
                             row(node(.fraction(.init()), mi("a"), mi("b")), mo("+"), node(.fenced(open: "(", close: ")"), mi("x"))))
         #expect(result.root.strippingRanges() == expected)
     }
+
+    /// A sign written inside `mn` (hyphen-minus, minus, figure or en dash) is the minus before the number,
+    /// as publishers' tools write negative numbers and exponents; a sign alone, or before no digit, stays.
+    @Test func signInsideNumberIsAMinus() {
+        for sign in ["-", "\u{2212}", "\u{2013}", "\u{2012}"] {
+            #expect(read("<mn>\(sign)5.2</mn>").root.strippingRanges() == row(mo("\u{2212}"), mn("5.2")), "\(sign)")
+        }
+        #expect(read("<mn>−</mn>").root.strippingRanges() == mn("−"))
+        #expect(read("<mn>-x</mn>").root.strippingRanges() == mn("-x"))
+        #expect(read("<mn>5-3</mn>").root.strippingRanges() == mn("5-3"))
+    }
+
+    /// A letter written as text under an accent or arrow is the upright letter; a word stays text.
+    @Test func letterAsTextUnderAnAccentIsALetter() {
+        let vector = read("<mover accent='true'><mtext>E</mtext><mo>→</mo></mover>").root.strippingRanges()
+        #expect(vector == node(.over(UnderOverProperties(accent: true, accentUnder: false)), mi("E", .normal), mo("→")))
+        let word = read("<mover><mtext>max</mtext><mo>→</mo></mover>").root.strippingRanges()
+        #expect(word == node(.over(UnderOverProperties(accent: false, accentUnder: false)), mtext("max"), mo("→")))
+    }
+
+    /// An en or figure dash set as an operator is the minus sign, except between two numbers (a range).
+    @Test func dashOperatorIsAMinus() {
+        #expect(read("<mrow><mi>a</mi><mo>–</mo><mi>b</mi></mrow>").root.strippingRanges() == row(mi("a"), mo("\u{2212}"), mi("b")))
+        #expect(read("<msup><mi>x</mi><mo>‒</mo></msup>").root.strippingRanges() == node(.superscript, mi("x"), mo("\u{2212}")))
+        #expect(read("<mrow><mn>10</mn><mo>–</mo><mn>20</mn></mrow>").root.strippingRanges() == row(mn("10"), mo("–"), mn("20")))
+    }
 }
