@@ -668,6 +668,9 @@ extension Analyzer {
         }
         switch m.kind {
         case .text(let t, let v):
+            if let nameClass = Self.functionNameClass(ofText: t) {
+                return identifierToken(t, nil, sole: nil, nameClass: nameClass, range: m.range)
+            }
             let n = text(t, range: m.range, variant: v)
             if kind(n) == .empty { return nil }
             // A letter or a number (a text in a font may be one: `\textbf{x}`) is an operand as it is.
@@ -692,6 +695,21 @@ extension Analyzer {
             return groupRowToken(m, ctx, argument: followsFunction(rowStart))
         default:
             return Token(.operand, node(m, ctx))
+        }
+    }
+
+    /// The class of a trigonometric, hyperbolic, logarithmic or exponential function's name written as
+    /// text (`<mtext>sin</mtext>`, as publishers' MathML writes it: 1,890 of the formulas of OpenStax's
+    /// University Physics against 21 in `mi`), which is read as that function, as `<mi>sin</mi>` is; nil for
+    /// other texts (spaces around a word make it prose; the two-letter names `th`, `ch`, `sh` and `lg`, `lb`
+    /// are an ordinal's suffix and units as text).
+    static func functionNameClass(ofText t: String) -> PropertyAtom? {
+        switch t {
+        case "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sech", "csch", "coth",
+             "log", "ln", "exp":
+            return Vocabulary.nameClass(t)
+        default:
+            return nil
         }
     }
 
@@ -991,6 +1009,10 @@ extension Analyzer {
                 let lower = sub.map { node($0, ctx) }
                 return limitToken(name, lower: lower, upper: nil, placement: placement, range: m.range)
             }
+        case .text(let t, _) where !underOverKind && Self.functionNameClass(ofText: t) != nil:
+            // `<msup><mtext>sin</mtext><mrow><mo>−</mo><mn>1</mn></mrow></msup>`: the inverse sine, as with `mi`.
+            return functionToken(functionName(t, range: base.range, nameClass: Self.functionNameClass(ofText: t)), sub: sub, sup: sup,
+                                 range: m.range, ctx)
         case .text(let t, _) where Vocabulary.nameClass(t.trimmingSpaces) == .limit:
             // A limit name written as text under its limit (`<munder><mtext>lim</mtext>…`).
             let name = functionName(t.trimmingSpaces, range: base.range, nameClass: .limit)
