@@ -112,7 +112,7 @@ extension SemanticTree.Records {
         if factors.count >= 3, let first = factors.first, let c = integerValue(first), c >= 1 {
             return isChemicalFormula(factors.dropFirst())
         }
-        // A state is made only after what the analysis read as a formula (``Analyzer/isFormula(_:beforeState:)``).
+        // A state is made only after what the analysis read as a formula (``SemanticTree/Records/isFormula(_:beforeState:)``).
         if let last = factors.last, kind(last) == .chemicalState { return factors.count >= 2 }
         guard factors.count >= 2 else { return false }
         var counted = false

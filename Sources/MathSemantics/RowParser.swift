@@ -828,7 +828,7 @@ extension Analyzer {
             facts.functionClass = .named
             return application(functionName(name, range: range(n), nameClass: .named), argument, facts)
         }
-        if isNabla(n), !p.atEnd {
+        if tree.isNabla(n), !p.atEnd {
             // ∇⋅F, ∇×F after another factor (κ∇⋅u, 2∇×E): the divergence or curl binds tighter than the
             // juxtaposition before it, as ∇ before an operand does. (∇ first in its term is not taken
             // here: term() makes the same infix of it.)
@@ -858,7 +858,7 @@ extension Analyzer {
         // times is written between them (`t⁢(x)`: the author says it is a product).
         // A formula before a state of matter (`\mathrm{CO}_2(g)`) is a formula and its state (``product(from:)``).
         if !t.explicitTimes, !p.atEnd, tokens[p.pos].fence >= 0, groups[Int(tokens[p.pos].fence)].isArgumentLike,
-           !isFormula(CollectionOfOne(n), beforeState: groups[Int(tokens[p.pos].fence)].node),
+           !tree.isFormula(CollectionOfOne(n), beforeState: groups[Int(tokens[p.pos].fence)].node),
            // In a quadratic form the matrix before the repeated vector is no function:
            // `(x-\mu)^T \Sigma^{-1} (x-\mu)`, `(x-\mu)^T A (x-\mu)` are Σ⁻¹ and A times (x−μ)
            // (``markQuadraticForms(_:)``).
@@ -910,19 +910,6 @@ extension Analyzer {
         return n
     }
 
-    /// ∇, also written as a vector (`\vec\nabla`, `\vec{\nabla}`): the operator del, a prefix before an
-    /// operand (the gradient) and the left side of ⋅ and × (divergence, curl) after another factor; the arrow
-    /// stays its child, so a literal reading still says it.
-    func isNabla(_ n: NodeID) -> Bool {
-        switch kind(n) {
-        case .identifier: return scalar(n) == "∇"
-        case .accent:
-            guard atom(n, .accentName) == .vector, let b = child(n, .base) else { return false }
-            return kind(b) == .identifier && scalar(b) == "∇"
-        default: return false
-        }
-    }
-
     /// `!`, `!!`, `%`, primes and `°` after an operand.
     mutating func postfixes(_ p: inout ExpressionParser, _ base: NodeID) -> NodeID {
         var n = base
@@ -972,7 +959,7 @@ extension Analyzer {
             let g = groups[Int(gi)]
             // `HCl(aq)`, `NaCl(s)`, `\mathrm{CO_2(g)}`: a formula before a state of matter is a formula
             // and its state (``product(from:)``), no function and its argument.
-            if isFormula(CollectionOfOne(head.node), beforeState: g.node) {
+            if tree.isFormula(CollectionOfOne(head.node), beforeState: g.node) {
                 return postfixes(&p, head.node)
             }
             if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
@@ -1192,7 +1179,7 @@ extension Analyzer {
             let f = factors[i]
             // `Fe Cl_3 (aq)`: a state in parentheses after a chemical formula written as mathematics is
             // the formula's state, as mhchem's `\ce{FeCl3(aq)}` marks it.
-            if i == end - 1, w - base >= 1, let word = stateWord(f), isFormula((base..<w).map { factors[$0] }, beforeState: f) {
+            if i == end - 1, w - base >= 1, let word = tree.stateWord(f), tree.isFormula((base..<w).map { factors[$0] }, beforeState: f) {
                 let mark = b.mark()
                 b.string(.state, word)
                 factors[w] = b.finish(.chemicalState, mark, text: word, range: range(f), rangeFromChildren: false)
@@ -1289,6 +1276,9 @@ extension Analyzer {
     /// Whether `factors[r]` can be a chemical formula (``SemanticTree/Records/isChemicalFormula(_:)``), by
     /// the kind of each factor: an element symbol, a subscript, a power or a fenced group, after an
     /// optional leading number. A cheap look that spares most products the array that test needs.
+    /// (Inlined: called out of line, a non-mutating method is handed a copy of the whole analyzer, see
+    /// ``SemanticTree/Records/isNabla(_:)``.)
+    @inline(__always)
     func mayBeChemicalFormula(_ r: Range<Int>) -> Bool {
         guard r.count >= 2 else { return false }
         var i = r.lowerBound
@@ -1304,40 +1294,6 @@ extension Analyzer {
             i += 1
         }
         return true
-    }
-
-    /// Whether `factors` are a formula that `state`, a state of matter in parentheses, follows: one
-    /// ``SemanticTree/Records/isFormulaBeforeState(_:)`` reads so, or one element after an optional
-    /// coefficient (`Na`, `2 Na`, `H_2`, `HCl`: an element symbol or a word of them, with a count or not;
-    /// several when each is written upright, `H I`) before a state that is written upright
-    /// (`Na(\mathrm{s})`, `H_2(\mathrm{g})`, as mhchem sets it) or in two letters (`(aq)`): an italic
-    /// letter there is as often an argument (`H_2(g)`, `B(s)`).
-    func isFormula<C: BidirectionalCollection>(_ factors: C, beforeState state: NodeID) -> Bool where C.Element == NodeID {
-        if tree.isFormulaBeforeState(factors) { return stateWord(state) != nil }
-        // After an optional coefficient (`2 Na(s)`).
-        var rest = factors[...]
-        if rest.count >= 2, let first = rest.first, let c = tree.integerValue(first), c >= 1 { rest = rest.dropFirst() }
-        guard !rest.isEmpty, rest.count <= 8 else { return false }
-        // Several elements side by side only when each is written upright (`H I (g)` of MathJax's mhchem
-        // output), not as italic letters (`H I(g)` may be a product and a function).
-        var upright = true
-        for n in rest {
-            let element = kind(n) == .subscript ? child(n, .base) : n
-            guard let element, tree.isElement(element) || tree.isElementWord(element) else { return false }
-            if kind(n) == .subscript, child(n, .subscript).flatMap({ tree.integerValue($0) }) == nil { return false }
-            if atom(element, .variant) != .normal && !has(element, .word) { upright = false }
-        }
-        guard rest.count == 1 || upright else { return false }
-        guard let word = stateWord(state), let c = child(state, .content) else { return false }
-        return word.utf8.count > 1 || atom(c, .variant) == .normal
-    }
-
-    /// The state of matter a fenced factor names (`(aq)`, ``SemanticTree/Records/stateSymbols``), or nil.
-    func stateWord(_ f: NodeID) -> String? {
-        guard kind(f) == .fenced, tree.string(f, .open) == "(", tree.string(f, .close) == ")",
-              let c = child(f, .content), kind(c) == .identifier else { return nil }
-        let word = text(c)
-        return SemanticTree.Records.stateSymbols.contains(word) ? word : nil
     }
 
     /// Whether letter `n` (possibly a function: ``SemanticTree/functionLikeness(_:)``) before parentheses
@@ -1519,7 +1475,7 @@ extension Analyzer {
     @inline(never)
     mutating func markQuadraticForm(at i: Int, before end: Int) {
         let f = factors[i]
-        guard let base = transposedBase(f) else { return }
+        guard let base = tree.transposedBase(f) else { return }
         for j in i + 1 ..< min(end, i + 1 + Analyzer.quadraticFormReach) {
             var later = factors[j]
             // A letter applied to the vector (`H(x-\mu)`, f, g, h and inverses are applied as functions);
@@ -1535,22 +1491,14 @@ extension Analyzer {
         }
     }
 
-    /// The base of a power transposed by its exponent — the letter T (any font) or ⊤, ⊺, ᵀ — when the
-    /// base is something a quadratic form can hold: not a number, nor a number in parentheses.
-    func transposedBase(_ f: NodeID) -> NodeID? {
-        guard let e = child(f, .exponent), kind(e) == .identifier || kind(e) == .operator,
-              let s = scalar(e), s == "T" || s == "⊤" || s == "⊺" || s == "ᵀ", let base = child(f, .base) else { return nil }
-        var inner = base
-        while kind(inner) == .fenced, let content = child(inner, .content) { inner = content }
-        return kind(inner) == .number ? nil : base
-    }
-
     /// Whether the factor right before the parenthesised group `g`, in the run being read, is a
-    /// transposed power (``transposedBase(_:)``) whose base is that group, and nothing is attached to
-    /// the group (a script or postfix would make it another factor, `f(x-y)^2`): then the letter before
-    /// the group is no function (``markQuadraticForms(_:)`` reads the product). Given the group's
-    /// number, not the group: a copy of the group for every letter before parentheses cost more than
-    /// the test.
+    /// transposed power (``SemanticTree/Records/transposedBase(_:)``) whose base is that group, and
+    /// nothing is attached to the group (a script or postfix would make it another factor, `f(x-y)^2`):
+    /// then the letter before the group is no function (``markQuadraticForms(_:)`` reads the product).
+    /// Given the group's number, not the group: a copy of the group for every letter before parentheses
+    /// cost more than the test. (Inlined, for the copy of the analyzer a call hands over, see
+    /// ``SemanticTree/Records/isNabla(_:)``.)
+    @inline(__always)
     func repeatsTransposedFactor(_ g: Int32, _ p: ExpressionParser) -> Bool {
         guard factors.count > p.runBase, let f = factors.last, kind(f) == .power else { return false }
         return transposedBaseIs(g, f, p)
@@ -1559,7 +1507,7 @@ extension Analyzer {
     /// ``repeatsTransposedFactor(_:_:)`` past its first test, out of line.
     @inline(never)
     func transposedBaseIs(_ g: Int32, _ f: NodeID, _ p: ExpressionParser) -> Bool {
-        guard let base = transposedBase(f), kind(base) == .fenced, groups[Int(g)].scripts == nil else { return false }
+        guard let base = tree.transposedBase(f), kind(base) == .fenced, groups[Int(g)].scripts == nil else { return false }
         if p.pos + 1 < p.end, tokens[p.pos + 1].kind == .postfix { return false }
         return tree.sameExpression(base, groups[Int(g)].node)
     }
@@ -1606,5 +1554,69 @@ extension Analyzer {
         default:
             return n
         }
+    }
+}
+
+// Read-only tests of the tree that the row parser's mutating methods (`factor`, `product`,
+// `application`, `markQuadraticForm`) ask: on the records view (four pointers, handed over in
+// registers). As non-mutating methods of `Analyzer` called out of line, each call was handed a copy of
+// the whole analyzer (536 bytes, a `memcpy` a call, ~11,000 for 2,000 whole speaks): 142.67 → 141.70 M
+// instructions, D1 write misses −4 %, `MathAloudBench stages` under callgrind, session 41.
+extension SemanticTree.Records {
+    /// ∇, also written as a vector (`\vec\nabla`, `\vec{\nabla}`): the operator del, a prefix before an
+    /// operand (the gradient) and the left side of ⋅ and × (divergence, curl) after another factor; the arrow
+    /// stays its child, so a literal reading still says it.
+    func isNabla(_ n: NodeID) -> Bool {
+        switch kind(n) {
+        case .identifier: return soleScalar(n) == "∇"
+        case .accent:
+            guard atom(n, .accentName) == .vector, let b = child(n, .base) else { return false }
+            return kind(b) == .identifier && soleScalar(b) == "∇"
+        default: return false
+        }
+    }
+
+    /// Whether `factors` are a formula that `state`, a state of matter in parentheses, follows: one
+    /// ``SemanticTree/Records/isFormulaBeforeState(_:)`` reads so, or one element after an optional
+    /// coefficient (`Na`, `2 Na`, `H_2`, `HCl`: an element symbol or a word of them, with a count or not;
+    /// several when each is written upright, `H I`) before a state that is written upright
+    /// (`Na(\mathrm{s})`, `H_2(\mathrm{g})`, as mhchem sets it) or in two letters (`(aq)`): an italic
+    /// letter there is as often an argument (`H_2(g)`, `B(s)`).
+    func isFormula<C: BidirectionalCollection>(_ factors: C, beforeState state: NodeID) -> Bool where C.Element == NodeID {
+        if isFormulaBeforeState(factors) { return stateWord(state) != nil }
+        // After an optional coefficient (`2 Na(s)`).
+        var rest = factors[...]
+        if rest.count >= 2, let first = rest.first, let c = integerValue(first), c >= 1 { rest = rest.dropFirst() }
+        guard !rest.isEmpty, rest.count <= 8 else { return false }
+        // Several elements side by side only when each is written upright (`H I (g)` of MathJax's mhchem
+        // output), not as italic letters (`H I(g)` may be a product and a function).
+        var upright = true
+        for n in rest {
+            let element = kind(n) == .subscript ? child(n, .base) : n
+            guard let element, isElement(element) || isElementWord(element) else { return false }
+            if kind(n) == .subscript, child(n, .subscript).flatMap({ integerValue($0) }) == nil { return false }
+            if atom(element, .variant) != .normal && !has(element, .word) { upright = false }
+        }
+        guard rest.count == 1 || upright else { return false }
+        guard let word = stateWord(state), let c = child(state, .content) else { return false }
+        return word.utf8.count > 1 || atom(c, .variant) == .normal
+    }
+
+    /// The state of matter a fenced factor names (`(aq)`, ``SemanticTree/Records/stateSymbols``), or nil.
+    func stateWord(_ f: NodeID) -> String? {
+        guard kind(f) == .fenced, string(f, .open) == "(", string(f, .close) == ")",
+              let c = child(f, .content), kind(c) == .identifier else { return nil }
+        let word = text(c)
+        return SemanticTree.Records.stateSymbols.contains(word) ? word : nil
+    }
+
+    /// The base of a power transposed by its exponent — the letter T (any font) or ⊤, ⊺, ᵀ — when the
+    /// base is something a quadratic form can hold: not a number, nor a number in parentheses.
+    func transposedBase(_ f: NodeID) -> NodeID? {
+        guard let e = child(f, .exponent), kind(e) == .identifier || kind(e) == .operator,
+              let s = soleScalar(e), s == "T" || s == "⊤" || s == "⊺" || s == "ᵀ", let base = child(f, .base) else { return nil }
+        var inner = base
+        while kind(inner) == .fenced, let content = child(inner, .content) { inner = content }
+        return kind(inner) == .number ? nil : base
     }
 }
