@@ -680,12 +680,16 @@ struct SpeechRun {
         // The list's decision rows for the node's role (none outside the vocabulary: not filtered) and
         // its parent's kind (or the root): the rules whose role and parent conditions hold, as bits
         // (``RuleTable/CandidateList/roleRow``).
+        // Rows are found with wrapping arithmetic (their places are in bounds when the lists are made):
+        // the overflow checks of each sum and product, here and in ``RequirementRows/clear(_:block:blocks:present:masks:)``,
+        // cost 1.25 M of 142.3 M instructions and 57 k mispredicted branches a pass of `MathAloudBench
+        // stages` (callgrind, session 41).
         let blocks = Int(list.pointee.blocks)
         let hasParent = context.parent >= 0
         let roleRow: UnsafePointer<UInt64>? = list.pointee.roleRow >= 0 && Int(context.role) < roleCount
-            ? candidateMasks + Int(list.pointee.roleRow) + Int(context.role) * blocks : nil
+            ? candidateMasks + (Int(list.pointee.roleRow) &+ Int(context.role) &* blocks) : nil
         let parentRow: UnsafePointer<UInt64>? = list.pointee.parentRow >= 0
-            ? candidateMasks + Int(list.pointee.parentRow) + (hasParent ? tree.kind(context.parent).number : kindCount) * blocks : nil
+            ? candidateMasks + (Int(list.pointee.parentRow) &+ (hasParent ? tree.kind(context.parent).number : kindCount) &* blocks) : nil
         // The roles of the node's children (vocabulary roles), their names and its parent's property
         // names, for the rules' path requirements (``RuleTable/Candidate/Probe/childRoles``), gathered only
         // when a rule of the list has them.
@@ -708,9 +712,9 @@ struct SpeechRun {
         // module's) was a call through its Equatable witness, 8 instructions a node with the list's
         // property (`MathAloudBench stages` under callgrind, session 17).
         if list.pointee.atomRow >= 0, let p = tree.property(context.node, list.pointee.atomName), case .atom = p.form, p.payload >= 0 {
-            atomRow = candidateMasks + Int(list.pointee.atomRow) + min(Int(p.payload), Int(list.pointee.atomRows) - 1) * blocks
+            atomRow = candidateMasks + (Int(list.pointee.atomRow) &+ min(Int(p.payload), Int(list.pointee.atomRows) &- 1) &* blocks)
         }
-        epoch += 1
+        epoch &+= 1
         // The rules whose tests of the text (kind) at the list's key path pass for the text (kind)
         // there (``RuleTable/CandidateList/keyRow``; its last two rows: no node there, a text no test
         // names), unless the key is text and a property of the tree is named `text`.
@@ -721,14 +725,14 @@ struct SpeechRun {
         if list.pointee.keyPath >= 0 && (list.pointee.keyIsKind || textIsPseudo) {
             let byKind = list.pointee.keyIsKind
             let row = resolve(Int(list.pointee.keyPath), context).map { byKind ? tree.kind($0.node).number : Int(textID($0.node)) } ?? -2
-            let start = Int(list.pointee.keyRow) + (row >= 0 ? row : Int(list.pointee.keyRows) + row) * blocks
+            let start = Int(list.pointee.keyRow) &+ (row >= 0 ? row : Int(list.pointee.keyRows) &+ row) &* blocks
             keyRow = candidateMasks + start
             if list.pointee.secondKeyPath >= 0 {
                 let kind = resolve(Int(list.pointee.secondKeyPath), context).map { tree.kind($0.node).number } ?? kindCount
-                secondKeyDistance = Int(list.pointee.secondKeyRow) + kind * blocks - start
+                secondKeyDistance = Int(list.pointee.secondKeyRow) &+ kind &* blocks &- start
                 if list.pointee.thirdKeyPath >= 0 {
                     let kind = resolve(Int(list.pointee.thirdKeyPath), context).map { tree.kind($0.node).number } ?? kindCount
-                    thirdKeyDistance = Int(list.pointee.thirdKeyRow) + kind * blocks - start
+                    thirdKeyDistance = Int(list.pointee.thirdKeyRow) &+ kind &* blocks &- start
                 }
             }
         }
@@ -760,7 +764,7 @@ struct SpeechRun {
                 }
             }
             let offset = block << 6
-            block += 1
+            block &+= 1
             rules: while bits != 0 {
                 let candidate = first + (offset | bits.trailingZeroBitCount)
                 bits &= bits &- 1
@@ -772,8 +776,8 @@ struct SpeechRun {
                     guard kind < kindCount, candidate.pointee.pathKinds.contains(number: kind) else {
                         // The later rules of the block whose test of the same path fails are cleared:
                         // those testing it (the last row) whose test does not hold for this kind.
-                        let rows = candidateMasks + Int(candidate.pointee.pathRow) + offset >> 6
-                        bits &= ~rows[(kindCount + 1) * blocks] | rows[kind * blocks]
+                        let rows = candidateMasks + (Int(candidate.pointee.pathRow) &+ offset >> 6)
+                        bits &= ~rows[(kindCount &+ 1) &* blocks] | rows[kind &* blocks]
                         continue
                     }
                 }

@@ -287,15 +287,17 @@ struct RequirementRows: Sendable {
         // Only the lacking names are visited, each row read by its number: walking every required
         // name to keep a running place cost 9 instructions a name, most of them lacking
         // (`MathAloudBench stages` under callgrind, session 13).
+        // Wrapping arithmetic: the rows are in bounds when the lists are made (see ``SpeechRun``'s
+        // matching, session 41).
         let lacking = names.subtracting(present)
-        let first = Int(start) + block
+        let first = Int(start) &+ block
         var l = lacking.low, h = lacking.high
         while l != 0 {
-            bits &= ~masks[first + l.trailingZeroBitCount * blocks]
+            bits &= ~masks[first &+ l.trailingZeroBitCount &* blocks]
             l &= l &- 1
         }
         while h != 0 {
-            bits &= ~masks[first + (64 + h.trailingZeroBitCount) * blocks]
+            bits &= ~masks[first &+ (64 &+ h.trailingZeroBitCount) &* blocks]
             h &= h &- 1
         }
     }
