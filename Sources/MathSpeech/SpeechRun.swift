@@ -672,20 +672,28 @@ struct SpeechRun {
             : candidates(kind: kind, string: text, split)
         let list = candidateLists + Int(chosen >= 0 ? chosen : split.pointee.other)
         if list.pointee.rules.isEmpty { return nil }
-        let present = list.pointee.requiresAny ? tree.propertyNames(context.node) : NameSet()
-        if !list.pointee.needsOneOf.isEmpty && !list.pointee.needsOneOf.intersects(present) { return nil }
         // In a list chosen by the node's text, each rule's `text = …` condition holds (unless a
         // property of the tree is named `text`).
         let skipsTextTests = chosen >= 0 && textIsPseudo
         // The list's decision rows for the node's role (none outside the vocabulary: not filtered) and
         // its parent's kind (or the root): the rules whose role and parent conditions hold, as bits
         // (``RuleTable/CandidateList/roleRow``).
+        // Rows are found with wrapping arithmetic (their places are in bounds when the lists are made):
+        // the overflow checks of each sum and product, here and in ``RequirementRows/clear(_:block:blocks:present:masks:)``,
+        // cost 1.25 M of 142.3 M instructions and 57 k mispredicted branches a pass of `MathAloudBench
+        // stages` (callgrind, session 41).
         let blocks = Int(list.pointee.blocks)
         let hasParent = context.parent >= 0
         let roleRow: UnsafePointer<UInt64>? = list.pointee.roleRow >= 0 && Int(context.role) < roleCount
-            ? candidateMasks + Int(list.pointee.roleRow) + Int(context.role) * blocks : nil
+            ? candidateMasks + (Int(list.pointee.roleRow) &+ Int(context.role) &* blocks) : nil
         let parentRow: UnsafePointer<UInt64>? = list.pointee.parentRow >= 0
-            ? candidateMasks + Int(list.pointee.parentRow) + (hasParent ? tree.kind(context.parent).number : kindCount) * blocks : nil
+            ? candidateMasks + (Int(list.pointee.parentRow) &+ (hasParent ? tree.kind(context.parent).number : kindCount) &* blocks) : nil
+        // A list of one block (most) whose role and parent rows leave no rule is left before the names
+        // and paths below are gathered: one node in six that has rules (5.2 k of 31.9 k a pass of
+        // `MathAloudBench stages`, session 41).
+        if blocks == 1 && (roleRow.map { $0[0] } ?? ~0) & (parentRow.map { $0[0] } ?? ~0) == 0 { return nil }
+        let present = list.pointee.requiresAny ? tree.propertyNames(context.node) : NameSet()
+        if !list.pointee.needsOneOf.isEmpty && !list.pointee.needsOneOf.intersects(present) { return nil }
         // The roles of the node's children (vocabulary roles), their names and its parent's property
         // names, for the rules' path requirements (``RuleTable/Candidate/Probe/childRoles``), gathered only
         // when a rule of the list has them.
@@ -708,26 +716,38 @@ struct SpeechRun {
         // module's) was a call through its Equatable witness, 8 instructions a node with the list's
         // property (`MathAloudBench stages` under callgrind, session 17).
         if list.pointee.atomRow >= 0, let p = tree.property(context.node, list.pointee.atomName), case .atom = p.form, p.payload >= 0 {
-            atomRow = candidateMasks + Int(list.pointee.atomRow) + min(Int(p.payload), Int(list.pointee.atomRows) - 1) * blocks
+            atomRow = candidateMasks + (Int(list.pointee.atomRow) &+ min(Int(p.payload), Int(list.pointee.atomRows) &- 1) &* blocks)
         }
-        epoch += 1
+        epoch &+= 1
         // The rules whose tests of the text (kind) at the list's key path pass for the text (kind)
         // there (``RuleTable/CandidateList/keyRow``; its last two rows: no node there, a text no test
         // names), unless the key is text and a property of the tree is named `text`.
+        // The other keys' rows (``RuleTable/CandidateList/secondKeyPath``) are read at their distance
+        // from the first's (0: the same row again), a word more a block rather than a row pointer more.
         var keyRow: UnsafePointer<UInt64>? = nil
+        var secondKeyDistance = 0, thirdKeyDistance = 0
         if list.pointee.keyPath >= 0 && (list.pointee.keyIsKind || textIsPseudo) {
             let byKind = list.pointee.keyIsKind
             let row = resolve(Int(list.pointee.keyPath), context).map { byKind ? tree.kind($0.node).number : Int(textID($0.node)) } ?? -2
-            keyRow = candidateMasks + Int(list.pointee.keyRow) + (row >= 0 ? row : Int(list.pointee.keyRows) + row) * blocks
+            let start = Int(list.pointee.keyRow) &+ (row >= 0 ? row : Int(list.pointee.keyRows) &+ row) &* blocks
+            keyRow = candidateMasks + start
+            if list.pointee.secondKeyPath >= 0 {
+                let kind = resolve(Int(list.pointee.secondKeyPath), context).map { tree.kind($0.node).number } ?? kindCount
+                secondKeyDistance = Int(list.pointee.secondKeyRow) &+ kind &* blocks &- start
+                if list.pointee.thirdKeyPath >= 0 {
+                    let kind = resolve(Int(list.pointee.thirdKeyPath), context).map { tree.kind($0.node).number } ?? kindCount
+                    thirdKeyDistance = Int(list.pointee.thirdKeyRow) &+ kind &* blocks &- start
+                }
+            }
         }
         let first = candidates + list.pointee.rules.lowerBound
         var block = 0
         while block < blocks {
-            var bits: UInt64 = block == blocks - 1 ? list.pointee.lastBlock : ~0
+            var bits: UInt64 = block == blocks &- 1 ? list.pointee.lastBlock : ~0
             if let roleRow { bits &= roleRow[block] }
             if let parentRow { bits &= parentRow[block] }
             if let atomRow { bits &= atomRow[block] }
-            if let keyRow { bits &= keyRow[block] }
+            if let keyRow { bits &= keyRow[block] & keyRow[block + secondKeyDistance] & keyRow[block + thirdKeyDistance] }
             // The rules that require a property the node, its parent or its children lack are not
             // visited (``RuleTable/CandidateList/requirementRows``); read only when the rows above left
             // a rule (one block in seven had none: 0.17 M of 147.8 M instructions, `MathAloudBench
@@ -748,7 +768,7 @@ struct SpeechRun {
                 }
             }
             let offset = block << 6
-            block += 1
+            block &+= 1
             rules: while bits != 0 {
                 let candidate = first + (offset | bits.trailingZeroBitCount)
                 bits &= bits &- 1
@@ -760,8 +780,8 @@ struct SpeechRun {
                     guard kind < kindCount, candidate.pointee.pathKinds.contains(number: kind) else {
                         // The later rules of the block whose test of the same path fails are cleared:
                         // those testing it (the last row) whose test does not hold for this kind.
-                        let rows = candidateMasks + Int(candidate.pointee.pathRow) + offset >> 6
-                        bits &= ~rows[(kindCount + 1) * blocks] | rows[kind * blocks]
+                        let rows = candidateMasks + (Int(candidate.pointee.pathRow) &+ offset >> 6)
+                        bits &= ~rows[(kindCount &+ 1) &* blocks] | rows[kind &* blocks]
                         continue
                     }
                 }
@@ -770,7 +790,7 @@ struct SpeechRun {
                 let endTest = candidate.pointee.endTest
                 while t < endTest {
                     if t != skipped && !holds(tests + Int(t), context) { continue rules }
-                    t += 1
+                    t &+= 1
                 }
                 // The tests the list's rows decide (``RuleTable/Candidate/Probe/endTest``), for a role
                 // they do not know.
@@ -1496,11 +1516,12 @@ struct SpeechRun {
 
     /// ``resolve(_:_:)`` without the memory. The steps are counted with wrapping arithmetic, not over
     /// a range: the range's checks of its bounds and of each step cost 0.12 M of 140.9 M instructions
-    /// a pass of `MathAloudBench stages` (callgrind, session 39).
+    /// a pass of `MathAloudBench stages` (callgrind, session 39); so are the path's end, a sibling's
+    /// index and an ancestor's place (in bounds by the guards; 0.11 M more, session 41).
     private mutating func follow(_ path: Int, _ context: Context) -> Frame? {
         var current = Frame(node: context.node, role: context.role)
         var s = pathStart[path]
-        let end = pathStart[path + 1]
+        let end = pathStart[path &+ 1]
         while s < end {
             switch pathSteps[s] {
             case .child(let role):
@@ -1518,9 +1539,9 @@ struct SpeechRun {
                 current = Frame(node: link.node, role: link.role)
             case .parent(let levels):
                 guard context.parent >= 0, levels <= ancestorCount else { return nil }
-                current = ancestors[ancestorCount - levels]
+                current = ancestors[ancestorCount &- levels]
             case .sibling(let offset):
-                let i = context.index + offset
+                let i = context.index &+ offset
                 guard context.parent >= 0, i >= 0, i < tree.childCount(context.parent) else { return nil }
                 let link = tree.child(context.parent, at: i)
                 current = Frame(node: link.node, role: link.role)

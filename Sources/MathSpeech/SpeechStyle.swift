@@ -293,15 +293,17 @@ struct RequirementRows: Sendable {
         // Only the lacking names are visited, each row read by its number: walking every required
         // name to keep a running place cost 9 instructions a name, most of them lacking
         // (`MathAloudBench stages` under callgrind, session 13).
+        // Wrapping arithmetic: the rows are in bounds when the lists are made (see ``SpeechRun``'s
+        // matching, session 41).
         let lacking = names.subtracting(present)
-        let first = Int(start) + block
+        let first = Int(start) &+ block
         var l = lacking.low, h = lacking.high
         while l != 0 {
-            bits &= ~masks[first + l.trailingZeroBitCount * blocks]
+            bits &= ~masks[first &+ l.trailingZeroBitCount &* blocks]
             l &= l &- 1
         }
         while h != 0 {
-            bits &= ~masks[first + (64 + h.trailingZeroBitCount) * blocks]
+            bits &= ~masks[first &+ (64 &+ h.trailingZeroBitCount) &* blocks]
             h &= h &- 1
         }
     }
@@ -603,8 +605,18 @@ final class RuleTable: Sendable {
         let parentRequirementRows: RequirementRows
         let grandparentRequirementRows: RequirementRows
         let childRequirementRows: RequirementRows
+        /// The kinds of two more paths, keyed as ``keyPath`` is (the next most tested kinds, by the
+        /// same measure; -1 for none, always without ``keyPath``, so read only for a list that has one),
+        /// with their rows (``SemanticKind/allCases`` + 2 each): a node visits only the rules all the
+        /// keys' rows keep. The invisible times's list (77 rules, 63 testing the kind of `previous`, 61
+        /// of `next`, 15 of `next.content`) visited five rules a node, 20.5 k of the 52 k calls of `holds`
+        /// per 1,000 arXiv formulas (`MathAloudBench stages`, session 41).
+        let secondKeyPath: Int32
+        let secondKeyRow: Int32
+        let thirdKeyPath: Int32
+        let thirdKeyRow: Int32
         /// Room that makes the list 192 bytes: three whole cache lines (see above).
-        private let padding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        private let padding: UInt64 = 0
 
         /// The list's rules in ``Candidates/rules`` (bounds in order when made: not checked again).
         var rules: Range<Int> { Range(uncheckedBounds: (Int(ruleStart), Int(ruleEnd))) }
@@ -764,13 +776,10 @@ final class RuleTable: Sendable {
                     }
                 }
             }
-            // A text before a kind: a kind test is mostly a rule's first, which ``Candidate/Probe/kindPath``
-            // decides already (a power's kinds before its exponent's text gave back 1.2 M instructions of
-            // the 1.3 M the text saves).
-            if let (path, byKind, _) = keyTesters.filter({ $0.rules >= 8 })
-                .max(by: { ($1.byKind ? 1 : 0, $0.rules, $1.path) < ($0.byKind ? 1 : 0, $1.rules, $0.path) }) {
-                // Each row starts with every rule of the list; a rule testing the path's text (kind) is
-                // cleared from the rows of the texts (kinds) its tests fail.
+            // Per text (kind) at `path`, the list's rules whose tests of it pass: each row starts with
+            // every rule of the list; a rule testing the path's text (kind) is cleared from the rows of
+            // the texts (kinds) its tests fail. Returns the rows' count and where they start.
+            func addKeyRows(_ path: Int32, _ byKind: Bool) -> (count: Int32, start: Int32) {
                 let tests = list.map { r in entries[r].keyTests.first { $0.path == path && $0.byKind == byKind } }
                 let rowCount = tests.lazy.compactMap { $0?.rows }.first!
                 let all = newRows(1)
@@ -781,16 +790,36 @@ final class RuleTable: Sendable {
                     let bit = ~(UInt64(1) << UInt64(j & 63)), column = j >> 6
                     for row in 0 ..< rowCount where !test.passes(row: row) { rows[row * blocks + column] &= bit }
                 }
+                let start = Int32(masks.count)
+                masks += rows
+                return (Int32(rowCount), start)
+            }
+            // A text before a kind: a kind test is mostly a rule's first, which ``Candidate/Probe/kindPath``
+            // decides already (a power's kinds before its exponent's text gave back 1.2 M instructions of
+            // the 1.3 M the text saves).
+            let keyOrder: ((path: Int32, byKind: Bool, rules: Int), (path: Int32, byKind: Bool, rules: Int)) -> Bool = {
+                ($1.byKind ? 1 : 0, $0.rules, $1.path) < ($0.byKind ? 1 : 0, $1.rules, $0.path)
+            }
+            if let (path, byKind, _) = keyTesters.filter({ $0.rules >= 8 }).max(by: keyOrder) {
                 keyPath = path
                 keyIsKind = byKind
-                keyRows = Int32(rowCount)
-                keyRow = Int32(masks.count)
-                masks += rows
+                (keyRows, keyRow) = addKeyRows(path, byKind)
+                // The next most tested kinds (``secondKeyPath``, ``thirdKeyPath``).
+                let more = keyTesters.filter { $0.rules >= 8 && $0.byKind && ($0.path, $0.byKind) != (path, byKind) }
+                    .sorted { keyOrder($1, $0) }
+                secondKeyPath = more.count > 0 ? more[0].path : -1
+                secondKeyRow = more.count > 0 ? addKeyRows(more[0].path, true).start : -1
+                thirdKeyPath = more.count > 1 ? more[1].path : -1
+                thirdKeyRow = more.count > 1 ? addKeyRows(more[1].path, true).start : -1
             } else {
                 keyPath = -1
                 keyIsKind = false
                 keyRows = 0
                 keyRow = -1
+                secondKeyPath = -1
+                secondKeyRow = -1
+                thirdKeyPath = -1
+                thirdKeyRow = -1
             }
             childRequirementRows = makeRequirementRows({ $0.childRequires }, childNeeds)
             if excludesParents {
