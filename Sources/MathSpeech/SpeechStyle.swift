@@ -27,8 +27,8 @@ public struct SpeechStyle: Sendable {
     public let levelWords: String?
     /// The rules compiled against the semantic tree's vocabulary: what matching and speaking read.
     let table: RuleTable
-    /// The rules the table holds: ``rules`` with each rule's `or when` sets of conditions as rules of
-    /// their own (``SpeechRule/compiled``); a trace names the set that held.
+    /// The rules the table holds: ``rules`` with each choice of a rule's `either`/`or` lines as a rule of
+    /// its own (``SpeechRule/compiled``); a trace lists the conditions of the choice that held.
     let compiledRules: [SpeechRule]
 
     /// Compiles rule files: `files[0]` is the style's own file, the rest what it inherits (in order).
@@ -51,8 +51,8 @@ public struct SpeechStyle: Sendable {
         rules = files.flatMap(\.rules)
         self.words = words
         levelWords = files.lazy.compactMap(\.levelWords).first
-        // A rule with `or when` sets of conditions is compiled as one rule per set, in its place (the
-        // first whose set holds speaks; they say the same): matching keeps its per-rule rows.
+        // A rule with `either`/`or` choices is compiled as one rule per choice, in its place (the first
+        // whose conditions hold speaks; they say the same): matching keeps its per-rule rows.
         compiledRules = rules.contains { !$0.alternatives.isEmpty } ? rules.flatMap(\.compiled) : rules
         table = RuleTable(compiledRules, fileOrder: files.map(\.file))
     }
