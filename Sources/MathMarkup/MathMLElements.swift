@@ -320,7 +320,7 @@ extension MathMLTreeBuilder {
             let isDisplay = attrs.take("display").map { $0.trimmingCharacters(in: .whitespaces) == "block" }
                 ?? (attrs.take("mode").map { $0.trimmingCharacters(in: .whitespaces) == "display" } ?? false)
             noteMath(display: isDisplay, attributes: attrs.remaining)
-            let nodes = collectNodes(frame)
+            let nodes = rowChildren(frame)
             // The author's words for the whole formula (its accessible name) are what it says: kept on
             // the root as its `aria-label`.
             if options.keepsFormulaLabel, let label = Self.directSpeech(attrs.remaining) {
@@ -363,7 +363,7 @@ extension MathMLTreeBuilder {
 
     /// The content of an element with an inferred `mrow` (`msqrt`): one child as is, otherwise a row.
     private func inferredRow(_ frame: Frame) -> MathNode {
-        let nodes = collectNodes(frame)
+        let nodes = rowChildren(frame)
         if nodes.count == 1 { return nodes[0] }
         let range = nodes.reduce(nil) { SourceRange.union($0, $1.range) } ?? frame.contentRange
         return MathNode(.row, nodes, range: range)
@@ -462,7 +462,7 @@ extension MathMLTreeBuilder {
             if isFenced { return fencedRow(frame, nodes, &attrs) }
         }
         if Self.isOpenerBeforeEmptyCloser(nodes) { return fencedRow(frame, nodes, &attrs) }
-        return .node(MathNode(.row, collectNodes(frame), range: frame.range, attributes: attrs.leftover), marker: nil)
+        return .node(MathNode(.row, rowChildren(frame), range: frame.range, attributes: attrs.leftover), marker: nil)
     }
 
     /// The fenced group of an `mrow` whose first and last children are its fences.

@@ -357,6 +357,35 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         return nodes
     }
 
+    /// The children of a row, with a sentence's punctuation typed at the end of a one-word text
+    /// (`<mtext>N,</mtext>`, `<mtext>m/s;</mtext>`, `<mtext>kg?</mtext>`: some 500 formulas of OpenStax's
+    /// University Physics, whose unit was then no unit, "4 N,") set apart as a text of its own: the word is
+    /// read as what it is, and the punctuation as the pause it is. Only in rows, whose children can grow.
+    func rowChildren(_ frame: Frame) -> [MathNode] {
+        let nodes = collectNodes(frame)
+        guard nodes.contains(where: { Self.trailingPunctuation(of: $0) != nil }) else { return nodes }
+        var split: [MathNode] = []
+        split.reserveCapacity(nodes.count + 1)
+        for n in nodes {
+            if let (word, mark) = Self.trailingPunctuation(of: n), case let .text(_, variant) = n.kind {
+                split.append(MathNode(.text(word, variant: variant), range: n.range, attributes: n.attributes))
+                split.append(MathNode(.text(mark, variant: variant), range: n.range))
+            } else {
+                split.append(n)
+            }
+        }
+        return split
+    }
+
+    /// A one-word text's word and the comma, semicolon, colon or question mark after it; nil for other nodes.
+    static func trailingPunctuation(of n: MathNode) -> (word: String, mark: String)? {
+        guard case let .text(t, _) = n.kind, let last = t.unicodeScalars.last, ",;:?".unicodeScalars.contains(last) else { return nil }
+        let word = String(t.unicodeScalars.dropLast())
+        guard let end = word.unicodeScalars.last, !",;:?".unicodeScalars.contains(end),
+              !word.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else { return nil }
+        return (word, String(last))
+    }
+
     /// An en dash or a figure dash set as an operator is the minus sign: word processors and publishers'
     /// tools write `a – b` and `(–E)` so, which were read "a dash b", "dash E". Between two numbers it
     /// stays, a range (`10–20`).

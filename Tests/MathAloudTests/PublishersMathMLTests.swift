@@ -35,4 +35,11 @@ import Testing
             == "negative E plus a squared minus b squared")
         #expect(speaker.speak(mathML: "<math><mn>10</mn><mo>–</mo><mn>20</mn></math>").text == "10 dash 20")
     }
+
+    /// A unit with the sentence's punctuation typed into its text is the unit, and the mark a pause.
+    @Test func unitsWithTheSentencesPunctuation() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(mathML: "<math><mn>4</mn><mtext>N,</mtext><mn>5</mn><mtext>N</mtext></math>").text == "4 newtons, 5 newtons")
+        #expect(speaker.speak(mathML: "<math><mn>3</mn><mtext>m/s?</mtext></math>").text == "3 meters per second")
+    }
 }

@@ -303,4 +303,14 @@ struct ReaderElementTests {
         #expect(read("<msup><mi>x</mi><mo>‒</mo></msup>").root.strippingRanges() == node(.superscript, mi("x"), mo("\u{2212}")))
         #expect(read("<mrow><mn>10</mn><mo>–</mo><mn>20</mn></mrow>").root.strippingRanges() == row(mn("10"), mo("–"), mn("20")))
     }
+
+    /// A sentence's comma, semicolon, colon or question mark typed at the end of a one-word text in a row
+    /// is a text of its own; a text with spaces, a mark alone and a text that is a script's stay whole.
+    @Test func punctuationAfterAOneWordTextIsItsOwnText() {
+        #expect(read("<mrow><mn>4</mn><mtext>N,</mtext></mrow>").root.strippingRanges() == row(mn("4"), mtext("N"), mtext(",")))
+        #expect(read("<math><mn>3</mn><mtext>m/s?</mtext></math>").root.strippingRanges() == row(mn("3"), mtext("m/s"), mtext("?")))
+        #expect(read("<mrow><mtext>if x,</mtext><mi>y</mi></mrow>").root.strippingRanges() == row(mtext("if x,"), mi("y")))
+        #expect(read("<mrow><mtext>,</mtext><mi>y</mi></mrow>").root.strippingRanges() == row(mtext(","), mi("y")))
+        #expect(read("<msub><mi>x</mi><mtext>a,</mtext></msub>").root.strippingRanges() == node(.subscript, mi("x"), mtext("a,")))
+    }
 }
