@@ -1101,7 +1101,11 @@ extension Analyzer {
             let prefix: String
             if case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ" {
                 prefix = "µ"
-            } else if let p = uprightSymbol(m), UnitSymbols.prefixesWrittenApart.contains(p) {
+            } else if case .text(let p, _) = m.kind, UnitSymbols.prefixesWrittenApart.contains(p),
+                      case .text = (next.kind == .superscript && next.children.count == 2 ? next.children[0] : next).groupContent.kind,
+                      let end = m.range?.upperBound, end == next.range?.lowerBound {
+                // Another prefix only as MathML texts side by side, nothing between them in the source: `m`
+                // and `s` with a space between (`\mathrm{m\,s}`, `<mspace/>`) are meters and seconds.
                 prefix = p == "μ" ? "µ" : p
             } else {
                 return nil

@@ -66,6 +66,9 @@ struct NuclideAndUnitSpeechTests {
         #expect(speaker.speak(mathML: "<math><mn>10.0</mn><mtext>k</mtext><mtext>Ω</mtext><mo>+</mo><mn>2.0</mn><mi>μ</mi><mtext>F</mtext></math>").text
             == "10.0 kiloohms, plus 2.0 microfarads")
         #expect(speaker.speak(mathML: "<math><mn>5</mn><mtext>m</mtext><mtext>/</mtext><mtext>s</mtext></math>").text == "5 meters per second")
+        // Units with a space between them are a product, not a prefixed unit (meter seconds, not milliseconds).
+        #expect(speaker.speak(tex: "5\\,\\mathrm{m\\,s}").text == "5 meter seconds")
+        #expect(speaker.speak(mathML: "<math><mn>5</mn><mtext>m</mtext><mspace width='0.2em'/><mtext>s</mtext></math>").text == "5 meter seconds")
         // μ with a text index is no prefix (a coefficient of friction), and a letter alone is no unit.
         #expect(speaker.speak(mathML: "<math><msub><mi>μ</mi><mtext>k</mtext></msub><mo>=</mo><mn>0.3</mn></math>").text == "mu sub k, equals 0.3")
     }
