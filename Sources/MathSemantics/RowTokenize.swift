@@ -701,15 +701,14 @@ extension Analyzer {
     /// The class of a trigonometric, hyperbolic, logarithmic or exponential function's name written as
     /// text (`<mtext>sin</mtext>`, as publishers' MathML writes it: 1,890 of the formulas of OpenStax's
     /// University Physics against 21 in `mi`), which is read as that function, as `<mi>sin</mi>` is; nil for
-    /// other texts (spaces around a word make it prose; the two-letter names `th`, `ch`, `sh` and `lg`, `lb`
-    /// are an ordinal's suffix and units as text).
+    /// other texts (spaces around a word make it prose). The names are ``Vocabulary``'s, of three letters or
+    /// more, and `ln`: the other two-letter ones, `th`, `ch`, `sh`, `tg`, `lg`, `lb`, are an ordinal's suffix
+    /// and units as text.
     static func functionNameClass(ofText t: String) -> PropertyAtom? {
-        switch t {
-        case "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sech", "csch", "coth",
-             "log", "ln", "exp":
-            return Vocabulary.nameClass(t)
-        default:
-            return nil
+        guard t.utf8.count >= 3 || t == "ln", let nameClass = Vocabulary.nameClass(t) else { return nil }
+        switch nameClass {
+        case .trig, .hyperbolic, .log, .ln, .exp: return nameClass
+        default: return nil
         }
     }
 
@@ -1012,11 +1011,12 @@ extension Analyzer {
                 let lower = sub.map { node($0, ctx) }
                 return limitToken(name, lower: lower, upper: nil, placement: placement, range: m.range)
             }
-        case .text(let t, _) where !underOverKind && Self.functionNameClass(ofText: t) != nil:
+        case .text(let t, _):
             // `<msup><mtext>sin</mtext><mrow><mo>−</mo><mn>1</mn></mrow></msup>`: the inverse sine, as with `mi`.
-            return functionToken(functionName(t, range: base.range, nameClass: Self.functionNameClass(ofText: t)), sub: sub, sup: sup,
-                                 range: m.range, ctx)
-        case .text(let t, _) where Vocabulary.nameClass(t.trimmingSpaces) == .limit:
+            if !underOverKind, let nameClass = Self.functionNameClass(ofText: t) {
+                return functionToken(functionName(t, range: base.range, nameClass: nameClass), sub: sub, sup: sup, range: m.range, ctx)
+            }
+            guard Vocabulary.nameClass(t.trimmingSpaces) == .limit else { break }
             // A limit name written as text under its limit (`<munder><mtext>lim</mtext>…`).
             let name = functionName(t.trimmingSpaces, range: base.range, nameClass: .limit)
             let lower = sub.map { node($0, ctx) }
