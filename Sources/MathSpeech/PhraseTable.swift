@@ -104,10 +104,11 @@ extension SpeechRule {
                 template.append(part)
             }
         }
-        var rule = SpeechRule(name: name, kind: kind, conditions: conditions, template: template, examples: [], file: file, line: line)
-        rule.early = early
-        rule.alternatives = alternatives
-        rule.alternativePositions = alternativePositions
+        // The rule itself with its words translated (every other field kept), without its examples,
+        // which are English's.
+        var rule = self
+        rule.template = template
+        rule.examples = []
         return rule
     }
 

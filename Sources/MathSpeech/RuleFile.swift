@@ -100,11 +100,11 @@ public struct SpeechRule: Hashable, Sendable {
     /// The semantic kind it applies to (`fraction`), or `*` for any.
     public let kind: String
     /// All must hold (and, when the rule has ``alternatives``, all of one of them).
-    public let conditions: [RuleCondition]
+    public internal(set) var conditions: [RuleCondition]
     /// What to say.
-    public let template: [TemplatePart]
+    public internal(set) var template: [TemplatePart]
     /// Inline examples.
-    public let examples: [RuleExample]
+    public internal(set) var examples: [RuleExample]
     /// Where it is defined.
     public let file: String
     public let line: Int
@@ -135,10 +135,15 @@ public struct SpeechRule: Hashable, Sendable {
     /// the first).
     public var compiled: [SpeechRule] {
         guard !alternatives.isEmpty else { return [self] }
+        // Copies of the rule, each with one set: a rule made field by field had dropped a field once
+        // (the phrase table's copy lost the choices, session 41).
         return conditionSets.enumerated().map { k, set in
-            var rule = SpeechRule(name: name, kind: kind, conditions: set.conditions, template: template, examples: k == 0 ? examples : [],
-                                  file: file, line: line, conditionPositions: set.positions, templatePositions: templatePositions)
-            rule.early = early
+            var rule = self
+            rule.conditions = set.conditions
+            rule.conditionPositions = set.positions
+            rule.alternatives = []
+            rule.alternativePositions = []
+            if k > 0 { rule.examples = [] }
             return rule
         }
     }
