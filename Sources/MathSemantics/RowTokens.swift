@@ -386,6 +386,11 @@ struct RowItem {
     /// the item: scripts, a number or a fraction.
     var mayStartPattern: Bool { kind == .scripts || kind == .number || kind == .fraction }
 
+    /// Whether the item is a number set as text (`<mtext>800</mtext>`), the quantity of a measurement.
+    var isNumeralText: Bool {
+        kind == .other && (withRaw { m in if case .text(let t, _) = m.kind { Analyzer.isNumeral(t) } else { false } } ?? false)
+    }
+
     /// Whether the item may be a currency written before its amount (which starts a measurement): a
     /// currency sign, or a MathML leaf with attributes (a unit may be marked on it).
     var mayBeCurrency: Bool {
@@ -668,7 +673,7 @@ extension Analyzer {
         let end = items.count
         // Most rows hold no item where a pattern can start: nothing to merge.
         var first = base
-        while first < end, !items[first].mayStartPattern, !items[first].mayBeCurrency { first += 1 }
+        while first < end, !items[first].mayStartPattern, !items[first].mayBeCurrency, !items[first].isNumeralText { first += 1 }
         if first == end { return }
         var w = first
         var i = first
@@ -733,7 +738,7 @@ extension Analyzer {
             let unit = next == .identifier || next == .other || next == .scripts || next == .fraction
                 || (next == .operator && items[i + 1].scalar == "\u{2062}" && i + 2 < end)
             let currencyFirst = next == .number && items[i].mayBeCurrency
-            guard items[i].mayStartPattern || currencyFirst, prescripts || repeating || unit || currencyFirst,
+            guard items[i].mayStartPattern || currencyFirst || (unit && items[i].isNumeralText), prescripts || repeating || unit || currencyFirst,
                   let m = items[i].raw else {
                 if w != i { items[w] = items[i] }
                 w += 1
@@ -999,6 +1004,8 @@ extension Analyzer {
     static func isQuantity(_ m: MathNode) -> Bool {
         switch m.kind {
         case .number: return true
+        // A number set as text (`<mtext>800</mtext>`, `\text{800}`, as publishers' MathML writes amounts).
+        case .text(let t, _): return isNumeral(t)
         case .superscript:
             if m.children.count == 2, case .number = unwrapped(m.children[0]).kind, !Analyzer.isPrimeOrRing(m.children[1]) { return true }
             return false
@@ -1007,6 +1014,18 @@ extension Analyzer {
             return false
         default: return false
         }
+    }
+
+    /// Whether a text is a number written in digits: digits with one decimal point or comma between them.
+    static func isNumeral(_ t: String) -> Bool {
+        var digits = 0, points = 0, afterPoint = false
+        for u in t.utf8 {
+            if u >= 0x30 && u <= 0x39 { digits += 1; afterPoint = false; continue }
+            guard u == 0x2E || u == 0x2C, digits > 0, points == 0 else { return false }
+            points += 1
+            afterPoint = true
+        }
+        return digits > 0 && !afterPoint
     }
 
     static func isPrimeOrRing(_ m: MathNode) -> Bool {
@@ -1064,6 +1083,11 @@ extension Analyzer {
                     return names.key(tt).map { (tt, $0, nil, m.range) }
                 }
                 if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
+                // The degree sign and the scale's letter with a space between (`<mtext>° C</mtext>`): `°C`.
+                if tt.hasPrefix("°"), case let scale = String(tt.dropFirst()).trimmingSpaces, scale.count == 1,
+                   scale.count < tt.count - 1, let key = UnitSymbols.key("°" + scale) {
+                    return ("°" + scale, key, nil, m.range)
+                }
                 return nil
             case .identifier(let t, let v):
                 // An upright name, or a currency sign after an amount (`5€`); not the name of a
@@ -1096,8 +1120,17 @@ extension Analyzer {
         // `\mathrm{\mu m}`, `\mu\mathrm{s}^2`, MathML `<mi>μ</mi><mtext>F</mtext>`), or another prefix
         // written upright apart from its unit (`<mtext>k</mtext><mtext>Ω</mtext>`, as publishers' MathML
         // writes them: "10 M Omega", "2.0 mu F"): one prefixed unit, as `µm` or `kΩ` written in one piece is.
+        // The degree sign and the scale's letter written apart (`<mtext>°</mtext><mtext>C</mtext>`,
+        // `<mi>°</mi><mi mathvariant="normal">F</mi>`, `\mathrm{°C}`): the one unit `°C` or `°F` of the unit
+        // table, as `°C` written in one piece is, not degrees times coulombs.
+        func degreesOfScale(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
+            guard k + 1 < end, let m = items[k].raw, uprightSymbol(m) == "°" || m.kind == .identifier("°", variant: nil),
+                  let next = items[k + 1].raw, let t = uprightSymbol(next), let key = UnitSymbols.key("°" + t) else { return nil }
+            return ("°" + t, key, nil, SourceRange.union(m.range, next.range))
+        }
         func microPrefixed(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k + 1 < end, let m = items[k].raw, let next = items[k + 1].raw else { return nil }
+            if let degrees = degreesOfScale(k) { return degrees }
             let prefix: String
             if case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ" {
                 prefix = "µ"
@@ -1162,7 +1195,9 @@ extension Analyzer {
         // many items it takes (two for the micro sign written apart).
         func factor(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?, used: Int)? {
             var used = 1
-            guard !isMarked(k), let f = single(k) ?? { used = 2; return microPrefixed(k) }(), !f.key.contains("/"),
+            let degrees = degreesOfScale(k)
+            if degrees != nil { used = 2 }
+            guard !isMarked(k), let f = degrees ?? single(k) ?? { used = 2; return microPrefixed(k) }(), !f.key.contains("/"),
                   (f.power ?? 1) > 0 else { return nil }
             // An upright d before a variable is a differential's mark (`\mathrm{N\,m\,d}x`); a one-letter
             // symbol before a parenthesis a function's name (`\mathrm{m}\,\mathrm{P}(A)`).
@@ -1233,6 +1268,17 @@ extension Analyzer {
                 unit.range = SourceRange.union(unit.range, items[more.next].raw?.range)
                 unit.used = more.next + 1 - start
             }
+        }
+        // A quotient followed by a product of units (`\mathrm{J/kg\cdot K}`, `<mtext>J/kg</mtext><mo>·</mo><mtext>°C</mtext>`,
+        // as physics writes a specific heat): the factors continue the denominator, as in `J/(kg\,K)`:
+        // "joules per kilogram kelvin", not "joules per kilogram, times kelvins".
+        if let slashAt = unit.key.firstIndex(of: "/"), !unit.key[unit.key.index(after: slashAt)...].contains("/"),
+           !unit.key[unit.key.index(after: slashAt)...].contains(" "), unit.powerDenominator == nil,
+           let more = product(after: start + unit.used, previous: start + unit.used - 1) {
+            unit.text += more.text
+            unit.key += more.key
+            unit.range = SourceRange.union(unit.range, more.range)
+            unit.used = more.next - start
         }
         // Units after it with a negative power, as the sciences write a quotient (`km\,s^{-1}`,
         // `erg\,s^{-1}\,cm^{-2}`, `\mathrm{kg\cdot m^2\cdot s^{-2}}`, and `\mathrm{km\,s}^{-1}`, where the

@@ -132,8 +132,9 @@ package enum UnitSymbols {
 
     /// Symbols that are units only when marked as units (or prefixed), never when read from the
     /// formula alone: the annum written bare is the letter or word `a` as often as it is the year
-    /// (`1 a 1`, the indefinite article; `ka`, `Ga` are years).
-    package static let onlyWhenMarked: Set<String> = ["a"]
+    /// (`1 a 1`, the indefinite article; `ka`, `Ga` are years); `at` is the word "at" set as text
+    /// (`v = 0` `<mtext>at</mtext>` `t = 0`), not an attotonne, which no one weighs in.
+    package static let onlyWhenMarked: Set<String> = ["a", "at"]
 
     /// The key of a unit symbol as an unmarked formula writes it (after a quantity, in `\mathrm{}` or
     /// `\text{}`): ``writtenKey(_:)`` but for the symbols in ``onlyWhenMarked``.

@@ -37,6 +37,12 @@ import Testing
             #expect(speaker.speak(tex: #"25\,℃"#).text == joined, "\(locale) \(style): ℃")
             #expect(speaker.speak(tex: #"25^\circ\text{C}"#).text == joined, "\(locale) \(style): text")
             #expect(speaker.speak(tex: #"25^\circ\mathrm{C}"#).text == joined, "\(locale) \(style): upright")
+            // As publishers write MathML: the sign and the letter apart, in two texts, one text or identifiers.
+            for apart in [#"<math><mn>25</mn><mtext>°</mtext><mtext>C</mtext></math>"#,
+                          #"<math><mn>25</mn><mtext>° C</mtext></math>"#,
+                          #"<math><mn>25</mn><mi>°</mi><mi mathvariant="normal">C</mi></math>"#] {
+                #expect(speaker.speak(mathML: apart).text == joined, "\(locale) \(style): \(apart)")
+            }
         }
     }
 
