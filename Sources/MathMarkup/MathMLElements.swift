@@ -93,6 +93,18 @@ extension MathMLTreeBuilder {
     /// small and fullwidth hyphen-minus.
     static let leadingMinusSigns: Set<UInt32> = [0x2D, 0x2212, 0x2012, 0x2013, 0xFE63, 0xFF0D]
 
+    /// Whether `text` is a number in ASCII digits, with one decimal point or comma between digits.
+    static func isDecimalNumeral(_ text: String) -> Bool {
+        var digits = 0, points = 0, afterPoint = false
+        for u in text.utf8 {
+            if u >= 0x30 && u <= 0x39 { digits += 1; afterPoint = false; continue }
+            guard u == 0x2E || u == 0x2C, digits > 0, points == 0 else { return false }
+            points += 1
+            afterPoint = true
+        }
+        return digits > 0 && !afterPoint
+    }
+
     /// Maps a closed element to what its parent receives.
     func build(_ frame: Frame) -> Item? {
         var attrs = MathMLAttributes(frame.attributes, element: frame.name, range: frame.startTagRange, trust: options.trust)
@@ -147,7 +159,29 @@ extension MathMLTreeBuilder {
             return buildOperator(frame, &attrs)
         case "mtext":
             let variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
-            return node(.text(Self.collapse(frame.text, preserve: frame.preserveSpace), variant: variant))
+            let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+            // A negative number set as text (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools
+            // write exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4".
+            if let first = text.unicodeScalars.first, Self.leadingMinusSigns.contains(first.value) {
+                let rest = String(text.unicodeScalars.dropFirst())
+                if Self.isDecimalNumeral(rest) {
+                    let minus = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: range)
+                    return .node(MathNode(.row, [minus, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover)],
+                                          range: range), marker: nil)
+                }
+            }
+            // An amount and its unit set as one text (`<mtext>12.5 kJ</mtext>`, `<mtext>30 km/s</mtext>`, as
+            // publishers' MathML writes a measurement): the number and the text after it, so the analysis
+            // reads the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ").
+            if variant == nil, let space = text.firstIndex(of: " "), Self.isDecimalNumeral(String(text[..<space])) {
+                let rest = text[space...].drop(while: { $0 == " " })
+                if let first = rest.unicodeScalars.first, first.properties.isAlphabetic || first == "°" {
+                    return .node(MathNode(.row, [MathNode(.number(String(text[..<space]), variant: nil), range: range),
+                                                 MathNode(.text(String(rest), variant: nil), range: range, attributes: attrs.leftover)],
+                                          range: range), marker: nil)
+                }
+            }
+            return node(.text(text, variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).
             // A string of glyphs alone is the images' names, which are not quoted characters.

@@ -124,6 +124,8 @@ extension SemanticTree.Records {
                 switch kind(f) {
                 case .identifier: distinctive = true
                 case .subscript:
+                    // A counted element set as text is chemistry's, not an indexed variable (`<msub><mtext>N</mtext><mn>2</mn></msub>`).
+                    if has(f, .chemical) { distinctive = true; break }
                     if let b = child(f, .base) { distinctive = kind(b) != .identifier || text(b).unicodeScalars.count > 1 }
                 default: distinctive = true
                 }
@@ -153,6 +155,8 @@ extension SemanticTree.Records {
         // general tests' slices, and a single letter without reading its text (`MathAloudBench stages` under
         // callgrind: the general tests cost 135 instructions a formula, the text of every letter 60).
         if factors.count == 1, let n = factors.first {
+            if kind(n) == .text { return isElementText(n) }
+            if kind(n) == .power, has(n, .chemical) { return true }   // an ion (`Ba^{2+}(aq)`)
             guard kind(n) == .identifier else { return isCountedCompound(n) }
             return isElementWord(n)
         }
@@ -164,13 +168,37 @@ extension SemanticTree.Records {
     /// element symbols or more, with a count of 2 or more or a charge. Alone it may be mathematics
     /// (`\mathrm{SO}_3`, a group); before a state of matter (`\mathrm{CO_2(g)}`) it is a formula.
     func isCountedCompound(_ n: NodeID) -> Bool {
-        guard kind(n) == .subscript || kind(n) == .power, let b = child(n, .base), kind(b) == .identifier,
+        // A compound the analysis made alone (``isCompoundAlone(base:count:)``), its word already split.
+        if kind(n) == .subscript, has(n, .chemical) { return true }
+        guard kind(n) == .subscript || kind(n) == .power, let b = child(n, .base), kind(b) == .identifier || kind(b) == .text,
               let symbols = Self.elementRunCount(text(b)), symbols >= 2 else { return false }
         if kind(n) == .subscript {
             guard let s = child(n, .subscript), let count = integerValue(s) else { return false }
             return count >= 2
         }
         return child(n, .exponent).map(isCharge) == true
+    }
+
+    /// Whether a subscript of `count` on `base` is a compound even alone, outside any formula or equation:
+    /// text spelling element symbols (`<msub><mtext>CO</mtext><mn>2</mn></msub>`, `<msub><mtext>O</mtext><mn>2</mn></msub>`:
+    /// text is no variable, and publishers' MathML sets formulas so), or an upright word spelling three or more, or a symbol of two
+    /// letters among them (`\mathrm{KClO}_3`, `\mathrm{CaCO}_3`), with a count of 2 or more. Two one-letter
+    /// symbols written upright stay mathematics (`\mathrm{SO}_3`, `\mathrm{SU}_2`: groups).
+    func isCompoundAlone(base: NodeID, count: NodeID) -> Bool {
+        let k = kind(base)
+        guard k == .text || (k == .identifier && !has(base, .letter)), let c = integerValue(count), c >= 2 else { return false }
+        let t = text(base)
+        guard let symbols = Self.elementRunCount(t) else { return false }
+        return k == .text || symbols >= 3 || (symbols == 2 && t.utf8.count > symbols)
+    }
+
+    /// Whether text `n` spells element symbols (`KBr`, `Mg`, `<mtext>H</mtext>`) and is no function's name
+    /// (`\text{Re}`): a formula before a state of matter (`<mtext>KBr</mtext>(s)`), where a letter or an
+    /// identifier may be a function applied to `s`.
+    func isElementText(_ n: NodeID) -> Bool {
+        guard kind(n) == .text else { return false }
+        let t = text(n)
+        return Self.elementRunCount(t) != nil && Vocabulary.nameClass(t) == nil
     }
 
     /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`, `Fe^{II}`).
@@ -196,6 +224,9 @@ extension SemanticTree.Records {
         case .fenced:
             guard let c = child(n, .content), kind(c) == .impliedTimes, has(c, .chemical) else { return nil }
             return true
+        case .impliedTimes:
+            // A word's element symbols, split where the word was read as a compound (`\mathrm{KClO}_3`).
+            return has(n, .chemical) ? false : nil
         default:
             return nil
         }
@@ -249,6 +280,10 @@ extension SemanticTree.Records {
             let t = text(base)
             guard let symbols = Self.elementRunCount(t) else { return false }
             return symbols >= 2 || t.utf8.count == 2
+        case .text:
+            // An element or a word of them set as text (`<msup><mtext>Ba</mtext><mn>2+</mn></msup>`, as
+            // publishers' MathML writes an ion): text is no variable, so one letter is an element too.
+            return Self.elementRunCount(text(base)) != nil
         case .subscript: return isCountedCompound(base)
         default: return false
         }
@@ -258,11 +293,20 @@ extension SemanticTree.Records {
     /// as its sign alone (`Cl^-`), so a sign before the count 1 is the power −1 (`S^{-1}BS`, a
     /// similarity transform, is no formula of sulfur and boron).
     func isCharge(_ e: NodeID) -> Bool {
-        if isSign(e) { return true }
+        if isSign(e) || isChargeLeaf(e) { return true }
         let items = children(e).map(\.node)
         guard items.count == 2 || items.count == 3 else { return false }
         if items.count == 2, isSign(items[0]), integerValue(items[1]) == 1 { return false }
         return items.contains(where: isSign) && items.contains(where: { integerValue($0) != nil })
+    }
+
+    /// Whether `n` is a charge written as one number or text, a count from 2 to 9 and its sign
+    /// (`<mn>2+</mn>`, `<mtext>3−</mtext>`, as publishers' MathML writes an ion's charge).
+    func isChargeLeaf(_ n: NodeID) -> Bool {
+        guard kind(n) == .number || kind(n) == .text else { return false }
+        var it = text(n).unicodeScalars.makeIterator()
+        guard let count = it.next(), ("2" ... "9").contains(count), let sign = it.next(), it.next() == nil else { return false }
+        return sign == "+" || sign == "-" || sign == "\u{2212}" || sign == "\u{2013}"
     }
 
     /// Whether `n` is a charge's sign: `+`, `-` or `−`.
@@ -274,7 +318,7 @@ extension SemanticTree.Records {
     /// A charge as an ion alone carries it: a sign, or a count and then its sign (`+`, `2-`, `3+`). A
     /// negative number (`\mathrm{GeV}^{-2}`) is a power.
     func isIonCharge(_ e: NodeID) -> Bool {
-        if isSign(e) { return true }
+        if isSign(e) || isChargeLeaf(e) { return true }
         let items = children(e)
         guard items.count == 2 else { return false }
         return integerValue(items[0].node) != nil && isSign(items[1].node)

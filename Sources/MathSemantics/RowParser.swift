@@ -1287,6 +1287,8 @@ extension Analyzer {
             let f = factors[i]
             switch kind(f) {
             case .identifier: if !tree.isElement(f) && !tree.isElementWord(f) { return false }
+            // An element or a word of them set as text (`<msub><mtext>H</mtext><mn>2</mn></msub><mtext>S</mtext>`).
+            case .text: if SemanticTree.Records.elementRunCount(tree.text(f)) == nil { return false }
             case .subscript, .power, .fenced: break
             case .chemicalState where i == r.upperBound - 1: break   // a formula's state ends it
             default: return false
@@ -1518,10 +1520,13 @@ extension Analyzer {
     /// and a word of symbols is those elements. The part itself when it has no such word (at its base).
     mutating func elementsOfWords(_ n: NodeID) -> NodeID {
         switch kind(n) {
-        case .identifier:
-            guard !has(n, .letter) else { return n }
+        case .identifier, .text:
+            guard kind(n) == .text || !has(n, .letter) else { return n }
             let t = text(n)
-            guard let count = SemanticTree.Records.elementRunCount(t), count >= 2 else { return n }
+            guard let count = SemanticTree.Records.elementRunCount(t) else { return n }
+            // One element set as text (`<mtext>N</mtext>`): the element's identifier, as the letters of a word are.
+            if count == 1 && kind(n) == .text { return identifier(t, nil, range: range(n), word: t.utf8.count > 1) }
+            guard count >= 2 else { return n }
             // Each symbol a capital and at most one small letter (``SemanticTree/Records/elementRunCount(_:)``).
             var symbols: [String] = []
             for u in t.unicodeScalars {
@@ -1551,6 +1556,11 @@ extension Analyzer {
             guard let base = child(n, .base), let sub = child(n, .subscript) else { return n }
             let split = elementsOfWords(base)
             return split == base ? n : subscriptNode(split, sub)
+        case .power:
+            // An element or a word set as text under a charge (`<msup><mtext>Na</mtext><mo>+</mo></msup>`).
+            guard let base = child(n, .base), kind(base) == .text, let e = child(n, .exponent) else { return n }
+            let split = elementsOfWords(base)
+            return split == base ? n : power(split, e, range: range(n))
         default:
             return n
         }
@@ -1591,22 +1601,46 @@ extension SemanticTree.Records {
         // Several elements side by side only when each is written upright (`H I (g)` of MathJax's mhchem
         // output), not as italic letters (`H I(g)` may be a product and a function).
         var upright = true
+        // Text (`<mtext>KCl</mtext>`, `<msub><mtext>O</mtext><mn>2</mn></msub>`) or a compound marked alone is
+        // chemistry set as publishers' MathML sets it, whose state letters are italic (`<mi>s</mi>`).
+        var set = false
         for n in rest {
+            // A compound or an ion the analysis marked alone (`<msub><mtext>KClO</mtext><mn>3</mn></msub>`,
+            // `<msup><mtext>Ba</mtext><mn>2+</mn></msup>`).
+            if has(n, .chemical), kind(n) == .subscript || kind(n) == .power { set = true; continue }
+            if isElementText(n) { set = true; continue }
             let element = kind(n) == .subscript ? child(n, .base) : n
+            if let element, isElementText(element) {
+                set = true
+                if child(n, .subscript).flatMap({ integerValue($0) }) == nil { return false }
+                continue
+            }
             guard let element, isElement(element) || isElementWord(element) else { return false }
             if kind(n) == .subscript, child(n, .subscript).flatMap({ integerValue($0) }) == nil { return false }
             if atom(element, .variant) != .normal && !has(element, .word) { upright = false }
         }
         guard rest.count == 1 || upright else { return false }
         guard let word = stateWord(state), let c = child(state, .content) else { return false }
-        return word.utf8.count > 1 || atom(c, .variant) == .normal
+        return word.utf8.count > 1 || atom(c, .variant) == .normal || set
     }
 
     /// The state of matter a fenced factor names (`(aq)`, ``SemanticTree/Records/stateSymbols``), or nil.
     func stateWord(_ f: NodeID) -> String? {
         guard kind(f) == .fenced, string(f, .open) == "(", string(f, .close) == ")",
-              let c = child(f, .content), kind(c) == .identifier else { return nil }
-        let word = text(c)
+              let c = child(f, .content) else { return nil }
+        let word: String
+        switch kind(c) {
+        case .identifier: word = text(c)
+        case .impliedTimes:
+            // The state's letters set one by one (`<mi>a</mi><mi>q</mi>`, as publishers' MathML writes `(aq)`).
+            var letters = ""
+            for link in children(c) where link.role == SemanticRole.item.rawValue {
+                guard kind(link.node) == .identifier, let u = soleScalar(link.node) else { return nil }
+                letters.unicodeScalars.append(u)
+            }
+            word = letters
+        default: return nil
+        }
         return SemanticTree.Records.stateSymbols.contains(word) ? word : nil
     }
 

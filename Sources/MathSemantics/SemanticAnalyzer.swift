@@ -738,10 +738,16 @@ struct Analyzer {
 
     /// A subscript (`numeric` for a number written with digits).
     mutating func subscriptNode(_ base: NodeID, _ sub: NodeID) -> NodeID {
+        var base = base
+        // A compound alone (`\mathrm{KClO}_3`, `<msub><mtext>CO</mtext><mn>2</mn></msub>`): its element symbols,
+        // marked `chemical` (``SemanticTree/Records/isCompoundAlone(base:count:)``).
+        let compound = kind(sub) == .number && tree.isCompoundAlone(base: base, count: sub)
+        if compound { base = elementsOfWords(base) }
         let mark = b.mark()
         b.add(child: base, .base)
         b.add(child: sub, .subscript)
         if kind(sub) == .number, has(sub, .integer) || has(sub, .decimal) { b.flag(.numeric) }
+        if compound { b.flag(.chemical) }
         return b.finish(.subscript, mark, range: SourceRange.union(self.range(base), self.range(sub)))
     }
 
@@ -753,6 +759,7 @@ struct Analyzer {
         // An ion alone (`\mathrm{SO}_4^{2-}`, as MathJax's mhchem output writes it) is a formula.
         let ion = tree.isIonBase(base) && tree.isIonCharge(exp)
         if ion { base = elementsOfWords(base) }
+        if ion, tree.isChargeLeaf(exp) { exp = chargeOfLeaf(exp) }
         if let v = tree.oxidationState(base: base, exponent: exp) {
             let mark = b.mark()
             b.integer(.value, v)
@@ -765,6 +772,21 @@ struct Analyzer {
         if scriptedBase { b.flag(.scriptedBase) }
         if ion { b.flag(.chemical) }
         return b.finish(.power, mark, range: range ?? SourceRange.union(self.range(base), self.range(exp)))
+    }
+
+    /// A charge written as one leaf (`<mn>2+</mn>`, `<mtext>3−</mtext>`): the count and the sign, as
+    /// TeX's `^{2+}` makes them (``SemanticTree/Records/isChargeLeaf(_:)``).
+    mutating func chargeOfLeaf(_ leaf: NodeID) -> NodeID {
+        let scalars = Array(text(leaf).unicodeScalars)
+        let r = self.range(leaf)
+        let count = number(String(scalars[0]), range: r)
+        let sign = scalars[1] == "+" ? "+" : "\u{2212}"
+        let op = b.leaf(.operator, text: sign, range: r, .atom(.class, .bin))
+        let mark = b.mark()
+        b.add(child: count, .item)
+        b.add(child: op, .operator)
+        b.string(.operators, sign)
+        return b.finish(.infix, mark, range: r)
     }
 
     // MARK: Accents and stacking
