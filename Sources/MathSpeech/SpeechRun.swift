@@ -707,7 +707,8 @@ struct SpeechRun {
         // stages` under callgrind, session 38). For the first block they are read here, and a list
         // of one block left with no rule returns before the children's names, the atom and the keys
         // are gathered: most identifiers (8.8 k of 10.4 k a pass) have none of the names their
-        // list's rules require.
+        // list's rules require. 0.91 M of 139.84 M instructions a pass of `MathAloudBench stages`
+        // (callgrind, session 42); estimated cycles and wall time level.
         if bits != 0 {
             if list.pointee.requiresAny {
                 list.pointee.requirementRows.clear(&bits, block: 0, blocks: blocks, present: present, masks: candidateMasks)
