@@ -688,15 +688,43 @@ struct SpeechRun {
             ? candidateMasks + (Int(list.pointee.roleRow) &+ Int(context.role) &* blocks) : nil
         let parentRow: UnsafePointer<UInt64>? = list.pointee.parentRow >= 0
             ? candidateMasks + (Int(list.pointee.parentRow) &+ (hasParent ? tree.kind(context.parent).number : kindCount) &* blocks) : nil
-        // A list of one block (most) whose role and parent rows leave no rule is left before the names
-        // and paths below are gathered: one node in six that has rules (5.2 k of 31.9 k a pass of
-        // `MathAloudBench stages`, session 41).
-        if blocks == 1 && (roleRow.map { $0[0] } ?? ~0) & (parentRow.map { $0[0] } ?? ~0) == 0 { return nil }
+        // The first block's rules whose role and parent conditions hold. A list of one block (most) whose
+        // role and parent rows leave no rule is left before the names and paths below are gathered: one
+        // node in six that has rules (5.2 k of 31.9 k a pass of `MathAloudBench stages`, session 41).
+        var bits: UInt64 = blocks == 1 ? list.pointee.lastBlock : ~0
+        if let roleRow { bits &= roleRow[0] }
+        if let parentRow { bits &= parentRow[0] }
+        if blocks == 1 && bits == 0 { return nil }
         let present = list.pointee.requiresAny ? tree.propertyNames(context.node) : NameSet()
         if !list.pointee.needsOneOf.isEmpty && !list.pointee.needsOneOf.intersects(present) { return nil }
-        // The roles of the node's children (vocabulary roles), their names and its parent's property
-        // names, for the rules' path requirements (``RuleTable/Candidate/Probe/childRoles``), gathered only
-        // when a rule of the list has them.
+        let parentNames = hasParent && list.pointee.needsParentNames ? tree.propertyNames(context.parent) : NameSet()
+        // The grandparent (``follow(_:_:)``'s `parent(levels: 2)`), when there is one.
+        let grandparentNames = list.pointee.needsGrandparentNames && ancestorCount >= 2
+            ? tree.propertyNames(ancestors[ancestorCount - 2].node) : NameSet()
+        // The rules that require a property the node, its parent or its grandparent lack are not
+        // visited (``RuleTable/CandidateList/requirementRows``); read only when the rows above left
+        // a rule (one block in seven had none: 0.17 M of 147.8 M instructions, `MathAloudBench
+        // stages` under callgrind, session 38). For the first block they are read here, and a list
+        // of one block left with no rule returns before the children's names, the atom and the keys
+        // are gathered: most identifiers (8.8 k of 10.4 k a pass) have none of the names their
+        // list's rules require. 0.91 M of 139.84 M instructions a pass of `MathAloudBench stages`
+        // (callgrind, session 42); estimated cycles and wall time level.
+        if bits != 0 {
+            if list.pointee.requiresAny {
+                list.pointee.requirementRows.clear(&bits, block: 0, blocks: blocks, present: present, masks: candidateMasks)
+            }
+            if list.pointee.needsParentNames {
+                list.pointee.parentRequirementRows.clear(&bits, block: 0, blocks: blocks, present: parentNames, masks: candidateMasks)
+            }
+            if list.pointee.needsGrandparentNames {
+                list.pointee.grandparentRequirementRows.clear(&bits, block: 0, blocks: blocks, present: grandparentNames,
+                                                             masks: candidateMasks)
+            }
+            if blocks == 1 && bits == 0 { return nil }
+        }
+        // The roles of the node's children (vocabulary roles), their names, for the rules' path
+        // requirements (``RuleTable/Candidate/Probe/childRoles``), gathered only when a rule of the list
+        // has them.
         var missingChildRoles: UInt64 = 0, childNames = NameSet()
         if list.pointee.needsChildNames {
             let (roles, names) = tree.childRolesAndNames(context.node)
@@ -705,10 +733,6 @@ struct SpeechRun {
         } else if list.pointee.needsChildRoles {
             missingChildRoles = ~tree.childRoles(context.node)
         }
-        let parentNames = hasParent && list.pointee.needsParentNames ? tree.propertyNames(context.parent) : NameSet()
-        // The grandparent (``follow(_:_:)``'s `parent(levels: 2)`), when there is one.
-        let grandparentNames = list.pointee.needsGrandparentNames && ancestorCount >= 2
-            ? tree.propertyNames(ancestors[ancestorCount - 2].node) : NameSet()
         // The rules whose tests of the list's atom property pass for the node's atom
         // (``RuleTable/CandidateList/atomRow``).
         var atomRow: UnsafePointer<UInt64>? = nil
@@ -742,30 +766,11 @@ struct SpeechRun {
         }
         let first = candidates + list.pointee.rules.lowerBound
         var block = 0
-        while block < blocks {
-            var bits: UInt64 = block == blocks &- 1 ? list.pointee.lastBlock : ~0
-            if let roleRow { bits &= roleRow[block] }
-            if let parentRow { bits &= parentRow[block] }
+        while true {
             if let atomRow { bits &= atomRow[block] }
             if let keyRow { bits &= keyRow[block] & keyRow[block + secondKeyDistance] & keyRow[block + thirdKeyDistance] }
-            // The rules that require a property the node, its parent or its children lack are not
-            // visited (``RuleTable/CandidateList/requirementRows``); read only when the rows above left
-            // a rule (one block in seven had none: 0.17 M of 147.8 M instructions, `MathAloudBench
-            // stages` under callgrind, session 38).
-            if bits != 0 {
-                if list.pointee.requiresAny {
-                    list.pointee.requirementRows.clear(&bits, block: block, blocks: blocks, present: present, masks: candidateMasks)
-                }
-                if list.pointee.needsParentNames {
-                    list.pointee.parentRequirementRows.clear(&bits, block: block, blocks: blocks, present: parentNames, masks: candidateMasks)
-                }
-                if list.pointee.needsGrandparentNames {
-                    list.pointee.grandparentRequirementRows.clear(&bits, block: block, blocks: blocks, present: grandparentNames,
-                                                                 masks: candidateMasks)
-                }
-                if list.pointee.needsChildNames {
-                    list.pointee.childRequirementRows.clear(&bits, block: block, blocks: blocks, present: childNames, masks: candidateMasks)
-                }
+            if bits != 0 && list.pointee.needsChildNames {
+                list.pointee.childRequirementRows.clear(&bits, block: block, blocks: blocks, present: childNames, masks: candidateMasks)
             }
             let offset = block << 6
             block &+= 1
@@ -803,8 +808,24 @@ struct SpeechRun {
                 }
                 return Int(candidate.pointee.rule)
             }
+            // The next block's rules whose role, parent and name requirements hold.
+            if block == blocks { return nil }
+            bits = block == blocks &- 1 ? list.pointee.lastBlock : ~0
+            if let roleRow { bits &= roleRow[block] }
+            if let parentRow { bits &= parentRow[block] }
+            if bits != 0 {
+                if list.pointee.requiresAny {
+                    list.pointee.requirementRows.clear(&bits, block: block, blocks: blocks, present: present, masks: candidateMasks)
+                }
+                if list.pointee.needsParentNames {
+                    list.pointee.parentRequirementRows.clear(&bits, block: block, blocks: blocks, present: parentNames, masks: candidateMasks)
+                }
+                if list.pointee.needsGrandparentNames {
+                    list.pointee.grandparentRequirementRows.clear(&bits, block: block, blocks: blocks, present: grandparentNames,
+                                                                 masks: candidateMasks)
+                }
+            }
         }
-        return nil
     }
 
     /// The number of the candidate list (``RuleTable/Candidates/lists``; -1: the kind's `other` list) of

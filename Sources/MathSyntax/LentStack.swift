@@ -176,9 +176,13 @@ package struct LentStack<Element> {
     }
 
     /// Destroys the elements left and frees the heap memory, if the stack moved there.
+    ///
+    /// (A run leaves its stacks empty, and destroying no elements of a type with references still
+    /// called `swift_arrayDestroy`: ~21 k such calls in 2,000 speaks, the parser's four stacks and the
+    /// tree builder's, `MathAloudBench stages` under callgrind, session 42.)
     @inlinable
     package mutating func release() {
-        base.deinitialize(count: storedCount)
+        if storedCount > 0 { base.deinitialize(count: storedCount) }
         storedCount = 0
         if onHeap { free(base) }
         capacity = 0
