@@ -42,4 +42,52 @@ import Testing
         #expect(speaker.speak(mathML: "<math><mn>4</mn><mtext>N,</mtext><mn>5</mn><mtext>N</mtext></math>").text == "4 newtons, 5 newtons")
         #expect(speaker.speak(mathML: "<math><mn>3</mn><mtext>m/s?</mtext></math>").text == "3 meters per second")
     }
+
+    /// Numbers set as text: a negative exponent is the minus and the number; an amount and its unit in one
+    /// text, or an amount alone before a unit text, is a measurement; words after an amount stay words.
+    @Test func numbersSetAsText() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(mathML: "<math><msup><mn>10</mn><mtext>−4</mtext></msup></math>").text == "10 to the negative 4 power")
+        #expect(speaker.speak(mathML: "<math><mtext>12.5 kJ</mtext></math>").text == "12.5 kilojoules")
+        #expect(speaker.speak(mathML: "<math><mi>d</mi><mo>=</mo><mtext>3.0 g/mL</mtext></math>").text == "d equals 3.0 grams per milliliter")
+        #expect(speaker.speak(mathML: "<math><mtext>800</mtext><mspace width=\"0.2em\"/><mtext>J</mtext></math>").text == "800 joules")
+        #expect(speaker.speak(mathML: "<math><mtext>2 moles of gas</mtext></math>").text == "2 moles of gas")
+        // The word "at" after an amount is no attotonne.
+        #expect(speaker.speak(mathML: "<math><mi>v</mi><mo>=</mo><mn>0</mn><mspace width=\"0.2em\"/><mtext>at</mtext><mspace width=\"0.2em\"/><mi>t</mi><mo>=</mo><mn>0</mn></math>").text
+            == "v equals 0 at t equals 0")
+    }
+
+    /// A quotient of units followed by a product of units continues its denominator, as physics writes a
+    /// specific heat (J/kg·°C is J/(kg·°C)); a quotient with a power keeps its reading.
+    @Test func quotientThenProductOfUnits() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(mathML: "<math><mn>800</mn><mtext>J/kg</mtext><mo>·</mo><mtext>°</mtext><mtext>C</mtext></math>").text
+            == "800 joules per kilogram degree Celsius")
+        #expect(speaker.speak(tex: #"800\,\mathrm{J/kg\cdot K}"#).text == speaker.speak(tex: #"800\,\mathrm{J/(kg\,K)}"#).text)
+        #expect(speaker.speak(tex: #"800\,\mathrm{J/(kg\cdot °C)}"#).text == "800 joules per kilogram degree Celsius")
+        #expect(speaker.speak(tex: #"3\,\mathrm{m/s^2}\,\mathrm{kg}"#).text == "3 meters per second squared, kg")
+    }
+
+    /// Chemistry set as text, as publishers write it: element symbols as the formula's, states, ions whose
+    /// charge is one number, equations; the same formula's look-alikes in mathematics stay mathematics.
+    @Test func chemistrySetAsText() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(mathML: "<math><msub><mtext>KClO</mtext><mn>3</mn></msub></math>").text == "cap K cap C l cap O sub 3")
+        #expect(speaker.speak(mathML: "<math><msub><mtext>N</mtext><mn>2</mn></msub><msub><mtext>O</mtext><mn>5</mn></msub></math>").text
+            == "cap N sub 2 cap O sub 5")
+        #expect(speaker.speak(mathML: "<math><mtext>KBr</mtext><mo>(</mo><mi>s</mi><mo>)</mo></math>").text == "cap K cap B r solid")
+        #expect(speaker.speak(mathML: "<math><msup><mtext>Ba</mtext><mn>2+</mn></msup><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo></math>").text
+            == "cap B a super 2 plus aqueous")
+        let equation = "<math><mn>2</mn><msub><mtext>KClO</mtext><mn>3</mn></msub><mo>(</mo><mi>s</mi><mo>)</mo><mo>⟶</mo><mn>2</mn><mtext>KCl</mtext>"
+            + "<mo>(</mo><mi>s</mi><mo>)</mo><mo>+</mo><mn>3</mn><msub><mtext>O</mtext><mn>2</mn></msub><mo>(</mo><mi>g</mi><mo>)</mo></math>"
+        #expect(speaker.speak(mathML: equation).text == "2 cap K cap C l cap O sub 3 solid yields 2 cap K cap C l solid plus 3 cap O sub 2 gas")
+        // The same as TeX writes a compound upright: three symbols or a two-letter one.
+        #expect(speaker.speak(tex: #"\mathrm{KClO}_3"#).text == "cap K cap C l cap O sub 3")
+        // Look-alikes: groups, indexed variables, a function of s, a letter before letters in parentheses.
+        #expect(speaker.speak(tex: #"\mathrm{SO}_3"#).text == "SO sub 3")
+        #expect(speaker.speak(tex: "P_1 V_1 = P_2 V_2").text == "P sub 1, V sub 1, equals P sub 2, V sub 2")
+        #expect(speaker.speak(tex: #"\text{Re}(s)"#).text == "real part of s")
+        #expect(speaker.speak(tex: "x(aq)").text == "x times, open paren, a q, close paren")
+        #expect(speaker.speak(tex: "x^{2+}").text == "x superscript 2 plus")
+    }
 }
