@@ -180,8 +180,9 @@ extension SemanticTree.Records {
     }
 
     /// Whether a subscript of `count` on `base` is a compound even alone, outside any formula or equation:
-    /// text spelling element symbols (`<msub><mtext>CO</mtext><mn>2</mn></msub>`, `<msub><mtext>O</mtext><mn>2</mn></msub>`:
-    /// text is no variable, and publishers' MathML sets formulas so), or an upright word spelling three or more, or a symbol of two
+    /// text of two letters or more spelling element symbols (`<msub><mtext>CO</mtext><mn>2</mn></msub>`,
+    /// `<msub><mtext>Cl</mtext><mn>2</mn></msub>`, as publishers' MathML sets formulas), or an upright word
+    /// spelling three or more, or a symbol of two
     /// letters among them (`\mathrm{KClO}_3`, `\mathrm{CaCO}_3`), with a count of 2 or more. Two one-letter
     /// symbols written upright stay mathematics (`\mathrm{SO}_3`, `\mathrm{SU}_2`: groups).
     func isCompoundAlone(base: NodeID, count: NodeID) -> Bool {
@@ -189,7 +190,10 @@ extension SemanticTree.Records {
         guard k == .text || (k == .identifier && !has(base, .letter)), let c = integerValue(count), c >= 2 else { return false }
         let t = text(base)
         guard let symbols = Self.elementRunCount(t) else { return false }
-        return k == .text || symbols >= 3 || (symbols == 2 && t.utf8.count > symbols)
+        // A text of one letter is as often an upright variable (`<msub><mtext>B</mtext><mn>3</mn></msub>`); in a
+        // formula it is read as the element (``chemicalPart``).
+        if k == .text { return t.utf8.count > 1 }
+        return symbols >= 3 || (symbols == 2 && t.utf8.count > symbols)
     }
 
     /// Whether text `n` spells element symbols (`KBr`, `Mg`, `<mtext>H</mtext>`) and is no function's name

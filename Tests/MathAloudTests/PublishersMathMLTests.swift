@@ -81,6 +81,7 @@ import Testing
         let equation = "<math><mn>2</mn><msub><mtext>KClO</mtext><mn>3</mn></msub><mo>(</mo><mi>s</mi><mo>)</mo><mo>⟶</mo><mn>2</mn><mtext>KCl</mtext>"
             + "<mo>(</mo><mi>s</mi><mo>)</mo><mo>+</mo><mn>3</mn><msub><mtext>O</mtext><mn>2</mn></msub><mo>(</mo><mi>g</mi><mo>)</mo></math>"
         #expect(speaker.speak(mathML: equation).text == "2 cap K cap C l cap O sub 3 solid yields 2 cap K cap C l solid plus 3 cap O sub 2 gas")
+        #expect(speaker.speak(mathML: "<math><msub><mtext>B</mtext><mn>3</mn></msub></math>").text == "B sub 3")
         // The same as TeX writes a compound upright: three symbols or a two-letter one.
         #expect(speaker.speak(tex: #"\mathrm{KClO}_3"#).text == "cap K cap C l cap O sub 3")
         // Look-alikes: groups, indexed variables, a function of s, a letter before letters in parentheses.
