@@ -93,6 +93,18 @@ extension MathMLTreeBuilder {
     /// small and fullwidth hyphen-minus.
     static let leadingMinusSigns: Set<UInt32> = [0x2D, 0x2212, 0x2012, 0x2013, 0xFE63, 0xFF0D]
 
+    /// An amount and its unit set as one token (`<mtext>12.5 kJ</mtext>`, `<mn>3.0 mL</mn>`, as publishers'
+    /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
+    /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
+    static func amountAndUnit(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        func isSpace(_ c: Character) -> Bool { c == " " || c == "\u{A0}" || c == "\u{202F}" }
+        guard let space = text.firstIndex(where: isSpace), isDecimalNumeral(String(text[..<space])) else { return nil }
+        let rest = text[space...].drop(while: isSpace)
+        guard let first = rest.unicodeScalars.first, first.properties.isAlphabetic || first == "°" else { return nil }
+        return MathNode(.row, [MathNode(.number(String(text[..<space]), variant: nil), range: range),
+                               MathNode(.text(String(rest), variant: nil), range: range, attributes: attributes)], range: range)
+    }
+
     /// Whether `text` is a number in ASCII digits, with one decimal point or comma between digits.
     static func isDecimalNumeral(_ text: String) -> Bool {
         var digits = 0, points = 0, afterPoint = false
@@ -143,6 +155,7 @@ extension MathMLTreeBuilder {
                 if let v = plain.variant { variant = v }
             }
             if variant == .normal { variant = nil }
+            if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
             // A sign written inside the number (`<mn>−5</mn>`, `<mn>-0.2</mn>`, `<mn>–7</mn>` with a hyphen,
             // a minus or a dash, as publishers' tools write negative numbers and exponents) is the minus
             // before the number, as `<mo>−</mo><mn>5</mn>` is: it was "10 raised to the −5 power".
@@ -170,17 +183,7 @@ extension MathMLTreeBuilder {
                                           range: range), marker: nil)
                 }
             }
-            // An amount and its unit set as one text (`<mtext>12.5 kJ</mtext>`, `<mtext>30 km/s</mtext>`, as
-            // publishers' MathML writes a measurement): the number and the text after it, so the analysis
-            // reads the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ").
-            if variant == nil, let space = text.firstIndex(of: " "), Self.isDecimalNumeral(String(text[..<space])) {
-                let rest = text[space...].drop(while: { $0 == " " })
-                if let first = rest.unicodeScalars.first, first.properties.isAlphabetic || first == "°" {
-                    return .node(MathNode(.row, [MathNode(.number(String(text[..<space]), variant: nil), range: range),
-                                                 MathNode(.text(String(rest), variant: nil), range: range, attributes: attrs.leftover)],
-                                          range: range), marker: nil)
-                }
-            }
+            if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
             return node(.text(text, variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).

@@ -157,6 +157,9 @@ extension SemanticTree.Records {
         if factors.count == 1, let n = factors.first {
             if kind(n) == .text { return isElementText(n) }
             if kind(n) == .power, has(n, .chemical) { return true }   // an ion (`Ba^{2+}(aq)`)
+            // An element set as text with a count (`<msub><mtext>O</mtext><mn>2</mn></msub>(g)`).
+            if kind(n) == .subscript, let b = child(n, .base), isElementText(b),
+               let s = child(n, .subscript), integerValue(s) != nil { return true }
             guard kind(n) == .identifier else { return isCountedCompound(n) }
             return isElementWord(n)
         }
