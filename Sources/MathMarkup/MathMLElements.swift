@@ -101,6 +101,10 @@ extension MathMLTreeBuilder {
         guard let space = text.firstIndex(where: isSpace), isDecimalNumeral(String(text[..<space])) else { return nil }
         let rest = text[space...].drop(while: isSpace)
         guard let first = rest.unicodeScalars.first, first.properties.isAlphabetic || first == "°" else { return nil }
+        // A unit's symbol: one token, short or not all small letters (`kJ`, `mL`, `g/mL`, `atm`); a word
+        // (`<msup><mtext>1 unit</mtext><mn>2</mn></msup>`, a footnote's mark on a phrase) stays text.
+        guard !rest.contains(where: isSpace),
+              rest.unicodeScalars.count <= 3 || rest.unicodeScalars.contains(where: { !("a" ... "z").contains($0) }) else { return nil }
         return MathNode(.row, [MathNode(.number(String(text[..<space]), variant: nil), range: range),
                                MathNode(.text(String(rest), variant: nil), range: range, attributes: attributes)], range: range)
     }
@@ -167,6 +171,15 @@ extension MathMLTreeBuilder {
                                           range: range), marker: nil)
                 }
             }
+            // Another operator typed before the digits (`<mn>∙5</mn>`, a hydrate's dot and its count; `<mn>×10</mn>`):
+            // the operator, then the number. It was said as written, the character with the digits.
+            if let first = text.unicodeScalars.first, first.properties.generalCategory == .mathSymbol || first == "·",
+               case let rest = String(text.unicodeScalars.dropFirst()), Self.isDecimalNumeral(rest) {
+                let symbol = String(first)
+                let op = MathNode(.operator(symbol, OperatorDictionary.properties(for: symbol)), range: range)
+                return .node(MathNode(.row, [op, MathNode(.number(rest, variant: variant), range: range, attributes: attrs.leftover)],
+                                      range: range), marker: nil)
+            }
             return node(.number(text, variant: variant))
         case "mo":
             return buildOperator(frame, &attrs)
@@ -184,6 +197,15 @@ extension MathMLTreeBuilder {
                 }
             }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
+            // A minus typed before a word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]): the minus, then
+            // the word, which the analysis reads as a function's name where it is one.
+            if let first = text.unicodeScalars.first, Self.leadingMinusSigns.contains(first.value),
+               case let word = String(text.unicodeScalars.dropFirst()), word.unicodeScalars.count >= 2,
+               word.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                let minus = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: range)
+                return .node(MathNode(.row, [minus, MathNode(.text(word, variant: variant), range: range, attributes: attrs.leftover)],
+                                      range: range), marker: nil)
+            }
             return node(.text(text, variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).

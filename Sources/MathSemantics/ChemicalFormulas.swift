@@ -185,7 +185,7 @@ extension SemanticTree.Records {
     /// Whether a subscript of `count` on `base` is a compound even alone, outside any formula or equation:
     /// text of two letters or more spelling element symbols (`<msub><mtext>CO</mtext><mn>2</mn></msub>`,
     /// `<msub><mtext>Cl</mtext><mn>2</mn></msub>`, as publishers' MathML sets formulas), or an upright word
-    /// spelling three or more, or a symbol of two
+    /// spelling three or more, or two symbols of two
     /// letters among them (`\mathrm{KClO}_3`, `\mathrm{CaCO}_3`), with a count of 2 or more. Two one-letter
     /// symbols written upright stay mathematics (`\mathrm{SO}_3`, `\mathrm{SU}_2`: groups).
     func isCompoundAlone(base: NodeID, count: NodeID) -> Bool {
@@ -196,7 +196,8 @@ extension SemanticTree.Records {
         // A text of one letter is as often an upright variable (`<msub><mtext>B</mtext><mn>3</mn></msub>`); in a
         // formula it is read as the element (``chemicalPart``).
         if k == .text { return t.utf8.count > 1 }
-        return symbols >= 3 || (symbols == 2 && t.utf8.count > symbols)
+        // Upright: three symbols or more, or two symbols of two letters (`\mathrm{CaCl}_2`); `\mathrm{NaN}_2` stays.
+        return symbols >= 3 || (symbols == 2 && t.utf8.count == 4)
     }
 
     /// Whether text `n` spells element symbols (`KBr`, `Mg`, `<mtext>H</mtext>`) and is no function's name
