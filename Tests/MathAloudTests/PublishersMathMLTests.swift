@@ -52,6 +52,13 @@ import Testing
         #expect(speaker.speak(mathML: "<math><mi>d</mi><mo>=</mo><mtext>3.0 g/mL</mtext></math>").text == "d equals 3.0 grams per milliliter")
         #expect(speaker.speak(mathML: "<math><mtext>800</mtext><mspace width=\"0.2em\"/><mtext>J</mtext></math>").text == "800 joules")
         #expect(speaker.speak(mathML: "<math><mtext>2 moles of gas</mtext></math>").text == "2 moles of gas")
+        // A phrase with a footnote's mark stays the phrase; a minus before a function's name; a hydrate's dot.
+        #expect(speaker.speak(mathML: "<math><msup><mtext>1 unit</mtext><mn>2</mn></msup></math>").text
+            == speaker.speak(mathML: "<math><msup><mtext>one unit</mtext><mn>2</mn></msup></math>").text.replacingOccurrences(of: "one", with: "1"))
+        #expect(speaker.speak(mathML: "<math><mtext>−log</mtext><mo>[</mo><mi>x</mi><mo>]</mo></math>").text
+            == speaker.speak(mathML: "<math><mo>−</mo><mtext>log</mtext><mo>[</mo><mi>x</mi><mo>]</mo></math>").text)
+        #expect(speaker.speak(mathML: "<math><msub><mtext>CuSO</mtext><mn>4</mn></msub><mn>∙5</mn><msub><mtext>H</mtext><mn>2</mn></msub><mtext>O</mtext></math>").text
+            == "cap C u cap S cap O sub 4, dot 5 cap H sub 2 cap O")
         // The word "at" after an amount is no attotonne.
         #expect(speaker.speak(mathML: "<math><mi>v</mi><mo>=</mo><mn>0</mn><mspace width=\"0.2em\"/><mtext>at</mtext><mspace width=\"0.2em\"/><mi>t</mi><mo>=</mo><mn>0</mn></math>").text
             == "v equals 0 at t equals 0")
@@ -86,6 +93,7 @@ import Testing
         #expect(speaker.speak(tex: #"\mathrm{KClO}_3"#).text == "cap K cap C l cap O sub 3")
         // Look-alikes: groups, indexed variables, a function of s, a letter before letters in parentheses.
         #expect(speaker.speak(tex: #"\mathrm{SO}_3"#).text == "SO sub 3")
+        #expect(speaker.speak(tex: #"\mathrm{CaCl}_2"#).text == "cap C a cap C l sub 2")
         #expect(speaker.speak(tex: "P_1 V_1 = P_2 V_2").text == "P sub 1, V sub 1, equals P sub 2, V sub 2")
         #expect(speaker.speak(tex: #"\text{Re}(s)"#).text == "real part of s")
         #expect(speaker.speak(tex: "x(aq)").text == "x times, open paren, a q, close paren")
