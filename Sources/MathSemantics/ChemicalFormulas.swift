@@ -397,6 +397,10 @@ extension SemanticTree.Records {
         var strong = false
         func species(_ n: NodeID) -> Bool {
             if kind(n) == .chemicalIsotope || (kind(n) == .prescripts && has(n, .nuclide)) || (kind(n) == .impliedTimes && has(n, .chemical)) { strong = true; return true }
+            // A compound or an ion the analysis read alone (`<msub><mtext>BaSO</mtext><mn>4</mn></msub>`, `Ba^{2+}`).
+            if (kind(n) == .subscript || kind(n) == .power) && has(n, .chemical) { strong = true; return true }
+            // A formula set as text (`<mtext>KCl</mtext>`): a species, as an element symbol is.
+            if isElementText(n) { return true }
             if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) {
                 // Between equilibrium arrows (which mathematics does not draw), a counted word of element
                 // symbols is a compound (`2\mathrm{SO}_2 + \mathrm{O}_2 ⇌ 2\mathrm{SO}_3`).
