@@ -98,7 +98,7 @@ extension MathMLTreeBuilder {
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
     static func amountAndUnit(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
         func isSpace(_ c: Character) -> Bool { c == " " || c == "\u{A0}" || c == "\u{202F}" }
-        guard let space = text.firstIndex(where: isSpace), isDecimalNumeral(String(text[..<space])) else { return nil }
+        guard let space = text.firstIndex(where: isSpace), String(text[..<space]).isDecimalNumeral else { return nil }
         let rest = text[space...].drop(while: isSpace)
         guard let first = rest.unicodeScalars.first, first.properties.isAlphabetic || first == "°" else { return nil }
         // A unit's symbol: one token, short or not all small letters (`kJ`, `mL`, `g/mL`, `atm`); a word
@@ -107,18 +107,6 @@ extension MathMLTreeBuilder {
               rest.unicodeScalars.count <= 3 || rest.unicodeScalars.contains(where: { !("a" ... "z").contains($0) }) else { return nil }
         return MathNode(.row, [MathNode(.number(String(text[..<space]), variant: nil), range: range),
                                MathNode(.text(String(rest), variant: nil), range: range, attributes: attributes)], range: range)
-    }
-
-    /// Whether `text` is a number in ASCII digits, with one decimal point or comma between digits.
-    static func isDecimalNumeral(_ text: String) -> Bool {
-        var digits = 0, points = 0, afterPoint = false
-        for u in text.utf8 {
-            if u >= 0x30 && u <= 0x39 { digits += 1; afterPoint = false; continue }
-            guard u == 0x2E || u == 0x2C, digits > 0, points == 0 else { return false }
-            points += 1
-            afterPoint = true
-        }
-        return digits > 0 && !afterPoint
     }
 
     /// Maps a closed element to what its parent receives.
@@ -174,7 +162,7 @@ extension MathMLTreeBuilder {
             // Another operator typed before the digits (`<mn>∙5</mn>`, a hydrate's dot and its count; `<mn>×10</mn>`):
             // the operator, then the number. It was said as written, the character with the digits.
             if let first = text.unicodeScalars.first, first.properties.generalCategory == .mathSymbol || first == "·",
-               case let rest = String(text.unicodeScalars.dropFirst()), Self.isDecimalNumeral(rest) {
+               case let rest = String(text.unicodeScalars.dropFirst()), rest.isDecimalNumeral {
                 let symbol = String(first)
                 let op = MathNode(.operator(symbol, OperatorDictionary.properties(for: symbol)), range: range)
                 return .node(MathNode(.row, [op, MathNode(.number(rest, variant: variant), range: range, attributes: attrs.leftover)],
@@ -190,7 +178,7 @@ extension MathMLTreeBuilder {
             // write exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4".
             if let first = text.unicodeScalars.first, Self.leadingMinusSigns.contains(first.value) {
                 let rest = String(text.unicodeScalars.dropFirst())
-                if Self.isDecimalNumeral(rest) {
+                if rest.isDecimalNumeral {
                     let minus = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: range)
                     return .node(MathNode(.row, [minus, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover)],
                                           range: range), marker: nil)

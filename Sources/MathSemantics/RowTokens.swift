@@ -388,7 +388,7 @@ struct RowItem {
 
     /// Whether the item is a number set as text (`<mtext>800</mtext>`), the quantity of a measurement.
     var isNumeralText: Bool {
-        kind == .other && (withRaw { m in if case .text(let t, _) = m.kind { Analyzer.isNumeral(t) } else { false } } ?? false)
+        kind == .other && (withRaw { m in if case .text(let t, _) = m.kind { t.isDecimalNumeral } else { false } } ?? false)
     }
 
     /// Whether the item may be a currency written before its amount (which starts a measurement): a
@@ -1005,7 +1005,7 @@ extension Analyzer {
         switch m.kind {
         case .number: return true
         // A number set as text (`<mtext>800</mtext>`, `\text{800}`, as publishers' MathML writes amounts).
-        case .text(let t, _): return isNumeral(t)
+        case .text(let t, _): return t.isDecimalNumeral
         case .superscript:
             if m.children.count == 2, case .number = unwrapped(m.children[0]).kind, !Analyzer.isPrimeOrRing(m.children[1]) { return true }
             return false
@@ -1014,18 +1014,6 @@ extension Analyzer {
             return false
         default: return false
         }
-    }
-
-    /// Whether a text is a number written in digits: digits with one decimal point or comma between them.
-    static func isNumeral(_ t: String) -> Bool {
-        var digits = 0, points = 0, afterPoint = false
-        for u in t.utf8 {
-            if u >= 0x30 && u <= 0x39 { digits += 1; afterPoint = false; continue }
-            guard u == 0x2E || u == 0x2C, digits > 0, points == 0 else { return false }
-            points += 1
-            afterPoint = true
-        }
-        return digits > 0 && !afterPoint
     }
 
     static func isPrimeOrRing(_ m: MathNode) -> Bool {

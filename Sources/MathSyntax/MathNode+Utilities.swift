@@ -79,3 +79,19 @@ extension MathNode {
         return children.contains { $0.containsError }
     }
 }
+
+extension String {
+    /// Whether the string is a number in ASCII digits, with one decimal point or comma between digits
+    /// (`800`, `1.5`, `0,25`; not `1.`, `.5`, `1.2.3`): a number publishers' MathML sets as text
+    /// (`<mtext>800</mtext>`) or with a sign or symbol typed before it (`<mtext>−4</mtext>`, `<mn>∙5</mn>`).
+    package var isDecimalNumeral: Bool {
+        var digits = 0, points = 0, afterPoint = false
+        for u in utf8 {
+            if u >= 0x30 && u <= 0x39 { digits += 1; afterPoint = false; continue }
+            guard u == 0x2E || u == 0x2C, digits > 0, points == 0 else { return false }
+            points += 1
+            afterPoint = true
+        }
+        return digits > 0 && !afterPoint
+    }
+}
