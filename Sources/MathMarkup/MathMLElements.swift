@@ -93,6 +93,27 @@ extension MathMLTreeBuilder {
     /// small and fullwidth hyphen-minus.
     static let leadingMinusSigns: Set<UInt32> = [0x2D, 0x2212, 0x2012, 0x2013, 0xFE63, 0xFF0D]
 
+    /// The operator typed before the rest of a token (`<mn>−5</mn>`, `<mn>∙5</mn>`, `<mtext>−log</mtext>`), as
+    /// publishers' tools write signs: the minus sign for any of ``leadingMinusSigns``, or a mathematical
+    /// symbol or middle dot as it is; nil when the token opens with neither.
+    static func leadingOperator(_ text: String) -> (operator: String, rest: String)? {
+        guard let first = text.unicodeScalars.first else { return nil }
+        let rest = String(text.unicodeScalars.dropFirst())
+        if leadingMinusSigns.contains(first.value) { return ("\u{2212}", rest) }
+        if first.properties.generalCategory == .mathSymbol || first == "·" { return (String(first), rest) }
+        return nil
+    }
+
+    /// The operator `op` leaf.
+    static func operatorLeaf(_ op: String, range: SourceRange?, attributes: [String: String]? = nil) -> MathNode {
+        MathNode(.operator(op, OperatorDictionary.properties(for: op)), range: range, attributes: attributes)
+    }
+
+    /// A token split into the operator typed before it and what follows: a row of the two.
+    static func operatorBefore(_ op: String, _ node: MathNode, range: SourceRange?) -> Item {
+        .node(MathNode(.row, [operatorLeaf(op, range: range), node], range: range), marker: nil)
+    }
+
     /// An amount and its unit set as one token (`<mtext>12.5 kJ</mtext>`, `<mn>3.0 mL</mn>`, as publishers'
     /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
@@ -150,23 +171,17 @@ extension MathMLTreeBuilder {
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
             // A sign written inside the number (`<mn>−5</mn>`, `<mn>-0.2</mn>`, `<mn>–7</mn>` with a hyphen,
             // a minus or a dash, as publishers' tools write negative numbers and exponents) is the minus
-            // before the number, as `<mo>−</mo><mn>5</mn>` is: it was "10 raised to the −5 power".
-            if let first = text.unicodeScalars.first, Self.leadingMinusSigns.contains(first.value) {
-                let rest = String(text.unicodeScalars.dropFirst()).trimmingCharacters(in: .whitespaces)
-                if let digit = rest.unicodeScalars.first, ("0" ... "9").contains(digit) || digit == "." || digit == "," {
-                    let minus = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: range)
-                    return .node(MathNode(.row, [minus, MathNode(.number(rest, variant: variant), range: range, attributes: attrs.leftover)],
-                                          range: range), marker: nil)
+            // before the number, as `<mo>−</mo><mn>5</mn>` is: it was "10 raised to the −5 power". Another
+            // operator typed before the digits (`<mn>∙5</mn>`, a hydrate's dot and its count; `<mn>×10</mn>`) is
+            // that operator: it was said as written, the character with the digits.
+            if let (op, rest) = Self.leadingOperator(text) {
+                let digits = op == "\u{2212}" ? rest.trimmingCharacters(in: .whitespaces) : rest
+                let isNumber = op == "\u{2212}"
+                    ? digits.unicodeScalars.first.map { ("0" ... "9").contains($0) || $0 == "." || $0 == "," } == true
+                    : digits.isDecimalNumeral
+                if isNumber {
+                    return Self.operatorBefore(op, MathNode(.number(digits, variant: variant), range: range, attributes: attrs.leftover), range: range)
                 }
-            }
-            // Another operator typed before the digits (`<mn>∙5</mn>`, a hydrate's dot and its count; `<mn>×10</mn>`):
-            // the operator, then the number. It was said as written, the character with the digits.
-            if let first = text.unicodeScalars.first, first.properties.generalCategory == .mathSymbol || first == "·",
-               case let rest = String(text.unicodeScalars.dropFirst()), rest.isDecimalNumeral {
-                let symbol = String(first)
-                let op = MathNode(.operator(symbol, OperatorDictionary.properties(for: symbol)), range: range)
-                return .node(MathNode(.row, [op, MathNode(.number(rest, variant: variant), range: range, attributes: attrs.leftover)],
-                                      range: range), marker: nil)
             }
             return node(.number(text, variant: variant))
         case "mo":
@@ -174,26 +189,19 @@ extension MathMLTreeBuilder {
         case "mtext":
             let variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
             let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
-            // A negative number set as text (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools
-            // write exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4".
-            if let first = text.unicodeScalars.first, Self.leadingMinusSigns.contains(first.value) {
-                let rest = String(text.unicodeScalars.dropFirst())
+            // A minus typed before a number (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools write
+            // exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4". Before a
+            // word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]) it is the minus before the word,
+            // which the analysis reads as a function's name where it is one.
+            if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}" {
                 if rest.isDecimalNumeral {
-                    let minus = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: range)
-                    return .node(MathNode(.row, [minus, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover)],
-                                          range: range), marker: nil)
+                    return Self.operatorBefore(op, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
+                }
+                if rest.unicodeScalars.count >= 2, rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                    return Self.operatorBefore(op, MathNode(.text(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
                 }
             }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
-            // A minus typed before a word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]): the minus, then
-            // the word, which the analysis reads as a function's name where it is one.
-            if let first = text.unicodeScalars.first, Self.leadingMinusSigns.contains(first.value),
-               case let word = String(text.unicodeScalars.dropFirst()), word.unicodeScalars.count >= 2,
-               word.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
-                let minus = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: range)
-                return .node(MathNode(.row, [minus, MathNode(.text(word, variant: variant), range: range, attributes: attrs.leftover)],
-                                      range: range), marker: nil)
-            }
             return node(.text(text, variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).
@@ -489,15 +497,10 @@ extension MathMLTreeBuilder {
     /// An `mrow`; one whose first and last children are fence-marked `mo`s is a fenced group
     /// (the convention documented in ``MathMLWriter``).
     private func buildRow(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
-        var nodes: [MathNode] = []
-        var markers: [FenceMarker?] = []
-        for item in frame.items {
-            if case let .node(child, marker) = item {
-                nodes.append(child)
-                markers.append(marker)
-            }
-        }
-        Self.dashesAsMinus(&nodes)
+        // The children and their fence markers in one pass (they were collected again for a plain row).
+        var collected: [FenceMarker?]? = []
+        let nodes = collectNodes(frame, markers: &collected)
+        let markers = collected ?? []
         if nodes.count >= 2, let first = markers.first ?? nil, let last = markers.last ?? nil {
             var isFenced = false
             if first == .explicit, last == .explicit {
@@ -509,12 +512,11 @@ extension MathMLTreeBuilder {
             if isFenced { return fencedRow(frame, nodes, &attrs) }
         }
         if Self.isOpenerBeforeEmptyCloser(nodes) { return fencedRow(frame, nodes, &attrs) }
-        return .node(MathNode(.row, rowChildren(frame), range: frame.range, attributes: attrs.leftover), marker: nil)
+        return .node(MathNode(.row, Self.punctuationSetApart(nodes), range: frame.range, attributes: attrs.leftover), marker: nil)
     }
 
     /// The fenced group of an `mrow` whose first and last children are its fences.
     private func fencedRow(_ frame: Frame, _ nodes: [MathNode], _ attrs: inout MathMLAttributes) -> Item {
-        _ = collectNodes(frame) // warnings for misplaced items
         let open = nodes[0].leafText ?? "", close = nodes[nodes.count - 1].leafText ?? ""
         return .node(MathNode(.fenced(open: open, close: close), Array(nodes[1..<(nodes.count - 1)]),
                               range: frame.range, attributes: attrs.leftover), marker: nil)

@@ -342,11 +342,20 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
 
     /// The node children of `frame`, with a warning for annotations and `mprescripts` out of place.
     func collectNodes(_ frame: Frame) -> [MathNode] {
+        var markers: [FenceMarker?]? = nil
+        return collectNodes(frame, markers: &markers)
+    }
+
+    /// The element nodes of `frame`, as ``collectNodes(_:)`` gives them, and each one's fence marker when
+    /// `markers` is an array (a row's fences are read from them).
+    func collectNodes(_ frame: Frame, markers: inout [FenceMarker?]?) -> [MathNode] {
         var nodes: [MathNode] = []
         nodes.reserveCapacity(frame.items.count)
         for item in frame.items {
             switch item {
-            case let .node(node, _): nodes.append(node)
+            case let .node(node, marker):
+                nodes.append(node)
+                markers?.append(marker)
             case let .annotation(_, range, _):
                 warn("mathml.misplaced-element", "an annotation outside <semantics> is ignored", at: range)
             case let .prescripts(range):
@@ -361,8 +370,10 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// (`<mtext>N,</mtext>`, `<mtext>m/s;</mtext>`, `<mtext>kg?</mtext>`: some 500 formulas of OpenStax's
     /// University Physics, whose unit was then no unit, "4 N,") set apart as a text of its own: the word is
     /// read as what it is, and the punctuation as the pause it is. Only in rows, whose children can grow.
-    func rowChildren(_ frame: Frame) -> [MathNode] {
-        let nodes = collectNodes(frame)
+    func rowChildren(_ frame: Frame) -> [MathNode] { Self.punctuationSetApart(collectNodes(frame)) }
+
+    /// ``rowChildren(_:)`` of nodes already collected.
+    static func punctuationSetApart(_ nodes: [MathNode]) -> [MathNode] {
         guard nodes.contains(where: { Self.trailingPunctuation(of: $0) != nil }) else { return nodes }
         var split: [MathNode] = []
         split.reserveCapacity(nodes.count + 1)
@@ -397,8 +408,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         func isNumber(_ n: MathNode) -> Bool { if case .number = n.kind { true } else { false } }
         for i in nodes.indices where isDash(nodes[i]) {
             if i > 0, i + 1 < nodes.count, isNumber(nodes[i - 1]), isNumber(nodes[i + 1]) { continue }
-            nodes[i] = MathNode(.operator("\u{2212}", OperatorDictionary.properties(for: "\u{2212}")), range: nodes[i].range,
-                                attributes: nodes[i].attributes)
+            nodes[i] = operatorLeaf("\u{2212}", range: nodes[i].range, attributes: nodes[i].attributes)
         }
     }
 

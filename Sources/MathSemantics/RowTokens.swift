@@ -1104,10 +1104,6 @@ extension Analyzer {
             default: return nil
             }
         }
-        // The micro prefix written as a Greek letter before an upright unit symbol (`5\,\mu\mathrm{m}`,
-        // `\mathrm{\mu m}`, `\mu\mathrm{s}^2`, MathML `<mi>μ</mi><mtext>F</mtext>`), or another prefix
-        // written upright apart from its unit (`<mtext>k</mtext><mtext>Ω</mtext>`, as publishers' MathML
-        // writes them: "10 M Omega", "2.0 mu F"): one prefixed unit, as `µm` or `kΩ` written in one piece is.
         // The degree sign and the scale's letter written apart (`<mtext>°</mtext><mtext>C</mtext>`,
         // `<mi>°</mi><mi mathvariant="normal">F</mi>`, `\mathrm{°C}`): the one unit `°C` or `°F` of the unit
         // table, as `°C` written in one piece is, not degrees times coulombs.
@@ -1116,9 +1112,12 @@ extension Analyzer {
                   let next = items[k + 1].raw, let t = uprightSymbol(next), let key = UnitSymbols.key("°" + t) else { return nil }
             return ("°" + t, key, nil, SourceRange.union(m.range, next.range))
         }
+        // The micro prefix written as a Greek letter before an upright unit symbol (`5\,\mu\mathrm{m}`,
+        // `\mathrm{\mu m}`, `\mu\mathrm{s}^2`, MathML `<mi>μ</mi><mtext>F</mtext>`), or another prefix
+        // written upright apart from its unit (`<mtext>k</mtext><mtext>Ω</mtext>`, as publishers' MathML
+        // writes them: "10 M Omega", "2.0 mu F"): one prefixed unit, as `µm` or `kΩ` written in one piece is.
         func microPrefixed(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k + 1 < end, let m = items[k].raw, let next = items[k + 1].raw else { return nil }
-            if let degrees = degreesOfScale(k) { return degrees }
             let prefix: String
             if case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ" {
                 prefix = "µ"
@@ -1166,8 +1165,9 @@ extension Analyzer {
             return unit
         }
         var firstUsed = 1
-        // A prefix written apart is tried first: `<mtext>M</mtext><mtext>Ω</mtext>` is megohms, not molar and Ω.
-        var first = microPrefixed(start)
+        // A degree sign or a prefix written apart is tried first: `<mtext>M</mtext><mtext>Ω</mtext>` is megohms,
+        // not molar and Ω; `<mtext>°</mtext><mtext>C</mtext>` degrees Celsius, not degrees and coulombs.
+        var first = degreesOfScale(start) ?? microPrefixed(start)
         if first != nil { firstUsed = 2 } else { first = single(start) ?? group(start) }
         guard let first else { return nil }
         // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
@@ -1260,8 +1260,8 @@ extension Analyzer {
         // A quotient followed by a product of units (`\mathrm{J/kg\cdot K}`, `<mtext>J/kg</mtext><mo>·</mo><mtext>°C</mtext>`,
         // as physics writes a specific heat): the factors continue the denominator, as in `J/(kg\,K)`:
         // "joules per kilogram kelvin", not "joules per kilogram, times kelvins".
-        if let slashAt = unit.key.firstIndex(of: "/"), !unit.key[unit.key.index(after: slashAt)...].contains("/"),
-           !unit.key[unit.key.index(after: slashAt)...].contains(" "), unit.powerDenominator == nil,
+        if unit.powerDenominator == nil, let slashAt = unit.key.firstIndex(of: "/"),
+           case let denominator = unit.key[unit.key.index(after: slashAt)...], !denominator.contains("/"), !denominator.contains(" "),
            let more = product(after: start + unit.used, previous: start + unit.used - 1) {
             unit.text += more.text
             unit.key += more.key

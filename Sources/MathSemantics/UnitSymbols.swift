@@ -14,14 +14,14 @@ package enum UnitSymbols {
     /// The SI prefixes of multiples (deca and above).
     static let multiplePrefixes: Set<String> = ["da", "h", "k", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q"]
 
-    /// Units that take SI prefixes (the unit symbols of the SI Brochure, 9th edition, tables 2 and 4,
-    /// and the non-SI units accepted with prefixes, table 8; the annum `a` as ISO 80000-3 and the
-    /// geosciences prefix it: `ka`, `Ma`, `Ga`; `℃`, the degree Celsius in one character, as `°C`).
     /// The SI prefixes a publisher's MathML may write apart from their unit (`<mtext>k</mtext><mtext>Ω</mtext>`,
     /// `<mtext>μ</mtext><mtext>F</mtext>`): read with the unit after them as one prefixed unit, when the
     /// table knows that unit.
     package static let prefixesWrittenApart: Set<String> = ["k", "M", "G", "m", "μ", "µ", "n", "p"]
 
+    /// Units that take SI prefixes (the unit symbols of the SI Brochure, 9th edition, tables 2 and 4,
+    /// and the non-SI units accepted with prefixes, table 8; the annum `a` as ISO 80000-3 and the
+    /// geosciences prefix it: `ka`, `Ma`, `Ga`; `℃`, the degree Celsius in one character, as `°C`).
     package static let prefixable: Set<String> = [
         "m", "g", "s", "A", "K", "mol", "cd", "N", "Pa", "J", "W", "C", "V", "F", "Ω", "S", "Wb", "T", "H", "Hz",
         "Bq", "Gy", "Sv", "lm", "lx", "kat", "L", "l", "ℓ", "eV", "Da", "B", "bit", "byte", "Np", "rad", "sr", "bar",
