@@ -156,7 +156,7 @@ extension SemanticTree.Records {
         // callgrind: the general tests cost 135 instructions a formula, the text of every letter 60).
         if factors.count == 1, let n = factors.first {
             if kind(n) == .text { return isElementText(n) }
-            if kind(n) == .power, has(n, .chemical) { return true }   // an ion (`Ba^{2+}(aq)`)
+            if kind(n) == .power, has(n, .chemical) || isComplexIon(n) { return true }   // an ion (`Ba^{2+}(aq)`)
             // An element set as text with a count (`<msub><mtext>O</mtext><mn>2</mn></msub>(g)`).
             if kind(n) == .subscript, let b = child(n, .base), isElementText(b),
                let s = child(n, .subscript), integerValue(s) != nil { return true }
@@ -209,6 +209,20 @@ extension SemanticTree.Records {
         return Self.elementRunCount(t) != nil && Vocabulary.nameClass(t) == nil
     }
 
+    /// Whether a word of element symbols set as text before a parenthesised group is a formula's part rather
+    /// than a function applied to the group (`<mtext>Ca</mtext>` before `(OH)_2`, `Ag` before `(CN)_2^-`, `Co`
+    /// before `(NH_3)_6`): the group holds element symbols set as one word of two or more, or a compound or
+    /// an ion the analysis read alone. A name before another argument stays a function (`Foo(x)`, `Li(x)`).
+    func isFormulaBeforeGroup(_ word: NodeID, group: NodeID) -> Bool {
+        guard kind(group) == .fenced, string(group, .open) == "(", let c = child(group, .content), isElementText(word) else { return false }
+        switch kind(c) {
+        case .text: return (Self.elementRunCount(text(c)) ?? 0) >= 2
+        case .identifier: return isElementWord(c)
+        case .subscript, .power, .impliedTimes: return has(c, .chemical)
+        default: return false
+        }
+    }
+
     /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`, `Fe^{II}`).
     func chemicalPartOf(_ n: NodeID) -> Bool { chemicalPart(n) == true }
 
@@ -230,8 +244,15 @@ extension SemanticTree.Records {
                   chemicalPart(b, depth: depth + 1) != nil else { return nil }
             return true
         case .fenced:
-            guard let c = child(n, .content), kind(c) == .impliedTimes, has(c, .chemical) else { return nil }
-            return true
+            guard let c = child(n, .content) else { return nil }
+            if kind(c) == .impliedTimes, has(c, .chemical) { return true }
+            // In parentheses, a group of element symbols set as one word (`(OH)`, `(CN)`: a part, as an element
+            // is) or a compound or ion the analysis read alone (`(NH_3)`: a count; `P(C_2)` stays). Square brackets around a formula are as often its
+            // concentration (`[CO][H_2O]`, a product), and `(x)` stays none.
+            guard string(n, .open) == "(" else { return nil }
+            if kind(c) == .text { return Self.elementRunCount(text(c)) != nil ? false : nil }
+            if kind(c) == .identifier { return isElementWord(c) ? false : nil }
+            return (kind(c) == .subscript || kind(c) == .power) && has(c, .chemical) ? true : nil
         case .impliedTimes:
             // A word's element symbols, split where the word was read as a compound (`\mathrm{KClO}_3`).
             return has(n, .chemical) ? false : nil
@@ -292,9 +313,31 @@ extension SemanticTree.Records {
             // An element or a word of them set as text (`<msup><mtext>Ba</mtext><mn>2+</mn></msup>`, as
             // publishers' MathML writes an ion): text is no variable, so one letter is an element too.
             return Self.elementRunCount(text(base)) != nil
-        case .subscript: return isCountedCompound(base)
+        case .subscript:
+            if isCountedCompound(base) { return true }
+            // An element set as text or upright with a count (`<msub><mtext>Hg</mtext><mn>2</mn></msub>`,
+            // `\mathrm{O}_2^{2-}`, peroxide): text is no variable, and an upright letter is a symbol.
+            guard let b = child(base, .base), kind(b) == .text || (kind(b) == .identifier && (!has(b, .letter) || atom(b, .variant) == .normal)),
+                  Self.elementRunCount(text(b)) != nil,
+                  let s = child(base, .subscript), let count = integerValue(s) else { return false }
+            return count >= 2
         default: return false
         }
+    }
+
+    /// Whether `n` is a charge on a formula in brackets (`[Zn(CN)_4]^{2-}`, a complex ion): a species of a
+    /// reaction and a formula before a state, as an ion alone is. The power is not marked `chemical` (a
+    /// language reads a bracket's charge as it reads a power on brackets: `vi-chemical-charge`), but a charge
+    /// written as one leaf on it is the count and the sign (``Analyzer/power(_:_:range:scriptedBase:)``).
+    func isComplexIon(_ n: NodeID) -> Bool {
+        guard kind(n) == .power, let b = child(n, .base), let e = child(n, .exponent) else { return false }
+        return isBracketedFormula(b) && isCharge(e)
+    }
+
+    /// Whether `n` is a formula in brackets (`[Zn(CN)_4]`, a complex ion's).
+    func isBracketedFormula(_ n: NodeID) -> Bool {
+        guard kind(n) == .fenced, let c = child(n, .content) else { return false }
+        return (kind(c) == .impliedTimes || kind(c) == .subscript || kind(c) == .power) && has(c, .chemical)
     }
 
     /// A charge: `+`, `−`, or a count before or after one (`2+`, `3-`, `+2`). A charge of one is written
@@ -308,13 +351,18 @@ extension SemanticTree.Records {
         return items.contains(where: isSign) && items.contains(where: { integerValue($0) != nil })
     }
 
-    /// Whether `n` is a charge written as one number or text, a count from 2 to 9 and its sign
-    /// (`<mn>2+</mn>`, `<mtext>3−</mtext>`, as publishers' MathML writes an ion's charge).
+    /// Whether `n` is a charge written as one number, text or operator, a count from 2 to 9 and its sign
+    /// (`<mn>2+</mn>`, `<mtext>3−</mtext>`, `<mo>2−</mo>`, as publishers' MathML writes an ion's charge).
+    /// A sign alone set as a number or text (`<mn>+</mn>`) is a charge so too.
     func isChargeLeaf(_ n: NodeID) -> Bool {
-        guard kind(n) == .number || kind(n) == .text else { return false }
+        let k = kind(n)
+        guard k == .number || k == .text || k == .operator else { return false }
         var it = text(n).unicodeScalars.makeIterator()
-        guard let count = it.next(), ("2" ... "9").contains(count), let sign = it.next(), it.next() == nil else { return false }
-        return sign == "+" || sign == "-" || sign == "\u{2212}" || sign == "\u{2013}"
+        guard let first = it.next() else { return false }
+        func isSign(_ s: Unicode.Scalar) -> Bool { s == "+" || s == "-" || s == "\u{2212}" || s == "\u{2013}" }
+        if isSign(first) { return k != .operator && it.next() == nil }
+        guard ("2" ... "9").contains(first), let sign = it.next(), it.next() == nil else { return false }
+        return isSign(sign)
     }
 
     /// Whether `n` is a charge's sign: `+`, `-` or `−`.
@@ -389,7 +437,7 @@ extension SemanticTree.Records {
     }
 
     /// Whether a relation's `items` joined by reaction arrows read as a chemical equation: each side a
-    /// species or a sum of species (a chemical formula, a nuclide, a counted element, an element, each
+    /// species or a sum of species (a chemical formula, a nuclide, a counted element, an element, an electron, each
     /// with an integer coefficient or none), and at least one species a formula or a nuclide, so that
     /// arrows between letters (`N \to \infty`, `C \to C`) stay mathematics.
     func isReaction<C: Collection>(_ items: C, equilibrium: Bool = false) -> Bool where C.Element == NodeID {
@@ -398,9 +446,12 @@ extension SemanticTree.Records {
         func species(_ n: NodeID) -> Bool {
             if kind(n) == .chemicalIsotope || (kind(n) == .prescripts && has(n, .nuclide)) || (kind(n) == .impliedTimes && has(n, .chemical)) { strong = true; return true }
             // A compound or an ion the analysis read alone (`<msub><mtext>BaSO</mtext><mn>4</mn></msub>`, `Ba^{2+}`).
-            if (kind(n) == .subscript || kind(n) == .power) && has(n, .chemical) { strong = true; return true }
+            if (kind(n) == .subscript || kind(n) == .power) && has(n, .chemical) || isComplexIon(n) { strong = true; return true }
             // A formula set as text (`<mtext>KCl</mtext>`): a species, as an element symbol is.
             if isElementText(n) { return true }
+            // The electron of a half-reaction (`e^-`, `2 e^-`), with a formula elsewhere.
+            if kind(n) == .power, let b = child(n, .base), kind(b) == .identifier || kind(b) == .text, soleScalar(b) == "e",
+               let e = child(n, .exponent), let sign = soleScalar(e), sign == "-" || sign == "\u{2212}" { return true }
             if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) {
                 // Between equilibrium arrows (which mathematics does not draw), a counted word of element
                 // symbols is a compound (`2\mathrm{SO}_2 + \mathrm{O}_2 ⇌ 2\mathrm{SO}_3`).

@@ -962,6 +962,10 @@ extension Analyzer {
             if tree.isFormula(CollectionOfOne(head.node), beforeState: g.node) {
                 return postfixes(&p, head.node)
             }
+            // `Ca(OH)_2`, `Ag(CN)_2^-` set as text: an element before a formula's group, no function.
+            if head.kind == .word, tree.isFormulaBeforeGroup(head.node, group: g.plain) {
+                return postfixes(&p, head.node)
+            }
             if g.parenLike || (g.open == "(" && !g.closeIsEmpty) {
                 p.pos += 1
                 var function = head.node
@@ -1557,10 +1561,23 @@ extension Analyzer {
             let split = elementsOfWords(base)
             return split == base ? n : subscriptNode(split, sub)
         case .power:
-            // An element or a word set as text under a charge (`<msup><mtext>Na</mtext><mo>+</mo></msup>`).
-            guard let base = child(n, .base), kind(base) == .text, let e = child(n, .exponent) else { return n }
-            let split = elementsOfWords(base)
-            return split == base ? n : power(split, e, range: range(n))
+            // An element or a word set as text under a charge (`<msup><mtext>Na</mtext><mo>+</mo></msup>`), or a
+            // counted group so (`(CN)_2^-`).
+            // A charge written as one leaf (`<mn>3−</mn>`) is the count and the sign, as on an ion alone.
+            guard let base = child(n, .base), let e = child(n, .exponent) else { return n }
+            let split = kind(base) == .text || kind(base) == .subscript ? elementsOfWords(base) : base
+            let leaf = tree.isChargeLeaf(e)
+            if split == base && !leaf { return n }
+            return power(split, leaf ? chargeOfLeaf(e) : e, range: range(n))
+        case .fenced:
+            // A group of element symbols set as one word (`(OH)`, `(CN)`): its symbols, in the same brackets.
+            guard let content = child(n, .content), kind(content) == .text || kind(content) == .identifier else { return n }
+            let split = elementsOfWords(content)
+            guard split != content else { return n }
+            let mark = b.mark()
+            for link in tree.children(n) { b.add(child: link.node == content ? split : link.node, roleNumber: link.role) }
+            b.copyProperties(of: n)
+            return b.finish(.fenced, mark, range: range(n))
         default:
             return n
         }
@@ -1608,6 +1625,7 @@ extension SemanticTree.Records {
             // A compound or an ion the analysis marked alone (`<msub><mtext>KClO</mtext><mn>3</mn></msub>`,
             // `<msup><mtext>Ba</mtext><mn>2+</mn></msup>`).
             if has(n, .chemical), kind(n) == .subscript || kind(n) == .power { set = true; continue }
+            if isComplexIon(n) { set = true; continue }
             if isElementText(n) { set = true; continue }
             let element = kind(n) == .subscript ? child(n, .base) : n
             if let element, isElementText(element) {

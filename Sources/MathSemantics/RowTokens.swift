@@ -717,6 +717,20 @@ extension Analyzer {
                 i += 1
                 continue
             }
+            // A charge on nothing right after a counted formula is the formula's charge, as publishers' MathML
+            // writes an ion (`<msub><mtext>SO</mtext><mn>4</mn></msub><msup><mrow/><mn>2−</mn></msup>`): the
+            // subscript and the charge on one base, as `\mathrm{SO}_4^{2-}` is (``isChargeScript(_:)``,
+            // ``isCountedFormula(_:)``). Staggered scripts that are no charge stay apart (`T_i{}^j`).
+            if kind == .scripts, !onText, w > base, items[w - 1].kind == .scripts, let m = items[i].raw,
+               case .superscript = m.kind, m.children.count == 2, Self.hasNoWidth(m.children[0]),
+               Self.isChargeScript(m.children[1]), let p = items[w - 1].raw, Self.isCountedFormula(p) {
+                let both = MathNode(.subSuperscript, p.children + [m.children[1]], range: SourceRange.union(p.range, m.range),
+                                    attributes: p.attributes)
+                items[w - 1] = RowItem(operand: node(both, ctx))
+                scripted = nil
+                i += 1
+                continue
+            }
             // A superscript on nothing after a subscript so joined is the same base's (MathJax's mhchem
             // output for SO₄²⁺: `SO`, `_4` and `^{2+}` each on a padded phantom): `SO_4^{2+}`.
             if kind == .scripts, !onText, let (at, joined) = scripted, at == w - 1, case .subscript = joined.kind, let m = items[i].raw,
@@ -817,6 +831,56 @@ extension Analyzer {
         while case .row = ring.kind, ring.children.count == 1 { ring = ring.children[0] }
         guard case .operator(let t, _) = ring.kind, isDegreeRing(t.soleScalar) else { return nil }
         return ring
+    }
+
+    /// Whether a script is an ion's charge as one presentation node: a sign (`+`, `-`, `−`, `–`), a count
+    /// from 2 to 9 and its sign in one leaf (`<mn>2−</mn>`), or the count and the sign side by side
+    /// (`<mn>2</mn><mo>−</mo>`), in rows of one child or not (as the analysis's
+    /// ``SemanticTree/Records/isIonCharge(_:)`` reads a charge).
+    static func isChargeScript(_ m: MathNode) -> Bool {
+        func isSign(_ s: Unicode.Scalar) -> Bool { s == "+" || s == "-" || s == "\u{2212}" || s == "\u{2013}" }
+        let n = unwrapped(m)
+        switch n.kind {
+        case .operator(let t, _), .number(let t, _), .text(let t, _):
+            var it = t.unicodeScalars.makeIterator()
+            guard let first = it.next() else { return false }
+            if isSign(first) { return it.next() == nil }
+            guard ("2" ... "9").contains(first), let sign = it.next(), it.next() == nil else { return false }
+            return isSign(sign)
+        case .row where n.children.count == 2:
+            guard case .number(let count, _) = n.children[0].kind, count.unicodeScalars.count == 1,
+                  let digit = count.unicodeScalars.first, ("2" ... "9").contains(digit),
+                  case .operator(let sign, _) = n.children[1].kind, let s = sign.soleScalar else { return false }
+            return isSign(s)
+        default:
+            return false
+        }
+    }
+
+    /// Whether `m` is a subscript that counts a formula's part: a count of 2 or more (`<mn>4</mn>`) on element
+    /// symbols set as text or as an identifier (`SO`, `Hg`, `O`), or on a bracketed group of them
+    /// (`(CN)`, `(OH)`), the bases chemistry counts.
+    static func isCountedFormula(_ m: MathNode) -> Bool {
+        guard case .subscript = m.kind, m.children.count == 2, case .number(let count, _) = unwrapped(m.children[1]).kind,
+              let c = Int(count), c >= 2 else { return false }
+        func isSymbols(_ n: MathNode) -> Bool {
+            switch n.kind {
+            case .text(let t, _), .identifier(let t, _): return SemanticTree.Records.elementRunCount(t) != nil
+            default: return false
+            }
+        }
+        let b = unwrapped(m.children[0])
+        if isSymbols(b) { return true }
+        // A bracketed group: `(`, element symbols (counted or not), `)`.
+        guard case .row = b.kind, b.children.count >= 3, case .operator(let o, _) = b.children[0].kind,
+              case .operator(let c, _) = b.children[b.children.count - 1].kind,
+              (o == "(" && c == ")") || (o == "[" && c == "]") else { return false }
+        return b.children.dropFirst().dropLast().allSatisfy { part in
+            let p = unwrapped(part)
+            if isSymbols(p) { return true }
+            guard case .subscript = p.kind, p.children.count == 2, case .number = unwrapped(p.children[1]).kind else { return false }
+            return isSymbols(unwrapped(p.children[0]))
+        }
     }
 
     /// Whether `m` takes no width: `none`, an empty row, or padding of width 0 (around a phantom), alone

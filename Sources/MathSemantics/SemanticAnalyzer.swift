@@ -759,7 +759,7 @@ struct Analyzer {
         // An ion alone (`\mathrm{SO}_4^{2-}`, as MathJax's mhchem output writes it) is a formula.
         let ion = tree.isIonBase(base) && tree.isIonCharge(exp)
         if ion { base = elementsOfWords(base) }
-        if ion, tree.isChargeLeaf(exp) { exp = chargeOfLeaf(exp) }
+        if ion || tree.isBracketedFormula(base), tree.isChargeLeaf(exp) { exp = chargeOfLeaf(exp) }
         if let v = tree.oxidationState(base: base, exponent: exp) {
             let mark = b.mark()
             b.integer(.value, v)
@@ -779,6 +779,8 @@ struct Analyzer {
     mutating func chargeOfLeaf(_ leaf: NodeID) -> NodeID {
         let scalars = Array(text(leaf).unicodeScalars)
         let r = self.range(leaf)
+        // A sign alone (`<mn>+</mn>`): the operator.
+        if scalars.count == 1 { return b.leaf(.operator, text: scalars[0] == "+" ? "+" : "\u{2212}", range: r, .atom(.class, .bin)) }
         let count = number(String(scalars[0]), range: r)
         let sign = scalars[1] == "+" ? "+" : "\u{2212}"
         let op = b.leaf(.operator, text: sign, range: r, .atom(.class, .bin))

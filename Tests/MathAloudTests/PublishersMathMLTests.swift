@@ -99,4 +99,35 @@ import Testing
         #expect(speaker.speak(tex: "x(aq)").text == "x times, open paren, a q, close paren")
         #expect(speaker.speak(tex: "x^{2+}").text == "x superscript 2 plus")
     }
+
+    /// Ions as publishers set them: a charge on nothing after a counted formula is its charge, a group in
+    /// parentheses after an element set as text is the formula's, not a function's argument, and a charge
+    /// on a formula in brackets makes a complex ion, a species of a reaction. Staggered scripts, names
+    /// before arguments and products of concentrations stay what they were.
+    @Test func ionsSetAsText() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ mathML: String) -> String { speaker.speak(mathML: "<math>" + mathML + "</math>").text }
+        #expect(say("<msub><mrow><mtext>HPO</mtext></mrow><mn>4</mn></msub><mrow/><msup><mrow/><mo>2−</mo></msup>")
+            == "cap H cap P cap O sub 4 super 2 minus")
+        #expect(say("<msub><mtext>H</mtext><mn>2</mn></msub><msub><mtext>PO</mtext><mn>4</mn></msub><msup><mrow/><mo>−</mo></msup>")
+            == "cap H sub 2 cap P cap O sub 4 super minus")
+        #expect(say("<msub><mtext>O</mtext><mn>2</mn></msub><msup><mrow/><mn>2−</mn></msup>") == "cap O sub 2 super 2 minus")
+        #expect(speaker.speak(tex: #"\mathrm{O}_2^{2-}"#).text == "cap O sub 2 super 2 minus")
+        #expect(say("<mn>2</mn><mtext>Ca</mtext><msub><mrow><mo>(</mo><mtext>OH</mtext><mo>)</mo></mrow><mn>2</mn></msub>")
+            == "2 cap C a, open paren, cap O cap H, close paren, sub 2")
+        #expect(say("<msup><mrow><mo>[</mo><mtext>Zn</mtext><msub><mrow><mo>(</mo><mtext>CN</mtext><mo>)</mo></mrow><mn>4</mn></msub><mo>]</mo></mrow>"
+                    + "<mn>2−</mn></msup><mo>+</mo><mn>2</mn><msup><mtext>e</mtext><mo>−</mo></msup><mo>⟶</mo><mtext>Zn</mtext>")
+            == "open bracket, cap Z n, open paren, cap C cap N, close paren, sub 4, close bracket, super 2 minus plus 2 e minus, yields Zn")
+        #expect(say("<mn>2</mn><msup><mrow><mo>[</mo><mtext>Ag</mtext><msub><mrow><mo>(</mo><mtext>CN</mtext><mo>)</mo></mrow><mn>2</mn></msub>"
+                    + "<mo>]</mo></mrow><mtext>−</mtext></msup><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>")
+            == "2, open bracket, cap A g, open paren, cap C cap N, close paren, sub 2, close bracket, super minus aqueous")
+        // Look-alikes: staggered indices, a sign on nothing after an index, names applied, concentrations.
+        #expect(speaker.speak(tex: "T_i{}^j").text == "T sub i, to the j-th power")
+        #expect(say("<msub><mi>x</mi><mi>i</mi></msub><msup><mrow/><mo>+</mo></msup>") == "x sub i, plus")
+        #expect(say("<mtext>Foo</mtext><mo>(</mo><mi>x</mi><mo>)</mo>") == "Foo of x")
+        #expect(say("<mtext>Li</mtext><mo>(</mo><mi>x</mi><mo>)</mo>") == "Li of x")
+        #expect(say("<mrow><mo>[</mo><mtext>CO</mtext><mo>]</mo></mrow><mrow><mo>[</mo><msub><mtext>H</mtext><mn>2</mn></msub><mtext>O</mtext><mo>]</mo></mrow>")
+            == "open bracket, CO, close bracket, times, open bracket, cap H sub 2 cap O, close bracket")
+        #expect(speaker.speak(tex: "P(C_2)").text == "P of C sub 2")
+    }
 }
