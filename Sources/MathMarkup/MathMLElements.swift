@@ -104,6 +104,22 @@ extension MathMLTreeBuilder {
         return nil
     }
 
+    /// The relation or bracket that a text holds alone, spaces around it aside (`" = "`, `"("`, `"|"`), or nil: a
+    /// bracket or a bar, or a mathematical symbol the operator dictionary makes a relation.
+    static func operatorSetAsText(_ text: String) -> String? {
+        var it = text.unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
+        guard let u = it.next() else { return nil }
+        while let rest = it.next() { guard rest == " " || rest == "\u{A0}" else { return nil } }
+        switch u {
+        case "(", ")", "[", "]", "{", "}", "|": return String(u)
+        default:
+            // Not ∣ (U+2223), which publishers set as text for an absolute value's bars (`∣ψ∣²`) as often as a relation.
+            guard u.properties.generalCategory == .mathSymbol, u != "\u{2223}" else { return nil }
+            let op = String(u)
+            return OperatorDictionary.properties(for: op).atomClass == .rel ? op : nil
+        }
+    }
+
     /// The operator `op` leaf.
     static func operatorLeaf(_ op: String, range: SourceRange?, attributes: [String: String]? = nil) -> MathNode {
         MathNode(.operator(op, OperatorDictionary.properties(for: op)), range: range, attributes: attributes)
@@ -189,6 +205,19 @@ extension MathMLTreeBuilder {
         case "mtext":
             let variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
             let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
+            // Only invisible characters (`<mtext>&#x200B;</mtext>`, a zero-width space a publisher's editor puts
+            // in a script to size a sign): nothing, as an empty row is (`<msup><mo>∑</mo><mtext>&#x200B;</mtext></msup>`
+            // is the sum, which takes its body; it was "the sum of superscript" and a character).
+            if !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .format }) {
+                return node(.row)
+            }
+            // A relation or a bracket set as text alone (`<mtext> = </mtext>`, `<mtext>(</mtext>`, as publishers' MathML
+            // writes some): the operator, as `<mo>` makes it, so the relation has its sides and the bracket its
+            // partner (`<mi>P</mi><mtext>(</mtext><mi>B</mi><mtext>)</mtext>` is P of B). A word, or a sign with
+            // other text (`<mtext>= sample mean</mtext>`), stays text.
+            if variant == nil, let op = Self.operatorSetAsText(text) {
+                return .node(Self.operatorLeaf(op, range: range, attributes: attrs.leftover), marker: nil)
+            }
             // A minus typed before a number (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools write
             // exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4". Before a
             // word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]) it is the minus before the word,

@@ -363,7 +363,52 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             }
         }
         Self.dashesAsMinus(&nodes)
+        Self.decimalsJoined(&nodes)
         return nodes
+    }
+
+    /// A decimal number set in pieces is one number: `<mn>0</mn><mo>.</mo><mn>62</mn>` and `<mn>0</mn><mn>.62</mn>`
+    /// are 0.62, and a point typed before digits where no number precedes it (`<mo>.</mo><mn>02</mn>`) is .02, as
+    /// publishers' MathML writes some decimals (OpenStax's statistics books, ~300 formulas; they were "0 dot 62").
+    /// Only plain digits join: a point between other items stays what it is.
+    static func decimalsJoined(_ nodes: inout [MathNode]) {
+        func digits(_ n: MathNode) -> String? {
+            guard case .number(let t, nil) = n.kind, !t.isEmpty, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return t
+        }
+        func isPoint(_ n: MathNode) -> Bool { if case .operator(let t, _) = n.kind { t == "." } else { false } }
+        func fraction(_ n: MathNode) -> String? {
+            guard case .number(let t, nil) = n.kind, t.utf8.first == 0x2E, t.utf8.count >= 2,
+                  t.utf8.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return t
+        }
+        // Most rows hold no point and no number that starts with one.
+        guard nodes.contains(where: { isPoint($0) || fraction($0) != nil }) else { return }
+        var out: [MathNode] = []
+        out.reserveCapacity(nodes.count)
+        var i = 0
+        while i < nodes.count {
+            let n = nodes[i]
+            if let whole = digits(n), i + 2 < nodes.count, isPoint(nodes[i + 1]), let part = digits(nodes[i + 2]) {
+                out.append(MathNode(.number(whole + "." + part), range: SourceRange.union(n.range, nodes[i + 2].range)))
+                i += 3
+                continue
+            }
+            if let whole = digits(n), i + 1 < nodes.count, let part = fraction(nodes[i + 1]) {
+                out.append(MathNode(.number(whole + part), range: SourceRange.union(n.range, nodes[i + 1].range)))
+                i += 2
+                continue
+            }
+            let afterOperand = out.last.map { if case .operator = $0.kind { false } else { true } } ?? false
+            if isPoint(n), !afterOperand, i + 1 < nodes.count, let part = digits(nodes[i + 1]) {
+                out.append(MathNode(.number("." + part), range: SourceRange.union(n.range, nodes[i + 1].range)))
+                i += 2
+                continue
+            }
+            out.append(n)
+            i += 1
+        }
+        nodes = out
     }
 
     /// The children of a row, with a sentence's punctuation typed at the end of a one-word text

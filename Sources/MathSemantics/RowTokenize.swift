@@ -942,7 +942,13 @@ extension Analyzer {
             return leafToken(.postfix, "°", .ord, range: m.range, postfix: .degrees)
         }
         var base = rawBase
-        while case .row = base.kind, base.children.count == 1 { base = base.children[0] }
+        // A row of one child, or a style that only sizes it (`<mstyle displaystyle="true"><mo>∑</mo></mstyle>`, as
+        // publishers' MathML sets a big operator in a script's base), is what it holds: the sum takes its body.
+        while base.children.count == 1 {
+            if case .row = base.kind { base = base.children[0]; continue }
+            if case .style(let p) = base.kind, p.color == nil, p.background == nil { base = base.children[0]; continue }
+            break
+        }
         let (sub, sup) = Analyzer.scriptChildren(m)
         let underOverKind: Bool
         switch m.kind {

@@ -100,6 +100,28 @@ import Testing
         #expect(speaker.speak(tex: "x^{2+}").text == "x superscript 2 plus")
     }
 
+    /// Operators and numbers set in pieces, as publishers' statistics books write them: a relation, a bracket or a
+    /// bar set as text alone is the operator, a text of only invisible characters is nothing, a sign in a style
+    /// that only sizes it is the sign, and a decimal set in pieces is one number. Text with other words, the bar
+    /// ∣ set as text and a point after a letter stay as written.
+    @Test func operatorsAndNumbersSetInPieces() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ mathML: String) -> String { speaker.speak(mathML: "<math>" + mathML + "</math>").text }
+        #expect(say("<mi>x</mi><mtext> = </mtext><mn>2</mn>") == "x equals 2")
+        #expect(say("<mi>P</mi><mtext>(</mtext><mi>C</mi><mtext>|</mtext><mi>D</mi><mtext>)</mtext>") == "P of, open paren, C given D, close paren")
+        #expect(say("<msup><mstyle displaystyle=\"true\"><mo>∑</mo></mstyle><mtext>&#x200B;</mtext></msup><msup><mi>x</mi><mn>2</mn></msup>")
+            == "the sum of x squared")
+        #expect(say("<munderover><mstyle displaystyle=\"true\"><mo>∑</mo></mstyle><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></munderover><msub><mi>x</mi><mi>i</mi></msub>")
+            == "the sum from i equals 1 to n of x sub i")
+        #expect(say("<mi>p</mi><mo>=</mo><mn>0</mn><mo>.</mo><mn>62</mn><mo>+</mo><mn>0</mn><mn>.3</mn><mo>+</mo><mo>.</mo><mn>02</mn>") == "p equals 0.62 plus 0.3 plus .02")
+        // Look-alikes.
+        #expect(say("<mi>x</mi><mtext>= sample mean</mtext>") == "x = sample mean")
+        #expect(!say("<mtext>∣</mtext><mi>ψ</mi><msup><mtext>∣</mtext><mn>2</mn></msup>").contains("divides"))
+        #expect(say("<mi>x</mi><mo>.</mo><mn>2</mn>") == "x dot 2")
+        // A limit above only is said (`\sum^n`), in TeX as in MathML.
+        #expect(speaker.speak(tex: #"\sum^{n} x_i"#).text == "the sum to n of x sub i")
+    }
+
     /// Ions as publishers set them: a charge on nothing after a counted formula is its charge, a group in
     /// parentheses after an element set as text is the formula's, not a function's argument, and a charge
     /// on a formula in brackets makes a complex ion, a species of a reaction. Staggered scripts, names
