@@ -571,6 +571,8 @@ extension Analyzer {
         while i < nodes.count {
             let item = RowItem(raw: nodes.unretained(i))
             if item.kind == .splice || item.hasAttributes { break }
+            // A text, or scripts on one, that may open with a coefficient (``coefficientSplit(_:)``).
+            if item.kind == .other || item.kind == .scripts, Self.mayOpenWithCoefficient(nodes[i]) { break }
             items.push(item)
             i += 1
         }
@@ -589,7 +591,17 @@ extension Analyzer {
                 continue
             }
             let item = RowItem(raw: m)
-            if item.kind != .splice { items.push(item); continue }
+            if item.kind != .splice {
+                if item.kind == .other || item.kind == .scripts, Self.mayOpenWithCoefficient(m), let (count, rest) = Self.coefficientSplit(m) {
+                    madeNodes.append(count)
+                    madeNodes.append(rest)
+                    items.push(RowItem(raw: count))
+                    items.push(RowItem(raw: rest))
+                    continue
+                }
+                items.push(item)
+                continue
+            }
             switch m.kind {
             case .row:
                 // A row that is one bracketed group by construction (`\bra{ψ}`, `\ket{ϕ}`, a macro's
@@ -618,6 +630,41 @@ extension Analyzer {
             }
         }
         if items.count > base, items[items.count - 1].kind == .wideSpace { items.pop() }
+    }
+
+    /// Whether `m` is a text, or scripts on a text, that opens with a digit: the cheap test before
+    /// ``coefficientSplit(_:)``.
+    static func mayOpenWithCoefficient(_ m: MathNode) -> Bool {
+        let t: MathNode
+        switch m.kind {
+        case .text: t = m
+        case .subscript, .superscript, .subSuperscript: guard let b = m.children.first else { return false }; t = unwrapped(b)
+        default: return false
+        }
+        guard case .text(let text, _) = t.kind, let first = text.utf8.first else { return false }
+        return first >= 0x31 && first <= 0x39
+    }
+
+    /// A coefficient set in one text with the formula it counts, as publishers' MathML writes chemical equations
+    /// (`<mtext>4Ag</mtext>`, `<msub><mtext>2H</mtext><mn>2</mn></msub>`, `<msup><mtext>3Mg</mtext><mn>2+</mn></msup>`):
+    /// the number, and the element symbols with the scripts that were on the whole text (they count or charge the
+    /// formula, not the coefficient). A text whose rest spells no element symbols stays (`2nd`, `3D`, `10 mL`), and so
+    /// does one without scripts whose symbols are a unit's (`5V`).
+    static func coefficientSplit(_ m: MathNode) -> (MathNode, MathNode)? {
+        let isText: Bool
+        if case .text = m.kind { isText = true } else { isText = false }
+        guard let t = isText ? m : m.children.first.map(unwrapped), case .text(let text, let variant) = t.kind else { return nil }
+        let digits = text.utf8.prefix(while: { $0 >= 0x30 && $0 <= 0x39 })
+        guard digits.count >= 1, digits.count <= 3, digits.count < text.utf8.count else { return nil }
+        let rest = String(text.utf8.dropFirst(digits.count))!
+        guard SemanticTree.Records.elementRunCount(rest) != nil else { return nil }
+        // A text alone whose symbols are a unit's too (`5V`, `2H`, `10K`) may be a measurement: it stays as written.
+        // With a count or a charge (`<msub><mtext>3H</mtext><mn>2</mn></msub>`) it is a formula's.
+        if isText, UnitSymbols.symbol(abbreviation: rest) != nil { return nil }
+        let count = MathNode(.number(String(digits)!, variant: nil), range: t.range)
+        let symbols = MathNode(.text(rest, variant: variant), range: t.range, attributes: t.attributes)
+        if isText { return (count, symbols) }
+        return (count, MathNode(m.kind, [symbols] + m.children.dropFirst(), range: m.range, attributes: m.attributes))
     }
 
     /// A row of one word of two or more letters (an identifier) with spaces of positive width on both
@@ -854,6 +901,15 @@ extension Analyzer {
             return isSign(s)
         default:
             return false
+        }
+    }
+
+    /// Whether `m` is a superscript or both scripts whose superscript is a charge (``isChargeScript(_:)``).
+    static func isCharged(_ m: MathNode) -> Bool {
+        switch m.kind {
+        case .superscript where m.children.count == 2: return isChargeScript(m.children[1])
+        case .subSuperscript where m.children.count == 3: return isChargeScript(m.children[2])
+        default: return false
         }
     }
 
@@ -1419,6 +1475,9 @@ extension Analyzer {
         // An invisible times between the quantity and its unit (MathML `1⁢mm`) changes nothing.
         let gap = i + 2 < end && items[i + 1].scalar == "\u{2062}" ? 1 : 0
         guard var u = Analyzer.unitAt(items, i + 1 + gap, end, names: unitNames) else { return nil }
+        // A count or a charge on the symbol (`3 H_2`, `6 H^+`, `2 F^-`, a coefficient set before its formula) is
+        // chemistry's: no unit carries either.
+        if let scripted = items[i + 1 + gap].raw, Analyzer.isCountedFormula(scripted) || Analyzer.isCharged(scripted) { return nil }
         u.used += gap
         // `6 H F`, `2 H Cl`, `2 H O_2`: an element symbol after a number, followed by another element (with
         // its count or not), starts a chemical formula with its coefficient (SiO₂ + 6 HF → …), not a unit

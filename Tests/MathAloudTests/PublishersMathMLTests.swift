@@ -151,5 +151,13 @@ import Testing
         #expect(say("<mrow><mo>[</mo><mtext>CO</mtext><mo>]</mo></mrow><mrow><mo>[</mo><msub><mtext>H</mtext><mn>2</mn></msub><mtext>O</mtext><mo>]</mo></mrow>")
             == "open bracket, CO, close bracket, times, open bracket, cap H sub 2 cap O, close bracket")
         #expect(speaker.speak(tex: "P(C_2)").text == "P of C sub 2")
+        // A coefficient set in one text with its formula (`<mtext>3Hg</mtext>`, `<msub><mtext>8HNO</mtext><mn>3</mn></msub>`):
+        // the number and the formula, its count or charge the formula's; no unit ("4 henrys") is made of it.
+        #expect(say("<mtext>3Hg</mtext><mo>(</mo><mi>l</mi><mo>)</mo><mo>+</mo><msub><mtext>8HNO</mtext><mn>3</mn></msub><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>"
+                    + "<mo>⟶</mo><msub><mrow><mtext>4H</mtext></mrow><mn>2</mn></msub><mtext>O</mtext><mo>(</mo><mi>l</mi><mo>)</mo>")
+            == "3 cap H g liquid plus 8 cap H cap N cap O sub 3 aqueous yields 4 cap H sub 2 cap O liquid")
+        #expect(say("<mn>6</mn><msup><mtext>2F</mtext><mo>−</mo></msup><mo>+</mo><mi>x</mi>").contains("farad") == false)
+        // Look-alikes: ordinals, a dimension, a measurement set as one text.
+        #expect(say("<mtext>2nd</mtext><mo>,</mo><mtext>3D</mtext>") == "2nd comma 3D")
     }
 }
