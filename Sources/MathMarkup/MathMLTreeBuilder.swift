@@ -367,8 +367,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         return nodes
     }
 
-    /// A decimal number set in pieces is one number: `<mn>0</mn><mo>.</mo><mn>62</mn>` and `<mn>0</mn><mn>.62</mn>`
-    /// are 0.62, and a point typed before digits where no number precedes it (`<mo>.</mo><mn>02</mn>`) is .02, as
+    /// A decimal number set in pieces is one number: `<mn>0</mn><mo>.</mo><mn>62</mn>`, `<mn>0</mn><mn>.62</mn>` and
+    /// `<mn>0.</mn><mn>62</mn>` are 0.62, and a point typed before digits where no number precedes it (`<mo>.</mo><mn>02</mn>`) is .02, as
     /// publishers' MathML writes some decimals (OpenStax's statistics books, ~300 formulas; they were "0 dot 62").
     /// Only plain digits join: a point between other items stays what it is.
     static func decimalsJoined(_ nodes: inout [MathNode]) {
@@ -383,7 +383,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             return t
         }
         // Most rows hold no point and no number that starts with one.
-        guard nodes.contains(where: { isPoint($0) || fraction($0) != nil }) else { return }
+        func endsWithPoint(_ n: MathNode) -> Bool { if case .number(let t, nil) = n.kind { t.utf8.last == 0x2E } else { false } }
+        guard nodes.contains(where: { isPoint($0) || fraction($0) != nil || endsWithPoint($0) }) else { return }
         var out: [MathNode] = []
         out.reserveCapacity(nodes.count)
         var i = 0
@@ -392,6 +393,13 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             if let whole = digits(n), i + 2 < nodes.count, isPoint(nodes[i + 1]), let part = digits(nodes[i + 2]) {
                 out.append(MathNode(.number(whole + "." + part), range: SourceRange.union(n.range, nodes[i + 2].range)))
                 i += 3
+                continue
+            }
+            // `<mn>2.</mn><mn>85</mn>`: the point typed with the whole part.
+            if case .number(let t, nil) = n.kind, t.utf8.count >= 2, t.utf8.last == 0x2E,
+               t.utf8.dropLast().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), i + 1 < nodes.count, let part = digits(nodes[i + 1]) {
+                out.append(MathNode(.number(t + part), range: SourceRange.union(n.range, nodes[i + 1].range)))
+                i += 2
                 continue
             }
             if let whole = digits(n), i + 1 < nodes.count, let part = fraction(nodes[i + 1]) {

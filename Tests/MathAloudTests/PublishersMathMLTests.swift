@@ -114,7 +114,12 @@ import Testing
         #expect(say("<munderover><mstyle displaystyle=\"true\"><mo>∑</mo></mstyle><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></munderover><msub><mi>x</mi><mi>i</mi></msub>")
             == "the sum from i equals 1 to n of x sub i")
         #expect(say("<mi>p</mi><mo>=</mo><mn>0</mn><mo>.</mo><mn>62</mn><mo>+</mo><mn>0</mn><mn>.3</mn><mo>+</mo><mo>.</mo><mn>02</mn>") == "p equals 0.62 plus 0.3 plus .02")
+        #expect(say("<mn>72.</mn><mn>215</mn>") == "72.215")
+        // A letter with an accent in one character is the letter under the accent, as TeX's \hat{y} is.
+        #expect(say("<mi>ŷ</mi><mo>=</mo><mi>ȳ</mi><mo>+</mo><mi>x̄</mi>") == "y hat equals y bar plus x bar")
+        #expect(say("<mi>ŷ</mi>") == speaker.speak(tex: #"\hat{y}"#).text)
         // Look-alikes.
+        #expect(say("<mi>é</mi>") == "é")
         #expect(say("<mi>x</mi><mtext>= sample mean</mtext>") == "x = sample mean")
         #expect(!say("<mtext>∣</mtext><mi>ψ</mi><msup><mtext>∣</mtext><mn>2</mn></msup>").contains("divides"))
         #expect(say("<mi>x</mi><mo>.</mo><mn>2</mn>") == "x dot 2")
