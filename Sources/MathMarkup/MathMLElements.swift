@@ -120,29 +120,6 @@ extension MathMLTreeBuilder {
         }
     }
 
-    /// A Latin letter and the accent TeX would set over it, for a letter written with a combining accent or as one
-    /// precomposed character (`ŷ` is y and U+0302 by canonical decomposition): circumflex (hat), macron (bar),
-    /// tilde, dot, diaeresis (double dot) and caron (check), as the spacing characters `\hat`, `\bar`, `\tilde`,
-    /// `\dot`, `\ddot` and `\check` write over a letter. Nil for other text: letters with other marks (`é`) are
-    /// letters of a language.
-    static func letterAndAccent(_ text: String) -> (String, String)? {
-        // Most identifiers are ASCII: nothing to decompose.
-        guard text.utf8.contains(where: { $0 >= 0x80 }), text.unicodeScalars.count <= 2 else { return nil }
-        let scalars = Array(text.decomposedStringWithCanonicalMapping.unicodeScalars)
-        guard scalars.count == 2, scalars[0].isASCII, scalars[0].properties.isAlphabetic else { return nil }
-        let accent: String
-        switch scalars[1] {
-        case "\u{0302}": accent = "^"
-        case "\u{0304}": accent = "\u{AF}"
-        case "\u{0303}": accent = "~"
-        case "\u{0307}": accent = "\u{2D9}"
-        case "\u{0308}": accent = "\u{A8}"
-        case "\u{030C}": accent = "\u{2C7}"
-        default: return nil
-        }
-        return (String(scalars[0]), accent)
-    }
-
     /// The operator `op` leaf.
     static func operatorLeaf(_ op: String, range: SourceRange?, attributes: [String: String]? = nil) -> MathNode {
         MathNode(.operator(op, OperatorDictionary.properties(for: op)), range: range, attributes: attributes)
@@ -197,7 +174,7 @@ extension MathMLTreeBuilder {
             }
             // A letter with a mathematical accent in one character (`<mi>ŷ</mi>`, `<mi>x̄</mi>`, as publishers write a
             // prediction or a mean) is the letter under the accent, as `\hat{y}` is: "y hat", not the character.
-            if let (letter, accent) = Self.letterAndAccent(text) {
+            if let (letter, accent) = UnicodeMath.letterAndAccent(text) {
                 let base = MathNode(.identifier(letter, variant: variant), range: range, attributes: attrs.leftover)
                 return .node(MathNode(.over(UnderOverProperties(accent: true)), [base, Self.operatorLeaf(accent, range: range)], range: range), marker: nil)
             }

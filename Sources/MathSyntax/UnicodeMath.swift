@@ -83,6 +83,29 @@ public enum UnicodeMath {
         return Alphabet(base: base, font: fontNames[Int(code >> fontShift & fontMask)], canonical: code & canonicalBit != 0)
     }
 
+    /// A Latin letter and the accent TeX would set over it, for a letter written with a combining accent or as one
+    /// precomposed character (`ŷ` is y and U+0302 by canonical decomposition): circumflex (hat), macron (bar),
+    /// tilde, dot, diaeresis (double dot) and caron (check), as the spacing characters `\hat`, `\bar`, `\tilde`,
+    /// `\dot`, `\ddot` and `\check` write over a letter. Nil for other text: letters with other marks (`é`) are
+    /// letters of a language.
+    public static func letterAndAccent(_ text: String) -> (String, String)? {
+        // Most identifiers are ASCII: nothing to decompose.
+        guard text.utf8.contains(where: { $0 >= 0x80 }), text.unicodeScalars.count <= 2 else { return nil }
+        let scalars = Array(text.decomposedStringWithCanonicalMapping.unicodeScalars)
+        guard scalars.count == 2, scalars[0].isASCII, scalars[0].properties.isAlphabetic else { return nil }
+        let accent: String
+        switch scalars[1] {
+        case "\u{0302}": accent = "^"
+        case "\u{0304}": accent = "\u{AF}"
+        case "\u{0303}": accent = "~"
+        case "\u{0307}": accent = "\u{2D9}"
+        case "\u{0308}": accent = "\u{A8}"
+        case "\u{030C}": accent = "\u{2C7}"
+        default: return nil
+        }
+        return (String(scalars[0]), accent)
+    }
+
     /// A leaf's text with its styled letters and digits made plain, as the front ends read them: the
     /// characters of one MathML alphabet become their plain letters and that alphabet (`𝐬𝐢𝐧` → `sin`,
     /// ``MathVariant/bold``; `𝟏𝟐` → `12`), and the fullwidth forms their ASCII characters (`Ａ` → `A`,

@@ -1058,6 +1058,13 @@ struct ParserCore {
 
     /// A node for a Unicode character typed directly: the same node its TeX command makes.
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
+        // A letter with a mathematical accent in one character (`ŷ`) is `\hat{y}`, as the MathML reader reads `<mi>ŷ</mi>`.
+        if c.value >= 0xC0, c.value < 0x2000, let (letter, accent) = UnicodeMath.letterAndAccent(String(Character(c))) {
+            var props = OperatorDictionary.properties(for: accent)
+            props.stretchy = false
+            return MathNode(.over(UnderOverProperties(accent: true)),
+                            [MathNode(.identifier(letter, variant: nil), range: range), MathNode(.operator(accent, props), range: range)], range: range)
+        }
         if let (base, variant) = UnicodeMath.decompose(c) {
             if isASCIIDigit(base) { return MathNode(.number(tables.string(base), variant: variant), range: range) }
             // Letters are italic by default (not Greek capitals, nor ∇).

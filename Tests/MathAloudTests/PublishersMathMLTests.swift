@@ -118,6 +118,7 @@ import Testing
         // A letter with an accent in one character is the letter under the accent, as TeX's \hat{y} is.
         #expect(say("<mi>ŷ</mi><mo>=</mo><mi>ȳ</mi><mo>+</mo><mi>x̄</mi>") == "y hat equals y bar plus x bar")
         #expect(say("<mi>ŷ</mi>") == speaker.speak(tex: #"\hat{y}"#).text)
+        #expect(speaker.speak(tex: "ŷ").text == "y hat")
         // Look-alikes.
         #expect(say("<mi>é</mi>") == "é")
         #expect(say("<mi>x</mi><mtext>= sample mean</mtext>") == "x = sample mean")
