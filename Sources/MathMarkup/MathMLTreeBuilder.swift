@@ -370,7 +370,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// A decimal number set in pieces is one number: `<mn>0</mn><mo>.</mo><mn>62</mn>`, `<mn>0</mn><mn>.62</mn>` and
     /// `<mn>0.</mn><mn>62</mn>` are 0.62, and a point typed before digits where no number precedes it (`<mo>.</mo><mn>02</mn>`) is .02, as
     /// publishers' MathML writes some decimals (OpenStax's statistics books, ~300 formulas; they were "0 dot 62").
-    /// Only plain digits join: a point between other items stays what it is.
+    /// Digits right before a power of digits are its base's (`<mn>1</mn><msup><mn>0</mn><mn>8</mn></msup>` is 10⁸, as a
+    /// TeX `10^8` is set). Only plain digits join: a point between other items stays what it is.
     static func decimalsJoined(_ nodes: inout [MathNode]) {
         func digits(_ n: MathNode) -> String? {
             guard case .number(let t, nil) = n.kind, !t.isEmpty, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
@@ -384,7 +385,12 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         }
         // Most rows hold no point and no number that starts with one.
         func endsWithPoint(_ n: MathNode) -> Bool { if case .number(let t, nil) = n.kind { t.utf8.last == 0x2E } else { false } }
-        guard nodes.contains(where: { isPoint($0) || fraction($0) != nil || endsWithPoint($0) }) else { return }
+        // A power whose base is digits (`<msup><mn>0</mn><mn>8</mn></msup>`).
+        func raisedDigits(_ n: MathNode) -> String? {
+            guard case .superscript = n.kind, n.children.count == 2 else { return nil }
+            return digits(n.children[0])
+        }
+        guard nodes.contains(where: { isPoint($0) || fraction($0) != nil || endsWithPoint($0) || raisedDigits($0) != nil }) else { return }
         var out: [MathNode] = []
         out.reserveCapacity(nodes.count)
         var i = 0
@@ -393,6 +399,16 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             if let whole = digits(n), i + 2 < nodes.count, isPoint(nodes[i + 1]), let part = digits(nodes[i + 2]) {
                 out.append(MathNode(.number(whole + "." + part), range: SourceRange.union(n.range, nodes[i + 2].range)))
                 i += 3
+                continue
+            }
+            // `<mn>1</mn><msup><mn>0</mn><mn>8</mn></msup>`: the digits before a raised number are its own, 10⁸ (as
+            // OpenStax's books set some powers of ten; they were "1 0 to the eighth power").
+            if let first = digits(n), i + 1 < nodes.count, let rest = raisedDigits(nodes[i + 1]) {
+                let power = nodes[i + 1]
+                let base = MathNode(.number(first + rest), range: SourceRange.union(n.range, power.children[0].range))
+                out.append(MathNode(.superscript, [base, power.children[1]], range: SourceRange.union(n.range, power.range),
+                                    attributes: power.attributes))
+                i += 2
                 continue
             }
             // `<mn>2.</mn><mn>85</mn>`: the point typed with the whole part.

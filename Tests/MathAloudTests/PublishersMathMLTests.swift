@@ -115,6 +115,7 @@ import Testing
             == "the sum from i equals 1 to n of x sub i")
         #expect(say("<mi>p</mi><mo>=</mo><mn>0</mn><mo>.</mo><mn>62</mn><mo>+</mo><mn>0</mn><mn>.3</mn><mo>+</mo><mo>.</mo><mn>02</mn>") == "p equals 0.62 plus 0.3 plus .02")
         #expect(say("<mn>72.</mn><mn>215</mn>") == "72.215")
+        #expect(say("<mn>3.0</mn><mo>×</mo><mn>1</mn><msup><mn>0</mn><mn>8</mn></msup>") == "3.0 times 10 to the eighth power")
         // A letter with an accent in one character is the letter under the accent, as TeX's \hat{y} is.
         #expect(say("<mi>ŷ</mi><mo>=</mo><mi>ȳ</mi><mo>+</mo><mi>x̄</mi>") == "y hat equals y bar plus x bar")
         #expect(say("<mi>ŷ</mi>") == speaker.speak(tex: #"\hat{y}"#).text)
