@@ -764,30 +764,27 @@ extension Analyzer {
                 i += 1
                 continue
             }
-            // A charge on nothing right after a counted formula is the formula's charge, as publishers' MathML
-            // writes an ion (`<msub><mtext>SO</mtext><mn>4</mn></msub><msup><mrow/><mn>2−</mn></msup>`): the
-            // subscript and the charge on one base, as `\mathrm{SO}_4^{2-}` is (``isChargeScript(_:)``,
-            // ``isCountedFormula(_:)``). Staggered scripts that are no charge stay apart (`T_i{}^j`).
-            if kind == .scripts, !onText, w > base, items[w - 1].kind == .scripts, let m = items[i].raw,
-               case .superscript = m.kind, m.children.count == 2, Self.hasNoWidth(m.children[0]),
-               Self.isChargeScript(m.children[1]), let p = items[w - 1].raw, Self.isCountedFormula(p) {
-                let both = MathNode(.subSuperscript, p.children + [m.children[1]], range: SourceRange.union(p.range, m.range),
-                                    attributes: p.attributes)
-                items[w - 1] = RowItem(operand: node(both, ctx))
-                scripted = nil
-                i += 1
-                continue
-            }
-            // A superscript on nothing after a subscript so joined is the same base's (MathJax's mhchem
-            // output for SO₄²⁺: `SO`, `_4` and `^{2+}` each on a padded phantom): `SO_4^{2+}`.
-            if kind == .scripts, !onText, let (at, joined) = scripted, at == w - 1, case .subscript = joined.kind, let m = items[i].raw,
-               case .superscript = m.kind, m.children.count == 2, Self.hasNoWidth(m.children[0]) {
-                let both = MathNode(.subSuperscript, joined.children + [m.children[1]], range: SourceRange.union(joined.range, m.range),
-                                    attributes: joined.attributes)
-                items[w - 1] = RowItem(operand: node(both, ctx))
-                scripted = nil
-                i += 1
-                continue
+            // A superscript on nothing right after a subscript is the same base's: after one so joined (MathJax's
+            // mhchem output for SO₄²⁺: `SO`, `_4` and `^{2+}` each on a padded phantom), or a charge after a counted
+            // formula, as publishers' MathML writes an ion (`<msub><mtext>SO</mtext><mn>4</mn></msub><msup><mrow/><mn>2−</mn></msup>`,
+            // ``isChargeScript(_:)``, ``isCountedFormula(_:)``): `SO_4^{2-}`. Staggered scripts that are no charge stay
+            // apart (`T_i{}^j`).
+            if kind == .scripts, !onText, w > base, let m = items[i].raw, case .superscript = m.kind, m.children.count == 2,
+               Self.hasNoWidth(m.children[0]) {
+                var sub: MathNode? = nil
+                if let (at, joined) = scripted, at == w - 1, case .subscript = joined.kind {
+                    sub = joined
+                } else if items[w - 1].kind == .scripts, Self.isChargeScript(m.children[1]), let p = items[w - 1].raw, Self.isCountedFormula(p) {
+                    sub = p
+                }
+                if let sub {
+                    let both = MathNode(.subSuperscript, sub.children + [m.children[1]], range: SourceRange.union(sub.range, m.range),
+                                        attributes: sub.attributes)
+                    items[w - 1] = RowItem(operand: node(both, ctx))
+                    scripted = nil
+                    i += 1
+                    continue
+                }
             }
             // Pre-scripts need a base that shows something: scripts on nothing followed by more
             // scripts on nothing (MathJax's mhchem output for SO₄²⁺: `SO`, then `_4` and `^{2+}` each
