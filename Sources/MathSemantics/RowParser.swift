@@ -279,7 +279,8 @@ extension Analyzer {
         }
         if bonds ? chemicalItem : arrows {
             let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }
-            if bonds ? tree.isBondChain(items) : tree.isReaction(items, equilibrium: equilibrium) { return flagged(n, .chemical) }
+            if bonds { if tree.isBondChain(items) { return flagged(n, .chemical) } }
+            else if tree.isReaction(items, equilibrium: equilibrium) { return flagged(elementsOfSpecies(n), .chemical) }
         }
         return n
     }
@@ -521,6 +522,38 @@ extension Analyzer {
     }
 
     /// A copy of `n` with its properties and the flag `name`.
+    /// A reaction's species with their element symbols set as text read as elements (`<mtext>Zn</mtext>`,
+    /// `2<mtext>Ag</mtext>`: "cap Z n", as in its formulas), through sums and coefficients, which are marked
+    /// `chemical`; `n` when none is.
+    mutating func elementsOfSpecies(_ n: NodeID) -> NodeID {
+        switch kind(n) {
+        case .text:
+            return tree.isElementText(n) ? elementsOfWords(n) : n
+        case .subscript, .power:
+            // A counted or charged element set as text (`<msub><mtext>I</mtext><mn>2</mn></msub>`).
+            guard let base = child(n, .base), tree.isElementText(base) else { return n }
+            return elementsOfWords(n)
+        case .relation, .infix, .impliedTimes:
+            let links = Array(tree.children(n))
+            var changed = false
+            var parts: [NodeID] = []
+            for link in links {
+                let part = link.role == SemanticRole.item.rawValue ? elementsOfSpecies(link.node) : link.node
+                changed = changed || part != link.node
+                parts.append(part)
+            }
+            guard changed else { return n }
+            let mark = b.mark()
+            for (link, part) in zip(links, parts) { b.add(child: part, roleNumber: link.role) }
+            b.copyProperties(of: n)
+            // A sum of species or a coefficient before one is chemistry's, as a formula is: its elements read so.
+            if kind(n) != .relation, !has(n, .chemical) { b.flag(.chemical) }
+            return b.finish(kind(n), mark, text: text(n), range: range(n))
+        default:
+            return n
+        }
+    }
+
     mutating func flagged(_ n: NodeID, _ name: PropertyName) -> NodeID {
         let mark = b.mark()
         b.copyProperties(of: n)

@@ -146,7 +146,7 @@ import Testing
             == "2 cap C a, open paren, cap O cap H, close paren, sub 2")
         #expect(say("<msup><mrow><mo>[</mo><mtext>Zn</mtext><msub><mrow><mo>(</mo><mtext>CN</mtext><mo>)</mo></mrow><mn>4</mn></msub><mo>]</mo></mrow>"
                     + "<mn>2−</mn></msup><mo>+</mo><mn>2</mn><msup><mtext>e</mtext><mo>−</mo></msup><mo>⟶</mo><mtext>Zn</mtext>")
-            == "open bracket, cap Z n, open paren, cap C cap N, close paren, sub 4, close bracket, super 2 minus plus 2 e minus, yields Zn")
+            == "open bracket, cap Z n, open paren, cap C cap N, close paren, sub 4, close bracket, super 2 minus plus 2 e minus, yields cap Z n")
         #expect(say("<mn>2</mn><msup><mrow><mo>[</mo><mtext>Ag</mtext><msub><mrow><mo>(</mo><mtext>CN</mtext><mo>)</mo></mrow><mn>2</mn></msub>"
                     + "<mo>]</mo></mrow><mtext>−</mtext></msup><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>")
             == "2, open bracket, cap A g, open paren, cap C cap N, close paren, sub 2, close bracket, super minus aqueous")
@@ -164,6 +164,9 @@ import Testing
                     + "<mo>⟶</mo><msub><mrow><mtext>4H</mtext></mrow><mn>2</mn></msub><mtext>O</mtext><mo>(</mo><mi>l</mi><mo>)</mo>")
             == "3 cap H g liquid plus 8 cap H cap N cap O sub 3 aqueous yields 4 cap H sub 2 cap O liquid")
         #expect(say("<mn>6</mn><msup><mtext>2F</mtext><mo>−</mo></msup><mo>+</mo><mi>x</mi>").contains("farad") == false)
+        // In a reaction, an element set as text alone, counted or with a coefficient is the element, as in a formula.
+        #expect(say("<mtext>Zn</mtext><mo>+</mo><mn>2</mn><msub><mtext>O</mtext><mn>2</mn></msub><mo>⟶</mo><msup><mtext>Zn</mtext><mn>2+</mn></msup><mo>+</mo><mn>2</mn><mtext>Ag</mtext>")
+            == "cap Z n plus 2 cap O sub 2 yields cap Z n super 2 plus plus 2 cap A g")
         // Look-alikes: ordinals, a dimension, a measurement set as one text.
         #expect(say("<mtext>2nd</mtext><mo>,</mo><mtext>3D</mtext>") == "2nd comma 3D")
     }
