@@ -137,7 +137,8 @@ public final class SpeakerPool: @unchecked Sendable {
     public let defaults: Defaults
     private let rulesDirectory: URL?
     private let texOptions: TeXParserOptions
-    private let cacheCapacity: Int
+    /// How many spoken formulas each speaker of the pool keeps.
+    package let cacheCapacity: Int
     private var pool: [String: Speaker] = [:]
     private var poolOrder: [String] = []
     private var defaultSpeakerCache: Speaker?
@@ -186,21 +187,43 @@ public final class SpeakerPool: @unchecked Sendable {
     /// The speaker for these settings (loaded once, then shared). Loading happens under the pool's lock,
     /// so threads that ask for the same new settings at once load it once.
     public func speaker(locale: LocaleTag, style: SpeechStyleName, preferences: [String: String]) throws(SpeechLoadError) -> Speaker {
-        let key = "\(locale.rawValue.lowercased())|\(style.rawValue)|"
-            + preferences.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "|")
+        let key = SpeakerPool.key(locale: locale, style: style, preferences: preferences)
         lock.lock()
         defer { lock.unlock() }
         if let s = pool[key] { return s }
         let s = try Speaker(locale: locale, style: style, verbosity: defaults.verbosity, preferences: preferences,
                             strictPreferences: defaults.strictPreferences,
                             rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: cacheCapacity)
+        add(s, key: key)
+        return s
+    }
+
+    /// Takes `speaker` as the pool's speaker for the default settings: one loaded for them already
+    /// (with the pool's rules directory, TeX options and cache capacity), as the command line does to
+    /// fail early with the right exit code, is not loaded a second time (`speak --batch` loaded English
+    /// ClearSpeak twice: ~80 M instructions, ~15 ms of its start; session 43).
+    package func useAsDefault(_ speaker: Speaker) {
+        let key = SpeakerPool.key(locale: defaults.locale, style: defaults.style, preferences: defaults.preferences)
+        lock.lock()
+        defer { lock.unlock() }
+        defaultSpeakerCache = speaker
+        if pool[key] == nil { add(speaker, key: key) }
+    }
+
+    /// The pool's key for a speaker's settings.
+    private static func key(locale: LocaleTag, style: SpeechStyleName, preferences: [String: String]) -> String {
+        "\(locale.rawValue.lowercased())|\(style.rawValue)|"
+            + preferences.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "|")
+    }
+
+    /// Adds a speaker under `key`, dropping the oldest beyond ``limit`` (called with the lock held).
+    private func add(_ speaker: Speaker, key: String) {
         if pool.count >= limit, let oldest = poolOrder.first {
             pool[oldest] = nil
             poolOrder.removeFirst()
         }
-        pool[key] = s
+        pool[key] = speaker
         poolOrder.append(key)
-        return s
     }
 
     /// The speaker for a request's settings (its locale, style and preferences over the defaults), or

@@ -67,7 +67,22 @@ public struct PhraseTable: Sendable, Hashable {
 
     /// Words one space apart.
     static func normalized(_ phrase: String) -> String {
-        phrase.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        // A phrase without a tab, two spaces in a row or a space at either end is its own normal form
+        // (every space and tab character is such a byte): returned as it is, without splitting it into
+        // characters (each inherited rule's words are looked up when a locale that inherits another
+        // language's rules loads: 10.8 M of the 140.5 M instructions of `speak 'x^2' --locale fr`
+        // under callgrind went to translating them; session 43).
+        let isNormal = phrase.withBytes { bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return bytes.isEmpty }
+            var previous: UInt8 = 0
+            for b in bytes {
+                if b == 0x09 || (b == 0x20 && previous == 0x20) { return false }
+                previous = b
+            }
+            return true
+        }
+        if isNormal { return phrase }
+        return phrase.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
     }
 }
 

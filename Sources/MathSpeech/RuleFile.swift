@@ -484,12 +484,21 @@ private func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to
 /// Splits the condition text `bytes[range]` on the word `and` (``spaceSeparatedWords(_:_:)``): the
 /// byte ranges between the `and`s, trimmed.
 private func splitAnd(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
+    // The words are found in place, as ``spaceSeparatedWords(_:_:)`` finds them, without an array of
+    // them (one per condition line at start-up).
     var parts: [Range<Int>] = []
+    parts.reserveCapacity(4)
     var partStart = range.lowerBound
-    for word in spaceSeparatedWords(bytes, range)
-    where word.count == 3 && bytes[word.lowerBound] == 0x61 && bytes[word.lowerBound + 1] == 0x6E && bytes[word.lowerBound + 2] == 0x64 {
-        parts.append(trimmedRange(bytes, partStart, word.lowerBound))
-        partStart = word.upperBound
+    var i = range.lowerBound
+    while i < range.upperBound {
+        if bytes[i] == 0x20 { i += 1; continue }
+        var end = i
+        while end < range.upperBound, bytes[end] != 0x20 { end += 1 }
+        if end - i == 3 && bytes[i] == 0x61 && bytes[i + 1] == 0x6E && bytes[i + 2] == 0x64 {
+            parts.append(trimmedRange(bytes, partStart, i))
+            partStart = end
+        }
+        i = end
     }
     parts.append(trimmedRange(bytes, partStart, range.upperBound))
     return parts

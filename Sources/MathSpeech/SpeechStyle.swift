@@ -430,8 +430,10 @@ final class RuleTable: Sendable {
     /// The candidate lists without the rules `keep` rejects, for fixed preferences (each rule's tests
     /// after its preference tests).
     func candidates(keeping keep: (Int) -> Bool) -> Candidates {
-        Candidates(lists: candidateLists.map { lists in
-            (byText: lists.byText.mapValues { $0.filter(keep) }, other: lists.other.filter(keep))
+        // Each rule asked once (a rule is in many lists).
+        let kept = (0 ..< testedEntries.count).map(keep)
+        return Candidates(lists: candidateLists.map { lists in
+            (byText: lists.byText.mapValues { $0.filter { kept[$0] } }, other: lists.other.filter { kept[$0] })
         }, entries: testedEntries, preferencesTested: true)
     }
 
@@ -928,11 +930,16 @@ final class RuleTable: Sendable {
             var byText: [TextTable<Int32>] = []
             for (kind, lists) in lists.enumerated() {
                 var ranges: [String: Int32] = [:]
+                // The lists of one-byte texts, by their byte (``oneByte``).
+                var asciiLists: [(byte: Int, list: Int32)] = []
                 // A text whose list is `other` (its rules left out for fixed preferences) needs none.
                 for (text, list) in lists.byText where list != lists.other {
                     let range = add(list)
                     ranges[text] = range
-                    if let scalar = text.soleScalarValue { byScalar[UInt32(kind) << 21 | scalar] = range }
+                    if let scalar = text.soleScalarValue {
+                        byScalar[UInt32(kind) << 21 | scalar] = range
+                        if scalar < 0x80 { asciiLists.append((Int(scalar), range)) }
+                    }
                 }
                 let table = TextTable(ranges)
                 let keys = ranges.keys
@@ -940,7 +947,9 @@ final class RuleTable: Sendable {
                 let other = add(lists.other)
                 let oneByteStart = !keys.isEmpty && table.asciiKeysDecide ? Int32(oneByte.count) : -1
                 if oneByteStart >= 0 {
-                    for byte in 0 ..< UInt32(0x80) { oneByte.append(byScalar[UInt32(kind) << 21 | byte] ?? -1) }
+                    // What `byScalar` holds for each byte of the kind, without looking 128 bytes up.
+                    oneByte.append(contentsOf: repeatElement(-1, count: 0x80))
+                    for (byte, list) in asciiLists { oneByte[Int(oneByteStart) + byte] = list }
                 }
                 byKind.append(KindCandidates(
                     other: other, split: !keys.isEmpty, decidesOneByte: table.asciiKeysDecide,
@@ -979,8 +988,29 @@ final class RuleTable: Sendable {
         // and its first test of the kind at a path (``Candidate/Probe/kindPath``).
         var decidedStart: [Int] = []
         var kindTests: [(path: Int32, kinds: KindSet)] = []
-        for rule in rules {
-            let compiled = rule.conditions.map { builder.compile($0) }
+        // The previous rule's conditions and template, compiled: the choices of a rule's `either`/`or`
+        // lines are rules one after another with the same name, place and template, and conditions
+        // they share (``SpeechRule/compiled``), each compiled once (English ClearSpeak's 105 choices
+        // compiled whole cost 0.5 M instructions more at start-up, session 43). Kept as two arrays and
+        // read from `rules` in place: a tuple holding the previous rule was copied through the
+        // runtime's type metadata (+2 M instructions).
+        var previousConditions: [CompiledCondition] = [], previousParts: [CompiledPart] = []
+        for r in rules.indices {
+            let rule = rules[r]
+            let compiled: [CompiledCondition]
+            let compiledParts: [CompiledPart]
+            if r > 0, rules[r - 1].line == rule.line, rules[r - 1].name == rule.name, rules[r - 1].file == rule.file {
+                let before = rules[r - 1].conditions
+                compiled = rule.conditions.indices.map { k in
+                    k < before.count && before[k] == rule.conditions[k] ? previousConditions[k] : builder.compile(rule.conditions[k])
+                }
+                compiledParts = rules[r - 1].template == rule.template ? previousParts : rule.template.map { builder.compile($0) }
+            } else {
+                compiled = rule.conditions.map { builder.compile($0) }
+                compiledParts = rule.template.map { builder.compile($0) }
+            }
+            previousConditions = compiled
+            previousParts = compiledParts
             let sorted = compiled.indices.sorted { (compiled[$0].cost, $0) < (compiled[$1].cost, $1) }
             // The tests a candidate list decides before any test is tested come last: `role is …` (by
             // the list's role row, for a role of the vocabulary), `parent is …` (by its parent row) and
@@ -1009,7 +1039,7 @@ final class RuleTable: Sendable {
             tests += order.map { compiled[$0] }
             testsAfterPreferences.append(testStart.last! + compiled.filter { if case .preference = $0.test { true } else { false } }.count)
             testStart.append(tests.count)
-            parts += rule.template.map { builder.compile($0) }
+            parts += compiledParts
             templateStart.append(parts.count)
         }
         // A property a rule tests on the node with a test a missing value fails (and no
@@ -1199,25 +1229,71 @@ final class RuleTable: Sendable {
         var byKind: [String: [Int]] = [:]
         for (i, rule) in rules.enumerated() { byKind[rule.kind, default: []].append(i) }
         let any = byKind["*"] ?? []
-        // Per rule: the node texts it can match when it has a `text = …` condition (nil = any text).
-        let filters: [Set<String>?] = rules.map { rule in
+        // The node texts that `text = …` conditions name, numbered once (one number per class of equal
+        // strings, as a set of strings compares them), and per rule the numbers of those it can match
+        // (nil = any text). Testing each rule's set of strings for each text of its kind hashed
+        // strings, most of them normalized for being non-ASCII, 6.3 M of 109 M instructions of
+        // `mathaloud speak 'x^2'` under callgrind (session 43).
+        var textNumbers: [String: Int] = [:]
+        var texts: [String] = []
+        let filters: [[Int]?] = rules.map { rule in
             guard let condition = rule.conditions.first(where: RuleTable.isTextFilter),
                   case let .property(_, _, .oneOf(values), _) = condition else { return nil }
-            return Set(values)
+            var numbers: [Int] = []
+            numbers.reserveCapacity(values.count)
+            for value in values {
+                let n: Int
+                if let known = textNumbers[value] {
+                    n = known
+                } else {
+                    n = texts.count
+                    textNumbers[value] = n
+                    texts.append(value)
+                }
+                if !numbers.contains(n) { numbers.append(n) }
+            }
+            return numbers
         }
+        // Per text (by number), where its rules are in `named` (-1: none in the kind's list yet).
+        var slot = [Int](repeating: -1, count: texts.count)
         // Per kind: its rules with the `*` rules merged in (file order), split by node text. A kind
         // without rules of its own gets the `*` rules, split as well (unsplit, every node of such a
         // kind tested the `text = …` conditions of the `*` rules: a fifth of all tests on arXiv
         // formulas, rules stage, session 9).
         candidateLists = SemanticKind.allCases.map { kind in
             let list = ((byKind[kind.rawValue] ?? []) + any).sorted()
-            let texts = Set(list.compactMap { filters[$0] }.flatMap { $0 })
             let other = list.filter { filters[$0] == nil }
-            // A text whose list is `other` needs none (nor after rules are left out: both lose the same).
+            // Per text a rule of the list names, those rules in list order.
+            var named: [(text: Int, rules: [Int])] = []
+            for r in list {
+                guard let numbers = filters[r] else { continue }
+                for t in numbers {
+                    if slot[t] < 0 {
+                        slot[t] = named.count
+                        named.append((t, []))
+                    }
+                    named[slot[t]].rules.append(r)
+                }
+            }
+            // Per text, the rules without a `text = …` condition and those whose condition allows the
+            // text, in list order (a text's list always has a rule `other` lacks: one that names it).
             var byText: [String: [Int]] = [:]
-            for text in texts {
-                let rules = list.filter { filters[$0] == nil || filters[$0]!.contains(text) }
-                if rules != other { byText[text] = rules }
+            byText.reserveCapacity(named.count)
+            for (t, rules) in named {
+                slot[t] = -1
+                var merged: [Int] = []
+                merged.reserveCapacity(other.count + rules.count)
+                var i = 0, j = 0
+                while i < other.count || j < rules.count {
+                    if j == rules.count || (i < other.count && other[i] < rules[j]) {
+                        merged.append(other[i])
+                        i += 1
+                    } else {
+                        merged.append(rules[j])
+                        j += 1
+                    }
+                }
+                byText[texts[t]] = merged
             }
             return (byText: byText, other: other)
         }
@@ -1858,10 +1934,17 @@ struct CompiledValueTest: Sendable {
                 for k in names.kindsByLowercase[key] ?? [] where !exact || k.rawValue == v { kinds.insert(k) }
                 for r in names.rolesByLowercase[key] ?? [] where !exact || r.name == v { roles |= 1 << UInt64(r.rawValue) }
             }
+        } else if operation == .present {
+            // The same for every `present` test (it reads no value of its own): worked out once.
+            (atoms, kinds, roles) = CompiledValueTest.presentResults
         } else {
-            for (atom, name) in names.atoms where string.passes(name) { atoms.insert(atom) }
-            for (kind, name) in names.kinds where string.passes(name) { kinds.insert(kind) }
-            for (role, name) in names.roles where string.passes(name) { roles |= 1 << UInt64(role.rawValue) }
+            // A `<` or `>` test passes only names that read as numbers (``StringTest/passes(_:)``): only
+            // those are tested (testing every name of the vocabulary for each value test of a style
+            // cost 4 M of 109 M instructions of `mathaloud speak 'x^2'` under callgrind, session 43).
+            let candidates = operation == .oneOf ? (atoms: names.atoms, kinds: names.kinds, roles: names.roles) : CompiledValueTest.numericNames
+            for (atom, name) in candidates.atoms where string.passes(name) { atoms.insert(atom) }
+            for (kind, name) in candidates.kinds where string.passes(name) { kinds.insert(kind) }
+            for (role, name) in candidates.roles where string.passes(name) { roles |= 1 << UInt64(role.rawValue) }
         }
         // The integers a `oneOf` can accept are those some value spells canonically: an integer's
         // string is ASCII digits (and `-`), which have no case and no canonically equivalent
@@ -1891,6 +1974,26 @@ struct CompiledValueTest: Sendable {
                       kinds: kinds, roles: roles, integers: integers, textIDs: textStart ..< textIDs.values.count,
                       byTextID: byTextID)
     }
+
+    /// The atoms, kinds and vocabulary roles whose names a `present` test passes (the string test on
+    /// each name, run once per process).
+    private static let presentResults: (atoms: AtomSet, kinds: KindSet, roles: UInt64) = {
+        let test = StringTest(operation: .present, values: [], valuesKnownNFC: true, exact: false, number: 0)
+        let names = VocabularyNames.shared
+        var atoms = AtomSet(), kinds = KindSet(), roles: UInt64 = 0
+        for (atom, name) in names.atoms where test.passes(name) { atoms.insert(atom) }
+        for (kind, name) in names.kinds where test.passes(name) { kinds.insert(kind) }
+        for (role, name) in names.roles where test.passes(name) { roles |= 1 << UInt64(role.rawValue) }
+        return (atoms, kinds, roles)
+    }()
+
+    /// The names of the vocabulary that read as numbers (`Double(name)`): the only ones a `<` or `>`
+    /// test can pass.
+    private static let numericNames: (atoms: [(PropertyAtom, String)], kinds: [(SemanticKind, String)], roles: [(SemanticRole, String)]) = {
+        let names = VocabularyNames.shared
+        return (names.atoms.filter { Double($0.1) != nil }, names.kinds.filter { Double($0.1) != nil },
+                names.roles.filter { Double($0.1) != nil })
+    }()
 
     /// Whether `value` passes: present and not `false` or empty; one of the values (equal as
     /// strings, or unless `exact` equal ignoring ASCII case); a number below / above.
@@ -1962,7 +2065,15 @@ struct CompiledValueTest: Sendable {
             case .present: return value != nil && value != "false" && value != ""
             case .oneOf:
                 guard let value else { return false }
-                if exact { return values.contains(value) }
+                if exact {
+                    // Strings in NFC are equal only when their bytes are: compared without normalizing
+                    // (the `text` tests' values are mostly non-ASCII symbols; each such test is asked
+                    // about `true` and its integers when the style loads).
+                    if valuesKnownNFC && Normalization.isKnownNFC(value) {
+                        return value.withBytes { bytes in values.contains { $0.withBytes { $0.elementsEqual(bytes) } } }
+                    }
+                    return values.contains(value)
+                }
                 return values.withUnsafeBufferPointer { values in
                     for v in values where equalIgnoringASCIICase(v, value) { return true }
                     // Strings that differ in bytes can still be equal as Swift strings (canonical

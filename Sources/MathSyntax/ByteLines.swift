@@ -16,6 +16,22 @@ package struct ByteLines: Sequence, IteratorProtocol {
     package mutating func next() -> (number: Int, range: Range<Int>)? {
         guard start <= bytes.count else { return nil }
         var end = start
+        // Eight bytes at a time while eight are left: a word holds a `\n` where `word ^ 0x0A0A…` has a
+        // zero byte, and the lowest byte the zero-byte test flags is the first zero (a byte loop cost
+        // 5.4 instructions a byte, 2.2 M of 109 M instructions of `mathaloud speak 'x^2'` under
+        // callgrind reading the rule and word files; session 43).
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while end &+ 8 <= bytes.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
+                let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                if zeros != 0 {
+                    end &+= zeros.trailingZeroBitCount >> 3
+                    break
+                }
+                end &+= 8
+            }
+        }
         while end < bytes.count, bytes[end] != 0x0A { end += 1 }
         var contentEnd = end
         if contentEnd > start, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }

@@ -325,12 +325,12 @@ struct SpeechSettings {
     /// The speaker, or nil after printing why its rules could not be loaded (the command then exits
     /// with `.rules`). An unknown locale, style, preference or value is a usage error with a "did you
     /// mean".
-    func loadSpeaker() throws(UsageError) -> Speaker? {
+    func loadSpeaker(cacheCapacity: Int = 0) throws(UsageError) -> Speaker? {
         // (A Result rather than do/catch: matching the cases of a typed-throws error in its catch
         // block crashes the Swift 6.3 debug build.)
         let loaded = Result { () throws(SpeechLoadError) -> Speaker in
             try Speaker(locale: locale, style: style, verbosity: verbosity, preferences: preferences,
-                        rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: 0)
+                        rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: cacheCapacity)
         }
         let speaker: Speaker
         switch loaded {
@@ -372,6 +372,16 @@ struct SpeechSettings {
     var speakerPool: SpeakerPool {
         SpeakerPool(locale: locale, style: style, verbosity: verbosity, preferences: preferences, rulesDirectory: rulesDirectory,
                     texOptions: texOptions)
+    }
+
+    /// Speakers for batch lines with the default speaker loaded as ``loadSpeaker(cacheCapacity:)``
+    /// loads it (the command fails early, with the same messages and exit code, when it cannot load),
+    /// and not loaded again for the first line that uses it; nil after printing why it could not load.
+    func loadSpeakerPool() throws(UsageError) -> SpeakerPool? {
+        let pool = speakerPool
+        guard let speaker = try loadSpeaker(cacheCapacity: pool.cacheCapacity) else { return nil }
+        pool.useAsDefault(speaker)
+        return pool
     }
 }
 

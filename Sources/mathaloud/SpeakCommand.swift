@@ -36,8 +36,8 @@ enum SpeakCommand {
                 throw args.usageError("--batch reads JSON Lines from standard input: no TEX, --input or --text")
             }
             // Fail early, with the right exit code, when the default settings cannot load.
-            guard try settings.loadSpeaker() != nil else { return .rules }
-            let processor = SpeechBatchProcessor(speakers: settings.speakerPool)
+            guard let speakers = try settings.loadSpeakerPool() else { return .rules }
+            let processor = SpeechBatchProcessor(speakers: speakers)
             var reader = BatchRequestReader(maxLineBytes: try args.maxLineBytes())
             var failed = false
             // Chunks of lines are spoken on all cores; output keeps input order and memory stays flat.
