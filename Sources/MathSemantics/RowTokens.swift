@@ -193,7 +193,7 @@ struct RowItem {
     /// Bit 0: for a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
     /// operand (so that a bar after it closes rather than opens). Bit 1: a raw item's node has MathML
     /// attributes (noted once, so that the row passes need not read the node for them). Bit 2: scripts
-    /// on a leaf with a text (``scriptsOnText``).
+    /// on a leaf with a text (``scriptsOnText``). Bit 3: ``mayOpenWithCoefficient``.
     private var bits: UInt8
     private var flag: Bool { bits & 1 != 0 }
     /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)`` (a ``PropertyAtom``
@@ -273,17 +273,21 @@ struct RowItem {
         let k = m.itemKind
         let role: Analyzer.FenceRole
         var onText = false
+        var coefficient = false
         switch k {
         // The base read unretained: the tree holds it.
         case .scripts:
-            (role, onText) = m.children.unretained(0)._withUnsafeGuaranteedRef {
-                (Analyzer.fenceRole(ofBase: $0, scripted: true), $0.isTextLeaf)
+            (role, onText, coefficient) = m.children.unretained(0)._withUnsafeGuaranteedRef {
+                (Analyzer.fenceRole(ofBase: $0, scripted: true), $0.isTextLeaf, Analyzer.opensWithDigit(base: $0))
             }
         case .underOver: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: false) }
-        default: role = .notFence(endsOperand: true)
+        default:
+            role = .notFence(endsOperand: true)
+            if case .text = m.kind { coefficient = Analyzer.opensWithDigit(base: m) }
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
         if onText { bits |= 4 }
+        if coefficient { bits |= 8 }
     }
 
     /// An operator of one scalar `u` and atom class `cls`: its fence role, or whether it ends an operand.
@@ -360,6 +364,10 @@ struct RowItem {
 
     /// Whether the item is a presentation node with MathML attributes.
     var hasAttributes: Bool { bits & 2 != 0 }
+
+    /// Whether the item is a text, or scripts on one, that opens with a digit (bit 3): a coefficient typed with
+    /// its formula may be there (``Analyzer/coefficientSplit(_:)``).
+    var mayOpenWithCoefficient: Bool { bits & 8 != 0 }
 
     /// Whether the item is scripts on a leaf with a text (`x^2`, `\sum_i`): a base that shows something, so
     /// no pre-scripts, no degree ring on nothing and no scripts to join to what precedes them
@@ -572,7 +580,7 @@ extension Analyzer {
             let item = RowItem(raw: nodes.unretained(i))
             if item.kind == .splice || item.hasAttributes { break }
             // A text, or scripts on one, that may open with a coefficient (``coefficientSplit(_:)``).
-            if item.kind == .other || item.kind == .scripts, Self.mayOpenWithCoefficient(nodes[i]) { break }
+            if item.mayOpenWithCoefficient { break }
             items.push(item)
             i += 1
         }
@@ -592,7 +600,7 @@ extension Analyzer {
             }
             let item = RowItem(raw: m)
             if item.kind != .splice {
-                if item.kind == .other || item.kind == .scripts, Self.mayOpenWithCoefficient(m), let (count, rest) = Self.coefficientSplit(m) {
+                if item.mayOpenWithCoefficient, let (count, rest) = Self.coefficientSplit(m) {
                     madeNodes.append(count)
                     madeNodes.append(rest)
                     items.push(RowItem(raw: count))
@@ -632,17 +640,23 @@ extension Analyzer {
         if items.count > base, items[items.count - 1].kind == .wideSpace { items.pop() }
     }
 
-    /// Whether `m` is a text, or scripts on a text, that opens with a digit: the cheap test before
-    /// ``coefficientSplit(_:)``.
-    static func mayOpenWithCoefficient(_ m: MathNode) -> Bool {
-        let t: MathNode
-        switch m.kind {
-        case .text: t = m
-        case .subscript, .superscript, .subSuperscript: guard let b = m.children.first else { return false }; t = unwrapped(b)
-        default: return false
+    /// Whether `base` (a text, or a script's base) is a text, or a row of one, that opens with a digit from 1 to 9:
+    /// the cheap test before ``coefficientSplit(_:)``, made when an item is classified (read unretained).
+    @inline(__always)
+    static func opensWithDigit(base: MathNode) -> Bool {
+        switch base.kind {
+        case .text(let t, _):
+            guard let first = t.utf8.first else { return false }
+            return first >= 0x31 && first <= 0x39
+        case .row:
+            guard base.children.count == 1 else { return false }
+            return base.children.unretained(0)._withUnsafeGuaranteedRef { inner in
+                guard case .text(let t, _) = inner.kind, let first = t.utf8.first else { return false }
+                return first >= 0x31 && first <= 0x39
+            }
+        default:
+            return false
         }
-        guard case .text(let text, _) = t.kind, let first = text.utf8.first else { return false }
-        return first >= 0x31 && first <= 0x39
     }
 
     /// A coefficient set in one text with the formula it counts, as publishers' MathML writes chemical equations
