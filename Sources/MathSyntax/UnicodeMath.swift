@@ -88,7 +88,7 @@ public enum UnicodeMath {
     /// tilde, dot, diaeresis (double dot) and caron (check), as the spacing characters `\hat`, `\bar`, `\tilde`,
     /// `\dot`, `\ddot` and `\check` write over a letter. Nil for other text: letters with other marks (`é`) are
     /// letters of a language.
-    public static func letterAndAccent(_ text: String) -> (String, String)? {
+    package static func letterAndAccent(_ text: String) -> (String, String)? {
         // Most identifiers are ASCII: nothing to decompose.
         guard text.utf8.contains(where: { $0 >= 0x80 }), text.unicodeScalars.count <= 2 else { return nil }
         let scalars = Array(text.decomposedStringWithCanonicalMapping.unicodeScalars)
