@@ -314,7 +314,10 @@ extension MathMLTreeBuilder {
             }
             return node(.tableRow(labeled: frame.name == "mlabeledtr"), cells)
         case "mtd":
-            return node(.tableCell, collectNodes(frame))
+            // A cell's content is a row (an inferred `mrow`): its decimals set in pieces are numbers.
+            var content = collectNodes(frame)
+            Self.decimalsJoined(&content)
+            return node(.tableCell, content)
         case "menclose":
             let notation = attrs.take("notation").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ") } ?? "longdiv"
             return node(.enclose(notation: notation), collectNodes(frame))
@@ -547,13 +550,15 @@ extension MathMLTreeBuilder {
             if isFenced { return fencedRow(frame, nodes, &attrs) }
         }
         if Self.isOpenerBeforeEmptyCloser(nodes) { return fencedRow(frame, nodes, &attrs) }
-        return .node(MathNode(.row, Self.punctuationSetApart(nodes), range: frame.range, attributes: attrs.leftover), marker: nil)
+        return .node(MathNode(.row, Self.rowNodes(nodes), range: frame.range, attributes: attrs.leftover), marker: nil)
     }
 
     /// The fenced group of an `mrow` whose first and last children are its fences.
     private func fencedRow(_ frame: Frame, _ nodes: [MathNode], _ attrs: inout MathMLAttributes) -> Item {
         let open = nodes[0].leafText ?? "", close = nodes[nodes.count - 1].leafText ?? ""
-        return .node(MathNode(.fenced(open: open, close: close), Array(nodes[1..<(nodes.count - 1)]),
+        var inner = Array(nodes[1..<(nodes.count - 1)])
+        Self.decimalsJoined(&inner)
+        return .node(MathNode(.fenced(open: open, close: close), inner,
                               range: frame.range, attributes: attrs.leftover), marker: nil)
     }
 

@@ -363,7 +363,6 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             }
         }
         Self.dashesAsMinus(&nodes)
-        Self.decimalsJoined(&nodes)
         return nodes
     }
 
@@ -439,9 +438,18 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// (`<mtext>N,</mtext>`, `<mtext>m/s;</mtext>`, `<mtext>kg?</mtext>`: some 500 formulas of OpenStax's
     /// University Physics, whose unit was then no unit, "4 N,") set apart as a text of its own: the word is
     /// read as what it is, and the punctuation as the pause it is. Only in rows, whose children can grow.
-    func rowChildren(_ frame: Frame) -> [MathNode] { Self.punctuationSetApart(collectNodes(frame)) }
+    func rowChildren(_ frame: Frame) -> [MathNode] { Self.rowNodes(collectNodes(frame)) }
 
-    /// ``rowChildren(_:)`` of nodes already collected.
+    /// ``rowChildren(_:)`` of nodes already collected: decimals set in pieces joined (``decimalsJoined(_:)``), then
+    /// the punctuation set apart. Only a row's children: the children of an element of fixed arity (`mfrac`,
+    /// `msup`) are its parts, never one number.
+    static func rowNodes(_ nodes: [MathNode]) -> [MathNode] {
+        var nodes = nodes
+        decimalsJoined(&nodes)
+        return punctuationSetApart(nodes)
+    }
+
+    /// The children of a row with a sentence's punctuation set apart (``rowChildren(_:)``).
     static func punctuationSetApart(_ nodes: [MathNode]) -> [MathNode] {
         guard nodes.contains(where: { Self.trailingPunctuation(of: $0) != nil }) else { return nodes }
         var split: [MathNode] = []

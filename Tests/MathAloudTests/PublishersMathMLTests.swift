@@ -116,6 +116,10 @@ import Testing
         #expect(say("<mi>p</mi><mo>=</mo><mn>0</mn><mo>.</mo><mn>62</mn><mo>+</mo><mn>0</mn><mn>.3</mn><mo>+</mo><mo>.</mo><mn>02</mn>") == "p equals 0.62 plus 0.3 plus .02")
         #expect(say("<mn>72.</mn><mn>215</mn>") == "72.215")
         #expect(say("<mn>3.0</mn><mo>×</mo><mn>1</mn><msup><mn>0</mn><mn>8</mn></msup>") == "3.0 times 10 to the eighth power")
+        // Only a row's children join: an element's parts stay its parts (2^{2^k}, 1/2^k, a power .5).
+        #expect(say("<msup><mn>2</mn><msup><mn>2</mn><mi>k</mi></msup></msup>") == speaker.speak(tex: "2^{2^{k}}").text)
+        #expect(say("<mfrac><mn>1</mn><msup><mn>2</mn><mi>k</mi></msup></mfrac>") == speaker.speak(tex: #"\frac{1}{2^k}"#).text)
+        #expect(say("<msup><mn>1</mn><mn>.5</mn></msup>") == "1 raised to the .5 power")
         // A letter with an accent in one character is the letter under the accent, as TeX's \hat{y} is.
         #expect(say("<mi>ŷ</mi><mo>=</mo><mi>ȳ</mi><mo>+</mo><mi>x̄</mi>") == "y hat equals y bar plus x bar")
         #expect(say("<mi>ŷ</mi>") == speaker.speak(tex: #"\hat{y}"#).text)

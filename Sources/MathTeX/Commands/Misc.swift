@@ -51,7 +51,10 @@ enum MiscCommands {
                 if case .text(let label, let variant) = content.kind {
                     items = [MathNode(.text("(" + label + ")", variant: variant), range: content.range)]
                 } else {
-                    items = [MathNode(.text("(", variant: nil)), content, MathNode(.text(")", variant: nil))]
+                    // A label of mathematics or several parts (`\tag{$+$hi}`, `\tag{\ref{…}}`) in its parentheses: a
+                    // fenced group, which MathML writes and reads back as one (parentheses set as text alone are
+                    // operators to the MathML reader, so the label would not read back as it was written).
+                    items = [MathNode(.fenced(open: "(", close: ")"), [content], range: content.range)]
                 }
             }
             if core.pendingTag != nil {
