@@ -211,16 +211,12 @@ extension SemanticTree.Records {
 
     /// Whether a word of element symbols set as text before a parenthesised group is a formula's part rather
     /// than a function applied to the group (`<mtext>Ca</mtext>` before `(OH)_2`, `Ag` before `(CN)_2^-`, `Co`
-    /// before `(NH_3)_6`): the group holds element symbols set as one word of two or more, or a compound or
-    /// an ion the analysis read alone. A name before another argument stays a function (`Foo(x)`, `Li(x)`).
+    /// before `(NH_3)_6`): the group in parentheses is a formula's part (element symbols set as one word, a
+    /// formula, a compound or an ion the analysis read alone). A name before another argument stays a function
+    /// (`Foo(x)`, `Li(x)`).
     func isFormulaBeforeGroup(_ word: NodeID, group: NodeID) -> Bool {
-        guard kind(group) == .fenced, string(group, .open) == "(", let c = child(group, .content), isElementText(word) else { return false }
-        switch kind(c) {
-        case .text: return (Self.elementRunCount(text(c)) ?? 0) >= 2
-        case .identifier: return isElementWord(c)
-        case .subscript, .power, .impliedTimes: return has(c, .chemical)
-        default: return false
-        }
+        // The group a formula's part, as ``chemicalPart(_:depth:)`` reads one in parentheses.
+        kind(group) == .fenced && string(group, .open) == "(" && isElementText(word) && chemicalPart(group) != nil
     }
 
     /// Whether `n` is a counted or charged part of a formula (`H_2`, `(SO_4)_3`, `Na^+`, `Fe^{II}`).
@@ -359,11 +355,13 @@ extension SemanticTree.Records {
         guard k == .number || k == .text || k == .operator else { return false }
         var it = text(n).unicodeScalars.makeIterator()
         guard let first = it.next() else { return false }
-        func isSign(_ s: Unicode.Scalar) -> Bool { s == "+" || s == "-" || s == "\u{2212}" || s == "\u{2013}" }
-        if isSign(first) { return k != .operator && it.next() == nil }
+        if Self.isChargeSign(first) { return k != .operator && it.next() == nil }
         guard ("2" ... "9").contains(first), let sign = it.next(), it.next() == nil else { return false }
-        return isSign(sign)
+        return Self.isChargeSign(sign)
     }
+
+    /// The signs a charge is written with, as publishers type them: `+`, hyphen-minus, minus sign, en dash.
+    static func isChargeSign(_ s: Unicode.Scalar) -> Bool { s == "+" || s == "-" || s == "\u{2212}" || s == "\u{2013}" }
 
     /// Whether `n` is a charge's sign: `+`, `-` or `−`.
     private func isSign(_ n: NodeID) -> Bool {
@@ -451,7 +449,7 @@ extension SemanticTree.Records {
             if isElementText(n) { return true }
             // The electron of a half-reaction (`e^-`, `2 e^-`), with a formula elsewhere.
             if kind(n) == .power, let b = child(n, .base), kind(b) == .identifier || kind(b) == .text, soleScalar(b) == "e",
-               let e = child(n, .exponent), let sign = soleScalar(e), sign == "-" || sign == "\u{2212}" { return true }
+               let e = child(n, .exponent), let sign = soleScalar(e), sign != "+", Self.isChargeSign(sign) { return true }
             if isElement(n) || ((kind(n) == .subscript || kind(n) == .power) && chemicalPartOf(n)) {
                 // Between equilibrium arrows (which mathematics does not draw), a counted word of element
                 // symbols is a compound (`2\mathrm{SO}_2 + \mathrm{O}_2 ⇌ 2\mathrm{SO}_3`).

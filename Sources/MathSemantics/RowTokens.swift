@@ -644,19 +644,12 @@ extension Analyzer {
     /// the cheap test before ``coefficientSplit(_:)``, made when an item is classified (read unretained).
     @inline(__always)
     static func opensWithDigit(base: MathNode) -> Bool {
-        switch base.kind {
-        case .text(let t, _):
-            guard let first = t.utf8.first else { return false }
+        func opensWithDigit(_ n: MathNode) -> Bool {
+            guard case .text(let t, _) = n.kind, let first = t.utf8.first else { return false }
             return first >= 0x31 && first <= 0x39
-        case .row:
-            guard base.children.count == 1 else { return false }
-            return base.children.unretained(0)._withUnsafeGuaranteedRef { inner in
-                guard case .text(let t, _) = inner.kind, let first = t.utf8.first else { return false }
-                return first >= 0x31 && first <= 0x39
-            }
-        default:
-            return false
         }
+        guard case .row = base.kind else { return opensWithDigit(base) }
+        return base.children.count == 1 && base.children.unretained(0)._withUnsafeGuaranteedRef(opensWithDigit)
     }
 
     /// A coefficient set in one text with the formula it counts, as publishers' MathML writes chemical equations
@@ -896,7 +889,7 @@ extension Analyzer {
     /// (`<mn>2</mn><mo>−</mo>`), in rows of one child or not (as the analysis's
     /// ``SemanticTree/Records/isIonCharge(_:)`` reads a charge).
     static func isChargeScript(_ m: MathNode) -> Bool {
-        func isSign(_ s: Unicode.Scalar) -> Bool { s == "+" || s == "-" || s == "\u{2212}" || s == "\u{2013}" }
+        let isSign = SemanticTree.Records.isChargeSign
         let n = unwrapped(m)
         switch n.kind {
         case .operator(let t, _), .number(let t, _), .text(let t, _):

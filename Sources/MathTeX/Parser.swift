@@ -1060,10 +1060,9 @@ struct ParserCore {
     mutating func unicodeLeaf(_ c: Unicode.Scalar, range: SourceRange) -> MathNode {
         // A letter with a mathematical accent in one character (`ŷ`) is `\hat{y}`, as the MathML reader reads `<mi>ŷ</mi>`.
         if c.value >= 0xC0, c.value < 0x2000, let (letter, accent) = UnicodeMath.letterAndAccent(String(Character(c))) {
-            var props = OperatorDictionary.properties(for: accent)
-            props.stretchy = false
-            return MathNode(.over(UnderOverProperties(accent: true)),
-                            [MathNode(.identifier(letter, variant: nil), range: range), MathNode(.operator(accent, props), range: range)], range: range)
+            // The mark as `\hat` and its kin make it (AccentCommands): an ordinary, not stretchy.
+            let mark = MathNode(.operator(accent, OperatorProperties(atomClass: .ord, stretchy: false)), range: range)
+            return MathNode(.over(UnderOverProperties(accent: true)), [MathNode(.identifier(letter, variant: nil), range: range), mark], range: range)
         }
         if let (base, variant) = UnicodeMath.decompose(c) {
             if isASCIIDigit(base) { return MathNode(.number(tables.string(base), variant: variant), range: range) }
