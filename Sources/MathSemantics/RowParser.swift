@@ -521,7 +521,6 @@ extension Analyzer {
         return n
     }
 
-    /// A copy of `n` with its properties and the flag `name`.
     /// A reaction's species with their element symbols set as text read as elements (`<mtext>Zn</mtext>`,
     /// `2<mtext>Ag</mtext>`: "cap Z n", as in its formulas), through sums and coefficients, which are marked
     /// `chemical`; `n` when none is.
@@ -543,17 +542,24 @@ extension Analyzer {
                 parts.append(part)
             }
             guard changed else { return n }
-            let mark = b.mark()
-            for (link, part) in zip(links, parts) { b.add(child: part, roleNumber: link.role) }
-            b.copyProperties(of: n)
             // A sum of species or a coefficient before one is chemistry's, as a formula is: its elements read so.
-            if kind(n) != .relation, !has(n, .chemical) { b.flag(.chemical) }
-            return b.finish(kind(n), mark, text: text(n), range: range(n))
+            return rebuilt(n, children: parts, flag: kind(n) != .relation && !has(n, .chemical) ? .chemical : nil)
         default:
             return n
         }
     }
 
+    /// A copy of `n` with other children, one for each of its links and in their roles, its properties, and the flag
+    /// `flag` when given.
+    mutating func rebuilt(_ n: NodeID, children parts: [NodeID], flag: PropertyName? = nil) -> NodeID {
+        let mark = b.mark()
+        for (link, part) in zip(tree.children(n), parts) { b.add(child: part, roleNumber: link.role) }
+        b.copyProperties(of: n)
+        if let flag { b.flag(flag) }
+        return b.finish(kind(n), mark, text: text(n), range: range(n))
+    }
+
+    /// A copy of `n` with its properties and the flag `name`.
     mutating func flagged(_ n: NodeID, _ name: PropertyName) -> NodeID {
         let mark = b.mark()
         b.copyProperties(of: n)
@@ -1607,10 +1613,7 @@ extension Analyzer {
             guard let content = child(n, .content), kind(content) == .text || kind(content) == .identifier else { return n }
             let split = elementsOfWords(content)
             guard split != content else { return n }
-            let mark = b.mark()
-            for link in tree.children(n) { b.add(child: link.node == content ? split : link.node, roleNumber: link.role) }
-            b.copyProperties(of: n)
-            return b.finish(.fenced, mark, range: range(n))
+            return rebuilt(n, children: tree.children(n).map { $0.node == content ? split : $0.node })
         default:
             return n
         }
