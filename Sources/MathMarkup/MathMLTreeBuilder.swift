@@ -372,60 +372,49 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// Digits right before a power of digits are its base's (`<mn>1</mn><msup><mn>0</mn><mn>8</mn></msup>` is 10⁸, as a
     /// TeX `10^8` is set). Only plain digits join: a point between other items stays what it is.
     static func decimalsJoined(_ nodes: inout [MathNode]) {
-        func digits(_ n: MathNode) -> String? {
-            guard case .number(let t, nil) = n.kind, !t.isEmpty, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            return t
-        }
+        func plain(_ n: MathNode) -> String? { if case .number(let t, nil) = n.kind { t } else { nil } }
+        func isDigits(_ t: String) -> Bool { !t.isEmpty && t.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
         func isPoint(_ n: MathNode) -> Bool { if case .operator(let t, _) = n.kind { t == "." } else { false } }
-        func fraction(_ n: MathNode) -> String? {
-            guard case .number(let t, nil) = n.kind, t.utf8.first == 0x2E, t.utf8.count >= 2,
-                  t.utf8.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            return t
-        }
-        // Most rows hold no point and no number that starts with one.
-        func endsWithPoint(_ n: MathNode) -> Bool { if case .number(let t, nil) = n.kind { t.utf8.last == 0x2E } else { false } }
         // A power whose base is digits (`<msup><mn>0</mn><mn>8</mn></msup>`).
         func raisedDigits(_ n: MathNode) -> String? {
-            guard case .superscript = n.kind, n.children.count == 2 else { return nil }
-            return digits(n.children[0])
+            guard case .superscript = n.kind, n.children.count == 2, let t = plain(n.children[0]), isDigits(t) else { return nil }
+            return t
         }
-        guard nodes.contains(where: { isPoint($0) || fraction($0) != nil || endsWithPoint($0) || raisedDigits($0) != nil }) else { return }
+        // Most rows hold no point, no number with one and no power of digits.
+        guard nodes.contains(where: { isPoint($0) || raisedDigits($0) != nil || plain($0)?.utf8.contains(0x2E) == true }) else { return }
         var out: [MathNode] = []
         out.reserveCapacity(nodes.count)
         var i = 0
         while i < nodes.count {
             let n = nodes[i]
-            if let whole = digits(n), i + 2 < nodes.count, isPoint(nodes[i + 1]), let part = digits(nodes[i + 2]) {
-                out.append(MathNode(.number(whole + "." + part), range: SourceRange.union(n.range, nodes[i + 2].range)))
-                i += 3
+            let next = i + 1 < nodes.count ? nodes[i + 1] : nil
+            func joined(_ text: String, through last: Int) {
+                out.append(MathNode(.number(text), range: SourceRange.union(n.range, nodes[last].range)))
+                i = last + 1
+            }
+            if let a = plain(n), isDigits(a), let next, isPoint(next), i + 2 < nodes.count, let b = plain(nodes[i + 2]), isDigits(b) {
+                joined(a + "." + b, through: i + 2)
                 continue
             }
             // `<mn>1</mn><msup><mn>0</mn><mn>8</mn></msup>`: the digits before a raised number are its own, 10⁸ (as
             // OpenStax's books set some powers of ten; they were "1 0 to the eighth power").
-            if let first = digits(n), i + 1 < nodes.count, let rest = raisedDigits(nodes[i + 1]) {
-                let power = nodes[i + 1]
-                let base = MathNode(.number(first + rest), range: SourceRange.union(n.range, power.children[0].range))
-                out.append(MathNode(.superscript, [base, power.children[1]], range: SourceRange.union(n.range, power.range),
-                                    attributes: power.attributes))
+            if let a = plain(n), isDigits(a), let next, let rest = raisedDigits(next) {
+                let base = MathNode(.number(a + rest), range: SourceRange.union(n.range, next.children[0].range))
+                out.append(MathNode(.superscript, [base, next.children[1]], range: SourceRange.union(n.range, next.range),
+                                    attributes: next.attributes))
                 i += 2
                 continue
             }
-            // `<mn>2.</mn><mn>85</mn>`: the point typed with the whole part.
-            if case .number(let t, nil) = n.kind, t.utf8.count >= 2, t.utf8.last == 0x2E,
-               t.utf8.dropLast().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), i + 1 < nodes.count, let part = digits(nodes[i + 1]) {
-                out.append(MathNode(.number(t + part), range: SourceRange.union(n.range, nodes[i + 1].range)))
-                i += 2
+            // Two numbers that are one decimal joined at the point one of them holds (`<mn>0</mn><mn>.3</mn>`,
+            // `<mn>2.</mn><mn>85</mn>`).
+            if let a = plain(n), let next, let b = plain(next), a.hasSuffix(".") != b.hasPrefix("."), (a + b).isDecimalNumeral {
+                joined(a + b, through: i + 1)
                 continue
             }
-            if let whole = digits(n), i + 1 < nodes.count, let part = fraction(nodes[i + 1]) {
-                out.append(MathNode(.number(whole + part), range: SourceRange.union(n.range, nodes[i + 1].range)))
-                i += 2
-                continue
-            }
+            // `.02` where no operand precedes the point.
             let afterOperand = out.last.map { if case .operator = $0.kind { false } else { true } } ?? false
-            if isPoint(n), !afterOperand, i + 1 < nodes.count, let part = digits(nodes[i + 1]) {
-                out.append(MathNode(.number("." + part), range: SourceRange.union(n.range, nodes[i + 1].range)))
-                i += 2
+            if isPoint(n), !afterOperand, let next, let b = plain(next), isDigits(b) {
+                joined("." + b, through: i + 1)
                 continue
             }
             out.append(n)
