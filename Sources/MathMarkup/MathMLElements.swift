@@ -105,19 +105,40 @@ extension MathMLTreeBuilder {
     }
 
     /// The relation or bracket that a text holds alone, spaces around it aside (`" = "`, `"("`, `"|"`), or nil: a
-    /// bracket or a bar, or a mathematical symbol the operator dictionary makes a relation.
+    /// bracket or a bar, or a mathematical symbol the operator dictionary makes a relation. A factorial sign, an
+    /// ellipsis, a prime and the double bar set as text alone are the operator too (`<mi>n</mi><mtext>!</mtext>`,
+    /// `<mtext>⋯</mtext>`, `<mi>y</mi><mtext>‴</mtext>`, as OpenStax's calculus books set them: they were said as the
+    /// character, "n !", "plus ⋯", "y ‴").
     static func operatorSetAsText(_ text: String) -> String? {
         var it = text.unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
         guard let u = it.next() else { return nil }
         while let rest = it.next() { guard rest == " " || rest == "\u{A0}" else { return nil } }
         switch u {
-        case "(", ")", "[", "]", "{", "}", "|": return String(u)
+        case "(", ")", "[", "]", "{", "}", "|", "\u{2016}", "!", "\u{2026}", "\u{22EF}", "\u{22EE}", "\u{22F1}",
+             "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}":
+            return String(u)
         default:
             // Not ∣ (U+2223), which publishers set as text for an absolute value's bars (`∣ψ∣²`) as often as a relation.
             guard u.properties.generalCategory == .mathSymbol, u != "\u{2223}" else { return nil }
             let op = String(u)
             return OperatorDictionary.properties(for: op).atomClass == .rel ? op : nil
         }
+    }
+
+    /// Scripts whose base is a row that ends with a bar it does not open (`<msubsup><mrow><mi>F</mi><mo>(</mo><mi>x</mi><mo>)</mo>
+    /// <mo>|</mo></mrow><mi>a</mi><mi>b</mi></msubsup>`, as OpenStax's calculus books set an evaluation bar) with that
+    /// base made the group the bar closes, as TeX's `\left.F(x)\right|_a^b` is: F(x) evaluated from a to b (it was
+    /// "F of x divides sub a, to the b-th power"). A row with another bar of its own (`|x|`) stays as it is.
+    static func evaluationBarBase(_ parts: [MathNode]) -> [MathNode] {
+        guard var row = parts.first, case .row = row.kind else { return parts }
+        while row.children.count == 1, case .row = row.children[0].kind { row = row.children[0] }
+        let children = row.children
+        guard children.count >= 2, case .row = row.kind else { return parts }
+        func isBar(_ n: MathNode) -> Bool { if case .operator("|", _) = n.kind { true } else { false } }
+        guard isBar(children[children.count - 1]), !children.dropLast().contains(where: isBar) else { return parts }
+        var out = parts
+        out[0] = MathNode(.fenced(open: "", close: "|"), Array(children.dropLast()), range: parts[0].range, attributes: parts[0].attributes)
+        return out
     }
 
     /// The operator `op` leaf.
@@ -155,6 +176,19 @@ extension MathMLTreeBuilder {
         func node(_ kind: MathNode.Kind, _ children: [MathNode] = []) -> Item {
             .node(MathNode(kind, children, range: range, attributes: attrs.leftover), marker: nil)
         }
+        // Scripts on a base row that opens with a space (`<msup><mrow><mspace width="0.2em"/><mtext>cm</mtext></mrow><mn>3</mn>
+        // </msup>`, as OpenStax's calculus books space a unit from its amount, 35 formulas: "2 cm cubed") are the space, then
+        // the scripts on the rest: the unit is a unit's power, as `2\,\mathrm{cm}^3` is ("2 cubic centimeters").
+        func scripts(_ kind: MathNode.Kind, _ parts: [MathNode]) -> Item {
+            guard case .row = parts[0].kind, let first = parts[0].children.first, case .space = first.kind else { return node(kind, parts) }
+            let spaces = parts[0].children.prefix { if case .space = $0.kind { true } else { false } }
+            let rest = Array(parts[0].children.dropFirst(spaces.count))
+            guard !rest.isEmpty else { return node(kind, parts) }
+            var inner = parts
+            inner[0] = rest.count == 1 ? rest[0] : MathNode(.row, rest, range: parts[0].range, attributes: parts[0].attributes)
+            let scripted = MathNode(kind, inner, range: range, attributes: attrs.leftover)
+            return .node(MathNode(.row, Array(spaces) + [scripted], range: range), marker: nil)
+        }
 
         switch frame.name {
         case "mi":
@@ -177,6 +211,11 @@ extension MathMLTreeBuilder {
             if let (letter, accent) = UnicodeMath.letterAndAccent(text) {
                 let base = MathNode(.identifier(letter, variant: variant), range: range, attributes: attrs.leftover)
                 return .node(MathNode(.over(UnderOverProperties(accent: true)), [base, Self.operatorLeaf(accent, range: range)], range: range), marker: nil)
+            }
+            // A minus typed before infinity (`<mi>–∞</mi>`, as publishers' tools write a limit at negative infinity) is the
+            // minus before it, as `<mo>−</mo><mi>∞</mi>` is: it was "dash infinity".
+            if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}", rest == "\u{221E}" {
+                return Self.operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
             }
             // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
             // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
@@ -224,16 +263,26 @@ extension MathMLTreeBuilder {
             if variant == nil, let op = Self.operatorSetAsText(text) {
                 return .node(Self.operatorLeaf(op, range: range, attributes: attrs.leftover), marker: nil)
             }
+            // Nabla set as text alone (`<mtext>∇</mtext><mi>f</mi>`, 51 formulas of OpenStax's calculus books: "∇ f") is
+            // the symbol TeX's `\nabla` makes, an identifier, as `<mo>∇</mo>` is.
+            if variant == nil, text.trimmingCharacters(in: .whitespaces) == "\u{2207}" {
+                return node(.identifier("\u{2207}", variant: nil))
+            }
             // A minus typed before a number (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools write
             // exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4". Before a
             // word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]) it is the minus before the word,
-            // which the analysis reads as a function's name where it is one.
+            // which the analysis reads as a function's name where it is one. A hyphen before a word (`<mi>y</mi><mtext>-axis</mtext>`,
+            // `<mtext>-plane</mtext>`, as OpenStax's calculus books set a compound word: "y minus axis") is the word's hyphen, as
+            // TeX's `\text{-axis}` is; before infinity, the minus (`<mtext>−∞</mtext>`: it was "right arrow −∞").
             if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}" {
                 if rest.isDecimalNumeral {
                     return Self.operatorBefore(op, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
                 }
-                if rest.unicodeScalars.count >= 2, rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                if rest.unicodeScalars.count >= 2, text.unicodeScalars.first != "-", rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
                     return Self.operatorBefore(op, MathNode(.text(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
+                }
+                if rest == "\u{221E}" {
+                    return Self.operatorBefore(op, MathNode(.identifier(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
                 }
             }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
@@ -275,11 +324,11 @@ extension MathMLTreeBuilder {
         case "mroot":
             return node(.root, fixArity(frame, 2))
         case "msub":
-            return node(.subscript, fixArity(frame, 2))
+            return scripts(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))
         case "msup":
-            return node(.superscript, fixArity(frame, 2))
+            return scripts(.superscript, fixArity(frame, 2))
         case "msubsup":
-            return node(.subSuperscript, fixArity(frame, 3))
+            return scripts(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))
         case "munder", "mover", "munderover":
             let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
                                             accentUnder: attrs.bool("accentunder") ?? false)
@@ -484,6 +533,12 @@ extension MathMLTreeBuilder {
         var text = Self.collapse(frame.text, preserve: frame.preserveSpace)
         // Fullwidth forms are the ASCII operators (`＋` is `+`).
         if let plain = UnicodeMath.plainLetters(text), plain.variant == nil { text = plain.text }
+        // Nabla set as an operator (`<mo>∇</mo><mi>f</mi>`, 108 formulas of OpenStax's calculus books) is the symbol TeX's
+        // `\nabla` makes, an identifier, which the analysis reads as del before its operand: "the gradient of f" (it was
+        // "del f", a product).
+        if text == "\u{2207}" {
+            return .node(MathNode(.identifier(text, variant: nil), range: frame.range, attributes: attrs.leftover), marker: nil)
+        }
         var marker: FenceMarker?
         let raw = attrs.remaining
         if raw["fence"]?.trimmingCharacters(in: .whitespaces) == "true",
@@ -665,8 +720,34 @@ extension MathMLTreeBuilder {
 
     // MARK: - mstyle
 
+    /// `node` with `variant` on each of its tokens (identifiers, numbers, texts) that has none: a style's
+    /// `mathvariant`. An italic letter that is italic by default stays the plain letter, as in `mi`.
+    static func styled(_ node: MathNode, _ variant: MathVariant) -> MathNode {
+        let kind: MathNode.Kind
+        switch node.kind {
+        case .identifier(let t, nil):
+            let sole = t.unicodeScalars.count == 1 ? t.unicodeScalars.first : nil
+            if variant == .italic, sole.map(UnicodeMath.isItalicByDefault) == true { return node }
+            kind = .identifier(t, variant: variant)
+        case .number(let t, nil): kind = .number(t, variant: variant)
+        case .text(let t, nil): kind = .text(t, variant: variant)
+        case .identifier, .number, .text, .operator, .space, .none: return node
+        default:
+            if node.children.isEmpty { return node }
+            return node.withChildren(node.children.map { styled($0, variant) })
+        }
+        return MathNode(kind, children: node.children, range: node.range, attributes: node.attributes)
+    }
+
     private func buildStyle(_ frame: Frame, _ attrs: inout MathMLAttributes) -> Item {
-        let nodes = collectNodes(frame)
+        var nodes = collectNodes(frame)
+        // `mathvariant` on a style is every token's inside it that sets none of its own (MathML 3 §3.3.4: `<mstyle
+        // mathvariant="bold"><mi>v</mi></mstyle>` is `<mi mathvariant="bold">v</mi>`, as OpenStax's calculus books set
+        // vectors, some 2,700 formulas: they were "v", and a vector function `r(t)` set as text "r t"). The attribute
+        // stays on the style, as written.
+        if let variant = attrs.peek("mathvariant").flatMap({ MathVariant(mathML: $0) }) {
+            nodes = nodes.map { Self.styled($0, variant) }
+        }
         // KaTeX and MathJax write \dfrac as `<mstyle displaystyle="true" scriptlevel="0"><mfrac>`; that
         // stays a style around a fraction (same meaning). This writer puts `displaystyle` on the mfrac.
         var props = StyleProperties()

@@ -435,7 +435,26 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     static func rowNodes(_ nodes: [MathNode]) -> [MathNode] {
         var nodes = nodes
         decimalsJoined(&nodes)
+        marksWithEllipsisSplit(&nodes)
         return punctuationSetApart(nodes)
+    }
+
+    /// A text of list punctuation with an ellipsis (`<mtext>,…</mtext>`, `<mtext>,…,</mtext>`, as OpenStax's calculus
+    /// books end and continue a list: `1, 2, 3<mtext>,…</mtext>`) is those marks as operators, one each, as
+    /// `1, 2, 3, \ldots` is set: the commas separate and the ellipsis is one (it was said as the characters, ",…").
+    static func marksWithEllipsisSplit(_ nodes: inout [MathNode]) {
+        func isEllipsis(_ u: Unicode.Scalar) -> Bool { u == "\u{2026}" || u == "\u{22EF}" || u == "\u{22EE}" || u == "\u{22F1}" }
+        func marks(_ n: MathNode) -> [Unicode.Scalar]? {
+            guard case .text(let t, nil) = n.kind, t.unicodeScalars.contains(where: isEllipsis) else { return nil }
+            let kept = t.unicodeScalars.filter { $0 != " " && $0 != "\u{A0}" }
+            guard kept.count >= 2, kept.allSatisfy({ isEllipsis($0) || ",;.()".unicodeScalars.contains($0) }) else { return nil }
+            return Array(kept)
+        }
+        guard nodes.contains(where: { marks($0) != nil }) else { return }
+        nodes = nodes.flatMap { n -> [MathNode] in
+            guard let marks = marks(n) else { return [n] }
+            return marks.map { operatorLeaf(String($0), range: n.range) }
+        }
     }
 
     /// The children of a row with a sentence's punctuation set apart (``rowChildren(_:)``).

@@ -174,4 +174,33 @@ import Testing
         // Look-alikes: ordinals, a dimension, a measurement set as one text.
         #expect(say("<mtext>2nd</mtext><mo>,</mo><mtext>3D</mtext>") == "2nd comma 3D")
     }
+
+    /// Calculus as publishers set it (OpenStax's calculus books): a style's `mathvariant` is its tokens', factorial signs,
+    /// ellipses, primes and nabla set as text are the operators, a hyphen before a word is the word's, a minus typed
+    /// before infinity is the minus, a bar closing a script's base evaluates it, and a space opening a script's base is
+    /// before the scripts. Each reads as the same formula written in TeX does.
+    @Test(arguments: ["clearspeak", "simplespeak"])
+    func calculusSetAsPublishersWrite(_ style: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: style)
+        func same(_ mathML: String, _ tex: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(speaker.speak(mathML: "<math>" + mathML + "</math>").text == speaker.speak(tex: tex).text, sourceLocation: sourceLocation)
+        }
+        same("<mstyle mathvariant=\"bold\" mathsize=\"normal\"><mtext>u</mtext></mstyle><mo>(</mo><mi>s</mi><mo>)</mo><mo>=</mo><mn>2</mn>"
+             + "<mstyle mathvariant=\"bold\"><mi>j</mi></mstyle>", #"\mathbf{u}(s)=2\mathbf{j}"#)
+        same("<mi>k</mi><mtext>!</mtext><mo>+</mo><mn>1</mn>", "k!+1")
+        same("<mn>1</mn><mo>+</mo><mi>q</mi><mo>+</mo><mtext>⋯</mtext>", #"1+q+\cdots"#)
+        same("<mi>m</mi><mo>=</mo><mn>0</mn><mo>,</mo><mn>1</mn><mtext>,…</mtext>", #"m=0,1,\ldots"#)
+        same("<mi>z</mi><mtext>″</mtext><mo>(</mo><mi>s</mi><mo>)</mo>", "z''(s)")
+        same("<mtext>∇</mtext><mi>g</mi><mo>+</mo><mo>∇</mo><mi>h</mi>", #"\nabla g+\nabla h"#)
+        same("<mi>z</mi><mtext>-axis</mtext>", #"z\text{-axis}"#)
+        same("<mi>t</mi><mo>→</mo><mi>–∞</mi><mo>,</mo><mi>u</mi><mo>→</mo><mtext>−∞</mtext>", #"t \to -\infty, u \to -\infty"#)
+        same("<msubsup><mrow><mrow><mi>g</mi><mo>(</mo><mi>s</mi><mo>)</mo></mrow><mo>|</mo></mrow><mn>1</mn><mn>3</mn></msubsup>", #"\left.g(s)\right|_1^3"#)
+        same("<msub><mrow><msup><mi>s</mi><mn>2</mn></msup><mo>|</mo></mrow><mrow><mi>s</mi><mo>=</mo><mn>4</mn></mrow></msub>", #"\left.s^2\right|_{s=4}"#)
+        same("<mn>7</mn><msup><mrow><mspace width=\"0.2em\"/><mtext>mm</mtext></mrow><mn>2</mn></msup>", #"7\,\mathrm{mm}^2"#)
+        // Look-alikes: a bar of an absolute value, a minus sign before a function's name, a style's own tokens.
+        same("<msup><mrow><mo>|</mo><mi>w</mi><mo>|</mo></mrow><mn>2</mn></msup>", "|w|^2")
+        same("<mtext>−cos</mtext><mi>x</mi>", #"-\cos x"#)
+        same("<mstyle mathvariant=\"bold\"><mi mathvariant=\"normal\">A</mi><mi>x</mi></mstyle>", #"\mathrm{A}\mathbf{x}"#)
+        same("<mstyle mathvariant=\"italic\"><mi>x</mi></mstyle>", "x")
+    }
 }
