@@ -363,9 +363,11 @@ extension MathMLTreeBuilder {
             }
             return node(.tableRow(labeled: frame.name == "mlabeledtr"), cells)
         case "mtd":
-            // A cell's content is a row (an inferred `mrow`): its decimals set in pieces are numbers.
+            // A cell's content is a row (an inferred `mrow`): its decimals set in pieces are numbers, its list marks set
+            // as one text with an ellipsis are the marks.
             var content = collectNodes(frame)
             Self.decimalsJoined(&content)
+            Self.marksWithEllipsisSplit(&content)
             return node(.tableCell, content)
         case "menclose":
             let notation = attrs.take("notation").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ") } ?? "longdiv"
