@@ -182,7 +182,7 @@ import Testing
     @Test(arguments: ["clearspeak", "simplespeak"])
     func calculusSetAsPublishersWrite(_ style: String) throws {
         let speaker = try SpeakerCache.shared.speaker(style: style)
-        func same(_ mathML: String, _ tex: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        func same(_ mathML: String, _ tex: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
             #expect(speaker.speak(mathML: "<math>" + mathML + "</math>").text == speaker.speak(tex: tex).text, sourceLocation: sourceLocation)
         }
         same("<mstyle mathvariant=\"bold\" mathsize=\"normal\"><mtext>u</mtext></mstyle><mo>(</mo><mi>s</mi><mo>)</mo><mo>=</mo><mn>2</mn>"
