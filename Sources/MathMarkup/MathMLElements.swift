@@ -176,19 +176,6 @@ extension MathMLTreeBuilder {
         func node(_ kind: MathNode.Kind, _ children: [MathNode] = []) -> Item {
             .node(MathNode(kind, children, range: range, attributes: attrs.leftover), marker: nil)
         }
-        // Scripts on a base row that opens with a space (`<msup><mrow><mspace width="0.2em"/><mtext>cm</mtext></mrow><mn>3</mn>
-        // </msup>`, as OpenStax's calculus books space a unit from its amount, 35 formulas: "2 cm cubed") are the space, then
-        // the scripts on the rest: the unit is a unit's power, as `2\,\mathrm{cm}^3` is ("2 cubic centimeters").
-        func scripts(_ kind: MathNode.Kind, _ parts: [MathNode]) -> Item {
-            guard case .row = parts[0].kind, let first = parts[0].children.first, case .space = first.kind else { return node(kind, parts) }
-            let spaces = parts[0].children.prefix { if case .space = $0.kind { true } else { false } }
-            let rest = Array(parts[0].children.dropFirst(spaces.count))
-            guard !rest.isEmpty else { return node(kind, parts) }
-            var inner = parts
-            inner[0] = rest.count == 1 ? rest[0] : MathNode(.row, rest, range: parts[0].range, attributes: parts[0].attributes)
-            let scripted = MathNode(kind, inner, range: range, attributes: attrs.leftover)
-            return .node(MathNode(.row, Array(spaces) + [scripted], range: range), marker: nil)
-        }
 
         switch frame.name {
         case "mi":
@@ -324,11 +311,11 @@ extension MathMLTreeBuilder {
         case "mroot":
             return node(.root, fixArity(frame, 2))
         case "msub":
-            return scripts(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))
+            return node(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))
         case "msup":
-            return scripts(.superscript, fixArity(frame, 2))
+            return node(.superscript, fixArity(frame, 2))
         case "msubsup":
-            return scripts(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))
+            return node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))
         case "munder", "mover", "munderover":
             let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
                                             accentUnder: attrs.bool("accentunder") ?? false)

@@ -1425,6 +1425,10 @@ extension Analyzer {
     /// A unit symbol that carries a power (an upright identifier or a text under a superscript): as
     /// written, and its key.
     static func poweredUnit(_ n: MathNode, names: UnitNames) -> (written: String, key: String)? {
+        // A space that opens the base is the unit's from its amount (`2\mathrm{\,cm}^3`, `<msup><mrow><mspace/><mtext>cm
+        // </mtext></mrow><mn>3</mn></msup>`, as OpenStax's calculus books set 35 powers of units: "2 cm cubed").
+        var n = n
+        if case .row = n.kind, n.children.count == 2, case .space = n.children[0].kind { n = n.children[1] }
         let base: String
         switch n.kind {
         case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t
