@@ -197,6 +197,8 @@ import Testing
         same("<msubsup><mrow><mrow><mi>g</mi><mo>(</mo><mi>s</mi><mo>)</mo></mrow><mo>|</mo></mrow><mn>1</mn><mn>3</mn></msubsup>", #"\left.g(s)\right|_1^3"#)
         same("<msub><mrow><msup><mi>s</mi><mn>2</mn></msup><mo>|</mo></mrow><mrow><mi>s</mi><mo>=</mo><mn>4</mn></mrow></msub>", #"\left.s^2\right|_{s=4}"#)
         same("<mn>7</mn><msup><mrow><mspace width=\"0.2em\"/><mtext>mm</mtext></mrow><mn>2</mn></msup>", #"7\,\mathrm{mm}^2"#)
+        // The same space typed inside TeX's upright unit: the unit's power.
+        #expect(speaker.speak(tex: #"7\mathrm{\,mm}^2"#).text == speaker.speak(tex: #"7\,\mathrm{mm}^2"#).text)
         // Look-alikes: a bar of an absolute value, a minus sign before a function's name, a style's own tokens.
         same("<msup><mrow><mo>|</mo><mi>w</mi><mo>|</mo></mrow><mn>2</mn></msup>", "|w|^2")
         same("<mtext>−cos</mtext><mi>x</mi>", #"-\cos x"#)
