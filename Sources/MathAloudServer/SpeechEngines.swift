@@ -35,7 +35,10 @@ public final class SpeechEngines: Sendable {
         }
         self.styles = styles
         self.resources = resources
-        self.speakers = SpeakerPool(rulesDirectory: rulesDirectory, texOptions: texOptions, cacheCapacity: 4096)
+        // The pool loads its speakers from these resources: the rules checked above (a file changed on
+        // disk since is read at the next reload, not by the next new speaker), with the files parsed and
+        // the styles compiled for the check kept.
+        self.speakers = SpeakerPool(resources: resources, texOptions: texOptions, cacheCapacity: 4096)
         self.loaded = Date()
         self.openAPI = OpenAPIDocument.json(locales: resources.locales,
                                             styles: Array(Set(resources.locales.flatMap { resources.styles(for: $0) })).sorted())
