@@ -121,9 +121,72 @@ import MathSemantics
                     #expect(compiled.facts.kinds.contains(kind) == compiled.passes(name), "\(values) exact \(exact): kind \(name)")
                 }
                 for (role, name) in names.roles {
-                    #expect((compiled.facts.roles >> UInt64(role.rawValue)) & 1 == 1 == compiled.passes(name), "\(values) exact \(exact): role \(name)")
+                    #expect(((compiled.facts.roles >> UInt64(role.rawValue)) & 1 == 1) == compiled.passes(name), "\(values) exact \(exact): role \(name)")
                 }
             }
+        }
+    }
+}
+
+/// A large rule file is parsed in two halves at once and joined (``RuleFile/init(parsing:file:examples:)``):
+/// the result, and the errors of a file with errors, are those of parsing it whole.
+@Suite struct RuleFileHalvesTests {
+    private func whole(_ text: String, examples: Bool) -> Result<RuleFile, RuleFileErrors> {
+        var text = text
+        return text.withUTF8 { all in
+            do throws(RuleFileErrors) {
+                return .success(try RuleFile(parsing: all, firstLine: 1, file: "en/x.rules", examples: examples))
+            } catch { return .failure(error) }
+        }
+    }
+
+    private func parsed(_ text: String, examples: Bool) -> Result<RuleFile, RuleFileErrors> {
+        do throws(RuleFileErrors) { return .success(try RuleFile(parsing: text, file: "en/x.rules", examples: examples)) } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test func shippedFilesParseAsWhole() throws {
+        let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Rules/en")
+        var large = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: rules.path) where name.hasSuffix(".rules") {
+            let text = try String(contentsOf: rules.appendingPathComponent(name), encoding: .utf8)
+            guard text.utf8.count >= RuleFile.halvesFrom else { continue }
+            large += 1
+            for examples in [false, true] {
+                #expect(try parsed(text, examples: examples).get() == whole(text, examples: examples).get(), "\(name)")
+            }
+        }
+        #expect(large >= 1)
+    }
+
+    @Test func filesWithErrorsReportThemAsWhole() {
+        // Enough rules to be parsed in halves, with a header line in the second half, a rule defined in
+        // both halves, a rule without a `say` line just before the middle and a malformed condition after.
+        var lines = ["style Test", "locale en", "preference Fractions: Auto Over"]
+        for k in 0 ..< 1500 {
+            lines += ["rule r\(k) for fraction", "  when numerator.integer and denominator.integer", "  say the \(k)th {numerator} over {denominator}",
+                      "  example \\frac{1}{\(k)} => the \(k)th 1 over \(k)"]
+        }
+        let valid = lines.joined(separator: "\n") + "\n"
+        #expect(valid.utf8.count >= RuleFile.halvesFrom)
+        let split = lines.count / 2
+        var variants: [[String]] = []
+        var withHeader = lines; withHeader.insert("preference Roots: Auto RootEnd", at: split + 4 - split % 4); variants.append(withHeader)
+        var twice = lines; twice[lines.count - 4] = "rule r3 for fraction"; variants.append(twice)
+        var unsaid = lines; unsaid[split - split % 4 + 2 - 4] = "  # no say"; variants.append(unsaid)
+        var malformed = lines; malformed[lines.count - 7] = "  when numerator.integer and and"; variants.append(malformed)
+        for text in [valid] + variants.map({ $0.joined(separator: "\n") + "\n" }) {
+            for examples in [false, true] {
+                switch (parsed(text, examples: examples), whole(text, examples: examples)) {
+                case let (.success(a), .success(b)): #expect(a == b)
+                case let (.failure(a), .failure(b)): #expect(a.errors == b.errors)
+                default: Issue.record("one parse failed and the other did not")
+                }
+            }
+        }
+        if case .success(let file) = parsed(withHeader.joined(separator: "\n") + "\n", examples: false) {
+            #expect(file.preferences.map(\.name) == ["Fractions", "Roots"])
         }
     }
 }
