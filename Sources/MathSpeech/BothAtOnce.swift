@@ -41,10 +41,13 @@ package final class WorkAside<T: Sendable>: @unchecked Sendable {
             done.signal()
             return
         }
-        DispatchQueue.global().async {
+        // A thread of its own, not a dispatch queue's: a speaker loaded on a queue's worker (a batch line
+        // that names a new locale) would otherwise wait for a worker of the same pool.
+        let thread = Thread {
             self.result = work()
             self.done.signal()
         }
+        thread.start()
     }
 
     /// The work's result, once it has finished.
