@@ -19,7 +19,7 @@ public struct SpeechResources: Sendable {
     /// What has been loaded from ``files``, shared by every copy of these resources (their files never
     /// change): a process that speaks two locales, or one locale with two sets of preferences, parses
     /// and compiles each file once (``LoadedFiles``).
-    private let loaded = LoadedFiles()
+    private var loaded = LoadedFiles()
 
     /// Built-in files overlaid by `overrideDirectory` (which may hold `Rules/` and `Locales/`
     /// sub-folders, or be a `Rules`-like folder holding `<locale>/…` directly).
@@ -89,6 +89,15 @@ public struct SpeechResources: Sendable {
         self.wordOverrides = wordOverrides
         self.origins = origins
         index = PathIndex(files.keys)
+    }
+
+    /// These resources without what has been loaded from them: what is loaded next is kept apart from
+    /// what was loaded before, and dropped with the copy (the service checks every locale and style
+    /// when it starts, each on such a copy).
+    package func forgettingLoaded() -> SpeechResources {
+        var copy = self
+        copy.loaded = LoadedFiles()
+        return copy
     }
 
     /// The largest rule or word file an override directory may hold (bytes).
