@@ -301,7 +301,8 @@ func benchStartup() {
         // another language does; what English inherits is then parsed), and from fresh resources
         // (nothing loaded before it). Median and best of `LOCALE_REPEAT` runs, each on new resources.
         let runs = Int(ProcessInfo.processInfo.environment["LOCALE_REPEAT"] ?? "11") ?? 11
-        print("one locale's ClearSpeak speaker in a process, median (best) of \(runs):      after English   fresh")
+        print("one locale's ClearSpeak speaker in a process, median (best) of \(runs) runs:")
+        print("  locale      after English        fresh")
         for locale in resources.locales where locale != "en" {
             var after: [Double] = [], fresh: [Double] = []
             for _ in 0 ..< runs {
@@ -316,7 +317,7 @@ func benchStartup() {
                 fresh.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
             after.sort(); fresh.sort()
-            print(String(format: "  %-10@ %63.2f (%5.2f) ms %6.2f (%5.2f) ms", locale as NSString,
+            print(String(format: "  %-8@ %6.2f (%5.2f) ms  %6.2f (%5.2f) ms", locale as NSString,
                          after[runs / 2], after[0], fresh[runs / 2], fresh[0]))
         }
     } catch {
