@@ -102,17 +102,8 @@ public struct Speaker: Sendable {
                 verbosity: Verbosity? = nil, preferences: [String: String] = [:], strictPreferences: Bool = false,
                 texOptions: TeXParserOptions = TeXParserOptions(), speechLimits: SpeechLimits = SpeechLimits(),
                 cacheCapacity: Int = 1024) throws(SpeechLoadError) {
-        // The locale's words are read on another thread while the style is compiled (they meet only in
-        // the engine); an error in the words is reported first, as when they were read first.
-        let words = WorkAside { () -> Result<[LocaleWords], SpeechLoadError> in
-            do throws(SpeechLoadError) { return .success(try resources.lexiconChain(for: locale.rawValue)) } catch { return .failure(error) }
-        }
-        let styleResult: Result<SpeechStyle, SpeechLoadError>
-        do throws(SpeechLoadError) { styleResult = .success(try resources.style(style.rawValue, locale: locale.rawValue)) } catch {
-            styleResult = .failure(error)
-        }
-        let chain = try words.wait().get()
-        let compiled = try styleResult.get()
+        let chain = try resources.lexiconChain(for: locale.rawValue)
+        let compiled = try resources.style(style.rawValue, locale: locale.rawValue)
         var requested = preferences
         if let verbosity, compiled.preferences.contains(where: { $0.name == Verbosity.preferenceName }),
            !requested.keys.contains(where: { $0.lowercased() == Verbosity.preferenceName.lowercased() }) {

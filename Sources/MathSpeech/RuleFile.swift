@@ -218,57 +218,6 @@ public struct RuleFile: Hashable, Sendable {
     /// `examples: false` skips the inline examples (they are only needed by tests), which makes
     /// loading at start-up faster.
     public init(parsing text: String, file: String, examples includeExamples: Bool = true) throws(RuleFileErrors) {
-        var text = text
-        let parsed: Result<RuleFile, RuleFileErrors> = text.withUTF8 { all in
-            if all.count >= RuleFile.halvesFrom, let whole = RuleFile(halvesOf: all, file: file, examples: includeExamples) {
-                return .success(whole)
-            }
-            do throws(RuleFileErrors) {
-                return .success(try RuleFile(parsing: all, firstLine: 1, file: file, examples: includeExamples))
-            } catch {
-                return .failure(error)
-            }
-        }
-        self = try parsed.get()
-    }
-
-    /// The size (bytes) from which a rule file is parsed in two halves at once (``init(halvesOf:file:examples:)``).
-    static let halvesFrom = 64 << 10
-
-    /// A large file parsed as two halves at the same time, split at the `rule` line nearest after its
-    /// middle, and joined; nil when either half has an error, a rule name is defined in both, or there
-    /// is no such line: the file is then parsed whole, which reports its errors in order. English
-    /// ClearSpeak (280 KB) is parsed at every start-up, by every locale that inherits it too: 30 M of
-    /// the 98 M instructions of `speak 'x^2'` under callgrind (session 44).
-    private init?(halvesOf all: UnsafeBufferPointer<UInt8>, file: String, examples: Bool) {
-        var split = all.count / 2
-        while split < all.count, !(all[split - 1] == 0x0A && startsWith(all, split, all.count, "rule ")) { split += 1 }
-        guard split < all.count else { return nil }
-        let head = UnsafeBufferPointer(rebasing: all[..<split]), tail = UnsafeBufferPointer(rebasing: all[split...])
-        var tailLine = 1
-        for b in head where b == 0x0A { tailLine += 1 }
-        nonisolated(unsafe) let (h, t) = (head, tail)
-        let (first, second) = bothAtOnce({ try? RuleFile(parsing: h, firstLine: 1, file: file, examples: examples) },
-                                         { try? RuleFile(parsing: t, firstLine: tailLine, file: file, examples: examples) })
-        guard var whole = first, let second else { return nil }
-        let names = Set(whole.rules.lazy.map(\.name))
-        guard !second.rules.contains(where: { names.contains($0.name) }) else { return nil }
-        // What a line sets is set by the last such line; what lines add is added in file order.
-        if !second.style.isEmpty { whole.style = second.style }
-        if !second.locale.isEmpty { whole.locale = second.locale }
-        if second.levelWords != nil { whole.levelWords = second.levelWords }
-        whole.inherits += second.inherits
-        whole.inheritLines += second.inheritLines
-        whole.wordFiles += second.wordFiles
-        whole.phraseFiles += second.phraseFiles
-        whole.preferences += second.preferences
-        whole.rules += second.rules
-        whole.examples += second.examples
-        self = whole
-    }
-
-    /// Parses the UTF-8 text of a rule file, or a part of one whose first line is `firstLine`.
-    init(parsing all: UnsafeBufferPointer<UInt8>, firstLine: Int, file: String, examples includeExamples: Bool) throws(RuleFileErrors) {
         self.file = file
         var errors: [RuleFileError] = []
         var current: RuleInProgress? = nil
@@ -287,8 +236,9 @@ public struct RuleFile: Hashable, Sendable {
         }
 
         // Lines are split on bytes: rule files are read at every start-up.
-        do {
-            for (lineNumber, line) in ByteLines(all, firstLineNumber: firstLine) {
+        var text = text
+        text.withUTF8 { (all: UnsafeBufferPointer<UInt8>) -> Void in
+            for (lineNumber, line) in ByteLines(all) {
                 let lineStart = line.lowerBound, end = line.upperBound
                 var contentStart = lineStart
                 while contentStart < end, all[contentStart] == 0x20 || all[contentStart] == 0x09 { contentStart += 1 }

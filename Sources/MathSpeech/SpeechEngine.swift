@@ -104,25 +104,7 @@ public struct SpeechEngine: Sendable {
         /// Word changes where parts of the speech meet (the locale's `contractions.txt`).
         let contractions: Contractions
 
-        /// The parts of a core made from the style's words and the locale's, for one word variant: made
-        /// at the same time as the preferences' candidate rules (``RunPreferences``), which they do not
-        /// need (cold start, `BENCHMARKS.md`, session 44).
-        struct Words: Sendable {
-            let contractions: Contractions
-            let cache: WordCache
-            let partMarks: FrozenArray<UInt8>
-
-            init(style: SpeechStyle, lexicon: Lexicon, variant: String?) {
-                let contractions = Contractions(chain: lexicon.chain)
-                self.contractions = contractions
-                cache = WordCache(lexicon: lexicon, variant: variant, lookupKeys: style.table.lookupKeys,
-                                  countedKeys: style.table.countedKeys, screen: contractions.screens ? contractions.screen : nil)
-                let texts = style.table.partTexts
-                partMarks = FrozenArray(count: texts.count) { contractions.screens ? contractions.screen.marks(of: texts.base[$0]) : 0 }
-            }
-        }
-
-        init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences, words made: Words, limits: SpeechLimits) {
+        init(style: SpeechStyle, lexicon: Lexicon, preferences: RunPreferences, limits: SpeechLimits) {
             self.limits = limits
             table = style.table
             rules = style.compiledRules
@@ -130,13 +112,15 @@ public struct SpeechEngine: Sendable {
             self.lexicon = lexicon
             locale = style.locale
             self.preferences = preferences
-            let contractions = made.contractions
+            let contractions = Contractions(chain: lexicon.chain)
             self.contractions = contractions
             hasContractions = !contractions.isEmpty
             screensContractions = contractions.screens
             contractionScreen = contractions.screen
-            words = made.cache
-            partMarks = made.partMarks
+            words = WordCache(lexicon: lexicon, variant: preferences.variant, lookupKeys: style.table.lookupKeys,
+                              countedKeys: style.table.countedKeys, screen: contractions.screens ? contractions.screen : nil)
+            let texts = style.table.partTexts
+            partMarks = FrozenArray(count: texts.count) { contractions.screens ? contractions.screen.marks(of: texts.base[$0]) : 0 }
             levelWords = style.levelWords
             letterOrdinal = lexicon.letterOrdinalAffixes()
             roleCount = SemanticRole.allCases.count
@@ -233,11 +217,9 @@ public struct SpeechEngine: Sendable {
     public init(style: SpeechStyle, lexicon: Lexicon, preferences: [String: String], limits: SpeechLimits = SpeechLimits()) {
         self.style = style
         self.lexicon = lexicon
-        // The candidate rules for the preferences and the words for their variant are made at once.
-        let (run, words) = bothAtOnce({ RunPreferences(preferences, table: style.table, defaultVerbosity: style.defaultVerbosity, testAll: true) },
-                                      { Core.Words(style: style, lexicon: lexicon,
-                                                   variant: RunPreferences.variant(preferences, defaultVerbosity: style.defaultVerbosity)) })
-        core = Core(style: style, lexicon: lexicon, preferences: run, words: words, limits: limits)
+        core = Core(style: style, lexicon: lexicon, preferences: RunPreferences(preferences, table: style.table,
+                                                                               defaultVerbosity: style.defaultVerbosity, testAll: true),
+                    limits: limits)
     }
 
     /// The bounds on one run.
@@ -319,7 +301,8 @@ final class RunPreferences: Sendable {
 
     init(_ values: [String: String], table: RuleTable, defaultVerbosity: String?, testAll: Bool) {
         self.values = values
-        variant = RunPreferences.variant(values, defaultVerbosity: defaultVerbosity)
+        let verbosity = RunPreferences.value("Verbosity", in: values)?.lowercased()
+        variant = verbosity == nil || verbosity == defaultVerbosity?.lowercased() ? nil : verbosity
         decimalSeparators = values["DecimalSeparators"]
         blockSeparators = values["BlockSeparators"]
         guard testAll else {
@@ -337,13 +320,6 @@ final class RunPreferences: Sendable {
                 return (results[slot] == 2) != test.negated
             }
         })
-    }
-
-    /// The word variant for the verbosity of `values`: its value in lower case, nil for the style's
-    /// default verbosity or none.
-    static func variant(_ values: [String: String], defaultVerbosity: String?) -> String? {
-        let verbosity = RunPreferences.value("Verbosity", in: values)?.lowercased()
-        return verbosity == nil || verbosity == defaultVerbosity?.lowercased() ? nil : verbosity
     }
 
     /// Whether preference test `slot` holds, with the results so far in `results` (a run's copy of

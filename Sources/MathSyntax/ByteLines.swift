@@ -12,12 +12,6 @@ package struct ByteLines: Sequence, IteratorProtocol {
         self.bytes = bytes
     }
 
-    /// The lines of `bytes`, the first numbered `firstLineNumber` (a part of a file).
-    package init(_ bytes: UnsafeBufferPointer<UInt8>, firstLineNumber: Int) {
-        self.bytes = bytes
-        number = firstLineNumber - 1
-    }
-
     /// The next line's number and the range of its bytes (without the line end).
     package mutating func next() -> (number: Int, range: Range<Int>)? {
         guard start <= bytes.count else { return nil }
