@@ -62,6 +62,9 @@ public struct Speaker: Sendable {
     /// The analysis, with the locale's unit names (``SemanticAnalyzer/Options/unitNames``).
     package let analyzer: SemanticAnalyzer
     private let engine: SpeechEngine
+    /// The rules and words this speaker was loaded from: a pool loads its other speakers from them, so
+    /// what they share is parsed and compiled once (``SpeakerPool/useAsDefault(_:)``).
+    package let resources: SpeechResources
     private let cache: BoundedCache<SpeechCacheKey, SpokenFormula>
 
     /// Loads a speaker.
@@ -108,6 +111,7 @@ public struct Speaker: Sendable {
         }
         let resolved = compiled.resolve(requested)
         if strictPreferences && !resolved.problems.isEmpty { throw .invalidPreferences(resolved.problems) }
+        self.resources = resources
         self.locale = locale
         self.rulesLocale = LocaleTag(compiled.locale.isEmpty ? resources.rulesLocale(for: locale, style: style) ?? locale.rawValue
                                                              : compiled.locale)

@@ -1,3 +1,5 @@
+import MathSyntax
+
 /// The phrases of a rule file inherited from another language, translated (DESIGN.md §5: a locale is
 /// data, and structure is shared). A locale's rule file can inherit another language's rules whole —
 /// `inherit en/clearspeak` — and give, in a phrase file (`phrases clearspeak` →
@@ -16,6 +18,9 @@
 public struct PhraseTable: Sendable, Hashable {
     /// Translations by phrase, and by `[rule] phrase` for a rule's own translation.
     public private(set) var entries: [String: String] = [:]
+    /// The rules some entry is given for (`[rule] phrase`): only their words are looked up under
+    /// their name, so translating an inherited rule makes no key string for the others.
+    private var rulesWithOwnTranslations: Set<String> = []
 
     /// An empty table.
     public init() {}
@@ -23,33 +28,52 @@ public struct PhraseTable: Sendable, Hashable {
     /// Parses a phrase file; every malformed line is reported with its file and line.
     public init(parsing text: String, file: String) throws(RuleFileErrors) {
         var errors: [RuleFileError] = []
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingSpaces
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let arrow = line.range(of: "=>") else {
-                errors.append(RuleFileError(file: file, line: offset + 1, column: 1, rule: nil,
-                                            message: "write 'phrase => translation' (the translation may be empty)"))
-                continue
+        // On the file's UTF-8 bytes (a locale that inherits another language's rules reads its phrase
+        // files at every start-up: split into lines and searched as characters, `speak 'x^2' --locale fr`
+        // spent 13.8 M of its 133.5 M instructions under callgrind here; session 44). Space, tab, CR,
+        // `#`, `=`, `>`, `[` and `]` are single bytes that never occur inside a multi-byte sequence.
+        text.withBytes { bytes in
+            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+            func trimmed(_ from: Int, _ to: Int) -> Range<Int> {
+                var a = from, b = to
+                while a < b, isSpace(bytes[a]) { a += 1 }
+                while b > a, isSpace(bytes[b - 1]) { b -= 1 }
+                return a ..< b
             }
-            var key = String(line[..<arrow.lowerBound]).trimmingSpaces
-            var value = String(line[arrow.upperBound...])
-            if let hash = value.firstIndex(of: "#") { value = String(value[..<hash]) }
-            value = value.trimmingSpaces
-            var rule = ""
-            if key.hasPrefix("["), let close = key.firstIndex(of: "]") {
-                rule = String(key[key.index(after: key.startIndex)..<close]).trimmingSpaces
-                key = String(key[key.index(after: close)...]).trimmingSpaces
+            func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self) }
+            for (number, range) in ByteLines(bytes) {
+                let line = trimmed(range.lowerBound, range.upperBound)
+                if line.isEmpty || bytes[line.lowerBound] == 0x23 { continue }
+                var arrow = line.lowerBound
+                while arrow + 1 < line.upperBound, !(bytes[arrow] == 0x3D && bytes[arrow + 1] == 0x3E) { arrow += 1 }
+                guard arrow + 1 < line.upperBound else {
+                    errors.append(RuleFileError(file: file, line: number, column: 1, rule: nil,
+                                                message: "write 'phrase => translation' (the translation may be empty)"))
+                    continue
+                }
+                // The translation runs to a `#` (a comment) or the line's end.
+                var valueEnd = arrow + 2
+                while valueEnd < line.upperBound, bytes[valueEnd] != 0x23 { valueEnd += 1 }
+                let value = string(trimmed(arrow + 2, valueEnd))
+                var keyRange = trimmed(line.lowerBound, arrow)
+                var rule = ""
+                if !keyRange.isEmpty, bytes[keyRange.lowerBound] == 0x5B,
+                   let close = keyRange.dropFirst().first(where: { bytes[$0] == 0x5D }) {
+                    rule = string(trimmed(keyRange.lowerBound + 1, close))
+                    keyRange = trimmed(close + 1, keyRange.upperBound)
+                }
+                let key = PhraseTable.normalized(string(keyRange))
+                if key.isEmpty {
+                    errors.append(RuleFileError(file: file, line: number, column: 1, rule: nil, message: "a phrase to translate is missing before '=>'"))
+                    continue
+                }
+                let full = rule.isEmpty ? key : "[\(rule)] \(key)"
+                if entries[full] != nil {
+                    errors.append(RuleFileError(file: file, line: number, column: 1, rule: nil, message: "'\(full)' is translated twice"))
+                }
+                entries[full] = value
+                if !rule.isEmpty { rulesWithOwnTranslations.insert(rule) }
             }
-            key = PhraseTable.normalized(key)
-            if key.isEmpty {
-                errors.append(RuleFileError(file: file, line: offset + 1, column: 1, rule: nil, message: "a phrase to translate is missing before '=>'"))
-                continue
-            }
-            let full = rule.isEmpty ? key : "[\(rule)] \(key)"
-            if entries[full] != nil {
-                errors.append(RuleFileError(file: file, line: offset + 1, column: 1, rule: nil, message: "'\(full)' is translated twice"))
-            }
-            entries[full] = value
         }
         if !errors.isEmpty { throw RuleFileErrors(errors: errors, partial: nil) }
     }
@@ -57,12 +81,14 @@ public struct PhraseTable: Sendable, Hashable {
     /// Entries of `other` that this table lacks are added (this table's win).
     public mutating func merge(_ other: PhraseTable) {
         for (k, v) in other.entries where entries[k] == nil { entries[k] = v }
+        rulesWithOwnTranslations.formUnion(other.rulesWithOwnTranslations)
     }
 
     /// The translation of a phrase in a rule, nil when there is none.
     public func translation(of phrase: String, rule: String) -> String? {
         let key = PhraseTable.normalized(phrase)
-        return entries["[\(rule)] \(key)"] ?? entries[key]
+        if rulesWithOwnTranslations.contains(rule), let own = entries["[\(rule)] \(key)"] { return own }
+        return entries[key]
     }
 
     /// Words one space apart.

@@ -1923,16 +1923,31 @@ struct CompiledValueTest: Sendable {
         let onMissing = string.passes(nil)
         let names = VocabularyNames.shared
         var atoms = AtomSet(), kinds = KindSet(), roles: UInt64 = 0
-        if operation == .oneOf && valuesKnownNFC {
-            // The names are ASCII, so the test holds for one exactly when a value equals it ignoring
-            // ASCII case, or (`exact`) has its bytes (both are in NFC: no canonical equivalence
-            // beyond equal bytes): look the values up by their lower case instead of testing every
-            // name (the `text = …` tests of a style are many; cold start, `BENCHMARKS.md`).
+        if operation == .oneOf {
+            // The names are ASCII, so the test holds for one exactly when an ASCII value equals it
+            // ignoring ASCII case, or (`exact`) has its bytes: look the values up by their lower case
+            // instead of testing every name (the `text = …` tests of a style are many; cold start,
+            // `BENCHMARKS.md`). A value that is not ASCII equals an ASCII name (canonically) only when
+            // its decomposition is ASCII, which takes one of the three characters whose decomposition
+            // is (``Normalization/hasASCIIDecomposingScalar(_:)``): only such values are tested on
+            // every name. (Testing every name for every test with a value not known to be in NFC —
+            // Afrikaans `text = ê, ë` — normalized both strings per comparison: 33 M instructions of
+            // loading the Afrikaans speaker under callgrind, session 44.)
+            var decomposingToASCII: [String] = []
             for v in values {
-                guard let key = VocabularyNames.asciiLowercase(v) else { continue }
+                guard let key = VocabularyNames.asciiLowercase(v) else {
+                    if !valuesKnownNFC && Normalization.hasASCIIDecomposingScalar(v) { decomposingToASCII.append(v) }
+                    continue
+                }
                 for a in names.atomsByLowercase[key] ?? [] where !exact || a.string == v { atoms.insert(a) }
                 for k in names.kindsByLowercase[key] ?? [] where !exact || k.rawValue == v { kinds.insert(k) }
                 for r in names.rolesByLowercase[key] ?? [] where !exact || r.name == v { roles |= 1 << UInt64(r.rawValue) }
+            }
+            if !decomposingToASCII.isEmpty {
+                let test = StringTest(operation: .oneOf, values: decomposingToASCII, valuesKnownNFC: false, exact: exact, number: 0)
+                for (atom, name) in names.atoms where test.passes(name) { atoms.insert(atom) }
+                for (kind, name) in names.kinds where test.passes(name) { kinds.insert(kind) }
+                for (role, name) in names.roles where test.passes(name) { roles |= 1 << UInt64(role.rawValue) }
             }
         } else if operation == .present {
             // The same for every `present` test (it reads no value of its own): worked out once.
@@ -1941,7 +1956,7 @@ struct CompiledValueTest: Sendable {
             // A `<` or `>` test passes only names that read as numbers (``StringTest/passes(_:)``): only
             // those are tested (testing every name of the vocabulary for each value test of a style
             // cost 4 M of 109 M instructions of `mathaloud speak 'x^2'` under callgrind, session 43).
-            let candidates = operation == .oneOf ? (atoms: names.atoms, kinds: names.kinds, roles: names.roles) : CompiledValueTest.numericNames
+            let candidates = CompiledValueTest.numericNames
             for (atom, name) in candidates.atoms where string.passes(name) { atoms.insert(atom) }
             for (kind, name) in candidates.kinds where string.passes(name) { kinds.insert(kind) }
             for (role, name) in candidates.roles where string.passes(name) { roles |= 1 << UInt64(role.rawValue) }

@@ -95,7 +95,15 @@ enum RenderCommand {
         }
         if args.flag("--text") && args.flag("--mathml") { throw args.usageError("--text reads prose with TeX math; it cannot be combined with --mathml") }
 
-        guard let speaker = try settings.loadSpeaker() else { return .rules }
+        // A batch's pool takes the speaker loaded here as its default (not loaded a second time).
+        var speakers: SpeakerPool? = nil
+        if args.value("--batch") != nil {
+            guard let pool = try settings.loadSpeakerPool() else { return .rules }
+            speakers = pool
+        }
+        let loaded: Speaker?
+        if let pool = speakers, let speaker = try? pool.defaultSpeaker() { loaded = speaker } else { loaded = try settings.loadSpeaker() }
+        guard let speaker = loaded else { return .rules }
         let renderer: Renderer
         do {
             renderer = try Renderer(options: options, speaker: speaker)
@@ -107,7 +115,7 @@ enum RenderCommand {
         if let dir = args.value("--batch") {
             let chosen = format ?? .svg
             if let missing = missingLibrary(for: chosen) { return missing }
-            return batch(renderer, speakers: settings.speakerPool, directory: dir, format: chosen, maxLineBytes: try args.maxLineBytes())
+            return batch(renderer, speakers: speakers ?? settings.speakerPool, directory: dir, format: chosen, maxLineBytes: try args.maxLineBytes())
         }
         var failure = ExitCode.success
         guard let (input, name) = try args.input(failure: &failure) else { return failure }

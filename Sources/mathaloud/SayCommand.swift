@@ -52,8 +52,10 @@ enum SayCommand {
             if output != nil || !args.positionals.isEmpty || args.value("--input") != nil || args.flag("--text") {
                 throw args.usageError("--batch reads JSON Lines from standard input and writes into DIR: no -o, TEX, --input or --text")
             }
-            guard try settings.loadSpeaker() != nil else { return .rules }
-            return batch(into: URL(fileURLWithPath: directory), settings: settings, options: options, maxLineBytes: try args.maxLineBytes())
+            // The default speaker is loaded now (a rules error fails the command early) and is the pool's.
+            guard let speakers = try settings.loadSpeakerPool() else { return .rules }
+            return batch(into: URL(fileURLWithPath: directory), settings: settings, speakers: speakers, options: options,
+                         maxLineBytes: try args.maxLineBytes())
         }
         guard let output else { throw args.usageError("say needs -o FILE (or -o - for standard output)") }
         if args.flag("--text") && args.flag("--mathml") { throw args.usageError("--text reads prose with TeX math; it cannot be combined with --mathml") }
@@ -146,7 +148,7 @@ enum SayCommand {
 
     /// `--batch DIR`: every line voiced (``VoiceBatchProcessor``), the manifest written safely as the
     /// lines finish (a temporary file renamed to `index.jsonl` at the end).
-    static func batch(into directory: URL, settings: SpeechSettings, options: VoiceOptions, maxLineBytes: Int) -> ExitCode {
+    static func batch(into directory: URL, settings: SpeechSettings, speakers: SpeakerPool, options: VoiceOptions, maxLineBytes: Int) -> ExitCode {
         do { try OutputFile.createDirectory(directory) } catch {
             Output.error("mathaloud: \(error)\n")
             return .io
@@ -156,7 +158,7 @@ enum SayCommand {
             Output.error("mathaloud: \(error)\n")
             return .voice
         }
-        let processor = VoiceBatchProcessor(directory: directory, speakers: settings.speakerPool, options: options)
+        let processor = VoiceBatchProcessor(directory: directory, speakers: speakers, options: options)
         let manifest: OutputFile
         do { manifest = try OutputFile(processor.manifestURL) } catch {
             Output.error("mathaloud: \(error)\n")

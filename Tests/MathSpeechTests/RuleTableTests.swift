@@ -98,3 +98,32 @@ import MathSemantics
         }
     }
 }
+
+/// The results a value test works out for the vocabulary's names when a style loads are those of
+/// testing each name as a string (what a value of the tree would get), whatever its values are:
+/// ASCII in either case, non-ASCII in NFC or not (`ê` decomposed), and the three characters whose
+/// decomposition is ASCII (U+212A KELVIN SIGN is `K`).
+@Suite struct CompiledValueTestTests {
+    @Test func vocabularyResultsAreTheStringTestsResults() {
+        let valueSets: [[String]] = [
+            ["identifier", "NUMBER", "fraction"], ["e\u{0302}", "ë"], ["\u{212A}", "x"], ["\u{212A}"],
+            ["ê", "Fenced", "true"], ["\u{037E}"], ["base", "e\u{0308}"], ["2", "0x", "−"],
+        ]
+        let names = VocabularyNames.shared
+        for values in valueSets {
+            for exact in [false, true] {
+                var integers: [Int32] = [], ids = TextIDs()
+                let compiled = CompiledValueTest(.oneOf(values), exact: exact, integers: &integers, textIDs: &ids)
+                for (atom, name) in names.atoms {
+                    #expect(compiled.facts.atoms.contains(Int32(atom.rawValue)) == compiled.passes(name), "\(values) exact \(exact): atom \(name)")
+                }
+                for (kind, name) in names.kinds {
+                    #expect(compiled.facts.kinds.contains(kind) == compiled.passes(name), "\(values) exact \(exact): kind \(name)")
+                }
+                for (role, name) in names.roles {
+                    #expect(((compiled.facts.roles >> UInt64(role.rawValue)) & 1 == 1) == compiled.passes(name), "\(values) exact \(exact): role \(name)")
+                }
+            }
+        }
+    }
+}

@@ -425,6 +425,25 @@ import MathSemantics
         #expect(t.translation(of: "end root", rule: "x") == "")
     }
 
+    @Test func linesEndingInCarriageReturnsAndWordsOfOtherScripts() throws {
+        // A file saved with CRLF line ends reads as one with LF; a phrase's words in any script.
+        let t = try PhraseTable(parsing: "# comment\r\nthe square root of => la racine carrée de\r\n[r]\tend root\t=>\tfin de la racine\r\nintegral => 積分\r\n",
+                                file: "fr/x.phrases")
+        #expect(t.translation(of: "the square root of", rule: "any") == "la racine carrée de")
+        #expect(t.translation(of: "end root", rule: "r") == "fin de la racine")
+        #expect(t.translation(of: "end root", rule: "s") == nil)
+        #expect(t.translation(of: "integral", rule: "r") == "積分")
+        // An empty phrase, and a bracket that is not closed (part of the phrase, not a rule's name).
+        do {
+            _ = try PhraseTable(parsing: "ok => yes\r\n  => nothing\n", file: "fr/x.phrases")
+            Issue.record("a line without a phrase must be an error")
+        } catch {
+            #expect(error.errors.map(\.line) == [2])
+        }
+        let open = try PhraseTable(parsing: "[not closed => ouvert\n", file: "fr/x.phrases")
+        #expect(open.translation(of: "[not closed", rule: "x") == "ouvert")
+    }
+
     @Test func malformedLinesAreErrorsWithLocations() {
         #expect(throws: RuleFileErrors.self) { try PhraseTable(parsing: "no arrow here\n", file: "de/x.phrases") }
         do {

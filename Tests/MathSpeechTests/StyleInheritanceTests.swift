@@ -191,3 +191,35 @@ import MathSemantics
         #expect(engine.speak(Self.letter("x")).description.plainText == "own x")
     }
 }
+
+/// What a ``SpeechResources`` loads is kept for the next speaker: a style is compiled once (the last
+/// ``LoadedFiles/styleCapacity`` ones are kept), and copies of the resources share it, except those
+/// made by ``SpeechResources/forgettingLoaded()``.
+@Suite struct LoadedFilesTests {
+    @Test func aStyleIsCompiledOnceAndSharedByCopies() throws {
+        let resources = StyleInheritanceTests.resources()
+        let first = try resources.style("child", locale: "xx")
+        let copy = resources
+        #expect(try copy.style("child", locale: "xx").table === first.table)
+        #expect(try resources.style("parent", locale: "xx").table !== first.table)
+        #expect(try resources.forgettingLoaded().style("child", locale: "xx").table !== first.table)
+        // With examples (tests, lint) the style is another one, kept apart.
+        let withExamples = try resources.style("child", locale: "xx", examples: true)
+        #expect(withExamples.table !== first.table)
+        #expect(try resources.style("child", locale: "xx", examples: true).table === withExamples.table)
+    }
+
+    @Test func onlyTheLastStylesLoadedAreKept() throws {
+        let count = 17
+        var files: [String: String] = [:]
+        for k in 0 ..< count { files["Rules/x\(k)/s.rules"] = "style S\nlocale x\(k)\nrule letter for identifier\n  say letter \(k) {text}\n" }
+        let resources = SpeechResources(files: files)
+        var tables: [RuleTable] = []
+        for k in 0 ..< count { tables.append(try resources.style("s", locale: "x\(k)").table) }
+        // 17 styles loaded, 16 kept: the first was dropped and is compiled again, the last is kept.
+        #expect(try resources.style("s", locale: "x\(count - 1)").table === tables[count - 1])
+        let again = try resources.style("s", locale: "x0")
+        #expect(again.table !== tables[0])
+        #expect(again.rules.map(\.name) == ["letter"])
+    }
+}
