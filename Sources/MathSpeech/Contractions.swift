@@ -172,11 +172,10 @@ public struct Contractions: Sendable {
         self.forms = forms
         formWords = forms.keys.lazy.map { $0.split(separator: " ").count }.max() ?? 0
         var needles: [[UInt8]] = []
-        var distinct: Set<[UInt8]> = []
         for (first, list) in byFirst {
             for entry in list {
                 let needle = Array(first.utf8) + [0x20] + (entry.second.map { Array($0.utf8) } ?? [])
-                if distinct.insert(needle).inserted { needles.append(needle) }
+                if !needles.contains(needle) { needles.append(needle) }
             }
         }
         // A `*C` entry's second word, after a space.
