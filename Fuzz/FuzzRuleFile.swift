@@ -1,8 +1,8 @@
 // libFuzzer harness for the speech rule-file and word-file parsers and for the engine running what
 // they parse (target MathSpeech). Build and run with `scripts/fuzz.sh rulefile`.
 //
-// Each input is decoded leniently and parsed both as a rule file (`RuleFile(parsing:file:)`) and as
-// a word file (`WordTable(parsing:file:)`). Errors are expected (they are thrown as
+// Each input is decoded leniently and parsed as a rule file (`RuleFile(parsing:file:)`), as a word
+// file (`WordTable(parsing:file:)`) and as a phrase file (`PhraseTable(parsing:file:)`). Errors are expected (they are thrown as
 // `RuleFileErrors`); crashes, hangs and unbounded allocation are not. Error descriptions are rendered
 // too, since they quote the input. A rule file that parses is compiled into a style and speaks a few
 // fixed formulas, and a word file that parses is their locale's symbols: a locale author's files
@@ -52,6 +52,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         _ = error.description
         _ = error.partial?.entries.count
+    }
+    // A phrase file (read on its bytes since session 44): its translations looked up as an inherited
+    // rule's words are.
+    do {
+        let phrases = try PhraseTable(parsing: text, file: "xx/fuzz.phrases")
+        for key in phrases.entries.keys.prefix(8) { _ = phrases.translation(of: key, rule: "r") }
+    } catch {
+        _ = error.description
     }
     return 0
 }
