@@ -33,13 +33,7 @@ public struct PhraseTable: Sendable, Hashable {
         // spent 13.8 M of its 133.5 M instructions under callgrind here; session 44). Space, tab, CR,
         // `#`, `=`, `>`, `[` and `]` are single bytes that never occur inside a multi-byte sequence.
         text.withBytes { bytes in
-            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
-            func trimmed(_ from: Int, _ to: Int) -> Range<Int> {
-                var a = from, b = to
-                while a < b, isSpace(bytes[a]) { a += 1 }
-                while b > a, isSpace(bytes[b - 1]) { b -= 1 }
-                return a ..< b
-            }
+            func trimmed(_ from: Int, _ to: Int) -> Range<Int> { trimmedRange(bytes, from, to) }
             func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self) }
             for (number, range) in ByteLines(bytes) {
                 let line = trimmed(range.lowerBound, range.upperBound)

@@ -416,7 +416,7 @@ struct RuleSyntaxError: Error {
 
 /// Space, tab or CR (what ``StringProtocol/trimmingSpaces`` trims).
 @inline(__always)
-private func isSpaceByte(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+func isSpaceByte(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
 
 /// Whether `bytes[start ..< end]` starts with the ASCII `word`.
 private func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ word: StaticString) -> Bool {
@@ -473,8 +473,8 @@ private struct RuleInProgress {
     var alternativePositions: [[RulePosition]] = []
 }
 
-/// `bytes[from ..< to]` without the spaces, tabs and CRs around it.
-private func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int> {
+/// `bytes[from ..< to]` without the spaces, tabs and CRs around it (rule and phrase files).
+func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int> {
     var a = from, b = to
     while a < b, isSpaceByte(bytes[a]) { a += 1 }
     while b > a, isSpaceByte(bytes[b - 1]) { b -= 1 }
