@@ -353,11 +353,18 @@ extension SemanticTree.Records {
     func isChargeLeaf(_ n: NodeID) -> Bool {
         let k = kind(n)
         guard k == .number || k == .text || k == .operator else { return false }
-        var it = text(n).unicodeScalars.makeIterator()
+        return Self.isChargeText(text(n), signAlone: k != .operator)
+    }
+
+    /// Whether a leaf's text is a charge: a count from 2 to 9 and its sign (`2−`), or with `signAlone` a sign
+    /// alone (`+`). The analysis's leaves (``isChargeLeaf(_:)``) and the row pass's scripts
+    /// (``Analyzer/isChargeScript(_:)``) read a charge by this one test.
+    static func isChargeText(_ t: String, signAlone: Bool) -> Bool {
+        var it = t.unicodeScalars.makeIterator()
         guard let first = it.next() else { return false }
-        if Self.isChargeSign(first) { return k != .operator && it.next() == nil }
+        if isChargeSign(first) { return signAlone && it.next() == nil }
         guard ("2" ... "9").contains(first), let sign = it.next(), it.next() == nil else { return false }
-        return Self.isChargeSign(sign)
+        return isChargeSign(sign)
     }
 
     /// The signs a charge is written with, as publishers type them: `+`, hyphen-minus, minus sign, en dash.

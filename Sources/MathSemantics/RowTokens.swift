@@ -893,11 +893,7 @@ extension Analyzer {
         let n = unwrapped(m)
         switch n.kind {
         case .operator(let t, _), .number(let t, _), .text(let t, _):
-            var it = t.unicodeScalars.makeIterator()
-            guard let first = it.next() else { return false }
-            if isSign(first) { return it.next() == nil }
-            guard ("2" ... "9").contains(first), let sign = it.next(), it.next() == nil else { return false }
-            return isSign(sign)
+            return SemanticTree.Records.isChargeText(t, signAlone: true)
         case .row where n.children.count == 2:
             guard case .number(let count, _) = n.children[0].kind, count.unicodeScalars.count == 1,
                   let digit = count.unicodeScalars.first, ("2" ... "9").contains(digit),
