@@ -523,11 +523,6 @@ extension Contractions {
     /// (`the\sthe`): 2.5 % of whole speech (`MathAloudBench stages` under callgrind, session 15). A
     /// class: the builder reads it through one reference, not a copy of its tables per item.
     final class Screen: Sendable {
-        /// What a text holding a pair must contain, as UTF-8: the two words of an entry whose second
-        /// word is given (`the the`), else its first word and a space; a `*C` entry's second word after
-        /// a space. The narrower search spares most items a split into words: English "the " is in
-        /// most of them.
-        let needles: [[UInt8]]
         /// The length of the shortest needle: a shorter text holds none (most spoken items are a word
         /// or two; session 10).
         let window: Int
@@ -540,8 +535,11 @@ extension Contractions {
         let shifts: [UInt8]
         /// The bytes the needles have at the window's last place (index ``window`` − 1).
         let windowEnds: BitSet256
-        /// The needles by their byte at the window's last place: where the window ends in a byte, only
-        /// the needles with that byte there are compared (French has 135 needles; compared all at each
+        /// The needles, what a text holding a pair must contain, as UTF-8 (the two words of an entry
+        /// whose second word is given, `the the`, else its first word and a space; a `*C` entry's second
+        /// word after a space: the narrower search spares most items a split into words, English "the "
+        /// is in most of them), by their byte at the window's last place: where the window ends in a
+        /// byte, only the needles with that byte there are compared (French has 135 needles; compared all at each
         /// place, the texts of its rules and words cost 3.1 M of the 133.5 M instructions of
         /// `speak 'x^2' --locale fr` under callgrind; session 44).
         let needlesByWindowEnd: [[[UInt8]]]
@@ -552,7 +550,6 @@ extension Contractions {
         private let marks: [UInt8]
 
         init(needles: [[UInt8]], lastBytes: BitSet256, secondFirstBytes: BitSet256) {
-            self.needles = needles
             let window = needles.lazy.map(\.count).min() ?? 0
             self.window = window
             var shifts = [UInt8](repeating: UInt8(min(window, 255)), count: 256)
