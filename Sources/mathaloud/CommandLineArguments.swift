@@ -377,11 +377,12 @@ struct SpeechSettings {
     /// Speakers for batch lines with the default speaker loaded as ``loadSpeaker(cacheCapacity:)``
     /// loads it (the command fails early, with the same messages and exit code, when it cannot load),
     /// and not loaded again for the first line that uses it; nil after printing why it could not load.
-    func loadSpeakerPool() throws(UsageError) -> SpeakerPool? {
+    /// The speaker is returned with the pool, for a command that also uses it itself (`render --batch`).
+    func loadSpeakerPool() throws(UsageError) -> (pool: SpeakerPool, speaker: Speaker)? {
         let pool = speakerPool
         guard let speaker = try loadSpeaker(cacheCapacity: pool.cacheCapacity) else { return nil }
         pool.useAsDefault(speaker)
-        return pool
+        return (pool, speaker)
     }
 }
 

@@ -96,14 +96,15 @@ enum RenderCommand {
         if args.flag("--text") && args.flag("--mathml") { throw args.usageError("--text reads prose with TeX math; it cannot be combined with --mathml") }
 
         // A batch's pool takes the speaker loaded here as its default (not loaded a second time).
-        var speakers: SpeakerPool? = nil
+        let speakers: SpeakerPool?
+        let speaker: Speaker
         if args.value("--batch") != nil {
-            guard let pool = try settings.loadSpeakerPool() else { return .rules }
-            speakers = pool
+            guard let loaded = try settings.loadSpeakerPool() else { return .rules }
+            (speakers, speaker) = (loaded.pool, loaded.speaker)
+        } else {
+            guard let loaded = try settings.loadSpeaker() else { return .rules }
+            (speakers, speaker) = (nil, loaded)
         }
-        let loaded: Speaker?
-        if let pool = speakers, let speaker = try? pool.defaultSpeaker() { loaded = speaker } else { loaded = try settings.loadSpeaker() }
-        guard let speaker = loaded else { return .rules }
         let renderer: Renderer
         do {
             renderer = try Renderer(options: options, speaker: speaker)

@@ -53,7 +53,7 @@ enum SayCommand {
                 throw args.usageError("--batch reads JSON Lines from standard input and writes into DIR: no -o, TEX, --input or --text")
             }
             // The default speaker is loaded now (a rules error fails the command early) and is the pool's.
-            guard let speakers = try settings.loadSpeakerPool() else { return .rules }
+            guard let (speakers, _) = try settings.loadSpeakerPool() else { return .rules }
             return batch(into: URL(fileURLWithPath: directory), settings: settings, speakers: speakers, options: options,
                          maxLineBytes: try args.maxLineBytes())
         }

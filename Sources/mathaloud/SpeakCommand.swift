@@ -36,7 +36,7 @@ enum SpeakCommand {
                 throw args.usageError("--batch reads JSON Lines from standard input: no TEX, --input or --text")
             }
             // Fail early, with the right exit code, when the default settings cannot load.
-            guard let speakers = try settings.loadSpeakerPool() else { return .rules }
+            guard let (speakers, _) = try settings.loadSpeakerPool() else { return .rules }
             let processor = SpeechBatchProcessor(speakers: speakers)
             var reader = BatchRequestReader(maxLineBytes: try args.maxLineBytes())
             var failed = false
