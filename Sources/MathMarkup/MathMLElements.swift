@@ -350,11 +350,9 @@ extension MathMLTreeBuilder {
             }
             return node(.tableRow(labeled: frame.name == "mlabeledtr"), cells)
         case "mtd":
-            // A cell's content is a row (an inferred `mrow`): its decimals set in pieces are numbers, its list marks set
-            // as one text with an ellipsis are the marks.
+            // A cell's content is a row (an inferred `mrow`): its items as a row's are set.
             var content = collectNodes(frame)
-            Self.decimalsJoined(&content)
-            Self.marksWithEllipsisSplit(&content)
+            Self.rowItemsMended(&content)
             return node(.tableCell, content)
         case "menclose":
             let notation = attrs.take("notation").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ") } ?? "longdiv"
@@ -601,7 +599,7 @@ extension MathMLTreeBuilder {
     private func fencedRow(_ frame: Frame, _ nodes: [MathNode], _ attrs: inout MathMLAttributes) -> Item {
         let open = nodes[0].leafText ?? "", close = nodes[nodes.count - 1].leafText ?? ""
         var inner = Array(nodes[1..<(nodes.count - 1)])
-        Self.decimalsJoined(&inner)
+        Self.rowItemsMended(&inner)
         return .node(MathNode(.fenced(open: open, close: close), inner,
                               range: frame.range, attributes: attrs.leftover), marker: nil)
     }

@@ -429,14 +429,21 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// read as what it is, and the punctuation as the pause it is. Only in rows, whose children can grow.
     func rowChildren(_ frame: Frame) -> [MathNode] { Self.rowNodes(collectNodes(frame)) }
 
-    /// ``rowChildren(_:)`` of nodes already collected: decimals set in pieces joined (``decimalsJoined(_:)``), then
-    /// the punctuation set apart. Only a row's children: the children of an element of fixed arity (`mfrac`,
-    /// `msup`) are its parts, never one number.
+    /// ``rowChildren(_:)`` of nodes already collected: the row's items as they are set (``rowItemsMended(_:)``),
+    /// then the punctuation set apart.
     static func rowNodes(_ nodes: [MathNode]) -> [MathNode] {
         var nodes = nodes
+        rowItemsMended(&nodes)
+        return punctuationSetApart(nodes)
+    }
+
+    /// The items of a row — an `mrow`, a table cell's inferred row, the inside of a fenced row — as publishers
+    /// set them in pieces or together: decimals set in pieces joined (``decimalsJoined(_:)``), list marks set in
+    /// one text with an ellipsis split (``marksWithEllipsisSplit(_:)``). Only a row's children: the children of an
+    /// element of fixed arity (`mfrac`, `msup`) are its parts, never one number.
+    static func rowItemsMended(_ nodes: inout [MathNode]) {
         decimalsJoined(&nodes)
         marksWithEllipsisSplit(&nodes)
-        return punctuationSetApart(nodes)
     }
 
     /// A text of list punctuation with an ellipsis (`<mtext>,…</mtext>`, `<mtext>,…,</mtext>`, as OpenStax's calculus
