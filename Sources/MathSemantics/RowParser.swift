@@ -881,9 +881,10 @@ extension Analyzer {
                 addOperation(op, operand, count: &count, operators: operators)
                 return finishInfix(mark, count, operators: operators)
             }
-            // ∇ before an operand.
-            if op.kind == .operand, op.fence < 0 {
-                let a = op.node
+            // ∇ before an operand, also one in brackets (`\nabla(f - g)`: "the gradient of, open paren f
+            // minus g, close paren", where it was "del times", a product with the bracket).
+            if op.kind == .operand {
+                let a = op.fence >= 0 ? finishFence(groups[Int(op.fence)].node, op.fence) : op.node
                 p.pos += 1
                 let argument = postfixes(&p, a)
                 let mark = b.mark()

@@ -451,6 +451,8 @@ struct OpenFence {
     var index: Int
     var scalar: Unicode.Scalar
     var bar: Bool
+    /// A bar that opened right after an operand (`2|x|`, `a ∣ b`).
+    var afterOperand = false
 }
 
 extension Analyzer {
@@ -1284,6 +1286,20 @@ extension Analyzer {
             unit.powerDenominator = den.power
             return unit
         }
+        // A quotient of two unit symbols in one group raised as a whole (`9.8\,\mathrm{ft/sec}^2`,
+        // `\mathrm{m/s}^2`, as the sciences typeset an acceleration): the power is the denominator's, as
+        // `\mathrm{m}/\mathrm{s}^2` writes it ("feet per second squared"; it was "ft divided by secant
+        // squared"). The group ends at the denominator, so a function's name there is the unit (`sec`).
+        if start < end, let m = items[start].raw, case .superscript = m.kind, m.children.count == 2,
+           let p = unitPower(m.children[1]), p > 0, case let base = m.children[0].groupContent, case .row = base.kind,
+           base.children.count == 3, Analyzer.isUnitSlash(base.children[1]),
+           let num = unit(base.children[0]), num.power == nil, !num.key.contains("/"),
+           let den = unit(base.children[2], nameMayBeUnit: true), den.power == nil, !den.key.contains("/") {
+            var unit = Unit(text: num.text + "/" + den.text + "^\(p)", key: num.key + "/" + den.key + powerSign(p),
+                            power: nil, range: m.range, used: 1)
+            unit.powerDenominator = p
+            return unit
+        }
         var firstUsed = 1
         // A degree sign or a prefix written apart is tried first: `<mtext>M</mtext><mtext>Ω</mtext>` is megohms,
         // not molar and Ω; `<mtext>°</mtext><mtext>C</mtext>` degrees Celsius, not degrees and coulombs.
@@ -1413,6 +1429,16 @@ extension Analyzer {
         guard case .row = e.kind, e.children.count == 2, case .operator(let minus, _) = e.children[0].kind,
               minus == "−" || minus == "-", case .number(let p, _) = e.children[1].kind else { return nil }
         return p == "1" ? -1 : p == "2" ? -2 : p == "3" ? -3 : nil
+    }
+
+    /// A slash between two units in one group: an operator (`/`, the division slash) or a text
+    /// (`<mtext>/</mtext>`, as publishers' MathML writes it).
+    static func isUnitSlash(_ n: MathNode) -> Bool {
+        switch n.kind {
+        case .operator(let o, _): return o == "/" || o == "∕"
+        case .text(let t, _): return t.trimmingSpaces == "/"
+        default: return false
+        }
     }
 
     /// How a unit key writes a power (the lexicon's `cm²`, `s³`; nothing for the first power).
@@ -1627,16 +1653,15 @@ extension Analyzer {
     static func fenceRole(_ u: Unicode.Scalar, _ cls: AtomClass, scripted: Bool) -> FenceRole? {
         if Vocabulary.isBar(u) {
             switch cls {
-            // ∥ and ⫴ are relations (parallel to) unless they pair around a norm. A relation bar with
-            // scripts (`\biggm|_0^1`) is an evaluation bar, as a bar is.
-            case .rel where u != "\u{2225}" && u != "\u{2AF4}": return scripted ? .bar(u, scripted: true) : nil
+            // ∥ and ⫴ are relations (parallel to) unless they pair around a norm, ∣ (divides, given) unless
+            // it pairs around an absolute value. A relation bar with scripts (`\biggm|_0^1`, `\mid_{x=0}`)
+            // is an evaluation bar, as a bar is.
+            case .rel where u != "\u{2225}" && u != "\u{2AF4}" && u != "\u{2223}": return scripted ? .bar(u, scripted: true) : nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
             }
         }
-        // `\mid_{x=0}`: the divides sign with scripts is the evaluation bar.
-        if scripted && u == "\u{2223}" && cls == .rel { return .bar(u, scripted: true) }
         if cls == .rel || cls == .bin || cls == .punct { return nil }
         if !scripted, Vocabulary.isOpener(u) { return .open(u) }
         if Vocabulary.isCloser(u) { return .close(u) }
@@ -1720,6 +1745,14 @@ extension Analyzer {
                 }
                 previousEnds = true
             case .bar(let t, let scripted):
+                // The divides sign after an operand closes no pair that an operand follows: `a ∣ b ∣ c`
+                // is divisibility twice (the bars of `2∣x∣`, `3∣x−1∣+2` pair).
+                if t == "\u{2223}", !scripted, let top = openFences.last, top.bar, top.scalar == t, top.afterOperand,
+                   i + 1 < end, items[i + 1].kind != .operator, items[i + 1].kind != .wideSpace {
+                    items[i].match = RowItem.looseBar
+                    previousEnds = false
+                    continue
+                }
                 if let top = openFences.last, top.bar, top.scalar == t, previousEnds {
                     openFences.pop()
                     items[top.index].match = Int32(i)
@@ -1728,7 +1761,7 @@ extension Analyzer {
                     items[i].match = RowItem.looseBar
                     previousEnds = true
                 } else if openFences.count < maxNesting {
-                    openFences.push(OpenFence(index: i, scalar: t, bar: true))
+                    openFences.push(OpenFence(index: i, scalar: t, bar: true, afterOperand: previousEnds))
                     previousEnds = false
                 } else {
                     items[i].match = RowItem.looseBar

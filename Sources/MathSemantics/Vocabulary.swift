@@ -200,9 +200,11 @@ enum Vocabulary {
         isSingleBar(u) || isDoubleBar(u)
     }
 
-    /// Bars that pair around an absolute value.
+    /// Bars that pair around an absolute value. The divides sign ∣ (`\mid`) is a relation unless it
+    /// pairs, as publishers' MathML sets absolute values with it (`<mo>∣</mo><mi>x</mi><mo>∣</mo>`: it was
+    /// "divides x divides").
     static func isSingleBar(_ u: Unicode.Scalar) -> Bool {
-        u == "|" || u == "\u{FF5C}" || u == "\u{00A6}"
+        u == "|" || u == "\u{FF5C}" || u == "\u{00A6}" || u == "\u{2223}"
     }
 
     /// Bars that pair around a norm.

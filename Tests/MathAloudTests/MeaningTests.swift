@@ -21,6 +21,8 @@ import Testing
         (#"\frac{d^2 y}{dx^2}"#, "the second derivative of y with respect to x"),
         (#"\frac{\partial^2 u}{\partial t^2}"#, "the second partial derivative of u with respect to t"),
         (#"\nabla f"#, "the gradient of f"),
+        (#"\nabla (f - g)"#, "the gradient of open paren f minus g close paren"),
+        (#"\mid x \mid = 3"#, "the absolute value of x equals 3"),
         (#"\nabla \cdot \mathbf{E}"#, "the divergence of bold e"),
         (#"\nabla \times \mathbf{E}"#, "the curl of bold e"),
         (#"\nabla^2 u"#, "the laplacian of u"),
@@ -71,6 +73,12 @@ import Testing
     /// Formulas that look like the ones above but mean something else: read as written.
     static let lookAlikes: [(String, String)] = [
         (#"d + x"#, "d plus x"),
+        // The divides sign pairs around an absolute value only where no operand follows the pair
+        // (`\mid x \mid = 3`, publishers' `<mo>∣</mo>`): divisibility, a condition and set-builder stay.
+        (#"a \mid b \mid c"#, "a divides b divides c"),
+        (#"3 \mid 12"#, "3 divides 12"),
+        (#"P(A \mid B \mid C)"#, "p of open paren a given b given c close paren"),
+        (#"\{x \mid x > 0\}"#, "the set of all x such that x is greater than 0"),
         // A colon between numbers (a ratio), before an element, and in set-builder notation.
         (#"3 : 4"#, "3 colon 4"),
         (#"g : x \to x^2"#, "g colon x right arrow x squared"),
