@@ -924,6 +924,10 @@ extension Analyzer {
                 let fenced = finishFence(app, g)
                 return postfixes(&p, fenced)
             case .possible:
+                // P(A) = P(A ∩ B) / P(B): a letter the formula writes before a sum or a product elsewhere
+                // (an application there, as this simple argument makes it) is marked `applied-elsewhere`,
+                // so that a style reading a possible function's parentheses (SimpleSpeak) reads both alike.
+                let elsewhere = appliedToMoreElsewhere(n, groups[Int(g)].plain)
                 p.pos += 1
                 let fenced = finishFence(groups[Int(g)].plain, g)
                 let arg = postfixes(&p, fenced)
@@ -931,7 +935,7 @@ extension Analyzer {
                 factors.push(n)
                 factors.push(arg)
                 defer { factors.truncate(to: base) }
-                return impliedTimes(base..<factors.count, possibleFunction: true)
+                return impliedTimes(base..<factors.count, possibleFunction: true, appliedElsewhere: elsewhere)
             case .none:
                 break
             }
@@ -1349,10 +1353,28 @@ extension Analyzer {
     mutating func appliesElsewhere(_ n: NodeID, _ group: NodeID) -> Bool {
         guard let content = child(group, .content), kind(content) == .infix || kind(content) == .impliedTimes,
               !isMeasureLetter(n), let letter = appliedLetterKey(n) else { return false }
-        if lettersApplied == nil {
-            lettersApplied = root.map { r in r._withUnsafeGuaranteedRef { Analyzer.lettersAppliedToSimpleArguments(in: $0) } } ?? []
+        return appliedLetters.simple.contains(letter)
+    }
+
+    /// Whether letter `n`, before brackets (`group`) holding no sum or product, is written elsewhere in the
+    /// formula before brackets holding more (three items or more, no list): ``appliesElsewhere(_:_:)``
+    /// makes that place an application when it holds a sum or a product.
+    mutating func appliedToMoreElsewhere(_ n: NodeID, _ group: NodeID) -> Bool {
+        guard let content = child(group, .content), kind(content) != .infix, kind(content) != .impliedTimes,
+              !isMeasureLetter(n), let letter = appliedLetterKey(n), let here = range(n) else { return false }
+        // Another place than this one (`c(-\log ψ)` is no sum, but three items; a place without a
+        // source range is no other place known).
+        return appliedLetters.compound.contains { $0.letter == letter && $0.range != nil && $0.range != here }
+    }
+
+    /// The formula's ``AppliedLetters``, searched once, when first asked for.
+    var appliedLetters: AppliedLetters {
+        mutating get {
+            if let found = lettersApplied { return found }
+            let found = root.map { r in r._withUnsafeGuaranteedRef { Analyzer.appliedLetters(in: $0) } } ?? AppliedLetters()
+            lettersApplied = found
+            return found
         }
-        return lettersApplied!.contains(letter)
     }
 
     /// A blackboard E or P, alone or with a subscript (`\mathbb{E}`, `\mathbb{P}_θ`): the expectation and the
@@ -1365,7 +1387,7 @@ extension Analyzer {
         return u == "E" || u == "P"
     }
 
-    /// The key of ``lettersAppliedToSimpleArguments(in:)`` for node `n`: a letter's text (`u`), a
+    /// The key of ``appliedLetters(in:)`` for node `n`: a letter's text (`u`), a
     /// letter with a letter or number as its subscript (`t_2`, `f_i`), or with an accent over it (`S^~`
     /// for S̃, keyed by the accent's character); nil for anything else.
     func appliedLetterKey(_ n: NodeID) -> String? {
@@ -1385,13 +1407,21 @@ extension Analyzer {
         }
     }
 
+    /// What ``appliedLetters(in:)`` finds: the letters applied to a simple argument (`u(x)`) and the
+    /// letters written before brackets holding three items or more (`u(x + 1)`), at most 16 each.
+    struct AppliedLetters {
+        var simple: [String] = []
+        /// Each letter with the source range it is written at (a letter may be there more than once).
+        var compound: [(letter: String, range: SourceRange?)] = []
+    }
+
     /// The one-letter identifiers that `root` writes directly before parentheses or square brackets holding one
     /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`, `E[X]`), in a row or as a fenced
     /// group, and such letters with a letter or number as subscript (`t_2(a)`, keyed `t_2`, as
     /// ``appliedLetterKey(_:)``) or an accent over them (`\tilde S(G)`); at most 16, searching at most 4,096 nodes (and 64 items after each
-    /// letter).
-    static func lettersAppliedToSimpleArguments(in root: MathNode) -> [String] {
-        var found: [String] = []
+    /// letter). Also the letters written so before brackets holding three items or more (`P(A \cap B)`).
+    static func appliedLetters(in root: MathNode) -> AppliedLetters {
+        var found: [String] = [], compound: [(letter: String, range: SourceRange?)] = []
         var stack = [root]
         var visited = 0
         func oneLetter(_ m: MathNode) -> String? {
@@ -1442,6 +1472,20 @@ extension Analyzer {
             guard case .operator(let t, _) = m.kind else { return nil }
             return closer(t)
         }
+        /// Items `c[from..<to]` (or the one row they are) that may be a sum or a product: three or more, no
+        /// separator, relation or bar among them (`A \cap B`, `x + 1`; not a list of arguments `(σ; λ, γ)` nor
+        /// a condition `(A \mid B)`, `(y | x)`).
+        func isCompound(_ c: MathNode.Children, _ from: Int, _ to: Int) -> Bool {
+            if to - from == 1, case .row = c[from].kind { return isCompound(c[from].children, 0, c[from].children.count) }
+            guard to - from >= 3 else { return false }
+            for i in from..<to {
+                if case .operator(let t, let o) = c[i].kind,
+                   o.separator || o.atomClass == .rel || o.atomClass == .punct || t == "," || t == ";" || t == "|" {
+                    return false
+                }
+            }
+            return true
+        }
         /// Items `c[from..<to]`: one simple item, or simple items separated by commas.
         func simpleList(_ c: MathNode.Children, _ from: Int, _ to: Int) -> Bool {
             guard from < to else { return false }
@@ -1458,29 +1502,39 @@ extension Analyzer {
             let c = m.children
             for i in c.indices {
                 if !c[i].children.isEmpty { stack.append(c[i]) }
-                guard let l = letter(c[i]), i + 1 < c.count, !found.contains(l) else { continue }
+                guard let l = letter(c[i]), i + 1 < c.count else { continue }
                 let next = c[i + 1]
-                var applied = false
-                if let close = closer(next) {
+                // The bracketed items after the letter, when they are brackets.
+                var inside: (MathNode.Children, Int, Int)? = nil
+                if let close = closer(next), case .operator(let open, _) = next.kind {
                     // A simple argument list is short: the closing parenthesis is looked for among the
-                    // next 64 items only (a row of thousands of letters and parentheses stays linear).
-                    let window = c[(i + 2) ..< min(c.count, i + 66)]
-                    if let end = window.firstIndex(where: { isOperator($0, close) }) { applied = simpleList(c, i + 2, end) }
+                    // next 64 items only (a row of thousands of letters and parentheses stays linear);
+                    // the brackets it holds are skipped (`ρ(f_i(w), f(w))`).
+                    var depth = 0
+                    for k in (i + 2) ..< min(c.count, i + 66) {
+                        if isOperator(c[k], open) { depth += 1 }
+                        else if isOperator(c[k], close) { if depth == 0 { inside = (c, i + 2, k); break }; depth -= 1 }
+                    }
                 } else if case .fenced(let open, let closing) = next.kind, closer(open) == closing {
-                    applied = simpleList(next.children, 0, next.children.count)
+                    inside = (next.children, 0, next.children.count)
                 } else if case .row = next.kind, let first = next.children.first, let last = next.children.last,
                           next.children.count >= 3, let close = closer(first), isOperator(last, close) {
-                    applied = simpleList(next.children, 1, next.children.count - 1)
+                    inside = (next.children, 1, next.children.count - 1)
                 }
-                if applied { found.append(l) }
+                guard let (items, from, to) = inside else { continue }
+                if simpleList(items, from, to) {
+                    if !found.contains(l) { found.append(l) }
+                } else if compound.count < 16, isCompound(items, from, to) {
+                    compound.append((letter: l, range: c[i].range))
+                }
             }
         }
-        return found
+        return AppliedLetters(simple: found, compound: compound)
     }
 
     /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
-    mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool) -> NodeID {
+    mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool, appliedElsewhere: Bool = false) -> NodeID {
         let chemical = !possibleFunction && mayBeChemicalFormula(r) && tree.isChemicalFormula(r.map { factors[$0] })
         if chemical { for i in r { factors[i] = elementsOfWords(factors[i]) } } else { markQuadraticForms(r) }
         let mark = b.mark()
@@ -1495,6 +1549,7 @@ extension Analyzer {
             b.add(child: f, .item)
         }
         if possibleFunction { b.flag(.possibleFunction) } else if chemical { b.flag(.chemical) }
+        if appliedElsewhere { b.flag(.appliedElsewhere) }
         return b.finish(.impliedTimes, mark)
     }
 

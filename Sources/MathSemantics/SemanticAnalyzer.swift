@@ -199,10 +199,11 @@ struct Analyzer {
     var openFences: LentStack<OpenFence>
     /// Unit names written out in words (``SemanticAnalyzer/Options/unitNames``).
     let unitNames: UnitNames
-    /// The formula's root, and the letters it applies to a simple argument somewhere (found by
-    /// ``appliesElsewhere(_:_:)`` when first needed).
+    /// The formula's root, and the letters it applies to a simple argument somewhere and writes before
+    /// brackets holding more (found by ``appliesElsewhere(_:_:)`` and ``appliedToMoreElsewhere(_:)``
+    /// when first needed).
     var root: Unmanaged<MathNode>? = nil
-    var lettersApplied: [String]? = nil
+    var lettersApplied: AppliedLetters? = nil
     /// Presentation nodes this run made from several items and reads as raw items (``digitGroups``):
     /// held here, since items hold their nodes unretained.
     var madeNodes: [MathNode] = []

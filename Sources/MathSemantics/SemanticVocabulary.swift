@@ -69,7 +69,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case letter, greek, capital, variant, font, setName, word, functionClass, `class`, unitName, direction, centered
     case command, integer, decimal, value, digits, repeatingDecimal, repeatingDigits, repeatingCount
     // Operations
-    case operators, hasModulo, possibleFunction, `operator`
+    case operators, hasModulo, possibleFunction, appliedElsewhere, `operator`
     // Fractions and scripts
     case common, numeratorValue, denominatorValue, simpleNumerator, simpleDenominator, containsFraction
     case fractionDepth, simple, derivative, partialDerivative, order, linethicknessZero, continued
@@ -136,6 +136,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         case .operators: "operators"
         case .hasModulo: "has-modulo"
         case .possibleFunction: "possible-function"
+        case .appliedElsewhere: "applied-elsewhere"
         case .`operator`: "operator"
         case .common: "common"
         case .numeratorValue: "numerator-value"
