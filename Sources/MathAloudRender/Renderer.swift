@@ -175,18 +175,22 @@ public final class Renderer: Sendable {
                                    diagnostics: parsed.diagnostics, fontSize: options.size, padding: options.padding,
                                    margins: ImageMargins(all: options.padding))
         }
-        let speaker = speaker ?? self.speaker
-        let spoken = speaker.speak(parsed: parsed)
-        // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
-        // left unlabelled.
-        let text = spoken.text
-        let speech = text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) ? source : text
-        let label = template.fill(speech: speech, latex: source)
+        // The renderer's own speaker is lent, not copied: `speaker ?? self.speaker` made a copy of the
+        // struct for every formula (23 references retained, then released: MathAloudBench
+        // render-svg-profile, callgrind).
+        if let speaker { return render(parsed, display: display, labelledBy: speaker) }
+        return render(parsed, display: display, labelledBy: self.speaker)
+    }
+
+    /// ``render(_:display:speaker:)`` of input that was not refused, labelled by `speaker`.
+    private func render(_ parsed: ParsedFormula, display: Bool?, labelledBy speaker: borrowing Speaker) -> RenderedFormula {
+        let source = parsed.source.text
+        let (speech, label, speechDiagnostics) = spokenLabel(parsed, speaker: speaker)
         // The parser's diagnostics as they are (an unknown command, a warning for speech because it is
         // read by name, is drawn in red: an error in the image), then what the speech engine and the
         // layout add, in order of position (the sort is stable: a list already in order is kept as it is).
         let (box, laidOutDiagnostics, margins) = laidOut(parsed, display: display, errorColor: nil, tagsOnLeft: nil,
-                                                         speechDiagnostics: spoken.speechDiagnostics)
+                                                         speechDiagnostics: speechDiagnostics)
         var diagnostics = laidOutDiagnostics
         func position(_ d: Diagnostic) -> Int { d.range?.lowerBound ?? 0 }
         if zip(diagnostics, diagnostics.dropFirst()).contains(where: { position($1) < position($0) }) {
@@ -197,6 +201,20 @@ public final class Renderer: Sendable {
         return RenderedFormula(source: source, box: box, label: label, speech: speech, diagnostics: diagnostics,
                                fontSize: fontSize, padding: options.padding, margins: margins,
                                language: speaker.locale.bcp47)
+    }
+
+    /// The speech text, the label and what speech reported, of a formula that was not refused. The
+    /// spoken formula (its semantic tree, its description) is given up here, so its memory is free
+    /// again before the layout allocates its boxes (it was held until the formula was finished).
+    private func spokenLabel(_ parsed: ParsedFormula, speaker: borrowing Speaker)
+        -> (speech: String, label: String, diagnostics: [Diagnostic]) {
+        let spoken = speaker.speak(parsed: parsed)
+        // A formula with nothing to say (only rules or spaces) is labelled with its source rather than
+        // left unlabelled.
+        let text = spoken.text
+        let source = parsed.source.text
+        let speech = text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) ? source : text
+        return (speech, template.fill(speech: speech, latex: source), spoken.speechDiagnostics)
     }
 
     /// The image's margins around a box: `padding` on each side, or, where the ink reaches past the box

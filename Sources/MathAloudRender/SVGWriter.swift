@@ -353,8 +353,11 @@ struct SVGBytes: ~Copyable {
         s.withUTF8Buffer { out.append($0) }
     }
 
-    /// Appends a string's UTF-8.
+    /// Appends a string's UTF-8: read in place (a native string's bytes are contiguous), where a
+    /// mutable copy for `withUTF8` retained and released each string appended (about fourteen a
+    /// formula: the glyph outlines, the label, the source; MathAloudBench render-svg-profile, callgrind).
     mutating func append(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
         var s = s
         s.withUTF8 { append($0) }
     }
@@ -577,11 +580,18 @@ struct SVGBytes: ~Copyable {
 /// FNV-1a hash of a string's UTF-8 (stable id prefixes), continuing from `seed` and ending with a 0
 /// byte when hashing several strings in a row.
 func fnv1a(_ s: String, seed: UInt32? = nil) -> UInt32 {
-    var s = s
-    var h = s.withUTF8 { bytes in
+    func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var h: UInt32 = seed ?? 2_166_136_261
         for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
         return h
+    }
+    // In place, as SVGBytes.append(_:) reads a string.
+    var h: UInt32
+    if let inPlace = s.utf8.withContiguousStorageIfAvailable(hash) {
+        h = inPlace
+    } else {
+        var s = s
+        h = s.withUTF8(hash)
     }
     if seed != nil { h = h &* 16_777_619 }
     return h
