@@ -400,8 +400,10 @@ struct RowItem {
     }
 
     /// Whether the item may be a currency written before its amount (which starts a measurement): a
-    /// currency sign, or a MathML leaf with attributes (a unit may be marked on it).
+    /// currency sign (also set as an operator, as publishers' MathML writes `<mo>$</mo><mn>1,250.00</mn>`:
+    /// it was "dollar 1,250.00"), or a MathML leaf with attributes (a unit may be marked on it).
     var mayBeCurrency: Bool {
+        if kind == .operator { return scalar?.isCurrencySign ?? false }
         guard kind == .identifier || kind == .other else { return false }
         if let u = scalar, u.isCurrencySign { return true }
         return hasAttributes
@@ -750,7 +752,8 @@ extension Analyzer {
             // measurement with its unit (an identifier, a text, a unit squared or cubed).
             let kind = items[i].kind
             // An item that neither starts a pattern nor may be a currency (operators, most items) starts none.
-            if !items[i].mayStartPattern && kind != .identifier && kind != .other {
+            if !items[i].mayStartPattern && kind != .identifier && kind != .other
+                && !(kind == .operator && i + 1 < end && items[i + 1].kind == .number && items[i].mayBeCurrency) {
                 if w != i { items[w] = items[i] }
                 w += 1
                 i += 1
