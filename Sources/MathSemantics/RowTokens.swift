@@ -234,7 +234,8 @@ struct RowItem {
         self = unmanaged._withUnsafeGuaranteedRef { m in
             var item = RowItem(classifying: m, unmanaged)
             if m.attributes != nil { item.bits |= 2 }
-            if item.mayStartPattern || item.isNumeralText || item.mayBeCurrencyCheaply { item.bits |= 32 }
+            // (Scripts are noted by the classification.)
+            if item.kind == .number || item.kind == .fraction || item.isNumeralText || item.mayBeCurrencyCheaply { item.bits |= 32 }
             return item
         }
     }
@@ -272,11 +273,13 @@ struct RowItem {
         var onText = false
         var coefficient = false
         var numeral = false
+        var onNumber = false
         switch k {
         // The base read unretained: the tree holds it.
         case .scripts:
-            (role, onText, coefficient) = m.children.unretained(0)._withUnsafeGuaranteedRef {
-                (Analyzer.fenceRole(ofBase: $0, scripted: true), $0.isTextLeaf, Analyzer.opensWithDigit(base: $0))
+            (role, onText, coefficient, onNumber) = m.children.unretained(0)._withUnsafeGuaranteedRef {
+                (Analyzer.fenceRole(ofBase: $0, scripted: true), $0.isTextLeaf, Analyzer.opensWithDigit(base: $0),
+                 { if case .number = $0.kind { true } else { false } }($0))
             }
         case .underOver: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: false) }
         default:
@@ -290,6 +293,10 @@ struct RowItem {
         if onText { bits |= 4 }
         if coefficient { bits |= 8 }
         if numeral { bits |= 16 }
+        // Scripts on a letter or an operator (`x^2`, the commonest scripts) start no pattern of
+        // ``Analyzer/premerge(from:_:)``: those on nothing or on a group may be pre-scripts or a formula's
+        // scripts, and those on a number a quantity (``Analyzer/isQuantity(_:)``).
+        if k == .scripts && (!onText || onNumber) { bits |= 32 }
     }
 
     // The items every row has (an operator of one character, a letter, scripts) are classified in the
@@ -428,11 +435,11 @@ struct RowItem {
         if case .text(let t, _) = m.kind { t.isDecimalNumeral } else { false }
     }
 
-    /// Whether ``Analyzer/premerge(from:_:)`` may start a pattern at the item: ``mayStartPattern``,
-    /// ``mayBeCurrency`` or ``isNumeralText``, noted once when a raw item is made. (Its scan of a row tested
-    /// the three an item, with a look at the node of a text, and the pass's loop tested every identifier
-    /// further: premerge was the stage's most mispredicted function, `MathAloudBench stages` under
-    /// callgrind, session 45.)
+    /// Whether ``Analyzer/premerge(from:_:)`` may start a pattern at the item: ``mayStartPattern`` (but not
+    /// scripts on a letter or an operator), ``mayBeCurrency`` or ``isNumeralText``, noted once when a raw
+    /// item is made. (Its scan of a row tested the three an item, with a look at the node of a text, and
+    /// the pass's loop tested every identifier and every scripted letter further: premerge was the stage's
+    /// most mispredicted function, `MathAloudBench stages` under callgrind, session 45.)
     var mayStartMerge: Bool { bits & 32 != 0 }
 
     /// ``mayBeCurrency`` where it needs no look-up of a scalar's general category, and true where it
