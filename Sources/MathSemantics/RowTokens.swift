@@ -193,7 +193,8 @@ struct RowItem {
     /// Bit 0: for a bar, whether it carries scripts; for an item that is not a fence, whether it ends an
     /// operand (so that a bar after it closes rather than opens). Bit 1: a raw item's node has MathML
     /// attributes (noted once, so that the row passes need not read the node for them). Bit 2: scripts
-    /// on a leaf with a text (``scriptsOnText``). Bit 3: ``mayOpenWithCoefficient``.
+    /// on a leaf with a text (``scriptsOnText``). Bit 3: ``mayOpenWithCoefficient``. Bit 4: ``isNumeralText``.
+    /// Bit 5: ``mayStartMerge``.
     private var bits: UInt8
     private var flag: Bool { bits & 1 != 0 }
     /// For an identifier of several scalars, its ``Vocabulary/nameClass(_:)`` (a ``PropertyAtom``
@@ -233,6 +234,8 @@ struct RowItem {
         self = unmanaged._withUnsafeGuaranteedRef { m in
             var item = RowItem(classifying: m, unmanaged)
             if m.attributes != nil { item.bits |= 2 }
+            // (Scripts are noted by the classification.)
+            if item.kind == .number || item.kind == .fraction || item.isNumeralText || item.mayBeCurrencyCheaply { item.bits |= 32 }
             return item
         }
     }
@@ -252,7 +255,7 @@ struct RowItem {
                     self.init(operator: u, cls, unmanaged)
                 }
             } else {
-                self.init(.operator, .notFence, Analyzer.endsOperand(m.operatorText!, nil, cls), nil, node: unmanaged, operand: -1)
+                self = RowItem(longOperator: m, cls, unmanaged)
             }
             return
         }
@@ -262,35 +265,64 @@ struct RowItem {
                 self.init(.identifier, .notFence, true, u, node: unmanaged, operand: -1)
                 return
             }
-            // A name: a function or limit name (looked up once, for the token too) does not end an
-            // operand.
-            let nameClass = Vocabulary.nameClass(t)
-            let ends = (nameClass == nil || nameClass == .limit) && t != "mod"
-            self.init(.identifier, .notFence, ends, nil, node: unmanaged, operand: -1)
-            nameClassValue = nameClass.map { UInt8($0.rawValue) } ?? RowItem.noClass
+            self = RowItem(name: t, unmanaged)
             return
         }
         let k = m.itemKind
         let role: Analyzer.FenceRole
         var onText = false
         var coefficient = false
+        var numeral = false
+        var onNumber = false
         switch k {
         // The base read unretained: the tree holds it.
         case .scripts:
-            (role, onText, coefficient) = m.children.unretained(0)._withUnsafeGuaranteedRef {
-                (Analyzer.fenceRole(ofBase: $0, scripted: true), $0.isTextLeaf, Analyzer.opensWithDigit(base: $0))
+            (role, onText, coefficient, onNumber) = m.children.unretained(0)._withUnsafeGuaranteedRef {
+                (Analyzer.fenceRole(ofBase: $0, scripted: true), $0.isTextLeaf, Analyzer.opensWithDigit(base: $0),
+                 { if case .number = $0.kind { true } else { false } }($0))
             }
         case .underOver: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: false) }
         default:
             role = .notFence(endsOperand: true)
-            if case .text = m.kind { coefficient = Analyzer.opensWithDigit(base: m) }
+            if case .text = m.kind {
+                coefficient = Analyzer.opensWithDigit(base: m)
+                numeral = RowItem.isNumeral(text: m)
+            }
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
         if onText { bits |= 4 }
         if coefficient { bits |= 8 }
+        if numeral { bits |= 16 }
+        // Scripts on a letter or an operator (`x^2`, the commonest scripts) start no pattern of
+        // ``Analyzer/premerge(from:_:)``: those on nothing or on a group may be pre-scripts or a formula's
+        // scripts, and those on a number a quantity (``Analyzer/isQuantity(_:)``).
+        if k == .scripts && (!onText || onNumber) { bits |= 32 }
+    }
+
+    // The items every row has (an operator of one character, a letter, scripts) are classified in the
+    // initialiser above; the rarer ones (a name, an operator of several characters, of one character
+    // beyond ASCII) in initialisers of their own, called, so that the common paths' code stays small (the
+    // classification missed the instruction cache ~14 times a formula with them inlined, `MathAloudBench
+    // stages` under callgrind, session 45).
+
+    /// An identifier of several scalars, `t`: a function or limit name (looked up once, for the token
+    /// too) does not end an operand.
+    @inline(never)
+    private init(name t: __shared String, _ unmanaged: Unmanaged<MathNode>) {
+        let nameClass = Vocabulary.nameClass(t)
+        let ends = (nameClass == nil || nameClass == .limit) && t != "mod"
+        self.init(.identifier, .notFence, ends, nil, node: unmanaged, operand: -1)
+        nameClassValue = nameClass.map { UInt8($0.rawValue) } ?? RowItem.noClass
+    }
+
+    /// An operator `m` of class `cls` whose text is not one scalar.
+    @inline(never)
+    private init(longOperator m: __shared MathNode, _ cls: AtomClass, _ unmanaged: Unmanaged<MathNode>) {
+        self.init(.operator, .notFence, Analyzer.endsOperand(m.operatorText!, nil, cls), nil, node: unmanaged, operand: -1)
     }
 
     /// An operator of one scalar `u` and atom class `cls`: its fence role, or whether it ends an operand.
+    @inline(never)
     private init(operator u: Unicode.Scalar, _ cls: AtomClass, _ unmanaged: Unmanaged<MathNode>?) {
         if let role = Analyzer.fenceRole(u, cls, scripted: false) {
             self.init(.operator, role.role, role.scripted, u, node: unmanaged, operand: -1)
@@ -395,8 +427,34 @@ struct RowItem {
     var mayStartPattern: Bool { kind == .scripts || kind == .number || kind == .fraction }
 
     /// Whether the item is a number set as text (`<mtext>800</mtext>`), the quantity of a measurement.
-    var isNumeralText: Bool {
-        kind == .other && (withRaw { m in if case .text(let t, _) = m.kind { t.isDecimalNumeral } else { false } } ?? false)
+    /// (Noted when the item is made, which reads the node anyway.)
+    var isNumeralText: Bool { bits & 16 != 0 }
+
+    /// Whether `m`, a text, is a number (``isNumeralText``).
+    private static func isNumeral(text m: MathNode) -> Bool {
+        if case .text(let t, _) = m.kind { t.isDecimalNumeral } else { false }
+    }
+
+    /// Whether ``Analyzer/premerge(from:_:)`` may start a pattern at the item: ``mayStartPattern`` (but not
+    /// scripts on a letter or an operator), ``mayBeCurrency`` or ``isNumeralText``, noted once when a raw
+    /// item is made. (Its scan of a row tested the three an item, with a look at the node of a text, and
+    /// the pass's loop tested every identifier and every scripted letter further: premerge was the stage's
+    /// most mispredicted function, `MathAloudBench stages` under callgrind, session 45.)
+    var mayStartMerge: Bool { bits & 32 != 0 }
+
+    /// ``mayBeCurrency`` where it needs no look-up of a scalar's general category, and true where it
+    /// would (`premerge` then tests it): noted for every raw item, the look-up cost ~40 instructions an
+    /// item, `MathAloudBench stages` under callgrind, session 45.
+    /// (Read on the stored number, ASCII first: through `Unicode.Scalar`'s checked initialiser it cost
+    /// ~8.7 k mispredicted branches of 3,000 analyses, `MathAloudBench stages` under callgrind, session 45.)
+    private var mayBeCurrencyCheaply: Bool {
+        // A currency sign set as an operator (`<mo>$</mo>`): the sign alone, no attributes.
+        if kind == .operator { return scalarValue < RowItem.none && Unicode.Scalar.mayBeCurrencySign(scalarValue) }
+        guard kind == .identifier || kind == .other else { return false }
+        let v = scalarValue
+        if v < 0x80 { return v == 0x24 || hasAttributes }
+        // ``RowItem/none`` (no sole scalar) is above every scalar.
+        return hasAttributes || (v < RowItem.none && Unicode.Scalar.mayBeCurrencySign(v))
     }
 
     /// Whether the item may be a currency written before its amount (which starts a measurement): a
@@ -589,6 +647,16 @@ extension Analyzer {
             i += 1
         }
         if i == nodes.count { return }
+        flatten(nodes, splicingFrom: i, base: base)
+    }
+
+    /// ``flatten(_:from:)`` from node `i`, which is not an item as it is (the items of `items[base...]`
+    /// before it are made). Called apart, so that the rows with nothing to splice run only the loop above.
+    /// (As one function, the splicing's code and the registers it saves were read for every row: the
+    /// function missed the instruction cache ~9 times a formula, `MathAloudBench stages` under callgrind,
+    /// session 45.)
+    @inline(never)
+    private mutating func flatten(_ nodes: MathNode.Children, splicingFrom i: Int, base: Int) {
         // The items before node `i` are made: go on from it.
         flattenFrames.truncate(to: 0)
         flattenFrames.push(FlattenFrame(nodes: nodes, index: i, end: nodes.count))
@@ -727,12 +795,25 @@ extension Analyzer {
     /// Merges patterns that span several items before fences are matched: pre-scripts
     /// (`{}_{n}C_{k}`), repeating decimals (`0.\overline{3}`) and measurements (`5\,\text{cm}`,
     /// `3\,\mathrm{m/s}`). Rewrites `items[base...]` in place.
+    ///
+    /// The scan for an item where a pattern may start (``RowItem/mayStartMerge``, noted when the item was
+    /// made) is inlined where rows are read; the merging, a large function, is called from that item on.
+    /// (The whole pass, called for every row and testing every item, missed the instruction cache ~17
+    /// times a formula, the most of any function of the stage; now ~9, with the merging called for ~38 %
+    /// of the rows of several items of the arXiv list, `MathAloudBench stages` under callgrind, session 45.)
+    @inline(__always)
     mutating func premerge(from base: Int, _ ctx: Context) {
         let end = items.count
-        // Most rows hold no item where a pattern can start: nothing to merge.
         var first = base
-        while first < end, !items[first].mayStartPattern, !items[first].mayBeCurrency, !items[first].isNumeralText { first += 1 }
+        while first < end, !items[first].mayStartMerge { first += 1 }
         if first == end { return }
+        mergePatterns(from: base, first: first, ctx)
+    }
+
+    /// ``premerge(from:_:)`` from `first`, the first item of `items[base...]` where a pattern may start.
+    @inline(never)
+    private mutating func mergePatterns(from base: Int, first: Int, _ ctx: Context) {
+        let end = items.count
         var w = first
         var i = first
         // The item last made of an identifier and the scripts on nothing after it, and what it was made of.
@@ -752,8 +833,7 @@ extension Analyzer {
             // measurement with its unit (an identifier, a text, a unit squared or cubed).
             let kind = items[i].kind
             // An item that neither starts a pattern nor may be a currency (operators, most items) starts none.
-            if !items[i].mayStartPattern && kind != .identifier && kind != .other
-                && !(kind == .operator && i + 1 < end && items[i + 1].kind == .number && items[i].mayBeCurrency) {
+            if !items[i].mayStartMerge {
                 if w != i { items[w] = items[i] }
                 w += 1
                 i += 1
@@ -1689,12 +1769,23 @@ extension Analyzer {
     /// innermost open bar when an operand precedes it (`|a||b|`, `2|y|`) and otherwise opens; bars
     /// left over are relations (`a | b`, `\{x | x > 0\}`, `P(A | B)`), or evaluation bars when they
     /// carry scripts. The result is each item's ``RowItem/match``.
+    ///
+    /// The scan for a fence character is inlined where rows are read, and the matching is called only
+    /// when there is one (for ~58 % of the rows of several items of the arXiv list; as
+    /// ``premerge(from:_:)``).
+    @inline(__always)
     mutating func matchFences(from base: Int, _ ctx: Context) {
         let end = items.count
-        // Most rows hold no fence character: nothing to match.
         var i = base
         while i < end, items[i].role == .notFence { i += 1 }
         if i == end { return }
+        matchFences(from: base, first: i, ctx)
+    }
+
+    /// ``matchFences(from:_:)`` from `first`, the first fence character of `items[base...]`.
+    @inline(never)
+    private mutating func matchFences(from base: Int, first i: Int, _ ctx: Context) {
+        let end = items.count
         let maxNesting = max(0, min(Analyzer.maxGroupDepth - ctx.groupDepth, Analyzer.maxLevel - ctx.level))
         openFences.truncate(to: 0)
         var previousEnds = i > base && items[i - 1].endsOperand

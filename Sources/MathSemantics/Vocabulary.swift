@@ -340,4 +340,14 @@ extension Unicode.Scalar {
         default: return properties.generalCategory == .currencySymbol
         }
     }
+
+    /// ``isCurrencySign`` of the scalar `value` without the look-up of the property table: false where
+    /// that is false, true where it would look.
+    @inline(__always) static func mayBeCurrencySign(_ value: UInt32) -> Bool {
+        if value < 0x80 { return value == 0x24 }
+        switch value {
+        case 0x0370...0x03FF, 0x2100...0x2BFF, 0x1D400...0x1D7FF: return false
+        default: return true
+        }
+    }
 }
