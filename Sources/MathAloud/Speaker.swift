@@ -126,7 +126,8 @@ public struct Speaker: Sendable {
         let markupUnits: (@Sendable () -> WordTable?)? = LocaleTag(chain.first?.tag ?? "").language == english.language ? nil
             : { @Sendable in (try? resources.wordTable("Locales/\(english.rawValue)/units.txt")) ?? nil }
         let lexicon = Lexicon(chain: chain, styleWords: compiled.words, markupUnits: markupUnits)
-        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames))
+        self.analyzer = SemanticAnalyzer(options: .init(unitNames: lexicon.unitNames,
+                                                        marksAppliedElsewhere: compiled.readsProperty("applied-elsewhere")))
         self.engine = SpeechEngine(style: compiled, lexicon: lexicon, preferences: resolved.values, limits: speechLimits)
         self.cache = BoundedCache(capacity: cacheCapacity)
     }

@@ -931,8 +931,9 @@ extension Analyzer {
             case .possible:
                 // P(A) = P(A ∩ B) / P(B): a letter the formula writes before a sum or a product elsewhere
                 // (an application there, as this simple argument makes it) is marked `applied-elsewhere`,
-                // so that a style reading a possible function's parentheses (SimpleSpeak) reads both alike.
-                let elsewhere = appliedToMoreElsewhere(n, groups[Int(g)].plain)
+                // so that a style reading a possible function's parentheses (SimpleSpeak) reads both alike;
+                // searched for only when the style reads the mark (``SemanticAnalyzer/Options/marksAppliedElsewhere``).
+                let elsewhere = marksAppliedElsewhere && appliedToMoreElsewhere(n, groups[Int(g)].plain)
                 p.pos += 1
                 let fenced = finishFence(groups[Int(g)].plain, g)
                 let arg = postfixes(&p, fenced)
@@ -1376,7 +1377,8 @@ extension Analyzer {
     var appliedLetters: AppliedLetters {
         mutating get {
             if let found = lettersApplied { return found }
-            let found = root.map { r in r._withUnsafeGuaranteedRef { Analyzer.appliedLetters(in: $0) } } ?? AppliedLetters()
+            let compound = marksAppliedElsewhere
+            let found = root.map { r in r._withUnsafeGuaranteedRef { Analyzer.appliedLetters(in: $0, compound: compound) } } ?? AppliedLetters()
             lettersApplied = found
             return found
         }
@@ -1424,8 +1426,9 @@ extension Analyzer {
     /// identifier or number, or a list of them (`u(x)`, `T(n)`, `G(s, t)`, `E[X]`), in a row or as a fenced
     /// group, and such letters with a letter or number as subscript (`t_2(a)`, keyed `t_2`, as
     /// ``appliedLetterKey(_:)``) or an accent over them (`\tilde S(G)`); at most 16, searching at most 4,096 nodes (and 64 items after each
-    /// letter). Also the letters written so before brackets holding three items or more (`P(A \cap B)`).
-    static func appliedLetters(in root: MathNode) -> AppliedLetters {
+    /// letter). With `compound`, also the letters written so before brackets holding three items or more
+    /// (`P(A \cap B)`; ``SemanticAnalyzer/Options/marksAppliedElsewhere``).
+    static func appliedLetters(in root: MathNode, compound withCompound: Bool) -> AppliedLetters {
         var found: [String] = [], compound: [(letter: String, range: SourceRange?)] = []
         var stack = [root]
         var visited = 0
@@ -1507,7 +1510,7 @@ extension Analyzer {
             let c = m.children
             for i in c.indices {
                 if !c[i].children.isEmpty { stack.append(c[i]) }
-                guard let l = letter(c[i]), i + 1 < c.count else { continue }
+                guard let l = letter(c[i]), i + 1 < c.count, withCompound || !found.contains(l) else { continue }
                 let next = c[i + 1]
                 // The bracketed items after the letter, when they are brackets.
                 var inside: (MathNode.Children, Int, Int)? = nil
@@ -1517,8 +1520,13 @@ extension Analyzer {
                     // the brackets it holds are skipped (`ρ(f_i(w), f(w))`).
                     var depth = 0
                     for k in (i + 2) ..< min(c.count, i + 66) {
-                        if isOperator(c[k], open) { depth += 1 }
-                        else if isOperator(c[k], close) { if depth == 0 { inside = (c, i + 2, k); break }; depth -= 1 }
+                        guard case .operator(let t, _) = c[k].kind else { continue }
+                        if t == close {
+                            if depth == 0 { inside = (c, i + 2, k); break }
+                            depth -= 1
+                        } else if t == open {
+                            depth += 1
+                        }
                     }
                 } else if case .fenced(let open, let closing) = next.kind, closer(open) == closing {
                     inside = (next.children, 0, next.children.count)
@@ -1529,7 +1537,7 @@ extension Analyzer {
                 guard let (items, from, to) = inside else { continue }
                 if simpleList(items, from, to) {
                     if !found.contains(l) { found.append(l) }
-                } else if compound.count < 16, isCompound(items, from, to) {
+                } else if withCompound, compound.count < 16, isCompound(items, from, to) {
                     compound.append((letter: l, range: c[i].range))
                 }
             }

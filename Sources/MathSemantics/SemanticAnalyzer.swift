@@ -22,11 +22,21 @@ public struct SemanticAnalyzer: Sendable {
         /// language-neutral fact (word → unit symbol). None by default: only unit symbols are units.
         public var unitNames: UnitNames
 
+        /// Whether to mark `applied-elsewhere` on a possible function (``SemanticKind/impliedTimes``) whose
+        /// letter the formula writes before a sum or a product elsewhere. Finding it searches the whole
+        /// formula where a letter stands before parentheses (2.2 k instructions a formula on average,
+        /// 8 % of the analysis, `MathAloudBench stages` under callgrind, session 45), so it is done only
+        /// for a style whose rules read the property (SimpleSpeak's). Off by default.
+        public var marksAppliedElsewhere: Bool = false
+
         /// The default options.
         public init() { unitNames = UnitNames() }
 
-        /// Options with unit names.
-        public init(unitNames: UnitNames) { self.unitNames = unitNames }
+        /// Options with unit names, and ``marksAppliedElsewhere``.
+        public init(unitNames: UnitNames, marksAppliedElsewhere: Bool = false) {
+            self.unitNames = unitNames
+            self.marksAppliedElsewhere = marksAppliedElsewhere
+        }
     }
 
     /// The options this analyser was created with.
@@ -50,9 +60,12 @@ public struct SemanticAnalyzer: Sendable {
         // since a tree built by hand that shares a subtree counts it once per parent.
         let nodes = min(root.nodeCount, SemanticAnalyzer.reservedNodesLimit)
         if root.treeHeight < SemanticAnalyzer.callerStackDepth {
-            return Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames)
+            return Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames,
+                                 marksAppliedElsewhere: options.marksAppliedElsewhere)
         }
-        return LargeStack.run { [nodes, options] in Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames) }
+        return LargeStack.run { [nodes, options] in
+            Analyzer.tree(of: root, inputNodes: nodes, unitNames: options.unitNames, marksAppliedElsewhere: options.marksAppliedElsewhere)
+        }
     }
 
     /// The semantic tree of a presentation tree as linked ``SemanticNode``s (``tree(of:)``'s
@@ -204,6 +217,8 @@ struct Analyzer {
     /// when first needed).
     var root: Unmanaged<MathNode>? = nil
     var lettersApplied: AppliedLetters? = nil
+    /// ``SemanticAnalyzer/Options/marksAppliedElsewhere``.
+    var marksAppliedElsewhere = false
     /// Presentation nodes this run made from several items and reads as raw items (``digitGroups``):
     /// held here, since items hold their nodes unretained.
     var madeNodes: [MathNode] = []
@@ -239,7 +254,7 @@ struct Analyzer {
     }
 
     /// The semantic tree of `root`, a tree of `inputNodes` nodes.
-    static func tree(of root: MathNode, inputNodes: Int, unitNames: UnitNames) -> SemanticTree {
+    static func tree(of root: MathNode, inputNodes: Int, unitNames: UnitNames, marksAppliedElsewhere: Bool = false) -> SemanticTree {
         // The records being built and the scratch stacks start in memory on the call stack. The closures
         // reach the root and the unit names through references they do not own (captured as they are,
         // each was retained and released four times a call: `MathAloudBench semantics-profile` under
@@ -249,6 +264,7 @@ struct Analyzer {
         return AnalysisMemory.with { memory in
             var analyzer = Analyzer(memory: memory, inputNodes: inputNodes, unitNames: names)
             analyzer.root = rootReference
+            analyzer.marksAppliedElsewhere = marksAppliedElsewhere
             let id = rootReference._withUnsafeGuaranteedRef { analyzer.node($0, Context()) }
             return analyzer.finish(root: id)
         }

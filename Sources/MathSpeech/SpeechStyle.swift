@@ -5,6 +5,20 @@ import MathSemantics
 /// A compiled speech style: the rules of a style file and everything it inherits, its preferences
 /// and its word overrides. Immutable and `Sendable`.
 public struct SpeechStyle: Sendable {
+    /// Whether a rule of the style tests property `name` of some node (`parent.applied-elsewhere`): an
+    /// analysis that only such a rule reads is asked of the analyzer only then
+    /// (``MathSemantics/SemanticAnalyzer/Options/marksAppliedElsewhere``).
+    package func readsProperty(_ name: String) -> Bool {
+        // Compared as bytes: a rule file's names are not known to be ASCII, and `==` compared each long one
+        // with normalization (2.9 M instructions a speaker, `MathAloudBench stages` under callgrind).
+        let count = name.utf8.count
+        func reads(_ c: RuleCondition) -> Bool {
+            if case .property(_, let n, _, _) = c { return n.utf8.count == count && n.utf8.elementsEqual(name.utf8) }
+            return false
+        }
+        return compiledRules.contains { r in r.conditions.contains(where: reads) || r.alternatives.contains { $0.contains(where: reads) } }
+    }
+
     /// The style name (`ClearSpeak`, `SimpleSpeak`, `MathSpeak`: the `style` line of its rule file).
     public let name: String
     /// The locale tag of its rule file.
