@@ -1746,7 +1746,7 @@ extension Analyzer {
             // ∥ and ⫴ are relations (parallel to) unless they pair around a norm, ∣ (divides, given) unless
             // it pairs around an absolute value. A relation bar with scripts (`\biggm|_0^1`, `\mid_{x=0}`)
             // is an evaluation bar, as a bar is.
-            case .rel where u != "\u{2225}" && u != "\u{2AF4}" && u != "\u{2223}": return scripted ? .bar(u, scripted: true) : nil
+            case .rel where !Vocabulary.isRelationBar(u): return scripted ? .bar(u, scripted: true) : nil
             case .open: return scripted ? nil : .open(u)
             case .close: return .close(u)
             default: return .bar(u, scripted: scripted)
@@ -1846,9 +1846,9 @@ extension Analyzer {
                 }
                 previousEnds = true
             case .bar(let t, let scripted):
-                // The divides sign after an operand closes no pair that an operand follows: `a ∣ b ∣ c`
-                // is divisibility twice (the bars of `2∣x∣`, `3∣x−1∣+2` pair).
-                if t == "\u{2223}", !scripted, let top = openFences.last, top.bar, top.scalar == t, top.afterOperand,
+                // A relation bar opened after an operand closes no pair that an operand follows: `a ∣ b ∣ c`
+                // is divisibility twice and `ℓ ∥ m ∥ n` parallels (the bars of `2∣x∣`, `3∣x−1∣+2`, `2∥v∥` pair).
+                if Vocabulary.isRelationBar(t), !scripted, let top = openFences.last, top.bar, top.scalar == t, top.afterOperand,
                    i + 1 < end, items[i + 1].kind != .operator, items[i + 1].kind != .wideSpace {
                     items[i].match = RowItem.looseBar
                     previousEnds = false

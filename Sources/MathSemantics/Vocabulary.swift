@@ -207,6 +207,12 @@ enum Vocabulary {
         u == "|" || u == "\u{FF5C}" || u == "\u{00A6}" || u == "\u{2223}"
     }
 
+    /// Bars that are relations unless they pair: ∣ (divides, given) around an absolute value, ∥ and ⫴
+    /// (parallel to) around a norm.
+    static func isRelationBar(_ u: Unicode.Scalar) -> Bool {
+        u == "\u{2223}" || u == "\u{2225}" || u == "\u{2AF4}"
+    }
+
     /// Bars that pair around a norm.
     static func isDoubleBar(_ u: Unicode.Scalar) -> Bool {
         u == "‖" || u == "\u{2225}" || u == "\u{2AF4}" || u == "\u{2980}"

@@ -77,6 +77,8 @@ import Testing
         // (`\mid x \mid = 3`, publishers' `<mo>∣</mo>`): divisibility, a condition and set-builder stay.
         (#"a \mid b \mid c"#, "a divides b divides c"),
         (#"3 \mid 12"#, "3 divides 12"),
+        // So do the parallel bars around a norm: a chain of parallels stays one.
+        (#"AB \parallel CD \parallel EF"#, "a b is parallel to c d is parallel to e f"),
         (#"P(A \mid B \mid C)"#, "p of open paren a given b given c close paren"),
         (#"\{x \mid x > 0\}"#, "the set of all x such that x is greater than 0"),
         // A colon between numbers (a ratio), before an element, and in set-builder notation.
