@@ -337,22 +337,22 @@ extension Unicode.Scalar {
 
     /// Whether the scalar is a currency sign (Unicode general category Sc); in ASCII only `$` is.
     @inline(__always) var isCurrencySign: Bool {
-        if value < 0x80 { return value == 0x24 }
-        // Greek, the letterlike, arrow and operator blocks and the mathematical alphanumerics hold no
-        // currency sign (category Sc): the letters of formulas skip the property table look-up (~180
-        // instructions, `MathAloudBench semantics-profile` under callgrind).
-        switch value {
-        case 0x0370...0x03FF, 0x2100...0x2BFF, 0x1D400...0x1D7FF: return false
-        default: return properties.generalCategory == .currencySymbol
-        }
+        guard Unicode.Scalar.mayBeCurrencySign(value) else { return false }
+        // Below U+0100 the test is exact (the dollar, cent, pound, currency and yen signs).
+        return value < 0x100 || properties.generalCategory == .currencySymbol
     }
 
     /// ``isCurrencySign`` of the scalar `value` without the look-up of the property table: false where
-    /// that is false, true where it would look.
+    /// that is false, true where it would look. Exact below U+0100; Latin-1 and the Latin, Greek and
+    /// Cyrillic letters before the first currency sign beyond it (֏ U+058F), general punctuation, the
+    /// letterlike, arrow and operator blocks and the mathematical alphanumerics hold no currency sign
+    /// (category Sc): the letters and operators of formulas skip the property table look-up (~180
+    /// instructions, `MathAloudBench semantics-profile` under callgrind), and an operator (± × · ′ −) is
+    /// not taken for a currency written before its amount.
     @inline(__always) static func mayBeCurrencySign(_ value: UInt32) -> Bool {
-        if value < 0x80 { return value == 0x24 }
+        if value < 0x100 { return value == 0x24 || (value >= 0xA2 && value <= 0xA5) }
         switch value {
-        case 0x0370...0x03FF, 0x2100...0x2BFF, 0x1D400...0x1D7FF: return false
+        case 0x0100...0x058E, 0x2000...0x209F, 0x20D0...0x2BFF, 0x1D400...0x1D7FF: return false
         default: return true
         }
     }
