@@ -1457,11 +1457,7 @@ extension Analyzer {
         let slash = start + unit.used
         // The slash may be written as text (`<mtext>m</mtext><mtext>/</mtext><mtext>s</mtext>`, as publishers'
         // MathML writes m/s: it was "meters, divided by s").
-        let slashIsText: Bool = {
-            guard slash < end, let n = items[slash].raw, case .text(let t, _) = n.kind else { return false }
-            return t.trimmingSpaces == "/"
-        }()
-        if slash + 1 < end, (items[slash].kind == .operator && (items[slash].scalar == "/" || items[slash].scalar == "∕")) || slashIsText,
+        if slash + 1 < end, items[slash].raw.map(Analyzer.isUnitSlash) ?? false,
            !unit.key.contains("/") {
             if let second = single(slash + 1) {
                 unit.text += "/" + second.text
