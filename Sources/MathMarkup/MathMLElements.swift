@@ -151,6 +151,14 @@ extension MathMLTreeBuilder {
         .node(MathNode(.row, [operatorLeaf(op, range: range), node], range: range), marker: nil)
     }
 
+    /// A minus typed before infinity in one token (`<mi>–∞</mi>`, `<mtext>−∞</mtext>`, as publishers' tools write a
+    /// limit at negative infinity): the minus before the infinity identifier, as `<mo>−</mo><mi>∞</mi>` is ("dash
+    /// infinity" and "right arrow −∞" before); nil for any other text.
+    static func negativeInfinity(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> Item? {
+        guard let (op, rest) = leadingOperator(text), op == "\u{2212}", rest == "\u{221E}" else { return nil }
+        return operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attributes), range: range)
+    }
+
     /// An amount and its unit set as one token (`<mtext>12.5 kJ</mtext>`, `<mn>3.0 mL</mn>`, as publishers'
     /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
@@ -199,11 +207,7 @@ extension MathMLTreeBuilder {
                 let base = MathNode(.identifier(letter, variant: variant), range: range, attributes: attrs.leftover)
                 return .node(MathNode(.over(UnderOverProperties(accent: true)), [base, Self.operatorLeaf(accent, range: range)], range: range), marker: nil)
             }
-            // A minus typed before infinity (`<mi>–∞</mi>`, as publishers' tools write a limit at negative infinity) is the
-            // minus before it, as `<mo>−</mo><mi>∞</mi>` is: it was "dash infinity".
-            if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}", rest == "\u{221E}" {
-                return Self.operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
-            }
+            if let negative = Self.negativeInfinity(text, variant: variant, range: range, attributes: attrs.leftover) { return negative }
             // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
             // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
             return node(.identifier(text, variant: variant))
@@ -260,16 +264,14 @@ extension MathMLTreeBuilder {
             // word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]) it is the minus before the word,
             // which the analysis reads as a function's name where it is one. A hyphen before a word (`<mi>y</mi><mtext>-axis</mtext>`,
             // `<mtext>-plane</mtext>`, as OpenStax's calculus books set a compound word: "y minus axis") is the word's hyphen, as
-            // TeX's `\text{-axis}` is; before infinity, the minus (`<mtext>−∞</mtext>`: it was "right arrow −∞").
+            // TeX's `\text{-axis}` is; before infinity, the minus (``negativeInfinity(_:variant:range:attributes:)``).
+            if let negative = Self.negativeInfinity(text, variant: nil, range: range, attributes: attrs.leftover) { return negative }
             if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}" {
                 if rest.isDecimalNumeral {
                     return Self.operatorBefore(op, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
                 }
                 if rest.unicodeScalars.count >= 2, text.unicodeScalars.first != "-", rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
                     return Self.operatorBefore(op, MathNode(.text(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
-                }
-                if rest == "\u{221E}" {
-                    return Self.operatorBefore(op, MathNode(.identifier(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
                 }
             }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
