@@ -108,21 +108,37 @@ extension MathMLTreeBuilder {
     /// bracket or a bar, or a mathematical symbol the operator dictionary makes a relation. A factorial sign, an
     /// ellipsis, a prime and the double bar set as text alone are the operator too (`<mi>n</mi><mtext>!</mtext>`,
     /// `<mtext>⋯</mtext>`, `<mi>y</mi><mtext>‴</mtext>`, as OpenStax's calculus books set them: they were said as the
-    /// character, "n !", "plus ⋯", "y ‴").
+    /// character, "n !", "plus ⋯", "y ‴"). So are a comma and a currency sign (`<mn>131</mn><mtext>,</mtext><mn>072</mn>`,
+    /// a number's digit groups, and `<mtext>$</mtext><mn>25</mn>`, as OpenStax's algebra books set 38 and 35 formulas: "131,
+    /// 072" and "$ 25" before).
     static func operatorSetAsText(_ text: String) -> String? {
         var it = text.unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
         guard let u = it.next() else { return nil }
         while let rest = it.next() { guard rest == " " || rest == "\u{A0}" else { return nil } }
         switch u {
         case "(", ")", "[", "]", "{", "}", "|", "\u{2016}", "!", "\u{2026}", "\u{22EF}", "\u{22EE}", "\u{22F1}",
-             "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}":
+             "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}", ",":
             return String(u)
         default:
+            // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
+            if u.properties.generalCategory == .currencySymbol { return String(u) }
             // Not ∣ (U+2223), which publishers set as text for an absolute value's bars (`∣ψ∣²`) as often as a relation.
             guard u.properties.generalCategory == .mathSymbol, u != "\u{2223}" else { return nil }
             let op = String(u)
             return OperatorDictionary.properties(for: op).atomClass == .rel ? op : nil
         }
+    }
+
+    /// The operator an identifier holds alone (`<mi>−</mi><mi>x</mi>`, `<mi>$</mi>`, as OpenStax's algebra books set 148
+    /// and 28 formulas' signs: "f of minus x" for f(−x), "equals minus y"), or nil: a minus sign or a dash (a hyphen and the
+    /// full-width minus are the minus sign; an en dash stays one, a range between numbers), a comma or a currency sign.
+    /// Other symbols stay identifiers: TeX's `\bot` is `<mi>⊥</mi>`, and ∞ is one.
+    static func operatorSetAsIdentifier(_ text: String) -> String? {
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let u = scalars.next(), scalars.next() == nil else { return nil }
+        if leadingMinusSigns.contains(u.value) { return u == "\u{2013}" || u == "\u{2012}" ? String(u) : "\u{2212}" }
+        if u == "," || u.properties.generalCategory == .currencySymbol { return String(u) }
+        return nil
     }
 
     /// Scripts whose base is a row that ends with a bar it does not open (`<msubsup><mrow><mi>F</mi><mo>(</mo><mi>x</mi><mo>)</mo>
@@ -175,6 +191,40 @@ extension MathMLTreeBuilder {
                                MathNode(.text(String(rest), variant: nil), range: range, attributes: attributes)], range: range)
     }
 
+    /// A number and the sign after it in one token (`<mn>90°</mn>`, `<mn>45%</mn>`, `<mn>12′</mn>`, as OpenStax's
+    /// algebra books set 398 angles of 22,539 formulas): the number and the sign, as `<mn>90</mn><mo>°</mo>` and TeX's
+    /// `12'` are ("90 degrees"; the character was said as written); nil for any other text.
+    static func numberAndSign(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        guard let last = text.unicodeScalars.last, Self.signsAfterNumbers.contains(last.value) else { return nil }
+        let number = String(text.unicodeScalars.dropLast()).trimmingCharacters(in: .whitespaces)
+        guard number.isDecimalNumeral else { return nil }
+        let amount = MathNode(.number(number, variant: variant), range: range, attributes: attributes)
+        // A prime is the number's superscript, as TeX's `12'` makes it; a degree, percent or per mille sign the operator
+        // after it, as `<mn>35</mn><mo>°</mo>` is set (which the reference suites' MathML reads: "35 degrees").
+        if (0x2032 ... 0x2034).contains(last.value) {
+            return MathNode(.superscript, [amount, operatorLeaf(String(last), range: range)], range: range)
+        }
+        return MathNode(.row, [amount, operatorLeaf(String(last), range: range)], range: range)
+    }
+
+    /// Degree, percent, per mille and the primes (U+00B0, U+0025, U+2030, U+2032 to U+2034).
+    static let signsAfterNumbers: Set<UInt32> = [0xB0, 0x25, 0x2030, 0x2032, 0x2033, 0x2034]
+
+    /// A list of numbers in one token (`<mn>1, 0</mn>`, a point's coordinates as OpenStax sets some): the numbers and
+    /// their commas, as `<mn>1</mn><mo>,</mo><mn>0</mn>` is. A comma followed by a space separates no digit
+    /// groups; the token was read as the decimal "1.0". Nil unless every part is a number.
+    static func numberList(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        guard text.contains(", ") else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count >= 2, parts.allSatisfy(\.isDecimalNumeral) else { return nil }
+        var children: [MathNode] = []
+        for (k, part) in parts.enumerated() {
+            if k > 0 { children.append(operatorLeaf(",", range: range)) }
+            children.append(MathNode(.number(part, variant: variant), range: range, attributes: attributes))
+        }
+        return MathNode(.row, children, range: range)
+    }
+
     /// Maps a closed element to what its parent receives.
     func build(_ frame: Frame) -> Item? {
         var attrs = MathMLAttributes(frame.attributes, element: frame.name, range: frame.startTagRange, trust: options.trust)
@@ -207,6 +257,9 @@ extension MathMLTreeBuilder {
                 let base = MathNode(.identifier(letter, variant: variant), range: range, attributes: attrs.leftover)
                 return .node(MathNode(.over(UnderOverProperties(accent: true)), [base, Self.operatorLeaf(accent, range: range)], range: range), marker: nil)
             }
+            if variant == nil, let op = Self.operatorSetAsIdentifier(text) {
+                return .node(Self.operatorLeaf(op, range: range, attributes: attrs.leftover), marker: nil)
+            }
             if let negative = Self.negativeInfinity(text, variant: variant, range: range, attributes: attrs.leftover) { return negative }
             // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
             // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
@@ -231,10 +284,15 @@ extension MathMLTreeBuilder {
                 let isNumber = op == "\u{2212}"
                     ? digits.unicodeScalars.first.map { ("0" ... "9").contains($0) || $0 == "." || $0 == "," } == true
                     : digits.isDecimalNumeral
+                if op == "\u{2212}", let signed = Self.numberAndSign(digits, variant: variant, range: range, attributes: attrs.leftover) {
+                    return Self.operatorBefore(op, signed, range: range)
+                }
                 if isNumber {
                     return Self.operatorBefore(op, MathNode(.number(digits, variant: variant), range: range, attributes: attrs.leftover), range: range)
                 }
             }
+            if let signed = Self.numberAndSign(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(signed, marker: nil) }
+            if let list = Self.numberList(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(list, marker: nil) }
             return node(.number(text, variant: variant))
         case "mo":
             return buildOperator(frame, &attrs)
@@ -275,6 +333,12 @@ extension MathMLTreeBuilder {
                 }
             }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
+            // Digits set as text (`<msup><mi>x</mi><mtext>10</mtext></msup>`, `<mtext>1</mtext><mo>.</mo><mtext>981</mtext>`, as
+            // OpenStax's algebra books set the numbers of 267 formulas of 22,539) are the number, as `<mn>` makes it: the
+            // power was "x superscript 10" and the decimal "1 dot 981".
+            if variant == nil, case let digits = text.trimmingCharacters(in: .whitespaces), digits.isDecimalNumeral {
+                return node(.number(digits, variant: nil))
+            }
             return node(.text(text, variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).

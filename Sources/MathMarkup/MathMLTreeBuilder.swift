@@ -380,17 +380,19 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             guard case .superscript = n.kind, n.children.count == 2, let t = plain(n.children[0]), isDigits(t) else { return nil }
             return t
         }
-        // Most rows hold no point, no number with one and no power of digits.
-        guard nodes.contains(where: { isPoint($0) || raisedDigits($0) != nil || plain($0)?.utf8.contains(0x2E) == true }) else { return }
+        // Most rows hold no point, no number with a point or a comma and no power of digits.
+        guard nodes.contains(where: { isPoint($0) || raisedDigits($0) != nil || plain($0)?.utf8.contains(where: { $0 == 0x2E || $0 == 0x2C }) == true })
+        else { return }
         var out: [MathNode] = []
         out.reserveCapacity(nodes.count)
         var i = 0
         while i < nodes.count {
             let n = nodes[i]
             let next = i + 1 < nodes.count ? nodes[i + 1] : nil
+            // The joined number is tried again with what follows (`<mtext>2</mtext><mo>.</mo><mtext>7</mtext><mn>0</mn>` is 2.70).
             func joined(_ text: String, through last: Int) {
-                out.append(MathNode(.number(text), range: SourceRange.union(n.range, nodes[last].range)))
-                i = last + 1
+                nodes[last] = MathNode(.number(text), range: SourceRange.union(n.range, nodes[last].range))
+                i = last
             }
             if let a = plain(n), isDigits(a), let next, isPoint(next), i + 2 < nodes.count, let b = plain(nodes[i + 2]), isDigits(b) {
                 joined(a + "." + b, through: i + 2)
@@ -405,10 +407,14 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 i += 2
                 continue
             }
-            // Two numbers that are one decimal joined at the point one of them holds (`<mn>0</mn><mn>.3</mn>`,
-            // `<mn>2.</mn><mn>85</mn>`).
-            if let a = plain(n), let next, let b = plain(next), a.hasSuffix(".") != b.hasPrefix("."), (a + b).isDecimalNumeral {
-                joined(a + b, through: i + 1)
+            // Two numbers side by side that are one decimal or one number with digit groups, joined where one of them ends
+            // (`<mn>0</mn><mn>.3</mn>`, `<mn>2.</mn><mn>85</mn>`, `<mn>2</mn><mn>0.25</mn>`, `<mtext>3,6</mtext><mn>00</mn>`, as OpenStax's algebra books
+            // set some: "2 0.25" and "3.6 00" before). The joined number is tried again with the next (`<mtext>6</mtext><mn>0.</mn>
+            // <mtext>197</mtext>` is 60.197).
+            // Digits beside digits are not joined: `<msub><mi>b</mi><mrow><mn>1</mn><mn>1</mn></mrow></msub>` is b sub 1 1.
+            if let a = plain(n), let next, let b = plain(next), !(isDigits(a) && isDigits(b)), Self.isNumeralPiece(a + b) {
+                nodes[i + 1] = MathNode(.number(a + b), range: SourceRange.union(n.range, next.range))
+                i += 1
                 continue
             }
             // `.02` where no operand precedes the point.
@@ -421,6 +427,18 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             i += 1
         }
         nodes = out
+    }
+
+    /// Digits with at most one decimal point or comma, which may end them (`20.25`, `3,600`, `60.`): a number or the first
+    /// piece of one.
+    static func isNumeralPiece(_ t: String) -> Bool {
+        var digits = 0, points = 0
+        for u in t.utf8 {
+            if u >= 0x30 && u <= 0x39 { digits += 1; continue }
+            guard u == 0x2E || u == 0x2C, points == 0 else { return false }
+            points += 1
+        }
+        return digits > 0
     }
 
     /// The children of a row, with a sentence's punctuation typed at the end of a one-word text
@@ -497,7 +515,15 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             if case .operator(let t, _) = n.kind { return t == "\u{2013}" || t == "\u{2012}" }
             return false
         }
-        func isNumber(_ n: MathNode) -> Bool { if case .number = n.kind { true } else { false } }
+        // A number, or a number with its sign set in one token (`<mn>45°</mn>`: ``MathMLTreeBuilder/numberAndSign(_:variant:range:attributes:)``,
+        // as in a 45°–45°–90° triangle).
+        func isNumber(_ n: MathNode) -> Bool {
+            switch n.kind {
+            case .number: return true
+            case .row, .superscript: return n.children.count == 2 && isNumber(n.children[0]) && n.children[0].range == n.range
+            default: return false
+            }
+        }
         for i in nodes.indices where isDash(nodes[i]) {
             if i > 0, i + 1 < nodes.count, isNumber(nodes[i - 1]), isNumber(nodes[i + 1]) { continue }
             nodes[i] = operatorLeaf("\u{2212}", range: nodes[i].range, attributes: nodes[i].attributes)

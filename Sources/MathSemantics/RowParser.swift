@@ -447,6 +447,8 @@ struct ExpressionParser {
     /// Where the factors of the innermost run being read start on ``Analyzer/factors`` (a function's
     /// argument, a big operator's body and the expression itself are runs of their own).
     var runBase = 0
+    /// Whether the innermost run is a function's argument (``Analyzer/juxtaposed(_:argumentRun:)``).
+    var inArgumentRun = false
 
     init(pos: Int, end: Int) {
         self.pos = pos
@@ -686,13 +688,19 @@ extension Analyzer {
     /// (`\sin x \cos y`).
     mutating func juxtaposed(_ p: inout ExpressionParser, argumentRun: Bool) {
         let base = factors.count
-        let outerRun = p.runBase
+        let (outerRun, outerArgumentRun) = (p.runBase, p.inArgumentRun)
         p.runBase = base
-        defer { p.runBase = outerRun }
+        p.inArgumentRun = argumentRun
+        defer { (p.runBase, p.inArgumentRun) = (outerRun, outerArgumentRun) }
         while !p.atEnd {
             let t = tokens[p.pos]
             switch t.kind {
             case .operand, .postfix:
+                // In a function's argument, brackets holding a function or a number after a factor end the argument:
+                // `\sin x(\cos x)`, `\tan^2\theta\left(\frac{1}{\sec^2\theta}\right)` and `\tan x(1)` are products of the
+                // function and the brackets, as trigonometric identities are worked (OpenStax's precalculus books), not the
+                // sine of x applied to cos x ("the sine of x of cosine x"). `\cos k(x - ct)` keeps its argument.
+                if argumentRun, factors.count > base, t.fence >= 0, groupHoldsFunctionOrNumber(t.fence) { return }
                 let f = factor(&p)
                 factors.push(f)
             case .function, .word:
@@ -918,6 +926,10 @@ extension Analyzer {
                 let app = application(function, groups[Int(g)].plain, facts)
                 let fenced = finishFence(app, g)
                 return postfixes(&p, fenced)
+            case .possible where p.inArgumentRun && groupHoldsFunctionOrNumber(g):
+                // The argument of a function before brackets that hold a function or a number is no function itself: the
+                // brackets end the argument (``juxtaposed(_:argumentRun:)``).
+                break
             case .possible where appliesElsewhere(n, groups[Int(g)].plain):
                 // u(x+1) = u(x): a letter the formula applies to a simple argument elsewhere is a
                 // function here too, whatever its parentheses hold.
@@ -958,6 +970,12 @@ extension Analyzer {
             }
         }
         return n
+    }
+
+    /// Whether the brackets of group `g` hold a function's application (at any depth) or are a number alone.
+    func groupHoldsFunctionOrNumber(_ g: Int32) -> Bool {
+        let fenced = groups[Int(g)].plain
+        return child(fenced, .content).map { kind($0) == .number } == true || tree.contains(.application, below: fenced)
     }
 
     /// `!`, `!!`, `%`, primes and `°` after an operand.

@@ -170,6 +170,27 @@ import Testing
         #expect(say(#"a(b+c) = ab + ac"#) == "eigh open paren b plus c close paren is equal to eigh b plus eigh c")
     }
 
+    /// In a function's argument, brackets that hold a function or a number end the argument: trigonometric identities
+    /// as textbooks work them (`\sin x(\cos x)`, `\tan^2\theta(\frac{1}{\sec^2\theta})`) multiply, where the letter
+    /// was read as a function applied to the brackets ("the sine of x of cosine x"). The look-alikes keep their
+    /// readings: a wave's `\cos k(x - ct)` (the argument's product), an angle that is a function of time
+    /// (`\sin\theta(t)`), and a letter that is no function's argument.
+    @Test func bracketsHoldingAFunctionEndAFunctionsArgument() throws {
+        let clear = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let simple = try SpeakerCache.shared.speaker(style: "simplespeak")
+        #expect(clear.speak(tex: #"\sin x(\cos x)"#).text == "sine x times cosine x")
+        #expect(simple.speak(tex: #"\sin x(\cos x)"#).text == "sine of x times cosine of x")
+        #expect(clear.speak(tex: #"\tan x(1)"#).text == "tangent x times 1")
+        #expect(clear.speak(tex: #"\tan^2\theta\left(\frac{1}{\sec^2\theta}\right)"#).text
+                == "tangent squared theta times, open paren, 1 over secant squared theta, close paren")
+        // From MathML, as publishers set it: the same.
+        #expect(clear.speak(mathML: "<math><mi>sin</mi><mi>x</mi><mo>(</mo><mi>cos</mi><mi>x</mi><mo>)</mo></math>").text == "sine x times cosine x")
+        // Look-alikes.
+        #expect(clear.speak(tex: #"\cos k(x - ct)"#).text == "the cosine of k times, open paren, x minus c t, close paren")
+        #expect(clear.speak(tex: #"\sin\theta(t)"#).text == "the sine of theta of t")
+        #expect(clear.speak(tex: #"x(\cos x)"#).text == "x of cosine x")
+    }
+
     @Test func aLetterAppliedElsewhereIsAFunctionThroughout() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         #expect(normalizedSpeech(speaker.speak(tex: #"T(n) = 2T(n/2) + n"#).text)

@@ -205,4 +205,30 @@ import Testing
         same("<mstyle mathvariant=\"bold\"><mi mathvariant=\"normal\">A</mi><mi>x</mi></mstyle>", #"\mathrm{A}\mathbf{x}"#)
         same("<mstyle mathvariant=\"italic\"><mi>x</mi></mstyle>", "x")
     }
+
+    /// Numbers as OpenStax's algebra books set them (sweep 10): a degree, percent or prime sign typed into the number,
+    /// digits set as text, a list in one number token, a currency sign and a digit group's comma set as text, and a
+    /// decimal typed in pieces of text and numbers. Each reads as the same formula written in TeX or in plain tokens.
+    @Test(arguments: ["clearspeak", "simplespeak"])
+    func numbersSetAsPublishersWrite(_ style: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: style)
+        func say(_ mathML: String) -> String { speaker.speak(mathML: "<math>" + mathML + "</math>").text }
+        func same(_ mathML: String, _ plain: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+            #expect(say(mathML) == say(plain), sourceLocation: sourceLocation)
+        }
+        same("<mi>cos</mi><mn>135°</mn><mo>+</mo><mn>−60°</mn>", "<mi>cos</mi><mn>135</mn><mo>°</mo><mo>+</mo><mo>−</mo><mn>60</mn><mo>°</mo>")
+        same("<mn>45%</mn>", "<mn>45</mn><mo>%</mo>")
+        #expect(say("<mn>12′</mn>") == speaker.speak(tex: "12'").text)
+        same("<msup><mi>x</mi><mtext>10</mtext></msup>", "<msup><mi>x</mi><mn>10</mn></msup>")
+        same("<mo>(</mo><mn>1, 0</mn><mo>)</mo>", "<mo>(</mo><mn>1</mn><mo>,</mo><mn>0</mn><mo>)</mo>")
+        same("<mtext>$</mtext><mn>25</mn>", "<mo>$</mo><mn>25</mn>")
+        same("<mn>131</mn><mtext>,</mtext><mn>072</mn><mi>a</mi>", "<mn>131,072</mn><mi>a</mi>")
+        same("<mo>−</mo><mtext>1</mtext><mo>.</mo><mtext>981</mtext><mi>x</mi><mo>+</mo><mtext>6</mtext><mn>0.</mn><mtext>197</mtext>",
+             "<mo>−</mo><mn>1.981</mn><mi>x</mi><mo>+</mo><mn>60.197</mn>")
+        same("<mo>(</mo><mtext>3,6</mtext><mn>00</mn><mo>,</mo><mn>2</mn><mo>)</mo>", "<mo>(</mo><mn>3,600</mn><mo>,</mo><mn>2</mn><mo>)</mo>")
+        // Look-alikes: an index of two digits stays two, a range of angles stays a range, a number with a word stays text.
+        #expect(say("<msub><mi>b</mi><mrow><mn>1</mn><mn>2</mn></mrow></msub>") != say("<msub><mi>b</mi><mn>12</mn></msub>"))
+        #expect(say("<mn>45°</mn><mo>–</mo><mn>90°</mn>") == say("<mn>45</mn><mo>°</mo>") + " dash " + say("<mn>90</mn><mo>°</mo>"))
+        #expect(say("<mtext>2 apples</mtext>").contains("apples"))
+    }
 }
