@@ -175,6 +175,19 @@ extension MathMLTreeBuilder {
         return operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attributes), range: range)
     }
 
+    /// Scripts on a base whose token holds a minus before it (`<msub><mi>−log</mi><mi>b</mi></msub>`, the minus split off the
+    /// token by the reader: ``operatorBefore(_:_:range:)``): the minus before the scripted base, as `−\log_b` is (the scripts
+    /// were the row's, "negative log sub b, times x"). Other scripts as they are.
+    static func signBeforeScripts(_ item: Item) -> Item {
+        guard case let .node(n, marker) = item, marker == nil, let base = n.children.first, case .row = base.kind,
+              base.children.count == 2, case .operator("\u{2212}", _) = base.children[0].kind,
+              base.children[0].range == base.range, base.children[1].range == base.range else { return item }
+        var children = Array(n.children)
+        children[0] = base.children[1]
+        let scripted = MathNode(n.kind, children, range: n.range, attributes: n.attributes)
+        return .node(MathNode(.row, [base.children[0], scripted], range: n.range), marker: nil)
+    }
+
     /// An amount and its unit set as one token (`<mtext>12.5 kJ</mtext>`, `<mn>3.0 mL</mn>`, as publishers'
     /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
@@ -261,6 +274,12 @@ extension MathMLTreeBuilder {
                 return .node(Self.operatorLeaf(op, range: range, attributes: attrs.leftover), marker: nil)
             }
             if let negative = Self.negativeInfinity(text, variant: variant, range: range, attributes: attrs.leftover) { return negative }
+            // A minus typed before letters in one identifier (`<mi>−x</mi>`, `<mi>−log</mi>`, as OpenStax's algebra books set a
+            // dozen): the minus before the identifier, as `<mo>−</mo><mi>x</mi>` is ("f of minus x", "minus l o g" before).
+            if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}", !rest.isEmpty,
+               rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                return Self.operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
+            }
             // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
             // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
             return node(.identifier(text, variant: variant))
@@ -292,6 +311,18 @@ extension MathMLTreeBuilder {
                 }
             }
             if let signed = Self.numberAndSign(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(signed, marker: nil) }
+            // A comma typed after the digits (`<mn>5,</mn><mi>y</mi>`, `<msub><mi>x</mi><mn>1,</mn></msub>`, as OpenStax's algebra books
+            // set 62 formulas' lists) is the list's comma, not a decimal comma ("5." before); digit groups typed so
+            // (`<mn>1,</mn><mn>000</mn>`) are joined again by the analysis, as `<mn>1</mn><mo>,</mo><mn>000</mn>` is.
+            if text.hasSuffix(","), case let number = String(text.dropLast()), number.isDecimalNumeral {
+                return .node(MathNode(.row, [MathNode(.number(number, variant: variant), range: range, attributes: attrs.leftover),
+                                             Self.operatorLeaf(",", range: range)], range: range), marker: nil)
+            }
+            // A minus before a letter in one number (`<mn>-π</mn>`): the minus before the identifier.
+            if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}", rest.unicodeScalars.count == 1,
+               let u = rest.unicodeScalars.first, u.properties.isAlphabetic || u == "\u{221E}" {
+                return Self.operatorBefore(op, MathNode(.identifier(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
+            }
             if let list = Self.numberList(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(list, marker: nil) }
             return node(.number(text, variant: variant))
         case "mo":
@@ -377,11 +408,11 @@ extension MathMLTreeBuilder {
         case "mroot":
             return node(.root, fixArity(frame, 2))
         case "msub":
-            return node(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))
+            return Self.signBeforeScripts(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2))))
         case "msup":
-            return node(.superscript, fixArity(frame, 2))
+            return Self.signBeforeScripts(node(.superscript, fixArity(frame, 2)))
         case "msubsup":
-            return node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))
+            return Self.signBeforeScripts(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3))))
         case "munder", "mover", "munderover":
             let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
                                             accentUnder: attrs.bool("accentunder") ?? false)

@@ -380,8 +380,16 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             guard case .superscript = n.kind, n.children.count == 2, let t = plain(n.children[0]), isDigits(t) else { return nil }
             return t
         }
+        // A number and the comma typed after it in one token (`<mn>1,</mn>`, split by the reader into the number and a comma
+        // of the same place): the number's text.
+        func numberBeforeComma(_ n: MathNode) -> String? {
+            guard case .row = n.kind, n.children.count == 2, let t = plain(n.children[0]), n.children[0].range == n.range,
+                  case .operator(",", _) = n.children[1].kind, n.children[1].range == n.range else { return nil }
+            return t
+        }
         // Most rows hold no point, no number with a point or a comma and no power of digits.
-        guard nodes.contains(where: { isPoint($0) || raisedDigits($0) != nil || plain($0)?.utf8.contains(where: { $0 == 0x2E || $0 == 0x2C }) == true })
+        guard nodes.contains(where: { isPoint($0) || raisedDigits($0) != nil || numberBeforeComma($0) != nil
+                                      || plain($0)?.utf8.contains(where: { $0 == 0x2E || $0 == 0x2C }) == true })
         else { return }
         var out: [MathNode] = []
         out.reserveCapacity(nodes.count)
@@ -397,6 +405,18 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             if let a = plain(n), isDigits(a), let next, isPoint(next), i + 2 < nodes.count, let b = plain(nodes[i + 2]), isDigits(b) {
                 joined(a + "." + b, through: i + 2)
                 continue
+            }
+            // Digit groups typed with their commas (`<mn>1,</mn><mn>000,</mn><mn>000</mn>`): one number, 1,000,000; a comma
+            // before anything but a group of three digits stays the list's (`<mn>0,</mn><mn>18</mn>` is the point (0, 18)).
+            if let a = numberBeforeComma(n), a.split(separator: ",", omittingEmptySubsequences: false).allSatisfy({ isDigits(String($0)) }), let next {
+                let b = plain(next) ?? numberBeforeComma(next)
+                if let b, b.utf8.count == 3, isDigits(b) {
+                    let range = SourceRange.union(n.range, next.range)
+                    let joined = MathNode(.number(a + "," + b), range: range)
+                    nodes[i + 1] = plain(next) != nil ? joined : MathNode(.row, [joined, operatorLeaf(",", range: range)], range: range)
+                    i += 1
+                    continue
+                }
             }
             // `<mn>1</mn><msup><mn>0</mn><mn>8</mn></msup>`: the digits before a raised number are its own, 10⁸ (as
             // OpenStax's books set some powers of ten; they were "1 0 to the eighth power").

@@ -207,8 +207,9 @@ import Testing
     }
 
     /// Numbers as OpenStax's algebra books set them (sweep 10): a degree, percent or prime sign typed into the number,
-    /// digits set as text, a list in one number token, a currency sign and a digit group's comma set as text, and a
-    /// decimal typed in pieces of text and numbers. Each reads as the same formula written in TeX or in plain tokens.
+    /// digits set as text, a list in one number token, a currency sign and a digit group's comma set as text, a
+    /// decimal typed in pieces of text and numbers, a comma typed after digits, and a minus set as an identifier or
+    /// typed into one. Each reads as the same formula written in TeX or in plain tokens.
     @Test(arguments: ["clearspeak", "simplespeak"])
     func numbersSetAsPublishersWrite(_ style: String) throws {
         let speaker = try SpeakerCache.shared.speaker(style: style)
@@ -226,6 +227,15 @@ import Testing
         same("<mo>−</mo><mtext>1</mtext><mo>.</mo><mtext>981</mtext><mi>x</mi><mo>+</mo><mtext>6</mtext><mn>0.</mn><mtext>197</mtext>",
              "<mo>−</mo><mn>1.981</mn><mi>x</mi><mo>+</mo><mn>60.197</mn>")
         same("<mo>(</mo><mtext>3,6</mtext><mn>00</mn><mo>,</mo><mn>2</mn><mo>)</mo>", "<mo>(</mo><mn>3,600</mn><mo>,</mo><mn>2</mn><mo>)</mo>")
+        // Commas typed after digits: a list's, or digit groups'.
+        same("<mi>x</mi><mo>=</mo><mn>5,</mn><mi>y</mi>", "<mi>x</mi><mo>=</mo><mn>5</mn><mo>,</mo><mi>y</mi>")
+        same("<mi>log</mi><mo>(</mo><mn>1,</mn><mn>000,</mn><mn>000</mn><mo>)</mo>", "<mi>log</mi><mo>(</mo><mn>1,000,000</mn><mo>)</mo>")
+        same("<mo>(</mo><mn>0,</mn><mn>18</mn><mo>)</mo>", "<mo>(</mo><mn>0</mn><mo>,</mo><mn>18</mn><mo>)</mo>")
+        // A minus set as an identifier, or typed before letters in an identifier or a number, is the minus sign.
+        same("<mi>f</mi><mo>(</mo><mi>−</mi><mi>x</mi><mo>)</mo><mo>=</mo><mi>−</mi><mi>y</mi>", "<mi>f</mi><mo>(</mo><mo>−</mo><mi>x</mi><mo>)</mo><mo>=</mo><mo>−</mo><mi>y</mi>")
+        same("<mi>f</mi><mo>(</mo><mi>−x</mi><mo>)</mo>", "<mi>f</mi><mo>(</mo><mo>−</mo><mi>x</mi><mo>)</mo>")
+        #expect(say("<msub><mi>−log</mi><mi>b</mi></msub><mo>(</mo><mi>x</mi><mo>)</mo>") == speaker.speak(tex: #"-\log_b(x)"#).text)
+        same("<mn>-π</mn><mo>,</mo><mn>2</mn>", "<mo>−</mo><mi>π</mi><mo>,</mo><mn>2</mn>")
         // Look-alikes: an index of two digits stays two, a range of angles stays a range, a number with a word stays text.
         #expect(say("<msub><mi>b</mi><mrow><mn>1</mn><mn>2</mn></mrow></msub>") != say("<msub><mi>b</mi><mn>12</mn></msub>"))
         #expect(say("<mn>45°</mn><mo>–</mo><mn>90°</mn>").contains("dash 90 degrees"))
