@@ -129,16 +129,15 @@ extension MathMLTreeBuilder {
         }
     }
 
-    /// The operator an identifier holds alone (`<mi>−</mi><mi>x</mi>`, `<mi>$</mi>`, as OpenStax's algebra books set 148
-    /// and 28 formulas' signs: "f of minus x" for f(−x), "equals minus y"), or nil: a minus sign or a dash (a hyphen and the
-    /// full-width minus are the minus sign; an en dash stays one, a range between numbers), a comma or a currency sign.
-    /// Other symbols stay identifiers: TeX's `\bot` is `<mi>⊥</mi>`, and ∞ is one.
+    /// The operator an identifier holds alone (`<mi>−</mi><mi>x</mi>`, as OpenStax's algebra books set 148 formulas' signs:
+    /// "f of minus x" for f(−x), "equals minus y"), or nil: a minus sign or a dash (a hyphen and the full-width minus are the
+    /// minus sign; an en dash stays one, a range between numbers), or a comma. Other symbols stay identifiers, as TeX's
+    /// tree has them: `\bot` is `<mi>⊥</mi>`, `\$` is `<mi>$</mi>` (which the analysis reads before an amount), ∞ is one.
     static func operatorSetAsIdentifier(_ text: String) -> String? {
         var scalars = text.unicodeScalars.makeIterator()
         guard let u = scalars.next(), scalars.next() == nil else { return nil }
         if leadingMinusSigns.contains(u.value) { return u == "\u{2013}" || u == "\u{2012}" ? String(u) : "\u{2212}" }
-        if u == "," || u.properties.generalCategory == .currencySymbol { return String(u) }
-        return nil
+        return u == "," ? "," : nil
     }
 
     /// Scripts whose base is a row that ends with a bar it does not open (`<msubsup><mrow><mi>F</mi><mo>(</mo><mi>x</mi><mo>)</mo>
@@ -318,11 +317,6 @@ extension MathMLTreeBuilder {
                 return .node(MathNode(.row, [MathNode(.number(number, variant: variant), range: range, attributes: attrs.leftover),
                                              Self.operatorLeaf(",", range: range)], range: range), marker: nil)
             }
-            // A minus before a letter in one number (`<mn>-π</mn>`): the minus before the identifier.
-            if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}", rest.unicodeScalars.count == 1,
-               let u = rest.unicodeScalars.first, u.properties.isAlphabetic || u == "\u{221E}" {
-                return Self.operatorBefore(op, MathNode(.identifier(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
-            }
             if let list = Self.numberList(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(list, marker: nil) }
             return node(.number(text, variant: variant))
         case "mo":
@@ -367,7 +361,9 @@ extension MathMLTreeBuilder {
             // Digits set as text (`<msup><mi>x</mi><mtext>10</mtext></msup>`, `<mtext>1</mtext><mo>.</mo><mtext>981</mtext>`, as
             // OpenStax's algebra books set the numbers of 267 formulas of 22,539) are the number, as `<mn>` makes it: the
             // power was "x superscript 10" and the decimal "1 dot 981".
-            if variant == nil, case let digits = text.trimmingCharacters(in: .whitespaces), digits.isDecimalNumeral {
+            // So are a point and digits (`<mtext>0</mtext><mtext>.01</mtext>`, which the row joins: 0.01).
+            if variant == nil, case let digits = text.trimmingCharacters(in: .whitespaces),
+               digits.isDecimalNumeral || (digits.hasPrefix(".") && digits.utf8.count > 1 && digits.utf8.dropFirst().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }) {
                 return node(.number(digits, variant: nil))
             }
             return node(.text(text, variant: variant))
