@@ -348,87 +348,90 @@ public struct RuleFile: Hashable, Sendable {
                     }
                     continue
                 }
-                // The rule in progress is moved out while its line is read, and back after: each access
-                // of `current` (a variable the nested functions capture) was an exclusivity check,
-                // 0.8 M of the 92 M instructions of `mathaloud speak 'x^2'` (callgrind, session 46).
-                guard var rule = current.take() else {
+                guard current != nil else {
                     fail("an indented line must belong to a rule")
                     continue
                 }
-                defer { current = rule }
                 let isWhen = keywordIs("when"), isEither = !isWhen && keywordIs("either")
-                switch () {
-                case _ where isWhen || isEither || keywordIs("or"):
-                    if isEither && !rule.alternatives.isEmpty {
-                        fail("a rule has one 'either' line, with 'or' lines after it (write another rule for another choice)")
-                        continue
-                    }
-                    if !isWhen && !isEither && rule.alternatives.isEmpty {
-                        fail("an 'or' line follows an 'either' line: 'either CONDITIONS' then 'or CONDITIONS', one of which must hold")
-                        continue
-                    }
-                    if !isWhen {
-                        // `either …` / `or …`: one of these sets must hold (``SpeechRule/alternatives``).
-                        rule.alternatives.append([])
-                        rule.alternativePositions.append([])
-                    }
-                    let parts = splitAnd(all, restStart ..< bodyEnd)
-                    if parts.count == 1 && parts[0].isEmpty {
-                        fail("write the conditions after '\(keyword)'")
-                        continue
-                    }
-                    // Room for the line's conditions at once (most rules have one `when` line): grown
-                    // by appending, the arrays were reallocated 2,780 times (1.3 M of the 98.9 M
-                    // instructions of `mathaloud speak 'x^2'` under callgrind, session 46).
-                    if isWhen {
-                        rule.conditions.reserveCapacity(rule.conditions.count + parts.count)
-                        rule.conditionPositions.reserveCapacity(rule.conditionPositions.count + parts.count)
-                    }
-                    for part in parts {
-                        // Columns count characters (UTF-8 sequences) before the condition.
-                        let partColumn = column + characterCount(all, bodyStart, part.lowerBound)
-                        do throws(RuleSyntaxError) {
-                            let condition = try parseCondition(all, part)
-                            let position = RulePosition(line: lineNumber, column: partColumn)
-                            if isWhen {
-                                rule.conditions.append(condition)
-                                rule.conditionPositions.append(position)
-                            } else {
-                                rule.alternatives[rule.alternatives.count - 1].append(condition)
-                                rule.alternativePositions[rule.alternativePositions.count - 1].append(position)
+                // The rule in progress is changed in place, one access of `current` per line: each
+                // access (a variable the nested functions capture) was an exclusivity check, 0.8 M of
+                // the 92 M instructions of `mathaloud speak 'x^2'` (callgrind, session 46). Moved out
+                // and back instead, it was copied and destroyed per line (+0.3 M).
+                func read(_ rule: inout RuleInProgress) {
+                    switch () {
+                    case _ where isWhen || isEither || keywordIs("or"):
+                        if isEither && !rule.alternatives.isEmpty {
+                            fail("a rule has one 'either' line, with 'or' lines after it (write another rule for another choice)")
+                            return
+                        }
+                        if !isWhen && !isEither && rule.alternatives.isEmpty {
+                            fail("an 'or' line follows an 'either' line: 'either CONDITIONS' then 'or CONDITIONS', one of which must hold")
+                            return
+                        }
+                        if !isWhen {
+                            // `either …` / `or …`: one of these sets must hold (``SpeechRule/alternatives``).
+                            rule.alternatives.append([])
+                            rule.alternativePositions.append([])
+                        }
+                        let parts = splitAnd(all, restStart ..< bodyEnd)
+                        if parts.count == 1 && parts[0].isEmpty {
+                            fail("write the conditions after '\(keyword)'")
+                            return
+                        }
+                        // Room for the line's conditions at once (most rules have one `when` line): grown
+                        // by appending, the arrays were reallocated 2,780 times (1.3 M of the 98.9 M
+                        // instructions of `mathaloud speak 'x^2'` under callgrind, session 46).
+                        if isWhen {
+                            rule.conditions.reserveCapacity(rule.conditions.count + parts.count)
+                            rule.conditionPositions.reserveCapacity(rule.conditionPositions.count + parts.count)
+                        }
+                        for part in parts {
+                            // Columns count characters (UTF-8 sequences) before the condition.
+                            let partColumn = column + characterCount(all, bodyStart, part.lowerBound)
+                            do throws(RuleSyntaxError) {
+                                let condition = try parseCondition(all, part)
+                                let position = RulePosition(line: lineNumber, column: partColumn)
+                                if isWhen {
+                                    rule.conditions.append(condition)
+                                    rule.conditionPositions.append(position)
+                                } else {
+                                    rule.alternatives[rule.alternatives.count - 1].append(condition)
+                                    rule.alternativePositions[rule.alternativePositions.count - 1].append(position)
+                                }
+                            } catch {
+                                fail(error.message, column: partColumn)
                             }
-                        } catch {
-                            fail(error.message, column: partColumn)
                         }
+                    case _ where keywordIs("say"):
+                        let restColumn = column + (restStart - bodyStart)  // `say` and spaces are ASCII
+                        do throws(RuleSyntaxError) {
+                            // The parts and their places made as the rule keeps them: a list of pairs mapped
+                            // into two arrays and appended cost 1.3 M of the 98.9 M instructions of `mathaloud
+                            // speak 'x^2'` (callgrind, session 46).
+                            var parts: [TemplatePart] = [], positions: [RulePosition] = []
+                            try parseTemplate(UnsafeBufferPointer(rebasing: all[restStart ..< bodyEnd]), parts: &parts,
+                                              positions: &positions, line: lineNumber, column: restColumn)
+                            if rule.template.isEmpty {
+                                rule.template = parts
+                                rule.templatePositions = positions
+                            } else {
+                                rule.template += parts
+                                rule.templatePositions += positions
+                            }
+                            rule.said = true
+                        } catch { fail(error.message, column: restColumn + (error.offset ?? 0)) }
+                    case _ where keywordIsExample:
+                        guard includeExamples else { return }
+                        do throws(RuleSyntaxError) { rule.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
+                    case _ where keywordIs("early"):
+                        if restStart < bodyEnd { fail("'early' stands alone on its line") }
+                        if rule.early { fail("'early' is written twice") }
+                        rule.early = true
+                    default:
+                        fail("unknown rule line '\(keyword)'; expected when, either, or, say, example or early")
                     }
-                case _ where keywordIs("say"):
-                    let restColumn = column + (restStart - bodyStart)  // `say` and spaces are ASCII
-                    do throws(RuleSyntaxError) {
-                        // The parts and their places made as the rule keeps them: a list of pairs mapped
-                        // into two arrays and appended cost 1.3 M of the 98.9 M instructions of `mathaloud
-                        // speak 'x^2'` (callgrind, session 46).
-                        var parts: [TemplatePart] = [], positions: [RulePosition] = []
-                        try parseTemplate(UnsafeBufferPointer(rebasing: all[restStart ..< bodyEnd]), parts: &parts,
-                                          positions: &positions, line: lineNumber, column: restColumn)
-                        if rule.template.isEmpty {
-                            rule.template = parts
-                            rule.templatePositions = positions
-                        } else {
-                            rule.template += parts
-                            rule.templatePositions += positions
-                        }
-                        rule.said = true
-                    } catch { fail(error.message, column: restColumn + (error.offset ?? 0)) }
-                case _ where keywordIsExample:
-                    guard includeExamples else { continue }
-                    do throws(RuleSyntaxError) { rule.examples.append(try parseExample(rest, file: file, line: lineNumber)) } catch { fail(error.message) }
-                case _ where keywordIs("early"):
-                    if restStart < bodyEnd { fail("'early' stands alone on its line") }
-                    if rule.early { fail("'early' is written twice") }
-                    rule.early = true
-                default:
-                    fail("unknown rule line '\(keyword)'; expected when, either, or, say, example or early")
                 }
+                read(&current!)
             }
         }
         finish()
