@@ -122,7 +122,18 @@ extension SpeechRule {
     /// belong to no language (punctuation written in a template). Punctuation around words is kept
     /// around the words' translation (`with label (` is `merkinnällä (`).
     func translated(by phrases: PhraseTable, missing: inout [UntranslatedPhrase]) -> SpeechRule {
+        var rule = self
+        rule.translate(by: phrases, missing: &missing)
+        return rule
+    }
+
+    /// ``translated(by:missing:)`` in place: a style translates the rules of every inherited file at
+    /// start-up, and a copy of each rule made and the old one destroyed cost 1.2 M of the 101 M
+    /// instructions of `mathaloud speak --locale fr 'x^2'` under callgrind (session 46).
+    mutating func translate(by phrases: PhraseTable, missing: inout [UntranslatedPhrase]) {
         var template: [TemplatePart] = []
+        // Room for every part at once (grown by appending, 1,827 reallocations for French, 0.7 M).
+        template.reserveCapacity(self.template.count)
         for part in self.template {
             guard case .words(let w) = part else { template.append(part); continue }
             if let t = phrases.translation(of: w, rule: name) {
@@ -141,10 +152,8 @@ extension SpeechRule {
         }
         // The rule itself with its words translated (every other field kept), without its examples,
         // which are English's.
-        var rule = self
-        rule.template = template
-        rule.examples = []
-        return rule
+        self.template = template
+        examples = []
     }
 
     /// `w` split into the punctuation (and spaces) before its first letter, the words, and the

@@ -313,7 +313,7 @@ public struct SpeechResources: Sendable {
         var untranslated: [UntranslatedPhrase] = []
         if translatesSomething {
             for k in ruleFiles.indices where !ruleFiles[k].locale.isEmpty && ruleFiles[k].locale != ownLocale {
-                ruleFiles[k].rules = ruleFiles[k].rules.map { $0.translated(by: phrases, missing: &untranslated) }
+                for r in ruleFiles[k].rules.indices { ruleFiles[k].rules[r].translate(by: phrases, missing: &untranslated) }
             }
         }
         // The `early` rules of another language's files come before this language's own rules, in the
