@@ -733,6 +733,15 @@ struct SpeechRun {
         } else if list.pointee.needsChildRoles {
             missingChildRoles = ~tree.childRoles(context.node)
         }
+        // The node's place, for rules testing it (``RuleTable/Candidate/positionBits``): the place bits
+        // it lacks.
+        if list.pointee.needsPosition {
+            let first = context.index == 0
+            let followed = hasParent && context.index < tree.childCount(context.parent) &- 1
+            missingChildRoles = missingChildRoles & ~RuleTable.Candidate.positionBits
+                | (first ? RuleTable.Candidate.positionNotFirst : RuleTable.Candidate.positionFirst)
+                | (followed ? RuleTable.Candidate.positionNotFollowed : RuleTable.Candidate.positionFollowed)
+        }
         // The rules whose tests of the list's atom property pass for the node's atom
         // (``RuleTable/CandidateList/atomRow``).
         var atomRow: UnsafePointer<UInt64>? = nil
