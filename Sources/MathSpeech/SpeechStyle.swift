@@ -533,14 +533,6 @@ final class RuleTable: Sendable {
             let pathKinds: KindSet
         }
 
-        /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split
-        /// by (-1 for none): a rule in a list chosen by the node's text passes it.
-        let textTest: Int32
-        /// The rule's tests (by index in ``RuleTable/tests``, before ``Probe/endTest``) of the kind or
-        /// the text at a path, which the list's key rows decide when keyed by that path
-        /// (``Probe/skipPseudo``).
-        let keyTestIndices: [(test: Int32, path: Int32, byKind: Bool)]
-
         /// The bits of ``Probe/childRoles`` that a rule's `first`, `not first`, `followed` and `not
         /// followed` conditions need (the node is its parent's first child, is not, has a next sibling,
         /// has none: `followed` fails at the root). A run sets those its node lacks in the mask of
@@ -552,13 +544,19 @@ final class RuleTable: Sendable {
         /// 1.470 M → 1.457 M (indirect 148 k → 120 k), L1 instruction misses 794 k → 814 k (callgrind,
         /// session 46). Rows per place (another row read per node) saved as many calls but cost as
         /// many instructions and 19 k more data misses.
-        static let positionFirst: UInt64 = 1 << 60, positionNotFirst: UInt64 = 1 << 61
-        static let positionFollowed: UInt64 = 1 << 62, positionNotFollowed: UInt64 = 1 << 63
-        static let positionBits: UInt64 = 0xF << 60
+        /// (Constants, not `static let`s, which are read through their lazy initializers.)
+        static var positionFirst: UInt64 { 1 << 60 }
+        static var positionNotFirst: UInt64 { 1 << 61 }
+        static var positionFollowed: UInt64 { 1 << 62 }
+        static var positionNotFollowed: UInt64 { 1 << 63 }
+        static var positionBits: UInt64 { 0xF << 60 }
 
         /// The same candidate with its tests from `first` on.
         func testing(from first: Int32) -> Candidate {
             var c = self
+            // The text test's bit counted from the new first test (none past the sixteenth).
+            let shift = Int(probe.firstTest - first)
+            c.probe.skipPseudo = shift >= 0 && shift < 16 ? probe.skipPseudo << UInt16(shift) : 0
             c.probe.firstTest = first
             return c
         }
@@ -677,7 +675,7 @@ final class RuleTable: Sendable {
         /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds), and each rule's
         /// ``Candidate/Probe/pathRow`` in the list appended to `pathRows`.
         init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], pathRows: inout [Int32],
-             skips: inout [(always: UInt16, pseudo: UInt16)], roleCount: Int, kindCount: Int) {
+             roleCount: Int, kindCount: Int) {
             ruleStart = Int32(rules.lowerBound)
             ruleEnd = Int32(rules.upperBound)
             let roleBits: UInt64 = roleCount >= 64 ? ~0 : (1 << UInt64(roleCount)) &- 1
@@ -877,25 +875,6 @@ final class RuleTable: Sendable {
                 thirdKeyRow = -1
             }
             childRequirementRows = makeRequirementRows({ $0.childRequires }, childNeeds)
-            // Per rule, the tests the rows decide (``Candidate/Probe/skipPseudo``): its text test, and its
-            // tests at the key paths. A kind key (or the second and third, read only with the first) is
-            // read whatever the tree's names are when the first key is a kind; a text key only when
-            // `text` is the pseudo-property.
-            for r in list {
-                let first = Int(entries[r].probe.firstTest)
-                func bit(_ test: Int32) -> UInt16 {
-                    let i = Int(test) - first
-                    return i >= 0 && i < 16 ? 1 << UInt16(i) : 0
-                }
-                var always: UInt16 = 0, pseudo: UInt16 = entries[r].textTest >= 0 ? bit(entries[r].textTest) : 0
-                for (test, path, byKind) in entries[r].keyTestIndices where keyPath >= 0 {
-                    let keyed = path == keyPath && byKind == keyIsKind
-                        || byKind && (path == secondKeyPath || path == thirdKeyPath)
-                    guard keyed else { continue }
-                    if keyIsKind { always |= bit(test) } else { pseudo |= bit(test) }
-                }
-                skips.append((always, pseudo | always))
-            }
             if excludesParents {
                 var rows = newRows(kindCount + 1)
                 for (j, r) in list.enumerated() {
@@ -987,15 +966,13 @@ final class RuleTable: Sendable {
             var masks: [UInt64] = []
             var pathRows: [Int32] = []
             pathRows.reserveCapacity(order.capacity)
-            var skips: [(always: UInt16, pseudo: UInt16)] = []
-            skips.reserveCapacity(order.capacity)
             let roleCount = SemanticRole.allCases.count, kindCount = SemanticKind.allCases.count
             var all: [CandidateList] = []
             func add(_ list: [Int]) -> Int32 {
                 let start = order.count
                 for r in list { order.append(Int32(truncatingIfNeeded: r)) }
                 all.append(CandidateList(start ..< order.count, list, entries, masks: &masks, pathRows: &pathRows,
-                                         skips: &skips, roleCount: roleCount, kindCount: kindCount))
+                                         roleCount: roleCount, kindCount: kindCount))
                 return Int32(all.count - 1)
             }
             var byScalar: [UInt32: Int32] = [:]
@@ -1032,11 +1009,43 @@ final class RuleTable: Sendable {
                     emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil, oneByteStart: oneByteStart))
                 byText.append(table)
             }
+            // Per list entry, the tests the list's rows decide (``Candidate/Probe/skipPseudo``): the rule's
+            // text test, and its tests at the list's key paths. A kind key (or the second and third, read
+            // only with the first) is read whatever the tree's names are when the first key is a kind; a
+            // text key only when `text` is the pseudo-property. Packed: the tests skipped always, then
+            // (<< 16) those skipped when `text` is the pseudo-property. Worked out here, after the lists,
+            // for keyed lists only (the text test's bit is the rule's), with no arrays of tuples: in
+            // ``CandidateList/init``, per entry, start-up took 99.44 M instructions, here 99.24 M
+            // (`mathaloud speak 'x^2'` under callgrind, deterministic hashing; 98.61 M before the masks
+            // and place bits, session 46).
+            var skips = [UInt32](repeating: 0, count: order.count)
+            for list in all where list.keyPath >= 0 {
+                let keyPath = list.keyPath, keyIsKind = list.keyIsKind
+                let secondKeyPath = list.secondKeyPath, thirdKeyPath = list.thirdKeyPath
+                for j in list.rules {
+                    let entry = Int(order[j])
+                    let first = Int(entries[entry].probe.firstTest), end = Int(entries[entry].probe.endTest)
+                    var always: UInt32 = 0, pseudo: UInt32 = 0
+                    for test in entries[entry].keyTests {
+                        guard test.path == keyPath && test.byKind == keyIsKind
+                            || test.byKind && (test.path == secondKeyPath || test.path == thirdKeyPath) else { continue }
+                        var bits: UInt32 = 0, back = test.tests
+                        while back != 0 {
+                            let i = end - 1 - back.trailingZeroBitCount - first
+                            if i >= 0 && i < 16 { bits |= 1 << UInt32(i) }
+                            back &= back &- 1
+                        }
+                        if keyIsKind { always |= bits } else { pseudo |= bits }
+                    }
+                    skips[j] = always | (pseudo | always) << 16
+                }
+            }
             self.rules = FrozenArray(count: order.count) {
                 var probe = entries[Int(order[$0])].probe
                 probe.pathRow = pathRows[$0]
-                probe.skipAlways = skips[$0].always
-                probe.skipPseudo = skips[$0].pseudo
+                // The text test's bit is the rule's (``Candidate/testing(from:)``).
+                probe.skipAlways = UInt16(truncatingIfNeeded: skips[$0])
+                probe.skipPseudo |= UInt16(truncatingIfNeeded: skips[$0] >> 16)
                 return probe
             }
             self.masks = FrozenArray(masks)
@@ -1096,6 +1105,7 @@ final class RuleTable: Sendable {
             let kindTest = sorted.first { i in
                 if case .kind(let path, _) = compiled[i].test, path >= 0, !compiled[i].negated { true } else { false }
             }
+            @inline(__always)
             func decided(_ i: Int) -> Bool {
                 switch compiled[i].test {
                 case .role, .parentKind, .followed, .first: return true
@@ -1147,8 +1157,7 @@ final class RuleTable: Sendable {
         // per path and key, the rows (text or kind numbers, then no node, then a text no test names)
         // that every test of it passes.
         let textRowCount = builder.textIDs.ids.count + 2, kindCount = SemanticKind.allCases.count
-        var keyTestIndices = [[(test: Int32, path: Int32, byKind: Bool)]](repeating: [], count: rules.count)
-        let pathKeyTests = (0 ..< rules.count).map { [builder] r -> [PathKeyTest] in
+        let pathKeyTests = (0 ..< rules.count).map { [builder, decidedStart] r -> [PathKeyTest] in
             var found: [PathKeyTest] = []
             for index in testStart[r] ..< testStart[r + 1] {
                 let condition = tests[index]
@@ -1177,11 +1186,12 @@ final class RuleTable: Sendable {
                     }
                 default: continue
                 }
-                if index < decidedStart[r] { keyTestIndices[r].append((Int32(index), Int32(path), byKind)) }
+                let back = decidedStart[r] - 1 - index
+                let bit: UInt32 = back >= 0 && back < 32 ? 1 << UInt32(back) : 0
                 if let k = found.firstIndex(where: { $0.path == Int32(path) && $0.byKind == byKind }) {
-                    found[k] = found[k].and(passing)
+                    found[k] = found[k].and(passing, tests: bit)
                 } else {
-                    found.append(PathKeyTest(path: Int32(path), byKind: byKind, rows: rows, passing: passing))
+                    found.append(PathKeyTest(path: Int32(path), byKind: byKind, rows: rows, passing: passing, tests: bit))
                 }
             }
             return found
@@ -1242,7 +1252,9 @@ final class RuleTable: Sendable {
             entries.reserveCapacity(rules.count)
             for r in 0 ..< rules.count {
                 let end: Int = decidedStart[r]
+                let textBit = textTests[r] - first[r]
                 let probe = Candidate.Probe(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
+                                            skipPseudo: textTests[r] >= 0 && textBit >= 0 && textBit < 16 ? 1 << UInt16(textBit) : 0,
                                             kindPath: kindTests[r].path,
                                             childRoles: pathRequirements[r].childRoles | positionBits[r], pathKinds: kindTests[r].kinds)
                 entries.append(Candidate(probe: probe, requires: requirements[r], parentRequires: pathRequirements[r].parentNames,
@@ -1250,8 +1262,7 @@ final class RuleTable: Sendable {
                                          keyTests: pathKeyTests[r],
                                          childRequires: pathRequirements[r].childNames,
                                          excludedRoles: roleFilters[r].excludedRoles, parentKinds: roleFilters[r].parentKinds,
-                                         atRoot: roleFilters[r].atRoot, textTest: Int32(textTests[r]),
-                                         keyTestIndices: keyTestIndices[r]))
+                                         atRoot: roleFilters[r].atRoot))
             }
             return entries
         }
@@ -1905,12 +1916,16 @@ struct PathKeyTest: Sendable {
     let byKind: Bool
     let rows: Int
     let passing: [UInt64]
+    /// The rule's tests it stands for that come before ``RuleTable/Candidate/Probe/endTest``, as bits
+    /// counted back from there (bit `i`: test `endTest - 1 - i`, for the last 32): those a list keyed
+    /// by it need not test (``RuleTable/Candidate/Probe/skipPseudo``).
+    let tests: UInt32
 
     func passes(row: Int) -> Bool { passing[row >> 6] >> UInt64(row & 63) & 1 != 0 }
 
-    /// The tests of both (of the same path and key).
-    func and(_ other: [UInt64]) -> PathKeyTest {
-        PathKeyTest(path: path, byKind: byKind, rows: rows, passing: zip(passing, other).map { $0 & $1 })
+    /// The tests of both (of the same path and key), the other's tests being `otherTests`.
+    func and(_ other: [UInt64], tests otherTests: UInt32) -> PathKeyTest {
+        PathKeyTest(path: path, byKind: byKind, rows: rows, passing: zip(passing, other).map { $0 & $1 }, tests: tests | otherTests)
     }
 }
 
