@@ -673,8 +673,8 @@ struct SpeechRun {
         let list = candidateLists + Int(chosen >= 0 ? chosen : split.pointee.other)
         if list.pointee.rules.isEmpty { return nil }
         // In a list chosen by the node's text, each rule's `text = …` condition holds (unless a
-        // property of the tree is named `text`).
-        let skipsTextTests = chosen >= 0 && textIsPseudo
+        // property of the tree is named `text`); a rule with one is in no other list (the `other`
+        // lists hold the rules without), so its ``RuleTable/Candidate/Probe/skipPseudo`` skips it.
         // The list's decision rows for the node's role (none outside the vocabulary: not filtered) and
         // its parent's kind (or the root): the rules whose role and parent conditions hold, as bits
         // (``RuleTable/CandidateList/roleRow``).
@@ -733,6 +733,15 @@ struct SpeechRun {
         } else if list.pointee.needsChildRoles {
             missingChildRoles = ~tree.childRoles(context.node)
         }
+        // The node's place, for rules testing it (``RuleTable/Candidate/positionBits``): the place bits
+        // it lacks.
+        if list.pointee.needsPosition {
+            let first = context.index == 0
+            let followed = hasParent && context.index < tree.childCount(context.parent) &- 1
+            missingChildRoles = missingChildRoles & ~RuleTable.Candidate.positionBits
+                | (first ? RuleTable.Candidate.positionNotFirst : RuleTable.Candidate.positionFirst)
+                | (followed ? RuleTable.Candidate.positionNotFollowed : RuleTable.Candidate.positionFollowed)
+        }
         // The rules whose tests of the list's atom property pass for the node's atom
         // (``RuleTable/CandidateList/atomRow``).
         var atomRow: UnsafePointer<UInt64>? = nil
@@ -790,11 +799,13 @@ struct SpeechRun {
                         continue
                     }
                 }
-                let skipped = skipsTextTests ? candidate.pointee.textTest : -1
+                // The tests the list's rows decided are skipped (``RuleTable/Candidate/Probe/skipPseudo``).
+                var skipped = textIsPseudo ? candidate.pointee.skipPseudo : candidate.pointee.skipAlways
                 var t = candidate.pointee.firstTest
                 let endTest = candidate.pointee.endTest
                 while t < endTest {
-                    if t != skipped && !holds(tests + Int(t), context) { continue rules }
+                    if skipped & 1 == 0 && !holds(tests + Int(t), context) { continue rules }
+                    skipped >>= 1
                     t &+= 1
                 }
                 // The tests the list's rows decide (``RuleTable/Candidate/Probe/endTest``), for a role

@@ -520,9 +520,18 @@ final class RuleTable: Sendable {
             /// vocabulary.
             var firstTest: Int32
             let endTest: Int32
-            /// The index in ``RuleTable/tests`` of the `text = …` condition that the lists are split
-            /// by (-1 for none): a rule in a list chosen by the node's text passes it.
-            let textTest: Int32
+            /// In its list, the tests from ``firstTest`` on (bit `i`: test `firstTest + i`, for the first
+            /// 16) that need no testing because the list's rows decided them: ``skipPseudo`` those of a
+            /// node's text (the `text = …` condition the lists are split by, which a rule in a list
+            /// chosen by the node's text passes; the texts the list's text ``CandidateList/keyRow``
+            /// decides) and of kinds at its key paths, when the `text` property is the pseudo-property;
+            /// ``skipAlways`` the tests of kinds its rows decide whatever a tree's property names are.
+            /// Tested, they were 10.3 k of the 92.5 k calls of `holds` in three passes of `MathAloudBench
+            /// stages` over the first 1,000 arXiv formulas (the kinds of an operator's neighbours, mostly):
+            /// 100.90 M → 100.01 M instructions, L1 instruction misses 827 k → 794 k, mispredicted
+            /// branches 1.476 M → 1.470 M (callgrind, session 46).
+            var skipAlways: UInt16 = 0
+            var skipPseudo: UInt16 = 0
             /// The rule's first test of the kind of a node a path leads to (`previous is fraction`),
             /// tested in the candidate loop before the tests (path -1: none): the first test of most
             /// rules that fail (`implied-times-…`, `transpose-…`), without a call per test (rules
@@ -536,14 +545,37 @@ final class RuleTable: Sendable {
             /// The roles (bits by number) of children the node must have for the rule's conditions
             /// to hold (those tested through a path that starts with a child, that fail when the path
             /// leads nowhere): a mask test in the candidate loop instead of following the path (rules
-            /// stage, session 9).
+            /// stage, session 9). Its top four bits (above every role of the vocabulary) are the node's
+            /// place its `first` and `followed` conditions need (``Candidate/positionBits``), tested by the
+            /// same mask.
             let childRoles: UInt64
             let pathKinds: KindSet
         }
 
+        /// The bits of ``Probe/childRoles`` that a rule's `first`, `not first`, `followed` and `not
+        /// followed` conditions need (the node is its parent's first child, is not, has a next sibling,
+        /// has none: `followed` fails at the root). A run sets those its node lacks in the mask of
+        /// missing child roles (``CandidateList/needsPosition``), so a rule whose place fails is left
+        /// in the candidate loop's first test, not by a call of `holds`: such calls were 15.4 k of the
+        /// 82.2 k in three passes of `MathAloudBench stages` over the first 1,000 arXiv formulas,
+        /// 9.5 k of them failing (`relation-alone-as-script`, `subscript-followed`, `case-end-comma`):
+        /// 100.01 M → 99.52 M instructions, L1 data misses 970 k → 946 k, mispredicted branches
+        /// 1.470 M → 1.457 M (indirect 148 k → 120 k), L1 instruction misses 794 k → 814 k (callgrind,
+        /// session 46). Rows per place (another row read per node) saved as many calls but cost as
+        /// many instructions and 19 k more data misses.
+        /// (Constants, not `static let`s, which are read through their lazy initializers.)
+        static var positionFirst: UInt64 { 1 << 60 }
+        static var positionNotFirst: UInt64 { 1 << 61 }
+        static var positionFollowed: UInt64 { 1 << 62 }
+        static var positionNotFollowed: UInt64 { 1 << 63 }
+        static var positionBits: UInt64 { 0xF << 60 }
+
         /// The same candidate with its tests from `first` on.
         func testing(from first: Int32) -> Candidate {
             var c = self
+            // The text test's bit counted from the new first test (none past the sixteenth).
+            let shift = Int(probe.firstTest - first)
+            c.probe.skipPseudo = shift >= 0 && shift < 16 ? probe.skipPseudo << UInt16(shift) : 0
             c.probe.firstTest = first
             return c
         }
@@ -650,8 +682,10 @@ final class RuleTable: Sendable {
         let secondKeyRow: Int32
         let thirdKeyPath: Int32
         let thirdKeyRow: Int32
+        /// Whether some rule of the list tests the node's place (``Candidate/positionBits``).
+        let needsPosition: Bool
         /// Room that makes the list 192 bytes: three whole cache lines (see above).
-        private let padding: UInt64 = 0
+        private let padding: UInt32 = 0
 
         /// The list's rules in ``Candidates/rules`` (bounds in order when made: not checked again).
         var rules: Range<Int> { Range(uncheckedBounds: (Int(ruleStart), Int(ruleEnd))) }
@@ -660,7 +694,7 @@ final class RuleTable: Sendable {
         /// `masks` (for a vocabulary of `roleCount` roles and `kindCount` kinds), and each rule's
         /// ``Candidate/Probe/pathRow`` in the list appended to `pathRows`.
         init(_ rules: Range<Int>, _ list: [Int], _ entries: [Candidate], masks: inout [UInt64], pathRows: inout [Int32],
-             roleCount: Int, kindCount: Int) {
+             roleCount: Int, kindCount: Int, needsPosition: Bool) {
             ruleStart = Int32(rules.lowerBound)
             ruleEnd = Int32(rules.upperBound)
             let roleBits: UInt64 = roleCount >= 64 ? ~0 : (1 << UInt64(roleCount)) &- 1
@@ -677,7 +711,7 @@ final class RuleTable: Sendable {
                 grandparentNeeds.formUnion(c.grandparentRequires)
                 childNeeds.formUnion(c.childRequires)
                 requiresAny = requiresAny || !c.requires.isEmpty
-                needsChildRoles = needsChildRoles || c.probe.childRoles != 0
+                needsChildRoles = needsChildRoles || c.probe.childRoles & ~Candidate.positionBits != 0
                 needsChildNames = needsChildNames || !c.childRequires.isEmpty
                 needsParentNames = needsParentNames || !c.parentRequires.isEmpty
                 excludesRoles = excludesRoles || c.excludedRoles & roleBits != 0
@@ -686,6 +720,7 @@ final class RuleTable: Sendable {
             needsOneOf = allRequire ? needs : NameSet()
             self.requiresAny = requiresAny
             self.needsChildRoles = needsChildRoles
+            self.needsPosition = needsPosition
             self.needsChildNames = needsChildNames
             self.needsParentNames = needsParentNames
             needsGrandparentNames = !grandparentNeeds.isEmpty
@@ -963,8 +998,12 @@ final class RuleTable: Sendable {
             func add(_ list: [Int]) -> Int32 {
                 let start = order.count
                 for r in list { order.append(Int32(truncatingIfNeeded: r)) }
+                // Whether a rule tests the node's place, worked out here: in the list's making, which
+                // reads each rule once, start-up took 99.24 M instructions, here 98.92 M (`mathaloud speak
+                // 'x^2'` under callgrind, deterministic hashing, session 46).
+                let needsPosition = list.contains { entries[$0].probe.childRoles & Candidate.positionBits != 0 }
                 all.append(CandidateList(start ..< order.count, list, entries, masks: &masks, pathRows: &pathRows,
-                                         roleCount: roleCount, kindCount: kindCount))
+                                         roleCount: roleCount, kindCount: kindCount, needsPosition: needsPosition))
                 return Int32(all.count - 1)
             }
             var byScalar: [UInt32: Int32] = [:]
@@ -1001,9 +1040,43 @@ final class RuleTable: Sendable {
                     emptyList: ranges[""] ?? other, hasEmptyList: ranges[""] != nil, oneByteStart: oneByteStart))
                 byText.append(table)
             }
+            // Per list entry, the tests the list's rows decide (``Candidate/Probe/skipPseudo``): the rule's
+            // text test, and its tests at the list's key paths. A kind key (or the second and third, read
+            // only with the first) is read whatever the tree's names are when the first key is a kind; a
+            // text key only when `text` is the pseudo-property. Packed: the tests skipped always, then
+            // (<< 16) those skipped when `text` is the pseudo-property. Worked out here, after the lists,
+            // for keyed lists only (the text test's bit is the rule's), with no arrays of tuples: in
+            // ``CandidateList/init``, per entry, start-up took 99.44 M instructions, here 99.24 M
+            // (`mathaloud speak 'x^2'` under callgrind, deterministic hashing; 98.61 M before the masks
+            // and place bits, session 46).
+            var skips = [UInt32](repeating: 0, count: order.count)
+            for list in all where list.keyPath >= 0 {
+                let keyPath = list.keyPath, keyIsKind = list.keyIsKind
+                let secondKeyPath = list.secondKeyPath, thirdKeyPath = list.thirdKeyPath
+                for j in list.rules {
+                    let entry = Int(order[j])
+                    let first = Int(entries[entry].probe.firstTest), end = Int(entries[entry].probe.endTest)
+                    var always: UInt32 = 0, pseudo: UInt32 = 0
+                    for test in entries[entry].keyTests {
+                        guard test.path == keyPath && test.byKind == keyIsKind
+                            || test.byKind && (test.path == secondKeyPath || test.path == thirdKeyPath) else { continue }
+                        var bits: UInt32 = 0, back = test.tests
+                        while back != 0 {
+                            let i = end - 1 - back.trailingZeroBitCount - first
+                            if i >= 0 && i < 16 { bits |= 1 << UInt32(i) }
+                            back &= back &- 1
+                        }
+                        if keyIsKind { always |= bits } else { pseudo |= bits }
+                    }
+                    skips[j] = always | (pseudo | always) << 16
+                }
+            }
             self.rules = FrozenArray(count: order.count) {
                 var probe = entries[Int(order[$0])].probe
                 probe.pathRow = pathRows[$0]
+                // The text test's bit is the rule's (``Candidate/testing(from:)``).
+                probe.skipAlways = UInt16(truncatingIfNeeded: skips[$0])
+                probe.skipPseudo |= UInt16(truncatingIfNeeded: skips[$0] >> 16)
                 return probe
             }
             self.masks = FrozenArray(masks)
@@ -1072,9 +1145,10 @@ final class RuleTable: Sendable {
             let kindTest = sorted.first { i in
                 if case .kind(let path, _) = compiled[i].test, path >= 0, !compiled[i].negated { true } else { false }
             }
+            @inline(__always)
             func decided(_ i: Int) -> Bool {
                 switch compiled[i].test {
-                case .role, .parentKind: return true
+                case .role, .parentKind, .followed, .first: return true
                 default: return i == kindTest
                 }
             }
@@ -1123,9 +1197,10 @@ final class RuleTable: Sendable {
         // per path and key, the rows (text or kind numbers, then no node, then a text no test names)
         // that every test of it passes.
         let textRowCount = builder.textIDs.ids.count + 2, kindCount = SemanticKind.allCases.count
-        let pathKeyTests = (0 ..< rules.count).map { [builder] r -> [PathKeyTest] in
+        let pathKeyTests = (0 ..< rules.count).map { [builder, decidedStart] r -> [PathKeyTest] in
             var found: [PathKeyTest] = []
-            for condition in tests[testStart[r] ..< testStart[r + 1]] {
+            for index in testStart[r] ..< testStart[r + 1] {
+                let condition = tests[index]
                 // No node there (and an unnamed text) fails the test, passes it negated.
                 var passing: [UInt64]
                 let path: Int, byKind: Bool, rows: Int
@@ -1155,10 +1230,12 @@ final class RuleTable: Sendable {
                     }
                 default: continue
                 }
+                let back = decidedStart[r] - 1 - index
+                let bit: UInt32 = back >= 0 && back < 32 ? 1 << UInt32(back) : 0
                 if let k = found.firstIndex(where: { $0.path == Int32(path) && $0.byKind == byKind }) {
-                    found[k] = found[k].and(passing)
+                    found[k] = found[k].and(passing, tests: bit)
                 } else {
-                    found.append(PathKeyTest(path: Int32(path), byKind: byKind, rows: rows, passing: passing))
+                    found.append(PathKeyTest(path: Int32(path), byKind: byKind, rows: rows, passing: passing, tests: bit))
                 }
             }
             return found
@@ -1197,6 +1274,20 @@ final class RuleTable: Sendable {
             }
             return (childRoles: childRoles, parentNames: parentNames, childNames: childNames, grandparentNames: grandparentNames)
         }
+        // The place a rule's `first` and `followed` conditions need (``Candidate/positionBits``), above
+        // every role's bit.
+        precondition(SemanticRole.allCases.count <= 60, "roles share Candidate.Probe.childRoles with the place bits")
+        let positionBits = (0 ..< rules.count).map { r in
+            var bits: UInt64 = 0
+            for condition in tests[testStart[r] ..< testStart[r + 1]] {
+                switch condition.test {
+                case .first: bits |= condition.negated ? Candidate.positionNotFirst : Candidate.positionFirst
+                case .followed: bits |= condition.negated ? Candidate.positionNotFollowed : Candidate.positionFollowed
+                default: break
+                }
+            }
+            return bits
+        }
         let roleFilters = (0 ..< rules.count).map { [builder] r in
             RuleTable.roleAndParentFilter(tests[testStart[r] ..< testStart[r + 1]], roleSets: builder.roleSets)
         }
@@ -1205,9 +1296,11 @@ final class RuleTable: Sendable {
             entries.reserveCapacity(rules.count)
             for r in 0 ..< rules.count {
                 let end: Int = decidedStart[r]
+                let textBit = textTests[r] - first[r]
                 let probe = Candidate.Probe(rule: Int32(r), firstTest: Int32(first[r]), endTest: Int32(end),
-                                            textTest: Int32(textTests[r]), kindPath: kindTests[r].path,
-                                            childRoles: pathRequirements[r].childRoles, pathKinds: kindTests[r].kinds)
+                                            skipPseudo: textTests[r] >= 0 && textBit >= 0 && textBit < 16 ? 1 << UInt16(textBit) : 0,
+                                            kindPath: kindTests[r].path,
+                                            childRoles: pathRequirements[r].childRoles | positionBits[r], pathKinds: kindTests[r].kinds)
                 entries.append(Candidate(probe: probe, requires: requirements[r], parentRequires: pathRequirements[r].parentNames,
                                          grandparentRequires: pathRequirements[r].grandparentNames, atomTests: atomTests[r],
                                          keyTests: pathKeyTests[r],
@@ -1870,12 +1963,16 @@ struct PathKeyTest: Sendable {
     let byKind: Bool
     let rows: Int
     let passing: [UInt64]
+    /// The rule's tests it stands for that come before ``RuleTable/Candidate/Probe/endTest``, as bits
+    /// counted back from there (bit `i`: test `endTest - 1 - i`, for the last 32): those a list keyed
+    /// by it need not test (``RuleTable/Candidate/Probe/skipPseudo``).
+    let tests: UInt32
 
     func passes(row: Int) -> Bool { passing[row >> 6] >> UInt64(row & 63) & 1 != 0 }
 
-    /// The tests of both (of the same path and key).
-    func and(_ other: [UInt64]) -> PathKeyTest {
-        PathKeyTest(path: path, byKind: byKind, rows: rows, passing: zip(passing, other).map { $0 & $1 })
+    /// The tests of both (of the same path and key), the other's tests being `otherTests`.
+    func and(_ other: [UInt64], tests otherTests: UInt32) -> PathKeyTest {
+        PathKeyTest(path: path, byKind: byKind, rows: rows, passing: zip(passing, other).map { $0 & $1 }, tests: tests | otherTests)
     }
 }
 
