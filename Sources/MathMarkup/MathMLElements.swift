@@ -174,13 +174,19 @@ extension MathMLTreeBuilder {
         return operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attributes), range: range)
     }
 
+    /// Whether `n` is a row the reader made of one token's parts (``operatorBefore(_:_:range:)``, ``numberAndSign(_:variant:range:attributes:)``,
+    /// ``numberList(_:variant:range:attributes:)``): its children have the token's place, as an author's `mrow` of tokens do not.
+    static func isSplitToken(_ n: MathNode) -> Bool {
+        guard case .row = n.kind, n.range != nil else { return false }
+        return n.children.allSatisfy { $0.range == n.range }
+    }
+
     /// Scripts on a base whose token holds a minus before it (`<msub><mi>−log</mi><mi>b</mi></msub>`, the minus split off the
     /// token by the reader: ``operatorBefore(_:_:range:)``): the minus before the scripted base, as `−\log_b` is (the scripts
     /// were the row's, "negative log sub b, times x"). Other scripts as they are.
     static func signBeforeScripts(_ item: Item) -> Item {
-        guard case let .node(n, marker) = item, marker == nil, let base = n.children.first, case .row = base.kind,
-              base.children.count == 2, case .operator("\u{2212}", _) = base.children[0].kind,
-              base.children[0].range == base.range, base.children[1].range == base.range else { return item }
+        guard case let .node(n, marker) = item, marker == nil, let base = n.children.first, Self.isSplitToken(base),
+              base.children.count == 2, case .operator("\u{2212}", _) = base.children[0].kind else { return item }
         var children = Array(n.children)
         children[0] = base.children[1]
         let scripted = MathNode(n.kind, children, range: n.range, attributes: n.attributes)
@@ -222,18 +228,23 @@ extension MathMLTreeBuilder {
     /// Degree, percent, per mille and the primes (U+00B0, U+0025, U+2030, U+2032 to U+2034).
     static let signsAfterNumbers: Set<UInt32> = [0xB0, 0x25, 0x2030, 0x2032, 0x2033, 0x2034]
 
-    /// A list of numbers in one token (`<mn>1, 0</mn>`, a point's coordinates as OpenStax sets some): the numbers and
-    /// their commas, as `<mn>1</mn><mo>,</mo><mn>0</mn>` is. A comma followed by a space separates no digit
-    /// groups; the token was read as the decimal "1.0". Nil unless every part is a number.
+    /// A list of numbers in one token (`<mn>1, 0</mn>`, a point's coordinates as OpenStax sets some), or a number and the
+    /// list's comma typed after it (`<mn>5,</mn><mi>y</mi>`, `<msub><mi>x</mi><mn>1,</mn></msub>`, 62 formulas of OpenStax's
+    /// algebra books): the numbers and their commas, as `<mn>1</mn><mo>,</mo><mn>0</mn>` is. A comma followed by a space
+    /// or by nothing separates no digit groups: such tokens were read as the decimals "1.0" and "5.". Digit groups typed
+    /// so (`<mn>1,</mn><mn>000</mn>`) are joined again (``MathMLTreeBuilder/decimalsJoined(_:)``). Nil unless every part is a number.
     static func numberList(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
-        guard text.contains(", ") else { return nil }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count >= 2, parts.allSatisfy(\.isDecimalNumeral) else { return nil }
+        let trailingComma = text.hasSuffix(",")
+        guard trailingComma || text.contains(", ") else { return nil }
+        // Split where a comma is followed by a space; a comma between digits stays the number's (`<mn>12,500,</mn>`).
+        let parts = (trailingComma ? String(text.dropLast()) : text).components(separatedBy: ", ").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.allSatisfy(\.isDecimalNumeral) else { return nil }
         var children: [MathNode] = []
         for (k, part) in parts.enumerated() {
             if k > 0 { children.append(operatorLeaf(",", range: range)) }
             children.append(MathNode(.number(part, variant: variant), range: range, attributes: attributes))
         }
+        if trailingComma { children.append(operatorLeaf(",", range: range)) }
         return MathNode(.row, children, range: range)
     }
 
@@ -310,13 +321,6 @@ extension MathMLTreeBuilder {
                 }
             }
             if let signed = Self.numberAndSign(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(signed, marker: nil) }
-            // A comma typed after the digits (`<mn>5,</mn><mi>y</mi>`, `<msub><mi>x</mi><mn>1,</mn></msub>`, as OpenStax's algebra books
-            // set 62 formulas' lists) is the list's comma, not a decimal comma ("5." before); digit groups typed so
-            // (`<mn>1,</mn><mn>000</mn>`) are joined again by the analysis, as `<mn>1</mn><mo>,</mo><mn>000</mn>` is.
-            if text.hasSuffix(","), case let number = String(text.dropLast()), number.isDecimalNumeral {
-                return .node(MathNode(.row, [MathNode(.number(number, variant: variant), range: range, attributes: attrs.leftover),
-                                             Self.operatorLeaf(",", range: range)], range: range), marker: nil)
-            }
             if let list = Self.numberList(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(list, marker: nil) }
             return node(.number(text, variant: variant))
         case "mo":
@@ -363,7 +367,7 @@ extension MathMLTreeBuilder {
             // power was "x superscript 10" and the decimal "1 dot 981".
             // So are a point and digits (`<mtext>0</mtext><mtext>.01</mtext>`, which the row joins: 0.01).
             if variant == nil, case let digits = text.trimmingCharacters(in: .whitespaces),
-               digits.isDecimalNumeral || (digits.hasPrefix(".") && digits.utf8.count > 1 && digits.utf8.dropFirst().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }) {
+               digits.isDecimalNumeral || (digits.hasPrefix(".") && ("0" + digits).isDecimalNumeral) {
                 return node(.number(digits, variant: nil))
             }
             return node(.text(text, variant: variant))

@@ -383,8 +383,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         // A number and the comma typed after it in one token (`<mn>1,</mn>`, split by the reader into the number and a comma
         // of the same place): the number's text.
         func numberBeforeComma(_ n: MathNode) -> String? {
-            guard case .row = n.kind, n.children.count == 2, let t = plain(n.children[0]), n.children[0].range == n.range,
-                  case .operator(",", _) = n.children[1].kind, n.children[1].range == n.range else { return nil }
+            guard Self.isSplitToken(n), n.children.count == 2, let t = plain(n.children[0]),
+                  case .operator(",", _) = n.children[1].kind else { return nil }
             return t
         }
         // Most rows hold no point, no number with a point or a comma and no power of digits.
@@ -540,7 +540,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         func isNumber(_ n: MathNode) -> Bool {
             switch n.kind {
             case .number: return true
-            case .row, .superscript: return n.children.count == 2 && isNumber(n.children[0]) && n.children[0].range == n.range
+            case .row: return Self.isSplitToken(n) && n.children.count == 2 && isNumber(n.children[0])
+            case .superscript: return n.children.count == 2 && isNumber(n.children[0]) && n.children[0].range == n.range
             default: return false
             }
         }
