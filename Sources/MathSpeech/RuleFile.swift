@@ -475,22 +475,28 @@ private func characterCount(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _
 /// The byte ranges of the words of `bytes[range]` (runs of bytes other than space; rule files are
 /// read at every start-up, so their lines are split on bytes).
 private func spaceSeparatedWords(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
-    // Counted first, so that the array is allocated once (it is made for every condition and
-    // `rule` line at start-up).
+    // Counted first, so that the array is allocated once (it is made for every `rule` and `inherit`
+    // line at start-up).
     var count = 0
-    var previous: UInt8 = 0x20
-    for k in range { if bytes[k] != 0x20 && previous == 0x20 { count += 1 }; previous = bytes[k] }
+    forEachWord(bytes, range) { _ in count += 1 }
     var words: [Range<Int>] = []
     words.reserveCapacity(count)
+    forEachWord(bytes, range) { words.append($0) }
+    return words
+}
+
+/// Calls `body` with each word of `bytes[range]` (a run of bytes other than space), in order: the one
+/// scan of ``spaceSeparatedWords(_:_:)``, ``splitAnd(_:_:)`` and ``parseCondition(_:_:)``.
+@inline(__always)
+private func forEachWord(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Void) {
     var i = range.lowerBound
     while i < range.upperBound {
         if bytes[i] == 0x20 { i += 1; continue }
         var end = i
         while end < range.upperBound, bytes[end] != 0x20 { end += 1 }
-        words.append(i ..< end)
+        body(i ..< end)
         i = end
     }
-    return words
 }
 
 /// A rule being read. A struct, not a tuple: a tuple of its twelve fields was copied through the runtime's
@@ -522,21 +528,17 @@ func trimmedRange(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -
 /// Splits the condition text `bytes[range]` on the word `and` (``spaceSeparatedWords(_:_:)``): the
 /// byte ranges between the `and`s, trimmed.
 private func splitAnd(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
-    // The words are found in place, as ``spaceSeparatedWords(_:_:)`` finds them, without an array of
-    // them (one per condition line at start-up).
+    // The words are found in place (``forEachWord(_:_:_:)``), without an array of them (one per
+    // condition line at start-up).
     var parts: [Range<Int>] = []
     parts.reserveCapacity(4)
     var partStart = range.lowerBound
-    var i = range.lowerBound
-    while i < range.upperBound {
-        if bytes[i] == 0x20 { i += 1; continue }
-        var end = i
-        while end < range.upperBound, bytes[end] != 0x20 { end += 1 }
-        if end - i == 3 && bytes[i] == 0x61 && bytes[i + 1] == 0x6E && bytes[i + 2] == 0x64 {
+    forEachWord(bytes, range) { word in
+        let i = word.lowerBound
+        if word.count == 3 && bytes[i] == 0x61 && bytes[i + 1] == 0x6E && bytes[i + 2] == 0x64 {
             parts.append(trimmedRange(bytes, partStart, i))
-            partStart = end
+            partStart = word.upperBound
         }
-        i = end
     }
     parts.append(trimmedRange(bytes, partStart, range.upperBound))
     return parts
@@ -553,15 +555,7 @@ func parseCondition(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) th
     try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: range.count / 2 + 1) {
         (words: UnsafeMutableBufferPointer<Range<Int>>) throws(RuleSyntaxError) -> RuleCondition in
         var n = 0
-        var i = range.lowerBound
-        while i < range.upperBound {
-            if bytes[i] == 0x20 { i += 1; continue }
-            var end = i
-            while end < range.upperBound, bytes[end] != 0x20 { end += 1 }
-            words[n] = i ..< end
-            n += 1
-            i = end
-        }
+        forEachWord(bytes, range) { words[n] = $0; n += 1 }
         return try parseCondition(bytes, range, words: UnsafeBufferPointer(rebasing: words[..<n]))
     }
 }
