@@ -614,7 +614,10 @@ private func parseCondition(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<
         let (test, flip) = try valueTest(words.dropFirst())
         return .preference(name: name, test: test, negated: negated != flip)
     }
-    if isWord(subjectRange, "followed") { return .followed(negated: negated) }
+    if isWord(subjectRange, "followed") {
+        guard words.isEmpty else { throw RuleSyntaxError(message: "'followed' takes nothing after it, found '\(string(after(words)))'") }
+        return .followed(negated: negated)
+    }
     if isWord(subjectRange, "within") {
         guard !words.isEmpty else { throw RuleSyntaxError(message: "write 'within KIND'") }
         if let through = words.firstIndex(where: { isWord($0, "through") }) {
@@ -627,7 +630,9 @@ private func parseCondition(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<
         }
         return .within(kinds: kinds(words), negated: negated)
     }
-    if isWord(subjectRange, "first") { return .first(negated: negated) }
+    // `first` alone is the node's place; followed by a test (`first is identifier`, `first = x`) it names
+    // the first child, as in a path (`last.content`), and is read as one below.
+    if isWord(subjectRange, "first"), words.isEmpty { return .first(negated: negated) }
     if isWord(subjectRange, "parent") {
         guard isWord(words.first, "is") else { throw RuleSyntaxError(message: "write 'parent is KIND'") }
         let (kinds, neg) = kindsAfterIs(words)

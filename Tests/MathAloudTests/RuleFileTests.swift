@@ -105,6 +105,28 @@ import Testing
         }
     }
 
+    /// `first` alone is the node's place among its siblings; followed by a test it is the first child, as in a
+    /// path (`first is identifier` once read as `first`, the test after it dropped). `followed` takes nothing.
+    @Test func firstAndFollowedConditions() throws {
+        let file = try RuleFile(parsing: """
+            style S
+            locale en
+            rule a for implied-times
+              when first and first is identifier and not first.text = x
+              say a
+            """, file: "en/s.rules")
+        let conditions = try #require(file.rules.first).conditions
+        #expect(conditions.count == 3)
+        #expect(conditions[0] == .first(negated: false), "\(conditions)")
+        #expect(conditions[1] == .kind(path: ["first"], kinds: ["identifier"], negated: false), "\(conditions)")
+        do {
+            _ = try RuleFile(parsing: "style S\nlocale en\nrule b for identifier\n  when followed is number\n  say b\n", file: "en/s.rules")
+            Issue.record("expected an error for 'followed is number'")
+        } catch {
+            #expect(error.errors.contains { $0.line == 4 && $0.message.contains("'followed' takes nothing") }, "\(error.errors)")
+        }
+    }
+
     /// `either` … `or`: the `when` conditions hold with one choice; each choice is compiled as a rule of
     /// its own in the rule's place, the examples staying with the first. An `or` without `either`, a
     /// second `either` and a choice without conditions are errors at their lines.
