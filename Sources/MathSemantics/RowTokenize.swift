@@ -152,6 +152,15 @@ extension Analyzer {
         return nil
     }
 
+    /// Two or more low lines (U+005F, or full-width U+FF3F) and nothing else but spaces around them.
+    static func isBlankRun(_ t: String) -> Bool {
+        var lines = 0
+        for u in t.unicodeScalars {
+            if u == "_" || u == "\u{FF3F}" { lines += 1 } else if !u.isSpace { return false }
+        }
+        return lines >= 2
+    }
+
     /// A ``SemanticKind/unit`` leaf for a unit as written.
     mutating func unitLeaf(_ written: String, range: SourceRange?) -> NodeID {
         let mark = b.mark()
@@ -615,6 +624,15 @@ extension Analyzer {
         // Chemistry is read as a whole.
         if m.attributes != nil, Analyzer.chemistryMark(m) != nil {
             let n = chemistry(m, ctx)
+            return Token(.operand, n, text: n)
+        }
+        // A run of underscores in one token (`<mo>___</mo>`, `<mtext>______</mtext>`: a textbook's blank to
+        // fill in, OpenStax's algebra and calculus books, textbook sweep 11) is an operand marked `blank`,
+        // not operators said one by one ("underscore underscore underscore").
+        if scalar == nil, let t = m.leafText, Self.isBlankRun(t) {
+            let mark = b.mark()
+            b.flag(.blank)
+            let n = b.finish(.identifier, mark, text: t.trimmingSpaces, range: m.range, rangeFromChildren: false)
             return Token(.operand, n, text: n)
         }
         // A unit of measure marked in MathML (`class="MathML-Unit"`, `intent=":unit"`).

@@ -171,6 +171,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `comma`, `squared`, `negative-squared`, `superscript`, `subscript`, `fullwidth`, `turned`, …;
     /// ``UnicodeMath/alphabet(of:)``), and MathJax's `calligraphic`, `bold-calligraphic`. Italic on a
     /// letter is how letters are set, no font: `\mathit{x}` and `𝑥` have none (`𝛻`, `\mathit{0}` do).
+    /// `blank` on a run of underscores written as one token (`<mo>___</mo>`), a blank to fill in.
     case identifier
     /// A function name read as a word (`sin`, `log`, `ln`, `lim`, `\operatorname{rank}`). Properties:
     /// `function-class` = `trig` | `hyperbolic` | `log` | `ln` | `exp` | `limit` | `named`.

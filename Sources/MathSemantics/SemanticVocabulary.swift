@@ -94,6 +94,8 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case baseRepeats
     // A number written in two or more capital letters (`<mn>IV</mn>`, a Roman numeral): added after the others
     case capitals
+    // A run of underscores written as one token, a blank to fill in (`<mo>___</mo>`): added after the others
+    case blank
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }
@@ -114,6 +116,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         case .grouped: "grouped"
         case .baseRepeats: "base-repeats"
         case .capitals: "capitals"
+        case .blank: "blank"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"
