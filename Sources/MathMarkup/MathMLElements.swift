@@ -225,6 +225,19 @@ extension MathMLTreeBuilder {
         return MathNode(.row, [amount, operatorLeaf(String(last), range: range)], range: range)
     }
 
+    /// A number and an ellipsis typed after it in one token (`<mtext>5…</mtext>` ending a list, `<mtext>0.271271271…</mtext>`,
+    /// `<mn>3.14...</mn>`: 30 formulas of OpenStax's prealgebra and algebra books, textbook sweep 11): the number and the
+    /// ellipsis, as `<mn>5</mn><mo>…</mo>` is (the text was said as written, the character with it); nil for any other text.
+    static func numberAndEllipsis(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let body: Substring
+        if t.hasSuffix("\u{2026}") { body = t.dropLast() } else if t.hasSuffix("...") { body = t.dropLast(3) } else { return nil }
+        let number = body.trimmingCharacters(in: .whitespaces)
+        guard number.isDecimalNumeral else { return nil }
+        return MathNode(.row, [MathNode(.number(number, variant: variant), range: range, attributes: attributes),
+                               operatorLeaf("\u{2026}", range: range)], range: range)
+    }
+
     /// Degree, percent, per mille and the primes (U+00B0, U+0025, U+2030, U+2032 to U+2034).
     static let signsAfterNumbers: Set<UInt32> = [0xB0, 0x25, 0x2030, 0x2032, 0x2033, 0x2034]
 
@@ -303,6 +316,7 @@ extension MathMLTreeBuilder {
             }
             if variant == .normal { variant = nil }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
+            if let run = Self.numberAndEllipsis(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(run, marker: nil) }
             // A sign written inside the number (`<mn>−5</mn>`, `<mn>-0.2</mn>`, `<mn>–7</mn>` with a hyphen,
             // a minus or a dash, as publishers' tools write negative numbers and exponents) is the minus
             // before the number, as `<mo>−</mo><mn>5</mn>` is: it was "10 raised to the −5 power". Another
@@ -362,6 +376,7 @@ extension MathMLTreeBuilder {
                 }
             }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
+            if variant == nil, let run = Self.numberAndEllipsis(text, variant: nil, range: range, attributes: attrs.leftover) { return .node(run, marker: nil) }
             // Digits set as text (`<msup><mi>x</mi><mtext>10</mtext></msup>`, `<mtext>1</mtext><mo>.</mo><mtext>981</mtext>`, as
             // OpenStax's algebra books set the numbers of 267 formulas of 22,539) are the number, as `<mn>` makes it: the
             // power was "x superscript 10" and the decimal "1 dot 981".

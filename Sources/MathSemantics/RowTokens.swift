@@ -1180,8 +1180,7 @@ extension Analyzer {
         }
         guard written.containsASCII(0x2E), j < end, let over = items[j].raw, case .over = over.kind,
               over.children.count == 2, case .number(let rep, _) = Analyzer.unwrapped(over.children[0]).kind,
-              let (mark, _) = Analyzer.accentLeaf(over.children[1]),
-              let name = Vocabulary.accentName(mark, over: true, stretchy: true), name == .overline || name == .bar
+              Self.isBarMark(over.children[1])
         else { return nil }
         let range = SourceRange.union(m.range, over.range)
         let head = number(written, range: m.range)
@@ -1199,6 +1198,21 @@ extension Analyzer {
     }
 
     /// A node without the rows of one child around it (MathML `<mrow><mn>134</mn></mrow>`).
+    /// The mark of a bar over digits: an overline or a macron (`‾`, `¯`), or a dash or a run of dashes set
+    /// over them (`<mtext>—</mtext>`, `<mtext>–––</mtext>`: OpenStax's algebra books mark a repeating
+    /// decimal's digits so, textbook sweep 11).
+    static func isBarMark(_ m: MathNode) -> Bool {
+        if let (mark, _) = Analyzer.accentLeaf(m), let name = Vocabulary.accentName(mark, over: true, stretchy: true),
+           name == .overline || name == .bar {
+            return true
+        }
+        guard let t = unwrapped(m).leafText, let first = t.unicodeScalars.first,
+              first == "\u{2014}" || first == "\u{2013}" || first == "\u{2012}" || first == "\u{2015}"
+                  || first == "\u{2212}" || first == "-" || first == "_"
+        else { return false }
+        return t.unicodeScalars.allSatisfy { $0 == first }
+    }
+
     static func unwrapped(_ m: MathNode) -> MathNode {
         var n = m
         while case .row = n.kind, n.children.count == 1 { n = n.children[0] }

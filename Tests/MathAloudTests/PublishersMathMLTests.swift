@@ -241,5 +241,19 @@ import Testing
         #expect(say("<msub><mi>b</mi><mrow><mn>1</mn><mn>2</mn></mrow></msub>") != say("<msub><mi>b</mi><mn>12</mn></msub>"))
         #expect(say("<mn>45°</mn><mo>–</mo><mn>90°</mn>").contains("dash 90 degrees"))
         #expect(say("<mtext>2 apples</mtext>").contains("apples"))
+        // Textbook sweep 11: a number and an ellipsis in one token; a repeating decimal's digits under a dash or a run of
+        // dashes, as under a macron; a run of underscores is a blank, not the character said once per underscore.
+        same("<mn>4</mn><mo>,</mo><mtext>5…</mtext>", "<mn>4</mn><mo>,</mo><mn>5</mn><mo>…</mo>")
+        same("<mn>3.14...</mn>", "<mn>3.14</mn><mo>…</mo>")
+        same("<mn>4</mn><mo>.</mo><mover accent=\"true\"><mrow><mn>16</mn></mrow><mtext>—</mtext></mover>",
+             "<mn>4</mn><mo>.</mo><mover accent=\"true\"><mrow><mn>16</mn></mrow><mo>¯</mo></mover>")
+        same("<mn>0</mn><mo>.</mo><mover accent=\"true\"><mn>271</mn><mtext>–––</mtext></mover>",
+             "<mn>0</mn><mo>.</mo><mover accent=\"true\"><mn>271</mn><mo>¯</mo></mover>")
+        #expect(say("<mn>1.9</mn><mover accent=\"true\"><mn>54</mn><mtext>—</mtext></mover>").contains("repeat"))
+        #expect(!say("<mi>sin</mi><mo>(</mo><mo>___</mo><mo>)</mo>").contains("underscore"))
+        #expect(say("<mi>x</mi><mo>=</mo><mtext>______</mtext>") == speaker.speak(tex: #"x = \underline{\qquad}"#).text)
+        // Look-alikes: a number with a dash over it and no decimal point stays as written; one underscore stays.
+        #expect(!say("<mover><mn>5</mn><mo>-</mo></mover>").contains("repeat"))
+        #expect(say("<mi>a</mi><mo>_</mo><mi>b</mi>").contains("underscore"))
     }
 }
