@@ -110,14 +110,15 @@ extension MathMLTreeBuilder {
     /// `<mtext>⋯</mtext>`, `<mi>y</mi><mtext>‴</mtext>`, as OpenStax's calculus books set them: they were said as the
     /// character, "n !", "plus ⋯", "y ‴"). So are a comma and a currency sign (`<mn>131</mn><mtext>,</mtext><mn>072</mn>`,
     /// a number's digit groups, and `<mtext>$</mtext><mn>25</mn>`, as OpenStax's algebra books set 38 and 35 formulas: "131,
-    /// 072" and "$ 25" before).
+    /// 072" and "$ 25" before). So is an angle sign (`<mtext>∠</mtext><mi>A</mi>`, OpenStax's prealgebra, textbook sweep 11:
+    /// said as the character). A degree sign alone stays text: the analysis joins it to the scale after it (`°C`).
     static func operatorSetAsText(_ text: String) -> String? {
         var it = text.unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
         guard let u = it.next() else { return nil }
         while let rest = it.next() { guard rest == " " || rest == "\u{A0}" else { return nil } }
         switch u {
         case "(", ")", "[", "]", "{", "}", "|", "\u{2016}", "!", "\u{2026}", "\u{22EF}", "\u{22EE}", "\u{22F1}",
-             "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}", ",":
+             "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}", ",", "\u{2220}":
             return String(u)
         default:
             // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
@@ -377,6 +378,12 @@ extension MathMLTreeBuilder {
             }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
             if variant == nil, let run = Self.numberAndEllipsis(text, variant: nil, range: range, attributes: attrs.leftover) { return .node(run, marker: nil) }
+            // An angle with its degree sign set as text (`<mtext>180°</mtext>`, 35 formulas of OpenStax's prealgebra, textbook
+            // sweep 11) is the number and the sign, as in `<mn>180°</mn>`.
+            if variant == nil, let signed = Self.numberAndSign(text.trimmingCharacters(in: .whitespaces), variant: nil, range: range,
+                                                               attributes: attrs.leftover) {
+                return .node(signed, marker: nil)
+            }
             // Digits set as text (`<msup><mi>x</mi><mtext>10</mtext></msup>`, `<mtext>1</mtext><mo>.</mo><mtext>981</mtext>`, as
             // OpenStax's algebra books set the numbers of 267 formulas of 22,539) are the number, as `<mn>` makes it: the
             // power was "x superscript 10" and the decimal "1 dot 981".

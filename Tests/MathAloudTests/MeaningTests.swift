@@ -151,20 +151,21 @@ import Testing
     /// A letter the formula applies to a simple argument is a function wherever it stands before
     /// parentheses (`T(n) = 2T(n/2) + n`; with a subscript or an accent, `ψ_0(a) - ψ_0(a+b)`), from TeX
     /// and from MathML; a letter never so applied keeps the product reading (`a(b+c) = ab + ac`).
-    /// SimpleSpeak speaks the parentheses after a letter that may be a function (MathCAT's reading), unless
-    /// the formula writes the same letter before a sum or a product elsewhere, which is an application:
-    /// then both places read "of".
+    /// SimpleSpeak reads a letter before one argument or a list of arguments as applied to them (MathCAT's
+    /// heuristic), and speaks the parentheses after a letter before a sum, a product, a sign or a condition
+    /// (MathCAT's reading), unless the formula writes the same letter before a sum or a product elsewhere,
+    /// which is an application: then both places read "of".
     @Test func aLetterAppliedToASumElsewhereReadsAlikeInSimpleSpeak() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "simplespeak")
         func say(_ tex: String) -> String { normalizedSpeech(speaker.speak(tex: tex).text) }
         #expect(say(#"P(A) = P(A \cap B)"#) == "cap p of cap eigh is equal to cap p of open paren cap eigh intersection cap b close paren")
         #expect(say(#"y(t) = h_1 x(t) + h_2 x(t-1)"#)
-                == "y open paren t close paren is equal to h sub 1 x of t plus h sub 2 x of open paren t minus 1 close paren")
-        // Not without such a place: the letter alone, a condition (`P(A \mid B)`), a list of arguments,
-        // or the place itself (`c(-\log \psi)` holds three items but no other place does).
-        #expect(say(#"P(A)P(B)"#) == "cap p open paren cap eigh close paren cap p open paren cap b close paren")
-        #expect(say(#"P(A \mid B) = P(A)"#) == "cap p open paren cap eigh given cap b close paren is equal to cap p open paren cap eigh close paren")
-        #expect(say(#"\rho(f_i(w), f(w)) < 1"#) == "rho open paren f sub i of w comma f of w close paren is less than 1")
+                == "y of t is equal to h sub 1 x of t plus h sub 2 x of open paren t minus 1 close paren")
+        // One argument or a list of them is applied anyway; a condition (`P(A \mid B)`) or the place itself
+        // (`c(-\log \psi)` holds three items but no other place does) is not without such a place.
+        #expect(say(#"P(A)P(B)"#) == "cap p of cap eigh cap p of cap b")
+        #expect(say(#"P(A \mid B) = P(A)"#) == "cap p open paren cap eigh given cap b close paren is equal to cap p of cap eigh")
+        #expect(say(#"\rho(f_i(w), f(w)) < 1"#) == "rho of open paren f sub i of w comma f of w close paren is less than 1")
         #expect(say(#"c(-\log \psi)"#) == "c open paren negative the log of psi close paren")
         // A product with a sum stays one.
         #expect(say(#"a(b+c) = ab + ac"#) == "eigh open paren b plus c close paren is equal to eigh b plus eigh c")

@@ -245,6 +245,8 @@ import Testing
         // dashes, as under a macron; a run of underscores is a blank, not the character said once per underscore.
         same("<mn>4</mn><mo>,</mo><mtext>5…</mtext>", "<mn>4</mn><mo>,</mo><mn>5</mn><mo>…</mo>")
         same("<mn>3.14...</mn>", "<mn>3.14</mn><mo>…</mo>")
+        same("<mtext>180°</mtext><mo>−</mo><mtext>40°</mtext>", "<mn>180</mn><mo>°</mo><mo>−</mo><mn>40</mn><mo>°</mo>")
+        same("<mtext>∠</mtext><mi>A</mi>", "<mo>∠</mo><mi>A</mi>")
         same("<mn>4</mn><mo>.</mo><mover accent=\"true\"><mrow><mn>16</mn></mrow><mtext>—</mtext></mover>",
              "<mn>4</mn><mo>.</mo><mover accent=\"true\"><mrow><mn>16</mn></mrow><mo>¯</mo></mover>")
         same("<mn>0</mn><mo>.</mo><mover accent=\"true\"><mn>271</mn><mtext>–––</mtext></mover>",
