@@ -26,14 +26,19 @@ extension Analyzer {
             }
             let item = items[i]
             // A lone `{` before a table that ends the row is cases (MathML writes `<mo>{</mo><mtable>`
-            // with no closing fence, or an empty one that the reader dropped).
-            if item.match == RowItem.looseFence, item.scalar == "{", i + 2 == range.upperBound,
+            // with no closing fence, or an empty one that the reader dropped), also when the sentence's
+            // full stop or comma follows it (`<mrow><mrow><mo>{</mo><mtable>…</mtable></mrow><mo>.</mo></mrow>`:
+            // OpenStax's algebra books end their systems of equations so, textbook sweep 11).
+            if item.match == RowItem.looseFence, item.scalar == "{", i + 2 <= range.upperBound,
+               i + 2 == range.upperBound || (i + 3 == range.upperBound && items[i + 2].kind == .operator
+                                             && (items[i + 2].scalar == "." || items[i + 2].scalar == ",")),
                let table = items[i + 1].withRaw({ Analyzer.soleTable($0) }), let table {
                 let t = node(table, ctx)
                 if kind(t) == .lines {
                     let r = SourceRange.union(item.withRaw { $0.range } ?? nil, table.range)
                     tokens.push(Token(.operand, fencedTable(t, open: "{", close: "", range: r)))
-                    break
+                    i += 2
+                    continue
                 }
             }
             // A raw item's node is read borrowed: the input tree holds it throughout.

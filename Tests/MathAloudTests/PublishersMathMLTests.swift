@@ -254,6 +254,10 @@ import Testing
         #expect(say("<mn>1.9</mn><mover accent=\"true\"><mn>54</mn><mtext>—</mtext></mover>").contains("repeat"))
         #expect(!say("<mi>sin</mi><mo>(</mo><mo>___</mo><mo>)</mo>").contains("underscore"))
         #expect(say("<mi>x</mi><mo>=</mo><mtext>______</mtext>") == speaker.speak(tex: #"x = \underline{\qquad}"#).text)
+        // A system of equations after a lone brace, ended by the sentence's full stop, is cases as without it.
+        let system = "<mtable><mtr><mtd><mi>x</mi><mo>=</mo><mn>1</mn></mtd></mtr><mtr><mtd><mi>y</mi><mo>=</mo><mn>2</mn></mtd></mtr></mtable>"
+        #expect(say("<mrow><mrow><mo>{</mo>" + system + "</mrow><mo>.</mo></mrow>").hasPrefix(say("<mo>{</mo>" + system)))
+        #expect(say("<mo>{</mo>" + system + "<mo>.</mo>").hasPrefix(say("<mo>{</mo>" + system)))
         // Look-alikes: a number with a dash over it and no decimal point stays as written; one underscore stays.
         #expect(!say("<mover><mn>5</mn><mo>-</mo></mover>").contains("repeat"))
         #expect(say("<mi>a</mi><mo>_</mo><mi>b</mi>").contains("underscore"))
