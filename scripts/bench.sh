@@ -2,15 +2,20 @@
 # Runs MathAloud's benchmarks (release build) with their peers side by side in the same invocation.
 # Peers: KaTeX (Debian package `katex`, run with node) and mathra (PyPI) for parse, speech and render;
 # the espeak-ng command (Debian package `espeak-ng`, from scripts/install-deps.sh) for voice. Installs them if missing.
-# Usage: scripts/bench.sh [parse|speech|startup|voice|render|documents] [--repeat N]
+# Usage: [ORDERED=1] scripts/bench.sh [parse|speech|startup|voice|render|documents] [--repeat N]
 #        scripts/bench.sh locales [RULES_DIR] — cold start per locale (hyperfine); RULES_DIR adds locales read from disk
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 what="${1:-parse}"
 [[ $# -gt 0 ]] && shift
-# Release builds with the Swift runtime linked statically, as shipped (scripts/demo.sh builds the same).
+# Release builds with the Swift runtime linked statically, as shipped (scripts/demo.sh builds the same);
+# ORDERED=1: with the hot code laid out together at link time (scripts/build-release.sh --ordered).
 build() {
+  if [[ ${ORDERED:-0} == 1 ]]; then
+    bin="$(scripts/build-release.sh --ordered)"
+    return
+  fi
   swift build -c release --static-swift-stdlib --product MathAloudBench
   swift build -c release --static-swift-stdlib --product mathaloud
   bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
