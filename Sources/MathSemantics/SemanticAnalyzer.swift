@@ -884,11 +884,22 @@ struct Analyzer {
             n = filled[0]
         }
         switch n.kind {
-        case .operator(let t, let p): return (t, p.stretchy)
+        case .operator(let t, let p): return lineRun(t).map { ($0, true) } ?? (t, p.stretchy)
         case .identifier(let t, _) where t.soleScalar != nil: return (t, false)
         case .text(let t, _) where t.soleScalar != nil: return (t, false)
+        case .identifier(let t, _), .text(let t, _): return lineRun(t).map { ($0, true) }
         default: return nil
         }
+    }
+
+    /// A line drawn as a run of one line character (`____` under the last addend of a sum written in columns,
+    /// `‾‾‾`; OpenStax's prealgebra, textbook sweep 11): that character, the line's accent (it was said "69 with
+    /// ____ under it").
+    static func lineRun(_ t: String) -> String? {
+        let scalars = t.unicodeScalars
+        guard let first = scalars.first, first == "_" || first == "\u{203E}" || first == "\u{AF}",
+              scalars.count >= 2, scalars.allSatisfy({ $0 == first }) else { return nil }
+        return String(first)
     }
 
     // MARK: Tables

@@ -254,6 +254,9 @@ import Testing
         #expect(say("<mn>1.9</mn><mover accent=\"true\"><mn>54</mn><mtext>—</mtext></mover>").contains("repeat"))
         #expect(!say("<mi>sin</mi><mo>(</mo><mo>___</mo><mo>)</mo>").contains("underscore"))
         #expect(say("<mi>x</mi><mo>=</mo><mtext>______</mtext>") == speaker.speak(tex: #"x = \underline{\qquad}"#).text)
+        // A line of underscores under the last addend of a sum in columns is the underline, not a blank.
+        same("<munder accentunder=\"true\"><mrow><mo>+</mo><mn>69</mn></mrow><mtext>____</mtext></munder>",
+             "<munder accentunder=\"true\"><mrow><mo>+</mo><mn>69</mn></mrow><mo>_</mo></munder>")
         // A system of equations after a lone brace, ended by the sentence's full stop, is cases as without it.
         let system = "<mtable><mtr><mtd><mi>x</mi><mo>=</mo><mn>1</mn></mtd></mtr><mtr><mtd><mi>y</mi><mo>=</mo><mn>2</mn></mtd></mtr></mtable>"
         #expect(say("<mrow><mrow><mo>{</mo>" + system + "</mrow><mo>.</mo></mrow>").hasPrefix(say("<mo>{</mo>" + system)))
