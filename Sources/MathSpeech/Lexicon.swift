@@ -248,7 +248,7 @@ public struct Lexicon: Sendable {
             self.otherStyleWords = otherStyleWords.entries.isEmpty ? nil : SearchTable(otherStyleWords)
             foreign = chain.filter { LocaleTag($0.tag).language != language }.map { ($0.tag, $0.symbols, $0.functions, $0.numbers) }
             spelled = SpelledNumbers(own.lazy.compactMap(\.parsedSettings.numberSpelling).first ?? .table)
-            endings = NumberForm.allCases.map { EndingRules(prefix: $0.keyPrefix, tables: own.map(\.numbers)) }
+            endings = EndingRules.byForm(tables: own.map(\.numbers))
             pluralRules = own.lazy.map(\.parsedSettings.pluralRules).first { !$0.isEmpty } ?? PluralRules()
         }
 

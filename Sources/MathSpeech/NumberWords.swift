@@ -104,21 +104,40 @@ struct EndingRules: Sendable {
     /// (ending, entry), longest ending first, `*` last.
     let rules: [(ending: String, entry: WordTable.Entry)]
 
-    /// The rules with prefix `prefix-ending.` of a chain of number tables (a more specific table's rule
-    /// for an ending replaces its parent's).
-    init(prefix: String, tables: [WordTable]) {
-        let head = prefix + "-ending."
-        var byEnding: [String: WordTable.Entry] = [:]
+    /// The rules of each number form (by ``NumberForm/index``) of a chain of number tables, keys
+    /// `FORM-ending.ENDING` (a more specific table's rule for an ending replaces its parent's). The
+    /// tables' keys are read once for the five forms, each key's form found by the bytes before its
+    /// first `-` (no form's name has one) and only then tested as a string: each key tested with
+    /// `hasPrefix` per form (slow for a key that is not ASCII), and the rules sorted on lengths
+    /// counted per comparison, took 6.4 M instructions for Polish's 109 rules (`mathaloud speak
+    /// --locale pl 'x^2'` under callgrind).
+    static func byForm(tables: [WordTable]) -> [EndingRules] {
+        let heads = NumberForm.allCases.map { $0.keyPrefix + "-ending." }
+        let names = NumberForm.allCases.map { Array($0.keyPrefix.utf8) }
+        var byEnding = [[String: WordTable.Entry]](repeating: [:], count: heads.count)
         for table in tables {
-            for (key, entry) in table.entries where key.hasPrefix(head) {
-                let ending = String(key.dropFirst(head.count))
-                if byEnding[ending] == nil { byEnding[ending] = entry }
+            for (key, entry) in table.entries {
+                var key = key
+                let form = key.withUTF8 { bytes -> Int? in
+                    guard let dash = bytes.firstIndex(of: 0x2D) else { return nil }
+                    return names.firstIndex { $0.elementsEqual(bytes[..<dash]) }
+                }
+                guard let form, key.hasPrefix(heads[form]) else { continue }
+                let ending = String(key.dropFirst(heads[form].count))
+                if byEnding[form][ending] == nil { byEnding[form][ending] = entry }
             }
         }
-        rules = byEnding.map { ($0.key, $0.value) }.sorted { a, b in
-            if a.ending == "*" || b.ending == "*" { return b.ending == "*" && a.ending != "*" }
-            return (a.ending.count, a.ending) > (b.ending.count, b.ending)
+        return byEnding.map(EndingRules.init)
+    }
+
+    /// The rules of one form, by their endings.
+    private init(_ byEnding: [String: WordTable.Entry]) {
+        // Sorted on each ending's length counted once, not per comparison.
+        let sorted = byEnding.map { (isAny: $0.key == "*", length: $0.key.count, ending: $0.key) }.sorted { a, b in
+            if a.isAny || b.isAny { return b.isAny && !a.isAny }
+            return (a.length, a.ending) > (b.length, b.ending)
         }
+        rules = sorted.map { ($0.ending, byEnding[$0.ending]!) }
     }
 
     var isEmpty: Bool { rules.isEmpty }
