@@ -157,13 +157,10 @@ extension Analyzer {
         return nil
     }
 
-    /// Two or more low lines (U+005F, or full-width U+FF3F) and nothing else but spaces around them.
+    /// Two or more low lines (U+005F, or full-width U+FF3F) and nothing else but spaces.
     static func isBlankRun(_ t: String) -> Bool {
-        var lines = 0
-        for u in t.unicodeScalars {
-            if u == "_" || u == "\u{FF3F}" { lines += 1 } else if !u.isSpace { return false }
-        }
-        return lines >= 2
+        guard let (u, count) = t.repeatedScalar else { return false }
+        return count >= 2 && (u == "_" || u == "\u{FF3F}")
     }
 
     /// A ``SemanticKind/unit`` leaf for a unit as written.

@@ -1197,22 +1197,22 @@ extension Analyzer {
         return (n, j - i + 1)
     }
 
-    /// A node without the rows of one child around it (MathML `<mrow><mn>134</mn></mrow>`).
-    /// The mark of a bar over digits: an overline or a macron (`‾`, `¯`), or a dash or a run of dashes set
-    /// over them (`<mtext>—</mtext>`, `<mtext>–––</mtext>`: OpenStax's algebra books mark a repeating
-    /// decimal's digits so, textbook sweep 11).
+    /// The mark of a bar over digits: an overline or a macron (`‾`, `¯`, or a run of them), or a dash or a run
+    /// of dashes set over them (`<mtext>—</mtext>`, `<mtext>–––</mtext>`: OpenStax's algebra books mark a
+    /// repeating decimal's digits so, textbook sweep 11).
     static func isBarMark(_ m: MathNode) -> Bool {
         if let (mark, _) = Analyzer.accentLeaf(m), let name = Vocabulary.accentName(mark, over: true, stretchy: true),
            name == .overline || name == .bar {
             return true
         }
-        guard let t = unwrapped(m).leafText, let first = t.unicodeScalars.first,
-              first == "\u{2014}" || first == "\u{2013}" || first == "\u{2012}" || first == "\u{2015}"
-                  || first == "\u{2212}" || first == "-" || first == "_"
-        else { return false }
-        return t.unicodeScalars.allSatisfy { $0 == first }
+        guard let (u, _) = unwrapped(m).leafText?.repeatedScalar else { return false }
+        switch u {
+        case "\u{2014}", "\u{2013}", "\u{2012}", "\u{2015}", "\u{2212}", "-", "_": return true
+        default: return false
+        }
     }
 
+    /// A node without the rows of one child around it (MathML `<mrow><mn>134</mn></mrow>`).
     static func unwrapped(_ m: MathNode) -> MathNode {
         var n = m
         while case .row = n.kind, n.children.count == 1 { n = n.children[0] }

@@ -896,10 +896,8 @@ struct Analyzer {
     /// `‾‾‾`; OpenStax's prealgebra, textbook sweep 11): that character, the line's accent (it was said "69 with
     /// ____ under it").
     static func lineRun(_ t: String) -> String? {
-        let scalars = t.unicodeScalars
-        guard let first = scalars.first, first == "_" || first == "\u{203E}" || first == "\u{AF}",
-              scalars.count >= 2, scalars.allSatisfy({ $0 == first }) else { return nil }
-        return String(first)
+        guard let (u, count) = t.repeatedScalar, count >= 2, u == "_" || u == "\u{203E}" || u == "\u{AF}" else { return nil }
+        return String(u)
     }
 
     // MARK: Tables

@@ -310,6 +310,19 @@ extension String {
         var it = unicodeScalars.makeIterator()
         return it.next() != nil && it.next() != nil
     }
+
+    /// The one scalar the string repeats, spaces aside, and how many times (`"___"` is `_` three times, a
+    /// line or a blank drawn with a character); nil for a string of spaces or of two different scalars.
+    var repeatedScalar: (scalar: Unicode.Scalar, count: Int)? {
+        var found: Unicode.Scalar?
+        var count = 0
+        for u in unicodeScalars where !u.isSpace {
+            if let found, found != u { return nil }
+            found = u
+            count += 1
+        }
+        return found.map { ($0, count) }
+    }
 }
 
 extension Unicode.Scalar {
