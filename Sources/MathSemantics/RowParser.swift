@@ -953,7 +953,8 @@ extension Analyzer {
                 factors.push(n)
                 factors.push(arg)
                 defer { factors.truncate(to: base) }
-                return impliedTimes(base..<factors.count, possibleFunction: true, appliedElsewhere: elsewhere)
+                return impliedTimes(base..<factors.count, possibleFunction: true, appliedElsewhere: elsewhere,
+                                    oneArgument: holdsOneArgument(arg))
             case .none:
                 break
             }
@@ -1565,7 +1566,8 @@ extension Analyzer {
 
     /// ``SemanticKind/impliedTimes`` over `factors[r]`, with an invisible-times operator leaf (U+2062,
     /// class `bin`) between each two so rules can speak "times" where ClearSpeak ImpliedTimes wants it.
-    mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool, appliedElsewhere: Bool = false) -> NodeID {
+    mutating func impliedTimes(_ r: Range<Int>, possibleFunction: Bool, appliedElsewhere: Bool = false,
+                               oneArgument: Bool = false) -> NodeID {
         let chemical = !possibleFunction && mayBeChemicalFormula(r) && tree.isChemicalFormula(r.map { factors[$0] })
         if chemical { for i in r { factors[i] = elementsOfWords(factors[i]) } } else { markQuadraticForms(r) }
         let mark = b.mark()
@@ -1581,7 +1583,22 @@ extension Analyzer {
         }
         if possibleFunction { b.flag(.possibleFunction) } else if chemical { b.flag(.chemical) }
         if appliedElsewhere { b.flag(.appliedElsewhere) }
+        if oneArgument { b.flag(.oneArgument) }
         return b.finish(.impliedTimes, mark)
+    }
+
+    /// Whether parentheses or brackets hold one argument or a list of them: a letter, a number, or one
+    /// scripted letter, fraction, root, accent or primed letter, not a row of them, or items separated by
+    /// commas (`s(t)`, `J_n(x_1)`, `u(x, t)`; not `b(xy)`, `c(x + 1)`, `P(A | B)`, `P(r(t))`). MathCAT
+    /// reads a name before such parentheses as a function (its documented heuristic): nothing else makes
+    /// an author write them (SimpleSpeak's `one-argument` readings, textbook sweep 11).
+    func holdsOneArgument(_ fenced: NodeID) -> Bool {
+        guard tree.kind(fenced) == .fenced, let open = tree.string(fenced, .open), open == "(" || open == "[",
+              let content = tree.child(fenced, .content) else { return false }
+        switch tree.kind(content) {
+        case .identifier, .number, .subscript, .power, .fraction, .root, .accent, .primes, .list: return true
+        default: return false
+        }
     }
 
     /// Marks `base-repeats` on a power of the letter T among `factors[r]` whose base one of the next

@@ -159,7 +159,10 @@ extension Analyzer {
 
     /// Two or more low lines (U+005F, or full-width U+FF3F) and nothing else but spaces.
     static func isBlankRun(_ t: String) -> Bool {
-        guard let (u, count) = t.repeatedScalar else { return false }
+        // Every token of two scalars or more is asked: its first byte answers for nearly all (`_` is 0x5F,
+        // U+FF3F begins with 0xEF; a space first is rare).
+        guard let first = t.utf8.first, first == 0x5F || first == 0xEF || first == 0x20,
+              let (u, count) = t.repeatedScalar else { return false }
         return count >= 2 && (u == "_" || u == "\u{FF3F}")
     }
 

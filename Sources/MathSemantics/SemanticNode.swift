@@ -208,7 +208,8 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// "times" where ClearSpeak ImpliedTimes wants it (before a spoken fence…). Property
     /// `possible-function` on a letter followed by parentheses that ClearSpeak may read as a function
     /// (`k(5)`, `P(A)`, `E[X]`: exactly the letter, the operator and the ``fenced`` group; rules choose
-    /// "k of 5" or "a times (b + c)" from the group's properties), and `applied-elsewhere` with it when the
+    /// "k of 5" or "a times (b + c)" from the group's properties; `one-argument` with it when the group holds
+    /// one argument or a list of them: `s(t)`, `u(x, t)`, not `b(xy)`), and `applied-elsewhere` with it when the
     /// formula writes the same letter before brackets holding a sum or a product (`P(A) = P(A ∩ B)/P(B)`,
     /// where that one is an ``application``). An invisible times written in MathML
     /// is this same operator. Property `chemical` on a chemical formula (`H_2O`, `SO_4^{2-}`: element

@@ -96,6 +96,8 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case capitals
     // A run of underscores written as one token, a blank to fill in (`<mo>___</mo>`): added after the others
     case blank
+    // Parentheses after a possible function that hold one argument or a list of them (`s(t)`): added after the others
+    case oneArgument
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }
@@ -117,6 +119,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         case .baseRepeats: "base-repeats"
         case .capitals: "capitals"
         case .blank: "blank"
+        case .oneArgument: "one-argument"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"

@@ -124,12 +124,12 @@ public struct Contractions: Sendable {
     /// The runs of bytes other than the space in `text`: at least as many as the words of
     /// `text.split(separator: " ")`.
     private static func spaceSeparatedRuns(_ text: String) -> Int {
-        var runs = 0, previous: UInt8 = 0x20
-        for b in text.utf8 {
-            if b != 0x20 && previous == 0x20 { runs += 1 }
-            previous = b
+        var text = text
+        return text.withUTF8 { bytes in
+            var runs = 0
+            forEachWord(bytes, 0 ..< bytes.count) { _ in runs += 1 }
+            return runs
         }
-        return runs
     }
 
     /// No contractions.

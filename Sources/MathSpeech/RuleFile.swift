@@ -486,9 +486,10 @@ private func spaceSeparatedWords(_ bytes: UnsafeBufferPointer<UInt8>, _ range: R
 }
 
 /// Calls `body` with each word of `bytes[range]` (a run of bytes other than space), in order: the one
-/// scan of ``spaceSeparatedWords(_:_:)``, ``splitAnd(_:_:)`` and ``parseCondition(_:_:)``.
+/// scan of ``spaceSeparatedWords(_:_:)``, ``splitAnd(_:_:)``, ``parseCondition(_:_:)`` and the words of a
+/// contraction's key (``Contractions``).
 @inline(__always)
-private func forEachWord(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Void) {
+func forEachWord(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Void) {
     var i = range.lowerBound
     while i < range.upperBound {
         if bytes[i] == 0x20 { i += 1; continue }
