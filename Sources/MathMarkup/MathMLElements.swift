@@ -210,6 +210,52 @@ extension MathMLTreeBuilder {
                                MathNode(.text(String(rest), variant: nil), range: range, attributes: attributes)], range: range)
     }
 
+    /// A currency sign and an amount in one token (`<mtext>$100</mtext>`, `<mn>$9.99</mn>`, `<mtext>−$25</mtext>`,
+    /// `<mtext>50¢</mtext>`, as OpenStax's algebra books set the amounts of 826 formulas of 90,541, textbook sweep 12), with
+    /// a sentence's period or comma typed after it (`<mtext>$999.</mtext>`): the sign and the number, as
+    /// `<mo>$</mo><mn>100</mn>` is ("100 dollars"; the token was said as written, "$100"). A sign alone in a number
+    /// token (`<mn>$</mn><mn>42</mn>`) is the sign, as `<mo>$</mo>` is. Nil for any other text.
+    static func currencyAndAmount(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        var scalars = Substring(text.trimmingCharacters(in: .whitespaces)).unicodeScalars
+        func isCurrency(_ u: Unicode.Scalar?) -> Bool { u?.properties.generalCategory == .currencySymbol }
+        if scalars.count == 1, isCurrency(scalars.first) { return operatorLeaf(String(text.trimmingCharacters(in: .whitespaces)), range: range, attributes: attributes) }
+        var before: [MathNode] = [], after: [MathNode] = []
+        if let first = scalars.first, leadingMinusSigns.contains(first.value) {
+            before.append(operatorLeaf("\u{2212}", range: range))
+            scalars.removeFirst()
+        }
+        if let last = scalars.last, last == "." || last == "," || last == ";" {
+            after.append(operatorLeaf(String(last), range: range))
+            scalars.removeLast()
+        }
+        let sign: Unicode.Scalar, signFirst: Bool
+        if let first = scalars.first, isCurrency(first) {
+            sign = first; signFirst = true; scalars.removeFirst()
+        } else if let last = scalars.last, isCurrency(last), before.isEmpty {
+            sign = last; signFirst = false; scalars.removeLast()
+        } else {
+            return nil
+        }
+        let amount = String(scalars)
+        guard isGroupedNumeral(amount) else { return nil }
+        let number = MathNode(.number(amount, variant: nil), range: range, attributes: attributes)
+        let signLeaf = operatorLeaf(String(sign), range: range)
+        return MathNode(.row, before + (signFirst ? [signLeaf, number] : [number, signLeaf]) + after, range: range)
+    }
+
+    /// Digits with single separators between them and no more than one point (`1,000,000`, `42,888.18`, `9.99`): a number
+    /// the analysis reads with its digit groups.
+    static func isGroupedNumeral(_ s: String) -> Bool {
+        var afterDigit = false, points = 0, digits = 0
+        for u in s.utf8 {
+            if u >= 0x30 && u <= 0x39 { afterDigit = true; digits += 1; continue }
+            guard u == 0x2C || u == 0x2E, afterDigit else { return false }
+            if u == 0x2E { points += 1 }
+            afterDigit = false
+        }
+        return digits > 0 && afterDigit && points <= 1
+    }
+
     /// A number and the sign after it in one token (`<mn>90°</mn>`, `<mn>45%</mn>`, `<mn>12′</mn>`, as OpenStax's
     /// algebra books set 398 angles of 22,539 formulas): the number and the sign, as `<mn>90</mn><mo>°</mo>` and TeX's
     /// `12'` are ("90 degrees"; the character was said as written); nil for any other text.
@@ -317,6 +363,7 @@ extension MathMLTreeBuilder {
             }
             if variant == .normal { variant = nil }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
+            if variant == nil, let money = Self.currencyAndAmount(text, range: range, attributes: attrs.leftover) { return .node(money, marker: nil) }
             if let run = Self.numberAndEllipsis(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(run, marker: nil) }
             // A sign written inside the number (`<mn>−5</mn>`, `<mn>-0.2</mn>`, `<mn>–7</mn>` with a hyphen,
             // a minus or a dash, as publishers' tools write negative numbers and exponents) is the minus
@@ -368,6 +415,8 @@ extension MathMLTreeBuilder {
             // `<mtext>-plane</mtext>`, as OpenStax's calculus books set a compound word: "y minus axis") is the word's hyphen, as
             // TeX's `\text{-axis}` is; before infinity, the minus (``negativeInfinity(_:variant:range:attributes:)``).
             if let negative = Self.negativeInfinity(text, variant: nil, range: range, attributes: attrs.leftover) { return negative }
+            // A currency sign with its amount (`<mtext>$100</mtext>`): ``currencyAndAmount(_:range:attributes:)``.
+            if variant == nil, let money = Self.currencyAndAmount(text, range: range, attributes: attrs.leftover) { return .node(money, marker: nil) }
             if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}" {
                 if rest.isDecimalNumeral {
                     return Self.operatorBefore(op, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)

@@ -889,6 +889,8 @@ extension Analyzer {
             let repeating = kind == .number && (next == .operator || next == .underOver)
             let unit = next == .identifier || next == .other || next == .scripts || next == .fraction
                 || (next == .operator && items[i + 1].scalar == "\u{2062}" && i + 2 < end)
+                // A currency sign set as an operator after an amount (`<mn>50</mn><mo>¢</mo>`), as `<mi>¢</mi>` is.
+                || (next == .operator && kind == .number && items[i + 1].mayBeCurrency)
             let currencyFirst = next == .number && items[i].mayBeCurrency
             guard items[i].mayStartPattern || currencyFirst || (unit && items[i].isNumeralText), prescripts || repeating || unit || currencyFirst,
                   let m = items[i].raw else {
@@ -1306,6 +1308,11 @@ extension Analyzer {
                 if !nameMayBeUnit, let c = Vocabulary.nameClass(t), c != .limit, c != .named { return nil }
                 if let key = Vocabulary.unitKey(t, names: names) { return (t, key, nil, m.range) }
                 return nil
+            case .operator(let t, _):
+                // A currency sign after an amount set as an operator (`<mn>50</mn><mo>¢</mo>`, and `<mtext>¢</mtext>`, which
+                // the reader makes one), as the identifier `<mi>¢</mi>` is ("50 cents"; it was the sign's word, "50 cent").
+                guard UnitSymbols.isCurrency(t), let key = Vocabulary.unitKey(t, names: names) else { return nil }
+                return (t, key, nil, m.range)
             case .superscript where m.children.count == 2:
                 guard let p = unitPower(m.children[1]), p > 0,
                       let (base, key) = poweredUnit(m.children[0].groupContent, names: names) else { return nil }

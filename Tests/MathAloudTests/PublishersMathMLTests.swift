@@ -264,5 +264,19 @@ import Testing
         // Look-alikes: a number with a dash over it and no decimal point stays as written; one underscore stays.
         #expect(!say("<mover><mn>5</mn><mo>-</mo></mover>").contains("repeat"))
         #expect(say("<mi>a</mi><mo>_</mo><mi>b</mi>").contains("underscore"))
+        // Textbook sweep 12: a currency sign and its amount in one token (a sentence's full stop, a minus with them), and a
+        // currency sign set as an operator or text after an amount, read as the sign and the number are in TeX.
+        same("<mtext>$100</mtext>", "<mo>$</mo><mn>100</mn>")
+        same("<mn>$9.99</mn><mo>÷</mo><mn>3</mn>", "<mo>$</mo><mn>9.99</mn><mo>÷</mo><mn>3</mn>")
+        same("<mtext>$1,000,000.</mtext>", "<mo>$</mo><mn>1,000,000</mn><mo>.</mo>")
+        same("<mtext>−$25</mtext>", "<mo>−</mo><mo>$</mo><mn>25</mn>")
+        same("<mn>$</mn><mn>42,888.18</mn>", "<mo>$</mo><mn>42,888.18</mn>")
+        #expect(say("<mtext>$100</mtext>") == speaker.speak(tex: #"\$100"#).text)
+        #expect(say("<mn>50</mn><mo>¢</mo>") == say("<mn>50</mn><mi>¢</mi>"))
+        #expect(say("<mtext>50¢</mtext>") == speaker.speak(tex: "50¢").text)
+        #expect(say("<mn>1</mn><mo>¢</mo>") == say("<mn>1</mn><mi>¢</mi>"))
+        // Look-alikes: a rate or a phrase with an amount in it stays text; so does a sign between two points.
+        #expect(say("<mtext>$15/h</mtext>").contains("$15/h"))
+        #expect(say("<mtext>$1.2.3</mtext>").contains("$1.2.3"))
     }
 }
