@@ -111,14 +111,17 @@ extension MathMLTreeBuilder {
     /// character, "n !", "plus ⋯", "y ‴"). So are a comma and a currency sign (`<mn>131</mn><mtext>,</mtext><mn>072</mn>`,
     /// a number's digit groups, and `<mtext>$</mtext><mn>25</mn>`, as OpenStax's algebra books set 38 and 35 formulas: "131,
     /// 072" and "$ 25" before). So is an angle sign (`<mtext>∠</mtext><mi>A</mi>`, OpenStax's prealgebra, textbook sweep 11:
-    /// said as the character). A degree sign alone stays text: the analysis joins it to the scale after it (`°C`).
+    /// said as the character). So are quotation marks. A degree sign alone stays text: the analysis joins it to the scale after it (`°C`).
     static func operatorSetAsText(_ text: String) -> String? {
         var it = text.unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
         guard let u = it.next() else { return nil }
         while let rest = it.next() { guard rest == " " || rest == "\u{A0}" else { return nil } }
         switch u {
         case "(", ")", "[", "]", "{", "}", "|", "\u{2016}", "!", "\u{2026}", "\u{22EF}", "\u{22EE}", "\u{22F1}",
-             "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}", ",", "\u{2220}":
+             "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}", ",", "\u{2220}",
+             // Quotation marks (`<mtext>“</mtext><mi>y</mi>`, as OpenStax's calculus books quote a formula's part: said as the
+             // character before, "“ y"), as `<mo>“</mo>` is.
+             "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
             return String(u)
         default:
             // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
@@ -208,6 +211,65 @@ extension MathMLTreeBuilder {
               rest.unicodeScalars.count <= 3 || rest.unicodeScalars.contains(where: { !("a" ... "z").contains($0) }) else { return nil }
         return MathNode(.row, [MathNode(.number(String(text[..<space]), variant: nil), range: range),
                                MathNode(.text(String(rest), variant: nil), range: range, attributes: attributes)], range: range)
+    }
+
+    /// Signs and numbers set as one text, without a letter (`<mtext>(−∞, ∞)</mtext>`, `<mtext>−∞.</mtext>`, `<mtext>.)</mtext>`,
+    /// `<mtext>),</mtext>`, `<mtext>$900, $1,600</mtext>`, as OpenStax's books set an interval, a limit or a sentence's
+    /// punctuation after a formula: 226 formulas of 90,541, textbook sweep 12, said as the characters): each sign as it reads
+    /// set as text alone (a bracket, comma, quotation mark, ellipsis, currency, percent, degree or mathematical symbol the operator; a
+    /// full stop, colon or other punctuation the text), a run of digits with its digit groups the number, ∞ the
+    /// identifier, three full stops the ellipsis. Nil for a text of one sign, of one mark repeated (a line or a blank), with
+    /// a letter, another character or a number of two points (`1.2.3`).
+    static func signsSetAsText(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        let scalars = Array(text.unicodeScalars)
+        // A point before digits first (`<mtext>1</mtext><mtext>.4 + 1</mtext>`) is a decimal's, begun before the text.
+        if scalars.count >= 2, scalars[0] == ".", ("0" ... "9").contains(scalars[1]) { return nil }
+        // A run of one mark (`–––`, `‾‾`) is a line or a blank (the analysis reads it so); three full stops are the ellipsis.
+        let marks = scalars.filter { $0 != " " && $0 != "\u{A0}" }
+        if let first = marks.first, first != ".", marks.allSatisfy({ $0 == first }) { return nil }
+        var parts: [MathNode] = [], signs = 0, k = 0
+        func isDigit(_ u: Unicode.Scalar) -> Bool { ("0" ... "9").contains(u) }
+        while k < scalars.count {
+            let u = scalars[k]
+            if u == " " || u == "\u{A0}" { k += 1; continue }
+            if isDigit(u) {
+                var end = k + 1
+                while end < scalars.count, isDigit(scalars[end])
+                        || ((scalars[end] == "," || scalars[end] == ".") && end + 1 < scalars.count && isDigit(scalars[end + 1])) { end += 1 }
+                let digits = String(String.UnicodeScalarView(scalars[k ..< end]))
+                // Numbered sections (`1.2.3`) are no number.
+                guard isGroupedNumeral(digits) else { return nil }
+                parts.append(MathNode(.number(digits, variant: nil), range: range, attributes: attributes))
+                k = end
+                continue
+            }
+            signs += 1
+            if u == ".", k + 2 < scalars.count, scalars[k + 1] == ".", scalars[k + 2] == "." {
+                parts.append(operatorLeaf("\u{2026}", range: range))
+                k += 3
+                continue
+            }
+            let c = String(u)
+            if Self.signsAfterNumbers.contains(u.value) {
+                parts.append(operatorLeaf(c, range: range))
+                k += 1
+                continue
+            }
+            switch u.properties.generalCategory {
+            case .mathSymbol where u == "\u{221E}":
+                parts.append(MathNode(.identifier(c, variant: nil), range: range, attributes: attributes))
+            case .mathSymbol, .currencySymbol, .dashPunctuation, .openPunctuation, .closePunctuation:
+                parts.append(operatorLeaf(c, range: range))
+            case .initialPunctuation, .finalPunctuation, .otherPunctuation:
+                if let op = operatorSetAsText(c) { parts.append(operatorLeaf(op, range: range)) }
+                else { parts.append(MathNode(.text(c, variant: nil), range: range, attributes: attributes)) }
+            default:
+                return nil
+            }
+            k += 1
+        }
+        guard signs > 0, marks.count >= 2 else { return nil }
+        return parts.count == 1 ? parts[0] : MathNode(.row, parts, range: range)
     }
 
     /// A currency sign and an amount in one token (`<mtext>$100</mtext>`, `<mn>$9.99</mn>`, `<mtext>−$25</mtext>`,
@@ -441,6 +503,7 @@ extension MathMLTreeBuilder {
                digits.isDecimalNumeral || (digits.hasPrefix(".") && ("0" + digits).isDecimalNumeral) {
                 return node(.number(digits, variant: nil))
             }
+            if variant == nil, let signs = Self.signsSetAsText(text, range: range, attributes: attrs.leftover) { return .node(signs, marker: nil) }
             return node(.text(text, variant: variant))
         case "ms":
             // A string literal: shown between its quotes (default `"`).

@@ -275,7 +275,19 @@ import Testing
         #expect(say("<mn>50</mn><mo>¢</mo>") == say("<mn>50</mn><mi>¢</mi>"))
         #expect(say("<mtext>50¢</mtext>") == speaker.speak(tex: "50¢").text)
         #expect(say("<mn>1</mn><mo>¢</mo>") == say("<mn>1</mn><mi>¢</mi>"))
-        // Look-alikes: a rate or a phrase with an amount in it stays text; so does a sign between two points.
+        // Signs and numbers set as one text: each as it reads set alone, digits as the number, ∞ the identifier.
+        same("<mtext>(−∞, ∞)</mtext>", "<mo>(</mo><mo>−</mo><mi>∞</mi><mo>,</mo><mi>∞</mi><mo>)</mo>")
+        same("<mi>x</mi><mo>→</mo><mtext>−∞.</mtext>", "<mi>x</mi><mo>→</mo><mo>−</mo><mi>∞</mi><mtext>.</mtext>")
+        same("<mtext>(</mtext><mi>t</mi><mo>=</mo><mn>0</mn><mtext>),</mtext>", "<mo>(</mo><mi>t</mi><mo>=</mo><mn>0</mn><mo>)</mo><mo>,</mo>")
+        same("<mtext>$900, $1,600</mtext>", "<mo>$</mo><mn>900</mn><mo>,</mo><mo>$</mo><mn>1,600</mn>")
+        same("<mn>5</mn><mtext>%,</mtext>", "<mn>5</mn><mo>%</mo><mo>,</mo>")
+        same("<mn>1</mn><mo>,</mo><mn>2</mn><mtext>...</mtext>", "<mn>1</mn><mo>,</mo><mn>2</mn><mo>…</mo>")
+        same("<mtext>“</mtext><mi>y</mi>", "<mo>“</mo><mi>y</mi>")
+        #expect(!say("<mi>y</mi><mtext>.)</mtext>").contains(")"))
+        // Look-alikes: a rate or a phrase with an amount in it stays text; so does a sign between two points, a run of low
+        // lines (a blank) and a point that begins a decimal before the text.
+        #expect(say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("blank") || !say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("_ _"))
+        #expect(say("<mtext>1</mtext><mtext>.4 + 1</mtext>").contains(".4"))
         #expect(say("<mtext>$15/h</mtext>").contains("$15/h"))
         #expect(say("<mtext>$1.2.3</mtext>").contains("$1.2.3"))
     }
