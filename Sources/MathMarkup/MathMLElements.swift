@@ -322,6 +322,12 @@ extension MathMLTreeBuilder {
     /// algebra books set 398 angles of 22,539 formulas): the number and the sign, as `<mn>90</mn><mo>°</mo>` and TeX's
     /// `12'` are ("90 degrees"; the character was said as written); nil for any other text.
     static func numberAndSign(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        // A sentence's full stop or comma typed after the sign (`<mn>75.93°.</mn>`, textbook sweep 12) is the operator after them.
+        if let stop = text.unicodeScalars.last, stop == "." || stop == ",", case let rest = String(text.unicodeScalars.dropLast()),
+           rest.unicodeScalars.last.map({ Self.signsAfterNumbers.contains($0.value) }) == true,
+           let signed = numberAndSign(rest, variant: variant, range: range, attributes: attributes) {
+            return MathNode(.row, [signed, operatorLeaf(String(stop), range: range)], range: range)
+        }
         guard let last = text.unicodeScalars.last, Self.signsAfterNumbers.contains(last.value) else { return nil }
         let number = String(text.unicodeScalars.dropLast()).trimmingCharacters(in: .whitespaces)
         guard number.isDecimalNumeral else { return nil }

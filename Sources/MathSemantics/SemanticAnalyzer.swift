@@ -606,7 +606,7 @@ struct Analyzer {
                 s.primes += n
                 i += 1
             }
-            if s.primes == 0, count == 1, case .operator(let t, _) = item(0).kind, Analyzer.isDegreeRing(t.soleScalar) {
+            if s.primes == 0, count == 1, Analyzer.isDegreeScript(item(0)) {
                 s.degrees = true
                 i = 1
             }
@@ -621,6 +621,16 @@ struct Analyzer {
 
     /// The ring of degrees written as a superscript: `^\circ`, `°`, `^\bigcirc`.
     static func isDegreeRing(_ u: Unicode.Scalar?) -> Bool { u == "∘" || u == "°" || u == "○" }
+
+    /// A superscript that is a degree ring: the operator (``isDegreeRing(_:)``), or the degree sign set as text or as an
+    /// identifier (`<msup><mn>2800</mn><mtext>°</mtext></msup>`, as OpenStax's books set some: "2800 superscript °" before).
+    static func isDegreeScript(_ n: MathNode) -> Bool {
+        switch n.kind {
+        case .operator(let t, _): return isDegreeRing(t.soleScalar)
+        case .text(let t, _), .identifier(let t, _): return t.trimmingSpaces == "°"
+        default: return false
+        }
+    }
 
     /// How many primes an operator text stands for (`′` 1, `″` 2, `‴` 3, `⁗` 4, `'` 1, `ʹ` 1), also
     /// several written in one text (`'''` 3).

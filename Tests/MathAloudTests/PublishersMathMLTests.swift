@@ -284,6 +284,9 @@ import Testing
         same("<mn>1</mn><mo>,</mo><mn>2</mn><mtext>...</mtext>", "<mn>1</mn><mo>,</mo><mn>2</mn><mo>…</mo>")
         same("<mtext>“</mtext><mi>y</mi>", "<mo>“</mo><mi>y</mi>")
         #expect(!say("<mi>y</mi><mtext>.)</mtext>").contains(")"))
+        // A degree sign set as text in a superscript is the degree ring; a full stop typed after a number's sign is the operator.
+        same("<msup><mn>2800</mn><mtext>°</mtext></msup><mi>C</mi>", "<msup><mn>2800</mn><mo>°</mo></msup><mi>C</mi>")
+        same("<mi>B</mi><mo>=</mo><mn>22°.</mn>", "<mi>B</mi><mo>=</mo><mn>22</mn><mo>°</mo><mo>.</mo>")
         // Look-alikes: a rate or a phrase with an amount in it stays text; so does a sign between two points, a run of low
         // lines (a blank) and a point that begins a decimal before the text.
         #expect(say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("blank") || !say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("_ _"))
