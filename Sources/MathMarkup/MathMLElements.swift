@@ -272,6 +272,16 @@ extension MathMLTreeBuilder {
         return parts.count == 1 ? parts[0] : MathNode(.row, parts, range: range)
     }
 
+    /// A table row's label cell whose one item is a text the reader split into signs and numbers (``isSplitToken(_:)``), with
+    /// that text again; any other cell as it is.
+    static func labelRejoined(_ cell: MathNode) -> MathNode {
+        guard cell.children.count == 1, case let split = cell.children[0], isSplitToken(split),
+              split.children.allSatisfy({ $0.children.isEmpty && $0.leafText != nil }) else { return cell }
+        let text = split.children.map { $0.leafText ?? "" }.joined()
+        return MathNode(cell.kind, [MathNode(.text(text, variant: nil), range: split.range, attributes: split.children.lazy.compactMap(\.attributes).first)],
+                        range: cell.range, attributes: cell.attributes)
+    }
+
     /// A currency sign and an amount in one token (`<mtext>$100</mtext>`, `<mn>$9.99</mn>`, `<mtext>−$25</mtext>`,
     /// `<mtext>50¢</mtext>`, as OpenStax's algebra books set the amounts of 826 formulas of 90,541, textbook sweep 12), with
     /// a sentence's period or comma typed after it (`<mtext>$999.</mtext>`): the sign and the number, as
@@ -585,7 +595,12 @@ extension MathMLTreeBuilder {
                 warn("mathml.misplaced-element", "content of a table row outside <mtd> is put in a cell", at: child.range)
                 return MathNode(.tableCell, [child], range: child.range)
             }
-            return node(.tableRow(labeled: frame.name == "mlabeledtr"), cells)
+            // A label is text as written (`<mtd><mtext>(3.1)</mtext></mtd>`): signs the reader split off it
+            // (``signsSetAsText(_:range:attributes:)``) are joined again.
+            if frame.name == "mlabeledtr", let label = cells.first {
+                return node(.tableRow(labeled: true), [Self.labelRejoined(label)] + cells.dropFirst())
+            }
+            return node(.tableRow(labeled: false), cells)
         case "mtd":
             // A cell's content is a row (an inferred `mrow`): its items as a row's are set.
             var content = collectNodes(frame)

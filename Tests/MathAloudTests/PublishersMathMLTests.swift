@@ -291,6 +291,9 @@ import Testing
         // lines (a blank) and a point that begins a decimal before the text.
         #expect(say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("blank") || !say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("_ _"))
         #expect(say("<mtext>1</mtext><mtext>.4 + 1</mtext>").contains(".4"))
+        // A table row's label stays the text it is written as.
+        let labeled = "<mtable><mlabeledtr><mtd><mtext>(3.1)</mtext></mtd><mtd><mi>a</mi></mtd></mlabeledtr></mtable>"
+        #expect(say(labeled).contains("(3.1)"))
         #expect(say("<mtext>$15/h</mtext>").contains("$15/h"))
         #expect(say("<mtext>$1.2.3</mtext>").contains("$1.2.3"))
     }
