@@ -111,7 +111,7 @@ extension MathMLTreeBuilder {
     /// character, "n !", "plus ⋯", "y ‴"). So are a comma and a currency sign (`<mn>131</mn><mtext>,</mtext><mn>072</mn>`,
     /// a number's digit groups, and `<mtext>$</mtext><mn>25</mn>`, as OpenStax's algebra books set 38 and 35 formulas: "131,
     /// 072" and "$ 25" before). So is an angle sign (`<mtext>∠</mtext><mi>A</mi>`, OpenStax's prealgebra, textbook sweep 11:
-    /// said as the character). So are quotation marks. A degree sign alone stays text: the analysis joins it to the scale after it (`°C`).
+    /// said as the character). So are quotation marks and the signs of arithmetic. A degree sign alone stays text: the analysis joins it to the scale after it (`°C`).
     static func operatorSetAsText(_ text: String) -> String? {
         var it = text.unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
         guard let u = it.next() else { return nil }
@@ -123,6 +123,14 @@ extension MathMLTreeBuilder {
              // character before, "“ y"), as `<mo>“</mo>` is.
              "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
             return String(u)
+        // A sign of addition, subtraction, multiplication or division, or an en dash (`<mtext>−</mtext><mi>∞</mi>`, 2,743 signs of
+        // OpenStax's calculus and algebra books, textbook sweep 12), as `<mo>` makes it: MathSpeak, which reads a text as written,
+        // said "− infinity" where the other styles' analysis read the sign.
+        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}", "\u{2013}":
+            return String(u)
+        // (A hyphen set as text alone is a word's: `<mi>x</mi><mtext>-</mtext><mtext>intercept</mtext>`, "x-intercept".)
+        case "\u{2212}", "\u{FE63}", "\u{FF0D}":
+            return "\u{2212}"
         default:
             // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
             if u.properties.generalCategory == .currencySymbol { return String(u) }

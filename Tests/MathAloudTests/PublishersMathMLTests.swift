@@ -291,6 +291,13 @@ import Testing
         // lines (a blank) and a point that begins a decimal before the text.
         #expect(say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("blank") || !say("<mi>x</mi><mo>=</mo><mtext>__°</mtext>").contains("_ _"))
         #expect(say("<mtext>1</mtext><mtext>.4 + 1</mtext>").contains(".4"))
+        // A sign of arithmetic set as text alone is the operator in every style (MathSpeak read the text as written, "− infinity");
+        // a hyphen set alone is a word's ("x-intercept").
+        same("<mo>(</mo><mtext>−</mtext><mi>∞</mi><mo>,</mo><mn>0</mn><mo>]</mo>", "<mo>(</mo><mo>−</mo><mi>∞</mi><mo>,</mo><mn>0</mn><mo>]</mo>")
+        same("<mi>x</mi><mtext>+</mtext><mn>1</mn>", "<mi>x</mi><mo>+</mo><mn>1</mn>")
+        #expect(say("<mi>x</mi><mtext>-</mtext><mtext>intercept</mtext>").contains("-"))
+        let mathSpeak = try SpeakerCache.shared.speaker(style: "mathspeak")
+        #expect(mathSpeak.speak(mathML: "<math><mtext>−</mtext><mi>∞</mi></math>").text == mathSpeak.speak(tex: #"-\infty"#).text)
         // A table row's label stays the text it is written as.
         let labeled = "<mtable><mlabeledtr><mtd><mtext>(3.1)</mtext></mtd><mtd><mi>a</mi></mtd></mlabeledtr></mtable>"
         #expect(say(labeled).contains("(3.1)"))
