@@ -298,6 +298,11 @@ import Testing
         #expect(say("<mi>x</mi><mtext>-</mtext><mtext>intercept</mtext>").contains("-"))
         let mathSpeak = try SpeakerCache.shared.speaker(style: "mathspeak")
         #expect(mathSpeak.speak(mathML: "<math><mtext>−</mtext><mi>∞</mi></math>").text == mathSpeak.speak(tex: #"-\infty"#).text)
+        // A degree sign set as text alone is the postfix degree sign; a scale's degree as one text is the unit without a quantity.
+        #expect(say("<mtext>Δ</mtext><mi>H</mi><mtext>°</mtext><mo>=</mo><mn>−184.6</mn><mspace width=\"0.2em\"/><mtext>kJ</mtext>")
+                == speaker.speak(tex: #"\Delta H° = -184.6\,\mathrm{kJ}"#).text)
+        #expect(say("<msub><mi>T</mi><mtext>°F</mtext></msub>") == speaker.speak(tex: #"T_{\text{°F}}"#).text)
+        #expect(say("<msub><mi>T</mi><mtext>°F</mtext></msub>").contains("Fahrenheit"))
         // A table row's label stays the text it is written as.
         let labeled = "<mtable><mlabeledtr><mtd><mtext>(3.1)</mtext></mtd><mtd><mi>a</mi></mtd></mlabeledtr></mtable>"
         #expect(say(labeled).contains("(3.1)"))
