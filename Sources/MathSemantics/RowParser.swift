@@ -1238,11 +1238,31 @@ extension Analyzer {
         return apply(s, to: n, range: SourceRange.union(range(n), group.scriptsRange))
     }
 
+    /// Whether `n` is a text of a sentence's punctuation only (`.`, `;`, `:`, `,`, `!`, `?`).
+    func isSentencePunctuation(_ n: NodeID) -> Bool {
+        guard kind(n) == .text else { return false }
+        let t = text(n)
+        return !t.isEmpty && t.utf8.count <= 4
+            && t.utf8.allSatisfy { $0 == 0x2E || $0 == 0x3B || $0 == 0x3A || $0 == 0x2C || $0 == 0x21 || $0 == 0x3F || $0 == 0x20 }
+    }
+
     /// The factors `factors[base...]` as one node, removing them: mixed numbers (ClearSpeak "Mixed
     /// numbers": a whole number before a fraction of integers), `a \pmod{n}`, and minutes after
     /// degrees (ClearSpeak Prime_Auto: `30^\circ 15'` is 15 minutes); then
     /// ``SemanticKind/impliedTimes`` when several remain.
     mutating func product(from base: Int) -> NodeID? {
+        // A sentence's punctuation set as text after a state (`<mi>g</mi><mtext>);</mtext>`, as OpenStax's chemistry ends an
+        // equation inside a sentence: "H sub 2, of g"): the factors before it are one product, as without it, and the
+        // punctuation follows that product.
+        if factors.count - base >= 3, isSentencePunctuation(factors[factors.count - 1]) {
+            var last = factors.count - 1
+            while last > base, isSentencePunctuation(factors[last]) { last -= 1 }
+            if last > base, tree.stateWord(factors[last]) != nil {
+                let tail = factors.take(from: last + 1)
+                if let inner = product(from: base) { factors.push(inner) }
+                for t in tail { factors.push(t) }
+            }
+        }
         let end = factors.count
         defer { factors.truncate(to: base) }
         if end == base { return nil }

@@ -303,6 +303,10 @@ import Testing
                 == speaker.speak(tex: #"\Delta H° = -184.6\,\mathrm{kJ}"#).text)
         #expect(say("<msub><mi>T</mi><mtext>°F</mtext></msub>") == speaker.speak(tex: #"T_{\text{°F}}"#).text)
         #expect(say("<msub><mi>T</mi><mtext>°F</mtext></msub>").contains("Fahrenheit"))
+        // A sentence's punctuation typed after a formula's state changes nothing before it.
+        let hydrogen = "<msub><mtext>H</mtext><mn>2</mn></msub><mo>(</mo><mi>g</mi>"
+        #expect(say(hydrogen + "<mtext>);</mtext>") == say(hydrogen + "<mo>)</mo>"))
+        #expect(say(hydrogen + "<mo>)</mo><mtext>.</mtext>") == say(hydrogen + "<mo>)</mo>"))
         // A table row's label stays the text it is written as.
         let labeled = "<mtable><mlabeledtr><mtd><mtext>(3.1)</mtext></mtd><mtd><mi>a</mi></mtd></mlabeledtr></mtable>"
         #expect(say(labeled).contains("(3.1)"))
