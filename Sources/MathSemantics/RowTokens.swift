@@ -858,6 +858,19 @@ extension Analyzer {
                 i += 1
                 continue
             }
+            // Scripts on nothing right after a bracketed group or its closing bracket are the group's (`Ca(NO_3){}_2(aq)`, as
+            // OpenStax's chemistry sets `<mrow><mo>(</mo>…<mo>)</mo></mrow><msub><mrow/><mn>2</mn></msub>`: "close paren, sub 2,
+            // times, open paren, a q"), as `(NO_3)_2` is.
+            if kind == .scripts, !onText, w > base, let p = items[w - 1].raw, Self.endsWithClosingBracket(p), let m = items[i].raw,
+               let b = m.children.first, Self.hasNoWidth(b), Analyzer.prescriptParts(m) != nil, Analyzer.degreeRingOnNothing(m) == nil {
+                let joined = MathNode(m.kind, [p] + m.children.dropFirst(), range: SourceRange.union(p.range, m.range),
+                                      attributes: m.attributes)
+                madeNodes.append(joined)   // (a row item holds its node unowned)
+                items[w - 1] = RowItem(raw: joined)
+                scripted = nil
+                i += 1
+                continue
+            }
             // A superscript on nothing right after a subscript is the same base's: after one so joined (MathJax's
             // mhchem output for SO₄²⁺: `SO`, `_4` and `^{2+}` each on a padded phantom), or a charge after a counted
             // formula, as publishers' MathML writes an ion (`<msub><mtext>SO</mtext><mn>4</mn></msub><msup><mrow/><mn>2−</mn></msup>`,
@@ -959,6 +972,15 @@ extension Analyzer {
             i += 1
         }
         items.truncate(to: w)
+    }
+
+    /// Whether `m` is a closing bracket, `)` or `]`, or a row that a bracket opens and one of them closes (`<mrow><mo>(</mo>…<mo>)</mo></mrow>`).
+    static func endsWithClosingBracket(_ m: MathNode) -> Bool {
+        func closes(_ n: MathNode) -> Bool { if case .operator(let t, _) = n.kind { t == ")" || t == "]" } else { false } }
+        if closes(m) { return true }
+        guard case .row = m.kind, m.children.count >= 3, let first = m.children.first, let last = m.children.last,
+              case .operator(let o, _) = first.kind, o == "(" || o == "[" else { return false }
+        return closes(last)
     }
 
     /// The ring of a superscript that is only a degree ring (``isDegreeRing(_:)``) on a base that shows

@@ -307,6 +307,11 @@ import Testing
         let hydrogen = "<msub><mtext>H</mtext><mn>2</mn></msub><mo>(</mo><mi>g</mi>"
         #expect(say(hydrogen + "<mtext>);</mtext>") == say(hydrogen + "<mo>)</mo>"))
         #expect(say(hydrogen + "<mo>)</mo><mtext>.</mtext>") == say(hydrogen + "<mo>)</mo>"))
+        // Scripts on nothing after a bracketed group are the group's, as on its closing bracket.
+        let nitrate = "<mtext>Ca</mtext><mrow><mo>(</mo><msub><mtext>NO</mtext><mn>3</mn></msub><mo>)</mo></mrow>"
+        #expect(say(nitrate + "<msub><mrow/><mn>2</mn></msub><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>")
+                == say("<mtext>Ca</mtext><msub><mrow><mo>(</mo><msub><mtext>NO</mtext><mn>3</mn></msub><mo>)</mo></mrow><mn>2</mn></msub><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>"))
+        same("<mrow><mo>(</mo><mi>x</mi><mo>+</mo><mi>y</mi><mo>)</mo></mrow><msup><mrow/><mn>2</mn></msup>", "<msup><mrow><mo>(</mo><mi>x</mi><mo>+</mo><mi>y</mi><mo>)</mo></mrow><mn>2</mn></msup>")
         // A table row's label stays the text it is written as.
         let labeled = "<mtable><mlabeledtr><mtd><mtext>(3.1)</mtext></mtd><mtd><mi>a</mi></mtd></mlabeledtr></mtable>"
         #expect(say(labeled).contains("(3.1)"))
