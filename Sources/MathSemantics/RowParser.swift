@@ -1809,6 +1809,8 @@ extension SemanticTree.Records {
         let word: String
         switch kind(c) {
         case .identifier: word = text(c)
+        // Set as text (`<mtext fontstyle="italic">aq</mtext>`, as OpenStax's chemistry sets some states).
+        case .text: word = text(c).trimmingSpaces
         case .impliedTimes:
             // The state's letters set one by one (`<mi>a</mi><mi>q</mi>`, as publishers' MathML writes `(aq)`).
             var letters = ""

@@ -312,6 +312,9 @@ import Testing
         #expect(say(nitrate + "<msub><mrow/><mn>2</mn></msub><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>")
                 == say("<mtext>Ca</mtext><msub><mrow><mo>(</mo><msub><mtext>NO</mtext><mn>3</mn></msub><mo>)</mo></mrow><mn>2</mn></msub><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>"))
         same("<mrow><mo>(</mo><mi>x</mi><mo>+</mo><mi>y</mi><mo>)</mo></mrow><msup><mrow/><mn>2</mn></msup>", "<msup><mrow><mo>(</mo><mi>x</mi><mo>+</mo><mi>y</mi><mo>)</mo></mrow><mn>2</mn></msup>")
+        // A state of matter set as text in parentheses is the state, as its letters set as identifiers are.
+        #expect(say("<msub><mtext>H</mtext><mn>2</mn></msub><mtext>O</mtext><mo>(</mo><mtext fontstyle=\"italic\">l</mtext><mo>)</mo>")
+                == say("<msub><mtext>H</mtext><mn>2</mn></msub><mtext>O</mtext><mo>(</mo><mi>l</mi><mo>)</mo>"))
         // A table row's label stays the text it is written as.
         let labeled = "<mtable><mlabeledtr><mtd><mtext>(3.1)</mtext></mtd><mtd><mi>a</mi></mtd></mlabeledtr></mtable>"
         #expect(say(labeled).contains("(3.1)"))
