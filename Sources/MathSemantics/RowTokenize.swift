@@ -350,6 +350,26 @@ extension Analyzer {
         return g
     }
 
+    /// Whether angle brackets around `content` hold a vector's components, not the two vectors of an
+    /// inner product: a list of three children (`⟨a, b⟩`: two items and their comma) with a number, or a
+    /// ``SemanticKind/prefix`` operator on a number (`−3`), on one side (`⟨1, 2⟩`, `⟨−2, 2 sin t⟩`,
+    /// `⟨t, 1⟩`), or a fraction first and a fraction or a prefix expression last (the gradient
+    /// `⟨∂f/∂x, ∂f/∂y⟩`). No vector or function an inner product takes is a number (ClearSpeak's
+    /// `components` readings, textbook sweep 11).
+    func holdsComponents(_ content: NodeID) -> Bool {
+        guard tree.kind(content) == .list, tree.childCount(content) == 3 else { return false }
+        let first = tree.child(content, at: 0).node, last = tree.child(content, at: 2).node
+        func signedNumber(_ n: NodeID) -> Bool {
+            switch tree.kind(n) {
+            case .number: return true
+            case .prefix: return tree.child(n, .argument).map { tree.kind($0) == .number } ?? false
+            default: return false
+            }
+        }
+        if signedNumber(first) || signedNumber(last) { return true }
+        return tree.kind(first) == .fraction && (tree.kind(last) == .fraction || tree.kind(last) == .prefix)
+    }
+
     /// Dirac notation inside angle brackets: `⟨φ|ψ⟩` (one bar, `|` or `\mid`, at the top level of
     /// `content`) and `⟨φ|A|ψ⟩` (one bar pair there, which the fence matching made an absolute value),
     /// with something on both sides. Nil for anything else (`⟨a, b⟩`, `⟨|x|⟩`).
@@ -516,12 +536,14 @@ extension Analyzer {
             /// A node of `kind` around the content, with the fence's `open`, `close`, `stretchy`.
             /// The fences as a node of `kind` around `content` (the inside, unless given), with their
             /// characters (the written ones, unless given).
-            func wrap(_ kind: SemanticKind, content: NodeID? = nil, open o: String? = nil, close c: String? = nil) -> FenceGroup {
+            func wrap(_ kind: SemanticKind, content: NodeID? = nil, open o: String? = nil, close c: String? = nil,
+                      flag: PropertyName? = nil) -> FenceGroup {
                 let mark = b.mark()
                 b.add(child: content ?? inside, .content)
                 b.string(.open, o ?? open)
                 b.string(.close, c ?? close)
                 if stretchy { b.flag(.stretchy) }
+                if let flag { b.flag(flag) }
                 return group(b.finish(kind, mark, range: range))
             }
             if o == "|" && Vocabulary.isAngleClose(c) { return wrap(.ket) }
@@ -540,7 +562,9 @@ extension Analyzer {
             case ("⌈", "⌉"): return wrap(.ceiling)
             default: break
             }
-            if Vocabulary.isAngleOpen(o) && Vocabulary.isAngleClose(c) { return wrap(.angleBrackets) }
+            if Vocabulary.isAngleOpen(o) && Vocabulary.isAngleClose(c) {
+                return wrap(.angleBrackets, flag: holdsComponents(inside) ? .components : nil)
+            }
         }
         // Plain fenced reading (also the reading of a function argument).
         let plainMark = b.mark()

@@ -362,7 +362,11 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `separator` (`|`, `∣` for `\mid`, or `:`), `open`, `close`. The first separator at the top level
     /// of the braces splits (so `\{n \in \mathbb{N} \mid n < 10\}` has the relation `n ∈ ℕ` as variable).
     case setBuilder = "set-builder"
-    /// `⟨a, b⟩`: child `content`.
+    /// `⟨a, b⟩`: child `content`. Property `components` when the content is a vector's components, not
+    /// an inner product's two vectors: a list of three children (two items and their comma) with a
+    /// number, or a prefix operator on a number, on one side (`⟨1, 2⟩`, `⟨−2, 2 sin t⟩`, `⟨t, 1⟩`), or a
+    /// fraction first and a fraction or a prefix expression last (the gradient `⟨∂f/∂x, ∂f/∂y⟩`; not
+    /// `⟨u, v⟩`).
     case angleBrackets = "angle-brackets"
     /// Dirac notation. A ket `|ψ⟩` and a bra `⟨φ|`: child `content`; properties `open`, `close`,
     /// `stretchy` as on ``fenced``.

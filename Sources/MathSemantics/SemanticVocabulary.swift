@@ -98,6 +98,8 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case blank
     // Parentheses after a possible function that hold one argument or a list of them (`s(t)`): added after the others
     case oneArgument
+    // Angle brackets holding a vector's components, not an inner product's vectors (`⟨1, 2⟩`): added after the others
+    case components
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }
@@ -120,6 +122,7 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         case .capitals: "capitals"
         case .blank: "blank"
         case .oneArgument: "one-argument"
+        case .components: "components"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"
