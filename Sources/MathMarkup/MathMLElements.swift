@@ -123,14 +123,10 @@ extension MathMLTreeBuilder {
              // character before, "“ y"), as `<mo>“</mo>` is.
              "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
             return String(u)
-        // A sign of addition, subtraction, multiplication or division, or an en dash (`<mtext>−</mtext><mi>∞</mi>`, 2,743 signs of
-        // OpenStax's calculus and algebra books, textbook sweep 12), as `<mo>` makes it: MathSpeak, which reads a text as written,
-        // said "− infinity" where the other styles' analysis read the sign.
-        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}", "\u{2013}":
-            return String(u)
-        // (A hyphen set as text alone is a word's: `<mi>x</mi><mtext>-</mtext><mtext>intercept</mtext>`, "x-intercept".)
-        case "\u{2212}", "\u{FE63}", "\u{FF0D}":
-            return "\u{2212}"
+        // A sign of arithmetic or an en dash (`<mtext>−</mtext><mi>∞</mi>`, ``Swift/String/arithmeticSignAlone``), as `<mo>`
+        // makes it: MathSpeak, which reads a text as written, said "− infinity" in 2,368 formulas of OpenStax's books.
+        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}", "\u{2013}", "\u{2212}", "\u{FE63}", "\u{FF0D}":
+            return text.arithmeticSignAlone
         default:
             // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
             if u.properties.generalCategory == .currencySymbol { return String(u) }
