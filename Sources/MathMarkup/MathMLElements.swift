@@ -123,9 +123,9 @@ extension MathMLTreeBuilder {
              // character before, "“ y"), as `<mo>“</mo>` is.
              "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
             return String(u)
-        // A sign of arithmetic or an en dash (`<mtext>−</mtext><mi>∞</mi>`, ``Swift/String/arithmeticSignAlone``), as `<mo>`
+        // A sign of arithmetic (`<mtext>−</mtext><mi>∞</mi>`, ``Swift/String/arithmeticSignAlone``), as `<mo>`
         // makes it: MathSpeak, which reads a text as written, said "− infinity" in 2,368 formulas of OpenStax's books.
-        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}", "\u{2013}", "\u{2212}", "\u{FE63}", "\u{FF0D}":
+        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}", "\u{2212}", "\u{FE63}", "\u{FF0D}":
             return text.arithmeticSignAlone
         default:
             // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
@@ -276,14 +276,18 @@ extension MathMLTreeBuilder {
         return parts.count == 1 ? parts[0] : MathNode(.row, parts, range: range)
     }
 
-    /// A table row's label cell whose one item is a text the reader split into signs and numbers (``isSplitToken(_:)``), with
-    /// that text again; any other cell as it is.
-    static func labelRejoined(_ cell: MathNode) -> MathNode {
-        guard cell.children.count == 1, case let split = cell.children[0], isSplitToken(split),
-              split.children.allSatisfy({ $0.children.isEmpty && $0.leafText != nil }) else { return cell }
-        let text = split.children.map { $0.leafText ?? "" }.joined()
-        return MathNode(cell.kind, [MathNode(.text(text, variant: nil), range: split.range, attributes: split.children.lazy.compactMap(\.attributes).first)],
-                        range: cell.range, attributes: cell.attributes)
+    /// A table row's label cell whose one item, in rows of one child or not, is a text the reader split into signs and
+    /// numbers (``isSplitToken(_:)``), with that text again; any other cell as it is.
+    static func labelRejoined(_ n: MathNode) -> MathNode {
+        if isSplitToken(n), n.children.allSatisfy({ $0.children.isEmpty && $0.leafText != nil }) {
+            let text = n.children.map { $0.leafText ?? "" }.joined()
+            return MathNode(.text(text, variant: nil), range: n.range, attributes: n.children.lazy.compactMap(\.attributes).first)
+        }
+        guard n.children.count == 1 else { return n }
+        switch n.kind {
+        case .row, .tableCell: return MathNode(n.kind, [labelRejoined(n.children[0])], range: n.range, attributes: n.attributes)
+        default: return n
+        }
     }
 
     /// A currency sign and an amount in one token (`<mtext>$100</mtext>`, `<mn>$9.99</mn>`, `<mtext>−$25</mtext>`,
