@@ -861,7 +861,9 @@ extension Analyzer {
             // Scripts on nothing right after a bracketed group or its closing bracket are the group's (`Ca(NO_3){}_2(aq)`, as
             // OpenStax's chemistry sets `<mrow><mo>(</mo>…<mo>)</mo></mrow><msub><mrow/><mn>2</mn></msub>`: "close paren, sub 2,
             // times, open paren, a q"), as `(NO_3)_2` is.
-            if kind == .scripts, !onText, w > base, let p = items[w - 1].raw, Self.endsWithClosingBracket(p), let m = items[i].raw,
+            // Before a base that shows something they are its pre-scripts (`{}^7\mathrm{Be}(\alpha,p){}^{10}\mathrm{B}`), below.
+            if kind == .scripts, !onText, w > base, i + 1 == end || next == .operator, let p = items[w - 1].raw,
+               Self.endsWithClosingBracket(p), let m = items[i].raw,
                let b = m.children.first, Self.hasNoWidth(b), Analyzer.prescriptParts(m) != nil, Analyzer.degreeRingOnNothing(m) == nil {
                 let joined = MathNode(m.kind, [p] + m.children.dropFirst(), range: SourceRange.union(p.range, m.range),
                                       attributes: m.attributes)

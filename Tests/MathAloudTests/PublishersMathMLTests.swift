@@ -312,6 +312,8 @@ import Testing
         #expect(say(nitrate + "<msub><mrow/><mn>2</mn></msub><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>")
                 == say("<mtext>Ca</mtext><msub><mrow><mo>(</mo><msub><mtext>NO</mtext><mn>3</mn></msub><mo>)</mo></mrow><mn>2</mn></msub><mo>(</mo><mi>a</mi><mi>q</mi><mo>)</mo>"))
         same("<mrow><mo>(</mo><mi>x</mi><mo>+</mo><mi>y</mi><mo>)</mo></mrow><msup><mrow/><mn>2</mn></msup>", "<msup><mrow><mo>(</mo><mi>x</mi><mo>+</mo><mi>y</mi><mo>)</mo></mrow><mn>2</mn></msup>")
+        // Look-alike: before a base, scripts on nothing are its pre-scripts (a nuclear reaction's product).
+        #expect(speaker.speak(tex: #"{}^7\mathrm{Be}(\alpha,p){}^{10}\mathrm{B}"#).text.contains("mass number 10"))
         // A state of matter set as text in parentheses is the state, as its letters set as identifiers are.
         #expect(say("<msub><mtext>H</mtext><mn>2</mn></msub><mtext>O</mtext><mo>(</mo><mtext fontstyle=\"italic\">l</mtext><mo>)</mo>")
                 == say("<msub><mtext>H</mtext><mn>2</mn></msub><mtext>O</mtext><mo>(</mo><mi>l</mi><mo>)</mo>"))
