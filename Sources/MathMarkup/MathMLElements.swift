@@ -225,6 +225,8 @@ extension MathMLTreeBuilder {
     /// identifier, three full stops the ellipsis. Nil for a text of one sign, of one mark repeated (a line or a blank), with
     /// a letter, another character or a number of two points (`1.2.3`).
     static func signsSetAsText(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        // A word's letters answer for most texts without a look at their scalars.
+        if text.utf8.contains(where: { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) { return nil }
         let scalars = Array(text.unicodeScalars)
         // A point before digits first (`<mtext>1</mtext><mtext>.4 + 1</mtext>`) is a decimal's, begun before the text.
         if scalars.count >= 2, scalars[0] == ".", ("0" ... "9").contains(scalars[1]) { return nil }
@@ -296,9 +298,14 @@ extension MathMLTreeBuilder {
     /// `<mo>$</mo><mn>100</mn>` is ("100 dollars"; the token was said as written, "$100"). A sign alone in a number
     /// token (`<mn>$</mn><mn>42</mn>`) is the sign, as `<mo>$</mo>` is. Nil for any other text.
     static func currencyAndAmount(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
-        var scalars = Substring(text.trimmingCharacters(in: .whitespaces)).unicodeScalars
+        // Asked of every number and text: a currency sign is `$` or not ASCII, and most tokens are ASCII without `$`.
+        guard text.utf8.contains(where: { $0 == 0x24 || $0 >= 0x80 }) else { return nil }
+        func isSpace(_ u: Unicode.Scalar) -> Bool { u == " " || u == "\u{A0}" }
+        var scalars = Substring(text).unicodeScalars
+        while let f = scalars.first, isSpace(f) { scalars.removeFirst() }
+        while let l = scalars.last, isSpace(l) { scalars.removeLast() }
         func isCurrency(_ u: Unicode.Scalar?) -> Bool { u?.properties.generalCategory == .currencySymbol }
-        if scalars.count == 1, isCurrency(scalars.first) { return operatorLeaf(String(text.trimmingCharacters(in: .whitespaces)), range: range, attributes: attributes) }
+        if scalars.count == 1, let sign = scalars.first, isCurrency(sign) { return operatorLeaf(String(sign), range: range, attributes: attributes) }
         var before: [MathNode] = [], after: [MathNode] = []
         if let first = scalars.first, leadingMinusSigns.contains(first.value) {
             before.append(operatorLeaf("\u{2212}", range: range))
@@ -362,6 +369,9 @@ extension MathMLTreeBuilder {
     /// `<mn>3.14...</mn>`: 30 formulas of OpenStax's prealgebra and algebra books, textbook sweep 11): the number and the
     /// ellipsis, as `<mn>5</mn><mo>…</mo>` is (the text was said as written, the character with it); nil for any other text.
     static func numberAndEllipsis(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        // Asked of every number and text: its last byte that is no space answers for nearly all (… ends in 0xA6, a point is
+        // 0x2E; Foundation's trimming of every token cost 4.6 % of reading OpenStax's prealgebra MathML, callgrind, session 48).
+        guard let end = text.utf8.last(where: { $0 != 0x20 }), end == 0xA6 || end == 0x2E else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
         let body: Substring
         if t.hasSuffix("\u{2026}") { body = t.dropLast() } else if t.hasSuffix("...") { body = t.dropLast(3) } else { return nil }
