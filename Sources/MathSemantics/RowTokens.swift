@@ -675,10 +675,8 @@ extension Analyzer {
             let item = RowItem(raw: m)
             if item.kind != .splice {
                 if item.mayOpenWithCoefficient, let (count, rest) = Self.coefficientSplit(m) {
-                    madeNodes.append(count)
-                    madeNodes.append(rest)
-                    items.push(RowItem(raw: count))
-                    items.push(RowItem(raw: rest))
+                    items.push(madeItem(count))
+                    items.push(madeItem(rest))
                     continue
                 }
                 items.push(item)
@@ -692,8 +690,7 @@ extension Analyzer {
                 // A word with its own spaces (`\mathrm{~and~}`, `\mathrm{\ if\ }`) is prose between
                 // formulas, as `\text{ and }` is: never a function's name.
                 if let word = Analyzer.spacedWord(m) {
-                    madeNodes.append(word)
-                    items.push(RowItem(raw: word))
+                    items.push(madeItem(word))
                     continue
                 }
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
@@ -867,8 +864,7 @@ extension Analyzer {
                let b = m.children.first, Self.hasNoWidth(b), Analyzer.prescriptParts(m) != nil, Analyzer.degreeRingOnNothing(m) == nil {
                 let joined = MathNode(m.kind, [p] + m.children.dropFirst(), range: SourceRange.union(p.range, m.range),
                                       attributes: m.attributes)
-                madeNodes.append(joined)   // (a row item holds its node unowned)
-                items[w - 1] = RowItem(raw: joined)
+                items[w - 1] = madeItem(joined)
                 scripted = nil
                 i += 1
                 continue
@@ -935,8 +931,7 @@ extension Analyzer {
                 if i + 2 < end, items[i + 1].scalar == ",", items[i + 2].kind == .number,
                    rowCommasSeparateGroupsFrom(i),
                    let (joined, last) = digitGroups(digits, m, i, base: base, written: w, end: end) {
-                    madeNodes.append(joined)
-                    items[last] = RowItem(raw: joined)
+                    items[last] = madeItem(joined)
                     i = last
                     continue
                 }
@@ -947,8 +942,7 @@ extension Analyzer {
                let amount = items[i + 1].raw, case .number(let digits, _) = amount.kind,
                rowCommasSeparateGroupsFrom(i + 1),
                let (joined, last) = digitGroups(digits, amount, i + 1, base: base, written: w, end: end) {
-                madeNodes.append(joined)
-                items[last] = RowItem(raw: joined)
+                items[last] = madeItem(joined)
                 items[last - 1] = items[i]
                 i = last - 1
                 continue

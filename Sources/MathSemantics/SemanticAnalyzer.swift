@@ -220,8 +220,16 @@ struct Analyzer {
     /// ``SemanticAnalyzer/Options/marksAppliedElsewhere``.
     var marksAppliedElsewhere = false
     /// Presentation nodes this run made from several items and reads as raw items (``digitGroups``):
-    /// held here, since items hold their nodes unretained.
+    /// held here, since items hold their nodes unretained. Made items through ``madeItem(_:)`` only.
     var madeNodes: [MathNode] = []
+
+    /// The row item of a presentation node this run made, the node held in ``madeNodes``: an item holds its node
+    /// unretained, so a node only put in an item was freed under it (a join of scripts on nothing made so crashed
+    /// in 4 runs of 5 on OpenStax's chemistry, session 48).
+    mutating func madeItem(_ m: MathNode) -> RowItem {
+        madeNodes.append(m)
+        return RowItem(raw: m)
+    }
     /// Where the tokens of the row being tokenized start (``tokenize(_:_:)``; the rows inside it restore it).
     var rowStart = 0
     /// The first item of the content of the `\left…\right` pair being read (``fencedGroup``), -1 outside:
