@@ -123,10 +123,14 @@ extension MathMLTreeBuilder {
              // character before, "“ y"), as `<mo>“</mo>` is.
              "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
             return String(u)
-        // A sign of arithmetic (`<mtext>−</mtext><mi>∞</mi>`, ``Swift/String/arithmeticSignAlone``), as `<mo>`
-        // makes it: MathSpeak, which reads a text as written, said "− infinity" in 2,368 formulas of OpenStax's books.
-        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}", "\u{2212}", "\u{FE63}", "\u{FF0D}":
-            return text.arithmeticSignAlone
+        // A sign of addition, subtraction, multiplication or division (`<mtext>−</mtext><mi>∞</mi>`), as `<mo>` makes it:
+        // MathSpeak, which reads a text as written, said "− infinity" in 2,368 formulas of OpenStax's books (textbook sweep
+        // 12). A hyphen alone is a word's (`<mi>x</mi><mtext>-</mtext><mtext>intercept</mtext>`), and an en dash stays
+        // text, which the text rules read as a range or a minus by what it stands between, as in TeX's `\text{–}`.
+        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}":
+            return String(u)
+        case "\u{2212}", "\u{FE63}", "\u{FF0D}":
+            return "\u{2212}"
         default:
             // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
             if u.properties.generalCategory == .currencySymbol { return String(u) }

@@ -95,19 +95,4 @@ extension String {
         return digits > 0 && !afterPoint
     }
 
-    /// The operator that a sign of addition, subtraction, multiplication or division set alone as
-    /// text stands for, spaces around it aside (`<mtext>−</mtext>`, `\text{ × }`, as publishers set signs: 2,743
-    /// minus signs of OpenStax's calculus and algebra books); nil for any other text. A hyphen alone is a word's
-    /// (`<mi>x</mi><mtext>-</mtext><mtext>intercept</mtext>`), and an en dash a range's or a minus by what it stands
-    /// between, as the analysis's text rules read it in TeX's `\text{–}` and in MathML alike.
-    package var arithmeticSignAlone: String? {
-        var it = unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
-        guard let u = it.next() else { return nil }
-        while let rest = it.next() { guard rest == " " || rest == "\u{A0}" else { return nil } }
-        switch u {
-        case "+", "\u{B1}", "\u{2213}", "\u{D7}", "\u{F7}", "\u{22C5}", "\u{B7}": return String(u)
-        case "\u{2212}", "\u{FE63}", "\u{FF0D}": return "\u{2212}"
-        default: return nil
-        }
-    }
 }
