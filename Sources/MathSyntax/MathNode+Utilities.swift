@@ -94,5 +94,4 @@ extension String {
         }
         return digits > 0 && !afterPoint
     }
-
 }
