@@ -310,14 +310,13 @@ extension MathMLTreeBuilder {
         while let l = scalars.last, isSpace(l) { scalars.removeLast() }
         func isCurrency(_ u: Unicode.Scalar?) -> Bool { u?.properties.generalCategory == .currencySymbol }
         if scalars.count == 1, let sign = scalars.first, isCurrency(sign) { return operatorLeaf(String(sign), range: range, attributes: attributes) }
-        var before: [MathNode] = [], after: [MathNode] = []
+        if let stopped = withStopAfter(String(scalars), range: range, { currencyAndAmount($0, range: range, attributes: attributes) }) {
+            return stopped
+        }
+        var before: [MathNode] = []
         if let first = scalars.first, leadingMinusSigns.contains(first.value) {
             before.append(operatorLeaf("\u{2212}", range: range))
             scalars.removeFirst()
-        }
-        if let last = scalars.last, last == "." || last == "," || last == ";" {
-            after.append(operatorLeaf(String(last), range: range))
-            scalars.removeLast()
         }
         let sign: Unicode.Scalar, signFirst: Bool
         if let first = scalars.first, isCurrency(first) {
@@ -331,7 +330,15 @@ extension MathMLTreeBuilder {
         guard isGroupedNumeral(amount) else { return nil }
         let number = MathNode(.number(amount, variant: nil), range: range, attributes: attributes)
         let signLeaf = operatorLeaf(String(sign), range: range)
-        return MathNode(.row, before + (signFirst ? [signLeaf, number] : [number, signLeaf]) + after, range: range)
+        return MathNode(.row, before + (signFirst ? [signLeaf, number] : [number, signLeaf]), range: range)
+    }
+
+    /// A token read with a sentence's full stop, comma or semicolon typed after it (`<mtext>$999.</mtext>`, `<mn>22°.</mn>`):
+    /// `read` of the text before the stop, then the stop's operator; nil when the text ends in no stop or `read` reads nothing.
+    static func withStopAfter(_ text: String, range: SourceRange?, _ read: (String) -> MathNode?) -> MathNode? {
+        guard let stop = text.unicodeScalars.last, stop == "." || stop == "," || stop == ";",
+              let body = read(String(text.unicodeScalars.dropLast())) else { return nil }
+        return MathNode(.row, [body, operatorLeaf(String(stop), range: range)], range: range)
     }
 
     /// Digits with single separators between them and no more than one point (`1,000,000`, `42,888.18`, `9.99`): a number
@@ -351,12 +358,11 @@ extension MathMLTreeBuilder {
     /// algebra books set 398 angles of 22,539 formulas): the number and the sign, as `<mn>90</mn><mo>°</mo>` and TeX's
     /// `12'` are ("90 degrees"; the character was said as written); nil for any other text.
     static func numberAndSign(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
-        // A sentence's full stop or comma typed after the sign (`<mn>75.93°.</mn>`, textbook sweep 12) is the operator after them.
-        if let stop = text.unicodeScalars.last, stop == "." || stop == ",", case let rest = String(text.unicodeScalars.dropLast()),
-           rest.unicodeScalars.last.map({ Self.signsAfterNumbers.contains($0.value) }) == true,
-           let signed = numberAndSign(rest, variant: variant, range: range, attributes: attributes) {
-            return MathNode(.row, [signed, operatorLeaf(String(stop), range: range)], range: range)
-        }
+        // A sentence's stop typed after the sign (`<mn>75.93°.</mn>`, textbook sweep 12) is the operator after them.
+        if let stopped = withStopAfter(text, range: range, { rest in
+            rest.unicodeScalars.last.map { Self.signsAfterNumbers.contains($0.value) } == true
+                ? numberAndSign(rest, variant: variant, range: range, attributes: attributes) : nil
+        }) { return stopped }
         guard let last = text.unicodeScalars.last, Self.signsAfterNumbers.contains(last.value) else { return nil }
         let number = String(text.unicodeScalars.dropLast()).trimmingCharacters(in: .whitespaces)
         guard number.isDecimalNumeral else { return nil }
