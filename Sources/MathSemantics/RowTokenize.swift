@@ -717,13 +717,12 @@ extension Analyzer {
         case .text(let t, let v):
             // A degree sign set as text alone (`<mi>H</mi><mtext>°</mtext>`, OpenStax's chemistry sets ΔH° so: "Delta H °") is
             // the postfix degree sign TeX's `°` makes, where no scale's letter follows it (`°C` is joined before).
-            if t.utf8.count <= 4, t.trimmingSpaces == "°" {
+            if Self.isDegreeSignText(t) {
                 return leafToken(.postfix, "°", .ord, range: m.range, postfix: .degrees)
             }
             // A scale's degree set as one text without a quantity (`<msub><mi>T</mi><mtext>°F</mtext></msub>`, OpenStax's chemistry:
-            // "T sub °F") is the unit, as after a quantity.
-            if t.utf8.first == 0xC2, case let written = t.trimmingSpaces.replacingOccurrences(of: " ", with: ""),
-               written.unicodeScalars.count == 2, written.hasPrefix("°"), UnitSymbols.key(written) != nil {
+            // "T sub °F") is the unit, as after a quantity. (Its first byte, 0xC2 of °, answers for nearly every text.)
+            if t.utf8.first == 0xC2, let written = Self.degreeScale(t) {
                 return Token(.operand, unitLeaf(written, range: m.range))
             }
             if let nameClass = Self.functionNameClass(ofText: t) {

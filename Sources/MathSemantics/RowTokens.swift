@@ -979,6 +979,19 @@ extension Analyzer {
         return closes(last)
     }
 
+    /// The unit that a degree sign and a scale's letter written as one text are, spaces around and between them aside
+    /// (`°F`, `<mtext>° C</mtext>`): `°C` or `°F` as the unit table writes them; nil for any other text.
+    static func degreeScale(_ t: String) -> String? {
+        let tt = t.trimmingSpaces
+        guard tt.hasPrefix("°"), case let scale = String(tt.dropFirst()).trimmingSpaces, scale.count == 1,
+              UnitSymbols.key("°" + scale) != nil else { return nil }
+        return "°" + scale
+    }
+
+    /// Whether a text is the degree sign alone, spaces around it aside (`<mtext>°</mtext>`).
+    @inline(__always)
+    static func isDegreeSignText(_ t: String) -> Bool { t.utf8.count <= 8 && t.trimmingSpaces == "°" }
+
     /// The ring of a superscript that is only a degree ring (``isDegreeRing(_:)``) on a base that shows
     /// nothing (`\,^{\circ}`, `{}^\circ`): a degree sign, never a pre-superscript of what follows.
     static func degreeRingOnNothing(_ m: MathNode) -> MathNode? {
@@ -1313,10 +1326,7 @@ extension Analyzer {
                 }
                 if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
                 // The degree sign and the scale's letter with a space between (`<mtext>° C</mtext>`): `°C`.
-                if tt.hasPrefix("°"), case let scale = String(tt.dropFirst()).trimmingSpaces, scale.count == 1,
-                   scale.count < tt.count - 1, let key = UnitSymbols.key("°" + scale) {
-                    return ("°" + scale, key, nil, m.range)
-                }
+                if let written = Analyzer.degreeScale(tt), let key = UnitSymbols.key(written) { return (written, key, nil, m.range) }
                 return nil
             case .identifier(let t, let v):
                 // An upright name, or a currency sign after an amount (`5€`); not the name of a

@@ -635,7 +635,7 @@ struct Analyzer {
     static func isDegreeScript(_ n: MathNode) -> Bool {
         switch n.kind {
         case .operator(let t, _): return isDegreeRing(t.soleScalar)
-        case .text(let t, _), .identifier(let t, _): return t.trimmingSpaces == "°"
+        case .text(let t, _), .identifier(let t, _): return isDegreeSignText(t)
         default: return false
         }
     }
