@@ -970,13 +970,12 @@ extension Analyzer {
         items.truncate(to: w)
     }
 
-    /// Whether `m` is a closing bracket, `)` or `]`, or a row that a bracket opens and one of them closes (`<mrow><mo>(</mo>…<mo>)</mo></mrow>`).
+    /// Whether `m` is a closing bracket (`)`, `]`), or a row that is one bracketed group (``isSelfContainedGroup(_:)``:
+    /// `<mrow><mo>(</mo>…<mo>)</mo></mrow>`).
     static func endsWithClosingBracket(_ m: MathNode) -> Bool {
-        func closes(_ n: MathNode) -> Bool { if case .operator(let t, _) = n.kind { t == ")" || t == "]" } else { false } }
-        if closes(m) { return true }
-        guard case .row = m.kind, m.children.count >= 3, let first = m.children.first, let last = m.children.last,
-              case .operator(let o, _) = first.kind, o == "(" || o == "[" else { return false }
-        return closes(last)
+        if case .operator(let t, _) = m.kind { return t == ")" || t == "]" }
+        if case .row = m.kind { return isSelfContainedGroup(m) }
+        return false
     }
 
     /// The unit that a degree sign and a scale's letter written as one text are, spaces around and between them aside
