@@ -481,7 +481,25 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// element of fixed arity (`mfrac`, `msup`) are its parts, never one number.
     static func rowItemsMended(_ nodes: inout [MathNode]) {
         decimalsJoined(&nodes)
+        stopsAfterNumbersSplit(&nodes)
         marksWithEllipsisSplit(&nodes)
+    }
+
+    /// A number typed with a sentence's full stop after it and joined to no digits after it (`<mn>36.</mn>` ending a
+    /// sentence, `<mn>0.</mn>` before a repeating decimal's barred digits, `<mn>2.</mn>` numbering a step: 1,531 formulas of
+    /// OpenStax's calculus and algebra books) is the number and the stop, as TeX's `36.` is set: the point was read as
+    /// the number's ("36." said as written, "36," in German).
+    static func stopsAfterNumbersSplit(_ nodes: inout [MathNode]) {
+        func stopped(_ n: MathNode) -> String? {
+            guard case .number(let t, nil) = n.kind, t.utf8.last == 0x2E else { return nil }
+            let body = String(t.dropLast())
+            return MathMLTreeBuilder.isGroupedNumeral(body) ? body : nil
+        }
+        guard nodes.contains(where: { stopped($0) != nil }) else { return }
+        nodes = nodes.flatMap { n -> [MathNode] in
+            guard let body = stopped(n) else { return [n] }
+            return [MathNode(.number(body), range: n.range, attributes: n.attributes), operatorLeaf(".", range: n.range)]
+        }
     }
 
     /// A text of list punctuation with an ellipsis (`<mtext>,…</mtext>`, `<mtext>,…,</mtext>`, as OpenStax's calculus

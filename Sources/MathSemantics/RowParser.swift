@@ -66,7 +66,7 @@ extension Analyzer {
                     let atEnd = i == r.upperBound
                     if atEnd || Analyzer.isSeparator(tokens, tree, r, i) {
                         if start < i {
-                            let item = relationSpan(start..<i, ctx)
+                            let item = relationSpan(start..<withoutFullStop(start..<i, before: i, r), ctx)
                             b.add(child: item, .item)
                             count += 1
                         }
@@ -94,7 +94,8 @@ extension Analyzer {
             let mark = b.mark()
             var start = r.lowerBound
             for cut in cuts + [r.upperBound] {
-                let part = parse(start..<cut, range: SourceRange.union(self.range(tokens[start].node), self.range(tokens[cut - 1].node)), ctx)
+                let end = withoutFullStop(start..<cut, before: cut, r)
+                let part = parse(start..<end, range: SourceRange.union(self.range(tokens[start].node), self.range(tokens[end - 1].node)), ctx)
                 b.add(child: part, .item)
                 if cut < r.upperBound { b.add(child: tokens[cut].node, .operator) }
                 start = cut + 1
@@ -139,6 +140,15 @@ extension Analyzer {
         return relationSpan(rest, hasPunctuation: hasPunctuation, ctx)
     }
 
+    /// The end of the list item `tokens[part]` without a full stop ending it before a wide space (`1.\quad \log_b(ac)`,
+    /// `<mn>2.</mn><mspace width="2em"/>` numbering a step; `x = 2. \quad y = 3`): sentence punctuation, as a full
+    /// stop ending the row is (``tokenize(_:_:)``); it was said "1 dot". Before any other separator it stays.
+    func withoutFullStop(_ part: Range<Int>, before cut: Int, _ r: Range<Int>) -> Int {
+        guard part.count > 1, cut < r.upperBound, tokens[cut].kind == .wideSpace else { return part.upperBound }
+        let last = tokens[part.upperBound - 1]
+        return last.kind == .operand && kind(last.node) == .operator && tokenText(last) == "." ? part.upperBound - 1 : part.upperBound
+    }
+
     /// The wide spaces of `tokens[r]` that stand between two operands, where nothing else would join
     /// them but a product (``parse(_:range:_:)``); nil when the row has a large operator or a limit.
     func juxtaposingSpaces(_ r: Range<Int>) -> [Int]? {
@@ -158,6 +168,12 @@ extension Analyzer {
     func isJuxtaposingSpace(_ i: Int, _ r: Range<Int>) -> Bool {
         guard tokens[i].kind == .wideSpace, i > r.lowerBound, i + 1 < r.upperBound else { return false }
         let p = tokens[i - 1], n = tokens[i + 1]
+        // A number and a full stop beginning the row (`<mn>10.</mn><mspace/><mn>−2</mn><mo>+</mo>…`, an exercise's number)
+        // are set apart from anything after them, a sign too.
+        if i == r.lowerBound + 2, kind(tokens[r.lowerBound].node) == .number, p.kind == .operand, kind(p.node) == .operator,
+           tokenText(p) == "." {
+            return true
+        }
         let ends = p.kind == .operand || p.kind == .postfix
         let starts = n.kind == .operand || n.kind == .prefix || n.kind == .function
         // `17 \equiv 2 \pmod{5}`: TeX's \pmod sets its own space before the modulus it adds.

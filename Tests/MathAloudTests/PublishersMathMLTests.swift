@@ -323,4 +323,25 @@ import Testing
         #expect(say("<mtext>$15/h</mtext>").contains("$15/h"))
         #expect(say("<mtext>$1.2.3</mtext>").contains("$1.2.3"))
     }
+    /// A number typed with a sentence's full stop (`<mn>36.</mn>`) is the number and the stop, as TeX's `36.` is; a number and a
+    /// full stop beginning a row and set apart by a space (`<mn>2.</mn><mspace/>`, `2.\;`) number a step or an exercise.
+    @Test func numbersTypedWithTheirStop() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        #expect(say("<mi>x</mi><mo>=</mo><mn>36.</mn>") == speaker.speak(tex: "x = 36.").text)
+        #expect(say("<mi>x</mi><mo>=</mo><mn>36.</mn>") == "x equals 36")
+        let german = try SpeakerCache.shared.speaker(locale: "de", style: "clearspeak")
+        #expect(german.speak(mathML: "<math><mi>x</mi><mo>=</mo><mn>36.</mn></math>").text == german.speak(tex: "x = 36").text)
+        // Joined to the digits after it, the point is the number's (a decimal set in pieces); before barred digits, a repeating decimal's.
+        #expect(say("<mn>2.</mn><mn>85</mn>") == "2.85")
+        #expect(say("<mn>0.</mn><mover><mn>3</mn><mo>–</mo></mover>") == speaker.speak(tex: #"0.\overline{3}"#).text)
+        // A step's number: the stop is punctuation, and the number is set apart from what follows, a sign too.
+        #expect(say("<mn>2.</mn><mspace width=\"0.4em\"/><mn>17</mn><mo>=</mo><mi>y</mi>") == "2, 17 equals y")
+        #expect(say("<mn>10.</mn><mspace width=\"0.4em\"/><mn>−2</mn><mo>+</mo><mn>4</mn>") == "10, negative 2 plus 4")
+        #expect(speaker.speak(tex: #"1.\quad \log x"#).text == "1, log x")
+        #expect(speaker.speak(tex: #"x = 2. \quad y = 3"#).text == "x equals 2, y equals 3")
+        // Look-alikes: a decimal before a thin space, and a stop with no space after it, stay as they are.
+        #expect(speaker.speak(tex: #"0.5\,x"#).text == "0.5 x")
+        #expect(speaker.speak(tex: "10. - 2").text == "10 dot minus 2")
+    }
 }
