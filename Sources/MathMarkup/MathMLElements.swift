@@ -121,7 +121,10 @@ extension MathMLTreeBuilder {
              "\u{2032}", "\u{2033}", "\u{2034}", "\u{2057}", ",", "\u{2220}",
              // Quotation marks (`<mtext>“</mtext><mi>y</mi>`, as OpenStax's calculus books quote a formula's part: said as the
              // character before, "“ y"), as `<mo>“</mo>` is.
-             "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
+             "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}",
+             // A tilde (`<msup><mi>P</mi><mo>′</mo></msup><mtext>~</mtext><mi>N</mi>`, statistics' "is distributed as", as OpenStax's
+             // statistics books set it), as `<mo>~</mo>` is.
+             "~":
             return String(u)
         // A sign of addition, subtraction, multiplication or division (`<mtext>−</mtext><mi>∞</mi>`), as `<mo>` makes it:
         // MathSpeak, which reads a text as written, said "− infinity" in 2,368 formulas of OpenStax's books (textbook sweep

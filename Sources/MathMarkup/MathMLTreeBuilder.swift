@@ -485,20 +485,29 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         marksWithEllipsisSplit(&nodes)
     }
 
-    /// A number typed with a sentence's full stop after it and joined to no digits after it (`<mn>36.</mn>` ending a
-    /// sentence, `<mn>0.</mn>` before a repeating decimal's barred digits, `<mn>2.</mn>` numbering a step: 1,531 formulas of
-    /// OpenStax's calculus and algebra books) is the number and the stop, as TeX's `36.` is set: the point was read as
-    /// the number's ("36." said as written, "36," in German).
+    /// A number typed with a sentence's full stop after it (`<mn>36.</mn>` ending a row, 1,396 formulas of OpenStax's calculus
+    /// and algebra books) or numbering a step (`<mn>2.</mn>` beginning a row, a space after it) is the number and the stop, as
+    /// TeX's `36.` is set: the point was read as the number's ("36." said as written, "36," in German). Elsewhere the point is
+    /// the number's: a physics book's `<mn>6770.</mn><mtext>km</mtext>` has four significant digits, and a decimal set in pieces
+    /// (`<mn>2.</mn><mn>85</mn>`) was joined before (``decimalsJoined(_:)``).
     static func stopsAfterNumbersSplit(_ nodes: inout [MathNode]) {
         func stopped(_ n: MathNode) -> String? {
             guard case .number(let t, nil) = n.kind, t.utf8.last == 0x2E else { return nil }
             let body = String(t.dropLast())
             return MathMLTreeBuilder.isGroupedNumeral(body) ? body : nil
         }
-        guard nodes.contains(where: { stopped($0) != nil }) else { return }
-        nodes = nodes.flatMap { n -> [MathNode] in
-            guard let body = stopped(n) else { return [n] }
-            return [MathNode(.number(body), range: n.range, attributes: n.attributes), operatorLeaf(".", range: n.range)]
+        func isSpace(_ n: MathNode) -> Bool { if case .space = n.kind { true } else { false } }
+        // The row's last item before any space after it; its first before a space that sets a step's number apart (at least
+        // TeX's `\;`: OpenStax's exercises put 0.4em or 2em there; a quantity has a thinner one before its unit, `<mn>30.</mn>
+        // <mspace width="0.2em"/><mtext>A</mtext>`, a physics book's two significant digits).
+        guard let last = nodes.lastIndex(where: { !isSpace($0) }) else { return }
+        let numbersStep: Bool
+        if last > 0, case .space(let width) = nodes[1].kind { numbersStep = width >= MathNode.stepNumberSpace } else { numbersStep = false }
+        for i in numbersStep ? [last, 0] : [last] {
+            guard let body = stopped(nodes[i]) else { continue }
+            let n = nodes[i]
+            nodes.replaceSubrange(i ... i, with: [MathNode(.number(body), range: n.range, attributes: n.attributes),
+                                                  operatorLeaf(".", range: n.range)])
         }
     }
 

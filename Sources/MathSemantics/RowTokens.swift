@@ -698,9 +698,9 @@ extension Analyzer {
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
             case .space(let w):
                 // After a number and a full stop that begin the row (`<mn>2.</mn><mspace width="0.4em"/>`, `2.\;`, an
-                // exercise's or a step's number: 72 formulas of OpenStax's algebra books), any space sets the number apart,
-                // as a wide space does: it was "2 dot 17 equals y minus 13".
-                if items.count > base, w >= 0.9 || (w > 0 && items.count == base + 2 && items[base].kind == .number
+                // exercise's or a step's number: 72 formulas of OpenStax's algebra books), a space of TeX's `\;` or more sets
+                // the number apart, as a wide space does: it was "2 dot 17 equals y minus 13".
+                if items.count > base, w >= 0.9 || (w >= MathNode.stepNumberSpace && items.count == base + 2 && items[base].kind == .number
                                                     && items[base + 1].kind == .operator && items[base + 1].scalar == ".") {
                     if items[items.count - 1].kind != .wideSpace { items.push(RowItem(wideSpace: m)) }
                 }

@@ -905,6 +905,9 @@ struct Analyzer {
         case .operator(let t, let p): return lineRun(t).map { ($0, true) } ?? (t, p.stretchy)
         case .identifier(let t, _) where t.soleScalar != nil: return (t, false)
         case .text(let t, _) where t.soleScalar != nil: return (t, false)
+        // A mark set as a number (`<mover><mi>y</mi><mn>^</mn></mover>`, as OpenStax's statistics books set a fitted value's
+        // hat: "y with ^ over it").
+        case .number(let t, _) where t.soleScalar.map({ $0.properties.numericType == nil }) == true: return (t, false)
         case .identifier(let t, _), .text(let t, _): return lineRun(t).map { ($0, true) }
         default: return nil
         }

@@ -557,3 +557,10 @@ extension MathVariant {
         }
     }
 }
+
+extension MathNode {
+    /// The least space (em) that sets a step's or an exercise's number apart from what follows it when a full stop ends the
+    /// number at the start of a row (`2.\;17 = y - 13`, `<mn>2.</mn><mspace width="0.4em"/>`): TeX's `\;` (0.2778 em) or more.
+    /// A quantity's thinner space before its unit (`30.\,\mathrm{A}`, `<mspace width="0.2em"/>`) does not.
+    package static let stepNumberSpace = 0.25
+}

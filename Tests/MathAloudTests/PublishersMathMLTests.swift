@@ -340,8 +340,27 @@ import Testing
         #expect(say("<mn>10.</mn><mspace width=\"0.4em\"/><mn>−2</mn><mo>+</mo><mn>4</mn>") == "10, negative 2 plus 4")
         #expect(speaker.speak(tex: #"1.\quad \log x"#).text == "1, log x")
         #expect(speaker.speak(tex: #"x = 2. \quad y = 3"#).text == "x equals 2, y equals 3")
-        // Look-alikes: a decimal before a thin space, and a stop with no space after it, stay as they are.
+        #expect(say("<mi>x</mi><mo>=</mo><mn>36.</mn><mspace width=\"0.5em\"/>") == "x equals 36")
+        // Look-alikes: a decimal before a thin space, a stop with no space after it, and a point inside a row (a physics book's
+        // significant digits, before a unit after a thin space or none) stay as they are.
         #expect(speaker.speak(tex: #"0.5\,x"#).text == "0.5 x")
         #expect(speaker.speak(tex: "10. - 2").text == "10 dot minus 2")
+        #expect(say("<mn>30.</mn><mspace width=\"0.2em\"/><mtext>A</mtext><mo>+</mo><mi>I</mi>").hasPrefix("30. amperes"))
+        #expect(say("<mi>r</mi><mo>=</mo><mn>6770.</mn><mtext>km</mtext><mo>,</mo><mi>x</mi>") == "r equals 6770. kilometers, comma x")
+    }
+
+    /// A mark set as a number over a letter is an accent (`<mn>^</mn>`, OpenStax's statistics books' fitted values), and a tilde
+    /// set as text alone is the operator `<mo>~</mo>` is.
+    @Test func marksSetAsNumbersAndText() throws {
+        for style in ["clearspeak", "mathspeak"] {
+            let speaker = try SpeakerCache.shared.speaker(style: style)
+            func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+            #expect(say("<msub><mover><mi>y</mi><mn>^</mn></mover><mi>j</mi></msub>") == say("<msub><mover><mi>y</mi><mo>^</mo></mover><mi>j</mi></msub>"))
+            #expect(say("<msup><mi>P</mi><mo>′</mo></msup><mtext>~</mtext><mi>N</mi>") == say("<msup><mi>P</mi><mo>′</mo></msup><mo>~</mo><mi>N</mi>"))
+            // Look-alike: a digit over a letter stays a digit.
+            #expect(say("<mover><mi>x</mi><mn>2</mn></mover>").contains("2"))
+        }
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(mathML: "<math><mover><mi>y</mi><mn>^</mn></mover></math>").text == "y hat")
     }
 }
