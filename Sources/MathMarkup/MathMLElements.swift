@@ -336,6 +336,13 @@ extension MathMLTreeBuilder {
         return MathNode(.row, before + (signFirst ? [signLeaf, number] : [number, signLeaf]), range: range)
     }
 
+    /// The digits of a token that holds a decimal numeral or a point and digits (`800`, `1,200`, `.00`: the first or last
+    /// piece of a decimal set in pieces), spaces around them trimmed; nil for any other text.
+    static func numeralPiece(_ text: String) -> String? {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        return digits.isDecimalNumeral || (digits.hasPrefix(".") && ("0" + digits).isDecimalNumeral) ? digits : nil
+    }
+
     /// A token read with a sentence's full stop, comma or semicolon typed after it (`<mtext>$999.</mtext>`, `<mn>22°.</mn>`):
     /// `read` of the text before the stop, then the stop's operator; nil when the text ends in no stop or `read` reads nothing.
     static func withStopAfter(_ text: String, range: SourceRange?, _ read: (String) -> MathNode?) -> MathNode? {
@@ -452,6 +459,10 @@ extension MathMLTreeBuilder {
             if variant == nil, let op = Self.operatorSetAsIdentifier(text) {
                 return .node(Self.operatorLeaf(op, range: range, attributes: attrs.leftover), marker: nil)
             }
+            // Digits set as an upright identifier (`<mi mathvariant="normal">300</mi><mi mathvariant="normal">.00</mi>`, as OpenStax's
+            // Contemporary Mathematics sets its amounts) are the number, as digits set as text are (the row joins the pieces: 300.00;
+            // it was "300 dot 0 0"). A digit in an identifier of the default style is an italic digit (MathSpeak: "italic 3").
+            if variant == .normal, let digits = Self.numeralPiece(text) { return node(.number(digits, variant: nil)) }
             if let negative = Self.negativeInfinity(text, variant: variant, range: range, attributes: attrs.leftover) { return negative }
             // A minus typed before letters in one identifier (`<mi>−x</mi>`, `<mi>−log</mi>`, as OpenStax's algebra books set a
             // dozen): the minus before the identifier, as `<mo>−</mo><mi>x</mi>` is ("f of minus x", "minus l o g" before).
@@ -546,10 +557,7 @@ extension MathMLTreeBuilder {
             // OpenStax's algebra books set the numbers of 267 formulas of 22,539) are the number, as `<mn>` makes it: the
             // power was "x superscript 10" and the decimal "1 dot 981".
             // So are a point and digits (`<mtext>0</mtext><mtext>.01</mtext>`, which the row joins: 0.01).
-            if variant == nil, case let digits = text.trimmingCharacters(in: .whitespaces),
-               digits.isDecimalNumeral || (digits.hasPrefix(".") && ("0" + digits).isDecimalNumeral) {
-                return node(.number(digits, variant: nil))
-            }
+            if variant == nil, let digits = Self.numeralPiece(text) { return node(.number(digits, variant: nil)) }
             if variant == nil, let signs = Self.signsSetAsText(text, range: range, attributes: attrs.leftover) { return .node(signs, marker: nil) }
             return node(.text(text, variant: variant))
         case "ms":

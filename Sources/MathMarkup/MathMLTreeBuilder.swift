@@ -480,9 +480,69 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// one text with an ellipsis split (``marksWithEllipsisSplit(_:)``). Only a row's children: the children of an
     /// element of fixed arity (`mfrac`, `msup`) are its parts, never one number.
     static func rowItemsMended(_ nodes: inout [MathNode]) {
+        bracketsSetApart(&nodes)
         decimalsJoined(&nodes)
         stopsAfterNumbersSplit(&nodes)
         marksWithEllipsisSplit(&nodes)
+    }
+
+    /// A bracket typed at the edge of an identifier or a text (`<mi>(1</mi><mo>+</mo><mi>tax rate)</mi>`, `<mtext>{m</mtext>`, as OpenStax's
+    /// Contemporary Mathematics sets some groups) is the bracket, set apart, when its partner is in the row: the group is a group
+    /// ("open paren 1 plus tax rate)" before). A token that holds both brackets (`<mi>f(x)</mi>`) stays whole; digits left alone
+    /// are the number.
+    static func bracketsSetApart(_ nodes: inout [MathNode]) {
+        let pairs: [Unicode.Scalar: Unicode.Scalar] = ["(": ")", "[": "]", "{": "}"]
+        func word(_ n: MathNode) -> String? {
+            switch n.kind {
+            case .identifier(let t, _), .text(let t, _): return t.unicodeScalars.count >= 2 ? t : nil
+            default: return nil
+            }
+        }
+        // The bracket a token opens with and does not close, and the one it closes with and does not open.
+        func opening(_ t: String) -> Unicode.Scalar? {
+            guard let u = t.unicodeScalars.first, let close = pairs[u], !t.unicodeScalars.contains(close) else { return nil }
+            return u
+        }
+        func closing(_ t: String) -> Unicode.Scalar? {
+            guard let u = t.unicodeScalars.last, let open = pairs.first(where: { $0.value == u })?.key,
+                  !t.unicodeScalars.contains(open) else { return nil }
+            return u
+        }
+        guard nodes.contains(where: { word($0).map { opening($0) != nil || closing($0) != nil } ?? false }) else { return }
+        func isOperator(_ n: MathNode, _ u: Unicode.Scalar) -> Bool { if case .operator(let t, _) = n.kind { t == String(u) } else { false } }
+        var out: [MathNode] = []
+        out.reserveCapacity(nodes.count + 2)
+        for (i, n) in nodes.enumerated() {
+            guard let t = word(n) else { out.append(n); continue }
+            var scalars = Substring(t).unicodeScalars
+            var before: MathNode? = nil, after: MathNode? = nil
+            if let open = opening(t), let close = pairs[open],
+               nodes[(i + 1)...].contains(where: { isOperator($0, close) || word($0).flatMap(closing) == close }) {
+                before = operatorLeaf(String(open), range: n.range)
+                scalars.removeFirst()
+            }
+            if let close = closing(t), let open = pairs.first(where: { $0.value == close })?.key, scalars.count >= 2,
+               nodes[..<i].contains(where: { isOperator($0, open) || word($0).flatMap(opening) == open }) {
+                after = operatorLeaf(String(close), range: n.range)
+                scalars.removeLast()
+            }
+            guard before != nil || after != nil else { out.append(n); continue }
+            let rest = String(scalars)
+            let middle: MathNode
+            if let digits = numeralPiece(rest) {
+                middle = MathNode(.number(digits), range: n.range, attributes: n.attributes)
+            } else if case .identifier(_, let v) = n.kind {
+                middle = MathNode(.identifier(rest, variant: v), range: n.range, attributes: n.attributes)
+            } else if case .text(_, let v) = n.kind {
+                middle = MathNode(.text(rest, variant: v), range: n.range, attributes: n.attributes)
+            } else {
+                middle = n
+            }
+            if let before { out.append(before) }
+            out.append(middle)
+            if let after { out.append(after) }
+        }
+        nodes = out
     }
 
     /// A number typed with a sentence's full stop after it (`<mn>36.</mn>` ending a row, 1,396 formulas of OpenStax's calculus

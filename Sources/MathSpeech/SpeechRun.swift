@@ -1393,6 +1393,12 @@ struct SpeechRun {
         case .unit, .unitPlural:
             let names = format.selector < 0 ? (kind == .unitPlural ? ["plural"] : []) : variants(Int(format.selector), owner, withVerbosity: false)
             if let w = core.lexicon.unit(value, variants: names) { return w }
+            // A unit of one sign without unit words (`<mi class="MathML-Unit">%</mi>`, as OpenStax's Contemporary Mathematics marks
+            // its units): the sign's words, as a function named by one character is read (it was "95 %").
+            if let u = value.unicodeScalars.first, value.unicodeScalars.count == 1, !u.properties.isAlphabetic, u.properties.numericType == nil,
+               let w = core.lexicon.symbol(value, variant: preferences.variant) {
+                return w
+            }
             // A unit without words is said as written and reported, as a character without words is.
             if !value.isEmpty, reported?.contains(value) != true {
                 reported = (reported ?? []).union([value])

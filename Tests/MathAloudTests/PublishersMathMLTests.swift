@@ -363,4 +363,19 @@ import Testing
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         #expect(speaker.speak(mathML: "<math><mover><mi>y</mi><mn>^</mn></mover></math>").text == "y hat")
     }
+    /// What OpenStax's Contemporary Mathematics sets in upright identifiers: amounts in pieces, brackets typed at a word's edge, a
+    /// unit of one sign.
+    @Test func identifiersAsContemporaryMathematicsSetsThem() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        func upright(_ t: String) -> String { "<mi mathvariant=\"normal\">\(t)</mi>" }
+        #expect(say(upright("300") + upright(".00")) == "300.00")
+        #expect(say(upright("price") + "<mo>×</mo>" + upright("(1") + "<mo>+</mo>" + upright("tax rate)"))
+                == say(upright("price") + "<mo>×</mo><mo>(</mo><mn>1</mn><mo>+</mo>" + upright("tax rate") + "<mo>)</mo>"))
+        #expect(say("<mi>U</mi><mo>=</mo><mtext>{a, b</mtext><mo>,</mo><mtext>c}</mtext>").contains("the set"))
+        #expect(say("<mn>95</mn><mi mathvariant=\"normal\" class=\"MathML-Unit\">%</mi>") == "95 percent")
+        // Look-alikes: a token holding both brackets, and a bracket whose partner is not in the row, stay as written.
+        #expect(say("<mtext>(row total)(column total)</mtext>") == "(row total)(column total)")
+        #expect(say("<mtext>(a</mtext><mo>+</mo><mi>b</mi>").hasPrefix("(a"))
+    }
 }
