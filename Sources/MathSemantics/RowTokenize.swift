@@ -20,6 +20,13 @@ extension Analyzer {
             let partner = Int(items[i].match)
             if partner > i, partner < range.upperBound {
                 let t = groupToken(i, partner, ctx, argument: followsFunction(start))
+                // A remark in parentheses after what it remarks on (`x + 2 (\text{add 18 to both sides})`, OpenStax's algebra
+                // books' steps) is set apart as a wide space sets a list's items apart: it was a factor, "x plus 2 times add
+                // 18 to both sides". After a letter it is an argument (`P(\text{two heads})`, `n(\text{cake and ice cream})`).
+                if tokens.count > start, tokens[tokens.count - 1].kind == .operand || tokens[tokens.count - 1].kind == .postfix,
+                   kind(tokens[tokens.count - 1].node) != .identifier, isRemark(t) {
+                    tokens.push(Token(.wideSpace, empty(nil)))
+                }
                 tokens.push(t)
                 i = partner + 1
                 continue
@@ -257,6 +264,18 @@ extension Analyzer {
         var t = Token(.operand, g.node)
         t.fence = Int32(groups.count - 1)
         return t
+    }
+
+    /// Whether group token `t` is parentheses or brackets around prose alone: a text of two words or more (not a function's
+    /// argument, `f(\text{time})`, nor a unit or a word with a formula, `3 (\text{mod } 5)`).
+    func isRemark(_ t: Token) -> Bool {
+        guard t.fence >= 0, groups[Int(t.fence)].parenLike, kind(t.node) == .fenced, let content = child(t.node, .content),
+              kind(content) == .text, tree.property(content, .unitName) == nil else { return false }
+        var words = 0, inWord = false
+        for u in text(content).unicodeScalars {
+            if u.properties.isAlphabetic { if !inWord { words += 1; inWord = true } } else if u == " " || u == "\u{A0}" { inWord = false }
+        }
+        return words >= 2
     }
 
     /// A matched pair of fence items and what lies between them; `argument`: the pair follows a function's

@@ -378,4 +378,15 @@ import Testing
         #expect(say("<mtext>(row total)(column total)</mtext>") == "(row total)(column total)")
         #expect(say("<mtext>(a</mtext><mo>+</mo><mi>b</mi>").hasPrefix("(a"))
     }
+    /// A remark in parentheses after what it remarks on is set apart, not multiplied; after a letter it stays an argument.
+    @Test func remarksInParentheses() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        #expect(speaker.speak(tex: #"x + 2 (\text{add 18 to both sides})"#).text == "x plus 2, add 18 to both sides")
+        #expect(speaker.speak(mathML: "<math><msub><mi>E</mi><mtext>net</mtext></msub><mo>=</mo><mn>0</mn><mo>(</mo><mtext>at points inside a conductor</mtext><mo>)</mo></math>").text
+                == speaker.speak(tex: #"E_{\text{net}} = 0 (\text{at points inside a conductor})"#).text)
+        // Look-alikes: a letter applied to words, a single word, and a formula with a word stay as they were.
+        #expect(speaker.speak(tex: #"P(\text{two heads})"#).text == "P of two heads")
+        #expect(speaker.speak(tex: #"f(\text{time})"#).text == "f of time")
+        #expect(speaker.speak(tex: #"3 (\text{mod } 5)"#).text == "3 times, open paren, mod 5, close paren")
+    }
 }
