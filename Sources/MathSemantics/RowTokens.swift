@@ -1366,9 +1366,12 @@ extension Analyzer {
         // The degree sign and the scale's letter written apart (`<mtext>°</mtext><mtext>C</mtext>`,
         // `<mi>°</mi><mi mathvariant="normal">F</mi>`, `\mathrm{°C}`): the one unit `°C` or `°F` of the unit
         // table, as `°C` written in one piece is, not degrees times coulombs.
+        // A scale's letter in a quotient's text (`<mtext>°</mtext><mtext>C/s</mtext>`, as OpenStax's books set a rate of
+        // heating) is the unit `°C/s`, not degrees times coulombs per second (textbook sweep 13).
         func degreesOfScale(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k + 1 < end, let m = items[k].raw, uprightSymbol(m) == "°" || m.kind == .identifier("°", variant: nil),
-                  let next = items[k + 1].raw, let t = uprightSymbol(next), let key = UnitSymbols.key("°" + t) else { return nil }
+                  let next = items[k + 1].raw, let t = uprightSymbol(next),
+                  let key = t.containsASCII(0x2F) ? UnitSymbols.writtenKey("°" + t) : UnitSymbols.key("°" + t) else { return nil }
             return ("°" + t, key, nil, SourceRange.union(m.range, next.range))
         }
         // The micro prefix written as a Greek letter before an upright unit symbol (`5\,\mu\mathrm{m}`,
@@ -1395,13 +1398,17 @@ extension Analyzer {
                 unitNode = next.children[0].groupContent
                 power = p
             }
-            guard let t = uprightSymbol(unitNode),
-                  UnitSymbols.prefixable.contains(t) || UnitSymbols.symbol(abbreviation: t) != nil
-                    || UnitSymbols.plain.contains(prefix + t) else { return nil }
+            guard let t = uprightSymbol(unitNode) else { return nil }
+            // The prefix's unit may be a quotient's numerator (`<mi>μ</mi><msup><mtext>C/m</mtext><mn>2</mn></msup>`, as OpenStax's
+            // physics sets a charge density: "30 mu coulombs per square meter", textbook sweep 13); the power is then the denominator's.
+            let quotient = t.containsASCII(0x2F)
+            let numerator = quotient ? String(t.prefix(while: { $0 != "/" })) : t
+            guard UnitSymbols.prefixable.contains(numerator) || UnitSymbols.symbol(abbreviation: numerator) != nil
+                    || UnitSymbols.plain.contains(prefix + numerator) else { return nil }
             // Written as the unit table reads a power (`µm^2` → `µm²`).
             let written = prefix + t + (power.map { "^\($0)" } ?? "")
             guard let key = UnitSymbols.writtenKey(written) else { return nil }
-            return (written, key, power, SourceRange.union(m.range, next.range))
+            return (written, key, quotient ? nil : power, SourceRange.union(m.range, next.range))
         }
         func reciprocal(_ k: Int) -> (text: String, key: String, range: SourceRange?)? {
             guard let m = items[k].raw else { return nil }
@@ -1438,10 +1445,26 @@ extension Analyzer {
             return unit
         }
         var firstUsed = 1
+        var firstPowerDenominator: Int? = nil
         // A degree sign or a prefix written apart is tried first: `<mtext>M</mtext><mtext>Ω</mtext>` is megohms,
         // not molar and Ω; `<mtext>°</mtext><mtext>C</mtext>` degrees Celsius, not degrees and coulombs.
         var first = degreesOfScale(start) ?? microPrefixed(start)
-        if first != nil { firstUsed = 2 } else { first = single(start) ?? group(start) }
+        if first != nil {
+            firstUsed = 2
+        } else if start + 1 < end, let m = items[start].raw, let num = unitBeforeSlash(m, names: names) {
+            // A quotient whose slash is typed at the end of the numerator's text, the denominator in scripts of its own
+            // (`<mtext>m/</mtext><msup><mtext>s</mtext><mn>2</mn></msup>`, `<mtext>J/</mtext><mtext>°C</mtext>`, as OpenStax's
+            // physics sets them: "2.1 m/ s squared"): the unit `m/s²`, as `\mathrm{m/s^2}` is (textbook sweep 13).
+            var used = 2
+            let degrees = degreesOfScale(start + 1)
+            if degrees != nil { used = 3 }
+            guard let den = degrees ?? single(start + 1), !den.key.contains("/"), (den.power ?? 1) > 0 else { return nil }
+            first = (num.written + "/" + den.text, num.key + "/" + den.key, nil, SourceRange.union(m.range, den.range))
+            firstUsed = used
+            firstPowerDenominator = den.power
+        } else {
+            first = single(start) ?? group(start)
+        }
         guard let first else { return nil }
         // An upright d right before a variable is the mark of a differential (`3\,\mathrm{d}x`), not days.
         if first.key == "d", start + 1 < end, items[start + 1].kind == .identifier || items[start + 1].kind == .scripts {
@@ -1452,13 +1475,15 @@ extension Analyzer {
             return nil
         }
         var unit = Unit(text: first.text, key: first.key, power: first.power, range: first.range, used: firstUsed)
+        unit.powerDenominator = firstPowerDenominator
         // A unit symbol (with a positive power or none) as a factor of a product at `k`: its parts and how
         // many items it takes (two for the micro sign written apart).
-        func factor(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?, used: Int)? {
+        // With `quotient`, a quotient of units too (`<mtext>m/s</mtext>`, the last factor of `kg·m/s`).
+        func factor(_ k: Int, quotient: Bool = false) -> (text: String, key: String, power: Int?, range: SourceRange?, used: Int)? {
             var used = 1
             let degrees = degreesOfScale(k)
             if degrees != nil { used = 2 }
-            guard !isMarked(k), let f = degrees ?? single(k) ?? { used = 2; return microPrefixed(k) }(), !f.key.contains("/"),
+            guard !isMarked(k), let f = degrees ?? single(k) ?? { used = 2; return microPrefixed(k) }(), quotient || !f.key.contains("/"),
                   (f.power ?? 1) > 0 else { return nil }
             // An upright d before a variable is a differential's mark (`\mathrm{N\,m\,d}x`); a one-letter
             // symbol before a parenthesis a function's name (`\mathrm{m}\,\mathrm{P}(A)`).
@@ -1475,19 +1500,23 @@ extension Analyzer {
         // the spaces `\,`, `~` and juxtaposition write it): their texts, keys (joined by a space, `kg m²`),
         // range and the index after the last. Two element symbols side by side are chemistry (`2\,\mathrm{H}\mathrm{I}`),
         // not a product of units (the measurement's own test says so).
-        func product(after k: Int, previous: Int) -> (text: String, key: String, range: SourceRange?, next: Int)? {
+        // With `quotient`, the last factor may be a quotient of units set as one (`<mtext>kg</mtext><mo>·</mo><mtext>m/s</mtext>`,
+        // as OpenStax's physics sets a momentum: "kilograms, times m/s"): its slash ends the product, `kg m/s`, "kilogram meters per
+        // second" (textbook sweep 13).
+        func product(after k: Int, previous: Int, quotient: Bool = false) -> (text: String, key: String, range: SourceRange?, next: Int)? {
             var k = k, previous = previous
             var text = "", key = "", range: SourceRange? = nil
             while true {
                 let sign = productSign(k)
                 let at = sign ? k + 1 : k
-                guard at < end, let f = factor(at) else { break }
+                guard at < end, let f = factor(at, quotient: quotient) else { break }
                 if !sign, Analyzer.isUnmarkedElement(items[previous].raw), Analyzer.isElementPart(items[at].raw) { break }
                 text += (sign ? "·" : " ") + f.text
                 key += " " + f.key
                 range = SourceRange.union(range, f.range)
                 previous = at
                 k = at + f.used
+                if quotient, f.key.contains("/") { break }
             }
             return key.isEmpty ? nil : (text, key, range, k)
         }
@@ -1497,7 +1526,7 @@ extension Analyzer {
         // A product of units (`\mathrm{N\cdot m}`, `\mathrm{kg\,m^2}`, `\mathrm{kg}\,\mathrm{m}^2`): one
         // unit whose key names the factors in order, a space between them (`N m`, `kg m²`), as a group under
         // a negative power makes (`\mathrm{kg\,m\,s}^{-2}`: `kg m/s²`). The power is a factor's, not the unit's.
-        if !first.key.contains("/"), !isMarked(start), let more = product(after: start + firstUsed, previous: start + firstUsed - 1) {
+        if !first.key.contains("/"), !isMarked(start), let more = product(after: start + firstUsed, previous: start + firstUsed - 1, quotient: true) {
             unit.text += more.text
             unit.key += more.key
             unit.range = SourceRange.union(unit.range, more.range)
@@ -1525,6 +1554,14 @@ extension Analyzer {
                 unit.range = SourceRange.union(unit.range, items[more.next].raw?.range)
                 unit.used = more.next + 1 - start
             }
+        } else if slash < end, !unit.key.contains("/"), let m = items[slash].raw, let den = Analyzer.unitAfterSlash(m, names: names) {
+            // The slash typed at the start of the denominator's text (`<mtext>/s</mtext>`, `<msup><mtext>/kg</mtext><mn>2</mn></msup>`,
+            // as OpenStax's physics sets `cm³/s` and `N·m²/kg²`: "cubic centimeters, /s", textbook sweep 13).
+            unit.text += "/" + den.written
+            unit.key += "/" + den.key
+            unit.range = SourceRange.union(unit.range, m.range)
+            unit.used += 1
+            unit.powerDenominator = den.power
         }
         // A quotient followed by a product of units (`\mathrm{J/kg\cdot K}`, `<mtext>J/kg</mtext><mo>·</mo><mtext>°C</mtext>`,
         // as physics writes a specific heat): the factors continue the denominator, as in `J/(kg\,K)`:
@@ -1554,14 +1591,44 @@ extension Analyzer {
     }
 
     /// The power a unit's superscript writes: 2 or 3 (`cm^2`), or -1 to -3 (`s^{-1}`, `cm^{-2}`); nil
-    /// for any other.
+    /// for any other. A power in a row of its own is that power (`<msup><mrow><mtext>m/s</mtext></mrow><mrow><mn>2</mn></mrow></msup>`,
+    /// as OpenStax's physics sets some of its units' powers: "0.550 m/s squared" said the quotient as written, textbook sweep 13).
     static func unitPower(_ e: MathNode) -> Int? {
         if case .number(let p, _) = e.kind { return p == "2" ? 2 : p == "3" ? 3 : nil }
         var e = e
         while case .row = e.kind, e.children.count == 1 { e = e.children[0] }
+        if case .number(let p, _) = e.kind { return p == "2" ? 2 : p == "3" ? 3 : nil }
         guard case .row = e.kind, e.children.count == 2, case .operator(let minus, _) = e.children[0].kind,
               minus == "−" || minus == "-", case .number(let p, _) = e.children[1].kind else { return nil }
         return p == "1" ? -1 : p == "2" ? -2 : p == "3" ? -3 : nil
+    }
+
+    /// A unit symbol typed with a quotient's slash at the end of its text (`<mtext>m/</mtext>`, `<mtext>J/</mtext>`, as
+    /// OpenStax's physics sets `m/s²`, the denominator in scripts of its own): the symbol as written and its key; nil
+    /// for any other text (`1/`, a word's `and/`).
+    static func unitBeforeSlash(_ m: MathNode, names: UnitNames) -> (written: String, key: String)? {
+        guard case .text(let t, _) = m.kind, t.utf8.last == 0x2F else { return nil }
+        let head = String(t.dropLast()).trimmingSpaces
+        guard !head.isEmpty, let key = Vocabulary.unitKey(head, names: names), !key.contains("/") else { return nil }
+        return (head, key)
+    }
+
+    /// A denominator typed with its slash in one text (`<mtext>/s</mtext>`), perhaps raised as a whole
+    /// (`<msup><mrow><mtext>/kg</mtext></mrow><mn>2</mn></msup>`), as OpenStax's physics sets `cm³/s` and `N·m²/kg²`: the unit
+    /// as written (a power with a caret), its key (`kg²`) and its power; nil for any other node (`/2`).
+    static func unitAfterSlash(_ m: MathNode, names: UnitNames) -> (written: String, key: String, power: Int?)? {
+        var base = m
+        var power: Int? = nil
+        if case .superscript = m.kind, m.children.count == 2 {
+            guard let p = unitPower(m.children[1]), p > 0 else { return nil }
+            base = m.children[0].groupContent
+            power = p
+        }
+        guard case .text(let t, _) = base.kind, t.utf8.first == 0x2F else { return nil }
+        let tail = String(t.dropFirst()).trimmingSpaces
+        guard !tail.isEmpty, let key = Vocabulary.unitKey(tail, names: names) ?? degreeScale(tail).flatMap(UnitSymbols.key),
+              !key.contains("/") else { return nil }
+        return (tail + (power.map { "^\($0)" } ?? ""), key + (power.map(powerSign) ?? ""), power)
     }
 
     /// A slash between two units in one group: an operator (`/`, the division slash) or a text

@@ -325,10 +325,10 @@ struct NuclideAndUnitSpeechTests {
     /// after `\cdot`, a space or nothing, each with a power; one `/` before a unit or a product in
     /// parentheses. The words of a product are its factors' in order, the last one plural.
     @Test(arguments: [
-        (#"1\,\mathrm{kg\cdot m^2/s^2}"#, "1 kilogram square meter per square second"),
-        (#"1\,\mathrm{kg}\,\mathrm{m}^2\,\mathrm{s}^{-2}"#, "1 kilogram square meter per square second"),
-        (#"1\,\mathrm{kg\cdot m^2\cdot s^{-2}}"#, "1 kilogram square meter per square second"),
-        (#"1\,\mathrm{kg}\cdot\mathrm{m}^2/\mathrm{s}^2"#, "1 kilogram square meter per square second"),
+        (#"1\,\mathrm{kg\cdot m^2/s^2}"#, "1 kilogram square meter per second squared"),
+        (#"1\,\mathrm{kg}\,\mathrm{m}^2\,\mathrm{s}^{-2}"#, "1 kilogram square meter per second squared"),
+        (#"1\,\mathrm{kg\cdot m^2\cdot s^{-2}}"#, "1 kilogram square meter per second squared"),
+        (#"1\,\mathrm{kg}\cdot\mathrm{m}^2/\mathrm{s}^2"#, "1 kilogram square meter per second squared"),
         (#"3\,\mathrm{kg\,m^2}"#, "3 kilogram square meters"),
         (#"3\,\mathrm{kg}\,\mathrm{m}^2"#, "3 kilogram square meters"),
         (#"4\,\mathrm{N\cdot m}"#, "4 newton meters"),
@@ -337,8 +337,8 @@ struct NuclideAndUnitSpeechTests {
         (#"1\,\mathrm{N\,m}"#, "1 newton meter"),
         (#"2\,\mathrm{J/(kg\,K)}"#, "2 joules per kilogram kelvin"),
         (#"2\,\mathrm{J}/(\mathrm{kg}\cdot\mathrm{K})"#, "2 joules per kilogram kelvin"),
-        (#"5\,\mathrm{kg\,m/s^2}"#, "5 kilogram meters per square second"),
-        (#"5\,\mathrm{kg\,m\,s}^{-2}"#, "5 kilogram meters per square second"),
+        (#"5\,\mathrm{kg\,m/s^2}"#, "5 kilogram meters per second squared"),
+        (#"5\,\mathrm{kg\,m\,s}^{-2}"#, "5 kilogram meters per second squared"),
         (#"5\,\mathrm{N\,m}^{-1}"#, "5 newtons per meter"),
         (#"10^{19}\mathrm{\,W}\mathrm{\,Hz}^{-1}"#, "10 to the nineteenth power watts per hertz"),
         (#"\frac{5\,\mathrm{m}}{\mathrm{s}}"#, "5 meters per second"),

@@ -75,6 +75,35 @@ import Testing
         #expect(speaker.speak(tex: #"3\,\mathrm{m/s^2}\,\mathrm{kg}"#).text == "3 meters per second squared, kg")
     }
 
+    /// Units as OpenStax's University Physics sets them (textbook sweep 13): a power in a row of its own, a quotient's
+    /// slash typed at the end of the numerator's text or at the start of the denominator's, a product whose last factor is
+    /// a quotient in one text. The look-alikes stay: a fraction or words with a slash, a slash before no unit.
+    @Test func unitsSetAsPhysicsTextbooksWriteThem() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        let space = "<mspace width=\"0.2em\"/>"
+        #expect(say("<mn>0.550</mn>\(space)<msup><mrow><mtext>m/s</mtext></mrow><mrow><mn>2</mn></mrow></msup>") == "0.550 meters per second squared")
+        #expect(say("<mn>2.1</mn>\(space)<mrow><mtext>m/</mtext><mrow><msup><mtext>s</mtext><mn>2</mn></msup></mrow></mrow>")
+            == "2.1 meters per second squared")
+        #expect(say("<mn>1122</mn>\(space)<mtext>J/</mtext><mtext>°C</mtext>") == "1122 joules per degree Celsius")
+        #expect(say("<mn>24.1</mn><mrow><mrow><mtext>m</mtext></mrow><mtext>/s</mtext></mrow>") == "24.1 meters per second")
+        #expect(say("<mn>83.0</mn>\(space)<msup><mtext>cm</mtext><mn>3</mn></msup><mtext>/s</mtext>") == "83.0 cubic centimeters per second")
+        #expect(say("<mn>6.67</mn>\(space)<mtext>N</mtext><mo>·</mo><msup><mtext>m</mtext><mn>2</mn></msup><msup><mrow><mtext>/kg</mtext></mrow><mn>2</mn></msup>")
+            == "6.67 newton square meters per square kilogram")
+        #expect(say("<mn>1.78</mn>\(space)<mtext>kg</mtext><mo>·</mo><mtext>m/s</mtext>") == "1.78 kilogram meters per second")
+        #expect(say("<mn>1</mn>\(space)<mtext>kg</mtext><mo>·</mo><msup><mrow><mtext>m/s</mtext></mrow><mn>2</mn></msup>")
+            == "1 kilogram meter per second squared")
+        // A scale's degree and a prefix set apart before a quotient's text: the one unit.
+        #expect(say("<mn>0.00824</mn><mtext>°</mtext><mtext>F/min</mtext>") == "0.00824 degrees Fahrenheit per minute")
+        #expect(say("<mn>30</mn><mi>μ</mi><msup><mtext>C/m</mtext><mn>2</mn></msup>") == "30 microcoulombs per square meter")
+        #expect(say("<mn>5</mn><mi>μ</mi><mi>x</mi>") == "5 mu x")
+        // Look-alikes: a fraction, words and a slash before no unit stay as written.
+        #expect(say("<mtext>1/2</mtext>") == "1 divided by 2")
+        #expect(say("<mtext>melting/freezing</mtext>") == "melting/freezing")
+        #expect(say("<mn>2</mn><mtext>m/</mtext><mi>x</mi>") == "2 m/ x")
+        #expect(say("<mn>2</mn><mtext>/x</mtext>") == "2 /x")
+    }
+
     /// Chemistry set as text, as publishers write it: element symbols as the formula's, states, ions whose
     /// charge is one number, equations; the same formula's look-alikes in mathematics stay mathematics.
     @Test func chemistrySetAsText() throws {
