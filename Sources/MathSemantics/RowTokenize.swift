@@ -174,9 +174,9 @@ extension Analyzer {
     }
 
     /// A ``SemanticKind/unit`` leaf for a unit as written.
-    mutating func unitLeaf(_ written: String, range: SourceRange?) -> NodeID {
+    mutating func unitLeaf(_ written: String, key: String? = nil, range: SourceRange?) -> NodeID {
         let mark = b.mark()
-        let key = UnitSymbols.markedKey(written)
+        let key = key ?? UnitSymbols.markedKey(written)
         if !key.isEmpty {
             b.string(.unitName, key)
             if UnitSymbols.isCurrency(key) { b.flag(.currency) }
@@ -744,6 +744,12 @@ extension Analyzer {
             if t.utf8.first == 0xC2, let written = Self.degreeScale(t) {
                 return Token(.operand, unitLeaf(written, range: m.range))
             }
+            // A quotient of units set as one text without a quantity (`<mtext>m/s</mtext>` after a vector's components,
+            // `(<mtext>N/m</mtext>)`, as OpenStax's physics writes units alone: "close paren, m/s") is the unit, as after a
+            // quantity (textbook sweep 13).
+            if t.containsASCII(0x2F), let (written, key) = Self.unitQuotient(t) {
+                return Token(.operand, unitLeaf(written, key: key, range: m.range))
+            }
             if let nameClass = Self.functionNameClass(ofText: t) {
                 return identifierToken(t, nil, sole: nil, nameClass: nameClass, range: m.range)
             }
@@ -772,6 +778,21 @@ extension Analyzer {
         default:
             return Token(.operand, node(m, ctx))
         }
+    }
+
+    /// A quotient of unit symbols set as one text (`m/s`, `N/m`, `kg/m`, as publishers' MathML writes a unit alone): as
+    /// written, spaces trimmed, and its key; nil for any other text (a fraction `1/2`, words `melting/freezing`, one unit).
+    static func unitQuotient(_ t: String) -> (written: String, key: String)? {
+        let written = t.trimmingSpaces
+        guard let key = UnitSymbols.unmarkedKey(written), key.containsASCII(0x2F) else { return nil }
+        return (written, key)
+    }
+
+    /// A quotient of unit symbols set as one text (``unitQuotient(_:)``) raised to a unit's power `sup` (2 or 3): as written,
+    /// its key with the power on the denominator (`m/s²`, as `\mathrm{m/s}^2` reads) and the power; nil otherwise.
+    static func raisedUnitQuotient(_ t: String, _ sup: MathNode) -> (written: String, key: String, power: Int)? {
+        guard t.containsASCII(0x2F), let p = Analyzer.unitPower(sup), p > 0, let (written, key) = unitQuotient(t) else { return nil }
+        return (written, key + Analyzer.powerSign(p), p)
     }
 
     /// The class of a trigonometric, hyperbolic, logarithmic or exponential function's name written as
@@ -1094,6 +1115,11 @@ extension Analyzer {
                 return limitToken(name, lower: lower, upper: nil, placement: placement, range: m.range)
             }
         case .text(let t, _):
+            // A quotient of units set as one text raised without a quantity (`<msup><mrow><mtext>m/s</mtext></mrow><mn>2</mn></msup>`
+            // alone, after a vector's components): the unit with its denominator raised, `m/s²`, as after a quantity.
+            if !underOverKind, sub == nil, let sup, let (written, key, p) = Self.raisedUnitQuotient(t, sup) {
+                return Token(.operand, unitLeaf(written + "^\(p)", key: key, range: m.range))
+            }
             // `<msup><mtext>sin</mtext><mrow><mo>−</mo><mn>1</mn></mrow></msup>`: the inverse sine, as with `mi`.
             if !underOverKind, let nameClass = Self.functionNameClass(ofText: t) {
                 return functionToken(functionName(t, range: base.range, nameClass: nameClass), sub: sub, sup: sup, range: m.range, ctx)
@@ -1104,6 +1130,12 @@ extension Analyzer {
             let lower = sub.map { node($0, ctx) }
             let upper = sup.map { node($0, ctx) }
             return limitToken(name, lower: lower, upper: upper, placement: placement, range: m.range)
+        // The same with a space opening the raised base (`<msup><mrow><mspace/><mtext>m/sec</mtext></mrow><mn>2</mn></msup>`, as
+        // OpenStax's calculus books set it), the unit's from what precedes it, as ``Analyzer/poweredUnit(_:names:)`` reads it.
+        case .row where !underOverKind && sub == nil && base.children.count == 2:
+            guard case .space = base.children[0].kind, case .text(let t, _) = base.children[1].kind, let sup,
+                  let (written, key, p) = Self.raisedUnitQuotient(t, sup) else { break }
+            return Token(.operand, unitLeaf(written + "^\(p)", key: key, range: m.range))
         case .fenced(let open, let close):
             if !underOverKind {
                 let c = close.soleScalar

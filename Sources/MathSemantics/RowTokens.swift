@@ -235,7 +235,9 @@ struct RowItem {
             var item = RowItem(classifying: m, unmanaged)
             if m.attributes != nil { item.bits |= 2 }
             // (Scripts are noted by the classification.)
-            if item.kind == .number || item.kind == .fraction || item.isNumeralText || item.mayBeCurrencyCheaply { item.bits |= 32 }
+            if item.kind == .number || item.kind == .fraction || item.isNumeralText || item.endsWithSlash || item.mayBeCurrencyCheaply {
+                item.bits |= 32
+            }
             return item
         }
     }
@@ -273,6 +275,7 @@ struct RowItem {
         var onText = false
         var coefficient = false
         var numeral = false
+        var slash = false
         var onNumber = false
         switch k {
         // The base read unretained: the tree holds it.
@@ -284,15 +287,17 @@ struct RowItem {
         case .underOver: role = m.children.unretained(0)._withUnsafeGuaranteedRef { Analyzer.fenceRole(ofBase: $0, scripted: false) }
         default:
             role = .notFence(endsOperand: true)
-            if case .text = m.kind {
+            if case .text(let t, _) = m.kind {
                 coefficient = Analyzer.opensWithDigit(base: m)
                 numeral = RowItem.isNumeral(text: m)
+                slash = t.utf8.last == 0x2F
             }
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
         if onText { bits |= 4 }
         if coefficient { bits |= 8 }
         if numeral { bits |= 16 }
+        if slash { bits |= 64 }
         // Scripts on a letter or an operator (`x^2`, the commonest scripts) start no pattern of
         // ``Analyzer/premerge(from:_:)``: those on nothing or on a group may be pre-scripts or a formula's
         // scripts, and those on a number a quantity (``Analyzer/isQuantity(_:)``).
@@ -429,6 +434,10 @@ struct RowItem {
     /// Whether the item is a number set as text (`<mtext>800</mtext>`), the quantity of a measurement.
     /// (Noted when the item is made, which reads the node anyway.)
     var isNumeralText: Bool { bits & 16 != 0 }
+
+    /// Whether the item is a text that ends with a slash (`<mtext>m/</mtext>`): a unit may start there without a
+    /// quantity, the denominator after it (``Analyzer/unitBeforeSlash(_:names:)``).
+    var endsWithSlash: Bool { bits & 64 != 0 }
 
     /// Whether `m`, a text, is a number (``isNumeralText``).
     private static func isNumeral(text m: MathNode) -> Bool {
@@ -907,6 +916,15 @@ extension Analyzer {
                 // A currency sign set as an operator after an amount (`<mn>50</mn><mo>¢</mo>`), as `<mi>¢</mi>` is.
                 || (next == .operator && kind == .number && items[i + 1].mayBeCurrency)
             let currencyFirst = next == .number && items[i].mayBeCurrency
+            // A unit whose slash is typed at the end of its numerator's text, without a quantity (`<mtext>m/</mtext><msup><mtext>s
+            // </mtext><mn>2</mn></msup>` after a vector's components, as OpenStax's physics sets it: "close paren, m/ s squared"):
+            // the unit, as after a quantity (textbook sweep 13).
+            if items[i].endsWithSlash, let u = Analyzer.unitAt(items, i, end, names: unitNames), u.key.containsASCII(0x2F) {
+                items[w] = RowItem(operand: unitLeaf(u.text, key: u.key, range: u.range))
+                w += 1
+                i += u.used
+                continue
+            }
             guard items[i].mayStartPattern || currencyFirst || (unit && items[i].isNumeralText), prescripts || repeating || unit || currencyFirst,
                   let m = items[i].raw else {
                 if w != i { items[w] = items[i] }

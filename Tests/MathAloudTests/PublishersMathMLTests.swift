@@ -77,7 +77,8 @@ import Testing
 
     /// Units as OpenStax's University Physics sets them (textbook sweep 13): a power in a row of its own, a quotient's
     /// slash typed at the end of the numerator's text or at the start of the denominator's, a product whose last factor is
-    /// a quotient in one text. The look-alikes stay: a fraction or words with a slash, a slash before no unit.
+    /// a quotient in one text, and a quotient in one text without a quantity (after a vector's components, alone). The
+    /// look-alikes stay: a fraction or words with a slash, a slash before no unit.
     @Test func unitsSetAsPhysicsTextbooksWriteThem() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
@@ -93,7 +94,15 @@ import Testing
         #expect(say("<mn>1.78</mn>\(space)<mtext>kg</mtext><mo>·</mo><mtext>m/s</mtext>") == "1.78 kilogram meters per second")
         #expect(say("<mn>1</mn>\(space)<mtext>kg</mtext><mo>·</mo><msup><mrow><mtext>m/s</mtext></mrow><mn>2</mn></msup>")
             == "1 kilogram meter per second squared")
-        // A scale's degree and a prefix set apart before a quotient's text: the one unit.
+        let hat = "<mstyle mathvariant=\"bold\"><mover accent=\"true\"><mi>i</mi><mo>^</mo></mover></mstyle>"
+        #expect(say("<mo>(</mo><mn>4.0</mn>\(hat)<mo>)</mo><mrow><mtext>m/</mtext><mrow><msup><mtext>s</mtext><mn>2</mn></msup></mrow></mrow>")
+            == "open paren, 4.0 bold i hat, close paren, meters per second squared")
+        #expect(say("<mo>(</mo><mn>10</mn>\(hat)<mo>)</mo><mrow><mtext>m/s</mtext></mrow>") == "open paren, 10 bold i hat, close paren, meters per second")
+        #expect(say("<msup><mrow><mtext>N/m</mtext></mrow><mn>2</mn></msup>") == "newtons per square meter")
+        #expect(say("<mo>=</mo><mrow><mo>(</mo><mtext>J/s</mtext><mo>)</mo></mrow>") == "equals joules per second")
+        // A space opening the raised quotient (OpenStax's calculus books), a scale's degree and a prefix set apart before a
+        // quotient's text: the one unit.
+        #expect(say("<mi>x</mi><msup><mrow><mspace width=\"0.2em\"/><mtext>m/sec</mtext></mrow><mn>2</mn></msup>") == "x meters per second squared")
         #expect(say("<mn>0.00824</mn><mtext>°</mtext><mtext>F/min</mtext>") == "0.00824 degrees Fahrenheit per minute")
         #expect(say("<mn>30</mn><mi>μ</mi><msup><mtext>C/m</mtext><mn>2</mn></msup>") == "30 microcoulombs per square meter")
         #expect(say("<mn>5</mn><mi>μ</mi><mi>x</mi>") == "5 mu x")
