@@ -641,10 +641,13 @@ extension MathMLTreeBuilder {
             }
             return node(.tableRow(labeled: false), cells)
         case "mtd":
-            // A cell's content is a row (an inferred `mrow`): its items as a row's are set.
+            // A cell's content is a row (an inferred `mrow`): its items as a row's are set, with a sentence's punctuation
+            // typed after a word set apart as in a row (`<mtd>…<mn>158.11</mn><mtext>m/s,</mtext>…</mtd>`, as OpenStax's physics
+            // lists results in a table's cells: "158.11 m/s,", textbook sweep 13). A colon stays: a cell opens with a label
+            // (`<mtext>Anode:</mtext>`, OpenStax's chemistry), which the analysis reads with its colon and before a formula.
             var content = collectNodes(frame)
             Self.rowItemsMended(&content)
-            return node(.tableCell, content)
+            return node(.tableCell, Self.punctuationSetApart(content, colon: false))
         case "menclose":
             let notation = attrs.take("notation").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " ") } ?? "longdiv"
             return node(.enclose(notation: notation), collectNodes(frame))

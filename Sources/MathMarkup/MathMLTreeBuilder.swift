@@ -589,13 +589,18 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    /// The children of a row with a sentence's punctuation set apart (``rowChildren(_:)``).
-    static func punctuationSetApart(_ nodes: [MathNode]) -> [MathNode] {
-        guard nodes.contains(where: { Self.trailingPunctuation(of: $0) != nil }) else { return nodes }
+    /// The children of a row with a sentence's punctuation set apart (``rowChildren(_:)``); without `colon`, a colon
+    /// stays its word's.
+    static func punctuationSetApart(_ nodes: [MathNode], colon: Bool = true) -> [MathNode] {
+        func mark(_ n: MathNode) -> (word: String, mark: String)? {
+            guard let found = Self.trailingPunctuation(of: n), colon || found.mark != ":" else { return nil }
+            return found
+        }
+        guard nodes.contains(where: { mark($0) != nil }) else { return nodes }
         var split: [MathNode] = []
         split.reserveCapacity(nodes.count + 1)
         for n in nodes {
-            if let (word, mark) = Self.trailingPunctuation(of: n), case let .text(_, variant) = n.kind {
+            if let (word, mark) = mark(n), case let .text(_, variant) = n.kind {
                 split.append(MathNode(.text(word, variant: variant), range: n.range, attributes: n.attributes))
                 split.append(MathNode(.text(mark, variant: variant), range: n.range))
             } else {

@@ -41,6 +41,10 @@ import Testing
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         #expect(speaker.speak(mathML: "<math><mn>4</mn><mtext>N,</mtext><mn>5</mn><mtext>N</mtext></math>").text == "4 newtons, 5 newtons")
         #expect(speaker.speak(mathML: "<math><mn>3</mn><mtext>m/s?</mtext></math>").text == "3 meters per second")
+        // In a table's cell too (textbook sweep 13); a label keeps its text.
+        #expect(speaker.speak(mathML: "<math><mtable><mtr><mtd><mi>v</mi><mo>=</mo><mn>158.11</mn><mtext>m/s,</mtext><mi>λ</mi><mo>=</mo>"
+            + "<mn>4.44</mn><mtext>m,</mtext><mi>f</mi><mo>=</mo><mn>35.61</mn><mtext>Hz</mtext></mtd></mtr></mtable></math>").text
+            == "v equals 158.11 meters per second, lambda equals 4.44 meters, f equals 35.61 hertz")
     }
 
     /// Numbers set as text: a negative exponent is the minus and the number; an amount and its unit in one
