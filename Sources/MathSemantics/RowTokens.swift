@@ -290,7 +290,7 @@ struct RowItem {
             if case .text(let t, _) = m.kind {
                 coefficient = Analyzer.opensWithDigit(base: m)
                 numeral = RowItem.isNumeral(text: m)
-                slash = t.utf8.last == 0x2F
+                slash = t.utf8.last == 0x2F || Analyzer.isDegreeSignText(t)
             }
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
@@ -435,8 +435,9 @@ struct RowItem {
     /// (Noted when the item is made, which reads the node anyway.)
     var isNumeralText: Bool { bits & 16 != 0 }
 
-    /// Whether the item is a text that ends with a slash (`<mtext>m/</mtext>`): a unit may start there without a
-    /// quantity, the denominator after it (``Analyzer/unitBeforeSlash(_:names:)``).
+    /// Whether the item is a text that ends with a slash (`<mtext>m/</mtext>`) or a degree sign alone (`<mtext>°</mtext>`,
+    /// before `<mtext>C/s</mtext>`): a quotient of units may start there without a quantity, the denominator or the scale's
+    /// letter after it (``Analyzer/unitBeforeSlash(_:names:)``).
     var endsWithSlash: Bool { bits & 64 != 0 }
 
     /// Whether `m`, a text, is a number (``isNumeralText``).
@@ -918,7 +919,8 @@ extension Analyzer {
             let currencyFirst = next == .number && items[i].mayBeCurrency
             // A unit whose slash is typed at the end of its numerator's text, without a quantity (`<mtext>m/</mtext><msup><mtext>s
             // </mtext><mn>2</mn></msup>` after a vector's components, as OpenStax's physics sets it: "close paren, m/ s squared"):
-            // the unit, as after a quantity (textbook sweep 13).
+            // the unit, as after a quantity (textbook sweep 13). So is a degree sign before a scale's quotient (`<mtext>°</mtext><mtext>C/s
+            // </mtext>`: "degrees C/s"), where the quotient alone would be coulombs per second.
             if items[i].endsWithSlash, let u = Analyzer.unitAt(items, i, end, names: unitNames), u.key.containsASCII(0x2F) {
                 items[w] = RowItem(operand: unitLeaf(u.text, key: u.key, range: u.range))
                 w += 1
@@ -1580,6 +1582,18 @@ extension Analyzer {
             unit.range = SourceRange.union(unit.range, m.range)
             unit.used += 1
             unit.powerDenominator = den.power
+        }
+        // A second slash and a unit after a quotient (`<mtext>km</mtext><mtext>/</mtext><mtext>s</mtext><mtext>/</mtext><mtext>Mpc
+        // </mtext>`, the Hubble constant as OpenStax's physics sets it: "kilometers per second, divided by Mpc"): one more
+        // denominator, "per megaparsec" (textbook sweep 13).
+        let second = start + unit.used
+        if unit.powerDenominator == nil, unit.key.containsASCII(0x2F), second + 1 < end, items[second].raw.map(Analyzer.isUnitSlash) ?? false,
+           let more = single(second + 1), !more.key.contains("/"), (more.power ?? 1) > 0 {
+            unit.text += "/" + more.text
+            unit.key += "/" + more.key
+            unit.range = SourceRange.union(unit.range, more.range)
+            unit.used += 2
+            unit.powerDenominator = more.power
         }
         // A quotient followed by a product of units (`\mathrm{J/kg\cdot K}`, `<mtext>J/kg</mtext><mo>·</mo><mtext>°C</mtext>`,
         // as physics writes a specific heat): the factors continue the denominator, as in `J/(kg\,K)`:

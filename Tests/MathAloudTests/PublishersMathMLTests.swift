@@ -110,6 +110,11 @@ import Testing
         #expect(say("<mn>0.00824</mn><mtext>°</mtext><mtext>F/min</mtext>") == "0.00824 degrees Fahrenheit per minute")
         #expect(say("<mn>30</mn><mi>μ</mi><msup><mtext>C/m</mtext><mn>2</mn></msup>") == "30 microcoulombs per square meter")
         #expect(say("<mn>5</mn><mi>μ</mi><mi>x</mi>") == "5 mu x")
+        // A scale's degree before a quotient alone; a second slash after a quotient (the Hubble constant).
+        #expect(say("<mo>(</mo><mtext>°</mtext><mtext>C/s</mtext><mo>)</mo>") == "degrees Celsius per second")
+        #expect(say("<mtext>°</mtext><mi>x</mi>") == "degrees x")
+        #expect(say("<mn>70</mn><mtext>km</mtext><mtext>/</mtext><mtext>s</mtext><mtext>/</mtext><mtext>Mpc</mtext>")
+            == "70 kilometers per second per megaparsec")
         // Look-alikes: a fraction, words and a slash before no unit stay as written.
         #expect(say("<mtext>1/2</mtext>") == "1 divided by 2")
         #expect(say("<mtext>melting/freezing</mtext>") == "melting/freezing")
