@@ -525,8 +525,14 @@ extension MathMLTreeBuilder {
             }
             // Nabla set as text alone (`<mtext>∇</mtext><mi>f</mi>`, 51 formulas of OpenStax's calculus books: "∇ f") is
             // the symbol TeX's `\nabla` makes, an identifier, as `<mo>∇</mo>` is.
-            if variant == nil, text.trimmingCharacters(in: .whitespaces) == "\u{2207}" {
-                return node(.identifier("\u{2207}", variant: nil))
+            // Infinity set as text alone (`<mtext>∞</mtext>`, 10 formulas of OpenStax's University Physics: "1 over ∞") is the
+            // identifier, as `<mi>∞</mi>` is; three middle dots (`<mtext>···</mtext>`, the end of a series: "plus ···") the
+            // midline ellipsis ⋯ (textbook sweep 13).
+            if variant == nil, case let sole = text.trimmingCharacters(in: .whitespaces), sole == "\u{2207}" || sole == "\u{221E}" {
+                return node(.identifier(sole, variant: nil))
+            }
+            if variant == nil, case let sole = text.trimmingCharacters(in: .whitespaces), sole == "\u{B7}\u{B7}\u{B7}" || sole == "\u{22C5}\u{22C5}\u{22C5}" {
+                return .node(Self.operatorLeaf("\u{22EF}", range: range, attributes: attrs.leftover), marker: nil)
             }
             // A minus typed before a number (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools write
             // exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4". Before a

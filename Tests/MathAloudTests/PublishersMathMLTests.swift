@@ -122,6 +122,17 @@ import Testing
         #expect(say("<mn>2</mn><mtext>/x</mtext>") == "2 /x")
     }
 
+    /// Infinity and three middle dots set as text alone (`<mtext>∞</mtext>`, `<mtext>···</mtext>`, OpenStax's University
+    /// Physics, textbook sweep 13) are the identifier and the midline ellipsis, in every style; two dots are no ellipsis.
+    @Test(arguments: ["clearspeak", "mathspeak"])
+    func infinityAndEllipsisSetAsText(_ style: String) throws {
+        let speaker = try SpeakerCache.shared.speaker(style: style)
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        #expect(say("<mfrac><mn>1</mn><mtext>∞</mtext></mfrac>") == say("<mfrac><mn>1</mn><mi>∞</mi></mfrac>"))
+        #expect(say("<mi>x</mi><mo>+</mo><mtext>···</mtext>") == say("<mi>x</mi><mo>+</mo><mo>⋯</mo>"))
+        #expect(say("<mtext>··</mtext>") != say("<mo>⋯</mo>"))
+    }
+
     /// Chemistry set as text, as publishers write it: element symbols as the formula's, states, ions whose
     /// charge is one number, equations; the same formula's look-alikes in mathematics stay mathematics.
     @Test func chemistrySetAsText() throws {
