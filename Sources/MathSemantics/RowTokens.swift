@@ -235,7 +235,7 @@ struct RowItem {
             var item = RowItem(classifying: m, unmanaged)
             if m.attributes != nil { item.bits |= 2 }
             // (Scripts are noted by the classification.)
-            if item.kind == .number || item.kind == .fraction || item.isNumeralText || item.endsWithSlash || item.mayBeCurrencyCheaply {
+            if item.kind == .number || item.kind == .fraction || item.isNumeralText || item.mayStartUnit || item.mayBeCurrencyCheaply {
                 item.bits |= 32
             }
             return item
@@ -290,7 +290,7 @@ struct RowItem {
             if case .text(let t, _) = m.kind {
                 coefficient = Analyzer.opensWithDigit(base: m)
                 numeral = RowItem.isNumeral(text: m)
-                slash = t.utf8.last == 0x2F || Analyzer.isDegreeSignText(t)
+                slash = t.containsASCII(0x2F) || Analyzer.isDegreeSignText(t)
             }
         }
         self.init(k, role.role, role.scripted, role.scalar, node: unmanaged, operand: -1)
@@ -435,10 +435,10 @@ struct RowItem {
     /// (Noted when the item is made, which reads the node anyway.)
     var isNumeralText: Bool { bits & 16 != 0 }
 
-    /// Whether the item is a text that ends with a slash (`<mtext>m/</mtext>`) or a degree sign alone (`<mtext>°</mtext>`,
-    /// before `<mtext>C/s</mtext>`): a quotient of units may start there without a quantity, the denominator or the scale's
-    /// letter after it (``Analyzer/unitBeforeSlash(_:names:)``).
-    var endsWithSlash: Bool { bits & 64 != 0 }
+    /// Whether the item is a text with a slash (`<mtext>m/s</mtext>`, `<mtext>m/</mtext>`) or a degree sign alone
+    /// (`<mtext>°</mtext>`, before `<mtext>C/s</mtext>`): a quotient of units may start there without a quantity, a product
+    /// of units, the denominator or the scale's letter after it (``Analyzer/unitAt(_:_:_:names:)``).
+    var mayStartUnit: Bool { bits & 64 != 0 }
 
     /// Whether `m`, a text, is a number (``isNumeralText``).
     private static func isNumeral(text m: MathNode) -> Bool {
@@ -920,8 +920,9 @@ extension Analyzer {
             // A unit whose slash is typed at the end of its numerator's text, without a quantity (`<mtext>m/</mtext><msup><mtext>s
             // </mtext><mn>2</mn></msup>` after a vector's components, as OpenStax's physics sets it: "close paren, m/ s squared"):
             // the unit, as after a quantity (textbook sweep 13). So is a degree sign before a scale's quotient (`<mtext>°</mtext><mtext>C/s
-            // </mtext>`: "degrees C/s"), where the quotient alone would be coulombs per second.
-            if items[i].endsWithSlash, let u = Analyzer.unitAt(items, i, end, names: unitNames), u.key.containsASCII(0x2F) {
+            // </mtext>`: "degrees C/s"), where the quotient alone would be coulombs per second, and a quotient before a product of
+            // units (`<mtext>J/mol</mtext><mo>·</mo><mtext>K</mtext>` after a value's uncertainty in parentheses: "J/mol times K").
+            if items[i].mayStartUnit, let u = Analyzer.unitAt(items, i, end, names: unitNames), u.key.containsASCII(0x2F) {
                 items[w] = RowItem(operand: unitLeaf(u.text, key: u.key, range: u.range))
                 w += 1
                 i += u.used

@@ -103,6 +103,10 @@ import Testing
             == "open paren, 4.0 bold i hat, close paren, meters per second squared")
         #expect(say("<mo>(</mo><mn>10</mn>\(hat)<mo>)</mo><mrow><mtext>m/s</mtext></mrow>") == "open paren, 10 bold i hat, close paren, meters per second")
         #expect(say("<msup><mrow><mtext>N/m</mtext></mrow><mn>2</mn></msup>") == "newtons per square meter")
+        // A quotient alone before a product of units continues its denominator, as after a quantity (a value's uncertainty
+        // in parentheses between them).
+        #expect(say("<mn>8.314</mn><mo>(</mo><mn>15</mn><mo>)</mo><mtext>J/mol</mtext><mo>·</mo><mtext>K</mtext>")
+            == "8.314, open paren, 15, close paren, joules per mole kelvin")
         #expect(say("<mo>=</mo><mrow><mo>(</mo><mtext>J/s</mtext><mo>)</mo></mrow>") == "equals joules per second")
         // A space opening the raised quotient (OpenStax's calculus books), a scale's degree and a prefix set apart before a
         // quotient's text: the one unit.
