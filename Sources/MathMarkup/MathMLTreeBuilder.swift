@@ -509,20 +509,31 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             return u
         }
         guard nodes.contains(where: { word($0).map { opening($0) != nil || closing($0) != nil } ?? false }) else { return }
-        func isOperator(_ n: MathNode, _ u: Unicode.Scalar) -> Bool { if case .operator(let t, _) = n.kind { t == String(u) } else { false } }
+        // Which brackets open before each item and close after it (bits by bracket: `(` 1, `[` 2, `{` 4), in one pass each way.
+        func bit(_ u: Unicode.Scalar) -> UInt8 { u == "(" || u == ")" ? 1 : u == "[" || u == "]" ? 2 : 4 }
+        func sole(_ n: MathNode) -> Unicode.Scalar? { if case .operator(let t, _) = n.kind { t.unicodeScalars.count == 1 ? t.unicodeScalars.first : nil } else { nil } }
+        var openBefore = [UInt8](repeating: 0, count: nodes.count), closeAfter = [UInt8](repeating: 0, count: nodes.count)
+        var seen: UInt8 = 0
+        for i in nodes.indices {
+            openBefore[i] = seen
+            if let u = sole(nodes[i]) ?? word(nodes[i]).flatMap(opening), pairs[u] != nil { seen |= bit(u) }
+        }
+        seen = 0
+        for i in nodes.indices.reversed() {
+            closeAfter[i] = seen
+            if let u = sole(nodes[i]) ?? word(nodes[i]).flatMap(closing), pairs.values.contains(u) { seen |= bit(u) }
+        }
         var out: [MathNode] = []
         out.reserveCapacity(nodes.count + 2)
         for (i, n) in nodes.enumerated() {
             guard let t = word(n) else { out.append(n); continue }
             var scalars = Substring(t).unicodeScalars
             var before: MathNode? = nil, after: MathNode? = nil
-            if let open = opening(t), let close = pairs[open],
-               nodes[(i + 1)...].contains(where: { isOperator($0, close) || word($0).flatMap(closing) == close }) {
+            if let open = opening(t), closeAfter[i] & bit(open) != 0 {
                 before = operatorLeaf(String(open), range: n.range)
                 scalars.removeFirst()
             }
-            if let close = closing(t), let open = pairs.first(where: { $0.value == close })?.key, scalars.count >= 2,
-               nodes[..<i].contains(where: { isOperator($0, open) || word($0).flatMap(opening) == open }) {
+            if let close = closing(t), scalars.count >= 2, openBefore[i] & bit(close) != 0 {
                 after = operatorLeaf(String(close), range: n.range)
                 scalars.removeLast()
             }
