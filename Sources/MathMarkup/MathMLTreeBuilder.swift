@@ -491,6 +491,15 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// ("open paren 1 plus tax rate)" before). A token that holds both brackets (`<mi>f(x)</mi>`) stays whole; digits left alone
     /// are the number.
     static func bracketsSetApart(_ nodes: inout [MathNode]) {
+        // Most rows have no word with a bracket at its edge: told on the first and last bytes, before anything else.
+        guard nodes.contains(where: { n in
+            switch n.kind {
+            case .identifier(let t, _), .text(let t, _):
+                guard let f = t.utf8.first, let l = t.utf8.last else { return false }
+                return f == 0x28 || f == 0x5B || f == 0x7B || l == 0x29 || l == 0x5D || l == 0x7D
+            default: return false
+            }
+        }) else { return }
         let pairs: [Unicode.Scalar: Unicode.Scalar] = ["(": ")", "[": "]", "{": "}"]
         func word(_ n: MathNode) -> String? {
             switch n.kind {
