@@ -112,7 +112,9 @@ package enum UnitSymbols {
     /// written symbols are units (`UnitNames.isSymbol` and the analysis of an unmarked unit ask it).
     package static func writtenKey(_ written: String) -> String? {
         if let k = key(written) { return k }
-        guard written.containsASCII(0x2F) || written.containsASCII(0x5E) else { return nil }
+        // A product's middle dot (U+00B7, U+22C5) is two bytes, 0xC2 0xB7 or 0xE2 0x8B 0x85: told by its last byte first.
+        let hasDot = written.utf8.contains { $0 == 0xB7 || $0 == 0x85 } && written.unicodeScalars.contains { $0 == "\u{B7}" || $0 == "\u{22C5}" }
+        guard written.containsASCII(0x2F) || written.containsASCII(0x5E) || hasDot else { return nil }
         func part(_ p: Substring) -> String? {
             if p.hasSuffix("^2") || p.hasSuffix("^3") {
                 guard let k = key(String(p.dropLast(2))) else { return nil }
@@ -120,11 +122,25 @@ package enum UnitSymbols {
             }
             return key(String(p))
         }
+        // A product of symbols with middle dots (`N·m`, `kW⋅h`, as OpenStax's College Physics writes units in one text): the
+        // factors' keys a space apart, as the analysis writes a product of unit symbols (`N m`).
+        func product(_ p: Substring) -> String? {
+            guard hasDot else { return part(p) }
+            let factors = p.split(omittingEmptySubsequences: false) { $0 == "\u{B7}" || $0 == "\u{22C5}" }
+            var keys: [String] = []
+            for f in factors {
+                guard let k = part(f) else { return nil }
+                keys.append(k)
+            }
+            return keys.joined(separator: " ")
+        }
         let parts = written.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count <= 2 else { return nil }
         var keys: [String] = []
-        for p in parts {
-            guard let k = part(p) else { return nil }
+        for (i, p) in parts.enumerated() {
+            // A denominator in parentheses (`J/(kg·°C)`) is the product they hold.
+            let factors = i == 1 && p.count > 2 && p.first == "(" && p.last == ")" ? p.dropFirst().dropLast() : p
+            guard let k = product(factors) else { return nil }
             keys.append(k)
         }
         return keys.joined(separator: "/")

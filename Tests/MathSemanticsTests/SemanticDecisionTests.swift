@@ -400,6 +400,11 @@ extension SemanticNode {
         #expect(m.kind == .measurement && m.properties["unit-name"] == "Ga")
         #expect(UnitSymbols.writtenKey("μs") == "µs" && UnitSymbols.writtenKey("km/h") == "km/h")
         #expect(UnitSymbols.writtenKey("kWh") == "kWh" && UnitSymbols.writtenKey("meters") == nil)
+        // A product with middle dots is the factors a space apart, a denominator in parentheses the product it holds; a dot
+        // between words or a factor that is no unit is none.
+        #expect(UnitSymbols.writtenKey("N·m") == "N m" && UnitSymbols.writtenKey("kW⋅h") == "kW h")
+        #expect(UnitSymbols.writtenKey("J/(kg⋅°C)") == "J/kg °C" && UnitSymbols.writtenKey("kg·m/s^2") == "kg m/s²")
+        #expect(UnitSymbols.writtenKey("a·b") == nil && UnitSymbols.writtenKey("N·") == nil && UnitSymbols.writtenKey("(kg)") == nil)
         // The bare annum is a unit symbol (a locale's `a` key, a marked unit) but not read as one unmarked.
         #expect(UnitSymbols.writtenKey("a") == "a" && UnitSymbols.unmarkedKey("a") == nil && UnitSymbols.unmarkedKey("Ga") == "Ga")
     }
