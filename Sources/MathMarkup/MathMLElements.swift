@@ -208,11 +208,33 @@ extension MathMLTreeBuilder {
         return .node(MathNode(.row, [base.children[0], scripted], range: n.range), marker: nil)
     }
 
+    /// A power on an amount and its unit set as one token (`<msup><mtext>9.80 m/s</mtext><mn>2</mn></msup>`, as OpenStax's College
+    /// Physics sets an acceleration; the reader splits the token, ``amountAndUnit(_:range:attributes:)``): the amount before the
+    /// unit raised, as `9.80 m/s²` reads (it was "9.80 meters per second, squared"). Other scripts as they are.
+    static func unitRaised(_ item: Item) -> Item {
+        guard case let .node(n, marker) = item, marker == nil, case .superscript = n.kind, n.children.count == 2,
+              let base = n.children.first, Self.isSplitToken(base), base.children.count == 2,
+              case .number = base.children[0].kind, case .text = base.children[1].kind else { return item }
+        let raised = MathNode(.superscript, [base.children[1], n.children[1]], range: n.range, attributes: n.attributes)
+        return .node(MathNode(.row, [base.children[0], raised], range: n.range), marker: nil)
+    }
+
     /// An amount and its unit set as one token (`<mtext>12.5 kJ</mtext>`, `<mn>3.0 mL</mn>`, as publishers'
     /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
     static func amountAndUnit(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
         func isSpace(_ c: Character) -> Bool { c == " " || c == "\u{A0}" || c == "\u{202F}" }
+        // A scale's degree typed after the digits without a space (`<mtext>37.0°C</mtext>`, `9.2°C.` with a sentence's stop): the
+        // number and the unit (and the stop).
+        if let degree = text.firstIndex(of: "\u{B0}"), degree != text.startIndex, String(text[..<degree]).isDecimalNumeral,
+           case let scale = text[text.index(after: degree)...], let letter = scale.unicodeScalars.first, "CFK".unicodeScalars.contains(letter),
+           scale.count == 1 || (scale.count == 2 && (scale.last == "." || scale.last == "," || scale.last == ";")) {
+            var parts = [MathNode(.number(String(text[..<degree]), variant: nil), range: range),
+                         MathNode(.text("\u{B0}" + String(letter), variant: nil), range: range, attributes: attributes)]
+            // The stop as text, as a sentence's punctuation set apart from a unit is (``MathMLTreeBuilder/punctuationSetApart(_:)``): a pause.
+            if scale.count == 2, let stop = scale.last { parts.append(MathNode(.text(String(stop), variant: nil), range: range)) }
+            return MathNode(.row, parts, range: range)
+        }
         guard let space = text.firstIndex(where: isSpace), String(text[..<space]).isDecimalNumeral else { return nil }
         let rest = text[space...].drop(while: isSpace)
         guard let first = rest.unicodeScalars.first, first.properties.isAlphabetic || first == "°" else { return nil }
@@ -435,6 +457,70 @@ extension MathMLTreeBuilder {
         return MathNode(.row, children, range: range)
     }
 
+    /// What an `mtext` element of `text` is: the operator, identifier, number, amount and unit, or signs a publisher set as
+    /// text (each case below), or the text. A row mends a token set in pieces by reading the pieces joined with this
+    /// (``MathMLTreeBuilder/decimalsJoined(_:)``: `<mn>67</mn><mtext>.6 m/s</mtext>` is the text `67.6 m/s`).
+    static func textToken(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> Item {
+        func node(_ kind: MathNode.Kind) -> Item { .node(MathNode(kind, range: range, attributes: attributes), marker: nil) }
+        // Only invisible characters (`<mtext>&#x200B;</mtext>`, a zero-width space a publisher's editor puts
+        // in a script to size a sign): nothing, as an empty row is (`<msup><mo>∑</mo><mtext>&#x200B;</mtext></msup>`
+        // is the sum, which takes its body; it was "the sum of superscript" and a character).
+        if !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .format }) {
+            return node(.row)
+        }
+        // A relation or a bracket set as text alone (`<mtext> = </mtext>`, `<mtext>(</mtext>`, as publishers' MathML
+        // writes some): the operator, as `<mo>` makes it, so the relation has its sides and the bracket its
+        // partner (`<mi>P</mi><mtext>(</mtext><mi>B</mi><mtext>)</mtext>` is P of B). A word, or a sign with
+        // other text (`<mtext>= sample mean</mtext>`), stays text.
+        if variant == nil, let op = Self.operatorSetAsText(text) {
+            return .node(Self.operatorLeaf(op, range: range, attributes: attributes), marker: nil)
+        }
+        // Nabla set as text alone (`<mtext>∇</mtext><mi>f</mi>`, 51 formulas of OpenStax's calculus books: "∇ f") is
+        // the symbol TeX's `\nabla` makes, an identifier, as `<mo>∇</mo>` is.
+        // Infinity set as text alone (`<mtext>∞</mtext>`, 10 formulas of OpenStax's University Physics: "1 over ∞") is the
+        // identifier, as `<mi>∞</mi>` is; three middle dots (`<mtext>···</mtext>`, the end of a series: "plus ···") the
+        // midline ellipsis ⋯ (textbook sweep 13).
+        // (The text without the spaces around it, for these tests and the number tests below: trimmed once.)
+        let trimmed = Self.trimmedSpaces(text)
+        if variant == nil, trimmed == "\u{2207}" || trimmed == "\u{221E}" {
+            return node(.identifier(trimmed, variant: nil))
+        }
+        if variant == nil, trimmed == "\u{B7}\u{B7}\u{B7}" || trimmed == "\u{22C5}\u{22C5}\u{22C5}" {
+            return .node(Self.operatorLeaf("\u{22EF}", range: range, attributes: attributes), marker: nil)
+        }
+        // A minus typed before a number (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools write
+        // exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4". Before a
+        // word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]) it is the minus before the word,
+        // which the analysis reads as a function's name where it is one. A hyphen before a word (`<mi>y</mi><mtext>-axis</mtext>`,
+        // `<mtext>-plane</mtext>`, as OpenStax's calculus books set a compound word: "y minus axis") is the word's hyphen, as
+        // TeX's `\text{-axis}` is; before infinity, the minus (``negativeInfinity(_:variant:range:attributes:)``).
+        if let negative = Self.negativeInfinity(text, variant: nil, range: range, attributes: attributes) { return negative }
+        // A currency sign with its amount (`<mtext>$100</mtext>`): ``currencyAndAmount(_:range:attributes:)``.
+        if variant == nil, let money = Self.currencyAndAmount(text, range: range, attributes: attributes) { return .node(money, marker: nil) }
+        if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}" {
+            if rest.isDecimalNumeral {
+                return Self.operatorBefore(op, MathNode(.number(rest, variant: nil), range: range, attributes: attributes), range: range)
+            }
+            if rest.unicodeScalars.count >= 2, text.unicodeScalars.first != "-", rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
+                return Self.operatorBefore(op, MathNode(.text(rest, variant: variant), range: range, attributes: attributes), range: range)
+            }
+        }
+        if variant == nil, let amount = Self.amountAndUnit(trimmed, range: range, attributes: attributes) { return .node(amount, marker: nil) }
+        if variant == nil, let run = Self.numberAndEllipsis(text, variant: nil, range: range, attributes: attributes) { return .node(run, marker: nil) }
+        // An angle with its degree sign set as text (`<mtext>180°</mtext>`, 35 formulas of OpenStax's prealgebra, textbook
+        // sweep 11) is the number and the sign, as in `<mn>180°</mn>`.
+        if variant == nil, let signed = Self.numberAndSign(trimmed, variant: nil, range: range, attributes: attributes) {
+            return .node(signed, marker: nil)
+        }
+        // Digits set as text (`<msup><mi>x</mi><mtext>10</mtext></msup>`, `<mtext>1</mtext><mo>.</mo><mtext>981</mtext>`, as
+        // OpenStax's algebra books set the numbers of 267 formulas of 22,539) are the number, as `<mn>` makes it: the
+        // power was "x superscript 10" and the decimal "1 dot 981".
+        // So are a point and digits (`<mtext>0</mtext><mtext>.01</mtext>`, which the row joins: 0.01).
+        if variant == nil, let digits = Self.numeralPiece(trimmed) { return node(.number(digits, variant: nil)) }
+        if variant == nil, let signs = Self.signsSetAsText(text, range: range, attributes: attributes) { return .node(signs, marker: nil) }
+        return node(.text(text, variant: variant))
+    }
+
     /// Maps a closed element to what its parent receives.
     func build(_ frame: Frame) -> Item? {
         var attrs = MathMLAttributes(frame.attributes, element: frame.name, range: frame.startTagRange, trust: options.trust)
@@ -520,64 +606,7 @@ extension MathMLTreeBuilder {
             return buildOperator(frame, &attrs)
         case "mtext":
             let variant = attrs.take("mathvariant") { MathVariant(mathML: $0) }
-            let text = Self.collapse(frame.text, preserve: frame.preserveSpace)
-            // Only invisible characters (`<mtext>&#x200B;</mtext>`, a zero-width space a publisher's editor puts
-            // in a script to size a sign): nothing, as an empty row is (`<msup><mo>∑</mo><mtext>&#x200B;</mtext></msup>`
-            // is the sum, which takes its body; it was "the sum of superscript" and a character).
-            if !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .format }) {
-                return node(.row)
-            }
-            // A relation or a bracket set as text alone (`<mtext> = </mtext>`, `<mtext>(</mtext>`, as publishers' MathML
-            // writes some): the operator, as `<mo>` makes it, so the relation has its sides and the bracket its
-            // partner (`<mi>P</mi><mtext>(</mtext><mi>B</mi><mtext>)</mtext>` is P of B). A word, or a sign with
-            // other text (`<mtext>= sample mean</mtext>`), stays text.
-            if variant == nil, let op = Self.operatorSetAsText(text) {
-                return .node(Self.operatorLeaf(op, range: range, attributes: attrs.leftover), marker: nil)
-            }
-            // Nabla set as text alone (`<mtext>∇</mtext><mi>f</mi>`, 51 formulas of OpenStax's calculus books: "∇ f") is
-            // the symbol TeX's `\nabla` makes, an identifier, as `<mo>∇</mo>` is.
-            // Infinity set as text alone (`<mtext>∞</mtext>`, 10 formulas of OpenStax's University Physics: "1 over ∞") is the
-            // identifier, as `<mi>∞</mi>` is; three middle dots (`<mtext>···</mtext>`, the end of a series: "plus ···") the
-            // midline ellipsis ⋯ (textbook sweep 13).
-            // (The text without the spaces around it, for these tests and the number tests below: trimmed once.)
-            let trimmed = Self.trimmedSpaces(text)
-            if variant == nil, trimmed == "\u{2207}" || trimmed == "\u{221E}" {
-                return node(.identifier(trimmed, variant: nil))
-            }
-            if variant == nil, trimmed == "\u{B7}\u{B7}\u{B7}" || trimmed == "\u{22C5}\u{22C5}\u{22C5}" {
-                return .node(Self.operatorLeaf("\u{22EF}", range: range, attributes: attrs.leftover), marker: nil)
-            }
-            // A minus typed before a number (`<msup><mn>10</mn><mtext>−4</mtext></msup>`, as publishers' tools write
-            // exponents) is the minus before the number, as in `<mn>−4</mn>`: it was "10 superscript −4". Before a
-            // word (`<mtext>−log</mtext>`, as publishers write pH = −log[H⁺]) it is the minus before the word,
-            // which the analysis reads as a function's name where it is one. A hyphen before a word (`<mi>y</mi><mtext>-axis</mtext>`,
-            // `<mtext>-plane</mtext>`, as OpenStax's calculus books set a compound word: "y minus axis") is the word's hyphen, as
-            // TeX's `\text{-axis}` is; before infinity, the minus (``negativeInfinity(_:variant:range:attributes:)``).
-            if let negative = Self.negativeInfinity(text, variant: nil, range: range, attributes: attrs.leftover) { return negative }
-            // A currency sign with its amount (`<mtext>$100</mtext>`): ``currencyAndAmount(_:range:attributes:)``.
-            if variant == nil, let money = Self.currencyAndAmount(text, range: range, attributes: attrs.leftover) { return .node(money, marker: nil) }
-            if let (op, rest) = Self.leadingOperator(text), op == "\u{2212}" {
-                if rest.isDecimalNumeral {
-                    return Self.operatorBefore(op, MathNode(.number(rest, variant: nil), range: range, attributes: attrs.leftover), range: range)
-                }
-                if rest.unicodeScalars.count >= 2, text.unicodeScalars.first != "-", rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
-                    return Self.operatorBefore(op, MathNode(.text(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
-                }
-            }
-            if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
-            if variant == nil, let run = Self.numberAndEllipsis(text, variant: nil, range: range, attributes: attrs.leftover) { return .node(run, marker: nil) }
-            // An angle with its degree sign set as text (`<mtext>180°</mtext>`, 35 formulas of OpenStax's prealgebra, textbook
-            // sweep 11) is the number and the sign, as in `<mn>180°</mn>`.
-            if variant == nil, let signed = Self.numberAndSign(trimmed, variant: nil, range: range, attributes: attrs.leftover) {
-                return .node(signed, marker: nil)
-            }
-            // Digits set as text (`<msup><mi>x</mi><mtext>10</mtext></msup>`, `<mtext>1</mtext><mo>.</mo><mtext>981</mtext>`, as
-            // OpenStax's algebra books set the numbers of 267 formulas of 22,539) are the number, as `<mn>` makes it: the
-            // power was "x superscript 10" and the decimal "1 dot 981".
-            // So are a point and digits (`<mtext>0</mtext><mtext>.01</mtext>`, which the row joins: 0.01).
-            if variant == nil, let digits = Self.numeralPiece(trimmed) { return node(.number(digits, variant: nil)) }
-            if variant == nil, let signs = Self.signsSetAsText(text, range: range, attributes: attrs.leftover) { return .node(signs, marker: nil) }
-            return node(.text(text, variant: variant))
+            return Self.textToken(Self.collapse(frame.text, preserve: frame.preserveSpace), variant: variant, range: range, attributes: attrs.leftover)
         case "ms":
             // A string literal: shown between its quotes (default `"`).
             // A string of glyphs alone is the images' names, which are not quoted characters.
@@ -617,7 +646,7 @@ extension MathMLTreeBuilder {
         case "msub":
             return Self.signBeforeScripts(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2))))
         case "msup":
-            return Self.signBeforeScripts(node(.superscript, fixArity(frame, 2)))
+            return Self.unitRaised(Self.signBeforeScripts(node(.superscript, fixArity(frame, 2))))
         case "msubsup":
             return Self.signBeforeScripts(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3))))
         case "munder", "mover", "munderover":

@@ -313,7 +313,31 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         if preserve {
             result = result.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r"))
         }
-        return result
+        return result.utf8.contains(0xBA) ? degreeSignsTyped(result) : result
+    }
+
+    /// The masculine ordinal indicator typed for the degree sign (`<mn>75.0º</mn>`, `<mtext>º</mtext>`, `60.0 ºC`, as OpenStax's
+    /// College Physics sets every degree of 750 formulas, a keyboard's º beside its 1): the degree sign, where it follows digits
+    /// or a space after them or stands first, and ends the text or comes before a space or a scale's letter (C, F, K) that ends
+    /// it, or before a scale's letter after no letter (`J/(kg⋅ºC)`). An ordinal's º (`2.º caso`) and the numero sign (`Nº 5`) stay.
+    static func degreeSignsTyped(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        for (k, u) in scalars.enumerated() {
+            guard u == "\u{BA}" else { out.append(u); continue }
+            var before = k - 1
+            if before >= 0, scalars[before] == " " { before -= 1 }
+            let afterDigits = before < 0 || ("0" ... "9").contains(scalars[before])
+            var after = k + 1
+            if after < scalars.count, scalars[after] == " " { after += 1 }
+            let scale = after < scalars.count && "CFK".unicodeScalars.contains(scalars[after])
+                && (after + 1 >= scalars.count || !scalars[after + 1].properties.isAlphabetic)
+            let ends = after >= scalars.count || !scalars[after].properties.isAlphabetic
+            // After digits (or first) before no letter, or before a scale's letter after anything but a letter (`kg⋅ºC`; `Nº 5` stays).
+            let isDegree = (afterDigits && (ends || scale)) || (scale && (k == 0 || !scalars[k - 1].properties.isAlphabetic))
+            out.append(isDegree ? "\u{B0}" : u)
+        }
+        return String(out)
     }
 
     static func localName(_ qualified: String) -> String {
@@ -374,7 +398,96 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     static func decimalsJoined(_ nodes: inout [MathNode]) {
         func plain(_ n: MathNode) -> String? { if case .number(let t, nil) = n.kind { t } else { nil } }
         func isDigits(_ t: String) -> Bool { !t.isEmpty && t.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
-        func isPoint(_ n: MathNode) -> Bool { if case .operator(let t, _) = n.kind { t == "." } else { false } }
+        // A point set as an operator or as text alone (`<mtext>.</mtext>`, as OpenStax's College Physics sets 1,900 of its
+        // decimals: `<mn>2</mn><mtext>.</mtext><mn>00</mn>`, which was "2, 00", a list's pause).
+        func isPoint(_ n: MathNode) -> Bool {
+            switch n.kind {
+            case .operator(let t, _): t == "."
+            case .text(let t, nil): t == "."
+            default: false
+            }
+        }
+        // Digits that begin a row: an author's row (`<mn>2</mn><mtext>.</mtext><mrow><mtext>00</mtext><mo>×</mo>…`) or a token
+        // the reader split (`<mn>0 m</mn>`, `<mtext>80 m/s</mtext>`): the row with `a` and a point put before them, or nil.
+        func rowBegun(by a: String, _ start: MathNode, _ row: MathNode, depth: Int = 0) -> MathNode? {
+            guard depth < 3, case .row = row.kind, let first = row.children.first else { return nil }
+            var children = Array(row.children)
+            let range = SourceRange.union(start.range, row.range)
+            if let b = plain(first), isDigits(b) {
+                children[0] = MathNode(.number(a + "." + b), range: SourceRange.union(start.range, first.range))
+            } else if let inner = rowBegun(by: a, start, first, depth: depth + 1) {
+                children[0] = inner
+            } else {
+                return nil
+            }
+            // A split token's parts keep its place (``isSplitToken(_:)``): the joined token's.
+            if Self.isSplitToken(row) {
+                children = children.map { MathNode($0.kind, Array($0.children), range: range, attributes: $0.attributes) }
+            }
+            return MathNode(.row, children, range: range, attributes: row.attributes)
+        }
+        // The decimal whose whole digits `a` are `start` (at `i`), its point and the rest in the nodes after it, and the index of
+        // the last of them; nil when no point and digits follow.
+        func decimal(after a: String, _ start: MathNode, at i: Int) -> (MathNode, end: Int)? {
+            guard i + 1 < nodes.count else { return nil }
+            if isPoint(nodes[i + 1]) {
+                // An empty token between the point and the digits (`<mtext>.</mtext><mi/><mtext>8 m/s</mtext>`) is nothing.
+                var k = i + 2
+                while k < nodes.count, isEmpty(nodes[k]) { k += 1 }
+                guard k < nodes.count else { return nil }
+                if let b = plain(nodes[k]), isDigits(b) {
+                    return (MathNode(.number(a + "." + b), range: SourceRange.union(start.range, nodes[k].range)), k)
+                }
+                if let row = rowBegun(by: a, start, nodes[k]) { return (row, k) }
+                // Digits and words after the point (`<mn>3</mn><mtext>.</mtext><mtext>28 feet</mtext>`): the text read again
+                // with the whole digits and the point before it, as `<mtext>3.28 feet</mtext>` is.
+                if case .text(let t, nil) = nodes[k].kind, let digit = t.utf8.first, digit >= 0x30 && digit <= 0x39,
+                   case let .node(joined, nil) = Self.textToken(a + "." + t, variant: nil, range: SourceRange.union(start.range, nodes[k].range),
+                                                               attributes: nodes[k].attributes) {
+                    if case .text = joined.kind, !Self.digitsBeforeWords(t.utf8[...]) { return nil }
+                    return (joined, k)
+                }
+            }
+            if let token = textBegun(by: a, start, nodes[i + 1]) { return (token, i + 1) }
+            // A point and digits set as a number of their own (`<mtext>.2</mtext>`) after a row's last digits.
+            if let b = plain(nodes[i + 1]), b.utf8.first == 0x2E, isDigits(String(b.dropFirst())) {
+                return (MathNode(.number(a + b), range: SourceRange.union(start.range, nodes[i + 1].range)), i + 1)
+            }
+            return nil
+        }
+        func isEmpty(_ n: MathNode) -> Bool {
+            switch n.kind {
+            case .identifier(let t, _), .text(let t, _): t.isEmpty
+            case .row: n.children.isEmpty
+            default: false
+            }
+        }
+        // An author's row `row` (at `i`) whose last item, or its last row's (three deep), is whole digits before a point and
+        // digits after the row: the row with the decimal last, and the index of the decimal's last node.
+        func rowEnded(_ row: MathNode, at i: Int, depth: Int = 0) -> (row: MathNode, end: Int)? {
+            guard depth < 3, case .row = row.kind, let last = row.children.last else { return nil }
+            var children = Array(row.children)
+            if let a = plain(last), isDigits(a) {
+                guard let (decimal, end) = decimal(after: a, last, at: i) else { return nil }
+                children[children.count - 1] = decimal
+                return (MathNode(.row, children, range: SourceRange.union(row.range, decimal.range), attributes: row.attributes), end)
+            }
+            guard let (inner, end) = rowEnded(last, at: i, depth: depth + 1) else { return nil }
+            children[children.count - 1] = inner
+            return (MathNode(.row, children, range: SourceRange.union(row.range, inner.range), attributes: row.attributes), end)
+        }
+        // A text that begins with a point and digits (`<mtext>.6 m/s</mtext>`, `<mtext>.0°</mtext>`), which a number before it
+        // begins: read again joined to it (``textToken(_:variant:range:attributes:)``), as `<mtext>67.6 m/s</mtext>` is.
+        func textBegun(by a: String, _ start: MathNode, _ text: MathNode) -> MathNode? {
+            guard case .text(let t, nil) = text.kind, t.utf8.count >= 2, t.utf8.first == 0x2E,
+                  let digit = t.utf8.dropFirst().first, digit >= 0x30 && digit <= 0x39 else { return nil }
+            let range = SourceRange.union(start.range, text.range)
+            guard case let .node(joined, nil) = Self.textToken(a + t, variant: nil, range: range, attributes: text.attributes) else { return nil }
+            // Read as text again only when no letter follows the digits at once (`.3 m on dry concrete`, `.2-k`): `.247800x`
+            // (a coefficient and its variable) stays a piece.
+            if case .text = joined.kind, !Self.digitsBeforeWords(t.utf8.dropFirst()) { return nil }
+            return joined
+        }
         // A power whose base is digits (`<msup><mn>0</mn><mn>8</mn></msup>`).
         func raisedDigits(_ n: MathNode) -> String? {
             guard case .superscript = n.kind, n.children.count == 2, let t = plain(n.children[0]), isDigits(t) else { return nil }
@@ -389,7 +502,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         }
         // Most rows hold no point, no number with a point or a comma and no power of digits.
         guard nodes.contains(where: { isPoint($0) || raisedDigits($0) != nil || numberBeforeComma($0) != nil
-                                      || plain($0)?.utf8.contains(where: { $0 == 0x2E || $0 == 0x2C }) == true })
+                                      || plain($0)?.utf8.contains(where: { $0 == 0x2E || $0 == 0x2C }) == true
+                                      || { if case .text(let t, nil) = $0.kind { t.utf8.first == 0x2E } else { false } }($0) })
         else { return }
         var out: [MathNode] = []
         out.reserveCapacity(nodes.count)
@@ -404,6 +518,20 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             }
             if let a = plain(n), isDigits(a), let next, isPoint(next), i + 2 < nodes.count, let b = plain(nodes[i + 2]), isDigits(b) {
                 joined(a + "." + b, through: i + 2)
+                continue
+            }
+            // The decimal is tried again with what follows (its row may end in whole digits before another point).
+            if let a = plain(n), isDigits(a), let (decimal, end) = decimal(after: a, n, at: i) {
+                nodes[end] = decimal
+                i = end
+                continue
+            }
+            // The whole digits ending a row, the point and the rest after it (`<mrow>…<mo>=</mo><mn>2</mn></mrow>
+            // <mtext>.</mtext><mn>0 m</mn>`, as OpenStax's College Physics breaks its rows; a text of signs and numbers read
+            // before, `<mtext>.4 + 1</mtext><mtext>.6 + 1</mtext>`): the decimal ends the row.
+            if case .row = n.kind, let ended = rowEnded(n, at: i) {
+                nodes[ended.end] = ended.row
+                i = ended.end
                 continue
             }
             // Digit groups typed with their commas (`<mn>1,</mn><mn>000,</mn><mn>000</mn>`): one number, 1,000,000; a comma
@@ -449,6 +577,14 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         nodes = out
     }
 
+    /// Whether `text` is digits and then no letter at once (`28 feet`, `3 m on dry concrete`, `2-k`): a decimal's last digits
+    /// before words or signs, not a coefficient before its variable (`247800x`).
+    static func digitsBeforeWords(_ text: Substring.UTF8View) -> Bool {
+        guard let end = text.firstIndex(where: { $0 < 0x30 || $0 > 0x39 }), end != text.startIndex else { return false }
+        let u = text[end] | 0x20
+        return !(u >= 0x61 && u <= 0x7A) && text[end] < 0x80
+    }
+
     /// Digits with at most one decimal point or comma, which may end them (`20.25`, `3,600`, `60.`): a number or the first
     /// piece of one.
     static func isNumeralPiece(_ t: String) -> Bool {
@@ -480,10 +616,25 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// one text with an ellipsis split (``marksWithEllipsisSplit(_:)``). Only a row's children: the children of an
     /// element of fixed arity (`mfrac`, `msup`) are its parts, never one number.
     static func rowItemsMended(_ nodes: inout [MathNode]) {
+        emptyTokensDropped(&nodes)
         bracketsSetApart(&nodes)
         decimalsJoined(&nodes)
         stopsAfterNumbersSplit(&nodes)
         marksWithEllipsisSplit(&nodes)
+    }
+
+    /// Tokens with nothing in them between a row's items (`<mtext>80 m</mtext><mi/><msup><mtext>/s</mtext><mn>2</mn></msup>`, as
+    /// OpenStax's College Physics leaves them; `<mtext/>`) are nothing: the items beside them are read as beside each other (the
+    /// unit's quotient was cut, "80 meters, /s squared"). A row of empty tokens alone keeps them.
+    static func emptyTokensDropped(_ nodes: inout [MathNode]) {
+        func isEmpty(_ n: MathNode) -> Bool {
+            switch n.kind {
+            case .identifier(let t, _), .text(let t, _), .number(let t, _): t.isEmpty
+            default: false
+            }
+        }
+        guard nodes.count > 1, nodes.contains(where: isEmpty), !nodes.allSatisfy(isEmpty) else { return }
+        nodes.removeAll(where: isEmpty)
     }
 
     /// A bracket typed at the edge of an identifier or a text (`<mi>(1</mi><mo>+</mo><mi>tax rate)</mi>`, `<mtext>{m</mtext>`, as OpenStax's

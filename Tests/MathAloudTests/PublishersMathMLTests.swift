@@ -451,4 +451,38 @@ import Testing
         #expect(speaker.speak(tex: #"f(\text{time})"#).text == "f of time")
         #expect(speaker.speak(tex: #"3 (\text{mod } 5)"#).text == "3 times, open paren, mod 5, close paren")
     }
+    /// What OpenStax's College Physics sets in pieces: a decimal's point as text between its digits, the digits before it ending a
+    /// row, the digits after it beginning a row or a text with the unit; the masculine ordinal º typed for the degree sign; a power
+    /// on an amount and its unit set as one text.
+    @Test func decimalsAndDegreesAsCollegePhysicsSetsThem() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        #expect(say("<mn>2</mn><mtext>.</mtext><mn>00</mn><mtext>m</mtext>") == say("<mn>2.00</mn><mtext>m</mtext>"))
+        #expect(say("<mn>2</mn><mtext>.</mtext><mrow><mtext>00</mtext><mo>×</mo><msup><mtext>10</mtext><mn>6</mn></msup></mrow><mtext>N</mtext>")
+                == "2.00 times 10 to the sixth power newtons")
+        #expect(say("<mrow><mi>x</mi><mo>=</mo><mn>2</mn></mrow><mtext>.</mtext><mn>0 m</mn><mo>−</mo><mn>6</mn><mtext>.</mtext><mn>0 m</mn>")
+                == "x equals 2.0 meters, minus 6.0 meters")
+        #expect(say("<mn>67</mn><mtext>.6 m/s</mtext>") == "67.6 meters per second")
+        #expect(say("<mn>27</mn><mtext>.</mtext><mi/><mtext>8 m/s</mtext>") == "27.8 meters per second")
+        #expect(say("<mn>3</mn><mtext>.</mtext><mtext>28 feet</mtext>") == "3.28 feet")
+        #expect(say("<mn>9</mn><mtext>.</mtext><msup><mtext>80 m/s</mtext><mn>2</mn></msup>") == "9.80 meters per second squared")
+        #expect(say("<mn>1</mn><mtext>.4 + 1</mtext><mtext>.6</mtext>") == "1.4 plus 1.6")
+        #expect(say("<mi>cos</mi><mn>75.0º</mn>") == say("<mi>cos</mi><mn>75.0°</mn>"))
+        #expect(say("<mn>60.0</mn><mtext>ºC</mtext>") == "60.0 degrees Celsius")
+        #expect(say("<mtext>37.0ºC</mtext>") == "37.0 degrees Celsius")
+        #expect(say("<mn>30</mn><mtext>º</mtext>") == "30 degrees")
+        #expect(say("<mtext>9.2°C.</mtext>") == "9.2 degrees Celsius")
+        // A product of units with middle dots in one text, a denominator in parentheses, and an empty token between a unit and
+        // the rest of its quotient.
+        #expect(say("<mn>16</mn><mtext>N·m</mtext>") == "16 newton meters")
+        #expect(say("<mn>800</mn><mtext>J/(kg⋅ºC)</mtext>") == "800 joules per kilogram degree Celsius")
+        #expect(say("<mtext>80 m</mtext><mi/><msup><mtext>/s</mtext><mn>2</mn></msup>") == "80 meters per second squared")
+        // Look-alikes: a sentence's stop after a number and before words, an ordinal's º after a word, a coefficient typed with its
+        // variable after the point, and digits beside digits stay as they were.
+        #expect(say("<mn>1</mn><mtext>.</mtext><mtext> The</mtext>") == "1, The")
+        #expect(say("<mtext>2.º caso</mtext>") == "2.º caso")
+        #expect(say("<mtext>Nº 5</mtext>") == "Nº 5")
+        #expect(say("<msup><mi>e</mi><mrow><mn>0</mn><mtext>.247800x</mtext></mrow></msup>").contains("0 .247800x"))
+        #expect(say("<mn>36</mn><mtext>.</mtext>") == "36")
+    }
 }
