@@ -152,7 +152,9 @@ extension MathMLTreeBuilder {
         var scalars = text.unicodeScalars.makeIterator()
         guard let u = scalars.next(), scalars.next() == nil else { return nil }
         if leadingMinusSigns.contains(u.value) { return u == "\u{2013}" || u == "\u{2012}" ? String(u) : "\u{2212}" }
-        return u == "," ? "," : nil
+        // A comma or a full stop set as an identifier (`<mi>.</mi>` ending a sentence, as OpenStax's College Physics sets some) is
+        // the punctuation `<mo>` makes: a full stop ending a formula is silent ("dot" before).
+        return u == "," || u == "." ? String(u) : nil
     }
 
     /// Scripts whose base is a row that ends with a bar it does not open (`<msubsup><mrow><mi>F</mi><mo>(</mo><mi>x</mi><mo>)</mo>
@@ -567,6 +569,12 @@ extension MathMLTreeBuilder {
                rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
                 return Self.operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attrs.leftover), range: range)
             }
+            // A letter typed with a sentence's full stop (`<mi>y.</mi>`, `<mi>θ.</mi>`, as OpenStax's College Physics ends some formulas)
+            // is the letter and the stop, as `<mi>y</mi><mo>.</mo>` is ("y dot" before).
+            if text.unicodeScalars.count == 2, text.unicodeScalars.last == ".", let letter = text.unicodeScalars.first, letter.properties.isAlphabetic,
+               let stopped = Self.withStopAfter(text, range: range, { MathNode(.identifier($0, variant: variant), range: range, attributes: attrs.leftover) }) {
+                return .node(stopped, marker: nil)
+            }
             // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
             // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
             return node(.identifier(text, variant: variant))
@@ -866,6 +874,14 @@ extension MathMLTreeBuilder {
         // "del f", a product).
         if text == "\u{2207}" {
             return .node(MathNode(.identifier(text, variant: nil), range: frame.range, attributes: attrs.leftover), marker: nil)
+        }
+        // A closing bracket or an ellipsis typed with a sentence's punctuation in one operator (`<mo>).</mo>`, `<mo>],</mo>`, as
+        // OpenStax's College Physics sets some): the two operators, as `<mo>)</mo><mo>.</mo>` ("close paren dot" before, the
+        // parenthesis unpaired).
+        if text.unicodeScalars.count == 2, let first = text.unicodeScalars.first, let stop = text.unicodeScalars.last,
+           stop == "." || stop == "," || stop == ";", ")]}\u{2026}".unicodeScalars.contains(first) {
+            return .node(MathNode(.row, [Self.operatorLeaf(String(first), range: frame.range, attributes: attrs.leftover),
+                                         Self.operatorLeaf(String(stop), range: frame.range)], range: frame.range), marker: nil)
         }
         var marker: FenceMarker?
         let raw = attrs.remaining

@@ -453,7 +453,7 @@ import Testing
     }
     /// What OpenStax's College Physics sets in pieces: a decimal's point as text between its digits, the digits before it ending a
     /// row, the digits after it beginning a row or a text with the unit; the masculine ordinal º typed for the degree sign; a power
-    /// on an amount and its unit set as one text.
+    /// on an amount and its unit set as one text; units in one text with middle dots; a sentence's stop typed into a token.
     @Test func decimalsAndDegreesAsCollegePhysicsSetsThem() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
@@ -477,11 +477,17 @@ import Testing
         #expect(say("<mn>16</mn><mtext>N·m</mtext>") == "16 newton meters")
         #expect(say("<mn>800</mn><mtext>J/(kg⋅ºC)</mtext>") == "800 joules per kilogram degree Celsius")
         #expect(say("<mtext>80 m</mtext><mi/><msup><mtext>/s</mtext><mn>2</mn></msup>") == "80 meters per second squared")
+        // A sentence's stop typed into a letter, set as an identifier, or typed with a closing bracket is the stop: silent at the end.
+        #expect(say("<mi>v</mi><mo>=</mo><mi>r</mi><mi>ω.</mi>") == "v equals r omega")
+        #expect(say("<mrow><mi>y</mi><mi>.</mi></mrow><mrow/>") == "y")
+        #expect(say("<mi>f</mi><mo>(</mo><mi>x</mi><mo>),</mo><mi>y</mi>") == say("<mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo><mo>,</mo><mi>y</mi>"))
+        #expect(say("<mo>(</mo><mn>2</mn><mo>)</mo><mo>(</mo><mn>0.200 T</mn><mo>).</mo>") == "2, times, 0.200 teslas")
         // Look-alikes: a sentence's stop after a number and before words, an ordinal's º after a word, a coefficient typed with its
         // variable after the point, and digits beside digits stay as they were.
         #expect(say("<mn>1</mn><mtext>.</mtext><mtext> The</mtext>") == "1, The")
         #expect(say("<mtext>2.º caso</mtext>") == "2.º caso")
         #expect(say("<mtext>Nº 5</mtext>") == "Nº 5")
+        #expect(say("<mi>x.</mi><mi>y</mi>") == say("<mi>x</mi><mo>.</mo><mi>y</mi>"))
         #expect(say("<msup><mi>e</mi><mrow><mn>0</mn><mtext>.247800x</mtext></mrow></msup>").contains("0 .247800x"))
         #expect(say("<mn>36</mn><mtext>.</mtext>") == "36")
     }
