@@ -309,6 +309,56 @@ extension MathMLTreeBuilder {
         return parts.count == 1 ? parts[0] : MathNode(.row, parts, range: range)
     }
 
+    /// Amounts with their units and the signs between them set as one text (`<mtext>= 0.852 m/s</mtext>`, `<mtext>–13 m/s.</mtext>`,
+    /// `<mtext>40 kg + 50 kg = 90 kg</mtext>`, `<mtext>25.1 m/s; 9.90 m/s</mtext>`, as OpenStax's College Physics sets some 100
+    /// formulas: said as written, "= 0.852 m/s"): each number the number (a minus typed before it the operator), each sign the
+    /// operator, each word right after a number its unit, as text (which the analysis reads as after `<mn>`), a sentence's stop,
+    /// comma or semicolon after a piece the punctuation. Nil unless every word follows a number (prose, `g at 0.5 m/s`, stays
+    /// text), and there is a number and a sign or a second number.
+    static func amountsSetAsText(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        // A digit and a space answer for most texts without a look at their pieces.
+        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), text.utf8.contains(0x20) else { return nil }
+        let pieces = text.split(whereSeparator: { $0 == " " || $0 == "\u{A0}" })
+        guard pieces.count >= 2 else { return nil }
+        var parts: [MathNode] = []
+        var numbers = 0, signs = 0, afterNumber = false
+        func isNumeral(_ s: String) -> Bool { s.isDecimalNumeral || isGroupedNumeral(s) }
+        for whole in pieces {
+            var piece = whole
+            var stop: Character?
+            if piece.count > 1, let last = piece.last, last == "," || last == ";" || last == "." { stop = last; piece = piece.dropLast() }
+            let s = String(piece)
+            if isNumeral(s) {
+                parts.append(MathNode(.number(s, variant: nil), range: range, attributes: attributes))
+                numbers += 1
+                afterNumber = true
+            } else if let (op, rest) = leadingOperator(s), op == "\u{2212}", isNumeral(rest) {
+                parts.append(operatorLeaf(op, range: range))
+                parts.append(MathNode(.number(rest, variant: nil), range: range, attributes: attributes))
+                numbers += 1
+                signs += 1
+                afterNumber = true
+            } else if s.unicodeScalars.count == 1, let u = s.unicodeScalars.first,
+                      "=+\u{2212}\u{2013}-\u{D7}\u{22C5}\u{B7}\u{2248}\u{2260}<>\u{2264}\u{2265}\u{B1}\u{F7}".unicodeScalars.contains(u) {
+                parts.append(operatorLeaf(u == "-" ? "\u{2212}" : String(u), range: range))
+                signs += 1
+                afterNumber = false
+            } else if afterNumber, let first = s.unicodeScalars.first, first.properties.isAlphabetic || first == "\u{B0}" || first == "/" {
+                parts.append(MathNode(.text(s, variant: nil), range: range, attributes: attributes))
+                afterNumber = false
+            } else {
+                return nil
+            }
+            if let stop {
+                parts.append(MathNode(.text(String(stop), variant: nil), range: range))
+                afterNumber = false
+            }
+        }
+        guard numbers >= 1, signs >= 1 || numbers >= 2 else { return nil }
+        MathMLTreeBuilder.dashesAsMinus(&parts)
+        return MathNode(.row, parts, range: range)
+    }
+
     /// A table row's label cell whose one item, in rows of one child or not, is a text the reader split into signs and
     /// numbers (``isSplitToken(_:)``), with that text again; any other cell as it is.
     static func labelRejoined(_ n: MathNode) -> MathNode {
@@ -520,6 +570,7 @@ extension MathMLTreeBuilder {
         // So are a point and digits (`<mtext>0</mtext><mtext>.01</mtext>`, which the row joins: 0.01).
         if variant == nil, let digits = Self.numeralPiece(trimmed) { return node(.number(digits, variant: nil)) }
         if variant == nil, let signs = Self.signsSetAsText(text, range: range, attributes: attributes) { return .node(signs, marker: nil) }
+        if variant == nil, let amounts = Self.amountsSetAsText(trimmed, range: range, attributes: attributes) { return .node(amounts, marker: nil) }
         return node(.text(text, variant: variant))
     }
 

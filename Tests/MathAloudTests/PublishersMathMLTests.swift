@@ -477,6 +477,13 @@ import Testing
         #expect(say("<mn>16</mn><mtext>N·m</mtext>") == "16 newton meters")
         #expect(say("<mn>800</mn><mtext>J/(kg⋅ºC)</mtext>") == "800 joules per kilogram degree Celsius")
         #expect(say("<mtext>80 m</mtext><mi/><msup><mtext>/s</mtext><mn>2</mn></msup>") == "80 meters per second squared")
+        // Amounts, units and signs set as one text are read as set as tokens; prose with a number stays text.
+        #expect(say("<msub><mi>v</mi><mtext>max</mtext></msub><mtext>= 0.852 m/s</mtext>") == "v sub max, equals 0.852 meters per second")
+        #expect(say("<mtext>40 kg + 50 kg = 90 kg</mtext>") == say("<mn>40</mn><mtext>kg</mtext><mo>+</mo><mn>50</mn><mtext>kg</mtext><mo>=</mo><mn>90</mn><mtext>kg</mtext>"))
+        #expect(say("<mtext>–13 m/s.</mtext>") == "negative 13 meters per second")
+        #expect(say("<mtext>25.1 m/s; 9.90 m/s</mtext>") == "25.1 meters per second, 9.90 meters per second")
+        #expect(say("<mtext>g at 0.5 m/s</mtext>") == "g at 0.5 m/s")
+        #expect(say("<mtext>1 watt = 1 joule/second or 1 W = 1 J/s</mtext>") == "1 watt = 1 joule/second or 1 W = 1 J/s")
         // A sentence's stop typed into a letter, set as an identifier, or typed with a closing bracket is the stop: silent at the end.
         #expect(say("<mi>v</mi><mo>=</mo><mi>r</mi><mi>ω.</mi>") == "v equals r omega")
         #expect(say("<mrow><mi>y</mi><mi>.</mi></mrow><mrow/>") == "y")
