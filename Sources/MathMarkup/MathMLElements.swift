@@ -571,7 +571,51 @@ extension MathMLTreeBuilder {
         if variant == nil, let digits = Self.numeralPiece(trimmed) { return node(.number(digits, variant: nil)) }
         if variant == nil, let signs = Self.signsSetAsText(text, range: range, attributes: attributes) { return .node(signs, marker: nil) }
         if variant == nil, let amounts = Self.amountsSetAsText(trimmed, range: range, attributes: attributes) { return .node(amounts, marker: nil) }
+        if let letters = Self.italicLetters(text, variant: variant, range: range, attributes: attributes) { return .node(letters, marker: nil) }
         return node(.text(text, variant: variant))
+    }
+
+    /// Letters set in italic with MathML's `fontstyle` (`<mtext fontstyle="italic">mv</mtext>`, `<mi fontstyle="italic">qQ</mi>`, or inside
+    /// `<mstyle fontstyle="italic">`, as OpenStax's College Physics sets the products of its variables in 1,266 formulas: mg, mv, hf,
+    /// ρv, kT): each letter a variable, as italic letters set one by one are (`mg` was said as written, `3 kT` was 3 kiloteslas). Two to
+    /// five letters and nothing else; nil otherwise, or when the token's own `mathvariant` chose another style.
+    static func italicLetters(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        guard variant == nil || variant == .italic, let style = attributes?["fontstyle"],
+              style.trimmingCharacters(in: .whitespaces) == "italic" else { return nil }
+        return lettersSplit(text, range: range, attributes: attributes.map { $0.filter { $0.key != "fontstyle" } })
+    }
+
+    /// ``italicLetters(_:variant:range:attributes:)`` of a token already known to be italic (its own attribute or its style's).
+    static func lettersSplit(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        let scalars = text.unicodeScalars
+        guard (2 ... 5).contains(scalars.count), scalars.allSatisfy({ $0.properties.isAlphabetic && !$0.properties.isDiacritic
+                                                                      && $0.properties.generalCategory != .nonspacingMark }) else { return nil }
+        let rest = attributes.flatMap { $0.isEmpty ? nil : $0 }
+        return MathNode(.row, scalars.map { MathNode(.identifier(String($0), variant: nil), range: range, attributes: rest) }, range: range)
+    }
+
+    /// The tokens inside `<mstyle fontstyle="italic">` that set no style of their own, letters split (``italicLetters(_:variant:range:attributes:)``).
+    static func italicStyled(_ node: MathNode) -> MathNode {
+        switch node.kind {
+        case .identifier(let t, nil), .text(let t, nil):
+            return lettersSplit(t, range: node.range, attributes: node.attributes) ?? node
+        case .identifier, .number, .text, .operator, .space, .none:
+            return node
+        default:
+            if node.children.isEmpty { return node }
+            return node.withChildren(node.children.map(italicStyled))
+        }
+    }
+
+    /// Scripts on letters the reader split from one italic token (``italicLetters(_:variant:range:attributes:)``: `<msup><mtext
+    /// fontstyle="italic">mv</mtext><mn>2</mn></msup>`) are the last letter's, as `mv^2` sets them: m times v squared.
+    static func scriptsOnLastLetter(_ item: Item) -> Item {
+        guard case let .node(n, marker) = item, marker == nil, let base = n.children.first, Self.isSplitToken(base), base.children.count >= 2,
+              base.children.allSatisfy({ if case .identifier = $0.kind { true } else { false } }) else { return item }
+        var children = Array(n.children)
+        children[0] = base.children[base.children.count - 1]
+        let scripted = MathNode(n.kind, children, range: n.range, attributes: n.attributes)
+        return .node(MathNode(.row, Array(base.children.dropLast()) + [scripted], range: n.range), marker: nil)
     }
 
     /// Maps a closed element to what its parent receives.
@@ -628,6 +672,7 @@ extension MathMLTreeBuilder {
             }
             // A multi-letter mi is upright by default (a function name, nil); an explicit `normal` is kept:
             // a word set in roman, as TeX's `\mathrm{kg}` (an Ord to the typesetter, not an operator name).
+            if let letters = Self.italicLetters(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(letters, marker: nil) }
             return node(.identifier(text, variant: variant))
         case "mn":
             // Upright digits are the default; styled digits (`𝟏𝟐`) are digits in an alphabet.
@@ -703,11 +748,11 @@ extension MathMLTreeBuilder {
         case "mroot":
             return node(.root, fixArity(frame, 2))
         case "msub":
-            return Self.signBeforeScripts(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2))))
+            return Self.scriptsOnLastLetter(Self.signBeforeScripts(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))))
         case "msup":
-            return Self.unitRaised(Self.signBeforeScripts(node(.superscript, fixArity(frame, 2))))
+            return Self.scriptsOnLastLetter(Self.unitRaised(Self.signBeforeScripts(node(.superscript, fixArity(frame, 2)))))
         case "msubsup":
-            return Self.signBeforeScripts(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3))))
+            return Self.scriptsOnLastLetter(Self.signBeforeScripts(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))))
         case "munder", "mover", "munderover":
             let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
                                             accentUnder: attrs.bool("accentunder") ?? false)
@@ -1142,6 +1187,8 @@ extension MathMLTreeBuilder {
         // stays on the style, as written.
         if let variant = attrs.peek("mathvariant").flatMap({ MathVariant(mathML: $0) }) {
             nodes = nodes.map { Self.styled($0, variant) }
+        } else if attrs.peek("fontstyle")?.trimmingCharacters(in: .whitespaces) == "italic" {
+            nodes = nodes.map(Self.italicStyled)
         }
         // KaTeX and MathJax write \dfrac as `<mstyle displaystyle="true" scriptlevel="0"><mfrac>`; that
         // stays a style around a fraction (same meaning). This writer puts `displaystyle` on the mfrac.

@@ -484,6 +484,13 @@ import Testing
         #expect(say("<mtext>25.1 m/s; 9.90 m/s</mtext>") == "25.1 meters per second, 9.90 meters per second")
         #expect(say("<mtext>g at 0.5 m/s</mtext>") == "g at 0.5 m/s")
         #expect(say("<mtext>1 watt = 1 joule/second or 1 W = 1 J/s</mtext>") == "1 watt = 1 joule/second or 1 W = 1 J/s")
+        // Letters set in italic with `fontstyle` are variables, a power on them the last one's; a state set so is still a state.
+        #expect(say("<mn>3</mn><mstyle fontstyle=\"italic\"><mrow><mtext>kT</mtext></mrow></mstyle>") == "3 k T")
+        #expect(say("<mi>F</mi><mo>=</mo><mi fontstyle=\"italic\">mg</mi>") == "F equals m g")
+        #expect(say("<msup><mtext fontstyle=\"italic\">mv</mtext><mn>2</mn></msup>") == say("<mi>m</mi><msup><mi>v</mi><mn>2</mn></msup>"))
+        #expect(say("<mi>NaCl</mi><mo>(</mo><mtext fontstyle=\"italic\">aq</mtext><mo>)</mo>").hasSuffix("aqueous"))
+        #expect(say("<mtext fontstyle=\"italic\">net force</mtext>") == "net force")
+        #expect(say("<mn>2</mn><mi>mg</mi>") == "2 milligrams")
         // A sentence's stop typed into a letter, set as an identifier, or typed with a closing bracket is the stop: silent at the end.
         #expect(say("<mi>v</mi><mo>=</mo><mi>r</mi><mi>ω.</mi>") == "v equals r omega")
         #expect(say("<mrow><mi>y</mi><mi>.</mi></mrow><mrow/>") == "y")
