@@ -316,8 +316,8 @@ extension MathMLTreeBuilder {
     /// comma or semicolon after a piece the punctuation. Nil unless every word follows a number (prose, `g at 0.5 m/s`, stays
     /// text), and there is a number and a sign or a second number.
     static func amountsSetAsText(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
-        // A digit and a space answer for most texts without a look at their pieces.
-        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), text.utf8.contains(0x20) else { return nil }
+        // A digit and a space (or a no-break space's last byte) answer for most texts without a look at their pieces.
+        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), text.utf8.contains(where: { $0 == 0x20 || $0 == 0xA0 }) else { return nil }
         let pieces = text.split(whereSeparator: { $0 == " " || $0 == "\u{A0}" })
         guard pieces.count >= 2 else { return nil }
         var parts: [MathNode] = []

@@ -582,7 +582,9 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     static func digitsBeforeWords(_ text: Substring.UTF8View) -> Bool {
         guard let end = text.firstIndex(where: { $0 < 0x30 || $0 > 0x39 }), end != text.startIndex else { return false }
         let u = text[end] | 0x20
-        return !(u >= 0x61 && u <= 0x7A) && text[end] < 0x80
+        if text[end] < 0x80 { return !(u >= 0x61 && u <= 0x7A) }
+        // A character beyond ASCII: no letter (a no-break space, a sign).
+        return Substring(text[end...]).unicodeScalars.first.map { !$0.properties.isAlphabetic } ?? false
     }
 
     /// Digits with at most one decimal point or comma, which may end them (`20.25`, `3,600`, `60.`): a number or the first

@@ -483,6 +483,8 @@ import Testing
         #expect(say("<mtext>–13 m/s.</mtext>") == "negative 13 meters per second")
         #expect(say("<mtext>25.1 m/s; 9.90 m/s</mtext>") == "25.1 meters per second, 9.90 meters per second")
         #expect(say("<mtext>g at 0.5 m/s</mtext>") == "g at 0.5 m/s")
+        // No-break spaces between the pieces, and a decimal's pieces across such texts.
+        #expect(say("<mtext>= 62</mtext><mtext>.8\u{A0}kJ\u{A0}+\u{A0}27</mtext><mtext>.0\u{A0}kJ</mtext>") == "equals 62.8 kilojoules, plus 27.0 kilojoules")
         #expect(say("<mtext>1 watt = 1 joule/second or 1 W = 1 J/s</mtext>") == "1 watt = 1 joule/second or 1 W = 1 J/s")
         // Letters set in italic with `fontstyle` are variables, a power on them the last one's; a state set so is still a state.
         #expect(say("<mn>3</mn><mstyle fontstyle=\"italic\"><mrow><mtext>kT</mtext></mrow></mstyle>") == "3 k T")
