@@ -210,17 +210,6 @@ extension MathMLTreeBuilder {
         return .node(MathNode(.row, [base.children[0], scripted], range: n.range), marker: nil)
     }
 
-    /// A power on an amount and its unit set as one token (`<msup><mtext>9.80 m/s</mtext><mn>2</mn></msup>`, as OpenStax's College
-    /// Physics sets an acceleration; the reader splits the token, ``amountAndUnit(_:range:attributes:)``): the amount before the
-    /// unit raised, as `9.80 m/s²` reads (it was "9.80 meters per second, squared"). Other scripts as they are.
-    static func unitRaised(_ item: Item) -> Item {
-        guard case let .node(n, marker) = item, marker == nil, case .superscript = n.kind, n.children.count == 2,
-              let base = n.children.first, Self.isSplitToken(base), base.children.count == 2,
-              case .number = base.children[0].kind, case .text = base.children[1].kind else { return item }
-        let raised = MathNode(.superscript, [base.children[1], n.children[1]], range: n.range, attributes: n.attributes)
-        return .node(MathNode(.row, [base.children[0], raised], range: n.range), marker: nil)
-    }
-
     /// An amount and its unit set as one token (`<mtext>12.5 kJ</mtext>`, `<mn>3.0 mL</mn>`, as publishers'
     /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
@@ -523,7 +512,7 @@ extension MathMLTreeBuilder {
         // A relation or a bracket set as text alone (`<mtext> = </mtext>`, `<mtext>(</mtext>`, as publishers' MathML
         // writes some): the operator, as `<mo>` makes it, so the relation has its sides and the bracket its
         // partner (`<mi>P</mi><mtext>(</mtext><mi>B</mi><mtext>)</mtext>` is P of B). A word, or a sign with
-        // other text (`<mtext>= sample mean</mtext>`), stays text.
+        // other text (`<mtext>= sample mean</mtext>`), is read by ``signsBetweenWords(_:range:attributes:)``.
         if variant == nil, let op = Self.operatorSetAsText(text) {
             return .node(Self.operatorLeaf(op, range: range, attributes: attributes), marker: nil)
         }
@@ -572,7 +561,104 @@ extension MathMLTreeBuilder {
         if variant == nil, let signs = Self.signsSetAsText(text, range: range, attributes: attributes) { return .node(signs, marker: nil) }
         if variant == nil, let amounts = Self.amountsSetAsText(trimmed, range: range, attributes: attributes) { return .node(amounts, marker: nil) }
         if let letters = Self.italicLetters(text, variant: variant, range: range, attributes: attributes) { return .node(letters, marker: nil) }
+        if variant == nil, let formula = Self.signsBetweenWords(trimmed, range: range, attributes: attributes) { return .node(formula, marker: nil) }
         return node(.text(text, variant: variant))
+    }
+
+    /// The signs that ``signsBetweenWords(_:range:attributes:)`` sets apart with a space on each side.
+    static let spacedSigns: Set<Unicode.Scalar> = ["=", "+", "\u{2212}", "\u{2013}", "\u{D7}", "\u{F7}", "\u{2248}", "\u{2264}", "\u{2265}", "<", ">", "\u{2260}"]
+
+    /// A formula of named quantities set as one text (`<mtext>MPC + MPS = 1</mtext>`, `<mtext>Qd = 16 – 2P</mtext>`, `<mtext>Nominal GDP =
+    /// Price Level × Real GDP</mtext>`, as OpenStax's Principles of Economics sets most of its formulas: the signs were said as
+    /// characters): each sign with a space on each side is the operator, and the words between them each a text read as a text
+    /// alone is (a number the number, brackets at its edges set apart by the row). Only a text with an equals sign so set, or two
+    /// other signs: a dash between words in prose (`a – b`) stays text.
+    static func signsBetweenWords(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
+        // A sign between spaces (or no-break spaces): most texts have no space, or no such sign.
+        guard text.utf8.contains(where: { $0 == 0x20 || $0 == 0xA0 }) else { return nil }
+        let scalars = Array(text.unicodeScalars)
+        // A point before digits first (`<mn>26</mn><mtext>.2 – 27</mtext>`) is a decimal's, begun before the text: the row joins it.
+        if scalars.count >= 2, scalars[0] == ".", ("0" ... "9").contains(scalars[1]) { return nil }
+        func isSpace(_ u: Unicode.Scalar) -> Bool { u == " " || u == "\u{A0}" }
+        var cuts: [Int] = []
+        var relation = false
+        // A sign at an edge of the text counts when a space sets it apart from the words (`S + ` before `<mo>(</mo>`).
+        for k in scalars.indices where spacedSigns.contains(scalars[k]) && (k == 0 || isSpace(scalars[k - 1]))
+            && (k == scalars.count - 1 || isSpace(scalars[k + 1])) && scalars.count > 1 {
+            cuts.append(k)
+            if scalars[k] == "=" { relation = true }
+        }
+        // One sign between numbers and letters (`60 – P`, `2 + 5P`, a cell after a cell's equals sign) is the operator too, not
+        // one between words (`a word – another`): no three letters in a row.
+        func shortNames() -> Bool {
+            var run = 0
+            for u in scalars {
+                run = u.properties.isAlphabetic ? run + 1 : 0
+                if run >= 3 { return false }
+            }
+            return true
+        }
+        guard relation || cuts.count >= 2 || (cuts.count == 1 && shortNames()) else { return nil }
+        var parts: [MathNode] = []
+        var start = 0
+        // Words between two signs: brackets typed at their edges or before a factor (`(T`, `G)`, `0.85(Y`) set apart, a number
+        // typed before one letter (`2P`, `0.85Y`) the number and the letter, a coefficient and its variable; the rest read as a
+        // text alone is.
+        func words(_ t: String) {
+            let w = t.trimmingCharacters(in: .whitespaces)
+            guard !w.isEmpty else { return }
+            if let last = w.unicodeScalars.last, last.properties.isAlphabetic,
+               case let digits = String(w.unicodeScalars.dropLast()), digits.isDecimalNumeral {
+                parts.append(MathNode(.number(digits, variant: nil), range: range, attributes: attributes))
+                parts.append(MathNode(.identifier(String(last), variant: nil), range: range, attributes: attributes))
+                return
+            }
+            // Names divided without a number (`F/m`, `Δv/Δt`): the quotient of the names, as `F/m` set in tokens is (a quotient of
+            // unit symbols alone would be read as the unit, "farads per meter").
+            if w.unicodeScalars.contains("/"), !w.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+                let names = w.split(separator: "/", omittingEmptySubsequences: false)
+                if names.count == 2, !names[0].isEmpty, !names[1].isEmpty {
+                    words(String(names[0]))
+                    parts.append(operatorLeaf("/", range: range))
+                    words(String(names[1]))
+                    return
+                }
+            }
+            if case let .node(n, nil) = textToken(w, variant: nil, range: range, attributes: attributes) {
+                if case .row = n.kind, isSplitToken(n) { parts += n.children } else { parts.append(n) }
+            }
+        }
+        // A remark in parentheses (`Price Level (or GDP Deflator)`: words with a space and no digit between the brackets) stays
+        // in the words' text; other brackets are set apart.
+        func piece(_ lower: Int, _ upper: Int) {
+            var from = lower, k = lower
+            while k < upper {
+                let u = scalars[k]
+                if u == "(", let close = scalars[k ..< upper].firstIndex(of: ")"),
+                   scalars[k + 1 ..< close].contains(where: isSpace),
+                   !scalars[k + 1 ..< close].contains(where: { ("0" ... "9").contains($0) || spacedSigns.contains($0) }) {
+                    k = close + 1
+                    continue
+                }
+                if "()[]".unicodeScalars.contains(u) {
+                    words(String(String.UnicodeScalarView(scalars[from ..< k])))
+                    parts.append(operatorLeaf(String(u), range: range))
+                    from = k + 1
+                }
+                k += 1
+            }
+            words(String(String.UnicodeScalarView(scalars[from ..< upper])))
+        }
+        // A dash set apart by spaces in such a formula is the minus, between numbers too (`5 – 0.25 × Q`): a range is set
+        // without spaces (`10–20`).
+        for k in cuts {
+            piece(start, k)
+            parts.append(operatorLeaf(scalars[k] == "\u{2013}" ? "\u{2212}" : String(scalars[k]), range: range))
+            start = k + 1
+        }
+        piece(start, scalars.count)
+        MathMLTreeBuilder.dashesAsMinus(&parts)
+        return MathNode(.row, parts, range: range)
     }
 
     /// Letters set in italic with MathML's `fontstyle` (`<mtext fontstyle="italic">mv</mtext>`, `<mi fontstyle="italic">qQ</mi>`, or inside
@@ -607,13 +693,20 @@ extension MathMLTreeBuilder {
         }
     }
 
-    /// Scripts on letters the reader split from one italic token (``italicLetters(_:variant:range:attributes:)``: `<msup><mtext
-    /// fontstyle="italic">mv</mtext><mn>2</mn></msup>`) are the last letter's, as `mv^2` sets them: m times v squared.
-    static func scriptsOnLastLetter(_ item: Item) -> Item {
+    /// Scripts on a token the reader split into pieces are its last piece's, as the script is set after it: an amount and its unit
+    /// (`<msup><mtext>9.80 m/s</mtext><mn>2</mn></msup>`, OpenStax's College Physics' accelerations: 9.80 m/s², "9.80 meters per
+    /// second, squared" before), italic letters (``italicLetters(_:variant:range:attributes:)``: `mv²` is m times v squared), a sign
+    /// and a name (`<msub><mtext>= log</mtext><mn>10</mn></msub>`, `<msub><mtext>+ P</mtext><mn>2</mn></msub>`). Not a last piece that is an
+    /// operator (a closing bracket: the script is the group's).
+    static func scriptsOnLastPiece(_ item: Item) -> Item {
         guard case let .node(n, marker) = item, marker == nil, let base = n.children.first, Self.isSplitToken(base), base.children.count >= 2,
-              base.children.allSatisfy({ if case .identifier = $0.kind { true } else { false } }) else { return item }
+              base.children.allSatisfy({ $0.children.isEmpty }), let last = base.children.last else { return item }
+        switch last.kind {
+        case .identifier, .text, .number: break
+        default: return item
+        }
         var children = Array(n.children)
-        children[0] = base.children[base.children.count - 1]
+        children[0] = last
         let scripted = MathNode(n.kind, children, range: n.range, attributes: n.attributes)
         return .node(MathNode(.row, Array(base.children.dropLast()) + [scripted], range: n.range), marker: nil)
     }
@@ -748,11 +841,11 @@ extension MathMLTreeBuilder {
         case "mroot":
             return node(.root, fixArity(frame, 2))
         case "msub":
-            return Self.scriptsOnLastLetter(Self.signBeforeScripts(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))))
+            return Self.scriptsOnLastPiece(Self.signBeforeScripts(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))))
         case "msup":
-            return Self.scriptsOnLastLetter(Self.unitRaised(Self.signBeforeScripts(node(.superscript, fixArity(frame, 2)))))
+            return Self.scriptsOnLastPiece(Self.signBeforeScripts(node(.superscript, fixArity(frame, 2))))
         case "msubsup":
-            return Self.scriptsOnLastLetter(Self.signBeforeScripts(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))))
+            return Self.scriptsOnLastPiece(Self.signBeforeScripts(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))))
         case "munder", "mover", "munderover":
             let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
                                             accentUnder: attrs.bool("accentunder") ?? false)

@@ -188,7 +188,8 @@ import Testing
         #expect(speaker.speak(tex: "ŷ").text == "y hat")
         // Look-alikes.
         #expect(say("<mi>é</mi>") == "é")
-        #expect(say("<mi>x</mi><mtext>= sample mean</mtext>") == "x = sample mean")
+        // A sign set apart from words in one text is the operator, the words a name (``formulasOfNamesSetAsText()``).
+        #expect(say("<mi>x</mi><mtext>= sample mean</mtext>") == "x equals sample mean")
         #expect(!say("<mtext>∣</mtext><mi>ψ</mi><msup><mtext>∣</mtext><mn>2</mn></msup>").contains("divides"))
         #expect(say("<mi>x</mi><mo>.</mo><mn>2</mn>") == "x dot 2")
         // A limit above only is said (`\sum^n`), in TeX as in MathML.
@@ -485,7 +486,7 @@ import Testing
         #expect(say("<mtext>g at 0.5 m/s</mtext>") == "g at 0.5 m/s")
         // No-break spaces between the pieces, and a decimal's pieces across such texts.
         #expect(say("<mtext>= 62</mtext><mtext>.8\u{A0}kJ\u{A0}+\u{A0}27</mtext><mtext>.0\u{A0}kJ</mtext>") == "equals 62.8 kilojoules, plus 27.0 kilojoules")
-        #expect(say("<mtext>1 watt = 1 joule/second or 1 W = 1 J/s</mtext>") == "1 watt = 1 joule/second or 1 W = 1 J/s")
+        #expect(say("<mtext>1 watt is 1 joule/second or 1 J/s</mtext>") == "1 watt is 1 joule/second or 1 J/s")
         // Letters set in italic with `fontstyle` are variables, a power on them the last one's; a state set so is still a state.
         #expect(say("<mn>3</mn><mstyle fontstyle=\"italic\"><mrow><mtext>kT</mtext></mrow></mstyle>") == "3 k T")
         #expect(say("<mi>F</mi><mo>=</mo><mi fontstyle=\"italic\">mg</mi>") == "F equals m g")
@@ -506,5 +507,26 @@ import Testing
         #expect(say("<mi>x.</mi><mi>y</mi>") == say("<mi>x</mi><mo>.</mo><mi>y</mi>"))
         #expect(say("<msup><mi>e</mi><mrow><mn>0</mn><mtext>.247800x</mtext></mrow></msup>").contains("0 .247800x"))
         #expect(say("<mn>36</mn><mtext>.</mtext>") == "36")
+    }
+
+    /// Formulas of named quantities set as one text, as OpenStax's Principles of Economics sets most of its formulas: the signs set
+    /// apart by spaces are the operators, a number before one letter a coefficient, brackets set apart, a remark in parentheses
+    /// kept; a script on a text the reader split is its last piece's. Prose with a dash stays text.
+    @Test func formulasOfNamesSetAsText() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        #expect(say("<mtext>MPC + MPS = 1</mtext>") == "MPC plus MPS equals 1")
+        #expect(say("<mtext>Qd = 16 – 2P</mtext>") == say("<mi>Qd</mi><mo>=</mo><mn>16</mn><mo>−</mo><mn>2</mn><mi>P</mi>"))
+        #expect(say("<mtext>AE = 400 + 0.85(Y – T)</mtext>") == "AE equals 400 plus 0.85 times, open paren, Y minus T, close paren")
+        #expect(say("<mtext>a = F/m</mtext>") == "a equals F divided by m")
+        #expect(say("<mtext>60&#160;–&#160;P</mtext>") == "60 minus P")
+        #expect(say("<mtext>Nominal GDP = Price Level (or GDP Deflator) × Real GDP</mtext>")
+                == "Nominal GDP equals Price Level (or GDP Deflator) times Real GDP")
+        #expect(say("<mi>y</mi><msub><mtext>= log</mtext><mn>10</mn></msub><mi>x</mi>") == "y equals the log, base 10, of x")
+        #expect(say("<msub><mi>P</mi><mn>1</mn></msub><msub><mtext> + P</mtext><mn>2</mn></msub>") == "P sub 1, plus P sub 2")
+        // Look-alikes: a dash between words in prose, one sign between words, and a bracket's script stay as they were.
+        #expect(say("<mtext>this – that</mtext>") == "this – that")
+        #expect(say("<mtext>price + tax</mtext>") == "price + tax")
+        #expect(say("<msup><mtext>(1 + r)</mtext><mn>2</mn></msup>") == "open paren, 1 plus r, close paren, squared")
     }
 }
