@@ -217,7 +217,8 @@ extension MathMLTreeBuilder {
         func isSpace(_ c: Character) -> Bool { c == " " || c == "\u{A0}" || c == "\u{202F}" }
         // A scale's degree typed after the digits without a space (`<mtext>37.0°C</mtext>`, `9.2°C.` with a sentence's stop): the
         // number and the unit (and the stop).
-        if let degree = text.firstIndex(of: "\u{B0}"), degree != text.startIndex, String(text[..<degree]).isDecimalNumeral,
+        // (The degree sign's last byte, 0xB0, first: Character search costs a grapheme break per character of every token.)
+        if text.utf8.contains(0xB0), let degree = text.firstIndex(of: "\u{B0}"), degree != text.startIndex, String(text[..<degree]).isDecimalNumeral,
            case let scale = text[text.index(after: degree)...], let letter = scale.unicodeScalars.first, "CFK".unicodeScalars.contains(letter),
            scale.count == 1 || (scale.count == 2 && (scale.last == "." || scale.last == "," || scale.last == ";")) {
             var parts = [MathNode(.number(String(text[..<degree]), variant: nil), range: range),
@@ -303,7 +304,7 @@ extension MathMLTreeBuilder {
     /// formulas: said as written, "= 0.852 m/s"): each number the number (a minus typed before it the operator), each sign the
     /// operator, each word right after a number its unit, as text (which the analysis reads as after `<mn>`), a sentence's stop,
     /// comma or semicolon after a piece the punctuation. Nil unless every word follows a number (prose, `g at 0.5 m/s`, stays
-    /// text), and there is a number and a sign or a second number.
+    /// text) and no number follows a number, and there is a number and a sign or a second number.
     static func amountsSetAsText(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
         // A digit and a space (or a no-break space's last byte) answer for most texts without a look at their pieces.
         guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), text.utf8.contains(where: { $0 == 0x20 || $0 == 0xA0 }) else { return nil }
@@ -312,12 +313,14 @@ extension MathMLTreeBuilder {
         var parts: [MathNode] = []
         var numbers = 0, signs = 0, afterNumber = false
         func isNumeral(_ s: String) -> Bool { s.isDecimalNumeral || isGroupedNumeral(s) }
-        for whole in pieces {
+        for (index, whole) in pieces.enumerated() {
             var piece = whole
             var stop: Character?
             if piece.count > 1, let last = piece.last, last == "," || last == ";" || last == "." { stop = last; piece = piece.dropLast() }
             let s = String(piece)
             if isNumeral(s) {
+                // Numbers side by side (`1 1 4`, a reference's pages) are no amounts.
+                if afterNumber { return nil }
                 parts.append(MathNode(.number(s, variant: nil), range: range, attributes: attributes))
                 numbers += 1
                 afterNumber = true
@@ -332,6 +335,11 @@ extension MathMLTreeBuilder {
                 parts.append(operatorLeaf(u == "-" ? "\u{2212}" : String(u), range: range))
                 signs += 1
                 afterNumber = false
+            } else if afterNumber, s == "x", stop == nil, index + 1 < pieces.count, isNumeral(String(pieces[index + 1])) {
+                // A letter x between numbers is the multiplication sign typed (`3.00 x 10`).
+                parts.append(operatorLeaf("\u{D7}", range: range))
+                signs += 1
+                afterNumber = false
             } else if afterNumber, let first = s.unicodeScalars.first, first.properties.isAlphabetic || first == "\u{B0}" || first == "/" {
                 parts.append(MathNode(.text(s, variant: nil), range: range, attributes: attributes))
                 afterNumber = false
@@ -343,6 +351,7 @@ extension MathMLTreeBuilder {
                 afterNumber = false
             }
         }
+        // Two amounts (`25.1 m/s; 9.90 m/s`, `80.0 A, 4`) without a sign.
         guard numbers >= 1, signs >= 1 || numbers >= 2 else { return nil }
         MathMLTreeBuilder.dashesAsMinus(&parts)
         return MathNode(.row, parts, range: range)
@@ -574,12 +583,15 @@ extension MathMLTreeBuilder {
     /// alone is (a number the number, brackets at its edges set apart by the row). Only a text with an equals sign so set, or two
     /// other signs: a dash between words in prose (`a – b`) stays text.
     static func signsBetweenWords(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
-        // A sign between spaces (or no-break spaces): most texts have no space, or no such sign.
-        guard text.utf8.contains(where: { $0 == 0x20 || $0 == 0xA0 }) else { return nil }
+        // A sign between spaces (or no-break spaces): most texts have no space, or no such sign (told by its byte, or the first
+        // byte of the other signs' encodings, 0xC3 and 0xE2, before the text's scalars are read).
+        guard text.utf8.contains(where: { $0 == 0x20 || $0 == 0xA0 }),
+              text.utf8.contains(where: { $0 == 0x3D || $0 == 0x2B || $0 == 0x3C || $0 == 0x3E || $0 == 0xC3 || $0 == 0xE2 }) else { return nil }
         let scalars = Array(text.unicodeScalars)
         // A point before digits first (`<mn>26</mn><mtext>.2 – 27</mtext>`) is a decimal's, begun before the text: the row joins it.
         if scalars.count >= 2, scalars[0] == ".", ("0" ... "9").contains(scalars[1]) { return nil }
-        func isSpace(_ u: Unicode.Scalar) -> Bool { u == " " || u == "\u{A0}" }
+        // A space of any width (`S\u{A0}+\u{2009}\u{A0}(M`, as the economics book sets some).
+        func isSpace(_ u: Unicode.Scalar) -> Bool { u == " " || u.properties.generalCategory == .spaceSeparator }
         var cuts: [Int] = []
         var relation = false
         // A sign at an edge of the text counts when a space sets it apart from the words (`S + ` before `<mo>(</mo>`).
@@ -588,15 +600,23 @@ extension MathMLTreeBuilder {
             cuts.append(k)
             if scalars[k] == "=" { relation = true }
         }
-        // One sign between numbers and letters (`60 – P`, `2 + 5P`, a cell after a cell's equals sign) is the operator too, not
-        // one between words (`a word – another`): no three letters in a row.
+        // One sign between numbers and short names (`60 – P`, `2 + 5P`, a cell after a cell's equals sign) is the operator too, not
+        // one between words or marks (`a word – another`, `b—c – d`): every other piece a number, one or two letters, or a number
+        // and a letter.
         func shortNames() -> Bool {
-            var run = 0
-            for u in scalars {
-                run = u.properties.isAlphabetic ? run + 1 : 0
-                if run >= 3 { return false }
+            text.split(whereSeparator: { $0.unicodeScalars.allSatisfy(isSpace) }).allSatisfy { whole in
+                if whole.count == 1, let u = whole.unicodeScalars.first, spacedSigns.contains(u) { return true }
+                // Brackets at the piece's edges aside (`(1 + r)`).
+                let piece = whole.drop { "([".contains($0) }.reversed().drop { ")]".contains($0) }.reversed()
+                let letters = piece.reversed().prefix { $0.isLetter }
+                guard letters.count <= 2, letters.allSatisfy({ $0.isASCII }) || letters.count == 1 else { return false }
+                var digits = String(piece.dropLast(letters.count))
+                // An amount with its currency sign (`$220`) or a minus typed before it (`–200`, `–T`).
+                if let u = digits.unicodeScalars.first, u.properties.generalCategory == .currencySymbol || leadingMinusSigns.contains(u.value) {
+                    digits.removeFirst()
+                }
+                return digits.isEmpty ? !letters.isEmpty : (letters.count <= 1 && digits.isDecimalNumeral)
             }
-            return true
         }
         guard relation || cuts.count >= 2 || (cuts.count == 1 && shortNames()) else { return nil }
         var parts: [MathNode] = []
@@ -1067,8 +1087,10 @@ extension MathMLTreeBuilder {
         // A closing bracket or an ellipsis typed with a sentence's punctuation in one operator (`<mo>).</mo>`, `<mo>],</mo>`, as
         // OpenStax's College Physics sets some): the two operators, as `<mo>)</mo><mo>.</mo>` ("close paren dot" before, the
         // parenthesis unpaired).
-        if text.unicodeScalars.count == 2, let first = text.unicodeScalars.first, let stop = text.unicodeScalars.last,
-           stop == "." || stop == "," || stop == ";", ")]}\u{2026}".unicodeScalars.contains(first) {
+        // (Told first by the last byte and the length in bytes: most operators end in no stop.)
+        if let end = text.utf8.last, end == 0x2E || end == 0x2C || end == 0x3B, text.utf8.count <= 4,
+           text.unicodeScalars.count == 2, let first = text.unicodeScalars.first, let stop = text.unicodeScalars.last,
+           ")]}\u{2026}".unicodeScalars.contains(first) {
             return .node(MathNode(.row, [Self.operatorLeaf(String(first), range: frame.range, attributes: attrs.leftover),
                                          Self.operatorLeaf(String(stop), range: frame.range)], range: frame.range), marker: nil)
         }

@@ -296,7 +296,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
     /// (``UnicodeMath/mathTypePrivateUse(_:)``).
     static func collapse(_ text: String, preserve: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
-        var pendingSpace = false
+        var pendingSpace = false, ordinal = false
         for var scalar in text.unicodeScalars {
             if scalar.value >= 0xF000 && scalar.value <= 0xF55F, let standard = UnicodeMath.mathTypePrivateUse(scalar) {
                 scalar = standard
@@ -307,13 +307,14 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 continue
             }
             if pendingSpace { scalars.append(" "); pendingSpace = false }
+            if scalar == "\u{BA}" { ordinal = true }
             scalars.append(scalar)
         }
         var result = String(scalars)
         if preserve {
             result = result.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r"))
         }
-        return result.utf8.contains(0xBA) ? degreeSignsTyped(result) : result
+        return ordinal ? degreeSignsTyped(result) : result
     }
 
     /// The masculine ordinal indicator typed for the degree sign (`<mn>75.0º</mn>`, `<mtext>º</mtext>`, `60.0 ºC`, as OpenStax's
