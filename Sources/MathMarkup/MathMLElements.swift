@@ -308,7 +308,7 @@ extension MathMLTreeBuilder {
     static func amountsSetAsText(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
         // A digit and a space (or a no-break space's last byte) answer for most texts without a look at their pieces.
         guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }), text.utf8.contains(where: { $0 == 0x20 || $0 == 0xA0 }) else { return nil }
-        let pieces = text.split(whereSeparator: { $0 == " " || $0 == "\u{A0}" })
+        let pieces = text.split(whereSeparator: isSpace)
         guard pieces.count >= 2 else { return nil }
         var parts: [MathNode] = []
         var numbers = 0, signs = 0, afterNumber = false
@@ -331,7 +331,7 @@ extension MathMLTreeBuilder {
                 signs += 1
                 afterNumber = true
             } else if s.unicodeScalars.count == 1, let u = s.unicodeScalars.first,
-                      "=+\u{2212}\u{2013}-\u{D7}\u{22C5}\u{B7}\u{2248}\u{2260}<>\u{2264}\u{2265}\u{B1}\u{F7}".unicodeScalars.contains(u) {
+                      spacedSigns.contains(u) || "-\u{22C5}\u{B7}\u{B1}".unicodeScalars.contains(u) {
                 parts.append(operatorLeaf(u == "-" ? "\u{2212}" : String(u), range: range))
                 signs += 1
                 afterNumber = false
@@ -574,6 +574,10 @@ extension MathMLTreeBuilder {
         return node(.text(text, variant: variant))
     }
 
+    /// A space of any width between a text's pieces (`S\u{A0}+\u{2009}\u{A0}(M`, as the economics book sets some).
+    static func isSpace(_ u: Unicode.Scalar) -> Bool { u == " " || u.properties.generalCategory == .spaceSeparator }
+    static func isSpace(_ c: Character) -> Bool { c.unicodeScalars.allSatisfy { isSpace($0) } }
+
     /// The signs that ``signsBetweenWords(_:range:attributes:)`` sets apart with a space on each side.
     static let spacedSigns: Set<Unicode.Scalar> = ["=", "+", "\u{2212}", "\u{2013}", "\u{D7}", "\u{F7}", "\u{2248}", "\u{2264}", "\u{2265}", "<", ">", "\u{2260}"]
 
@@ -590,8 +594,7 @@ extension MathMLTreeBuilder {
         let scalars = Array(text.unicodeScalars)
         // A point before digits first (`<mn>26</mn><mtext>.2 – 27</mtext>`) is a decimal's, begun before the text: the row joins it.
         if scalars.count >= 2, scalars[0] == ".", ("0" ... "9").contains(scalars[1]) { return nil }
-        // A space of any width (`S\u{A0}+\u{2009}\u{A0}(M`, as the economics book sets some).
-        func isSpace(_ u: Unicode.Scalar) -> Bool { u == " " || u.properties.generalCategory == .spaceSeparator }
+        func isSpace(_ u: Unicode.Scalar) -> Bool { Self.isSpace(u) }
         var cuts: [Int] = []
         var relation = false
         // A sign at an edge of the text counts when a space sets it apart from the words (`S + ` before `<mo>(</mo>`).
@@ -604,7 +607,7 @@ extension MathMLTreeBuilder {
         // one between words or marks (`a word – another`, `b—c – d`): every other piece a number, one or two letters, or a number
         // and a letter.
         func shortNames() -> Bool {
-            text.split(whereSeparator: { $0.unicodeScalars.allSatisfy(isSpace) }).allSatisfy { whole in
+            text.split(whereSeparator: Self.isSpace).allSatisfy { whole in
                 if whole.count == 1, let u = whole.unicodeScalars.first, spacedSigns.contains(u) { return true }
                 // Brackets at the piece's edges aside (`(1 + r)`).
                 let piece = whole.drop { "([".contains($0) }.reversed().drop { ")]".contains($0) }.reversed()

@@ -432,9 +432,10 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         func decimal(after a: String, _ start: MathNode, at i: Int) -> (MathNode, end: Int)? {
             guard i + 1 < nodes.count else { return nil }
             if isPoint(nodes[i + 1]) {
-                // An empty token between the point and the digits (`<mtext>.</mtext><mi/><mtext>8 m/s</mtext>`) is nothing.
+                // An empty row between the point and the digits is nothing (empty tokens, `<mtext>.</mtext><mi/><mtext>8 m/s</mtext>`,
+                // are gone already: ``emptyTokensDropped(_:)``).
                 var k = i + 2
-                while k < nodes.count, isEmpty(nodes[k]) { k += 1 }
+                while k < nodes.count, case .row = nodes[k].kind, nodes[k].children.isEmpty { k += 1 }
                 guard k < nodes.count else { return nil }
                 if let b = plain(nodes[k]), isDigits(b) {
                     return (MathNode(.number(a + "." + b), range: SourceRange.union(start.range, nodes[k].range)), k)
@@ -455,13 +456,6 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 return (MathNode(.number(a + b), range: SourceRange.union(start.range, nodes[i + 1].range)), i + 1)
             }
             return nil
-        }
-        func isEmpty(_ n: MathNode) -> Bool {
-            switch n.kind {
-            case .identifier(let t, _), .text(let t, _): t.isEmpty
-            case .row: n.children.isEmpty
-            default: false
-            }
         }
         // An author's row `row` (at `i`) whose last item, or its last row's (three deep), is whole digits before a point and
         // digits after the row: the row with the decimal last, and the index of the decimal's last node.
@@ -517,11 +511,8 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 nodes[last] = MathNode(.number(text), range: SourceRange.union(n.range, nodes[last].range))
                 i = last
             }
-            if let a = plain(n), isDigits(a), let next, isPoint(next), i + 2 < nodes.count, let b = plain(nodes[i + 2]), isDigits(b) {
-                joined(a + "." + b, through: i + 2)
-                continue
-            }
-            // The decimal is tried again with what follows (its row may end in whole digits before another point).
+            // The decimal is tried again with what follows (`<mtext>2</mtext><mo>.</mo><mtext>7</mtext><mn>0</mn>` is 2.70; its row
+            // may end in whole digits before another point).
             if let a = plain(n), isDigits(a), let (decimal, end) = decimal(after: a, n, at: i) {
                 nodes[end] = decimal
                 i = end
