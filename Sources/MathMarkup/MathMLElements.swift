@@ -651,15 +651,24 @@ extension MathMLTreeBuilder {
                 if case .row = n.kind, isSplitToken(n) { parts += n.children } else { parts.append(n) }
             }
         }
+        // Where the next closing parenthesis is, from each place (one pass from the end: a text of many opening parentheses is
+        // read in linear time).
+        var nextClose = [Int](repeating: scalars.count, count: scalars.count + 1)
+        for k in scalars.indices.reversed() { nextClose[k] = scalars[k] == ")" ? k : nextClose[k + 1] }
+        // How many spaces, and how many digits or signs, come before each place: what a pair of brackets holds, in one look.
+        var spacesBefore = [Int](repeating: 0, count: scalars.count + 1), marksBefore = spacesBefore
+        for (k, u) in scalars.enumerated() {
+            spacesBefore[k + 1] = spacesBefore[k] + (isSpace(u) ? 1 : 0)
+            marksBefore[k + 1] = marksBefore[k] + (("0" ... "9").contains(u) || spacedSigns.contains(u) ? 1 : 0)
+        }
         // A remark in parentheses (`Price Level (or GDP Deflator)`: words with a space and no digit between the brackets) stays
         // in the words' text; other brackets are set apart.
         func piece(_ lower: Int, _ upper: Int) {
             var from = lower, k = lower
             while k < upper {
                 let u = scalars[k]
-                if u == "(", let close = scalars[k ..< upper].firstIndex(of: ")"),
-                   scalars[k + 1 ..< close].contains(where: isSpace),
-                   !scalars[k + 1 ..< close].contains(where: { ("0" ... "9").contains($0) || spacedSigns.contains($0) }) {
+                if u == "(", case let close = nextClose[k], close < upper,
+                   spacesBefore[close] > spacesBefore[k + 1], marksBefore[close] == marksBefore[k + 1] {
                     k = close + 1
                     continue
                 }
