@@ -198,18 +198,6 @@ extension MathMLTreeBuilder {
         return n.children.allSatisfy { $0.range == n.range }
     }
 
-    /// Scripts on a base whose token holds a minus before it (`<msub><mi>−log</mi><mi>b</mi></msub>`, the minus split off the
-    /// token by the reader: ``operatorBefore(_:_:range:)``): the minus before the scripted base, as `−\log_b` is (the scripts
-    /// were the row's, "negative log sub b, times x"). Other scripts as they are.
-    static func signBeforeScripts(_ item: Item) -> Item {
-        guard case let .node(n, marker) = item, marker == nil, let base = n.children.first, Self.isSplitToken(base),
-              base.children.count == 2, case .operator("\u{2212}", _) = base.children[0].kind else { return item }
-        var children = Array(n.children)
-        children[0] = base.children[1]
-        let scripted = MathNode(n.kind, children, range: n.range, attributes: n.attributes)
-        return .node(MathNode(.row, [base.children[0], scripted], range: n.range), marker: nil)
-    }
-
     /// An amount and its unit set as one token (`<mtext>12.5 kJ</mtext>`, `<mn>3.0 mL</mn>`, as publishers'
     /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
@@ -728,15 +716,14 @@ extension MathMLTreeBuilder {
     /// Scripts on a token the reader split into pieces are its last piece's, as the script is set after it: an amount and its unit
     /// (`<msup><mtext>9.80 m/s</mtext><mn>2</mn></msup>`, OpenStax's College Physics' accelerations: 9.80 m/s², "9.80 meters per
     /// second, squared" before), italic letters (``italicLetters(_:variant:range:attributes:)``: `mv²` is m times v squared), a sign
-    /// and a name (`<msub><mtext>= log</mtext><mn>10</mn></msub>`, `<msub><mtext>+ P</mtext><mn>2</mn></msub>`). Not a last piece that is an
-    /// operator (a closing bracket: the script is the group's).
+    /// and a name (`<msub><mtext>= log</mtext><mn>10</mn></msub>`, `<msub><mtext>+ P</mtext><mn>2</mn></msub>`), a minus typed before a
+    /// name (`<msub><mi>−log</mi><mi>b</mi></msub>`, ``operatorBefore(_:_:range:)``: the minus before the scripted base, as `−\log_b`
+    /// is; the scripts were the row's, "negative log sub b, times x"). Not a last piece that is an operator (a closing bracket: the
+    /// script is the group's).
     static func scriptsOnLastPiece(_ item: Item) -> Item {
         guard case let .node(n, marker) = item, marker == nil, let base = n.children.first, Self.isSplitToken(base), base.children.count >= 2,
-              base.children.allSatisfy({ $0.children.isEmpty }), let last = base.children.last else { return item }
-        switch last.kind {
-        case .identifier, .text, .number: break
-        default: return item
-        }
+              base.children.dropLast().allSatisfy({ $0.children.isEmpty }), let last = base.children.last else { return item }
+        if case .operator = last.kind { return item }
         var children = Array(n.children)
         children[0] = last
         let scripted = MathNode(n.kind, children, range: n.range, attributes: n.attributes)
@@ -873,11 +860,11 @@ extension MathMLTreeBuilder {
         case "mroot":
             return node(.root, fixArity(frame, 2))
         case "msub":
-            return Self.scriptsOnLastPiece(Self.signBeforeScripts(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2)))))
+            return Self.scriptsOnLastPiece(node(.subscript, Self.evaluationBarBase(fixArity(frame, 2))))
         case "msup":
-            return Self.scriptsOnLastPiece(Self.signBeforeScripts(node(.superscript, fixArity(frame, 2))))
+            return Self.scriptsOnLastPiece(node(.superscript, fixArity(frame, 2)))
         case "msubsup":
-            return Self.scriptsOnLastPiece(Self.signBeforeScripts(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3)))))
+            return Self.scriptsOnLastPiece(node(.subSuperscript, Self.evaluationBarBase(fixArity(frame, 3))))
         case "munder", "mover", "munderover":
             let props = UnderOverProperties(accent: attrs.bool("accent") ?? false,
                                             accentUnder: attrs.bool("accentunder") ?? false)
@@ -1100,11 +1087,10 @@ extension MathMLTreeBuilder {
         // OpenStax's College Physics sets some): the two operators, as `<mo>)</mo><mo>.</mo>` ("close paren dot" before, the
         // parenthesis unpaired).
         // (Told first by the last byte and the length in bytes: most operators end in no stop.)
-        if let end = text.utf8.last, end == 0x2E || end == 0x2C || end == 0x3B, text.utf8.count <= 4,
-           text.unicodeScalars.count == 2, let first = text.unicodeScalars.first, let stop = text.unicodeScalars.last,
-           ")]}\u{2026}".unicodeScalars.contains(first) {
-            return .node(MathNode(.row, [Self.operatorLeaf(String(first), range: frame.range, attributes: attrs.leftover),
-                                         Self.operatorLeaf(String(stop), range: frame.range)], range: frame.range), marker: nil)
+        if let end = text.utf8.last, end == 0x2E || end == 0x2C || end == 0x3B, text.utf8.count <= 4, text.unicodeScalars.count == 2,
+           let first = text.unicodeScalars.first, ")]}\u{2026}".unicodeScalars.contains(first),
+           let stopped = Self.withStopAfter(text, range: frame.range, { Self.operatorLeaf($0, range: frame.range, attributes: attrs.leftover) }) {
+            return .node(stopped, marker: nil)
         }
         var marker: FenceMarker?
         let raw = attrs.remaining

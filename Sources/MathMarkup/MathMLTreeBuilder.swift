@@ -444,9 +444,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 // Digits and words after the point (`<mn>3</mn><mtext>.</mtext><mtext>28 feet</mtext>`): the text read again
                 // with the whole digits and the point before it, as `<mtext>3.28 feet</mtext>` is.
                 if case .text(let t, nil) = nodes[k].kind, let digit = t.utf8.first, digit >= 0x30 && digit <= 0x39,
-                   case let .node(joined, nil) = Self.textToken(a + "." + t, variant: nil, range: SourceRange.union(start.range, nodes[k].range),
-                                                               attributes: nodes[k].attributes) {
-                    if case .text = joined.kind, !Self.digitsBeforeWords(t.utf8[...]) { return nil }
+                   let joined = reread(a + ".", t[...], start, nodes[k]) {
                     return (joined, k)
                 }
             }
@@ -476,11 +474,15 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         func textBegun(by a: String, _ start: MathNode, _ text: MathNode) -> MathNode? {
             guard case .text(let t, nil) = text.kind, t.utf8.count >= 2, t.utf8.first == 0x2E,
                   let digit = t.utf8.dropFirst().first, digit >= 0x30 && digit <= 0x39 else { return nil }
-            let range = SourceRange.union(start.range, text.range)
-            guard case let .node(joined, nil) = Self.textToken(a + t, variant: nil, range: range, attributes: text.attributes) else { return nil }
-            // Read as text again only when no letter follows the digits at once (`.3 m on dry concrete`, `.2-k`): `.247800x`
-            // (a coefficient and its variable) stays a piece.
-            if case .text = joined.kind, !Self.digitsBeforeWords(t.utf8.dropFirst()) { return nil }
+            return reread(a + ".", t.dropFirst(), start, text)
+        }
+        // The text `digits` (the decimal's last digits and what follows them, in `text`) read again with `head` (the whole digits
+        // and the point) before it, as one text token (``textToken(_:variant:range:attributes:)``). Read as text again only when no
+        // letter follows the digits at once (`.3 m on dry concrete`, `.2-k`): `.247800x` (a coefficient and its variable) stays a piece.
+        func reread(_ head: String, _ digits: Substring, _ start: MathNode, _ text: MathNode) -> MathNode? {
+            guard case let .node(joined, nil) = Self.textToken(head + digits, variant: nil, range: SourceRange.union(start.range, text.range),
+                                                               attributes: text.attributes) else { return nil }
+            if case .text = joined.kind, !Self.digitsBeforeWords(digits.utf8) { return nil }
             return joined
         }
         // A power whose base is digits (`<msup><mn>0</mn><mn>8</mn></msup>`).
