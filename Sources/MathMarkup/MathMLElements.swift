@@ -202,7 +202,6 @@ extension MathMLTreeBuilder {
     /// MathML writes a measurement): a row of the number and the text after the space, so the analysis reads
     /// the unit as after `<mn>12.5</mn>` (it was read as written, "12.5 kJ"); nil for any other text.
     static func amountAndUnit(_ text: String, range: SourceRange?, attributes: [String: String]?) -> MathNode? {
-        func isSpace(_ c: Character) -> Bool { c == " " || c == "\u{A0}" || c == "\u{202F}" }
         // A scale's degree typed after the digits without a space (`<mtext>37.0°C</mtext>`, `9.2°C.` with a sentence's stop): the
         // number and the unit (and the stop).
         // (The degree sign's last byte, 0xB0, first: Character search costs a grapheme break per character of every token.)
@@ -215,12 +214,12 @@ extension MathMLTreeBuilder {
             if scale.count == 2, let stop = scale.last { parts.append(MathNode(.text(String(stop), variant: nil), range: range)) }
             return MathNode(.row, parts, range: range)
         }
-        guard let space = text.firstIndex(where: isSpace), String(text[..<space]).isDecimalNumeral else { return nil }
-        let rest = text[space...].drop(while: isSpace)
+        guard let space = text.firstIndex(where: Self.isSpace), String(text[..<space]).isDecimalNumeral else { return nil }
+        let rest = text[space...].drop(while: Self.isSpace)
         guard let first = rest.unicodeScalars.first, first.properties.isAlphabetic || first == "°" else { return nil }
         // A unit's symbol: one token, short or not all small letters (`kJ`, `mL`, `g/mL`, `atm`); a word
         // (`<msup><mtext>1 unit</mtext><mn>2</mn></msup>`, a footnote's mark on a phrase) stays text.
-        guard !rest.contains(where: isSpace),
+        guard !rest.contains(where: Self.isSpace),
               rest.unicodeScalars.count <= 3 || rest.unicodeScalars.contains(where: { !("a" ... "z").contains($0) }) else { return nil }
         return MathNode(.row, [MathNode(.number(String(text[..<space]), variant: nil), range: range),
                                MathNode(.text(String(rest), variant: nil), range: range, attributes: attributes)], range: range)
