@@ -111,7 +111,7 @@ extension MathMLTreeBuilder {
     /// character, "n !", "plus ⋯", "y ‴"). So are a comma and a currency sign (`<mn>131</mn><mtext>,</mtext><mn>072</mn>`,
     /// a number's digit groups, and `<mtext>$</mtext><mn>25</mn>`, as OpenStax's algebra books set 38 and 35 formulas: "131,
     /// 072" and "$ 25" before). So is an angle sign (`<mtext>∠</mtext><mi>A</mi>`, OpenStax's prealgebra, textbook sweep 11:
-    /// said as the character). So are quotation marks and the signs of arithmetic. A degree sign alone stays text: the analysis joins it to the scale after it (`°C`).
+    /// said as the character). So are quotation marks, the signs of arithmetic and any other symbol (`✓`, `△`). A degree sign alone stays text: the analysis joins it to the scale after it (`°C`).
     static func operatorSetAsText(_ text: String) -> String? {
         var it = text.unicodeScalars.drop(while: { $0 == " " || $0 == "\u{A0}" }).makeIterator()
         guard let u = it.next() else { return nil }
@@ -138,9 +138,16 @@ extension MathMLTreeBuilder {
             // A currency sign (`<mtext>$</mtext><mn>25</mn>`): the operator, which the analysis reads before an amount.
             if u.properties.generalCategory == .currencySymbol { return String(u) }
             // Not ∣ (U+2223), which publishers set as text for an absolute value's bars (`∣ψ∣²`) as often as a relation.
-            guard u.properties.generalCategory == .mathSymbol, u != "\u{2223}" else { return nil }
-            let op = String(u)
-            return OperatorDictionary.properties(for: op).atomClass == .rel ? op : nil
+            // Nor infinity and nabla, which are identifiers (``textToken(_:variant:range:attributes:)``).
+            guard u != "\u{2223}", u != "\u{221E}", u != "\u{2207}" else { return nil }
+            switch u.properties.generalCategory {
+            // Any other mathematical symbol or other symbol alone (`<mtext>✓</mtext>` after a checked answer, `<mtext>△</mtext><mi>A</mi>`,
+            // `<msub><mrow/><mtext>↘</mtext></msub>` marking a step, `<mtext>⦜</mtext>`, `<msub><mi>M</mi><mtext>☉</mtext></msub>`, as
+            // OpenStax's prealgebra and algebra books and its astronomy set them, textbook sweep 16) is the symbol `<mo>` makes: it
+            // was said as the character in every style. The degree sign stays text (above).
+            case .mathSymbol, .otherSymbol where u != "\u{B0}": return String(u)
+            default: return nil
+            }
         }
     }
 
@@ -187,8 +194,21 @@ extension MathMLTreeBuilder {
     /// limit at negative infinity): the minus before the infinity identifier, as `<mo>−</mo><mi>∞</mi>` is ("dash
     /// infinity" and "right arrow −∞" before); nil for any other text.
     static func negativeInfinity(_ text: String, variant: MathVariant?, range: SourceRange?, attributes: [String: String]?) -> Item? {
-        guard let (op, rest) = leadingOperator(text), op == "\u{2212}", rest == "\u{221E}" else { return nil }
+        // (Infinity's last byte, 0x9E, first: most tokens are not split.)
+        guard text.utf8.last == 0x9E, let (op, rest) = leadingOperator(text), op == "\u{2212}", rest == "\u{221E}" else { return nil }
         return operatorBefore(op, MathNode(.identifier(rest, variant: variant), range: range, attributes: attributes), range: range)
+    }
+
+    /// Letters or digits struck through with the long solidus overlay typed after them (`<mn>2̸</mn>`, `<mi>x̸</mi>`, as OpenStax's
+    /// prealgebra and algebra books cancel a common factor in 22 formulas, textbook sweep 16): the token (`token` of the text
+    /// without the overlay) inside an up-diagonal strike, as `\cancel{2}` makes it. It was said as written ("2̸"), or "x not", as a
+    /// negated relation is. Nil for any other text: a relation with the overlay (`≠`) is its negation.
+    static func struckOut(_ text: String, range: SourceRange?, _ token: (String) -> MathNode) -> MathNode? {
+        // U+0338 is CC B8 in UTF-8: told by the last byte before the scalars are read.
+        guard text.utf8.last == 0xB8, text.unicodeScalars.last == "\u{338}" else { return nil }
+        let base = String(text.unicodeScalars.dropLast())
+        guard !base.isEmpty, base.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0" ... "9").contains($0) }) else { return nil }
+        return MathNode(.enclose(notation: "updiagonalstrike"), [token(base)], range: range)
     }
 
     /// Whether `n` is a row the reader made of one token's parts (``operatorBefore(_:_:range:)``, ``numberAndSign(_:variant:range:attributes:)``,
@@ -205,8 +225,10 @@ extension MathMLTreeBuilder {
         // A scale's degree typed after the digits without a space (`<mtext>37.0°C</mtext>`, `9.2°C.` with a sentence's stop): the
         // number and the unit (and the stop).
         // (The degree sign's last byte, 0xB0, first: Character search costs a grapheme break per character of every token.)
+        // A space between the sign and the scale's letter (`<mn>2.00º C</mn>`, `<mtext>37° C</mtext>`, as OpenStax's College Physics and
+        // chemistry set 40 temperatures, textbook sweep 16) is the same.
         if text.utf8.contains(0xB0), let degree = text.firstIndex(of: "\u{B0}"), degree != text.startIndex, String(text[..<degree]).isDecimalNumeral,
-           case let scale = text[text.index(after: degree)...], let letter = scale.unicodeScalars.first, "CFK".unicodeScalars.contains(letter),
+           case let scale = text[text.index(after: degree)...].drop(while: Self.isSpace), let letter = scale.unicodeScalars.first, "CFK".unicodeScalars.contains(letter),
            scale.count == 1 || (scale.count == 2 && (scale.last == "." || scale.last == "," || scale.last == ";")) {
             var parts = [MathNode(.number(String(text[..<degree]), variant: nil), range: range),
                          MathNode(.text("\u{B0}" + String(letter), variant: nil), range: range, attributes: attributes)]
@@ -311,7 +333,9 @@ extension MathMLTreeBuilder {
                 parts.append(MathNode(.number(s, variant: nil), range: range, attributes: attributes))
                 numbers += 1
                 afterNumber = true
-            } else if let (op, rest) = leadingOperator(s), op == "\u{2212}", isNumeral(rest) {
+            } else if let (op, rest) = leadingOperator(s), op == "\u{2212}" || op == "+" || op == "\u{B1}", isNumeral(rest) {
+                // A sign typed before the digits: a minus, or a plus or plus-minus (`<mtext>+1.43 V</mtext>`, `+24.7 kJ`, as OpenStax's
+                // chemistry sets a cell's potential and an enthalpy, textbook sweep 16: said as written, "+1.43 V").
                 parts.append(operatorLeaf(op, range: range))
                 parts.append(MathNode(.number(rest, variant: nil), range: range, attributes: attributes))
                 numbers += 1
@@ -538,7 +562,11 @@ extension MathMLTreeBuilder {
             if rest.isDecimalNumeral {
                 return Self.operatorBefore(op, MathNode(.number(rest, variant: nil), range: range, attributes: attributes), range: range)
             }
-            if rest.unicodeScalars.count >= 2, text.unicodeScalars.first != "-", rest.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic }) {
+            // A letter alone after the sign is a variable when it is italic or the sign is the minus sign itself (`<mtext
+            // mathvariant="italic">−y</mtext>`, as OpenStax's prealgebra sets the opposite of a variable: "italic −y" in MathSpeak).
+            let scalars = rest.unicodeScalars
+            if scalars.count >= 2 || (scalars.count == 1 && (variant == .italic || text.unicodeScalars.first == "\u{2212}")),
+               text.unicodeScalars.first != "-", scalars.allSatisfy({ $0.properties.isAlphabetic }) {
                 return Self.operatorBefore(op, MathNode(.text(rest, variant: variant), range: range, attributes: attributes), range: range)
             }
         }
@@ -755,6 +783,9 @@ extension MathMLTreeBuilder {
                     variant = v == .italic && sole.map(UnicodeMath.isItalicByDefault) == true ? nil : v
                 }
             }
+            if let struck = Self.struckOut(text, range: range, { MathNode(.identifier($0, variant: variant), range: range, attributes: attrs.leftover) }) {
+                return .node(struck, marker: nil)
+            }
             // A letter with a mathematical accent in one character (`<mi>ŷ</mi>`, `<mi>x̄</mi>`, as publishers write a
             // prediction or a mean) is the letter under the accent, as `\hat{y}` is: "y hat", not the character.
             if let (letter, accent) = UnicodeMath.letterAndAccent(text) {
@@ -794,9 +825,15 @@ extension MathMLTreeBuilder {
                 if let v = plain.variant { variant = v }
             }
             if variant == .normal { variant = nil }
+            if let struck = Self.struckOut(text, range: range, { MathNode(.number($0, variant: variant), range: range, attributes: attrs.leftover) }) {
+                return .node(struck, marker: nil)
+            }
             if variant == nil, let amount = Self.amountAndUnit(text, range: range, attributes: attrs.leftover) { return .node(amount, marker: nil) }
             if variant == nil, let money = Self.currencyAndAmount(text, range: range, attributes: attrs.leftover) { return .node(money, marker: nil) }
             if let run = Self.numberAndEllipsis(text, variant: variant, range: range, attributes: attrs.leftover) { return .node(run, marker: nil) }
+            // Negative infinity typed as a number (`<mn>−∞</mn>`, `<mn>-∞</mn>`, an interval's end as OpenStax's algebra books set 17
+            // formulas, textbook sweep 16: said as written, "−∞") is the minus before infinity, as in a text.
+            if let negative = Self.negativeInfinity(text, variant: variant, range: range, attributes: attrs.leftover) { return negative }
             // A sign written inside the number (`<mn>−5</mn>`, `<mn>-0.2</mn>`, `<mn>–7</mn>` with a hyphen,
             // a minus or a dash, as publishers' tools write negative numbers and exponents) is the minus
             // before the number, as `<mo>−</mo><mn>5</mn>` is: it was "10 raised to the −5 power". Another

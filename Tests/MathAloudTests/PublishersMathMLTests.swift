@@ -529,4 +529,35 @@ import Testing
         #expect(say("<mtext>price + tax</mtext>") == "price + tax")
         #expect(say("<msup><mtext>(1 + r)</mtext><mn>2</mn></msup>") == "open paren, 1 plus r, close paren, squared")
     }
+
+    /// Textbook sweep 16 (OpenStax's prealgebra, elementary and intermediate algebra, 38,996 formulas): symbols, struck factors,
+    /// negative infinity and signed amounts as the books set them, each said as the same formula set in plain tokens.
+    @Test func symbolsStrikesAndSignsAsTheAlgebraBooksSetThem() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let mathSpeak = try SpeakerCache.shared.speaker(style: "mathspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        func sayMS(_ body: String) -> String { mathSpeak.speak(mathML: "<math>\(body)</math>").text }
+        // A symbol alone as text is the symbol `<mo>` makes; the degree sign, infinity and the divides bar keep their readings.
+        #expect(say("<mn>875</mn><mtext>✓</mtext>") == say("<mn>875</mn><mo>✓</mo>"))
+        #expect(say("<mn>875</mn><mtext>✓</mtext>") == "875 check mark")
+        #expect(say("<mtext>△</mtext><mi>A</mi><mi>B</mi><mi>C</mi>") == "triangle A B C")
+        #expect(sayMS("<msub><mrow/><mtext>↘</mtext></msub>") == sayMS("<msub><mrow/><mo>↘</mo></msub>"))
+        #expect(say("<mn>90</mn><mtext>°</mtext>") == "90 degrees")
+        #expect(say("<mn>1</mn><mo>/</mo><mtext>∞</mtext>") == say("<mn>1</mn><mo>/</mo><mi>∞</mi>"))
+        // A digit or a letter struck through with U+0338 is crossed out, as `\cancel` makes it; a relation so struck is negated.
+        #expect(say("<mn>2̸</mn><mo>·</mo><mn>5</mn>") == speaker.speak(tex: "\\cancel{2} \\cdot 5").text)
+        #expect(say("<mi>x̸</mi>") == speaker.speak(tex: "\\cancel{x}").text)
+        #expect(speaker.speak(tex: "\\not x").text == speaker.speak(tex: "\\cancel{x}").text)
+        #expect(say("<mi>a</mi><mo>≠</mo><mi>b</mi>") == "a is not equal to b")
+        // Negative infinity typed as a number, and an arrow to it, to a negative number or to one side of a number: "approaches".
+        #expect(say("<mo>(</mo><mn>−∞</mn><mo>,</mo><mn>5</mn><mo>]</mo>") == say("<mo>(</mo><mo>−</mo><mi>∞</mi><mo>,</mo><mn>5</mn><mo>]</mo>"))
+        #expect(say("<mi>x</mi><mo>→</mo><mn>-∞</mn>") == "x approaches negative infinity")
+        #expect(say("<mi>x</mi><mo>→</mo><msup><mn>2</mn><mo>−</mo></msup>") == "x approaches 2 minus")
+        // A variable's opposite set as italic text is the minus and the variable.
+        #expect(say("<mi>a</mi><mo>=</mo><mtext mathvariant=\"italic\">−b</mtext>") == "a equals negative b")
+        // A plus typed before an amount and its unit, and a space before a temperature's scale.
+        #expect(say("<mi>E</mi><mo>=</mo><mtext>+1.43 V</mtext>") == say("<mi>E</mi><mo>=</mo><mo>+</mo><mn>1.43</mn><mtext>V</mtext>"))
+        #expect(say("<mn>2.00º C</mn>") == "2.00 degrees Celsius")
+        #expect(say("<mtext>37° C</mtext>") == "37 degrees Celsius")
+    }
 }
