@@ -306,6 +306,9 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 pendingSpace = !scalars.isEmpty
                 continue
             }
+            // A soft hyphen (`<mn>&#xAD;2</mn>`, a word processor's hyphenation point, as one formula of OpenStax's chemistry has it)
+            // shows nothing unless a line breaks there, which a token's text never does: MathSpeak said "soft hyphen".
+            if scalar == "\u{AD}" { continue }
             if pendingSpace { scalars.append(" "); pendingSpace = false }
             if scalar == "\u{BA}" { ordinal = true }
             scalars.append(scalar)

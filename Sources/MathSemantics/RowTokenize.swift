@@ -72,6 +72,14 @@ extension Analyzer {
                 let seen = (integral: t.kind == .bigOperator && bigs[Int(t.big)].integrals > 0,
                             differentialMark: t.kind == .operand && isDifferentialMark(t))
                 tokens.push(t)
+                // A blank between an operand and a sign stands for the relation or operator to fill in (`<mn>2</mn><mo>___</mo><mn>−20</mn>`,
+                // "fill in <, > or =", as OpenStax's prealgebra sets 80 exercises, textbook sweep 16): the sign is the next number's, as
+                // after a relation ("2 blank negative 20"; it was "2 blank minus 20", the blank a factor).
+                if t.kind == .additive, !t.writtenInfix, tokens.count - start >= 3, tokens[tokens.count - 2].kind == .operand,
+                   has(tokens[tokens.count - 2].node, .blank), Analyzer.prefixName(tokenScalar(t)) != nil,
+                   tokens[tokens.count - 3].kind == .operand || tokens[tokens.count - 3].kind == .postfix {
+                    tokens[tokens.count - 2].kind = .relation
+                }
                 // `<<` and `>>` written as two relations with nothing between them are ≪ and ≫.
                 if t.kind == .relation, tokens.count - start >= 2, let u = tokenScalar(t), u == "<" || u == ">" {
                     let a = tokens[tokens.count - 2]

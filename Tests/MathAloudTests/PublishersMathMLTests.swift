@@ -559,5 +559,12 @@ import Testing
         #expect(say("<mi>E</mi><mo>=</mo><mtext>+1.43 V</mtext>") == say("<mi>E</mi><mo>=</mo><mo>+</mo><mn>1.43</mn><mtext>V</mtext>"))
         #expect(say("<mn>2.00º C</mn>") == "2.00 degrees Celsius")
         #expect(say("<mtext>37° C</mtext>") == "37 degrees Celsius")
+        // A blank between a number and a signed number stands for the relation to fill in: the sign is the number's. After a
+        // relation the blank is an operand, and the sign after it the subtraction's.
+        #expect(say("<mn>2</mn><mo>___</mo><mn>−20</mn>") == "2 blank negative 20")
+        #expect(say("<mn>2</mn><mo>___</mo><mn>4</mn>") == "2 blank 4")
+        #expect(say("<mi>x</mi><mo>=</mo><mo>___</mo><mo>−</mo><mn>3</mn>") == "x equals blank minus 3")
+        // A soft hyphen in a token is nothing.
+        #expect(sayMS("<msub><mtext>N</mtext><mn>\u{AD}2</mn></msub>") == sayMS("<msub><mtext>N</mtext><mn>2</mn></msub>"))
     }
 }
