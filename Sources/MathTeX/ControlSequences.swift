@@ -12,7 +12,11 @@ enum ControlSequenceRole: UInt8, Sendable {
     case newCommand      // \newcommand \renewcommand \providecommand
     case `let`           // \let
     case declareOperator // \DeclareMathOperator
-    case ignored         // \global \long \relax \/
+    case declarePairedDelimiter // \DeclarePairedDelimiter \DeclarePairedDelimiterX (mathtools)
+    case documentCommand // \NewDocumentCommand \RenewDocumentCommand \ProvideDocumentCommand \DeclareDocumentCommand (xparse)
+    case system          // \systeme (systeme)
+    case systemDelimiters // \sysdelim (systeme)
+    case ignored         // \global \long \relax \/ \nonscript \protect \-
     case changeCase      // \uppercase \lowercase
     case bgroup, egroup
     // Parser structure.
@@ -31,7 +35,12 @@ enum ControlSequenceRole: UInt8, Sendable {
         (.newCommand, ["newcommand", "renewcommand", "providecommand"]),
         (.let, ["let"]),
         (.declareOperator, ["DeclareMathOperator"]),
-        (.ignored, ["global", "long", "relax", "/"]),
+        (.declarePairedDelimiter, ["DeclarePairedDelimiter", "DeclarePairedDelimiterX"]),
+        (.documentCommand, ["NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand", "DeclareDocumentCommand"]),
+        (.system, ["systeme"]), (.systemDelimiters, ["sysdelim"]),
+        // `\nonscript` drops the glue after it in a script style only (TeXbook ch. 17); read as nothing, the glue stays. `\protect`
+        // (LaTeX's fragile-command guard) and `\-` (a discretionary hyphen) make nothing in a formula.
+        (.ignored, ["global", "long", "relax", "/", "nonscript", "protect", "-"]),
         (.changeCase, ["uppercase", "lowercase"]),
         (.bgroup, ["bgroup"]), (.egroup, ["egroup"]),
         (.right, ["right"]), (.middle, ["middle"]), (.end, ["end"]),

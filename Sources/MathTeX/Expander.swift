@@ -11,6 +11,9 @@ struct Macro: Sendable {
     var body: [Token]
     /// `\newcommand{\x}[2][default]{…}`: the first argument is optional with this default.
     var optionalDefault: [Token]?
+    /// The replacement text when the call has a star (`\abs*{x}`, ``Expander`` of `\DeclarePairedDelimiter`), nil for a
+    /// macro without a starred form (the star is then the input's).
+    var starredBody: [Token]? = nil
     /// The names of the body's unknown control sequences, for a macro lexed outside any parse (the
     /// built-in macros and those of the parser options); nil for one defined in the formula, whose
     /// tokens' names are the parse's own.
@@ -72,6 +75,8 @@ struct Expander {
         expandedTokens += tokens
     }
     private var limitReported = false
+    /// The delimiters of the next `\systeme`, from the formula's last `\sysdelim` (nil: `\{` and none).
+    private var systemDelimiters: (open: [Token], close: [Token])? = nil
     /// Diagnostics found while expanding; the parser collects them.
     var diagnostics: [Diagnostic] = []
     /// The shared tables: which names are registry commands or symbols (for `\newcommand` vs
@@ -183,6 +188,16 @@ struct Expander {
         case .newCommand: newCommand(t); return nil
         case .let: letCommand(t); return nil
         case .declareOperator: declareOperator(t); return nil
+        case .declarePairedDelimiter: declarePairedDelimiter(t); return nil
+        case .documentCommand: documentCommand(t); return nil
+        case .system: system(t); return nil
+        case .systemDelimiters:
+            guard let open = readArgument(), let close = readArgument() else {
+                diagnostics.append(.error("tex.missing-argument", "\\sysdelim needs two delimiters", at: t.range))
+                return nil
+            }
+            systemDelimiters = (open, close)
+            return nil
         case .ignored: return nil
         case .changeCase: changeCase(t); return nil
         case .bgroup: return Token(.beginGroup, scalar: "{", range: t.range)
@@ -219,6 +234,11 @@ struct Expander {
                     at: call.range))
             }
             return  // the call is dropped
+        }
+        var macro = macro
+        if let starred = macro.starredBody {
+            let t = nextRaw()
+            if t.isCharacter("*") { macro.body = starred } else { pushBack(t) }
         }
         var args: [[Token]] = []
         args.reserveCapacity(macro.parameterCount)
@@ -578,6 +598,151 @@ struct Expander {
         expansion.append(contentsOf: body)
         expansion.append(Token(.endGroup, scalar: "}", range: r))
         store(name, Macro(parameterCount: 0, body: expansion))
+    }
+
+    /// `\DeclarePairedDelimiter\abs{\lvert}{\rvert}` (mathtools, as papers' and textbooks' preambles define `\abs` and `\norm`):
+    /// `\abs{x}` is `x` between the delimiters as `\mathopen` and `\mathclose`, `\abs[\big]{x}` at that size, `\abs*{x}` between
+    /// `\left` and `\right`. `\DeclarePairedDelimiterX\inner[2]{\langle}{\rangle}{#1, #2}` puts its arguments into a body of its
+    /// own, in which `\delimsize` is the size (`\middle` in the starred form). The size is the macro's optional first argument.
+    private mutating func declarePairedDelimiter(_ command: Token) {
+        let extended = self.name(command) == "DeclarePairedDelimiterX"
+        guard let name = readDefinedName(for: command) else { return }
+        var count = 1
+        if extended {
+            count = 0
+            if let countTokens = readOptionalArgument() {
+                let text = self.sourceText(countTokens).trimmingCharacters()
+                guard let n = Int(text), (0...8).contains(n) else {
+                    diagnostics.append(.error("tex.bad-definition", "the number of arguments must be 0 to 8, not '\(text)'",
+                                              at: countTokens.first?.range ?? command.range))
+                    return
+                }
+                count = n
+            }
+        }
+        guard let open = readArgument(), let close = readArgument() else {
+            diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) needs two delimiters", at: command.range))
+            return
+        }
+        let r = SourceRange(0, 0)
+        func cs(_ s: String) -> Token { Token(controlSequence: lexer.tokenName(s), tables: tables, range: r) }
+        func parameter(_ n: Int) -> Token { Token(.parameter, scalar: Unicode.Scalar(UInt8(0x30 + n)), range: r) }
+        func group(_ tokens: [Token]) -> [Token] { [Token(.beginGroup, scalar: "{", range: r)] + tokens + [Token(.endGroup, scalar: "}", range: r)] }
+        // The content: the one argument, or the body with its parameters one further on (the size is #1) and `\delimsize` the size.
+        var content: [Token] = [parameter(2)], starredContent: [Token] = [parameter(2)]
+        if extended {
+            guard let body = readArgument() else {
+                diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) has no body", at: command.range))
+                return
+            }
+            let shifted = body.map { t -> Token in
+                guard t.kind == .parameter, let n = Int(String(t.scalar)), (1...8).contains(n) else { return t }
+                return parameter(n + 1)
+            }
+            let isSize = shifted.map { $0.kind == .controlSequence && self.name($0) == "delimsize" }
+            func sized(_ size: [Token]) -> [Token] {
+                zip(shifted, isSize).flatMap { t, delimsize -> [Token] in delimsize ? size : [t] }
+            }
+            content = sized([parameter(1)])
+            starredContent = sized([cs("middle")])
+        }
+        let body = [cs("mathopen")] + group([parameter(1)] + open) + content + [cs("mathclose")] + group([parameter(1)] + close)
+        let starred = [cs("left")] + open + starredContent + [cs("right")] + close
+        var macro = Macro(parameterCount: count + 1, body: body, optionalDefault: [])
+        macro.starredBody = starred
+        store(name, macro)
+    }
+
+    /// `\NewDocumentCommand{\Q}{}{\mathbb{Q}}`, `\DeclareDocumentCommand{\inner}{m m}{\langle #1, #2\rangle}` (xparse, now in LaTeX's
+    /// kernel, as modern preambles define commands): a macro of that many mandatory arguments (`m`), the first optional when the
+    /// specification begins with `o` (empty by default) or `O{default}`. Other argument types (a star `s`, delimited `r()`, …)
+    /// are not read: the definition is reported and left.
+    private mutating func documentCommand(_ command: Token) {
+        guard let name = readDefinedName(for: command) else { return }
+        guard let spec = readArgument(), let body = readArgument() else {
+            diagnostics.append(.error("tex.bad-definition", "\\\(self.name(command))\\\(self.name(name)) needs an argument specification and a body",
+                                      at: command.range))
+            return
+        }
+        var count = 0
+        var optionalDefault: [Token]? = nil
+        var k = 0
+        let items = spec.filter { $0.kind != .space }
+        while k < items.count {
+            let t = items[k]
+            if t.isCharacter("m") {
+                count += 1
+            } else if count == 0, optionalDefault == nil, t.isCharacter("o") {
+                optionalDefault = []
+                count += 1
+            } else if count == 0, optionalDefault == nil, t.isCharacter("O"), k + 1 < items.count, items[k + 1].kind == .beginGroup {
+                // `O{default}`: the default's tokens up to the matching brace.
+                var depth = 0, j = k + 1, value: [Token] = []
+                while j < items.count {
+                    if items[j].kind == .beginGroup { depth += 1; if depth == 1 { j += 1; continue } }
+                    if items[j].kind == .endGroup { depth -= 1; if depth == 0 { break } }
+                    value.append(items[j]); j += 1
+                }
+                optionalDefault = value
+                count += 1
+                k = j
+            } else {
+                diagnostics.append(.warning("tex.bad-definition",
+                    "\\\(self.name(command))\\\(self.name(name)): argument type '\(self.sourceText([t]))' is not read; only m, o and O{…}",
+                    at: t.range))
+                return
+            }
+            k += 1
+        }
+        guard count <= 9 else {
+            diagnostics.append(.error("tex.bad-definition", "the number of arguments must be 0 to 9", at: command.range))
+            return
+        }
+        let exists = macro(named: self.name(name)) != nil
+        if self.name(command) == "ProvideDocumentCommand", exists { return }
+        store(name, Macro(parameterCount: count, body: body, optionalDefault: optionalDefault))
+    }
+
+    /// `\systeme{x+y=1, x-y=3}` (the systeme package, as linear algebra textbooks write their systems): the equations, split at the
+    /// commas outside braces, as the rows of `\left\{\begin{array}{l}…\end{array}\right.`, the delimiters those of the formula's
+    /// last `\sysdelim` (`\sysdelim..`: none). A row's comment after `@` follows its equation after a `\quad`. The star (no
+    /// alignment of terms) and the unknowns in brackets (`\systeme[xyz]{…}`) change only how TeX aligns the terms, which a row
+    /// of the array does not: they are read and left.
+    private mutating func system(_ command: Token) {
+        _ = peekStar()
+        _ = readOptionalArgument()
+        guard let argument = readArgument() else {
+            diagnostics.append(.error("tex.missing-argument", "\\systeme needs its equations", at: command.range))
+            return
+        }
+        let r = command.range
+        func cs(_ s: String) -> Token { Token(controlSequence: lexer.tokenName(s), tables: tables, range: r) }
+        func word(_ s: String) -> [Token] {
+            [Token(.beginGroup, scalar: "{", range: r)] + s.unicodeScalars.map { Token(.character, scalar: $0, range: r) }
+                + [Token(.endGroup, scalar: "}", range: r)]
+        }
+        var rows: [[Token]] = [[]]
+        var depth = 0
+        for t in argument {
+            if t.kind == .beginGroup { depth += 1 }
+            if t.kind == .endGroup { depth -= 1 }
+            if depth == 0, t.isCharacter(",") { rows.append([]); continue }
+            if depth == 0, t.isCharacter("@") { rows[rows.count - 1].append(cs("quad")); continue }
+            rows[rows.count - 1].append(t)
+        }
+        rows.removeAll { $0.allSatisfy { $0.kind == .space } }
+        if rows.isEmpty { return }
+        let (open, close) = systemDelimiters ?? ([cs("{")], [Token(.character, scalar: ".", range: r)])
+        // Without delimiters (`\sysdelim..`) the rows are an array alone, lines as `\left.` and `\right.` around them would not make them.
+        func isNull(_ d: [Token]) -> Bool { d.count == 1 && d[0].isCharacter(".") }
+        let fenced = !(isNull(open) && isNull(close))
+        var out: [Token] = (fenced ? [cs("left")] + open : []) + [cs("begin")] + word("array") + word("l")
+        for (i, row) in rows.enumerated() {
+            if i > 0 { out.append(cs("\\")) }
+            out.append(contentsOf: row)
+        }
+        out += [cs("end")] + word("array") + (fenced ? [cs("right")] + close : [])
+        pushBack(out)
     }
 
     /// `\uppercase{…}` / `\lowercase{…}`: the argument's letters with their case changed (TeXbook ch. 20).

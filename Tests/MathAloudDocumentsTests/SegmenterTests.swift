@@ -342,6 +342,27 @@ struct LaTeXSegmenterTests {
     \end{document}
     """#
 
+    /// mathtools' and xparse's definitions are collected as `\newcommand` is; a TikZ calc coordinate in a picture is no formula,
+    /// a node's label is (textbook sweep 16).
+    @Test func pairedDelimitersDocumentCommandsAndTikZCoordinates() {
+        let text = #"""
+            \DeclarePairedDelimiter\abs{\lvert}{\rvert}
+            \DeclarePairedDelimiterX\Set[1]\{\}{#1}
+            \NewDocumentCommand{\Q}{}{\mathbb{Q}}
+            Let $\abs{x}\in\Q$.
+            \begin{tikzpicture}\foreach \x in {0,1} { \draw ($(\x,0)$) -- ($(\x,1)$) node {$y_\x$}; }\end{tikzpicture}
+            Then $($ opens a formula outside a picture$)$.
+            """#
+        let doc = segment(text, .latex)
+        #expect(sources(doc) == ["\\abs{x}\\in\\Q", "y_\\x", "(", ")"])
+        #expect(doc.definitions == """
+            \\DeclarePairedDelimiter\\abs{\\lvert}{\\rvert}
+            \\DeclarePairedDelimiterX\\Set[1]\\{\\}{#1}
+            \\NewDocumentCommand{\\Q}{}{\\mathbb{Q}}
+
+            """)
+    }
+
     @Test func formulasDefinitionsAndSkippedParts() {
         let doc = segment(Self.paper, .latex)
         #expect(sources(doc) == ["x\\in\\R", "\\begin{equation}\\label{eq:a} E = mc^2 \\end{equation}", " \\argmax_x f "])

@@ -18,7 +18,7 @@ struct LaTeXResult {
 /// are never scanned. Backticks are quotes, not code.
 ///
 /// Outside math: `\newcommand`, `\renewcommand`, `\providecommand` (starred too), `\def`, `\gdef`,
-/// `\edef`, `\xdef`, `\let` and `\DeclareMathOperator(*)` are collected, in reading order, into
+/// `\edef`, `\xdef`, `\let`, `\DeclareMathOperator(*)`, `\DeclarePairedDelimiter(X)` and xparse's `\NewDocumentCommand` and its kin are collected, in reading order, into
 /// ``SegmentedDocument/definitions``, and never scanned for formulas (a body's `$\frac12$` or `#1` is
 /// not document math); `\input{name}`, `\input name`, `\include{name}` and
 /// `\subfile{name}` are followed through ``SegmenterOptions/loadIncludedFile`` (depth and cycles
@@ -29,7 +29,9 @@ struct LaTeXSegmenter {
     static let verbatimEnvironments: Set<String> = ["verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted",
                                                     "comment", "BVerbatim", "LVerbatim"]
     static let definitionCommands: Set<String> = ["newcommand", "renewcommand", "providecommand", "def", "gdef", "edef", "xdef",
-                                                  "let", "DeclareMathOperator"]
+                                                  "let", "DeclareMathOperator", "DeclarePairedDelimiter", "DeclarePairedDelimiterX",
+                                                  "NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand",
+                                                  "DeclareDocumentCommand"]
     static let inclusionCommands: Set<String> = ["input", "include", "subfile"]
 
     func segment(_ source: DocumentSource, into collector: inout SegmentCollector, depth: Int, visited: inout Set<String>,
@@ -168,8 +170,17 @@ struct LaTeXSegmenter {
         var regions: [SourceRange] = []
         let n = bytes.count
         var i = 0
+        // The end of the `tikzpicture` being read (0: none), where `($…$)` is a coordinate of TikZ's calc library, not math
+        // (`\draw ($(\x,0)$) -- ($(A)!0.5!(B)$);`, as textbooks draw their figures: it was read as a formula with `\x` unknown).
+        var tikzEnd = 0
         while i < n {
             switch bytes[i] {
+            case 0x28 where i < tikzEnd && i + 1 < n && bytes[i + 1] == 0x24:   // `($` in a picture
+                var j = i + 2
+                while j + 1 < n, !(bytes[j] == 0x24 && bytes[j + 1] == 0x29), bytes[j] != 0x0A { j += 1 }
+                guard j + 1 < n, bytes[j] == 0x24 else { i += 2; continue }
+                regions.append(SourceRange(i, j + 2))
+                i = j + 2
             case 0x25:   // '%': a comment to the end of the line
                 var j = i
                 while j < n, bytes[j] != 0x0A { j += 1 }
@@ -193,6 +204,12 @@ struct LaTeXSegmenter {
                     while j < n, bytes[j] != 0x7D, bytes[j] != 0x0A { j += 1 }
                     if j < n, bytes[j] == 0x7D {
                         let name = String(decoding: bytes[(i + 7)..<j], as: UTF8.self)
+                        if name == "tikzpicture", tikzEnd <= i {
+                            let closing = Array("\\end{tikzpicture}".utf8)
+                            var k = j + 1
+                            while k < n, !(bytes[k] == 0x5C && starts(bytes, closing, at: k)) { k += 1 }
+                            tikzEnd = k
+                        }
                         if verbatimEnvironments.contains(name) {
                             let closing = Array("\\end{\(name)}".utf8)
                             var k = j + 1
@@ -281,6 +298,48 @@ struct LaTeXSegmenter {
             if i < bytes.count, bytes[i] == 0x3D { i += 1; skipSpaces(bytes, &i) }
             if let end = controlSequenceEnd(bytes, at: i) { return end }
             return i < bytes.count ? i + 1 : nil
+        case "NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand", "DeclareDocumentCommand":
+            // The name, the argument specification and the body.
+            skipSpaces(bytes, &i)
+            if i < bytes.count, bytes[i] == 0x7B {
+                guard let end = groupEnd(bytes, at: i) else { return nil }
+                i = end
+            } else {
+                guard let end = controlSequenceEnd(bytes, at: i) else { return nil }
+                i = end
+            }
+            for _ in 0 ..< 2 {
+                skipSpaces(bytes, &i)
+                guard i < bytes.count, bytes[i] == 0x7B, let end = groupEnd(bytes, at: i) else { return nil }
+                i = end
+            }
+            return i
+        case "DeclarePairedDelimiter", "DeclarePairedDelimiterX":
+            // The name, `[n]` (X), the two delimiters and the body (X): each a group or one token.
+            func item() -> Bool {
+                skipSpaces(bytes, &i)
+                guard i < bytes.count else { return false }
+                if bytes[i] == 0x7B {
+                    guard let end = groupEnd(bytes, at: i) else { return false }
+                    i = end
+                } else if let end = controlSequenceEnd(bytes, at: i) {
+                    i = end
+                } else {
+                    i += 1
+                }
+                return true
+            }
+            guard item() else { return nil }
+            if command == "DeclarePairedDelimiterX" {
+                var j = i
+                skipSpaces(bytes, &j)
+                if j < bytes.count, bytes[j] == 0x5B {
+                    guard let close = bytes[j...].firstIndex(of: 0x5D) else { return nil }
+                    i = close + 1
+                }
+            }
+            for _ in 0 ..< (command == "DeclarePairedDelimiterX" ? 3 : 2) { guard item() else { return nil } }
+            return i
         default:   // \newcommand and friends, \DeclareMathOperator
             if i < bytes.count, bytes[i] == 0x2A { i += 1 }
             skipSpaces(bytes, &i)
