@@ -52,6 +52,9 @@ struct DefinitionsTests {
         #expect(TeXParser().parse(#"\systeme"#).diagnostics.map(\.id) == ["tex.missing-argument"])
         #expect(dump(#"a\nonscript\:b\protect\alpha"#, definitions: "") == dump(#"a\:b\alpha"#, definitions: ""))
         #expect(dump(#"\text{hy\-phen}"#, definitions: "") == dump(#"\text{hyphen}"#, definitions: ""))
+        #expect(dump(#"\mathbb{N}\index[symbols]{$\mathbb{N}$} = 1"#, definitions: "") == dump(#"\mathbb{N} = 1"#, definitions: ""))
+        // breqn's display is one equation.
+        #expect(TeXParser().parse(#"\begin{dmath*} a = b + c \end{dmath*}"#).diagnostics.isEmpty)
     }
 
     @Test func definitionsMayUseEachOtherAndUnknownNames() {

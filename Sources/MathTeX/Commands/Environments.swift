@@ -73,9 +73,11 @@ enum EnvironmentRegistry {
             return core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [.right, .left],
                                                                      displayStyle: true, numbered: call.name == "alignat"))
         },
-        EnvironmentDefinition(names: ["gathered", "gather", "gather*", "equation", "equation*", "multline", "multline*"]) { core, call in
+        // breqn's `dmath` is an equation its package breaks into lines where they are too long (a linear algebra book's, textbook
+        // sweep 16): one equation, as `equation` is.
+        EnvironmentDefinition(names: ["gathered", "gather", "gather*", "equation", "equation*", "multline", "multline*", "dmath", "dmath*"]) { core, call in
             core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [.center], displayStyle: true,
-                                                              numbered: ["gather", "equation", "multline"].contains(call.name)))
+                                                              numbered: ["gather", "equation", "multline", "dmath"].contains(call.name)))
         },
         EnvironmentDefinition(names: ["CD"]) { core, call in
             // amscd's commutative diagram: its arrows (`@>>>`, `@VVV`, `@AaA`…) are not read; the body is

@@ -70,6 +70,8 @@ enum MiscCommands {
             return nil
         },
         CommandDefinition(["label"], [.raw]) { _, _ in nil },
+        // An index entry (`\N\index[symbols]{$\N$}`, as a book's preamble-free formulas list their symbols) prints nothing.
+        CommandDefinition(["index"], [.optionalRaw, .raw], modes: .both) { _, _ in nil },
         CommandDefinition(["ref", "eqref"], [.raw], modes: .both) { _, call in
             let label = call.arguments[0].raw ?? ""
             return MathNode(.text(call.name == "eqref" ? "(\(label))" : label, variant: nil), range: call.range)
