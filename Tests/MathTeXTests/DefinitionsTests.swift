@@ -53,6 +53,10 @@ struct DefinitionsTests {
         #expect(dump(#"a\nonscript\:b\protect\alpha"#, definitions: "") == dump(#"a\:b\alpha"#, definitions: ""))
         #expect(dump(#"\text{hy\-phen}"#, definitions: "") == dump(#"\text{hyphen}"#, definitions: ""))
         #expect(dump(#"\mathbb{N}\index[symbols]{$\mathbb{N}$} = 1"#, definitions: "") == dump(#"\mathbb{N} = 1"#, definitions: ""))
+        // nicematrix's matrices and arrays are the matrices and arrays, their options left; colortbl's colours are nothing.
+        #expect(dump(#"\begin{bNiceMatrix}[first-row] 1 & 2 \\ 3 & 4\end{bNiceMatrix}"#, definitions: "")
+                == dump(#"\begin{bmatrix} 1 & 2 \\ 3 & 4\end{bmatrix}"#, definitions: "").replacingOccurrences(of: "bmatrix", with: "bNiceMatrix"))
+        #expect(TeXParser().parse(#"\begin{pNiceArray}{CC|C}[margin]\cellcolor{red} 1 & \Cdots & 3\end{pNiceArray}"#).diagnostics.isEmpty)
         // breqn's display is one equation.
         #expect(TeXParser().parse(#"\begin{dmath*} a = b + c \end{dmath*}"#).diagnostics.isEmpty)
     }

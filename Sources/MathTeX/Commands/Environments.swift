@@ -21,6 +21,10 @@ enum EnvironmentRegistry {
         ("vmatrix", "|", "|"), ("Vmatrix", "‖", "‖"),
     ]
 
+    private static let niceDelimiters: [(String, String, String)] = [
+        ("", "", ""), ("p", "(", ")"), ("b", "[", "]"), ("B", "{", "}"), ("v", "|", "|"), ("V", "‖", "‖"),
+    ]
+
     static let definitions: [EnvironmentDefinition] = matrixDelimiters.flatMap { entry -> [EnvironmentDefinition] in
         let (name, open, close) = entry
         return [
@@ -38,6 +42,25 @@ enum EnvironmentRegistry {
                     }
                 }
                 return core.matrix(call, open: open, close: close, alignment: alignment)
+            },
+        ]
+    } + niceDelimiters.flatMap { entry -> [EnvironmentDefinition] in
+        // nicematrix's matrices and arrays (`\begin{bNiceMatrix}[first-row]…`, `\begin{bNiceArray}{ccc|cc}[margin]…`, as linear algebra
+        // books set augmented matrices, textbook sweep 16): the matrix or the array with its delimiters. The options in brackets
+        // change only how the package draws it (colours, dotted lines, margins) and are read and left.
+        let (prefix, open, close) = entry
+        return [
+            EnvironmentDefinition(names: [prefix + "NiceMatrix"]) { core, call in
+                _ = core.expander.readOptionalArgument()
+                return core.matrix(call, open: open, close: close, alignment: .center)
+            },
+            EnvironmentDefinition(names: [prefix + "NiceArray"]) { core, call in
+                let spec = core.readColumnSpec(call)
+                _ = core.expander.readOptionalArgument()
+                let table = core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: spec.alignments,
+                                                                             columnLines: spec.lines, leftLine: spec.left, rightLine: spec.right))
+                if open.isEmpty && close.isEmpty { return table }
+                return MathNode(.fenced(open: open, close: close), [table], range: table.range)
             },
         ]
     } + [
@@ -152,10 +175,11 @@ extension ParserCore {
                 continue
             }
             switch u.scalar {
-            case "l", "c", "r", "p", "m", "b":
+            // `L`, `C`, `R`: the columns nicematrix and many preambles (`\newcolumntype{C}{…}`) define as l, c and r.
+            case "l", "c", "r", "p", "m", "b", "L", "C", "R":
                 if alignments.isEmpty { left = pendingLine } else { lines.append(pendingLine) }
                 pendingLine = .none
-                alignments.append(u.scalar == "c" ? .center : u.scalar == "r" ? .right : .left)
+                alignments.append(u.scalar == "c" || u.scalar == "C" ? .center : u.scalar == "r" || u.scalar == "R" ? .right : .left)
                 if "pmb".unicodeScalars.contains(u.scalar), i < tokens.count, tokens[i].kind == .beginGroup {
                     while i < tokens.count, tokens[i].kind != .endGroup { i += 1 }
                     i += 1

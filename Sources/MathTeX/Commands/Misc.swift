@@ -72,6 +72,8 @@ enum MiscCommands {
         CommandDefinition(["label"], [.raw]) { _, _ in nil },
         // An index entry (`\N\index[symbols]{$\N$}`, as a book's preamble-free formulas list their symbols) prints nothing.
         CommandDefinition(["index"], [.optionalRaw, .raw], modes: .both) { _, _ in nil },
+        // A table cell's or row's background (colortbl, nicematrix): nothing to hear, and not drawn.
+        CommandDefinition(["cellcolor", "rowcolor"], [.optionalRaw, .raw], modes: .both) { _, _ in nil },
         CommandDefinition(["ref", "eqref"], [.raw], modes: .both) { _, call in
             let label = call.arguments[0].raw ?? ""
             return MathNode(.text(call.name == "eqref" ? "(\(label))" : label, variant: nil), range: call.range)
@@ -245,6 +247,11 @@ enum BuiltinMacros {
     colonsim    \vcentcolon\sim
     Colonsim    \dblcolon\sim
     ordinarycolon :
+    Ldots       \ldots
+    Cdots       \cdots
+    Vdots       \vdots
+    Ddots       \ddots
+    Iddots      \iddots
     pounds      \mathsterling
     angln       \angl{n}
     Braket      \left\langle{#1}\right\rangle
