@@ -173,12 +173,15 @@ struct LaTeXSegmenter {
         // The end of the `tikzpicture` being read (0: none), where `($…$)` is a coordinate of TikZ's calc library, not math
         // (`\draw ($(\x,0)$) -- ($(A)!0.5!(B)$);`, as textbooks draw their figures: it was read as a formula with `\x` unknown).
         var tikzEnd = 0
+        // Where the last `($` found no `$)` (its line's end): no later `($` before it finds one either, so none looks again (a line
+        // of `($` alone stays linear).
+        var unclosedUntil = 0
         while i < n {
             switch bytes[i] {
-            case 0x28 where i < tikzEnd && i + 1 < n && bytes[i + 1] == 0x24:   // `($` in a picture
+            case 0x28 where i < tikzEnd && i >= unclosedUntil && i + 1 < n && bytes[i + 1] == 0x24:   // `($` in a picture
                 var j = i + 2
                 while j + 1 < n, !(bytes[j] == 0x24 && bytes[j + 1] == 0x29), bytes[j] != 0x0A { j += 1 }
-                guard j + 1 < n, bytes[j] == 0x24 else { i += 2; continue }
+                guard j + 1 < n, bytes[j] == 0x24 else { unclosedUntil = j; i += 2; continue }
                 regions.append(SourceRange(i, j + 2))
                 i = j + 2
             case 0x25:   // '%': a comment to the end of the line
