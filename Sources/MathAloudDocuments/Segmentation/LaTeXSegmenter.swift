@@ -303,14 +303,7 @@ struct LaTeXSegmenter {
             return i < bytes.count ? i + 1 : nil
         case "NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand", "DeclareDocumentCommand":
             // The name, the argument specification and the body.
-            skipSpaces(bytes, &i)
-            if i < bytes.count, bytes[i] == 0x7B {
-                guard let end = groupEnd(bytes, at: i) else { return nil }
-                i = end
-            } else {
-                guard let end = controlSequenceEnd(bytes, at: i) else { return nil }
-                i = end
-            }
+            guard skipDefinedName(bytes, &i) else { return nil }
             for _ in 0 ..< 2 {
                 skipSpaces(bytes, &i)
                 guard i < bytes.count, bytes[i] == 0x7B, let end = groupEnd(bytes, at: i) else { return nil }
@@ -332,7 +325,7 @@ struct LaTeXSegmenter {
                 }
                 return true
             }
-            guard item() else { return nil }
+            guard skipDefinedName(bytes, &i) else { return nil }
             if command == "DeclarePairedDelimiterX" {
                 var j = i
                 skipSpaces(bytes, &j)
@@ -345,14 +338,7 @@ struct LaTeXSegmenter {
             return i
         default:   // \newcommand and friends, \DeclareMathOperator
             if i < bytes.count, bytes[i] == 0x2A { i += 1 }
-            skipSpaces(bytes, &i)
-            if i < bytes.count, bytes[i] == 0x7B {
-                guard let end = groupEnd(bytes, at: i) else { return nil }
-                i = end
-            } else {
-                guard let end = controlSequenceEnd(bytes, at: i) else { return nil }
-                i = end
-            }
+            guard skipDefinedName(bytes, &i) else { return nil }
             if command != "DeclareMathOperator" {
                 // [n] and [default]
                 for _ in 0..<2 {
@@ -374,6 +360,19 @@ struct LaTeXSegmenter {
             skipSpaces(bytes, &i)
             return groupEnd(bytes, at: i)
         }
+    }
+
+    /// Moves `i` past the name a definition defines (`{\name}` or `\name`, after spaces); false when there is none.
+    private static func skipDefinedName(_ bytes: [UInt8], _ i: inout Int) -> Bool {
+        skipSpaces(bytes, &i)
+        if i < bytes.count, bytes[i] == 0x7B {
+            guard let end = groupEnd(bytes, at: i) else { return false }
+            i = end
+        } else {
+            guard let end = controlSequenceEnd(bytes, at: i) else { return false }
+            i = end
+        }
+        return true
     }
 
     /// The file name of `\input{name}` / `\input name` whose command ends at `i`, and the end.
