@@ -61,6 +61,10 @@ import Testing
              "DeclareMathOperator", "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup",
              "egroup", "verb", "label", "tag", "eqno", "leqno":
             return ""
+        case "DeclarePairedDelimiter": return #"\DeclarePairedDelimiter\abs{\lvert}{\rvert}\abs{a}"#
+        case "DeclarePairedDelimiterX": return #"\DeclarePairedDelimiterX\inner[2]{\langle}{\rangle}{#1, #2}\inner{a}{b}"#
+        case "NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand", "DeclareDocumentCommand":
+            return "\\\(name){\\foo}{m}{#1^2}\\foo{a}"
         case "left": return #"\left( a \right)"#
         case "genfrac": return #"\genfrac(){0pt}{}{a}{b}"#
         case "fcolorbox": return #"\fcolorbox{red}{blue}{a}"#
