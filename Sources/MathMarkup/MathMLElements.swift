@@ -200,15 +200,13 @@ extension MathMLTreeBuilder {
     }
 
     /// Letters or digits struck through with the long solidus overlay typed after them (`<mn>2̸</mn>`, `<mi>x̸</mi>`, as OpenStax's
-    /// prealgebra and algebra books cancel a common factor in 22 formulas, textbook sweep 16): the token (`token` of the text
-    /// without the overlay) inside an up-diagonal strike, as `\cancel{2}` makes it. It was said as written ("2̸"), or "x not", as a
-    /// negated relation is. Nil for any other text: a relation with the overlay (`≠`) is its negation.
+    /// prealgebra and algebra books cancel a common factor in 22 formulas, textbook sweep 16): ``MathNode/struckOut(_:range:)`` of
+    /// the token (`token` of the text without the overlay), as `\cancel{2}` makes it. It was said as written ("2̸"), or "x not", as
+    /// a negated relation is. Nil for any other text.
     static func struckOut(_ text: String, range: SourceRange?, _ token: (String) -> MathNode) -> MathNode? {
         // U+0338 is CC B8 in UTF-8: told by the last byte before the scalars are read.
         guard text.utf8.last == 0xB8, text.unicodeScalars.last == "\u{338}" else { return nil }
-        let base = String(text.unicodeScalars.dropLast())
-        guard !base.isEmpty, base.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0" ... "9").contains($0) }) else { return nil }
-        return MathNode(.enclose(notation: "updiagonalstrike"), [token(base)], range: range)
+        return MathNode.struckOut(token(String(text.unicodeScalars.dropLast())), range: range)
     }
 
     /// Whether `n` is a row the reader made of one token's parts (``operatorBefore(_:_:range:)``, ``numberAndSign(_:variant:range:attributes:)``,

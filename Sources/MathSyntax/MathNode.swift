@@ -563,4 +563,17 @@ extension MathNode {
     /// number at the start of a row (`2.\;17 = y - 13`, `<mn>2.</mn><mspace width="0.4em"/>`): TeX's `\;` (0.2778 em) or more.
     /// A quantity's thinner space before its unit (`30.\,\mathrm{A}`, `<mspace width="0.2em"/>`) does not.
     package static let stepNumberSpace = 0.25
+
+    /// A letter or digits struck through (TeX's `\not x`, MathML's `<mn>2̸</mn>` and `<mi>x̸</mi>`, a cancelled common factor): the
+    /// token inside an up-diagonal strike, as `\cancel` makes it. Nil when `token` is not an identifier or a number of letters and
+    /// digits alone: a relation so struck (`≠`, `\not=`) is its negation.
+    package static func struckOut(_ token: MathNode, range: SourceRange?) -> MathNode? {
+        switch token.kind {
+        case .identifier(let text, _), .number(let text, _):
+            guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0" ... "9").contains($0) }) else { return nil }
+            return MathNode(.enclose(notation: "updiagonalstrike"), [token], range: range)
+        default:
+            return nil
+        }
+    }
 }

@@ -92,14 +92,7 @@ enum OperatorCommands {
             let range = SourceRange.union(call.range, base.range)
             // A letter or a digit struck through (`\not x`, `\not 2`): the strike `\cancel` makes, as MathML's `<mi>x̸</mi>` reads;
             // `\not` before a relation or another symbol negates it.
-            switch base.kind {
-            case .identifier, .number:
-                if let text = base.leafText, !text.isEmpty,
-                   text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0" ... "9").contains($0) }) {
-                    return MathNode(.enclose(notation: "updiagonalstrike"), [base], range: range)
-                }
-            default: break
-            }
+            if let struck = MathNode.struckOut(base, range: range) { return struck }
             if let text = base.leafText {
                 let negated = SymbolTable.negated(text) ?? (text + "\u{0338}")
                 var props = OperatorDictionary.properties(for: negated)
