@@ -55,12 +55,7 @@ enum EnvironmentRegistry {
                 return core.matrix(call, open: open, close: close, alignment: .center)
             },
             EnvironmentDefinition(names: [prefix + "NiceArray"]) { core, call in
-                let spec = core.readColumnSpec(call)
-                _ = core.expander.readOptionalArgument()
-                let table = core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: spec.alignments,
-                                                                             columnLines: spec.lines, leftLine: spec.left, rightLine: spec.right))
-                if open.isEmpty && close.isEmpty { return table }
-                return MathNode(.fenced(open: open, close: close), [table], range: table.range)
+                ParserCore.delimited(core.arrayTable(call, optionsAfterSpec: true), open: open, close: close)
             },
         ]
     } + [
@@ -69,11 +64,7 @@ enum EnvironmentRegistry {
             return MathNode(.style(StyleProperties(scriptLevel: 1)), [table], range: table.range)
         },
         EnvironmentDefinition(names: ["array", "darray", "subarray"]) { core, call in
-            let spec = core.readColumnSpec(call)
-            let properties = TableProperties(environment: call.name, columnAlignments: spec.alignments,
-                                             columnLines: spec.lines, leftLine: spec.left, rightLine: spec.right,
-                                             displayStyle: call.name == "darray")
-            return core.parseTable(call, properties: properties)
+            core.arrayTable(call, displayStyle: call.name == "darray")
         },
         EnvironmentDefinition(names: ["cases", "dcases", "rcases", "drcases"]) { core, call in
             let display = call.name.hasPrefix("d")
@@ -147,9 +138,22 @@ enum EnvironmentCommands {
 
 extension ParserCore {
     mutating func matrix(_ call: EnvironmentCall, open: String, close: String, alignment: ColumnAlignment) -> MathNode {
-        let table = parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [alignment]))
+        Self.delimited(parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [alignment])), open: open, close: close)
+    }
+
+    /// The table between its delimiters; the table itself when there are none (`matrix`, `NiceArray`).
+    static func delimited(_ table: MathNode, open: String, close: String) -> MathNode {
         if open.isEmpty && close.isEmpty { return table }
         return MathNode(.fenced(open: open, close: close), [table], range: table.range)
+    }
+
+    /// `array`'s table: its `{lc|r}` column specification, then its rows. With `optionsAfterSpec`, the `[…]` nicematrix takes after
+    /// the specification is read and left.
+    mutating func arrayTable(_ call: EnvironmentCall, displayStyle: Bool = false, optionsAfterSpec: Bool = false) -> MathNode {
+        let spec = readColumnSpec(call)
+        if optionsAfterSpec { _ = expander.readOptionalArgument() }
+        return parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: spec.alignments, columnLines: spec.lines,
+                                                            leftLine: spec.left, rightLine: spec.right, displayStyle: displayStyle))
     }
 
     /// The `{lc|r}` column specification of `array`.
