@@ -592,11 +592,7 @@ struct Expander {
             return
         }
         let r = SourceRange(0, 0)
-        var expansion = [Token(controlSequence: lexer.tokenName("operatorname"), tables: tables, range: r)]
-        if starred { expansion.append(Token(.character, scalar: "*", range: r)) }
-        expansion.append(Token(.beginGroup, scalar: "{", range: r))
-        expansion.append(contentsOf: body)
-        expansion.append(Token(.endGroup, scalar: "}", range: r))
+        let expansion = [made("operatorname", r)] + (starred ? [Token(.character, scalar: "*", range: r)] : []) + Self.braced(body, r)
         store(name, Macro(parameterCount: 0, body: expansion))
     }
 
@@ -625,9 +621,7 @@ struct Expander {
             return
         }
         let r = SourceRange(0, 0)
-        func cs(_ s: String) -> Token { Token(controlSequence: lexer.tokenName(s), tables: tables, range: r) }
         func parameter(_ n: Int) -> Token { Token(.parameter, scalar: Unicode.Scalar(UInt8(0x30 + n)), range: r) }
-        func group(_ tokens: [Token]) -> [Token] { [Token(.beginGroup, scalar: "{", range: r)] + tokens + [Token(.endGroup, scalar: "}", range: r)] }
         // The content: the one argument, or the body with its parameters one further on (the size is #1) and `\delimsize` the size.
         var content: [Token] = [parameter(2)], starredContent: [Token] = [parameter(2)]
         if extended {
@@ -644,10 +638,11 @@ struct Expander {
                 zip(shifted, isSize).flatMap { t, delimsize -> [Token] in delimsize ? size : [t] }
             }
             content = sized([parameter(1)])
-            starredContent = sized([cs("middle")])
+            starredContent = sized([made("middle", r)])
         }
-        let body = [cs("mathopen")] + group([parameter(1)] + open) + content + [cs("mathclose")] + group([parameter(1)] + close)
-        let starred = [cs("left")] + open + starredContent + [cs("right")] + close
+        let body = [made("mathopen", r)] + Self.braced([parameter(1)] + open, r) + content
+            + [made("mathclose", r)] + Self.braced([parameter(1)] + close, r)
+        let starred = [made("left", r)] + open + starredContent + [made("right", r)] + close
         var macro = Macro(parameterCount: count + 1, body: body, optionalDefault: [])
         macro.starredBody = starred
         store(name, macro)
@@ -716,11 +711,8 @@ struct Expander {
             return
         }
         let r = command.range
-        func cs(_ s: String) -> Token { Token(controlSequence: lexer.tokenName(s), tables: tables, range: r) }
-        func word(_ s: String) -> [Token] {
-            [Token(.beginGroup, scalar: "{", range: r)] + s.unicodeScalars.map { Token(.character, scalar: $0, range: r) }
-                + [Token(.endGroup, scalar: "}", range: r)]
-        }
+        func cs(_ s: String) -> Token { made(s, r) }
+        func word(_ s: String) -> [Token] { Self.braced(s.unicodeScalars.map { Token(.character, scalar: $0, range: r) }, r) }
         var rows: [[Token]] = [[]]
         var depth = 0
         for t in argument {
@@ -743,6 +735,16 @@ struct Expander {
         }
         out += [cs("end")] + word("array") + (fenced ? [cs("right")] + close : [])
         pushBack(out)
+    }
+
+    /// A control sequence a definition or a construct makes (`\operatorname`, `\mathopen`, `\left`…), at `range`.
+    private mutating func made(_ name: String, _ range: SourceRange) -> Token {
+        Token(controlSequence: lexer.tokenName(name), tables: tables, range: range)
+    }
+
+    /// `tokens` between braces, at `range`.
+    private static func braced(_ tokens: [Token], _ range: SourceRange) -> [Token] {
+        [Token(.beginGroup, scalar: "{", range: range)] + tokens + [Token(.endGroup, scalar: "}", range: range)]
     }
 
     /// `\uppercase{…}` / `\lowercase{…}`: the argument's letters with their case changed (TeXbook ch. 20).
