@@ -312,18 +312,12 @@ struct LaTeXSegmenter {
             return i
         case "DeclarePairedDelimiter", "DeclarePairedDelimiterX":
             // The name, `[n]` (X), the two delimiters and the body (X): each a group or one token.
+            // A delimiter or the body: a group or a control sequence as a name is, or one character.
             func item() -> Bool {
                 skipSpaces(bytes, &i)
                 guard i < bytes.count else { return false }
-                if bytes[i] == 0x7B {
-                    guard let end = groupEnd(bytes, at: i) else { return false }
-                    i = end
-                } else if let end = controlSequenceEnd(bytes, at: i) {
-                    i = end
-                } else {
-                    i += 1
-                }
-                return true
+                if bytes[i] != 0x7B && bytes[i] != 0x5C { i += 1; return true }
+                return skipDefinedName(bytes, &i)
             }
             guard skipDefinedName(bytes, &i) else { return nil }
             if command == "DeclarePairedDelimiterX" {

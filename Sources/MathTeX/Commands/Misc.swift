@@ -70,7 +70,7 @@ enum MiscCommands {
             return nil
         },
         CommandDefinition(["label"], [.raw]) { _, _ in nil },
-        // An index entry (`\N\index[symbols]{$\N$}`, as a book's preamble-free formulas list their symbols) prints nothing.
+        // An index entry (`\N\index[symbols]{$\N$}`, as a book indexes the symbols its formulas introduce) prints nothing.
         CommandDefinition(["index"], [.optionalRaw, .raw], modes: .both) { _, _ in nil },
         // A table cell's or row's background (colortbl, nicematrix): nothing to hear, and not drawn.
         CommandDefinition(["cellcolor", "rowcolor"], [.optionalRaw, .raw], modes: .both) { _, _ in nil },
