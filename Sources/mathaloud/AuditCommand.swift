@@ -24,9 +24,7 @@ enum AuditCommand {
             OptionSpec(["--include"], "GLOB", "audit only matching files (repeatable; added to the configuration's)"),
             OptionSpec(["--exclude"], "GLOB", "skip matching files, also when a LaTeX file includes them (repeatable; added to the configuration's)"),
             OptionSpec(["--rule"], "ID=LEVEL", "change a rule's severity (off, note, warning, error; repeatable; see --list-rules)"),
-            OptionSpec(["--macros"], "FILE", "TeX definitions (\\newcommand, \\def, \\DeclareMathOperator) every formula may use (repeatable)",
-                       completion: .file),
-            SharedOptions.macro, SharedOptions.locale, SharedOptions.style, SharedOptions.pref, SharedOptions.rulesDir,
+            SharedOptions.macros, SharedOptions.macro, SharedOptions.locale, SharedOptions.style, SharedOptions.pref, SharedOptions.rulesDir,
             OptionSpec(["--template"], "T", "the label template of suggested labels: {speech} and {latex} are replaced (default {speech})"),
             OptionSpec(["--kramdown"], nil, "Markdown: \\\\(…\\\\) and \\\\[…\\\\] are math too (kramdown, Jekyll; also \"kramdown\": true "
                        + "in the configuration)"),
@@ -102,15 +100,9 @@ enum AuditCommand {
             default: throw args.usageError("--rule \(parts[0]): the level must be off, note, warning or error")
             }
         }
-        for file in args.values("--macros") {
-            let text: String
-            do { text = String(decoding: try InputFile.read(file), as: UTF8.self) } catch {
-                Output.error("mathaloud: --macros: \(error)\n")
-                return .io
-            }
-            configuration.definitions += text + "\n"
-        }
-        configuration.macros.merge(try args.texParserOptions().macros) { _, new in new }
+        let texOptions = try args.texParserOptions()
+        configuration.definitions += texOptions.definitions
+        configuration.macros.merge(texOptions.macros) { _, new in new }
         if let locale = args.value("--locale") { configuration.locale = locale }
         if let style = args.value("--style") { configuration.style = style }
         configuration.preferences.merge(try args.speechPreferences()) { _, new in new }

@@ -207,9 +207,13 @@ struct CommandLineArguments {
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     let command: CommandSpec?
-    init(_ description: String, command: CommandSpec? = nil) {
+    /// How the command exits: `.usage` (the message is followed by the usage), or `.io` for a file the
+    /// command line names that cannot be read (the message alone).
+    let exitCode: ExitCode
+    init(_ description: String, command: CommandSpec? = nil, exitCode: ExitCode = .usage) {
         self.description = description
         self.command = command
+        self.exitCode = exitCode
     }
 }
 
@@ -226,6 +230,8 @@ enum SharedOptions {
                                     "with --batch: longest input line; a longer line is an error line (default \(BatchLimits.defaultMaxLineBytes))")
     static let display = OptionSpec(["--display"], nil, "display math (large operators take limits above and below)")
     static let macro = OptionSpec(["--macro"], "'\\name=body'", "define a macro (repeatable), e.g. --macro '\\RR=\\mathbb{R}'; #1…#9 are parameters")
+    static let macros = OptionSpec(["--macros"], "FILE", "TeX definitions every formula may use: \\newcommand, \\def, \\DeclareMathOperator… "
+                                   + "(a document's preamble; the rest of the file is skipped; repeatable)", completion: .file)
     static let trust = OptionSpec(["--trust"], nil, "allow \\href, \\url, \\htmlClass, \\htmlId, \\htmlStyle, \\htmlData, \\includegraphics and MathML href/style (URLs still limited to http, https, mailto)")
     static let locale = OptionSpec(["--locale"], "L", "the language, a BCP 47 tag (default en; en-GB, en-US fall back to en)")
     static let style = OptionSpec(["--style"], "S", "the speech style: clearspeak (default), simplespeak, mathspeak, literalspeak, or a style of the rules")
@@ -234,7 +240,7 @@ enum SharedOptions {
     static let rulesDir = OptionSpec(["--rules-dir"], "DIR", "override rule and word files (also MATHALOUD_RULES)", completion: .directory)
     static let template = OptionSpec(["--template"], "T", "a label template: {speech} and {latex} are replaced, e.g. 'Math: {speech}'")
 
-    static let tex: [OptionSpec] = [display, macro, trust]
+    static let tex: [OptionSpec] = [display, macro, macros, trust]
     static let speech: [OptionSpec] = [locale, style, verbosity, pref, rulesDir]
     static let inputs: [OptionSpec] = [mathml, text, input, maxInput]
 
@@ -267,7 +273,31 @@ extension CommandLineArguments {
             }
             texOptions.macros[name] = String(definition[definition.index(after: eq)...])
         }
+        texOptions.definitions = try macroFiles()
         return texOptions
+    }
+
+    /// `--macros FILE` (repeatable): the files' TeX definitions, one after the other. Each file's
+    /// problems (a definition TeX cannot read) are printed as warnings with its name, line and column:
+    /// the definitions that could be read still hold. A file that cannot be read is an error that
+    /// exits with `.io`.
+    func macroFiles() throws(UsageError) -> String {
+        var definitions = ""
+        for file in values("--macros") {
+            let text: String
+            do { text = String(decoding: try InputFile.read(file), as: UTF8.self) } catch {
+                throw UsageError("--macros: \(error)", exitCode: .io)
+            }
+            var options = TeXParserOptions()
+            options.definitions = text
+            let renderer = DiagnosticRenderer(source: SourceText(text), inputName: file)
+            for var diagnostic in TeXParser(options: options).definitionDiagnostics {
+                diagnostic.severity = .warning
+                Output.error(renderer.terminal(diagnostic) + "\n")
+            }
+            definitions += text + "\n"
+        }
+        return definitions
     }
 
     /// `--max-input-bytes`.
@@ -276,11 +306,13 @@ extension CommandLineArguments {
     /// `--max-line-bytes`.
     func maxLineBytes() throws(UsageError) -> Int { try integer("--max-line-bytes", BatchLimits.defaultMaxLineBytes, in: 1...Int.max) }
 
-    /// The speech options and the TeX options.
-    func speechSettings() throws(UsageError) -> SpeechSettings {
-        SpeechSettings(locale: LocaleTag(value("--locale") ?? "en"), style: SpeechStyleName(value("--style") ?? "clearspeak"),
+    /// The speech options and the TeX options (`texOptions`, when the command has read them already:
+    /// reading them twice would report a macro file's problems twice).
+    func speechSettings(texOptions: TeXParserOptions? = nil) throws(UsageError) -> SpeechSettings {
+        let texOptions = if let texOptions { texOptions } else { try texParserOptions() }
+        return SpeechSettings(locale: LocaleTag(value("--locale") ?? "en"), style: SpeechStyleName(value("--style") ?? "clearspeak"),
                        verbosity: value("--verbosity").flatMap(Verbosity.init(name:)), preferences: try speechPreferences(),
-                       rulesDirectory: value("--rules-dir").map { URL(fileURLWithPath: $0) }, texOptions: try texParserOptions(),
+                       rulesDirectory: value("--rules-dir").map { URL(fileURLWithPath: $0) }, texOptions: texOptions,
                        command: spec)
     }
 

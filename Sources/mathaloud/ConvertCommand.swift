@@ -35,7 +35,7 @@ enum ConvertCommand {
             OptionSpec(["--numbers-left"], nil, "equation numbers at the left"),
             OptionSpec(["--display-mode"], "M", "as-written (default), display, inline", choices: ["as-written", "display", "inline"]),
             SharedOptions.macro,
-            OptionSpec(["--definitions"], "FILE", "TeX definitions (\\newcommand…) for every formula", completion: .file),
+            OptionSpec(["--macros", "--definitions"], SharedOptions.macros.valueName, SharedOptions.macros.help, completion: .file),
             OptionSpec(["--max-expand"], "N", "most macro expansions per formula (default 1000)"),
             OptionSpec(["--max-size"], "EM", "the largest size in em"),
             OptionSpec(["--trust"], "T", "which of \\href, \\url, \\includegraphics, \\htmlClass, \\htmlId, \\htmlStyle, \\htmlData may act: "
@@ -94,13 +94,14 @@ enum ConvertCommand {
         if let d = args.value("--images") { conversion.imageDirectory = d }
         conversion.inlineImages = args.flag("--inline-images")
         conversion.relabelExisting = args.flag("--relabel")
-        var options = try documentOptions(args)
+        let texOptions = try args.texParserOptions()
+        var options = try documentOptions(args, texOptions: texOptions)
         options.segmenter.kramdownDelimiters = args.flag("--kramdown")
         options.products = DocumentConverter.products(for: conversion)
         // Relabelling reads each `<math>` from its MathML, not from the label it is replacing.
         options.readsAuthorLabels = !conversion.relabelExisting
 
-        let settings = try args.speechSettings()
+        let settings = try args.speechSettings(texOptions: texOptions)
         guard let speaker = try settings.loadSpeaker() else { return .rules }
         var imageMaker: RendererImageMaker?
         if options.products.contains(.image) {
@@ -219,7 +220,7 @@ enum ConvertCommand {
     }
 
     /// The document options from the command line.
-    static func documentOptions(_ args: CommandLineArguments) throws(UsageError) -> DocumentOptions {
+    static func documentOptions(_ args: CommandLineArguments, texOptions: TeXParserOptions) throws(UsageError) -> DocumentOptions {
         var options = DocumentOptions()
         switch args.value("--label") ?? "speech" {
         case "speech": options.label = .speech
@@ -252,13 +253,8 @@ enum ConvertCommand {
             default: throw UsageError("--display-mode must be as-written, display or inline")
             }
         }
-        options.macros = try args.texParserOptions().macros
-        if let file = args.value("--definitions") {
-            guard let text = try? String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8) else {
-                throw UsageError("cannot read the definitions file \(file)")
-            }
-            options.definitions = text
-        }
+        options.macros = texOptions.macros
+        options.definitions = texOptions.definitions
         if let s = args.value("--max-expand") {
             guard let v = Int(s), v >= 0 else { throw UsageError("--max-expand needs a whole number") }
             options.limits.maxExpansions = v

@@ -73,7 +73,11 @@ do throws(UsageError) {
         }
     }
 } catch {
-    Output.error("mathaloud: \(error)\n\n\(error.command?.usage ?? usage)\n")
-    exitCode = .usage
+    if error.exitCode == .usage {
+        Output.error("mathaloud: \(error)\n\n\(error.command?.usage ?? usage)\n")
+    } else {
+        Output.error("mathaloud: \(error)\n")
+    }
+    exitCode = error.exitCode
 }
 exit(exitCode.rawValue)

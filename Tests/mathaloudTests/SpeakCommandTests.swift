@@ -40,6 +40,36 @@ import Testing
         #expect(r.stdout == "Theorem \\begin{theorem}For all x, x equals x.\\end{theorem} ok the 1 by 1 matrix with entry a\n")
     }
 
+    /// `--macros FILE` (repeatable; `speak`, `say`, `render`, `parse`, `convert` and `audit` alike) reads
+    /// a document's preamble once: its definitions hold in every formula, in a batch too. A definition TeX
+    /// cannot read is a warning at its file, line and column (the others still hold); a file that cannot
+    /// be read exits 3, without the usage.
+    @Test func macroFilesHoldInEveryFormula() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mathaloud-macros-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let preamble = dir.appendingPathComponent("preamble.tex"), more = dir.appendingPathComponent("more.tex")
+        try Data("\\documentclass{book}\n\\usepackage{amsmath}\n\\newcommand{\\RR}{\\mathbb{R}}\n\\DeclareMathOperator{\\rank}{rank}\n".utf8).write(to: preamble)
+        try Data("% more\n\\newcommand{\\abs}[1]{\\left|#1\\right|}\n\\newcommand{\\broken}[1{x}\n".utf8).write(to: more)
+
+        let r = try runCLI(["speak", "--macros", preamble.path, "--macros", more.path, #"\rank A \le \abs{n} \in \RR"#])
+        #expect(r.status == 0)
+        #expect(r.stdout == "rank of A is less than or equal to the absolute value of n, is a member of the real numbers\n")
+        #expect(r.stderr.hasPrefix("\(more.path):3:21: warning: missing ] for this [ [tex.missing-bracket]\n"), "\(r.stderr)")
+        #expect(!r.stderr.contains("error"))
+
+        let batch = try runCLI(["speak", "--batch", "--macros", preamble.path], stdin: Data(#"{"id": "a", "tex": "\\rank A"}"#.utf8 + [0x0A]))
+        #expect(batch.stdout.contains(#""speech":"rank of A""#), "\(batch.stdout)")
+
+        let converted = try runCLI(["convert", "--to", "html", "--macros", preamble.path], stdin: Data("Let $x \\in \\RR$.\n".utf8))
+        #expect(converted.status == 0)
+        #expect(converted.stdout.contains("aria-label=\"x is a member of the real numbers\""), "\(converted.stdout)")
+
+        let missing = try runCLI(["speak", "--macros", dir.appendingPathComponent("absent.tex").path, "x"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr == "mathaloud: --macros: cannot read \(dir.appendingPathComponent("absent.tex").path): No such file or directory\n")
+    }
+
     @Test func labelTemplate() throws {
         let r = try runCLI(["speak", "x^2", "--template", "Math: {speech} ({latex}) <speech>"])
         #expect(r.stdout == "Math: x squared (x^2) x squared\n")
