@@ -1402,6 +1402,7 @@ extension Analyzer {
         func microPrefixed(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k + 1 < end, let m = items[k].raw, let next = items[k + 1].raw else { return nil }
             let prefix: String
+            var ohm = false
             if case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ" {
                 prefix = "µ"
             } else if case .text(let p, _) = m.kind, UnitSymbols.prefixesWrittenApart.contains(p),
@@ -1410,6 +1411,13 @@ extension Analyzer {
                 // Another prefix only as MathML texts side by side, nothing between them in the source: `m`
                 // and `s` with a space between (`\mathrm{m\,s}`, `<mspace/>`) are meters and seconds.
                 prefix = p == "μ" ? "µ" : p
+            } else if case .identifier(let p, .normal) = m.kind, UnitSymbols.prefixesWrittenApart.contains(p),
+                      case .identifier("Ω", _) = (next.kind == .superscript && next.children.count == 2 ? next.children[0] : next).groupContent.kind,
+                      let end = m.range?.upperBound, end == next.range?.lowerBound {
+                // An upright prefix against an Omega (`\mathrm{k\Omega}`, `\mathrm{M}\Omega`, siunitx's `\kilo\ohm`): TeX
+                // makes two identifiers of what `kΩ` written in one piece is, the kiloohm ("10 k Omega", textbook sweep 17).
+                prefix = p == "μ" ? "µ" : p
+                ohm = true
             } else {
                 return nil
             }
@@ -1419,7 +1427,7 @@ extension Analyzer {
                 unitNode = next.children[0].groupContent
                 power = p
             }
-            guard let t = uprightSymbol(unitNode) else { return nil }
+            guard let t = ohm ? "Ω" : uprightSymbol(unitNode) else { return nil }
             // The prefix's unit may be a quotient's numerator (`<mi>μ</mi><msup><mtext>C/m</mtext><mn>2</mn></msup>`, as OpenStax's
             // physics sets a charge density: "30 mu coulombs per square meter", textbook sweep 13); the power is then the denominator's.
             let quotient = t.containsASCII(0x2F)

@@ -135,7 +135,7 @@ enum CommandRegistry {
     static let families: [[CommandDefinition]] = [
         FractionCommands.all, RootCommands.all, AccentCommands.all, ArrowCommands.all, FontCommands.all,
         TextCommands.all, DelimiterCommands.all, OperatorCommands.all, StyleCommands.all, SpacingCommands.all,
-        EnclosureCommands.all, EnvironmentCommands.all, MiscCommands.all, ChemistryCommands.all,
+        EnclosureCommands.all, EnvironmentCommands.all, MiscCommands.all, ChemistryCommands.all, UnitCommands.all,
     ]
 
     /// Name → definition.

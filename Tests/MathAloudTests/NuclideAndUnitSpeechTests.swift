@@ -460,4 +460,46 @@ struct NuclideAndUnitSpeechTests {
         let unknown = de.speak(mathML: Self.markup([(2, "widgets")]))
         #expect(unknown.speechDiagnostics.contains { $0.id == .speechMissingWord })
     }
+
+    /// siunitx's numbers, units and quantities read as what they print: a quantity's units as the same
+    /// units written in `\mathrm` read ("9.81 meters per second squared"), a unit alone or a quantity's
+    /// one unit as a marked unit (`\SI{5}{\atto\second}` is attoseconds, where `5\,\mathrm{as}` is the
+    /// word), exponents, uncertainties, angles; options in brackets left; in every locale the units' words.
+    @Test func siunitxNumbersUnitsAndQuantities() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ tex: String) -> String { speaker.speak(tex: tex).text }
+        #expect(say(#"\SI{9.81}{\metre\per\second\squared}"#) == "9.81 meters per second squared")
+        #expect(say(#"\SI{9.81}{\metre\per\second\squared}"#) == say(#"9.81\,\mathrm{m}\,\mathrm{s}^{-2}"#))
+        #expect(say(#"\qty{3}{km/h}"#) == "3 kilometers per hour")
+        #expect(say(#"\SI[per-mode=symbol]{2}{\mol\per\litre}"#) == "2 moles per liter")
+        #expect(say(#"\SI{3}{\joule\per\mole\per\kelvin}"#) == "3 joules per mole per kelvin")
+        #expect(say(#"\SI{5}{\atto\second}"#) == "5 attoseconds")
+        #expect(say(#"\SI{10}{\kilo\ohm}"#) == "10 kiloohms")
+        #expect(say(#"\SI{10}{\kohm}"#) == "10 kiloohms")
+        #expect(say(#"\qty{2}{\umol}"#) == "2 micromoles")
+        #expect(say(#"\SI{3}{\square\metre}"#) == "3 square meters")
+        #expect(say(#"\SI{25}{\degreeCelsius}"#) == "25 degrees Celsius")
+        #expect(say(#"\SI{5}{\percent}"#) == "5 percent")
+        #expect(say(#"\SI{1.23(4)}{\kilo\gram}"#) == "1.23 plus or minus 0.04 kilograms")
+        #expect(say(#"\SI{1.5 +- 0.2}{\metre}"#) == "1.5 plus or minus 0.2 meters")
+        #expect(say(#"\num{1.23e-4}"#) == "1.23 times 10 to the negative 4 power")
+        #expect(say(#"\num{12345,678}"#) == "12345.678")
+        #expect(say(#"\ang{12;5;30}"#) == "12 degrees, 5 minutes, 30 seconds")
+        #expect(say(#"\si{\kilo\gram}"#) == "kilograms")
+        #expect(say(#"\unit{km}"#) == "kilometers")
+        #expect(say(#"5\,\mathrm{k\Omega}"#) == "5 kiloohms")
+        let missing = speaker.speak(tex: #"\SI{3}"#)
+        #expect(missing.diagnostics.contains { $0.id == "tex.missing-argument" })
+        let de = try SpeakerCache.shared.speaker(locale: "de", style: "clearspeak")
+        #expect(de.speak(tex: #"\SI{3}{\kilo\gram}"#).text == de.speak(tex: #"3\,\mathrm{kg}"#).text)
+    }
+
+    /// A text "as" between formulas is the word (`U → 0` as `r → ∞`), not the attosecond: the arrows around it
+    /// approach (also to plus or minus infinity).
+    @Test func theWordAsIsNoAttosecond() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        let mathML = "<math><mi>U</mi><mo>→</mo><mn>0</mn><mspace width='0.2em'/><mtext>as</mtext><mspace width='0.2em'/>"
+            + "<mi>r</mi><mo>→</mo><mo>±</mo><mi>∞</mi></math>"
+        #expect(speaker.speak(mathML: mathML).text == "U approaches 0 as r approaches plus or minus infinity")
+    }
 }
