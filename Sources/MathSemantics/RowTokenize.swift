@@ -80,6 +80,17 @@ extension Analyzer {
                    tokens[tokens.count - 3].kind == .operand || tokens[tokens.count - 3].kind == .postfix {
                     tokens[tokens.count - 2].kind = .relation
                 }
+                // A word set as text before a sign and a number stands between clauses, as a relation does (`<mtext>Multiply
+                // by</mtext><mn>−1</mn>`, `<mn>1</mn><mtext>and</mtext><mn>−1</mn>`, `\text{is }-4`: OpenStax's algebra books, textbook
+                // sweep 17): the sign is the number's ("Multiply by negative 1"; it was "Multiply by minus 1", the words a
+                // left operand). A word is such a text when it is spaced as prose (a space in it or at its edge) or stands
+                // between an operand and the sign; a word alone before a sign (`\text{Profit} - 500`) stays an operand.
+                if t.kind == .operand, kind(t.node) == .number, tokens.count - start >= 3, case let sign = tokens[tokens.count - 2],
+                   sign.kind == .additive, !sign.writtenInfix, Analyzer.prefixName(tokenScalar(sign)) != nil,
+                   case let word = tokens[tokens.count - 3], Analyzer.isWord(word, b.records),
+                   isProse(text(word.node)) || (tokens.count - start >= 4 && (tokens[tokens.count - 4].kind == .operand || tokens[tokens.count - 4].kind == .postfix)) {
+                    tokens[tokens.count - 3].kind = .relation
+                }
                 // `<<` and `>>` written as two relations with nothing between them are ≪ and ≫.
                 if t.kind == .relation, tokens.count - start >= 2, let u = tokenScalar(t), u == "<" || u == ">" {
                     let a = tokens[tokens.count - 2]
@@ -197,6 +208,11 @@ extension Analyzer {
 
     /// The only scalar of a token's operator text, if it has exactly one.
     @inline(__always) func tokenScalar(_ t: Token) -> Unicode.Scalar? { t.textNode < 0 ? nil : scalar(t.textNode) }
+
+    /// Whether a text is spaced as prose: a space (or a no-break space) in it or at its edge (`Multiply by`, `is `).
+    func isProse(_ text: String) -> Bool {
+        text.utf8.contains(0x20) || text.unicodeScalars.contains("\u{A0}")
+    }
 
     /// A bar that did not pair: a relation (`|`: divides, such that, given — ClearSpeak VerticalLine),
     /// or with scripts an evaluation bar (`\Big|_{0}^{1}`, `\biggm|_0^1`, `\mid_{x=0}`).
