@@ -1113,8 +1113,10 @@ extension MathMLTreeBuilder {
         if let plain = UnicodeMath.plainLetters(text), plain.variant == nil { text = plain.text }
         // Nabla set as an operator (`<mo>∇</mo><mi>f</mi>`, 108 formulas of OpenStax's calculus books) is the symbol TeX's
         // `\nabla` makes, an identifier, which the analysis reads as del before its operand: "the gradient of f" (it was
-        // "del f", a product).
-        if text == "\u{2207}" {
+        // "del f", a product). So is the partial sign (`<mo>∂</mo><mi>f</mi>` over `<mo>∂</mo><mi>x</mi>`, 285 formulas of
+        // OpenStax's Spanish calculus books): TeX's `\partial` is an identifier, and the fraction is the partial derivative
+        // ("the partial derivative of f with respect to x"; it was "the fraction with numerator partial f…", textbook sweep 17).
+        if text == "\u{2207}" || text == "\u{2202}" {
             return .node(MathNode(.identifier(text, variant: nil), range: frame.range, attributes: attrs.leftover), marker: nil)
         }
         // A closing bracket or an ellipsis typed with a sentence's punctuation in one operator (`<mo>).</mo>`, `<mo>],</mo>`, as

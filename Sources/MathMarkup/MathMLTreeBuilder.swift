@@ -309,6 +309,9 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
             // A soft hyphen (`<mn>&#xAD;2</mn>`, a word processor's hyphenation point, as one formula of OpenStax's chemistry has it)
             // shows nothing unless a line breaks there, which a token's text never does: MathSpeak said "soft hyphen".
             if scalar == "\u{AD}" { continue }
+            // An invisible operator typed twice in a row (`<mo>⁢⁢</mo>`, as OpenStax's Polish physics sets 892 products of units,
+            // `mol⁢⁢K`) is that operator once: twice it was no product's sign, and a word per character.
+            if scalar.value &- 0x2061 < 4, scalars.last == scalar { continue }
             if pendingSpace { scalars.append(" "); pendingSpace = false }
             if scalar == "\u{BA}" { ordinal = true }
             scalars.append(scalar)
@@ -620,6 +623,27 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         decimalsJoined(&nodes)
         stopsAfterNumbersSplit(&nodes)
         marksWithEllipsisSplit(&nodes)
+        barsBeforeEmptyScripts(&nodes)
+    }
+
+    /// A vertical bar followed by scripts on nothing (`<mo>|</mo><msub><mrow/><mrow><mi>x</mi><mo>=</mo><mn>1</mn></mrow></msub>`,
+    /// as OpenStax's Spanish calculus books set 32 evaluation bars) is the bar with those scripts, as `<msub><mo>|</mo>…</msub>`
+    /// is: the evaluation at x = 1 ("divides sub x equals 1" before, textbook sweep 17).
+    static func barsBeforeEmptyScripts(_ nodes: inout [MathNode]) {
+        guard nodes.count >= 2 else { return }
+        var i = 0
+        while i + 1 < nodes.count {
+            defer { i += 1 }
+            guard case .operator("|", _) = nodes[i].kind else { continue }
+            let s = nodes[i + 1]
+            switch s.kind {
+            case .subscript, .subSuperscript: break
+            default: continue
+            }
+            guard let base = s.children.first, case .row = base.kind, base.children.isEmpty else { continue }
+            nodes[i] = MathNode(s.kind, [nodes[i]] + s.children.dropFirst(), range: SourceRange.union(nodes[i].range, s.range), attributes: s.attributes)
+            nodes.remove(at: i + 1)
+        }
     }
 
     /// Tokens with nothing in them between a row's items (`<mtext>80 m</mtext><mi/><msup><mtext>/s</mtext><mn>2</mn></msup>`, as

@@ -80,16 +80,22 @@ extension Analyzer {
                    tokens[tokens.count - 3].kind == .operand || tokens[tokens.count - 3].kind == .postfix {
                     tokens[tokens.count - 2].kind = .relation
                 }
-                // A word set as text before a sign and a number stands between clauses, as a relation does (`<mtext>Multiply
+                // A word set as text before a minus and a number stands between clauses, as a relation does (`<mtext>Multiply
                 // by</mtext><mn>−1</mn>`, `<mn>1</mn><mtext>and</mtext><mn>−1</mn>`, `\text{is }-4`: OpenStax's algebra books, textbook
                 // sweep 17): the sign is the number's ("Multiply by negative 1"; it was "Multiply by minus 1", the words a
-                // left operand). A word is such a text when it is spaced as prose (a space in it or at its edge) or stands
-                // between an operand and the sign; a word alone before a sign (`\text{Profit} - 500`) stays an operand.
+                // left operand). A word is such a text when it stands between an operand and the sign, or when it opens the
+                // row (or follows its punctuation) spaced as prose, a space in it or at its edge. A word after a relation
+                // names a quantity (`\text{net} = \text{gross income} - 1.5`), as a word alone before a sign does
+                // (`\text{Profit} - 500`), and element symbols are a formula (`2\,\text{CuI} + 4\,\text{KCl}`): they stay operands.
                 if t.kind == .operand, kind(t.node) == .number, tokens.count - start >= 3, case let sign = tokens[tokens.count - 2],
-                   sign.kind == .additive, !sign.writtenInfix, Analyzer.prefixName(tokenScalar(sign)) != nil,
+                   sign.kind == .additive, !sign.writtenInfix, Analyzer.prefixName(tokenScalar(sign)) == .negative,
                    case let word = tokens[tokens.count - 3], Analyzer.isWord(word, b.records),
-                   isProse(text(word.node)) || (tokens.count - start >= 4 && (tokens[tokens.count - 4].kind == .operand || tokens[tokens.count - 4].kind == .postfix)) {
-                    tokens[tokens.count - 3].kind = .relation
+                   case let written = text(word.node), SemanticTree.Records.elementRunCount(written.trimmingSpaces) == nil {
+                    let before = tokens.count - start >= 4 ? tokens[tokens.count - 4].kind : nil
+                    if before == .operand || before == .postfix
+                        || isProse(written) && (before == nil || before == .punctuation || before == .wideSpace) {
+                        tokens[tokens.count - 3].kind = .relation
+                    }
                 }
                 // `<<` and `>>` written as two relations with nothing between them are ≪ and ≫.
                 if t.kind == .relation, tokens.count - start >= 2, let u = tokenScalar(t), u == "<" || u == ">" {

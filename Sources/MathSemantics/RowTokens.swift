@@ -703,6 +703,13 @@ extension Analyzer {
                     items.push(madeItem(word))
                     continue
                 }
+                // A unit's letters set each as an upright identifier in a row of their own after a number (`<mn>25</mn>
+                // <mrow><mi mathvariant="normal">k</mi><mi mathvariant="normal">g</mi></mrow>`, as OpenStax's Polish physics sets
+                // 555 units: "25 k g", textbook sweep 17) are the unit they spell, as `<mi mathvariant="normal">kg</mi>` is.
+                if items.count > 0, items[items.count - 1].kind == .number, let unit = uprightLettersUnit(m) {
+                    items.push(madeItem(unit))
+                    continue
+                }
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: m.children.count)) }
             case .semantics:
                 if !m.children.isEmpty { flattenFrames.push(FlattenFrame(nodes: m.children, index: 0, end: 1)) }
@@ -723,6 +730,19 @@ extension Analyzer {
             }
         }
         if items.count > base, items[items.count - 1].kind == .wideSpace { items.pop() }
+    }
+
+    /// The row `m` of two to four upright one-letter identifiers as the one upright identifier they spell, when that is a
+    /// unit's symbol (`k`, `g` → `kg`; `P`, `a` → `Pa`); nil otherwise.
+    func uprightLettersUnit(_ m: MathNode) -> MathNode? {
+        guard m.children.count >= 2, m.children.count <= 4, m.attributes == nil else { return nil }
+        var symbol = ""
+        for c in m.children {
+            guard case .identifier(let letter, .normal) = c.kind, c.attributes == nil, let u = letter.soleScalar, u.properties.isAlphabetic else { return nil }
+            symbol.unicodeScalars.append(u)
+        }
+        guard Vocabulary.unitKey(symbol, names: unitNames) != nil else { return nil }
+        return MathNode(.identifier(symbol, variant: .normal), range: m.range)
     }
 
     /// Whether `base` (a text, or a script's base) is a text, or a row of one, that opens with a digit from 1 to 9:
@@ -1348,6 +1368,9 @@ extension Analyzer {
                 if let first = t.unicodeScalars.first, first.isSpace, let last = t.unicodeScalars.last, last.isSpace {
                     return names.key(tt).map { (tt, $0, nil, m.range) }
                 }
+                // A function's name set as text before its argument (`4<mtext>sec</mtext><mi>t</mi>`, as OpenStax's Spanish calculus
+                // books set 32 secants: "4 seconds, t", textbook sweep 17) is the function, as an upright identifier's is.
+                if !nameMayBeUnit, let c = Vocabulary.nameClass(tt), c != .limit, c != .named { return nil }
                 if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
                 // The degree sign and the scale's letter with a space between (`<mtext>° C</mtext>`): `°C`.
                 if let written = Analyzer.degreeScale(tt), let key = UnitSymbols.key(written) { return (written, key, nil, m.range) }
@@ -1692,6 +1715,13 @@ extension Analyzer {
         // </mtext></mrow><mn>3</mn></msup>`, as OpenStax's calculus books set 35 powers of units: "2 cm cubed").
         var n = n
         if case .row = n.kind, n.children.count == 2, case .space = n.children[0].kind { n = n.children[1] }
+        // The degree sign and a scale's letter under one power (`<msup><mrow><mi>°</mi><mi>C</mi></mrow><mrow><mo>−</mo><mn>1</mn>
+        // </mrow></msup>`, a coefficient of expansion as OpenStax's Polish physics sets it): the degree Celsius, not degrees
+        // times coulombs (textbook sweep 17).
+        if case .row = n.kind, n.children.count == 2, n.children[0].leafText == "°", let scale = n.children[1].leafText,
+           let key = UnitSymbols.key("°" + scale) {
+            return ("°" + scale, key)
+        }
         let base: String
         switch n.kind {
         case .identifier(let t, let v) where v == .normal || (v == nil && t.hasSeveralScalars): base = t

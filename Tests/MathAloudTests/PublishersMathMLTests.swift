@@ -567,4 +567,31 @@ import Testing
         // A soft hyphen in a token is nothing.
         #expect(sayMS("<msub><mtext>N</mtext><mn>\u{AD}2</mn></msub>") == sayMS("<msub><mtext>N</mtext><mn>2</mn></msub>"))
     }
+
+    /// What OpenStax's Polish physics and Spanish calculus books set (textbook sweep 17), read as the same meaning set
+    /// plainly: an invisible times typed twice, a unit's letters each an identifier, the degree sign and its scale under
+    /// one power, the partial sign as an operator, a secant set as text before its argument, an evaluation bar before
+    /// scripts on nothing; and a word set as text before a minus and a number.
+    @Test func publishersPiecesOfUnitsDerivativesAndBars() throws {
+        let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
+        func say(_ body: String) -> String { speaker.speak(mathML: "<math>\(body)</math>").text }
+        #expect(say("<mn>8.31</mn><mi mathvariant='normal'>J</mi><mo>/</mo><mo>(</mo><mi>mol</mi><mo>\u{2062}\u{2062}</mo><mi mathvariant='normal'>K</mi><mo>)</mo>")
+                == "8.31 joules per mole kelvin")
+        #expect(say("<mn>25000.0</mn><mspace width='0.2em'/><mrow><mi mathvariant='normal'>k</mi><mi mathvariant='normal'>g</mi></mrow>")
+                == "25000.0 kilograms")
+        #expect(say("<mn>3</mn><mrow><mi mathvariant='normal'>d</mi><mi mathvariant='normal'>x</mi></mrow>") == "3 d x")
+        #expect(say("<mn>2</mn><msup><mrow><mi>°</mi><mi mathvariant='normal'>C</mi></mrow><mrow><mo>−</mo><mn>1</mn></mrow></msup>")
+                == "2 reciprocal degrees Celsius")
+        #expect(say("<mfrac><mrow><mo>∂</mo><mi>f</mi></mrow><mrow><mo>∂</mo><mi>x</mi></mrow></mfrac>")
+                == say("<mfrac><mrow><mi>∂</mi><mi>f</mi></mrow><mrow><mi>∂</mi><mi>x</mi></mrow></mfrac>"))
+        #expect(say("<mn>4</mn><mtext>sec</mtext><mi>t</mi>") == "4 secant t")
+        #expect(say("<mn>4</mn><mtext>sec</mtext>") == "4 seconds")
+        #expect(say("<msup><mi>x</mi><mn>2</mn></msup><mo>|</mo><msub><mrow/><mrow><mi>x</mi><mo>=</mo><mn>1</mn></mrow></msub>")
+                == "x squared, evaluated at x equals 1")
+        #expect(say("<mtext>Multiply by</mtext><mspace width='0.2em'/><mn>−1</mn>") == "Multiply by negative 1")
+        #expect(say("<mn>1</mn><mspace width='0.2em'/><mtext>and</mtext><mspace width='0.2em'/><mn>−1</mn>") == "1 and negative 1")
+        #expect(say("<mtext>net</mtext><mo>=</mo><mtext>gross income</mtext><mo>−</mo><mn>1.5</mn>") == "net equals gross income minus 1.5")
+        #expect(say("<mtext>Profit</mtext><mo>−</mo><mn>500</mn>") == "Profit minus 500")
+        #expect(say("<mn>2</mn><mtext>CuI</mtext><mo>−</mo><mn>4</mn>").contains("minus 4"))
+    }
 }
