@@ -593,5 +593,8 @@ import Testing
         #expect(say("<mtext>net</mtext><mo>=</mo><mtext>gross income</mtext><mo>−</mo><mn>1.5</mn>") == "net equals gross income minus 1.5")
         #expect(say("<mtext>Profit</mtext><mo>−</mo><mn>500</mn>") == "Profit minus 500")
         #expect(say("<mn>2</mn><mtext>CuI</mtext><mo>−</mo><mn>4</mn>").contains("minus 4"))
+        // An operator or a separator typed alone as a number is the operator.
+        #expect(say("<mi>x</mi><mn>,</mn><mi>y</mi><mn>/</mn><mi>z</mi>") == say("<mi>x</mi><mo>,</mo><mi>y</mi><mo>/</mo><mi>z</mi>"))
+        #expect(say("<msup><mi>e</mi><mn>+</mn></msup>") == "e plus")
     }
 }
