@@ -2,7 +2,7 @@ import MathSyntax
 
 /// Language-independent tables the analysis consults: which names are functions, which symbols are
 /// big operators, fences, accents and units. Values are keys for rule files and lexicons, never words.
-enum Vocabulary {
+package enum Vocabulary {
     // Character tests switch on Unicode scalars: String equality on non-ASCII text normalises both
     // sides, which made these tables the hottest part of the analysis.
 
@@ -32,9 +32,9 @@ enum Vocabulary {
     /// packed name (``packed(_:)``).
     private static let names: [(UInt64, PropertyAtom)] = table([
         (.trig, ["sin", "cos", "tan", "sec", "csc", "cot", "cosec", "tg", "ctg", "cotg",
-                 "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "arctg", "arcctg"]),
+                 "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "arctg", "arcctg", "sen", "arcsen"]),
         (.hyperbolic, ["sinh", "cosh", "tanh", "sech", "csch", "coth", "sh", "ch", "th", "cth",
-                       "arsinh", "arcosh", "artanh", "arcsinh", "arccosh", "arctanh"]),
+                       "arsinh", "arcosh", "artanh", "arcsinh", "arccosh", "arctanh", "senh", "senoh", "arcsenh", "argsenh"]),
         (.log, ["log", "lg", "lb"]),
         (.ln, ["ln"]),
         (.exp, ["exp"]),
@@ -42,8 +42,24 @@ enum Vocabulary {
                   "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
                   "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
                   "arg min", "argmax", "argmin", "ess sup", "ess inf"]),
-        (.limit, ["lim", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim"]),
+        (.limit, ["lim", "lím", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim"]),
     ])
+
+    /// The names other languages' schools spell otherwise, and the name each spelling is: the sine as Spanish,
+    /// Portuguese, Catalan and Italian write it (`sen`, `senh`, `arcsen`; OpenStax's Spanish calculus books set 2,099
+    /// of them, textbook sweep 17) and the limit with the accent the RAE writes (`lím`). The analysis classes them as
+    /// the name; a locale without words for the spelling says its words for the name (``Lexicon``).
+    package static func name(spelled spelling: String) -> String? {
+        switch spelling {
+        case "sen": return "sin"
+        case "arcsen": return "arcsin"
+        case "senh", "senoh": return "sinh"
+        case "arcsenh": return "arcsinh"
+        case "argsenh": return "arsinh"
+        case "lím": return "lim"
+        default: return nil
+        }
+    }
 
     /// Whether a function of this name takes a set (`\max\{a, b\}`, `\inf\{x : f(x) > 0\}`): braces after
     /// it are a set, where after another function's name (`\exp\{-x^2\}`) they group its argument.
@@ -69,7 +85,7 @@ enum Vocabulary {
     private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var v: UInt64 = 0
         for c in bytes {
-            guard c != 0, c < 0x80 else { return nil }
+            guard c != 0 else { return nil }
             v = v << 8 | UInt64(c)
         }
         return v

@@ -339,9 +339,12 @@ public struct Lexicon: Sendable {
     }
 
     /// Words for a function name.
+    /// A spelling of another language's schools without words of its own (`sen`, `lím`) has the words of the name
+    /// it spells (`sin`, ``Vocabulary/name(spelled:)``).
     public func function(_ key: String, variant: String?) -> String? {
         if let styleFunctions = search.styleFunctions, let w = styleFunctions.words("fn." + key, variant: variant) { return w }
-        return Search.words(key, variant: variant, in: search.functions)
+        if let w = Search.words(key, variant: variant, in: search.functions) { return w }
+        return Vocabulary.name(spelled: key).flatMap { function($0, variant: variant) }
     }
 
     /// Words for a font or enclosure (a `font` property value: `bold`, `circled`): the style's
