@@ -89,9 +89,10 @@ enum MathMLConvention {
 extension MathMLTreeBuilder {
     // MARK: - Element mapping
 
-    /// The signs that make a number written in `mn` negative: hyphen-minus, minus, figure dash, en dash,
-    /// small and fullwidth hyphen-minus.
-    static let leadingMinusSigns: Set<UInt32> = [0x2D, 0x2212, 0x2012, 0x2013, 0xFE63, 0xFF0D]
+    /// The signs that make a number written in `mn` negative: hyphen-minus, minus, hyphen and non-breaking hyphen
+    /// (`<mn>‑10</mn>`, as OpenStax's Spanish calculus sets one, textbook sweep 17), figure dash, en dash, small and
+    /// fullwidth hyphen-minus.
+    static let leadingMinusSigns: Set<UInt32> = [0x2D, 0x2212, 0x2010, 0x2011, 0x2012, 0x2013, 0xFE63, 0xFF0D]
 
     /// The operator typed before the rest of a token (`<mn>−5</mn>`, `<mn>∙5</mn>`, `<mtext>−log</mtext>`), as
     /// publishers' tools write signs: the minus sign for any of ``leadingMinusSigns``, or a mathematical

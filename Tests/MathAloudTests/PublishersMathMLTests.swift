@@ -596,5 +596,11 @@ import Testing
         // An operator or a separator typed alone as a number is the operator.
         #expect(say("<mi>x</mi><mn>,</mn><mi>y</mi><mn>/</mn><mi>z</mi>") == say("<mi>x</mi><mo>,</mo><mi>y</mi><mo>/</mo><mi>z</mi>"))
         #expect(say("<msup><mi>e</mi><mn>+</mn></msup>") == "e plus")
+        // A non-breaking hyphen typed as a number's sign is its minus.
+        #expect(say("<mn>\u{2011}10</mn><mo>+</mo><mi>x</mi>") == "negative 10 plus x")
+        // The sine's Spanish spelling set as text, and the limit with the RAE's accent, are the function and the limit.
+        #expect(say("<mtext>sen</mtext><mi>x</mi>") == say("<mi>sin</mi><mi>x</mi>"))
+        #expect(say("<munder><mtext>lím</mtext><mrow><mi>x</mi><mo>→</mo><mn>0</mn></mrow></munder><msup><mi>x</mi><mn>2</mn></msup>")
+                == "the limit as x approaches 0 of x squared")
     }
 }
