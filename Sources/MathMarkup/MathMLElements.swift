@@ -824,10 +824,11 @@ extension MathMLTreeBuilder {
                 if let v = plain.variant { variant = v }
             }
             if variant == .normal { variant = nil }
-            // An operator or a separator typed alone as a number (`<mi>x</mi><mn>,</mn><mi>y</mi>`, `<mn>/</mn>`, `<msup><mi>e</mi><mn>+</mn>
-            // </msup>`, as OpenStax's Polish physics sets some, textbook sweep 17) is that operator, as `<mo>` makes it: it was said as
-            // written ("x , y", "e raised to the + power").
-            if text.utf8.count <= 3, text.unicodeScalars.count == 1, let u = text.unicodeScalars.first, "+-−±∓,;/∕×·*:=".unicodeScalars.contains(u) {
+            // An operator typed alone as a number (`<mn>/</mn>`, `<msup><mi>e</mi><mn>+</mn></msup>`, as OpenStax's Polish physics
+            // sets some, textbook sweep 17) is that operator, as `<mo>` makes it: it was said as written ("e raised to the + power").
+            // A comma stays a number here: between digits it is a decimal comma, elsewhere a row makes it the operator
+            // (``rowItemsMended(_:)``).
+            if text.utf8.count <= 3, text.unicodeScalars.count == 1, let u = text.unicodeScalars.first, "+-−±∓;/∕×·*:=".unicodeScalars.contains(u) {
                 return .node(Self.operatorLeaf(text, range: range, attributes: attrs.leftover), marker: nil)
             }
             if let struck = Self.struckOut(text, range: range, { MathNode(.number($0, variant: variant), range: range, attributes: attrs.leftover) }) {

@@ -407,10 +407,13 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         func isDigits(_ t: String) -> Bool { !t.isEmpty && t.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
         // A point set as an operator or as text alone (`<mtext>.</mtext>`, as OpenStax's College Physics sets 1,900 of its
         // decimals: `<mn>2</mn><mtext>.</mtext><mn>00</mn>`, which was "2, 00", a list's pause).
+        // A comma set as a number of its own between digits (`<mn>41</mn><mn>,</mn><mn>2</mn>`, as OpenStax's Polish physics sets
+        // its decimal commas, textbook sweep 17) is the decimal mark too: a list's comma is an operator.
         func isPoint(_ n: MathNode) -> Bool {
             switch n.kind {
             case .operator(let t, _): t == "."
             case .text(let t, nil): t == "."
+            case .number(let t, nil): t == ","
             default: false
             }
         }
@@ -447,6 +450,12 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                     return (MathNode(.number(a + "." + b), range: SourceRange.union(start.range, nodes[k].range)), k)
                 }
                 if let row = rowBegun(by: a, start, nodes[k]) { return (row, k) }
+                // Digits with scripts after the point (`<mn>41</mn><mn>,</mn><msup><mn>2</mn><mo>∘</mo></msup>`): the decimal with them.
+                if case .superscript = nodes[k].kind, let base = nodes[k].children.first, let b = plain(base), isDigits(b) {
+                    let joined = MathNode(.number(a + "." + b), range: SourceRange.union(start.range, base.range))
+                    return (MathNode(.superscript, [joined] + nodes[k].children.dropFirst(), range: SourceRange.union(start.range, nodes[k].range),
+                                     attributes: nodes[k].attributes), k)
+                }
                 // Digits and words after the point (`<mn>3</mn><mtext>.</mtext><mtext>28 feet</mtext>`): the text read again
                 // with the whole digits and the point before it, as `<mtext>3.28 feet</mtext>` is.
                 if case .text(let t, nil) = nodes[k].kind, let digit = t.utf8.first, digit >= 0x30 && digit <= 0x39,
@@ -621,9 +630,20 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         emptyTokensDropped(&nodes)
         bracketsSetApart(&nodes)
         decimalsJoined(&nodes)
+        commaNumbersAsOperators(&nodes)
         stopsAfterNumbersSplit(&nodes)
         marksWithEllipsisSplit(&nodes)
         barsBeforeEmptyScripts(&nodes)
+    }
+
+    /// A comma set as a number of its own that joins no decimal (`<mi>x</mi><mn>,</mn><mi>y</mi>`, as OpenStax's Polish physics sets
+    /// some lists: "x , y") is the comma `<mo>` makes (``MathMLTreeBuilder``'s reading of `mn` leaves it for ``decimalsJoined(_:)``).
+    static func commaNumbersAsOperators(_ nodes: inout [MathNode]) {
+        for i in nodes.indices {
+            if case .number(",", _) = nodes[i].kind {
+                nodes[i] = operatorLeaf(",", range: nodes[i].range, attributes: nodes[i].attributes)
+            }
+        }
     }
 
     /// A vertical bar followed by scripts on nothing (`<mo>|</mo><msub><mrow/><mrow><mi>x</mi><mo>=</mo><mn>1</mn></mrow></msub>`,

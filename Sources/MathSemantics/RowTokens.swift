@@ -1371,6 +1371,7 @@ extension Analyzer {
                 // A function's name set as text before its argument (`4<mtext>sec</mtext><mi>t</mi>`, as OpenStax's Spanish calculus
                 // books set 32 secants: "4 seconds, t", textbook sweep 17) is the function, as an upright identifier's is.
                 if !nameMayBeUnit, let c = Vocabulary.nameClass(tt), c != .limit, c != .named { return nil }
+                if UnitSymbols.notWhenText.contains(tt) { return nil }
                 if let key = Vocabulary.unitKey(tt, names: names) { return (tt, key, nil, m.range) }
                 // The degree sign and the scale's letter with a space between (`<mtext>° C</mtext>`): `°C`.
                 if let written = Analyzer.degreeScale(tt), let key = UnitSymbols.key(written) { return (written, key, nil, m.range) }

@@ -149,10 +149,13 @@ package enum UnitSymbols {
     /// Symbols that are units only when marked as units (or prefixed), never when read from the
     /// formula alone: the annum written bare is the letter or word `a` as often as it is the year
     /// (`1 a 1`, the indefinite article; `ka`, `Ga` are years); `at` is the word "at" set as text
-    /// (`v = 0` `<mtext>at</mtext>` `t = 0`), not an attotonne, which no one weighs in; `as` is the word
-    /// "as" (`U → 0` `<mtext>as</mtext>` `r → ∞`, `m·4` `<mtext>as</mtext>` `4m`: OpenStax's calculus and
-    /// algebra books, textbook sweep 17), not the attosecond, which a text marks as a unit (`\si{as}`).
-    package static let onlyWhenMarked: Set<String> = ["a", "at", "as"]
+    /// (`v = 0` `<mtext>at</mtext>` `t = 0`), not an attotonne, which no one weighs in.
+    package static let onlyWhenMarked: Set<String> = ["a", "at"]
+
+    /// Symbols that are units when set upright as a symbol (`3\,\mathrm{as}`, `<mi mathvariant="normal">as</mi>`) or
+    /// marked, never when set as text: `<mtext>as</mtext>` is the word "as" (`U → 0` `<mtext>as</mtext>` `r → ∞`, `m·4`
+    /// `<mtext>as</mtext>` `4m`: OpenStax's calculus and algebra books, textbook sweep 17), not the attosecond.
+    package static let notWhenText: Set<String> = ["as"]
 
     /// The key of a unit symbol as an unmarked formula writes it (after a quantity, in `\mathrm{}` or
     /// `\text{}`): ``writtenKey(_:)`` but for the symbols in ``onlyWhenMarked``.

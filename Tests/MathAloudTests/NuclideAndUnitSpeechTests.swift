@@ -463,8 +463,8 @@ struct NuclideAndUnitSpeechTests {
 
     /// siunitx's numbers, units and quantities read as what they print: a quantity's units as the same
     /// units written in `\mathrm` read ("9.81 meters per second squared"), a unit alone or a quantity's
-    /// one unit as a marked unit (`\SI{5}{\atto\second}` is attoseconds, where `5\,\mathrm{as}` is the
-    /// word), exponents, uncertainties, angles; options in brackets left; in every locale the units' words.
+    /// one unit as a marked unit (`\SI{2}{a}` is 2 years, where `2\,\mathrm{a}` may be the letter), exponents,
+    /// uncertainties, angles; options in brackets left; in every locale the units' words.
     @Test func siunitxNumbersUnitsAndQuantities() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         func say(_ tex: String) -> String { speaker.speak(tex: tex).text }
@@ -474,6 +474,7 @@ struct NuclideAndUnitSpeechTests {
         #expect(say(#"\SI[per-mode=symbol]{2}{\mol\per\litre}"#) == "2 moles per liter")
         #expect(say(#"\SI{3}{\joule\per\mole\per\kelvin}"#) == "3 joules per mole per kelvin")
         #expect(say(#"\SI{5}{\atto\second}"#) == "5 attoseconds")
+        #expect(say(#"\SI{2}{a}"#) == "2 years")
         #expect(say(#"\SI{10}{\kilo\ohm}"#) == "10 kiloohms")
         #expect(say(#"\SI{10}{\kohm}"#) == "10 kiloohms")
         #expect(say(#"\qty{2}{\umol}"#) == "2 micromoles")
@@ -494,8 +495,8 @@ struct NuclideAndUnitSpeechTests {
         #expect(de.speak(tex: #"\SI{3}{\kilo\gram}"#).text == de.speak(tex: #"3\,\mathrm{kg}"#).text)
     }
 
-    /// A text "as" between formulas is the word (`U → 0` as `r → ∞`), not the attosecond: the arrows around it
-    /// approach (also to plus or minus infinity).
+    /// A text "as" between formulas is the word (`U → 0` as `r → ∞`), not the attosecond (which `\mathrm{as}` after a
+    /// number is): the arrows around it approach (also to plus or minus infinity).
     @Test func theWordAsIsNoAttosecond() throws {
         let speaker = try SpeakerCache.shared.speaker(style: "clearspeak")
         let mathML = "<math><mi>U</mi><mo>→</mo><mn>0</mn><mspace width='0.2em'/><mtext>as</mtext><mspace width='0.2em'/>"

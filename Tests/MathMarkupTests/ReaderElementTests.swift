@@ -278,13 +278,14 @@ struct ReaderElementTests {
         #expect(result.root.strippingRanges() == expected)
     }
 
-    /// A sign written inside `mn` (hyphen-minus, minus, figure or en dash) is the minus before the number,
-    /// as publishers' tools write negative numbers and exponents; a sign alone, or before no digit, stays.
+    /// A sign written inside `mn` (hyphen-minus, minus, hyphens, figure or en dash) is the minus before the number,
+    /// as publishers' tools write negative numbers and exponents; a sign alone is the operator `<mo>` makes (textbook
+    /// sweep 17); a sign before no digit stays.
     @Test func signInsideNumberIsAMinus() {
-        for sign in ["-", "\u{2212}", "\u{2013}", "\u{2012}"] {
+        for sign in ["-", "\u{2212}", "\u{2013}", "\u{2012}", "\u{2011}"] {
             #expect(read("<mn>\(sign)5.2</mn>").root.strippingRanges() == row(mo("\u{2212}"), mn("5.2")), "\(sign)")
         }
-        #expect(read("<mn>−</mn>").root.strippingRanges() == mn("−"))
+        #expect(read("<mn>−</mn>").root.strippingRanges() == mo("−"))
         #expect(read("<mn>-x</mn>").root.strippingRanges() == mn("-x"))
         #expect(read("<mn>5-3</mn>").root.strippingRanges() == mn("5-3"))
     }

@@ -120,7 +120,7 @@ extension ParserCore {
         readArguments([.math], into: &invocation)
         let node = invocation.node(0)
         // A unit alone is marked, as is the one unit of a quantity: the analysis reads a marked unit as one
-        // whatever its symbol (`\SI{5}{\atto\second}` is attoseconds, where `5\,\mathrm{as}` is the word). The
+        // whatever its symbol (`\SI{2}{a}` is 2 years, where `2\,\mathrm{a}` may be the letter or the article). The
         // units of a product or quotient are not: the analysis of a quantity's units written in `\mathrm`
         // reads them as one ("9.81 meters per second squared").
         return form == .unit || single ? markedUnits(node) : node
