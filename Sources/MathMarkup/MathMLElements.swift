@@ -828,7 +828,9 @@ extension MathMLTreeBuilder {
             // sets some, textbook sweep 17) is that operator, as `<mo>` makes it: it was said as written ("e raised to the + power").
             // A comma stays a number here: between digits it is a decimal comma, elsewhere a row makes it the operator
             // (``rowItemsMended(_:)``).
-            if text.utf8.count <= 3, text.unicodeScalars.count == 1, let u = text.unicodeScalars.first, "+-−±∓;/∕×·*:=".unicodeScalars.contains(u) {
+            // (Told on its first byte first: nearly every number opens with a digit.)
+            if let b = text.utf8.first, b < 0x30 || b > 0x39, text.utf8.count <= 3, text.unicodeScalars.count == 1,
+               let u = text.unicodeScalars.first, "+-−±∓;/∕×·*:=".unicodeScalars.contains(u) {
                 return .node(Self.operatorLeaf(text, range: range, attributes: attrs.leftover), marker: nil)
             }
             if let struck = Self.struckOut(text, range: range, { MathNode(.number($0, variant: variant), range: range, attributes: attrs.leftover) }) {
@@ -1124,7 +1126,9 @@ extension MathMLTreeBuilder {
         // "del f", a product). So is the partial sign (`<mo>∂</mo><mi>f</mi>` over `<mo>∂</mo><mi>x</mi>`, 285 formulas of
         // OpenStax's Spanish calculus books): TeX's `\partial` is an identifier, and the fraction is the partial derivative
         // ("the partial derivative of f with respect to x"; it was "the fraction with numerator partial f…", textbook sweep 17).
-        if text == "\u{2207}" || text == "\u{2202}" {
+        // (Told on bytes, E2 88 87 and E2 88 82: a `String` comparison of every operator with the two cost +0.5 % of reading
+        // MathML, callgrind on 8,000 OpenStax formulas, session 52.)
+        if text.utf8.count == 3, text.utf8.last == 0x87 || text.utf8.last == 0x82, text == "\u{2207}" || text == "\u{2202}" {
             return .node(MathNode(.identifier(text, variant: nil), range: frame.range, attributes: attrs.leftover), marker: nil)
         }
         // A closing bracket or an ellipsis typed with a sentence's punctuation in one operator (`<mo>).</mo>`, `<mo>],</mo>`, as
