@@ -485,6 +485,7 @@ struct NuclideAndUnitSpeechTests {
         #expect(say(#"\SI{1.5 +- 0.2}{\metre}"#) == "1.5 plus or minus 0.2 meters")
         #expect(say(#"\num{1.23e-4}"#) == "1.23 times 10 to the negative 4 power")
         #expect(say(#"\num{12345,678}"#) == "12345.678")
+        #expect(say(#"\num{1,5 \pm 0,25}"#) == "1.5 plus or minus 0.25")
         #expect(say(#"\ang{12;5;30}"#) == "12 degrees, 5 minutes, 30 seconds")
         #expect(say(#"\si{\kilo\gram}"#) == "kilograms")
         #expect(say(#"\unit{km}"#) == "kilometers")

@@ -142,12 +142,14 @@ extension ParserCore {
         func isDigit(_ k: Int) -> Bool { k >= 0 && k < items.count && items[k].kind == .character && items[k].scalar.properties.numericType != nil && items[k].scalar.isASCII }
         func char(_ c: Unicode.Scalar) -> Token { Token(.character, scalar: c, range: r) }
         // The decimals of the mantissa read so far (for an uncertainty in parentheses).
-        var decimals = 0, afterPoint = false
+        var decimals = 0, afterPoint = false, sawPoint = false
         while i < items.count {
             let t = items[i]
             if t.kind == .character {
                 let c = t.scalar
-                if (c == "," || c == ".") && isDigit(i - 1) && isDigit(i + 1) || (c == "." || c == ",") && isDigit(i + 1) && out.isEmpty {
+                // The first decimal marker only (`\num{1,2,3}` keeps its later commas).
+                if !sawPoint, (c == "," || c == ".") && isDigit(i - 1) && isDigit(i + 1) || (c == "." || c == ",") && isDigit(i + 1) && out.isEmpty {
+                    sawPoint = true
                     out.append(char("."))
                     afterPoint = true
                     decimals = 0
@@ -173,6 +175,7 @@ extension ParserCore {
                     out += controlSequence("pm", r)
                     i += 2
                     afterPoint = false
+                    sawPoint = false
                     continue
                 }
                 if c == "(", isDigit(i - 1), let close = items[(i + 1)...].firstIndex(where: { $0.isCharacter(")") }),
@@ -188,6 +191,10 @@ extension ParserCore {
                     continue
                 }
                 if isDigit(i) && afterPoint { decimals += 1 }
+            } else if t.kind == .controlSequence {
+                // After `\pm`, `\times`… a number of its own, with its own point.
+                afterPoint = false
+                sawPoint = false
             }
             out.append(t)
             i += 1
