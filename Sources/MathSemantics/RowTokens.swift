@@ -1438,8 +1438,9 @@ extension Analyzer {
             } else if case .identifier(let p, .normal) = m.kind, UnitSymbols.prefixesWrittenApart.contains(p),
                       case .identifier("Ω", _) = (next.kind == .superscript && next.children.count == 2 ? next.children[0] : next).groupContent.kind,
                       let end = m.range?.upperBound, end == next.range?.lowerBound {
-                // An upright prefix against an Omega (`\mathrm{k\Omega}`, `\mathrm{M}\Omega`, siunitx's `\kilo\ohm`): TeX
-                // makes two identifiers of what `kΩ` written in one piece is, the kiloohm ("10 k Omega", textbook sweep 17).
+                // An upright prefix against an Omega, nothing between them in the source (`\mathrm{k\Omega}`, `\mathrm{kΩ}`):
+                // TeX makes two identifiers of what `kΩ` written in one piece is, the kiloohm ("10 k Omega", textbook sweep 17).
+                // (`\mathrm{M}\Omega`, a brace between them, stays as written.)
                 prefix = p == "μ" ? "µ" : p
                 ohm = true
             } else {

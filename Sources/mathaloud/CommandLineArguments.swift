@@ -279,8 +279,9 @@ extension CommandLineArguments {
 
     /// `--macros FILE` (repeatable): the files' TeX definitions, one after the other. Each file's
     /// problems (a definition TeX cannot read) are printed as warnings with its name, line and column:
-    /// the definitions that could be read still hold. A file that cannot be read is an error that
-    /// exits with `.io`.
+    /// the definitions that could be read still hold. Each file is read after the ones before it, as the
+    /// parser reads them, so that it may redefine or use their macros. A file that cannot be read is an
+    /// error that exits with `.io`.
     func macroFiles() throws(UsageError) -> String {
         var definitions = ""
         for file in values("--macros") {
@@ -289,9 +290,16 @@ extension CommandLineArguments {
                 throw UsageError("--macros: \(error)", exitCode: .io)
             }
             var options = TeXParserOptions()
-            options.definitions = text
+            let offset = definitions.utf8.count
+            options.definitions = definitions + text
             let renderer = DiagnosticRenderer(source: SourceText(text), inputName: file)
             for var diagnostic in TeXParser(options: options).definitionDiagnostics {
+                // The earlier files' problems were reported with them; this file's ranges are moved into it.
+                guard let range = diagnostic.range, range.lowerBound >= offset else { continue }
+                diagnostic.range = SourceRange(range.lowerBound - offset, range.upperBound - offset)
+                diagnostic.fixIts = diagnostic.fixIts.filter { $0.range.lowerBound >= offset }.map {
+                    .init(range: SourceRange($0.range.lowerBound - offset, $0.range.upperBound - offset), replacement: $0.replacement)
+                }
                 diagnostic.severity = .warning
                 Output.error(renderer.terminal(diagnostic) + "\n")
             }

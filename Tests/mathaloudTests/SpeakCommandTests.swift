@@ -65,6 +65,13 @@ import Testing
         #expect(converted.status == 0)
         #expect(converted.stdout.contains("aria-label=\"x is a member of the real numbers\""), "\(converted.stdout)")
 
+        // A later file may redefine an earlier file's macro: no warning that it "was not defined".
+        let redo = dir.appendingPathComponent("redo.tex")
+        try Data("\\renewcommand{\\RR}{\\mathbb{Q}}\n".utf8).write(to: redo)
+        let redefined = try runCLI(["speak", "--macros", preamble.path, "--macros", redo.path, #"x \in \RR"#])
+        #expect(redefined.stdout == "x is a member of the rational numbers\n")
+        #expect(redefined.stderr.isEmpty, "\(redefined.stderr)")
+
         let missing = try runCLI(["speak", "--macros", dir.appendingPathComponent("absent.tex").path, "x"])
         #expect(missing.status == 3)
         #expect(missing.stderr == "mathaloud: --macros: cannot read \(dir.appendingPathComponent("absent.tex").path): No such file or directory\n")

@@ -222,7 +222,7 @@ extension ParserCore {
             prefix = ""; nextPower = nil; per = false
         }
         func powerOfLast(_ p: [Unicode.Scalar]) {
-            guard !units.isEmpty else { return }
+            guard !units.isEmpty, !p.isEmpty else { return }
             let negative = units[units.count - 1].power.first == "-"
             units[units.count - 1].power = (negative ? ["-"] : []) + p
         }
@@ -254,7 +254,7 @@ extension ParserCore {
                         }
                     } else if i < tokens.count { argument.append(tokens[i]); i += 1 }
                     let p = argument.filter { $0.kind == .character }.map(\.scalar)
-                    if n == "tothe" { powerOfLast(p) } else if n == "raiseto" { nextPower = String(String.UnicodeScalarView(p)) }
+                    if n == "tothe" { powerOfLast(p) } else if n == "raiseto", !p.isEmpty { nextPower = String(String.UnicodeScalarView(p)) }
                 case "cancel": break
                 case "degree": add("", mark: "circ")
                 case "arcminute": add("", mark: "'")
