@@ -827,7 +827,7 @@ extension MathMLTreeBuilder {
             // An operator typed alone as a number (`<mn>/</mn>`, `<msup><mi>e</mi><mn>+</mn></msup>`, as OpenStax's Polish physics
             // sets some, textbook sweep 17) is that operator, as `<mo>` makes it: it was said as written ("e raised to the + power").
             // A comma stays a number here: between digits it is a decimal comma, elsewhere a row makes it the operator
-            // (``rowItemsMended(_:)``).
+            // (``decimalsJoined(_:)``).
             // (Told on its first byte first: nearly every number opens with a digit.)
             if let b = text.utf8.first, b < 0x30 || b > 0x39, text.utf8.count <= 3, text.unicodeScalars.count == 1,
                let u = text.unicodeScalars.first, "+-−±∓;/∕×·*:=".unicodeScalars.contains(u) {

@@ -411,15 +411,19 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         func isDigits(_ t: String) -> Bool { !t.isEmpty && t.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
         // A point set as an operator or as text alone (`<mtext>.</mtext>`, as OpenStax's College Physics sets 1,900 of its
         // decimals: `<mn>2</mn><mtext>.</mtext><mn>00</mn>`, which was "2, 00", a list's pause).
-        // A comma set as a number of its own between digits (`<mn>41</mn><mn>,</mn><mn>2</mn>`, as OpenStax's Polish physics sets
-        // its decimal commas, textbook sweep 17) is the decimal mark too: a list's comma is an operator.
         func isPoint(_ n: MathNode) -> Bool {
             switch n.kind {
             case .operator(let t, _): t == "."
             case .text(let t, nil): t == "."
-            case .number(let t, nil): t.utf8.count == 1 && t.utf8.first == 0x2C
             default: false
             }
+        }
+        // A comma set as a number of its own (`<mn>41</mn><mn>,</mn><mn>2</mn>`, as OpenStax's Polish physics sets its decimal
+        // commas, textbook sweep 17): between digits the decimal mark (also before three digits, `<mn>0</mn><mn>,</mn><mn>001</mn>`:
+        // the one source that sets commas so writes its decimals so, where digit groups are typed into one token, `<mn>1,</mn>`,
+        // below); elsewhere the list's comma `<mo>` makes (the reader of `mn` leaves it for this pass).
+        func isCommaNumber(_ n: MathNode) -> Bool {
+            if case .number(let t, nil) = n.kind { t.utf8.count == 1 && t.utf8.first == 0x2C } else { false }
         }
         // Digits that begin a row: an author's row (`<mn>2</mn><mtext>.</mtext><mrow><mtext>00</mtext><mo>×</mo>…`) or a token
         // the reader split (`<mn>0 m</mn>`, `<mtext>80 m/s</mtext>`): the row with `a` and a point put before them, or nil.
@@ -444,7 +448,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         // the last of them; nil when no point and digits follow.
         func decimal(after a: String, _ start: MathNode, at i: Int) -> (MathNode, end: Int)? {
             guard i + 1 < nodes.count else { return nil }
-            if isPoint(nodes[i + 1]) {
+            if isPoint(nodes[i + 1]) || isCommaNumber(nodes[i + 1]) {
                 // An empty row between the point and the digits is nothing (empty tokens, `<mtext>.</mtext><mi/><mtext>8 m/s</mtext>`,
                 // are gone already: ``emptyTokensDropped(_:)``).
                 var k = i + 2
@@ -584,7 +588,7 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
                 joined("." + b, through: i + 1)
                 continue
             }
-            out.append(n)
+            out.append(isCommaNumber(n) ? operatorLeaf(",", range: n.range, attributes: n.attributes) : n)
             i += 1
         }
         nodes = out
@@ -634,22 +638,9 @@ final class MathMLTreeBuilder: NSObject, XMLParserDelegate {
         emptyTokensDropped(&nodes)
         bracketsSetApart(&nodes)
         decimalsJoined(&nodes)
-        commaNumbersAsOperators(&nodes)
         stopsAfterNumbersSplit(&nodes)
         marksWithEllipsisSplit(&nodes)
         barsBeforeEmptyScripts(&nodes)
-    }
-
-    /// A comma set as a number of its own that joins no decimal (`<mi>x</mi><mn>,</mn><mi>y</mi>`, as OpenStax's Polish physics sets
-    /// some lists: "x , y") is the comma `<mo>` makes (``MathMLTreeBuilder``'s reading of `mn` leaves it for ``decimalsJoined(_:)``).
-    static func commaNumbersAsOperators(_ nodes: inout [MathNode]) {
-        for i in nodes.indices {
-            // Told on bytes: a `String` comparison for every node of every row cost +0.3 % of reading MathML (callgrind on
-            // 8,000 OpenStax formulas, session 52).
-            if case .number(let t, _) = nodes[i].kind, t.utf8.count == 1, t.utf8.first == 0x2C {
-                nodes[i] = operatorLeaf(",", range: nodes[i].range, attributes: nodes[i].attributes)
-            }
-        }
     }
 
     /// A vertical bar followed by scripts on nothing (`<mo>|</mo><msub><mrow/><mrow><mi>x</mi><mo>=</mo><mn>1</mn></mrow></msub>`,
