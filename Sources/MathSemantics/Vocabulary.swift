@@ -32,9 +32,9 @@ package enum Vocabulary {
     /// packed name (``packed(_:)``).
     private static let names: [(UInt64, PropertyAtom)] = table([
         (.trig, ["sin", "cos", "tan", "sec", "csc", "cot", "cosec", "tg", "ctg", "cotg",
-                 "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "arctg", "arcctg", "sen", "arcsen"]),
+                 "arcsin", "arccos", "arctan", "arcsec", "arccsc", "arccot", "arctg", "arcctg"]),
         (.hyperbolic, ["sinh", "cosh", "tanh", "sech", "csch", "coth", "sh", "ch", "th", "cth",
-                       "arsinh", "arcosh", "artanh", "arcsinh", "arccosh", "arctanh", "senh", "senoh", "arcsenh", "argsenh"]),
+                       "arsinh", "arcosh", "artanh", "arcsinh", "arccosh", "arctanh"]),
         (.log, ["log", "lg", "lb"]),
         (.ln, ["ln"]),
         (.exp, ["exp"]),
@@ -42,24 +42,21 @@ package enum Vocabulary {
                   "sgn", "sign", "tr", "Tr", "rank", "diag", "span", "Re", "Im", "mod", "erf", "Res", "var", "Var",
                   "cov", "Cov", "id", "im", "coker", "End", "Aut", "Hom", "Ext", "Tor", "supp", "vol", "arg max",
                   "arg min", "argmax", "argmin", "ess sup", "ess inf"]),
-        (.limit, ["lim", "lím", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim"]),
-    ])
+        (.limit, ["lim", "lim sup", "lim inf", "limsup", "liminf", "inj lim", "proj lim", "injlim", "projlim", "plim"]),
+    ], spellings: spellings)
 
     /// The names other languages' schools spell otherwise, and the name each spelling is: the sine as Spanish,
     /// Portuguese, Catalan and Italian write it (`sen`, `senh`, `arcsen`; OpenStax's Spanish calculus books set 2,099
-    /// of them, textbook sweep 17) and the limit with the accent the RAE writes (`lím`). The analysis classes them as
-    /// the name; a locale without words for the spelling says its words for the name (``Lexicon``).
-    package static func name(spelled spelling: String) -> String? {
-        switch spelling {
-        case "sen": return "sin"
-        case "arcsen": return "arcsin"
-        case "senh", "senoh": return "sinh"
-        case "arcsenh": return "arcsinh"
-        case "argsenh": return "arsinh"
-        case "lím": return "lim"
-        default: return nil
-        }
-    }
+    /// of them, textbook sweep 17) and the limit with the accent the RAE writes (`lím`). The analysis classes each as
+    /// its name (the table above takes them from here); a locale without words for the spelling says its words for the
+    /// name (``Lexicon``).
+    private static let spellings: [String: String] = [
+        "sen": "sin", "arcsen": "arcsin", "senh": "sinh", "senoh": "sinh", "arcsenh": "arcsinh", "argsenh": "arsinh",
+        "lím": "lim",
+    ]
+
+    /// The name `spelling` spells (``spellings``), nil for any other text.
+    package static func name(spelled spelling: String) -> String? { spellings[spelling] }
 
     /// Whether a function of this name takes a set (`\max\{a, b\}`, `\inf\{x : f(x) > 0\}`): braces after
     /// it are a set, where after another function's name (`\exp\{-x^2\}`) they group its argument.
@@ -92,10 +89,12 @@ package enum Vocabulary {
     }
 
     /// A lookup table of names by packed name, sorted for ``find(_:in:)``.
-    private static func table(_ groups: [(PropertyAtom, [String])]) -> [(UInt64, PropertyAtom)] {
+    private static func table(_ groups: [(PropertyAtom, [String])], spellings: [String: String] = [:]) -> [(UInt64, PropertyAtom)] {
         var entries: [(UInt64, PropertyAtom)] = []
         for (atom, names) in groups {
             for name in names { entries.append((packed(name)!, atom)) }
+            // A spelling of a name has the name's class.
+            for (spelling, name) in spellings where names.contains(name) { entries.append((packed(spelling)!, atom)) }
         }
         return entries.sorted { $0.0 < $1.0 }
     }
