@@ -487,6 +487,7 @@ struct NuclideAndUnitSpeechTests {
         #expect(say(#"\num{12345,678}"#) == "12345.678")
         #expect(say(#"\num{1,5 \pm 0,25}"#) == "1.5 plus or minus 0.25")
         #expect(say(#"\ang{12;5;30}"#) == "12 degrees, 5 minutes, 30 seconds")
+        #expect(say(#"\SI{3}{\arcsecond}"#) == "3 arcseconds")
         #expect(say(#"\si{\kilo\gram}"#) == "kilograms")
         #expect(say(#"\unit{km}"#) == "kilometers")
         #expect(say(#"5\,\mathrm{k\Omega}"#) == "5 kiloohms")

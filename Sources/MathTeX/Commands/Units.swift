@@ -19,6 +19,10 @@ enum UnitCommands {
 
     enum Form { case number, unit, quantity, angle }
 
+    /// What siunitx prints right after a number, with no space and no font: the degree, the minute and the second of
+    /// arc (`\ang`'s parts; the unit `\degree`), the percent sign.
+    enum Mark { case degree, arcminute, arcsecond, percent }
+
     /// The unit macros: the SI units (base and derived, with their alternative spellings), the non-SI
     /// units siunitx names, and what each prints.
     static let units: [String: String] = [
@@ -66,8 +70,8 @@ extension ParserCore {
     private struct PrintedUnit {
         var symbol: [Unicode.Scalar]
         var power: [Unicode.Scalar] = ["1"]
-        /// `\degree`, `\arcminute`, `\arcsecond`, `\percent`: a mark after the number, no space, no font.
-        var mark: String? = nil
+        /// `\degree`, `\arcminute`, `\arcsecond`, `\percent`: a mark after the number.
+        var mark: UnitCommands.Mark? = nil
     }
 
     /// Reads a siunitx command: its options (left), then its number, unit or both, and returns the tree of
@@ -92,19 +96,12 @@ extension ParserCore {
             out += siNumber(arguments[0], r)
         case .angle:
             // `\ang{1;2;3}`: degrees, minutes and seconds (a part may be empty: `\ang{;;5}`).
-            let marks = [["\\circ"], ["'"], ["'", "'"]]
             var part: [Token] = [], parts: [[Token]] = []
             for t in arguments[0] { if t.isCharacter(";") { parts.append(part); part = [] } else { part.append(t) } }
             parts.append(part)
+            let marks: [UnitCommands.Mark] = [.degree, .arcminute, .arcsecond]
             for (i, p) in parts.prefix(3).enumerated() where p.contains(where: { $0.kind != .space }) {
-                out += siNumber(p, r)
-                for m in marks[i] {
-                    if m == "'" { out.append(Token(.character, scalar: "'", range: r)) } else {
-                        out += [Token(.superscript, scalar: "^", range: r), Token(.beginGroup, scalar: "{", range: r)]
-                        out += controlSequence("circ", r)
-                        out.append(Token(.endGroup, scalar: "}", range: r))
-                    }
-                }
+                out += siNumber(p, r) + markTokens(of: marks[i], r)
             }
         case .unit:
             out += siUnits(arguments[0], r, afterNumber: false).tokens
@@ -124,6 +121,18 @@ extension ParserCore {
         // units of a product or quotient are not: the analysis of a quantity's units written in `\mathrm`
         // reads them as one ("9.81 meters per second squared").
         return form == .unit || single ? markedUnits(node) : node
+    }
+
+    /// The tokens of a mark siunitx prints after a number (`^{\circ}`, `'`, `''`, `\%`).
+    private func markTokens(of mark: UnitCommands.Mark, _ r: SourceRange) -> [Token] {
+        switch mark {
+        case .degree:
+            return [Token(.superscript, scalar: "^", range: r), Token(.beginGroup, scalar: "{", range: r)] + controlSequence("circ", r)
+                + [Token(.endGroup, scalar: "}", range: r)]
+        case .arcminute: return [Token(.character, scalar: "'", range: r)]
+        case .arcsecond: return [Token(.character, scalar: "'", range: r), Token(.character, scalar: "'", range: r)]
+        case .percent: return controlSequence("%", r)
+        }
     }
 
     /// The control sequence `name` as a token at `range` (none when the tables do not know it).
@@ -212,7 +221,7 @@ extension ParserCore {
         var kept: [[Token]] = []    // per unit, what is written before it
         var prefix = "", nextPower: String? = nil, per = false
         var i = 0
-        func add(_ symbol: String, mark: String? = nil) {
+        func add(_ symbol: String, mark: UnitCommands.Mark? = nil) {
             var u = PrintedUnit(symbol: Array((prefix + symbol).unicodeScalars), mark: mark)
             if let p = nextPower { u.power = Array(p.unicodeScalars) }
             if per { u.power = Array(("-" + (u.power == ["1"] ? "1" : String(String.UnicodeScalarView(u.power)))).unicodeScalars) }
@@ -256,10 +265,11 @@ extension ParserCore {
                     let p = argument.filter { $0.kind == .character }.map(\.scalar)
                     if n == "tothe" { powerOfLast(p) } else if n == "raiseto", !p.isEmpty { nextPower = String(String.UnicodeScalarView(p)) }
                 case "cancel": break
-                case "degree": add("", mark: "circ")
-                case "arcminute": add("", mark: "'")
-                case "arcsecond": add("", mark: "''")
-                case "percent": add("", mark: "%")
+                case "degree": add("", mark: .degree)
+                // The minute and second of arc as the units `arcmin` and `arcsec` (primes after a number alone are feet and inches).
+                case "arcminute": add("arcmin")
+                case "arcsecond": add("arcsec")
+                case "percent": add("", mark: .percent)
                 case "degreeCelsius": add("°C")
                 case "mu": prefix += "µ"
                 case "Omega": add("Ω")
@@ -276,7 +286,7 @@ extension ParserCore {
                 }
                 add(symbol)
             case .character where t.scalar == "%":
-                add("", mark: "%")
+                add("", mark: .percent)
             case .character where t.scalar == "." || t.scalar == "~" || t.scalar == "*":
                 continue
             case .active, .space:
@@ -307,13 +317,7 @@ extension ParserCore {
             if let mark = u.mark {
                 out += before
                 if k == 0 && !afterNumber { out += [Token(.beginGroup, scalar: "{", range: r), Token(.endGroup, scalar: "}", range: r)] }
-                switch mark {
-                case "circ":
-                    out += [Token(.superscript, scalar: "^", range: r), Token(.beginGroup, scalar: "{", range: r)]
-                    out += controlSequence("circ", r) + [Token(.endGroup, scalar: "}", range: r)]
-                case "%": out += controlSequence("%", r)
-                default: out += mark.unicodeScalars.map(char)
-                }
+                out += markTokens(of: mark, r)
                 continue
             }
             if (k > 0 || afterNumber) && before.isEmpty { out += controlSequence(",", r) }
