@@ -705,7 +705,8 @@ extension Analyzer {
                 }
                 // A unit's letters set each as an upright identifier in a row of their own after a number (`<mn>25</mn>
                 // <mrow><mi mathvariant="normal">k</mi><mi mathvariant="normal">g</mi></mrow>`, as OpenStax's Polish physics sets
-                // 555 units: "25 k g", textbook sweep 17) are the unit they spell, as `<mi mathvariant="normal">kg</mi>` is.
+                // 555 units: "25 k g", textbook sweep 17) are the unit they spell, as `<mi mathvariant="normal">kg</mi>` is; so is
+                // the group TeX makes of `\mathrm{k\Omega}` (a letter it does not join to the others: "5 k Omega" before).
                 if items.count > 0, items[items.count - 1].kind == .number, let unit = uprightLettersUnit(m) {
                     items.push(madeItem(unit))
                     continue
@@ -1426,7 +1427,6 @@ extension Analyzer {
         func microPrefixed(_ k: Int) -> (text: String, key: String, power: Int?, range: SourceRange?)? {
             guard k + 1 < end, let m = items[k].raw, let next = items[k + 1].raw else { return nil }
             let prefix: String
-            var ohm = false
             if case .identifier(let mu, _) = m.kind, mu == "μ" || mu == "µ" {
                 prefix = "µ"
             } else if case .text(let p, _) = m.kind, UnitSymbols.prefixesWrittenApart.contains(p),
@@ -1435,14 +1435,6 @@ extension Analyzer {
                 // Another prefix only as MathML texts side by side, nothing between them in the source: `m`
                 // and `s` with a space between (`\mathrm{m\,s}`, `<mspace/>`) are meters and seconds.
                 prefix = p == "μ" ? "µ" : p
-            } else if case .identifier(let p, .normal) = m.kind, UnitSymbols.prefixesWrittenApart.contains(p),
-                      case .identifier("Ω", _) = (next.kind == .superscript && next.children.count == 2 ? next.children[0] : next).groupContent.kind,
-                      let end = m.range?.upperBound, end == next.range?.lowerBound {
-                // An upright prefix against an Omega, nothing between them in the source (`\mathrm{k\Omega}`, `\mathrm{kΩ}`):
-                // TeX makes two identifiers of what `kΩ` written in one piece is, the kiloohm ("10 k Omega", textbook sweep 17).
-                // (`\mathrm{M}\Omega`, a brace between them, stays as written.)
-                prefix = p == "μ" ? "µ" : p
-                ohm = true
             } else {
                 return nil
             }
@@ -1452,7 +1444,7 @@ extension Analyzer {
                 unitNode = next.children[0].groupContent
                 power = p
             }
-            guard let t = ohm ? "Ω" : uprightSymbol(unitNode) else { return nil }
+            guard let t = uprightSymbol(unitNode) else { return nil }
             // The prefix's unit may be a quotient's numerator (`<mi>μ</mi><msup><mtext>C/m</mtext><mn>2</mn></msup>`, as OpenStax's
             // physics sets a charge density: "30 mu coulombs per square meter", textbook sweep 13); the power is then the denominator's.
             let quotient = t.containsASCII(0x2F)
