@@ -284,7 +284,8 @@ extension Analyzer {
         let sole = addOperators(since: operators)
         // `17 \equiv 2 \pmod{5}`: rules read ≡ as "is congruent to" next to a modulus.
         if hasModulo { b.flag(.hasModulo) }
-        let n = b.finish(.relation, mark)
+        var n = b.finish(.relation, mark)
+        if sole == "=", let marked = vectorEquation(n) { n = marked }
         // Double and triple bonds of a structural formula (`CH_2=CH_2`) and the arrows of a chemical
         // equation written as mathematics (`2H_2 + O_2 → 2H_2O`, nuclides) read as chemistry.
         // A bond chain holds a chemical formula among its items: without one, the chain is not looked
@@ -304,6 +305,119 @@ extension Analyzer {
             else if tree.isReaction(items, equilibrium: equilibrium) { return flagged(elementsOfSpecies(n), .chemical) }
         }
         return n
+    }
+
+    /// An equation one side of which is a vector (a bold letter, a letter with a vector arrow, a vector
+    /// function, a gradient, components in angle brackets, or a sum, multiple or quotient of such: `\mathbf{v} = ⟨x, y⟩`,
+    /// `\mathbf{u} + \mathbf{v} = ⟨x_1 + x_2, y_1 + y_2⟩`, `⟨x, y⟩ = ⟨x, 0⟩ + ⟨0, y⟩`) has no inner
+    /// product among its terms, which are numbers: angle brackets there hold a vector's components
+    /// (OpenStax's Calculus volume 3 and College Algebra, textbook sweep 18). `relation` with those
+    /// brackets marked ``PropertyName/components``, or nil when nothing changes.
+    mutating func vectorEquation(_ relation: NodeID) -> NodeID? {
+        let links = Array(tree.children(relation))
+        guard links.contains(where: { $0.role == SemanticRole.item.rawValue && vectorValued($0.node, depth: 0) }) else { return nil }
+        var changed = false
+        let mark = b.mark()
+        for l in links {
+            var node = l.node
+            if l.role == SemanticRole.item.rawValue, let marked = componentsMarked(node, depth: 0) {
+                node = marked
+                changed = true
+            }
+            b.add(child: node, roleNumber: l.role)
+        }
+        b.copyProperties(of: relation)
+        guard changed else { b.discard(mark); return nil }
+        return b.finish(.relation, mark, text: tree.text(relation), range: range(relation))
+    }
+
+    /// An equation of vectors set across a table row's cells (`\mathbf{v} &= ⟨x_t − x_i, y_t − y_i⟩`, MathML
+    /// cells `r(t)`, `=`, `⟨t, c⟩`), or a row going on with the equation of the row before it (its first
+    /// cell empty or opening with the relation: `= ⟨a, b⟩`): the angle brackets of its cells hold a vector's components, as in one cell
+    /// (``vectorEquation(_:)``). Marks them in `cells`; whether the next row may go on with it.
+    mutating func vectorEquationRow(_ cells: inout [NodeID], continuing: Bool) -> Bool {
+        func equals(_ n: NodeID) -> Bool {
+            switch kind(n) {
+            case .operator: return tree.text(n) == "="
+            case .relation: return tree.string(n, .operators) == "="
+            default: return false
+            }
+        }
+        guard let first = cells.first, cells.contains(where: equals) else { return false }
+        let goesOn = continuing && (kind(first) == .empty
+            || kind(first) == .relation && tree.childCount(first) > 0 && tree.child(first, at: 0).role == SemanticRole.operator.rawValue)
+        guard goesOn || cells.contains(where: { vectorValued($0, depth: 0) || relationWithVector($0) }) else { return false }
+        for k in cells.indices {
+            if let marked = componentsMarked(cells[k], depth: 0) { cells[k] = marked }
+        }
+        return true
+    }
+
+    /// A relation one of whose items is a vector (a cell `= ⟨1, 2⟩` going on with the cell before it).
+    func relationWithVector(_ n: NodeID) -> Bool {
+        kind(n) == .relation && tree.children(n).contains { $0.role == SemanticRole.item.rawValue && vectorValued($0.node, depth: 0) }
+    }
+
+    /// Whether `n` is a vector: see ``vectorEquation(_:)``.
+    func vectorValued(_ n: NodeID, depth: Int) -> Bool {
+        guard depth < 6 else { return false }
+        func anyItem(_ n: NodeID) -> Bool {
+            tree.children(n).contains { $0.role == SemanticRole.item.rawValue && vectorValued($0.node, depth: depth + 1) }
+        }
+        switch kind(n) {
+        case .identifier: return tree.string(n, .font)?.hasPrefix("bold") ?? false
+        case .accent: return tree.string(n, .accentName) == "vector"
+        case .angleBrackets: return has(n, .components)
+        case .application: return child(n, .function).map { vectorValued($0, depth: depth + 1) } ?? false
+        case .subscript, .primes: return child(n, .base).map { vectorValued($0, depth: depth + 1) } ?? false
+        case .prefix:
+            // A gradient (`∇g = ⟨x, y⟩`) is a vector, whatever its operand.
+            if tree.string(n, .operator) == "nabla" { return true }
+            return child(n, .argument).map { vectorValued($0, depth: depth + 1) } ?? false
+        case .fenced: return child(n, .content).map { vectorValued($0, depth: depth + 1) } ?? false
+        case .fraction: return child(n, .numerator).map { vectorValued($0, depth: depth + 1) } ?? false
+        case .impliedTimes, .list: return anyItem(n)
+        case .infix: return Self.additive(tree.string(n, .operators)) && anyItem(n)
+        default: return false
+        }
+    }
+
+    /// Whether infix operators (``PropertyName/operators``) are only plus and minus signs.
+    static func additive(_ operators: String?) -> Bool {
+        operators.map { $0.unicodeScalars.allSatisfy { $0 == "+" || $0 == "−" || $0 == "-" || $0 == " " } } ?? false
+    }
+
+    /// Whether infix operators are only signs of multiplication (`r · ⟨x, y⟩`, a scalar multiple).
+    static func multiplicative(_ operators: String?) -> Bool {
+        operators.map { $0.unicodeScalars.allSatisfy { $0 == "⋅" || $0 == "·" || $0 == "×" || $0 == "∗" || $0 == " " } } ?? false
+    }
+
+    /// `n` with the angle brackets of two terms in it (itself, or a term of a sum, a product, a negation,
+    /// a list, a relation, parentheses or a numerator) marked as a vector's components; nil when there are none.
+    mutating func componentsMarked(_ n: NodeID, depth: Int) -> NodeID? {
+        guard depth < 6 else { return nil }
+        switch kind(n) {
+        case .angleBrackets:
+            guard !has(n, .components), let content = child(n, .content), kind(content) == .list, tree.childCount(content) == 3
+            else { return nil }
+            return flagged(n, .components)
+        case .infix where Self.additive(tree.string(n, .operators)) || Self.multiplicative(tree.string(n, .operators)),
+             .impliedTimes, .prefix, .fenced, .list, .fraction, .relation:
+            let links = Array(tree.children(n))
+            var marked: [NodeID?] = []
+            for l in links {
+                let inner = l.role == SemanticRole.operator.rawValue || l.role == SemanticRole.denominator.rawValue
+                    ? nil : componentsMarked(l.node, depth: depth + 1)
+                marked.append(inner)
+            }
+            guard marked.contains(where: { $0 != nil }) else { return nil }
+            let mark = b.mark()
+            for (l, m) in zip(links, marked) { b.add(child: m ?? l.node, roleNumber: l.role) }
+            b.copyProperties(of: n)
+            return b.finish(kind(n), mark, text: tree.text(n), range: range(n))
+        default:
+            return nil
+        }
     }
 
     /// Logical connectives (⟺ ⇔ ⟹ ⇒ ⟸ ⇐: `\iff`, `\implies`, `\Rightarrow`…) bind looser than the relations

@@ -400,23 +400,69 @@ extension Analyzer {
     }
 
     /// Whether angle brackets around `content` hold a vector's components, not the two vectors of an
-    /// inner product: a list of three children (`⟨a, b⟩`: two items and their comma) with a number, or a
-    /// ``SemanticKind/prefix`` operator on a number (`−3`), on one side (`⟨1, 2⟩`, `⟨−2, 2 sin t⟩`,
-    /// `⟨t, 1⟩`), or a fraction first and a fraction or a prefix expression last (the gradient
-    /// `⟨∂f/∂x, ∂f/∂y⟩`). No vector or function an inner product takes is a number (ClearSpeak's
-    /// `components` readings, textbook sweep 11).
+    /// inner product: a list of three children (`⟨a, b⟩`: two items and their comma) of which one item
+    /// is nothing an inner product takes (``innerProductOperand(_:depth:)``): a number or a signed one
+    /// (`⟨1, 2⟩`, `⟨−2, 2 sin t⟩`, `⟨t, 1⟩`), a fraction (the gradient `⟨∂f/∂x, ∂f/∂y⟩`), a power
+    /// (`⟨t, t²⟩`) or a function applied (`⟨cos t, sin t⟩`, `⟨e^{−t} cos t, e^{−t} sin t⟩`, `⟨f(t), g(t)⟩`):
+    /// a vector function's components, as calculus textbooks write them (OpenStax's Calculus volume 3,
+    /// textbook sweeps 11 and 18). `⟨u, v⟩`, `⟨Ax, y⟩`, `⟨u + v, w⟩` and `⟨f, g⟩` stay inner products.
     func holdsComponents(_ content: NodeID) -> Bool {
         guard tree.kind(content) == .list, tree.childCount(content) == 3 else { return false }
         let first = tree.child(content, at: 0).node, last = tree.child(content, at: 2).node
-        func signedNumber(_ n: NodeID) -> Bool {
-            switch tree.kind(n) {
-            case .number: return true
-            case .prefix: return tree.child(n, .argument).map { tree.kind($0) == .number } ?? false
-            default: return false
+        return !innerProductOperand(first, depth: 0) || !innerProductOperand(last, depth: 0)
+    }
+
+    /// Whether `n` may be a vector (or a function) an inner product takes: a letter in any font, with
+    /// accents, primes, indices or an adjoint or transpose mark (`u`, `\vec u`, `\mathbf{x}_i`, `f'`,
+    /// `A^T`, `u^*`), an inverse of such (`A^{-1}`), and a product, sum, difference or negation of those
+    /// (`Ax`, `A^T y`, `u + v`, `−u`, `∇f`), in parentheses or not. Not a number, a fraction, a power
+    /// (`t²`, `e^t`), an application (`cos t`, `f(t)`) or anything else.
+    func innerProductOperand(_ n: NodeID, depth: Int) -> Bool {
+        guard depth < 8 else { return false }
+        func items(_ n: NodeID, _ test: (NodeID) -> Bool) -> Bool {
+            for i in 0 ..< tree.childCount(n) {
+                let l = tree.child(n, at: i)
+                guard l.role == SemanticRole.item.rawValue else { continue }
+                if !test(l.node) { return false }
             }
+            return true
         }
-        if signedNumber(first) || signedNumber(last) { return true }
-        return tree.kind(first) == .fraction && (tree.kind(last) == .fraction || tree.kind(last) == .prefix)
+        switch tree.kind(n) {
+        case .identifier:
+            return true
+        case .operator:
+            // A placeholder dot (`⟨·, ·⟩`: the inner product as a function).
+            let u = tree.soleScalar(n)
+            return u == "⋅" || u == "·" || u == "∙"
+        case .accent, .subscript, .primes:
+            return child(n, .base).map { innerProductOperand($0, depth: depth + 1) } ?? false
+        case .power:
+            guard let base = child(n, .base), let e = child(n, .exponent),
+                  innerProductOperand(base, depth: depth + 1) else { return false }
+            if (kind(e) == .operator || kind(e) == .identifier) && tree.childCount(e) == 0 {
+                let mark = tree.soleScalar(e)
+                return Vocabulary.isAdjointMark(mark) || mark == "T" || mark == "H" || mark == "⊺" || mark == "ᵀ"
+            }
+            // An inverse (`A^{-1}x`), not Euler's number's power.
+            guard kind(e) == .prefix, let one = child(e, .argument), kind(one) == .number, tree.text(one) == "1",
+                  !(kind(base) == .identifier && tree.soleScalar(base) == "e") else { return false }
+            return true
+        case .prefix:
+            return child(n, .argument).map { kind($0) != .number && innerProductOperand($0, depth: depth + 1) } ?? false
+        case .impliedTimes:
+            // Not a letter applied (`⟨x(t), y(t)⟩`: the components of a vector function).
+            return !has(n, .possibleFunction) && items(n) { innerProductOperand($0, depth: depth + 1) }
+        case .infix:
+            guard let ops = tree.string(n, .operators), ops.unicodeScalars.allSatisfy({ $0 == "+" || $0 == "−" || $0 == "-" || $0 == " " })
+            else { return false }
+            return items(n) { innerProductOperand($0, depth: depth + 1) }
+        case .fenced:
+            return child(n, .content).map { innerProductOperand($0, depth: depth + 1) } ?? false
+        case .styled:
+            return child(n, .content).map { innerProductOperand($0, depth: depth + 1) } ?? false
+        default:
+            return false
+        }
     }
 
     /// Dirac notation inside angle brackets: `⟨φ|ψ⟩` (one bar, `|` or `\mid`, at the top level of

@@ -941,6 +941,8 @@ struct Analyzer {
         var allZero = true
         var labelled = false
         var firstRow: NodeID = -1
+        // Whether the row before was an equation of vectors (``vectorEquationRow(_:continuing:)``).
+        var vectorEquationContinues = false
         for r in m.children {
             // A row the author marked `intent=":continued-row"` goes on the row before it: its cells
             // join that row's cells.
@@ -959,6 +961,8 @@ struct Analyzer {
             }
             let continuation = hasContinuedRows ? Analyzer.continuedCells(after: r, in: m) : []
             let lastCell = r.children.count - 1
+            var contents: [NodeID] = []
+            contents.reserveCapacity(r.children.count - first)
             for k in first..<r.children.count {
                 let c = r.children[k]
                 let content: NodeID
@@ -975,6 +979,11 @@ struct Analyzer {
                     content = c.kind == .tableCell ? sequence(c.children, range: c.range, cellContext)
                         : sequence(single: c, range: c.range, cellContext)
                 }
+                contents.append(content)
+            }
+            vectorEquationContinues = vectorEquationRow(&contents, continuing: vectorEquationContinues)
+            for (k, content) in zip(first..<r.children.count, contents) {
+                let c = r.children[k]
                 let isEmpty = kind(content) == .empty
                 if !isEmpty && !tree.isSimple(content) { allSimple = false }
                 if isEmpty || !(kind(content) == .number || kind(content) == .identifier) { allTokens = false }

@@ -118,6 +118,13 @@ import Testing
         (#"\hat{x}^T"#, "x hat to the t th power"),
         (#"x^{-1}"#, "x to the negative 1 power"),
         (#"3 \times 4"#, "3 times 4"),
+        // Angle brackets holding a power, a function applied or a letter applied are a vector's
+        // components, and so are any in an equation with a vector: no inner product.
+        (#"\langle \cos t, \sin t\rangle"#, "left angle bracket cosine t comma sine t right angle bracket"),
+        (#"\langle t, t^2\rangle"#, "left angle bracket t comma t squared right angle bracket"),
+        (#"\langle x(t), y(t)\rangle"#, "left angle bracket x of t comma y of t right angle bracket"),
+        (#"\mathbf{v} = \langle x, y\rangle"#, "bold v equals left angle bracket x comma y right angle bracket"),
+        (#"\nabla g = \langle x, y\rangle"#, "the gradient of g equals left angle bracket x comma y right angle bracket"),
         (#"a \cdot b"#, "a times b"),
         (#"E[X]"#, "e of x"),
         (#"\mathbb{P} + P(A)"#, "double struck p plus p of a"),
