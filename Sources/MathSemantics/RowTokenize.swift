@@ -403,20 +403,38 @@ extension Analyzer {
     /// inner product: a list of three children (`⟨a, b⟩`: two items and their comma) of which one item
     /// is nothing an inner product takes (``innerProductOperand(_:depth:)``): a number or a signed one
     /// (`⟨1, 2⟩`, `⟨−2, 2 sin t⟩`, `⟨t, 1⟩`), a fraction (the gradient `⟨∂f/∂x, ∂f/∂y⟩`), a power
-    /// (`⟨t, t²⟩`) or a function applied (`⟨cos t, sin t⟩`, `⟨e^{−t} cos t, e^{−t} sin t⟩`, `⟨f(t), g(t)⟩`):
+    /// (`⟨t, t²⟩`) or a named function or a coordinate applied (`⟨cos t, sin t⟩`, `⟨e^{−t} cos t, e^{−t} sin t⟩`,
+    /// `⟨x(t), y(t)⟩`):
     /// a vector function's components, as calculus textbooks write them (OpenStax's Calculus volume 3,
     /// textbook sweeps 11 and 18). `⟨u, v⟩`, `⟨Ax, y⟩`, `⟨u + v, w⟩` and `⟨f, g⟩` stay inner products.
     func holdsComponents(_ content: NodeID) -> Bool {
         guard tree.kind(content) == .list, tree.childCount(content) == 3 else { return false }
         let first = tree.child(content, at: 0).node, last = tree.child(content, at: 2).node
+        // Components are separated by a comma; a semicolon pairs (`⟨x²; y⟩`) unless a side is a number.
+        if tree.soleScalar(tree.child(content, at: 1).node) == ";" {
+            func signedNumber(_ n: NodeID) -> Bool {
+                tree.kind(n) == .number || tree.kind(n) == .prefix && (tree.child(n, .argument).map { tree.kind($0) == .number } ?? false)
+            }
+            return signedNumber(first) || signedNumber(last)
+        }
         return !innerProductOperand(first, depth: 0) || !innerProductOperand(last, depth: 0)
     }
 
+    /// Whether `n` is a coordinate letter (x, y, z), primed or indexed: applied, a curve's component.
+    func coordinate(_ n: NodeID) -> Bool {
+        var n = n
+        while tree.kind(n) == .primes || tree.kind(n) == .subscript, let base = child(n, .base) { n = base }
+        guard tree.kind(n) == .identifier else { return false }
+        let u = tree.soleScalar(n)
+        return u == "x" || u == "y" || u == "z"
+    }
+
     /// Whether `n` may be a vector (or a function) an inner product takes: a letter in any font, with
-    /// accents, primes, indices or an adjoint or transpose mark (`u`, `\vec u`, `\mathbf{x}_i`, `f'`,
-    /// `A^T`, `u^*`), an inverse of such (`A^{-1}`), and a product, sum, difference or negation of those
-    /// (`Ax`, `A^T y`, `u + v`, `−u`, `∇f`), in parentheses or not. Not a number, a fraction, a power
-    /// (`t²`, `e^t`), an application (`cos t`, `f(t)`) or anything else.
+    /// accents, primes, indices, or a mark or a transpose's letter as a superscript (`u`, `\vec u`,
+    /// `\mathbf{x}_i`, `f'`, `A^T`, `u^*`, `h^∨`), a placeholder dot (`⟨·, ·⟩`), an inverse (`A^{-1}`), a map
+    /// applied (`F(x)`, `Φ(s)`), and a product, sum, difference or negation of those (`Ax`, `A^T y`,
+    /// `u + v`, `−u`, `∇f`), in parentheses or not. Not a number, a fraction, a power (`t²`, `e^t`), a
+    /// named function applied (`cos t`), a coordinate applied (`x(t)`, `y'(t)`) or anything else.
     func innerProductOperand(_ n: NodeID, depth: Int) -> Bool {
         guard depth < 8 else { return false }
         func items(_ n: NodeID, _ test: (NodeID) -> Bool) -> Bool {
@@ -439,9 +457,11 @@ extension Analyzer {
         case .power:
             guard let base = child(n, .base), let e = child(n, .exponent),
                   innerProductOperand(base, depth: depth + 1) else { return false }
-            if (kind(e) == .operator || kind(e) == .identifier) && tree.childCount(e) == 0 {
+            // A mark (`u^*`, `h^∨`, `A^†`) or a transpose's letter (`A^T`, `A^t`, `A^H`).
+            if kind(e) == .operator { return tree.soleScalar(e) != nil }
+            if kind(e) == .identifier {
                 let mark = tree.soleScalar(e)
-                return Vocabulary.isAdjointMark(mark) || mark == "T" || mark == "H" || mark == "⊺" || mark == "ᵀ"
+                return Vocabulary.isAdjointMark(mark) || mark == "T" || mark == "t" || mark == "H" || mark == "⊺" || mark == "ᵀ"
             }
             // An inverse (`A^{-1}x`), not Euler's number's power.
             guard kind(e) == .prefix, let one = child(e, .argument), kind(one) == .number, tree.text(one) == "1",
@@ -450,8 +470,10 @@ extension Analyzer {
         case .prefix:
             return child(n, .argument).map { kind($0) != .number && innerProductOperand($0, depth: depth + 1) } ?? false
         case .impliedTimes:
-            // Not a letter applied (`⟨x(t), y(t)⟩`: the components of a vector function).
-            return !has(n, .possibleFunction) && items(n) { innerProductOperand($0, depth: depth + 1) }
+            // Not a coordinate applied (`⟨x(t), y(t)⟩`: a curve's components); a map applied is one
+            // (`⟨Φ(s) e_j, e_k⟩`, `⟨r(g), r(s)⟩`).
+            if has(n, .possibleFunction), tree.childCount(n) > 0 { return !coordinate(tree.child(n, at: 0).node) }
+            return items(n) { innerProductOperand($0, depth: depth + 1) }
         case .infix:
             guard let ops = tree.string(n, .operators), ops.unicodeScalars.allSatisfy({ $0 == "+" || $0 == "−" || $0 == "-" || $0 == " " })
             else { return false }
@@ -460,6 +482,10 @@ extension Analyzer {
             return child(n, .content).map { innerProductOperand($0, depth: depth + 1) } ?? false
         case .styled:
             return child(n, .content).map { innerProductOperand($0, depth: depth + 1) } ?? false
+        case .application:
+            // A map applied (`⟨F(x^*), x − x^*⟩`), not a named function (`⟨cos t, sin t⟩`) nor a
+            // coordinate's derivative (`⟨x'(t), y'(t)⟩`).
+            return tree.string(n, .functionClass) == "generic" && !(child(n, .function).map(coordinate) ?? false)
         default:
             return false
         }
