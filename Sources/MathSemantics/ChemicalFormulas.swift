@@ -425,6 +425,33 @@ extension SemanticTree.Records {
         return formula
     }
 
+    /// Whether `items` joined by a bond sign only chemistry draws read as a structural formula: the
+    /// box-drawing lines publishers set for bonds (`HO─C═C─OH`, `H_2C═CH_2`: U+2500 a single bond,
+    /// U+2550 a double bond; OpenStax's Organic Chemistry, textbook sweep 18), which mathematics never
+    /// writes. Each item an element, a formula or a formula's part, element symbols set as text, a
+    /// chain already read so, or the symbol of a group (`R`, `Ar`, `Nu`, `X`: a capital and at most two
+    /// small letters, with a count: `R_2N─C`), or such parts side by side; no formula needed, as ``isBondChain(_:)`` needs one.
+    func isDrawnBondChain<C: Collection>(_ items: C) -> Bool where C.Element == NodeID {
+        guard items.count >= 2 else { return false }
+        func groupSymbol(_ n: NodeID) -> Bool {
+            guard kind(n) == .identifier || kind(n) == .text else { return false }
+            let u = Array(text(n).unicodeScalars)
+            return (1 ... 3).contains(u.count) && ("A" ... "Z").contains(u[0]) && u.dropFirst().allSatisfy { ("a" ... "z").contains($0) }
+        }
+        func part(_ n: NodeID, _ depth: Int) -> Bool {
+            if isFormulaPart(n) || isElementText(n) || groupSymbol(n) { return true }
+            guard depth < 4 else { return false }
+            switch kind(n) {
+            case .infix: return has(n, .chemical)
+            case .impliedTimes:
+                return has(n, .chemical) || children(n).allSatisfy { $0.role != SemanticRole.item.rawValue || part($0.node, depth + 1) }
+            case .subscript, .power: return has(n, .chemical) || child(n, .base).map { part($0, depth + 1) } ?? false
+            default: return false
+            }
+        }
+        return items.allSatisfy { part($0, 0) }
+    }
+
     /// An element, a counted or charged element (`H_3`, `Na^+`), or juxtaposed element symbols (`OH`).
     private func isFormulaPart(_ n: NodeID) -> Bool {
         if isElement(n) { return true }

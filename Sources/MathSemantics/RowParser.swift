@@ -219,7 +219,11 @@ extension Analyzer {
         let after = tokens[i + 1]
         switch after.kind {
         case .relation, .multiplicative: return false
-        case .additive: return after.textNode < 0 || tree.text(after.textNode) != "+"
+        case .additive:
+            // Not before a plus, nor before a bond drawn as a line (`HO─C═C─OH`: element symbols set as text).
+            guard after.textNode >= 0 else { return true }
+            let sign = tree.text(after.textNode)
+            return sign != "+" && sign != "\u{2500}"
         default: return true
         }
     }
@@ -290,18 +294,24 @@ extension Analyzer {
         // equation written as mathematics (`2H_2 + O_2 → 2H_2O`, nuclides) read as chemistry.
         // A bond chain holds a chemical formula among its items: without one, the chain is not looked
         // for. One operator text of one scalar, the usual relation, is tested on that scalar.
-        var bonds = false, arrows = false, equilibrium = false
+        // `drawn`: a double bond drawn as a box-drawing line (U+2550), which only chemistry writes.
+        var bonds = false, arrows = false, equilibrium = false, drawn = false
         if let u = sole {
-            bonds = u == "=" || u == "\u{2261}"
+            drawn = u == "\u{2550}"
+            bonds = u == "=" || u == "\u{2261}" || drawn
             arrows = !bonds && Self.isReactionArrow(u)
             equilibrium = u == "⇌" || u == "⇋"
         } else if let ops = tree.string(n, .operators) {
-            bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == " " }
+            bonds = ops.unicodeScalars.allSatisfy { $0 == "=" || $0 == "\u{2261}" || $0 == "\u{2550}" || $0 == " " }
+            drawn = bonds && ops.unicodeScalars.contains("\u{2550}")
             arrows = !bonds && ops.unicodeScalars.allSatisfy { Self.isReactionArrow($0) || $0 == " " }
         }
-        if bonds ? chemicalItem : arrows {
+        if bonds ? chemicalItem || drawn : arrows {
             let items = tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }
-            if bonds { if tree.isBondChain(items) { return flagged(n, .chemical) } }
+            if bonds {
+                // The element symbols of a drawn chain set as text read as elements, as in a reaction's species.
+                if drawn ? tree.isDrawnBondChain(items) : tree.isBondChain(items) { return flagged(drawn ? elementsOfSpecies(n) : n, .chemical) }
+            }
             else if tree.isReaction(items, equilibrium: equilibrium) { return flagged(elementsOfSpecies(n), .chemical) }
         }
         return n
@@ -654,6 +664,10 @@ extension Analyzer {
         // comparison for every other operator text, ~75 instructions.)
         if sole == "\u{2212}" || sole == "-", tree.isBondChain(tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }) {
             return flagged(n, .chemical)
+        }
+        // A single bond drawn as a box-drawing line (`HO─C`): chemistry's alone.
+        if sole == "\u{2500}", tree.isDrawnBondChain(tree.children(n).lazy.filter { $0.role == SemanticRole.item.rawValue }.map { $0.node }) {
+            return flagged(elementsOfSpecies(n), .chemical)
         }
         return n
     }

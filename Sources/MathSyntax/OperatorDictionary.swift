@@ -140,6 +140,10 @@ public enum OperatorDictionary {
         # ── Geometric Shapes and Box Drawing used as operators ─────────────────────────────────
         bin                     ◁ ▷ ◃ ▹ ◯
         ord                     ╱ ╲
+        # The horizontal lines publishers draw for bonds (`HO─C═C─OH`): a single bond between its atoms as a
+        # minus sign stands, a double bond as an equals sign does.
+        bin                     ─
+        rel                     ═
 
         # ── Miscellaneous Mathematical Symbols-A (U+27C0–U+27EF) ───────────────────────────────
         ord                     U+27C0..U+27EF
