@@ -1074,6 +1074,10 @@ extension Analyzer {
                 // The argument of a function before brackets that hold a function or a number is no function itself: the
                 // brackets end the argument (``juxtaposed(_:argumentRun:)``).
                 break
+            case .possible where tree.soleScalar(n) == "π" && child(groups[Int(g)].plain, .content).map({ kind($0) == .measurement }) == true:
+                // π before a quantity in parentheses multiplies it (`2π(60 Hz) t`, `2π(0.175 m)`): no function
+                // takes a physical quantity, and π is the constant (the prime-counting π(x) stays possible).
+                break
             case .possible where appliesElsewhere(n, groups[Int(g)].plain):
                 // u(x+1) = u(x): a letter the formula applies to a simple argument elsewhere is a
                 // function here too, whatever its parentheses hold.
