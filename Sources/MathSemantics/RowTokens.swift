@@ -929,7 +929,9 @@ extension Analyzer {
             // Pre-scripts need a base that shows something: scripts on nothing followed by more
             // scripts on nothing (MathJax's mhchem output for SO₄²⁺: `SO`, then `_4` and `^{2+}` each
             // on a padded phantom) belong to what precedes them.
-            let prescripts = kind == .scripts && !onText && next != .operator && next != .operand
+            // Nor before a space or words (`r_i{}^2` then `\text{ becomes }`, OpenStax's Física universitaria): no base.
+            let prescripts = kind == .scripts && !onText && next != .operator && next != .operand && next != .wideSpace
+                && !(next == .other && (items[i + 1].raw.map(Self.isWords) ?? false))
                 && !(items[i].raw.map { Analyzer.degreeRingOnNothing($0) != nil } ?? false)
                 && !(next == .scripts && (items[i + 1].raw.map { Analyzer.prescriptParts($0) != nil } ?? false))
             let repeating = kind == .number && (next == .operator || next == .underOver)
@@ -1132,6 +1134,17 @@ extension Analyzer {
     }
 
     /// `{}_{n}C_{k}` → ``SemanticKind/prescripts`` (`combination` for C, `permutation` for P).
+    /// Whether `m` is text of words that does not begin with an element's symbol (`se convierte en`, `becomes`;
+    /// not `C (PET)`, `He is more tightly bound`, a nuclide's symbol and words after it): no base of pre-scripts.
+    static func isWords(_ m: MathNode) -> Bool {
+        guard case .text(let t, _) = m.kind else { return false }
+        let words = t.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\u{A0}" })
+        guard let first = words.first else { return false }
+        // One word: a small letter first, no symbol (`becomes`, `and`).
+        if words.count == 1 { return first.count > 1 && ("a" ... "z").contains(first[first.startIndex]) }
+        return !SemanticTree.Records.isElementSymbol(String(first))
+    }
+
     mutating func prescripts(_ pre: (MathNode?, MathNode?), _ next: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
         let preSub = pre.0.map { node($0, ctx) }
         let preSup = pre.1.map { node($0, ctx) }
