@@ -655,7 +655,7 @@ extension Analyzer {
             if item.kind == .splice || item.hasAttributes { break }
             // A text, or scripts on one, that may open with a coefficient (``coefficientSplit(_:)``).
             if item.mayOpenWithCoefficient { break }
-            items.push(item)
+            pushScripted(item, base: base)
             i += 1
         }
         if i == nodes.count { return }
@@ -689,7 +689,7 @@ extension Analyzer {
                     items.push(madeItem(rest))
                     continue
                 }
-                items.push(item)
+                pushScripted(item, base: base)
                 continue
             }
             switch m.kind {
@@ -1134,6 +1134,37 @@ extension Analyzer {
     }
 
     /// `{}_{n}C_{k}` → ``SemanticKind/prescripts`` (`combination` for C, `permutation` for P).
+    /// Pushes `item` on ``items``. A degree sign set apart from its scale's letter under a power (`<mtext>°</mtext>
+    /// <msup><mtext>C</mtext><mn>−1</mn></msup>`, a coefficient of expansion as OpenStax's Spanish physics sets it) is the
+    /// degree Celsius under the power, as `<msup><mtext>°C</mtext>…</msup>` is: "per degree Celsius", it was "degrees per
+    /// coulomb" (``degreeSignUnderScalePower(_:_:)``).
+    @inline(__always)
+    private mutating func pushScripted(_ item: RowItem, base: Int) {
+        if item.kind == .scripts, items.count > base, let joined = Self.degreeSignUnderScalePower(items[items.count - 1].raw, item.raw) {
+            items[items.count - 1] = madeItem(joined)
+        } else {
+            items.push(item)
+        }
+    }
+
+    /// The degree sign `sign` (or TeX's ring raised on nothing, `{}^\circ`) and a power of a scale's upright
+    /// letter after it (`°`, `C^{-1}`) as the power of the one unit `°C` or `°F`; nil for anything else.
+    static func degreeSignUnderScalePower(_ sign: MathNode?, _ scripts: MathNode?) -> MathNode? {
+        guard let sign, let scripts, case .superscript = scripts.kind, scripts.children.count == 2,
+              sign.leafText?.trimmingSpaces == "°" || Analyzer.degreeRingOnNothing(sign) != nil else { return nil }
+        let base = scripts.children[0].groupContent
+        let scale: String
+        switch base.kind {
+        case .text(let t, _): scale = t
+        case .identifier(let t, let v) where v == .normal: scale = t
+        default: return nil
+        }
+        guard scale == "C" || scale == "F" else { return nil }
+        return MathNode(.superscript, [MathNode(.text("°" + scale, variant: nil), [], range: SourceRange.union(sign.range, base.range)),
+                                       scripts.children[1]],
+                        range: SourceRange.union(sign.range, scripts.range), attributes: scripts.attributes)
+    }
+
     /// Whether `m` is text of words that does not begin with an element's symbol (`se convierte en`, `becomes`;
     /// not `C (PET)`, `He is more tightly bound`, a nuclide's symbol and words after it): no base of pre-scripts.
     static func isWords(_ m: MathNode) -> Bool {
