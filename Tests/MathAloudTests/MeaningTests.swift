@@ -124,7 +124,7 @@ import Testing
         (#"\langle t, t^2\rangle"#, "left angle bracket t comma t squared right angle bracket"),
         (#"\langle x(t), y(t)\rangle"#, "left angle bracket x of t comma y of t right angle bracket"),
         (#"\mathbf{v} = \langle x, y\rangle"#, "bold v equals left angle bracket x comma y right angle bracket"),
-        (#"\nabla g = \langle x, y\rangle"#, "the gradient of g equals left angle bracket x comma y right angle bracket"),
+        (#"\vec{a} = \langle a_1, a_2\rangle"#, "vector a equals left angle bracket a sub 1 comma a sub 2 right angle bracket"),
         (#"a \cdot b"#, "a times b"),
         (#"E[X]"#, "e of x"),
         (#"\mathbb{P} + P(A)"#, "double struck p plus p of a"),
