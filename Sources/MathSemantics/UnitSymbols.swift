@@ -35,7 +35,7 @@ package enum UnitSymbols {
         "in", "ft", "yd", "mi", "mil", "li", "rd", "ch", "fur", "lea", "nmi", "ftm",
         "ac", "ha", "oz", "lb", "dr", "gr", "cwt", "ton", "st", "gal", "qt", "pt", "cup", "tbsp", "tsp", "floz",
         "°F", "℉", "au", "ly", "ltyr", "pc", "Å", "atm", "psi", "mmHg", "Torr", "dB", "mph", "kph", "kmh",
-        "u", "Ci", "R", "G", "Mx", "dyn", "erg", "P", "St", "kWh", "Wh", "VA", "var",
+        "u", "Ci", "R", "G", "Mx", "dyn", "erg", "P", "St", "kWh", "Wh", "VA", "var", "rev",
     ]
 
     /// Abbreviations in common use for a prefixable unit besides its SI symbol, and the symbol they
