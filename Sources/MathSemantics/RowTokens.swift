@@ -1159,7 +1159,8 @@ extension Analyzer {
         case .identifier(let t, let v) where v == .normal: scale = t
         default: return nil
         }
-        guard scale == "C" || scale == "F" else { return nil }
+        // A power (`−1`, `2`), not a footnote's mark (`C^{[2]}`).
+        guard scale == "C" || scale == "F", unitPower(scripts.children[1]) != nil else { return nil }
         return MathNode(.superscript, [MathNode(.text("°" + scale, variant: nil), [], range: SourceRange.union(sign.range, base.range)),
                                        scripts.children[1]],
                         range: SourceRange.union(sign.range, scripts.range), attributes: scripts.attributes)

@@ -66,11 +66,12 @@ public struct LocaleWords: Sendable {
 /// | `elision-initials` | the letters a `*V` contraction pattern matches (``Contractions``) |
 /// | `final-letters` | the letters (decomposed: Hangul final consonants) a word ends in that a `*C` contraction pattern matches (``Contractions``) |
 /// | `plural.CATEGORY` | a CLDR plural rule (``PluralRules``) |
+/// | `unit-product-inflects` | which unit of a product takes the number and case a quantity asks: `last` (the default: "newton meters") or `first` (Spanish "newtons metro", as "años luz") |
 /// | `document.numbered-label`, `document.equation-reference`, `document.list-and` | the phrases of numbered equations and references in documents (MathAloudDocuments reads them through `Speaker.localePhrase`) |
 public struct LocaleSettings: Sendable, Hashable {
     /// The settings a `locale.txt` may have (besides `plural.CATEGORY`).
     public static let known = ["name", "parent", "espeak-voice", "number-words", "elision-initials", "final-letters",
-                               "document.numbered-label", "document.equation-reference", "document.list-and"]
+                               "unit-product-inflects", "document.numbered-label", "document.equation-reference", "document.list-and"]
 
     /// `name`.
     public let name: String?
@@ -82,6 +83,9 @@ public struct LocaleSettings: Sendable, Hashable {
     public let numberSpelling: NumberSpelling?
     /// `plural.CATEGORY` rules (empty when none).
     public let pluralRules: PluralRules
+    /// `unit-product-inflects`: whether a product of units inflects its first unit (`first`) rather than its
+    /// last (`last`); nil when the locale does not set it.
+    public let unitProductInflectsFirst: Bool?
 
     /// The `parent` setting of a `locale.txt` text, read without checking the rest.
     static func parent(in text: String) -> String? { value("parent", in: text) }
@@ -132,6 +136,12 @@ public struct LocaleSettings: Sendable, Hashable {
             numberSpelling = nil
         }
         pluralRules = PluralRules(rules: rules)
+        if let value = table.entries["unit-product-inflects"] {
+            unitProductInflectsFirst = value.words == "first" ? true : value.words == "last" ? false : nil
+            if unitProductInflectsFirst == nil { fail(value, "unknown unit-product-inflects '\(value.words)'; write first or last") }
+        } else {
+            unitProductInflectsFirst = nil
+        }
         if !errors.isEmpty { throw RuleFileErrors(errors: errors.sorted { $0.line < $1.line }, partial: nil) }
     }
 }
@@ -236,6 +246,8 @@ public struct Lexicon: Sendable {
         let endings: [EndingRules]
         /// The plural rules (the first locale of the chain that has any).
         let pluralRules: PluralRules
+        /// Whether a product of units inflects its first unit (the first `unit-product-inflects` of the chain).
+        let productInflectsFirst: Bool
 
         init(chain: [LocaleWords], styleWords: WordTable, otherStyleWords: WordTable) {
             func tables(_ tables: [WordTable]) -> [SearchTable] { tables.filter { !$0.entries.isEmpty }.map(SearchTable.init) }
@@ -250,6 +262,7 @@ public struct Lexicon: Sendable {
             spelled = SpelledNumbers(own.lazy.compactMap(\.parsedSettings.numberSpelling).first ?? .table)
             endings = EndingRules.byForm(tables: own.map(\.numbers))
             pluralRules = own.lazy.map(\.parsedSettings.pluralRules).first { !$0.isEmpty } ?? PluralRules()
+            productInflectsFirst = own.lazy.compactMap(\.parsedSettings.unitProductInflectsFirst).first ?? false
         }
 
         /// The words of the first table that has `key`.
@@ -415,7 +428,8 @@ public struct Lexicon: Sendable {
         }
         // A product without an entry (`N m`, `kg m²`: factors a space apart, as the analysis writes a
         // product of unit symbols): each factor's words in order, the last as asked and the others in
-        // the singular ("newton meters", "kilogram square meters"). A key whose parts are not all units
+        // the singular ("newton meters", "kilogram square meters"), or the first as asked where the
+        // locale says so (`unit-product-inflects first`: Spanish "newtons metro"). A key whose parts are not all units
         // (a unit's name of two words, `square feet`) is no product, nor is a name written out that the
         // locale or the markup's language knows (`fl oz`, not femtoliter ounces).
         if key.utf8.contains(0x20) {
@@ -423,8 +437,9 @@ public struct Lexicon: Sendable {
             let factors = key.split(separator: " ")
             if factors.count >= 2 {
                 var words: [String] = []
+                let inflected = search.productInflectsFirst ? 0 : factors.count - 1
                 for (i, factor) in factors.enumerated() {
-                    guard let w = unit(String(factor), variants: i == factors.count - 1 ? variants : [], names: false) else { break }
+                    guard let w = unit(String(factor), variants: i == inflected ? variants : [], names: false) else { break }
                     words.append(w)
                 }
                 if words.count == factors.count { return words.joined(separator: " ") }
