@@ -577,6 +577,7 @@ extension Analyzer {
         if m.attributes != nil, Analyzer.chemistryMark(m) != nil { return chemistry(m, ctx) }
         if m.attributes != nil, Analyzer.hasIntent(m) { return intentNode(m, ctx) }
         if case .row = m.kind { return sequence(m.children, range: range, ctx) }
+        if case .text = m.kind, let formula = Self.drawnStructuralFormula(m) { return chemistry(formula, ctx) }
         let base = items.count
         let item = RowItem(raw: m)
         if item.kind != .splice {
@@ -655,6 +656,11 @@ extension Analyzer {
             if item.kind == .splice || item.hasAttributes { break }
             // A text, or scripts on one, that may open with a coefficient (``coefficientSplit(_:)``).
             if item.mayOpenWithCoefficient { break }
+            if item.kind == .other, let formula = Self.drawnStructuralFormula(nodes.unretained(i).takeUnretainedValue()) {
+                items.push(RowItem(operand: chemistry(formula, Context())))
+                i += 1
+                continue
+            }
             pushScripted(item, base: base)
             i += 1
         }
@@ -687,6 +693,10 @@ extension Analyzer {
                 if item.mayOpenWithCoefficient, let (count, rest) = Self.coefficientSplit(m) {
                     items.push(madeItem(count))
                     items.push(madeItem(rest))
+                    continue
+                }
+                if item.kind == .other, let formula = Self.drawnStructuralFormula(m) {
+                    items.push(RowItem(operand: chemistry(formula, Context())))
                     continue
                 }
                 pushScripted(item, base: base)
@@ -1145,6 +1155,68 @@ extension Analyzer {
         } else {
             items.push(item)
         }
+    }
+
+    /// A structural formula set as one text (`<mtext>C═O</mtext>`, `<mtext>HC≡C</mtext>`, `<mtext>O=C–C</mtext>`,
+    /// `<mtext>–CH═O</mtext>`, as OpenStax's Organic Chemistry sets 60 of its formulas): element symbols with their
+    /// counts joined by bonds (`=` and `═` double, `≡` triple, `–`, `−` and `─` single; not a word's hyphen), one at
+    /// least between two elements, nothing else (no space, no other letter): the formula mhchem's `\ce{C=O}` writes,
+    /// its parts marked as chemistry (``chemistry(_:_:)``), so that it reads "C double bond O". Nil for any other text
+    /// (`x=y`, `pH=7`, `C(CH`, `–B`, `I-V`).
+    static func drawnStructuralFormula(_ m: MathNode) -> MathNode? {
+        guard case .text(let t, _) = m.kind, t.utf8.count <= 48,
+              t.utf8.contains(where: { $0 == 0x3D || $0 == 0xE2 }) else { return nil }
+        var children: [MathNode] = [], interiorBonds = 0, elements = 0
+        let scalars = Array(t.unicodeScalars)
+        var k = 0
+        func element(_ symbol: String) -> MathNode {
+            MathNode(.text(symbol, variant: nil), [], range: m.range, attributes: ["data-chem": "element"])
+        }
+        while k < scalars.count {
+            let u = scalars[k]
+            let bond: String?
+            switch u {
+            case "=", "═": bond = "2"
+            case "≡": bond = "3"
+            case "–", "−", "─": bond = "1"
+            default: bond = nil
+            }
+            if let bond {
+                // Two bonds side by side are no formula.
+                if let last = children.last, last.attributes?["data-chem"] == "bond" { return nil }
+                children.append(MathNode(.operator(String(u), OperatorProperties(atomClass: .ord)), [], range: m.range,
+                                         attributes: ["data-chem": "bond", "data-chem-bond": bond]))
+                k += 1
+                // A bond between two elements: one at an end alone (`–B`, a negated vector; `C=` before a value) is
+                // no formula, unless it is a bond only chemistry draws (`H₂C═`, `HC≡`).
+                if elements > 0, u == "═" || u == "≡" || k < scalars.count && ("A" ... "Z").contains(scalars[k]) { interiorBonds += 1 }
+                continue
+            }
+            // An element's symbol: a capital and perhaps a small letter, then perhaps its count.
+            guard ("A" ... "Z").contains(u) else { return nil }
+            var symbol = String(u)
+            k += 1
+            if k < scalars.count, ("a" ... "z").contains(scalars[k]) {
+                symbol.unicodeScalars.append(scalars[k])
+                k += 1
+            }
+            guard SemanticTree.Records.isElementSymbol(symbol) else { return nil }
+            elements += 1
+            var digits = ""
+            while k < scalars.count, ("0" ... "9").contains(scalars[k]) {
+                digits.unicodeScalars.append(scalars[k])
+                k += 1
+            }
+            if digits.isEmpty {
+                children.append(element(symbol))
+            } else {
+                children.append(MathNode(.subscript, [element(symbol),
+                                                      MathNode(.number(digits), [], range: m.range, attributes: ["data-chem": "count"])],
+                                         range: m.range, attributes: ["data-chem-scripted": "1"]))
+            }
+        }
+        guard interiorBonds > 0 else { return nil }
+        return MathNode(.row, children, range: m.range, attributes: ["data-chem": "formula"])
     }
 
     /// The degree sign `sign` (or TeX's ring raised on nothing, `{}^\circ`) and a power of a scale's upright
