@@ -1222,8 +1222,8 @@ extension Analyzer {
     /// The degree sign `sign` (or TeX's ring raised on nothing, `{}^\circ`) and a power of a scale's upright
     /// letter after it (`°`, `C^{-1}`) as the power of the one unit `°C` or `°F`; nil for anything else.
     static func degreeSignUnderScalePower(_ sign: MathNode?, _ scripts: MathNode?) -> MathNode? {
-        guard let sign, let scripts, case .superscript = scripts.kind, scripts.children.count == 2,
-              sign.leafText?.trimmingSpaces == "°" || Analyzer.degreeRingOnNothing(sign) != nil else { return nil }
+        // The scale's upright letter first: most scripts are on an italic letter, told by its variant.
+        guard let sign, let scripts, case .superscript = scripts.kind, scripts.children.count == 2 else { return nil }
         let base = scripts.children[0].groupContent
         let scale: String
         switch base.kind {
@@ -1232,7 +1232,8 @@ extension Analyzer {
         default: return nil
         }
         // A power (`−1`, `2`), not a footnote's mark (`C^{[2]}`).
-        guard scale == "C" || scale == "F", unitPower(scripts.children[1]) != nil else { return nil }
+        guard scale == "C" || scale == "F", sign.leafText?.trimmingSpaces == "°" || Analyzer.degreeRingOnNothing(sign) != nil,
+              unitPower(scripts.children[1]) != nil else { return nil }
         return MathNode(.superscript, [MathNode(.text("°" + scale, variant: nil), [], range: SourceRange.union(sign.range, base.range)),
                                        scripts.children[1]],
                         range: SourceRange.union(sign.range, scripts.range), attributes: scripts.attributes)
