@@ -461,7 +461,7 @@ extension Analyzer {
             if kind(e) == .operator { return tree.soleScalar(e) != nil }
             if kind(e) == .identifier {
                 let mark = tree.soleScalar(e)
-                return Vocabulary.isAdjointMark(mark) || mark == "T" || mark == "t" || mark == "H" || mark == "⊺" || mark == "ᵀ"
+                return Vocabulary.isAdjointMark(mark) || Vocabulary.isTransposeMark(mark) || mark == "t" || mark == "H"
             }
             // An inverse (`A^{-1}x`), not Euler's number's power.
             guard kind(e) == .prefix, let one = child(e, .argument), kind(one) == .number, tree.text(one) == "1",
@@ -475,9 +475,7 @@ extension Analyzer {
             if has(n, .possibleFunction), tree.childCount(n) > 0 { return !coordinate(tree.child(n, at: 0).node) }
             return items(n) { innerProductOperand($0, depth: depth + 1) }
         case .infix:
-            guard let ops = tree.string(n, .operators), ops.unicodeScalars.allSatisfy({ $0 == "+" || $0 == "−" || $0 == "-" || $0 == " " })
-            else { return false }
-            return items(n) { innerProductOperand($0, depth: depth + 1) }
+            return Self.additive(tree.string(n, .operators)) && items(n) { innerProductOperand($0, depth: depth + 1) }
         case .fenced:
             return child(n, .content).map { innerProductOperand($0, depth: depth + 1) } ?? false
         case .styled:

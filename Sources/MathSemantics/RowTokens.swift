@@ -1143,7 +1143,6 @@ extension Analyzer {
         }
     }
 
-    /// `{}_{n}C_{k}` → ``SemanticKind/prescripts`` (`combination` for C, `permutation` for P).
     /// Pushes `item` on ``items``. A degree sign set apart from its scale's letter under a power (`<mtext>°</mtext>
     /// <msup><mtext>C</mtext><mn>−1</mn></msup>`, a coefficient of expansion as OpenStax's Spanish physics sets it) is the
     /// degree Celsius under the power, as `<msup><mtext>°C</mtext>…</msup>` is: "per degree Celsius", it was "degrees per
@@ -1250,6 +1249,7 @@ extension Analyzer {
         return !SemanticTree.Records.isElementSymbol(String(first))
     }
 
+    /// `{}_{n}C_{k}` → ``SemanticKind/prescripts`` (`combination` for C, `permutation` for P).
     mutating func prescripts(_ pre: (MathNode?, MathNode?), _ next: MathNode, range: SourceRange?, _ ctx: Context) -> NodeID {
         let preSub = pre.0.map { node($0, ctx) }
         let preSup = pre.1.map { node($0, ctx) }

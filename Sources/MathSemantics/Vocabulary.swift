@@ -203,6 +203,11 @@ package enum Vocabulary {
         }
     }
 
+    /// The superscripts that transpose what they follow: the letter T and the signs ⊤, ⊺, ᵀ (`A^T`, `M^\top`).
+    static func isTransposeMark(_ u: Unicode.Scalar?) -> Bool {
+        u == "T" || u == "⊤" || u == "⊺" || u == "ᵀ"
+    }
+
     /// Marks written as a superscript for the adjoint, conjugate or transpose of what they follow
     /// (`A^\dagger`, `z^*`, `M^\top`): never a limit or an exponent to evaluate at.
     static func isAdjointMark(_ u: Unicode.Scalar?) -> Bool {
