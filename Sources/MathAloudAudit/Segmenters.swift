@@ -113,7 +113,12 @@ enum Segmenters {
         if format == .latex, let url { includeOptions(&options, url: url) }
         let segmented = DocumentSegmenter(options: options).segment(bytes: bytes, as: format.documentFormat)
         var document = self.document(segmented, bytes: bytes)
-        // The included files, each once, in reading order (a file included twice is judged once).
+        // The included files, each once, in reading order (a file included twice is judged once). Each
+        // is read with the definitions of the whole document, its root's (its preamble's and every
+        // included file's), at any depth of inclusion: a book's chapter file that `\input`s its sections
+        // gave them only the chapter's own definitions, and the preamble's macros were unknown commands
+        // there (4,223 false errors in APEX Calculus's 21,093 formulas, session 54).
+        let rootDefinitions = segmented.definitions
         var seen = Set<String>()
         func collect(_ segmented: SegmentedDocument) {
             for inclusion in segmented.inclusions {
@@ -121,7 +126,7 @@ enum Segmenters {
                 let included = segmented.includedDocuments[index]
                 if seen.insert(path).inserted {
                     var judged = self.document(included, bytes: included.source.bytes)
-                    judged.definitions = segmented.definitions
+                    judged.definitions = rootDefinitions
                     document.includes.append((path, judged))
                 }
                 collect(included)

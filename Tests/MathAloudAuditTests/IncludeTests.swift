@@ -74,6 +74,28 @@ import MathAloud
         ], "\(lines(run(dir, ["tex/ch/one.tex"])))")
     }
 
+    /// A file included by an included file (a book's chapter `\input`s its sections) is read with the
+    /// whole document's definitions, the root's preamble's among them, as TeX reads it: only the
+    /// chapter's own were given, and every preamble macro of a section was an unknown command (session
+    /// 54, APEX Calculus). A definition made in a section holds for the files read after it.
+    @Test func nestedIncludesReadTheRootsDefinitions() {
+        let dir = folder([
+            ("book.tex", "\\documentclass{book}\n\\input{headers/macros}\n\\begin{document}\n\\include{part1}\n\\input{part2}\n\\end{document}\n"),
+            ("headers/macros.tex", "\\newcommand{\\dd}{\\operatorname{d}\\!}\n"),
+            ("part1.tex", "Part $\\dd y$ \\input{text/sec1}\n"),
+            ("text/sec1.tex", "\\newcommand{\\fp}{f'}\nSection $\\int x \\dd x$ and $\\undefinedone$\n"),
+            ("part2.tex", "Later $\\fp(x)$\n"),
+        ])
+        #expect(lines(run(dir, ["book.tex"])) == [
+            "book.tex: 0 formulas",
+            "headers/macros.tex: 0 formulas",
+            "part1.tex: 1 formulas",
+            "text/sec1.tex: 2 formulas",
+            "  text/sec1.tex:2:29 math.unknown-command",
+            "part2.tex: 1 formulas",
+        ], "\(lines(run(dir, ["book.tex"])))")
+    }
+
     /// A file the `exclude` globs match is not audited when another file includes it (the walk left it
     /// out, and `\input` brought it back into the report); its definitions still count for the file
     /// that includes it, and a file it includes is audited unless excluded too. The globs are matched
