@@ -120,7 +120,7 @@ extension DiagnosticID {
             .init("tex.macro-pattern", .error, "A macro use that does not match its delimited parameters."),
             .init("tex.mismatched-end", .error, "\\begin{a} closed by \\end{b}."),
             .init("tex.misplaced-alignment", .error, "& or \\\\ outside a table."),
-            .init("tex.misplaced-hline", .error, "\\hline or \\hdashline not at the start of a row."),
+            .init("tex.misplaced-hline", .error, "A table rule (\\hline, \\hdashline, booktabs's \\toprule…) not at the start of a row, or \\intertext outside a table."),
             .init("tex.misplaced-limits", .error, "\\limits or \\nolimits not after a large operator."),
             .init("tex.misplaced-math-shift", .error, "$ inside math."),
             .init("tex.misplaced-middle", .error, "\\middle outside \\left…\\right."),

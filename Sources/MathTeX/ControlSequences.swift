@@ -18,6 +18,7 @@ enum ControlSequenceRole: UInt8, Sendable {
     case systemDelimiters // \sysdelim (systeme)
     case ignored         // \global \long \relax \/ \nonscript \protect \-
     case changeCase      // \uppercase \lowercase
+    case etoolbox        // \newbool \setbool \ifbool \newtoggle \iftoggle … (etoolbox)
     case bgroup, egroup
     // Parser structure.
     case right, middle, end
@@ -27,6 +28,7 @@ enum ControlSequenceRole: UInt8, Sendable {
     case infix           // \over \atop \choose \brace \brack \above
     case limits          // \limits \nolimits \displaylimits
     case noNumber        // \nonumber \notag
+    case interText       // \intertext \shortintertext (amsmath: prose between a table's rows)
 
     /// The names of each role but ``other`` and ``builtinMacro``: the expander's primitives and the
     /// parser's structural commands.
@@ -42,12 +44,15 @@ enum ControlSequenceRole: UInt8, Sendable {
         // (LaTeX's fragile-command guard) and `\-` (a discretionary hyphen) make nothing in a formula.
         (.ignored, ["global", "long", "relax", "/", "nonscript", "protect", "-"]),
         (.changeCase, ["uppercase", "lowercase"]),
+        (.etoolbox, ["newbool", "providebool", "setbool", "booltrue", "boolfalse", "ifbool", "notbool",
+                     "newtoggle", "providetoggle", "settoggle", "toggletrue", "togglefalse", "iftoggle", "nottoggle"]),
         (.bgroup, ["bgroup"]), (.egroup, ["egroup"]),
         (.right, ["right"]), (.middle, ["middle"]), (.end, ["end"]),
         (.lineBreak, ["\\"]), (.crOrNewline, ["cr", "newline"]), (.closeParen, [")"]),
         (.infix, ["over", "atop", "choose", "brace", "brack", "above"]),
         (.limits, ["limits", "nolimits", "displaylimits"]),
         (.noNumber, ["nonumber", "notag"]),
+        (.interText, ["intertext", "shortintertext"]),
     ]
 
     /// `\right`, `\middle`, `\end` and `\\` end the construct around them, so they cannot be

@@ -200,6 +200,7 @@ struct Expander {
             return nil
         case .ignored: return nil
         case .changeCase: changeCase(t); return nil
+        case .etoolbox: etoolbox(t); return nil
         case .bgroup: return Token(.beginGroup, scalar: "{", range: t.range)
         case .egroup: return Token(.endGroup, scalar: "}", range: t.range)
         default: return t
@@ -773,6 +774,48 @@ struct Expander {
     /// The macro `name` names: one of the options or defined in the formula (``macros``), else a
     /// built-in one. ``BuiltinMacros/table`` is made on first use, not with every parser: most
     /// formulas use none, and making it cost every start-up ~6 M instructions (`BENCHMARKS.md`).
+    /// etoolbox's booleans and toggles: `\newbool{name}` and `\newtoggle{name}` (false), `\providebool`,
+    /// `\providetoggle`, `\setbool{name}{true}`, `\settoggle`, `\booltrue`, `\boolfalse`, `\toggletrue`,
+    /// `\togglefalse`, and the tests `\ifbool{name}{yes}{no}`, `\notbool`, `\iftoggle`, `\nottoggle`, which
+    /// expand to one branch (as a macro of two parameters, within the expansion limits). A value is kept
+    /// among the macros under a name no formula can call (it holds `@`), so a document's preamble sets what
+    /// its formulas test. As in etoolbox, whose booleans are `\newif`'s, `\ifbool` also tests TeX's own
+    /// conditionals: `mmode` holds in a formula (APEX Calculus's `\primeskip` is
+    /// `\ifbool{mmode}{\mkern1.35mu}{\kern.075em}`, in 244 of its formulas, session 54). A name never
+    /// defined (`latexml`, `xetex`: set by the engine that typesets) is false, the branch a plain LaTeX
+    /// run takes.
+    private mutating func etoolbox(_ command: Token) {
+        let name = self.name(command)
+        let isToggle = name.hasSuffix("toggle")
+        guard let flagTokens = readArgument() else {
+            diagnostics.append(.error("tex.missing-argument", "\\\(name) needs the name of a \(isToggle ? "toggle" : "boolean")",
+                                      at: command.range))
+            return
+        }
+        let flag = sourceText(flagTokens).trimmingCharacters()
+        let key = (isToggle ? "etoolbox@toggle@" : "etoolbox@bool@") + flag
+        func set(_ value: Bool) {
+            macros[key] = Macro(parameterCount: 0, body: value ? [Token(.character, scalar: "1", range: command.range)] : [])
+        }
+        switch name {
+        case "newbool", "newtoggle": set(false)
+        case "providebool", "providetoggle": if macros[key] == nil { set(false) }
+        case "booltrue", "toggletrue": set(true)
+        case "boolfalse", "togglefalse": set(false)
+        case "setbool", "settoggle":
+            guard let value = readArgument() else {
+                diagnostics.append(.error("tex.missing-argument", "\\\(name){\(flag)} needs a value, true or false", at: command.range))
+                return
+            }
+            set(sourceText(value).trimmingCharacters() == "true")
+        default:
+            var holds = macros[key].map { !$0.body.isEmpty } ?? (!isToggle && flag == "mmode")
+            if name.hasPrefix("not") { holds.toggle() }
+            let branch = Token(.parameter, scalar: holds ? "1" : "2", range: command.range)
+            expand(Macro(parameterCount: 2, body: [branch]), call: command)
+        }
+    }
+
     private func macro(named name: String) -> Macro? { macros[name] ?? BuiltinMacros.table[name] }
 
     private mutating func store(_ name: Token, _ macro: Macro) {

@@ -517,6 +517,13 @@ struct ParserCore {
                     continue
                 case .noNumber:
                     continue
+                case .interText:
+                    // amsmath ends the row before `\intertext` (it starts a row of prose): a table reads it
+                    // at its next row's start (``parseTable``); outside a table it is misplaced, and the
+                    // text after it is read on.
+                    if stop.contains(.newline) { pushBack(t); break loop }
+                    error("tex.misplaced-hline", "\\\(self.name(t)) is only allowed between the rows of an environment such as align", at: t.range)
+                    continue
                 default:
                     break
                 }

@@ -84,4 +84,47 @@ struct DefinitionsTests {
         let parser = TeXParser(options: options)
         #expect(parser.definitionDiagnostics.map(\.id) == ["tex.expansion-limit"])
     }
+
+    /// etoolbox's booleans and toggles, set in a preamble and tested in formulas; `\ifbool{mmode}` tests
+    /// math mode, and a name never defined is false (APEX Calculus's preamble, session 54).
+    @Test func etoolboxBooleansAndToggles() {
+        let preamble = #"""
+            \newtoggle{bsc}\newbool{early}\booltrue{early}\newtoggle{color}\settoggle{color}{true}
+            \newcommand{\primeskip}{\ifbool{mmode}{\mkern1.35mu}{\kern.075em}\relax}
+            \newcommand{\fp}{\ensuremath{f\primeskip'}}
+            \ifbool{latexml}{\newcommand{\dd}{d}}{\newcommand{\dd}{\operatorname{d}\!}}
+            """#
+        #expect(dump(#"\fp(x)"#, definitions: preamble) == dump(#"\ensuremath{f\mkern1.35mu'}(x)"#, definitions: ""))
+        #expect(dump(#"\int x\dd x"#, definitions: preamble) == dump(#"\int x\operatorname{d}\!x"#, definitions: ""))
+        #expect(dump(#"\iftoggle{bsc}{a}{b}+\nottoggle{bsc}{c}{d}"#, definitions: preamble) == dump("b+c", definitions: ""))
+        #expect(dump(#"\ifbool{early}{a}{b}\notbool{early}{c}{d}\iftoggle{color}{e}{f}"#, definitions: preamble) == dump("ade", definitions: ""))
+        // Set in the formula itself, and a test that recurses stops at the expansion limit.
+        #expect(dump(#"\newbool{q}\ifbool{q}{a}{b}\booltrue{q}\ifbool{q}{a}{b}"#, definitions: "") == dump("ba", definitions: ""))
+        #expect(TeXParser().parse(#"\def\r{\ifbool{mmode}{\r\r}{}}\r"#).diagnostics.map(\.id).contains("tex.expansion-limit"))
+        #expect(TeXParser().parse(#"\ifbool"#).diagnostics.map(\.id) == ["tex.missing-argument"])
+    }
+
+    /// What books set in formulas besides the math: text boxes, graphicx's transformations, references,
+    /// layout that changes nothing, esvect's vectors, booktabs's rules, `\intertext` and `flalign`.
+    @Test func boxesReferencesLayoutAndTableProse() {
+        #expect(dump(#"a\makebox[2em][l]{and} b\parbox[t]{3cm}{so}"#, definitions: "") == dump(#"a\text{and} b\text{so}"#, definitions: ""))
+        #expect(dump(#"\framebox{x}"#, definitions: "") == dump(#"\fbox{x}"#, definitions: ""))
+        #expect(dump(#"\rotatebox{20}{\scalebox{2}{$\nearrow$}}\resizebox{1cm}{!}{y}"#, definitions: "")
+                == dump(#"\text{$\nearrow$}y"#, definitions: ""))
+        let references = TeXParser().parse(#"\text{by \autoref{thm:ftc} and \hyperref[eq:1]{the rule}}"#)
+        #expect(references.diagnostics.isEmpty)
+        #expect(references.root.treeDump(ranges: false).contains(#"mtext "thm:ftc""#) && references.root.treeDump(ranges: false).contains(#"mtext "the rule""#))
+        #expect(dump(#"x=1.\vspace{-\baselineskip}\setlength{\arraycolsep}{0pt}\allowdisplaybreaks\qedhere"#, definitions: "") == dump("x=1.", definitions: ""))
+        #expect(dump(#"\vv{PQ}"#, definitions: "") == dump(#"\overrightarrow{PQ}"#, definitions: ""))
+        #expect(dump(#"\begin{array}{cc}\toprule a & b\\ \midrule c & d\\ \cmidrule(lr){1-2} e & f \\ \bottomrule\end{array}"#, definitions: "")
+                == dump(#"\begin{array}{cc}\hline a & b\\ \hline c & d\\ e & f \\ \hline\end{array}"#, definitions: ""))
+        let prose = TeXParser().parse(#"\begin{align*} 2y &= e^x \\ \intertext{now multiply by $e^x$} 2ye^x &= e^{2x} \end{align*}"#)
+        #expect(prose.diagnostics.isEmpty, "\(prose.diagnostics)")
+        #expect(prose.root.treeDump(ranges: false).contains("text \"now multiply by \""), "\(prose.root.treeDump(ranges: false))")
+        // Without `\\` before it, `\intertext` ends the row all the same (amsmath inserts the `\\`).
+        #expect(TeXParser().parse(#"\begin{align*} 2y &= e^x \intertext{now multiply} 2ye^x &= e^{2x} \end{align*}"#).root.treeDump(ranges: false)
+                == TeXParser().parse(#"\begin{align*} 2y &= e^x \\ \intertext{now multiply} 2ye^x &= e^{2x} \end{align*}"#).root.treeDump(ranges: false))
+        #expect(TeXParser().parse(#"\begin{flalign*} x &= 1 & \\ y &= 2 & \end{flalign*}"#).diagnostics.isEmpty)
+        #expect(TeXParser().parse(#"\intertext{x}"#).diagnostics.map(\.id) == ["tex.misplaced-hline"])
+    }
 }

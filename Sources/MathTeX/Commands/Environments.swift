@@ -73,7 +73,8 @@ enum EnvironmentRegistry {
             let right = call.name.hasSuffix("rcases")
             return MathNode(.fenced(open: right ? "" : "{", close: right ? "}" : ""), [table], range: table.range)
         },
-        EnvironmentDefinition(names: ["aligned", "split", "align", "align*", "eqnarray", "eqnarray*"]) { core, call in
+        // `flalign` is `align` spread to the line's full width: the same rows, columns and numbers.
+        EnvironmentDefinition(names: ["aligned", "split", "align", "align*", "eqnarray", "eqnarray*", "flalign", "flalign*"]) { core, call in
             core.parseTable(call, properties: TableProperties(environment: call.name, columnAlignments: [.right, .left],
                                                               displayStyle: true, numbered: !call.name.hasSuffix("*") && call.name != "aligned" && call.name != "split"))
         },
@@ -129,7 +130,7 @@ enum EnvironmentCommands {
             envCall.range = call.range
             return core.parseTable(envCall, properties: TableProperties(environment: name, columnAlignments: [.center]))
         },
-        CommandDefinition(["hline", "hdashline"]) { core, call in
+        CommandDefinition(["hline", "hdashline", "toprule", "midrule", "bottomrule", "cmidrule"]) { core, call in
             core.error("tex.misplaced-hline", "\\\(call.name) is only allowed at the start of a table row", at: call.range)
             return nil
         },
@@ -205,8 +206,16 @@ extension ParserCore {
         return (alignments.isEmpty ? [.center] : alignments, lines, left, alignments.isEmpty ? .none : pendingLine)
     }
 
+    /// Skips an optional `[…]` argument, if one follows (a rule's width, a space's size).
+    mutating func skipOptionalBracket() {
+        if peekNonSpace().isCharacter("[") { _ = expander.readOptionalArgument() }
+    }
+
     /// Reads rows and cells up to `\end{name}`: `&` separates cells, `\\` rows; `\hline`/`\hdashline`
-    /// at a row start draw rules; `\tag` labels a row.
+    /// and booktabs's `\toprule`, `\midrule`, `\bottomrule` at a row start draw rules (`\cmidrule`, a rule
+    /// under some columns, and `\addlinespace` are read and not drawn); `\tag` labels a row. amsmath's
+    /// `\intertext{…}` (or `\shortintertext`) at a row start is prose between the rows, a row of its own
+    /// whose one cell is the text: a derivation's "now multiply by $e^x$" (APEX Calculus, session 54).
     mutating func parseTable(_ call: EnvironmentCall, properties: TableProperties) -> MathNode {
         var properties = properties
         var rows: [MathNode] = []
@@ -222,8 +231,41 @@ extension ParserCore {
             var line = TableLine.none
             while true {
                 let t = peekNonSpace()
-                if isControlSequence(t, "hline") { _ = nextNonSpace(); line = .solid; continue }
+                if isControlSequence(t, "hline") || isControlSequence(t, "toprule") || isControlSequence(t, "midrule")
+                    || isControlSequence(t, "bottomrule") {
+                    _ = nextNonSpace()
+                    skipOptionalBracket()  // booktabs's rule width: `\toprule[1pt]`
+                    line = .solid
+                    continue
+                }
                 if isControlSequence(t, "hdashline") { _ = nextNonSpace(); line = line == .solid ? .solid : .dashed; continue }
+                if isControlSequence(t, "cmidrule") || isControlSequence(t, "addlinespace") {
+                    _ = nextNonSpace()
+                    skipOptionalBracket()
+                    if isControlSequence(t, "cmidrule") {
+                        // `\cmidrule(lr){2-3}`: the trim in parentheses, then the columns.
+                        let open = peekNonSpace()
+                        if open.isCharacter("(") {
+                            _ = nextNonSpace()
+                            while case let u = nextNonSpace(), u.kind != .eof, !u.isCharacter(")") {}
+                        }
+                        if peekNonSpace().kind == .beginGroup { _ = nextNonSpace(); skipToGroupEnd() }
+                    }
+                    continue
+                }
+                if t.kind == .controlSequence && t.role == .interText {
+                    let command = nextNonSpace()
+                    var invocation = Invocation(name: self.name(command), token: command, range: command.range)
+                    readArguments([.text], into: &invocation)
+                    cellCount += 1
+                    guard cellCount <= texLimits.maxTableCells else { continue }
+                    let text = invocation.node(0)
+                    let range = SourceRange.union(invocation.range, text.range)
+                    linesAbove.append(line)
+                    line = .none
+                    rows.append(MathNode(.tableRow(labeled: false), [MathNode(.tableCell, [text], range: range)], range: range))
+                    continue
+                }
                 break
             }
             linesAbove.append(line)
@@ -240,6 +282,11 @@ extension ParserCore {
                 }
                 let t = nextNonSpace()
                 if t.kind == .alignment { continue }
+                if t.kind == .controlSequence && t.role == .interText {
+                    // The row ends before it, as amsmath's `\intertext` ends it; the next row reads it.
+                    pushBack(t)
+                    break
+                }
                 if t.kind == .controlSequence && (t.role == .lineBreak || t.role == .crOrNewline) {  // \\ \cr \newline
                     _ = readRowSpacing()
                     break

@@ -164,6 +164,48 @@ enum MiscCommands {
         CommandDefinition(["raisebox"], [.raw, .text], modes: .both) { _, call in
             call.node(1).withRange(call.range)
         },
+        // LaTeX's text boxes in a formula: `\makebox[width][pos]{text}` and `\parbox[pos][height][inner]{width}{text}`
+        // say their text (set at its natural width: the box's width and position change where it stands,
+        // not what it says); `\framebox` draws its frame as `\fbox` does. Books set a remark beside a step
+        // of a derivation so (`\text{\scriptsize \parbox{110pt}{…}}`, APEX Calculus, session 54).
+        CommandDefinition(["makebox"], [.optionalRaw, .optionalRaw, .text], modes: .both) { _, call in
+            call.node(2).withRange(call.range)
+        },
+        CommandDefinition(["framebox"], [.optionalRaw, .optionalRaw, .text], modes: .both) { _, call in
+            MathNode(.enclose(notation: "box"), [call.node(2)], range: call.range)
+        },
+        CommandDefinition(["parbox"], [.optionalRaw, .optionalRaw, .optionalRaw, .raw, .text], modes: .both) { _, call in
+            call.node(4).withRange(call.range)
+        },
+        // graphicx's transformations keep their content, which is what is heard; it is set unrotated and
+        // at its own size.
+        CommandDefinition(["rotatebox"], [.optionalRaw, .raw, .content], modes: .both) { _, call in
+            call.node(2).withRange(call.range)
+        },
+        CommandDefinition(["scalebox"], [.raw, .optionalRaw, .content], modes: .both) { _, call in
+            call.node(2).withRange(call.range)
+        },
+        CommandDefinition(["resizebox"], [.raw, .raw, .content], modes: .both) { _, call in
+            call.node(2).withRange(call.range)
+        },
+        CommandDefinition(["reflectbox"], [.content], modes: .both) { _, call in call.node(0).withRange(call.range) },
+        // hyperref's link to a label with the text to show: the text is what is read.
+        CommandDefinition(["hyperref"], [.optionalRaw, .text], modes: .both) { _, call in
+            call.node(1).withRange(call.range)
+        },
+        // Layout that changes no content: vertical space, a length's setting (`\setlength{\arraycolsep}{0pt}`
+        // before an array), permission to break a display, and amsthm's end-of-proof mark placed in the
+        // last line of a proof's display (the proof's end is the prose's to say).
+        CommandDefinition(["vspace"], [], modes: .both) { core, call in
+            let star = core.next()
+            if !star.isCharacter("*") { core.pushBack(star) }
+            var invocation = call
+            core.readArguments([.raw], into: &invocation)
+            return nil
+        },
+        CommandDefinition(["setlength", "addtolength"], [.raw, .raw], modes: .both) { _, _ in nil },
+        CommandDefinition(["allowdisplaybreaks"], [.optionalRaw], modes: .both) { _, _ in nil },
+        CommandDefinition(["qedhere"], modes: .both) { _, _ in nil },
         CommandDefinition(["vcenter"], [.math]) { _, call in call.node(0).withRange(call.range) },
         // Links, HTML attributes and styles only under a trust policy that allows them (TrustPolicy,
         // as KaTeX's `trust`); refused, the math content stays and the link or attribute goes.
@@ -220,6 +262,8 @@ enum MiscCommands {
 
 
 /// Commands defined as TeX macros (DESIGN.md §3: a command that is only shorthand is one line of TeX).
+/// Among them esvect's `\vv{AB}` (the vector from A to B, an arrow over its argument) and the references
+/// of hyperref and cleveref (`\autoref`, `\cref`, `\Cref`, `\nameref`), read as `\ref` reads a label.
 enum BuiltinMacros {
     static let source = #"""
     bra         \mathinner{\langle{#1}|}
@@ -266,6 +310,11 @@ enum BuiltinMacros {
     gold        \textcolor{gold}{#1}
     maroon      \textcolor{maroon}{#1}
     hdots       \ldots
+    vv          \overrightarrow{#1}
+    autoref     \ref{#1}
+    cref        \ref{#1}
+    Cref        \ref{#1}
+    nameref     \ref{#1}
     """#
 
     /// The macros of ``source`` as (name, body), in source order, without the names the command
