@@ -234,6 +234,10 @@ extension SemanticTree.Records {
             }
             guard isLetter(core) else { return .none }
             let letter = soleScalar(core)
+            // A letter under a vector's arrow before parentheses is a vector-valued function applied, whatever the
+            // letter and whatever the parentheses hold: `\vec r(\pi/2)`, `\vec r(t+h)` (a calculus book's position, tangent
+            // and normal vectors at a value: "vector r, times, open paren, pi divided by 2", APEX Calculus, session 54).
+            if kind(n) == .accent, string(n, .accentName) == "vector" { return .generic(facts) }
             return SemanticTree.Records.isGenericFunctionLetter(letter) || SemanticTree.Records.appliesWhateverItsArgument(letter)
                 ? .generic(facts) : .possible
         case .primes:

@@ -1082,6 +1082,12 @@ extension Analyzer {
                 // π before a quantity in parentheses multiplies it (`2π(60 Hz) t`, `2π(0.175 m)`): no function
                 // takes a physical quantity, and π is the constant (the prime-counting π(x) stays possible).
                 break
+            case .possible where tree.string(groups[Int(g)].plain, .open) == "[" && !has(n, .greek)
+                && child(groups[Int(g)].plain, .content).map({ has($0, .chemical) }) == true:
+                // A chemical formula in square brackets is its concentration: `k[NO_2]^m[CO]^n` is a rate constant times
+                // the concentrations, not k applied ("rate equals k of, open bracket…": OpenStax's chemistry, English and
+                // Spanish sweep 6, session 54). Δ[NH_3], the change of a concentration, stays Δ's.
+                break
             case .possible where appliesElsewhere(n, groups[Int(g)].plain):
                 // u(x+1) = u(x): a letter the formula applies to a simple argument elsewhere is a
                 // function here too, whatever its parentheses hold.
