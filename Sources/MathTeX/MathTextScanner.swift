@@ -98,6 +98,12 @@ public struct MathTextScanner: Sendable {
         /// string is `math` is display math (its lines are the TeX), and `` $`…`$ `` (a code span between
         /// dollars) is inline math. Only with ``markdownCode``. Default `true`.
         public var markdownMath = true
+        /// Dollars as TeX reads them (a LaTeX source, where a literal dollar is `\$`): every unescaped `$` is a math
+        /// shift, so a formula may begin or end with a space (`$ x $`, `$\lim f = 2 $.`) and a digit may follow it
+        /// (`$x$5`); the money rules of prose (a `$` before a space opens nothing, a `$` after a space or before a
+        /// digit closes nothing) are off. A blank line still ends inline math, as it ends TeX's paragraph. Default
+        /// `false`.
+        public var texDollars = false
         /// Named character references beyond the six the scanner knows (`&alpha;`, `&le;`…), used when
         /// ``decodeHTMLEntities`` is on: the name without `&` and `;` → its replacement text, nil when
         /// unknown (the reference then stays as written). Names up to 40 bytes are looked up.
@@ -836,7 +842,7 @@ private struct TextScan {
             if !complete { pending(q, wake: .all) }   // a second `$` may follow
             return q + 1
         }
-        guard !Byte.isWhitespace(bytes[q + 1]) else { return q + 1 }
+        guard options.texDollars || !Byte.isWhitespace(bytes[q + 1]) else { return q + 1 }
         if options.markdownMath, options.markdownCode, bytes[q + 1] == Byte.backtick, let end = dollarBacktick(at: q) {
             return end
         }
@@ -846,14 +852,16 @@ private struct TextScan {
                 pending(q, wake: ByteSet("$\n"))   // the closer may still come
                 return q + 1
             }
-            if !Byte.isDigit(bytes[q + 1]) {
+            if options.texDollars || !Byte.isDigit(bytes[q + 1]) {
                 warnUnclosed(q, q + 1, opener: "$", closer: "$", atBlankLine: closer != nil)
             }
             return q + 1
         }
-        if Byte.isWhitespace(bytes[c - 1]) { return q + 1 }            // "$5 and $10": a closer after a space
-        if c + 1 == n, !complete { pending(q, wake: .all) }                        // the byte after the closer decides
-        if c + 1 < n, Byte.isDigit(bytes[c + 1]) { return q + 1 }      // "$x$5": a closer before a digit
+        if !options.texDollars {
+            if Byte.isWhitespace(bytes[c - 1]) { return q + 1 }            // "$5 and $10": a closer after a space
+            if c + 1 == n, !complete { pending(q, wake: .all) }                        // the byte after the closer decides
+            if c + 1 < n, Byte.isDigit(bytes[c + 1]) { return q + 1 }      // "$x$5": a closer before a digit
+        }
         if crossesExcluded(q, c + 1) || closerInCode(after: q, closer: c, opener: q) { return rejected(q, c + 1, next: q + 1) }
         emitMath(q, c + 1, tex: q + 1, c, display: false, delimiter: "$")
         return c + 1

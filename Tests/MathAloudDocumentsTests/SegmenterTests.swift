@@ -367,6 +367,19 @@ struct LaTeXSegmenterTests {
         #expect(sources(segment(unclosed, .latex)).last == "x")
     }
 
+    /// In LaTeX every unescaped `$` is a math shift, as TeX reads it: a space inside the delimiters and a digit after them
+    /// leave the formula a formula (`$\lim … = 2 $.` was unclosed, APEX Calculus, session 54); prose keeps the money rules.
+    @Test func texDollarsInLaTeX() {
+        let text = "that $\\displaystyle \\lim_{x\\to 4} \\sqrt{x} = 2 $. and $ y $5 costs \\$3."
+        #expect(sources(segment(text, .latex)) == ["\\displaystyle \\lim_{x\\to 4} \\sqrt{x} = 2 ", " y "])
+        #expect(sources(segment("costs $5 and $10, $ y $", .markdown)) == [])
+        // A comment inside a formula is TeX's to drop, a line of a comment alone no blank line; a `$` in a comment is none.
+        let commented = "is $\\sqrt{17}%\\approx 4.12\n$ here, $\\sqrt{2}\n%=1.41\n=b$ and % $c$\n$d$"
+        let doc = segment(commented, .latex)
+        #expect(sources(doc) == ["\\sqrt{17}%" + String(repeating: " ", count: 12) + "\n", "\\sqrt{2}\n%     \n=b", "d"], "\(sources(doc))")
+        #expect(doc.diagnostics.isEmpty)
+    }
+
     @Test func formulasDefinitionsAndSkippedParts() {
         let doc = segment(Self.paper, .latex)
         #expect(sources(doc) == ["x\\in\\R", "\\begin{equation}\\label{eq:a} E = mc^2 \\end{equation}", " \\argmax_x f "])

@@ -42,12 +42,29 @@ struct LaTeXSegmenter {
         var scannerOptions = MathTextScanner.Options()
         scannerOptions.markdownCode = false
         scannerOptions.markdownMath = false
+        // TeX's dollars: `$\displaystyle \lim_{x\to 4} \sqrt{x} = 2 $.` is a formula (the prose rule "a `$` after a space
+        // closes nothing" left it unclosed, APEX Calculus, session 54); a literal dollar in LaTeX is `\$`.
+        scannerOptions.texDollars = true
         scannerOptions.environments = options.latexMathEnvironments
         scannerOptions.dollarDelimiters = options.dollarDelimiters
         scannerOptions.maxDiagnostics = options.maxDiagnostics
         scannerOptions.maxInputBytes = options.maxInputBytes
         let scanner = MathTextScanner(options: scannerOptions)
-        var scan = scanner.scan(source.text, excluding: excluded, complete: true)
+        // Comments are blanks to the scan (spaces of the same bytes, so every range stays), not excluded regions: TeX
+        // drops a comment inside a formula (`$\norm{z}=200/\sqrt{17}%\approx 48.51` then `$ lb.` on the next line is one
+        // formula), where a formula crossing an excluded region was refused and its closing `$` opened a formula of prose
+        // (APEX Calculus, session 54). The formula's TeX then holds `%` and spaces where the comment was.
+        let comments = excluded.filter { bytes[$0.lowerBound] == 0x25 }
+        let scanned = excluded.filter { bytes[$0.lowerBound] != 0x25 }
+        var text = source.text
+        if !comments.isEmpty {
+            var blanked = bytes
+            // The `%` stays: a line holding a comment alone is no blank line, which would end inline math (TeX's comment
+            // takes its line's end with it), and the parser reads the rest of the line as the comment it is.
+            for comment in comments { for k in comment.lowerBound + 1 ..< comment.upperBound { blanked[k] = 0x20 } }
+            text = String(decoding: blanked, as: UTF8.self)
+        }
+        var scan = scanner.scan(text, excluding: scanned, complete: true)
         // A definition's body (`\newcommand{\half}{$\frac12$}`, `#1` in it) is not document math: the
         // definitions that start in the prose are never scanned, like comments. A `$` in one may have
         // hidden a later definition inside a false formula, so this repeats until it settles.
@@ -60,13 +77,16 @@ struct LaTeXSegmenter {
             let seen = scan.fragments.map(\.range) + scan.diagnostics.compactMap(\.range)
             let overlaps = seen.contains { r in found.contains { $0.lowerBound < r.upperBound && r.lowerBound < $0.upperBound } }
             if !overlaps { break }
-            let merged = HTMLSegmenter.merged(excluded + definitions)
-            scan = scanner.scan(source.text, excluding: merged, complete: true)
+            let merged = HTMLSegmenter.merged(scanned + definitions)
+            scan = scanner.scan(text, excluding: merged, complete: true)
         }
         let maps = [source.map]
         for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
         collector.add(scan.diagnostics, maps: maps)
-        collector.addUnscanned(HTMLSegmenter.merged(excluded + definitions), maps: maps)
+        // A comment inside a formula is the formula's (a text segment's unscanned part only outside math).
+        let inMath = comments.filter { c in scan.fragments.contains { $0.range.lowerBound <= c.lowerBound && c.upperBound <= $0.range.upperBound } }
+        let unscanned = inMath.isEmpty ? excluded : excluded.filter { r in !inMath.contains(r) }
+        collector.addUnscanned(HTMLSegmenter.merged(unscanned + definitions), maps: maps)
 
         // Definitions and inclusions: in the prose, outside comments, verbatim and math.
         var result = LaTeXResult()
