@@ -54,13 +54,17 @@ import Testing
     /// A sample use of each command: its name with enough braced arguments.
     static func sample(_ name: String) -> String {
         switch name {
-        case "begin": return #"\begin{matrix} a \end{matrix}"#
+        case "begin": return #"\begin{array}{c} \toprule a \\ \midrule \cmidrule(lr){1-1} b \\ \intertext{c} \shortintertext{d} e \\ \bottomrule\end{array}"#
         case "end", "right", "middle", "\\", "cr", "newline", "nonumber", "notag", "hline", "hdashline",
              "over", "atop", "choose", "brace", "brack", "above", "limits", "nolimits", "displaylimits",
              "def", "gdef", "edef", "xdef", "newcommand", "renewcommand", "providecommand", "let",
              "DeclareMathOperator", "global", "long", "relax", "/", "uppercase", "lowercase", "bgroup",
-             "egroup", "verb", "label", "tag", "eqno", "leqno":
+             "egroup", "verb", "label", "tag", "eqno", "leqno",
+             // Table rules and prose between rows: only inside an environment (the sample of `begin` reads them).
+             "toprule", "midrule", "bottomrule", "cmidrule", "intertext", "shortintertext":
             return ""
+        case "ifbool", "notbool", "iftoggle", "nottoggle": return "\\\(name){x}{a}{b}"
+        case "resizebox": return #"\resizebox{1cm}{!}{a}"#
         case "DeclarePairedDelimiter": return #"\DeclarePairedDelimiter\abs{\lvert}{\rvert}\abs{a}"#
         case "DeclarePairedDelimiterX": return #"\DeclarePairedDelimiterX\inner[2]{\langle}{\rangle}{#1, #2}\inner{a}{b}"#
         case "NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand", "DeclareDocumentCommand":
