@@ -838,6 +838,9 @@ private struct TextScan {
 
     mutating func inlineDollar(at q: Int) -> Int {
         let n = bytes.count
+        // TeX's dollars: a `$` that an unclosed `{` kept from closing the math before it (``warnUnclosed``) ends that
+        // math in TeX's recovery ("Missing } inserted"), and opens none: `$\frac{1}{2$ and $x$` leaves ` and ` prose.
+        if options.texDollars, silenced.contains(q) { return q + 1 }
         guard q + 1 < n else {
             if !complete { pending(q, wake: .all) }   // a second `$` may follow
             return q + 1

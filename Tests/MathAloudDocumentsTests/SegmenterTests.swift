@@ -378,6 +378,8 @@ struct LaTeXSegmenterTests {
         let doc = segment(commented, .latex)
         #expect(sources(doc) == ["\\sqrt{17}%" + String(repeating: " ", count: 12) + "\n", "\\sqrt{2}\n%     \n=b", "d"], "\(sources(doc))")
         #expect(doc.diagnostics.isEmpty)
+        // A `$` that an unclosed `{` kept from closing ends that math in TeX's recovery and opens none.
+        #expect(sources(segment("Broken: $\\frac{1}{2$ and $\\undefined{x}$.", .latex)) == ["\\undefined{x}"])
     }
 
     @Test func formulasDefinitionsAndSkippedParts() {
