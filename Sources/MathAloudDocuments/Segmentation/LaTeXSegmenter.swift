@@ -84,8 +84,15 @@ struct LaTeXSegmenter {
         for fragment in scan.fragments { collector.add(fragment, maps: maps, embedding: .plain) }
         collector.add(scan.diagnostics, maps: maps)
         // A comment inside a formula is the formula's (a text segment's unscanned part only outside math).
-        let inMath = comments.filter { c in scan.fragments.contains { $0.range.lowerBound <= c.lowerBound && c.upperBound <= $0.range.upperBound } }
-        let unscanned = inMath.isEmpty ? excluded : excluded.filter { r in !inMath.contains(r) }
+        // (Comments and fragments are both in order: one walk, not a search per comment, which took 105 s for a file of
+        // 20,000 comments and 40,000 formulas.)
+        var inMath = Set<SourceRange>(), f = 0
+        let fragments = scan.fragments.map(\.range)
+        for c in comments {
+            while f < fragments.count, fragments[f].upperBound <= c.lowerBound { f += 1 }
+            if f < fragments.count, fragments[f].lowerBound <= c.lowerBound, c.upperBound <= fragments[f].upperBound { inMath.insert(c) }
+        }
+        let unscanned = inMath.isEmpty ? excluded : excluded.filter { !inMath.contains($0) }
         collector.addUnscanned(HTMLSegmenter.merged(unscanned + definitions), maps: maps)
 
         // Definitions and inclusions: in the prose, outside comments, verbatim and math.
