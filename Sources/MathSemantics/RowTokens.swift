@@ -902,7 +902,7 @@ extension Analyzer {
             }
             // A prime raised on a small space right after a letter is the letter's (`f\,'(x)`, `g\mkern1.35mu'(x)`, `F_1\,'(x)`: a
             // book's macro keeps the prime off the letter's slant, and TeX raises it on the space): "f prime of x", not "f
-            // prime times x" (APEX Calculus's `\fp`, in 1,400 of its formulas, session 54); so is an order in parentheses
+            // prime times x" (APEX Calculus's `\fp`: its formulas saying "prime times" 767 → 41, session 54); so is an order in parentheses
             // (`f\,^{(n+1)}(z)`, the same book's derivatives).
             if kind == .scripts, w > base, let m = items[i].raw, let primes = Self.primesOnSmallSpace(m), let p = items[w - 1].raw,
                Self.takesPrime(p) {

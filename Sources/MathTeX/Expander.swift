@@ -771,9 +771,6 @@ struct Expander {
         return false
     }
 
-    /// The macro `name` names: one of the options or defined in the formula (``macros``), else a
-    /// built-in one. ``BuiltinMacros/table`` is made on first use, not with every parser: most
-    /// formulas use none, and making it cost every start-up ~6 M instructions (`BENCHMARKS.md`).
     /// etoolbox's booleans and toggles: `\newbool{name}` and `\newtoggle{name}` (false), `\providebool`,
     /// `\providetoggle`, `\setbool{name}{true}`, `\settoggle`, `\booltrue`, `\boolfalse`, `\toggletrue`,
     /// `\togglefalse`, and the tests `\ifbool{name}{yes}{no}`, `\notbool`, `\iftoggle`, `\nottoggle`, which
@@ -816,6 +813,9 @@ struct Expander {
         }
     }
 
+    /// The macro `name` names: one of the options or defined in the formula (``macros``), else a
+    /// built-in one. ``BuiltinMacros/table`` is made on first use, not with every parser: most
+    /// formulas use none, and making it cost every start-up ~6 M instructions (`BENCHMARKS.md`).
     private func macro(named name: String) -> Macro? { macros[name] ?? BuiltinMacros.table[name] }
 
     private mutating func store(_ name: Token, _ macro: Macro) {
