@@ -887,28 +887,21 @@ extension Analyzer {
             // Scripts on a base of no width right after an identifier are its scripts (`H{}_2O`;
             // MathJax's mhchem output for H₂: `H`, then `_2` on a phantom padded to width 0), not
             // pre-scripts of what follows. Scripts on a space stay apart from what precedes them
-            // (`3p~^{4}D`: the term symbol ⁴D).
+            // (`3p~^{4}D`: the term symbol ⁴D), but for primes raised on a small space right after a letter
+            // (`f\,'(x)`, `g\mkern1.35mu'(x)`, `F_1\,'(x)`: a book's macro keeps the prime off the letter's slant, and
+            // TeX raises it on the space), which are the letter's: "f prime of x", not "f prime times x" (APEX Calculus's
+            // `\fp`: its formulas saying "prime times" 767 → 41, session 54); so is an order in parentheses
+            // (`f\,^{(n+1)}(z)`, the same book's derivatives).
             // (Scripts on a letter, a number or an operator, most scripts, are none of the three patterns of
             // scripts on nothing below: the tests are skipped, `MathAloudBench stages` under callgrind, session 37.)
             let onText = items[i].scriptsOnText
-            if kind == .scripts, !onText, w > base, items[w - 1].kind == .identifier, let p = items[w - 1].raw, let m = items[i].raw,
-               let b = m.children.first, Self.hasNoWidth(b), Analyzer.prescriptParts(m) != nil, Analyzer.degreeRingOnNothing(m) == nil {
+            if kind == .scripts, w > base, let p = items[w - 1].raw, let m = items[i].raw, let b = m.children.first,
+               (!onText && items[w - 1].kind == .identifier && Self.hasNoWidth(b) && Analyzer.prescriptParts(m) != nil
+                && Analyzer.degreeRingOnNothing(m) == nil) || (Self.isPrimesOnSmallSpace(m) && Self.takesPrime(p)) {
                 let joined = MathNode(m.kind, [p] + m.children.dropFirst(), range: SourceRange.union(p.range, m.range),
                                       attributes: m.attributes)
                 items[w - 1] = RowItem(operand: node(joined, ctx))
                 scripted = (w - 1, joined)
-                i += 1
-                continue
-            }
-            // A prime raised on a small space right after a letter is the letter's (`f\,'(x)`, `g\mkern1.35mu'(x)`, `F_1\,'(x)`: a
-            // book's macro keeps the prime off the letter's slant, and TeX raises it on the space): "f prime of x", not "f
-            // prime times x" (APEX Calculus's `\fp`: its formulas saying "prime times" 767 → 41, session 54); so is an order in parentheses
-            // (`f\,^{(n+1)}(z)`, the same book's derivatives).
-            if kind == .scripts, w > base, let m = items[i].raw, let primes = Self.primesOnSmallSpace(m), let p = items[w - 1].raw,
-               Self.takesPrime(p) {
-                let joined = MathNode(.superscript, [p, primes], range: SourceRange.union(p.range, m.range), attributes: m.attributes)
-                items[w - 1] = RowItem(operand: node(joined, ctx))
-                scripted = nil
                 i += 1
                 continue
             }
@@ -1446,7 +1439,7 @@ extension Analyzer {
     }
 
     /// Whether `p` is a letter, a letter with a subscript or a letter under an accent (`f`, `F_1`, `\vec r`): what a
-    /// prime raised on a small space after it belongs to (``primesOnSmallSpace(_:)``).
+    /// prime raised on a small space after it belongs to (``isPrimesOnSmallSpace(_:)``).
     static func takesPrime(_ p: MathNode) -> Bool {
         switch p.kind {
         case .identifier: return true
@@ -1458,22 +1451,21 @@ extension Analyzer {
         }
     }
 
-    /// The primes of a superscript of primes only, or of an order in parentheses, on a space of at most a thick space
-    /// (5/18 em) either way (`\,'`, `\mkern1.35mu''`, `\,^{(4)}`), else nil.
-    static func primesOnSmallSpace(_ m: MathNode) -> MathNode? {
+    /// Whether `m` is a superscript of primes only, or of an order in parentheses, on a space of at most a thick space
+    /// (5/18 em) either way (`\,'`, `\mkern1.35mu''`, `\,^{(4)}`).
+    static func isPrimesOnSmallSpace(_ m: MathNode) -> Bool {
         guard case .superscript = m.kind, m.children.count == 2, case .space(let width) = m.children[0].kind,
-              abs(width) <= 5.0 / 18 + 1e-9 else { return nil }
+              abs(width) <= 5.0 / 18 + 1e-9 else { return false }
         let script = m.children[1]
         // A derivative's order in parentheses (`f\,^{(n+1)}(z)`) is the letter's too.
-        if case .fenced(let open, let close) = script.kind, open == "(", close == ")" { return script }
+        if case .fenced(let open, let close) = script.kind, open == "(", close == ")" { return true }
         if script.kind == .row, script.children.count >= 2, case .operator(let o, _) = script.children.first!.kind, o == "(",
-           case .operator(let c, _) = script.children.last!.kind, c == ")" { return script }
+           case .operator(let c, _) = script.children.last!.kind, c == ")" { return true }
         let parts = script.kind == .row ? Array(script.children) : [script]
-        guard !parts.isEmpty, parts.allSatisfy({ part in
+        return !parts.isEmpty && parts.allSatisfy { part in
             if case .operator(let t, _) = part.kind { return primeCount(t, t.soleScalar) != nil }
             return false
-        }) else { return nil }
-        return script
+        }
     }
 
     static func isPrimeOrRing(_ m: MathNode) -> Bool {
