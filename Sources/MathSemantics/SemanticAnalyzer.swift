@@ -806,10 +806,6 @@ struct Analyzer {
         addExponentProperties(exp, base: base)
         if scriptedBase { b.flag(.scriptedBase) }
         if ion { b.flag(.chemical) }
-        // A charge as its exponent (``SemanticTree/Records/isCharge(_:)``): the rules of a bracketed formula's charge and of
-        // an ion in a formula read it, where a concentration's power (`[C_4H_6]^2`, `k[A]^m`) is a power (session 54: the
-        // rules had each written the test again).
-        if tree.isCharge(exp) { b.flag(.charge) }
         return b.finish(.power, mark, range: range ?? SourceRange.union(self.range(base), self.range(exp)))
     }
 

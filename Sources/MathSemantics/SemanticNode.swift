@@ -270,8 +270,7 @@ public enum SemanticKind: String, Hashable, Sendable, CaseIterable {
     /// `<msup><mrow><msub>…</msub></mrow>…</msup>`, not `x_a^b`); `base-repeats` when the exponent is a
     /// letter T or ⊤ and a later factor of the same product is the base again, or a parenthesised
     /// argument that is (`x^T A x`, `p_i^T p_i`, `(x-\mu)^T \Sigma^{-1}(x-\mu)`: a transpose in a
-    /// quadratic form, not a power); `charge` when the exponent is a charge, a sign or a count and its sign
-    /// (`Cu^{2+}`, `[Co(NH_3)_6]^{3+}`, `Cl^-`; `[C_4H_6]^2` has none).
+    /// quadratic form, not a power).
     case power
     /// A subscript. Children: `base`, `subscript`. Property `numeric` when the subscript is a number
     /// written with digits (an integer or a decimal).

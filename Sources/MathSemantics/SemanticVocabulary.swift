@@ -100,9 +100,6 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
     case oneArgument
     // Angle brackets holding a vector's components, not an inner product's vectors (`⟨1, 2⟩`): added after the others
     case components
-    // A power whose exponent is a charge, a sign or a count and its sign (`Cu^{2+}`, `[Co(NH_3)_6]^{3+}`, `Cl^-`):
-    // added after the others
-    case charge
 
     /// The name as rule files spell it (`set-name`, `exponent-kind`).
     package var name: String { PropertyName.names[Int(rawValue)] }
@@ -126,7 +123,6 @@ package enum PropertyName: UInt16, CaseIterable, Sendable {
         case .blank: "blank"
         case .oneArgument: "one-argument"
         case .components: "components"
-        case .charge: "charge"
         case .greek: "greek"
         case .capital: "capital"
         case .variant: "variant"
